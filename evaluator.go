@@ -1,0 +1,62 @@
+package trajeval
+
+import "context"
+
+// An Evaluator scores one trajectory.
+//
+// Evaluate returns the raw outcome; the engine applies the evaluator's
+// threshold, weight and required flag to it. An error means the evaluator
+// could not run (the case gets status error), never a low score.
+type Evaluator interface {
+	Evaluate(ctx context.Context, t *Trajectory) (Outcome, error)
+}
+
+// EvaluatorFunc adapts a function to [Evaluator].
+type EvaluatorFunc func(ctx context.Context, t *Trajectory) (Outcome, error)
+
+// Evaluate calls f.
+func (f EvaluatorFunc) Evaluate(ctx context.Context, t *Trajectory) (Outcome, error) {
+	return f(ctx, t)
+}
+
+// An Outcome is an evaluator's score before its threshold is applied.
+type Outcome struct {
+	Score float64
+	// Verdict, when set, decides pass or fail in place of the threshold:
+	// binary scores, composites with all_pass, ADK's per-invocation rule.
+	Verdict *bool
+	Details *Details
+	Members []Result
+}
+
+// An ExpectedCall is one tool call the agent should make.
+type ExpectedCall struct {
+	Tool string
+	// Args is the expected argument object (operators included); nil accepts
+	// any arguments.
+	Args          any
+	ArgsMatch     ArgsMatch // zero: the evaluator's setting
+	MaxDurationMS *float64
+}
+
+// ArgsMatch says how expected arguments are compared with actual ones
+// (SEMANTICS.md §2): a mode, or a list of dot-paths that alone are compared.
+type ArgsMatch struct {
+	Mode  ArgsMode
+	Paths []string
+}
+
+// IsZero reports whether no mode was set.
+func (m ArgsMatch) IsZero() bool { return m.Mode == "" && m.Paths == nil }
+
+// ArgsMode names an argument-matching rule.
+type ArgsMode string
+
+// The argument modes. Superset is an alias of Partial.
+const (
+	ArgsPartial ArgsMode = "partial" // expected ⊆ actual, recursively
+	ArgsExact   ArgsMode = "exact"   // same keys at every depth
+	ArgsSubset  ArgsMode = "subset"  // actual ⊆ expected
+	ArgsIgnore  ArgsMode = "ignore"  // always match
+	ArgsPaths   ArgsMode = "paths"   // only ArgsMatch.Paths are compared
+)

@@ -1,0 +1,3 @@
+module github.com/trajeval/trajeval
+
+go 1.26

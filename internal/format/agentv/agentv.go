@@ -1,0 +1,293 @@
+// Package agentv reads AgentV's trace shape: the output file of AgentV's
+// cli provider, one JSON object per file or JSON Lines with an id per line.
+//
+//	{"id": "case-1",
+//	 "output": [{"role": "assistant", "content": "...",
+//	             "tool_calls": [{"tool": "search", "input": {...}, "output": ...,
+//	                             "id": "call_1", "status": "ok",
+//	                             "start_time": "...", "end_time": "...", "duration_ms": 45}]}],
+//	 "token_usage": {"input": 10, "output": 20}, "cost_usd": 0.01, "duration_ms": 1500}
+//
+// The rules:
+//  1. Messages come from "output", else the legacy "output_messages".
+//  2. A message with role user starts a new turn; steps before the first
+//     user message belong to turn 1. A turn's final response is the text of
+//     its last assistant message.
+//  3. Calls listed in one message share a parallel group when there are two
+//     or more of them.
+//  4. "input" given as a JSON string is parsed; text that is not JSON stays
+//     a string and is reported as a warning.
+//  5. status ok gives error false; error, timeout and cancelled give error
+//     true; unknown or no status gives null.
+//  6. A call id seen twice is one step (the first), with a warning.
+//  7. llm_calls counts the assistant messages.
+package agentv
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// Format is AgentV's trace shape.
+var Format trajeval.Format = format{}
+
+type format struct{}
+
+func (format) Name() string { return "agentv" }
+
+func (format) Sniff(head []byte) error {
+	if sniff.First(head) != '{' {
+		return &trajeval.SniffError{Why: "not a JSON object"}
+	}
+	keys := sniff.Keys(sniff.FirstLine(head))
+	if sniff.First(sniff.FirstLine(head)) != '{' || !json.Valid(sniff.FirstLine(head)) {
+		keys = sniff.Keys(head)
+	}
+	if sniff.HasKey(keys, "output", "output_messages") {
+		if sniff.Contains(head, "tool_calls") || sniff.Contains(head, "role") || sniff.HasKey(keys, "token_usage", "cost_usd") {
+			return nil
+		}
+		return &trajeval.SniffError{Closeness: 60, Why: `has "output" but no messages with role or tool_calls`}
+	}
+	return &trajeval.SniffError{Closeness: 10, Why: `no "output" or "output_messages" key`}
+}
+
+type record struct {
+	ID             string      `json:"id"`
+	Output         []message   `json:"output"`
+	OutputMessages []message   `json:"output_messages"`
+	TokenUsage     *tokenUsage `json:"token_usage"`
+	CostUSD        *float64    `json:"cost_usd"`
+	DurationMS     *float64    `json:"duration_ms"`
+}
+
+type tokenUsage struct {
+	Input  *int64 `json:"input"`
+	Output *int64 `json:"output"`
+	Total  *int64 `json:"total"`
+}
+
+type message struct {
+	Role      string     `json:"role"`
+	Name      string     `json:"name"`
+	Content   any        `json:"content"`
+	ToolCalls []toolCall `json:"tool_calls"`
+}
+
+type toolCall struct {
+	Tool       string   `json:"tool"`
+	Input      any      `json:"input"`
+	Output     any      `json:"output"`
+	ID         any      `json:"id"`
+	Status     string   `json:"status"`
+	Error      any      `json:"error"`
+	StartTime  string   `json:"start_time"`
+	EndTime    string   `json:"end_time"`
+	Timestamp  string   `json:"timestamp"`
+	DurationMS *float64 `json:"duration_ms"`
+}
+
+func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	br := bufio.NewReaderSize(in.R, 1<<20)
+	head, _ := br.Peek(1 << 20)
+	// A first line that is a whole JSON value means JSON Lines (a one-line
+	// file is both); otherwise the file is one pretty-printed object.
+	if first := sniff.FirstLine(head); !json.Valid(first) {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+		}
+		t, err := decode(in, data, 1)
+		if err != nil {
+			return err
+		}
+		return yield(t)
+	}
+	records := 0
+	err := jsonl.Each(br, func(line []byte, n int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t, err := decode(in, line, n)
+		if err != nil {
+			return err
+		}
+		records++
+		return yield(t)
+	})
+	if err == nil && records == 0 {
+		return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
+	}
+	return err
+}
+
+func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory, error) {
+	var r record
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	if err := d.Decode(&r); err != nil {
+		msg, line, col := jsonl.Describe(data, err, firstLine)
+		return nil, &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Err: err}
+	}
+	msgs := r.Output
+	if msgs == nil {
+		msgs = r.OutputMessages
+	}
+	t := &trajeval.Trajectory{ID: r.ID}
+	seen := map[string]bool{}
+	turn := 0
+	var llm int64
+	group := 0
+	warn := func(msg string) {
+		in.Warn(trajeval.Warning{File: in.Name, Line: firstLine, Place: "trace " + r.ID, Msg: msg})
+	}
+	for _, m := range msgs {
+		switch m.Role {
+		case "user":
+			t.Turns = append(t.Turns, trajeval.Turn{User: text(m.Content)})
+			turn = len(t.Turns)
+			continue
+		case "assistant":
+			llm++
+		}
+		if turn == 0 {
+			t.Turns = append(t.Turns, trajeval.Turn{})
+			turn = 1
+		}
+		if m.Role == "assistant" {
+			if s := text(m.Content); s != nil && *s != "" {
+				t.Turns[turn-1].FinalResponse = s
+			}
+		}
+		g := 0
+		if len(m.ToolCalls) > 1 {
+			group++
+			g = group
+		}
+		for _, c := range m.ToolCalls {
+			id := idString(c.ID)
+			if id != "" {
+				if seen[id] {
+					warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
+					continue
+				}
+				seen[id] = true
+			}
+			if c.Tool == "" {
+				warn("a tool call has no tool name")
+			}
+			s := trajeval.Step{
+				Turn: turn, ID: id, Name: c.Tool, Args: args(c.Input, warn, c.Tool),
+				Result: c.Output, DurationMS: c.DurationMS, ParallelGroup: g, Agent: m.Name,
+			}
+			switch c.Status {
+			case "ok", "success":
+				s.Error = ptr(false)
+			case "error", "timeout", "cancelled":
+				s.Error = ptr(true)
+			}
+			if c.Error != nil {
+				if msg, ok := c.Error.(string); ok {
+					s.ErrorMessage = msg
+				} else {
+					s.ErrorMessage = jsonv.Marshal(c.Error)
+				}
+				if s.Error == nil {
+					s.Error = ptr(true)
+				}
+			}
+			start := c.StartTime
+			if start == "" {
+				start = c.Timestamp
+			}
+			s.StartTime = parseTime(start, warn)
+			s.EndTime = parseTime(c.EndTime, warn)
+			t.Steps = append(t.Steps, s)
+		}
+	}
+	if msgs != nil {
+		t.Metrics.LLMCalls = &llm
+	}
+	t.Metrics.CostUSD = r.CostUSD
+	t.Metrics.DurationMS = r.DurationMS
+	if u := r.TokenUsage; u != nil {
+		t.Metrics.Tokens = trajeval.Tokens{Input: u.Input, Output: u.Output, Total: u.Total}
+	}
+	t.Finish()
+	return t, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func idString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	return jsonv.Marshal(v)
+}
+
+func args(v any, warn func(string), tool string) any {
+	s, ok := v.(string)
+	if !ok {
+		if v == nil {
+			return map[string]any{}
+		}
+		return v
+	}
+	if p, err := jsonv.Decode([]byte(s)); err == nil {
+		return p
+	}
+	if strings.TrimSpace(s) != "" {
+		warn(fmt.Sprintf("arguments of %s are a string that is not valid JSON; kept as text", tool))
+	}
+	return s
+}
+
+// text returns a message's text: a string, or the text parts of a list.
+func text(c any) *string {
+	switch x := c.(type) {
+	case string:
+		return &x
+	case []any:
+		var parts []string
+		for _, p := range x {
+			if m, ok := p.(map[string]any); ok {
+				if s, ok := m["text"].(string); ok {
+					parts = append(parts, s)
+				}
+			}
+		}
+		if parts != nil {
+			s := strings.Join(parts, "\n")
+			return &s
+		}
+	}
+	return nil
+}
+
+func parseTime(s string, warn func(string)) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	warn(fmt.Sprintf("time %q is not ISO 8601; ignored", s))
+	return time.Time{}
+}

@@ -1,0 +1,103 @@
+// Package sniff looks at the start of a file to guess what it holds,
+// tolerating a head that was cut off mid-value.
+package sniff
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// First returns the first byte that is not white space (or a UTF-8 byte
+// order mark), or 0.
+func First(head []byte) byte {
+	head = bytes.TrimPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("\xef\xbb\xbf"))
+	head = bytes.TrimLeft(head, " \t\r\n")
+	if len(head) == 0 {
+		return 0
+	}
+	return head[0]
+}
+
+// FirstLine returns the first non-blank line of head.
+func FirstLine(head []byte) []byte {
+	for len(head) > 0 {
+		line, rest, _ := bytes.Cut(head, []byte{'\n'})
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			return t
+		}
+		head = rest
+	}
+	return nil
+}
+
+// Lines returns up to n non-blank lines of head; a last line cut off by
+// the end of head is left out when there is more than one line.
+func Lines(head []byte, n int) [][]byte {
+	var out [][]byte
+	for len(head) > 0 && len(out) < n {
+		line, rest, found := bytes.Cut(head, []byte{'\n'})
+		if !found && len(out) > 0 {
+			break
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			out = append(out, t)
+		}
+		head = rest
+	}
+	return out
+}
+
+// Keys returns the top-level keys of the JSON object that head starts
+// with, reading as far as head goes; nil when head does not start with an
+// object.
+func Keys(head []byte) []string {
+	d := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))))
+	d.UseNumber()
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return keys
+		}
+		k, ok := t.(string)
+		if !ok {
+			return keys
+		}
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			return keys
+		}
+	}
+	return keys
+}
+
+// HasKey reports whether keys holds any of names.
+func HasKey(keys []string, names ...string) bool {
+	for _, k := range keys {
+		for _, n := range names {
+			if k == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FirstElementKeys returns the keys of the first object of the JSON array
+// head starts with.
+func FirstElementKeys(head []byte) []string {
+	b := bytes.TrimSpace(head)
+	if len(b) == 0 || b[0] != '[' {
+		return nil
+	}
+	return Keys(b[1:])
+}
+
+// Contains reports whether head contains the quoted JSON key name.
+func Contains(head []byte, key string) bool {
+	return bytes.Contains(head, []byte(`"`+key+`"`))
+}

@@ -1,0 +1,84 @@
+// Package suggest finds the valid name closest to a misspelt one.
+package suggest
+
+import "strings"
+
+// Closest returns the candidate nearest to s, or "" when none is near
+// enough to be a likely typo. Case, '-' and '_' differences count as
+// nearly nothing, so getWeather is close to get_weather.
+func Closest(s string, candidates []string) string {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := Distance(s, c)
+		if d <= limit(s, c) && (bestD < 0 || d < bestD) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// Near returns every candidate within typo distance of s, nearest first.
+func Near(s string, candidates []string) []string {
+	var out []string
+	var ds []int
+	for _, c := range candidates {
+		if d := Distance(s, c); d <= limit(s, c) && c != s {
+			i := len(out)
+			for i > 0 && ds[i-1] > d {
+				i--
+			}
+			out = append(out[:i], append([]string{c}, out[i:]...)...)
+			ds = append(ds[:i], append([]int{d}, ds[i:]...)...)
+		}
+	}
+	return out
+}
+
+func limit(a, b string) int {
+	n := max(len(a), len(b))
+	switch {
+	case n <= 3:
+		return 1
+	case n <= 8:
+		return 2
+	}
+	return 3
+}
+
+// Distance is the edit distance between a and b after folding case and
+// dropping '-', '_' and spaces, plus one if the folding changed anything
+// (so an exact match is always closest).
+func Distance(a, b string) int {
+	fa, fb := fold(a), fold(b)
+	d := levenshtein(fa, fb)
+	if a != b {
+		d++
+	}
+	return d
+}
+
+func fold(s string) string {
+	s = strings.ToLower(s)
+	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,112 @@
+package trajeval
+
+// Status is the verdict of a case or an evaluator.
+type Status string
+
+// The three verdicts. An error is neither a pass nor a silent fail: it says
+// the case or evaluator could not be scored, and counts as a failure for the
+// exit code.
+const (
+	StatusPass  Status = "pass"
+	StatusFail  Status = "fail"
+	StatusError Status = "error"
+)
+
+// A Result is one evaluator's verdict on one trajectory.
+type Result struct {
+	Name      string   `json:"name"`
+	Type      string   `json:"type"`
+	Score     float64  `json:"score"`
+	Status    Status   `json:"status"`
+	Threshold float64  `json:"threshold"`
+	Weight    float64  `json:"weight"`
+	Required  bool     `json:"required"`
+	Error     string   `json:"error,omitempty"`
+	Details   *Details `json:"details,omitempty"`
+	Members   []Result `json:"members,omitempty"` // a composite's members
+	Turn      int      `json:"turn,omitempty"`    // set for a per-turn evaluator
+}
+
+// A CaseResult is the verdict on one eval case.
+type CaseResult struct {
+	ID         string   `json:"id"`
+	Suite      string   `json:"suite,omitempty"`
+	Status     Status   `json:"status"`
+	Score      float64  `json:"score"`
+	Error      string   `json:"error,omitempty"`
+	Evaluators []Result `json:"evaluators"`
+	Warnings   []string `json:"warnings,omitempty"`
+}
+
+// Details explain a score: how the expected calls lined up with the actual
+// steps, what is missing, what is extra, and each check that ran.
+type Details struct {
+	Mode     string    `json:"mode,omitempty"`
+	Hits     int       `json:"hits"`
+	Expected int       `json:"expected"`
+	Actual   int       `json:"actual"`
+	Matched  []Pair    `json:"matched,omitempty"`
+	Missing  []Missing `json:"missing,omitempty"`
+	Extra    []Extra   `json:"extra,omitempty"`
+	Checks   []Check   `json:"checks,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+	// Notes carry a dialect's own justification, e.g. UiPath's
+	// actual order, expected order and LCS.
+	Notes map[string]any `json:"notes,omitempty"`
+}
+
+// A Pair says that expected item Item (1-based) matched actual step Step
+// (1-based).
+type Pair struct {
+	Item int    `json:"item"`
+	Step int    `json:"step"`
+	Tool string `json:"tool"`
+}
+
+// Missing is an expected item that no step matched, with the steps that
+// came closest.
+type Missing struct {
+	Item int        `json:"item"`
+	Tool string     `json:"tool"`
+	Near []NearMiss `json:"near,omitempty"`
+}
+
+// A NearMiss is a step that almost matched an expected item: the same name
+// with different arguments, or a close name.
+type NearMiss struct {
+	Step  int       `json:"step"`
+	Tool  string    `json:"tool"`
+	Diffs []ArgDiff `json:"diffs,omitempty"`
+	Why   string    `json:"why,omitempty"`
+}
+
+// An ArgDiff is one argument path whose value did not match.
+type ArgDiff struct {
+	Path string `json:"path"` // e.g. args.city
+	Want string `json:"want"`
+	Got  string `json:"got"`
+}
+
+// String renders the difference as `args.city: expected "New York", got "NYC"`.
+func (d ArgDiff) String() string { return d.Path + ": expected " + d.Want + ", got " + d.Got }
+
+// Extra is an actual step that no expected item used.
+type Extra struct {
+	Step int    `json:"step"`
+	Tool string `json:"tool"`
+}
+
+// A Check is one pass/fail test inside an evaluator: a latency limit, a
+// metric budget, a minimum count, a count constraint.
+type Check struct {
+	Name    string `json:"name"`
+	Status  string `json:"status"` // "pass", "fail" or "skip"
+	Message string `json:"message,omitempty"`
+}
+
+// Check statuses.
+const (
+	CheckPass = "pass"
+	CheckFail = "fail"
+	CheckSkip = "skip"
+)

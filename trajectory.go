@@ -1,0 +1,264 @@
+package trajeval
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// A Trajectory is what one agent run did: its turns, the tool calls it made
+// (flattened over all turns, in the order the model issued them) and the
+// run-level metrics its trace reported.
+//
+// Every trace format is read into this one model, so every evaluator works on
+// every source.
+type Trajectory struct {
+	ID      string
+	Turns   []Turn
+	Steps   []Step
+	Metrics Metrics
+}
+
+// A Turn is one user message and the agent's final answer to it.
+type Turn struct {
+	Turn          int     // 1-based
+	User          *string // nil when the trace does not say
+	FinalResponse *string // nil when the trace does not say
+}
+
+// A Step is one tool call.
+//
+// Zero values stand for "the format does not say": Turn 0, ID "", Agent "",
+// ParallelGroup 0, a zero StartTime or EndTime, and nil Error or DurationMS.
+// They are written as JSON null.
+type Step struct {
+	Index         int    // 1-based position in issue order
+	Turn          int    // 1-based turn, 0 when unknown
+	ID            string // the format's own call id
+	Name          string
+	Args          any   // JSON value: nil, bool, string, json.Number, []any, map[string]any
+	Result        any   // JSON value or string; nil when absent
+	Error         *bool // nil when the format cannot express failure
+	ErrorMessage  string
+	DurationMS    *float64
+	StartTime     time.Time
+	EndTime       time.Time
+	ParallelGroup int    // steps issued together in one model response share it
+	Agent         string // the sub-agent that made the call
+}
+
+// Metrics are the run-level figures a trace reports. Each is nil when the
+// trace does not report it.
+type Metrics struct {
+	DurationMS *float64
+	CostUSD    *float64
+	Tokens     Tokens
+	LLMCalls   *int64
+}
+
+// Tokens counts the tokens of a run. Total is Input+Output when the trace
+// gives both but no total.
+type Tokens struct {
+	Input, Output, Total *int64
+}
+
+// Reported reports whether any token count is known.
+func (t Tokens) Reported() bool { return t.Input != nil || t.Output != nil || t.Total != nil }
+
+// Sum returns the total token count, or false when the trace reports
+// neither a total nor both of input and output.
+func (t Tokens) Sum() (int64, bool) {
+	switch {
+	case t.Total != nil:
+		return *t.Total, true
+	case t.Input != nil && t.Output != nil:
+		return *t.Input + *t.Output, true
+	}
+	return 0, false
+}
+
+// Duration returns the step's duration in milliseconds: the explicit one,
+// else EndTime − StartTime when both are known; false when neither is.
+func (s *Step) Duration() (float64, bool) {
+	if s.DurationMS != nil {
+		return *s.DurationMS, true
+	}
+	if !s.StartTime.IsZero() && !s.EndTime.IsZero() {
+		return float64(s.EndTime.Sub(s.StartTime)) / float64(time.Millisecond), true
+	}
+	return 0, false
+}
+
+// Failed reports whether the step is known to have failed.
+func (s *Step) Failed() bool { return s.Error != nil && *s.Error }
+
+// TurnSteps returns the steps of turn n (1-based), in order.
+func (t *Trajectory) TurnSteps(n int) []Step {
+	var out []Step
+	for _, s := range t.Steps {
+		if s.Turn == n {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Names returns the tool names of the steps, in order.
+func (t *Trajectory) Names() []string {
+	names := make([]string, len(t.Steps))
+	for i, s := range t.Steps {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// Finish fills what can be derived and nothing else: step indexes, each
+// step's duration from its start and end times, turn numbers, and the token
+// total. Readers call it once a trajectory is complete.
+func (t *Trajectory) Finish() {
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		s.Index = i + 1
+		if s.DurationMS == nil {
+			if d, ok := s.Duration(); ok {
+				s.DurationMS = &d
+			}
+		}
+	}
+	for i := range t.Turns {
+		t.Turns[i].Turn = i + 1
+	}
+	if tk := &t.Metrics.Tokens; tk.Total == nil && tk.Input != nil && tk.Output != nil {
+		sum := *tk.Input + *tk.Output
+		tk.Total = &sum
+	}
+}
+
+// The wire shapes below give the exact field names of the canonical JSON
+// form (SEMANTICS.md §1), with null for what is unknown.
+
+type stepJSON struct {
+	Index         int        `json:"index"`
+	Turn          *int       `json:"turn"`
+	ID            *string    `json:"id"`
+	Name          string     `json:"name"`
+	Args          any        `json:"args"`
+	Result        any        `json:"result"`
+	Error         *bool      `json:"error"`
+	ErrorMessage  *string    `json:"error_message"`
+	DurationMS    *float64   `json:"duration_ms"`
+	StartTime     *time.Time `json:"start_time"`
+	EndTime       *time.Time `json:"end_time"`
+	ParallelGroup *int       `json:"parallel_group"`
+	Agent         *string    `json:"agent"`
+}
+
+type turnJSON struct {
+	Turn          int     `json:"turn"`
+	User          *string `json:"user"`
+	FinalResponse *string `json:"final_response"`
+}
+
+type tokensJSON struct {
+	Input  *int64 `json:"input"`
+	Output *int64 `json:"output"`
+	Total  *int64 `json:"total"`
+}
+
+type metricsJSON struct {
+	DurationMS *float64    `json:"duration_ms"`
+	CostUSD    *float64    `json:"cost_usd"`
+	Tokens     *tokensJSON `json:"tokens"`
+	LLMCalls   *int64      `json:"llm_calls"`
+}
+
+type trajectoryJSON struct {
+	ID      string      `json:"id"`
+	Turns   []turnJSON  `json:"turns"`
+	Steps   []Step      `json:"steps"`
+	Metrics metricsJSON `json:"metrics"`
+}
+
+func nonZero[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
+func nonZeroTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+func deref[T any](p *T) T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
+// MarshalJSON writes the step in the canonical form.
+func (s Step) MarshalJSON() ([]byte, error) {
+	return json.Marshal(stepJSON{
+		Index: s.Index, Turn: nonZero(s.Turn), ID: nonZero(s.ID), Name: s.Name,
+		Args: s.Args, Result: s.Result, Error: s.Error, ErrorMessage: nonZero(s.ErrorMessage),
+		DurationMS: s.DurationMS, StartTime: nonZeroTime(s.StartTime), EndTime: nonZeroTime(s.EndTime),
+		ParallelGroup: nonZero(s.ParallelGroup), Agent: nonZero(s.Agent),
+	})
+}
+
+// UnmarshalJSON reads the canonical form. Numbers in args and results stay
+// exact (json.Number).
+func (s *Step) UnmarshalJSON(b []byte) error {
+	var w stepJSON
+	if err := unmarshalExact(b, &w); err != nil {
+		return err
+	}
+	*s = Step{
+		Index: w.Index, Turn: deref(w.Turn), ID: deref(w.ID), Name: w.Name,
+		Args: w.Args, Result: w.Result, Error: w.Error, ErrorMessage: deref(w.ErrorMessage),
+		DurationMS: w.DurationMS, StartTime: deref(w.StartTime), EndTime: deref(w.EndTime),
+		ParallelGroup: deref(w.ParallelGroup), Agent: deref(w.Agent),
+	}
+	return nil
+}
+
+// MarshalJSON writes the trajectory in the canonical form of SEMANTICS.md §1.
+func (t Trajectory) MarshalJSON() ([]byte, error) {
+	w := trajectoryJSON{ID: t.ID, Turns: make([]turnJSON, len(t.Turns)), Steps: t.Steps}
+	if w.Steps == nil {
+		w.Steps = []Step{}
+	}
+	for i, tn := range t.Turns {
+		w.Turns[i] = turnJSON(tn)
+	}
+	m := t.Metrics
+	w.Metrics = metricsJSON{DurationMS: m.DurationMS, CostUSD: m.CostUSD, LLMCalls: m.LLMCalls}
+	if m.Tokens.Reported() {
+		w.Metrics.Tokens = &tokensJSON{m.Tokens.Input, m.Tokens.Output, m.Tokens.Total}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads the canonical form written by MarshalJSON.
+func (t *Trajectory) UnmarshalJSON(b []byte) error {
+	var w trajectoryJSON
+	if err := unmarshalExact(b, &w); err != nil {
+		return err
+	}
+	*t = Trajectory{ID: w.ID, Steps: w.Steps}
+	for _, tn := range w.Turns {
+		t.Turns = append(t.Turns, Turn(tn))
+	}
+	m := w.Metrics
+	t.Metrics = Metrics{DurationMS: m.DurationMS, CostUSD: m.CostUSD, LLMCalls: m.LLMCalls}
+	if m.Tokens != nil {
+		t.Metrics.Tokens = Tokens{m.Tokens.Input, m.Tokens.Output, m.Tokens.Total}
+	}
+	return nil
+}
