@@ -1,0 +1,242 @@
+package align
+
+import "math/bits"
+
+// maskLimit is the largest parallel group handled by the subset dynamic
+// program (2^k states); larger groups use optimal assignments over
+// intervals instead.
+const maskLimit = 14
+
+// InOrder returns the largest order-preserving matching of the items into
+// the steps, ties broken by the most bonuses and then by the earliest
+// steps.
+//
+// Without bonuses and parallel groups it is a bit-parallel longest common
+// subsequence: O(|steps|·⌈|items|/64⌉) time and as many words of memory
+// for the traceback. Otherwise a dynamic program over the steps' blocks
+// runs in O(|items|·|steps|) time for single steps, O(|items|·2^k·k) for a
+// group of k ≤ 14 steps, and with O(|items|·|blocks|) memory.
+func InOrder(r *Relation) Alignment {
+	ne, na := len(r.ItemClass), len(r.Steps)
+	if ne == 0 || na == 0 {
+		return Alignment{}
+	}
+	blocks := r.blocks()
+	if r.Bonus == nil && len(blocks) == na {
+		return r.finish(r.lcsBits())
+	}
+	return r.finish(r.lcsBlocks(blocks))
+}
+
+// lcsBits is the bit-parallel LCS of Allison–Dix and Hyyrö, which needs
+// only, for each step, the set of items it matches.
+func (r *Relation) lcsBits() []Pair {
+	ne, na := len(r.ItemClass), len(r.Steps)
+	words := (ne + 63) / 64
+	// One bit vector per class: the items of that class.
+	nc := int32(0)
+	for _, c := range r.ItemClass {
+		nc = max(nc, c+1)
+	}
+	classBits := make([]uint64, int(nc)*words)
+	for i, c := range r.ItemClass {
+		classBits[int(c)*words+i/64] |= 1 << (i % 64)
+	}
+	// cols[j] is V after step j-1 (cols[0] is all ones): bit i is 1 when
+	// item i does not raise the LCS of that prefix.
+	cols := make([]uint64, (na+1)*words)
+	for w := range words {
+		cols[w] = ^uint64(0)
+	}
+	m := make([]uint64, words)
+	for j := range na {
+		prev, cur := cols[j*words:(j+1)*words], cols[(j+1)*words:(j+2)*words]
+		cls := r.Steps[j]
+		var match []uint64
+		switch len(cls) {
+		case 0:
+			copy(cur, prev)
+			continue
+		case 1:
+			if cls[0] >= nc {
+				copy(cur, prev)
+				continue
+			}
+			match = classBits[int(cls[0])*words : int(cls[0]+1)*words]
+		default:
+			clear(m)
+			for _, c := range cls {
+				if c < nc {
+					for w, b := range classBits[int(c)*words : int(c+1)*words] {
+						m[w] |= b
+					}
+				}
+			}
+			match = m
+		}
+		var carry uint64
+		for w := range words {
+			u := prev[w] & match[w]
+			sum, c := bits.Add64(prev[w], u, carry)
+			carry = c
+			cur[w] = sum | (prev[w] &^ match[w])
+		}
+	}
+	// L(i, j): the LCS of items [0,i) and steps [0,j).
+	lcs := func(i, j int) int {
+		col := cols[j*words : (j+1)*words]
+		ones := 0
+		for w := 0; w < i/64; w++ {
+			ones += bits.OnesCount64(col[w])
+		}
+		if rem := i % 64; rem != 0 {
+			ones += bits.OnesCount64(col[i/64] & (1<<rem - 1))
+		}
+		return i - ones
+	}
+	var pairs []Pair
+	for i, j := ne, na; i > 0 && j > 0; {
+		cur := lcs(i, j)
+		switch {
+		case cur == 0:
+			i = 0
+		case lcs(i, j-1) == cur:
+			j--
+		case r.matches(i-1, j-1) && lcs(i-1, j-1) == cur-1:
+			pairs = append(pairs, Pair{i - 1, j - 1})
+			i, j = i-1, j-1
+		default:
+			i--
+		}
+	}
+	reverse(pairs)
+	return pairs
+}
+
+func reverse(p []Pair) {
+	for a, b := 0, len(p)-1; a < b; a, b = a+1, b-1 {
+		p[a], p[b] = p[b], p[a]
+	}
+}
+
+// lcsBlocks is the weighted dynamic program over blocks. f[i] is the best
+// weight of a matching of items [0,i) into the blocks seen so far;
+// entries[b][i] is where the chain of items that block b took begins (its
+// items lie in [entry, i)), or -1 when block b took none.
+func (r *Relation) lcsBlocks(blocks [][2]int) []Pair {
+	ne := len(r.ItemClass)
+	fOld := make([]int64, ne+1)
+	fNew := make([]int64, ne+1)
+	entries := make([][]int32, len(blocks))
+	for bi, b := range blocks {
+		entry := make([]int32, ne+1)
+		if b[1]-b[0] <= maskLimit {
+			r.blockMask(b, fOld, fNew, entry)
+		} else {
+			r.blockIntervals(b, fOld, fNew, entry)
+		}
+		entries[bi] = entry
+		fOld, fNew = fNew, fOld
+	}
+	var pairs []Pair
+	i := ne
+	for bi := len(blocks) - 1; bi >= 0 && i > 0; bi-- {
+		e := int(entries[bi][i])
+		if e < 0 {
+			continue
+		}
+		items := make([]int, 0, i-e)
+		for it := e; it < i; it++ {
+			items = append(items, it)
+		}
+		pairs = append(pairs, r.assign(items, blocks[bi][0], blocks[bi][1])...)
+		i = e
+	}
+	return pairs
+}
+
+// blockMask runs the subset dynamic program for one block of k ≤ 14 steps:
+// g[mask] is the best weight of a chain whose items took exactly the steps
+// in mask, and ge[mask] where that chain began.
+func (r *Relation) blockMask(b [2]int, fOld, fNew []int64, entry []int32) {
+	ne, k := len(r.ItemClass), b[1]-b[0]
+	size := 1 << k
+	g := make([]int64, size)
+	ge := make([]int32, size)
+	for m := range g {
+		g[m] = -1
+	}
+	ws := make([]int64, k)
+	best, bestEntry := int64(-1), int32(-1)
+	fNew[0], entry[0] = fOld[0], -1
+	for i := 1; i <= ne; i++ {
+		g[0], ge[0] = fOld[i-1], int32(i-1)
+		any := false
+		for s := range k {
+			ws[s] = r.weight(i-1, b[0]+s)
+			any = any || ws[s] > 0
+		}
+		if any {
+			for m := size - 1; m >= 0; m-- {
+				if g[m] < 0 {
+					continue
+				}
+				for s := range k {
+					if m&(1<<s) != 0 || ws[s] == 0 {
+						continue
+					}
+					nm := m | 1<<s
+					if c := g[m] + ws[s]; c > g[nm] {
+						g[nm], ge[nm] = c, ge[m]
+						if c > best {
+							best, bestEntry = c, ge[m]
+						}
+					}
+				}
+			}
+		}
+		fNew[i], entry[i] = fOld[i], -1
+		if best > fOld[i] {
+			fNew[i], entry[i] = best, bestEntry
+		}
+	}
+}
+
+// blockIntervals handles a block too large for blockMask: the items a
+// block takes form a run [e, i) of the items, and only the items that
+// match some step of the block matter, so it tries each such start with an
+// optimal assignment.
+func (r *Relation) blockIntervals(b [2]int, fOld, fNew []int64, entry []int32) {
+	ne := len(r.ItemClass)
+	var rel []int
+	for i := range ne {
+		for j := b[0]; j < b[1]; j++ {
+			if r.matches(i, j) {
+				rel = append(rel, i)
+				break
+			}
+		}
+	}
+	best, bestEntry := int64(-1), int32(-1)
+	fNew[0], entry[0] = fOld[0], -1
+	next := 0
+	for i := 1; i <= ne; i++ {
+		if next < len(rel) && rel[next] == i-1 {
+			next++
+			for s := range next {
+				items := rel[s:next]
+				var w int64
+				for _, p := range r.assign(items, b[0], b[1]) {
+					w += r.weight(p.Item, p.Step)
+				}
+				if c := fOld[rel[s]] + w; c > best {
+					best, bestEntry = c, int32(rel[s])
+				}
+			}
+		}
+		fNew[i], entry[i] = fOld[i], -1
+		if best > fOld[i] {
+			fNew[i], entry[i] = best, bestEntry
+		}
+	}
+}

@@ -1,0 +1,206 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+
+	"github.com/trajeval/trajeval"
+)
+
+// maxDepth bounds nesting, so a hostile file cannot exhaust the stack.
+const maxDepth = 512
+
+// Parse reads a YAML (or JSON) document into a node tree. Errors are
+// *trajeval.SpecError placed at the offending line and column. Duplicate
+// keys, anchors that are never defined and multi-document files are
+// errors.
+func Parse(file string, data []byte) (n *Node, err error) {
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "the file is empty"}
+	}
+	if i := strings.IndexByte(string(data), 0); i >= 0 {
+		return nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "binary file: not YAML or JSON"}
+	}
+	defer func() {
+		// The YAML parser is third-party code: a panic on hostile input must
+		// not take the run down with it.
+		if r := recover(); r != nil {
+			n, err = nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}
+		}
+	}()
+	f, perr := parser.ParseBytes(data, 0)
+	if perr != nil {
+		return nil, yamlError(file, perr)
+	}
+	var docs []ast.Node
+	for _, d := range f.Docs {
+		if d != nil && d.Body != nil {
+			docs = append(docs, d.Body)
+		}
+	}
+	switch len(docs) {
+	case 0:
+		return nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "the file holds no document"}
+	case 1:
+	default:
+		tk := docs[1].GetToken()
+		return nil, &trajeval.SpecError{File: file, Line: tk.Position.Line, Col: tk.Position.Column, Msg: "more than one YAML document in the file"}
+	}
+	c := converter{file: file, anchors: map[string]*Node{}}
+	return c.convert(docs[0], "", 0)
+}
+
+func yamlError(file string, err error) error {
+	var ye interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	if errors.As(err, &ye) && ye.GetToken() != nil {
+		p := ye.GetToken().Position
+		return &trajeval.SpecError{File: file, Line: p.Line, Col: p.Column, Msg: "invalid YAML: " + ye.GetMessage()}
+	}
+	return &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
+}
+
+type converter struct {
+	file    string
+	anchors map[string]*Node
+}
+
+func (c *converter) place(n *Node, tk *token.Token, path string) *Node {
+	n.File, n.Path = c.file, path
+	if tk != nil && tk.Position != nil {
+		n.Line, n.Col = tk.Position.Line, tk.Position.Column
+	}
+	return n
+}
+
+func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) {
+	if depth > maxDepth {
+		tk := an.GetToken()
+		return nil, c.place(&Node{}, tk, path).Errorf("nested more than %d levels deep", maxDepth)
+	}
+	tk := an.GetToken()
+	switch x := an.(type) {
+	case *ast.NullNode:
+		return c.place(&Node{Kind: Null}, tk, path), nil
+	case *ast.BoolNode:
+		return c.place(&Node{Kind: Bool, Text: strconv.FormatBool(x.Value)}, tk, path), nil
+	case *ast.IntegerNode:
+		return c.place(&Node{Kind: Number, Text: fmt.Sprint(x.Value)}, tk, path), nil
+	case *ast.FloatNode:
+		if math.IsInf(x.Value, 0) || math.IsNaN(x.Value) {
+			return nil, c.place(&Node{}, tk, path).Errorf("%s is not a JSON number", tk.Value)
+		}
+		text := strings.TrimPrefix(tk.Value, "+")
+		if _, err := strconv.ParseFloat(text, 64); err != nil || strings.ContainsAny(text, "_") {
+			text = strconv.FormatFloat(x.Value, 'g', -1, 64)
+		}
+		return c.place(&Node{Kind: Number, Text: text}, tk, path), nil
+	case *ast.InfinityNode, *ast.NanNode:
+		return nil, c.place(&Node{}, tk, path).Errorf("%s is not a JSON number", tk.Value)
+	case *ast.StringNode:
+		return c.place(&Node{Kind: String, Text: x.Value}, tk, path), nil
+	case *ast.LiteralNode:
+		return c.place(&Node{Kind: String, Text: x.Value.Value}, tk, path), nil
+	case *ast.AnchorNode:
+		v, err := c.convert(x.Value, path, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		c.anchors[x.Name.String()] = v
+		return v, nil
+	case *ast.AliasNode:
+		v, ok := c.anchors[x.Value.String()]
+		if !ok {
+			return nil, c.place(&Node{}, tk, path).Errorf("alias *%s has no anchor before it", x.Value.String())
+		}
+		return v, nil
+	case *ast.TagNode:
+		return c.convert(x.Value, path, depth+1)
+	case *ast.SequenceNode:
+		n := c.place(&Node{Kind: List}, tk, path)
+		for i, v := range x.Values {
+			item, err := c.convert(v, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, item)
+		}
+		return n, nil
+	case *ast.MappingNode:
+		return c.mapping(x.Values, tk, path, depth)
+	case *ast.MappingValueNode:
+		return c.mapping([]*ast.MappingValueNode{x}, tk, path, depth)
+	}
+	return nil, c.place(&Node{}, tk, path).Errorf("unsupported YAML construct %s", an.Type())
+}
+
+func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, path string, depth int) (*Node, error) {
+	n := c.place(&Node{Kind: Map}, tk, path)
+	if len(values) > 0 {
+		if ktk := values[0].Key.GetToken(); ktk != nil && ktk.Position != nil {
+			n.Line, n.Col = ktk.Position.Line, ktk.Position.Column
+		}
+	}
+	seen := map[string]bool{}
+	for _, mv := range values {
+		ktk := mv.Key.GetToken()
+		if mv.Key.IsMergeKey() {
+			v, err := c.convert(mv.Value, path, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if v.Kind != Map {
+				return nil, v.Errorf("a merge key (<<) needs a map")
+			}
+			for _, e := range v.Entries {
+				if !seen[e.Key] {
+					seen[e.Key] = true
+					n.Entries = append(n.Entries, e)
+				}
+			}
+			continue
+		}
+		key, err := c.key(mv.Key, path)
+		if err != nil {
+			return nil, err
+		}
+		v, err := c.convert(mv.Value, join(path, key), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		e := Entry{Key: key, Value: v}
+		if ktk != nil && ktk.Position != nil {
+			e.KeyLine, e.KeyCol = ktk.Position.Line, ktk.Position.Column
+		}
+		if seen[key] {
+			err := n.Errorf("key %q is given twice", key)
+			err.Line, err.Col, err.Path = e.KeyLine, e.KeyCol, join(path, key)
+			return nil, err
+		}
+		seen[key] = true
+		n.Entries = append(n.Entries, e)
+	}
+	return n, nil
+}
+
+func (c *converter) key(k ast.MapKeyNode, path string) (string, error) {
+	switch x := k.(type) {
+	case *ast.StringNode:
+		return x.Value, nil
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return x.GetToken().Value, nil
+	case *ast.NullNode:
+		return "null", nil
+	}
+	tk := k.GetToken()
+	return "", c.place(&Node{}, tk, path).Errorf("a map key must be a plain scalar")
+}
