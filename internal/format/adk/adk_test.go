@@ -1,0 +1,221 @@
+package adk_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/adk"
+	"github.com/trajeval/trajeval/internal/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+var formats = []trajeval.Format{adk.EvalSetFormat, adk.SessionFormat}
+
+// read reads data with f and returns the trajectories as JSON Lines and
+// the warnings, one per line.
+func read(f trajeval.Format, name string, data []byte) (out, warns []byte, err error) {
+	var o, w bytes.Buffer
+	in := trajeval.Input{Name: name, R: bytes.NewReader(data), Warn: func(x trajeval.Warning) { fmt.Fprintln(&w, x.String()) }}
+	err = f.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
+		b, err := json.Marshal(t)
+		if err != nil {
+			return err
+		}
+		o.Write(b)
+		o.WriteByte('\n')
+		return nil
+	})
+	return o.Bytes(), w.Bytes(), err
+}
+
+func isInput(path string) bool {
+	return !strings.HasSuffix(path, ".want.jsonl") && !strings.HasSuffix(path, ".warnings.txt")
+}
+
+func TestGolden(t *testing.T) {
+	for _, f := range formats {
+		paths, _ := filepath.Glob(filepath.Join("testdata", f.Name(), "*"))
+		if len(paths) == 0 {
+			t.Fatalf("no test files for %s", f.Name())
+		}
+		for _, path := range paths {
+			if !isInput(path) {
+				continue
+			}
+			t.Run(f.Name()+"/"+filepath.Base(path), func(t *testing.T) {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := trace.Detect(path, data); err != nil || got.Name() != f.Name() {
+					t.Errorf("Detect = %v, %v; want %s", got, err, f.Name())
+				}
+				out, warns, err := read(f, filepath.Base(path), data)
+				if err != nil {
+					t.Fatalf("Read: %v", err)
+				}
+				base := strings.TrimSuffix(path, filepath.Ext(path))
+				golden(t, base+".want.jsonl", out)
+				golden(t, base+".warnings.txt", warns)
+			})
+		}
+	}
+}
+
+// golden compares got with the file at path (absent means empty), or
+// rewrites it with -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if len(got) == 0 {
+			os.Remove(path)
+			return
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run with -update to rewrite):\n got: %s\nwant: %s", path, got, want)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		f    trajeval.Format
+		in   string
+		line int
+		col  int
+		msg  string
+	}{
+		{"evalset syntax", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": x}]}", 2, 16, "invalid JSON"},
+		{"evalset truncated before any case", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": \"a\"", 2, 18, "truncated"},
+		{"evalset cases not a list", adk.EvalSetFormat, "{\"eval_cases\": {}}", 1, 16, "not a list"},
+		{"evalset no cases", adk.EvalSetFormat, `{"eval_set_id": "x", "eval_cases": []}`, 0, 0, "no eval cases"},
+		{"evalset neither", adk.EvalSetFormat, `{"hello": 1}`, 1, 1, "not an ADK eval set"},
+		{"evalset a number", adk.EvalSetFormat, `42`, 1, 1, "not an ADK eval set"},
+		{"evalset trailing data", adk.EvalSetFormat, "{\"eval_id\": \"a\"}\n{}", 2, 1, "unexpected data"},
+		{"session syntax", adk.SessionFormat, "{\"events\": [\n,]}", 2, 2, "invalid JSON"},
+		{"session no events", adk.SessionFormat, `{"id": "s"}`, 1, 1, "no \"events\""},
+		{"session empty list", adk.SessionFormat, `[]`, 0, 0, "no sessions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := read(tt.f, "x.json", []byte(tt.in))
+			var te *trajeval.TraceError
+			if !errors.As(err, &te) {
+				t.Fatalf("err = %v, want a TraceError", err)
+			}
+			if te.Line != tt.line || te.Col != tt.col || !strings.Contains(te.Msg, tt.msg) {
+				t.Errorf("err = %d:%d %q, want %d:%d containing %q", te.Line, te.Col, te.Msg, tt.line, tt.col, tt.msg)
+			}
+		})
+	}
+}
+
+func TestDecodeEvalSet(t *testing.T) {
+	data, err := os.ReadFile("testdata/adk-evalset/weather.evalset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := adk.DecodeEvalSet(data, "weather.evalset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.ID != "weather_set" || set.Name != "Weather agent" || set.Legacy || len(set.Cases) != 2 || len(set.Warnings) != 0 {
+		t.Fatalf("set = %+v", set)
+	}
+	c := set.Cases[0]
+	if c.ID != "two_turns" || c.Line != 6 || len(c.Invocations) != 2 {
+		t.Fatalf("case = %+v", c)
+	}
+	inv := c.Invocations[0]
+	if inv.ID != "e-1" || *inv.User != "Wie ist das Wetter in München? 🌦" || *inv.FinalResponse != "In München sind es 12 °C." {
+		t.Errorf("invocation = %+v", inv)
+	}
+	if len(inv.Calls) != 1 || inv.Calls[0].Name != "get_weather" || inv.Calls[0].ID != "call-1" {
+		t.Errorf("calls = %+v", inv.Calls)
+	}
+	if got := set.Cases[1].Invocations[0].Calls; len(got) != 4 || got[0].ParallelGroup != 1 || got[1].ParallelGroup != 1 || got[2].ParallelGroup != 0 {
+		t.Errorf("batched calls = %+v", got)
+	}
+	tr := c.Trajectory()
+	if tr.ID != "two_turns" || len(tr.Turns) != 2 || len(tr.Steps) != 2 || tr.Steps[1].Turn != 2 || tr.Steps[1].Index != 2 {
+		t.Errorf("trajectory = %+v", tr)
+	}
+	if tr.Metrics.DurationMS == nil || *tr.Metrics.DurationMS != 1750 || *tr.Metrics.LLMCalls != 3 {
+		t.Errorf("metrics = %+v", tr.Metrics)
+	}
+
+	legacy, err := adk.DecodeEvalSet([]byte(`[{"query": "q", "expected_tool_use": [{"tool_name": "t", "tool_input": {"a": 1}}], "reference": "r"}]`), "old.test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !legacy.Legacy || len(legacy.Cases) != 1 || legacy.Cases[0].ID != "case-1" || legacy.Cases[0].Invocations[0].Calls[0].Name != "t" {
+		t.Errorf("legacy = %+v", legacy)
+	}
+
+	// A suite must not run on a cut-off eval set: unlike Read, DecodeEvalSet
+	// fails on it.
+	cut, _ := os.ReadFile("testdata/adk-evalset/truncated.evalset.json")
+	_, err = adk.DecodeEvalSet(cut, "truncated.evalset.json")
+	var te *trajeval.TraceError
+	if !errors.As(err, &te) || te.File != "truncated.evalset.json" || te.Line == 0 {
+		t.Errorf("DecodeEvalSet(truncated) = %v, want a placed TraceError", err)
+	}
+}
+
+func TestSniffRejects(t *testing.T) {
+	for _, in := range []string{
+		`{"output": [{"role": "assistant"}]}`,
+		`[{"role": "user", "content": "hi"}]`,
+		`{"type": "thread.started", "thread_id": "x"}`,
+		`{"resourceSpans": []}`,
+		`{"events": []}`,
+	} {
+		for _, f := range formats {
+			if f.Sniff([]byte(in)) == nil {
+				t.Errorf("%s claims %s", f.Name(), in)
+			}
+		}
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, fm := range formats {
+		paths, _ := filepath.Glob(filepath.Join("testdata", fm.Name(), "*"))
+		for _, p := range paths {
+			if isInput(p) {
+				data, _ := os.ReadFile(p)
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, fm := range formats {
+			_, _, err := read(fm, "fuzz.json", data)
+			var te *trajeval.TraceError
+			if err != nil && !errors.As(err, &te) {
+				t.Errorf("%s: error %v is not a TraceError", fm.Name(), err)
+			}
+			fm.Sniff(data)
+		}
+		adk.DecodeEvalSet(data, "fuzz.json")
+	})
+}

@@ -1,0 +1,288 @@
+package adk
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// get returns m[key], or the value under key's camelCase spelling: ADK's
+// eval cases and genai types accept both user_content and userContent.
+func get(m map[string]any, key string) any {
+	if m == nil {
+		return nil
+	}
+	if v, ok := m[key]; ok {
+		return v
+	}
+	if !strings.Contains(key, "_") {
+		return nil
+	}
+	return m[camel(key)]
+}
+
+func camel(s string) string {
+	var b strings.Builder
+	up := false
+	for _, r := range s {
+		switch {
+		case r == '_':
+			up = true
+		case up:
+			b.WriteString(strings.ToUpper(string(r)))
+			up = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// text returns the text of a genai Content: its text parts (thoughts left
+// out) joined by newlines, as ADK does; nil when it has none.
+func text(content any) *string {
+	var parts []string
+	for _, p := range partsOf(content) {
+		pm := obj(p)
+		if t, ok := pm["text"].(string); ok && pm["thought"] != true {
+			parts = append(parts, t)
+		}
+	}
+	if parts == nil {
+		return nil
+	}
+	s := strings.Join(parts, "\n")
+	return &s
+}
+
+func partsOf(content any) []any {
+	p, _ := obj(content)["parts"].([]any)
+	return p
+}
+
+// A builder collects the tool calls of one conversation (an eval case or
+// a session), pairs each response to its call by id, and reports each
+// problem once.
+type builder struct {
+	file  string
+	line  int
+	place string
+	warn  func(trajeval.Warning)
+
+	calls    []ToolCall
+	turn     []int // the invocation index of each call
+	answered []bool
+	byID     map[string]int
+	groups   int
+	said     map[string]bool
+}
+
+func newBuilder(file string, line int, place string, warn func(trajeval.Warning)) *builder {
+	return &builder{file: file, line: line, place: place, warn: warn, byID: map[string]int{}, said: map[string]bool{}}
+}
+
+func (b *builder) warnf(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if b.said[msg] {
+		return
+	}
+	b.said[msg] = true
+	b.warn(trajeval.Warning{File: b.file, Line: b.line, Place: b.place, Msg: msg})
+}
+
+// call adds one function call of invocation inv; a call whose id was seen
+// before is the same call and is dropped.
+func (b *builder) call(inv int, fc map[string]any, agent string, group int) {
+	id := idOf(get(fc, "id"))
+	name := str(fc["name"])
+	if name == "" {
+		b.warnf("a function call has no name")
+	}
+	if id != "" {
+		if _, dup := b.byID[id]; dup {
+			b.warnf("call id %q appears twice; kept the first", id)
+			return
+		}
+		b.byID[id] = len(b.calls)
+	}
+	b.calls = append(b.calls, ToolCall{ID: id, Name: name, Args: b.args(get(fc, "args"), name), ParallelGroup: group, Agent: agent})
+	b.turn = append(b.turn, inv)
+	b.answered = append(b.answered, false)
+}
+
+func (b *builder) args(v any, name string) any {
+	switch x := v.(type) {
+	case nil:
+		return map[string]any{}
+	case string:
+		if p, err := jsonv.Decode([]byte(x)); err == nil {
+			return p
+		}
+		if strings.TrimSpace(x) != "" {
+			b.warnf("arguments of %s are a string that is not valid JSON; kept as text", name)
+		}
+	}
+	return v
+}
+
+// result pairs a function response with its call: by id, or, when the
+// response has no id (hand-written eval sets), with the first unanswered
+// call of the same name.
+func (b *builder) result(fr map[string]any, key string) {
+	id := idOf(get(fr, "id"))
+	name := str(fr["name"])
+	i := -1
+	if id != "" {
+		j, ok := b.byID[id]
+		if !ok {
+			b.warnf("a response for call id %q, which never appears; ignored", id)
+			return
+		}
+		i = j
+	} else {
+		for j, c := range b.calls {
+			if !b.answered[j] && c.ID == "" && c.Name == name {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			b.warnf("a response of %s has no id and no unanswered call of that name; ignored", name)
+			return
+		}
+	}
+	if b.answered[i] {
+		b.warnf("call %s is answered twice; kept the first response", label(id, name))
+		return
+	}
+	b.answered[i] = true
+	b.calls[i].Result = get(fr, key)
+}
+
+func label(id, name string) string {
+	if id != "" {
+		return fmt.Sprintf("%q", id)
+	}
+	return name
+}
+
+// event reads the parts of one event (of invocation_events or a session)
+// belonging to invocation inv. Two or more function calls in one event
+// were issued in one model response: they share a parallel group.
+func (b *builder) event(inv int, ev map[string]any) {
+	author := str(ev["author"])
+	parts := partsOf(get(ev, "content"))
+	n := 0
+	for _, p := range parts {
+		if get(obj(p), "function_call") != nil {
+			n++
+		}
+	}
+	group := 0
+	if n > 1 {
+		b.groups++
+		group = b.groups
+	}
+	for _, p := range parts {
+		pm := obj(p)
+		if fc := obj(get(pm, "function_call")); fc != nil {
+			b.call(inv, fc, author, group)
+		}
+		if fr := obj(get(pm, "function_response")); fr != nil {
+			b.result(fr, "response")
+		}
+	}
+}
+
+// invocation reads one Invocation of the new schema as invocation inv.
+func (b *builder) invocation(m map[string]any, inv int) Invocation {
+	out := Invocation{
+		ID:            str(get(m, "invocation_id")),
+		User:          text(get(m, "user_content")),
+		FinalResponse: text(get(m, "final_response")),
+	}
+	if d, ok := jsonv.Number(get(m, "duration")); ok {
+		ms := d * 1000
+		out.DurationMS = &ms
+	}
+	if n, ok := get(m, "inference_call_count").(json.Number); ok {
+		if k, err := n.Int64(); err == nil {
+			out.LLMCalls = &k
+		}
+	}
+	im := obj(get(m, "intermediate_data"))
+	if events, ok := get(im, "invocation_events").([]any); ok {
+		for _, ev := range events {
+			b.event(inv, obj(ev))
+		}
+		return out
+	}
+	uses, _ := get(im, "tool_uses").([]any)
+	for _, u := range uses {
+		if um := obj(u); um != nil {
+			b.call(inv, um, "", 0)
+		}
+	}
+	resps, _ := get(im, "tool_responses").([]any)
+	for _, r := range resps {
+		if rm := obj(r); rm != nil {
+			b.result(rm, "response")
+		}
+	}
+	return out
+}
+
+// legacyTurn reads one turn of the pre-2025 list form as invocation inv.
+func (b *builder) legacyTurn(m map[string]any, inv int) Invocation {
+	out := Invocation{}
+	if q, ok := m["query"].(string); ok {
+		out.User = &q
+	}
+	if r, ok := m["reference"].(string); ok {
+		out.FinalResponse = &r
+	}
+	uses, _ := m["expected_tool_use"].([]any)
+	for _, u := range uses {
+		um := obj(u)
+		if um == nil {
+			continue
+		}
+		b.call(inv, map[string]any{"name": um["tool_name"], "args": um["tool_input"]}, "", 0)
+		if mock, ok := um["mock_tool_output"]; ok {
+			b.calls[len(b.calls)-1].Result = mock
+		}
+	}
+	return out
+}
+
+// finish hands each collected call to its invocation.
+func (b *builder) finish(invs []Invocation) {
+	for i, c := range b.calls {
+		if k := b.turn[i]; k < len(invs) {
+			invs[k].Calls = append(invs[k].Calls, c)
+		}
+	}
+}
+
+func idOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	return jsonv.Marshal(v)
+}

@@ -1,0 +1,165 @@
+package adk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
+)
+
+// readSessions reads one session object or a list of them, one at a time.
+func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	fail := func(err error) error {
+		msg, line, col := jsonl.Describe(data, absolute(data, err), 1)
+		return &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Err: err}
+	}
+	one := func(v any, off int64) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, _ := jsonl.Position(data, off)
+		t := session(v, line, in)
+		if t == nil {
+			return nil
+		}
+		return yield(t)
+	}
+	first := skipSpace(data, 0)
+	if first < int64(len(data)) && data[first] == '{' {
+		var v any
+		if err := d.Decode(&v); err != nil {
+			return fail(err)
+		}
+		end := d.InputOffset()
+		if _, err := d.Token(); !errors.Is(err, io.EOF) {
+			line, col := jsonl.Position(data, skipSpace(data, end))
+			return &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: "unexpected data after the session"}
+		}
+		if obj(v)["events"] == nil {
+			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: `not an ADK session: no "events"`}
+		}
+		return one(v, first)
+	}
+	tok, err := d.Token()
+	if err != nil {
+		return fail(err)
+	}
+	if tok != json.Delim('[') {
+		line, col := jsonl.Position(data, first)
+		return &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: "not an ADK session: neither an object nor a list of sessions"}
+	}
+	n := 0
+	for d.More() {
+		off := skipSpace(data, d.InputOffset())
+		var v any
+		if err := d.Decode(&v); err != nil {
+			if n > 0 {
+				in.Warn(trajeval.Warning{File: in.Name, Msg: "the file is cut off; read the sessions before the break: " + fail(err).Error()})
+				return nil
+			}
+			return fail(err)
+		}
+		n++
+		if err := one(v, off); err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		return &trajeval.TraceError{File: in.Name, Msg: "the list holds no sessions", Err: trajeval.ErrEmptyTrace}
+	}
+	if _, err := d.Token(); err != nil {
+		in.Warn(trajeval.Warning{File: in.Name, Msg: "the list of sessions is not closed: " + fail(err).Error()})
+	}
+	return nil
+}
+
+// session turns one session object into a trajectory; nil when it is not
+// an object.
+func session(v any, line int, in trajeval.Input) *trajeval.Trajectory {
+	m := obj(v)
+	if m == nil {
+		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "a session is not an object; skipped"})
+		return nil
+	}
+	id := str(m["id"])
+	t := &trajeval.Trajectory{ID: id, Turns: []trajeval.Turn{}}
+	b := newBuilder(in.Name, line, "session "+id, in.Warn)
+	events, ok := m["events"].([]any)
+	if !ok {
+		b.warnf("events is not a list; no steps read")
+	}
+	turnOf := map[string]int{}
+	turn := -1
+	var tokens [3]*int64
+	for i, e := range events {
+		ev := obj(e)
+		if ev == nil {
+			b.warnf("event %d is not an object; skipped", i+1)
+			continue
+		}
+		if ev["partial"] == true {
+			continue
+		}
+		if inv := str(get(ev, "invocation_id")); inv != "" {
+			k, seen := turnOf[inv]
+			if !seen {
+				k = len(t.Turns)
+				turnOf[inv] = k
+				t.Turns = append(t.Turns, trajeval.Turn{})
+			}
+			turn = k
+		} else if turn < 0 {
+			turn = 0
+			t.Turns = append(t.Turns, trajeval.Turn{})
+		}
+		b.event(turn, ev)
+		content := get(ev, "content")
+		if s := text(content); s != nil && !hasCalls(content) {
+			tn := &t.Turns[turn]
+			if str(ev["author"]) == "user" {
+				if tn.User == nil {
+					tn.User = s
+				}
+			} else {
+				tn.FinalResponse = s
+			}
+		}
+		if u := obj(get(ev, "usage_metadata")); u != nil {
+			for j, k := range []string{"prompt_token_count", "candidates_token_count", "total_token_count"} {
+				if n, ok := get(u, k).(json.Number); ok {
+					if x, err := n.Int64(); err == nil {
+						if tokens[j] == nil {
+							tokens[j] = new(int64)
+						}
+						*tokens[j] += x
+					}
+				}
+			}
+		}
+	}
+	for i, c := range b.calls {
+		t.Steps = append(t.Steps, trajeval.Step{
+			Turn: b.turn[i] + 1, ID: c.ID, Name: c.Name, Args: c.Args, Result: c.Result,
+			ParallelGroup: c.ParallelGroup, Agent: c.Agent,
+		})
+	}
+	t.Metrics.Tokens = trajeval.Tokens{Input: tokens[0], Output: tokens[1], Total: tokens[2]}
+	t.Finish()
+	return t
+}
+
+func hasCalls(content any) bool {
+	for _, p := range partsOf(content) {
+		pm := obj(p)
+		if get(pm, "function_call") != nil || get(pm, "function_response") != nil {
+			return true
+		}
+	}
+	return false
+}
