@@ -38,6 +38,12 @@ func (e *SpecError) Error() string {
 	return b.String()
 }
 
+// With sets the hint and returns e.
+func (e *SpecError) With(format string, args ...any) *SpecError {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
 // Unwrap makes every SpecError match [ErrConfig].
 func (e *SpecError) Unwrap() error { return ErrConfig }
 

@@ -1,0 +1,3 @@
+// Package all registers every evaluator type and suite dialect: import it
+// for its side effects.
+package all

@@ -1,0 +1,7 @@
+package all
+
+import (
+	_ "github.com/trajeval/trajeval/internal/eval/composite"
+	_ "github.com/trajeval/trajeval/internal/eval/metrics"
+	_ "github.com/trajeval/trajeval/internal/eval/trajectory"
+)

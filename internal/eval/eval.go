@@ -1,0 +1,262 @@
+// Package eval builds evaluators from configuration and runs them.
+//
+// Every evaluator type registers a [Spec]. A configured evaluator carries
+// the settings every type shares:
+//  1. name: unique within a case (default: the type);
+//  2. type: the evaluator type; snake_case, kebab-case and camelCase
+//     spellings are the same type;
+//  3. weight: its share of the case score (default 1);
+//  4. required: false lets the case pass even when this evaluator fails
+//     (default true); a number is a required minimum score (its threshold);
+//  5. threshold: the score at or above which it passes (default: the
+//     run's --threshold if given, else the type's default: 1.0 for every
+//     deterministic evaluator);
+//  6. negate: true scores 1 − score and swaps pass and fail.
+//
+// An evaluator that cannot run gets status error, never a silent score.
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/suggest"
+)
+
+// A Spec describes one evaluator type.
+type Spec struct {
+	Type      string   // canonical name, e.g. "tool_trajectory"
+	Aliases   []string // other names, e.g. "uipath_tool_call_order"
+	Keys      []string // the type's own keys, besides the common ones
+	Threshold float64  // default threshold
+	Build     func(n *config.Node, env *Env) (trajeval.Evaluator, error)
+}
+
+// CommonKeys are accepted by every evaluator.
+var CommonKeys = []string{"name", "type", "weight", "required", "threshold", "negate", "description"}
+
+var specs = map[string]*Spec{}
+
+// Register adds an evaluator type. It is called from init functions.
+func Register(s Spec) {
+	for _, n := range append([]string{s.Type}, s.Aliases...) {
+		k := canonType(n)
+		if _, dup := specs[k]; dup {
+			panic("eval: type registered twice: " + n)
+		}
+		specs[k] = &s
+	}
+}
+
+func canonType(s string) string { return config.Canon(s) }
+
+// Types returns the canonical names of every registered type.
+func Types() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range specs {
+		if !seen[s.Type] {
+			seen[s.Type] = true
+			out = append(out, s.Type)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Lookup returns the spec of a type name in any spelling.
+func Lookup(name string) (*Spec, bool) {
+	s, ok := specs[canonType(name)]
+	return s, ok
+}
+
+// Env is what a builder may need beyond its own node.
+type Env struct {
+	Dir       string   // folder of the suite file, for relative paths
+	Threshold *float64 // the run's --threshold, the default for evaluators that set none
+	Case      Case
+	// Defaults are suite-level settings a dialect passes down (e.g. tool
+	// definitions for validity checks); nil when none.
+	Defaults map[string]any
+}
+
+// Case is what evaluators may know about the case they score.
+type Case struct {
+	ID              string
+	Input           string
+	ExpectedOutcome string
+}
+
+// A Configured evaluator is an evaluator with its shared settings.
+type Configured struct {
+	Name      string
+	Type      string
+	Weight    float64
+	Required  bool
+	Threshold float64
+	Negate    bool
+	Node      *config.Node
+	Eval      trajeval.Evaluator
+}
+
+// Build reads one evaluator from its node.
+func Build(n *config.Node, env *Env) (*Configured, error) {
+	if n.Kind != config.Map {
+		return nil, n.Errorf("an evaluator must be a map with at least a type, got %s", n.Kind)
+	}
+	tn := n.Get("type")
+	if tn == nil {
+		return nil, n.Errorf("evaluator has no type").With("add type: tool_trajectory (or one of %s)", strings.Join(Types(), ", "))
+	}
+	typ, err := tn.Str()
+	if err != nil {
+		return nil, err
+	}
+	spec, ok := Lookup(typ)
+	if !ok {
+		e := tn.Errorf("unknown evaluator type %q", typ)
+		if s := suggest.Closest(canonType(typ), Types()); s != "" {
+			e.Hint = fmt.Sprintf("did you mean %q?", s)
+		} else {
+			e.Hint = "types: " + strings.Join(Types(), ", ")
+		}
+		return nil, e
+	}
+	if err := n.Check(append(append([]string{}, CommonKeys...), spec.Keys...)...); err != nil {
+		return nil, err
+	}
+	c := &Configured{Name: spec.Type, Type: spec.Type, Weight: 1, Required: true, Threshold: spec.Threshold, Node: n}
+	if env.Threshold != nil {
+		c.Threshold = *env.Threshold
+	}
+	if v := n.Get("name"); v != nil {
+		if c.Name, err = v.Name(); err != nil {
+			return nil, err
+		}
+	}
+	if v := n.Get("weight"); v != nil {
+		if c.Weight, err = v.NonNegative(); err != nil {
+			return nil, err
+		}
+	}
+	if v := n.Get("threshold"); v != nil {
+		if c.Threshold, err = v.Float(); err != nil {
+			return nil, err
+		}
+		if c.Threshold < 0 || c.Threshold > 1 {
+			return nil, v.Errorf("threshold must be between 0 and 1, got %s", v.Text)
+		}
+	}
+	if v := n.Get("required"); v != nil {
+		switch v.Kind {
+		case config.Number:
+			f, err := v.Float()
+			if err != nil {
+				return nil, err
+			}
+			if f < 0 || f > 1 {
+				return nil, v.Errorf("required as a minimum score must be between 0 and 1, got %s", v.Text)
+			}
+			if n.Get("threshold") == nil {
+				c.Threshold = f
+			}
+		default:
+			if c.Required, err = v.BoolValue(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if v := n.Get("negate"); v != nil {
+		if c.Negate, err = v.BoolValue(); err != nil {
+			return nil, err
+		}
+	}
+	if c.Eval, err = spec.Build(n, env); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// BuildList reads a list of evaluators, checking that names are unique.
+// It returns every error it finds, not only the first.
+func BuildList(n *config.Node, env *Env, taken map[string]*config.Node) ([]*Configured, []error) {
+	items, err := n.List()
+	if err != nil {
+		return nil, []error{err}
+	}
+	var out []*Configured
+	var errs []error
+	for _, it := range items {
+		c, err := Build(it, env)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if prev, dup := taken[c.Name]; dup {
+			e := it.Errorf("two evaluators are named %q", c.Name)
+			e.Hint = fmt.Sprintf("the other is at line %d; give each a distinct name", prev.Line)
+			errs = append(errs, e)
+			continue
+		}
+		taken[c.Name] = it
+		out = append(out, c)
+	}
+	return out, errs
+}
+
+// Run scores t and applies the shared settings.
+func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.Result {
+	r := trajeval.Result{Name: c.Name, Type: c.Type, Threshold: c.Threshold, Weight: c.Weight, Required: c.Required}
+	out, err := safeEvaluate(ctx, c.Eval, t)
+	if err != nil {
+		r.Status, r.Error = trajeval.StatusError, err.Error()
+		return r
+	}
+	r.Score, r.Details, r.Members = clamp(out.Score), out.Details, out.Members
+	pass := r.Score >= c.Threshold-1e-9
+	if out.Verdict != nil {
+		pass = *out.Verdict
+	}
+	if c.Negate {
+		r.Score, pass = 1-r.Score, !pass
+	}
+	r.Status = trajeval.StatusFail
+	if pass {
+		r.Status = trajeval.StatusPass
+	}
+	return r
+}
+
+// safeEvaluate turns a panic in an evaluator into an error, so one bad
+// evaluator cannot lose the results already computed.
+func safeEvaluate(ctx context.Context, e trajeval.Evaluator, t *trajeval.Trajectory) (out trajeval.Outcome, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("evaluator failed: %v", p)
+		}
+	}()
+	return e.Evaluate(ctx, t)
+}
+
+func clamp(f float64) float64 {
+	if math.IsNaN(f) {
+		return 0
+	}
+	return max(0, min(1, f))
+}
+
+// Ratio returns num/den, or whenEmpty when den is 0.
+func Ratio(num, den int, whenEmpty float64) float64 {
+	if den == 0 {
+		return whenEmpty
+	}
+	return float64(num) / float64(den)
+}
+
+// Bool returns a pointer to b, for Outcome.Verdict.
+func Bool(b bool) *bool { return &b }

@@ -1,0 +1,167 @@
+// Package metrics is the execution_metrics evaluator: budgets on a whole
+// run.
+//
+// Each limit that is set is one check:
+//  1. max_tool_calls: the number of steps;
+//  2. max_llm_calls: the number of model calls the trace reports;
+//  3. max_tokens: input + output tokens (or the reported total);
+//  4. max_cost_usd and max_duration_ms: the run's cost and duration;
+//  5. target_exploration_ratio with exploration_tolerance (default 0.2):
+//     the share of calls to exploration tools (exploration_tools, default
+//     read grep glob search list Read Grep Glob WebSearch WebFetch) must be
+//     within the tolerance of the target.
+//
+// A check passes when the figure is ≤ its limit. A figure the trace does
+// not report fails its check as "not reported": a budget that cannot be
+// verified is not met. The score is the checks passed over the checks set.
+package metrics
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+)
+
+func init() {
+	eval.Register(eval.Spec{
+		Type:      "execution_metrics",
+		Keys:      []string{"max_tool_calls", "max_llm_calls", "max_tokens", "max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "exploration_tools"},
+		Threshold: 1,
+		Build:     build,
+	})
+}
+
+// DefaultExplorationTools are the tools that count as exploration.
+var DefaultExplorationTools = []string{"read", "grep", "glob", "search", "list", "Read", "Grep", "Glob", "WebSearch", "WebFetch"}
+
+type limit struct {
+	key string
+	max float64
+}
+
+// Evaluator is a configured execution_metrics.
+type Evaluator struct {
+	limits    []limit
+	target    *float64
+	tolerance float64
+	explore   map[string]bool
+}
+
+var limitKeys = []string{"max_tool_calls", "max_llm_calls", "max_tokens", "max_cost_usd", "max_duration_ms"}
+
+func build(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+	e := &Evaluator{tolerance: 0.2, explore: map[string]bool{}}
+	for _, k := range limitKeys {
+		if v := n.Get(k); v != nil {
+			f, err := v.NonNegative()
+			if err != nil {
+				return nil, err
+			}
+			e.limits = append(e.limits, limit{k, f})
+		}
+	}
+	if v := n.Get("target_exploration_ratio"); v != nil {
+		f, err := v.Float()
+		if err != nil {
+			return nil, err
+		}
+		if f < 0 || f > 1 {
+			return nil, v.Errorf("target_exploration_ratio must be between 0 and 1")
+		}
+		e.target = &f
+	}
+	if v := n.Get("exploration_tolerance"); v != nil {
+		f, err := v.NonNegative()
+		if err != nil {
+			return nil, err
+		}
+		e.tolerance = f
+	}
+	tools := DefaultExplorationTools
+	if v := n.Get("exploration_tools"); v != nil {
+		var err error
+		if tools, err = v.Strings(); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range tools {
+		e.explore[t] = true
+	}
+	if len(e.limits) == 0 && e.target == nil {
+		return nil, n.Errorf("execution_metrics sets no limit").With("set one of max_tool_calls, max_llm_calls, max_tokens, max_cost_usd, max_duration_ms, target_exploration_ratio")
+	}
+	return e, nil
+}
+
+// Evaluate checks each limit against the trajectory's figures.
+func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+	d := &trajeval.Details{Actual: len(t.Steps)}
+	passed := 0
+	check := func(name string, got *float64, max float64, unit string) {
+		c := trajeval.Check{Name: fmt.Sprintf("%s ≤ %s%s", name, num(max), unit)}
+		switch {
+		case got == nil:
+			c.Status, c.Message = trajeval.CheckFail, "not reported by the trace"
+		case *got <= max:
+			c.Status, c.Message = trajeval.CheckPass, "got "+num(*got)+unit
+			passed++
+		default:
+			c.Status, c.Message = trajeval.CheckFail, "got "+num(*got)+unit
+		}
+		d.Checks = append(d.Checks, c)
+	}
+	m := t.Metrics
+	for _, l := range e.limits {
+		switch l.key {
+		case "max_tool_calls":
+			n := float64(len(t.Steps))
+			check("tool calls", &n, l.max, "")
+		case "max_llm_calls":
+			var got *float64
+			if m.LLMCalls != nil {
+				f := float64(*m.LLMCalls)
+				got = &f
+			}
+			check("llm calls", got, l.max, "")
+		case "max_tokens":
+			var got *float64
+			if s, ok := m.Tokens.Sum(); ok {
+				f := float64(s)
+				got = &f
+			}
+			check("tokens", got, l.max, "")
+		case "max_cost_usd":
+			check("cost", m.CostUSD, l.max, " USD")
+		case "max_duration_ms":
+			check("duration", m.DurationMS, l.max, "ms")
+		}
+	}
+	if e.target != nil {
+		c := trajeval.Check{Name: fmt.Sprintf("exploration ratio %s ± %s", num(*e.target), num(e.tolerance))}
+		if len(t.Steps) == 0 {
+			c.Status, c.Message = trajeval.CheckFail, "no tool calls to measure"
+		} else {
+			n := 0
+			for _, s := range t.Steps {
+				if e.explore[s.Name] {
+					n++
+				}
+			}
+			ratio := float64(n) / float64(len(t.Steps))
+			c.Status, c.Message = trajeval.CheckFail, "got "+num(ratio)
+			if math.Abs(ratio-*e.target) <= e.tolerance+1e-12 {
+				c.Status = trajeval.CheckPass
+				passed++
+			}
+		}
+		d.Checks = append(d.Checks, c)
+	}
+	return trajeval.Outcome{Score: eval.Ratio(passed, len(d.Checks), 1), Details: d}, nil
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,49 @@
+// Package suite loads eval suites: the cases to score, where each case's
+// trace is, and the evaluators that score it.
+//
+// A suite file is read by the first dialect that claims it: AgentV's YAML
+// (seeds 000 and 001, with AgentV's newer spellings as aliases), a Google
+// ADK eval set, a UiPath evaluation set. Each dialect translates its
+// settings into the same evaluators, so one engine scores them all.
+package suite
+
+import (
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+)
+
+// A Suite is a set of cases from one file.
+type Suite struct {
+	Name    string
+	File    string // path of the suite file
+	Dialect string
+	Cases   []*Case
+}
+
+// A Case is one scenario to score.
+type Case struct {
+	ID              string
+	Input           string // the user input, as text
+	ExpectedOutcome string
+	// Trace is the path of the case's recorded trace ("" when the run's
+	// --traces file must supply it, matched by ID).
+	Trace      string
+	Evaluators []*eval.Configured
+	// Turns hold per-turn expectations of a multi-turn case; Turns[i]
+	// scores turn i+1 of the trajectory.
+	Turns []*Turn
+	Node  *config.Node
+}
+
+// A Turn is the expectations for one turn of a conversation.
+type Turn struct {
+	Input      string
+	Evaluators []*eval.Configured
+	Node       *config.Node
+}
+
+// Options steer loading.
+type Options struct {
+	Threshold *float64 // --threshold
+	Config    string   // --config: a dialect's side file (ADK test_config.json)
+}
