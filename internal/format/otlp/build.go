@@ -1,0 +1,413 @@
+package otlp
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/trajeval/trajeval"
+)
+
+// A step is a trajectory step while it is being built.
+type step struct {
+	trajeval.Step
+	turn, pos, sub int
+	at, end        uint64 // issue time and end, for ordering
+	span           *span  // the tool span, nil for a call seen only in a chat message
+	trace          int
+	hasArgs        bool
+	mentioned      bool // named in a chat message, so its batch is known
+	batch          *[]*step
+}
+
+// emit builds the trajectories from the spans read and yields them one at
+// a time, dropping each trace's spans once its trajectory is built.
+func (r *reader) emit(ctx context.Context, yield func(*trajeval.Trajectory) error) error {
+	if r.nspans == 0 {
+		return &trajeval.TraceError{File: r.in.Name, Msg: "no spans in the file", Err: trajeval.ErrEmptyTrace}
+	}
+	r.seen = nil
+	type group struct {
+		id     string
+		traces []*traceBuf
+	}
+	var groups []*group
+	byConv := map[string]*group{}
+	for _, tb := range r.traces {
+		slices.SortFunc(tb.spans, func(a, b *span) int {
+			return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(a.pos, b.pos))
+		})
+		if tb.conv == "" {
+			groups = append(groups, &group{id: traceIDString(tb.id), traces: []*traceBuf{tb}})
+			continue
+		}
+		g := byConv[tb.conv]
+		if g == nil {
+			g = &group{id: tb.conv}
+			byConv[tb.conv] = g
+			groups = append(groups, g)
+		}
+		g.traces = append(g.traces, tb)
+	}
+	order := func(a, b *traceBuf) int {
+		return cmp.Or(cmp.Compare(a.start(), b.start()), cmp.Compare(a.pos, b.pos))
+	}
+	for _, g := range groups {
+		slices.SortFunc(g.traces, order)
+	}
+	slices.SortFunc(groups, func(a, b *group) int { return order(a.traces[0], b.traces[0]) })
+	for _, g := range groups {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t := r.build(g.id, g.traces)
+		for _, tb := range g.traces {
+			delete(r.traces, tb.id)
+		}
+		if err := yield(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func traceIDString(id pcommon.TraceID) string {
+	if id.IsEmpty() {
+		return ""
+	}
+	return id.String()
+}
+
+// start is the trace's first known start time (the first span's, as spans
+// are sorted).
+func (tb *traceBuf) start() uint64 {
+	for _, s := range tb.spans {
+		if s.start != 0 {
+			return s.start
+		}
+	}
+	return 0
+}
+
+// build makes one trajectory of traces, one turn per trace.
+func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
+	t := &trajeval.Trajectory{ID: id}
+	results := map[string]any{}
+	for _, tb := range traces {
+		for k, v := range tb.results {
+			if _, ok := results[k]; !ok {
+				results[k] = v
+			}
+		}
+	}
+	var steps []*step
+	byID := map[string]*step{}
+	agents := make([]func(*span) (string, bool), len(traces))
+	for ti, tb := range traces {
+		agents[ti] = agentFinder(tb)
+	}
+
+	// Tool spans first, so that a chat message's call finds its span
+	// wherever the two sit in the file.
+	for ti, tb := range traces {
+		for _, s := range tb.spans {
+			if s.role != roleTool {
+				continue
+			}
+			c := s.tool
+			if c.id != "" {
+				if byID[c.id] != nil {
+					r.warnf(s.line, placeOf(s.id), "call id %q is used by another tool span too; kept the first", c.id)
+					continue
+				}
+			}
+			st := &step{turn: ti + 1, pos: s.pos, at: s.start, end: s.end, span: s, trace: ti, hasArgs: c.hasArgs}
+			st.Step = trajeval.Step{
+				Turn: ti + 1, ID: c.id, Name: c.name, Args: c.args,
+				StartTime: timeOf(s.start), EndTime: timeOf(s.end),
+			}
+			st.Agent, _ = agents[ti](s)
+			if c.hasResult {
+				st.Result = c.result
+			}
+			switch {
+			case s.failed || c.failed:
+				st.Error = ptr(true)
+				if s.failed {
+					st.ErrorMessage = s.errMsg
+				}
+			case s.end != 0:
+				st.Error = ptr(false)
+			}
+			if c.name == "" {
+				r.warnf(s.line, placeOf(s.id), "tool span has no tool name")
+			}
+			if c.id != "" {
+				byID[c.id] = st
+			}
+			steps = append(steps, st)
+		}
+	}
+
+	var batches []*[]*step
+	for ti, tb := range traces {
+		chats := slices.DeleteFunc(slices.Clone(tb.spans), func(s *span) bool { return s.role != roleChat || len(s.batches) == 0 })
+		slices.SortStableFunc(chats, func(a, b *span) int { return cmp.Compare(issued(a), issued(b)) })
+		for _, s := range chats {
+			for _, b := range s.batches {
+				var members []*step
+				for _, c := range b {
+					if st := byID[c.id]; c.id != "" && st != nil {
+						if !st.hasArgs && c.hasArgs {
+							st.Args, st.hasArgs = c.args, true
+						}
+						st.mentioned = true
+						if st.batch == nil {
+							members = append(members, st)
+						}
+						continue
+					}
+					st := &step{turn: ti + 1, pos: s.pos, sub: c.sub, at: issued(s), end: issued(s), trace: ti, hasArgs: c.hasArgs, mentioned: true}
+					st.Step = trajeval.Step{Turn: ti + 1, ID: c.id, Name: c.name, Args: c.args}
+					st.Agent, _ = agents[ti](s)
+					if c.name == "" {
+						r.warnf(s.line, placeOf(s.id), "a tool call in the output messages has no name")
+					}
+					if c.id != "" {
+						byID[c.id] = st
+					}
+					steps = append(steps, st)
+					members = append(members, st)
+				}
+				if len(b) >= 2 && len(members) >= 2 {
+					batch := members
+					batches = append(batches, &batch)
+					for _, st := range members {
+						st.batch = &batch
+					}
+				}
+			}
+		}
+	}
+
+	for id, st := range byID {
+		if st.Result == nil {
+			if res, ok := results[id]; ok {
+				st.Result = res
+			}
+		}
+	}
+	for _, id := range sortedStrings(results) {
+		if byID[id] == nil {
+			r.warnf(0, "trajectory "+t.ID, "a tool result for call id %q has no call", id)
+		}
+	}
+
+	batches = append(batches, overlapping(steps)...)
+
+	slices.SortStableFunc(steps, func(a, b *step) int {
+		return cmp.Or(cmp.Compare(a.turn, b.turn), cmp.Compare(a.at, b.at), cmp.Compare(a.end, b.end),
+			cmp.Compare(a.pos, b.pos), cmp.Compare(a.sub, b.sub))
+	})
+	// The calls of one message keep the message's order within the slots
+	// they were sorted into.
+	slot := make(map[*step]int, len(steps))
+	for i, st := range steps {
+		slot[st] = i
+	}
+	for _, b := range batches {
+		idx := make([]int, len(*b))
+		for i, st := range *b {
+			idx[i] = slot[st]
+		}
+		slices.Sort(idx)
+		for i, st := range *b {
+			steps[idx[i]] = st
+		}
+	}
+	group := map[*[]*step]int{}
+	for _, st := range steps {
+		if st.batch != nil {
+			if group[st.batch] == 0 {
+				group[st.batch] = len(group) + 1
+			}
+			st.ParallelGroup = group[st.batch]
+		}
+		t.Steps = append(t.Steps, st.Step)
+	}
+
+	var dur float64
+	var hasDur bool
+	var llm int64
+	var tok trajeval.Tokens
+	var in, out, total int64
+	for ti, tb := range traces {
+		turn := trajeval.Turn{User: tb.chatUser, FinalResponse: tb.chatFinal}
+		if top := topAgent(tb, agents[ti]); top != nil {
+			turn.User = cmp.Or(top.user, turn.User)
+			turn.FinalResponse = cmp.Or(top.final, turn.FinalResponse)
+		}
+		t.Turns = append(t.Turns, turn)
+		if d, ok := tb.duration(); ok {
+			dur, hasDur = dur+d, true
+		}
+		llm += tb.llmCalls
+		in, out, total = in+tb.tokIn, out+tb.tokOut, total+tb.tokTotal
+		if tb.hasIn {
+			tok.Input = &in
+		}
+		if tb.hasOut {
+			tok.Output = &out
+		}
+		if tb.hasTotal {
+			tok.Total = &total
+		}
+	}
+	if hasDur {
+		t.Metrics.DurationMS = &dur
+	}
+	if llm > 0 {
+		t.Metrics.LLMCalls = &llm
+	}
+	t.Metrics.Tokens = tok
+	t.Finish()
+	return t
+}
+
+// overlapping groups the tool spans that no chat message accounts for:
+// siblings under one parent that overlap in time were issued together.
+func overlapping(steps []*step) []*[]*step {
+	type family struct {
+		trace  int
+		parent pcommon.SpanID
+	}
+	fams := map[family][]*step{}
+	var keys []family
+	for _, st := range steps {
+		if st.span == nil || st.mentioned || st.batch != nil || st.span.end == 0 {
+			continue
+		}
+		f := family{st.trace, st.span.parent}
+		if fams[f] == nil {
+			keys = append(keys, f)
+		}
+		fams[f] = append(fams[f], st)
+	}
+	var out []*[]*step
+	for _, f := range keys {
+		sibs := fams[f]
+		slices.SortStableFunc(sibs, func(a, b *step) int {
+			return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.end, b.end), cmp.Compare(a.pos, b.pos))
+		})
+		var cur []*step
+		var maxEnd uint64
+		flush := func() {
+			if len(cur) >= 2 {
+				b := cur
+				out = append(out, &b)
+				for _, st := range b {
+					st.batch = &b
+				}
+			}
+			cur = nil
+		}
+		for _, st := range sibs {
+			if len(cur) > 0 && st.at >= maxEnd {
+				flush()
+			}
+			if len(cur) == 0 {
+				maxEnd = 0
+			}
+			cur = append(cur, st)
+			maxEnd = max(maxEnd, st.end)
+		}
+		flush()
+	}
+	return out
+}
+
+// agentFinder returns a function giving the name of the nearest agent span
+// enclosing a span of tb (the span itself excluded).
+func agentFinder(tb *traceBuf) func(*span) (string, bool) {
+	byID := make(map[pcommon.SpanID]*span, len(tb.spans))
+	for _, s := range tb.spans {
+		if _, dup := byID[s.id]; !dup {
+			byID[s.id] = s
+		}
+	}
+	return func(s *span) (string, bool) {
+		// The walk is bounded: parent links may form a cycle in bad input.
+		for range len(tb.spans) {
+			if s.parent.IsEmpty() {
+				return "", false
+			}
+			p := byID[s.parent]
+			if p == nil {
+				return "", false
+			}
+			if p.role == roleAgent {
+				return p.agent, true
+			}
+			s = p
+		}
+		return "", false
+	}
+}
+
+// topAgent returns the earliest agent span with no agent above it.
+func topAgent(tb *traceBuf, agentOf func(*span) (string, bool)) *span {
+	for _, s := range tb.spans {
+		if s.role != roleAgent {
+			continue
+		}
+		if _, nested := agentOf(s); !nested {
+			return s
+		}
+	}
+	return nil
+}
+
+// duration is the trace's first start to its last end, in milliseconds.
+func (tb *traceBuf) duration() (float64, bool) {
+	var first, last uint64
+	for _, s := range tb.spans {
+		if s.start != 0 && (first == 0 || s.start < first) {
+			first = s.start
+		}
+		last = max(last, s.end)
+	}
+	if first == 0 || last < first {
+		return 0, false
+	}
+	return float64(last-first) / 1e6, true
+}
+
+// issued is when a chat span's calls were issued: when its response came.
+func issued(s *span) uint64 {
+	if s.end != 0 {
+		return s.end
+	}
+	return s.start
+}
+
+func timeOf(ns uint64) time.Time {
+	if ns == 0 || ns > math.MaxInt64 {
+		return time.Time{}
+	}
+	return time.Unix(0, int64(ns)).UTC()
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func sortedStrings[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,441 @@
+// Package otlp reads OpenTelemetry traces of AI agents: OTLP/JSON (one
+// TracesData or ExportTraceServiceRequest document, or the Collector file
+// exporter's JSON Lines, one TracesData per line) as format "otlp", and
+// binary OTLP protobuf as format "otlp-proto".
+//
+//	{"resourceSpans": [{"resource": {...}, "scopeSpans": [{"scope": {...}, "spans": [
+//	  {"traceId": "5b8e...", "spanId": "eee1...", "parentSpanId": "...", "name": "execute_tool get_weather",
+//	   "startTimeUnixNano": "1700000000000000000", "endTimeUnixNano": "...",
+//	   "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "get_weather"}}, ...],
+//	   "status": {"code": 2, "message": "..."}}]}]}]}
+//
+// Decoding is done by the Collector's pdata, which reads hex trace and span
+// ids, integers given as strings or numbers, and both key spellings.
+//
+// Three span vocabularies are understood, alone or mixed:
+//   - OpenTelemetry GenAI: execute_tool, chat (also generate_content and
+//     text_completion) and invoke_agent spans, told apart by
+//     gen_ai.operation.name (else by the span name's first word);
+//   - OpenInference: openinference.span.kind TOOL, LLM and AGENT;
+//   - UiPath: any span with tool.name set and tool.synthesized not truthy.
+//
+// The rules:
+//  1. A step is a tool span: execute_tool, OpenInference TOOL, or a span
+//     with tool.name. Google ADK's "(merged tools)" summary span is not a
+//     step. Its name is gen_ai.tool.name, else tool.name, else the span name
+//     without "execute_tool "; its id gen_ai.tool.call.id, else tool.id,
+//     else tool_call.id.
+//  2. Arguments come from gen_ai.tool.call.arguments, else input.value,
+//     else gcp.vertex.agent.tool_call_args, else tool.parameters when it is
+//     not a JSON Schema. A string is parsed as JSON; a string that is not
+//     JSON is kept as text and reported once. Structured values (kvlist,
+//     array) become JSON: intValue exactly, doubleValue as a number that
+//     keeps its ".0". No arguments give {}.
+//  3. The result is gen_ai.tool.call.result, else output.value, else
+//     gcp.vertex.agent.tool_response. A string holding a JSON object or
+//     array is parsed, any other string is kept as it is. When output.value
+//     is a JSON object with a "content" field and the span is UiPath-style
+//     (no openinference.span.kind) or the object is a LangChain ToolMessage
+//     (it has tool_call_id, or type "tool"), the result is that content, as
+//     UiPath reads it; a ToolMessage with status "error" marks the step
+//     failed.
+//  4. A tool span failed when its status code is ERROR (2) or error.type is
+//     set; the message is the status message, else the first exception
+//     event's exception.message, else error.type. A span that ended without
+//     ERROR succeeded (error false). A span with no end time is kept, with
+//     error null unless its status says ERROR, and reported.
+//  5. Calls the model issued are also read from chat spans:
+//     gen_ai.output.messages parts of type tool_call (and OpenAI-style
+//     tool_calls), and OpenInference
+//     llm.output_messages.N.message.tool_calls.M.tool_call.*. A call whose
+//     id matches a tool span is that span's step (the span supplies timing,
+//     error and result; the message fills arguments the span lacks). A call
+//     with no matching span is a step of its own, issued at the chat span's
+//     end, with error null; its result is the tool_call_response part (or
+//     OpenInference tool message) with the same id in any chat span's input
+//     messages. Input messages are never a source of calls: they replay
+//     history. gen_ai.tool.definitions and llm.tools are never calls.
+//  6. One call id is one step: a call seen again (a second chat span with
+//     the same output, a span exported twice) is dropped, and two
+//     different tool spans with one call id keep the first, reported.
+//     Identical calls with different ids (or none) are separate steps.
+//  7. Order: by turn, then issue time (a tool span's start, a chat-only
+//     call's chat span end), then end time, then position in the file.
+//     Calls of one model message keep that message's order among the slots
+//     they occupy.
+//  8. Parallel groups: the calls of one chat output message that holds two
+//     or more tool calls share a group. Tool spans whose call is named in no
+//     chat message are grouped when they are siblings (same parent span)
+//     and overlap in time: a span joins the group of an earlier sibling when
+//     it starts strictly before the latest end among that group. Spans with
+//     no end take part in no overlap group. Groups are numbered 1, 2, ... in
+//     step order.
+//  9. Step.Agent is the name of the nearest enclosing agent span
+//     (invoke_agent's gen_ai.agent.name, or an OpenInference AGENT span's
+//     agent.name or span name), also for the top-level agent.
+//  10. Trajectories: spans are grouped by trace id. Traces that share a
+//     conversation key (gen_ai.conversation.id, else session.id, on any
+//     span or on the resource) form one trajectory, one turn per trace in
+//     start-time order; other traces are trajectories of their own. The id
+//     is the conversation key, else the trace id in hex. Trajectories come
+//     out in order of their first trace's start time.
+//  11. A turn's user text is the last user message of the top-level agent
+//     span's input messages, else of the earliest chat span's; its final
+//     response the text of the top-level agent span's output messages, else
+//     of the last chat span that answered with text.
+//  12. Metrics: tokens are summed over chat spans only (agent spans repeat
+//     the totals): gen_ai.usage.input_tokens / output_tokens and
+//     llm.token_count.prompt / completion / total; llm_calls is the number of
+//     chat and LLM spans (null when there are none); duration_ms sums each
+//     trace's span from its first start to its last end. Cost is not read.
+//
+// Reading: a file whose first line is a whole JSON value is read as JSON
+// Lines, one line at a time (a one-line document is both); otherwise it is
+// one document (or several concatenated), read whole. In JSON Lines a line
+// that is not valid JSON is reported and skipped; a document that is not
+// valid JSON is an error. Protobuf is one TracesData message, read one
+// ResourceSpans at a time, or the Collector file exporter's proto framing:
+// each message preceded by its length as a 4-byte big-endian integer. The
+// varint framing of writeDelimitedTo is not read: its first byte cannot be
+// told from an unframed message's.
+//
+// Memory: spans of one trace may be anywhere in a file (the file exporter
+// writes in end order with no guarantee), and a later trace may continue
+// the same conversation, so a trajectory is complete only at the end of the
+// file. Each span is therefore kept until then, but only as a compact
+// record: ids, times, status, and for tool, chat and agent spans the
+// attributes the rules above use (already decoded, never the raw OTLP).
+// Message histories are reduced on arrival to their tool calls, tool
+// results, and one user and one final text per trace. Other spans cost
+// about 100 bytes each. Trajectories are then built and handed over one at
+// a time.
+package otlp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// JSON is OTLP/JSON: one document, or JSON Lines as the Collector's file
+// exporter writes them.
+var JSON trajeval.Format = jsonFormat{}
+
+// Proto is binary OTLP: one TracesData message, or the file exporter's
+// length-prefixed messages.
+var Proto trajeval.Format = protoFormat{}
+
+type jsonFormat struct{}
+
+func (jsonFormat) Name() string { return "otlp" }
+
+func (jsonFormat) Sniff(head []byte) error {
+	if sniff.First(head) != '{' {
+		return &trajeval.SniffError{Why: "not a JSON object"}
+	}
+	keys := sniff.Keys(head)
+	switch {
+	case sniff.HasKey(keys, "resourceSpans", "resource_spans"):
+		return nil
+	case sniff.HasKey(keys, "resourceLogs", "resourceMetrics", "resourceProfiles", "resource_logs", "resource_metrics"):
+		return &trajeval.SniffError{Closeness: 50, Why: "OTLP logs or metrics, not traces"}
+	case sniff.Contains(head, "resourceSpans") || sniff.Contains(head, "scopeSpans"):
+		return &trajeval.SniffError{Closeness: 60, Why: `mentions "resourceSpans" but not as the top-level key`}
+	}
+	return &trajeval.SniffError{Closeness: 5, Why: `no "resourceSpans" key`}
+}
+
+func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	r := newReader(in)
+	br := bufio.NewReaderSize(in.R, 1<<20)
+	head, _ := br.Peek(1 << 20)
+	// A first line that ends within the head and is not a whole JSON value
+	// is the start of a pretty-printed document. A first line longer than
+	// the head is read as a line: JSON Lines has no length limit.
+	if i := bytes.IndexByte(head, '\n'); i >= 0 && !json.Valid(bytes.TrimSpace(head[:i])) {
+		if err := r.readDocument(ctx, br); err != nil {
+			return err
+		}
+		return r.emit(ctx, yield)
+	}
+	var firstErr error
+	u := &ptrace.JSONUnmarshaler{}
+	err := jsonl.Each(br, func(line []byte, n int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		td, err := u.UnmarshalTraces(line)
+		if err != nil {
+			msg, l, col := describe(line, err, n)
+			if firstErr == nil {
+				firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg, Err: err}
+			}
+			r.warnf(l, "", "%s; line skipped", msg)
+			return nil
+		}
+		r.lines++
+		r.addTraces(td, n)
+		return nil
+	})
+	if err != nil {
+		return readError(in.Name, err)
+	}
+	if r.lines == 0 && firstErr != nil {
+		return firstErr
+	}
+	return r.emit(ctx, yield)
+}
+
+// readDocument reads one OTLP/JSON document, or several written one after
+// another.
+func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return readError(r.in.Name, err)
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	u := &ptrace.JSONUnmarshaler{}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		start := d.InputOffset()
+		var raw json.RawMessage
+		if err := d.Decode(&raw); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			msg, line, col := jsonl.Describe(data, err, 1)
+			return &trajeval.TraceError{File: r.in.Name, Line: line, Col: col, Msg: msg, Err: err}
+		}
+		line, _ := jsonl.Position(data, start+int64(len(data[start:])-len(bytes.TrimLeft(data[start:], " \t\r\n"))))
+		td, err := u.UnmarshalTraces(raw)
+		if err != nil {
+			return &trajeval.TraceError{File: r.in.Name, Line: line, Msg: "not an OTLP traces document: " + err.Error(), Err: err}
+		}
+		r.addTraces(td, 0)
+	}
+}
+
+// describe places a pdata or JSON error within one line.
+func describe(line []byte, err error, n int) (string, int, int) {
+	// pdata's messages carry no position; encoding/json finds the syntax
+	// error's column when there is one.
+	if jerr := json.Unmarshal(line, new(any)); jerr != nil {
+		return jsonl.Describe(line, jerr, n)
+	}
+	return "not an OTLP traces line: " + err.Error(), n, 0
+}
+
+func readError(name string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
+}
+
+type protoFormat struct{}
+
+func (protoFormat) Name() string { return "otlp-proto" }
+
+func (protoFormat) Sniff(head []byte) error {
+	if len(head) == 0 {
+		return &trajeval.SniffError{Why: "empty"}
+	}
+	if head[0] == 0x0a {
+		if why := checkTracesData(head); why != "" {
+			return &trajeval.SniffError{Closeness: 20, Why: "not OTLP protobuf: " + why}
+		}
+		return nil
+	}
+	if len(head) > 4 && head[0] == 0 {
+		n := binary.BigEndian.Uint32(head)
+		if n == 0 || head[4] != 0x0a {
+			return &trajeval.SniffError{Closeness: 5, Why: "not OTLP protobuf"}
+		}
+		msg := head[4:]
+		if uint64(len(msg)) > uint64(n) {
+			msg = msg[:n]
+		}
+		if why := checkTracesData(msg); why != "" {
+			return &trajeval.SniffError{Closeness: 20, Why: "not length-prefixed OTLP protobuf: " + why}
+		}
+		return nil
+	}
+	return &trajeval.SniffError{Why: "not OTLP protobuf"}
+}
+
+func (protoFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	r := newReader(in)
+	br := bufio.NewReaderSize(in.R, 1<<20)
+	first, err := br.Peek(1)
+	if err != nil {
+		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
+	}
+	if first[0] == 0x0a {
+		err = r.readResourceSpans(ctx, br)
+	} else {
+		err = r.readFramed(ctx, br)
+	}
+	if err != nil {
+		return err
+	}
+	return r.emit(ctx, yield)
+}
+
+// maxMessage bounds one protobuf record, so that a corrupt length cannot
+// make the reader allocate gigabytes.
+const maxMessage = 1 << 30
+
+// readResourceSpans reads an unframed TracesData. Its only field is the
+// repeated resource_spans (1), and each such field on its own is a valid
+// TracesData, so the message is decoded one ResourceSpans at a time.
+func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error {
+	u := &ptrace.ProtoUnmarshaler{}
+	var off int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		tag, err := binary.ReadUvarint(br)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return r.protoError(off, "truncated field tag", err)
+		}
+		if tag != 1<<3|2 {
+			return r.protoError(off, fmt.Sprintf("field tag %d is not TracesData.resource_spans", tag), nil)
+		}
+		n, err := binary.ReadUvarint(br)
+		if err != nil || n > maxMessage {
+			return r.protoError(off, "bad field length", err)
+		}
+		hdr := binary.AppendUvarint([]byte{0x0a}, n)
+		rec, err := readN(br, hdr, n)
+		if err != nil {
+			r.warnf(0, "", "byte %d: the protobuf message is truncated; its last resource is skipped", off)
+			return nil
+		}
+		td, err := u.UnmarshalTraces(rec)
+		if err != nil {
+			return r.protoError(off, "bad ResourceSpans", err)
+		}
+		r.addTraces(td, 0)
+		off += int64(len(rec))
+	}
+}
+
+// readFramed reads the Collector file exporter's proto output: each
+// message preceded by its length, 4 bytes big-endian.
+func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
+	u := &ptrace.ProtoUnmarshaler{}
+	var off int64
+	var size [4]byte
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := io.ReadFull(br, size[:]); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			r.warnf(0, "", "byte %d: truncated length prefix; ignored", off)
+			return nil
+		}
+		n := binary.BigEndian.Uint32(size[:])
+		if n > maxMessage {
+			return r.protoError(off, fmt.Sprintf("message length %d is not plausible", n), nil)
+		}
+		msg, err := readN(br, nil, uint64(n))
+		if err != nil {
+			r.warnf(0, "", "byte %d: the last message is truncated; skipped", off)
+			return nil
+		}
+		td, err := u.UnmarshalTraces(msg)
+		if err != nil {
+			return r.protoError(off, "bad TracesData message", err)
+		}
+		r.addTraces(td, 0)
+		off += 4 + int64(n)
+	}
+}
+
+// readN appends the next n bytes of br to prefix. It grows the buffer as
+// data arrives, so a corrupt length costs no more than the file holds.
+func readN(br io.Reader, prefix []byte, n uint64) ([]byte, error) {
+	b := bytes.NewBuffer(prefix)
+	if _, err := io.CopyN(b, br, int64(n)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func (r *reader) protoError(off int64, msg string, err error) error {
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	if r.nspans > 0 {
+		// What came before is kept.
+		r.warnf(0, "", "byte %d: %s; the rest of the file is skipped", off, msg)
+		return nil
+	}
+	return &trajeval.TraceError{File: r.in.Name, Msg: fmt.Sprintf("byte %d: %s", off, msg), Hint: "is this an OTLP traces protobuf file?", Err: err}
+}
+
+// checkTracesData checks that b starts like a TracesData message: field 1
+// holding a ResourceSpans whose own fields are 1 (resource), 2
+// (scope_spans) or 3 (schema_url), as far as b goes.
+func checkTracesData(b []byte) string {
+	tag, k := binary.Uvarint(b)
+	if k <= 0 || tag != 1<<3|2 {
+		return "no resource_spans field"
+	}
+	b = b[k:]
+	n, k := binary.Uvarint(b)
+	if k <= 0 {
+		return "bad length"
+	}
+	b = b[k:]
+	if n == 0 {
+		return "empty resource_spans"
+	}
+	if uint64(len(b)) > n {
+		b = b[:n]
+	}
+	fields := 0
+	for len(b) > 0 {
+		tag, k := binary.Uvarint(b)
+		if k <= 0 {
+			break
+		}
+		if wire, field := tag&7, tag>>3; wire != 2 || field < 1 || field > 3 {
+			return fmt.Sprintf("unexpected field %d (wire type %d) in ResourceSpans", field, wire)
+		}
+		fields++
+		b = b[k:]
+		n, k := binary.Uvarint(b)
+		if k <= 0 {
+			break
+		}
+		if uint64(len(b)-k) < n {
+			break // cut off by the end of the head
+		}
+		b = b[k+int(n):]
+	}
+	if fields == 0 {
+		return "no ResourceSpans fields"
+	}
+	return ""
+}
