@@ -1,0 +1,319 @@
+package openai
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// Agents reads OpenAI Agents SDK trace exports ("openai-agents").
+var Agents trajeval.Format = agentsFormat{}
+
+type agentsFormat struct{}
+
+func (agentsFormat) Name() string { return "openai-agents" }
+
+func (agentsFormat) Sniff(head []byte) error {
+	c := sniff.First(head)
+	if c != '{' && c != '[' {
+		return &trajeval.SniffError{Why: "not JSON"}
+	}
+	f := sniffFacts(head)
+	if f.has("*object=trace.span") || (f.has("*span_data") && f.has("*started_at")) {
+		return nil
+	}
+	if f.has("*object=trace") && f.has("*workflow_name") {
+		return nil
+	}
+	return &trajeval.SniffError{Closeness: 10, Why: `no Agents SDK spans ("object": "trace.span" with span_data)`}
+}
+
+type agentSpan struct {
+	id, traceID, parent string
+	data                map[string]any
+	start, end          time.Time
+	err                 map[string]any
+	line, order         int
+}
+
+type agentTrace struct {
+	id, group string
+	order     int
+	spans     []*agentSpan
+}
+
+func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	// Spans arrive in the order they ended, and a trace's spans may be
+	// spread over the file: the whole file is held, as spans.
+	traces := map[string]*agentTrace{}
+	spans := map[string]*agentSpan{}
+	var order []*agentTrace
+	n := 0
+	traceOf := func(id string) *agentTrace {
+		t := traces[id]
+		if t == nil {
+			t = &agentTrace{id: id, order: len(order)}
+			traces[id] = t
+			order = append(order, t)
+		}
+		return t
+	}
+	var take func(v any, line int)
+	take = func(v any, line int) {
+		if l := list(v); l != nil {
+			for _, e := range l {
+				take(e, line)
+			}
+			return
+		}
+		m := obj(v)
+		if m == nil {
+			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a trace or span; skipped"})
+			return
+		}
+		if d, ok := m["data"].([]any); ok && m["object"] == nil {
+			take(d, line)
+			return
+		}
+		switch {
+		case str(m["object"]) == "trace" || (m["span_data"] == nil && m["workflow_name"] != nil):
+			t := traceOf(str(m["id"]))
+			if g := str(m["group_id"]); g != "" {
+				t.group = g
+			}
+		case m["span_data"] != nil || str(m["object"]) == "trace.span":
+			n++
+			warn := func(msg string) {
+				in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: "span " + str(m["id"]), Msg: msg})
+			}
+			s := &agentSpan{id: str(m["id"]), traceID: str(m["trace_id"]), parent: str(m["parent_id"]),
+				data: obj(m["span_data"]), err: obj(m["error"]), line: line, order: n,
+				start: parseTime(m["started_at"], warn), end: parseTime(m["ended_at"], warn)}
+			if m["error"] != nil && s.err == nil {
+				s.err = map[string]any{"message": fmt.Sprint(m["error"])}
+			}
+			if old := spans[s.id]; old != nil && s.id != "" {
+				// The same span exported twice (at start and at end): keep
+				// the fuller copy, in the first one's place.
+				if old.end.IsZero() && !s.end.IsZero() {
+					s.order = old.order
+					*old = *s
+				}
+				return
+			}
+			if s.id != "" {
+				spans[s.id] = s
+			}
+			t := traceOf(s.traceID)
+			t.spans = append(t.spans, s)
+		default:
+			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a trace or span; skipped"})
+		}
+	}
+	if err := eachValue(ctx, in, func(v any, line int) error { take(v, line); return nil }); err != nil {
+		return err
+	}
+	if n == 0 {
+		return &trajeval.TraceError{File: in.Name, Msg: "no spans", Err: trajeval.ErrEmptyTrace}
+	}
+	// Traces of one group_id are one conversation, a turn per trace.
+	type conv struct {
+		id     string
+		traces []*agentTrace
+	}
+	var convs []*conv
+	byGroup := map[string]*conv{}
+	for _, t := range order {
+		if len(t.spans) == 0 {
+			continue
+		}
+		key := t.group
+		if key == "" {
+			key = "\x00" + t.id
+		}
+		c := byGroup[key]
+		if c == nil {
+			c = &conv{id: t.group}
+			if c.id == "" {
+				c.id = t.id
+			}
+			byGroup[key] = c
+			convs = append(convs, c)
+		}
+		c.traces = append(c.traces, t)
+	}
+	for _, c := range convs {
+		sort.SliceStable(c.traces, func(i, j int) bool { return traceStart(c.traces[i]).Before(traceStart(c.traces[j])) })
+		if err := yield(agentsTrajectory(in, c.id, c.traces, spans)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func traceStart(t *agentTrace) time.Time {
+	var first time.Time
+	for _, s := range t.spans {
+		if !s.start.IsZero() && (first.IsZero() || s.start.Before(first)) {
+			first = s.start
+		}
+	}
+	return first
+}
+
+func spanType(s *agentSpan) string { return str(s.data["type"]) }
+
+// byStart orders spans by start time, then by their place in the file.
+func byStart(ss []*agentSpan) {
+	sort.SliceStable(ss, func(i, j int) bool {
+		a, b := ss[i], ss[j]
+		if !a.start.Equal(b.start) && !a.start.IsZero() && !b.start.IsZero() {
+			return a.start.Before(b.start)
+		}
+		return a.order < b.order
+	})
+}
+
+func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans map[string]*agentSpan) *trajeval.Trajectory {
+	lines := map[string]int{} // place → line, for warnings
+	b := newBuilder(id, func(place, msg string) {
+		in.Warn(trajeval.Warning{File: in.Name, Line: lines[place], Place: place, Msg: msg})
+	})
+	for _, t := range traces {
+		byStart(t.spans)
+		children := map[string][]*agentSpan{}
+		var gens []*agentSpan
+		for _, s := range t.spans {
+			children[s.parent] = append(children[s.parent], s)
+			switch spanType(s) {
+			case "generation", "response":
+				gens = append(gens, s)
+				b.llm++
+				if u := obj(s.data["usage"]); u != nil {
+					ti, to := count(u["input_tokens"]), count(u["output_tokens"])
+					if ti == nil {
+						ti, to = count(u["prompt_tokens"]), count(u["completion_tokens"])
+					}
+					addCount(&b.tokens.Input, ti)
+					addCount(&b.tokens.Output, to)
+				}
+			}
+		}
+		b.user(agentsUser(gens))
+		// Steps in start order; a model response's calls are the function
+		// spans between two model spans under one parent, or, when the
+		// model spans were not exported, the ones that overlap in time.
+		batchOf := map[*agentSpan]int{}
+		batches := 0
+		for _, sib := range children {
+			hasModel := false
+			for _, s := range sib {
+				if t := spanType(s); t == "generation" || t == "response" {
+					hasModel = true
+				}
+			}
+			var end time.Time
+			open := false
+			for _, s := range sib {
+				if spanType(s) != "function" {
+					open = false
+					continue
+				}
+				if !open || (!hasModel && (s.start.IsZero() || end.IsZero() || !s.start.Before(end))) {
+					batches++
+					open, end = true, time.Time{}
+				}
+				batchOf[s] = batches
+				if s.end.After(end) {
+					end = s.end
+				}
+			}
+		}
+		members := map[int][]int{}
+		var batchOrder []int
+		for _, s := range t.spans {
+			if spanType(s) != "function" {
+				continue
+			}
+			place := "span " + s.id
+			lines[place] = s.line
+			warn := func(msg string) { b.warn(place, msg) }
+			st := trajeval.Step{Name: str(s.data["name"]), Args: args(s.data["input"], warn),
+				Result: s.data["output"], StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans)}
+			if s.end.IsZero() {
+				warn("the span has no end")
+			} else {
+				st.Error = ptr(s.err != nil)
+			}
+			if s.err != nil {
+				st.Error = ptr(true)
+				st.ErrorMessage = str(s.err["message"])
+				if e := str(obj(s.err["data"])["error"]); e != "" {
+					if st.ErrorMessage != "" {
+						st.ErrorMessage += ": "
+					}
+					st.ErrorMessage += e
+				}
+			}
+			i := b.call(st, place)
+			k := batchOf[s]
+			if members[k] == nil {
+				batchOrder = append(batchOrder, k)
+			}
+			members[k] = append(members[k], i)
+		}
+		for _, k := range batchOrder {
+			b.group(members[k])
+		}
+		if len(gens) > 0 {
+			b.final(agentsFinal(gens[len(gens)-1]))
+		}
+	}
+	if b.llm > 0 {
+		b.t.Metrics.LLMCalls = &b.llm
+		b.t.Metrics.Tokens = b.tokens
+	}
+	return b.finish()
+}
+
+// agentName is the name of the nearest agent span above s.
+func agentName(s *agentSpan, spans map[string]*agentSpan) string {
+	for i, p := 0, spans[s.parent]; p != nil && i < 1000; i, p = i+1, spans[p.parent] {
+		if spanType(p) == "agent" {
+			return str(p.data["name"])
+		}
+	}
+	return ""
+}
+
+// agentsUser is the last user message given to the first model call of a
+// turn, when generation spans recorded their input.
+func agentsUser(gens []*agentSpan) *string {
+	if len(gens) == 0 {
+		return nil
+	}
+	var user *string
+	for _, m := range list(gens[0].data["input"]) {
+		if mm := obj(m); str(mm["role"]) == "user" {
+			user = text(mm["content"])
+		}
+	}
+	return user
+}
+
+// agentsFinal is the text of the last model call's answer, when it made no
+// tool call.
+func agentsFinal(g *agentSpan) *string {
+	var final *string
+	for _, m := range list(g.data["output"]) {
+		mm := obj(m)
+		if str(mm["role"]) == "assistant" && len(list(mm["tool_calls"])) == 0 {
+			final = text(mm["content"])
+		}
+	}
+	return final
+}
