@@ -1,0 +1,245 @@
+// Package anthropic reads Anthropic Messages API conversations
+// ("anthropic") into trajectories.
+//
+// A file holds a JSON array of messages, a request {"model", "system",
+// "messages": [...]}, a response ({"type": "message", "role": "assistant",
+// "content": [...], "usage": ...}), or JSON Lines of these: a line that is
+// a conversation (an array, or an object with "messages") is a trajectory
+// of its own; lines that are single messages or responses are one
+// conversation together.
+//
+// The rules:
+//  1. Each tool_use block {id, name, input} of an assistant message is a
+//     step, in block order. input is an object; a JSON string is parsed.
+//  2. A tool_result block {tool_use_id, content, is_error} in a later user
+//     message is the result of the call with that id. Content that is
+//     only text becomes a string; other content stays a JSON value.
+//     is_error true gives error true (the text is the error message);
+//     absent or false gives error false.
+//  3. Server-side tools (server_tool_use, mcp_tool_use) are steps too, with
+//     their *_tool_result blocks (mcp_tool_result carries is_error; a
+//     server result whose content type ends in "_error" gives error true).
+//  4. An assistant message with two or more tool_use blocks gives them one
+//     parallel group; server-run tools are not grouped.
+//  5. A user message starts a turn unless it holds only tool_result
+//     blocks. The final response is the text of the last assistant message
+//     without tool_use blocks.
+//  6. A tool_use id seen twice is one step (the first), with a warning; so
+//     is a result whose call never appears, and a second result for a call.
+//  7. No timing. llm_calls counts the assistant messages; tokens sum their
+//     usage, input counting input_tokens, cache_creation_input_tokens and
+//     cache_read_input_tokens.
+//
+// A request with only plain-text messages and no tool blocks looks the
+// same as an OpenAI chat request and is left to openai-chat.
+//
+// Cost: one conversation is held at a time and JSON Lines are streamed; a
+// single JSON document is read whole.
+package anthropic
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// Format is the Anthropic Messages API.
+var Format trajeval.Format = format{}
+
+type format struct{}
+
+func (format) Name() string { return "anthropic" }
+
+func (format) Sniff(head []byte) error {
+	c := sniff.First(head)
+	if c != '{' && c != '[' {
+		return &trajeval.SniffError{Why: "not JSON"}
+	}
+	f := sniffFacts(head)
+	switch {
+	case f.has("^jsonrpc"):
+		return &trajeval.SniffError{Closeness: 10, Why: "JSON-RPC traffic"}
+	case f.has("^message") && !f.has("^messages"):
+		return &trajeval.SniffError{Closeness: 30, Why: `lines wrap a "message": an agent CLI's event stream`}
+	case f.has("*run_type", "*span_data", "*dotted_order", "*lc") || f.has("^type=human", "^type=ai", "messages>type=human", "messages>type=ai"):
+		return &trajeval.SniffError{Closeness: 20, Why: "a LangChain, LangSmith or Agents SDK trace"}
+	case f.has("^resourceSpans", "^resource_spans", "*traceId"):
+		return &trajeval.SniffError{Closeness: 10, Why: "OpenTelemetry spans"}
+	}
+	if !f.has("^role", "messages>role") {
+		return &trajeval.SniffError{Closeness: 10, Why: `no messages with a "role"`}
+	}
+	if f.has("content>type=tool_use", "content>type=tool_result", "content>type=thinking", "content>type=redacted_thinking",
+		"content>type=server_tool_use", "content>type=mcp_tool_use") {
+		return nil
+	}
+	if f.has("^type=message") && f.has("^stop_reason") {
+		return nil
+	}
+	return &trajeval.SniffError{Closeness: 40, Why: "messages, but no Anthropic content blocks (tool_use, tool_result, thinking)"}
+}
+
+func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	var pending []any // messages given one per line
+	pendingLine := 0
+	pendingID := ""
+	flush := func() error {
+		if pending == nil {
+			return nil
+		}
+		msgs := pending
+		pending = nil
+		return yield(read(in, pendingLine, pendingID, msgs))
+	}
+	err := eachValue(ctx, in, func(v any, line int) error {
+		m := obj(v)
+		if m != nil && m["role"] != nil && m["messages"] == nil {
+			if pending == nil {
+				pendingLine, pendingID = line, str(m["id"])
+			}
+			pending = append(pending, m)
+			return nil
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		switch {
+		case list(v) != nil:
+			return yield(read(in, line, "", list(v)))
+		case m != nil && list(m["messages"]) != nil:
+			return yield(read(in, line, str(m["id"]), list(m["messages"])))
+		}
+		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a message or a conversation; skipped"})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+	b := newBuilder(id, func(place, msg string) {
+		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
+	})
+	for i, v := range msgs {
+		place := fmt.Sprintf("message %d", i+1)
+		m := obj(v)
+		if m == nil {
+			b.warn(place, "not an object; skipped")
+			continue
+		}
+		switch role := str(m["role"]); role {
+		case "user":
+			user(b, m["content"], place)
+		case "assistant":
+			assistant(b, m["content"], place)
+			b.llm++
+			if u := obj(m["usage"]); u != nil {
+				for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
+					addCount(&b.tokens.Input, count(u[k]))
+				}
+				addCount(&b.tokens.Output, count(u["output_tokens"]))
+			}
+		case "system":
+		default:
+			b.warn(place, fmt.Sprintf("unknown role %q; skipped", role))
+		}
+	}
+	if len(msgs) > 0 {
+		b.t.Metrics.LLMCalls = &b.llm
+	}
+	b.t.Metrics.Tokens = b.tokens
+	return b.finish()
+}
+
+// user pairs the tool results of a user message and starts a turn when
+// the message says something besides them.
+func user(b *builder, content any, place string) {
+	blocks, ok := content.([]any)
+	if !ok {
+		b.user(text(content))
+		return
+	}
+	var said []any
+	for j, v := range blocks {
+		bl := obj(v)
+		switch str(bl["type"]) {
+		case "tool_result", "mcp_tool_result":
+			res := resultValue(bl["content"])
+			failed := bl["is_error"] == true
+			msg := ""
+			if failed {
+				if s, ok := res.(string); ok {
+					msg = s
+				}
+			}
+			b.result(str(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
+		default:
+			said = append(said, v)
+		}
+	}
+	if said != nil {
+		b.user(text(said))
+	}
+}
+
+func assistant(b *builder, content any, place string) {
+	blocks, ok := content.([]any)
+	if !ok {
+		b.final(text(content))
+		return
+	}
+	var group []int
+	client := false
+	var said []any
+	for j, v := range blocks {
+		bl := obj(v)
+		bp := fmt.Sprintf("%s block %d", place, j+1)
+		typ := str(bl["type"])
+		switch {
+		case typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use":
+			s := trajeval.Step{ID: str(bl["id"]), Name: str(bl["name"]), Args: args(bl["input"], func(msg string) { b.warn(bp, msg) })}
+			if typ == "tool_use" {
+				client = true
+			}
+			if i := b.call(s, bp); i >= 0 && typ == "tool_use" {
+				group = append(group, i)
+			}
+		case typ == "mcp_tool_result":
+			res := resultValue(bl["content"])
+			failed := bl["is_error"] == true
+			b.result(str(bl["tool_use_id"]), res, &failed, errText(failed, res), bp)
+		case strings.HasSuffix(typ, "_tool_result"):
+			c := bl["content"]
+			failed := strings.HasSuffix(str(obj(c)["type"]), "_error")
+			msg := ""
+			if failed {
+				msg = str(obj(c)["error_code"])
+				if msg == "" {
+					msg = jsonv.Marshal(c)
+				}
+			}
+			b.result(str(bl["tool_use_id"]), c, &failed, msg, bp)
+		case typ == "text":
+			said = append(said, v)
+		}
+	}
+	b.group(group)
+	if client {
+		b.ensureTurn()
+	} else {
+		b.final(text(said))
+	}
+}
+
+func errText(failed bool, res any) string {
+	if s, ok := res.(string); ok && failed {
+		return s
+	}
+	return ""
+}
