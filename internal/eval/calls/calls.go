@@ -1,0 +1,186 @@
+// Package calls lines expected tool calls up with actual steps for the
+// evaluators translated from the seed systems (UiPath, Dokimos, Google
+// ADK), and explains the result the way tool_trajectory does.
+//
+// An [Item] is one expected call:
+//  1. it matches a step when the names are equal (case-sensitive) and its
+//     Match function, if any, accepts the step;
+//  2. items with the same tool and the same Key are interchangeable, so a
+//     long list of repeated calls stays a small matching problem;
+//  3. every alignment is computed by package align, optimally: never a
+//     greedy first fit, which loses matches when the relation is not an
+//     equivalence (UiPath's and Dokimos's bug).
+package calls
+
+import (
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/align"
+	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/suggest"
+)
+
+// An Item is one expected call.
+type Item struct {
+	Tool string
+	// Key identifies the rule of Match: two items with the same Tool and
+	// Key accept the same steps. "" with a nil Match accepts any step of
+	// the tool.
+	Key string
+	// Match reports whether a step with the item's name matches; nil
+	// accepts every such step.
+	Match func(s *trajeval.Step) bool
+	// Diff explains why a step with the item's name did not match; nil
+	// gives no differences.
+	Diff func(s *trajeval.Step) []trajeval.ArgDiff
+}
+
+// Names returns items that match by name alone.
+func Names(names []string) []Item {
+	out := make([]Item, len(names))
+	for i, n := range names {
+		out[i] = Item{Tool: n}
+	}
+	return out
+}
+
+// Args returns an item that matches a call by name and arguments.
+func Args(tool string, m *argmatch.Matcher) Item {
+	if m == nil || m.AcceptsAll() {
+		return Item{Tool: tool}
+	}
+	return Item{
+		Tool:  tool,
+		Key:   m.Key(),
+		Match: func(s *trajeval.Step) bool { return m.Match(s.Args) },
+		Diff:  func(s *trajeval.Step) []trajeval.ArgDiff { return m.Diff(s.Args) },
+	}
+}
+
+// Relate builds the match relation of items against steps. Steps of one
+// parallel group keep their group, so exact and in-order alignments may
+// permute them.
+func Relate(items []Item, steps []trajeval.Step) *align.Relation {
+	type classKey struct{ tool, key string }
+	classOf := map[classKey]int32{}
+	var classes []Item
+	byTool := map[string][]int32{}
+	r := &align.Relation{ItemClass: make([]int32, len(items)), Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
+	for i, it := range items {
+		k := classKey{it.Tool, it.Key}
+		c, ok := classOf[k]
+		if !ok {
+			c = int32(len(classes))
+			classOf[k] = c
+			classes = append(classes, it)
+			byTool[it.Tool] = append(byTool[it.Tool], c)
+		}
+		r.ItemClass[i] = c
+	}
+	for j := range steps {
+		s := &steps[j]
+		r.Group[j] = int32(s.ParallelGroup)
+		for _, c := range byTool[s.Name] { // ascending: classes are numbered in order
+			if m := classes[c].Match; m == nil || m(s) {
+				r.Steps[j] = append(r.Steps[j], c)
+			}
+		}
+	}
+	return r
+}
+
+// Explain fills d with the alignment a of items against steps: the
+// matched pairs, the missing items with the steps that came closest, and
+// the extra steps. Indexes in d are 1-based; Step numbers are the steps'
+// own indexes when set.
+func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.Alignment) {
+	usedItem := make([]bool, len(items))
+	usedStep := make([]bool, len(steps))
+	d.Hits = len(a.Pairs)
+	d.Expected, d.Actual = len(items), len(steps)
+	for _, p := range a.Pairs {
+		usedItem[p.Item], usedStep[p.Step] = true, true
+		d.Matched = append(d.Matched, trajeval.Pair{Item: p.Item + 1, Step: stepNo(steps, p.Step), Tool: items[p.Item].Tool})
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, s := range steps {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			names = append(names, s.Name)
+		}
+	}
+	for i, it := range items {
+		if usedItem[i] {
+			continue
+		}
+		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(it, steps, usedStep, names)})
+	}
+	for j, s := range steps {
+		if !usedStep[j] {
+			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: s.Name})
+		}
+	}
+}
+
+// maxNear bounds the near misses shown for one missing item.
+const maxNear = 3
+
+func near(it Item, steps []trajeval.Step, used []bool, names []string) []trajeval.NearMiss {
+	var out []trajeval.NearMiss
+	// Unused steps first: they are the likely intended ones.
+	for pass := 0; pass < 2 && len(out) < maxNear; pass++ {
+		for j := range steps {
+			s := &steps[j]
+			if s.Name != it.Tool || used[j] != (pass == 1) || len(out) >= maxNear {
+				continue
+			}
+			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name}
+			if it.Diff != nil {
+				nm.Diffs = it.Diff(s)
+			}
+			if used[j] {
+				nm.Why = "matched another expected call"
+			} else if len(nm.Diffs) == 0 {
+				nm.Why = "same tool, did not match"
+			}
+			out = append(out, nm)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, n := range suggest.Near(it.Tool, names) {
+		for j := range steps {
+			if steps[j].Name == n {
+				out = append(out, trajeval.NearMiss{Step: stepNo(steps, j), Tool: n, Why: "close name"})
+				break
+			}
+		}
+		if len(out) >= maxNear {
+			break
+		}
+	}
+	return out
+}
+
+func stepNo(steps []trajeval.Step, j int) int {
+	if steps[j].Index > 0 {
+		return steps[j].Index
+	}
+	return j + 1
+}
+
+// LCS returns the names of the longest common subsequence of want in got
+// (by name), in order, and the alignment that gives it.
+func LCS(want, got []string) ([]string, align.Alignment) {
+	steps := make([]trajeval.Step, len(got))
+	for j, n := range got {
+		steps[j] = trajeval.Step{Name: n}
+	}
+	a := align.InOrder(Relate(Names(want), steps))
+	out := make([]string, len(a.Pairs))
+	for k, p := range a.Pairs {
+		out[k] = want[p.Item]
+	}
+	return out, a
+}
