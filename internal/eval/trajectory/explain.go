@@ -40,7 +40,7 @@ func (p *Plan) Explain(d *trajeval.Details, steps []trajeval.Step, a align.Align
 		d.Missing = append(d.Missing, m)
 	}
 	for j, s := range steps {
-		if !usedStep[j] {
+		if !usedStep[j] && len(p.Calls) > 0 {
 			d.Extra = append(d.Extra, trajeval.Extra{Step: j + 1, Tool: s.Name})
 		}
 	}

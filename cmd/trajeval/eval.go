@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/internal/run"
+	"github.com/trajeval/trajeval/internal/suite"
+)
+
+func evalCmd() *cobra.Command {
+	var (
+		traces, out, format, from, config string
+		threshold                         float64
+		verbose                           bool
+	)
+	c := &cobra.Command{
+		Use:   "eval PATH...",
+		Short: "Score recorded traces against the suites at PATH (files or folders)",
+		Long: `Score recorded traces against suites.
+
+PATH is a suite file or a folder searched for suite files: AgentV YAML,
+ADK *.evalset.json / *.test.json (with test_config.json beside them or
+--config), UiPath evaluation sets. Each case's trace comes from its trace:
+key, else from --traces FILE (one trace per line, matched to cases by id).
+
+Exit codes: 0 every case passed, 1 some case failed or could not be scored,
+2 the command or a file was wrong.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !contains(strings.Join(report.Formats, " "), format) {
+				return usageError{fmt.Errorf("unknown --format %q (text, json, jsonl)", format)}
+			}
+			opts := suite.Options{Config: config}
+			if cmd.Flags().Changed("threshold") {
+				if threshold < 0 || threshold > 1 {
+					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
+				}
+				opts.Threshold = &threshold
+			}
+			suites, errs := suite.Load(args, opts)
+			if len(errs) > 0 {
+				return configErrors(cmd, errs)
+			}
+			w, err := report.New(format, cmd.OutOrStdout())
+			if err != nil {
+				return usageError{err}
+			}
+			if t, ok := w.(*report.Text); ok {
+				t.Verbose = verbose
+			}
+			writers := report.Multi{w}
+			if out != "" {
+				f, err := os.Create(out)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				writers = append(writers, report.NewJSONL(f))
+			}
+			stderr := cmd.ErrOrStderr()
+			sum, err := run.Run(cmd.Context(), suites, run.Options{
+				Traces: traces, From: from,
+				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
+			}, writers.Case)
+			if cerr := writers.Close(report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+			if !sum.OK() {
+				return errCasesFailed
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&traces, "traces", "", "trace file (any format) holding the cases' trajectories, matched by id")
+	f.StringVar(&out, "out", "", "also write results as JSON Lines to this file, one row per case")
+	f.StringVar(&format, "format", "text", "report format on standard output: text, json or jsonl")
+	f.Float64Var(&threshold, "threshold", 1, "default pass threshold for evaluators that set none")
+	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
+	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
+	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
+	return c
+}
+
+// configErrors prints every configuration error and returns one error for
+// the exit code.
+func configErrors(cmd *cobra.Command, errs []error) error {
+	suite.SortErrors(errs)
+	w := cmd.ErrOrStderr()
+	for _, e := range errs {
+		fmt.Fprintln(w, e)
+	}
+	if len(errs) == 1 {
+		return fmt.Errorf("1 configuration error")
+	}
+	return fmt.Errorf("%d configuration errors", len(errs))
+}

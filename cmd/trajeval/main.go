@@ -1,0 +1,42 @@
+// Command trajeval scores what AI agents do: which tools they call, in what
+// order, with which arguments, how fast.
+//
+//	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl] [--threshold X]
+//	trajeval validate PATH...
+//	trajeval convert FILE... [--from FORMAT]
+//	trajeval version
+//
+// Exit codes: 0 every case passed; 1 some case failed or could not be
+// scored; 2 the command or a file was wrong.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := Run(ctx, os.Args[1:])
+	stop()
+	os.Exit(exitCode(err))
+}
+
+// errCasesFailed says the run worked and some case did not pass.
+var errCasesFailed = errors.New("some cases did not pass")
+
+// exitCode is the one place that turns an outcome into an exit code.
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errCasesFailed):
+		return 1
+	}
+	fmt.Fprintln(os.Stderr, "trajeval:", err)
+	return 2
+}

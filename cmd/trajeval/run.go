@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	_ "github.com/trajeval/trajeval/internal/eval/all"
+)
+
+// Run runs the command line args (without the program name) with the
+// process's standard streams.
+func Run(ctx context.Context, args []string) error {
+	return execute(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	root := &cobra.Command{
+		Use:   "trajeval",
+		Short: "Score what AI agents do: tool calls, order, arguments, timing",
+		Long: `trajeval scores recorded agent traces against expected tool calls.
+
+It reads AgentV, ADK and UiPath suites and traces in every common format
+(OpenTelemetry, OpenAI, Anthropic, LangChain, ADK, agent CLIs, MCP), and
+scores them with one engine of optimal matchers.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), versionCmd())
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
+	})
+	err := root.ExecuteContext(ctx)
+	if err != nil && !errors.Is(err, errCasesFailed) {
+		var ue usageError
+		if !errors.As(err, &ue) && isCobraUsage(err) {
+			return usageError{err}
+		}
+	}
+	return err
+}
+
+// A usageError is a mistake in the command line.
+type usageError struct{ error }
+
+func (u usageError) Unwrap() error { return u.error }
+
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "requires at least", "accepts "} {
+		if len(msg) >= len(p) && contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}

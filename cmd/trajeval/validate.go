@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trajeval/trajeval/internal/suite"
+)
+
+func validateCmd() *cobra.Command {
+	var config string
+	c := &cobra.Command{
+		Use:   "validate PATH...",
+		Short: "Check suites for every configuration error, without running anything",
+		Long: `Check suites without running them.
+
+Every configuration error is printed as file:line:col: path: message, with a
+suggestion where a close valid name exists. Exit code 0 when the suites are
+valid, 2 otherwise.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			suites, errs := suite.Load(args, suite.Options{Config: config})
+			if len(errs) > 0 {
+				return configErrors(cmd, errs)
+			}
+			n := 0
+			for _, s := range suites {
+				n += len(s.Cases)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d suites, %d cases\n", len(suites), n)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
+	return c
+}

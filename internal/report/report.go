@@ -1,0 +1,106 @@
+// Package report writes case results: a text report for people, JSON Lines
+// (one row per case) and a JSON document for machines.
+//
+// Writers stream: each case is written when it is scored, except the JSON
+// document, which is one value and so is written at the end.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/trajeval/trajeval"
+)
+
+// A Writer receives case results and a closing summary.
+type Writer interface {
+	Case(r trajeval.CaseResult) error
+	Close(s Summary) error
+}
+
+// Summary counts a run's verdicts.
+type Summary struct {
+	Cases  int `json:"cases"`
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	Errors int `json:"errors"`
+}
+
+// Formats are the names New accepts.
+var Formats = []string{"text", "json", "jsonl"}
+
+// New returns a writer of the named format on w.
+func New(format string, w io.Writer) (Writer, error) {
+	switch format {
+	case "text":
+		return &Text{W: w}, nil
+	case "jsonl":
+		return NewJSONL(w), nil
+	case "json":
+		return &jsonDoc{w: w}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (text, json, jsonl)", format)
+}
+
+// JSONL writes one JSON object per case.
+type JSONL struct{ enc *json.Encoder }
+
+// NewJSONL returns a JSON Lines writer.
+func NewJSONL(w io.Writer) *JSONL {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &JSONL{enc}
+}
+
+// Case writes one row.
+func (j *JSONL) Case(r trajeval.CaseResult) error { return j.enc.Encode(r) }
+
+// Close writes nothing: JSON Lines has no trailer.
+func (j *JSONL) Close(Summary) error { return nil }
+
+type jsonDoc struct {
+	w     io.Writer
+	cases []trajeval.CaseResult
+}
+
+func (j *jsonDoc) Case(r trajeval.CaseResult) error {
+	j.cases = append(j.cases, r)
+	return nil
+}
+
+func (j *jsonDoc) Close(s Summary) error {
+	if j.cases == nil {
+		j.cases = []trajeval.CaseResult{}
+	}
+	enc := json.NewEncoder(j.w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Summary Summary               `json:"summary"`
+		Cases   []trajeval.CaseResult `json:"cases"`
+	}{s, j.cases})
+}
+
+// Multi sends every call to each writer, stopping at the first error.
+type Multi []Writer
+
+// Case writes r to every writer.
+func (m Multi) Case(r trajeval.CaseResult) error {
+	for _, w := range m {
+		if err := w.Case(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes every writer.
+func (m Multi) Close(s Summary) error {
+	for _, w := range m {
+		if err := w.Close(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}

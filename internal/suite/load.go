@@ -1,0 +1,189 @@
+package suite
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// Load reads the suites at paths: suite files, or folders searched
+// recursively for suite files (YAML files, and JSON files of a known
+// dialect; trace files and other JSON are skipped). It returns every
+// configuration error it finds, not only the first.
+func Load(paths []string, opts Options) ([]*Suite, []error) {
+	var suites []*Suite
+	var errs []error
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, &trajeval.SpecError{File: p, Msg: "cannot read: " + pathErr(err)})
+			continue
+		}
+		if !st.IsDir() {
+			s, es := LoadFile(p, opts, true)
+			errs = append(errs, es...)
+			if s != nil {
+				suites = append(suites, s)
+			}
+			continue
+		}
+		found := 0
+		werr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, &trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)})
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !candidate(path) {
+				return nil
+			}
+			s, es := LoadFile(path, opts, false)
+			errs = append(errs, es...)
+			if s != nil {
+				found++
+				suites = append(suites, s)
+			}
+			return nil
+		})
+		if werr != nil {
+			errs = append(errs, werr)
+		}
+		if found == 0 && len(errs) == 0 {
+			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, or UiPath evaluation sets"})
+		}
+	}
+	if len(errs) == 0 {
+		errs = append(errs, duplicateIDs(suites)...)
+	}
+	return suites, errs
+}
+
+// candidate reports whether a file met in a folder may be a suite.
+func candidate(path string) bool {
+	base := strings.ToLower(filepath.Base(path))
+	switch filepath.Ext(base) {
+	case ".yaml", ".yml":
+		return true
+	case ".json":
+		if strings.HasSuffix(base, ".evalset.json") || strings.HasSuffix(base, ".test.json") {
+			return true
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		head := make([]byte, 64<<10)
+		n, _ := f.Read(head)
+		keys := sniff.Keys(head[:n])
+		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases")
+	}
+	return false
+}
+
+// LoadFile reads one suite file. explicit says whether the user named the
+// file (a file that no dialect claims is then an error) or it was found in
+// a folder (it is then skipped: a folder may hold targets or configs).
+func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, []error{&trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)}}
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		if !explicit {
+			return nil, nil
+		}
+		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "binary file: not a suite", Hint: "a suite is YAML or JSON"}}
+	}
+	root, err := config.Parse(path, data)
+	if err != nil {
+		if !explicit && !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
+			return nil, nil
+		}
+		return nil, []error{err}
+	}
+	for _, d := range dialects {
+		if d.Claims(path, root) {
+			s, errs := d.Load(path, root, opts)
+			if s != nil {
+				s.Dialect = d.Name
+			}
+			return s, errs
+		}
+	}
+	if agentvClaims(root) || explicit {
+		s, errs := loadAgentV(path, root, opts)
+		if s != nil {
+			s.Dialect = "agentv"
+		}
+		return s, errs
+	}
+	return nil, nil
+}
+
+func duplicateIDs(suites []*Suite) []error {
+	type at struct {
+		file string
+		n    *config.Node
+	}
+	seen := map[string]at{}
+	var errs []error
+	for _, s := range suites {
+		for _, c := range s.Cases {
+			if prev, dup := seen[c.ID]; dup {
+				e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("case id %q is used twice", c.ID), Hint: fmt.Sprintf("also in %s; traces are matched to cases by id", prev.file)}
+				if c.Node != nil {
+					e.Line, e.Col, e.Path = c.Node.Line, c.Node.Col, c.Node.Path
+				}
+				errs = append(errs, e)
+				continue
+			}
+			seen[c.ID] = at{s.File, c.Node}
+		}
+	}
+	return errs
+}
+
+func pathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// SortErrors orders errors by file, line and column, for stable output.
+func SortErrors(errs []error) {
+	pos := func(e error) (string, int, int) {
+		var se *trajeval.SpecError
+		if errors.As(e, &se) {
+			return se.File, se.Line, se.Col
+		}
+		return "", 0, 0
+	}
+	sort.SliceStable(errs, func(i, j int) bool {
+		fi, li, ci := pos(errs[i])
+		fj, lj, cj := pos(errs[j])
+		if fi != fj {
+			return fi < fj
+		}
+		if li != lj {
+			return li < lj
+		}
+		return ci < cj
+	})
+}
