@@ -66,6 +66,11 @@ func writeEval(b *strings.Builder, e trajeval.Result, indent string, verbose boo
 		fmt.Fprintf(b, "%serror: %s\n", in, e.Error)
 	}
 	if e.Status == trajeval.StatusPass && !verbose {
+		if e.Details != nil {
+			for _, w := range e.Details.Warnings {
+				fmt.Fprintf(b, "%swarning: %s\n", in, w)
+			}
+		}
 		return
 	}
 	if d := e.Details; d != nil {

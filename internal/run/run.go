@@ -3,7 +3,8 @@
 //
 // The rules:
 //  1. A case's own trace: file wins; otherwise the run's --traces file
-//     supplies it, matched by case id (never by position).
+//     supplies it, else its suite's traces file (see suite.Suite.Traces),
+//     matched by case id (never by position).
 //  2. The --traces file is streamed: each trajectory is scored when it is
 //     read, so millions of traces never sit in memory. Its results come in
 //     the file's order; cases it has no trajectory for come last, as errors.
@@ -75,11 +76,17 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
 	}
-	byID := map[string]*entry{}
-	var pending []*entry
+	// Cases without a trace: key, grouped by the traces file that
+	// supplies them: the run's --traces, else their suite's own.
+	type source struct {
+		file  string
+		byID  map[string]*entry
+		order []*entry
+	}
+	var sources []*source
+	bySource := map[string]*source{}
 	for _, s := range suites {
 		for _, c := range s.Cases {
-			e := &entry{c: c, suite: s}
 			if c.Trace != "" {
 				if err := ctx.Err(); err != nil {
 					return sum, err
@@ -89,31 +96,49 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 				}
 				continue
 			}
-			byID[c.ID] = e
-			pending = append(pending, e)
+			file := opts.Traces
+			if file == "" {
+				file = s.Traces
+			}
+			src, ok := bySource[file]
+			if !ok {
+				src = &source{file: file, byID: map[string]*entry{}}
+				bySource[file] = src
+				sources = append(sources, src)
+			}
+			e := &entry{c: c, suite: s}
+			src.byID[c.ID] = e
+			src.order = append(src.order, e)
 		}
 	}
-	if len(pending) == 0 {
-		return sum, nil
+	for _, src := range sources {
+		if err := runSource(ctx, src.file, src.byID, src.order, opts, warn, out); err != nil {
+			return sum, err
+		}
 	}
-	if opts.Traces == "" {
-		for _, e := range pending {
+	return sum, nil
+}
+
+// runSource streams one traces file and scores the cases it supplies.
+func runSource(ctx context.Context, file string, byID map[string]*entry, order []*entry, opts Options, warn func(trajeval.Warning), out func(trajeval.CaseResult) error) error {
+	if file == "" {
+		for _, e := range order {
 			r := errorResult(e, fmt.Errorf("%w %q: give the case a trace: file, or run with --traces FILE", trajeval.ErrNoTrace, e.c.ID))
 			if err := out(r); err != nil {
-				return sum, err
+				return err
 			}
 		}
-		return sum, nil
+		return nil
 	}
 	var readErr error
-	err := trace.Read(ctx, opts.Traces, opts.From, warn, func(t *trajeval.Trajectory) error {
+	err := trace.Read(ctx, file, opts.From, warn, func(t *trajeval.Trajectory) error {
 		e, ok := byID[t.ID]
 		switch {
 		case !ok:
-			warn(trajeval.Warning{File: opts.Traces, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
+			warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 			return nil
 		case e.done:
-			warn(trajeval.Warning{File: opts.Traces, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
+			warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
 			return nil
 		}
 		e.done = true
@@ -121,27 +146,27 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return sum, ctx.Err()
+			return ctx.Err()
 		}
 		var te *trajeval.TraceError
 		if !errors.As(err, &te) {
-			return sum, err
+			return err
 		}
 		readErr = err
 	}
-	for _, e := range pending {
+	for _, e := range order {
 		if e.done {
 			continue
 		}
-		why := fmt.Errorf("%w %q in %s", trajeval.ErrNoTrace, e.c.ID, opts.Traces)
+		why := fmt.Errorf("%w %q in %s", trajeval.ErrNoTrace, e.c.ID, file)
 		if readErr != nil {
 			why = fmt.Errorf("no trace %q: %w", e.c.ID, readErr)
 		}
 		if err := out(errorResult(e, why)); err != nil {
-			return sum, err
+			return err
 		}
 	}
-	return sum, nil
+	return nil
 }
 
 func errorResult(e *entry, err error) trajeval.CaseResult {

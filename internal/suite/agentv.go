@@ -12,6 +12,7 @@ import (
 // AgentV's YAML suite (seeds 000 and 001):
 //
 //	name: ...                    # also version, description, category, author, tags, license
+//	traces: traces.jsonl         # the cases' trajectories, matched by id (optional)
 //	execution:
 //	  evaluators: [...]          # or assertions: run on every case
 //	evalcases:                   # or eval_cases, tests
@@ -27,7 +28,7 @@ import (
 //	        evaluators: [...]
 var (
 	suiteKeys = []string{"name", "version", "description", "category", "author", "tags", "license", "requires", "metadata",
-		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold"}
+		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces"}
 	executionKeys = []string{"evaluators", "assertions", "target", "targets", "threshold", "skip_defaults", "workers"}
 	caseKeys      = []string{"id", "expected_outcome", "criteria", "input", "input_messages", "expected_output", "expected_messages",
 		"execution", "evaluators", "assertions", "trace", "skip_defaults", "metadata", "vars", "tags", "turns", "description", "conversation_id", "mode"}
@@ -56,6 +57,16 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		}
 	}
 	threshold := opts.Threshold
+	if v := root.Get("traces"); v != nil {
+		if p, err := v.Str(); err != nil {
+			errs = append(errs, err)
+		} else if p != "" {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(filepath.Dir(path), p)
+			}
+			s.Traces = p
+		}
+	}
 	defaults, skip, err := evaluatorList(root, root.Get("execution"))
 	if err != nil {
 		errs = append(errs, err)

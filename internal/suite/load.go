@@ -116,23 +116,50 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		}
 		return nil, []error{err}
 	}
+	var s *Suite
+	var errs []error
 	for _, d := range dialects {
 		if d.Claims(path, root) {
-			s, errs := d.Load(path, root, opts)
+			s, errs = d.Load(path, root, opts)
 			if s != nil {
 				s.Dialect = d.Name
 			}
-			return s, errs
+			break
 		}
 	}
-	if agentvClaims(root) || explicit {
-		s, errs := loadAgentV(path, root, opts)
+	if s == nil && errs == nil {
+		if !agentvClaims(root) && !explicit {
+			return nil, nil
+		}
+		s, errs = loadAgentV(path, root, opts)
 		if s != nil {
 			s.Dialect = "agentv"
 		}
-		return s, errs
 	}
-	return nil, nil
+	if s != nil && s.Traces == "" {
+		s.Traces = sidecar(path)
+	}
+	return s, errs
+}
+
+// sidecar returns the traces file beside a suite file, if there is one:
+// NAME.traces.jsonl for NAME.yaml (or NAME.evalset.json), else traces.jsonl.
+func sidecar(path string) string {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	name := base
+	for _, ext := range []string{".evalset.json", ".test.json", ".json", ".yaml", ".yml"} {
+		if strings.HasSuffix(strings.ToLower(name), ext) {
+			name = name[:len(name)-len(ext)]
+			break
+		}
+	}
+	for _, c := range []string{name + ".traces.jsonl", "traces.jsonl"} {
+		p := filepath.Join(dir, c)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	return ""
 }
 
 func duplicateIDs(suites []*Suite) []error {

@@ -17,7 +17,11 @@ type Suite struct {
 	Name    string
 	File    string // path of the suite file
 	Dialect string
-	Cases   []*Case
+	// Traces is the suite's own traces file for cases without a trace:
+	// key: the suite's traces: key, else a traces.jsonl (or
+	// NAME.traces.jsonl) beside the suite file. The run's --traces wins.
+	Traces string
+	Cases  []*Case
 }
 
 // A Case is one scenario to score.
