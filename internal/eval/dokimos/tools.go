@@ -1,0 +1,279 @@
+package dokimos
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+)
+
+// A Tool is a tool definition: its name, description and argument schema.
+type Tool struct {
+	Name        string
+	Description string
+	Schema      map[string]any     // the parameters schema as written; nil when none
+	compiled    *jsonschema.Schema // nil when Schema is nil
+}
+
+// toolKeys are the keys every tool-definition evaluator takes.
+var toolKeys = []string{"tools", "tools_file"}
+
+// loadTools reads the tool definitions of an evaluator: tools, or
+// tools_file relative to the suite's folder.
+func loadTools(n *config.Node, env *eval.Env) ([]*Tool, error) {
+	list, file := n.Get("tools"), n.Get("tools_file")
+	switch {
+	case list != nil && file != nil:
+		return nil, file.Errorf("give tools or tools_file, not both")
+	case file != nil:
+		p, err := file.Str()
+		if err != nil {
+			return nil, err
+		}
+		path := p
+		if !filepath.IsAbs(path) && env != nil && env.Dir != "" {
+			path = filepath.Join(env.Dir, p)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, file.Errorf("cannot read the tools file: %v", unwrapPath(err))
+		}
+		root, err := config.Parse(path, data)
+		if err != nil {
+			return nil, err
+		}
+		if root.Kind == config.Map {
+			if t := root.Get("tools"); t != nil {
+				root = t
+			} else {
+				return nil, root.Errorf("a tools file is a list of tools or {tools: [...]}")
+			}
+		}
+		return parseTools(root)
+	case list != nil:
+		return parseTools(list)
+	}
+	return nil, n.Errorf("no tool definitions").With("give tools: [{name, description, parameters}] or tools_file: <path>")
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// ParseTools reads tool definitions from a list node and compiles their
+// schemas.
+func parseTools(n *config.Node) ([]*Tool, error) {
+	items, err := n.List()
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, n.Errorf("the list of tools is empty")
+	}
+	seen := map[string]*config.Node{}
+	var out []*Tool
+	for _, it := range items {
+		t, err := parseTool(it)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[t.Name]; dup {
+			return nil, it.Errorf("tool %q is defined twice", t.Name).With("the other is at line %d", prev.Line)
+		}
+		seen[t.Name] = it
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+var toolDefKeys = []string{"name", "description", "parameters", "input_schema", "type", "function", "title", "annotations", "output_schema", "strict"}
+
+func parseTool(n *config.Node) (*Tool, error) {
+	if n.Kind != config.Map {
+		return nil, n.Errorf("a tool definition is a map {name, description, parameters}, got %s", n.Kind)
+	}
+	if err := n.Check(toolDefKeys...); err != nil {
+		return nil, err
+	}
+	if fn := n.Get("function"); fn != nil { // OpenAI: {type: function, function: {...}}
+		if fn.Kind != config.Map {
+			return nil, fn.Errorf("function must be a map {name, description, parameters}")
+		}
+		n = fn
+		if err := n.Check(toolDefKeys...); err != nil {
+			return nil, err
+		}
+	}
+	t := &Tool{}
+	nm := n.Get("name")
+	if nm == nil {
+		return nil, n.Errorf("the tool has no name")
+	}
+	var err error
+	if t.Name, err = nm.Name(); err != nil {
+		return nil, err
+	}
+	if d := n.Get("description"); d != nil && d.Kind != config.Null {
+		if t.Description, err = d.Str(); err != nil {
+			return nil, err
+		}
+	}
+	sn, _ := n.First("parameters", "input_schema")
+	if sn == nil || sn.Kind == config.Null {
+		return t, nil
+	}
+	switch sn.Kind {
+	case config.Map:
+		t.Schema = sn.Value().(map[string]any)
+	case config.Bool:
+	default:
+		return nil, sn.Errorf("the schema of tool %s must be an object, got %s", t.Name, sn.Kind)
+	}
+	if t.compiled, err = compile(t.Name, sn); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// refuseLoader keeps schemas self-contained: no file or network access.
+type refuseLoader struct{}
+
+func (refuseLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("schemas must be self-contained; cannot load %s", url)
+}
+
+// compile compiles one schema, placing errors at the offending node.
+func compile(tool string, sn *config.Node) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refuseLoader{})
+	url := "urn:trajeval:tool:" + strings.ReplaceAll(tool, " ", "_")
+	if err := c.AddResource(url, sn.Value()); err != nil {
+		return nil, sn.Errorf("invalid JSON Schema for tool %s: %v", tool, err)
+	}
+	s, err := c.Compile(url)
+	if err == nil {
+		return s, nil
+	}
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		var ve *jsonschema.ValidationError
+		if errors.As(sve.Err, &ve) {
+			leaves := leafErrors(ve)
+			if len(leaves) > 0 {
+				// The first cause is the one to fix; the others are usually the
+				// metaschema's alternatives for the same keyword.
+				at := sn.At(leaves[0].path...)
+				return nil, at.Errorf("invalid JSON Schema for tool %s: %s", tool, leaves[0])
+			}
+		}
+	}
+	return nil, sn.Errorf("invalid JSON Schema for tool %s: %s", tool, strings.ReplaceAll(err.Error(), url, "the schema"))
+}
+
+var printer = message.NewPrinter(language.English)
+
+// A leaf is one failing instance location and its message.
+type leaf struct {
+	path []string
+	msg  string
+}
+
+func (l leaf) String() string { return "at " + pointer(l.path) + ": " + l.msg }
+
+func pointer(path []string) string {
+	if len(path) == 0 {
+		return "/"
+	}
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}
+
+// leafErrors flattens a validation error to its innermost causes.
+func leafErrors(e *jsonschema.ValidationError) []leaf {
+	if len(e.Causes) == 0 {
+		return []leaf{{path: e.InstanceLocation, msg: e.ErrorKind.LocalizedString(printer)}}
+	}
+	var out []leaf
+	for _, c := range e.Causes {
+		out = append(out, leafErrors(c)...)
+	}
+	return out
+}
+
+// validate checks args against t's schema; it returns the failures.
+func (t *Tool) validate(args any, strict bool) []leaf {
+	if args == nil {
+		args = map[string]any{}
+	}
+	var out []leaf
+	if t.compiled != nil {
+		if err := t.compiled.Validate(args); err != nil {
+			var ve *jsonschema.ValidationError
+			if errors.As(err, &ve) {
+				out = append(out, leafErrors(ve)...)
+			} else {
+				out = append(out, leaf{msg: err.Error()})
+			}
+		}
+	}
+	if strict {
+		props, _ := t.Schema["properties"].(map[string]any)
+		if m, ok := args.(map[string]any); ok {
+			for _, k := range sortedKeys(m) {
+				if _, ok := props[k]; !ok {
+					out = append(out, leaf{path: []string{k}, msg: fmt.Sprintf("unexpected parameter %q (strict)", k)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Params returns the parameter names of the tool's schema, sorted, and the
+// set of required ones.
+func (t *Tool) params() (names []string, props map[string]any, required map[string]bool) {
+	props, _ = t.Schema["properties"].(map[string]any)
+	required = map[string]bool{}
+	if rq, ok := t.Schema["required"].([]any); ok {
+		for _, r := range rq {
+			if s, ok := r.(string); ok {
+				required[s] = true
+			}
+		}
+	}
+	return sortedKeys(props), props, required
+}
+
+func toolNames(tools []*Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+func stepLabel(s *trajeval.Step, j int) string {
+	n := s.Index
+	if n == 0 {
+		n = j + 1
+	}
+	return fmt.Sprintf("step %d %s", n, s.Name)
+}
