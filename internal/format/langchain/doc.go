@@ -1,0 +1,68 @@
+// Package langchain reads LangChain / LangGraph message dumps
+// ("langchain") and LangSmith run trees ("langsmith") into trajectories.
+//
+// # langchain: message dumps
+//
+// A file holds a list of messages, a LangGraph state {"messages": [...]}
+// (also inside "values", "channel_values" or a checkpoint), or JSON Lines
+// of these, one conversation per line; JSON Lines of single messages are
+// one conversation. A message may be in any dump shape: messages_to_dict
+// {type, data}, dumpd {lc: 1, type: "constructor", id: [..., "AIMessage"],
+// kwargs}, a plain model_dump with "type", an OpenAI-style {role, content}
+// dict, or a (role, content) pair.
+//  1. An AI message's tool_calls are its steps, in order. tool_calls is
+//     authoritative: additional_kwargs.tool_calls (ChatOpenAI's raw copy)
+//     and content tool_use / tool_call blocks (ChatAnthropic, standard
+//     blocks) add only calls with ids tool_calls lacks, so one call is never
+//     counted twice. invalid_tool_calls are steps with their raw arguments
+//     (reported when not JSON).
+//  2. A ToolMessage is the result of the call with its tool_call_id.
+//     status "error" gives error true (the text is the error message);
+//     "success", or no status in a LangChain dump (where it is the default
+//     left out), gives false; an OpenAI-style tool dict gives null.
+//  3. An AI message with two or more calls gives them one parallel group.
+//  4. A human message starts a turn; the final response is the text of the
+//     last AI message without tool calls.
+//  5. A call id seen again in a later message is one step (the first), with
+//     a warning. No timing. llm_calls counts the AI messages; tokens sum
+//     their usage_metadata.
+//
+// # langsmith: run trees
+//
+// A file holds runs: a run with nested child_runs, a list of runs (nested,
+// or flat with parent_run_id), {"runs": [...]} or {"post": [...],
+// "patch": [...]}, or JSON Lines of these. A run id seen twice is one run,
+// the later fields filling in (a patch after a post).
+//  1. Runs with run_type tool are the steps, in dotted_order (else
+//     start_time, else file order), parents before children.
+//  2. inputs.input is what LangChain stored as str(tool_input): JSON is
+//     parsed, else a Python repr of dicts, lists, tuples, strings, numbers,
+//     True, False and None; anything else stays the raw string, reported.
+//     A ToolCall input {name, args, id, type: "tool_call"} (LangGraph's
+//     ToolNode) gives its args and its id. Inputs without a lone "input"
+//     key are the arguments as they are.
+//  3. outputs.output is the result; a ToolMessage gives its content, its
+//     tool_call_id as the step id, and status "error" gives error true.
+//     Runs have no call id of their own: id is null otherwise.
+//  4. A run's error string gives error true and error_message its first
+//     line (repr of the exception, before the traceback); status error
+//     gives error true; a run that ended without one gives false.
+//  5. start_time and end_time give the step's times (naive times are UTC).
+//  6. Sibling tool runs not separated by another run, each starting before
+//     the ones before it ended (when times are known), share a parallel
+//     group: LangGraph runs one model response's calls concurrently under
+//     one "tools" node; AgentExecutor alternates model and tool runs.
+//     Runs whose parent is not in the file hang under a stand-in for it.
+//  7. Each root run is a turn; roots sharing extra.metadata thread_id,
+//     session_id or conversation_id are one trajectory, in start order,
+//     others one each. The turn's user text and final response come from
+//     the root's inputs and outputs (messages, or input/output strings).
+//  8. llm_calls counts llm runs; tokens sum their prompt/completion/total
+//     tokens (or outputs.llm_output.token_usage); cost_usd sums total_cost;
+//     duration_ms sums the roots' end − start when all have both.
+//  9. agent is null: runs do not mark sub-agents.
+//
+// Cost: langchain holds one conversation at a time and streams JSON
+// Lines; a single JSON document is read whole. langsmith holds the whole
+// file, as runs, because a trace's runs may be spread over it.
+package langchain

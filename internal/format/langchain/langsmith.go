@@ -1,0 +1,398 @@
+package langchain
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// Runs reads LangSmith run trees ("langsmith").
+var Runs trajeval.Format = runsFormat{}
+
+type runsFormat struct{}
+
+func (runsFormat) Name() string { return "langsmith" }
+
+func (runsFormat) Sniff(head []byte) error {
+	c := sniff.First(head)
+	if c != '{' && c != '[' {
+		return &trajeval.SniffError{Why: "not JSON"}
+	}
+	f := sniffFacts(head)
+	for _, t := range []string{"tool", "llm", "chain", "retriever", "prompt", "parser", "embedding"} {
+		if f.has("^run_type="+t, "runs>run_type="+t, "child_runs>run_type="+t, "post>run_type="+t) {
+			return nil
+		}
+	}
+	if f.has("*run_type") {
+		return &trajeval.SniffError{Closeness: 60, Why: "run_type values are not LangSmith's"}
+	}
+	return &trajeval.SniffError{Closeness: 10, Why: `no LangSmith runs ("run_type")`}
+}
+
+type run struct {
+	f          map[string]any
+	id, parent string
+	start, end time.Time
+	line, ord  int
+	kids       []*run
+}
+
+func (r *run) typ() string { return str(r.f["run_type"]) }
+
+func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	// A trace's runs may be spread over the file (post, then patch): the
+	// whole file is held, as runs.
+	byID := map[string]*run{}
+	var runs []*run
+	var take func(v any, parent string, line int)
+	take = func(v any, parent string, line int) {
+		if l := list(v); l != nil {
+			for _, e := range l {
+				take(e, parent, line)
+			}
+			return
+		}
+		m := obj(v)
+		switch {
+		case m == nil:
+			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a run; skipped"})
+			return
+		case m["run_type"] == nil:
+			found := false
+			for _, k := range []string{"runs", "post", "patch"} {
+				if l := list(m[k]); l != nil {
+					found = true
+					take(l, parent, line)
+				}
+			}
+			if !found {
+				in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a run; skipped"})
+			}
+			return
+		}
+		id := str(m["id"])
+		kids := list(m["child_runs"])
+		delete(m, "child_runs")
+		if p := str(m["parent_run_id"]); p != "" {
+			parent = p
+		}
+		if old := byID[id]; old != nil && id != "" {
+			// The same run again (a patch after a post): later fields win.
+			for k, x := range m {
+				if x != nil {
+					old.f[k] = x
+				}
+			}
+		} else {
+			r := &run{f: m, id: id, parent: parent, line: line, ord: len(runs)}
+			runs = append(runs, r)
+			if id != "" {
+				byID[id] = r
+			}
+		}
+		for _, k := range kids {
+			take(k, id, line)
+		}
+	}
+	if err := eachValue(ctx, in, func(v any, line int) error { take(v, "", line); return nil }); err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return &trajeval.TraceError{File: in.Name, Msg: "no runs", Err: trajeval.ErrEmptyTrace}
+	}
+	var roots []*run
+	for _, r := range runs {
+		warn := func(msg string) {
+			in.Warn(trajeval.Warning{File: in.Name, Line: r.line, Place: "run " + r.id, Msg: msg})
+		}
+		r.start, r.end = parseTime(r.f["start_time"], warn), parseTime(r.f["end_time"], warn)
+		p := byID[r.parent]
+		if p == nil && r.parent != "" {
+			// Runs whose parent is not in the file hang under a stand-in.
+			warn(fmt.Sprintf("parent run %s is not in the file", r.parent))
+			p = &run{f: map[string]any{"trace_id": r.f["trace_id"]}, id: r.parent, line: r.line, ord: r.ord, start: r.start}
+			byID[r.parent] = p
+			roots = append(roots, p)
+		}
+		if p != nil && p != r {
+			p.kids = append(p.kids, r)
+		} else {
+			roots = append(roots, r)
+		}
+	}
+	// Roots of one thread are one conversation, a turn per root.
+	type conv struct {
+		id    string
+		roots []*run
+	}
+	var convs []*conv
+	byKey := map[string]*conv{}
+	for _, r := range roots {
+		md := obj(obj(r.f["extra"])["metadata"])
+		key := ""
+		for _, k := range []string{"thread_id", "session_id", "conversation_id"} {
+			if key = str(md[k]); key != "" {
+				break
+			}
+		}
+		id := key
+		if key == "" {
+			id = str(r.f["trace_id"])
+			if id == "" {
+				id = r.id
+			}
+			key = "\x00" + fmt.Sprint(r.ord)
+		}
+		c := byKey[key]
+		if c == nil {
+			c = &conv{id: id}
+			byKey[key] = c
+			convs = append(convs, c)
+		}
+		c.roots = append(c.roots, r)
+	}
+	for _, c := range convs {
+		sortRuns(c.roots)
+		if err := yield(runsTrajectory(in, c.id, c.roots)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sortRuns orders sibling runs by dotted_order (a total order of start
+// times), else start time, else their place in the file.
+func sortRuns(rs []*run) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if da, db := str(a.f["dotted_order"]), str(b.f["dotted_order"]); da != "" && db != "" {
+			return da < db
+		}
+		if !a.start.IsZero() && !b.start.IsZero() && !a.start.Equal(b.start) {
+			return a.start.Before(b.start)
+		}
+		return a.ord < b.ord
+	})
+}
+
+func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajectory {
+	lines := map[string]int{}
+	b := newBuilder(id, func(place, msg string) {
+		in.Warn(trajeval.Warning{File: in.Name, Line: lines[place], Place: place, Msg: msg})
+	})
+	var cost *float64
+	var dur float64
+	durKnown := true
+	for _, root := range roots {
+		if root.typ() == "tool" {
+			b.user(nil)
+		} else {
+			b.user(rootUser(root.f["inputs"]))
+		}
+		if root.start.IsZero() || root.end.IsZero() {
+			durKnown = false
+		} else {
+			dur += float64(root.end.Sub(root.start)) / float64(time.Millisecond)
+		}
+		var walk func(r *run, depth int)
+		walk = func(r *run, depth int) {
+			if depth > 10000 {
+				return
+			}
+			sortRuns(r.kids)
+			var batch []int
+			var end time.Time
+			for _, k := range r.kids {
+				timed := !k.start.IsZero() && !end.IsZero()
+				if k.typ() != "tool" || (timed && !k.start.Before(end)) {
+					b.group(batch)
+					batch, end = nil, time.Time{}
+				}
+				switch k.typ() {
+				case "tool":
+					place := "run " + k.id
+					lines[place] = k.line
+					if i := b.call(toolStep(k, func(msg string) { b.warn(place, msg) }), place); i >= 0 {
+						batch = append(batch, i)
+						if k.end.After(end) {
+							end = k.end
+						}
+					}
+				case "llm":
+					b.llm++
+					tk := obj(obj(obj(k.f["outputs"])["llm_output"])["token_usage"])
+					pt, ct, tt := count(k.f["prompt_tokens"]), count(k.f["completion_tokens"]), count(k.f["total_tokens"])
+					if pt == nil && ct == nil && tt == nil {
+						pt, ct, tt = count(tk["prompt_tokens"]), count(tk["completion_tokens"]), count(tk["total_tokens"])
+					}
+					addCount(&b.tokens.Input, pt)
+					addCount(&b.tokens.Output, ct)
+					addCount(&b.tokens.Total, tt)
+					if c, ok := jsonv.Number(k.f["total_cost"]); ok {
+						if cost == nil {
+							cost = ptr(0.0)
+						}
+						*cost += c
+					}
+				}
+				walk(k, depth+1)
+			}
+			b.group(batch)
+		}
+		if root.typ() == "tool" {
+			// a tool run traced on its own
+			place := "run " + root.id
+			lines[place] = root.line
+			b.call(toolStep(root, func(msg string) { b.warn(place, msg) }), place)
+		}
+		walk(root, 0)
+		if root.typ() != "tool" {
+			b.final(rootFinal(root.f["outputs"]))
+		}
+	}
+	if b.llm > 0 {
+		b.t.Metrics.LLMCalls = &b.llm
+	}
+	b.t.Metrics.Tokens = b.tokens
+	b.t.Metrics.CostUSD = cost
+	if durKnown && len(roots) > 0 {
+		b.t.Metrics.DurationMS = &dur
+	}
+	return b.finish()
+}
+
+// toolStep reads a tool run: its input (JSON, else a Python repr, else raw
+// text), its output (a ToolMessage gives the content, the call id and the
+// status), its error and times.
+func toolStep(r *run, warn func(string)) trajeval.Step {
+	s := trajeval.Step{Name: str(r.f["name"]), StartTime: r.start, EndTime: r.end}
+	inputs := obj(r.f["inputs"])
+	raw, hasInput := inputs["input"]
+	switch {
+	case r.f["inputs"] == nil:
+		s.Args = map[string]any{}
+	case !hasInput || len(inputs) > 1:
+		s.Args = r.f["inputs"]
+	default:
+		s.Args = raw
+		if t, ok := raw.(string); ok {
+			s.Args = reprArgs(t, warn)
+		}
+	}
+	// ToolNode passes the whole ToolCall as the tool's input.
+	if tc := obj(s.Args); tc != nil && str(tc["type"]) == "tool_call" && tc["args"] != nil {
+		s.ID = str(tc["id"])
+		s.Args = tc["args"]
+	}
+	if s.Args == nil {
+		s.Args = map[string]any{}
+	}
+	outputs := r.f["outputs"]
+	if o := obj(outputs); o != nil {
+		if x, ok := o["output"]; ok && len(o) == 1 {
+			outputs = x
+		}
+	}
+	s.Result = outputs
+	if t, ok := outputs.(string); ok {
+		s.Result = t
+	}
+	if m, ok := asMessage(outputs); ok && m.kind == "tool" {
+		s.Result = resultValue(m.f["content"])
+		if s.ID == "" {
+			s.ID = str(m.f["tool_call_id"])
+		}
+		if str(m.f["status"]) == "error" {
+			s.Error = ptr(true)
+			if t, ok := s.Result.(string); ok {
+				s.ErrorMessage = t
+			}
+		}
+	}
+	switch e := str(r.f["error"]); {
+	case e != "":
+		s.Error = ptr(true)
+		// repr(exception), then the traceback.
+		s.ErrorMessage, _, _ = strings.Cut(e, "\n")
+	case str(r.f["status"]) == "error":
+		s.Error = ptr(true)
+	case s.Error != nil:
+	case str(r.f["status"]) == "success" || !r.end.IsZero():
+		s.Error = ptr(false)
+	}
+	if r.end.IsZero() {
+		warn("the run has no end")
+	}
+	return s
+}
+
+// reprArgs parses a tool input that LangChain stored as str(input).
+func reprArgs(t string, warn func(string)) any {
+	if v, err := jsonv.Decode([]byte(t)); err == nil {
+		return v
+	}
+	if v, err := parseRepr(t); err == nil {
+		return v
+	}
+	if strings.TrimSpace(t) == "" {
+		return map[string]any{}
+	}
+	warn("input is neither JSON nor a Python literal; kept as text")
+	return t
+}
+
+// rootUser is the user's text in a root run's inputs: the last human
+// message, else an "input" or "question" string.
+func rootUser(inputs any) *string {
+	m := obj(inputs)
+	if msgs := list(m["messages"]); msgs != nil {
+		if inner := list(msgs[len(msgs)-1]); inner != nil && len(msgs) == 1 {
+			if _, ok := asMessage(inner); !ok {
+				msgs = inner // chat model inputs: a list of message lists
+			}
+		}
+		var user *string
+		for _, v := range msgs {
+			if msg, ok := asMessage(v); ok && msg.kind == "human" {
+				user = text(msg.f["content"])
+			}
+		}
+		return user
+	}
+	for _, k := range []string{"input", "question", "query"} {
+		if s, ok := m[k].(string); ok {
+			return &s
+		}
+	}
+	return nil
+}
+
+// rootFinal is the answer in a root run's outputs: the last AI message
+// without tool calls, else an "output" or "answer" string.
+func rootFinal(outputs any) *string {
+	m := obj(outputs)
+	if msgs := list(m["messages"]); msgs != nil {
+		var final *string
+		for _, v := range msgs {
+			if msg, ok := asMessage(v); ok && msg.kind == "ai" {
+				if len(aiCalls(msg.f, func(string, string) {})) == 0 {
+					final = text(msg.f["content"])
+				}
+			}
+		}
+		return final
+	}
+	for _, k := range []string{"output", "answer"} {
+		if s, ok := m[k].(string); ok {
+			return &s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,527 @@
+package langchain
+
+// This file is shared, word for word, by the message-log readers (openai,
+// anthropic, langchain): reading JSON documents or JSON Lines leniently,
+// sniffing facts from a cut head, and building a trajectory from messages.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// eachValue calls fn with every top-level JSON value of in: each line of a
+// JSON Lines file (streamed), or each value of a JSON document (read
+// whole; several concatenated values are allowed). A value cut off or
+// broken part-way is passed on with what came before it, and reported.
+// It returns a TraceError when nothing at all can be read.
+func eachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) error) error {
+	br := bufio.NewReaderSize(in.R, 1<<20)
+	head, _ := br.Peek(1 << 20)
+	values := 0
+	lines := json.Valid(sniff.FirstLine(head))
+	var firstErr error
+	use := func(v any, line, first int, data []byte, off int64, err error) error {
+		if err != nil {
+			if v == nil {
+				if firstErr == nil {
+					msg, l, c := jsonl.Describe(data, errAt(err, off), first)
+					firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: c, Msg: msg, Err: err}
+				}
+				if lines {
+					msg, l, _ := jsonl.Describe(data, errAt(err, off), first)
+					in.Warn(trajeval.Warning{File: in.Name, Line: l, Msg: msg + "; line skipped"})
+				}
+				return nil
+			}
+			msg, l, c := jsonl.Describe(data, errAt(err, off), first)
+			in.Warn(trajeval.Warning{File: in.Name, Line: l, Msg: fmt.Sprintf("%s (column %d); read what came before", msg, c)})
+		}
+		values++
+		return fn(v, line)
+	}
+	if lines {
+		err := jsonl.Each(br, func(b []byte, n int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			d := json.NewDecoder(bytes.NewReader(b))
+			d.UseNumber()
+			v, err := decodeLenient(d)
+			if err == nil {
+				if _, terr := d.Token(); terr != io.EOF {
+					in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: "data after the JSON value; ignored"})
+				}
+			}
+			return use(v, n, n, b, d.InputOffset(), err)
+		})
+		if err != nil {
+			return readErr(in, err)
+		}
+	} else {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			return readErr(in, err)
+		}
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
+		for d.More() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			start := d.InputOffset()
+			start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
+			line, _ := jsonl.Position(data, start)
+			v, err := decodeLenient(d)
+			if err := use(v, line, 1, data, d.InputOffset(), err); err != nil {
+				return err
+			}
+			if err != nil {
+				break
+			}
+		}
+	}
+	if values == 0 {
+		if firstErr != nil {
+			return firstErr
+		}
+		return &trajeval.TraceError{File: in.Name, Msg: "no JSON values", Err: trajeval.ErrEmptyTrace}
+	}
+	return nil
+}
+
+func readErr(in trajeval.Input, err error) error {
+	var te *trajeval.TraceError
+	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
+}
+
+// errAt gives err an offset for jsonl.Describe when it has none.
+func errAt(err error, off int64) error {
+	if _, ok := jsonl.ErrorOffset(err); ok || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return err
+	}
+	return &json.SyntaxError{Offset: off}
+}
+
+// decodeLenient reads the next JSON value of d. When the value is cut off
+// or broken, it returns what came before (open arrays and objects closed,
+// the broken value dropped) together with the error; the value is nil
+// when nothing came before.
+func decodeLenient(d *json.Decoder) (any, error) {
+	type frame struct {
+		obj     map[string]any
+		arr     []any
+		isObj   bool
+		key     string
+		haveKey bool
+	}
+	var stack []*frame
+	var root any
+	put := func(x any) {
+		if len(stack) == 0 {
+			root = x
+			return
+		}
+		f := stack[len(stack)-1]
+		if f.isObj {
+			f.obj[f.key] = x
+			f.haveKey = false
+		} else {
+			f.arr = append(f.arr, x)
+		}
+	}
+	closeTop := func() {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.isObj {
+			put(f.obj)
+		} else if f.arr == nil {
+			put([]any{})
+		} else {
+			put(f.arr)
+		}
+	}
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			if err == io.EOF && len(stack) > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			for len(stack) > 0 {
+				closeTop()
+			}
+			return root, err
+		}
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; f.isObj && !f.haveKey {
+				if k, ok := tok.(string); ok {
+					f.key, f.haveKey = k, true
+					continue
+				}
+			}
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &frame{obj: map[string]any{}, isObj: true})
+			case '[':
+				stack = append(stack, &frame{})
+			default:
+				closeTop()
+			}
+		default:
+			put(t)
+		}
+		if len(stack) == 0 {
+			return root, nil
+		}
+	}
+}
+
+// facts are what a cut head shows about its JSON: keys, and short string
+// values, each with the nearest enclosing key ("" at the top of a record)
+// as "parent>key" and "parent>key=value", and at the top of a record also
+// as "^key" and "^key=value", and anywhere as "*key" and "*key=value".
+// A record is a top-level value, or an element
+// of a top-level array.
+type facts map[string]bool
+
+func sniffFacts(head []byte) facts {
+	f := facts{}
+	d := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))))
+	d.UseNumber()
+	type frame struct {
+		isObj   bool
+		key     string // the key whose value this container is
+		cur     string // the current key inside an object
+		haveKey bool
+	}
+	var stack []frame
+	parent := func() string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if stack[i].key != "" {
+				return stack[i].key
+			}
+		}
+		return ""
+	}
+	atRecord := func() bool {
+		// the object directly holding the key is a record
+		return len(stack) == 1 || (len(stack) == 2 && !stack[0].isObj)
+	}
+	for n := 0; n < 200000; n++ {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		if len(stack) > 0 && stack[len(stack)-1].isObj && !stack[len(stack)-1].haveKey {
+			if k, ok := tok.(string); ok {
+				top := &stack[len(stack)-1]
+				top.cur, top.haveKey = k, true
+				f[parent()+">"+k] = true
+				f["*"+k] = true
+				if atRecord() {
+					f["^"+k] = true
+				}
+				continue
+			}
+		}
+		var key string
+		if len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.isObj {
+				key = top.cur
+				top.haveKey = false
+			}
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				// elements of an array inherit its key through parent()
+				stack = append(stack, frame{isObj: t == '{', key: key})
+			default:
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+			}
+		case string:
+			if key != "" && len(t) <= 64 {
+				f[parent()+">"+key+"="+t] = true
+				f["*"+key+"="+t] = true
+				if atRecord() {
+					f["^"+key+"="+t] = true
+				}
+			}
+		}
+	}
+	return f
+}
+
+// has reports whether any of the facts is known.
+func (f facts) has(names ...string) bool {
+	for _, n := range names {
+		if f[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// builder builds one trajectory from a conversation, message by message.
+type builder struct {
+	t      *trajeval.Trajectory
+	turn   int            // current turn, 0 before any
+	byID   map[string]int // call id → index in t.Steps
+	done   map[string]bool
+	groups int
+	warn   func(place, msg string)
+	warned map[string]bool
+	llm    int64
+	tokens trajeval.Tokens
+}
+
+func newBuilder(id string, warn func(place, msg string)) *builder {
+	b := &builder{t: &trajeval.Trajectory{ID: id}, byID: map[string]int{}, done: map[string]bool{}, warned: map[string]bool{}}
+	b.warn = func(place, msg string) {
+		if !b.warned[place+"\x00"+msg] {
+			b.warned[place+"\x00"+msg] = true
+			warn(place, msg)
+		}
+	}
+	return b
+}
+
+// user starts a new turn.
+func (b *builder) user(text *string) {
+	b.t.Turns = append(b.t.Turns, trajeval.Turn{User: text})
+	b.turn = len(b.t.Turns)
+}
+
+// ensureTurn opens turn 1 for what comes before the first user message.
+func (b *builder) ensureTurn() {
+	if b.turn == 0 {
+		b.user(nil)
+	}
+}
+
+// final records the text of an answer without tool calls.
+func (b *builder) final(text *string) {
+	b.ensureTurn()
+	if text != nil && *text != "" {
+		b.t.Turns[b.turn-1].FinalResponse = text
+	}
+}
+
+// call adds a step in the current turn, unless its id was seen before.
+// It returns the step's index, or -1 for a repeat.
+func (b *builder) call(s trajeval.Step, place string) int {
+	b.ensureTurn()
+	if s.Name == "" {
+		b.warn(place, "a tool call has no name; skipped")
+		return -1
+	}
+	if s.ID != "" {
+		if _, ok := b.byID[s.ID]; ok {
+			b.warn(place, fmt.Sprintf("call id %q appears twice; kept the first", s.ID))
+			return -1
+		}
+		b.byID[s.ID] = len(b.t.Steps)
+	}
+	s.Turn = b.turn
+	b.t.Steps = append(b.t.Steps, s)
+	return len(b.t.Steps) - 1
+}
+
+// group gives the steps at idx one parallel group when there are two or
+// more of them.
+func (b *builder) group(idx []int) {
+	if len(idx) < 2 {
+		return
+	}
+	b.groups++
+	for _, i := range idx {
+		b.t.Steps[i].ParallelGroup = b.groups
+	}
+}
+
+// result pairs a result with the call of that id.
+func (b *builder) result(id string, res any, failed *bool, msg, place string) {
+	i, ok := b.byID[id]
+	switch {
+	case id == "":
+		b.warn(place, "a tool result has no call id; ignored")
+		return
+	case !ok:
+		b.warn(place, fmt.Sprintf("result for call %q, which never appears; ignored", id))
+		return
+	case b.done[id]:
+		b.warn(place, fmt.Sprintf("a second result for call %q; kept the first", id))
+		return
+	}
+	b.done[id] = true
+	s := &b.t.Steps[i]
+	s.Result, s.Error, s.ErrorMessage = res, failed, msg
+}
+
+func (b *builder) finish() *trajeval.Trajectory {
+	b.t.Finish()
+	return b.t
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// args reads a call's arguments: a JSON string is parsed; a string that is
+// not JSON is kept as it is and reported; none at all gives {}.
+func args(v any, warn func(string)) any {
+	switch x := v.(type) {
+	case nil:
+		return map[string]any{}
+	case string:
+		if strings.TrimSpace(x) == "" {
+			return map[string]any{}
+		}
+		p, err := jsonv.Decode([]byte(x))
+		if err != nil {
+			warn("arguments are a string that is not valid JSON; kept as text")
+			return x
+		}
+		if p == nil {
+			return map[string]any{}
+		}
+		return p
+	}
+	return v
+}
+
+// text returns a message's text: a string, or the text parts of a list
+// joined by newlines; nil when there is none.
+func text(c any) *string {
+	switch x := c.(type) {
+	case string:
+		return &x
+	case []any:
+		var parts []string
+		for _, p := range x {
+			switch p := p.(type) {
+			case string:
+				parts = append(parts, p)
+			case map[string]any:
+				if s, ok := p["text"].(string); ok {
+					parts = append(parts, s)
+				}
+			}
+		}
+		if parts != nil {
+			s := strings.Join(parts, "\n")
+			return &s
+		}
+	}
+	return nil
+}
+
+// resultValue is a tool result's content: a string as it is, a list of
+// only text parts as their text, anything else as the JSON value.
+func resultValue(c any) any {
+	if x, ok := c.([]any); ok && len(x) > 0 {
+		for _, p := range x {
+			m, ok := p.(map[string]any)
+			if !ok {
+				return c
+			}
+			if t, _ := m["type"].(string); t != "text" && t != "input_text" && t != "output_text" {
+				return c
+			}
+			if _, ok := m["text"].(string); !ok {
+				return c
+			}
+		}
+		return *text(x)
+	}
+	return c
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// count returns v as an exact integer, or nil.
+func count(v any) *int64 {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil
+	}
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil {
+		f, err := n.Float64()
+		if err != nil || f != float64(int64(f)) {
+			return nil
+		}
+		i = int64(f)
+	}
+	return &i
+}
+
+// addCount adds n to *sum, keeping nil while nothing was added.
+func addCount(sum **int64, n *int64) {
+	if n == nil {
+		return
+	}
+	if *sum == nil {
+		*sum = ptr(int64(0))
+	}
+	**sum += *n
+}
+
+// parseTime reads ISO 8601 times, with or without a zone (UTC assumed),
+// and epoch seconds; zero when absent or unreadable (then reported).
+func parseTime(v any, warn func(string)) time.Time {
+	switch x := v.(type) {
+	case nil:
+		return time.Time{}
+	case json.Number:
+		f, err := x.Float64()
+		if err == nil && f > 0 {
+			sec := int64(f)
+			return time.Unix(sec, int64((f-float64(sec))*1e9)).UTC()
+		}
+	case string:
+		if x == "" {
+			return time.Time{}
+		}
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
+			if t, err := time.Parse(layout, x); err == nil {
+				return t.UTC()
+			}
+		}
+	}
+	warn(fmt.Sprintf("time %s is not ISO 8601; ignored", jsonv.Marshal(v)))
+	return time.Time{}
+}
