@@ -1,0 +1,49 @@
+// Package adk provides Google ADK's two deterministic metrics,
+// tool_trajectory_avg_score and response_match_score, on trajeval's engine
+// (seed 003; SEMANTICS.md §4; research/peers.md §2.1).
+//
+// The expected side is a list of invocations, as an ADK eval case holds
+// them: each with the tool calls the agent should make and the final
+// response it should give. Invocation i of the expected list is compared
+// with turn i of the trajectory. A step whose turn is unknown belongs to
+// turn 1; a trajectory with steps but no turns has one turn.
+//
+// # tool_trajectory_avg_score
+//
+// Keys (in a suite file): invocations: [{tool_uses: [{name, args}],
+// final_response}], match_type (EXACT, the default | IN_ORDER |
+// ANY_ORDER; any spelling), ignore_args.
+//  1. An expected call matches a step when the names are equal and the
+//     arguments are the same JSON value: the same keys at every depth,
+//     numbers by value (1 = 1.0), a bool never a number (ADK's Python ==
+//     takes True for 1), lists in order. ignore_args compares names only.
+//  2. Each invocation scores 1 or 0. EXACT: the turn's calls are the
+//     expected calls, position by position, nothing more (calls of one
+//     parallel group may come in any order). IN_ORDER: the expected calls
+//     appear in order, other calls may sit between them. ANY_ORDER: every
+//     expected call is matched by a distinct step, in any order; extra
+//     calls are allowed. Matchings are optimal (package align).
+//  3. An invocation that expects no calls scores 1 under EXACT only when
+//     the turn made none, and 1 under IN_ORDER and ANY_ORDER.
+//  4. The score is the mean over the expected invocations; the metric
+//     passes when the mean is at least the threshold (default 1.0).
+//  5. When the trajectory's turn count differs from the expected
+//     invocation count, Details.Warnings say so; an expected invocation
+//     with no turn scores 0, and turns beyond the expected ones are not
+//     scored. (ADK zips the two lists and silently drops the rest.)
+//  6. Result.Members hold one result per invocation (Turn set), with its
+//     alignment: matched, missing with near misses, extra.
+//
+// # response_match_score
+//
+// Keys: invocations (as above; only final_response is read).
+//  1. Per invocation, the ROUGE-1 F-measure with Porter stemming of the
+//     turn's final response against the expected final response (package
+//     rouge reproduces Google's rouge_score figures).
+//  2. Invocations without an expected final response are not scored; a
+//     turn without a final response (or a missing turn) scores 0 with a
+//     warning.
+//  3. The score is the mean over the scored invocations; the default
+//     threshold is 0.8. With no expected final response at all the metric
+//     cannot run and the result is an error.
+package adk

@@ -1,0 +1,163 @@
+package adk
+
+import (
+	"fmt"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval/calls"
+)
+
+// An Invocation is what one turn should do.
+type Invocation struct {
+	Calls         []Call
+	FinalResponse *string // nil: no expectation
+}
+
+// A Call is one expected tool call; Args is a JSON value ({} when none).
+type Call struct {
+	Name string
+	Args any
+}
+
+// items compiles the calls of an invocation into exact matchers.
+func (inv Invocation) items(ignoreArgs bool) ([]calls.Item, error) {
+	out := make([]calls.Item, len(inv.Calls))
+	for i, c := range inv.Calls {
+		if ignoreArgs {
+			out[i] = calls.Item{Tool: c.Name}
+			continue
+		}
+		args := c.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		m, err := argmatch.New(literal(args), trajeval.ArgsMatch{Mode: trajeval.ArgsExact}, argmatch.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("call %d (%s): %w", i+1, c.Name, err)
+		}
+		out[i] = calls.Args(c.Name, m)
+	}
+	return out, nil
+}
+
+// literal escapes keys that argmatch would read as operators: ADK's
+// expected arguments are plain values, so {"$regex": "x"} is a literal.
+func literal(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if len(k) > 0 && k[0] == '$' {
+				k = "$" + k
+			}
+			out[k] = literal(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = literal(e)
+		}
+		return out
+	}
+	return v
+}
+
+// turns splits the trajectory's steps by turn: a step whose turn is
+// unknown belongs to turn 1.
+func turns(t *trajeval.Trajectory) [][]trajeval.Step {
+	n := len(t.Turns)
+	for _, s := range t.Steps {
+		n = max(n, s.Turn, 1)
+	}
+	out := make([][]trajeval.Step, n)
+	for _, s := range t.Steps {
+		k := max(s.Turn, 1) - 1
+		out[k] = append(out[k], s)
+	}
+	return out
+}
+
+func countWarning(expected, actual int) string {
+	if expected == actual {
+		return ""
+	}
+	head := fmt.Sprintf("the eval case has %s but the trace has %s", plural(expected, "invocation"), plural(actual, "turn"))
+	if actual < expected {
+		if actual+1 == expected {
+			return fmt.Sprintf("%s: invocation %d has no turn and scores 0", head, expected)
+		}
+		return fmt.Sprintf("%s: invocations %d–%d have no turn and score 0", head, actual+1, expected)
+	}
+	if expected+1 == actual {
+		return fmt.Sprintf("%s: turn %d is not scored", head, actual)
+	}
+	return fmt.Sprintf("%s: turns %d–%d are not scored", head, expected+1, actual)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// parseInvocations reads invocations: [{tool_uses: [{name, args}], final_response}].
+func parseInvocations(n *config.Node) ([]Invocation, error) {
+	v := n.Get("invocations")
+	if v == nil {
+		return nil, n.Errorf("missing invocations").With("list the expected turns: invocations: [{tool_uses: [{name, args}], final_response: text}]")
+	}
+	items, err := v.List()
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, v.Errorf("invocations is empty")
+	}
+	var out []Invocation
+	for _, it := range items {
+		if err := it.Check("tool_uses", "final_response", "user"); err != nil {
+			return nil, err
+		}
+		var inv Invocation
+		if tu := it.Get("tool_uses"); tu != nil && tu.Kind != config.Null {
+			list, err := tu.List()
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range list {
+				if err := c.Check("name", "tool", "args"); err != nil {
+					return nil, err
+				}
+				nm, _ := c.First("name", "tool")
+				if nm == nil {
+					return nil, c.Errorf("the call has no name")
+				}
+				name, err := nm.Name()
+				if err != nil {
+					return nil, err
+				}
+				var args any = map[string]any{}
+				if a := c.Get("args"); a != nil && a.Kind != config.Null {
+					if a.Kind != config.Map {
+						return nil, a.Errorf("args must be an object, got %s", a.Kind)
+					}
+					args = a.Value()
+				}
+				inv.Calls = append(inv.Calls, Call{Name: name, Args: args})
+			}
+		}
+		if fr := it.Get("final_response"); fr != nil && fr.Kind != config.Null {
+			s, err := fr.Str()
+			if err != nil {
+				return nil, err
+			}
+			inv.FinalResponse = &s
+		}
+		out = append(out, inv)
+	}
+	return out, nil
+}

@@ -1,0 +1,142 @@
+package adk
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/align"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/calls"
+)
+
+// The metric names, as ADK spells them.
+const (
+	TrajectoryMetric = "tool_trajectory_avg_score"
+	ResponseMetric   = "response_match_score"
+)
+
+// The match types of tool_trajectory_avg_score.
+const (
+	Exact    = "EXACT"
+	InOrder  = "IN_ORDER"
+	AnyOrder = "ANY_ORDER"
+)
+
+// MatchTypes lists the match types.
+var MatchTypes = []string{Exact, InOrder, AnyOrder}
+
+func init() {
+	eval.Register(eval.Spec{
+		Type:      TrajectoryMetric,
+		Aliases:   []string{"adk_tool_trajectory"},
+		Keys:      []string{"invocations", "match_type", "ignore_args"},
+		Threshold: 1,
+		Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+			inv, err := parseInvocations(n)
+			if err != nil {
+				return nil, err
+			}
+			mt := Exact
+			if v := n.Get("match_type"); v != nil {
+				if mt, err = v.Enum(MatchTypes...); err != nil {
+					return nil, err
+				}
+			}
+			ignore := false
+			if v := n.Get("ignore_args"); v != nil {
+				if ignore, err = v.BoolValue(); err != nil {
+					return nil, err
+				}
+			}
+			e, err := NewTrajectory(inv, mt, ignore)
+			if err != nil {
+				return nil, n.Errorf("%v", err)
+			}
+			return e, nil
+		},
+	})
+}
+
+// Trajectory is tool_trajectory_avg_score.
+type Trajectory struct {
+	matchType string
+	items     [][]calls.Item
+}
+
+// NewTrajectory returns tool_trajectory_avg_score for the expected
+// invocations under a match type (EXACT, IN_ORDER or ANY_ORDER).
+func NewTrajectory(invocations []Invocation, matchType string, ignoreArgs bool) (*Trajectory, error) {
+	if !contains(MatchTypes, matchType) {
+		return nil, fmt.Errorf("unknown match_type %q (one of %s)", matchType, strings.Join(MatchTypes, ", "))
+	}
+	if len(invocations) == 0 {
+		return nil, fmt.Errorf("no expected invocations")
+	}
+	e := &Trajectory{matchType: matchType}
+	for i, inv := range invocations {
+		items, err := inv.items(ignoreArgs)
+		if err != nil {
+			return nil, fmt.Errorf("invocation %d: %w", i+1, err)
+		}
+		e.items = append(e.items, items)
+	}
+	return e, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Evaluate scores t.
+func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+	actual := turns(t)
+	d := &trajeval.Details{Mode: strings.ToLower(e.matchType), Expected: len(e.items), Actual: len(actual)}
+	if w := countWarning(len(e.items), len(actual)); w != "" {
+		d.Warnings = append(d.Warnings, w)
+	}
+	var sum float64
+	var members []trajeval.Result
+	for i, items := range e.items {
+		r := trajeval.Result{Name: fmt.Sprintf("invocation %d", i+1), Type: TrajectoryMetric, Threshold: 1, Weight: 1, Required: true, Turn: i + 1, Status: trajeval.StatusFail}
+		if i >= len(actual) {
+			r.Details = &trajeval.Details{Mode: d.Mode, Expected: len(items), Warnings: []string{"the trace has no such turn"}}
+			for k, it := range items {
+				r.Details.Missing = append(r.Details.Missing, trajeval.Missing{Item: k + 1, Tool: it.Tool})
+			}
+			members = append(members, r)
+			continue
+		}
+		steps := actual[i]
+		rel := calls.Relate(items, steps)
+		var a align.Alignment
+		switch e.matchType {
+		case Exact:
+			a = align.Exact(rel)
+		case InOrder:
+			a = align.InOrder(rel)
+		default:
+			a = align.AnyOrder(rel)
+		}
+		r.Details = &trajeval.Details{Mode: d.Mode}
+		calls.Explain(r.Details, items, steps, a)
+		pass := len(a.Pairs) == len(items)
+		if e.matchType == Exact && len(steps) != len(items) {
+			pass = false
+		}
+		if pass {
+			r.Score, r.Status = 1, trajeval.StatusPass
+			d.Hits++
+			sum++
+		}
+		members = append(members, r)
+	}
+	return trajeval.Outcome{Score: sum / float64(len(e.items)), Details: d, Members: members}, nil
+}
