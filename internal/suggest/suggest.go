@@ -57,10 +57,9 @@ func Distance(a, b string) int {
 	return d
 }
 
-func fold(s string) string {
-	s = strings.ToLower(s)
-	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
-}
+var folder = strings.NewReplacer("_", "", "-", "", " ", "")
+
+func fold(s string) string { return folder.Replace(strings.ToLower(s)) }
 
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)

@@ -1,0 +1,71 @@
+package trajectory_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+)
+
+// benchCase makes n expected calls (args: any) and n actual steps drawn
+// from 20 tool names; the actual sequence is the expected one with a tenth
+// of its calls replaced, so the matching is large but not trivial.
+func benchCase(b *testing.B, mode string, n int, withArgs bool) (*eval.Configured, *trajeval.Trajectory) {
+	rng := rand.New(rand.NewPCG(7, uint64(n)))
+	names := make([]string, n)
+	var yaml strings.Builder
+	fmt.Fprintf(&yaml, "type: tool_trajectory\nmode: %s\nexpected:\n", mode)
+	for i := range names {
+		names[i] = fmt.Sprintf("tool_%02d", rng.IntN(20))
+		if withArgs {
+			fmt.Fprintf(&yaml, "  - {tool: %s, args: {k: %d}}\n", names[i], i%7)
+		} else {
+			fmt.Fprintf(&yaml, "  - {tool: %s}\n", names[i])
+		}
+	}
+	node, err := config.Parse("bench.yaml", []byte(yaml.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := eval.Build(node, &eval.Env{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := &trajeval.Trajectory{}
+	for i, name := range names {
+		if rng.IntN(10) == 0 {
+			name = fmt.Sprintf("tool_%02d", rng.IntN(20))
+		}
+		t.Steps = append(t.Steps, trajeval.Step{Name: name, Args: map[string]any{"k": json.Number(fmt.Sprint(i % 7))}})
+	}
+	t.Finish()
+	return c, t
+}
+
+func benchMode(b *testing.B, mode string, withArgs bool) {
+	for _, n := range []int{10, 1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			c, t := benchCase(b, mode, n, withArgs)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := c.Run(ctx, t); r.Status == trajeval.StatusError {
+					b.Fatal(r.Error)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkInOrder(b *testing.B)  { benchMode(b, "in_order", false) }
+func BenchmarkAnyOrder(b *testing.B) { benchMode(b, "any_order", false) }
+func BenchmarkExact(b *testing.B)    { benchMode(b, "exact", false) }
+
+func BenchmarkInOrderArgs(b *testing.B)  { benchMode(b, "in_order", true) }
+func BenchmarkAnyOrderArgs(b *testing.B) { benchMode(b, "any_order", true) }
