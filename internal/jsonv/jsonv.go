@@ -190,17 +190,13 @@ func parseDecimal(s string) (decimal, bool) {
 	var exp int64
 	if hasExp {
 		e, err := strconv.ParseInt(expPart, 10, 64)
-		if err != nil {
-			// An exponent beyond int64 saturates; such numbers still order right.
-			if len(expPart) == 0 {
-				return d, false
-			}
-			e = math.MaxInt64 / 4
-			if expPart[0] == '-' {
-				e = -e
-			}
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return d, false
 		}
-		exp = e
+		// A huge exponent saturates, so that adding the digit counts below
+		// cannot overflow; such numbers still order right against ordinary ones.
+		const maxExp = math.MaxInt64 / 4
+		exp = max(-maxExp, min(maxExp, e))
 	}
 	intPart, frac, _ := strings.Cut(mant, ".")
 	if intPart == "" && frac == "" {
