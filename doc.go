@@ -1,0 +1,67 @@
+// Package trajeval scores what AI agents do: which tools they call, in what
+// order, with which arguments, how fast, with what errors, across turns.
+//
+// # The flow
+//
+// Data flows one way:
+//
+//	trace file ──read──▶ Trajectory ──evaluate──▶ Result ──report──▶ text, JSON, JSON Lines
+//	                          ▲
+//	suite file ───load────────┘ (expected calls, evaluator settings)
+//
+// Every trace format (OpenTelemetry, OpenAI, Anthropic, Google ADK,
+// LangChain, agent CLIs, MCP, AgentV) is read into one [Trajectory]; every
+// suite dialect (AgentV YAML, ADK eval sets, UiPath evaluation sets) is
+// translated into evaluators over that one model. So every evaluator works
+// on every source, and no dialect adds a branch to the engine.
+//
+// # The canonical trajectory
+//
+// A [Trajectory] has turns, steps and metrics. Its rules:
+//  1. Steps are tool calls in the order the model issued them (position in
+//     the message, span start time, request order), never completion
+//     order; Index is 1-based.
+//  2. Results are paired to calls by id, never by position.
+//  3. Calls issued together in one model response share a ParallelGroup.
+//  4. Calls repeated with identical content are separate steps; the same
+//     call seen twice in one file (same id) is one step.
+//  5. Arguments that arrive as a JSON string are parsed; integers stay
+//     exact (2^53+1 stays 2^53+1) as json.Number.
+//  6. Error is nil when the format cannot say; durations come from explicit
+//     fields or end − start, never invented.
+//  7. A user message starts a new turn; steps before the first belong to
+//     turn 1.
+//
+// # Matching one expected call against one step
+//
+// An [ExpectedCall] matches a [Step] when:
+//  1. the names are equal (case-sensitive);
+//  2. the arguments match under the call's [ArgsMatch]: partial (the
+//     default; expected ⊆ actual recursively), exact, subset (actual ⊆
+//     expected), ignore, or a list of dot-paths; no arguments means any;
+//  3. values compare by JSON type: numbers by value (1 = 1.0), strings
+//     exactly, null is not a missing key, a bool is never a number;
+//  4. an object whose only key starts with "$" is an operator: $regex,
+//     $contains, $gt, $gte, $lt, $lte, $approx, $type, $any, $oneOf, $not.
+//
+// # Scoring
+//
+// The tool_trajectory evaluator aligns expected calls with steps optimally,
+// never greedily: exact (position by position), in_order (the largest
+// order-preserving matching: an LCS under the match rule), any_order (the
+// largest one-to-one matching: maximum bipartite matching) and subset (an
+// allow-list). Steps of one parallel group are unordered among themselves.
+// Each [Result] explains itself: the alignment, what is missing (with the
+// argument paths that differ and close tool names), what is extra, and each
+// check (latency, budgets, minimums).
+//
+// A case's score is the weighted mean of its evaluators' scores; it passes
+// iff every evaluator not marked required: false passes (default threshold
+// 1.0 for deterministic evaluators). A case with no trace, an unreadable
+// trace or an evaluator that cannot run has [StatusError], never a silent 0
+// or a silent pass.
+//
+// The command trajeval (cmd/trajeval) runs suites: exit code 0 when every
+// case passed, 1 when some case failed or errored, 2 when the command or a
+// file was wrong.
+package trajeval
