@@ -5,3 +5,5 @@ import (
 	_ "github.com/trajeval/trajeval/internal/eval/metrics"
 	_ "github.com/trajeval/trajeval/internal/eval/trajectory"
 )
+
+import _ "github.com/trajeval/trajeval/internal/eval/judge"
