@@ -1,0 +1,328 @@
+// Package adk loads Google ADK eval sets as suites (seed 003), so that an
+// ADK user's files run unchanged.
+//
+// A file is an ADK eval set when its name ends in .evalset.json or
+// .test.json, or when it is a JSON object with eval_set_id or eval_cases
+// (or a single eval case: eval_id with conversation). Three shapes are
+// read, by package format/adk: the eval set, the newer .test.json (one
+// eval set or one eval case) and the legacy list of {query,
+// expected_tool_use, reference}.
+//
+// The metrics come from a test_config.json:
+//  1. the file given by --config, else test_config.json beside the eval
+//     set; without either, ADK's defaults apply:
+//     tool_trajectory_avg_score 1.0 with match_type EXACT, and
+//     response_match_score 0.8 (a --threshold replaces these defaults);
+//  2. it is {"criteria": {metric: threshold | {threshold, match_type,
+//     ignore_args}}}; keys may be snake_case or camelCase; unknown keys are
+//     errors with a suggestion;
+//  3. tool_trajectory_avg_score and response_match_score are run (see
+//     package eval/adk); ADK's judge-based metrics (final_response_match_v2,
+//     rubric metrics, hallucinations_v1, safety_v1 …) and custom_metrics
+//     are configuration errors, never silently skipped.
+//
+// Each eval case becomes one case: ID is its eval_id, its input the first
+// user message, and its evaluators are named after the metrics. The
+// expected invocations are the case's conversation; the agent's actual
+// trajectory comes from the run's traces (matched by eval_id), and its
+// invocations are the trace's turns. Every problem is reported before
+// anything runs: a case without invocations, or without any expected
+// final response when response_match_score is asked for.
+package adk
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	adkeval "github.com/trajeval/trajeval/internal/eval/adk"
+	adkformat "github.com/trajeval/trajeval/internal/format/adk"
+	"github.com/trajeval/trajeval/internal/suggest"
+	"github.com/trajeval/trajeval/internal/suite"
+)
+
+func init() {
+	suite.RegisterDialect(suite.Dialect{Name: "adk", Claims: Claims, Load: Load})
+}
+
+// Claims reports whether the file is an ADK eval set.
+func Claims(path string, root *config.Node) bool {
+	base := strings.ToLower(filepath.Base(path))
+	if strings.HasSuffix(base, ".evalset.json") || strings.HasSuffix(base, ".test.json") {
+		return true
+	}
+	if !strings.HasSuffix(base, ".json") || root.Kind != config.Map {
+		return false
+	}
+	return root.Has("eval_set_id") || root.Has("eval_cases") || (root.Has("eval_id") && root.Has("conversation"))
+}
+
+// A Criterion is one metric of test_config.json.
+type Criterion struct {
+	Metric     string
+	Threshold  float64
+	MatchType  string // tool_trajectory_avg_score only
+	IgnoreArgs bool
+	explicit   bool // the threshold was written, not defaulted
+	Node       *config.Node
+}
+
+// DefaultCriteria are ADK's criteria when no test_config.json is given.
+func DefaultCriteria() []Criterion {
+	return []Criterion{
+		{Metric: adkeval.TrajectoryMetric, Threshold: 1, MatchType: adkeval.Exact},
+		{Metric: adkeval.ResponseMetric, Threshold: 0.8},
+	}
+}
+
+// judged are ADK's metrics that need a judge model or Vertex AI.
+var judged = []string{
+	"final_response_match_v2", "response_evaluation_score", "safety_v1", "hallucinations_v1",
+	"rubric_based_final_response_quality_v1", "rubric_based_tool_use_quality_v1",
+	"per_turn_user_simulator_quality_v1", "rubric_based_multi_turn_trajectory_quality_v1",
+}
+
+var supported = []string{adkeval.TrajectoryMetric, adkeval.ResponseMetric}
+
+// Load reads an eval set and its criteria.
+func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []error) {
+	crit, err := loadCriteria(path, opts)
+	if err != nil {
+		return nil, []error{err}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, []error{&trajeval.SpecError{File: path, Msg: "cannot read: " + err.Error()}}
+	}
+	set, err := adkformat.DecodeEvalSet(data, path)
+	if err != nil {
+		return nil, []error{specError(path, err)}
+	}
+	s := &suite.Suite{Name: set.Name, File: path}
+	if s.Name == "" {
+		s.Name = set.ID
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".json"), ".evalset")
+	}
+	nodes := caseNodes(root, len(set.Cases))
+	var errs []error
+	for k := range set.Cases {
+		ec := &set.Cases[k]
+		node := nodes[k]
+		if node == nil {
+			node = &config.Node{Kind: config.Map, File: path, Line: ec.Line, Col: 1, Path: fmt.Sprintf("eval case %s", ec.ID)}
+		}
+		c, err := buildCase(ec, node, crit, opts)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	return s, errs
+}
+
+// specError turns a reader's error into a configuration error, keeping
+// its place.
+func specError(path string, err error) error {
+	var te *trajeval.TraceError
+	if errors.As(err, &te) {
+		return &trajeval.SpecError{File: te.File, Line: te.Line, Col: te.Col, Msg: te.Msg, Hint: te.Hint}
+	}
+	return &trajeval.SpecError{File: path, Msg: err.Error()}
+}
+
+// caseNodes returns the node of each case of the new schema, for placing
+// errors; nil entries where the shape does not say.
+func caseNodes(root *config.Node, n int) []*config.Node {
+	out := make([]*config.Node, n)
+	if root.Kind != config.Map {
+		return out
+	}
+	if list := root.Get("eval_cases"); list != nil && list.Kind == config.List && len(list.Items) == n {
+		copy(out, list.Items)
+	} else if n == 1 && root.Has("eval_id") {
+		out[0] = root
+	}
+	return out
+}
+
+func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts suite.Options) (*suite.Case, error) {
+	c := &suite.Case{ID: ec.ID, Node: node}
+	if len(ec.Invocations) == 0 {
+		return nil, node.Errorf("eval case %s has no invocations", ec.ID).With("give it a conversation of at least one invocation")
+	}
+	if u := ec.Invocations[0].User; u != nil {
+		c.Input = *u
+	}
+	inv := make([]adkeval.Invocation, len(ec.Invocations))
+	hasResponse := false
+	for i, in := range ec.Invocations {
+		inv[i].FinalResponse = in.FinalResponse
+		hasResponse = hasResponse || in.FinalResponse != nil
+		for _, call := range in.Calls {
+			inv[i].Calls = append(inv[i].Calls, adkeval.Call{Name: call.Name, Args: call.Args})
+		}
+	}
+	for _, cr := range crit {
+		conf := &eval.Configured{Name: cr.Metric, Type: cr.Metric, Weight: 1, Required: true, Threshold: cr.Threshold, Node: node}
+		if cr.Node != nil {
+			conf.Node = cr.Node
+		}
+		if !cr.explicit && opts.Threshold != nil {
+			conf.Threshold = *opts.Threshold
+		}
+		switch cr.Metric {
+		case adkeval.TrajectoryMetric:
+			e, err := adkeval.NewTrajectory(inv, cr.MatchType, cr.IgnoreArgs)
+			if err != nil {
+				return nil, node.Errorf("eval case %s: %v", ec.ID, err)
+			}
+			conf.Eval = e
+		case adkeval.ResponseMetric:
+			if !hasResponse {
+				return nil, node.Errorf("eval case %s has no expected final_response for response_match_score", ec.ID).
+					With("give final_response in its invocations, or leave response_match_score out of test_config.json")
+			}
+			conf.Eval = adkeval.NewResponseMatch(inv, conf.Threshold)
+		}
+		c.Evaluators = append(c.Evaluators, conf)
+	}
+	return c, nil
+}
+
+// loadCriteria reads --config, else test_config.json beside the eval set,
+// else ADK's defaults.
+func loadCriteria(path string, opts suite.Options) ([]Criterion, error) {
+	file := opts.Config
+	if file == "" {
+		p := filepath.Join(filepath.Dir(path), "test_config.json")
+		if st, err := os.Stat(p); err != nil || st.IsDir() {
+			return DefaultCriteria(), nil
+		}
+		file = p
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, &trajeval.SpecError{File: file, Msg: "cannot read the test config: " + unwrap(err)}
+	}
+	root, err := config.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCriteria(root)
+}
+
+func unwrap(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ParseCriteria reads a test_config.json document.
+func ParseCriteria(root *config.Node) ([]Criterion, error) {
+	if root.Kind != config.Map {
+		return nil, root.Errorf(`a test config is {"criteria": {...}}, got %s`, root.Kind)
+	}
+	if err := root.Check("criteria", "custom_metrics", "user_simulator_config"); err != nil {
+		return nil, err
+	}
+	if cm := root.Get("custom_metrics"); cm != nil && !(cm.Kind == config.Map && len(cm.Entries) == 0) && cm.Kind != config.Null {
+		return nil, cm.Errorf("custom_metrics run Python functions, which trajeval cannot").With("score them with trajeval's evaluators in a suite file instead")
+	}
+	cn := root.Get("criteria")
+	if cn == nil {
+		return nil, root.Errorf("the test config has no criteria").With(`give {"criteria": {"tool_trajectory_avg_score": 1.0}}`)
+	}
+	entries, err := cn.MapEntries()
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, cn.Errorf("criteria is empty")
+	}
+	var out []Criterion
+	for _, e := range entries {
+		metric := config.Canon(e.Key)
+		at := &config.Node{File: cn.File, Line: e.KeyLine, Col: e.KeyCol, Path: "criteria." + e.Key}
+		switch {
+		case contains(supported, metric):
+		case contains(judged, metric):
+			return nil, at.Errorf("metric %s needs a judge model, which trajeval's ADK dialect does not run", e.Key).
+				With("leave it out, or score the case with trajeval's own evaluators")
+		default:
+			all := append(append([]string{}, supported...), judged...)
+			sort.Strings(all)
+			err := at.Errorf("unknown metric %q", e.Key)
+			if s := suggest.Closest(metric, all); s != "" {
+				err.Hint = fmt.Sprintf("did you mean %q?", s)
+			} else {
+				err.Hint = "metrics: " + strings.Join(supported, ", ")
+			}
+			return nil, err
+		}
+		cr, err := criterion(metric, e.Value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cr)
+	}
+	return out, nil
+}
+
+func criterion(metric string, v *config.Node) (Criterion, error) {
+	cr := Criterion{Metric: metric, MatchType: adkeval.Exact, explicit: true, Node: v}
+	var err error
+	thr := v
+	switch v.Kind {
+	case config.Number:
+	case config.Map:
+		keys := []string{"threshold"}
+		if metric == adkeval.TrajectoryMetric {
+			keys = append(keys, "match_type", "ignore_args")
+		}
+		if err := v.Check(keys...); err != nil {
+			return cr, err
+		}
+		if thr = v.Get("threshold"); thr == nil {
+			return cr, v.Errorf("%s has no threshold", metric).With(`e.g. {"threshold": 1.0}`)
+		}
+		if mt := v.Get("match_type"); mt != nil {
+			if cr.MatchType, err = mt.Enum(adkeval.MatchTypes...); err != nil {
+				return cr, err
+			}
+		}
+		if ia := v.Get("ignore_args"); ia != nil {
+			if cr.IgnoreArgs, err = ia.BoolValue(); err != nil {
+				return cr, err
+			}
+		}
+	default:
+		return cr, v.Errorf("the criterion of %s must be a threshold or {threshold, match_type}, got %s", metric, v.Kind)
+	}
+	if cr.Threshold, err = thr.Float(); err != nil {
+		return cr, err
+	}
+	if cr.Threshold < 0 || cr.Threshold > 1 {
+		return cr, thr.Errorf("threshold must be between 0 and 1, got %s", thr.Text)
+	}
+	return cr, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

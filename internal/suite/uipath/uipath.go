@@ -1,0 +1,416 @@
+// Package uipath loads UiPath evaluation sets as suites, with their
+// evaluator files, so that a UiPath user's files run unchanged.
+//
+// A JSON file is a UiPath evaluation set when it has evaluations and
+// evaluatorRefs or evaluatorConfigs:
+//
+//	{version, id, name, evaluatorRefs: [id] | evaluatorConfigs: [{ref, weight}],
+//	 evaluations: [{id, name, inputs, evaluationCriterias: {evaluatorId: criteria | null}}]}
+//
+// Loading follows these rules:
+//  1. Evaluator files are the *.json files of an evaluators folder beside
+//     the evaluation set or above it: for the set's folder and up to four
+//     folders above, X/evaluators, X/evaluations/evaluators and
+//     X/evals/evaluators, nearest first (UiPath keeps sets in
+//     evaluations/eval-sets and evaluators in evaluations/evaluators). An
+//     evaluator file is {version, id, description, evaluatorTypeId,
+//     evaluatorConfig: {name, strict, subset, defaultEvaluationCriteria}};
+//     the nearest file with an id wins.
+//  2. Every referenced evaluator must exist and be one of UiPath's
+//     tool-call evaluators (uipath-tool-call-order, -count, -args,
+//     -output), which map onto trajeval's tool_call_order, tool_call_count,
+//     tool_call_args and tool_call_output (see package eval/uipath).
+//     UiPath's output and LLM-judge evaluators are configuration errors,
+//     never skipped silently.
+//  3. Each evaluation is one case; its ID is the evaluation's id, its input
+//     the JSON of its inputs. Its evaluators are those named in
+//     evaluationCriterias, in file order, each named by its evaluator id and
+//     weighted by evaluatorConfigs' weight (default 1). An evaluator left
+//     out of evaluationCriterias does not score that evaluation, as in
+//     UiPath.
+//  4. Criteria null take the evaluator's defaultEvaluationCriteria; without
+//     one that is a configuration error. Criteria keys are the evaluator's
+//     own (toolCallsOrder, toolCallsCount, toolCalls, toolOutputs); a key
+//     of the wrong name or a value of the wrong shape is an error at its
+//     place, with a suggestion.
+//  5. An evaluation may name its recorded trace with "trace" (a trajeval
+//     extension; a path relative to the set); otherwise the run's traces
+//     supply it, matched by the evaluation's id.
+//
+// Every error carries its file, line and column and is reported before
+// anything runs.
+package uipath
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/suggest"
+	"github.com/trajeval/trajeval/internal/suite"
+)
+
+func init() {
+	suite.RegisterDialect(suite.Dialect{Name: "uipath", Claims: Claims, Load: Load})
+}
+
+// Claims reports whether the file is a UiPath evaluation set.
+func Claims(path string, root *config.Node) bool {
+	return root.Kind == config.Map && root.Has("evaluations") && (root.Has("evaluator_refs") || root.Has("evaluator_configs"))
+}
+
+// types maps UiPath's evaluatorTypeId onto trajeval's evaluator types.
+var types = map[string]string{
+	"uipath-tool-call-order":  "tool_call_order",
+	"uipath-tool-call-count":  "tool_call_count",
+	"uipath-tool-call-args":   "tool_call_args",
+	"uipath-tool-call-output": "tool_call_output",
+}
+
+// An evaluator is one evaluator file.
+type evaluator struct {
+	id       string
+	file     string
+	typ      string       // trajeval type
+	config   *config.Node // evaluatorConfig
+	defaults *config.Node // defaultEvaluationCriteria, nil when none
+	node     *config.Node
+}
+
+// A ref is an evaluator the set uses, with its weight.
+type ref struct {
+	id     string
+	weight float64
+	node   *config.Node
+}
+
+// Load reads an evaluation set and its evaluators.
+func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []error) {
+	refs, err := readRefs(root)
+	if err != nil {
+		return nil, []error{err}
+	}
+	found, dirs, errs := findEvaluators(filepath.Dir(path))
+	used := map[string]*evaluator{}
+	weights := map[string]float64{}
+	for _, r := range refs {
+		ev, ok := found[r.id]
+		if !ok {
+			e := r.node.Errorf("evaluator %q not found", r.id)
+			if s := suggest.Closest(r.id, keys(found)); s != "" {
+				e.Hint = fmt.Sprintf("did you mean %q?", s)
+			} else {
+				e.Hint = "looked for evaluator files with that id in " + strings.Join(dirs, ", ")
+			}
+			errs = append(errs, e)
+			continue
+		}
+		if ev.typ == "" {
+			continue // its own error is already reported
+		}
+		used[r.id], weights[r.id] = ev, r.weight
+	}
+	for _, ev := range found {
+		if ev.typ == "" && isRef(refs, ev.id) {
+			tn := ev.node.Get("evaluator_type_id")
+			t, _ := tn.Str()
+			errs = append(errs, tn.Errorf("evaluator type %q is not supported", t).
+				With("trajeval runs UiPath's tool-call evaluators: uipath-tool-call-order, uipath-tool-call-count, uipath-tool-call-args, uipath-tool-call-output"))
+		}
+	}
+	s := &suite.Suite{File: path}
+	if n := root.Get("name"); n != nil {
+		s.Name, _ = n.Name()
+	}
+	if s.Name == "" {
+		if n := root.Get("id"); n != nil {
+			s.Name, _ = n.Name()
+		}
+	}
+	evs := root.Get("evaluations")
+	items, err := evs.List()
+	if err != nil {
+		return nil, append(errs, err)
+	}
+	env := &eval.Env{Dir: filepath.Dir(path), Threshold: opts.Threshold}
+	for _, it := range items {
+		c, cerrs := buildCase(it, refs, found, used, weights, env)
+		errs = append(errs, cerrs...)
+		if c != nil {
+			s.Cases = append(s.Cases, c)
+		}
+	}
+	return s, errs
+}
+
+func isRef(refs []ref, id string) bool {
+	for _, r := range refs {
+		if r.id == id {
+			return true
+		}
+	}
+	return false
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readRefs reads evaluatorRefs or evaluatorConfigs.
+func readRefs(root *config.Node) ([]ref, error) {
+	var out []ref
+	if n := root.Get("evaluator_configs"); n != nil {
+		items, err := n.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if err := it.Check("ref", "weight"); err != nil {
+				return nil, err
+			}
+			rn := it.Get("ref")
+			if rn == nil {
+				return nil, it.Errorf("an evaluator config has no ref")
+			}
+			id, err := rn.Name()
+			if err != nil {
+				return nil, err
+			}
+			r := ref{id: id, weight: 1, node: rn}
+			if w := it.Get("weight"); w != nil && w.Kind != config.Null {
+				if r.weight, err = w.NonNegative(); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, r)
+		}
+	}
+	if n := root.Get("evaluator_refs"); n != nil {
+		items, err := n.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			id, err := it.Name()
+			if err != nil {
+				return nil, err
+			}
+			if !isRef(out, id) {
+				out = append(out, ref{id: id, weight: 1, node: it})
+			}
+		}
+	}
+	return out, nil
+}
+
+// findEvaluators reads the evaluator files of every evaluators folder at
+// or above dir, nearest first. It returns the folders it looked in.
+func findEvaluators(dir string) (map[string]*evaluator, []string, []error) {
+	found := map[string]*evaluator{}
+	var looked []string
+	var errs []error
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	rel := dir
+	for level := 0; level <= 4; level++ {
+		for _, sub := range []string{"evaluators", filepath.Join("evaluations", "evaluators"), filepath.Join("evals", "evaluators")} {
+			d := filepath.Join(rel, sub)
+			files, _ := filepath.Glob(filepath.Join(d, "*.json"))
+			if len(files) == 0 {
+				continue
+			}
+			looked = append(looked, d)
+			sort.Strings(files)
+			for _, f := range files {
+				ev, err := readEvaluator(f)
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				if ev == nil {
+					continue
+				}
+				if _, dup := found[ev.id]; !dup {
+					found[ev.id] = ev
+				}
+			}
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			break
+		}
+		abs, rel = parent, filepath.Join(rel, "..")
+	}
+	if len(looked) == 0 {
+		looked = []string{filepath.Join(dir, "evaluators"), filepath.Join(dir, "..", "evaluators")}
+	}
+	return found, looked, errs
+}
+
+// readEvaluator reads one evaluator file; nil when the file is not one.
+func readEvaluator(file string) (*evaluator, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, &trajeval.SpecError{File: file, Msg: "cannot read: " + err.Error()}
+	}
+	root, err := config.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if root.Kind != config.Map || !root.Has("evaluator_type_id") || !root.Has("id") {
+		return nil, nil
+	}
+	ev := &evaluator{file: file, node: root}
+	if ev.id, err = root.Get("id").Name(); err != nil {
+		return nil, err
+	}
+	t, err := root.Get("evaluator_type_id").Str()
+	if err != nil {
+		return nil, err
+	}
+	ev.typ = types[t]
+	if ev.typ == "" {
+		return ev, nil
+	}
+	ev.config = root.Get("evaluator_config")
+	if ev.config != nil {
+		if ev.config.Kind != config.Map {
+			return nil, ev.config.Errorf("evaluatorConfig must be an object, got %s", ev.config.Kind)
+		}
+		if err := ev.config.Check("name", "strict", "subset", "default_evaluation_criteria", "description"); err != nil {
+			return nil, err
+		}
+		if ev.typ != "tool_call_args" && ev.config.Has("subset") {
+			return nil, ev.config.Get("subset").Errorf("subset applies only to uipath-tool-call-args")
+		}
+		if d := ev.config.Get("default_evaluation_criteria"); d != nil && d.Kind != config.Null {
+			ev.defaults = d
+		}
+	}
+	return ev, nil
+}
+
+func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, weights map[string]float64, env *eval.Env) (*suite.Case, []error) {
+	if it.Kind != config.Map {
+		return nil, []error{it.Errorf("an evaluation is an object {id, name, inputs, evaluationCriterias}, got %s", it.Kind)}
+	}
+	idn := it.Get("id")
+	if idn == nil {
+		return nil, []error{it.Errorf("the evaluation has no id")}
+	}
+	id, err := idn.Name()
+	if err != nil {
+		return nil, []error{err}
+	}
+	c := &suite.Case{ID: id, Node: it}
+	if in := it.Get("inputs"); in != nil && in.Kind != config.Null {
+		if in.Kind == config.String {
+			c.Input = in.Text
+		} else {
+			c.Input = jsonv.Marshal(in.Value())
+		}
+	}
+	if tr := it.Get("trace"); tr != nil {
+		p, err := tr.Str()
+		if err != nil {
+			return nil, []error{err}
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(env.Dir, p)
+		}
+		c.Trace = p
+	}
+	crit := it.Get("evaluation_criterias")
+	if crit == nil || crit.Kind == config.Null {
+		return c, nil
+	}
+	entries, err := crit.MapEntries()
+	if err != nil {
+		return nil, []error{err}
+	}
+	cenv := *env
+	cenv.Case = eval.Case{ID: id, Input: c.Input}
+	var errs []error
+	for _, e := range entries {
+		at := &config.Node{Kind: e.Value.Kind, File: crit.File, Line: e.KeyLine, Col: e.KeyCol, Path: crit.Path + "." + e.Key}
+		if !isRef(refs, e.Key) {
+			err := at.Errorf("evaluator %q is not in evaluatorRefs", e.Key)
+			if _, exists := found[e.Key]; exists {
+				err.Hint = "add it to evaluatorRefs"
+			} else if s := suggest.Closest(e.Key, refIDs(refs)); s != "" {
+				err.Hint = fmt.Sprintf("did you mean %q?", s)
+			}
+			errs = append(errs, err)
+			continue
+		}
+		ev := used[e.Key]
+		if ev == nil {
+			continue // the evaluator's own error is reported once
+		}
+		cn := e.Value
+		if cn.Kind == config.Null {
+			if ev.defaults == nil {
+				errs = append(errs, cn.Errorf("criteria of %s are null and the evaluator has no defaultEvaluationCriteria", e.Key).
+					With("give the criteria here, or defaultEvaluationCriteria in %s", ev.file))
+				continue
+			}
+			cn = ev.defaults
+		}
+		if cn.Kind != config.Map {
+			errs = append(errs, cn.Errorf("criteria of %s must be an object, got %s", e.Key, cn.Kind).With("e.g. %s", example(ev.typ)))
+			continue
+		}
+		node := &config.Node{Kind: config.Map, File: cn.File, Line: cn.Line, Col: cn.Col, Path: cn.Path}
+		node.Entries = append(node.Entries,
+			config.Entry{Key: "type", KeyLine: cn.Line, KeyCol: cn.Col, Value: &config.Node{Kind: config.String, Text: ev.typ, File: ev.file, Line: ev.node.Line, Col: ev.node.Col}},
+			config.Entry{Key: "name", KeyLine: cn.Line, KeyCol: cn.Col, Value: &config.Node{Kind: config.String, Text: ev.id, File: cn.File, Line: cn.Line, Col: cn.Col}},
+		)
+		for _, k := range []string{"strict", "subset"} {
+			if v := ev.config.Get(k); v != nil && v.Kind != config.Null {
+				node.Entries = append(node.Entries, config.Entry{Key: k, KeyLine: v.Line, KeyCol: v.Col, Value: v})
+			}
+		}
+		node.Entries = append(node.Entries, cn.Entries...)
+		conf, err := eval.Build(node, &cenv)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		conf.Weight = weights[e.Key]
+		c.Evaluators = append(c.Evaluators, conf)
+	}
+	return c, errs
+}
+
+func refIDs(refs []ref) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.id
+	}
+	return out
+}
+
+func example(typ string) string {
+	switch typ {
+	case "tool_call_order":
+		return `{"toolCallsOrder": ["search", "book"]}`
+	case "tool_call_count":
+		return `{"toolCallsCount": {"search": [">=", 1]}}`
+	case "tool_call_args":
+		return `{"toolCalls": [{"name": "search", "args": {"q": "x"}}]}`
+	}
+	return `{"toolOutputs": [{"name": "search", "output": "..."}]}`
+}
