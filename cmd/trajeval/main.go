@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 )
@@ -23,20 +24,20 @@ func main() {
 	defer stop()
 	err := Run(ctx, os.Args[1:])
 	stop()
-	os.Exit(exitCode(err))
+	os.Exit(exitCode(err, os.Stderr))
 }
 
 // errCasesFailed says the run worked and some case did not pass.
 var errCasesFailed = errors.New("some cases did not pass")
 
 // exitCode is the one place that turns an outcome into an exit code.
-func exitCode(err error) int {
+func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, errCasesFailed):
 		return 1
 	}
-	fmt.Fprintln(os.Stderr, "trajeval:", err)
+	fmt.Fprintln(stderr, "trajeval:", err)
 	return 2
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestScript runs the command-line scripts in testdata/script. Each uses
+//
+//	exits N trajeval ARGS...
+//
+// which runs trajeval in-process and requires exit code N; stdout and
+// stderr are then checked with the usual stdout and stderr commands. $ROOT
+// is the repository root, for the bundled examples.
+func TestScript(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("ROOT", root)
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 || args[1] != "trajeval" {
+					ts.Fatalf("usage: exits N trajeval ARGS...")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("exit code %q: %v", args[0], err)
+				}
+				rest := args[2:]
+				// Relative paths are the script's: make them absolute, since
+				// trajeval runs in this process, not in $WORK.
+				for i, a := range rest {
+					if a == "-" || filepath.IsAbs(a) || a == "" || a[0] == '-' {
+						continue
+					}
+					_, err := os.Stat(ts.MkAbs(a))
+					if err == nil || (i > 0 && rest[i-1] == "--out") {
+						rest[i] = ts.MkAbs(a)
+					}
+				}
+				stdin, _ := os.Open(os.DevNull)
+				defer stdin.Close()
+				err = execute(context.Background(), rest, stdin, ts.Stdout(), ts.Stderr())
+				if got := exitCode(err, ts.Stderr()); got != want {
+					ts.Fatalf("exit code %d, want %d", got, want)
+				}
+			},
+		},
+	})
+}
