@@ -233,6 +233,7 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 				}
 			}
 		}
+		memo := map[*agentSpan]string{}
 		members := map[int][]int{}
 		var batchOrder []int
 		for _, s := range t.spans {
@@ -243,7 +244,7 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			lines[place] = s.line
 			warn := func(msg string) { b.warn(place, msg) }
 			st := trajeval.Step{Name: str(s.data["name"]), Args: args(s.data["input"], warn),
-				Result: s.data["output"], StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans)}
+				Result: s.data["output"], StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans, memo)}
 			if s.end.IsZero() {
 				warn("the span has no end")
 			} else {
@@ -280,14 +281,29 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 	return b.finish()
 }
 
-// agentName is the name of the nearest agent span above s.
-func agentName(s *agentSpan, spans map[string]*agentSpan) string {
-	for i, p := 0, spans[s.parent]; p != nil && i < 1000; i, p = i+1, spans[p.parent] {
-		if spanType(p) == "agent" {
-			return str(p.data["name"])
+// agentName is the name of the nearest agent span above s; memo keeps the
+// answers, so that a deep tree costs linear time.
+func agentName(s *agentSpan, spans map[string]*agentSpan, memo map[*agentSpan]string) string {
+	var path []*agentSpan
+	name := ""
+	seen := map[*agentSpan]bool{}
+	for p := spans[s.parent]; p != nil && !seen[p]; p = spans[p.parent] {
+		if n, ok := memo[p]; ok {
+			name = n
+			break
 		}
+		if spanType(p) == "agent" {
+			name = str(p.data["name"])
+			break
+		}
+		seen[p] = true
+		path = append(path, p)
 	}
-	return ""
+	// every span on the path answers the same for its children
+	for _, p := range path {
+		memo[p] = name
+	}
+	return name
 }
 
 // agentsUser is the last user message given to the first model call of a

@@ -57,13 +57,14 @@ func eachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) 
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if v, err := jsonv.Decode(b); err == nil {
+				return use(v, n, n, b, 0, nil)
+			}
 			d := json.NewDecoder(bytes.NewReader(b))
 			d.UseNumber()
 			v, err := decodeLenient(d)
 			if err == nil {
-				if _, terr := d.Token(); terr != io.EOF {
-					in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: "data after the JSON value; ignored"})
-				}
+				in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: "data after the JSON value; ignored"})
 			}
 			return use(v, n, n, b, d.InputOffset(), err)
 		})
@@ -77,20 +78,35 @@ func eachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) 
 		}
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
+		var seen int64 // line counts newlines up to seen
+		line := 1
 		for d.More() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			start := d.InputOffset()
 			start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
-			line, _ := jsonl.Position(data, start)
-			v, err := decodeLenient(d)
-			if err := use(v, line, 1, data, d.InputOffset(), err); err != nil {
-				return err
+			line += bytes.Count(data[seen:start], []byte{'\n'})
+			seen = start
+			var v any
+			if err := d.Decode(&v); err == nil {
+				if err := use(v, line, 1, data, 0, nil); err != nil {
+					return err
+				}
+				continue
 			}
-			if err != nil {
-				break
+			// Read the broken value again, keeping what came before the break.
+			ld := json.NewDecoder(bytes.NewReader(data[start:]))
+			ld.UseNumber()
+			v, err := decodeLenient(ld)
+			if err == nil {
+				err = io.ErrUnexpectedEOF // Decode failed: the value cannot be whole
 			}
+			return use(v, line, 1, data, start+ld.InputOffset(), shift(err, start))
+		}
+		if rest := bytes.TrimSpace(data[d.InputOffset():]); len(rest) > 0 && values > 0 {
+			l, _ := jsonl.Position(data, int64(len(data)-len(rest)))
+			in.Warn(trajeval.Warning{File: in.Name, Line: l, Msg: "data after the JSON value; ignored"})
 		}
 	}
 	if values == 0 {
@@ -108,6 +124,15 @@ func readErr(in trajeval.Input, err error) error {
 		return err
 	}
 	return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
+}
+
+// shift moves the offset of a syntax error found in data[off:] to data.
+func shift(err error, off int64) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &json.SyntaxError{Offset: se.Offset + off}
+	}
+	return err
 }
 
 // errAt gives err an offset for jsonl.Describe when it has none.
@@ -204,6 +229,9 @@ type facts map[string]bool
 
 func sniffFacts(head []byte) facts {
 	f := facts{}
+	if len(head) > 256<<10 {
+		head = head[:256<<10] // enough for the first records, and cheap
+	}
 	d := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))))
 	d.UseNumber()
 	type frame struct {
@@ -225,7 +253,7 @@ func sniffFacts(head []byte) facts {
 		// the object directly holding the key is a record
 		return len(stack) == 1 || (len(stack) == 2 && !stack[0].isObj)
 	}
-	for n := 0; n < 200000; n++ {
+	for n := 0; n < 100000; n++ {
 		tok, err := d.Token()
 		if err != nil {
 			break
