@@ -138,9 +138,12 @@ func near(it Item, steps []trajeval.Step, used []bool, names []string) []trajeva
 			if it.Diff != nil {
 				nm.Diffs = it.Diff(s)
 			}
-			if used[j] {
+			switch {
+			case used[j]:
 				nm.Why = "matched another expected call"
-			} else if len(nm.Diffs) == 0 {
+			case it.Match == nil || it.Match(s):
+				nm.Why = "matches, but out of order"
+			case len(nm.Diffs) == 0:
 				nm.Why = "same tool, did not match"
 			}
 			out = append(out, nm)
