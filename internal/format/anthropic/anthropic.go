@@ -178,7 +178,7 @@ func user(b *builder, content any, place string) {
 					msg = s
 				}
 			}
-			b.result(str(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
+			b.result(idOf(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
 		default:
 			said = append(said, v)
 		}
@@ -203,7 +203,7 @@ func assistant(b *builder, content any, place string) {
 		typ := str(bl["type"])
 		switch {
 		case typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use":
-			s := trajeval.Step{ID: str(bl["id"]), Name: str(bl["name"]), Args: args(bl["input"], func(msg string) { b.warn(bp, msg) })}
+			s := trajeval.Step{ID: idOf(bl["id"]), Name: str(bl["name"]), Args: args(bl["input"], func(msg string) { b.warn(bp, msg) })}
 			if typ == "tool_use" {
 				client = true
 			}
@@ -213,7 +213,7 @@ func assistant(b *builder, content any, place string) {
 		case typ == "mcp_tool_result":
 			res := resultValue(bl["content"])
 			failed := bl["is_error"] == true
-			b.result(str(bl["tool_use_id"]), res, &failed, errText(failed, res), bp)
+			b.result(idOf(bl["tool_use_id"]), res, &failed, errText(failed, res), bp)
 		case strings.HasSuffix(typ, "_tool_result"):
 			c := bl["content"]
 			failed := strings.HasSuffix(str(obj(c)["type"]), "_error")
@@ -224,7 +224,7 @@ func assistant(b *builder, content any, place string) {
 					msg = jsonv.Marshal(c)
 				}
 			}
-			b.result(str(bl["tool_use_id"]), c, &failed, msg, bp)
+			b.result(idOf(bl["tool_use_id"]), c, &failed, msg, bp)
 		case typ == "text":
 			said = append(said, v)
 		}

@@ -210,7 +210,7 @@ func addMessage(b *builder, m message, place string) {
 		if s, ok := res.(string); ok && failed != nil && *failed {
 			msg = s
 		}
-		b.result(str(f["tool_call_id"]), res, failed, msg, place)
+		b.result(idOf(f["tool_call_id"]), res, failed, msg, place)
 	case "function":
 		b.warn(place, "a FunctionMessage has no call id; ignored")
 	}
@@ -235,25 +235,25 @@ func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
 	}
 	for j, c := range list(f["tool_calls"]) {
 		c := obj(c)
-		add(trajeval.Step{ID: str(c["id"]), Name: str(c["name"]), Args: args(c["args"], func(msg string) { warn(fmt.Sprintf("tool_calls[%d]", j), msg) })})
+		add(trajeval.Step{ID: idOf(c["id"]), Name: str(c["name"]), Args: args(c["args"], func(msg string) { warn(fmt.Sprintf("tool_calls[%d]", j), msg) })})
 	}
 	for j, c := range list(f["invalid_tool_calls"]) {
 		c := obj(c)
-		add(trajeval.Step{ID: str(c["id"]), Name: str(c["name"]), Args: args(c["args"], func(msg string) { warn(fmt.Sprintf("invalid_tool_calls[%d]", j), msg) })})
+		add(trajeval.Step{ID: idOf(c["id"]), Name: str(c["name"]), Args: args(c["args"], func(msg string) { warn(fmt.Sprintf("invalid_tool_calls[%d]", j), msg) })})
 	}
 	kw := obj(f["additional_kwargs"])
 	for j, c := range list(kw["tool_calls"]) {
 		c := obj(c)
 		fn := obj(c["function"])
-		add(trajeval.Step{ID: str(c["id"]), Name: str(fn["name"]), Args: args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
+		add(trajeval.Step{ID: idOf(c["id"]), Name: str(fn["name"]), Args: args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
 	}
 	for j, bl := range list(f["content"]) {
 		bl := obj(bl)
 		switch str(bl["type"]) {
 		case "tool_use":
-			add(trajeval.Step{ID: str(bl["id"]), Name: str(bl["name"]), Args: args(bl["input"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
+			add(trajeval.Step{ID: idOf(bl["id"]), Name: str(bl["name"]), Args: args(bl["input"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
 		case "tool_call":
-			add(trajeval.Step{ID: str(bl["id"]), Name: str(bl["name"]), Args: args(bl["args"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
+			add(trajeval.Step{ID: idOf(bl["id"]), Name: str(bl["name"]), Args: args(bl["args"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
 		}
 	}
 	if fc := obj(kw["function_call"]); fc != nil && len(out) == 0 {

@@ -30,6 +30,10 @@ import (
 func eachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) error) error {
 	br := bufio.NewReaderSize(in.R, 1<<20)
 	head, _ := br.Peek(1 << 20)
+	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
+		br.Discard(3) // a byte order mark
+		head = head[3:]
+	}
 	values := 0
 	lines := json.Valid(sniff.FirstLine(head))
 	var firstErr error
@@ -488,6 +492,14 @@ func resultValue(c any) any {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
+}
+
+// idOf reads a call id: a string, or a number as its text.
+func idOf(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return string(n)
+	}
+	return str(v)
 }
 
 func obj(v any) map[string]any {

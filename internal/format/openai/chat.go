@@ -155,12 +155,18 @@ func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[stri
 			}
 			b.group(idx)
 			if len(calls) == 0 && m["function_call"] == nil {
-				b.final(text(m["content"]))
+				said := text(m["content"])
+				if said == nil || *said == "" {
+					if r, ok := m["refusal"].(string); ok {
+						said = &r
+					}
+				}
+				b.final(said)
 			} else {
 				b.ensureTurn()
 			}
 		case "tool":
-			b.result(str(m["tool_call_id"]), resultValue(m["content"]), nil, "", place)
+			b.result(idOf(m["tool_call_id"]), resultValue(m["content"]), nil, "", place)
 		case "function":
 			// Legacy replies carry the function's name, not an id: they
 			// answer the earliest unanswered call of that name.
@@ -188,7 +194,7 @@ func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[stri
 // chatCall reads one entry of tool_calls: a function call, or a custom
 // tool call whose free-text input is kept as a string.
 func chatCall(c map[string]any, warn func(string)) trajeval.Step {
-	s := trajeval.Step{ID: str(c["id"])}
+	s := trajeval.Step{ID: idOf(c["id"])}
 	if cu := obj(c["custom"]); cu != nil && c["function"] == nil {
 		s.Name = str(cu["name"])
 		s.Args = cu["input"]

@@ -165,7 +165,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 		}
 		warn := func(msg string) { b.warn(place, msg) }
 		if c, ok := clientCalls[typ]; ok {
-			s := trajeval.Step{ID: str(m["call_id"]), Name: c.name}
+			s := trajeval.Step{ID: idOf(m["call_id"]), Name: c.name}
 			if typ == "local_shell_call" && s.ID == "" {
 				s.ID = str(m["id"])
 			}
@@ -194,7 +194,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 		}
 		switch {
 		case clientOutputs[typ]:
-			id := str(m["call_id"])
+			id := idOf(m["call_id"])
 			if typ == "local_shell_call_output" && id == "" {
 				id = str(m["id"])
 			}
