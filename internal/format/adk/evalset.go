@@ -205,7 +205,7 @@ func eachCase(data []byte, name string, warn func(trajeval.Warning), fn func(*Ev
 				return hdr, fail(err)
 			}
 			line, _ := jsonl.Position(data, off)
-			c := decodeCase(v, line, name, warn)
+			c := decodeCase(v, line, n+1, name, warn)
 			if err := emit(c); err != nil {
 				return hdr, err
 			}
@@ -228,7 +228,7 @@ func eachCase(data []byte, name string, warn func(trajeval.Warning), fn func(*Ev
 		return hdr, nil
 	}
 	if get(top, "conversation") != nil || get(top, "eval_id") != nil {
-		return hdr, emit(decodeCase(top, 1, name, warn))
+		return hdr, emit(decodeCase(top, 1, 1, name, warn))
 	}
 	return hdr, at(0, "not an ADK eval set: no eval_cases, eval_id or conversation",
 		"an eval set is {eval_set_id, eval_cases: [...]}; an eval case is {eval_id, conversation: [...]}")
@@ -318,8 +318,9 @@ func caseName(id string, n int) string {
 	return fmt.Sprintf("eval case %d", n)
 }
 
-// decodeCase reads one EvalCase object of the new schema.
-func decodeCase(v any, line int, name string, warn func(trajeval.Warning)) *EvalCase {
+// decodeCase reads one EvalCase object of the new schema, the pos-th case
+// of its file.
+func decodeCase(v any, line, pos int, name string, warn func(trajeval.Warning)) *EvalCase {
 	c := &EvalCase{Line: line}
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -327,9 +328,8 @@ func decodeCase(v any, line int, name string, warn func(trajeval.Warning)) *Eval
 		return c
 	}
 	c.ID, _ = get(m, "eval_id").(string)
-	place := "eval case " + c.ID
+	place := caseName(c.ID, pos)
 	if c.ID == "" {
-		place = "eval case"
 		warn(trajeval.Warning{File: name, Line: line, Place: place, Msg: "no eval_id; the case is named by its position"})
 	}
 	conv, ok := get(m, "conversation").([]any)
