@@ -112,7 +112,6 @@ func TestSniffRejects(t *testing.T) {
 	}
 }
 
-
 var formats = []trajeval.Format{adk.EvalSetFormat, adk.SessionFormat}
 
 func fuzzMore(data []byte) { adk.DecodeEvalSet(data, "fuzz.json") }
