@@ -17,9 +17,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
 func main() {
+	// Scoring allocates many short-lived values and holds little: trading
+	// some memory for fewer collections roughly halves the CPU time.
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := Run(ctx, os.Args[1:])

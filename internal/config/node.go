@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/trajeval/trajeval"
@@ -57,8 +58,19 @@ type Entry struct {
 	Value   *Node
 }
 
+var canonCache sync.Map // string → string: keys repeat across thousands of cases
+
 // Canon returns the canonical spelling of a key: snake_case, lower case.
 func Canon(key string) string {
+	if c, ok := canonCache.Load(key); ok {
+		return c.(string)
+	}
+	c := canon(key)
+	canonCache.Store(key, c)
+	return c
+}
+
+func canon(key string) string {
 	var b strings.Builder
 	rs := []rune(key)
 	for i, r := range rs {
@@ -280,9 +292,10 @@ func (n *Node) Enum(values ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c := Canon(strings.ToLower(s))
+	// Canon before lowering: lowering first would turn inOrder into inorder.
+	c := strings.ToLower(Canon(s))
 	for _, v := range values {
-		if Canon(strings.ToLower(v)) == c {
+		if strings.ToLower(Canon(v)) == c {
 			return v, nil
 		}
 	}

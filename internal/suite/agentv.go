@@ -85,8 +85,16 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	}
 	ids := map[string]*config.Node{}
 	dir := filepath.Dir(path)
+	// The suite's evaluators are built once and shared by every case: they
+	// depend on their configuration, not on the case.
+	var shared []*eval.Configured
+	if defaults != nil {
+		var es []error
+		shared, es = eval.BuildList(defaults, &eval.Env{Dir: dir, Threshold: threshold}, map[string]*config.Node{})
+		errs = append(errs, es...)
+	}
 	for _, cn := range items {
-		c, es := loadCase(cn, dir, defaults, threshold)
+		c, es := loadCase(cn, dir, shared, defaults != nil, threshold)
 		errs = append(errs, es...)
 		if c == nil {
 			continue
@@ -143,7 +151,7 @@ func evaluatorList(n, exec *config.Node) (*config.Node, bool, error) {
 	return found, skip, nil
 }
 
-func loadCase(cn *config.Node, dir string, defaults *config.Node, threshold *float64) (*Case, []error) {
+func loadCase(cn *config.Node, dir string, defaults []*eval.Configured, hasDefaults bool, threshold *float64) (*Case, []error) {
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
@@ -199,10 +207,11 @@ func loadCase(cn *config.Node, dir string, defaults *config.Node, threshold *flo
 		skip = skip || b
 	}
 	taken := map[string]*config.Node{}
-	if defaults != nil && !skip {
-		list, es := eval.BuildList(defaults, env, taken)
-		errs = append(errs, es...)
-		c.Evaluators = append(c.Evaluators, list...)
+	if !skip {
+		for _, d := range defaults {
+			taken[d.Name] = d.Node
+		}
+		c.Evaluators = append(c.Evaluators, defaults...)
 	}
 	if own != nil {
 		list, es := eval.BuildList(own, env, taken)
@@ -214,7 +223,7 @@ func loadCase(cn *config.Node, dir string, defaults *config.Node, threshold *flo
 		errs = append(errs, es...)
 		c.Turns = turns
 	}
-	if len(c.Evaluators) == 0 && len(c.Turns) == 0 && len(errs) == 0 {
+	if len(c.Evaluators) == 0 && len(c.Turns) == 0 && len(errs) == 0 && !(hasDefaults && !skip) {
 		errs = append(errs, cn.Errorf("case %q has no evaluators", c.ID).With("add execution.evaluators to the case or the suite"))
 	}
 	return c, errs
