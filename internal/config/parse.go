@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -107,6 +108,11 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 	case *ast.InfinityNode, *ast.NanNode:
 		return nil, c.place(&Node{}, tk, path).Errorf("%s is not a JSON number", tk.Value)
 	case *ast.StringNode:
+		// The YAML parser leaves plain scalars it cannot hold (1e3, 2^64) as
+		// strings; in JSON and YAML 1.2 they are numbers.
+		if tk != nil && tk.Type == token.StringType && json.Valid([]byte(x.Value)) && strings.ContainsAny(x.Value[:1], "-0123456789") {
+			return c.place(&Node{Kind: Number, Text: x.Value}, tk, path), nil
+		}
 		return c.place(&Node{Kind: String, Text: x.Value}, tk, path), nil
 	case *ast.LiteralNode:
 		return c.place(&Node{Kind: String, Text: x.Value.Value}, tk, path), nil
@@ -124,6 +130,13 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 		}
 		return v, nil
 	case *ast.TagNode:
+		if tk != nil && tk.Value == string(token.StringTag) {
+			if sc, ok := x.Value.(ast.ScalarNode); ok {
+				if vt := sc.GetToken(); vt != nil {
+					return c.place(&Node{Kind: String, Text: vt.Value}, vt, path), nil
+				}
+			}
+		}
 		return c.convert(x.Value, path, depth+1)
 	case *ast.SequenceNode:
 		n := c.place(&Node{Kind: List}, tk, path)
@@ -151,6 +164,7 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 		}
 	}
 	seen := map[string]bool{}
+	merged := map[string]bool{} // keys taken from a merge, which a key of n's own overrides
 	for _, mv := range values {
 		ktk := mv.Key.GetToken()
 		if mv.Key.IsMergeKey() {
@@ -158,13 +172,19 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 			if err != nil {
 				return nil, err
 			}
-			if v.Kind != Map {
-				return nil, v.Errorf("a merge key (<<) needs a map")
+			maps := []*Node{v}
+			if v.Kind == List {
+				maps = v.Items // <<: [*a, *b]: earlier maps win
 			}
-			for _, e := range v.Entries {
-				if !seen[e.Key] {
-					seen[e.Key] = true
-					n.Entries = append(n.Entries, e)
+			for _, m := range maps {
+				if m.Kind != Map {
+					return nil, m.Errorf("a merge key (<<) needs a map or a list of maps")
+				}
+				for _, e := range m.Entries {
+					if !seen[e.Key] {
+						seen[e.Key], merged[e.Key] = true, true
+						n.Entries = append(n.Entries, e)
+					}
 				}
 			}
 			continue
@@ -180,6 +200,15 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 		e := Entry{Key: key, Value: v}
 		if ktk != nil && ktk.Position != nil {
 			e.KeyLine, e.KeyCol = ktk.Position.Line, ktk.Position.Column
+		}
+		if merged[key] {
+			delete(merged, key)
+			for i := range n.Entries {
+				if n.Entries[i].Key == key {
+					n.Entries[i] = e
+				}
+			}
+			continue
 		}
 		if seen[key] {
 			err := n.Errorf("key %q is given twice", key)
