@@ -29,6 +29,8 @@
 //  7. No timing. llm_calls counts the assistant messages; tokens sum their
 //     usage, input counting input_tokens, cache_creation_input_tokens and
 //     cache_read_input_tokens.
+//  8. The trajectory id is the record's id (a lone response's msg_ id),
+//     conversation_id, thread_id or session_id, also under metadata.
 //
 // A request with only plain-text messages and no tool blocks looks the
 // same as an OpenAI chat request and is left to openai-chat.
@@ -93,7 +95,11 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		}
 		msgs := pending
 		pending = nil
-		return yield(read(in, pendingLine, pendingID, msgs))
+		id := ""
+		if len(msgs) == 1 {
+			id = pendingID // a response on its own
+		}
+		return yield(read(in, pendingLine, id, msgs))
 	}
 	err := eachValue(ctx, in, func(v any, line int) error {
 		m := obj(v)
@@ -111,7 +117,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		case list(v) != nil:
 			return yield(read(in, line, "", list(v)))
 		case m != nil && list(m["messages"]) != nil:
-			return yield(read(in, line, str(m["id"]), list(m["messages"])))
+			return yield(read(in, line, recordID(m), list(m["messages"])))
 		}
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a message or a conversation; skipped"})
 		return nil

@@ -26,6 +26,8 @@
 //  5. A call id seen again in a later message is one step (the first), with
 //     a warning. No timing. llm_calls counts the AI messages; tokens sum
 //     their usage_metadata.
+//  6. The trajectory id is the record's id, conversation_id, thread_id or
+//     session_id (also under metadata), else config.configurable.thread_id.
 //
 // # langsmith: run trees
 //

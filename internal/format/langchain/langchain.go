@@ -134,7 +134,7 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 			return err
 		}
 		if msgs, ok := findMessages(v); ok {
-			id := str(obj(v)["thread_id"])
+			id := recordID(obj(v))
 			if id == "" {
 				id = str(obj(obj(obj(v)["config"])["configurable"])["thread_id"])
 			}

@@ -109,7 +109,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 				in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "no messages or choices; skipped"})
 				return nil
 			}
-			return yield(readChat(in, line, str(m["id"]), msgs, obj(m["usage"])))
+			return yield(readChat(in, line, recordID(m), msgs, obj(m["usage"])))
 		}
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a conversation; skipped"})
 		return nil

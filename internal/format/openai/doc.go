@@ -21,6 +21,8 @@
 //  6. A user message starts a turn; the final response is the text of the
 //     last assistant message without tool calls.
 //  7. llm_calls counts the assistant messages; tokens come from usage.
+//  8. The trajectory id is the record's id, conversation_id, thread_id or
+//     session_id (also looked up under metadata), else empty.
 //
 // # openai-responses: Responses API items
 //

@@ -103,7 +103,7 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a response or a list of items; skipped"})
 			return nil
 		}
-		r := newResponses(in, line, str(m["id"]))
+		r := newResponses(in, line, recordID(m))
 		switch x := m["input"].(type) {
 		case string:
 			r.b.user(&x)

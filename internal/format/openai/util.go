@@ -494,6 +494,18 @@ func str(v any) string {
 	return s
 }
 
+// recordID is the id a conversation record gives itself, if any.
+func recordID(m map[string]any) string {
+	for _, x := range []map[string]any{m, obj(m["metadata"])} {
+		for _, k := range []string{"id", "conversation_id", "thread_id", "session_id"} {
+			if id := idOf(x[k]); id != "" {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
 // idOf reads a call id: a string, or a number as its text.
 func idOf(v any) string {
 	if n, ok := v.(json.Number); ok {
