@@ -47,6 +47,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
 			}
+			printWarnings(cmd, suites)
 			w, err := report.New(format, cmd.OutOrStdout())
 			if err != nil {
 				return usageError{err}
@@ -89,6 +90,15 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	return c
+}
+
+// printWarnings prints the suites' load warnings on standard error.
+func printWarnings(cmd *cobra.Command, suites []*suite.Suite) {
+	for _, s := range suites {
+		for _, w := range s.Warnings {
+			fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+		}
+	}
 }
 
 // configErrors prints every configuration error and returns one error for

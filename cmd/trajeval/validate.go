@@ -24,6 +24,7 @@ valid, 2 otherwise.`,
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
 			}
+			printWarnings(cmd, suites)
 			n := 0
 			for _, s := range suites {
 				n += len(s.Cases)

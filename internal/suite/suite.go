@@ -8,6 +8,7 @@
 package suite
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 )
@@ -22,6 +23,8 @@ type Suite struct {
 	// NAME.traces.jsonl) beside the suite file. The run's --traces wins.
 	Traces string
 	Cases  []*Case
+	// Warnings are problems that did not stop the suite from loading.
+	Warnings []trajeval.Warning
 }
 
 // A Case is one scenario to score.

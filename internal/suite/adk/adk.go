@@ -104,7 +104,7 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	if err != nil {
 		return nil, []error{specError(path, err)}
 	}
-	s := &suite.Suite{Name: set.Name, File: path}
+	s := &suite.Suite{Name: set.Name, File: path, Warnings: set.Warnings}
 	if s.Name == "" {
 		s.Name = set.ID
 	}
