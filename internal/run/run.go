@@ -221,7 +221,10 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 		r.Evaluators = append(r.Evaluators, scoreTurns(ctx, c, t, &r)...)
 	}
 	if r.Evaluators == nil {
+		// Nothing to score is not a pass.
 		r.Evaluators = []trajeval.Result{}
+		r.Status, r.Error = trajeval.StatusError, "the case has no evaluators"
+		return r
 	}
 	aggregate(&r)
 	return r
