@@ -191,8 +191,9 @@ func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[stri
 	return b.finish()
 }
 
-// chatCall reads one entry of tool_calls: a function call, or a custom
-// tool call whose free-text input is kept as a string.
+// chatCall reads one entry of tool_calls: a function call, a custom tool
+// call whose free-text input is kept as a string, or LangChain's flat
+// {name, args, id}.
 func chatCall(c map[string]any, warn func(string)) trajeval.Step {
 	s := trajeval.Step{ID: idOf(c["id"])}
 	if cu := obj(c["custom"]); cu != nil && c["function"] == nil {
@@ -204,6 +205,12 @@ func chatCall(c map[string]any, warn func(string)) trajeval.Step {
 		return s
 	}
 	fn := obj(c["function"])
+	if fn == nil && c["name"] != nil {
+		// the flat {name, args, id} that LangChain also writes
+		s.Name = str(c["name"])
+		s.Args = args(c["args"], warn)
+		return s
+	}
 	s.Name = str(fn["name"])
 	s.Args = args(fn["arguments"], warn)
 	return s

@@ -10,7 +10,8 @@
 // messages are one conversation.
 //  1. Each entry of an assistant message's tool_calls is a step, in array
 //     order; function.arguments is a JSON string and is parsed. A custom
-//     tool's free-text input stays a string.
+//     tool's free-text input stays a string. LangChain's flat
+//     {name, args, id} entries are read too.
 //  2. A role tool message is the result of the call with its tool_call_id;
 //     text parts are joined into a string.
 //  3. The legacy function_call has no id: a role function reply answers the
