@@ -109,7 +109,8 @@ type item struct {
 	started   bool
 	completed bool
 	group     int
-	data      map[string]any // the latest state of the item
+	data      map[string]any // the latest state of a running item
+	step      *trajeval.Step // the step of a completed item
 }
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
@@ -293,7 +294,16 @@ func (r *reader) item(typ string, data map[string]any) {
 		if it.started {
 			r.running--
 		}
+		// Keep the step, not the decoded item: a long run holds many.
+		s := r.step(it)
+		it.step, it.data = &s, nil
 	}
+}
+
+func (r *reader) step(it *item) trajeval.Step {
+	return step(it, func(msg string) {
+		r.in.Warn(trajeval.Warning{File: r.in.Name, Line: it.line, Place: "item " + it.id, Msg: msg})
+	})
 }
 
 func (r *reader) finish() *trajeval.Trajectory {
@@ -302,9 +312,11 @@ func (r *reader) finish() *trajeval.Trajectory {
 		t.Turns = append(t.Turns, trajeval.Turn{FinalResponse: r.finals[i]})
 	}
 	for _, it := range r.order {
-		s := step(it, func(msg string) {
-			r.in.Warn(trajeval.Warning{File: r.in.Name, Line: it.line, Place: "item " + it.id, Msg: msg})
-		})
+		if it.step != nil {
+			t.Steps = append(t.Steps, *it.step)
+			continue
+		}
+		s := r.step(it)
 		if !it.completed {
 			r.in.Warn(trajeval.Warning{File: r.in.Name, Line: it.line, Place: "item " + it.id, Msg: strings.TrimPrefix(it.kind+" "+s.Name, "command_execution ") + " never completed"})
 		}
