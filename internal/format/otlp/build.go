@@ -96,7 +96,7 @@ func (tb *traceBuf) start() uint64 {
 // build makes one trajectory of traces, one turn per trace.
 func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	t := &trajeval.Trajectory{ID: id}
-	results := map[string]any{}
+	results := map[string]lazy{}
 	for _, tb := range traces {
 		for k, v := range tb.results {
 			if _, ok := results[k]; !ok {
@@ -127,15 +127,16 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 			}
 			st := &step{turn: ti + 1, pos: s.pos, at: s.start, end: s.end, span: s, trace: ti, hasArgs: c.hasArgs}
 			st.Step = trajeval.Step{
-				Turn: ti + 1, ID: c.id, Name: c.name, Args: c.args,
+				Turn: ti + 1, ID: c.id, Name: c.name, Args: r.args(c, s),
 				StartTime: timeOf(s.start), EndTime: timeOf(s.end),
 			}
 			st.Agent, _ = agents[ti](s)
+			var failed bool
 			if c.hasResult {
-				st.Result = c.result
+				st.Result, failed = c.resultValue()
 			}
 			switch {
-			case s.failed || c.failed:
+			case s.failed || failed:
 				st.Error = ptr(true)
 				if s.failed {
 					st.ErrorMessage = s.errMsg
@@ -163,7 +164,7 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 				for _, c := range b {
 					if st := byID[c.id]; c.id != "" && st != nil {
 						if !st.hasArgs && c.hasArgs {
-							st.Args, st.hasArgs = c.args, true
+							st.Args, st.hasArgs = r.args(&c, s), true
 						}
 						st.mentioned = true
 						if st.batch == nil {
@@ -172,7 +173,7 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 						continue
 					}
 					st := &step{turn: ti + 1, pos: s.pos, sub: c.sub, at: issued(s), end: issued(s), trace: ti, hasArgs: c.hasArgs, mentioned: true}
-					st.Step = trajeval.Step{Turn: ti + 1, ID: c.id, Name: c.name, Args: c.args}
+					st.Step = trajeval.Step{Turn: ti + 1, ID: c.id, Name: c.name, Args: r.args(&c, s)}
 					st.Agent, _ = agents[ti](s)
 					if c.name == "" {
 						r.warnf(s.line, placeOf(s.id), "a tool call in the output messages has no name")
@@ -197,7 +198,7 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	for id, st := range byID {
 		if st.Result == nil {
 			if res, ok := results[id]; ok {
-				st.Result = res
+				st.Result = result(res.value())
 			}
 		}
 	}
@@ -276,6 +277,16 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	t.Metrics.Tokens = tok
 	t.Finish()
 	return t
+}
+
+// args decodes a call's arguments, s being the span it was read from.
+func (r *reader) args(c *call, s *span) any {
+	if !c.hasArgs {
+		return map[string]any{}
+	}
+	return args(c.args.value(), c.name, func(format string, a ...any) {
+		r.warnf(s.line, placeOf(s.id), format, a...)
+	})
 }
 
 // overlapping groups the tool spans that no chat message accounts for:

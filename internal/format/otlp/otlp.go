@@ -102,13 +102,17 @@
 // Memory: spans of one trace may be anywhere in a file (the file exporter
 // writes in end order with no guarantee), and a later trace may continue
 // the same conversation, so a trajectory is complete only at the end of the
-// file. Each span is therefore kept until then, but only as a compact
-// record: ids, times, status, and for tool, chat and agent spans the
-// attributes the rules above use (already decoded, never the raw OTLP).
-// Message histories are reduced on arrival to their tool calls, tool
-// results, and one user and one final text per trace. Other spans cost
-// about 100 bytes each. Trajectories are then built and handed over one at
-// a time.
+// file. Every span is therefore kept until then, but only as a compact
+// record: ids, times, status, and for tool, chat and agent spans what the
+// rules above use, with arguments and results held as JSON text (decoded
+// when the trajectory is built). Message histories are reduced on arrival
+// to the calls of the output, the tool results of the input (one per call
+// id), and one user and one final text per trace. Then trajectories are
+// built and handed over one at a time, each trace's records dropped as its
+// trajectory is built. The cost is about half the size of the file: a 1 GB
+// JSON Lines file of GenAI agent traces (830,000 spans) holds about 560 MB
+// of records once read; the OTLP of one line (or, for protobuf, of one
+// ResourceSpans or framed message) is decoded at a time.
 package otlp
 
 import (

@@ -40,12 +40,12 @@ type span struct {
 // A call is one tool call, from a tool span or a chat message.
 type call struct {
 	id, name  string
-	args      any
+	args      lazy
 	hasArgs   bool
-	result    any
+	result    lazy
 	hasResult bool
-	failed    bool // the result says it failed (a ToolMessage with status error)
-	sub       int  // position in its message
+	content   int // how output.value's "content" is read: see [call.resultValue]
+	sub       int // position in its message
 }
 
 // A traceBuf gathers one trace's spans.
@@ -54,7 +54,7 @@ type traceBuf struct {
 	pos     int // arrival of its first span
 	spans   []*span
 	conv    string
-	results map[string]any // tool results by call id, from chat inputs
+	results map[string]lazy // tool results by call id, from chat inputs
 
 	chatUser      *string // the earliest chat span's user text
 	chatUserStart uint64
@@ -199,7 +199,7 @@ func (r *reader) addSpan(ps ptrace.Span, line int, resConv string) {
 func (r *reader) addChat(tb *traceBuf, s *span, attrs pcommon.Map, w func(string, ...any)) {
 	tb.llmCalls++
 	if tb.results == nil {
-		tb.results = map[string]any{}
+		tb.results = map[string]lazy{}
 	}
 	var user, final *string
 	if v, ok := attrs.Get("gen_ai.input.messages"); ok {
@@ -249,34 +249,51 @@ func toolCall(ps ptrace.Span, attrs pcommon.Map, oiKind string, w func(string, .
 	}
 	for _, k := range []string{"gen_ai.tool.call.arguments", "input.value", "gcp.vertex.agent.tool_call_args"} {
 		if v, ok := attrs.Get(k); ok {
-			c.args, c.hasArgs = args(fromValue(v), c.name, w), true
+			c.args, c.hasArgs = lazyOf(v), true
 			break
 		}
 	}
 	if !c.hasArgs {
 		if v, ok := attrs.Get("tool.parameters"); ok {
-			if a := args(fromValue(v), c.name, w); !isSchema(a) {
-				c.args, c.hasArgs = a, true
+			if l := lazyOf(v); !isSchema(args(l.value(), c.name, func(string, ...any) {})) {
+				c.args, c.hasArgs = l, true
 			}
 		}
-	}
-	if !c.hasArgs {
-		c.args = map[string]any{}
 	}
 	if v, ok := attrs.Get("gen_ai.tool.call.result"); ok {
-		c.result, c.hasResult = result(fromValue(v)), true
+		c.result, c.hasResult = lazyOf(v), true
 	} else if v, ok := attrs.Get("output.value"); ok {
-		c.result, c.hasResult = result(fromValue(v)), true
-		if m, ok := c.result.(map[string]any); ok {
-			if content, ok := m["content"]; ok && (oiKind == "" || isToolMessage(m)) {
-				c.result = content
-				c.failed = isToolMessage(m) && m["status"] == "error"
-			}
+		c.result, c.hasResult = lazyOf(v), true
+		c.content = contentToolMessage
+		if oiKind == "" {
+			c.content = contentAlways
 		}
 	} else if v, ok := attrs.Get("gcp.vertex.agent.tool_response"); ok {
-		c.result, c.hasResult = result(fromValue(v)), true
+		c.result, c.hasResult = lazyOf(v), true
 	}
 	return c
+}
+
+// How a result's "content" field is read (UiPath reads output.value so).
+const (
+	contentNever       = iota
+	contentToolMessage // only from a LangChain ToolMessage
+	contentAlways      // from any JSON object (UiPath-style spans)
+)
+
+// resultValue decodes the call's result; failed reports a ToolMessage
+// whose status is error.
+func (c *call) resultValue() (res any, failed bool) {
+	res = result(c.result.value())
+	m, ok := res.(map[string]any)
+	if !ok || c.content == contentNever {
+		return res, false
+	}
+	content, ok := m["content"]
+	if !ok || (c.content == contentToolMessage && !isToolMessage(m)) {
+		return res, false
+	}
+	return content, isToolMessage(m) && m["status"] == "error"
 }
 
 // isToolMessage reports whether m is a serialised LangChain ToolMessage.

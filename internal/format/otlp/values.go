@@ -3,6 +3,7 @@ package otlp
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"math"
 	"sort"
 	"strconv"
@@ -57,6 +58,38 @@ func double(f float64) any {
 	return json.Number(s)
 }
 
+// A lazy is a JSON value kept as text until its trajectory is built:
+// while a file is read every span is held, and text costs a fraction of
+// decoded maps.
+type lazy struct {
+	text string
+	str  bool // text is a string attribute's value, not JSON text
+}
+
+func lazyOf(v pcommon.Value) lazy {
+	if v.Type() == pcommon.ValueTypeStr {
+		return lazy{text: v.Str(), str: true}
+	}
+	return lazy{text: jsonv.Marshal(fromValue(v))}
+}
+
+func lazyRaw(b json.RawMessage) lazy { return lazy{text: string(b)} }
+
+// value decodes the value; JSON text that does not decode gives nil.
+func (l lazy) value() any {
+	if l.str {
+		return l.text
+	}
+	if l.text == "" {
+		return nil
+	}
+	v, err := jsonv.Decode([]byte(l.text))
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
 // args turns a call's arguments into a JSON value: a string is parsed, and
 // kept as text (reported) when it is not JSON; none gives {}.
 func args(v any, tool string, w func(string, ...any)) any {
@@ -91,68 +124,107 @@ func result(v any) any {
 	return v
 }
 
+// A message is one entry of gen_ai.input.messages or
+// gen_ai.output.messages. Arguments and responses stay raw until needed: a
+// chat span's input replays the whole history, and decoding every replayed
+// value into maps is most of the cost of reading a large file.
+type message struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Parts      []part          `json:"parts"`
+	ToolCallID any             `json:"tool_call_id"`
+	ToolCalls  []openAICall    `json:"tool_calls"`
+}
+
+type part struct {
+	Type      string          `json:"type"`
+	ID        any             `json:"id"`
+	Name      any             `json:"name"`
+	Content   any             `json:"content"`
+	Text      any             `json:"text"`
+	Arguments json.RawMessage `json:"arguments"`
+	Response  json.RawMessage `json:"response"`
+	Result    json.RawMessage `json:"result"`
+}
+
+type openAICall struct {
+	ID       any `json:"id"`
+	Function struct {
+		Name      any             `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
 // messages returns a GenAI message list: a JSON string or a structured
 // array.
-func messages(v pcommon.Value, w func(string, ...any), what string) []map[string]any {
-	raw := fromValue(v)
-	if s, ok := raw.(string); ok {
-		p, err := jsonv.Decode([]byte(s))
-		if err != nil {
-			w("%s is not valid JSON; ignored", what)
-			return nil
-		}
-		raw = p
+func messages(v pcommon.Value, w func(string, ...any), what string) []message {
+	var data []byte
+	if v.Type() == pcommon.ValueTypeStr {
+		data = []byte(v.Str())
+	} else {
+		data = []byte(jsonv.Marshal(fromValue(v)))
 	}
-	list, ok := raw.([]any)
-	if !ok {
-		if m, ok := raw.(map[string]any); ok {
-			list = []any{m}
-		} else {
+	var list []message
+	err := json.Unmarshal(data, &list)
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te):
+		// A field of an unexpected type is skipped; the rest is read.
+		if te.Field == "" {
+			var one message
+			if json.Unmarshal(data, &one) == nil {
+				return []message{one}
+			}
 			w("%s is not a list of messages; ignored", what)
 			return nil
 		}
+	case err != nil:
+		w("%s is not valid JSON; ignored", what)
+		return nil
 	}
-	out := make([]map[string]any, 0, len(list))
-	for _, e := range list {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
+	return list
 }
 
-func parts(m map[string]any) []map[string]any {
-	list, _ := m["parts"].([]any)
-	out := make([]map[string]any, 0, len(list))
-	for _, e := range list {
-		if p, ok := e.(map[string]any); ok {
-			out = append(out, p)
-		}
+// raw decodes a raw JSON value exactly; absent gives nil.
+func raw(b json.RawMessage) (any, bool) {
+	if len(b) == 0 {
+		return nil, false
 	}
-	return out
+	v, err := jsonv.Decode(b)
+	if err != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 func idOf(v any) string {
 	switch x := v.(type) {
 	case string:
 		return strings.TrimSpace(x)
-	case json.Number:
-		return string(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return ""
 }
 
+func strOf(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
 // text joins a message's text parts (or its plain string content).
-func text(m map[string]any) *string {
+func text(m message) *string {
 	var out []string
-	if s, ok := m["content"].(string); ok && s != "" {
-		out = append(out, s)
+	if c, _ := raw(m.Content); c != nil {
+		if s, ok := c.(string); ok && s != "" {
+			out = append(out, s)
+		}
 	}
-	for _, p := range parts(m) {
-		if p["type"] == "text" {
-			if s, ok := p["content"].(string); ok {
+	for _, p := range m.Parts {
+		if p.Type == "text" {
+			if s, ok := p.Content.(string); ok {
 				out = append(out, s)
-			} else if s, ok := p["text"].(string); ok {
+			} else if s, ok := p.Text.(string); ok {
 				out = append(out, s)
 			}
 		}
@@ -167,10 +239,10 @@ func text(m map[string]any) *string {
 // readInput reads gen_ai.input.messages: it returns the last user
 // message's text and adds each tool result it holds to results (by call
 // id). The calls of the history it replays are not read.
-func readInput(v pcommon.Value, results map[string]any, w func(string, ...any)) *string {
+func readInput(v pcommon.Value, results map[string]lazy, w func(string, ...any)) *string {
 	var user *string
 	for _, m := range messages(v, w, "gen_ai.input.messages") {
-		if m["role"] == "user" {
+		if m.Role == "user" {
 			if t := text(m); t != nil {
 				user = t
 			}
@@ -178,22 +250,24 @@ func readInput(v pcommon.Value, results map[string]any, w func(string, ...any)) 
 		if results == nil {
 			continue
 		}
-		for _, p := range parts(m) {
-			if p["type"] != "tool_call_response" {
+		for _, p := range m.Parts {
+			if p.Type != "tool_call_response" {
 				continue
 			}
-			r, ok := p["response"]
-			if !ok {
-				r = p["result"] // one example in the spec spells it so
+			id := idOf(p.ID)
+			if _, done := results[id]; done || id == "" {
+				continue
 			}
-			if id := idOf(p["id"]); id != "" {
-				results[id] = result(r)
+			r := p.Response
+			if len(r) == 0 {
+				r = p.Result // one example in the spec spells it so
 			}
+			results[id] = lazyRaw(r)
 		}
-		if m["role"] == "tool" { // OpenAI-style history
-			if id := idOf(m["tool_call_id"]); id != "" {
+		if m.Role == "tool" { // OpenAI-style history
+			if id := idOf(m.ToolCallID); id != "" {
 				if _, done := results[id]; !done {
-					results[id] = result(m["content"])
+					results[id] = lazyRaw(m.Content)
 				}
 			}
 		}
@@ -208,23 +282,16 @@ func readOutput(v pcommon.Value, w func(string, ...any)) ([][]call, *string) {
 	var final *string
 	for _, m := range messages(v, w, "gen_ai.output.messages") {
 		var batch []call
-		for _, p := range parts(m) {
-			if p["type"] == "tool_call" {
-				name, _ := p["name"].(string)
-				a, has := p["arguments"]
-				batch = append(batch, call{id: idOf(p["id"]), name: name, args: args(a, name, w), hasArgs: has, sub: len(batch)})
+		add := func(id, name any, arguments json.RawMessage) {
+			batch = append(batch, call{id: idOf(id), name: strOf(name), args: lazyRaw(arguments), hasArgs: len(arguments) > 0, sub: len(batch)})
+		}
+		for _, p := range m.Parts {
+			if p.Type == "tool_call" {
+				add(p.ID, p.Name, p.Arguments)
 			}
 		}
-		tcs, _ := m["tool_calls"].([]any) // OpenAI-style message
-		for _, e := range tcs {
-			tc, _ := e.(map[string]any)
-			fn, _ := tc["function"].(map[string]any)
-			if fn == nil {
-				continue
-			}
-			name, _ := fn["name"].(string)
-			a, has := fn["arguments"]
-			batch = append(batch, call{id: idOf(tc["id"]), name: name, args: args(a, name, w), hasArgs: has, sub: len(batch)})
+		for _, tc := range m.ToolCalls { // OpenAI-style message
+			add(tc.ID, tc.Function.Name, tc.Function.Arguments)
 		}
 		if batch != nil {
 			batches = append(batches, batch)
@@ -245,7 +312,7 @@ type oiSpan struct {
 // readOpenInference reads the flattened llm.input_messages.<i>.* and
 // llm.output_messages.<i>.* attributes. Indices are numbers, not text:
 // .10. comes after .9.
-func readOpenInference(attrs pcommon.Map, results map[string]any, w func(string, ...any)) oiSpan {
+func readOpenInference(attrs pcommon.Map, results map[string]lazy, w func(string, ...any)) oiSpan {
 	type msg struct {
 		role, content, toolCallID string
 		calls                     map[int]*call
@@ -300,7 +367,7 @@ func readOpenInference(attrs pcommon.Map, results map[string]any, w func(string,
 			case "tool_call.function.name":
 				c.name = v.AsString()
 			case "tool_call.function.arguments":
-				c.args, c.hasArgs = fromValue(v), true
+				c.args, c.hasArgs = lazyOf(v), true
 			}
 		}
 	}
@@ -311,7 +378,7 @@ func readOpenInference(attrs pcommon.Map, results map[string]any, w func(string,
 			o.user = &m.content
 		}
 		if m.role == "tool" && m.toolCallID != "" && results != nil {
-			results[m.toolCallID] = result(m.content)
+			results[m.toolCallID] = lazy{text: m.content, str: true}
 		}
 	}
 	for _, i := range sortedKeys(out) {
@@ -319,7 +386,7 @@ func readOpenInference(attrs pcommon.Map, results map[string]any, w func(string,
 		var batch []call
 		for n, j := range sortedKeys(m.calls) {
 			c := *m.calls[j]
-			c.args, c.sub = args(c.args, c.name, w), n
+			c.sub = n
 			batch = append(batch, c)
 		}
 		if batch != nil {
