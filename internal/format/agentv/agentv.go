@@ -64,7 +64,7 @@ func (format) Sniff(head []byte) error {
 }
 
 type record struct {
-	ID             string      `json:"id"`
+	ID             any         `json:"id"` // a string, or a number
 	Output         []message   `json:"output"`
 	OutputMessages []message   `json:"output_messages"`
 	TokenUsage     *tokenUsage `json:"token_usage"`
@@ -108,6 +108,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		if err != nil {
 			return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
 		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
+		}
 		t, err := decode(in, data, 1)
 		if err != nil {
 			return err
@@ -140,17 +143,22 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 		msg, line, col := jsonl.Describe(data, err, firstLine)
 		return nil, &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Err: err}
 	}
+	// A second value must not be dropped silently (two pretty-printed objects).
+	if rest := bytes.TrimLeft(data[d.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		line, col := jsonl.Position(data, int64(len(data)-len(rest)))
+		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
+	}
 	msgs := r.Output
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
-	t := &trajeval.Trajectory{ID: r.ID}
+	t := &trajeval.Trajectory{ID: idString(r.ID)}
 	seen := map[string]bool{}
 	turn := 0
 	var llm int64
 	group := 0
 	warn := func(msg string) {
-		in.Warn(trajeval.Warning{File: in.Name, Line: firstLine, Place: "trace " + r.ID, Msg: msg})
+		in.Warn(trajeval.Warning{File: in.Name, Line: firstLine, Place: "trace " + t.ID, Msg: msg})
 	}
 	for _, m := range msgs {
 		switch m.Role {
@@ -160,6 +168,10 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 			continue
 		case "assistant":
 			llm++
+		default:
+			if len(m.ToolCalls) == 0 {
+				continue // a system prompt must not open an empty turn before the first user message
+			}
 		}
 		if turn == 0 {
 			t.Turns = append(t.Turns, trajeval.Turn{})
@@ -248,12 +260,13 @@ func args(v any, warn func(string), tool string) any {
 		}
 		return v
 	}
+	if strings.TrimSpace(s) == "" {
+		return map[string]any{} // no arguments, as when input is absent
+	}
 	if p, err := jsonv.Decode([]byte(s)); err == nil {
 		return p
 	}
-	if strings.TrimSpace(s) != "" {
-		warn(fmt.Sprintf("arguments of %s are a string that is not valid JSON; kept as text", tool))
-	}
+	warn(fmt.Sprintf("arguments of %s are a string that is not valid JSON; kept as text", tool))
 	return s
 }
 
