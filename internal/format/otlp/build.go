@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // A step is a trajectory step while it is being built.
@@ -162,7 +163,15 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 			for _, b := range s.batches {
 				var members []*step
 				for _, c := range b {
-					if st := byID[c.id]; c.id != "" && st != nil {
+					st := byID[c.id]
+					if st == nil {
+						st = unnamedSpan(steps, ti, s, &c)
+						if st != nil && c.id != "" {
+							st.ID = c.id
+							byID[c.id] = st
+						}
+					}
+					if st != nil {
 						if !st.hasArgs && c.hasArgs {
 							st.Args, st.hasArgs = r.args(&c, s), true
 						}
@@ -172,7 +181,7 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 						}
 						continue
 					}
-					st := &step{turn: ti + 1, pos: s.pos, sub: c.sub, at: issued(s), end: issued(s), trace: ti, hasArgs: c.hasArgs, mentioned: true}
+					st = &step{turn: ti + 1, pos: s.pos, sub: c.sub, at: issued(s), end: issued(s), trace: ti, hasArgs: c.hasArgs, mentioned: true}
 					st.Step = trajeval.Step{Turn: ti + 1, ID: c.id, Name: c.name, Args: r.args(&c, s)}
 					st.Agent, _ = agents[ti](s)
 					if c.name == "" {
@@ -277,6 +286,31 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	t.Metrics.Tokens = tok
 	t.Finish()
 	return t
+}
+
+// unnamedSpan finds the tool span a chat call without a matching id was
+// made as: the earliest step of trace ti from a tool span with no call id
+// and the call's name, that starts after the chat span started and is not
+// named in a message yet. Instrumentations that do not record
+// gen_ai.tool.call.id would otherwise show each call twice.
+func unnamedSpan(steps []*step, ti int, chat *span, c *call) *step {
+	var best *step
+	var bestSame bool
+	var want any
+	if c.hasArgs {
+		want = args(c.args.value(), c.name, func(string, ...any) {})
+	}
+	for _, st := range steps {
+		if st.span == nil || st.trace != ti || st.span.tool.id != "" || st.mentioned || st.Name != c.name || st.at < chat.start {
+			continue
+		}
+		// A span with the same arguments is preferred, then the earliest.
+		same := c.hasArgs && jsonv.Equal(want, st.Args)
+		if best == nil || (same && !bestSame) || (same == bestSame && (st.at < best.at || (st.at == best.at && st.pos < best.pos))) {
+			best, bestSame = st, same
+		}
+	}
+	return best
 }
 
 // args decodes a call's arguments, s being the span it was read from.

@@ -55,6 +55,11 @@
 //     OpenInference tool message) with the same id in any chat span's input
 //     messages. Input messages are never a source of calls: they replay
 //     history. gen_ai.tool.definitions and llm.tools are never calls.
+//     Where tool spans carry no call id, a chat call whose id matches no
+//     span is matched to a tool span of the same trace with no id, the
+//     call's name, a start after the chat span's start, and not yet
+//     matched: one with equal arguments first, else the earliest. The step
+//     then takes the call's id.
 //  6. One call id is one step: a call seen again (a second chat span with
 //     the same output, a span exported twice) is dropped, and two
 //     different tool spans with one call id keep the first, reported.
