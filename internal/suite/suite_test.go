@@ -1,0 +1,362 @@
+package suite_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	_ "github.com/trajeval/trajeval/internal/eval/all"
+	"github.com/trajeval/trajeval/internal/suite"
+)
+
+// write creates files (name → content) in a new temporary folder and
+// returns the folder.
+func write(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func load(t *testing.T, yaml string) (*suite.Suite, []error) {
+	t.Helper()
+	dir := write(t, map[string]string{"suite.yaml": yaml})
+	return suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+}
+
+func mustLoad(t *testing.T, yaml string) *suite.Suite {
+	t.Helper()
+	s, errs := load(t, yaml)
+	if len(errs) > 0 || s == nil {
+		t.Fatalf("LoadFile: %v", errs)
+	}
+	return s
+}
+
+const okEval = `
+    execution:
+      evaluators:
+        - type: tool_trajectory
+          mode: in_order
+          expected: [{tool: search}]
+`
+
+func TestLoadFile_errors(t *testing.T) {
+	tests := []struct {
+		name      string
+		yaml      string
+		line, col int
+		msg, hint string
+		reason    string
+	}{
+		{"unknown top key", "evalcases:\n  - id: a" + okEval + "descripton: x\n", 8, 1, `unknown key "descripton"`, `did you mean "description"?`, "a misspelt top-level key"},
+		{"unknown top key cases", "evalcase:\n  - id: a" + okEval, 1, 1, `unknown key "evalcase"`, `did you mean "evalcases"?`, "a misspelt cases key"},
+		{"unknown case key", "evalcases:\n  - id: a\n    expcted_outcome: x" + okEval, 3, 5, `unknown key "expcted_outcome"`, `did you mean "expected_outcome"?`, "a misspelt case key"},
+		{"unknown evaluator key", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: tool_trajectory\n          mode: in_order\n          expcted: [{tool: search}]\n", 7, 11, `unknown key "expcted"`, `did you mean "expected"?`, "the brief's example"},
+		{"unknown type", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: tool_trajectry\n          expected: [{tool: s}]\n", 5, 17, `unknown evaluator type "tool_trajectry"`, `did you mean "tool_trajectory"?`, "a misspelt type"},
+		{"unknown mode", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: tool_trajectory\n          mode: inorder\n          expected: [{tool: s}]\n", 6, 17, `unknown value "inorder"`, `did you mean "in_order"?`, "a misspelt mode"},
+		{"any_order bare", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: tool_trajectory\n          mode: any_order\n", 5, 11, "mode any_order needs expected or minimums", "add expected", "nothing to check"},
+		{"in_order bare", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: tool_trajectory\n          mode: in_order\n          minimums: {a: 1}\n", 7, 22, "minimums only count in any_order", "", "minimums with in_order"},
+		{"in_order no expected", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: tool_trajectory\n          mode: in_order\n", 5, 11, "mode in_order needs expected", "", "in_order without expected"},
+		{"same name", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {name: t, type: tool_trajectory, expected: [{tool: a}]}\n        - {name: t, type: tool_trajectory, expected: [{tool: b}]}\n", 6, 12, `two evaluators are named "t"`, "the other is at line 5", "names are unique in a case"},
+		{"same name across suite and case", "execution:\n  evaluators:\n    - {name: t, type: tool_trajectory, expected: [{tool: a}]}\nevalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {name: t, type: tool_trajectory, expected: [{tool: b}]}\n", 8, 12, `two evaluators are named "t"`, "", "the suite's evaluators count"},
+		{"duplicate ids", "evalcases:\n  - id: a" + okEval + "  - id: a" + okEval, 8, 5, `case id "a" is used twice`, "the other is at line 2", "ids match traces"},
+		{"no id", "evalcases:\n  - input: hi" + okEval, 2, 5, "case has no id", "add id", "every case needs an id"},
+		{"empty id", "evalcases:\n  - id: \"\"" + okEval, 2, 9, "case id is empty", "", "an empty id"},
+		{"no evaluators", "evalcases:\n  - id: a\n", 2, 5, `case "a" has no evaluators`, "", "a case must be scored by something"},
+		{"malformed", "evalcases:\n  - id: a\n    input: [unclosed\n", 3, 12, "invalid YAML", "", "a syntax error"},
+		{"empty", "", 1, 1, "empty", "", "an empty file"},
+		{"binary", "\x00\x01\x02\x03", 1, 1, "binary", "", "a binary file"},
+		{"not a map", "- a\n- b\n", 1, 1, "a suite is a map", "", "a list is not a suite"},
+		{"threshold range", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {type: tool_trajectory, expected: [{tool: a}], threshold: 2}\n", 5, 69, "threshold must be between 0 and 1", "", "a threshold is a fraction"},
+		{"bad operator", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: tool_trajectory\n          expected:\n            - tool: s\n              args: {q: {$regx: x}}\n", 8, 26, "unknown operator $regx", "", "argument operators are checked at load"},
+		{"composite member type", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - type: composite\n          evaluators:\n            - {type: tool_trajectry, expected: [{tool: a}]}\n", 7, 22, `unknown evaluator type "tool_trajectry"`, `did you mean "tool_trajectory"?`, "members are checked too"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs := load(t, tt.yaml)
+			if len(errs) == 0 {
+				t.Fatalf("LoadFile succeeded, want %q: %s", tt.msg, tt.reason)
+			}
+			var se *trajeval.SpecError
+			if !errors.As(errs[0], &se) {
+				t.Fatalf("error %v (%T) is not a SpecError", errs[0], errs[0])
+			}
+			if filepath.Base(se.File) != "suite.yaml" || se.Line != tt.line || se.Col != tt.col {
+				t.Errorf("error at %s:%d:%d, want suite.yaml:%d:%d: %v", filepath.Base(se.File), se.Line, se.Col, tt.line, tt.col, errs[0])
+			}
+			if !strings.Contains(se.Msg, tt.msg) || !strings.Contains(se.Hint, tt.hint) {
+				t.Errorf("error %q (hint %q), want %q with hint %q: %s", se.Msg, se.Hint, tt.msg, tt.hint, tt.reason)
+			}
+			if !strings.Contains(errs[0].Error(), fmt.Sprintf("suite.yaml:%d:%d: ", se.Line, se.Col)) {
+				t.Errorf("error %q does not start with file:line:col", errs[0])
+			}
+		})
+	}
+}
+
+func TestLoadFile_allErrors(t *testing.T) {
+	_, errs := load(t, "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {type: tool_trajectry}\n  - id: b\n    execution:\n      evaluators:\n        - {type: tool_trajectory, mode: inorder, expected: [{tool: a}]}\n")
+	if len(errs) != 2 {
+		t.Errorf("%d errors %v, want 2: every configuration error is reported, not only the first", len(errs), errs)
+	}
+}
+
+func TestLoad_folder(t *testing.T) {
+	t.Run("no suites", func(t *testing.T) {
+		dir := write(t, map[string]string{"notes.txt": "x", "data.json": `{"a":1}`})
+		_, errs := suite.Load([]string{dir}, suite.Options{})
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "no suite files") {
+			t.Errorf("Load(empty folder) = %v, want one 'no suite files' error", errs)
+		}
+	})
+	t.Run("missing path", func(t *testing.T) {
+		_, errs := suite.Load([]string{filepath.Join(t.TempDir(), "nope.yaml")}, suite.Options{})
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "cannot read") {
+			t.Errorf("Load(missing) = %v", errs)
+		}
+	})
+	t.Run("duplicate ids across files", func(t *testing.T) {
+		c := "evalcases:\n  - id: same" + okEval
+		dir := write(t, map[string]string{"a.yaml": c, "sub/b.yaml": c})
+		suites, errs := suite.Load([]string{dir}, suite.Options{})
+		if len(suites) != 2 || len(errs) != 1 || !strings.Contains(errs[0].Error(), `case id "same" is used twice`) {
+			t.Errorf("Load = %d suites, %v; want 2 suites and one duplicate-id error", len(suites), errs)
+		}
+	})
+	t.Run("skips non-suites", func(t *testing.T) {
+		dir := write(t, map[string]string{
+			"s.yaml":              "evalcases:\n  - id: a" + okEval,
+			"targets.yaml":        "targets: [{name: x}]\n",
+			"traces.jsonl":        `{"id":"a","output":[]}` + "\n",
+			"blob.bin.yaml":       "\x00\x01",
+			".hidden/x.yaml":      "evalcases: [oops",
+			"testdata/bad.yaml":   "evalcases: [oops",
+			"node_modules/m.yaml": "evalcases: [oops",
+		})
+		suites, errs := suite.Load([]string{dir}, suite.Options{})
+		if len(suites) != 1 || len(errs) != 0 {
+			t.Errorf("Load = %d suites, %v; want the one suite, other files skipped", len(suites), errs)
+		}
+	})
+}
+
+// sameShape summarises a suite for comparing two spellings of it.
+func sameShape(s *suite.Suite) string {
+	var b strings.Builder
+	for _, c := range s.Cases {
+		fmt.Fprintf(&b, "%s|%q|%q|", c.ID, c.Input, c.ExpectedOutcome)
+		for _, e := range c.Evaluators {
+			fmt.Fprintf(&b, "%s:%s:%v,", e.Name, e.Type, e.Threshold)
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+func TestLoadFile_spellings(t *testing.T) {
+	classic := `
+evalcases:
+  - id: weather
+    expected_outcome: Reports the weather
+    input_messages:
+      - {role: system, content: be brief}
+      - {role: user, content: Weather in Paris?}
+    execution:
+      evaluators:
+        - name: calls
+          type: tool_trajectory
+          mode: in_order
+          expected: [{tool: get_weather, args: {city: Paris}}]
+        - name: budget
+          type: execution_metrics
+          max_tool_calls: 3
+`
+	tests := []struct {
+		name   string
+		yaml   string
+		reason string
+	}{
+		{"newer", `
+tests:
+  - id: weather
+    criteria: Reports the weather
+    input: Weather in Paris?
+    assertions:
+      - name: calls
+        type: tool-trajectory
+        mode: in-order
+        expected: [{tool: get_weather, args: {city: Paris}}]
+      - name: budget
+        type: execution-metrics
+        max-tool-calls: 3
+`, "tests, criteria, input as a string, assertions and kebab-case load the same"},
+		{"camel", `
+eval_cases:
+  - id: weather
+    expectedOutcome: Reports the weather
+    input: [{role: user, content: Weather in Paris?}]
+    execution:
+      assertions:
+        - name: calls
+          type: toolTrajectory
+          mode: IN_ORDER
+          expected: [{tool: get_weather, args: {city: Paris}}]
+        - name: budget
+          type: execution_metrics
+          maxToolCalls: 3
+`, "eval_cases, camelCase keys and types, upper-case modes"},
+	}
+	want := sameShape(mustLoad(t, classic))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameShape(mustLoad(t, tt.yaml)); got != want {
+				t.Errorf("suite\n got %s\nwant %s\n%s", got, want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestLoadFile_compositeMembers(t *testing.T) {
+	for _, typ := range []string{"tool_trajectory", "tool-trajectory"} {
+		for _, ag := range []string{"weighted_average", "weighted-average"} {
+			t.Run(typ+"/"+ag, func(t *testing.T) {
+				s := mustLoad(t, fmt.Sprintf(`
+evalcases:
+  - id: a
+    execution:
+      evaluators:
+        - type: composite
+          aggregator: {type: %s, weights: {order: 2, budget: 1}}
+          evaluators:
+            - {name: order, type: %s, mode: in_order, expected: [{tool: a}]}
+            - {name: budget, type: execution-metrics, max_tool_calls: 2}
+`, ag, typ))
+				if e := s.Cases[0].Evaluators; len(e) != 1 || e[0].Type != "composite" {
+					t.Errorf("evaluators %v, want one composite", e)
+				}
+			})
+		}
+	}
+}
+
+func TestLoadFile_skipDefaults(t *testing.T) {
+	s := mustLoad(t, `
+execution:
+  evaluators:
+    - {name: suite-wide, type: tool_trajectory, expected: [{tool: a}]}
+evalcases:
+  - id: inherits
+    execution:
+      evaluators:
+        - {name: own, type: tool_trajectory, expected: [{tool: b}]}
+  - id: skips
+    skip_defaults: true
+    execution:
+      evaluators:
+        - {name: own, type: tool_trajectory, expected: [{tool: b}]}
+  - id: skips-under-execution
+    execution:
+      skip_defaults: true
+      evaluators:
+        - {name: own, type: tool_trajectory, expected: [{tool: b}]}
+`)
+	var got []string
+	for _, c := range s.Cases {
+		var names []string
+		for _, e := range c.Evaluators {
+			names = append(names, e.Name)
+		}
+		got = append(got, c.ID+"="+strings.Join(names, "+"))
+	}
+	if want := "inherits=suite-wide+own skips=own skips-under-execution=own"; strings.Join(got, " ") != want {
+		t.Errorf("evaluators %q, want %q: suite evaluators first, dropped by skip_defaults", got, want)
+	}
+}
+
+func TestLoadFile_traces(t *testing.T) {
+	cases := "evalcases:\n  - id: a\n    trace: runs/a.json" + okEval
+	tests := []struct {
+		name      string
+		files     map[string]string
+		suiteFile string
+		want      string // the suite's Traces, relative to the folder ("" none)
+		reason    string
+	}{
+		{"none", map[string]string{"s.yaml": cases}, "s.yaml", "", "no traces file"},
+		{"traces key", map[string]string{"dir/s.yaml": "traces: rec/t.jsonl\n" + cases}, "dir/s.yaml", "dir/rec/t.jsonl", "relative to the suite file"},
+		{"traces key wins", map[string]string{"s.yaml": "traces: mine.jsonl\n" + cases, "traces.jsonl": "{}"}, "s.yaml", "mine.jsonl", "the key beats a sidecar"},
+		{"named sidecar", map[string]string{"s.yaml": cases, "s.traces.jsonl": "{}", "traces.jsonl": "{}"}, "s.yaml", "s.traces.jsonl", "NAME.traces.jsonl first"},
+		{"plain sidecar", map[string]string{"sub/s.yml": cases, "sub/traces.jsonl": "{}"}, "sub/s.yml", "sub/traces.jsonl", "then traces.jsonl"},
+		{"other suite's sidecar", map[string]string{"s.yaml": cases, "other.traces.jsonl": "{}"}, "s.yaml", "", "another suite's sidecar is not ours"},
+		{"sidecar folder", map[string]string{"s.yaml": cases, "traces.jsonl/x": "{}"}, "s.yaml", "", "a folder is not a traces file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := write(t, tt.files)
+			s, errs := suite.LoadFile(filepath.Join(dir, tt.suiteFile), suite.Options{}, true)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			want := ""
+			if tt.want != "" {
+				want = filepath.Join(dir, tt.want)
+			}
+			if s.Traces != want {
+				t.Errorf("Traces = %q, want %q: %s", s.Traces, want, tt.reason)
+			}
+			if wantTrace := filepath.Join(dir, filepath.Dir(tt.suiteFile), "runs/a.json"); s.Cases[0].Trace != wantTrace {
+				t.Errorf("case trace = %q, want %q: trace paths are relative to the suite file", s.Cases[0].Trace, wantTrace)
+			}
+		})
+	}
+}
+
+func TestLoadFile_caseFields(t *testing.T) {
+	s := mustLoad(t, `
+name: demo
+evalcases:
+  - id: 42
+    input: [{role: user, content: first}, {role: assistant, content: x}, {role: user, content: second}]
+    expected_outcome: done
+    trace: /abs/trace.json`+okEval)
+	c := s.Cases[0]
+	if s.Name != "demo" || c.ID != "42" || c.Input != "first\nsecond" || c.ExpectedOutcome != "done" || c.Trace != "/abs/trace.json" {
+		t.Errorf("suite %q case %+v", s.Name, c)
+	}
+	if c.Node == nil || c.Node.Line != 4 {
+		t.Errorf("case node %v, want the case's place (line 4)", c.Node)
+	}
+}
+
+func ExampleLoadFile() {
+	dir, _ := os.MkdirTemp("", "suite")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "weather.yaml")
+	os.WriteFile(path, []byte(`
+evalcases:
+  - id: paris
+    execution:
+      evaluators:
+        - type: tool_trajectory
+          mode: inorder
+          expected: [{tool: get_weather}]
+`), 0o644)
+	_, errs := suite.LoadFile(path, suite.Options{}, true)
+	for _, err := range errs {
+		fmt.Println(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
+	}
+	// Output: weather.yaml:7:17: evalcases[0].execution.evaluators[0].mode: unknown value "inorder" (did you mean "in_order"?)
+}
