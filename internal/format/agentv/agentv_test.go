@@ -48,7 +48,7 @@ func TestRead_errors(t *testing.T) {
 				t.Errorf("error %v does not name the file", err)
 			}
 			if tt.line != 0 && te.Line == tt.line && tt.col != 0 && te.Col == tt.col+1 {
-				t.Skipf("BUG: jsonl.Describe places a JSON syntax error one column after the offending character (json.SyntaxError.Offset counts the byte read): %v", err)
+				t.Skipf("BUG: jsonl.Describe places a JSON error one column after the offending character (json.SyntaxError and UnmarshalTypeError offsets count the byte already read): %v", err)
 			}
 			if tt.line != 0 && (te.Line != tt.line || (tt.col != 0 && te.Col != tt.col)) {
 				t.Errorf("error at %d:%d, want %d:%d: %v", te.Line, te.Col, tt.line, tt.col, err)
