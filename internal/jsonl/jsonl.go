@@ -83,11 +83,13 @@ func Describe(data []byte, err error, firstLine int) (msg string, line, col int)
 		return "unexpected end of JSON: the file is truncated or a bracket is missing", line + firstLine - 1, col
 	}
 	if off, ok := ErrorOffset(err); ok {
-		line, col = Position(data, off)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			msg = "invalid JSON: " + se.Error()
+			// The offset counts the offending byte itself: point at it.
+			off = max(off-1, 0)
 		}
+		line, col = Position(data, off)
 		return msg, line + firstLine - 1, col
 	}
 	return fmt.Sprintf("invalid JSON: %v", err), firstLine, 0

@@ -19,14 +19,14 @@ func TestReadErrors(t *testing.T) {
 		col  int
 		msg  string
 	}{
-		{"evalset syntax", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": x}]}", 2, 16, "invalid JSON"},
+		{"evalset syntax", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": x}]}", 2, 15, "invalid JSON"},
 		{"evalset truncated before any case", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": \"a\"", 2, 18, "truncated"},
 		{"evalset cases not a list", adk.EvalSetFormat, "{\"eval_cases\": {}}", 1, 16, "not a list"},
 		{"evalset no cases", adk.EvalSetFormat, `{"eval_set_id": "x", "eval_cases": []}`, 0, 0, "no eval cases"},
 		{"evalset neither", adk.EvalSetFormat, `{"hello": 1}`, 1, 1, "not an ADK eval set"},
 		{"evalset a number", adk.EvalSetFormat, `42`, 1, 1, "not an ADK eval set"},
 		{"evalset trailing data", adk.EvalSetFormat, "{\"eval_id\": \"a\"}\n{}", 2, 1, "unexpected data"},
-		{"session syntax", adk.SessionFormat, "{\"events\": [\n,]}", 2, 2, "invalid JSON"},
+		{"session syntax", adk.SessionFormat, "{\"events\": [\n,]}", 2, 1, "invalid JSON"},
 		{"session no events", adk.SessionFormat, `{"id": "s"}`, 1, 1, "no \"events\""},
 		{"session empty list", adk.SessionFormat, `[]`, 0, 0, "no sessions"},
 	}

@@ -245,7 +245,7 @@ func TestErrors(t *testing.T) {
 		line, col  int
 	}{
 		{"truncated document", "{\n  \"resourceSpans\": [\n    {\"scopeSpans\": [", 3, 21},
-		{"syntax error", "{\n  \"resourceSpans\": [}\n", 2, 22},
+		{"syntax error", "{\n  \"resourceSpans\": [}\n", 2, 21},
 		{"no spans", `{"resourceSpans": []}` + "\n", 0, 0},
 		{"bad line only", `{"resourceSpans": [` + "\n", 2, 1},
 	} {
