@@ -48,6 +48,7 @@ type Node struct {
 	Line    int
 	Col     int
 	Path    string // e.g. evalcases[2].execution.evaluators[0]
+	size    int    // nodes in the value with aliases expanded, for Parse's bound
 }
 
 // An Entry is one key of a map, in file order.

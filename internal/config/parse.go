@@ -18,6 +18,10 @@ import (
 // maxDepth bounds nesting, so a hostile file cannot exhaust the stack.
 const maxDepth = 512
 
+// maxNodes bounds the values a document expands to, aliases included, so a
+// small file of nested aliases ("billion laughs") cannot exhaust memory.
+const maxNodes = 1_000_000
+
 // Parse reads a YAML (or JSON) document into a node tree. Errors are
 // *trajeval.SpecError placed at the offending line and column. Duplicate
 // keys, anchors that are never defined and multi-document files are
@@ -55,7 +59,11 @@ func Parse(file string, data []byte) (n *Node, err error) {
 		return nil, &trajeval.SpecError{File: file, Line: tk.Position.Line, Col: tk.Position.Column, Msg: "more than one YAML document in the file"}
 	}
 	c := converter{file: file, anchors: map[string]*Node{}}
-	return c.convert(docs[0], "", 0)
+	n, err = c.convert(docs[0], "", 0)
+	if err == nil && n.size > maxNodes {
+		return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
+	}
+	return n, err
 }
 
 func yamlError(file string, err error) error {
@@ -76,7 +84,7 @@ type converter struct {
 }
 
 func (c *converter) place(n *Node, tk *token.Token, path string) *Node {
-	n.File, n.Path = c.file, path
+	n.File, n.Path, n.size = c.file, path, 1
 	if tk != nil && tk.Position != nil {
 		n.Line, n.Col = tk.Position.Line, tk.Position.Column
 	}
@@ -145,6 +153,9 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 			if err != nil {
 				return nil, err
 			}
+			if n.size += item.size; n.size > maxNodes {
+				return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
+			}
 			n.Items = append(n.Items, item)
 		}
 		return n, nil
@@ -180,6 +191,9 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 				if m.Kind != Map {
 					return nil, m.Errorf("a merge key (<<) needs a map or a list of maps")
 				}
+				if n.size += m.size; n.size > maxNodes {
+					return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
+				}
 				for _, e := range m.Entries {
 					if !seen[e.Key] {
 						seen[e.Key], merged[e.Key] = true, true
@@ -196,6 +210,9 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 		v, err := c.convert(mv.Value, join(path, key), depth+1)
 		if err != nil {
 			return nil, err
+		}
+		if n.size += v.size; n.size > maxNodes {
+			return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
 		}
 		e := Entry{Key: key, Value: v}
 		if ktk != nil && ktk.Position != nil {

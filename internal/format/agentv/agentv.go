@@ -28,6 +28,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -100,14 +101,26 @@ type toolCall struct {
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	br := bufio.NewReaderSize(in.R, 1<<20)
-	head, _ := br.Peek(1 << 20)
-	// A first line that is a whole JSON value means JSON Lines (a one-line
-	// file is both); otherwise the file is one pretty-printed object.
-	if first := sniff.FirstLine(head); !json.Valid(first) {
-		data, err := io.ReadAll(br)
+	// The first line decides: a whole JSON value means JSON Lines (a
+	// one-line file is both); otherwise the file is one pretty-printed
+	// object. The first line is read whole, however long.
+	first, err := readLine(br)
+	if err != nil {
+		return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+	}
+	for len(bytes.TrimSpace(first)) == 0 && err == nil {
+		var more []byte
+		if more, err = readLine(br); len(more) == 0 {
+			break
+		}
+		first = append(first, more...)
+	}
+	if t := bytes.TrimSpace(first); len(t) == 0 || !json.Valid(t) {
+		rest, err := io.ReadAll(br)
 		if err != nil {
 			return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
 		}
+		data := append(first, rest...)
 		if len(bytes.TrimSpace(data)) == 0 {
 			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 		}
@@ -118,7 +131,8 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return yield(t)
 	}
 	records := 0
-	err := jsonl.Each(br, func(line []byte, n int) error {
+	firstLine := bytes.Count(first, []byte{'\n'})
+	record := func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -128,11 +142,28 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		records++
 		return yield(t)
-	})
+	}
+	if err := record(bytes.TrimSpace(first), max(firstLine, 1)); err != nil {
+		return err
+	}
+	err = jsonl.Each(br, func(line []byte, n int) error { return record(line, n+max(firstLine, 1)) })
 	if err == nil && records == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
 	}
 	return err
+}
+
+// readLine returns the next line with its newline, of any length; io.EOF
+// only when nothing is left.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	line, err := br.ReadBytes('\n')
+	if errors.Is(err, io.EOF) {
+		if len(line) > 0 {
+			return line, nil
+		}
+		return nil, nil
+	}
+	return line, err
 }
 
 func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory, error) {
@@ -262,6 +293,11 @@ func args(v any, warn func(string), tool string) any {
 	}
 	if strings.TrimSpace(s) == "" {
 		return map[string]any{} // no arguments, as when input is absent
+	}
+	// Only an object or array in a string is serialised arguments; other
+	// text ("42", "yes") is an argument of its own and stays a string.
+	if t := strings.TrimSpace(s); t[0] != '{' && t[0] != '[' {
+		return s
 	}
 	if p, err := jsonv.Decode([]byte(s)); err == nil {
 		return p
