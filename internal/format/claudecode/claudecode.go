@@ -61,7 +61,7 @@ func (format) Sniff(head []byte) error {
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not JSON Lines of objects"}
 	}
-	close := 0
+	closeness := 0
 	for _, line := range sniff.Lines(head, 5) {
 		var e struct {
 			Type      string          `json:"type"`
@@ -78,10 +78,10 @@ func (format) Sniff(head []byte) error {
 		case (e.Type == "assistant" || e.Type == "user") && e.Message != nil && e.SessionID != nil:
 			return nil
 		case e.Type == "assistant" || e.Type == "user" || e.Type == "system":
-			close = 50
+			closeness = 50
 		}
 	}
-	return &trajeval.SniffError{Closeness: close, Why: "no system init line and no assistant or user line with message and session_id"}
+	return &trajeval.SniffError{Closeness: closeness, Why: "no system init line and no assistant or user line with message and session_id"}
 }
 
 type reader struct {

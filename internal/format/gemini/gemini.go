@@ -63,7 +63,7 @@ func (format) Sniff(head []byte) error {
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not JSON Lines of objects"}
 	}
-	close := 0
+	closeness := 0
 	for _, line := range sniff.Lines(head, 5) {
 		var e struct {
 			Type      string  `json:"type"`
@@ -77,7 +77,7 @@ func (format) Sniff(head []byte) error {
 		}
 		if e.Timestamp == nil {
 			if e.Type == "init" || e.Type == "tool_use" {
-				close = 50
+				closeness = 50
 			}
 			continue
 		}
@@ -88,7 +88,7 @@ func (format) Sniff(head []byte) error {
 			return nil
 		}
 	}
-	return &trajeval.SniffError{Closeness: close, Why: "no init, message or tool_use event with a timestamp"}
+	return &trajeval.SniffError{Closeness: closeness, Why: "no init, message or tool_use event with a timestamp"}
 }
 
 type reader struct {
