@@ -45,6 +45,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
@@ -61,25 +62,25 @@ func (format) Sniff(head []byte) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := sniffFacts(head)
+	f := msglog.SniffFacts(head)
 	switch {
-	case f.has("^jsonrpc"):
+	case f.Has("^jsonrpc"):
 		return &trajeval.SniffError{Closeness: 10, Why: "JSON-RPC traffic"}
-	case f.has("^message") && !f.has("^messages"):
+	case f.Has("^message") && !f.Has("^messages"):
 		return &trajeval.SniffError{Closeness: 30, Why: `lines wrap a "message": an agent CLI's event stream`}
-	case f.has("*run_type", "*span_data", "*dotted_order", "*lc") || f.has("^type=human", "^type=ai", "messages>type=human", "messages>type=ai"):
+	case f.Has("*run_type", "*span_data", "*dotted_order", "*lc") || f.Has("^type=human", "^type=ai", "messages>type=human", "messages>type=ai"):
 		return &trajeval.SniffError{Closeness: 20, Why: "a LangChain, LangSmith or Agents SDK trace"}
-	case f.has("^resourceSpans", "^resource_spans", "*traceId"):
+	case f.Has("^resourceSpans", "^resource_spans", "*traceId"):
 		return &trajeval.SniffError{Closeness: 10, Why: "OpenTelemetry spans"}
 	}
-	if !f.has("^role", "messages>role") {
+	if !f.Has("^role", "messages>role") {
 		return &trajeval.SniffError{Closeness: 10, Why: `no messages with a "role"`}
 	}
-	if f.has("content>type=tool_use", "content>type=tool_result", "content>type=thinking", "content>type=redacted_thinking",
+	if f.Has("content>type=tool_use", "content>type=tool_result", "content>type=thinking", "content>type=redacted_thinking",
 		"content>type=server_tool_use", "content>type=mcp_tool_use") {
 		return nil
 	}
-	if f.has("^type=message") && f.has("^stop_reason") {
+	if f.Has("^type=message") && f.Has("^stop_reason") {
 		return nil
 	}
 	return &trajeval.SniffError{Closeness: 40, Why: "messages, but no Anthropic content blocks (tool_use, tool_result, thinking)"}
@@ -101,11 +102,11 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		}
 		return yield(read(in, pendingLine, id, msgs))
 	}
-	err := eachValue(ctx, in, func(v any, line int) error {
-		m := obj(v)
+	err := msglog.EachValue(ctx, in, func(v any, line int) error {
+		m := msglog.Obj(v)
 		if m != nil && m["role"] != nil && m["messages"] == nil {
 			if pending == nil {
-				pendingLine, pendingID = line, str(m["id"])
+				pendingLine, pendingID = line, msglog.Str(m["id"])
 			}
 			pending = append(pending, m)
 			return nil
@@ -114,10 +115,10 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return err
 		}
 		switch {
-		case list(v) != nil:
-			return yield(read(in, line, "", list(v)))
-		case m != nil && list(m["messages"]) != nil:
-			return yield(read(in, line, recordID(m), list(m["messages"])))
+		case msglog.List(v) != nil:
+			return yield(read(in, line, "", msglog.List(v)))
+		case m != nil && msglog.List(m["messages"]) != nil:
+			return yield(read(in, line, msglog.RecordID(m), msglog.List(m["messages"])))
 		}
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a message or a conversation; skipped"})
 		return nil
@@ -129,54 +130,54 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 }
 
 func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
-	b := newBuilder(id, func(place, msg string) {
+	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
 	for i, v := range msgs {
 		place := fmt.Sprintf("message %d", i+1)
-		m := obj(v)
+		m := msglog.Obj(v)
 		if m == nil {
-			b.warn(place, "not an object; skipped")
+			b.Warn(place, "not an object; skipped")
 			continue
 		}
-		switch role := str(m["role"]); role {
+		switch role := msglog.Str(m["role"]); role {
 		case "user":
 			user(b, m["content"], place)
 		case "assistant":
 			assistant(b, m["content"], place)
-			b.llm++
-			if u := obj(m["usage"]); u != nil {
+			b.LLMCalls++
+			if u := msglog.Obj(m["usage"]); u != nil {
 				for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
-					addCount(&b.tokens.Input, count(u[k]))
+					msglog.AddCount(&b.Tokens.Input, msglog.Count(u[k]))
 				}
-				addCount(&b.tokens.Output, count(u["output_tokens"]))
+				msglog.AddCount(&b.Tokens.Output, msglog.Count(u["output_tokens"]))
 			}
 		case "system":
 		default:
-			b.warn(place, fmt.Sprintf("unknown role %q; skipped", role))
+			b.Warn(place, fmt.Sprintf("unknown role %q; skipped", role))
 		}
 	}
 	if len(msgs) > 0 {
-		b.t.Metrics.LLMCalls = &b.llm
+		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
 	}
-	b.t.Metrics.Tokens = b.tokens
-	return b.finish()
+	b.Trajectory.Metrics.Tokens = b.Tokens
+	return b.Finish()
 }
 
 // user pairs the tool results of a user message and starts a turn when
 // the message says something besides them.
-func user(b *builder, content any, place string) {
+func user(b *msglog.Builder, content any, place string) {
 	blocks, ok := content.([]any)
 	if !ok {
-		b.user(text(content))
+		b.User(msglog.Text(content))
 		return
 	}
 	var said []any
 	for j, v := range blocks {
-		bl := obj(v)
-		switch str(bl["type"]) {
+		bl := msglog.Obj(v)
+		switch msglog.Str(bl["type"]) {
 		case "tool_result", "mcp_tool_result":
-			res := resultValue(bl["content"])
+			res := msglog.ResultValue(bl["content"])
 			failed := bl["is_error"] == true
 			msg := ""
 			if failed {
@@ -184,62 +185,62 @@ func user(b *builder, content any, place string) {
 					msg = s
 				}
 			}
-			b.result(idOf(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
+			b.Result(msglog.IDOf(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
 		default:
 			said = append(said, v)
 		}
 	}
 	if said != nil {
-		b.user(text(said))
+		b.User(msglog.Text(said))
 	}
 }
 
-func assistant(b *builder, content any, place string) {
+func assistant(b *msglog.Builder, content any, place string) {
 	blocks, ok := content.([]any)
 	if !ok {
-		b.final(text(content))
+		b.Final(msglog.Text(content))
 		return
 	}
 	var group []int
 	client := false
 	var said []any
 	for j, v := range blocks {
-		bl := obj(v)
+		bl := msglog.Obj(v)
 		bp := fmt.Sprintf("%s block %d", place, j+1)
-		typ := str(bl["type"])
+		typ := msglog.Str(bl["type"])
 		switch {
 		case typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use":
-			s := trajeval.Step{ID: idOf(bl["id"]), Name: str(bl["name"]), Args: args(bl["input"], func(msg string) { b.warn(bp, msg) })}
+			s := trajeval.Step{ID: msglog.IDOf(bl["id"]), Name: msglog.Str(bl["name"]), Args: msglog.Args(bl["input"], func(msg string) { b.Warn(bp, msg) })}
 			if typ == "tool_use" {
 				client = true
 			}
-			if i := b.call(s, bp); i >= 0 && typ == "tool_use" {
+			if i := b.Call(s, bp); i >= 0 && typ == "tool_use" {
 				group = append(group, i)
 			}
 		case typ == "mcp_tool_result":
-			res := resultValue(bl["content"])
+			res := msglog.ResultValue(bl["content"])
 			failed := bl["is_error"] == true
-			b.result(idOf(bl["tool_use_id"]), res, &failed, errText(failed, res), bp)
+			b.Result(msglog.IDOf(bl["tool_use_id"]), res, &failed, errText(failed, res), bp)
 		case strings.HasSuffix(typ, "_tool_result"):
 			c := bl["content"]
-			failed := strings.HasSuffix(str(obj(c)["type"]), "_error")
+			failed := strings.HasSuffix(msglog.Str(msglog.Obj(c)["type"]), "_error")
 			msg := ""
 			if failed {
-				msg = str(obj(c)["error_code"])
+				msg = msglog.Str(msglog.Obj(c)["error_code"])
 				if msg == "" {
 					msg = jsonv.Marshal(c)
 				}
 			}
-			b.result(idOf(bl["tool_use_id"]), c, &failed, msg, bp)
+			b.Result(msglog.IDOf(bl["tool_use_id"]), c, &failed, msg, bp)
 		case typ == "text":
 			said = append(said, v)
 		}
 	}
-	b.group(group)
+	b.Group(group)
 	if client {
-		b.ensureTurn()
+		b.EnsureTurn()
 	} else {
-		b.final(text(said))
+		b.Final(msglog.Text(said))
 	}
 }
 

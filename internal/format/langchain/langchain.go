@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -20,15 +21,15 @@ func (messagesFormat) Sniff(head []byte) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := sniffFacts(head)
-	if f.has("*run_type") {
+	f := msglog.SniffFacts(head)
+	if f.Has("*run_type") {
 		return &trajeval.SniffError{Closeness: 30, Why: "LangSmith runs"}
 	}
-	if f.has("*lc") && f.has("*type=constructor") && f.has("*kwargs") {
+	if f.Has("*lc") && f.Has("*type=constructor") && f.Has("*kwargs") {
 		return nil
 	}
 	for _, p := range []string{"^", "messages>"} {
-		if f.has(p+"type=human", p+"type=ai", p+"type=AIMessageChunk") && (f.has(p+"content", p+"data") || f.has("data>content")) {
+		if f.Has(p+"type=human", p+"type=ai", p+"type=AIMessageChunk") && (f.Has(p+"content", p+"data") || f.Has("data>content")) {
 			return nil
 		}
 	}
@@ -55,31 +56,31 @@ var kinds = map[string]string{
 // messages_to_dict {type, data}, model_dump {type, content, ...}, an
 // OpenAI-style {role, content} or a (role, content) pair.
 func asMessage(v any) (message, bool) {
-	if l := list(v); len(l) == 2 {
+	if l := msglog.List(v); len(l) == 2 {
 		role, ok1 := l[0].(string)
 		content, ok2 := l[1].(string)
 		if k, ok := kinds[role]; ok && ok1 && ok2 {
 			return message{kind: k, f: map[string]any{"content": content}}, true
 		}
 	}
-	m := obj(v)
+	m := msglog.Obj(v)
 	if m == nil {
 		return message{}, false
 	}
 	var msg message
 	switch {
-	case m["lc"] != nil && str(m["type"]) == "constructor":
-		ids := list(m["id"])
+	case m["lc"] != nil && msglog.Str(m["type"]) == "constructor":
+		ids := msglog.List(m["id"])
 		if len(ids) == 0 {
 			return message{}, false
 		}
-		msg = message{kind: kinds[str(ids[len(ids)-1])], f: obj(m["kwargs"]), native: true}
-	case obj(m["data"]) != nil && kinds[str(m["type"])] != "":
-		msg = message{kind: kinds[str(m["type"])], f: obj(m["data"]), native: true}
-	case kinds[str(m["type"])] != "" && m["role"] == nil:
-		msg = message{kind: kinds[str(m["type"])], f: m, native: true}
+		msg = message{kind: kinds[msglog.Str(ids[len(ids)-1])], f: msglog.Obj(m["kwargs"]), native: true}
+	case msglog.Obj(m["data"]) != nil && kinds[msglog.Str(m["type"])] != "":
+		msg = message{kind: kinds[msglog.Str(m["type"])], f: msglog.Obj(m["data"]), native: true}
+	case kinds[msglog.Str(m["type"])] != "" && m["role"] == nil:
+		msg = message{kind: kinds[msglog.Str(m["type"])], f: m, native: true}
 	case m["role"] != nil:
-		msg = message{kind: kinds[str(m["role"])], f: m}
+		msg = message{kind: kinds[msglog.Str(m["role"])], f: m}
 	default:
 		return message{}, false
 	}
@@ -87,7 +88,7 @@ func asMessage(v any) (message, bool) {
 		msg.f = map[string]any{}
 	}
 	if msg.kind == "chat" {
-		msg.kind = kinds[str(msg.f["role"])]
+		msg.kind = kinds[msglog.Str(msg.f["role"])]
 	}
 	return msg, msg.kind != ""
 }
@@ -95,16 +96,16 @@ func asMessage(v any) (message, bool) {
 // findMessages returns the message list of a conversation record: a list,
 // a LangGraph state {"messages"}, or a checkpoint holding one.
 func findMessages(v any) ([]any, bool) {
-	if l := list(v); l != nil {
+	if l := msglog.List(v); l != nil {
 		return l, true
 	}
-	m := obj(v)
+	m := msglog.Obj(v)
 	for _, path := range [][]string{{"messages"}, {"values", "messages"}, {"channel_values", "messages"}, {"checkpoint", "channel_values", "messages"}} {
 		x := any(m)
 		for _, k := range path {
-			x = obj(x)[k]
+			x = msglog.Obj(x)[k]
 		}
-		if l := list(x); l != nil {
+		if l := msglog.List(x); l != nil {
 			return l, true
 		}
 	}
@@ -122,8 +123,8 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 		pending = nil
 		return yield(readMessages(in, pendingLine, "", msgs))
 	}
-	err := eachValue(ctx, in, func(v any, line int) error {
-		if _, ok := asMessage(v); ok && obj(v)["messages"] == nil {
+	err := msglog.EachValue(ctx, in, func(v any, line int) error {
+		if _, ok := asMessage(v); ok && msglog.Obj(v)["messages"] == nil {
 			if pending == nil {
 				pendingLine = line
 			}
@@ -134,9 +135,9 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 			return err
 		}
 		if msgs, ok := findMessages(v); ok {
-			id := recordID(obj(v))
+			id := msglog.RecordID(msglog.Obj(v))
 			if id == "" {
-				id = str(obj(obj(obj(v)["config"])["configurable"])["thread_id"])
+				id = msglog.Str(msglog.Obj(msglog.Obj(msglog.Obj(v)["config"])["configurable"])["thread_id"])
 			}
 			return yield(readMessages(in, line, id, msgs))
 		}
@@ -150,69 +151,69 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 }
 
 func readMessages(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
-	b := newBuilder(id, func(place, msg string) {
+	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
 	for i, v := range msgs {
 		place := fmt.Sprintf("message %d", i+1)
 		m, ok := asMessage(v)
 		if !ok {
-			b.warn(place, "not a LangChain message; skipped")
+			b.Warn(place, "not a LangChain message; skipped")
 			continue
 		}
 		addMessage(b, m, place)
 	}
 	if len(msgs) > 0 {
-		b.t.Metrics.LLMCalls = &b.llm
+		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
 	}
-	b.t.Metrics.Tokens = b.tokens
-	return b.finish()
+	b.Trajectory.Metrics.Tokens = b.Tokens
+	return b.Finish()
 }
 
 // addMessage adds one message to the trajectory being built.
-func addMessage(b *builder, m message, place string) {
+func addMessage(b *msglog.Builder, m message, place string) {
 	f := m.f
 	switch m.kind {
 	case "human":
-		b.user(text(f["content"]))
+		b.User(msglog.Text(f["content"]))
 	case "ai":
-		b.llm++
-		if u := obj(f["usage_metadata"]); u != nil {
-			addCount(&b.tokens.Input, count(u["input_tokens"]))
-			addCount(&b.tokens.Output, count(u["output_tokens"]))
-			addCount(&b.tokens.Total, count(u["total_tokens"]))
+		b.LLMCalls++
+		if u := msglog.Obj(f["usage_metadata"]); u != nil {
+			msglog.AddCount(&b.Tokens.Input, msglog.Count(u["input_tokens"]))
+			msglog.AddCount(&b.Tokens.Output, msglog.Count(u["output_tokens"]))
+			msglog.AddCount(&b.Tokens.Total, msglog.Count(u["total_tokens"]))
 		}
-		calls := aiCalls(f, func(cp, msg string) { b.warn(place+" "+cp, msg) })
+		calls := aiCalls(f, func(cp, msg string) { b.Warn(place+" "+cp, msg) })
 		var idx []int
 		for j, s := range calls {
-			if i := b.call(s, fmt.Sprintf("%s tool call %d", place, j+1)); i >= 0 {
+			if i := b.Call(s, fmt.Sprintf("%s tool call %d", place, j+1)); i >= 0 {
 				idx = append(idx, i)
 			}
 		}
-		b.group(idx)
+		b.Group(idx)
 		if len(calls) == 0 {
-			b.final(text(f["content"]))
+			b.Final(msglog.Text(f["content"]))
 		} else {
-			b.ensureTurn()
+			b.EnsureTurn()
 		}
 	case "tool":
-		res := resultValue(f["content"])
+		res := msglog.ResultValue(f["content"])
 		var failed *bool
-		switch st := str(f["status"]); {
+		switch st := msglog.Str(f["status"]); {
 		case st == "error":
-			failed = ptr(true)
+			failed = msglog.Ptr(true)
 		case st == "success", st == "" && m.native:
 			// ToolMessage.status defaults to "success", and dumpd leaves
 			// defaults out.
-			failed = ptr(false)
+			failed = msglog.Ptr(false)
 		}
 		msg := ""
 		if s, ok := res.(string); ok && failed != nil && *failed {
 			msg = s
 		}
-		b.result(idOf(f["tool_call_id"]), res, failed, msg, place)
+		b.Result(msglog.IDOf(f["tool_call_id"]), res, failed, msg, place)
 	case "function":
-		b.warn(place, "a FunctionMessage has no call id; ignored")
+		b.Warn(place, "a FunctionMessage has no call id; ignored")
 	}
 }
 
@@ -233,31 +234,31 @@ func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
 		}
 		out = append(out, s)
 	}
-	for j, c := range list(f["tool_calls"]) {
-		c := obj(c)
-		add(trajeval.Step{ID: idOf(c["id"]), Name: str(c["name"]), Args: args(c["args"], func(msg string) { warn(fmt.Sprintf("tool_calls[%d]", j), msg) })})
+	for j, c := range msglog.List(f["tool_calls"]) {
+		c := msglog.Obj(c)
+		add(trajeval.Step{ID: msglog.IDOf(c["id"]), Name: msglog.Str(c["name"]), Args: msglog.Args(c["args"], func(msg string) { warn(fmt.Sprintf("tool_calls[%d]", j), msg) })})
 	}
-	for j, c := range list(f["invalid_tool_calls"]) {
-		c := obj(c)
-		add(trajeval.Step{ID: idOf(c["id"]), Name: str(c["name"]), Args: args(c["args"], func(msg string) { warn(fmt.Sprintf("invalid_tool_calls[%d]", j), msg) })})
+	for j, c := range msglog.List(f["invalid_tool_calls"]) {
+		c := msglog.Obj(c)
+		add(trajeval.Step{ID: msglog.IDOf(c["id"]), Name: msglog.Str(c["name"]), Args: msglog.Args(c["args"], func(msg string) { warn(fmt.Sprintf("invalid_tool_calls[%d]", j), msg) })})
 	}
-	kw := obj(f["additional_kwargs"])
-	for j, c := range list(kw["tool_calls"]) {
-		c := obj(c)
-		fn := obj(c["function"])
-		add(trajeval.Step{ID: idOf(c["id"]), Name: str(fn["name"]), Args: args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
+	kw := msglog.Obj(f["additional_kwargs"])
+	for j, c := range msglog.List(kw["tool_calls"]) {
+		c := msglog.Obj(c)
+		fn := msglog.Obj(c["function"])
+		add(trajeval.Step{ID: msglog.IDOf(c["id"]), Name: msglog.Str(fn["name"]), Args: msglog.Args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
 	}
-	for j, bl := range list(f["content"]) {
-		bl := obj(bl)
-		switch str(bl["type"]) {
+	for j, bl := range msglog.List(f["content"]) {
+		bl := msglog.Obj(bl)
+		switch msglog.Str(bl["type"]) {
 		case "tool_use":
-			add(trajeval.Step{ID: idOf(bl["id"]), Name: str(bl["name"]), Args: args(bl["input"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
+			add(trajeval.Step{ID: msglog.IDOf(bl["id"]), Name: msglog.Str(bl["name"]), Args: msglog.Args(bl["input"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
 		case "tool_call":
-			add(trajeval.Step{ID: idOf(bl["id"]), Name: str(bl["name"]), Args: args(bl["args"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
+			add(trajeval.Step{ID: msglog.IDOf(bl["id"]), Name: msglog.Str(bl["name"]), Args: msglog.Args(bl["args"], func(msg string) { warn(fmt.Sprintf("content[%d]", j), msg) })})
 		}
 	}
-	if fc := obj(kw["function_call"]); fc != nil && len(out) == 0 {
-		add(trajeval.Step{Name: str(fc["name"]), Args: args(fc["arguments"], func(msg string) { warn("function_call", msg) })})
+	if fc := msglog.Obj(kw["function_call"]); fc != nil && len(out) == 0 {
+		add(trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.Args(fc["arguments"], func(msg string) { warn("function_call", msg) })})
 	}
 	return out
 }

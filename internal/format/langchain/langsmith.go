@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
@@ -24,13 +25,13 @@ func (runsFormat) Sniff(head []byte) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := sniffFacts(head)
+	f := msglog.SniffFacts(head)
 	for _, t := range []string{"tool", "llm", "chain", "retriever", "prompt", "parser", "embedding"} {
-		if f.has("^run_type="+t, "runs>run_type="+t, "child_runs>run_type="+t, "post>run_type="+t) {
+		if f.Has("^run_type="+t, "runs>run_type="+t, "child_runs>run_type="+t, "post>run_type="+t) {
 			return nil
 		}
 	}
-	if f.has("*run_type") {
+	if f.Has("*run_type") {
 		return &trajeval.SniffError{Closeness: 60, Why: "run_type values are not LangSmith's"}
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no LangSmith runs ("run_type")`}
@@ -44,7 +45,7 @@ type run struct {
 	kids       []*run
 }
 
-func (r *run) typ() string { return str(r.f["run_type"]) }
+func (r *run) typ() string { return msglog.Str(r.f["run_type"]) }
 
 func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	// A trace's runs may be spread over the file (post, then patch): the
@@ -53,13 +54,13 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	var runs []*run
 	var take func(v any, parent string, line int)
 	take = func(v any, parent string, line int) {
-		if l := list(v); l != nil {
+		if l := msglog.List(v); l != nil {
 			for _, e := range l {
 				take(e, parent, line)
 			}
 			return
 		}
-		m := obj(v)
+		m := msglog.Obj(v)
 		switch {
 		case m == nil:
 			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a run; skipped"})
@@ -67,7 +68,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		case m["run_type"] == nil:
 			found := false
 			for _, k := range []string{"runs", "post", "patch"} {
-				if l := list(m[k]); l != nil {
+				if l := msglog.List(m[k]); l != nil {
 					found = true
 					take(l, parent, line)
 				}
@@ -77,10 +78,10 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 			}
 			return
 		}
-		id := str(m["id"])
-		kids := list(m["child_runs"])
+		id := msglog.Str(m["id"])
+		kids := msglog.List(m["child_runs"])
 		delete(m, "child_runs")
-		if p := str(m["parent_run_id"]); p != "" {
+		if p := msglog.Str(m["parent_run_id"]); p != "" {
 			parent = p
 		}
 		if old := byID[id]; old != nil && id != "" {
@@ -101,7 +102,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 			take(k, id, line)
 		}
 	}
-	if err := eachValue(ctx, in, func(v any, line int) error { take(v, "", line); return nil }); err != nil {
+	if err := msglog.EachValue(ctx, in, func(v any, line int) error { take(v, "", line); return nil }); err != nil {
 		return err
 	}
 	if len(runs) == 0 {
@@ -112,7 +113,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		warn := func(msg string) {
 			in.Warn(trajeval.Warning{File: in.Name, Line: r.line, Place: "run " + r.id, Msg: msg})
 		}
-		r.start, r.end = parseTime(r.f["start_time"], warn), parseTime(r.f["end_time"], warn)
+		r.start, r.end = msglog.ParseTime(r.f["start_time"], warn), msglog.ParseTime(r.f["end_time"], warn)
 		p := byID[r.parent]
 		if p == nil && r.parent != "" {
 			// Runs whose parent is not in the file hang under a stand-in.
@@ -135,16 +136,16 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	var convs []*conv
 	byKey := map[string]*conv{}
 	for _, r := range roots {
-		md := obj(obj(r.f["extra"])["metadata"])
+		md := msglog.Obj(msglog.Obj(r.f["extra"])["metadata"])
 		key := ""
 		for _, k := range []string{"thread_id", "session_id", "conversation_id"} {
-			if key = str(md[k]); key != "" {
+			if key = msglog.Str(md[k]); key != "" {
 				break
 			}
 		}
 		id := key
 		if key == "" {
-			id = str(r.f["trace_id"])
+			id = msglog.Str(r.f["trace_id"])
 			if id == "" {
 				id = r.id
 			}
@@ -172,7 +173,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 func sortRuns(rs []*run) {
 	sort.SliceStable(rs, func(i, j int) bool {
 		a, b := rs[i], rs[j]
-		if da, db := str(a.f["dotted_order"]), str(b.f["dotted_order"]); da != "" && db != "" {
+		if da, db := msglog.Str(a.f["dotted_order"]), msglog.Str(b.f["dotted_order"]); da != "" && db != "" {
 			return da < db
 		}
 		if !a.start.IsZero() && !b.start.IsZero() && !a.start.Equal(b.start) {
@@ -184,7 +185,7 @@ func sortRuns(rs []*run) {
 
 func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajectory {
 	lines := map[string]int{}
-	b := newBuilder(id, func(place, msg string) {
+	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: lines[place], Place: place, Msg: msg})
 	})
 	var cost *float64
@@ -192,9 +193,9 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 	durKnown := true
 	for _, root := range roots {
 		if root.typ() == "tool" {
-			b.user(nil)
+			b.User(nil)
 		} else {
-			b.user(rootUser(root.f["inputs"]))
+			b.User(rootUser(root.f["inputs"]))
 		}
 		if root.start.IsZero() || root.end.IsZero() {
 			durKnown = false
@@ -212,68 +213,68 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 			for _, k := range r.kids {
 				timed := !k.start.IsZero() && !end.IsZero()
 				if k.typ() != "tool" || (timed && !k.start.Before(end)) {
-					b.group(batch)
+					b.Group(batch)
 					batch, end = nil, time.Time{}
 				}
 				switch k.typ() {
 				case "tool":
 					place := "run " + k.id
 					lines[place] = k.line
-					if i := b.call(toolStep(k, func(msg string) { b.warn(place, msg) }), place); i >= 0 {
+					if i := b.Call(toolStep(k, func(msg string) { b.Warn(place, msg) }), place); i >= 0 {
 						batch = append(batch, i)
 						if k.end.After(end) {
 							end = k.end
 						}
 					}
 				case "llm":
-					b.llm++
-					tk := obj(obj(obj(k.f["outputs"])["llm_output"])["token_usage"])
-					pt, ct, tt := count(k.f["prompt_tokens"]), count(k.f["completion_tokens"]), count(k.f["total_tokens"])
+					b.LLMCalls++
+					tk := msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llm_output"])["token_usage"])
+					pt, ct, tt := msglog.Count(k.f["prompt_tokens"]), msglog.Count(k.f["completion_tokens"]), msglog.Count(k.f["total_tokens"])
 					if pt == nil && ct == nil && tt == nil {
-						pt, ct, tt = count(tk["prompt_tokens"]), count(tk["completion_tokens"]), count(tk["total_tokens"])
+						pt, ct, tt = msglog.Count(tk["prompt_tokens"]), msglog.Count(tk["completion_tokens"]), msglog.Count(tk["total_tokens"])
 					}
-					addCount(&b.tokens.Input, pt)
-					addCount(&b.tokens.Output, ct)
-					addCount(&b.tokens.Total, tt)
+					msglog.AddCount(&b.Tokens.Input, pt)
+					msglog.AddCount(&b.Tokens.Output, ct)
+					msglog.AddCount(&b.Tokens.Total, tt)
 					if c, ok := jsonv.Number(k.f["total_cost"]); ok {
 						if cost == nil {
-							cost = ptr(0.0)
+							cost = msglog.Ptr(0.0)
 						}
 						*cost += c
 					}
 				}
 				walk(k, depth+1)
 			}
-			b.group(batch)
+			b.Group(batch)
 		}
 		if root.typ() == "tool" {
 			// a tool run traced on its own
 			place := "run " + root.id
 			lines[place] = root.line
-			b.call(toolStep(root, func(msg string) { b.warn(place, msg) }), place)
+			b.Call(toolStep(root, func(msg string) { b.Warn(place, msg) }), place)
 		}
 		walk(root, 0)
 		if root.typ() != "tool" {
-			b.final(rootFinal(root.f["outputs"]))
+			b.Final(rootFinal(root.f["outputs"]))
 		}
 	}
-	if b.llm > 0 {
-		b.t.Metrics.LLMCalls = &b.llm
+	if b.LLMCalls > 0 {
+		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
 	}
-	b.t.Metrics.Tokens = b.tokens
-	b.t.Metrics.CostUSD = cost
+	b.Trajectory.Metrics.Tokens = b.Tokens
+	b.Trajectory.Metrics.CostUSD = cost
 	if durKnown && len(roots) > 0 {
-		b.t.Metrics.DurationMS = &dur
+		b.Trajectory.Metrics.DurationMS = &dur
 	}
-	return b.finish()
+	return b.Finish()
 }
 
 // toolStep reads a tool run: its input (JSON, else a Python repr, else raw
 // text), its output (a ToolMessage gives the content, the call id and the
 // status), its error and times.
 func toolStep(r *run, warn func(string)) trajeval.Step {
-	s := trajeval.Step{Name: str(r.f["name"]), StartTime: r.start, EndTime: r.end}
-	inputs := obj(r.f["inputs"])
+	s := trajeval.Step{Name: msglog.Str(r.f["name"]), StartTime: r.start, EndTime: r.end}
+	inputs := msglog.Obj(r.f["inputs"])
 	raw, hasInput := inputs["input"]
 	switch {
 	case r.f["inputs"] == nil:
@@ -287,15 +288,15 @@ func toolStep(r *run, warn func(string)) trajeval.Step {
 		}
 	}
 	// ToolNode passes the whole ToolCall as the tool's input.
-	if tc := obj(s.Args); tc != nil && str(tc["type"]) == "tool_call" && tc["args"] != nil {
-		s.ID = str(tc["id"])
+	if tc := msglog.Obj(s.Args); tc != nil && msglog.Str(tc["type"]) == "tool_call" && tc["args"] != nil {
+		s.ID = msglog.Str(tc["id"])
 		s.Args = tc["args"]
 	}
 	if s.Args == nil {
 		s.Args = map[string]any{}
 	}
 	outputs := r.f["outputs"]
-	if o := obj(outputs); o != nil {
+	if o := msglog.Obj(outputs); o != nil {
 		if x, ok := o["output"]; ok && len(o) == 1 {
 			outputs = x
 		}
@@ -305,27 +306,27 @@ func toolStep(r *run, warn func(string)) trajeval.Step {
 		s.Result = t
 	}
 	if m, ok := asMessage(outputs); ok && m.kind == "tool" {
-		s.Result = resultValue(m.f["content"])
+		s.Result = msglog.ResultValue(m.f["content"])
 		if s.ID == "" {
-			s.ID = str(m.f["tool_call_id"])
+			s.ID = msglog.Str(m.f["tool_call_id"])
 		}
-		if str(m.f["status"]) == "error" {
-			s.Error = ptr(true)
+		if msglog.Str(m.f["status"]) == "error" {
+			s.Error = msglog.Ptr(true)
 			if t, ok := s.Result.(string); ok {
 				s.ErrorMessage = t
 			}
 		}
 	}
-	switch e := str(r.f["error"]); {
+	switch e := msglog.Str(r.f["error"]); {
 	case e != "":
-		s.Error = ptr(true)
+		s.Error = msglog.Ptr(true)
 		// repr(exception), then the traceback.
 		s.ErrorMessage, _, _ = strings.Cut(e, "\n")
-	case str(r.f["status"]) == "error":
-		s.Error = ptr(true)
+	case msglog.Str(r.f["status"]) == "error":
+		s.Error = msglog.Ptr(true)
 	case s.Error != nil:
-	case str(r.f["status"]) == "success" || !r.end.IsZero():
-		s.Error = ptr(false)
+	case msglog.Str(r.f["status"]) == "success" || !r.end.IsZero():
+		s.Error = msglog.Ptr(false)
 	}
 	if r.end.IsZero() {
 		warn("the run has no end")
@@ -351,9 +352,9 @@ func reprArgs(t string, warn func(string)) any {
 // rootUser is the user's text in a root run's inputs: the last human
 // message, else an "input" or "question" string.
 func rootUser(inputs any) *string {
-	m := obj(inputs)
-	if msgs := list(m["messages"]); msgs != nil {
-		if inner := list(msgs[len(msgs)-1]); inner != nil && len(msgs) == 1 {
+	m := msglog.Obj(inputs)
+	if msgs := msglog.List(m["messages"]); msgs != nil {
+		if inner := msglog.List(msgs[len(msgs)-1]); inner != nil && len(msgs) == 1 {
 			if _, ok := asMessage(inner); !ok {
 				msgs = inner // chat model inputs: a list of message lists
 			}
@@ -361,7 +362,7 @@ func rootUser(inputs any) *string {
 		var user *string
 		for _, v := range msgs {
 			if msg, ok := asMessage(v); ok && msg.kind == "human" {
-				user = text(msg.f["content"])
+				user = msglog.Text(msg.f["content"])
 			}
 		}
 		return user
@@ -377,13 +378,13 @@ func rootUser(inputs any) *string {
 // rootFinal is the answer in a root run's outputs: the last AI message
 // without tool calls, else an "output" or "answer" string.
 func rootFinal(outputs any) *string {
-	m := obj(outputs)
-	if msgs := list(m["messages"]); msgs != nil {
+	m := msglog.Obj(outputs)
+	if msgs := msglog.List(m["messages"]); msgs != nil {
 		var final *string
 		for _, v := range msgs {
 			if msg, ok := asMessage(v); ok && msg.kind == "ai" {
 				if len(aiCalls(msg.f, func(string, string) {})) == 0 {
-					final = text(msg.f["content"])
+					final = msglog.Text(msg.f["content"])
 				}
 			}
 		}

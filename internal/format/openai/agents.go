@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -22,11 +23,11 @@ func (agentsFormat) Sniff(head []byte) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := sniffFacts(head)
-	if f.has("*object=trace.span") || (f.has("*span_data") && f.has("*started_at")) {
+	f := msglog.SniffFacts(head)
+	if f.Has("*object=trace.span") || (f.Has("*span_data") && f.Has("*started_at")) {
 		return nil
 	}
-	if f.has("*object=trace") && f.has("*workflow_name") {
+	if f.Has("*object=trace") && f.Has("*workflow_name") {
 		return nil
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no Agents SDK spans ("object": "trace.span" with span_data)`}
@@ -64,13 +65,13 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 	}
 	var take func(v any, line int)
 	take = func(v any, line int) {
-		if l := list(v); l != nil {
+		if l := msglog.List(v); l != nil {
 			for _, e := range l {
 				take(e, line)
 			}
 			return
 		}
-		m := obj(v)
+		m := msglog.Obj(v)
 		if m == nil {
 			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a trace or span; skipped"})
 			return
@@ -80,19 +81,19 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 			return
 		}
 		switch {
-		case str(m["object"]) == "trace" || (m["span_data"] == nil && m["workflow_name"] != nil):
-			t := traceOf(str(m["id"]))
-			if g := str(m["group_id"]); g != "" {
+		case msglog.Str(m["object"]) == "trace" || (m["span_data"] == nil && m["workflow_name"] != nil):
+			t := traceOf(msglog.Str(m["id"]))
+			if g := msglog.Str(m["group_id"]); g != "" {
 				t.group = g
 			}
-		case m["span_data"] != nil || str(m["object"]) == "trace.span":
+		case m["span_data"] != nil || msglog.Str(m["object"]) == "trace.span":
 			n++
 			warn := func(msg string) {
-				in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: "span " + str(m["id"]), Msg: msg})
+				in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: "span " + msglog.Str(m["id"]), Msg: msg})
 			}
-			s := &agentSpan{id: str(m["id"]), traceID: str(m["trace_id"]), parent: str(m["parent_id"]),
-				data: obj(m["span_data"]), err: obj(m["error"]), line: line, order: n,
-				start: parseTime(m["started_at"], warn), end: parseTime(m["ended_at"], warn)}
+			s := &agentSpan{id: msglog.Str(m["id"]), traceID: msglog.Str(m["trace_id"]), parent: msglog.Str(m["parent_id"]),
+				data: msglog.Obj(m["span_data"]), err: msglog.Obj(m["error"]), line: line, order: n,
+				start: msglog.ParseTime(m["started_at"], warn), end: msglog.ParseTime(m["ended_at"], warn)}
 			if m["error"] != nil && s.err == nil {
 				s.err = map[string]any{"message": fmt.Sprint(m["error"])}
 			}
@@ -114,7 +115,7 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a trace or span; skipped"})
 		}
 	}
-	if err := eachValue(ctx, in, func(v any, line int) error { take(v, line); return nil }); err != nil {
+	if err := msglog.EachValue(ctx, in, func(v any, line int) error { take(v, line); return nil }); err != nil {
 		return err
 	}
 	if n == 0 {
@@ -165,7 +166,7 @@ func traceStart(t *agentTrace) time.Time {
 	return first
 }
 
-func spanType(s *agentSpan) string { return str(s.data["type"]) }
+func spanType(s *agentSpan) string { return msglog.Str(s.data["type"]) }
 
 // byStart orders spans by start time, then by their place in the file.
 func byStart(ss []*agentSpan) {
@@ -180,7 +181,7 @@ func byStart(ss []*agentSpan) {
 
 func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans map[string]*agentSpan) *trajeval.Trajectory {
 	lines := map[string]int{} // place → line, for warnings
-	b := newBuilder(id, func(place, msg string) {
+	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: lines[place], Place: place, Msg: msg})
 	})
 	for _, t := range traces {
@@ -192,18 +193,18 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			switch spanType(s) {
 			case "generation", "response":
 				gens = append(gens, s)
-				b.llm++
-				if u := obj(s.data["usage"]); u != nil {
-					ti, to := count(u["input_tokens"]), count(u["output_tokens"])
+				b.LLMCalls++
+				if u := msglog.Obj(s.data["usage"]); u != nil {
+					ti, to := msglog.Count(u["input_tokens"]), msglog.Count(u["output_tokens"])
 					if ti == nil {
-						ti, to = count(u["prompt_tokens"]), count(u["completion_tokens"])
+						ti, to = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"])
 					}
-					addCount(&b.tokens.Input, ti)
-					addCount(&b.tokens.Output, to)
+					msglog.AddCount(&b.Tokens.Input, ti)
+					msglog.AddCount(&b.Tokens.Output, to)
 				}
 			}
 		}
-		b.user(agentsUser(gens))
+		b.User(agentsUser(gens))
 		// Steps in start order; a model response's calls are the function
 		// spans between two model spans under one parent, or, when the
 		// model spans were not exported, the ones that overlap in time.
@@ -242,25 +243,25 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			}
 			place := "span " + s.id
 			lines[place] = s.line
-			warn := func(msg string) { b.warn(place, msg) }
-			st := trajeval.Step{Name: str(s.data["name"]), Args: args(s.data["input"], warn),
+			warn := func(msg string) { b.Warn(place, msg) }
+			st := trajeval.Step{Name: msglog.Str(s.data["name"]), Args: msglog.Args(s.data["input"], warn),
 				Result: s.data["output"], StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans, memo)}
 			if s.end.IsZero() {
 				warn("the span has no end")
 			} else {
-				st.Error = ptr(s.err != nil)
+				st.Error = msglog.Ptr(s.err != nil)
 			}
 			if s.err != nil {
-				st.Error = ptr(true)
-				st.ErrorMessage = str(s.err["message"])
-				if e := str(obj(s.err["data"])["error"]); e != "" {
+				st.Error = msglog.Ptr(true)
+				st.ErrorMessage = msglog.Str(s.err["message"])
+				if e := msglog.Str(msglog.Obj(s.err["data"])["error"]); e != "" {
 					if st.ErrorMessage != "" {
 						st.ErrorMessage += ": "
 					}
 					st.ErrorMessage += e
 				}
 			}
-			i := b.call(st, place)
+			i := b.Call(st, place)
 			k := batchOf[s]
 			if members[k] == nil {
 				batchOrder = append(batchOrder, k)
@@ -268,17 +269,17 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			members[k] = append(members[k], i)
 		}
 		for _, k := range batchOrder {
-			b.group(members[k])
+			b.Group(members[k])
 		}
 		if len(gens) > 0 {
-			b.final(agentsFinal(gens[len(gens)-1]))
+			b.Final(agentsFinal(gens[len(gens)-1]))
 		}
 	}
-	if b.llm > 0 {
-		b.t.Metrics.LLMCalls = &b.llm
-		b.t.Metrics.Tokens = b.tokens
+	if b.LLMCalls > 0 {
+		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
+		b.Trajectory.Metrics.Tokens = b.Tokens
 	}
-	return b.finish()
+	return b.Finish()
 }
 
 // agentName is the name of the nearest agent span above s; memo keeps the
@@ -293,7 +294,7 @@ func agentName(s *agentSpan, spans map[string]*agentSpan, memo map[*agentSpan]st
 			break
 		}
 		if spanType(p) == "agent" {
-			name = str(p.data["name"])
+			name = msglog.Str(p.data["name"])
 			break
 		}
 		seen[p] = true
@@ -313,9 +314,9 @@ func agentsUser(gens []*agentSpan) *string {
 		return nil
 	}
 	var user *string
-	for _, m := range list(gens[0].data["input"]) {
-		if mm := obj(m); str(mm["role"]) == "user" {
-			user = text(mm["content"])
+	for _, m := range msglog.List(gens[0].data["input"]) {
+		if mm := msglog.Obj(m); msglog.Str(mm["role"]) == "user" {
+			user = msglog.Text(mm["content"])
 		}
 	}
 	return user
@@ -325,10 +326,10 @@ func agentsUser(gens []*agentSpan) *string {
 // tool call.
 func agentsFinal(g *agentSpan) *string {
 	var final *string
-	for _, m := range list(g.data["output"]) {
-		mm := obj(m)
-		if str(mm["role"]) == "assistant" && len(list(mm["tool_calls"])) == 0 {
-			final = text(mm["content"])
+	for _, m := range msglog.List(g.data["output"]) {
+		mm := msglog.Obj(m)
+		if msglog.Str(mm["role"]) == "assistant" && len(msglog.List(mm["tool_calls"])) == 0 {
+			final = msglog.Text(mm["content"])
 		}
 	}
 	return final

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -20,50 +21,50 @@ func (chatFormat) Sniff(head []byte) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := sniffFacts(head)
+	f := msglog.SniffFacts(head)
 	if why := foreign(f); why != "" {
 		return &trajeval.SniffError{Closeness: 10, Why: why}
 	}
 	var roles bool
 	for _, p := range []string{"^", "messages>", "message>"} {
-		roles = roles || f.has(p+"role=user", p+"role=assistant", p+"role=system", p+"role=tool", p+"role=developer")
+		roles = roles || f.Has(p+"role=user", p+"role=assistant", p+"role=system", p+"role=tool", p+"role=developer")
 	}
 	switch {
 	case !roles:
 		return &trajeval.SniffError{Closeness: 10, Why: `no messages with an OpenAI "role"`}
 	case anthropicBlocks(f):
 		return &trajeval.SniffError{Closeness: 40, Why: "messages hold Anthropic content blocks"}
-	case f.has("tool_calls>tool") && !f.has("tool_calls>function"):
+	case f.Has("tool_calls>tool") && !f.Has("tool_calls>function"):
 		return &trajeval.SniffError{Closeness: 50, Why: "tool calls have no function"}
-	case f.has("^type=message", "^type=function_call", "^type=function_call_output", "^object=response"):
+	case f.Has("^type=message", "^type=function_call", "^type=function_call_output", "^object=response"):
 		return &trajeval.SniffError{Closeness: 50, Why: "Responses API items"}
-	case f.has("^messages", "^choices"), f.has("^role") && !f.has("^type"):
+	case f.Has("^messages", "^choices"), f.Has("^role") && !f.Has("^type"):
 		return nil
 	}
 	return &trajeval.SniffError{Closeness: 30, Why: "role messages, but not in a Chat Completions shape"}
 }
 
-func anthropicBlocks(f facts) bool {
-	return f.has("content>type=tool_use", "content>type=tool_result", "content>type=thinking",
+func anthropicBlocks(f msglog.Facts) bool {
+	return f.Has("content>type=tool_use", "content>type=tool_result", "content>type=thinking",
 		"content>type=redacted_thinking", "content>type=server_tool_use", "content>type=mcp_tool_use", "^stop_reason")
 }
 
 // foreign names the formats whose markers a head shows, which the readers
 // of this package must leave alone.
-func foreign(f facts) string {
+func foreign(f msglog.Facts) string {
 	switch {
-	case f.has("^jsonrpc"):
+	case f.Has("^jsonrpc"):
 		return "JSON-RPC traffic"
-	case f.has("*run_type", "*span_data", "*object=trace.span", "*dotted_order"):
+	case f.Has("*run_type", "*span_data", "*object=trace.span", "*dotted_order"):
 		return "a LangSmith or Agents SDK trace"
-	case f.has("*lc") && f.has("*type=constructor"),
-		f.has("^type=human", "^type=ai", "messages>type=human", "messages>type=ai", "data>type=human", "data>type=ai"):
+	case f.Has("*lc") && f.Has("*type=constructor"),
+		f.Has("^type=human", "^type=ai", "messages>type=human", "messages>type=ai", "data>type=human", "data>type=ai"):
 		return "LangChain messages"
-	case f.has("^message") && !f.has("^messages"):
+	case f.Has("^message") && !f.Has("^messages"):
 		return "an event stream with a message per line"
-	case f.has("^resourceSpans", "^resource_spans", "*traceId", "*spanId"):
+	case f.Has("^resourceSpans", "^resource_spans", "*traceId", "*spanId"):
 		return "OpenTelemetry spans"
-	case f.has("^output", "^output_messages") && f.has("output>tool_calls", "output_messages>tool_calls", "^token_usage"):
+	case f.Has("^output", "^output_messages") && f.Has("output>tool_calls", "output_messages>tool_calls", "^token_usage"):
 		return "AgentV output"
 	}
 	return ""
@@ -80,8 +81,8 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		pending = nil
 		return yield(readChat(in, pendingLine, "", msgs, nil))
 	}
-	err := eachValue(ctx, in, func(v any, line int) error {
-		m := obj(v)
+	err := msglog.EachValue(ctx, in, func(v any, line int) error {
+		m := msglog.Obj(v)
 		if m != nil && m["role"] != nil && m["messages"] == nil && m["choices"] == nil {
 			if pending == nil {
 				pendingLine = line
@@ -93,15 +94,15 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 			return err
 		}
 		switch {
-		case m == nil && list(v) != nil:
-			return yield(readChat(in, line, "", list(v), nil))
+		case m == nil && msglog.List(v) != nil:
+			return yield(readChat(in, line, "", msglog.List(v), nil))
 		case m != nil:
-			msgs := list(m["messages"])
-			if choices := list(m["choices"]); len(choices) > 0 {
+			msgs := msglog.List(m["messages"])
+			if choices := msglog.List(m["choices"]); len(choices) > 0 {
 				if len(choices) > 1 {
 					in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: fmt.Sprintf("%d choices; read the first", len(choices))})
 				}
-				if msg := obj(obj(choices[0])["message"]); msg != nil {
+				if msg := msglog.Obj(msglog.Obj(choices[0])["message"]); msg != nil {
 					msgs = append(msgs[:len(msgs):len(msgs)], msg)
 				}
 			}
@@ -109,7 +110,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 				in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "no messages or choices; skipped"})
 				return nil
 			}
-			return yield(readChat(in, line, recordID(m), msgs, obj(m["usage"])))
+			return yield(readChat(in, line, msglog.RecordID(m), msgs, msglog.Obj(m["usage"])))
 		}
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a conversation; skipped"})
 		return nil
@@ -121,97 +122,97 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 }
 
 func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[string]any) *trajeval.Trajectory {
-	b := newBuilder(id, func(place, msg string) {
+	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
 	legacy := map[string][]int{} // function name → steps of unanswered legacy calls
 	for i, v := range msgs {
 		place := fmt.Sprintf("message %d", i+1)
-		m := obj(v)
+		m := msglog.Obj(v)
 		if m == nil {
-			b.warn(place, "not an object; skipped")
+			b.Warn(place, "not an object; skipped")
 			continue
 		}
-		switch role := str(m["role"]); role {
+		switch role := msglog.Str(m["role"]); role {
 		case "user":
-			b.user(text(m["content"]))
+			b.User(msglog.Text(m["content"]))
 		case "assistant":
-			b.llm++
-			calls := list(m["tool_calls"])
+			b.LLMCalls++
+			calls := msglog.List(m["tool_calls"])
 			var idx []int
 			for j, c := range calls {
 				cp := fmt.Sprintf("%s tool call %d", place, j+1)
-				if i := b.call(chatCall(obj(c), func(msg string) { b.warn(cp, msg) }), cp); i >= 0 {
+				if i := b.Call(chatCall(msglog.Obj(c), func(msg string) { b.Warn(cp, msg) }), cp); i >= 0 {
 					idx = append(idx, i)
 				}
 			}
-			if fc := obj(m["function_call"]); fc != nil {
+			if fc := msglog.Obj(m["function_call"]); fc != nil {
 				cp := place + " function_call"
-				s := trajeval.Step{Name: str(fc["name"]), Args: args(fc["arguments"], func(msg string) { b.warn(cp, msg) })}
-				if i := b.call(s, cp); i >= 0 {
+				s := trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.Args(fc["arguments"], func(msg string) { b.Warn(cp, msg) })}
+				if i := b.Call(s, cp); i >= 0 {
 					idx = append(idx, i)
 					legacy[s.Name] = append(legacy[s.Name], i)
 				}
 			}
-			b.group(idx)
+			b.Group(idx)
 			if len(calls) == 0 && m["function_call"] == nil {
-				said := text(m["content"])
+				said := msglog.Text(m["content"])
 				if said == nil || *said == "" {
 					if r, ok := m["refusal"].(string); ok {
 						said = &r
 					}
 				}
-				b.final(said)
+				b.Final(said)
 			} else {
-				b.ensureTurn()
+				b.EnsureTurn()
 			}
 		case "tool":
-			b.result(idOf(m["tool_call_id"]), resultValue(m["content"]), nil, "", place)
+			b.Result(msglog.IDOf(m["tool_call_id"]), msglog.ResultValue(m["content"]), nil, "", place)
 		case "function":
 			// Legacy replies carry the function's name, not an id: they
 			// answer the earliest unanswered call of that name.
-			name := str(m["name"])
+			name := msglog.Str(m["name"])
 			if q := legacy[name]; len(q) > 0 {
-				b.t.Steps[q[0]].Result = resultValue(m["content"])
+				b.Trajectory.Steps[q[0]].Result = msglog.ResultValue(m["content"])
 				legacy[name] = q[1:]
 			} else {
-				b.warn(place, fmt.Sprintf("function result for %q, which was never called; ignored", name))
+				b.Warn(place, fmt.Sprintf("function result for %q, which was never called; ignored", name))
 			}
 		case "system", "developer":
 		default:
-			b.warn(place, fmt.Sprintf("unknown role %q; skipped", role))
+			b.Warn(place, fmt.Sprintf("unknown role %q; skipped", role))
 		}
 	}
 	if len(msgs) > 0 {
-		b.t.Metrics.LLMCalls = &b.llm
+		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
 	}
 	if usage != nil {
-		b.t.Metrics.Tokens = trajeval.Tokens{Input: count(usage["prompt_tokens"]), Output: count(usage["completion_tokens"]), Total: count(usage["total_tokens"])}
+		b.Trajectory.Metrics.Tokens = trajeval.Tokens{Input: msglog.Count(usage["prompt_tokens"]), Output: msglog.Count(usage["completion_tokens"]), Total: msglog.Count(usage["total_tokens"])}
 	}
-	return b.finish()
+	return b.Finish()
 }
 
 // chatCall reads one entry of tool_calls: a function call, a custom tool
 // call whose free-text input is kept as a string, or LangChain's flat
 // {name, args, id}.
 func chatCall(c map[string]any, warn func(string)) trajeval.Step {
-	s := trajeval.Step{ID: idOf(c["id"])}
-	if cu := obj(c["custom"]); cu != nil && c["function"] == nil {
-		s.Name = str(cu["name"])
+	s := trajeval.Step{ID: msglog.IDOf(c["id"])}
+	if cu := msglog.Obj(c["custom"]); cu != nil && c["function"] == nil {
+		s.Name = msglog.Str(cu["name"])
 		s.Args = cu["input"]
 		if s.Args == nil {
 			s.Args = map[string]any{}
 		}
 		return s
 	}
-	fn := obj(c["function"])
+	fn := msglog.Obj(c["function"])
 	if fn == nil && c["name"] != nil {
 		// the flat {name, args, id} that LangChain also writes
-		s.Name = str(c["name"])
-		s.Args = args(c["args"], warn)
+		s.Name = msglog.Str(c["name"])
+		s.Args = msglog.Args(c["args"], warn)
 		return s
 	}
-	s.Name = str(fn["name"])
-	s.Args = args(fn["arguments"], warn)
+	s.Name = msglog.Str(fn["name"])
+	s.Args = msglog.Args(fn["arguments"], warn)
 	return s
 }

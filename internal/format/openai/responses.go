@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
@@ -46,24 +47,24 @@ func (responsesFormat) Sniff(head []byte) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := sniffFacts(head)
+	f := msglog.SniffFacts(head)
 	if why := foreign(f); why != "" {
 		return &trajeval.SniffError{Closeness: 10, Why: why}
 	}
-	if f.has("^object=response") && f.has("^output") {
+	if f.Has("^object=response") && f.Has("^output") {
 		return nil
 	}
 	for _, p := range []string{"^", "input>", "output>", "items>", "data>"} {
-		if f.has(p+"type=function_call", p+"type=function_call_output", p+"type=custom_tool_call", p+"type=mcp_call",
+		if f.Has(p+"type=function_call", p+"type=function_call_output", p+"type=custom_tool_call", p+"type=mcp_call",
 			p+"type=computer_call", p+"type=web_search_call", p+"type=file_search_call", p+"type=local_shell_call",
 			p+"type=shell_call", p+"type=apply_patch_call", p+"type=code_interpreter_call") {
 			return nil
 		}
-		if f.has(p+"type=message") && f.has("content>type=input_text", "content>type=output_text") {
+		if f.Has(p+"type=message") && f.Has("content>type=input_text", "content>type=output_text") {
 			return nil
 		}
 	}
-	if f.has("content>type=input_text", "content>type=output_text") && f.has("^input", "^output") {
+	if f.Has("content>type=input_text", "content>type=output_text") && f.Has("^input", "^output") {
 		return nil
 	}
 	return &trajeval.SniffError{Closeness: 20, Why: "no Responses API items (function_call, message with input_text/output_text)"}
@@ -82,8 +83,8 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 		r.items(items, false)
 		return yield(r.finish())
 	}
-	err := eachValue(ctx, in, func(v any, line int) error {
-		m := obj(v)
+	err := msglog.EachValue(ctx, in, func(v any, line int) error {
+		m := msglog.Obj(v)
 		if isItem(m) {
 			if pending == nil {
 				pendingLine = line
@@ -94,7 +95,7 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 		if err := flush(); err != nil {
 			return err
 		}
-		if l := list(v); l != nil {
+		if l := msglog.List(v); l != nil {
 			r := newResponses(in, line, "")
 			r.items(l, false)
 			return yield(r.finish())
@@ -103,20 +104,20 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a response or a list of items; skipped"})
 			return nil
 		}
-		r := newResponses(in, line, recordID(m))
+		r := newResponses(in, line, msglog.RecordID(m))
 		switch x := m["input"].(type) {
 		case string:
-			r.b.user(&x)
+			r.b.User(&x)
 		case []any:
 			r.items(x, false)
 		}
-		if out := list(m["output"]); out != nil || str(m["object"]) == "response" {
+		if out := msglog.List(m["output"]); out != nil || msglog.Str(m["object"]) == "response" {
 			r.items(out, true)
-			r.b.llm++
-			r.b.t.Metrics.LLMCalls = &r.b.llm
+			r.b.LLMCalls++
+			r.b.Trajectory.Metrics.LLMCalls = &r.b.LLMCalls
 		}
-		if u := obj(m["usage"]); u != nil {
-			r.b.t.Metrics.Tokens = trajeval.Tokens{Input: count(u["input_tokens"]), Output: count(u["output_tokens"]), Total: count(u["total_tokens"])}
+		if u := msglog.Obj(m["usage"]); u != nil {
+			r.b.Trajectory.Metrics.Tokens = trajeval.Tokens{Input: msglog.Count(u["input_tokens"]), Output: msglog.Count(u["output_tokens"]), Total: msglog.Count(u["total_tokens"])}
 		}
 		return yield(r.finish())
 	})
@@ -127,17 +128,17 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 }
 
 type responsesReader struct {
-	b    *builder
+	b    *msglog.Builder
 	line int
 }
 
 func newResponses(in trajeval.Input, line int, id string) *responsesReader {
-	return &responsesReader{line: line, b: newBuilder(id, func(place, msg string) {
+	return &responsesReader{line: line, b: msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})}
 }
 
-func (r *responsesReader) finish() *trajeval.Trajectory { return r.b.finish() }
+func (r *responsesReader) finish() *trajeval.Trajectory { return r.b.Finish() }
 
 // items reads a list of items. The client calls of one response form one
 // parallel group: all of them when the list is a response's output, else
@@ -146,35 +147,35 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 	b := r.b
 	var batch []int
 	endBatch := func() {
-		b.group(batch)
+		b.Group(batch)
 		batch = nil
 	}
 	for i, v := range items {
 		place := fmt.Sprintf("item %d", i+1)
-		m := obj(v)
+		m := msglog.Obj(v)
 		if m == nil {
-			b.warn(place, "not an object; skipped")
+			b.Warn(place, "not an object; skipped")
 			continue
 		}
-		if id := str(m["id"]); id != "" {
+		if id := msglog.Str(m["id"]); id != "" {
 			place += " (" + id + ")"
 		}
-		typ := str(m["type"])
+		typ := msglog.Str(m["type"])
 		if typ == "" && m["role"] != nil {
 			typ = "message"
 		}
-		warn := func(msg string) { b.warn(place, msg) }
+		warn := func(msg string) { b.Warn(place, msg) }
 		if c, ok := clientCalls[typ]; ok {
-			s := trajeval.Step{ID: idOf(m["call_id"]), Name: c.name}
+			s := trajeval.Step{ID: msglog.IDOf(m["call_id"]), Name: c.name}
 			if typ == "local_shell_call" && s.ID == "" {
-				s.ID = str(m["id"])
+				s.ID = msglog.Str(m["id"])
 			}
 			if s.Name == "" {
-				s.Name = str(m["name"])
+				s.Name = msglog.Str(m["name"])
 			}
 			switch typ {
 			case "function_call":
-				s.Args = args(m["arguments"], warn)
+				s.Args = msglog.Args(m["arguments"], warn)
 			default:
 				s.Args = m[c.args]
 				if s.Args == nil {
@@ -184,7 +185,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 			if s.ID == "" {
 				warn("a call has no call_id; its result cannot be paired")
 			}
-			if j := b.call(s, place); j >= 0 {
+			if j := b.Call(s, place); j >= 0 {
 				batch = append(batch, j)
 			}
 			continue
@@ -194,29 +195,29 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 		}
 		switch {
 		case clientOutputs[typ]:
-			id := idOf(m["call_id"])
+			id := msglog.IDOf(m["call_id"])
 			if typ == "local_shell_call_output" && id == "" {
-				id = str(m["id"])
+				id = msglog.Str(m["id"])
 			}
 			var failed *bool
 			if typ == "apply_patch_call_output" {
-				switch str(m["status"]) {
+				switch msglog.Str(m["status"]) {
 				case "completed":
-					failed = ptr(false)
+					failed = msglog.Ptr(false)
 				case "failed":
-					failed = ptr(true)
+					failed = msglog.Ptr(true)
 				}
 			}
-			b.result(id, resultValue(m["output"]), failed, "", place)
+			b.Result(id, msglog.ResultValue(m["output"]), failed, "", place)
 		case hostedCalls[typ] != (struct{ name, args, result string }{}):
 			h := hostedCalls[typ]
-			s := trajeval.Step{ID: str(m["id"]), Name: h.name}
+			s := trajeval.Step{ID: msglog.Str(m["id"]), Name: h.name}
 			if s.Name == "" {
-				s.Name = str(m["name"])
+				s.Name = msglog.Str(m["name"])
 			}
 			switch {
 			case h.args == "arguments":
-				s.Args = args(m["arguments"], warn)
+				s.Args = msglog.Args(m["arguments"], warn)
 			case h.args == "":
 				s.Args = map[string]any{}
 			case typ == "code_interpreter_call":
@@ -232,27 +233,27 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 			if h.result != "" {
 				s.Result = m[h.result]
 			}
-			switch str(m["status"]) {
+			switch msglog.Str(m["status"]) {
 			case "completed":
-				s.Error = ptr(false)
+				s.Error = msglog.Ptr(false)
 			case "failed", "incomplete":
-				s.Error = ptr(true)
+				s.Error = msglog.Ptr(true)
 			}
 			if e := m["error"]; e != nil {
-				s.Error = ptr(true)
+				s.Error = msglog.Ptr(true)
 				if es, ok := e.(string); ok {
 					s.ErrorMessage = es
 				} else {
 					s.ErrorMessage = jsonv.Marshal(e)
 				}
 			}
-			b.call(s, place)
+			b.Call(s, place)
 		case typ == "message":
-			switch str(m["role"]) {
+			switch msglog.Str(m["role"]) {
 			case "user":
-				b.user(text(m["content"]))
+				b.User(msglog.Text(m["content"]))
 			case "assistant":
-				b.final(text(m["content"]))
+				b.Final(msglog.Text(m["content"]))
 			}
 		}
 	}
@@ -264,7 +265,7 @@ func isItem(m map[string]any) bool {
 	if m == nil {
 		return false
 	}
-	typ := str(m["type"])
+	typ := msglog.Str(m["type"])
 	_, call := clientCalls[typ]
 	_, hosted := hostedCalls[typ]
 	return call || hosted || clientOutputs[typ] || typ == "message" || typ == "reasoning" ||

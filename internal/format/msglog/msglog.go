@@ -1,8 +1,9 @@
-package langchain
-
-// This file is shared, word for word, by the message-log readers (openai,
-// anthropic, langchain): reading JSON documents or JSON Lines leniently,
-// sniffing facts from a cut head, and building a trajectory from messages.
+// Package msglog holds what the readers of message logs (openai,
+// anthropic, langchain) share: reading JSON documents, JSON Lines or
+// concatenated JSON values leniently with their line numbers (EachValue),
+// sniffing facts from a cut head (SniffFacts), building a trajectory from
+// messages (Builder), and small accessors for decoded JSON values.
+package msglog
 
 import (
 	"bufio"
@@ -22,12 +23,12 @@ import (
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
-// eachValue calls fn with every top-level JSON value of in: each line of a
+// EachValue calls fn with every top-level JSON value of in: each line of a
 // JSON Lines file (streamed), or each value of a JSON document (read
 // whole; several concatenated values are allowed). A value cut off or
 // broken part-way is passed on with what came before it, and reported.
 // It returns a TraceError when nothing at all can be read.
-func eachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) error) error {
+func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) error) error {
 	br := bufio.NewReaderSize(in.R, 1<<20)
 	head, _ := br.Peek(1 << 20)
 	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
@@ -223,16 +224,17 @@ func decodeLenient(d *json.Decoder) (any, error) {
 	}
 }
 
-// facts are what a cut head shows about its JSON: keys, and short string
+// Facts are what a cut head shows about its JSON: keys, and short string
 // values, each with the nearest enclosing key ("" at the top of a record)
 // as "parent>key" and "parent>key=value", and at the top of a record also
 // as "^key" and "^key=value", and anywhere as "*key" and "*key=value".
 // A record is a top-level value, or an element
 // of a top-level array.
-type facts map[string]bool
+type Facts map[string]bool
 
-func sniffFacts(head []byte) facts {
-	f := facts{}
+// SniffFacts reads the facts of head, a possibly cut-off start of a file.
+func SniffFacts(head []byte) Facts {
+	f := Facts{}
 	if len(head) > 256<<10 {
 		head = head[:256<<10] // enough for the first records, and cheap
 	}
@@ -306,8 +308,8 @@ func sniffFacts(head []byte) facts {
 	return f
 }
 
-// has reports whether any of the facts is known.
-func (f facts) has(names ...string) bool {
+// Has reports whether any of the facts is known.
+func (f Facts) Has(names ...string) bool {
 	for _, n := range names {
 		if f[n] {
 			return true
@@ -316,21 +318,25 @@ func (f facts) has(names ...string) bool {
 	return false
 }
 
-// builder builds one trajectory from a conversation, message by message.
-type builder struct {
-	t      *trajeval.Trajectory
-	turn   int            // current turn, 0 before any
-	byID   map[string]int // call id → index in t.Steps
-	done   map[string]bool
-	groups int
-	warn   func(place, msg string)
-	warned map[string]bool
-	llm    int64
-	tokens trajeval.Tokens
+// Builder builds one trajectory from a conversation, message by message.
+// Readers fill in Trajectory.Metrics themselves, counting model calls in
+// LLMCalls and adding up Tokens as they go.
+type Builder struct {
+	Trajectory *trajeval.Trajectory
+	turn       int            // current turn, 0 before any
+	byID       map[string]int // call id → index in Trajectory.Steps
+	done       map[string]bool
+	groups     int
+	warn       func(place, msg string)
+	warned     map[string]bool
+	LLMCalls   int64
+	Tokens     trajeval.Tokens
 }
 
-func newBuilder(id string, warn func(place, msg string)) *builder {
-	b := &builder{t: &trajeval.Trajectory{ID: id}, byID: map[string]int{}, done: map[string]bool{}, warned: map[string]bool{}}
+// NewBuilder returns a Builder for the trajectory id; warn receives each
+// distinct warning once, with the place it was found.
+func NewBuilder(id string, warn func(place, msg string)) *Builder {
+	b := &Builder{Trajectory: &trajeval.Trajectory{ID: id}, byID: map[string]int{}, done: map[string]bool{}, warned: map[string]bool{}}
 	b.warn = func(place, msg string) {
 		if !b.warned[place+"\x00"+msg] {
 			b.warned[place+"\x00"+msg] = true
@@ -340,88 +346,94 @@ func newBuilder(id string, warn func(place, msg string)) *builder {
 	return b
 }
 
-// user starts a new turn.
-func (b *builder) user(text *string) {
-	b.t.Turns = append(b.t.Turns, trajeval.Turn{User: text})
-	b.turn = len(b.t.Turns)
+// User starts a new turn.
+func (b *Builder) User(text *string) {
+	b.Trajectory.Turns = append(b.Trajectory.Turns, trajeval.Turn{User: text})
+	b.turn = len(b.Trajectory.Turns)
 }
 
-// ensureTurn opens turn 1 for what comes before the first user message.
-func (b *builder) ensureTurn() {
+// EnsureTurn opens turn 1 for what comes before the first user message.
+func (b *Builder) EnsureTurn() {
 	if b.turn == 0 {
-		b.user(nil)
+		b.User(nil)
 	}
 }
 
-// final records the text of an answer without tool calls.
-func (b *builder) final(text *string) {
-	b.ensureTurn()
+// Final records the text of an answer without tool calls.
+func (b *Builder) Final(text *string) {
+	b.EnsureTurn()
 	if text != nil && *text != "" {
-		b.t.Turns[b.turn-1].FinalResponse = text
+		b.Trajectory.Turns[b.turn-1].FinalResponse = text
 	}
 }
 
-// call adds a step in the current turn, unless its id was seen before.
+// Call adds a step in the current turn, unless its id was seen before.
 // It returns the step's index, or -1 for a repeat.
-func (b *builder) call(s trajeval.Step, place string) int {
-	b.ensureTurn()
+func (b *Builder) Call(s trajeval.Step, place string) int {
+	b.EnsureTurn()
 	if s.Name == "" {
-		b.warn(place, "a tool call has no name; skipped")
+		b.Warn(place, "a tool call has no name; skipped")
 		return -1
 	}
 	if s.ID != "" {
 		if _, ok := b.byID[s.ID]; ok {
-			b.warn(place, fmt.Sprintf("call id %q appears twice; kept the first", s.ID))
+			b.Warn(place, fmt.Sprintf("call id %q appears twice; kept the first", s.ID))
 			return -1
 		}
-		b.byID[s.ID] = len(b.t.Steps)
+		b.byID[s.ID] = len(b.Trajectory.Steps)
 	}
 	s.Turn = b.turn
-	b.t.Steps = append(b.t.Steps, s)
-	return len(b.t.Steps) - 1
+	b.Trajectory.Steps = append(b.Trajectory.Steps, s)
+	return len(b.Trajectory.Steps) - 1
 }
 
-// group gives the steps at idx one parallel group when there are two or
+// Group gives the steps at idx one parallel group when there are two or
 // more of them.
-func (b *builder) group(idx []int) {
+func (b *Builder) Group(idx []int) {
 	if len(idx) < 2 {
 		return
 	}
 	b.groups++
 	for _, i := range idx {
-		b.t.Steps[i].ParallelGroup = b.groups
+		b.Trajectory.Steps[i].ParallelGroup = b.groups
 	}
 }
 
-// result pairs a result with the call of that id.
-func (b *builder) result(id string, res any, failed *bool, msg, place string) {
+// Result pairs a result with the call of that id.
+func (b *Builder) Result(id string, res any, failed *bool, msg, place string) {
 	i, ok := b.byID[id]
 	switch {
 	case id == "":
-		b.warn(place, "a tool result has no call id; ignored")
+		b.Warn(place, "a tool result has no call id; ignored")
 		return
 	case !ok:
-		b.warn(place, fmt.Sprintf("result for call %q, which never appears; ignored", id))
+		b.Warn(place, fmt.Sprintf("result for call %q, which never appears; ignored", id))
 		return
 	case b.done[id]:
-		b.warn(place, fmt.Sprintf("a second result for call %q; kept the first", id))
+		b.Warn(place, fmt.Sprintf("a second result for call %q; kept the first", id))
 		return
 	}
 	b.done[id] = true
-	s := &b.t.Steps[i]
+	s := &b.Trajectory.Steps[i]
 	s.Result, s.Error, s.ErrorMessage = res, failed, msg
 }
 
-func (b *builder) finish() *trajeval.Trajectory {
-	b.t.Finish()
-	return b.t
+// Warn reports msg at place, once for each distinct place and message.
+func (b *Builder) Warn(place, msg string) { b.warn(place, msg) }
+
+// Finish completes the trajectory (see trajeval.Trajectory.Finish) and
+// returns it.
+func (b *Builder) Finish() *trajeval.Trajectory {
+	b.Trajectory.Finish()
+	return b.Trajectory
 }
 
-func ptr[T any](v T) *T { return &v }
+// Ptr returns a pointer to a copy of v.
+func Ptr[T any](v T) *T { return &v }
 
-// args reads a call's arguments: a JSON string is parsed; a string that is
+// Args reads a call's arguments: a JSON string is parsed; a string that is
 // not JSON is kept as it is and reported; none at all gives {}.
-func args(v any, warn func(string)) any {
+func Args(v any, warn func(string)) any {
 	switch x := v.(type) {
 	case nil:
 		return map[string]any{}
@@ -442,9 +454,9 @@ func args(v any, warn func(string)) any {
 	return v
 }
 
-// text returns a message's text: a string, or the text parts of a list
+// Text returns a message's text: a string, or the text parts of a list
 // joined by newlines; nil when there is none.
-func text(c any) *string {
+func Text(c any) *string {
 	switch x := c.(type) {
 	case string:
 		return &x
@@ -468,9 +480,9 @@ func text(c any) *string {
 	return nil
 }
 
-// resultValue is a tool result's content: a string as it is, a list of
+// ResultValue is a tool result's content: a string as it is, a list of
 // only text parts as their text, anything else as the JSON value.
-func resultValue(c any) any {
+func ResultValue(c any) any {
 	if x, ok := c.([]any); ok && len(x) > 0 {
 		for _, p := range x {
 			m, ok := p.(map[string]any)
@@ -484,21 +496,22 @@ func resultValue(c any) any {
 				return c
 			}
 		}
-		return *text(x)
+		return *Text(x)
 	}
 	return c
 }
 
-func str(v any) string {
+// Str returns v if it is a string, else "".
+func Str(v any) string {
 	s, _ := v.(string)
 	return s
 }
 
-// recordID is the id a conversation record gives itself, if any.
-func recordID(m map[string]any) string {
-	for _, x := range []map[string]any{m, obj(m["metadata"])} {
+// RecordID is the id a conversation record gives itself, if any.
+func RecordID(m map[string]any) string {
+	for _, x := range []map[string]any{m, Obj(m["metadata"])} {
 		for _, k := range []string{"id", "conversation_id", "thread_id", "session_id"} {
-			if id := idOf(x[k]); id != "" {
+			if id := IDOf(x[k]); id != "" {
 				return id
 			}
 		}
@@ -506,26 +519,28 @@ func recordID(m map[string]any) string {
 	return ""
 }
 
-// idOf reads a call id: a string, or a number as its text.
-func idOf(v any) string {
+// IDOf reads a call id: a string, or a number as its text.
+func IDOf(v any) string {
 	if n, ok := v.(json.Number); ok {
 		return string(n)
 	}
-	return str(v)
+	return Str(v)
 }
 
-func obj(v any) map[string]any {
+// Obj returns v if it is a JSON object, else nil.
+func Obj(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
 }
 
-func list(v any) []any {
+// List returns v if it is a JSON array, else nil.
+func List(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
 
-// count returns v as an exact integer, or nil.
-func count(v any) *int64 {
+// Count returns v as an exact integer, or nil.
+func Count(v any) *int64 {
 	n, ok := v.(json.Number)
 	if !ok {
 		return nil
@@ -541,20 +556,20 @@ func count(v any) *int64 {
 	return &i
 }
 
-// addCount adds n to *sum, keeping nil while nothing was added.
-func addCount(sum **int64, n *int64) {
+// AddCount adds n to *sum, keeping nil while nothing was added.
+func AddCount(sum **int64, n *int64) {
 	if n == nil {
 		return
 	}
 	if *sum == nil {
-		*sum = ptr(int64(0))
+		*sum = Ptr(int64(0))
 	}
 	**sum += *n
 }
 
-// parseTime reads ISO 8601 times, with or without a zone (UTC assumed),
+// ParseTime reads ISO 8601 times, with or without a zone (UTC assumed),
 // and epoch seconds; zero when absent or unreadable (then reported).
-func parseTime(v any, warn func(string)) time.Time {
+func ParseTime(v any, warn func(string)) time.Time {
 	switch x := v.(type) {
 	case nil:
 		return time.Time{}
