@@ -8,6 +8,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/adk"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 )
 
 func TestReadErrors(t *testing.T) {
@@ -32,7 +33,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := read(tt.f, "x.json", []byte(tt.in))
+			_, _, err := formattest.Read(tt.f, "x.json", []byte(tt.in))
 			var te *trajeval.TraceError
 			if !errors.As(err, &te) {
 				t.Fatalf("err = %v, want a TraceError", err)
@@ -97,21 +98,21 @@ func TestDecodeEvalSet(t *testing.T) {
 }
 
 func TestSniffRejects(t *testing.T) {
-	for _, in := range []string{
+	formattest.SniffRejects(t, []string{
 		`{"output": [{"role": "assistant"}]}`,
 		`[{"role": "user", "content": "hi"}]`,
 		`{"type": "thread.started", "thread_id": "x"}`,
 		`{"resourceSpans": []}`,
 		`{"events": []}`,
-	} {
-		for _, f := range formats {
-			if f.Sniff([]byte(in)) == nil {
-				t.Errorf("%s claims %s", f.Name(), in)
-			}
-		}
-	}
+	}, formats...)
 }
 
 var formats = []trajeval.Format{adk.EvalSetFormat, adk.SessionFormat}
 
-func fuzzMore(data []byte) { adk.DecodeEvalSet(data, "fuzz.json") }
+func TestGolden(t *testing.T) { formattest.Golden(t, formats...) }
+
+func TestDetect(t *testing.T) { formattest.Detect(t, formats...) }
+
+func FuzzRead(f *testing.F) {
+	formattest.Fuzz(f, formats, func(data []byte) { adk.DecodeEvalSet(data, "fuzz.json") })
+}

@@ -11,12 +11,17 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/agentv"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
 var formats = []trajeval.Format{agentv.Format}
 
-func fuzzMore([]byte) {}
+func TestGolden(t *testing.T) { formattest.Golden(t, formats...) }
+
+func TestDetect(t *testing.T) { formattest.Detect(t, formats...) }
+
+func FuzzRead(f *testing.F) { formattest.Fuzz(f, formats, nil) }
 
 func TestRead_errors(t *testing.T) {
 	tests := []struct {
@@ -39,7 +44,7 @@ func TestRead_errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, _, err := read(agentv.Format, "trace.json", []byte(tt.in))
+			out, _, err := formattest.Read(agentv.Format, "trace.json", []byte(tt.in))
 			var te *trajeval.TraceError
 			if !errors.As(err, &te) {
 				t.Fatalf("Read = %v (output %q), want a *trajeval.TraceError: %s", err, out, tt.reason)
@@ -65,7 +70,7 @@ func TestRead_errors(t *testing.T) {
 
 // The empty file must say so, not that it is truncated.
 func TestRead_emptyFile(t *testing.T) {
-	_, _, err := read(agentv.Format, "trace.json", nil)
+	_, _, err := formattest.Read(agentv.Format, "trace.json", nil)
 	var te *trajeval.TraceError
 	if !errors.As(err, &te) || !errors.Is(err, trajeval.ErrEmptyTrace) || te.Line != 1 || !strings.Contains(te.Msg, "empty") {
 		t.Errorf("Read(empty) = %v; want ErrEmptyTrace saying the file is empty at line 1 (regression: it said truncated)", err)
@@ -93,7 +98,7 @@ func TestRead_longLines(t *testing.T) {
 			for i, n := range tt.sizes {
 				in.WriteString(record(fmt.Sprint("r", i), n) + "\n")
 			}
-			out, _, err := read(agentv.Format, "long.jsonl", []byte(in.String()))
+			out, _, err := formattest.Read(agentv.Format, "long.jsonl", []byte(in.String()))
 			if err != nil {
 				t.Fatalf("Read: %v: %s", err, tt.reason)
 			}
@@ -108,14 +113,14 @@ func TestRead_longLines(t *testing.T) {
 // look-ahead is taken for one pretty-printed object.
 func TestRead_firstLineOver1MiB(t *testing.T) {
 	in := record("big", 2<<20) + "\n" + record("small", 1) + "\n"
-	out, _, err := read(agentv.Format, "long.jsonl", []byte(in))
+	out, _, err := formattest.Read(agentv.Format, "long.jsonl", []byte(in))
 	if n := bytes.Count(out, []byte("\n")); err != nil || n != 2 {
 		t.Skipf("BUG: a JSONL file whose first line exceeds 1 MiB is read as one pretty-printed object (the look-ahead ends inside the first line): %d trajectories, error %v", n, err)
 	}
 }
 
 func TestRead_numericRecordID(t *testing.T) {
-	out, _, err := read(agentv.Format, "ids.jsonl", []byte(`{"id": 42, "output": [{"role": "assistant", "tool_calls": [{"tool": "t"}]}]}`+"\n"))
+	out, _, err := formattest.Read(agentv.Format, "ids.jsonl", []byte(`{"id": 42, "output": [{"role": "assistant", "tool_calls": [{"tool": "t"}]}]}`+"\n"))
 	if err != nil {
 		t.Fatalf("Read: %v (regression: a numeric record id was rejected)", err)
 	}
@@ -160,7 +165,7 @@ func TestRead_model(t *testing.T) {
 	load := func(t *testing.T, file string) ([]traj, string) {
 		t.Helper()
 		data := mustRead(t, "testdata/agentv/"+file)
-		out, warns, err := read(agentv.Format, file, data)
+		out, warns, err := formattest.Read(agentv.Format, file, data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,7 +373,7 @@ func TestRead_trailingData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := read(agentv.Format, "two.json", []byte(tt.in))
+			_, _, err := formattest.Read(agentv.Format, "two.json", []byte(tt.in))
 			var te *trajeval.TraceError
 			if !errors.As(err, &te) || te.Line != tt.line || te.Col != tt.col || !strings.Contains(te.Msg, "unexpected data after") {
 				t.Errorf("Read = %v, want an error at %d:%d: %s", err, tt.line, tt.col, tt.reason)

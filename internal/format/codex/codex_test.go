@@ -1,36 +1,30 @@
 package codex_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/codex"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 )
 
 var formats = []trajeval.Format{codex.Format}
 
-func fuzzMore([]byte) {}
+func TestGolden(t *testing.T) { formattest.Golden(t, formats...) }
+
+func TestDetect(t *testing.T) { formattest.Detect(t, formats...) }
+
+func FuzzRead(f *testing.F) { formattest.Fuzz(f, formats, nil) }
 
 func TestReadErrors(t *testing.T) {
-	for _, in := range []string{"not json\n", "[1]\n"} {
-		_, _, err := read(codex.Format, "x.jsonl", []byte(in))
-		var te *trajeval.TraceError
-		if !errors.As(err, &te) || te.Line != 1 {
-			t.Errorf("Read(%q) = %v, want a TraceError at line 1", in, err)
-		}
-	}
+	formattest.FailsAtLine(t, codex.Format, 1, "not json\n", "[1]\n")
 }
 
 func TestSniffRejects(t *testing.T) {
-	for _, in := range []string{
+	formattest.SniffRejects(t, []string{
 		`{"type":"system","subtype":"init","session_id":"x"}`,
 		`{"type":"init","timestamp":"2025-01-01T00:00:00Z","session_id":"x"}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`,
 		`{"output":[{"role":"assistant"}]}`,
-	} {
-		if codex.Format.Sniff([]byte(in)) == nil {
-			t.Errorf("codex claims %s", in)
-		}
-	}
+	}, codex.Format)
 }

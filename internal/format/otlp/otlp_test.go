@@ -2,11 +2,9 @@ package otlp_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,96 +13,15 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/otlp"
-	"github.com/trajeval/trajeval/internal/trace"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// read reads a file with format f and returns one JSON line per trajectory
-// and one line per warning.
-func read(t testing.TB, f trajeval.Format, name string, data []byte) (string, string, error) {
-	t.Helper()
-	var out, warns strings.Builder
-	in := trajeval.Input{Name: name, R: bytes.NewReader(data), Warn: func(w trajeval.Warning) {
-		warns.WriteString(w.String() + "\n")
-	}}
-	err := f.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
-		b, err := json.Marshal(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out.Write(b)
-		out.WriteByte('\n')
-		return nil
-	})
-	return out.String(), warns.String(), err
-}
-
-func compareGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if got == "" {
-			os.Remove(path)
-			return
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
-
-func inputs(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", dir, "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range files {
-		if strings.HasSuffix(f, ".want.jsonl") || strings.HasSuffix(f, ".warnings.txt") {
-			continue
-		}
-		out = append(out, f)
-	}
-	if len(out) == 0 {
-		t.Fatalf("no test files in testdata/%s", dir)
-	}
-	return out
-}
-
-func stem(path string) string {
-	return strings.TrimSuffix(path, filepath.Ext(path))
-}
-
 func TestGolden(t *testing.T) {
-	for _, f := range []trajeval.Format{otlp.JSON, otlp.Proto} {
-		if *update && f == otlp.Proto {
-			writeProtoFiles(t)
-		}
-		for _, path := range inputs(t, f.Name()) {
-			t.Run(path, func(t *testing.T) {
-				data, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, warns, err := read(t, f, filepath.Base(path), data)
-				if err != nil {
-					t.Fatalf("Read: %v", err)
-				}
-				compareGolden(t, stem(path)+".want.jsonl", got)
-				compareGolden(t, stem(path)+".warnings.txt", warns)
-			})
-		}
+	if formattest.Updating() {
+		writeProtoFiles(t)
 	}
+	formattest.Golden(t, otlp.JSON, otlp.Proto)
 }
 
 // writeProtoFiles writes the protobuf test files from their JSON
@@ -162,15 +79,15 @@ func TestProtoMatchesJSON(t *testing.T) {
 	} {
 		pb, _ := os.ReadFile(filepath.Join("testdata", tc.pb))
 		js, _ := os.ReadFile(filepath.Join("testdata", tc.js))
-		gotPB, _, err := read(t, otlp.Proto, "x", pb)
+		gotPB, _, err := formattest.Read(otlp.Proto, "x", pb)
 		if err != nil {
 			t.Fatal(err)
 		}
-		gotJS, _, err := read(t, otlp.JSON, "x", js)
+		gotJS, _, err := formattest.Read(otlp.JSON, "x", js)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if gotPB != gotJS {
+		if !bytes.Equal(gotPB, gotJS) {
 			t.Errorf("%s reads differently from %s:\n%s\n%s", tc.pb, tc.js, gotPB, gotJS)
 		}
 	}
@@ -187,56 +104,29 @@ func TestJSONLinesOfDocument(t *testing.T) {
 	if err := json.Compact(&compact, data); err != nil {
 		t.Fatal(err)
 	}
-	a, _, err := read(t, otlp.JSON, "x", data)
+	a, _, err := formattest.Read(otlp.JSON, "x", data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := read(t, otlp.JSON, "x", compact.Bytes())
+	b, _, err := formattest.Read(otlp.JSON, "x", compact.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a != b {
+	if !bytes.Equal(a, b) {
 		t.Errorf("pretty and compact differ:\n%s\n%s", a, b)
 	}
 }
 
-func TestDetect(t *testing.T) {
-	for _, f := range []trajeval.Format{otlp.JSON, otlp.Proto} {
-		for _, path := range inputs(t, f.Name()) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(data) > 1<<20 {
-				data = data[:1<<20]
-			}
-			got, err := trace.Detect(path, data)
-			if err != nil {
-				t.Errorf("%s: %v", path, err)
-				continue
-			}
-			if got.Name() != f.Name() {
-				t.Errorf("%s: detected as %s, want %s", path, got.Name(), f.Name())
-			}
-		}
-	}
-}
+func TestDetect(t *testing.T) { formattest.Detect(t, otlp.JSON, otlp.Proto) }
 
 func TestSniffRejects(t *testing.T) {
-	for _, head := range []string{
+	formattest.SniffRejects(t, []string{
 		`{"resourceLogs": []}`,
 		`{"id": "x", "output": [{"role": "assistant"}]}`,
 		`[{"role": "user", "content": "hi"}]`,
 		"\x0a\x05hello",
 		"",
-	} {
-		if otlp.JSON.Sniff([]byte(head)) == nil {
-			t.Errorf("otlp claims %q", head)
-		}
-		if otlp.Proto.Sniff([]byte(head)) == nil {
-			t.Errorf("otlp-proto claims %q", head)
-		}
-	}
+	}, otlp.JSON, otlp.Proto)
 }
 
 func TestErrors(t *testing.T) {
@@ -250,7 +140,7 @@ func TestErrors(t *testing.T) {
 		{"bad line only", `{"resourceSpans": [` + "\n", 2, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := read(t, otlp.JSON, "f.json", []byte(tc.data))
+			_, _, err := formattest.Read(otlp.JSON, "f.json", []byte(tc.data))
 			var te *trajeval.TraceError
 			if !errors.As(err, &te) {
 				t.Fatalf("err = %v, want a TraceError", err)
@@ -268,7 +158,7 @@ func TestProtoErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Cut in the middle: nothing whole is left.
-	_, _, err = read(t, otlp.Proto, "f.pb", pb[:len(pb)/2])
+	_, _, err = formattest.Read(otlp.Proto, "f.pb", pb[:len(pb)/2])
 	if err == nil {
 		t.Error("a protobuf file cut in half read without error")
 	}
