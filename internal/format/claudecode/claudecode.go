@@ -45,6 +45,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -119,7 +120,7 @@ type message struct {
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	r := &reader{in: in}
 	r.reset("")
-	bad, seen := 0, false
+	skipped, seen := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}, false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -128,15 +129,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		v, err := jsonv.Decode(line)
 		e, ok := v.(map[string]any)
 		if err != nil || !ok {
-			bad++
-			if bad == 1 {
-				msg, col := "not a JSON object; skipped", 0
-				if err != nil {
-					msg, _, col = jsonl.Describe(line, err, n)
-					msg += "; line skipped"
-				}
-				r.warn(placeCol(col), "%s", msg)
-			}
+			skipped.Line(in, line, n, err)
 			return nil
 		}
 		seen = true
@@ -161,20 +154,11 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	if err != nil {
 		return err
 	}
-	if bad > 1 {
-		in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%d lines in all were not JSON objects and were skipped", bad)})
-	}
+	skipped.Report(in)
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Claude Code events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
 	return yield(r.finish())
-}
-
-func placeCol(col int) string {
-	if col == 0 {
-		return ""
-	}
-	return fmt.Sprintf("column %d", col)
 }
 
 func (r *reader) warn(place, format string, a ...any) {
@@ -255,7 +239,9 @@ func (r *reader) toolUse(blk map[string]any, msg *message, parent string, turn i
 			return // the same block seen again: one call
 		}
 	}
-	s := trajeval.Step{Turn: turn, ID: id, Name: name, Args: r.args(blk["input"], name)}
+	s := trajeval.Step{Turn: turn, ID: id, Name: name, Args: eventlog.Args(blk["input"], func() {
+		r.warn("", "input of %s is a string that is not valid JSON; kept as text", name)
+	})}
 	if parent != "" {
 		s.Agent = r.agents[parent]
 		if s.Agent == "" {
@@ -287,22 +273,6 @@ func (r *reader) toolUse(blk map[string]any, msg *message, parent string, turn i
 		r.placeOf[id] = r.line
 	}
 	r.t.Steps = append(r.t.Steps, s)
-}
-
-func (r *reader) args(v any, name string) any {
-	switch x := v.(type) {
-	case nil:
-		return map[string]any{}
-	case string:
-		if p, err := jsonv.Decode([]byte(x)); err == nil {
-			return p
-		}
-		if strings.TrimSpace(x) == "" {
-			return map[string]any{}
-		}
-		r.warn("", "input of %s is a string that is not valid JSON; kept as text", name)
-	}
-	return v
 }
 
 func (r *reader) user(m map[string]any, parent string) {

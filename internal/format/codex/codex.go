@@ -50,6 +50,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -93,12 +94,12 @@ type reader struct {
 	order []*item // in order of first appearance
 	turn  int
 
-	running  int     // tool items started and not completed
-	batch    []*item // the tool items of the current run of overlapping items
-	groups   int
-	tokens   [2]*int64
-	finals   map[int]*string // turn -> last agent message
-	badLines int
+	running int     // tool items started and not completed
+	batch   []*item // the tool items of the current run of overlapping items
+	groups  int
+	tokens  [2]*int64
+	finals  map[int]*string // turn -> last agent message
+	skipped eventlog.Skipped
 }
 
 type item struct {
@@ -114,7 +115,7 @@ type item struct {
 }
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	r := &reader{in: in}
+	r := &reader{in: in, skipped: eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}}
 	r.reset("")
 	seen := false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
@@ -124,12 +125,12 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		r.line = n
 		v, err := jsonv.Decode(line)
 		if err != nil {
-			r.bad(line, err)
+			r.skipped.Line(in, line, n, err)
 			return nil
 		}
 		e, ok := v.(map[string]any)
 		if !ok {
-			r.bad(line, nil)
+			r.skipped.Line(in, line, n, nil)
 			return nil
 		}
 		seen = true
@@ -156,31 +157,11 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	if err != nil {
 		return err
 	}
-	if r.badLines > 1 {
-		in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%d lines in all were not JSON objects and were skipped", r.badLines)})
-	}
+	r.skipped.Report(in)
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Codex events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
 	return yield(r.finish())
-}
-
-func (r *reader) bad(line []byte, err error) {
-	r.badLines++
-	if r.badLines > 1 {
-		return
-	}
-	msg := "not a JSON object; skipped"
-	col := 0
-	if err != nil {
-		msg, _, col = jsonl.Describe(line, err, r.line)
-		msg += "; line skipped"
-	}
-	place := ""
-	if col > 0 {
-		place = fmt.Sprintf("column %d", col)
-	}
-	r.in.Warn(trajeval.Warning{File: r.in.Name, Line: r.line, Place: place, Msg: msg})
 }
 
 func (r *reader) reset(id string) {
@@ -336,7 +317,9 @@ func step(it *item, warn func(string)) trajeval.Step {
 		s.Result = d["aggregated_output"]
 	case "mcp_tool_call":
 		s.Name, _ = d["tool"].(string)
-		s.Args = args(d["arguments"], s.Name, warn)
+		s.Args = eventlog.Args(d["arguments"], func() {
+			warn(fmt.Sprintf("arguments of %s are a string that is not valid JSON; kept as text", s.Name))
+		})
 		s.Result = d["result"]
 	case "file_change":
 		s.Args = map[string]any{"changes": d["changes"]}
@@ -384,24 +367,6 @@ func step(it *item, warn func(string)) trajeval.Step {
 		}
 	}
 	return s
-}
-
-// args returns the arguments of an MCP call: an object as it is, a JSON
-// string parsed, text that is not JSON kept and reported.
-func args(v any, name string, warn func(string)) any {
-	switch x := v.(type) {
-	case nil:
-		return map[string]any{}
-	case string:
-		if p, err := jsonv.Decode([]byte(x)); err == nil {
-			return p
-		}
-		if strings.TrimSpace(x) == "" {
-			return map[string]any{}
-		}
-		warn(fmt.Sprintf("arguments of %s are a string that is not valid JSON; kept as text", name))
-	}
-	return v
 }
 
 func ptr[T any](v T) *T { return &v }

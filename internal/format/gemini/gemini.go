@@ -47,6 +47,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -118,7 +119,7 @@ type totals struct {
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	r := &reader{in: in}
 	r.reset("")
-	bad, seen := 0, false
+	skipped, seen := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}, false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -127,19 +128,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		v, err := jsonv.Decode(line)
 		e, ok := v.(map[string]any)
 		if err != nil || !ok {
-			bad++
-			if bad == 1 {
-				msg, place := "not a JSON object; skipped", ""
-				if err != nil {
-					var col int
-					msg, _, col = jsonl.Describe(line, err, n)
-					msg += "; line skipped"
-					if col > 0 {
-						place = fmt.Sprintf("column %d", col)
-					}
-				}
-				r.warn(place, "%s", msg)
-			}
+			skipped.Line(in, line, n, err)
 			return nil
 		}
 		seen = true
@@ -166,9 +155,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	if err != nil {
 		return err
 	}
-	if bad > 1 {
-		in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%d lines in all were not JSON objects and were skipped", bad)})
-	}
+	skipped.Report(in)
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Gemini CLI events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
@@ -265,7 +252,9 @@ func (r *reader) toolUse(e map[string]any) {
 	turn := r.turn()
 	r.text.Reset()
 	r.hasText = false
-	s := trajeval.Step{Turn: turn, ID: id, Name: name, Args: r.args(e["parameters"], name), StartTime: r.time(e)}
+	s := trajeval.Step{Turn: turn, ID: id, Name: name, Args: eventlog.Args(e["parameters"], func() {
+		r.warn("", "parameters of %s are a string that is not valid JSON; kept as text", name)
+	}), StartTime: r.time(e)}
 	idx := len(r.t.Steps)
 	r.batch = append(r.batch, idx)
 	switch {
@@ -281,22 +270,6 @@ func (r *reader) toolUse(e map[string]any) {
 		r.placeOf[id] = r.line
 	}
 	r.t.Steps = append(r.t.Steps, s)
-}
-
-func (r *reader) args(v any, name string) any {
-	switch x := v.(type) {
-	case nil:
-		return map[string]any{}
-	case string:
-		if p, err := jsonv.Decode([]byte(x)); err == nil {
-			return p
-		}
-		if strings.TrimSpace(x) == "" {
-			return map[string]any{}
-		}
-		r.warn("", "parameters of %s are a string that is not valid JSON; kept as text", name)
-	}
-	return v
 }
 
 func (r *reader) time(e map[string]any) time.Time {

@@ -50,6 +50,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -115,7 +116,7 @@ type request struct {
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	r := &reader{in: in}
 	r.reset()
-	bad, seen := 0, false
+	skipped, seen := eventlog.Skipped{One: "a JSON-RPC message", Many: "JSON-RPC messages"}, false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -130,19 +131,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			msgs = x
 		}
 		if err != nil || msgs == nil {
-			bad++
-			if bad == 1 {
-				msg, place := "not a JSON-RPC message; skipped", ""
-				if err != nil {
-					var col int
-					msg, _, col = jsonl.Describe(line, err, n)
-					msg += "; line skipped"
-					if col > 0 {
-						place = fmt.Sprintf("column %d", col)
-					}
-				}
-				r.warn(place, "%s", msg)
-			}
+			skipped.Line(in, line, n, err)
 			return nil
 		}
 		seen = true
@@ -166,9 +155,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	if err != nil {
 		return err
 	}
-	if bad > 1 {
-		in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%d lines in all were not JSON-RPC messages and were skipped", bad)})
-	}
+	skipped.Report(in)
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no JSON-RPC messages: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
@@ -254,7 +241,9 @@ func (r *reader) request(key string, id any, method string, m map[string]any) {
 	if name == "" {
 		r.warn("id "+idText(id), "tools/call without a tool name")
 	}
-	s := trajeval.Step{ID: rawID(id), Name: name, Args: r.args(params["arguments"], name)}
+	s := trajeval.Step{ID: rawID(id), Name: name, Args: eventlog.Args(params["arguments"], func() {
+		r.warn("", "arguments of %s are a string that is not valid JSON; kept as text", name)
+	})}
 	req.step = len(r.t.Steps)
 	if r.inflight == 0 {
 		r.batch = nil
@@ -290,22 +279,6 @@ func rawID(v any) string {
 		return s
 	}
 	return idText(v)
-}
-
-func (r *reader) args(v any, name string) any {
-	switch x := v.(type) {
-	case nil:
-		return map[string]any{}
-	case string:
-		if p, err := jsonv.Decode([]byte(x)); err == nil {
-			return p
-		}
-		if strings.TrimSpace(x) == "" {
-			return map[string]any{}
-		}
-		r.warn("", "arguments of %s are a string that is not valid JSON; kept as text", name)
-	}
-	return v
 }
 
 func (r *reader) response(key string, id any, m map[string]any) {
