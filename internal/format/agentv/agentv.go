@@ -32,9 +32,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -194,7 +194,7 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
-			t.Turns = append(t.Turns, trajeval.Turn{User: text(m.Content)})
+			t.Turns = append(t.Turns, trajeval.Turn{User: msglog.Text(m.Content)})
 			turn = len(t.Turns)
 			continue
 		case "assistant":
@@ -209,7 +209,7 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 			turn = 1
 		}
 		if m.Role == "assistant" {
-			if s := text(m.Content); s != nil && *s != "" {
+			if s := msglog.Text(m.Content); s != nil && *s != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
@@ -254,8 +254,8 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 			if start == "" {
 				start = c.Timestamp
 			}
-			s.StartTime = parseTime(start, warn)
-			s.EndTime = parseTime(c.EndTime, warn)
+			s.StartTime = msglog.ParseTime(start, warn)
+			s.EndTime = msglog.ParseTime(c.EndTime, warn)
 			t.Steps = append(t.Steps, s)
 		}
 	}
@@ -304,39 +304,4 @@ func args(v any, warn func(string), tool string) any {
 	}
 	warn(fmt.Sprintf("arguments of %s are a string that is not valid JSON; kept as text", tool))
 	return s
-}
-
-// text returns a message's text: a string, or the text parts of a list.
-func text(c any) *string {
-	switch x := c.(type) {
-	case string:
-		return &x
-	case []any:
-		var parts []string
-		for _, p := range x {
-			if m, ok := p.(map[string]any); ok {
-				if s, ok := m["text"].(string); ok {
-					parts = append(parts, s)
-				}
-			}
-		}
-		if parts != nil {
-			s := strings.Join(parts, "\n")
-			return &s
-		}
-	}
-	return nil
-}
-
-func parseTime(s string, warn func(string)) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t
-		}
-	}
-	warn(fmt.Sprintf("time %q is not ISO 8601; ignored", s))
-	return time.Time{}
 }
