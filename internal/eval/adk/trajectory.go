@@ -117,16 +117,17 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 		steps := actual[i]
 		rel := calls.Relate(items, steps)
 		var a align.Alignment
+		order := calls.Unordered
 		switch e.matchType {
 		case Exact:
-			a = align.Exact(rel)
+			a, order = align.Exact(rel), calls.Positional
 		case InOrder:
-			a = align.InOrder(rel)
+			a, order = align.InOrder(rel), calls.Ordered
 		default:
 			a = align.AnyOrder(rel)
 		}
 		r.Details = &trajeval.Details{Mode: d.Mode}
-		calls.Explain(r.Details, items, steps, a)
+		calls.Explain(r.Details, items, steps, a, order)
 		pass := len(a.Pairs) == len(items)
 		if e.matchType == Exact && len(steps) != len(items) {
 			pass = false

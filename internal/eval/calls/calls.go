@@ -13,6 +13,8 @@
 package calls
 
 import (
+	"fmt"
+
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
@@ -32,6 +34,10 @@ type Item struct {
 	// Diff explains why a step with the item's name did not match; nil
 	// gives no differences.
 	Diff func(s *trajeval.Step) []trajeval.ArgDiff
+	// MaxDurationMS, when set, is a latency limit: among the largest
+	// alignments, those that pair the item with a step that ran within it
+	// win.
+	MaxDurationMS *float64
 }
 
 // Names returns items that match by name alone.
@@ -60,13 +66,21 @@ func Args(tool string, m *argmatch.Matcher) Item {
 // parallel group keep their group, so exact and in-order alignments may
 // permute them.
 func Relate(items []Item, steps []trajeval.Step) *align.Relation {
-	type classKey struct{ tool, key string }
+	type classKey struct {
+		tool, key string
+		max       float64
+		limited   bool
+	}
 	classOf := map[classKey]int32{}
 	var classes []Item
 	byTool := map[string][]int32{}
 	r := &align.Relation{ItemClass: make([]int32, len(items)), Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
+	limited := false
 	for i, it := range items {
-		k := classKey{it.Tool, it.Key}
+		k := classKey{tool: it.Tool, key: it.Key}
+		if it.MaxDurationMS != nil {
+			k.max, k.limited, limited = *it.MaxDurationMS, true, true
+		}
 		c, ok := classOf[k]
 		if !ok {
 			c = int32(len(classes))
@@ -85,14 +99,35 @@ func Relate(items []Item, steps []trajeval.Step) *align.Relation {
 			}
 		}
 	}
+	if limited {
+		r.Bonus = func(c int32, j int) bool {
+			max := classes[c].MaxDurationMS
+			if max == nil {
+				return false
+			}
+			d, ok := steps[j].Duration()
+			return ok && d <= *max
+		}
+	}
 	return r
 }
+
+// Order says how an alignment treated order, for the words of its
+// explanation.
+type Order int
+
+// The orders of the alignments in package align.
+const (
+	Unordered  Order = iota // AnyOrder
+	Ordered                 // InOrder
+	Positional              // Exact
+)
 
 // Explain fills d with the alignment a of items against steps: the
 // matched pairs, the missing items with the steps that came closest, and
 // the extra steps. Indexes in d are 1-based; Step numbers are the steps'
 // own indexes when set.
-func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.Alignment) {
+func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.Alignment, order Order) {
 	usedItem := make([]bool, len(items))
 	usedStep := make([]bool, len(steps))
 	d.Hits = len(a.Pairs)
@@ -113,7 +148,7 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 		if usedItem[i] {
 			continue
 		}
-		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(it, steps, usedStep, names)})
+		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, steps, usedStep, names, order)})
 	}
 	for j, s := range steps {
 		if !usedStep[j] {
@@ -125,13 +160,25 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 // maxNear bounds the near misses shown for one missing item.
 const maxNear = 3
 
-func near(it Item, steps []trajeval.Step, used []bool, names []string) []trajeval.NearMiss {
+func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, order Order) []trajeval.NearMiss {
 	var out []trajeval.NearMiss
+	// In a positional alignment the step at the item's own position comes
+	// first: it is the one the item was compared with.
+	if order == Positional && i < len(steps) {
+		s := &steps[i]
+		nm := trajeval.NearMiss{Step: stepNo(steps, i), Tool: s.Name}
+		if s.Name != it.Tool {
+			nm.Why = fmt.Sprintf("position %d holds %s", i+1, s.Name)
+		} else if it.Diff != nil {
+			nm.Diffs = it.Diff(s)
+		}
+		out = append(out, nm)
+	}
 	// Unused steps first: they are the likely intended ones.
 	for pass := 0; pass < 2 && len(out) < maxNear; pass++ {
 		for j := range steps {
 			s := &steps[j]
-			if s.Name != it.Tool || used[j] != (pass == 1) || len(out) >= maxNear {
+			if s.Name != it.Tool || used[j] != (pass == 1) || len(out) >= maxNear || (order == Positional && j == i) {
 				continue
 			}
 			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name}
@@ -139,12 +186,17 @@ func near(it Item, steps []trajeval.Step, used []bool, names []string) []trajeva
 				nm.Diffs = it.Diff(s)
 			}
 			switch {
+			case len(nm.Diffs) > 0:
 			case used[j]:
 				nm.Why = "matched another expected call"
-			case it.Match == nil || it.Match(s):
-				nm.Why = "matches, but out of order"
-			case len(nm.Diffs) == 0:
+			case it.Match != nil && !it.Match(s):
 				nm.Why = "same tool, did not match"
+			case order == Positional:
+				nm.Why = fmt.Sprintf("matches, but at position %d", j+1)
+			case order == Ordered:
+				nm.Why = "matches, but out of order"
+			default:
+				nm.Why = "matches"
 			}
 			out = append(out, nm)
 		}

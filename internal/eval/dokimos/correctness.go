@@ -44,7 +44,7 @@ func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	}
 	def := trajeval.ArgsMatch{Mode: trajeval.ArgsExact}
 	if v := n.Get("args_match"); v != nil {
-		if def, err = argsMatch(v); err != nil {
+		if def, err = calls.ParseArgsMatch(v); err != nil {
 			return nil, err
 		}
 	}
@@ -60,77 +60,22 @@ func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	if ev == nil {
 		return nil, n.Errorf("missing expected").With("list the expected calls: expected: [{tool: name, args: {...}}]")
 	}
-	items, err := ev.List()
+	expected, err := calls.Parse(ev)
 	if err != nil {
 		return nil, err
 	}
-	for _, it := range items {
-		item, err := expectedItem(it, def, opt, c.Match == NamesAndArgs)
-		if err != nil {
-			return nil, err
+	for i, e := range expected {
+		if e.MaxDurationMS != nil {
+			return nil, ev.Items[i].Errorf("tool_correctness does not check max_duration_ms").With("use tool_trajectory for latency checks")
 		}
-		c.Expected = append(c.Expected, item)
+		if c.Match != NamesAndArgs {
+			expected[i].Args, expected[i].ArgsMatch = nil, trajeval.ArgsMatch{} // names only
+		}
+	}
+	if c.Expected, err = calls.Compile(expected, def, opt); err != nil {
+		return nil, n.Errorf("%v", err)
 	}
 	return c, nil
-}
-
-// argsMatch reads an args_match value: a mode name or a list of paths.
-func argsMatch(v *config.Node) (trajeval.ArgsMatch, error) {
-	if v.Kind == config.List {
-		paths, err := v.Strings()
-		return trajeval.ArgsMatch{Mode: trajeval.ArgsPaths, Paths: paths}, err
-	}
-	s, err := v.Enum(argmatch.Modes...)
-	if err != nil {
-		return trajeval.ArgsMatch{}, err
-	}
-	m, _ := argmatch.ParseMode(s)
-	return trajeval.ArgsMatch{Mode: m}, nil
-}
-
-// expectedItem reads one expected call: a name, or {tool, args, args_match}.
-func expectedItem(n *config.Node, def trajeval.ArgsMatch, opt argmatch.Options, useArgs bool) (calls.Item, error) {
-	if n.Kind == config.String {
-		return calls.Item{Tool: n.Text}, nil
-	}
-	if n.Kind != config.Map {
-		return calls.Item{}, n.Errorf("an expected call is {tool, args}, got %s", n.Kind)
-	}
-	if err := n.Check("tool", "name", "args", "args_match"); err != nil {
-		return calls.Item{}, err
-	}
-	tn, _ := n.First("tool", "name")
-	if tn == nil {
-		return calls.Item{}, n.Errorf("the expected call has no tool").With("give tool: <name>")
-	}
-	tool, err := tn.Name()
-	if err != nil {
-		return calls.Item{}, err
-	}
-	m := def
-	if v := n.Get("args_match"); v != nil {
-		if m, err = argsMatch(v); err != nil {
-			return calls.Item{}, err
-		}
-	}
-	var args any
-	a := n.Get("args")
-	if a != nil && !(a.Kind == config.String && a.Text == "any") {
-		args = a.Value()
-	}
-	mt, err := argmatch.New(args, m, opt)
-	if err != nil {
-		if ce, ok := err.(*argmatch.CompileError); ok && a != nil {
-			e := a.At(ce.Path...).Errorf("%s", ce.Error())
-			e.Hint = ce.Hint
-			return calls.Item{}, e
-		}
-		return calls.Item{}, n.Errorf("%v", err)
-	}
-	if !useArgs {
-		return calls.Item{Tool: tool}, nil
-	}
-	return calls.Args(tool, mt), nil
 }
 
 // Evaluate scores t.
@@ -142,7 +87,7 @@ func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (traje
 	case NamesOnly:
 		// Explain with a name-only matching; score on the name sets.
 		a := align.AnyOrder(calls.Relate(c.Expected, t.Steps))
-		calls.Explain(d, c.Expected, t.Steps, a)
+		calls.Explain(d, c.Expected, t.Steps, a, calls.Unordered)
 		want, got := map[string]bool{}, map[string]bool{}
 		for _, it := range c.Expected {
 			want[it.Tool] = true
@@ -160,11 +105,11 @@ func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (traje
 		d.Notes = map[string]any{"expected_tools": len(want), "actual_tools": len(got), "common_tools": common}
 	case NamesAndOrder:
 		a := align.InOrder(calls.Relate(c.Expected, t.Steps))
-		calls.Explain(d, c.Expected, t.Steps, a)
+		calls.Explain(d, c.Expected, t.Steps, a, calls.Ordered)
 		score = eval.Ratio(len(a.Pairs), max(ne, na), 1)
 	case NamesAndArgs:
 		a := align.AnyOrder(calls.Relate(c.Expected, t.Steps))
-		calls.Explain(d, c.Expected, t.Steps, a)
+		calls.Explain(d, c.Expected, t.Steps, a, calls.Unordered)
 		score = f1(len(a.Pairs), ne, na)
 	}
 	return trajeval.Outcome{Score: score, Details: d}, nil

@@ -1,104 +1,10 @@
 package trajectory
 
 import (
-	"errors"
 	"strconv"
 
-	"github.com/trajeval/trajeval"
-	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
 )
-
-// ParseCalls reads a list of expected calls. An item is a map
-// {tool, args, args_match, max_duration_ms} or, as a shorthand, a tool
-// name. args is a map (operators allowed) or the word any.
-func ParseCalls(n *config.Node) ([]trajeval.ExpectedCall, error) {
-	items, err := n.List()
-	if err != nil {
-		return nil, err
-	}
-	calls := make([]trajeval.ExpectedCall, 0, len(items))
-	for _, it := range items {
-		if it.Kind == config.String {
-			calls = append(calls, trajeval.ExpectedCall{Tool: it.Text})
-			continue
-		}
-		if it.Kind != config.Map {
-			return nil, it.Errorf("an expected call is a map with a tool, or a tool name; got %s", it.Kind)
-		}
-		if err := it.Check("tool", "args", "args_match", "max_duration_ms"); err != nil {
-			return nil, err
-		}
-		var c trajeval.ExpectedCall
-		tn := it.Get("tool")
-		if tn == nil {
-			return nil, it.Errorf("expected call has no tool").With("add tool: NAME")
-		}
-		if c.Tool, err = tn.Name(); err != nil {
-			return nil, err
-		}
-		if a := it.Get("args"); a != nil {
-			switch {
-			case a.Kind == config.String && a.Text == "any":
-			case a.Kind == config.Null:
-			case a.Kind == config.Map:
-				c.Args = a.Value()
-			default:
-				return nil, a.Errorf("args must be a map of argument values or the word any, got %s", a.Kind)
-			}
-		}
-		if m := it.Get("args_match"); m != nil {
-			if c.ArgsMatch, err = ParseArgsMatch(m); err != nil {
-				return nil, err
-			}
-		}
-		if d := it.Get("max_duration_ms"); d != nil {
-			v, err := d.NonNegative()
-			if err != nil {
-				return nil, err
-			}
-			c.MaxDurationMS = &v
-		}
-		// Compile now so a bad operator is reported at its place.
-		if _, err := argmatch.New(c.Args, c.ArgsMatch, argmatch.Options{}); err != nil {
-			return nil, placeCompileError(it.Get("args"), err)
-		}
-		calls = append(calls, c)
-	}
-	return calls, nil
-}
-
-func placeCompileError(args *config.Node, err error) error {
-	var ce *argmatch.CompileError
-	if errors.As(err, &ce) && args != nil {
-		at := args.At(ce.Path...)
-		e := at.Errorf("%s", ce.Msg)
-		e.Path = args.Path
-		for _, s := range ce.Path {
-			e.Path += "." + s
-		}
-		return e
-	}
-	return err
-}
-
-// ParseArgsMatch reads an argument rule: partial (or superset), exact,
-// subset, ignore, or a list of dot-paths.
-func ParseArgsMatch(n *config.Node) (trajeval.ArgsMatch, error) {
-	if n.Kind == config.List {
-		paths, err := n.Strings()
-		if err != nil {
-			return trajeval.ArgsMatch{}, err
-		}
-		return trajeval.ArgsMatch{Mode: trajeval.ArgsPaths, Paths: paths}, nil
-	}
-	s, err := n.Enum(argmatch.Modes...)
-	if err != nil {
-		return trajeval.ArgsMatch{}, err
-	}
-	m, _ := argmatch.ParseMode(s)
-	return trajeval.ArgsMatch{Mode: m}, nil
-}
 
 // ParseMinimums reads {tool: n} with n a whole number ≥ 1.
 func ParseMinimums(n *config.Node) ([]Minimum, error) {

@@ -41,6 +41,7 @@ import (
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/calls"
 )
 
 func init() {
@@ -64,11 +65,15 @@ type Minimum struct {
 	N    int
 }
 
+// order names how each mode's alignment treats order, for explanations.
+var order = map[string]calls.Order{"exact": calls.Positional, "in_order": calls.Ordered, "any_order": calls.Unordered}
+
 // Evaluator is a configured tool_trajectory.
 type Evaluator struct {
 	Mode     string // any_order, in_order, exact or subset
 	Score    string
-	Plan     *Plan
+	Calls    []trajeval.ExpectedCall
+	Items    []calls.Item
 	Minimums []Minimum
 }
 
@@ -105,7 +110,7 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		def.Mode = trajeval.ArgsExact
 	}
 	if a := n.Get("args_match"); a != nil {
-		m, err := ParseArgsMatch(a)
+		m, err := calls.ParseArgsMatch(a)
 		if err != nil {
 			return nil, err
 		}
@@ -126,10 +131,10 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		}
 	}
 	exp, mins := n.Get("expected"), n.Get("minimums")
-	var calls []trajeval.ExpectedCall
+	var expected []trajeval.ExpectedCall
 	if exp != nil {
 		var err error
-		if calls, err = ParseCalls(exp); err != nil {
+		if expected, err = calls.Parse(exp); err != nil {
 			return nil, err
 		}
 	}
@@ -150,28 +155,28 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		return nil, n.Errorf("mode %s needs %s", e.Mode, need).With("add expected: [{tool: NAME}, ...]")
 	}
 	if e.Mode == "subset" {
-		for i, c := range calls {
+		for i, c := range expected {
 			if c.MaxDurationMS != nil {
 				return nil, exp.Items[i].Errorf("max_duration_ms is not checked in subset mode").With("use in_order, exact or any_order for latency checks")
 			}
 		}
 	}
-	plan, _, err := NewPlan(calls, def, opt)
+	items, err := calls.Compile(expected, def, opt)
 	if err != nil {
-		return nil, err // already placed by ParseCalls
+		return nil, err // already placed by calls.Parse
 	}
-	e.Plan = plan
+	e.Calls, e.Items = expected, items
 	return e, nil
 }
 
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	steps := t.Steps
-	d := &trajeval.Details{Mode: e.Mode, Expected: len(e.Plan.Calls), Actual: len(steps)}
+	d := &trajeval.Details{Mode: e.Mode, Expected: len(e.Calls), Actual: len(steps)}
 	if e.Mode == "subset" {
 		return e.subset(steps, d), nil
 	}
-	r := e.Plan.Relation(steps, true)
+	r := calls.Relate(e.Items, steps)
 	var a align.Alignment
 	switch e.Mode {
 	case "exact":
@@ -182,11 +187,13 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		a = align.AnyOrder(r)
 	}
 	d.Hits = len(a.Pairs)
-	e.Plan.Explain(d, steps, a, e.Mode)
+	if len(e.Items) > 0 {
+		calls.Explain(d, e.Items, steps, a, order[e.Mode])
+	}
 	latPass, latSkip, latN := e.latency(steps, a, d)
 	minMet := e.minimums(steps, d)
 
-	ne, na, hits := len(e.Plan.Calls), len(steps), len(a.Pairs)
+	ne, na, hits := len(e.Calls), len(steps), len(a.Pairs)
 	var recall float64
 	switch e.Mode {
 	case "exact":
@@ -236,8 +243,8 @@ func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.
 	for j := range steps {
 		s := &steps[j]
 		ok := false
-		for i := range e.Plan.Calls {
-			if e.Plan.Matches(i, s) {
+		for i := range e.Calls {
+			if e.Items[i].Matches(s) {
 				ok = true
 				d.Matched = append(d.Matched, trajeval.Pair{Item: i + 1, Step: j + 1, Tool: s.Name})
 				break
@@ -251,7 +258,7 @@ func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.
 	}
 	d.Hits = allowed
 	recall := eval.Ratio(allowed, len(steps), 1)
-	return trajeval.Outcome{Score: normalise(e.Score, recall, allowed, len(e.Plan.Calls), len(steps)), Details: d}
+	return trajeval.Outcome{Score: normalise(e.Score, recall, allowed, len(e.Calls), len(steps)), Details: d}
 }
 
 // latency runs the max_duration_ms checks of the matched and missing calls.
@@ -260,7 +267,7 @@ func (e *Evaluator) latency(steps []trajeval.Step, a align.Alignment, d *trajeva
 	for _, p := range a.Pairs {
 		step[p.Item] = p.Step
 	}
-	for i, c := range e.Plan.Calls {
+	for i, c := range e.Calls {
 		if c.MaxDurationMS == nil {
 			continue
 		}

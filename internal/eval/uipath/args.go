@@ -92,7 +92,7 @@ func compileErr(args *config.Node, err error) error {
 func (m *Matching) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	a := align.AnyOrder(calls.Relate(m.Items, t.Steps))
 	d := newDetails(m.mode)
-	calls.Explain(d, m.Items, t.Steps, a)
+	calls.Explain(d, m.Items, t.Steps, a, calls.Unordered)
 	score := float64(d.Hits) / float64(len(m.Items))
 	if m.Strict {
 		score = binary(d.Hits, len(m.Items))

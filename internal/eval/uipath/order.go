@@ -56,7 +56,7 @@ func (o *Order) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Ou
 		lcs[k] = o.Expected[p.Item]
 	}
 	d := newDetails(modeName(o.Strict, "lcs"))
-	calls.Explain(d, items, t.Steps, a)
+	calls.Explain(d, items, t.Steps, a, calls.Ordered)
 	d.Notes = map[string]any{"actual": nonNil(actual), "expected": o.Expected, "lcs": lcs}
 	var score float64
 	switch {
