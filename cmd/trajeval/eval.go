@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +33,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !contains(strings.Join(report.Formats, " "), format) {
+			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (text, json, jsonl)", format)}
 			}
 			opts := suite.Options{Config: config}

@@ -23,7 +23,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -274,11 +273,9 @@ func TurnView(t *trajeval.Trajectory, n int) *trajeval.Trajectory {
 	if n <= len(t.Turns) {
 		v.Turns = []trajeval.Turn{t.Turns[n-1]}
 	}
-	for _, s := range t.Steps {
-		if s.Turn == n {
-			s.Index = len(v.Steps) + 1
-			v.Steps = append(v.Steps, s)
-		}
+	v.Steps = t.TurnSteps(n)
+	for i := range v.Steps {
+		v.Steps[i].Index = i + 1
 	}
 	return v
 }
@@ -309,14 +306,4 @@ func aggregate(r *trajeval.CaseResult) {
 	if pass {
 		r.Status = trajeval.StatusPass
 	}
-}
-
-// SortResults orders results by suite and id.
-func SortResults(rs []trajeval.CaseResult) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		if rs[i].Suite != rs[j].Suite {
-			return rs[i].Suite < rs[j].Suite
-		}
-		return rs[i].ID < rs[j].ID
-	})
 }

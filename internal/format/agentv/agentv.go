@@ -51,8 +51,9 @@ func (format) Sniff(head []byte) error {
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not a JSON object"}
 	}
-	keys := sniff.Keys(sniff.FirstLine(head))
-	if sniff.First(sniff.FirstLine(head)) != '{' || !json.Valid(sniff.FirstLine(head)) {
+	first := sniff.FirstLine(head)
+	keys := sniff.Keys(first)
+	if !json.Valid(first) {
 		keys = sniff.Keys(head)
 	}
 	if sniff.HasKey(keys, "output", "output_messages") {
