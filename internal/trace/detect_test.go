@@ -59,7 +59,7 @@ func TestDetect(t *testing.T) {
 	}
 	for n := range names {
 		if seen[n] == 0 {
-			t.Logf("format %s has no test files to detect", n)
+			t.Errorf("format %s has no test files to detect", n)
 		}
 	}
 }
