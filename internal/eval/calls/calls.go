@@ -136,19 +136,20 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 		usedItem[p.Item], usedStep[p.Step] = true, true
 		d.Matched = append(d.Matched, trajeval.Pair{Item: p.Item + 1, Step: stepNo(steps, p.Step), Tool: items[p.Item].Tool})
 	}
+	// Steps by name, so a missing item looks only at its own tool's steps.
 	var names []string
-	seen := map[string]bool{}
-	for _, s := range steps {
-		if !seen[s.Name] {
-			seen[s.Name] = true
+	byName := map[string][]int{}
+	for j, s := range steps {
+		if byName[s.Name] == nil {
 			names = append(names, s.Name)
 		}
+		byName[s.Name] = append(byName[s.Name], j)
 	}
 	for i, it := range items {
 		if usedItem[i] {
 			continue
 		}
-		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, steps, usedStep, names, order)})
+		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, steps, usedStep, names, byName, order)})
 	}
 	for j, s := range steps {
 		if !usedStep[j] {
@@ -160,7 +161,7 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 // maxNear bounds the near misses shown for one missing item.
 const maxNear = 3
 
-func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, order Order) []trajeval.NearMiss {
+func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, byName map[string][]int, order Order) []trajeval.NearMiss {
 	var out []trajeval.NearMiss
 	// In a positional alignment the step at the item's own position comes
 	// first: it is the one the item was compared with.
@@ -176,9 +177,12 @@ func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, or
 	}
 	// Unused steps first: they are the likely intended ones.
 	for pass := 0; pass < 2 && len(out) < maxNear; pass++ {
-		for j := range steps {
+		for _, j := range byName[it.Tool] {
+			if len(out) >= maxNear {
+				break
+			}
 			s := &steps[j]
-			if s.Name != it.Tool || used[j] != (pass == 1) || len(out) >= maxNear || (order == Positional && j == i) {
+			if used[j] != (pass == 1) || (order == Positional && j == i) {
 				continue
 			}
 			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name}
@@ -205,12 +209,7 @@ func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, or
 		return out
 	}
 	for _, n := range suggest.Near(it.Tool, names) {
-		for j := range steps {
-			if steps[j].Name == n {
-				out = append(out, trajeval.NearMiss{Step: stepNo(steps, j), Tool: n, Why: "close name"})
-				break
-			}
-		}
+		out = append(out, trajeval.NearMiss{Step: stepNo(steps, byName[n][0]), Tool: n, Why: "close name"})
 		if len(out) >= maxNear {
 			break
 		}
