@@ -20,7 +20,9 @@
 //  3. Tool items are steps: command_execution (name "command_execution",
 //     args {"command": ...}, result the aggregated output), mcp_tool_call
 //     (name the MCP tool, without its server; args its arguments; result its
-//     result object), file_change (name "file_change", args {"changes":
+//     structured_content when given, else the text of its content blocks
+//     joined by newlines when every block is text, else the blocks, as MCP
+//     traffic itself is read), file_change (name "file_change", args {"changes":
 //     [...]}), web_search (name "web_search", args {"query", "action"}) and
 //     collab_tool_call (name its tool). reasoning, agent_message, todo_list,
 //     plan and error items are not steps.
@@ -28,10 +30,13 @@
 //     item.completed for items that only complete, such as file_change),
 //     never completion order. item.started, item.updated and item.completed
 //     of one item id are one step: later lines update it.
-//  5. error is true for status failed or declined, a non-zero exit_code or
-//     an error object (whose message fills error_message); false for status
-//     completed; null otherwise (web_search has no status). An item that
-//     never completes keeps error null and is reported.
+//  5. error is true for status failed or declined, a non-zero exit_code,
+//     an error object (whose message fills error_message) or an MCP result
+//     with is_error true; false for status completed; null otherwise
+//     (web_search has no status). A failed MCP call without an error object
+//     (Codex reports a tool's own error so) takes its result's text as
+//     error_message. An item that never completes keeps error null and is
+//     reported.
 //  6. A tool item that starts while another is still running ran beside it,
 //     so both were issued in one model response: such overlapping items
 //     share a parallel group. Calls of one response that Codex ran one after
@@ -320,7 +325,7 @@ func step(it *item, warn func(string)) trajeval.Step {
 		s.Args = eventlog.Args(d["arguments"], func() {
 			warn(fmt.Sprintf("arguments of %s are a string that is not valid JSON; kept as text", s.Name))
 		})
-		s.Result = d["result"]
+		s.Result = mcpResult(d["result"])
 	case "file_change":
 		s.Args = map[string]any{"changes": d["changes"]}
 	case "web_search":
@@ -366,7 +371,49 @@ func step(it *item, warn func(string)) trajeval.Step {
 			s.ErrorMessage = msg
 		}
 	}
+	if it.kind == "mcp_tool_call" {
+		mcpError(&s, d["result"])
+	}
 	return s
+}
+
+// mcpResult returns the result of an MCP tool call as the step's result:
+// its structured content when given, else the text of its content blocks
+// joined by newlines when every block is text, else the blocks.
+func mcpResult(v any) any {
+	res, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for _, k := range []string{"structured_content", "structuredContent"} {
+		if sc, ok := res[k]; ok && sc != nil {
+			return sc
+		}
+	}
+	blocks, ok := res["content"].([]any)
+	if !ok {
+		return res["content"]
+	}
+	if t, ok := eventlog.Text(blocks); ok {
+		return t
+	}
+	return blocks
+}
+
+// mcpError marks a step whose MCP result says the tool failed (is_error,
+// or isError, true) and fills a failed step's error_message from the
+// result's text when nothing else gave one.
+func mcpError(s *trajeval.Step, v any) {
+	res, _ := v.(map[string]any)
+	if res["is_error"] == true || res["isError"] == true {
+		s.Error = ptr(true)
+	}
+	if !s.Failed() || s.ErrorMessage != "" {
+		return
+	}
+	if blocks, ok := res["content"].([]any); ok {
+		s.ErrorMessage, _ = eventlog.Text(blocks)
+	}
 }
 
 func ptr[T any](v T) *T { return &v }
