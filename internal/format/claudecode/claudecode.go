@@ -1,5 +1,11 @@
-// Package claudecode reads the JSON Lines that Claude Code prints with
-// `claude -p --output-format stream-json --verbose`:
+// Package claudecode reads Claude Code's JSON Lines: the stream that
+// `claude -p --output-format stream-json --verbose` prints, and the session
+// transcripts Claude Code keeps for every conversation, in
+// ~/.claude/projects/<project>/<session-id>.jsonl. The file's first line
+// that tells (snake_case session_id, or camelCase sessionId, parentUuid,
+// isSidechain or leafUuid) decides which of the two it is read as.
+//
+// # Print mode (stream-json)
 //
 //	{"type":"system","subtype":"init","session_id":"s1","model":"...","tools":[...]}
 //	{"type":"assistant","message":{"id":"msg_1","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{...}}],"usage":{...}},"parent_tool_use_id":null,"session_id":"s1"}
@@ -26,16 +32,71 @@
 //     The tool_use_result copy beside it is ignored.
 //  5. A tool_use id seen twice is one step; a result for an unknown id, a
 //     second result, and a call left without a result are each reported.
-//  6. Lines with a parent_tool_use_id are a sub-agent's (Task) traffic: their
-//     steps are kept, with agent set to the Task call's subagent_type, else
-//     to the parent tool_use id. They never start turns.
+//  6. Lines with a parent_tool_use_id are a sub-agent's traffic: their
+//     steps are kept, with agent set to the subagent_type of the Task (or
+//     Agent) call that started it, else to that call's id. They never start
+//     turns.
 //  7. There is no per-call timing: steps have no start, end or duration.
 //     Metrics come from the result line: duration_ms, total_cost_usd and
 //     usage (input counts input_tokens plus the cache creation and cache
 //     read tokens); llm_calls is the number of distinct message ids. Resumed
 //     runs add up.
 //
-// The file is read line by line; only the current trajectory is held.
+// # Session transcripts
+//
+//	{"type":"summary","summary":"Fix the cart test","leafUuid":"..."}
+//	{"parentUuid":null,"isSidechain":false,"sessionId":"5b0c...","cwd":"/repo","version":"2.0.14","type":"user","message":{"role":"user","content":"Why does the test fail?"},"uuid":"u1","timestamp":"2025-10-14T10:00:00.000Z"}
+//	{"parentUuid":"u1","isSidechain":false,"sessionId":"5b0c...","type":"assistant","message":{"id":"msg_1","model":"...","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{...}}],"usage":{...}},"uuid":"u2","timestamp":"..."}
+//	{"parentUuid":"u2","isSidechain":false,"sessionId":"5b0c...","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"..."}]},"toolUseResult":{...},"uuid":"u3","timestamp":"..."}
+//
+// Rules 3 to 5 of print mode hold; besides:
+//  1. A file is one trajectory. Its id is the sessionId of its last line
+//     that has one: a resumed conversation goes on in a file named after
+//     the new session, the earlier lines keeping the id they had.
+//  2. A line whose uuid was already read is skipped: Claude Code writes
+//     history again on some compactions. Only user and assistant lines are
+//     read; summary, system (compaction boundaries, hook summaries),
+//     file-history-snapshot, queue-operation and other lines are not.
+//  3. A real user message of the main conversation starts a turn, its text
+//     the turn's user. These do not: tool_result carriers; messages marked
+//     isMeta, isCompactSummary or isVisibleInTranscriptOnly (caveats,
+//     expanded command prompts, the summary a compaction feeds the model);
+//     the output of local commands (<local-command-stdout>) and of shell
+//     escapes (<bash-input>, ...); and "[Request interrupted by user]". A
+//     slash command (<command-name>) starts a turn, with user "/name args",
+//     only when the model answers it: local commands such as /model never
+//     reach the model.
+//  4. A turn's final response is the main agent's last assistant text in
+//     it. Messages of model "<synthetic>" are written by Claude Code itself
+//     (API errors, interruptions): they are neither text, steps nor calls.
+//  5. Side chains (isSidechain true) are sub-agents' conversations; they
+//     never start turns, and their steps carry agent. A side chain starts at
+//     a line whose parentUuid is not a side-chain line, and is bound to the
+//     first Task (or Agent) call not yet answered nor bound, preferring the
+//     one whose prompt is the chain's first message; agent is that call's
+//     subagent_type, else the call's id; with no such call, the line's
+//     agentId, else "sidechain". Steps stay in file order, which is the
+//     order calls were issued in, side chains included.
+//  6. Newer versions keep each sub-agent's transcript in a file of its own,
+//     <session-id>/subagents/agent-<agentId>.jsonl, where every line is a
+//     side chain: read alone, its steps carry agent agentId, and the main
+//     session's file holds only the Task call and its answer.
+//  7. A step starts at the timestamp of the line holding its tool_use and
+//     ends at that of the line holding its tool_result; the difference
+//     includes any wait for the user's permission. duration_ms is the
+//     tool's own figure when its toolUseResult gives one (durationMs,
+//     totalDurationMs for a sub-agent, durationSeconds) and the message
+//     holds that one result, else end − start.
+//  8. Metrics come from message.usage, counted once per message.id (the
+//     lines of one split response repeat it; the last line's is taken),
+//     side chains included: input is input_tokens plus the cache creation
+//     and cache read tokens. cost_usd adds up costUSD where older versions
+//     wrote it. llm_calls is the number of distinct message ids. A
+//     transcript has no run duration: the time between its first and last
+//     lines includes the user's own, so duration_ms is null.
+//
+// The file is read line by line; only the current trajectory is held (a
+// session transcript also keeps the uuids of its lines).
 package claudecode
 
 import (
@@ -43,6 +104,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
@@ -63,11 +125,15 @@ func (format) Sniff(head []byte) error {
 		return &trajeval.SniffError{Why: "not JSON Lines of objects"}
 	}
 	closeness := 0
-	for _, line := range sniff.Lines(head, 5) {
+	// Session transcripts may open with a few summary and file history
+	// lines before the first message.
+	for _, line := range sniff.Lines(head, 20) {
 		var e struct {
 			Type      string          `json:"type"`
 			Subtype   string          `json:"subtype"`
 			SessionID *string         `json:"session_id"`
+			Session   *string         `json:"sessionId"`
+			LeafUUID  *string         `json:"leafUuid"`
 			Message   json.RawMessage `json:"message"`
 		}
 		if json.Unmarshal(line, &e) != nil {
@@ -76,18 +142,21 @@ func (format) Sniff(head []byte) error {
 		switch {
 		case e.Type == "system" && e.Subtype == "init" && e.SessionID != nil:
 			return nil
-		case (e.Type == "assistant" || e.Type == "user") && e.Message != nil && e.SessionID != nil:
+		case (e.Type == "assistant" || e.Type == "user") && e.Message != nil && (e.SessionID != nil || e.Session != nil):
+			return nil
+		case e.Type == "summary" && e.LeafUUID != nil:
 			return nil
 		case e.Type == "assistant" || e.Type == "user" || e.Type == "system":
 			closeness = 50
 		}
 	}
-	return &trajeval.SniffError{Closeness: closeness, Why: "no system init line and no assistant or user line with message and session_id"}
+	return &trajeval.SniffError{Closeness: closeness, Why: "no system init line, no summary line and no assistant or user line with message and session_id (or sessionId)"}
 }
 
 type reader struct {
 	in   trajeval.Input
 	line int
+	mode mode
 
 	t        *trajeval.Trajectory
 	session  string
@@ -96,11 +165,22 @@ type reader struct {
 	answered map[string]bool
 	placeOf  map[string]int // line of each call
 	msgs     map[string]*message
-	agents   map[string]string // Task tool_use id -> subagent_type
+	agents   map[string]string // Task tool_use id -> subagent_type, "" when none
 	lastText *string
 	groups   int
 	metrics  totals
+
+	tr transcript // what only session transcripts need
 }
+
+// mode is the shape of the file, known from its first line that tells.
+type mode int
+
+const (
+	undecided mode = iota
+	streamJSON
+	sessionFile
+)
 
 // totals adds up the result lines of the runs of one session.
 type totals struct {
@@ -133,6 +213,13 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			return nil
 		}
 		seen = true
+		if r.mode == undecided {
+			r.mode = modeOf(e)
+		}
+		if r.mode == sessionFile {
+			r.sessionLine(e)
+			return nil
+		}
 		typ, _ := e["type"].(string)
 		if typ == "system" && e["subtype"] == "init" {
 			sid, _ := e["session_id"].(string)
@@ -173,6 +260,7 @@ func (r *reader) reset(session string) {
 	r.msgs, r.agents = map[string]*message{}, map[string]string{}
 	r.lastText, r.groups = nil, 0
 	r.metrics = totals{}
+	r.tr = transcript{seen: map[string]bool{}, chains: map[string]string{}, usage: map[string]usage{}}
 }
 
 func (r *reader) started() bool { return len(r.t.Turns) > 0 || len(r.t.Steps) > 0 }
@@ -195,18 +283,34 @@ func (r *reader) turn() int {
 
 func (r *reader) event(typ string, e map[string]any) {
 	m, _ := e["message"].(map[string]any)
-	parent, _ := e["parent_tool_use_id"].(string)
+	agent := ""
+	if parent, _ := e["parent_tool_use_id"].(string); parent != "" {
+		agent = r.agentName(parent)
+	}
 	switch typ {
 	case "assistant":
-		r.assistant(m, parent)
+		r.assistant(m, agent, time.Time{})
 	case "user":
-		r.user(m, parent)
+		if text, ok := r.user(m, time.Time{}, nil); ok && agent == "" {
+			r.userText(text)
+		}
 	case "result":
 		r.resultLine(e)
 	}
 }
 
-func (r *reader) assistant(m map[string]any, parent string) {
+// agentName names the sub-agent that a Task call started: its
+// subagent_type, else the call's id.
+func (r *reader) agentName(task string) string {
+	if a := r.agents[task]; a != "" {
+		return a
+	}
+	return task
+}
+
+// assistant reads an assistant message of agent ("" for the main agent),
+// written at the time at (zero when the format has no times).
+func (r *reader) assistant(m map[string]any, agent string, at time.Time) {
 	id, _ := m["id"].(string)
 	msg := r.msgs[id]
 	if msg == nil || id == "" {
@@ -221,17 +325,17 @@ func (r *reader) assistant(m map[string]any, parent string) {
 		blk, _ := b.(map[string]any)
 		switch blk["type"] {
 		case "text":
-			if s, ok := blk["text"].(string); ok && parent == "" {
+			if s, ok := blk["text"].(string); ok && agent == "" {
 				r.lastText = &s
 			}
 		case "tool_use":
-			r.toolUse(blk, msg, parent, turn)
+			r.toolUse(blk, msg, agent, turn, at)
 		}
 	}
 	r.fresh = false
 }
 
-func (r *reader) toolUse(blk map[string]any, msg *message, parent string, turn int) {
+func (r *reader) toolUse(blk map[string]any, msg *message, agent string, turn int, at time.Time) {
 	id, _ := blk["id"].(string)
 	name, _ := blk["name"].(string)
 	if id != "" {
@@ -239,20 +343,16 @@ func (r *reader) toolUse(blk map[string]any, msg *message, parent string, turn i
 			return // the same block seen again: one call
 		}
 	}
-	s := trajeval.Step{Turn: turn, ID: id, Name: name, Args: eventlog.Args(blk["input"], func() {
+	s := trajeval.Step{Turn: turn, ID: id, Name: name, Agent: agent, StartTime: at, Args: eventlog.Args(blk["input"], func() {
 		r.warn("", "input of %s is a string that is not valid JSON; kept as text", name)
 	})}
-	if parent != "" {
-		s.Agent = r.agents[parent]
-		if s.Agent == "" {
-			s.Agent = parent
-		}
-	}
-	if name == "Task" && id != "" {
-		if in, ok := s.Args.(map[string]any); ok {
-			if a, ok := in["subagent_type"].(string); ok && a != "" {
-				r.agents[id] = a
-			}
+	if (name == "Task" || name == "Agent") && id != "" {
+		in, _ := s.Args.(map[string]any)
+		a, _ := in["subagent_type"].(string)
+		r.agents[id] = a
+		if r.mode == sessionFile {
+			prompt, _ := in["prompt"].(string)
+			r.tr.tasks = append(r.tr.tasks, task{id: id, prompt: prompt})
 		}
 	}
 	idx := len(r.t.Steps)
@@ -275,31 +375,39 @@ func (r *reader) toolUse(blk map[string]any, msg *message, parent string, turn i
 	r.t.Steps = append(r.t.Steps, s)
 }
 
-func (r *reader) user(m map[string]any, parent string) {
+// user reads a user message written at the time at: it pairs its
+// tool_result blocks with their calls, and returns its text when it holds
+// text and no tool result. extra is the structured copy of the result that
+// session transcripts keep beside a message holding one tool_result.
+func (r *reader) user(m map[string]any, at time.Time, extra any) (string, bool) {
 	switch c := m["content"].(type) {
 	case string:
-		if parent == "" {
-			r.userText(c)
-		}
+		return c, true
 	case []any:
 		var texts []string
-		results := false
+		var results []map[string]any
 		for _, b := range c {
 			blk, _ := b.(map[string]any)
 			switch blk["type"] {
 			case "tool_result":
-				results = true
-				r.toolResult(blk)
+				results = append(results, blk)
 			case "text":
 				if s, ok := blk["text"].(string); ok {
 					texts = append(texts, s)
 				}
 			}
 		}
-		if !results && texts != nil && parent == "" {
-			r.userText(strings.Join(texts, "\n"))
+		if len(results) != 1 {
+			extra = nil // it cannot be told which result it copies
+		}
+		for _, blk := range results {
+			r.toolResult(blk, at, extra)
+		}
+		if results == nil && texts != nil {
+			return strings.Join(texts, "\n"), true
 		}
 	}
+	return "", false
 }
 
 // userText starts a turn for a real user message; right after an init
@@ -313,7 +421,7 @@ func (r *reader) userText(s string) {
 	r.openTurn(&s)
 }
 
-func (r *reader) toolResult(blk map[string]any) {
+func (r *reader) toolResult(blk map[string]any, at time.Time, extra any) {
 	id, _ := blk["tool_use_id"].(string)
 	i, ok := r.steps[id]
 	if !ok {
@@ -326,6 +434,8 @@ func (r *reader) toolResult(blk map[string]any) {
 	}
 	r.answered[id] = true
 	s := &r.t.Steps[i]
+	s.EndTime = at
+	s.DurationMS = toolDuration(extra)
 	s.Result = content(blk["content"])
 	isErr := blk["is_error"] == true
 	s.Error = &isErr
@@ -342,22 +452,13 @@ func (r *reader) toolResult(blk map[string]any) {
 // text blocks as their text, anything else as the JSON value.
 func content(v any) any {
 	list, ok := v.([]any)
-	if !ok {
+	if !ok || len(list) == 0 {
 		return v
 	}
-	var texts []string
-	for _, b := range list {
-		blk, _ := b.(map[string]any)
-		t, ok := blk["text"].(string)
-		if blk["type"] != "text" || !ok {
-			return v
-		}
-		texts = append(texts, t)
+	if t, ok := eventlog.Text(list); ok {
+		return t
 	}
-	if texts == nil {
-		return v
-	}
-	return strings.Join(texts, "\n")
+	return v
 }
 
 func (r *reader) resultLine(e map[string]any) {
@@ -407,6 +508,11 @@ func (r *reader) finish() *trajeval.Trajectory {
 			r.in.Warn(trajeval.Warning{File: r.in.Name, Line: r.placeOf[s.ID], Place: "tool_use " + s.ID,
 				Msg: fmt.Sprintf("call %s never got a result", s.Name)})
 		}
+	}
+	if r.mode == sessionFile {
+		r.tr.metrics(t)
+		t.Finish()
+		return t
 	}
 	if r.metrics.runs == 0 && len(t.Steps) > 0 {
 		r.in.Warn(trajeval.Warning{File: r.in.Name, Place: "session " + t.ID, Msg: "no result line: the run was cut off, so it reports no metrics"})

@@ -1,6 +1,9 @@
 package claudecode_test
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval"
@@ -28,4 +31,83 @@ func TestSniffRejects(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`,
 		`{"role":"assistant","content":[{"type":"tool_use","id":"x","name":"n","input":{}}]}`,
 	}, claudecode.Format)
+}
+
+// read reads a session transcript made of lines and returns its one
+// trajectory.
+func read(t *testing.T, lines ...string) *trajeval.Trajectory {
+	t.Helper()
+	var got []*trajeval.Trajectory
+	in := trajeval.Input{Name: "s.jsonl", R: strings.NewReader(strings.Join(lines, "\n")), Warn: func(w trajeval.Warning) { t.Log(w) }}
+	err := claudecode.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		got = append(got, tr)
+		return nil
+	})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Read: %d trajectories, error %v; want one", len(got), err)
+	}
+	return got[0]
+}
+
+const first = `{"type":"user","sessionId":"s","isSidechain":false,"uuid":"u0","message":{"role":"user","content":"hi"}}`
+
+func TestRead_sessionTurns(t *testing.T) {
+	tests := []struct {
+		name   string
+		lines  []string // after a first user message "hi"
+		users  []string
+		reason string
+	}{
+		{"second message", []string{`{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":[{"type":"text","text":"more"}]}}`},
+			[]string{"hi", "more"}, "each real user message is a turn"},
+		{"meta", []string{`{"type":"user","sessionId":"s","uuid":"u1","isMeta":true,"message":{"role":"user","content":"Caveat: ..."}}`},
+			[]string{"hi"}, "what Claude Code adds for the model is not the user's message"},
+		{"compaction summary", []string{`{"type":"user","sessionId":"s","uuid":"u1","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued..."}}`},
+			[]string{"hi"}, "a compaction's summary is not the user's message"},
+		{"replayed line", []string{first},
+			[]string{"hi"}, "a line written again (same uuid) is read once"},
+		{"interruption", []string{`{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}`},
+			[]string{"hi"}, "Claude Code writes the interruption itself"},
+		{"local command", []string{
+			`{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>"}}`,
+			`{"type":"user","sessionId":"s","uuid":"u2","message":{"role":"user","content":"<local-command-stdout>Set model to opus</local-command-stdout>"}}`,
+			`{"type":"assistant","sessionId":"s","uuid":"u3","message":{"id":"m1","model":"claude","content":[{"type":"text","text":"ok"}]}}`,
+		}, []string{"hi"}, "a command Claude Code answers itself never reaches the model"},
+		{"command the model answers", []string{
+			`{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>cart</command-args>"}}`,
+			`{"type":"user","sessionId":"s","uuid":"u2","isMeta":true,"message":{"role":"user","content":"Review cart."}}`,
+			`{"type":"assistant","sessionId":"s","uuid":"u3","message":{"id":"m1","model":"claude","content":[{"type":"text","text":"ok"}]}}`,
+		}, []string{"hi", "/review cart"}, "a slash command the model answers is a turn, as typed"},
+		{"side chain prompt", []string{`{"type":"user","sessionId":"s","uuid":"u1","isSidechain":true,"parentUuid":null,"message":{"role":"user","content":"Find tests"}}`},
+			[]string{"hi"}, "a sub-agent's prompt is not the user's"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := read(t, append([]string{first}, tc.lines...)...)
+			var users []string
+			for _, tn := range tr.Turns {
+				users = append(users, *tn.User)
+			}
+			if !slices.Equal(users, tc.users) {
+				t.Errorf("turns %q, want %q: %s", users, tc.users, tc.reason)
+			}
+		})
+	}
+}
+
+func TestRead_sessionUsage(t *testing.T) {
+	tr := read(t, first,
+		`{"type":"assistant","sessionId":"s","uuid":"a1","message":{"id":"m1","model":"claude","content":[{"type":"text","text":"a"}],"usage":{"input_tokens":3,"cache_read_input_tokens":100,"output_tokens":1}}}`,
+		`{"type":"assistant","sessionId":"s","uuid":"a2","message":{"id":"m1","model":"claude","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}],"usage":{"input_tokens":3,"cache_read_input_tokens":100,"output_tokens":50}}}`,
+		`{"type":"user","sessionId":"s","uuid":"a3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}}`,
+		`{"type":"assistant","sessionId":"s","uuid":"a4","isSidechain":true,"message":{"id":"m2","model":"claude","content":[{"type":"text","text":"b"}],"usage":{"input_tokens":10,"output_tokens":7}}}`,
+		`{"type":"assistant","sessionId":"s","uuid":"a5","message":{"id":"m3","model":"<synthetic>","content":[{"type":"text","text":"API Error"}],"usage":{"input_tokens":0,"output_tokens":0}}}`,
+	)
+	in, out, calls := *tr.Metrics.Tokens.Input, *tr.Metrics.Tokens.Output, *tr.Metrics.LLMCalls
+	if in != 113 || out != 57 || calls != 2 {
+		t.Errorf("tokens in %d out %d, llm_calls %d; want 113, 57, 2: a split message counts once (its last line), a side chain counts, a synthetic message does not", in, out, calls)
+	}
+	if got := *tr.Turns[0].FinalResponse; got != "a" {
+		t.Errorf("final response %q, want %q: neither a sub-agent's text nor Claude Code's own is the answer", got, "a")
+	}
 }
