@@ -70,13 +70,15 @@
 //     it. Messages of model "<synthetic>" are written by Claude Code itself
 //     (API errors, interruptions): they are neither text, steps nor calls.
 //  5. Side chains (isSidechain true) are sub-agents' conversations; they
-//     never start turns, and their steps carry agent. A side chain starts at
-//     a line whose parentUuid is not a side-chain line, and is bound to the
-//     first Task (or Agent) call not yet answered nor bound, preferring the
-//     one whose prompt is the chain's first message; agent is that call's
-//     subagent_type, else the call's id; with no such call, the line's
-//     agentId, else "sidechain". Steps stay in file order, which is the
-//     order calls were issued in, side chains included.
+//     never start turns, and their steps carry agent. A side-chain line
+//     belongs to the chain of its agentId, else to that of its parentUuid
+//     (through lines of any type, such as hook progress). Otherwise it
+//     starts a chain, bound to the first Task (or Agent) call not yet
+//     answered nor bound, preferring the one whose prompt is the chain's
+//     first message; agent is that call's subagent_type, else the call's
+//     id; with no such call, the line's agentId, else "sidechain". Steps
+//     stay in file order, which is the order calls were issued in, side
+//     chains included.
 //  6. Newer versions keep each sub-agent's transcript in a file of its own,
 //     <session-id>/subagents/agent-<agentId>.jsonl, where every line is a
 //     side chain: read alone, its steps carry agent agentId, and the main
@@ -260,7 +262,7 @@ func (r *reader) reset(session string) {
 	r.msgs, r.agents = map[string]*message{}, map[string]string{}
 	r.lastText, r.groups = nil, 0
 	r.metrics = totals{}
-	r.tr = transcript{seen: map[string]bool{}, chains: map[string]string{}, usage: map[string]usage{}}
+	r.tr = transcript{seen: map[string]bool{}, chains: map[string]string{}, byAgent: map[string]string{}, usage: map[string]usage{}}
 }
 
 func (r *reader) started() bool { return len(r.t.Turns) > 0 || len(r.t.Steps) > 0 }

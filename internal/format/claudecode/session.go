@@ -13,7 +13,8 @@ import (
 // stream-json reader's state.
 type transcript struct {
 	seen    map[string]bool   // the uuid of each line read
-	chains  map[string]string // side-chain line uuid -> the sub-agent it belongs to
+	chains  map[string]string // side-chain line uuid -> its sub-agent
+	byAgent map[string]string // agentId -> its sub-agent
 	tasks   []task            // Task calls, in issue order
 	usage   map[string]usage  // message id -> the usage of its last line
 	order   []string          // the message ids, in file order
@@ -60,10 +61,15 @@ func (r *reader) sessionLine(e map[string]any) {
 		r.t.ID = sid
 	}
 	typ, _ := e["type"].(string)
-	if typ != "user" && typ != "assistant" {
-		return // summary, system, file-history-snapshot, queue-operation, attachment, ...
-	}
 	m, _ := e["message"].(map[string]any)
+	if typ != "user" && typ != "assistant" {
+		// summary, system, file-history-snapshot, queue-operation,
+		// progress, attachment, ...: only a side chain's thread goes on
+		if e["isSidechain"] == true {
+			r.sideAgent(e, nil)
+		}
+		return
+	}
 	at := r.time(e)
 	agent := r.sideAgent(e, m)
 	if typ == "assistant" {
@@ -89,21 +95,31 @@ func (r *reader) time(e map[string]any) time.Time {
 }
 
 // sideAgent returns the sub-agent a side-chain line belongs to, "" for a
-// line of the main conversation. A side chain starts at a line whose
-// parent is not a side-chain line; it is bound to a Task call not yet
-// answered nor bound, the one whose prompt is the chain's first message
-// when there is one, else the first.
+// line of the main conversation. A line belongs to the side chain of its
+// agentId, else of its parent line. Otherwise it starts a side chain,
+// bound to a Task call not yet answered nor bound: the one whose prompt is
+// the chain's first message when there is one, else the first.
 func (r *reader) sideAgent(e, m map[string]any) string {
 	if e["isSidechain"] != true {
 		return ""
 	}
 	parent, _ := e["parentUuid"].(string)
+	agentID, _ := e["agentId"].(string)
 	agent, ok := r.tr.chains[parent]
+	if a, known := r.tr.byAgent[agentID]; agentID != "" && known {
+		agent, ok = a, true
+	}
 	if !ok {
+		if m == nil {
+			return "" // not a message: it cannot start a side chain
+		}
 		agent = r.bind(e, m)
 	}
 	if id, _ := e["uuid"].(string); id != "" {
 		r.tr.chains[id] = agent
+	}
+	if agentID != "" {
+		r.tr.byAgent[agentID] = agent
 	}
 	return agent
 }
