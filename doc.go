@@ -64,4 +64,9 @@
 // The command trajeval (cmd/trajeval) runs suites: exit code 0 when every
 // case passed, 1 when some case failed or errored, 2 when the command or a
 // file was wrong.
+//
+// The same rules, with examples and the reasons behind them, are in the
+// repository's docs folder: docs/scoring.md (matching and scoring),
+// docs/dialects.md (AgentV, ADK, UiPath and Dokimos suites) and
+// docs/formats.md (trace formats).
 package trajeval

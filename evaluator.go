@@ -40,7 +40,7 @@ type ExpectedCall struct {
 }
 
 // ArgsMatch says how expected arguments are compared with actual ones
-// (SEMANTICS.md §2): a mode, or a list of dot-paths that alone are compared.
+// (docs/scoring.md §2.2): a mode, or a list of dot-paths that alone are compared.
 type ArgsMatch struct {
 	Mode  ArgsMode
 	Paths []string

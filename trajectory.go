@@ -134,7 +134,7 @@ func (t *Trajectory) Finish() {
 }
 
 // The wire shapes below give the exact field names of the canonical JSON
-// form (SEMANTICS.md §1), with null for what is unknown.
+// form (docs/scoring.md §1), with null for what is unknown.
 
 type stepJSON struct {
 	Index         int        `json:"index"`
@@ -228,7 +228,7 @@ func (s *Step) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the trajectory in the canonical form of SEMANTICS.md §1.
+// MarshalJSON writes the trajectory in the canonical form (docs/scoring.md §1).
 func (t Trajectory) MarshalJSON() ([]byte, error) {
 	w := trajectoryJSON{ID: t.ID, Turns: make([]turnJSON, len(t.Turns)), Steps: t.Steps}
 	if w.Steps == nil {

@@ -4,8 +4,8 @@
 //	go run ./bench/suitegen -n 100000 -calls 12 -dir /tmp/bench
 //	trajeval eval /tmp/bench/suite.yaml --traces /tmp/bench/traces.jsonl --format jsonl > /dev/null
 //
-// Every case is scored by the same seven evaluators as the AgentV timing
-// in shared/research/agentv.md §4: any_order with minimums, in_order with
+// Every case is scored by seven evaluators, as in a timing run of AgentV
+// itself on the same cases: any_order with minimums, in_order with
 // arguments and latency, exact, subset, superset, execution_metrics and a
 // composite of two trajectory evaluators. A third of the runs are
 // perturbed (a call dropped, swapped or given other arguments).

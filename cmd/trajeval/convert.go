@@ -16,9 +16,10 @@ func convertCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "convert FILE...",
 		Short: "Print each trace file's trajectories in the canonical form, one per line",
-		Long: `Read trace files in any known format and print the canonical trajectory
-of SEMANTICS.md §1, one JSON object per line. FILE "-" reads standard input.
-The format is detected from the content; --from forces one.`,
+		Long: `Read trace files in any known format and print each trajectory in
+trajeval's canonical form (docs/scoring.md), one JSON object per line.
+FILE "-" reads standard input. The format is detected from the content;
+--from forces one (docs/formats.md lists them).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)

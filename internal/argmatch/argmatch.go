@@ -2,7 +2,7 @@
 // the expected ones, and explains the paths that differ.
 //
 // Expected arguments are compiled once into a [Matcher]. Match compares by
-// the mode (SEMANTICS.md §2):
+// the mode (docs/scoring.md §2):
 //  1. no expected arguments, or mode ignore: always a match;
 //  2. partial (alias superset): every expected key is present in the actual
 //     arguments and its value matches, recursively into nested objects;

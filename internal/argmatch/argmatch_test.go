@@ -249,7 +249,7 @@ func TestMatcher_Diff(t *testing.T) {
 		reason    string
 	}{
 		{"match", partial, `{"city":"NYC"}`, `{"city":"NYC","x":1}`, nil, "no diffs on a match"},
-		{"string", partial, `{"city":"New York"}`, `{"city":"NYC"}`, []string{`args.city: expected "New York", got "NYC"`}, "the SEMANTICS example"},
+		{"string", partial, `{"city":"New York"}`, `{"city":"NYC"}`, []string{`args.city: expected "New York", got "NYC"`}, "the example of docs/scoring.md"},
 		{"array element", partial, `{"items":[{"id":1},{"id":2}]}`, `{"items":[{"id":1},{"id":3}]}`, []string{`args.items[1].id: expected 2, got 3`}, "array indexes in brackets"},
 		{"missing", partial, `{"a":1,"b":"x"}`, `{"a":1}`, []string{`args.b: expected "x", got (missing)`}, "a missing key"},
 		{"absent", exact, `{"a":1}`, `{"a":1,"b":2}`, []string{`args.b: expected (absent), got 2`}, "an extra key in exact"},

@@ -9,7 +9,7 @@ import (
 	"github.com/trajeval/trajeval/internal/eval"
 )
 
-// AgentV's YAML suite (seeds 000 and 001):
+// AgentV's YAML suite (docs/dialects.md, AgentV):
 //
 //	name: ...                    # also version, description, category, author, tags, license
 //	traces: traces.jsonl         # the cases' trajectories, matched by id (optional)

@@ -2,7 +2,7 @@
 // trace is, and the evaluators that score it.
 //
 // A suite file is read by the first dialect that claims it: AgentV's YAML
-// (seeds 000 and 001, with AgentV's newer spellings as aliases), a Google
+// (with AgentV's newer spellings as aliases), a Google
 // ADK eval set, a UiPath evaluation set. Each dialect translates its
 // settings into the same evaluators, so one engine scores them all.
 package suite

@@ -1,6 +1,6 @@
 // Package adk provides Google ADK's two deterministic metrics,
 // tool_trajectory_avg_score and response_match_score, on trajeval's engine
-// (seed 003; SEMANTICS.md §4; research/peers.md §2.1).
+// (docs/dialects.md, Google ADK).
 //
 // The expected side is a list of invocations, as an ADK eval case holds
 // them: each with the tool calls the agent should make and the final

@@ -1,5 +1,5 @@
 // Package calls lines expected tool calls up with actual steps for the
-// evaluators translated from the seed systems (UiPath, Dokimos, Google
+// evaluators translated from other tools (UiPath, Dokimos, Google
 // ADK), and explains the result the way tool_trajectory does.
 //
 // An [Item] is one expected call:

@@ -1,5 +1,5 @@
 // Package dokimos provides Dokimos's deterministic agent evaluators on
-// trajeval's engine (seed 004; SEMANTICS.md §4). Dokimos's trajectory
+// trajeval's engine (docs/dialects.md, Dokimos). Dokimos's trajectory
 // modes are tool_trajectory's modes and live there.
 //
 // Every evaluator looks at all the trajectory's steps, in issue order,

@@ -1,10 +1,10 @@
-// Package judge registers the LLM-judged evaluator types of the seeds
+// Package judge registers the LLM-judged evaluator types
 // (AgentV's llm_judge, with its newer name llm_grader), so suites that use
 // them load and validate.
 //
 // trajeval has no judge client yet: a judged evaluator loads, but scoring
 // it gives status error ("no judge configured"), never a silent pass or a
-// made-up score. Its default threshold is 0.5 (SEMANTICS.md §3).
+// made-up score. Its default threshold is 0.5 (docs/scoring.md §5).
 package judge
 
 import (

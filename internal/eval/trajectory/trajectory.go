@@ -1,5 +1,5 @@
 // Package trajectory is the tool_trajectory evaluator: it scores the
-// agent's tool calls against expected calls (SEMANTICS.md §3).
+// agent's tool calls against expected calls (docs/scoring.md §3).
 //
 // Let E be the expected calls, A the actual steps of all turns, M the
 // minimums and Lat the expected calls with max_duration_ms.

@@ -337,7 +337,7 @@ expected:
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
-// The examples and rules of SEMANTICS.md §3, with their scores.
+// The examples and rules of docs/scoring.md §3, with their scores.
 func TestToolTrajectory_Semantics(t *testing.T) {
 	tests := []struct {
 		name   string

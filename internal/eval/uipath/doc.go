@@ -1,6 +1,6 @@
 // Package uipath provides UiPath's four tool-call evaluators on trajeval's
 // engine, with the meaning UiPath documents and without the bugs of its
-// implementation (SEMANTICS.md §4, research/peers.md §2.3 and §7).
+// implementation (docs/dialects.md, UiPath).
 //
 // Every evaluator looks at all the trajectory's steps, in issue order,
 // across turns. Criteria keys may be written in snake_case, kebab-case or

@@ -130,7 +130,7 @@ func TestRead_numericRecordID(t *testing.T) {
 }
 
 // TestRead_model checks, on the golden inputs, the parts of the canonical
-// model that SEMANTICS.md §1 fixes, so a careless -update cannot bless a
+// model that docs/scoring.md §1 fixes, so a careless -update cannot bless a
 // regression.
 func TestRead_model(t *testing.T) {
 	type step struct {

@@ -1,5 +1,5 @@
-// Package adk loads Google ADK eval sets as suites (seed 003), so that an
-// ADK user's files run unchanged.
+// Package adk loads Google ADK eval sets as suites, so that an ADK user's
+// files run unchanged (docs/dialects.md).
 //
 // A file is an ADK eval set when its name ends in .evalset.json or
 // .test.json, or when it is a JSON object with eval_set_id or eval_cases
