@@ -107,8 +107,9 @@ func (e *Env) Warnf(n *config.Node, format string, args ...any) {
 // Case is what evaluators may know about the case they score.
 type Case struct {
 	ID              string
-	Input           string
-	ExpectedOutcome string
+	Input           string // the user's input, after the suite's
+	ExpectedOutcome string // what the answer should achieve, in words
+	ExpectedOutput  string // the reference answer, as text
 }
 
 // A Configured evaluator is an evaluator with its shared settings.

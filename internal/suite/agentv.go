@@ -8,25 +8,38 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // AgentV's YAML suite (seeds 000 and 001):
 //
-//	name: ...                    # also version, description, category, author, tags, license
+//	name: ...                    # also version, description, category, author, tags, license, requires, metadata: descriptive only
 //	traces: traces.jsonl         # the cases' trajectories, matched by id (optional)
+//	input: ...                   # comes before every case's input
+//	threshold: 0.8               # or execution.threshold: the default of evaluators that set none
 //	execution:
 //	  evaluators: [...]          # or assertions: run on every case
+//	  workers: 4                 # score up to 4 cases at once (--workers wins)
 //	evalcases:                   # or eval_cases, tests
 //	  - id: case-1
 //	    expected_outcome: ...    # or criteria
+//	    expected_output: ...     # or expected_messages: the reference answer
 //	    input: "text"            # or [{role, content}], or input_messages
 //	    trace: traces/case-1.json   # relative to the suite file
 //	    execution:
 //	      evaluators: [...]      # or assertions, at the case or under execution
+//	      threshold: 0.5         # the default of this case's evaluators, the suite's too
 //	    skip_defaults: true      # drop the suite's evaluators for this case
+//	    mode: conversation       # optional with turns
 //	    turns:                   # a multi-turn case: per-turn expectations
 //	      - input: ...
-//	        evaluators: [...]
+//	        expected_output: ... # and expected_outcome, for this turn's evaluators
+//	        evaluators: [...]    # and execution.threshold
+//
+// A key AgentV has but trajeval cannot honour is a configuration error
+// that says why, never ignored: target and targets (trajeval scores
+// recorded traces and runs no agent), vars, conversation_id, workers below
+// the suite, skip_defaults at suite or turn level.
 var (
 	suiteKeys = []string{"name", "version", "description", "category", "author", "tags", "license", "requires", "metadata",
 		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces"}
@@ -86,6 +99,11 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	}
 	ids := map[string]*config.Node{}
 	sc := &suiteContext{dir: filepath.Dir(path), defaults: defaults, threshold: threshold, cli: opts.Threshold}
+	if v := root.Get("input"); v != nil {
+		if sc.input, err = inputText(v); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	// The suite's evaluators are built once and shared by every case: they
 	// depend on their configuration, not on the case.
 	if defaults != nil {
@@ -116,6 +134,7 @@ type suiteContext struct {
 	shared    []*eval.Configured // built from defaults with the suite's threshold
 	threshold *float64           // the default threshold: --threshold, else the suite's
 	cli       *float64           // --threshold
+	input     string             // the suite's input, before each case's
 }
 
 func otherKey(n *config.Node, used string, keys ...string) string {
@@ -265,11 +284,17 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 			errs = append(errs, err)
 		}
 	}
+	c.Input = sc.input
 	if v, _ := cn.First("input", "input_messages"); v != nil {
-		if c.Input, err = inputText(v); err != nil {
+		in, err := inputText(v)
+		if err != nil {
 			errs = append(errs, err)
 		}
+		c.Input = joinText(sc.input, in)
 	}
+	expectedOutput, es := expectedOutput(cn)
+	errs = append(errs, es...)
+	errs = append(errs, unsupportedCaseKeys(cn)...)
 	if v := cn.Get("trace"); v != nil {
 		p, err := v.Str()
 		if err != nil {
@@ -293,7 +318,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 		ex.skip = ex.skip || b
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
-	env := &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: warn, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome}}
+	env := &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: warn, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
 	taken := map[string]*config.Node{}
 	if !ex.skip {
 		defaults := sc.shared
@@ -349,9 +374,20 @@ func loadTurns(tn *config.Node, env *eval.Env, cli *float64) ([]*Turn, []error) 
 		}
 		ex, es := readExecution(it, it.Get("execution"), levelTurn)
 		errs = append(errs, es...)
+		out, es := expectedOutput(it)
+		errs = append(errs, es...)
 		if ex.list != nil {
 			turnEnv := *env
 			turnEnv.Case.Input = t.Input
+			// A turn's expectations replace the case's for its evaluators.
+			if v, _ := it.First("expected_outcome", "criteria"); v != nil {
+				if turnEnv.Case.ExpectedOutcome, err = v.Str(); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			if out != "" {
+				turnEnv.Case.ExpectedOutput = out
+			}
 			turnEnv.Threshold = firstThreshold(cli, ex.threshold, env.Threshold)
 			evs, es := eval.BuildList(ex.list, &turnEnv, map[string]*config.Node{})
 			errs = append(errs, es...)
@@ -365,9 +401,75 @@ func loadTurns(tn *config.Node, env *eval.Env, cli *float64) ([]*Turn, []error) 
 	return turns, errs
 }
 
+// expectedOutput reads the expected output of a case or turn
+// (expected_output, or a case's expected_messages), for the evaluators
+// that compare the agent's answer with it.
+func expectedOutput(n *config.Node) (string, []error) {
+	v, k := n.First("expected_output", "expected_messages")
+	if v == nil {
+		return "", nil
+	}
+	if k2 := otherKey(n, k, "expected_output", "expected_messages"); k2 != "" {
+		return "", []error{n.Get(k2).Errorf("the expected output is given under both %s and %s", k, k2).With("keep one")}
+	}
+	out, err := outputText(v)
+	if err != nil {
+		return "", []error{err}
+	}
+	return out, nil
+}
+
+// unsupportedCaseKeys returns an error for each key of AgentV's cases that
+// trajeval accepts only to say why it cannot honour it, and checks mode.
+func unsupportedCaseKeys(cn *config.Node) []error {
+	var errs []error
+	if v := cn.Get("vars"); v != nil {
+		errs = append(errs, v.Errorf("vars are not supported: they fill the prompts sent to a target or a judge, and trajeval runs neither").
+			With("remove vars; trajeval scores the recorded trace"))
+	}
+	if v := cn.Get("conversation_id"); v != nil {
+		errs = append(errs, v.Errorf("conversation_id is not supported: each case is scored on its own trace, matched by its id").
+			With("remove it; give a multi-turn case its turns under turns:"))
+	}
+	if v := cn.Get("mode"); v != nil {
+		if _, err := v.Enum("conversation"); err != nil {
+			errs = append(errs, err)
+		} else if cn.Get("turns") == nil {
+			errs = append(errs, v.Errorf("mode conversation needs turns").With("list the expected turns under turns:"))
+		}
+	}
+	return errs
+}
+
+// joinText joins the non-empty texts with a new line.
+func joinText(texts ...string) string {
+	var parts []string
+	for _, t := range texts {
+		if t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // inputText flattens an input (a string, or messages with role and
 // content) to the text of its user messages.
 func inputText(n *config.Node) (string, error) {
+	return messagesText(n, "input", "user", "role", "content", "name")
+}
+
+// outputText flattens an expected output (a string, messages, or any other
+// value, as JSON) to the text of its assistant messages.
+func outputText(n *config.Node) (string, error) {
+	if n.Kind == config.Map {
+		return jsonv.Marshal(n.Value()), nil
+	}
+	return messagesText(n, "expected output", "assistant", "role", "content", "name", "tool_calls")
+}
+
+// messagesText flattens text, or a list of messages with the given keys,
+// to the text content of the messages of role.
+func messagesText(n *config.Node, what, role string, keys ...string) (string, error) {
 	switch n.Kind {
 	case config.String:
 		return n.Text, nil
@@ -377,20 +479,20 @@ func inputText(n *config.Node) (string, error) {
 		var parts []string
 		for _, m := range n.Items {
 			if m.Kind != config.Map {
-				return "", m.Errorf("an input message is a map with role and content, got %s", m.Kind)
+				return "", m.Errorf("an %s message is a map with role and content, got %s", what, m.Kind)
 			}
-			if err := m.Check("role", "content", "name"); err != nil {
+			if err := m.Check(keys...); err != nil {
 				return "", err
 			}
-			role := m.Get("role")
-			if role == nil {
-				return "", m.Errorf("input message has no role")
+			rn := m.Get("role")
+			if rn == nil {
+				return "", m.Errorf("%s message has no role", what)
 			}
-			r, err := role.Str()
+			r, err := rn.Str()
 			if err != nil {
 				return "", err
 			}
-			if r != "user" {
+			if r != role {
 				continue
 			}
 			if c := m.Get("content"); c != nil && c.Kind == config.String {
@@ -399,5 +501,5 @@ func inputText(n *config.Node) (string, error) {
 		}
 		return strings.Join(parts, "\n"), nil
 	}
-	return "", n.Errorf("input must be text or a list of messages, got %s", fmt.Sprint(n.Kind))
+	return "", n.Errorf("%s must be text or a list of messages, got %s", what, fmt.Sprint(n.Kind))
 }

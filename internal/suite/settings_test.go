@@ -1,6 +1,7 @@
 package suite_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,8 +9,28 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/suite"
 )
+
+// seen records what an evaluator of type test_seen was told of its case,
+// by the evaluator's name.
+var seen = map[string]eval.Case{}
+
+func init() {
+	eval.Register(eval.Spec{Type: "test_seen", Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+		name, _ := n.Get("name").Str()
+		seen[name] = env.Case
+		return nothing{}, nil
+	}})
+}
+
+type nothing struct{}
+
+func (nothing) Evaluate(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+	return trajeval.Outcome{Score: 1}, nil
+}
 
 func loadWith(t *testing.T, yaml string, opts suite.Options) (*suite.Suite, []error) {
 	t.Helper()
@@ -106,6 +127,16 @@ func TestLoadFile_settingErrors(t *testing.T) {
 			"threshold is given both here and at line 1", "", "two suite thresholds would leave one ignored"},
 		{"threshold range", "threshold: 5\nevalcases:\n  - id: a\n" + caseEv, 1, 12,
 			"threshold must be between 0 and 1", "", "a threshold is a fraction"},
+		{"vars", "evalcases:\n  - id: a\n    vars: {city: Paris}\n" + caseEv, 3, 12,
+			"vars are not supported", "remove vars", "nothing would fill a prompt with them"},
+		{"conversation_id", "evalcases:\n  - id: a\n    conversation_id: conv-1\n" + caseEv, 3, 22,
+			"conversation_id is not supported", "turns:", "traces are matched by case id, never by conversation"},
+		{"mode without turns", "evalcases:\n  - id: a\n    mode: conversation\n" + caseEv, 3, 11,
+			"mode conversation needs turns", "", "a conversation without turns checks nothing per turn"},
+		{"unknown mode", "evalcases:\n  - id: a\n    mode: chat\n" + caseEv, 3, 11,
+			`unknown value "chat"`, "", "conversation is the only case mode"},
+		{"two expected outputs", "evalcases:\n  - id: a\n    expected_output: hi\n    expected_messages: [{role: assistant, content: hi}]\n" + caseEv, 4, 24,
+			"the expected output is given under both expected_output and expected_messages", "keep one", "one would be ignored"},
 		{"llm_judge", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {type: llm_judge, prompt: Is it right?}\n", 5, 18,
 			"llm_judge cannot run in this version of trajeval: it has no judge client", "deterministic evaluators", "an evaluator that cannot run is refused before anything runs"},
 	}
@@ -180,6 +211,52 @@ func TestCheckTraces(t *testing.T) {
 	for i := range want {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("error %d:\n%s\nwant:\n%s", i, got[i], want[i])
+		}
+	}
+}
+
+// TestLoadFile_caseText: what a case says in words reaches its evaluators:
+// the suite's input before the case's, the expected output (text,
+// messages or a value as JSON), and a turn's own expectations.
+func TestLoadFile_caseText(t *testing.T) {
+	clear(seen)
+	_, errs := loadWith(t, `input: You are a travel agent.
+evalcases:
+  - id: a
+    input: Book Paris.
+    expected_output: Booked.
+    evaluators: [{name: a, type: test_seen}]
+  - id: b
+    expected_messages:
+      - {role: assistant, content: First.}
+      - {role: user, content: ignored}
+      - {role: assistant, content: Second.}
+    evaluators: [{name: b, type: test_seen}]
+  - id: c
+    expected_output: {city: Paris}
+    expected_outcome: The trip is booked.
+    evaluators: [{name: c, type: test_seen}]
+    mode: conversation
+    turns:
+      - input: Book it.
+        expected_output: Done.
+        criteria: It is booked.
+        evaluators: [{name: c1, type: test_seen}]
+      - evaluators: [{name: c2, type: test_seen}]
+`, suite.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := map[string]eval.Case{
+		"a":  {ID: "a", Input: "You are a travel agent.\nBook Paris.", ExpectedOutput: "Booked."},
+		"b":  {ID: "b", Input: "You are a travel agent.", ExpectedOutput: "First.\nSecond."},
+		"c":  {ID: "c", Input: "You are a travel agent.", ExpectedOutput: `{"city":"Paris"}`, ExpectedOutcome: "The trip is booked."},
+		"c1": {ID: "c", Input: "Book it.", ExpectedOutput: "Done.", ExpectedOutcome: "It is booked."},
+		"c2": {ID: "c", Input: "", ExpectedOutput: `{"city":"Paris"}`, ExpectedOutcome: "The trip is booked."},
+	}
+	for name, w := range want {
+		if got := seen[name]; got != w {
+			t.Errorf("evaluator %s was told %+v, want %+v", name, got, w)
 		}
 	}
 }
