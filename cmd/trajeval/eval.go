@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"slices"
@@ -11,12 +12,14 @@ import (
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trace"
 )
 
 func evalCmd() *cobra.Command {
 	var (
 		traces, out, format, from, config string
 		threshold                         float64
+		workers                           int
 		verbose                           bool
 	)
 	c := &cobra.Command{
@@ -29,12 +32,30 @@ ADK *.evalset.json / *.test.json (with test_config.json beside them or
 --config), UiPath evaluation sets. Each case's trace comes from its trace:
 key, else from --traces FILE (one trace per line, matched to cases by id).
 
+An evaluator's pass threshold is the first that is set: its own threshold:
+(or required: N); --threshold; the turn's, then the case's
+execution.threshold; the suite's execution.threshold (or threshold:); the
+type's default (1.0 for deterministic evaluators). So --threshold
+overrides a file's defaults, never an evaluator's own.
+
+--workers N scores up to N cases at once (default: the largest
+execution.workers of the suites, else 1); the output is the same in the
+same order whatever N is.
+
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (text, json, jsonl)", format)}
+			}
+			if from != "" {
+				if _, err := trace.Lookup(from); err != nil {
+					return usageError{err}
+				}
+			}
+			if cmd.Flags().Changed("workers") && workers < 1 {
+				return usageError{fmt.Errorf("--workers must be at least 1, got %d", workers)}
 			}
 			opts := suite.Options{Config: config}
 			if cmd.Flags().Changed("threshold") {
@@ -55,22 +76,30 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if t, ok := w.(*report.Text); ok {
 				t.Verbose = verbose
 			}
-			writers := report.Multi{w}
+			emit := w.Case
+			var file *outFile
 			if out != "" {
-				f, err := os.Create(out)
-				if err != nil {
+				if file, err = createOut(out); err != nil {
 					return err
 				}
-				defer f.Close()
-				writers = append(writers, report.NewJSONL(f))
+				emit = func(r trajeval.CaseResult) error {
+					file.Case(r)
+					return w.Case(r)
+				}
 			}
 			stderr := cmd.ErrOrStderr()
 			sum, err := run.Run(cmd.Context(), suites, run.Options{
-				Traces: traces, From: from,
+				Traces: traces, From: from, Workers: workers,
 				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
-			}, writers.Case)
-			if cerr := writers.Close(report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}); err == nil {
+			}, emit)
+			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}
+			if cerr := w.Close(rs); err == nil {
 				err = cerr
+			}
+			if file != nil {
+				if ferr := file.Close(rs); err == nil {
+					err = ferr
+				}
 			}
 			if err != nil {
 				return err
@@ -85,11 +114,56 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&traces, "traces", "", "trace file (any format) holding the cases' trajectories, matched by id")
 	f.StringVar(&out, "out", "", "also write results as JSON Lines to this file, one row per case")
 	f.StringVar(&format, "format", "text", "report format on standard output: text, json or jsonl")
-	f.Float64Var(&threshold, "threshold", 1, "default pass threshold for evaluators that set none")
+	f.Float64Var(&threshold, "threshold", 1, "pass threshold for evaluators that set none, over the file's defaults")
+	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else 1)")
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	return c
+}
+
+// An outFile is the --out file. Its first write error is kept, not
+// returned, so that the report on standard output goes on; Close returns
+// it, so that the run still ends with an error (exit code 2).
+type outFile struct {
+	name string
+	f    *os.File
+	buf  *bufio.Writer
+	w    report.Writer
+	err  error
+}
+
+func createOut(name string) (*outFile, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	buf := bufio.NewWriterSize(f, 1<<16)
+	return &outFile{name: name, f: f, buf: buf, w: report.NewJSONL(buf)}, nil
+}
+
+func (o *outFile) Case(r trajeval.CaseResult) {
+	if o.err == nil {
+		o.err = o.w.Case(r)
+	}
+}
+
+// Close writes what is left and closes the file, returning the first
+// error met since it was created.
+func (o *outFile) Close(s report.Summary) error {
+	if o.err == nil {
+		o.err = o.w.Close(s)
+	}
+	if o.err == nil {
+		o.err = o.buf.Flush()
+	}
+	if err := o.f.Close(); o.err == nil {
+		o.err = err
+	}
+	if o.err != nil {
+		return fmt.Errorf("--out %s: %w", o.name, o.err)
+	}
+	return nil
 }
 
 // printWarnings prints the suites' load warnings on standard error.

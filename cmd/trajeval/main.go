@@ -1,7 +1,7 @@
 // Command trajeval scores what AI agents do: which tools they call, in what
 // order, with which arguments, how fast.
 //
-//	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl] [--threshold X]
+//	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl] [--threshold X] [--workers N]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]
 //	trajeval version

@@ -16,11 +16,13 @@ func validateCmd() *cobra.Command {
 		Long: `Check suites without running them.
 
 Every configuration error is printed as file:line:col: path: message, with a
-suggestion where a close valid name exists. Exit code 0 when the suites are
-valid, 2 otherwise.`,
+suggestion where a close valid name exists. Every trace file a suite names
+(trace: and traces:) must exist and be readable. Exit code 0 when the
+suites are valid, 2 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			suites, errs := suite.Load(args, suite.Options{Config: config})
+			errs = append(errs, suite.CheckTraces(suites)...)
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
 			}

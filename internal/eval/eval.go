@@ -8,9 +8,12 @@
 //  3. weight: its share of the case score (default 1);
 //  4. required: false lets the case pass even when this evaluator fails
 //     (default true); a number is a required minimum score (its threshold);
-//  5. threshold: the score at or above which it passes (default: the
-//     run's --threshold if given, else the type's default: 1.0 for every
-//     deterministic evaluator);
+//  5. threshold: the score at or above which it passes. The first that is
+//     set wins: the evaluator's own threshold (or required as a number);
+//     the run's --threshold; the turn's, then the case's
+//     execution.threshold; the suite's execution.threshold (or threshold);
+//     the type's default (1.0 for every deterministic evaluator). So the
+//     command line overrides a file's defaults, never an evaluator's own;
 //  6. negate: true scores 1 − score and swaps pass and fail.
 //
 // An evaluator that cannot run gets status error, never a silent score.
@@ -78,18 +81,35 @@ func Lookup(name string) (*Spec, bool) {
 // Env is what a builder may need beyond its own node.
 type Env struct {
 	Dir       string   // folder of the suite file, for relative paths
-	Threshold *float64 // the run's --threshold, the default for evaluators that set none
+	Threshold *float64 // default for evaluators that set none: --threshold, else the turn's, case's or suite's; nil for the type's
 	Case      Case
+	// Warn receives problems that do not stop the evaluator from loading
+	// (see [Env.Warnf]); nil discards them.
+	Warn func(trajeval.Warning)
 	// Defaults are suite-level settings a dialect passes down (e.g. tool
 	// definitions for validity checks); nil when none.
 	Defaults map[string]any
 }
 
+// Warnf reports a problem at n that does not stop loading, such as a
+// setting that checks nothing.
+func (e *Env) Warnf(n *config.Node, format string, args ...any) {
+	if e == nil || e.Warn == nil {
+		return
+	}
+	w := trajeval.Warning{Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		w.File, w.Line, w.Place = n.File, n.Line, n.Path
+	}
+	e.Warn(w)
+}
+
 // Case is what evaluators may know about the case they score.
 type Case struct {
 	ID              string
-	Input           string
-	ExpectedOutcome string
+	Input           string // the user's input, after the suite's
+	ExpectedOutcome string // what the answer should achieve, in words
+	ExpectedOutput  string // the reference answer, as text
 }
 
 // A Configured evaluator is an evaluator with its shared settings.

@@ -17,6 +17,11 @@
 //     missing turns' evaluators ("turn N is not in the trace"), and one with
 //     more turns is reported as a warning. Turns are never silently
 //     truncated.
+//  6. Up to Options.Workers cases are scored at once (--workers, else the
+//     largest execution.workers of the suites, else 1). Results, and the
+//     warnings met with each, come in the same order whatever the number.
+//  7. A --traces file that no case needs (each names its own trace: file)
+//     is not read, with a warning.
 package run
 
 import (
@@ -33,7 +38,11 @@ import (
 type Options struct {
 	Traces string // --traces FILE, "" for none
 	From   string // force a trace format
-	Warn   func(trajeval.Warning)
+	// Workers is how many cases are scored at once: 0 takes the largest
+	// execution.workers of the suites, else 1. Results come in the same
+	// order whatever it is.
+	Workers int
+	Warn    func(trajeval.Warning)
 }
 
 // Summary counts the verdicts of a run.
@@ -62,19 +71,47 @@ type entry struct {
 	done  bool
 }
 
-// Run scores every case of suites and calls emit with each result. It
-// stops early only when ctx ends or emit fails; results emitted before are
-// kept by the caller.
+// Run scores every case of suites and calls emit with each result, in
+// order, from one goroutine at a time. It stops early only when ctx ends
+// or emit fails; results emitted before are kept by the caller. An
+// unknown opts.From is an error before any case is scored.
 func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(trajeval.CaseResult) error) (Summary, error) {
 	var sum Summary
-	out := func(r trajeval.CaseResult) error {
-		sum.add(r)
-		return emit(r)
+	if opts.From != "" {
+		if _, err := trace.Lookup(opts.From); err != nil {
+			return sum, err
+		}
 	}
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
 	}
+	o := newOrdered(workers(opts.Workers, suites), warn, func(r trajeval.CaseResult) error {
+		sum.add(r)
+		return emit(r)
+	})
+	err := run(ctx, suites, opts, o)
+	// Every result submitted is emitted, even after an error, so that the
+	// summary counts what the caller was given.
+	if cerr := o.Close(); err == nil {
+		err = cerr
+	}
+	return sum, err
+}
+
+// workers returns how many cases to score at once.
+func workers(n int, suites []*suite.Suite) int {
+	if n > 0 {
+		return n
+	}
+	n = 1
+	for _, s := range suites {
+		n = max(n, s.Workers)
+	}
+	return n
+}
+
+func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) error {
 	// Cases without a trace: key, grouped by the traces file that
 	// supplies them: the run's --traces, else their suite's own.
 	type source struct {
@@ -84,14 +121,20 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 	}
 	var sources []*source
 	bySource := map[string]*source{}
+	if opts.Traces != "" && !needsTraces(suites) {
+		o.Warn(trajeval.Warning{File: opts.Traces, Msg: "not read: every case names its own trace: file"})
+	}
 	for _, s := range suites {
 		for _, c := range s.Cases {
 			if c.Trace != "" {
 				if err := ctx.Err(); err != nil {
-					return sum, err
+					return err
 				}
-				if err := out(scoreFromFile(ctx, s, c, opts.From, warn)); err != nil {
-					return sum, err
+				err := o.Submit(func(warn func(trajeval.Warning)) trajeval.CaseResult {
+					return scoreFromFile(ctx, s, c, opts.From, warn)
+				})
+				if err != nil {
+					return err
 				}
 				continue
 			}
@@ -111,37 +154,54 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 		}
 	}
 	for _, src := range sources {
-		if err := runSource(ctx, src.file, src.byID, src.order, opts, warn, out); err != nil {
-			return sum, err
+		if err := runSource(ctx, src.file, src.byID, src.order, opts, o); err != nil {
+			return err
 		}
 	}
-	return sum, nil
+	return nil
+}
+
+// needsTraces reports whether some case has no trace: file of its own.
+func needsTraces(suites []*suite.Suite) bool {
+	for _, s := range suites {
+		for _, c := range s.Cases {
+			if c.Trace == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// result is a job whose result is already known.
+func result(r trajeval.CaseResult) job {
+	return func(func(trajeval.Warning)) trajeval.CaseResult { return r }
 }
 
 // runSource streams one traces file and scores the cases it supplies.
-func runSource(ctx context.Context, file string, byID map[string]*entry, order []*entry, opts Options, warn func(trajeval.Warning), out func(trajeval.CaseResult) error) error {
+func runSource(ctx context.Context, file string, byID map[string]*entry, order []*entry, opts Options, o *ordered) error {
 	if file == "" {
 		for _, e := range order {
 			r := errorResult(e, fmt.Errorf("%w %q: give the case a trace: file, or run with --traces FILE", trajeval.ErrNoTrace, e.c.ID))
-			if err := out(r); err != nil {
+			if err := o.Submit(result(r)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	var readErr error
-	err := trace.Read(ctx, file, opts.From, warn, func(t *trajeval.Trajectory) error {
+	err := trace.Read(ctx, file, opts.From, o.Warn, func(t *trajeval.Trajectory) error {
 		e, ok := byID[t.ID]
 		switch {
 		case !ok:
-			warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
+			o.Warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 			return nil
 		case e.done:
-			warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
+			o.Warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
 			return nil
 		}
 		e.done = true
-		return out(Score(ctx, e.suite, e.c, t))
+		return o.Submit(func(func(trajeval.Warning)) trajeval.CaseResult { return Score(ctx, e.suite, e.c, t) })
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -161,7 +221,7 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 		if readErr != nil {
 			why = fmt.Errorf("no trace %q: %w", e.c.ID, readErr)
 		}
-		if err := out(errorResult(e, why)); err != nil {
+		if err := o.Submit(result(errorResult(e, why))); err != nil {
 			return err
 		}
 	}

@@ -5,27 +5,41 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // AgentV's YAML suite (docs/dialects.md, AgentV):
 //
-//	name: ...                    # also version, description, category, author, tags, license
+//	name: ...                    # also version, description, category, author, tags, license, requires, metadata: descriptive only
 //	traces: traces.jsonl         # the cases' trajectories, matched by id (optional)
+//	input: ...                   # comes before every case's input
+//	threshold: 0.8               # or execution.threshold: the default of evaluators that set none
 //	execution:
 //	  evaluators: [...]          # or assertions: run on every case
+//	  workers: 4                 # score up to 4 cases at once (--workers wins)
 //	evalcases:                   # or eval_cases, tests
 //	  - id: case-1
 //	    expected_outcome: ...    # or criteria
+//	    expected_output: ...     # or expected_messages: the reference answer
 //	    input: "text"            # or [{role, content}], or input_messages
 //	    trace: traces/case-1.json   # relative to the suite file
 //	    execution:
 //	      evaluators: [...]      # or assertions, at the case or under execution
+//	      threshold: 0.5         # the default of this case's evaluators, the suite's too
 //	    skip_defaults: true      # drop the suite's evaluators for this case
+//	    mode: conversation       # optional with turns
 //	    turns:                   # a multi-turn case: per-turn expectations
 //	      - input: ...
-//	        evaluators: [...]
+//	        expected_output: ... # and expected_outcome, for this turn's evaluators
+//	        evaluators: [...]    # and execution.threshold
+//
+// A key AgentV has but trajeval cannot honour is a configuration error
+// that says why, never ignored: target and targets (trajeval scores
+// recorded traces and runs no agent), vars, conversation_id, workers below
+// the suite, skip_defaults at suite or turn level.
 var (
 	suiteKeys = []string{"name", "version", "description", "category", "author", "tags", "license", "requires", "metadata",
 		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces"}
@@ -56,7 +70,6 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 			s.Name = name
 		}
 	}
-	threshold := opts.Threshold
 	if v := root.Get("traces"); v != nil {
 		if p, err := v.Str(); err != nil {
 			errs = append(errs, err)
@@ -65,13 +78,14 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 				p = filepath.Join(filepath.Dir(path), p)
 			}
 			s.Traces = p
+			s.TracesNode = v
 		}
 	}
-	defaults, skip, err := evaluatorList(root, root.Get("execution"))
-	if err != nil {
-		errs = append(errs, err)
-	}
-	_ = skip
+	ex, es := readExecution(root, root.Get("execution"), levelSuite)
+	errs = append(errs, es...)
+	s.Workers = ex.workers
+	threshold := firstThreshold(opts.Threshold, ex.threshold)
+	defaults := ex.list
 	cases, k := root.First("evalcases", "eval_cases", "tests")
 	if cases == nil {
 		return nil, append(errs, root.Errorf("suite has no cases").With("add evalcases: [{id: ..., ...}]"))
@@ -84,17 +98,21 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		return nil, append(errs, err)
 	}
 	ids := map[string]*config.Node{}
-	dir := filepath.Dir(path)
+	sc := &suiteContext{dir: filepath.Dir(path), defaults: defaults, threshold: threshold, cli: opts.Threshold}
+	if v := root.Get("input"); v != nil {
+		if sc.input, err = inputText(v); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	// The suite's evaluators are built once and shared by every case: they
 	// depend on their configuration, not on the case.
-	var shared []*eval.Configured
 	if defaults != nil {
 		var es []error
-		shared, es = eval.BuildList(defaults, &eval.Env{Dir: dir, Threshold: threshold}, map[string]*config.Node{})
+		sc.shared, es = eval.BuildList(defaults, &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: s.warn}, map[string]*config.Node{})
 		errs = append(errs, es...)
 	}
 	for _, cn := range items {
-		c, es := loadCase(cn, dir, shared, defaults != nil, threshold)
+		c, es := loadCase(cn, sc, s.warn)
 		errs = append(errs, es...)
 		if c == nil {
 			continue
@@ -109,6 +127,16 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	return s, errs
 }
 
+// suiteContext is what every case of an AgentV suite inherits.
+type suiteContext struct {
+	dir       string
+	defaults  *config.Node       // the suite's evaluators, nil when none
+	shared    []*eval.Configured // built from defaults with the suite's threshold
+	threshold *float64           // the default threshold: --threshold, else the suite's
+	cli       *float64           // --threshold
+	input     string             // the suite's input, before each case's
+}
+
 func otherKey(n *config.Node, used string, keys ...string) string {
 	for _, k := range keys {
 		if k != used && n.Get(k) != nil && config.Canon(k) != config.Canon(used) {
@@ -118,40 +146,120 @@ func otherKey(n *config.Node, used string, keys ...string) string {
 	return ""
 }
 
-// evaluatorList finds the evaluators of a suite, case or turn: under
-// execution.evaluators / execution.assertions or directly under the node.
-func evaluatorList(n, exec *config.Node) (*config.Node, bool, error) {
-	var found *config.Node
+// The levels an execution block may sit at.
+const (
+	levelSuite = "suite"
+	levelCase  = "case"
+	levelTurn  = "turn"
+)
+
+// execution is the settings of a suite, case or turn: its execution block
+// and the keys that may stand beside it.
+type execution struct {
+	list      *config.Node // evaluators
+	threshold *float64
+	skip      bool // skip_defaults
+	workers   int  // 0 when not set
+}
+
+// readExecution reads the evaluators and settings of a suite, case or turn:
+// under execution (evaluators or assertions, threshold, skip_defaults,
+// workers) or directly under the node (evaluators, assertions, and a
+// suite's threshold). A setting that does not apply at its level is an
+// error that says why, never ignored.
+func readExecution(n, exec *config.Node, level string) (execution, []error) {
+	var ex execution
+	var errs []error
 	var where string
-	skip := false
 	if exec != nil {
 		if exec.Kind != config.Map {
-			return nil, false, exec.Errorf("execution must be a map")
+			return ex, []error{exec.Errorf("execution must be a map")}
 		}
 		if err := exec.Check(executionKeys...); err != nil {
-			return nil, false, err
+			return ex, []error{err}
 		}
 		if v, k := exec.First("evaluators", "assertions"); v != nil {
-			found, where = v, "execution."+k
+			ex.list, where = v, "execution."+k
+		}
+		if v, _ := exec.First("target", "targets"); v != nil {
+			errs = append(errs, v.Errorf("targets are not supported yet: trajeval does not run agents, it scores their recorded traces").
+				With("record the runs, then name each case's trace with trace: FILE or pass --traces FILE"))
 		}
 		if v := exec.Get("skip_defaults"); v != nil {
 			b, err := v.BoolValue()
-			if err != nil {
-				return nil, false, err
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case level == levelSuite:
+				errs = append(errs, v.Errorf("skip_defaults has nothing to skip at suite level: the suite's evaluators are the defaults").
+					With("set skip_defaults: true on the cases that must not run them"))
+			case level == levelTurn:
+				errs = append(errs, v.Errorf("skip_defaults has nothing to skip in a turn: a turn runs only its own evaluators").
+					With("remove it"))
+			default:
+				ex.skip = b
 			}
-			skip = b
+		}
+		if v := exec.Get("workers"); v != nil {
+			if level != levelSuite {
+				errs = append(errs, v.Errorf("workers is a setting of the whole run, not of one %s", level).
+					With("set execution.workers on the suite, or run with --workers N"))
+			} else if w, err := v.Int(); err != nil {
+				errs = append(errs, err)
+			} else if w < 1 {
+				errs = append(errs, v.Errorf("workers must be at least 1, got %d", w))
+			} else {
+				ex.workers = int(min(w, maxWorkers))
+			}
 		}
 	}
 	if v, _ := n.First("evaluators", "assertions"); v != nil {
-		if found != nil {
-			return nil, false, v.Errorf("evaluators are given both here and under %s", where).With("keep one list")
+		if ex.list != nil {
+			errs = append(errs, v.Errorf("evaluators are given both here and under %s", where).With("keep one list"))
+		} else {
+			ex.list = v
 		}
-		found = v
 	}
-	return found, skip, nil
+	var thr *config.Node
+	if level == levelSuite {
+		thr = n.Get("threshold")
+	}
+	if v := exec.Get("threshold"); v != nil {
+		if thr != nil {
+			errs = append(errs, v.Errorf("threshold is given both here and at line %d", thr.Line).With("keep one"))
+		}
+		thr = v
+	}
+	if thr != nil {
+		f, err := thr.Float()
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case f < 0 || f > 1:
+			errs = append(errs, thr.Errorf("threshold must be between 0 and 1, got %s", thr.Text))
+		default:
+			ex.threshold = &f
+		}
+	}
+	return ex, errs
 }
 
-func loadCase(cn *config.Node, dir string, defaults []*eval.Configured, hasDefaults bool, threshold *float64) (*Case, []error) {
+// maxWorkers bounds execution.workers: more cases at once than that only
+// costs memory on any machine trajeval runs on.
+const maxWorkers = 256
+
+// firstThreshold returns the first threshold set: the most specific
+// default after the command line's.
+func firstThreshold(ts ...*float64) *float64 {
+	for _, t := range ts {
+		if t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*Case, []error) {
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
@@ -176,11 +284,17 @@ func loadCase(cn *config.Node, dir string, defaults []*eval.Configured, hasDefau
 			errs = append(errs, err)
 		}
 	}
+	c.Input = sc.input
 	if v, _ := cn.First("input", "input_messages"); v != nil {
-		if c.Input, err = inputText(v); err != nil {
+		in, err := inputText(v)
+		if err != nil {
 			errs = append(errs, err)
 		}
+		c.Input = joinText(sc.input, in)
 	}
+	expectedOutput, es := expectedOutput(cn)
+	errs = append(errs, es...)
+	errs = append(errs, unsupportedCaseKeys(cn)...)
 	if v := cn.Get("trace"); v != nil {
 		p, err := v.Str()
 		if err != nil {
@@ -189,47 +303,54 @@ func loadCase(cn *config.Node, dir string, defaults []*eval.Configured, hasDefau
 			errs = append(errs, v.Errorf("trace path is empty"))
 		} else {
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
+				p = filepath.Join(sc.dir, p)
 			}
-			c.Trace = p
+			c.Trace, c.TraceNode = p, v
 		}
 	}
-	env := &eval.Env{Dir: dir, Threshold: threshold, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome}}
-	own, skip, err := evaluatorList(cn, cn.Get("execution"))
-	if err != nil {
-		errs = append(errs, err)
-	}
+	ex, es := readExecution(cn, cn.Get("execution"), levelCase)
+	errs = append(errs, es...)
 	if v := cn.Get("skip_defaults"); v != nil {
 		b, err := v.BoolValue()
 		if err != nil {
 			errs = append(errs, err)
 		}
-		skip = skip || b
+		ex.skip = ex.skip || b
 	}
+	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
+	env := &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: warn, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
 	taken := map[string]*config.Node{}
-	if !skip {
+	if !ex.skip {
+		defaults := sc.shared
+		if threshold != sc.threshold && sc.defaults != nil {
+			// The case's threshold is the default of the suite's evaluators
+			// too; their errors were reported when they were first built.
+			defaults, _ = eval.BuildList(sc.defaults, &eval.Env{Dir: sc.dir, Threshold: threshold}, map[string]*config.Node{})
+		}
 		for _, d := range defaults {
 			taken[d.Name] = d.Node
 		}
 		c.Evaluators = append(c.Evaluators, defaults...)
 	}
-	if own != nil {
-		list, es := eval.BuildList(own, env, taken)
+	if ex.list != nil {
+		list, es := eval.BuildList(ex.list, env, taken)
 		errs = append(errs, es...)
 		c.Evaluators = append(c.Evaluators, list...)
 	}
 	if tn := cn.Get("turns"); tn != nil {
-		turns, es := loadTurns(tn, env)
+		turns, es := loadTurns(tn, env, sc.cli)
 		errs = append(errs, es...)
 		c.Turns = turns
 	}
-	if len(c.Evaluators) == 0 && len(c.Turns) == 0 && len(errs) == 0 && !(hasDefaults && !skip) {
+	if len(c.Evaluators) == 0 && len(c.Turns) == 0 && len(errs) == 0 && !(sc.defaults != nil && !ex.skip) {
 		errs = append(errs, cn.Errorf("case %q has no evaluators", c.ID).With("add execution.evaluators to the case or the suite"))
 	}
 	return c, errs
 }
 
-func loadTurns(tn *config.Node, env *eval.Env) ([]*Turn, []error) {
+// loadTurns reads a case's turns; env is the case's, cli the command
+// line's threshold.
+func loadTurns(tn *config.Node, env *eval.Env, cli *float64) ([]*Turn, []error) {
 	items, err := tn.List()
 	if err != nil {
 		return nil, []error{err}
@@ -251,14 +372,24 @@ func loadTurns(tn *config.Node, env *eval.Env) ([]*Turn, []error) {
 				errs = append(errs, err)
 			}
 		}
-		list, _, err := evaluatorList(it, it.Get("execution"))
-		if err != nil {
-			errs = append(errs, err)
-		}
-		if list != nil {
+		ex, es := readExecution(it, it.Get("execution"), levelTurn)
+		errs = append(errs, es...)
+		out, es := expectedOutput(it)
+		errs = append(errs, es...)
+		if ex.list != nil {
 			turnEnv := *env
 			turnEnv.Case.Input = t.Input
-			evs, es := eval.BuildList(list, &turnEnv, map[string]*config.Node{})
+			// A turn's expectations replace the case's for its evaluators.
+			if v, _ := it.First("expected_outcome", "criteria"); v != nil {
+				if turnEnv.Case.ExpectedOutcome, err = v.Str(); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			if out != "" {
+				turnEnv.Case.ExpectedOutput = out
+			}
+			turnEnv.Threshold = firstThreshold(cli, ex.threshold, env.Threshold)
+			evs, es := eval.BuildList(ex.list, &turnEnv, map[string]*config.Node{})
 			errs = append(errs, es...)
 			t.Evaluators = evs
 		}
@@ -270,9 +401,75 @@ func loadTurns(tn *config.Node, env *eval.Env) ([]*Turn, []error) {
 	return turns, errs
 }
 
+// expectedOutput reads the expected output of a case or turn
+// (expected_output, or a case's expected_messages), for the evaluators
+// that compare the agent's answer with it.
+func expectedOutput(n *config.Node) (string, []error) {
+	v, k := n.First("expected_output", "expected_messages")
+	if v == nil {
+		return "", nil
+	}
+	if k2 := otherKey(n, k, "expected_output", "expected_messages"); k2 != "" {
+		return "", []error{n.Get(k2).Errorf("the expected output is given under both %s and %s", k, k2).With("keep one")}
+	}
+	out, err := outputText(v)
+	if err != nil {
+		return "", []error{err}
+	}
+	return out, nil
+}
+
+// unsupportedCaseKeys returns an error for each key of AgentV's cases that
+// trajeval accepts only to say why it cannot honour it, and checks mode.
+func unsupportedCaseKeys(cn *config.Node) []error {
+	var errs []error
+	if v := cn.Get("vars"); v != nil {
+		errs = append(errs, v.Errorf("vars are not supported: they fill the prompts sent to a target or a judge, and trajeval runs neither").
+			With("remove vars; trajeval scores the recorded trace"))
+	}
+	if v := cn.Get("conversation_id"); v != nil {
+		errs = append(errs, v.Errorf("conversation_id is not supported: each case is scored on its own trace, matched by its id").
+			With("remove it; give a multi-turn case its turns under turns:"))
+	}
+	if v := cn.Get("mode"); v != nil {
+		if _, err := v.Enum("conversation"); err != nil {
+			errs = append(errs, err)
+		} else if cn.Get("turns") == nil {
+			errs = append(errs, v.Errorf("mode conversation needs turns").With("list the expected turns under turns:"))
+		}
+	}
+	return errs
+}
+
+// joinText joins the non-empty texts with a new line.
+func joinText(texts ...string) string {
+	var parts []string
+	for _, t := range texts {
+		if t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // inputText flattens an input (a string, or messages with role and
 // content) to the text of its user messages.
 func inputText(n *config.Node) (string, error) {
+	return messagesText(n, "input", "user", "role", "content", "name")
+}
+
+// outputText flattens an expected output (a string, messages, or any other
+// value, as JSON) to the text of its assistant messages.
+func outputText(n *config.Node) (string, error) {
+	if n.Kind == config.Map {
+		return jsonv.Marshal(n.Value()), nil
+	}
+	return messagesText(n, "expected output", "assistant", "role", "content", "name", "tool_calls")
+}
+
+// messagesText flattens text, or a list of messages with the given keys,
+// to the text content of the messages of role.
+func messagesText(n *config.Node, what, role string, keys ...string) (string, error) {
 	switch n.Kind {
 	case config.String:
 		return n.Text, nil
@@ -282,20 +479,20 @@ func inputText(n *config.Node) (string, error) {
 		var parts []string
 		for _, m := range n.Items {
 			if m.Kind != config.Map {
-				return "", m.Errorf("an input message is a map with role and content, got %s", m.Kind)
+				return "", m.Errorf("an %s message is a map with role and content, got %s", what, m.Kind)
 			}
-			if err := m.Check("role", "content", "name"); err != nil {
+			if err := m.Check(keys...); err != nil {
 				return "", err
 			}
-			role := m.Get("role")
-			if role == nil {
-				return "", m.Errorf("input message has no role")
+			rn := m.Get("role")
+			if rn == nil {
+				return "", m.Errorf("%s message has no role", what)
 			}
-			r, err := role.Str()
+			r, err := rn.Str()
 			if err != nil {
 				return "", err
 			}
-			if r != "user" {
+			if r != role {
 				continue
 			}
 			if c := m.Get("content"); c != nil && c.Kind == config.String {
@@ -304,5 +501,5 @@ func inputText(n *config.Node) (string, error) {
 		}
 		return strings.Join(parts, "\n"), nil
 	}
-	return "", n.Errorf("input must be text or a list of messages, got %s", fmt.Sprint(n.Kind))
+	return "", n.Errorf("%s must be text or a list of messages, got %s", what, fmt.Sprint(n.Kind))
 }

@@ -22,10 +22,19 @@ type Suite struct {
 	// key: the suite's traces: key, else a traces.jsonl (or
 	// NAME.traces.jsonl) beside the suite file. The run's --traces wins.
 	Traces string
-	Cases  []*Case
+	// TracesNode is the traces: key that named Traces, for errors; nil
+	// when the file was found beside the suite.
+	TracesNode *config.Node
+	// Workers is how many cases the suite asks to score at once
+	// (execution.workers); 0 when it does not say.
+	Workers int
+	Cases   []*Case
 	// Warnings are problems that did not stop the suite from loading.
 	Warnings []trajeval.Warning
 }
+
+// warn records a problem that does not stop the suite from loading.
+func (s *Suite) warn(w trajeval.Warning) { s.Warnings = append(s.Warnings, w) }
 
 // A Case is one scenario to score.
 type Case struct {
@@ -34,7 +43,9 @@ type Case struct {
 	ExpectedOutcome string
 	// Trace is the path of the case's recorded trace ("" when the run's
 	// --traces file must supply it, matched by ID).
-	Trace      string
+	Trace string
+	// TraceNode is the trace: key that named Trace, for errors.
+	TraceNode  *config.Node
 	Evaluators []*eval.Configured
 	// Turns hold per-turn expectations of a multi-turn case; Turns[i]
 	// scores turn i+1 of the trajectory.

@@ -17,12 +17,15 @@ func init() {
 		Aliases:   []string{"adk_response_match"},
 		Keys:      []string{"invocations"},
 		Threshold: 0.8,
-		Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+		Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 			inv, err := parseInvocations(n)
 			if err != nil {
 				return nil, err
 			}
 			th := 0.8
+			if env.Threshold != nil {
+				th = *env.Threshold
+			}
 			if v := n.Get("threshold"); v != nil {
 				if th, err = v.Float(); err != nil {
 					return nil, err

@@ -8,10 +8,14 @@
 //     weight, default 1);
 //  2. min: the lowest member score;
 //  3. all_pass: the share of members that pass; the composite passes only
-//     when every member does.
+//     when every member does, except members marked required: false.
 //
 // For weighted_average and min the composite passes when its score reaches
 // its threshold. A member that cannot run makes the composite an error.
+// A member setting that the aggregator would not use is a configuration
+// error: required: true/false outside all_pass, weight outside
+// weighted_average, and a weight given both on the member and in
+// aggregator.weights.
 package composite
 
 import (
@@ -111,6 +115,9 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		}
 	}
 	for _, m := range members {
+		if err := unused(m, e.Aggregator, weights); err != nil {
+			return nil, err
+		}
 		w, ok := weights[m.Name]
 		if !ok {
 			w = m.Weight
@@ -118,6 +125,26 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		e.Weights = append(e.Weights, w)
 	}
 	return e, nil
+}
+
+// unused returns an error for a member setting the aggregator would not
+// use.
+func unused(m *eval.Configured, aggregator string, weights map[string]float64) error {
+	if r := m.Node.Get("required"); r != nil && r.Kind == config.Bool && aggregator != "all_pass" {
+		return r.Errorf("required has no effect on a member of a %s composite: the member counts through its score", aggregator).
+			With("use aggregator: all_pass to let a member fail, or remove it")
+	}
+	w := m.Node.Get("weight")
+	switch {
+	case w == nil:
+	case aggregator != "weighted_average":
+		return w.Errorf("weight has no effect on a member of a %s composite", aggregator).With("remove it, or use aggregator: weighted_average")
+	default:
+		if _, ok := weights[m.Name]; ok {
+			return w.Errorf("the weight of %s is given both here and in aggregator.weights", m.Name).With("keep one")
+		}
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {
@@ -133,7 +160,7 @@ func contains(list []string, s string) bool {
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	out := trajeval.Outcome{}
 	var sum, wsum float64
-	low, passing := 1.0, 0
+	low, passing, blocking := 1.0, 0, 0
 	for i, m := range e.Members {
 		r := m.Run(ctx, t)
 		out.Members = append(out.Members, r)
@@ -145,6 +172,8 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 		low = min(low, r.Score)
 		if r.Status == trajeval.StatusPass {
 			passing++
+		} else if m.Required {
+			blocking++
 		}
 	}
 	switch e.Aggregator {
@@ -152,7 +181,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 		out.Score = low
 	case "all_pass":
 		out.Score = float64(passing) / float64(len(e.Members))
-		out.Verdict = eval.Bool(passing == len(e.Members))
+		out.Verdict = eval.Bool(blocking == 0)
 	default:
 		if wsum == 0 {
 			return out, fmt.Errorf("every member weighs 0")

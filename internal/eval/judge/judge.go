@@ -2,9 +2,10 @@
 // (AgentV's llm_judge, with its newer name llm_grader), so suites that use
 // them load and validate.
 //
-// trajeval has no judge client yet: a judged evaluator loads, but scoring
-// it gives status error ("no judge configured"), never a silent pass or a
-// made-up score. Its default threshold is 0.5 (docs/scoring.md §5).
+// trajeval has no judge client yet: a judged evaluator is checked like any
+// other, then refused with a configuration error at load (validate and
+// eval exit 2), never a silent pass or a made-up score. Its default
+// threshold is 0.5.
 package judge
 
 import (
@@ -57,7 +58,8 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 			}
 		}
 	}
-	return j, nil
+	return nil, n.Get("type").Errorf("%s cannot run in this version of trajeval: it has no judge client", n.Get("type").Text).
+		With("score the case with deterministic evaluators such as tool_trajectory, or remove this one")
 }
 
 func containsNewline(s string) bool {

@@ -4,10 +4,13 @@ import (
 	"strconv"
 
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
 )
 
-// ParseMinimums reads {tool: n} with n a whole number ≥ 1.
-func ParseMinimums(n *config.Node) ([]Minimum, error) {
+// ParseMinimums reads {tool: n} with n a whole number ≥ 0. A minimum of 0
+// always holds: it is accepted, as AgentV accepts it, counts as met, and
+// is reported to env as a warning, since it checks nothing.
+func ParseMinimums(n *config.Node, env *eval.Env) ([]Minimum, error) {
 	entries, err := n.MapEntries()
 	if err != nil {
 		return nil, err
@@ -18,8 +21,11 @@ func ParseMinimums(n *config.Node) ([]Minimum, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v < 1 {
-			return nil, e.Value.Errorf("minimum for %s must be at least 1, got %s", e.Key, strconv.FormatInt(v, 10))
+		switch {
+		case v < 0:
+			return nil, e.Value.Errorf("minimum for %s must be at least 0, got %s", e.Key, strconv.FormatInt(v, 10))
+		case v == 0:
+			env.Warnf(e.Value, "minimum 0 for %s always holds: it checks nothing (to require the tool, use a minimum of 1)", e.Key)
 		}
 		out = append(out, Minimum{Tool: e.Key, N: int(v)})
 	}

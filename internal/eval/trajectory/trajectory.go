@@ -143,7 +143,7 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 			return nil, mins.Errorf("minimums only count in any_order mode, not %s", e.Mode).With("use mode: any_order, or list the calls under expected")
 		}
 		var err error
-		if e.Minimums, err = ParseMinimums(mins); err != nil {
+		if e.Minimums, err = ParseMinimums(mins, env); err != nil {
 			return nil, err
 		}
 	}

@@ -430,7 +430,7 @@ func TestToolTrajectory_ConfigErrors(t *testing.T) {
 		{"bad regex", "type: tool_trajectory\nexpected: [{tool: a, args: {x: {$regex: '('}}}]", "invalid regular expression", "a regex that does not compile"},
 		{"args kind", "type: tool_trajectory\nexpected: [{tool: a, args: [1]}]", "args must be a map", "args is a map or any"},
 		{"dokimos score", "type: tool_trajectory\nmode: strict\nscore: f1\nexpected: [a]", "already scores binary", "mode and score disagree"},
-		{"zero minimum", "type: tool_trajectory\nminimums: {a: 0}", "at least 1", "a minimum of 0 asks nothing"},
+		{"negative minimum", "type: tool_trajectory\nminimums: {a: -1}", "at least 0", "a count is never negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -446,5 +446,27 @@ func TestToolTrajectory_ConfigErrors(t *testing.T) {
 				t.Errorf("error %q does not start with its file and line", err)
 			}
 		})
+	}
+}
+
+// TestToolTrajectory_zeroMinimum: AgentV accepts minimums: {tool: 0}, a
+// minimum that always holds; trajeval accepts it, counts it as met and
+// warns, with its place, that it checks nothing.
+func TestToolTrajectory_zeroMinimum(t *testing.T) {
+	n, err := config.Parse("s.yaml", []byte("type: tool_trajectory\nminimums: {a: 1, b: 0}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []trajeval.Warning
+	c, err := eval.Build(n, &eval.Env{Warn: func(w trajeval.Warning) { warnings = append(warnings, w) }})
+	if err != nil {
+		t.Fatalf("Build: %v; a minimum of 0 is accepted, as in AgentV", err)
+	}
+	if len(warnings) != 1 || warnings[0].Line != 2 || !strings.Contains(warnings[0].String(), "s.yaml:2: minimums.b: minimum 0 for b always holds") {
+		t.Errorf("warnings %v, want one at s.yaml:2 saying minimum 0 for b checks nothing", warnings)
+	}
+	r := c.Run(context.Background(), steps(t, "a"))
+	if r.Score != 1 || r.Status != trajeval.StatusPass {
+		t.Errorf("score %v %s, want 1 pass: the minimum of 0 is met without any call of b", r.Score, r.Status)
 	}
 }

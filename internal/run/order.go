@@ -1,0 +1,153 @@
+package run
+
+import (
+	"sync"
+
+	"github.com/trajeval/trajeval"
+)
+
+// A job scores one case. It reports its warnings to warn, not to the
+// run's, so that they can be handed on in order with its result.
+type job func(warn func(trajeval.Warning)) trajeval.CaseResult
+
+// An ordered runs up to n jobs at once and hands their warnings and
+// results on in the order the jobs were submitted, so the output of a run
+// is the same whatever n is. Submit and Warn are called from one goroutine
+// (the one that reads the traces); the results are emitted from another.
+// Jobs go to the workers in batches: scoring one case takes microseconds,
+// about what handing it to another goroutine costs.
+type ordered struct {
+	out  func(trajeval.CaseResult) error
+	warn func(trajeval.Warning)
+	n    int
+
+	held  []trajeval.Warning // warnings met since the last submit
+	batch *batch             // being filled
+	queue chan *batch        // submitted, in order; its capacity bounds the batches in flight
+	done  chan struct{}      // closed when the emitter has emitted the last result
+	mu    sync.Mutex
+	err   error // the first error out returned
+}
+
+// batchSize is how many jobs a worker takes at once.
+const batchSize = 64
+
+type batch struct {
+	jobs    []job
+	held    [][]trajeval.Warning // the run's warnings met before each job
+	results []trajeval.CaseResult
+	warns   [][]trajeval.Warning // each job's own warnings
+	ready   chan struct{}
+}
+
+// run scores the batch's jobs, in order.
+func (b *batch) run() {
+	b.results = make([]trajeval.CaseResult, len(b.jobs))
+	b.warns = make([][]trajeval.Warning, len(b.jobs))
+	for i, j := range b.jobs {
+		b.results[i] = j(func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) })
+	}
+	close(b.ready)
+}
+
+// newOrdered returns an ordered with n workers. With n ≤ 1 every job runs
+// when it is submitted, and its warnings and result are handed on at once.
+func newOrdered(n int, warn func(trajeval.Warning), out func(trajeval.CaseResult) error) *ordered {
+	o := &ordered{out: out, warn: warn, n: n}
+	if n > 1 {
+		// One batch is being emitted (or awaited) while n−1 wait in the
+		// queue: at most n are scored at once.
+		o.queue = make(chan *batch, n-1)
+		o.done = make(chan struct{})
+		go o.emit()
+	}
+	return o
+}
+
+// Warn reports a warning of the run itself (not of one job's), in order
+// with the results around it.
+func (o *ordered) Warn(w trajeval.Warning) {
+	if o.n <= 1 {
+		o.warn(w)
+		return
+	}
+	o.held = append(o.held, w)
+}
+
+// Submit runs j, now or on a worker, and returns the first error emitting
+// a result has met so far; after one, nothing more is emitted.
+func (o *ordered) Submit(j job) error {
+	if o.n <= 1 {
+		return o.out(j(o.warn))
+	}
+	if err := o.failed(); err != nil {
+		return err
+	}
+	if o.batch == nil {
+		o.batch = &batch{ready: make(chan struct{})}
+	}
+	o.batch.jobs = append(o.batch.jobs, j)
+	o.batch.held = append(o.batch.held, o.held)
+	o.held = nil
+	if len(o.batch.jobs) == batchSize {
+		o.flush()
+	}
+	return nil
+}
+
+// flush hands the batch being filled to a worker.
+func (o *ordered) flush() {
+	if b := o.batch; b != nil {
+		o.batch = nil
+		o.queue <- b
+		go b.run()
+	}
+}
+
+// Close waits for every submitted job, hands on the warnings met since the
+// last one, and returns the first error emitting met.
+func (o *ordered) Close() error {
+	if o.n <= 1 {
+		return nil
+	}
+	o.flush()
+	close(o.queue)
+	<-o.done
+	if err := o.failed(); err != nil {
+		return err
+	}
+	for _, w := range o.held {
+		o.warn(w)
+	}
+	o.held = nil
+	return nil
+}
+
+func (o *ordered) emit() {
+	defer close(o.done)
+	for b := range o.queue {
+		<-b.ready
+		for i, r := range b.results {
+			if o.failed() != nil {
+				break // let the workers finish; emit nothing more
+			}
+			for _, w := range b.held[i] {
+				o.warn(w)
+			}
+			for _, w := range b.warns[i] {
+				o.warn(w)
+			}
+			if err := o.out(r); err != nil {
+				o.mu.Lock()
+				o.err = err
+				o.mu.Unlock()
+			}
+		}
+	}
+}
+
+func (o *ordered) failed() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}

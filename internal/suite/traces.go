@@ -1,0 +1,73 @@
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/trajeval/trajeval"
+)
+
+// CheckTraces returns an error for every trace file the suites name that
+// cannot be read: a case's trace: file and a suite's traces: file, each
+// placed at the key that names it. Loading does not check them, since a
+// run scores a case whose trace is missing as an error and goes on with
+// the others; validate checks them up front.
+func CheckTraces(suites []*Suite) []error {
+	checked := map[string]string{} // path → why it cannot be read, "" when it can
+	unreadable := func(path string) string {
+		why, ok := checked[path]
+		if !ok {
+			why = readable(path)
+			checked[path] = why
+		}
+		return why
+	}
+	var errs []error
+	for _, s := range suites {
+		if s.Traces != "" {
+			if why := unreadable(s.Traces); why != "" {
+				e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("traces file %s cannot be read: %s", s.Traces, why)}
+				if n := s.TracesNode; n != nil {
+					e = n.Errorf("%s", e.Msg)
+				}
+				errs = append(errs, e.With("record the traces there, or fix the path (it is relative to the suite file)"))
+			}
+		}
+		for _, c := range s.Cases {
+			if c.Trace == "" {
+				continue
+			}
+			if why := unreadable(c.Trace); why != "" {
+				e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("trace file %s cannot be read: %s", c.Trace, why)}
+				if n := c.TraceNode; n != nil {
+					e = n.Errorf("%s", e.Msg)
+				}
+				errs = append(errs, e.With("record the case's trace there, or fix the path (it is relative to the suite file)"))
+			}
+		}
+	}
+	return errs
+}
+
+// readable returns why the file at path cannot be read, or "".
+func readable(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return pathErr(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return pathErr(err)
+	case st.IsDir():
+		return "it is a folder"
+	}
+	// Opening a file does not prove it can be read: read one byte.
+	if _, err := f.Read(make([]byte, 1)); err != nil && !errors.Is(err, io.EOF) {
+		return pathErr(err)
+	}
+	return ""
+}
