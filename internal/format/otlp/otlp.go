@@ -27,8 +27,10 @@
 //     else tool_call.id.
 //  2. Arguments come from gen_ai.tool.call.arguments, else input.value,
 //     else gcp.vertex.agent.tool_call_args, else tool.parameters when it is
-//     not a JSON Schema. A string is parsed as JSON; a string that is not
-//     JSON is kept as text and reported once. Structured values (kvlist,
+//     not a JSON Schema. A string is parsed as JSON, else as a Python dict
+//     or list literal (single quotes, True, False, None), as UiPath and
+//     tracers that record str(kwargs) write it; a string that is neither
+//     is kept as text and reported once. Structured values (kvlist,
 //     array) become JSON: intValue exactly, doubleValue as a number that
 //     keeps its ".0". No arguments give {}.
 //  3. The result is gen_ai.tool.call.result, else output.value, else

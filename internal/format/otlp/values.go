@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/pyrepr"
 )
 
 // fromValue converts an OTLP AnyValue into the JSON data model. Integers
@@ -90,8 +91,10 @@ func (l lazy) value() any {
 	return v
 }
 
-// args turns a call's arguments into a JSON value: a string is parsed, and
-// kept as text (reported) when it is not JSON; none gives {}.
+// args turns a call's arguments into a JSON value: a string is parsed as
+// JSON, else as a Python dict or list literal (UiPath, and tracers that
+// record str(kwargs), write single quotes and True, False, None), and kept
+// as text (reported) when it is neither; none gives {}.
 func args(v any, tool string, w func(string, ...any)) any {
 	s, ok := v.(string)
 	if !ok {
@@ -105,7 +108,11 @@ func args(v any, tool string, w func(string, ...any)) any {
 	}
 	p, err := jsonv.Decode([]byte(s))
 	if err != nil {
-		w("arguments of %s are a string that is not valid JSON; kept as text", tool)
+		switch py, _ := pyrepr.Parse(s); py.(type) {
+		case map[string]any, []any:
+			return py
+		}
+		w("arguments of %s are a string that is neither JSON nor a Python literal; kept as text", tool)
 		return s
 	}
 	if p == nil {
