@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -139,9 +140,7 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 			switch {
 			case s.failed || failed:
 				st.Error = ptr(true)
-				if s.failed {
-					st.ErrorMessage = s.errMsg
-				}
+				st.ErrorMessage, st.Result = failure(s.errMsg, st.Result)
 			case s.end != 0:
 				st.Error = ptr(false)
 			}
@@ -205,7 +204,7 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	}
 
 	for id, st := range byID {
-		if st.Result == nil {
+		if st.Result == nil && !st.Failed() {
 			if res, ok := results[id]; ok {
 				st.Result = result(res.value())
 			}
@@ -286,6 +285,22 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	t.Metrics.Tokens = tok
 	t.Finish()
 	return t
+}
+
+// failure gives a failed tool span's error message and result: the
+// message is the span's own (status, exception, error.type), else the text
+// the tool returned; a result that only repeats the message is no result.
+func failure(msg string, res any) (string, any) {
+	text, isText := res.(string)
+	switch {
+	case !isText:
+		return msg, res
+	case msg == "":
+		return text, nil
+	case strings.TrimSpace(text) == strings.TrimSpace(msg):
+		return msg, nil
+	}
+	return msg, res
 }
 
 // unnamedSpan finds the tool span a chat call without a matching id was

@@ -42,8 +42,12 @@
 //     UiPath reads it; a ToolMessage with status "error" marks the step
 //     failed.
 //  4. A tool span failed when its status code is ERROR (2) or error.type is
-//     set; the message is the status message, else the first exception
-//     event's exception.message, else error.type. A span that ended without
+//     set (or its result is a ToolMessage with status "error"); the
+//     message is the status message, else the first exception event's
+//     exception.message, else error.type, else the text the tool returned.
+//     A failed step has no result when its output only repeats that
+//     message, and never takes one from a chat span's input: what the
+//     model was sent back is the error report. A span that ended without
 //     ERROR succeeded (error false). A span with no end time is kept, with
 //     error null unless its status says ERROR, and reported.
 //  5. Calls the model issued are also read from chat spans:
