@@ -58,6 +58,9 @@ type traceBuf struct {
 	conv    string
 	results map[string]lazy // tool results by call id, from chat inputs
 	history *history        // calls replayed by chat inputs
+	// spanTurns is set once the trace has a tool or agent span: its turn
+	// is then the trace, not the user messages of its chat spans.
+	spanTurns bool
 
 	chatUser      *string // the earliest chat span's user text
 	chatUserStart uint64
@@ -192,6 +195,17 @@ func (r *reader) addSpan(ps ptrace.Span, line int, resConv string) {
 		s.role = roleChat
 		r.addChat(tb, s, attrs, w)
 	}
+	if (s.role == roleTool || s.role == roleAgent) && !tb.spanTurns {
+		tb.spanTurns = true
+		// The trace is a turn: what finds turns and calls in chat spans
+		// alone is not needed.
+		tb.history = nil
+		for _, c := range tb.spans {
+			if c.role == roleChat {
+				c.user, c.final = nil, nil
+			}
+		}
+	}
 	tb.spans = append(tb.spans, s)
 }
 
@@ -210,7 +224,9 @@ func isLegacyChat(attrs pcommon.Map) bool {
 func (r *reader) addChat(tb *traceBuf, s *span, attrs pcommon.Map, w func(string, ...any)) {
 	if tb.results == nil {
 		tb.results = map[string]lazy{}
-		tb.history = &history{seen: map[string]int{}}
+		if !tb.spanTurns {
+			tb.history = &history{seen: map[string]int{}}
+		}
 	}
 	var io chatIO
 	if v, ok := attrs.Get("gen_ai.input.messages"); ok {
@@ -222,7 +238,9 @@ func (r *reader) addChat(tb *traceBuf, s *span, attrs pcommon.Map, w func(string
 	readLegacy(attrs, &io, tb.results, tb.history, s, w)
 	readFlat(attrs, &io, tb.results, tb.history, s)
 	s.batches = io.batches
-	s.user, s.nUser, s.final = io.user, io.nUser, io.final
+	if !tb.spanTurns {
+		s.user, s.nUser, s.final = io.user, io.nUser, io.final
+	}
 	if io.user != nil && (tb.chatUser == nil || s.start < tb.chatUserStart) {
 		tb.chatUser, tb.chatUserStart = io.user, s.start
 	}
