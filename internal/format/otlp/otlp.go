@@ -105,9 +105,9 @@
 //     span's input messages, else of the earliest chat span's; its final
 //     response the text of the top-level agent span's output messages, else
 //     of the last chat span that answered with text. A conversation with
-//     chat spans only (no tool or agent span) is different, as each model
-//     call may be a trace of its own: its turns are its user messages, not
-//     its traces. Chat spans are taken in start order; one whose input's
+//     chat spans only (no tool or agent span), whose inputs hold user
+//     messages, is different, as each model call may be a trace of its
+//     own: its turns are its user messages, not its traces. Chat spans are taken in start order; one whose input's
 //     last user message (its text, and the number of user messages up to
 //     it) was not seen before starts a turn with that text, one whose input
 //     has no user message stays in the current turn, and the turn's final
