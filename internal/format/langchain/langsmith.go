@@ -10,6 +10,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/pyrepr"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -339,7 +340,7 @@ func reprArgs(t string, warn func(string)) any {
 	if v, err := jsonv.Decode([]byte(t)); err == nil {
 		return v
 	}
-	if v, err := parseRepr(t); err == nil {
+	if v, err := pyrepr.Parse(t); err == nil {
 		return v
 	}
 	if strings.TrimSpace(t) == "" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -108,8 +109,17 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	var steps []*step
 	byID := map[string]*step{}
 	agents := make([]func(*span) (string, bool), len(traces))
+	byIDs := make([]map[pcommon.SpanID]*span, len(traces))
 	for ti, tb := range traces {
-		agents[ti] = agentFinder(tb)
+		byIDs[ti] = spanIndex(tb)
+		agents[ti] = agentFinder(tb, byIDs[ti])
+	}
+	chatTurns, turnOf := userTurns(traces)
+	turn := func(ti int, s *span) int {
+		if turnOf != nil {
+			return turnOf[s]
+		}
+		return ti + 1
 	}
 
 	// Tool spans first, so that a chat message's call finds its span
@@ -126,9 +136,9 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 					continue
 				}
 			}
-			st := &step{turn: ti + 1, pos: s.pos, at: s.start, end: s.end, span: s, trace: ti, hasArgs: c.hasArgs}
+			st := &step{turn: turn(ti, s), pos: s.pos, at: s.start, end: s.end, span: s, trace: ti, hasArgs: c.hasArgs}
 			st.Step = trajeval.Step{
-				Turn: ti + 1, ID: c.id, Name: c.name, Args: r.args(c, s),
+				Turn: st.turn, ID: c.id, Name: c.name, Args: r.args(c, s),
 				StartTime: timeOf(s.start), EndTime: timeOf(s.end),
 			}
 			st.Agent, _ = agents[ti](s)
@@ -139,9 +149,7 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 			switch {
 			case s.failed || failed:
 				st.Error = ptr(true)
-				if s.failed {
-					st.ErrorMessage = s.errMsg
-				}
+				st.ErrorMessage, st.Result = failure(s.errMsg, st.Result)
 			case s.end != 0:
 				st.Error = ptr(false)
 			}
@@ -156,56 +164,73 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	}
 
 	var batches []*[]*step
+	// addBatch adds the calls of one message of chat span s, issued at at.
+	addBatch := func(ti int, s *span, b []call, at uint64) {
+		var members []*step
+		for _, c := range b {
+			st := byID[c.id]
+			if st == nil {
+				st = unnamedSpan(steps, ti, s, &c)
+				if st != nil && c.id != "" {
+					st.ID = c.id
+					byID[c.id] = st
+				}
+			}
+			if st != nil {
+				if !st.hasArgs && c.hasArgs {
+					st.Args, st.hasArgs = r.args(&c, s), true
+				}
+				st.mentioned = true
+				if st.batch == nil {
+					members = append(members, st)
+				}
+				continue
+			}
+			st = &step{turn: turn(ti, s), pos: s.pos, sub: c.sub, at: at, end: at, trace: ti, hasArgs: c.hasArgs, mentioned: true}
+			st.Step = trajeval.Step{Turn: st.turn, ID: c.id, Name: c.name, Args: r.args(&c, s)}
+			st.Agent, _ = agents[ti](s)
+			if c.name == "" {
+				r.warnf(s.line, placeOf(s.id), "a tool call in the messages has no name")
+			}
+			if c.id != "" {
+				byID[c.id] = st
+			}
+			steps = append(steps, st)
+			members = append(members, st)
+		}
+		if len(b) >= 2 && len(members) >= 2 {
+			batch := members
+			batches = append(batches, &batch)
+			for _, st := range members {
+				st.batch = &batch
+			}
+		}
+	}
 	for ti, tb := range traces {
 		chats := slices.DeleteFunc(slices.Clone(tb.spans), func(s *span) bool { return s.role != roleChat || len(s.batches) == 0 })
 		slices.SortStableFunc(chats, func(a, b *span) int { return cmp.Compare(issued(a), issued(b)) })
 		for _, s := range chats {
 			for _, b := range s.batches {
-				var members []*step
-				for _, c := range b {
-					st := byID[c.id]
-					if st == nil {
-						st = unnamedSpan(steps, ti, s, &c)
-						if st != nil && c.id != "" {
-							st.ID = c.id
-							byID[c.id] = st
-						}
-					}
-					if st != nil {
-						if !st.hasArgs && c.hasArgs {
-							st.Args, st.hasArgs = r.args(&c, s), true
-						}
-						st.mentioned = true
-						if st.batch == nil {
-							members = append(members, st)
-						}
-						continue
-					}
-					st = &step{turn: ti + 1, pos: s.pos, sub: c.sub, at: issued(s), end: issued(s), trace: ti, hasArgs: c.hasArgs, mentioned: true}
-					st.Step = trajeval.Step{Turn: ti + 1, ID: c.id, Name: c.name, Args: r.args(&c, s)}
-					st.Agent, _ = agents[ti](s)
-					if c.name == "" {
-						r.warnf(s.line, placeOf(s.id), "a tool call in the output messages has no name")
-					}
-					if c.id != "" {
-						byID[c.id] = st
-					}
-					steps = append(steps, st)
-					members = append(members, st)
-				}
-				if len(b) >= 2 && len(members) >= 2 {
-					batch := members
-					batches = append(batches, &batch)
-					for _, st := range members {
-						st.batch = &batch
-					}
-				}
+				addBatch(ti, s, b, issued(s))
+			}
+		}
+	}
+	if turnOf != nil {
+		// With no tool span, a call that no output holds (its chat span
+		// lost, or not recorded) is still known from the histories that
+		// replay it: issued before the first chat span that holds it.
+		for ti, tb := range traces {
+			if tb.history == nil {
+				continue
+			}
+			for _, hb := range tb.history.batches {
+				addBatch(ti, hb.chat, hb.calls, hb.chat.start)
 			}
 		}
 	}
 
 	for id, st := range byID {
-		if st.Result == nil {
+		if st.Result == nil && !st.Failed() {
 			if res, ok := results[id]; ok {
 				st.Result = result(res.value())
 			}
@@ -252,40 +277,101 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 
 	var dur float64
 	var hasDur bool
-	var llm int64
-	var tok trajeval.Tokens
-	var in, out, total int64
+	var use usageSum
+	t.Turns = chatTurns
 	for ti, tb := range traces {
-		turn := trajeval.Turn{User: tb.chatUser, FinalResponse: tb.chatFinal}
-		if top := topAgent(tb, agents[ti]); top != nil {
-			turn.User = cmp.Or(top.user, turn.User)
-			turn.FinalResponse = cmp.Or(top.final, turn.FinalResponse)
+		if turnOf == nil {
+			turn := trajeval.Turn{User: tb.chatUser, FinalResponse: tb.chatFinal}
+			if top := topAgent(tb, agents[ti]); top != nil {
+				turn.User = cmp.Or(top.user, turn.User)
+				turn.FinalResponse = cmp.Or(top.final, turn.FinalResponse)
+			}
+			t.Turns = append(t.Turns, turn)
 		}
-		t.Turns = append(t.Turns, turn)
 		if d, ok := tb.duration(); ok {
 			dur, hasDur = dur+d, true
 		}
-		llm += tb.llmCalls
-		in, out, total = in+tb.tokIn, out+tb.tokOut, total+tb.tokTotal
-		if tb.hasIn {
-			tok.Input = &in
-		}
-		if tb.hasOut {
-			tok.Output = &out
-		}
-		if tb.hasTotal {
-			tok.Total = &total
-		}
+		use.addTrace(tb, byIDs[ti])
 	}
 	if hasDur {
 		t.Metrics.DurationMS = &dur
 	}
-	if llm > 0 {
-		t.Metrics.LLMCalls = &llm
-	}
-	t.Metrics.Tokens = tok
+	use.set(&t.Metrics)
 	t.Finish()
 	return t
+}
+
+// userTurns returns the turns of a conversation read from chat spans
+// alone, and the turn of each chat span; nil when the traces have a tool or
+// agent span (each trace is then a turn) or no chat span's input has a
+// user message. A chat span's input replays the conversation so far, so a
+// turn is a user message, not a span: chat spans are taken in start order,
+// and one whose last user message (its text, and how many user messages
+// precede it) was not seen before starts a turn. One whose input has no
+// user message stays in the current turn.
+func userTurns(traces []*traceBuf) ([]trajeval.Turn, map[*span]int) {
+	var chats []*span
+	hasUser := false
+	for _, tb := range traces {
+		for _, s := range tb.spans {
+			switch s.role {
+			case roleTool, roleAgent:
+				return nil, nil
+			case roleChat:
+				chats = append(chats, s)
+				hasUser = hasUser || s.user != nil
+			}
+		}
+	}
+	if !hasUser {
+		return nil, nil
+	}
+	slices.SortStableFunc(chats, func(a, b *span) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(a.pos, b.pos))
+	})
+	type key struct {
+		n    int
+		text string
+	}
+	var turns []trajeval.Turn
+	seen := map[key]int{}
+	turnOf := make(map[*span]int, len(chats))
+	cur := 0
+	for _, s := range chats {
+		switch {
+		case s.user != nil:
+			k := key{s.nUser, *s.user}
+			if seen[k] == 0 {
+				turns = append(turns, trajeval.Turn{User: s.user})
+				seen[k] = len(turns)
+			}
+			cur = seen[k]
+		case cur == 0:
+			turns = append(turns, trajeval.Turn{})
+			cur = len(turns)
+		}
+		turnOf[s] = cur
+		if s.final != nil {
+			turns[cur-1].FinalResponse = s.final
+		}
+	}
+	return turns, turnOf
+}
+
+// failure gives a failed tool span's error message and result: the
+// message is the span's own (status, exception, error.type), else the text
+// the tool returned; a result that only repeats the message is no result.
+func failure(msg string, res any) (string, any) {
+	text, isText := res.(string)
+	switch {
+	case !isText:
+		return msg, res
+	case msg == "":
+		return text, nil
+	case strings.TrimSpace(text) == strings.TrimSpace(msg):
+		return msg, nil
+	}
+	return msg, res
 }
 
 // unnamedSpan finds the tool span a chat call without a matching id was
@@ -375,15 +461,21 @@ func overlapping(steps []*step) []*[]*step {
 	return out
 }
 
-// agentFinder returns a function giving the name of the nearest agent span
-// enclosing a span of tb (the span itself excluded).
-func agentFinder(tb *traceBuf) func(*span) (string, bool) {
+// spanIndex maps the span ids of tb to its spans (the first, for an id
+// used twice).
+func spanIndex(tb *traceBuf) map[pcommon.SpanID]*span {
 	byID := make(map[pcommon.SpanID]*span, len(tb.spans))
 	for _, s := range tb.spans {
 		if _, dup := byID[s.id]; !dup {
 			byID[s.id] = s
 		}
 	}
+	return byID
+}
+
+// agentFinder returns a function giving the name of the nearest agent span
+// enclosing a span of tb (the span itself excluded).
+func agentFinder(tb *traceBuf, byID map[pcommon.SpanID]*span) func(*span) (string, bool) {
 	return func(s *span) (string, bool) {
 		// The walk is bounded: parent links may form a cycle in bad input.
 		for range len(tb.spans) {

@@ -12,12 +12,15 @@
 // Decoding is done by the Collector's pdata, which reads hex trace and span
 // ids, integers given as strings or numbers, and both key spellings.
 //
-// Three span vocabularies are understood, alone or mixed:
+// Four span vocabularies are understood, alone or mixed:
 //   - OpenTelemetry GenAI: execute_tool, chat (also generate_content and
 //     text_completion) and invoke_agent spans, told apart by
 //     gen_ai.operation.name (else by the span name's first word);
 //   - OpenInference: openinference.span.kind TOOL, LLM and AGENT;
-//   - UiPath: any span with tool.name set and tool.synthesized not truthy.
+//   - UiPath: any span with tool.name set and tool.synthesized not truthy;
+//   - older OpenLLMetry (Traceloop): model calls marked by
+//     llm.request.type chat or completion, with their messages in the
+//     legacy gen_ai.prompt and gen_ai.completion attributes.
 //
 // The rules:
 //  1. A step is a tool span: execute_tool, OpenInference TOOL, or a span
@@ -27,8 +30,10 @@
 //     else tool_call.id.
 //  2. Arguments come from gen_ai.tool.call.arguments, else input.value,
 //     else gcp.vertex.agent.tool_call_args, else tool.parameters when it is
-//     not a JSON Schema. A string is parsed as JSON; a string that is not
-//     JSON is kept as text and reported once. Structured values (kvlist,
+//     not a JSON Schema. A string is parsed as JSON, else as a Python dict
+//     or list literal (single quotes, True, False, None), as UiPath and
+//     tracers that record str(kwargs) write it; a string that is neither
+//     is kept as text and reported once. Structured values (kvlist,
 //     array) become JSON: intValue exactly, doubleValue as a number that
 //     keeps its ".0". No arguments give {}.
 //  3. The result is gen_ai.tool.call.result, else output.value, else
@@ -40,21 +45,32 @@
 //     UiPath reads it; a ToolMessage with status "error" marks the step
 //     failed.
 //  4. A tool span failed when its status code is ERROR (2) or error.type is
-//     set; the message is the status message, else the first exception
-//     event's exception.message, else error.type. A span that ended without
+//     set (or its result is a ToolMessage with status "error"); the
+//     message is the status message, else the first exception event's
+//     exception.message, else error.type, else the text the tool returned.
+//     A failed step has no result when its output only repeats that
+//     message, and never takes one from a chat span's input: what the
+//     model was sent back is the error report. A span that ended without
 //     ERROR succeeded (error false). A span with no end time is kept, with
 //     error null unless its status says ERROR, and reported.
-//  5. Calls the model issued are also read from chat spans:
-//     gen_ai.output.messages parts of type tool_call (and OpenAI-style
-//     tool_calls), and OpenInference
-//     llm.output_messages.N.message.tool_calls.M.tool_call.*. A call whose
+//  5. Calls the model issued are also read from chat spans' output
+//     messages: gen_ai.output.messages parts of type tool_call (and
+//     OpenAI-style tool_calls); OpenInference
+//     llm.output_messages.N.message.tool_calls.M.tool_call.* and the
+//     tool_use entries of llm.output_messages.N.message.contents.M (whose
+//     message_content.text entries are the message's text); the legacy
+//     gen_ai.completion, flattened (gen_ai.completion.N.tool_calls.M.id,
+//     .name, .arguments, and .function_call.*) or a JSON list of
+//     OpenAI-style messages (gen_ai.prompt is read like the input
+//     messages, also when written as a Python literal). A call whose
 //     id matches a tool span is that span's step (the span supplies timing,
 //     error and result; the message fills arguments the span lacks). A call
 //     with no matching span is a step of its own, issued at the chat span's
 //     end, with error null; its result is the tool_call_response part (or
 //     OpenInference tool message) with the same id in any chat span's input
-//     messages. Input messages are never a source of calls: they replay
-//     history. gen_ai.tool.definitions and llm.tools are never calls.
+//     messages. Input messages replay history: they are a source of calls
+//     only where a conversation has no tool span (rule 11).
+//     gen_ai.tool.definitions and llm.tools are never calls.
 //     Where tool spans carry no call id, a chat call whose id matches no
 //     span is matched to a tool span of the same trace with no id, the
 //     call's name, a start after the chat span's start, and not yet
@@ -81,18 +97,41 @@
 //  10. Trajectories: spans are grouped by trace id. Traces that share a
 //     conversation key (gen_ai.conversation.id, else session.id, on any
 //     span or on the resource) form one trajectory, one turn per trace in
-//     start-time order; other traces are trajectories of their own. The id
+//     start-time order (but see rule 11); other traces are trajectories of
+//     their own. The id
 //     is the conversation key, else the trace id in hex. Trajectories come
 //     out in order of their first trace's start time.
 //  11. A turn's user text is the last user message of the top-level agent
 //     span's input messages, else of the earliest chat span's; its final
 //     response the text of the top-level agent span's output messages, else
-//     of the last chat span that answered with text.
-//  12. Metrics: tokens are summed over chat spans only (agent spans repeat
-//     the totals): gen_ai.usage.input_tokens / output_tokens and
-//     llm.token_count.prompt / completion / total; llm_calls is the number of
-//     chat and LLM spans (null when there are none); duration_ms sums each
-//     trace's span from its first start to its last end. Cost is not read.
+//     of the last chat span that answered with text. A conversation with
+//     chat spans only (no tool or agent span), whose inputs hold user
+//     messages, is different, as each model call may be a trace of its
+//     own: its turns are its user messages, not its traces. Chat spans are taken in start order; one whose input's
+//     last user message (its text, and the number of user messages up to
+//     it) was not seen before starts a turn with that text, one whose input
+//     has no user message stays in the current turn, and the turn's final
+//     response is the last answer with text. Each chat span's calls belong
+//     to its turn. As every input replays the calls made so far, a call
+//     with an id that no output holds (its chat span was not exported) is
+//     still a step: issued at the start of the first chat span whose input
+//     holds it, in that span's turn.
+//  12. Metrics are read from chat spans only (agent spans repeat the run's
+//     totals), each figure from the first attribute the span has: input
+//     tokens from gen_ai.usage.input_tokens, gen_ai.usage.prompt_tokens or
+//     llm.token_count.prompt; output tokens from gen_ai.usage.output_tokens,
+//     gen_ai.usage.completion_tokens or llm.token_count.completion; the
+//     total from llm.token_count.total, llm.usage.total_tokens or
+//     gen_ai.usage.total_tokens, else input plus output; cost_usd from
+//     gen_ai.usage.cost or llm.cost.total, else llm.cost.prompt plus
+//     llm.cost.completion, else gen_ai.usage.input_cost plus
+//     gen_ai.usage.output_cost. A chat span that encloses another chat span
+//     (a framework's LLM span around the client's) is not counted for a
+//     figure that a chat span below it reports, nor as a model call of its
+//     own. The figures are summed over the trajectory (cost rounded to
+//     1e-10 USD); llm_calls is the number of model calls (null when there
+//     are none); duration_ms sums each trace's span from its first start to
+//     its last end.
 //
 // Reading: a file whose first line is a whole JSON value is read as JSON
 // Lines, one line at a time (a one-line document is both); otherwise it is
@@ -112,7 +151,8 @@
 // rules above use, with arguments and results held as JSON text (decoded
 // when the trajectory is built). Message histories are reduced on arrival
 // to the calls of the output, the tool results of the input (one per call
-// id), and one user and one final text per trace. Then trajectories are
+// id), the calls it replays (one per call id), and a user and a final text
+// per chat span. Then trajectories are
 // built and handed over one at a time, each trace's records dropped as its
 // trajectory is built. The cost is about half the size of the file: a 1 GB
 // JSON Lines file of GenAI agent traces (830,000 spans) holds about 560 MB

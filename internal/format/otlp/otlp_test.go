@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,5 +166,47 @@ func TestProtoErrors(t *testing.T) {
 	var te *trajeval.TraceError
 	if !errors.As(err, &te) {
 		t.Errorf("err = %v, want a TraceError", err)
+	}
+}
+
+// TestJSON_Read states, beside the golden files, what some test files are
+// about.
+func TestJSON_Read(t *testing.T) {
+	tests := []struct {
+		file   string
+		want   string // per trajectory: turns, steps, cost; "|" between trajectories
+		reason string
+	}{
+		{"chat-turns.jsonl", "2 6 - | 3 2 -", "chat spans alone: a turn is a user message, not a span; a call only the histories hold is a step"},
+		{"openinference-contents.json", "1 3 -", "tool_use content parts are calls"},
+		{"legacy-prompt.jsonl", "1 2 - | 1 1 -", "gen_ai.prompt / gen_ai.completion, flattened or as JSON"},
+		{"usage-cost.json", "1 0 0.013", "cost summed over LLM spans, a wrapper not counted beside its inner span"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "otlp", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := formattest.Read(otlp.JSON, tt.file, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+				var tr trajeval.Trajectory
+				if err := json.Unmarshal(line, &tr); err != nil {
+					t.Fatal(err)
+				}
+				cost := "-"
+				if tr.Metrics.CostUSD != nil {
+					cost = fmt.Sprint(*tr.Metrics.CostUSD)
+				}
+				got = append(got, fmt.Sprintf("%d %d %s", len(tr.Turns), len(tr.Steps), cost))
+			}
+			if g := strings.Join(got, " | "); g != tt.want {
+				t.Errorf("got %q, want %q: %s", g, tt.want, tt.reason)
+			}
+		})
 	}
 }

@@ -33,8 +33,10 @@ type span struct {
 	agent      string // an agent span's name
 	tool       *call  // a tool span's call
 	batches    [][]call
-	user       *string // agent span: the user's text
-	final      *string // agent span: the answer's text
+	user       *string // agent or chat span: the (last) user text of its input
+	nUser      int     // chat span: the user messages of its input
+	final      *string // agent or chat span: the answer's text
+	usage      *usage  // chat span: its tokens and cost
 }
 
 // A call is one tool call, from a tool span or a chat message.
@@ -55,15 +57,15 @@ type traceBuf struct {
 	spans   []*span
 	conv    string
 	results map[string]lazy // tool results by call id, from chat inputs
+	history *history        // calls replayed by chat inputs
+	// spanTurns is set once the trace has a tool or agent span: its turn
+	// is then the trace, not the user messages of its chat spans.
+	spanTurns bool
 
 	chatUser      *string // the earliest chat span's user text
 	chatUserStart uint64
 	chatFinal     *string // the latest chat span's answer
 	chatFinalEnd  uint64
-
-	llmCalls                int64
-	tokIn, tokOut, tokTotal int64
-	hasIn, hasOut, hasTotal bool
 }
 
 type spanKey struct {
@@ -181,65 +183,71 @@ func (r *reader) addSpan(ps ptrace.Span, line int, resConv string) {
 	case op == "invoke_agent" || oiKind == "AGENT":
 		s.role = roleAgent
 		s.agent = firstNonEmpty(str(attrs, "gen_ai.agent.name"), str(attrs, "agent.name"), strings.TrimPrefix(ps.Name(), "invoke_agent "))
+		var io chatIO
 		if v, ok := attrs.Get("gen_ai.input.messages"); ok {
-			s.user = readInput(v, nil, w)
+			io.readInput(messages(v, w, "gen_ai.input.messages"), nil, nil, nil)
 		}
 		if v, ok := attrs.Get("gen_ai.output.messages"); ok {
-			_, s.final = readOutput(v, w)
+			io.readOutput(messages(v, w, "gen_ai.output.messages"))
 		}
-	case op == "chat" || op == "generate_content" || op == "text_completion" || oiKind == "LLM":
+		s.user, s.final = io.user, io.final
+	case op == "chat" || op == "generate_content" || op == "text_completion" || oiKind == "LLM" || isLegacyChat(attrs):
 		s.role = roleChat
 		r.addChat(tb, s, attrs, w)
 	}
+	if (s.role == roleTool || s.role == roleAgent) && !tb.spanTurns {
+		tb.spanTurns = true
+		// The trace is a turn: what finds turns and calls in chat spans
+		// alone is not needed.
+		tb.history = nil
+		for _, c := range tb.spans {
+			if c.role == roleChat {
+				c.user, c.final = nil, nil
+			}
+		}
+	}
 	tb.spans = append(tb.spans, s)
+}
+
+// isLegacyChat reports whether a span is an older OpenLLMetry (Traceloop)
+// model call, which names its operation in llm.request.type.
+func isLegacyChat(attrs pcommon.Map) bool {
+	switch str(attrs, "llm.request.type") {
+	case "chat", "completion":
+		return true
+	}
+	return false
 }
 
 // addChat reads a chat (or LLM) span: the calls it issued, the results and
 // user text in its input, its answer and its token usage.
 func (r *reader) addChat(tb *traceBuf, s *span, attrs pcommon.Map, w func(string, ...any)) {
-	tb.llmCalls++
 	if tb.results == nil {
 		tb.results = map[string]lazy{}
+		if !tb.spanTurns {
+			tb.history = &history{seen: map[string]int{}}
+		}
 	}
-	var user, final *string
+	var io chatIO
 	if v, ok := attrs.Get("gen_ai.input.messages"); ok {
-		user = readInput(v, tb.results, w)
+		io.readInput(messages(v, w, "gen_ai.input.messages"), tb.results, tb.history, s)
 	}
 	if v, ok := attrs.Get("gen_ai.output.messages"); ok {
-		s.batches, final = readOutput(v, w)
+		io.readOutput(messages(v, w, "gen_ai.output.messages"))
 	}
-	oi := readOpenInference(attrs, tb.results, w)
-	s.batches = append(s.batches, oi.batches...)
-	if user == nil {
-		user = oi.user
+	readLegacy(attrs, &io, tb.results, tb.history, s, w)
+	readFlat(attrs, &io, tb.results, tb.history, s)
+	s.batches = io.batches
+	if !tb.spanTurns {
+		s.user, s.nUser, s.final = io.user, io.nUser, io.final
 	}
-	if final == nil {
-		final = oi.final
+	if io.user != nil && (tb.chatUser == nil || s.start < tb.chatUserStart) {
+		tb.chatUser, tb.chatUserStart = io.user, s.start
 	}
-	if user != nil && (tb.chatUser == nil || s.start < tb.chatUserStart) {
-		tb.chatUser, tb.chatUserStart = user, s.start
+	if io.final != nil && (tb.chatFinal == nil || s.end >= tb.chatFinalEnd) {
+		tb.chatFinal, tb.chatFinalEnd = io.final, s.end
 	}
-	if final != nil && *final != "" && (tb.chatFinal == nil || s.end >= tb.chatFinalEnd) {
-		tb.chatFinal, tb.chatFinalEnd = final, s.end
-	}
-	add := func(key string, sum *int64, has *bool) {
-		v, ok := attrs.Get(key)
-		if !ok {
-			return
-		}
-		n, ok := intOf(v)
-		if !ok {
-			w("%s is %q, not an integer; ignored", key, v.AsString())
-			return
-		}
-		*sum += n
-		*has = true
-	}
-	add("gen_ai.usage.input_tokens", &tb.tokIn, &tb.hasIn)
-	add("gen_ai.usage.output_tokens", &tb.tokOut, &tb.hasOut)
-	add("llm.token_count.prompt", &tb.tokIn, &tb.hasIn)
-	add("llm.token_count.completion", &tb.tokOut, &tb.hasOut)
-	add("llm.token_count.total", &tb.tokTotal, &tb.hasTotal)
+	s.usage = readUsage(attrs, w)
 }
 
 func toolCall(ps ptrace.Span, attrs pcommon.Map, oiKind string, w func(string, ...any)) *call {

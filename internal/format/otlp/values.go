@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/pyrepr"
 )
 
 // fromValue converts an OTLP AnyValue into the JSON data model. Integers
@@ -90,8 +91,10 @@ func (l lazy) value() any {
 	return v
 }
 
-// args turns a call's arguments into a JSON value: a string is parsed, and
-// kept as text (reported) when it is not JSON; none gives {}.
+// args turns a call's arguments into a JSON value: a string is parsed as
+// JSON, else as a Python dict or list literal (UiPath, and tracers that
+// record str(kwargs), write single quotes and True, False, None), and kept
+// as text (reported) when it is neither; none gives {}.
 func args(v any, tool string, w func(string, ...any)) any {
 	s, ok := v.(string)
 	if !ok {
@@ -105,7 +108,11 @@ func args(v any, tool string, w func(string, ...any)) any {
 	}
 	p, err := jsonv.Decode([]byte(s))
 	if err != nil {
-		w("arguments of %s are a string that is not valid JSON; kept as text", tool)
+		switch py, _ := pyrepr.Parse(s); py.(type) {
+		case map[string]any, []any:
+			return py
+		}
+		w("arguments of %s are a string that is neither JSON nor a Python literal; kept as text", tool)
 		return s
 	}
 	if p == nil {
@@ -216,8 +223,19 @@ func strOf(v any) string {
 func text(m message) *string {
 	var out []string
 	if c, _ := raw(m.Content); c != nil {
-		if s, ok := c.(string); ok && s != "" {
-			out = append(out, s)
+		switch c := c.(type) {
+		case string:
+			if c != "" {
+				out = append(out, c)
+			}
+		case []any: // OpenAI-style content parts
+			for _, p := range c {
+				if p, ok := p.(map[string]any); ok && p["type"] == "text" {
+					if s, ok := p["text"].(string); ok {
+						out = append(out, s)
+					}
+				}
+			}
 		}
 	}
 	for _, p := range m.Parts {
@@ -236,16 +254,102 @@ func text(m message) *string {
 	return &s
 }
 
-// readInput reads gen_ai.input.messages: it returns the last user
-// message's text and adds each tool result it holds to results (by call
-// id). The calls of the history it replays are not read.
-func readInput(v pcommon.Value, results map[string]lazy, w func(string, ...any)) *string {
-	var user *string
-	for _, m := range messages(v, w, "gen_ai.input.messages") {
+// A chatIO is what a chat span's messages say, reduced on arrival.
+type chatIO struct {
+	batches [][]call // the output's calls, one batch per message
+	final   *string  // the output's text
+	user    *string  // the input's last user text
+	nUser   int      // the input's user messages with text
+}
+
+// A history gathers the calls that chat spans' inputs replay, each call id
+// once, one batch per assistant message; a conversation read from chat
+// spans alone takes the calls no output holds from it.
+type history struct {
+	seen    map[string]int // call id to 1 + its batch's index
+	batches []histBatch
+}
+
+type histBatch struct {
+	calls []call
+	chat  *span // the earliest chat span whose input holds them
+}
+
+// add records the calls of one replayed assistant message.
+func (h *history) add(chat *span, m message) {
+	if h == nil {
+		return
+	}
+	ids := callIDs(m)
+	for _, id := range ids {
+		if id != "" && h.seen[id] == 0 {
+			h.addCalls(chat, callsOf(m))
+			return
+		}
+	}
+	for _, id := range ids {
+		h.touch(chat, id)
+	}
+}
+
+// addCalls records the calls of one replayed message; those with an id
+// seen before only update where they were first held.
+func (h *history) addCalls(chat *span, calls []call) {
+	var hb histBatch
+	for _, c := range calls {
+		switch {
+		case c.id == "":
+		case h.seen[c.id] > 0:
+			h.touch(chat, c.id)
+		default:
+			h.seen[c.id] = len(h.batches) + 1
+			c.sub = len(hb.calls)
+			hb.calls = append(hb.calls, c)
+		}
+	}
+	if hb.calls != nil {
+		hb.chat = chat
+		h.batches = append(h.batches, hb)
+	}
+}
+
+// touch notes that chat holds call id: spans arrive in any order, and the
+// earliest holder is kept.
+func (h *history) touch(chat *span, id string) {
+	if b := h.seen[id]; b > 0 && chat.start < h.batches[b-1].chat.start {
+		h.batches[b-1].chat = chat
+	}
+}
+
+// callIDs returns the ids of a message's tool calls, without decoding
+// them: a history replays every earlier call, and most were seen before.
+func callIDs(m message) []string {
+	var ids []string
+	for _, p := range m.Parts {
+		if p.Type == "tool_call" {
+			ids = append(ids, idOf(p.ID))
+		}
+	}
+	for _, tc := range m.ToolCalls {
+		ids = append(ids, idOf(tc.ID))
+	}
+	return ids
+}
+
+// readInput reads an input message list (gen_ai.input.messages, or the
+// legacy gen_ai.prompt): the user texts, each tool result (by call id,
+// into results) and, into h, the calls it replays. results and h may be
+// nil.
+func (io *chatIO) readInput(list []message, results map[string]lazy, h *history, chat *span) {
+	for _, m := range list {
 		if m.Role == "user" {
-			if t := text(m); t != nil {
-				user = t
+			if t := text(m); t != nil && *t != "" {
+				io.user = t
+				io.nUser++
 			}
+		}
+		if h != nil && m.Role == "assistant" {
+			h.add(chat, m)
 		}
 		if results == nil {
 			continue
@@ -272,131 +376,38 @@ func readInput(v pcommon.Value, results map[string]lazy, w func(string, ...any))
 			}
 		}
 	}
-	return user
 }
 
-// readOutput reads gen_ai.output.messages: the tool calls of each message
-// (one batch per message), and the text of the answer.
-func readOutput(v pcommon.Value, w func(string, ...any)) ([][]call, *string) {
-	var batches [][]call
-	var final *string
-	for _, m := range messages(v, w, "gen_ai.output.messages") {
-		var batch []call
-		add := func(id, name any, arguments json.RawMessage) {
-			batch = append(batch, call{id: idOf(id), name: strOf(name), args: lazyRaw(arguments), hasArgs: len(arguments) > 0, sub: len(batch)})
-		}
-		for _, p := range m.Parts {
-			if p.Type == "tool_call" {
-				add(p.ID, p.Name, p.Arguments)
-			}
-		}
-		for _, tc := range m.ToolCalls { // OpenAI-style message
-			add(tc.ID, tc.Function.Name, tc.Function.Arguments)
-		}
-		if batch != nil {
-			batches = append(batches, batch)
+// readOutput reads an output message list (gen_ai.output.messages, or the
+// legacy gen_ai.completion): the tool calls of each message (one batch per
+// message), and the text of the answer.
+func (io *chatIO) readOutput(list []message) {
+	for _, m := range list {
+		if batch := callsOf(m); batch != nil {
+			io.batches = append(io.batches, batch)
 		}
 		if t := text(m); t != nil && *t != "" {
-			final = t
+			io.final = t
 		}
 	}
-	return batches, final
 }
 
-// oiSpan is what an OpenInference LLM span's flattened attributes hold.
-type oiSpan struct {
-	batches     [][]call
-	user, final *string
-}
-
-// readOpenInference reads the flattened llm.input_messages.<i>.* and
-// llm.output_messages.<i>.* attributes. Indices are numbers, not text:
-// .10. comes after .9.
-func readOpenInference(attrs pcommon.Map, results map[string]lazy, w func(string, ...any)) oiSpan {
-	type msg struct {
-		role, content, toolCallID string
-		calls                     map[int]*call
+// callsOf returns the tool calls of a message: tool_call parts, and
+// OpenAI-style tool_calls.
+func callsOf(m message) []call {
+	var batch []call
+	add := func(id, name any, arguments json.RawMessage) {
+		batch = append(batch, call{id: idOf(id), name: strOf(name), args: lazyRaw(arguments), hasArgs: len(arguments) > 0, sub: len(batch)})
 	}
-	in, out := map[int]*msg{}, map[int]*msg{}
-	get := func(ms map[int]*msg, i int) *msg {
-		if ms[i] == nil {
-			ms[i] = &msg{calls: map[int]*call{}}
-		}
-		return ms[i]
-	}
-	for k, v := range attrs.All() {
-		var ms map[int]*msg
-		var rest string
-		switch {
-		case strings.HasPrefix(k, "llm.input_messages."):
-			ms, rest = in, k[len("llm.input_messages."):]
-		case strings.HasPrefix(k, "llm.output_messages."):
-			ms, rest = out, k[len("llm.output_messages."):]
-		default:
-			continue
-		}
-		i, rest, ok := index(rest)
-		if !ok {
-			continue
-		}
-		m := get(ms, i)
-		switch rest {
-		case "message.role":
-			m.role = v.AsString()
-		case "message.content":
-			m.content = v.AsString()
-		case "message.tool_call_id":
-			m.toolCallID = strings.TrimSpace(v.AsString())
-		default:
-			r, ok := strings.CutPrefix(rest, "message.tool_calls.")
-			if !ok {
-				continue
-			}
-			j, field, ok := index(r)
-			if !ok {
-				continue
-			}
-			c := m.calls[j]
-			if c == nil {
-				c = &call{sub: j}
-				m.calls[j] = c
-			}
-			switch field {
-			case "tool_call.id":
-				c.id = strings.TrimSpace(v.AsString())
-			case "tool_call.function.name":
-				c.name = v.AsString()
-			case "tool_call.function.arguments":
-				c.args, c.hasArgs = lazyOf(v), true
-			}
+	for _, p := range m.Parts {
+		if p.Type == "tool_call" {
+			add(p.ID, p.Name, p.Arguments)
 		}
 	}
-	var o oiSpan
-	for _, i := range sortedKeys(in) {
-		m := in[i]
-		if m.role == "user" {
-			o.user = &m.content
-		}
-		if m.role == "tool" && m.toolCallID != "" && results != nil {
-			results[m.toolCallID] = lazy{text: m.content, str: true}
-		}
+	for _, tc := range m.ToolCalls {
+		add(tc.ID, tc.Function.Name, tc.Function.Arguments)
 	}
-	for _, i := range sortedKeys(out) {
-		m := out[i]
-		var batch []call
-		for n, j := range sortedKeys(m.calls) {
-			c := *m.calls[j]
-			c.sub = n
-			batch = append(batch, c)
-		}
-		if batch != nil {
-			o.batches = append(o.batches, batch)
-		}
-		if m.content != "" {
-			o.final = &m.content
-		}
-	}
-	return o
+	return batch
 }
 
 // index splits "12.rest" into 12 and "rest".

@@ -1,4 +1,6 @@
-package langchain
+// Package pyrepr reads the Python repr of JSON-like values: what str(dict)
+// prints, which some tracers record instead of JSON.
+package pyrepr
 
 import (
 	"encoding/json"
@@ -8,12 +10,12 @@ import (
 	"unicode/utf8"
 )
 
-// parseRepr reads the Python repr of a JSON-like value — what str(dict)
+// Parse reads the Python repr of a JSON-like value — what str(dict)
 // prints — into the JSON data model: dicts, lists and tuples, strings in
 // either quote, ints of any size, floats, True, False and None. Dict keys
 // that are not strings become their JSON text, as json.dumps writes them.
 // Anything else (a set, a datetime(...), a trailing token) is an error.
-func parseRepr(s string) (any, error) {
+func Parse(s string) (any, error) {
 	p := &reprParser{s: s}
 	v, err := p.value(0)
 	if err != nil {
