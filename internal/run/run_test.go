@@ -1,0 +1,209 @@
+package run_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	_ "github.com/trajeval/trajeval/internal/eval/all"
+	"github.com/trajeval/trajeval/internal/run"
+	"github.com/trajeval/trajeval/internal/suite"
+)
+
+// traj is one trajectory in AgentV's trace shape whose only step calls tool.
+func traj(id, tool string) string {
+	return `{"id": "` + id + `", "output": [{"role": "assistant", "tool_calls": [{"tool": "` + tool + `"}]}]}` + "\n"
+}
+
+// caseYAML is a case whose one evaluator passes exactly when the trajectory
+// is the single call good; trace, when not "", is its trace: key.
+func caseYAML(id, trace string) string {
+	s := "  - id: " + id + "\n"
+	if trace != "" {
+		s += "    trace: " + trace + "\n"
+	}
+	return s + "    execution:\n      evaluators:\n        - {name: flow, type: tool_trajectory, mode: exact, expected: [good]}\n"
+}
+
+// outcome is what a run gave: each case's status (with its error) in the
+// order emitted, and the warnings.
+type outcome struct {
+	statuses []string
+	errors   map[string]string
+	warnings []string
+}
+
+// runIn writes files into a new folder, loads suite.yaml from it and runs
+// it with --traces (relative to the folder) when traces is not "".
+func runIn(t *testing.T, files map[string]string, traces string) outcome {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	opts := run.Options{}
+	if traces != "" {
+		opts.Traces = filepath.Join(dir, traces)
+	}
+	var o outcome
+	o.errors = map[string]string{}
+	opts.Warn = func(w trajeval.Warning) { o.warnings = append(o.warnings, w.String()) }
+	sum, err := run.Run(context.Background(), []*suite.Suite{s}, opts, func(r trajeval.CaseResult) error {
+		o.statuses = append(o.statuses, r.ID+"="+string(r.Status))
+		o.errors[r.ID] = r.Error
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if sum.Cases != len(o.statuses) || sum.Passed+sum.Failed+sum.Errors != sum.Cases {
+		t.Errorf("summary %+v does not count the %d results", sum, len(o.statuses))
+	}
+	return o
+}
+
+func TestRun_traceSources(t *testing.T) {
+	tests := []struct {
+		name     string
+		files    map[string]string
+		traces   string
+		want     string // id=status in emitted order
+		errorHas string // in the first case's error
+		reason   string
+	}{
+		{"case trace wins over --traces",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "own.jsonl"), "own.jsonl": traj("a", "good"), "runs.jsonl": traj("a", "bad")},
+			"runs.jsonl", "a=pass", "", "a case's own trace: file is scored, not the --traces one"},
+		{"--traces supplies the rest",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "runs.jsonl": traj("a", "good")},
+			"runs.jsonl", "a=pass", "", "matched by id"},
+		{"suite's own traces file",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "traces.jsonl": traj("a", "good")},
+			"", "a=pass", "", "traces.jsonl beside the suite, when no --traces"},
+		{"--traces wins over the suite's",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "traces.jsonl": traj("a", "bad"), "runs.jsonl": traj("a", "good")},
+			"runs.jsonl", "a=pass", "", "the run's --traces first"},
+		{"no trace at all",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "")},
+			"", "a=error", "give the case a trace", "never a silent 0 or pass"},
+		{"not in --traces",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "runs.jsonl": traj("b", "good")},
+			"runs.jsonl", "a=error", `"a"`, "a traces file without the case's id is an error for the case"},
+		{"case trace missing",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "gone.jsonl"), "runs.jsonl": traj("a", "good")},
+			"runs.jsonl", "a=error", "gone.jsonl", "an unreadable own trace is an error; --traces does not stand in"},
+		{"case trace of several, by id",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "own.jsonl"), "own.jsonl": traj("z", "bad") + traj("a", "good")},
+			"", "a=pass", "", "a file of several trajectories gives the one with the case's id"},
+		{"case trace of several, none with the id",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "own.jsonl"), "own.jsonl": traj("y", "good") + traj("z", "good")},
+			"", "a=error", "none has id", "never the first by position"},
+		{"unreadable --traces",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "runs.jsonl": "hello world\n"},
+			"runs.jsonl", "a=error", "runs.jsonl", "a traces file no reader recognises makes its cases errors"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := runIn(t, tt.files, tt.traces)
+			if got := strings.Join(o.statuses, " "); got != tt.want {
+				t.Fatalf("results %s, want %s: %s (errors %q)", got, tt.want, tt.reason, o.errors)
+			}
+			id := strings.SplitN(tt.want, "=", 2)[0]
+			if tt.errorHas != "" && !strings.Contains(o.errors[id], tt.errorHas) {
+				t.Errorf("error %q, want it to contain %q: %s", o.errors[id], tt.errorHas, tt.reason)
+			}
+		})
+	}
+}
+
+// TestRun_matchedByID checks that trajectories pair with cases by id,
+// whatever their order, and that what cannot pair is told.
+func TestRun_matchedByID(t *testing.T) {
+	suiteFile := "evalcases:\n" + caseYAML("first", "") + caseYAML("second", "") + caseYAML("third", "")
+	t.Run("reversed", func(t *testing.T) {
+		o := runIn(t, map[string]string{"suite.yaml": suiteFile,
+			"runs.jsonl": traj("third", "good") + traj("stranger", "bad") + traj("second", "bad") + traj("first", "good")}, "runs.jsonl")
+		got := slices.Clone(o.statuses)
+		slices.Sort(got)
+		if want := "first=pass second=fail third=pass"; strings.Join(got, " ") != want {
+			t.Errorf("results %v, want %s: each case scores the trajectory with its id, not the one at its position", o.statuses, want)
+		}
+		if !slices.ContainsFunc(o.warnings, func(w string) bool { return strings.Contains(w, "stranger") && strings.Contains(w, "matches no case id") }) {
+			t.Errorf("warnings %q: a trajectory no case asks for must be reported", o.warnings)
+		}
+	})
+	t.Run("file order, missing last", func(t *testing.T) {
+		o := runIn(t, map[string]string{"suite.yaml": suiteFile,
+			"runs.jsonl": traj("third", "good") + traj("first", "good")}, "runs.jsonl")
+		if want := "third=pass first=pass second=error"; strings.Join(o.statuses, " ") != want {
+			t.Errorf("results %v, want %s: results come in the file's order, cases without a trajectory last", o.statuses, want)
+		}
+	})
+	t.Run("duplicate ids", func(t *testing.T) {
+		o := runIn(t, map[string]string{"suite.yaml": suiteFile,
+			"runs.jsonl": traj("first", "good") + traj("second", "good") + traj("third", "good") + traj("first", "bad")}, "runs.jsonl")
+		if want := "first=pass second=pass third=pass"; strings.Join(o.statuses, " ") != want {
+			t.Errorf("results %v, want %s: the first trajectory with an id is scored, once", o.statuses, want)
+		}
+		if !slices.ContainsFunc(o.warnings, func(w string) bool { return strings.Contains(w, "first") && strings.Contains(w, "appears twice") }) {
+			t.Errorf("warnings %q: a trace id given twice must be reported", o.warnings)
+		}
+	})
+}
+
+// TestScore_verdict checks rule 4: the case score is the weighted mean of
+// its evaluators' scores, and it passes iff every required evaluator does.
+func TestScore_verdict(t *testing.T) {
+	tests := []struct {
+		name   string
+		evals  string
+		status trajeval.Status
+		score  float64
+		reason string
+	}{
+		{"all pass", "[{name: a, type: tool_trajectory, expected: [good]}, {name: b, type: execution_metrics, max_tool_calls: 1}]",
+			trajeval.StatusPass, 1, "both required evaluators pass"},
+		{"weighted mean", "[{name: a, type: tool_trajectory, expected: [good], weight: 3}, {name: b, type: tool_trajectory, expected: [other], weight: 1}]",
+			trajeval.StatusFail, 0.75, "(3·1 + 1·0) / 4, and b fails"},
+		{"optional failure", "[{name: a, type: tool_trajectory, expected: [good]}, {name: b, type: tool_trajectory, expected: [other], required: false}]",
+			trajeval.StatusPass, 0.5, "required: false does not fail the case, but counts in its score"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			yaml := "evalcases:\n  - id: a\n    execution:\n      evaluators: " + tt.evals + "\n"
+			if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			tr := &trajeval.Trajectory{ID: "a", Steps: []trajeval.Step{{Turn: 1, Name: "good"}}}
+			tr.Finish()
+			r := run.Score(context.Background(), s, s.Cases[0], tr)
+			if r.Status != tt.status || r.Score != tt.score {
+				t.Errorf("case %s %v, want %s %v: %s", r.Status, r.Score, tt.status, tt.score, tt.reason)
+			}
+		})
+	}
+}
+
+// TestScore_noEvaluators: a case with nothing to score (which the loader
+// refuses, but a caller may build) is an error, not a pass.
+func TestScore_noEvaluators(t *testing.T) {
+	r := run.Score(context.Background(), &suite.Suite{Name: "s"}, &suite.Case{ID: "a"}, &trajeval.Trajectory{ID: "a"})
+	if r.Status != trajeval.StatusError || r.Evaluators == nil {
+		t.Errorf("case %s, evaluators %v; want an error and an empty list", r.Status, r.Evaluators)
+	}
+}
