@@ -138,7 +138,9 @@ func TestRun_matchedByID(t *testing.T) {
 		if want := "first=pass second=fail third=pass"; strings.Join(got, " ") != want {
 			t.Errorf("results %v, want %s: each case scores the trajectory with its id, not the one at its position", o.statuses, want)
 		}
-		if !slices.ContainsFunc(o.warnings, func(w string) bool { return strings.Contains(w, "stranger") && strings.Contains(w, "matches no case id") }) {
+		if !slices.ContainsFunc(o.warnings, func(w string) bool {
+			return strings.Contains(w, "stranger") && strings.Contains(w, "matches no case id")
+		}) {
 			t.Errorf("warnings %q: a trajectory no case asks for must be reported", o.warnings)
 		}
 	})
