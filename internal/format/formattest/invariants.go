@@ -17,6 +17,7 @@ import (
 //  2. an error is a *trajeval.TraceError naming the file, placed inside
 //     the input when it is placed (a line of the input; a column within
 //     that line, or just past its end), never a column without a line;
+//     a JSON syntax error is always placed at its line and column;
 //  3. a warning names the file, at a line of the input or none;
 //  4. each trajectory is complete: steps numbered 1, 2, ... in order, turns
 //     numbered 1, 2, ..., no step in a turn that is not listed (when turns
@@ -41,6 +42,10 @@ func CheckRead(t testing.TB, f trajeval.Format, name string, data []byte) {
 		}
 		if msg := Misplaced(data, te.Line, te.Col); msg != "" {
 			t.Errorf("%s: error %q: %s", f.Name(), err, msg)
+		}
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) && (te.Line < 1 || te.Col < 1) {
+			t.Errorf("%s: a syntax error without its line and column: %q", f.Name(), err)
 		}
 	}
 	for _, w := range first.warns {
