@@ -35,51 +35,66 @@ func FuzzLoad(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// The bundled examples' JSON dialects: an ADK eval set, a UiPath set.
+	for _, p := range []string{"../../examples/adk-shopping/shopping.evalset.json", "../../examples/uipath-orders/evaluations/eval-sets/orders.json"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(dir, "fuzz.yaml")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s, errs := suite.LoadFile(path, suite.Options{}, true)
-		s2, errs2 := suite.LoadFile(path, suite.Options{}, true)
-		if fmt.Sprint(errs) != fmt.Sprint(errs2) || describeSuite(s) != describeSuite(s2) {
-			t.Fatalf("LoadFile twice: %s %v, then %s %v", describeSuite(s), errs, describeSuite(s2), errs2)
-		}
-		for _, err := range errs {
-			var se *trajeval.SpecError
-			if !errors.As(err, &se) || !errors.Is(err, trajeval.ErrConfig) {
-				t.Fatalf("error %v (%T) is not a SpecError matching ErrConfig", err, err)
-			}
-			if se.File != path {
-				t.Fatalf("error %v does not name the file", err)
-			}
-			if msg := misplaced(data, se.Line, se.Col); msg != "" {
-				t.Fatalf("error %v: %s", err, msg)
-			}
-		}
-		if s == nil && len(errs) == 0 {
-			t.Fatal("no suite and no error for a file the user named")
-		}
-		if s == nil || len(errs) > 0 {
-			return
-		}
-		ids := map[string]bool{}
-		for _, c := range s.Cases {
-			if c.ID == "" || ids[c.ID] {
-				t.Fatalf("case id %q is empty or given twice: %s", c.ID, describeSuite(s))
-			}
-			ids[c.ID] = true
-			if len(c.Evaluators) == 0 && len(c.Turns) == 0 {
-				t.Fatalf("case %s loaded with nothing to score", c.ID)
-			}
-			for _, e := range c.Evaluators {
-				if !(e.Threshold >= 0 && e.Threshold <= 1) || !(e.Weight >= 0) || math.IsInf(e.Weight, 0) {
-					t.Fatalf("case %s: evaluator %s has threshold %v and weight %v", c.ID, e.Name, e.Threshold, e.Weight)
-				}
-			}
+		// As YAML, and under a name the ADK dialect claims.
+		for _, name := range []string{"fuzz.yaml", "fuzz.evalset.json"} {
+			checkLoad(t, filepath.Join(dir, name), data)
 		}
 	})
+}
+
+func checkLoad(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, errs := suite.LoadFile(path, suite.Options{}, true)
+	s2, errs2 := suite.LoadFile(path, suite.Options{}, true)
+	if fmt.Sprint(errs) != fmt.Sprint(errs2) || describeSuite(s) != describeSuite(s2) {
+		t.Fatalf("LoadFile twice: %s %v, then %s %v", describeSuite(s), errs, describeSuite(s2), errs2)
+	}
+	for _, err := range errs {
+		var se *trajeval.SpecError
+		if !errors.As(err, &se) || !errors.Is(err, trajeval.ErrConfig) {
+			t.Fatalf("error %v (%T) is not a SpecError matching ErrConfig", err, err)
+		}
+		if se.File != path {
+			t.Fatalf("error %v does not name the file", err)
+		}
+		if msg := misplaced(data, se.Line, se.Col); msg != "" {
+			t.Fatalf("error %v: %s", err, msg)
+		}
+	}
+	if s == nil && len(errs) == 0 {
+		t.Fatal("no suite and no error for a file the user named")
+	}
+	if s == nil || len(errs) > 0 {
+		return
+	}
+	ids := map[string]bool{}
+	for _, c := range s.Cases {
+		if c.ID == "" || ids[c.ID] {
+			t.Fatalf("case id %q is empty or given twice: %s", c.ID, describeSuite(s))
+		}
+		ids[c.ID] = true
+		if len(c.Evaluators) == 0 && len(c.Turns) == 0 {
+			t.Fatalf("case %s loaded with nothing to score", c.ID)
+		}
+		for _, e := range c.Evaluators {
+			if !(e.Threshold >= 0 && e.Threshold <= 1) || !(e.Weight >= 0) || math.IsInf(e.Weight, 0) {
+				t.Fatalf("case %s: evaluator %s has threshold %v and weight %v", c.ID, e.Name, e.Threshold, e.Weight)
+			}
+		}
+	}
 }
 
 // describeSuite writes out what a suite holds, for comparing two loads.
