@@ -52,6 +52,8 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
+// checkLoad writes data to path and checks what FuzzLoad promises of
+// LoadFile on it.
 func checkLoad(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, data, 0o644); err != nil {
