@@ -56,7 +56,8 @@ type Metrics struct {
 }
 
 // Tokens counts the tokens of a run. Total is Input+Output when the trace
-// gives both but no total.
+// gives both but no total, unless that sum overflows (then it stays
+// unknown).
 type Tokens struct {
 	Input, Output, Total *int64
 }
@@ -65,15 +66,25 @@ type Tokens struct {
 func (t Tokens) Reported() bool { return t.Input != nil || t.Output != nil || t.Total != nil }
 
 // Sum returns the total token count, or false when the trace reports
-// neither a total nor both of input and output.
+// neither a total nor both of input and output (or their sum overflows).
 func (t Tokens) Sum() (int64, bool) {
 	switch {
 	case t.Total != nil:
 		return *t.Total, true
 	case t.Input != nil && t.Output != nil:
-		return *t.Input + *t.Output, true
+		return add(*t.Input, *t.Output)
 	}
 	return 0, false
+}
+
+// add returns a+b, or false when the sum does not fit in an int64: a
+// damaged trace's huge counts must not wrap round to a small total.
+func add(a, b int64) (int64, bool) {
+	s := a + b
+	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
+		return 0, false
+	}
+	return s, true
 }
 
 // Duration returns the step's duration in milliseconds: the explicit one,
@@ -128,8 +139,9 @@ func (t *Trajectory) Finish() {
 		t.Turns[i].Turn = i + 1
 	}
 	if tk := &t.Metrics.Tokens; tk.Total == nil && tk.Input != nil && tk.Output != nil {
-		sum := *tk.Input + *tk.Output
-		tk.Total = &sum
+		if sum, ok := add(*tk.Input, *tk.Output); ok {
+			tk.Total = &sum
+		}
 	}
 }
 

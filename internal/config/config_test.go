@@ -57,6 +57,7 @@ func TestParse_positions(t *testing.T) {
 		{"json key", json, []string{"name"}, 2, 3, 2, 11, "name", "JSON is YAML: quoted keys"},
 		{"json nested", json, []string{"cases", "0", "ok"}, 4, 15, 4, 21, "cases[0].ok", "JSON inside a list"},
 		{"json number", json, []string{"cases", "0", "id"}, 4, 6, 4, 12, "cases[0].id", "a number value"},
+		{"empty value at a line's end", "a:\n", []string{"a"}, 1, 1, 1, 3, "a", "regression (fuzz): the YAML parser placed it at column 4, past the line's end"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +99,9 @@ func TestParse_values(t *testing.T) {
 		{"quoted exponent", `n: "1e3"`, `{"n":"1e3"}`, "quoted text stays text"},
 		{"hex", "n: 0x1F", `{"n":31}`, "YAML hex"},
 		{"underscore", "n: 1_000", `{"n":1000}`, "YAML digit separators"},
+		{"yaml float spellings", "a: 0.\nb: .5\nc: -.5\nd: +1.5\ne: 1.e3\nf: 1_000.5\ng: 0.10000000000000000001",
+			`{"a":0,"b":0.5,"c":-0.5,"d":1.5,"e":1e3,"f":1000.5,"g":0.10000000000000000001}`,
+			"regression (fuzz): YAML's 0., .5 and 1.e3 were kept as number text JSON does not accept"},
 		{"not a number", "v: 1.0.0\nt: 2fa", `{"t":"2fa","v":"1.0.0"}`, "versions and names stay text"},
 		{"str tag", "a: !!str 123\nb: !!str true", `{"a":"123","b":"true"}`, "regression: !!str forces text"},
 		{"block scalars", "a: |\n  l1\n  l2\nb: >\n  f1\n  f2\n", `{"a":"l1\nl2\n","b":"f1 f2\n"}`, "literal and folded"},

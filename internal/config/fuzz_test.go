@@ -1,15 +1,27 @@
 package config_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
-// FuzzParse: Parse never panics, and every error is a SpecError placed at
-// a line ≥ 1. Values of a parsed tree can be read back.
+// FuzzParse checks Parse on any bytes:
+//  1. it is deterministic;
+//  2. an error is a SpecError (matching ErrConfig) naming the file, placed
+//     at a line and column of the input;
+//  3. every node of a parsed tree, and every map key, is placed inside the
+//     input and names the file; no map holds a key twice; keys keep their
+//     canonical spelling when respelled (Canon is idempotent);
+//  4. the tree's value, written out as JSON (which is YAML) and parsed
+//     again, is the same value (numbers compared as numbers: -0 is 0).
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"a: 1\n", "name: x\nevalcases:\n  - id: a\n    input: hi\n", `{"a": [1, 2.5, "x", null, true]}`,
@@ -20,20 +32,87 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := config.Parse("fuzz.yaml", data)
+		n2, err2 := config.Parse("fuzz.yaml", data)
+		if fmt.Sprint(err) != fmt.Sprint(err2) || !reflect.DeepEqual(n, n2) {
+			t.Fatalf("Parse twice: %v, %v then %v, %v", n, err, n2, err2)
+		}
 		if err != nil {
 			var se *trajeval.SpecError
-			if !errors.As(err, &se) {
-				t.Fatalf("error %v (%T) is not a *trajeval.SpecError", err, err)
+			if !errors.As(err, &se) || !errors.Is(err, trajeval.ErrConfig) {
+				t.Fatalf("error %v (%T) is not a *trajeval.SpecError matching ErrConfig", err, err)
 			}
-			if se.Line < 1 {
-				t.Fatalf("error %v has line %d", err, se.Line)
+			if se.File != "fuzz.yaml" || se.Line < 1 || se.Col < 1 {
+				t.Fatalf("error %v is not placed in fuzz.yaml (line %d, column %d)", err, se.Line, se.Col)
+			}
+			if msg := misplaced(data, se.Line, se.Col); msg != "" {
+				t.Fatalf("error %v: %s", err, msg)
 			}
 			return
 		}
 		if n == nil {
 			t.Fatal("Parse returned neither a node nor an error")
 		}
-		_ = n.Check("a", "b")
-		_ = n.At("a", "0", "b")
+		checkNode(t, data, n, 0)
+
+		text, err := json.Marshal(n.Value())
+		if err != nil {
+			t.Fatalf("the parsed value cannot be written as JSON: %v", err)
+		}
+		back, err := config.Parse("again.yaml", text)
+		if err != nil {
+			t.Fatalf("the parsed value, written as JSON, does not parse: %v\n%s", err, text)
+		}
+		if !jsonv.Equal(back.Value(), n.Value()) {
+			t.Fatalf("the parsed value changes through JSON:\n got %#v\nwant %#v\nJSON %s", back.Value(), n.Value(), text)
+		}
 	})
+}
+
+// checkNode checks n and the nodes below it (aliases are shared nodes, so
+// the depth bounds the walk).
+func checkNode(t *testing.T, data []byte, n *config.Node, depth int) {
+	t.Helper()
+	if depth > 64 {
+		return
+	}
+	if n.File != "fuzz.yaml" {
+		t.Fatalf("node %s names file %q", n.Path, n.File)
+	}
+	if msg := misplaced(data, n.Line, n.Col); msg != "" || n.Line < 1 {
+		t.Fatalf("node %s at %d:%d: %s", n.Path, n.Line, n.Col, msg)
+	}
+	seen := map[string]bool{}
+	for _, e := range n.Entries {
+		if seen[e.Key] {
+			t.Fatalf("map %s holds key %q twice", n.Path, e.Key)
+		}
+		seen[e.Key] = true
+		if c := config.Canon(e.Key); config.Canon(c) != c {
+			t.Fatalf("Canon(%q) = %q but Canon(%q) = %q", e.Key, c, c, config.Canon(c))
+		}
+		if e.KeyLine != 0 {
+			if msg := misplaced(data, e.KeyLine, e.KeyCol); msg != "" {
+				t.Fatalf("key %q of %s at %d:%d: %s", e.Key, n.Path, e.KeyLine, e.KeyCol, msg)
+			}
+		}
+		checkNode(t, data, e.Value, depth+1)
+	}
+	for _, it := range n.Items {
+		checkNode(t, data, it, depth+1)
+	}
+}
+
+// misplaced returns what is wrong with the position line:col in data, or
+// "" when it lies on a line of data, at a column within that line or just
+// past its end (1-based, in bytes). As in YAML, \n, \r\n and a lone \r
+// end a line.
+func misplaced(data []byte, line, col int) string {
+	lines := bytes.Split(bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n")), []byte("\n"))
+	switch {
+	case line < 0 || line > len(lines):
+		return fmt.Sprintf("line %d outside the input's %d lines", line, len(lines))
+	case col < 0 || line > 0 && col > len(lines[line-1])+1:
+		return fmt.Sprintf("column %d outside line %d (%d bytes)", col, line, len(lines[line-1]))
+	}
+	return ""
 }

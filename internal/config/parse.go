@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,7 +59,7 @@ func Parse(file string, data []byte) (n *Node, err error) {
 		tk := docs[1].GetToken()
 		return nil, &trajeval.SpecError{File: file, Line: tk.Position.Line, Col: tk.Position.Column, Msg: "more than one YAML document in the file"}
 	}
-	c := converter{file: file, anchors: map[string]*Node{}}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(data)}
 	n, err = c.convert(docs[0], "", 0)
 	if err == nil && n.size > maxNodes {
 		return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
@@ -81,14 +82,37 @@ func yamlError(file string, err error) error {
 type converter struct {
 	file    string
 	anchors map[string]*Node
+	lineLen []int // bytes of each line, newline excluded
 }
 
 func (c *converter) place(n *Node, tk *token.Token, path string) *Node {
 	n.File, n.Path, n.size = c.file, path, 1
 	if tk != nil && tk.Position != nil {
 		n.Line, n.Col = tk.Position.Line, tk.Position.Column
+		// The YAML parser places an empty value ("a:" at the end of a line)
+		// past the line's end: point just after it instead.
+		if n.Line >= 1 && n.Line <= len(c.lineLen) {
+			n.Col = min(n.Col, c.lineLen[n.Line-1]+1)
+		}
 	}
 	return n
+}
+
+// lineLengths returns the bytes of each line of data, line breaks
+// excluded; as in YAML, a line ends at \n, \r\n or a lone \r.
+func lineLengths(data []byte) []int {
+	var out []int
+	for {
+		i := bytes.IndexAny(data, "\r\n")
+		if i < 0 {
+			return append(out, len(data))
+		}
+		out = append(out, i)
+		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+			i++
+		}
+		data = data[i+1:]
+	}
 }
 
 func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) {
@@ -108,11 +132,7 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 		if math.IsInf(x.Value, 0) || math.IsNaN(x.Value) {
 			return nil, c.place(&Node{}, tk, path).Errorf("%s is not a JSON number", tk.Value)
 		}
-		text := strings.TrimPrefix(tk.Value, "+")
-		if _, err := strconv.ParseFloat(text, 64); err != nil || strings.ContainsAny(text, "_") {
-			text = strconv.FormatFloat(x.Value, 'g', -1, 64)
-		}
-		return c.place(&Node{Kind: Number, Text: text}, tk, path), nil
+		return c.place(&Node{Kind: Number, Text: jsonNumber(tk.Value, x.Value)}, tk, path), nil
 	case *ast.InfinityNode, *ast.NanNode:
 		return nil, c.place(&Node{}, tk, path).Errorf("%s is not a JSON number", tk.Value)
 	case *ast.StringNode:
@@ -165,6 +185,23 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 		return c.mapping([]*ast.MappingValueNode{x}, tk, path, depth)
 	}
 	return nil, c.place(&Node{}, tk, path).Errorf("unsupported YAML construct %s", an.Type())
+}
+
+// jsonNumber returns the YAML float spelled text (value v) as a JSON
+// number, keeping its digits where it can: YAML also writes 0., .5, +1.5,
+// 1.e3 and 1_000.5, which JSON does not.
+func jsonNumber(text string, v float64) string {
+	t := strings.TrimPrefix(text, "+")
+	if strings.HasPrefix(t, ".") || strings.HasPrefix(t, "-.") {
+		t = strings.Replace(t, ".", "0.", 1)
+	}
+	if i := strings.IndexByte(t, '.'); i >= 0 && (i+1 == len(t) || t[i+1] == 'e' || t[i+1] == 'E') {
+		t = t[:i] + t[i+1:]
+	}
+	if !json.Valid([]byte(t)) || !strings.ContainsAny(t[:1], "-0123456789") {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return t
 }
 
 func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, path string, depth int) (*Node, error) {

@@ -14,7 +14,11 @@
 //     execution.threshold; the suite's execution.threshold (or threshold);
 //     the type's default (1.0 for every deterministic evaluator). So the
 //     command line overrides a file's defaults, never an evaluator's own;
-//  6. negate: true scores 1 − score and swaps pass and fail.
+//  6. negate: true scores 1 − score and swaps pass and fail. Pass or fail
+//     is decided first, on the score before negation (by the threshold, or
+//     by the evaluator's own verdict), then swapped: with threshold 0.5, a
+//     negated evaluator whose score is 0.3 passes and reports 0.7. An
+//     evaluator that cannot run stays an error.
 //
 // An evaluator that cannot run gets status error, never a silent score.
 package eval

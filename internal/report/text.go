@@ -37,7 +37,7 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 		writeEval(&b, e, "  ", t.Verbose)
 	}
 	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "      warning: %s\n", w)
+		fmt.Fprintf(&b, "  warning: %s\n", w) // the case's, not its last evaluator's
 	}
 	_, err := io.WriteString(t.W, b.String())
 	return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/rouge"
@@ -150,6 +151,18 @@ func ExampleRouge1() {
 	// [the quick brown fox jump over the lazi dog]
 }
 
+// FuzzRouge checks the documented properties of Rouge1 and Tokenize on
+// any pair of texts:
+//  1. every value lies in [0, 1], and precision and recall are overlaps
+//     over token counts;
+//  2. swapping the texts swaps precision and recall and leaves F unchanged;
+//  3. a text scored against itself is 1 when it has a token, else 0;
+//  4. the order of the tokens does not matter (ROUGE-1 counts unigrams);
+//  5. a prediction holding all of the target (and more) has recall 1;
+//  6. tokens are non-empty runs of a-z0-9, stable when tokenized again,
+//     and the stemmed ones are the plain ones with Stem applied to those
+//     longer than three characters;
+//  7. the results are deterministic.
 func FuzzRouge(f *testing.F) {
 	f.Add("testing one two", "testing")
 	f.Add(target1, predic1)
@@ -158,20 +171,71 @@ func FuzzRouge(f *testing.F) {
 	f.Add("yyyyyy conditionally", "generalizations")
 	f.Fuzz(func(t *testing.T, target, prediction string) {
 		s := rouge.Rouge1(target, prediction)
+		if again := rouge.Rouge1(target, prediction); again != s {
+			t.Fatalf("Rouge1(%q, %q) = %+v, then %+v", target, prediction, s, again)
+		}
 		for _, v := range []float64{s.Precision, s.Recall, s.F} {
 			if !(v >= 0 && v <= 1) {
 				t.Fatalf("Rouge1(%q, %q) = %+v: value outside [0,1]", target, prediction, s)
 			}
 		}
+		nt, np := len(rouge.Tokenize(target, true)), len(rouge.Tokenize(prediction, true))
+		if !wholeOver(s.Precision, np) || !wholeOver(s.Recall, nt) {
+			t.Fatalf("Rouge1(%q, %q) = %+v: not overlaps over %d and %d tokens", target, prediction, s, np, nt)
+		}
 		back := rouge.Rouge1(prediction, target)
 		if back.F != s.F || back.Precision != s.Recall || back.Recall != s.Precision {
 			t.Fatalf("Rouge1 not symmetric: %+v vs swapped %+v", s, back)
 		}
-		for _, tok := range rouge.Tokenize(target, true) {
-			if tok == "" || rouge.Tokenize(tok, false)[0] != tok {
-				t.Fatalf("Tokenize(%q) produced invalid token %q", target, tok)
+		want := rouge.Score{}
+		if nt > 0 {
+			want = rouge.Score{Precision: 1, Recall: 1, F: 1}
+		}
+		if self := rouge.Rouge1(target, target); self != want {
+			t.Fatalf("Rouge1(%q, itself) = %+v, want %+v", target, self, want)
+		}
+		plain := rouge.Tokenize(prediction, false)
+		reversed := slices.Clone(plain)
+		slices.Reverse(reversed)
+		if r := rouge.Rouge1(target, strings.Join(reversed, " ")); r != s {
+			t.Fatalf("Rouge1(%q, %q) = %+v, but %+v with the prediction's tokens reversed", target, prediction, s, r)
+		}
+		if nt > 0 {
+			if r := rouge.Rouge1(target, target+" "+prediction); r.Recall != 1 {
+				t.Fatalf("Rouge1(%q, target + %q) has recall %v, want 1", target, prediction, r.Recall)
 			}
 		}
-		_ = rouge.Stem(target)
+		for _, text := range []string{target, prediction} {
+			plain := rouge.Tokenize(text, false)
+			for _, tok := range plain {
+				if tok == "" || strings.Trim(tok, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+					t.Fatalf("Tokenize(%q) gives token %q", text, tok)
+				}
+			}
+			if again := rouge.Tokenize(strings.Join(plain, " "), false); !slices.Equal(again, plain) {
+				t.Fatalf("Tokenize(%q) = %q, but tokenized again %q", text, plain, again)
+			}
+			var stemmed []string
+			for _, tok := range plain {
+				if len(tok) > 3 {
+					tok = rouge.Stem(tok)
+				}
+				if tok != "" {
+					stemmed = append(stemmed, tok)
+				}
+			}
+			if got := rouge.Tokenize(text, true); !slices.Equal(got, stemmed) {
+				t.Fatalf("Tokenize(%q, stem) = %q, want the plain tokens stemmed: %q", text, got, stemmed)
+			}
+		}
 	})
+}
+
+// wholeOver reports whether v is k/n for a whole k (v is 0 when n is 0).
+func wholeOver(v float64, n int) bool {
+	if n == 0 {
+		return v == 0
+	}
+	k := math.Round(v * float64(n))
+	return float64(k)/float64(n) == v
 }

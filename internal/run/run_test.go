@@ -2,11 +2,9 @@ package run_test
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,138 +14,198 @@ import (
 	"github.com/trajeval/trajeval/internal/suite"
 )
 
-// fixture writes a suite of n cases, a traces file that holds them out of
-// order with strays, and one case with a trace file of its own; every
-// third case has no trace.
-func fixture(t *testing.T, n int) []*suite.Suite {
+// traj is one trajectory in AgentV's trace shape whose only step calls tool.
+func traj(id, tool string) string {
+	return `{"id": "` + id + `", "output": [{"role": "assistant", "tool_calls": [{"tool": "` + tool + `"}]}]}` + "\n"
+}
+
+// caseYAML is a case whose one evaluator passes exactly when the trajectory
+// is the single call good; trace, when not "", is its trace: key.
+func caseYAML(id, trace string) string {
+	s := "  - id: " + id + "\n"
+	if trace != "" {
+		s += "    trace: " + trace + "\n"
+	}
+	return s + "    execution:\n      evaluators:\n        - {name: flow, type: tool_trajectory, mode: exact, expected: [good]}\n"
+}
+
+// outcome is what a run gave: each case's status (with its error) in the
+// order emitted, and the warnings.
+type outcome struct {
+	statuses []string
+	errors   map[string]string
+	warnings []string
+}
+
+// runIn writes files into a new folder, loads suite.yaml from it and runs
+// it with --traces (relative to the folder) when traces is not "".
+func runIn(t *testing.T, files map[string]string, traces string) outcome {
 	t.Helper()
 	dir := t.TempDir()
-	var s, traces strings.Builder
-	s.WriteString("execution:\n  evaluators:\n    - {name: flow, type: tool_trajectory, mode: in_order, expected: [search, answer]}\n    - {name: budget, type: execution_metrics, max_tool_calls: 2}\nevalcases:\n  - {id: own, trace: own.json}\n")
-	for i := range n {
-		fmt.Fprintf(&s, "  - {id: c%d}\n", i)
-	}
-	for i := n - 1; i >= 0; i-- {
-		switch {
-		case i%3 == 0:
-			continue
-		case i%5 == 0:
-			fmt.Fprintf(&traces, `{"id": "stray%d", "output": []}`+"\n", i)
-		}
-		calls := `{"tool": "search"}, {"tool": "answer"}`
-		if i%2 == 0 {
-			calls = `{"tool": "answer"}, {"tool": "search"}, {"tool": "search"}`
-		}
-		fmt.Fprintf(&traces, `{"id": "c%d", "output": [{"role": "assistant", "tool_calls": [%s]}]}`+"\n", i, calls)
-	}
-	files := map[string]string{"suite.yaml": s.String(), "traces.jsonl": traces.String(), "own.json": `{"output": [{"role": "assistant", "tool_calls": [{"tool": "search"}]}]}`}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	suites, errs := suite.Load([]string{filepath.Join(dir, "suite.yaml")}, suite.Options{})
+	s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	return suites
-}
-
-// record runs suites and returns, in order, what was handed on: each
-// warning and each result, as text.
-func record(t *testing.T, suites []*suite.Suite, opts run.Options) ([]string, run.Summary) {
-	t.Helper()
-	var got []string
-	opts.Warn = func(w trajeval.Warning) { got = append(got, "warning "+w.String()) }
-	sum, err := run.Run(context.Background(), suites, opts, func(r trajeval.CaseResult) error {
-		got = append(got, fmt.Sprintf("%s %s %.3f %s", r.ID, r.Status, r.Score, r.Error))
+	opts := run.Options{}
+	if traces != "" {
+		opts.Traces = filepath.Join(dir, traces)
+	}
+	var o outcome
+	o.errors = map[string]string{}
+	opts.Warn = func(w trajeval.Warning) { o.warnings = append(o.warnings, w.String()) }
+	sum, err := run.Run(context.Background(), []*suite.Suite{s}, opts, func(r trajeval.CaseResult) error {
+		o.statuses = append(o.statuses, r.ID+"="+string(r.Status))
+		o.errors[r.ID] = r.Error
 		return nil
 	})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Run: %v", err)
 	}
-	return got, sum
+	if sum.Cases != len(o.statuses) || sum.Passed+sum.Failed+sum.Errors != sum.Cases {
+		t.Errorf("summary %+v does not count the %d results", sum, len(o.statuses))
+	}
+	return o
 }
 
-// TestRun_workers: scoring cases at once changes nothing of the output:
-// the same results and warnings, in the same order, and the same summary.
-func TestRun_workers(t *testing.T) {
-	suites := fixture(t, 300)
-	want, wantSum := record(t, suites, run.Options{Workers: 1})
-	if len(want) < 300 {
-		t.Fatalf("only %d lines", len(want))
+func TestRun_traceSources(t *testing.T) {
+	tests := []struct {
+		name     string
+		files    map[string]string
+		traces   string
+		want     string // id=status in emitted order
+		errorHas string // in the first case's error
+		reason   string
+	}{
+		{"case trace wins over --traces",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "own.jsonl"), "own.jsonl": traj("a", "good"), "runs.jsonl": traj("a", "bad")},
+			"runs.jsonl", "a=pass", "", "a case's own trace: file is scored, not the --traces one"},
+		{"--traces supplies the rest",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "runs.jsonl": traj("a", "good")},
+			"runs.jsonl", "a=pass", "", "matched by id"},
+		{"suite's own traces file",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "traces.jsonl": traj("a", "good")},
+			"", "a=pass", "", "traces.jsonl beside the suite, when no --traces"},
+		{"--traces wins over the suite's",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "traces.jsonl": traj("a", "bad"), "runs.jsonl": traj("a", "good")},
+			"runs.jsonl", "a=pass", "", "the run's --traces first"},
+		{"no trace at all",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "")},
+			"", "a=error", "give the case a trace", "never a silent 0 or pass"},
+		{"not in --traces",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "runs.jsonl": traj("b", "good")},
+			"runs.jsonl", "a=error", `"a"`, "a traces file without the case's id is an error for the case"},
+		{"case trace missing",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "gone.jsonl"), "runs.jsonl": traj("a", "good")},
+			"runs.jsonl", "a=error", "gone.jsonl", "an unreadable own trace is an error; --traces does not stand in"},
+		{"case trace of several, by id",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "own.jsonl"), "own.jsonl": traj("z", "bad") + traj("a", "good")},
+			"", "a=pass", "", "a file of several trajectories gives the one with the case's id"},
+		{"case trace of several, none with the id",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", "own.jsonl"), "own.jsonl": traj("y", "good") + traj("z", "good")},
+			"", "a=error", "none has id", "never the first by position"},
+		{"unreadable --traces",
+			map[string]string{"suite.yaml": "evalcases:\n" + caseYAML("a", ""), "runs.jsonl": "hello world\n"},
+			"runs.jsonl", "a=error", "runs.jsonl", "a traces file no reader recognises makes its cases errors"},
 	}
-	for _, n := range []int{2, 3, 8} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			got, sum := record(t, suites, run.Options{Workers: n})
-			if !reflect.DeepEqual(got, want) {
-				for i := range min(len(got), len(want)) {
-					if got[i] != want[i] {
-						t.Fatalf("line %d with %d workers:\n%s\nwith 1:\n%s", i, n, got[i], want[i])
-					}
-				}
-				t.Fatalf("%d lines with %d workers, %d with 1", len(got), n, len(want))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := runIn(t, tt.files, tt.traces)
+			if got := strings.Join(o.statuses, " "); got != tt.want {
+				t.Fatalf("results %s, want %s: %s (errors %q)", got, tt.want, tt.reason, o.errors)
 			}
-			if sum != wantSum {
-				t.Errorf("summary %+v with %d workers, %+v with 1", sum, n, wantSum)
+			id := strings.SplitN(tt.want, "=", 2)[0]
+			if tt.errorHas != "" && !strings.Contains(o.errors[id], tt.errorHas) {
+				t.Errorf("error %q, want it to contain %q: %s", o.errors[id], tt.errorHas, tt.reason)
 			}
 		})
 	}
-	t.Run("from the suite", func(t *testing.T) {
-		suites[0].Workers = 4
-		defer func() { suites[0].Workers = 0 }()
-		got, _ := record(t, suites, run.Options{})
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("execution.workers changed the output")
+}
+
+// TestRun_matchedByID checks that trajectories pair with cases by id,
+// whatever their order, and that what cannot pair is told.
+func TestRun_matchedByID(t *testing.T) {
+	suiteFile := "evalcases:\n" + caseYAML("first", "") + caseYAML("second", "") + caseYAML("third", "")
+	t.Run("reversed", func(t *testing.T) {
+		o := runIn(t, map[string]string{"suite.yaml": suiteFile,
+			"runs.jsonl": traj("third", "good") + traj("stranger", "bad") + traj("second", "bad") + traj("first", "good")}, "runs.jsonl")
+		got := slices.Clone(o.statuses)
+		slices.Sort(got)
+		if want := "first=pass second=fail third=pass"; strings.Join(got, " ") != want {
+			t.Errorf("results %v, want %s: each case scores the trajectory with its id, not the one at its position", o.statuses, want)
+		}
+		if !slices.ContainsFunc(o.warnings, func(w string) bool {
+			return strings.Contains(w, "stranger") && strings.Contains(w, "matches no case id")
+		}) {
+			t.Errorf("warnings %q: a trajectory no case asks for must be reported", o.warnings)
+		}
+	})
+	t.Run("file order, missing last", func(t *testing.T) {
+		o := runIn(t, map[string]string{"suite.yaml": suiteFile,
+			"runs.jsonl": traj("third", "good") + traj("first", "good")}, "runs.jsonl")
+		if want := "third=pass first=pass second=error"; strings.Join(o.statuses, " ") != want {
+			t.Errorf("results %v, want %s: results come in the file's order, cases without a trajectory last", o.statuses, want)
+		}
+	})
+	t.Run("duplicate ids", func(t *testing.T) {
+		o := runIn(t, map[string]string{"suite.yaml": suiteFile,
+			"runs.jsonl": traj("first", "good") + traj("second", "good") + traj("third", "good") + traj("first", "bad")}, "runs.jsonl")
+		if want := "first=pass second=pass third=pass"; strings.Join(o.statuses, " ") != want {
+			t.Errorf("results %v, want %s: the first trajectory with an id is scored, once", o.statuses, want)
+		}
+		if !slices.ContainsFunc(o.warnings, func(w string) bool { return strings.Contains(w, "first") && strings.Contains(w, "appears twice") }) {
+			t.Errorf("warnings %q: a trace id given twice must be reported", o.warnings)
 		}
 	})
 }
 
-// TestRun_emitError: when emit fails, the run stops with its error and
-// hands on nothing more, whatever the number of workers.
-func TestRun_emitError(t *testing.T) {
-	suites := fixture(t, 100)
-	stop := errors.New("disk full")
-	for _, n := range []int{1, 4} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			calls := 0
-			sum, err := run.Run(context.Background(), suites, run.Options{Workers: n}, func(trajeval.CaseResult) error {
-				calls++
-				if calls == 10 {
-					return stop
-				}
-				return nil
-			})
-			if !errors.Is(err, stop) {
-				t.Errorf("error %v, want emit's", err)
+// TestScore_verdict checks rule 4: the case score is the weighted mean of
+// its evaluators' scores, and it passes iff every required evaluator does.
+func TestScore_verdict(t *testing.T) {
+	tests := []struct {
+		name   string
+		evals  string
+		status trajeval.Status
+		score  float64
+		reason string
+	}{
+		{"all pass", "[{name: a, type: tool_trajectory, expected: [good]}, {name: b, type: execution_metrics, max_tool_calls: 1}]",
+			trajeval.StatusPass, 1, "both required evaluators pass"},
+		{"weighted mean", "[{name: a, type: tool_trajectory, expected: [good], weight: 3}, {name: b, type: tool_trajectory, expected: [other], weight: 1}]",
+			trajeval.StatusFail, 0.75, "(3·1 + 1·0) / 4, and b fails"},
+		{"optional failure", "[{name: a, type: tool_trajectory, expected: [good]}, {name: b, type: tool_trajectory, expected: [other], required: false}]",
+			trajeval.StatusPass, 0.5, "required: false does not fail the case, but counts in its score"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			yaml := "evalcases:\n  - id: a\n    execution:\n      evaluators: " + tt.evals + "\n"
+			if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(yaml), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			if calls != 10 || sum.Cases != 10 {
-				t.Errorf("emit called %d times, summary counts %d cases; want 10 and 10: nothing after the error", calls, sum.Cases)
+			s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			tr := &trajeval.Trajectory{ID: "a", Steps: []trajeval.Step{{Turn: 1, Name: "good"}}}
+			tr.Finish()
+			r := run.Score(context.Background(), s, s.Cases[0], tr)
+			if r.Status != tt.status || r.Score != tt.score {
+				t.Errorf("case %s %v, want %s %v: %s", r.Status, r.Score, tt.status, tt.score, tt.reason)
 			}
 		})
 	}
 }
 
-// TestRun_unknownFormat: an unknown --from is one error before any case
-// is scored, not one error per case.
-func TestRun_unknownFormat(t *testing.T) {
-	suites := fixture(t, 5)
-	calls := 0
-	_, err := run.Run(context.Background(), suites, run.Options{From: "nosuch"}, func(trajeval.CaseResult) error {
-		calls++
-		return nil
-	})
-	if !errors.Is(err, trajeval.ErrUnknownFormat) || calls != 0 {
-		t.Errorf("error %v after %d results, want ErrUnknownFormat before any", err, calls)
-	}
-}
-
-// TestRun_unusedTraces: a --traces file that no case needs is not read,
-// with a warning.
-func TestRun_unusedTraces(t *testing.T) {
-	suites := fixture(t, 0)
-	got, _ := record(t, suites, run.Options{Traces: "runs.jsonl"})
-	if len(got) != 2 || got[0] != "warning runs.jsonl: not read: every case names its own trace: file" {
-		t.Errorf("output %q, want the warning, then the case's result", got)
+// TestScore_noEvaluators: a case with nothing to score (which the loader
+// refuses, but a caller may build) is an error, not a pass.
+func TestScore_noEvaluators(t *testing.T) {
+	r := run.Score(context.Background(), &suite.Suite{Name: "s"}, &suite.Case{ID: "a"}, &trajeval.Trajectory{ID: "a"})
+	if r.Status != trajeval.StatusError || r.Evaluators == nil {
+		t.Errorf("case %s, evaluators %v; want an error and an empty list", r.Status, r.Evaluators)
 	}
 }

@@ -1,6 +1,8 @@
 package suite_test
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	_ "github.com/trajeval/trajeval/internal/eval/all"
+	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/suite"
 )
 
@@ -153,13 +156,32 @@ func TestLoad_folder(t *testing.T) {
 	})
 }
 
-// sameShape summarises a suite for comparing two spellings of it.
-func sameShape(s *suite.Suite) string {
+// shape writes out what a suite loaded: each case's id, input and
+// expected outcome, and each evaluator's shared settings, a tool_trajectory's
+// mode and expected calls, and whether the evaluator passes trajectories of
+// 3 and 4 calls to get_weather{city: Paris} (which shows a budget's limit).
+func shape(s *suite.Suite) string {
 	var b strings.Builder
 	for _, c := range s.Cases {
 		fmt.Fprintf(&b, "%s|%q|%q|", c.ID, c.Input, c.ExpectedOutcome)
 		for _, e := range c.Evaluators {
-			fmt.Fprintf(&b, "%s:%s:%v,", e.Name, e.Type, e.Threshold)
+			fmt.Fprintf(&b, "%s:%s threshold=%v weight=%v required=%v negate=%v", e.Name, e.Type, e.Threshold, e.Weight, e.Required, e.Negate)
+			if tr, ok := e.Eval.(*trajectory.Evaluator); ok {
+				fmt.Fprintf(&b, " mode=%s", tr.Mode)
+				for _, call := range tr.Calls {
+					args, _ := json.Marshal(call.Args)
+					fmt.Fprintf(&b, " %s%s", call.Tool, args)
+				}
+			}
+			for _, n := range []int{3, 4} {
+				t := &trajeval.Trajectory{ID: c.ID}
+				for range n {
+					t.Steps = append(t.Steps, trajeval.Step{Turn: 1, Name: "get_weather", Args: map[string]any{"city": "Paris"}})
+				}
+				t.Finish()
+				fmt.Fprintf(&b, " %d-calls=%s", n, e.Run(context.Background(), t).Status)
+			}
+			b.WriteString(", ")
 		}
 		b.WriteString(";")
 	}
@@ -219,10 +241,18 @@ eval_cases:
           maxToolCalls: 3
 `, "eval_cases, camelCase keys and types, upper-case modes"},
 	}
-	want := sameShape(mustLoad(t, classic))
+	// Written out, not loaded: the classic spelling is a row like the others.
+	const want = `weather|"Weather in Paris?"|"Reports the weather"|` +
+		`calls:tool_trajectory threshold=1 weight=1 required=true negate=false mode=in_order get_weather{"city":"Paris"} 3-calls=pass 4-calls=pass, ` +
+		`budget:execution_metrics threshold=1 weight=1 required=true negate=false 3-calls=pass 4-calls=fail, ;`
+	tests = append(tests, struct {
+		name   string
+		yaml   string
+		reason string
+	}{"classic", classic, "evalcases, expected_outcome, input_messages (the user's text only), snake_case"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sameShape(mustLoad(t, tt.yaml)); got != want {
+			if got := shape(mustLoad(t, tt.yaml)); got != want {
 				t.Errorf("suite\n got %s\nwant %s\n%s", got, want, tt.reason)
 			}
 		})

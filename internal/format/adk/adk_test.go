@@ -114,5 +114,5 @@ func TestGolden(t *testing.T) { formattest.Golden(t, formats...) }
 func TestDetect(t *testing.T) { formattest.Detect(t, formats...) }
 
 func FuzzRead(f *testing.F) {
-	formattest.Fuzz(f, formats, func(data []byte) { adk.DecodeEvalSet(data, "fuzz.json") })
+	formattest.Fuzz(f, formats, checkDecodeEvalSet)
 }

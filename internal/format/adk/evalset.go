@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/trajeval/trajeval"
@@ -106,7 +107,7 @@ func (c *EvalCase) Trajectory() *trajeval.Trajectory {
 			allLLM = false
 		}
 	}
-	if allDur {
+	if allDur && !math.IsInf(dur, 0) { // a sum too large to hold is not reported
 		t.Metrics.DurationMS = &dur
 	}
 	if allLLM {

@@ -3,6 +3,7 @@ package adk
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/trajeval/trajeval"
@@ -215,8 +216,11 @@ func (b *builder) invocation(m map[string]any, inv int) Invocation {
 		FinalResponse: text(get(m, "final_response")),
 	}
 	if d, ok := jsonv.Number(get(m, "duration")); ok {
-		ms := d * 1000
-		out.DurationMS = &ms
+		if ms := d * 1000; math.IsInf(ms, 0) {
+			b.warnf("duration %v s is too large to count in milliseconds; ignored", d)
+		} else {
+			out.DurationMS = &ms
+		}
 	}
 	if n, ok := get(m, "inference_call_count").(json.Number); ok {
 		if k, err := n.Int64(); err == nil {

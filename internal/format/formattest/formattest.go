@@ -140,10 +140,9 @@ func Detect(t *testing.T, formats ...trajeval.Format) {
 }
 
 // Fuzz seeds f with the test files of the formats and checks that, on any
-// bytes, each format's Sniff returns and its Read gives trajectories or a
-// *trajeval.TraceError. more, when not nil, is given the bytes as well, to
-// fuzz other entry points of the package.
-func Fuzz(f *testing.F, formats []trajeval.Format, more func(data []byte)) {
+// bytes, each format keeps the promises of [CheckRead]. more, when not nil,
+// is given the bytes as well, to fuzz other entry points of the package.
+func Fuzz(f *testing.F, formats []trajeval.Format, more func(t *testing.T, data []byte)) {
 	for _, fm := range formats {
 		for _, path := range Inputs(f, fm) {
 			data, err := os.ReadFile(path)
@@ -155,15 +154,10 @@ func Fuzz(f *testing.F, formats []trajeval.Format, more func(data []byte)) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, fm := range formats {
-			fm.Sniff(data)
-			_, _, err := Read(fm, "fuzz.json", data)
-			var te *trajeval.TraceError
-			if err != nil && !errors.As(err, &te) {
-				t.Errorf("%s: error %v is not a TraceError", fm.Name(), err)
-			}
+			CheckRead(t, fm, "fuzz.json", data)
 		}
 		if more != nil {
-			more(data)
+			more(t, data)
 		}
 	})
 }

@@ -2,18 +2,18 @@ package otlp_test
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/otlp"
 )
 
-// FuzzRead feeds arbitrary bytes to both readers: they must not panic, and
-// must return either trajectories or a TraceError.
+// FuzzRead feeds arbitrary bytes to both readers: they must keep the
+// promises of formattest.CheckRead (deterministic, errors placed inside the
+// input, complete trajectories that survive their canonical JSON).
 func FuzzRead(f *testing.F) {
 	for _, dir := range []string{"otlp", "otlp-proto"} {
 		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*"))
@@ -30,23 +30,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("\x0a\x08\x12\x06\x12\x04\x12\x02\x08\x01"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, format := range []trajeval.Format{otlp.JSON, otlp.Proto} {
-			_ = format.Sniff(data)
-			in := trajeval.Input{Name: "fuzz", R: bytes.NewReader(data), Warn: func(trajeval.Warning) {}}
-			err := format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
-				if tr == nil {
-					t.Fatal("nil trajectory")
-				}
-				for i, s := range tr.Steps {
-					if s.Index != i+1 {
-						t.Fatalf("step %d has index %d", i+1, s.Index)
-					}
-				}
-				return nil
-			})
-			var te *trajeval.TraceError
-			if err != nil && !errors.As(err, &te) {
-				t.Fatalf("%s: error %v (%T) is not a TraceError", format.Name(), err, err)
-			}
+			formattest.CheckRead(t, format, "fuzz", data)
 		}
 	})
 }

@@ -1,0 +1,211 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// results are a run's results covering what a report shows: a pass, a
+// failure explained in full (alignment, near misses with argument
+// differences, extra steps, checks, notes, warnings), a composite with its
+// members, a per-turn evaluator, an optional evaluator, and an error.
+func results() ([]trajeval.CaseResult, report.Summary) {
+	f := func(v float64) float64 { return v }
+	cases := []trajeval.CaseResult{
+		{ID: "all-good", Suite: "shop", Status: trajeval.StatusPass, Score: 1, Evaluators: []trajeval.Result{
+			{Name: "flow", Type: "tool_trajectory", Score: 1, Status: trajeval.StatusPass, Threshold: 1, Weight: 1, Required: true,
+				Details: &trajeval.Details{Mode: "in_order", Hits: 2, Expected: 2, Actual: 2,
+					Matched:  []trajeval.Pair{{Item: 1, Step: 1, Tool: "search"}, {Item: 2, Step: 2, Tool: "buy"}},
+					Warnings: []string{"step 2 has no duration; its latency check is skipped"}}},
+		}},
+		{ID: "wrong <args> & order", Suite: "shop", Status: trajeval.StatusFail, Score: f(2.0 / 3), Evaluators: []trajeval.Result{
+			{Name: "flow", Type: "tool_trajectory", Score: 0.5, Status: trajeval.StatusFail, Threshold: 1, Weight: 2, Required: true,
+				Details: &trajeval.Details{Mode: "in_order", Hits: 1, Expected: 2, Actual: 3,
+					Matched: []trajeval.Pair{{Item: 1, Step: 1, Tool: "search"}},
+					Missing: []trajeval.Missing{{Item: 2, Tool: "buy", Near: []trajeval.NearMiss{
+						{Step: 3, Tool: "buy", Diffs: []trajeval.ArgDiff{{Path: "args.qty", Want: "2", Got: "3"}, {Path: "args.sku", Want: `"A<1>"`, Got: `"B&2"`}}},
+						{Step: 2, Tool: "by", Why: "a close name"},
+					}}},
+					Extra:  []trajeval.Extra{{Step: 2, Tool: "by"}},
+					Checks: []trajeval.Check{{Name: "latency buy ≤ 500ms", Status: trajeval.CheckSkip, Message: "not matched"}},
+					Notes:  map[string]any{"lcs": json.Number("1"), "actual_order": []any{"search", "by", "buy"}},
+				}},
+			{Name: "bundle", Type: "composite", Score: 0.5, Status: trajeval.StatusFail, Threshold: 1, Weight: 1, Required: true, Members: []trajeval.Result{
+				{Name: "budget", Type: "execution_metrics", Score: 1, Status: trajeval.StatusPass, Threshold: 1, Weight: 1, Required: true,
+					Details: &trajeval.Details{Checks: []trajeval.Check{{Name: "max_tool_calls ≤ 5", Status: trajeval.CheckPass, Message: "3 calls"}}}},
+				{Name: "no-errors", Type: "tool_error", Score: 0, Status: trajeval.StatusFail, Threshold: 1, Weight: 1, Required: true,
+					Details: &trajeval.Details{Checks: []trajeval.Check{{Name: "step 3 buy", Status: trajeval.CheckFail, Message: "the tool failed"}}}},
+			}},
+			{Name: "exact", Type: "tool_trajectory", Score: 0, Status: trajeval.StatusFail, Threshold: 1, Weight: 1, Required: false,
+				Details: &trajeval.Details{Mode: "exact", Expected: 2, Actual: 3}},
+			{Name: "greeting", Type: "tool_trajectory", Turn: 2, Score: 0, Status: trajeval.StatusFail, Threshold: 1, Weight: 1, Required: true,
+				Error: "turn 2 is not in the trace"},
+		}, Warnings: []string{"the case expects 2 turns, the trace has 1"}},
+		{ID: "no-trace", Suite: "shop", Status: trajeval.StatusError, Error: `no trace for case "no-trace" in runs.jsonl`, Evaluators: []trajeval.Result{}},
+		{ID: "judge", Status: trajeval.StatusError, Error: "evaluator judge: no judge client", Score: 0, Evaluators: []trajeval.Result{
+			{Name: "judge", Type: "llm_judge", Status: trajeval.StatusError, Threshold: 0.5, Weight: 1, Required: true, Error: "no judge client"},
+		}},
+	}
+	return cases, report.Summary{Cases: 4, Passed: 1, Failed: 1, Errors: 2}
+}
+
+func TestWriters_golden(t *testing.T) {
+	tests := []struct {
+		name   string
+		format string
+		golden string
+		setup  func(report.Writer)
+		reason string
+	}{
+		{"text", "text", "report.txt", nil, "passing evaluators in one line, failures explained"},
+		{"text verbose", "text", "report.verbose.txt", func(w report.Writer) { w.(*report.Text).Verbose = true }, "--verbose explains passing evaluators too"},
+		{"json", "json", "report.json", nil, "one document: the summary and every case, indented"},
+		{"jsonl", "jsonl", "report.jsonl", nil, "one row per case, no summary"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			w, err := report.New(tt.format, &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.setup != nil {
+				tt.setup(w)
+			}
+			cases, sum := results()
+			for _, c := range cases {
+				if err := w.Case(c); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(sum); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", tt.golden), out.Bytes(), tt.reason)
+		})
+	}
+}
+
+// golden compares got with the file at path, or rewrites it with -update.
+func golden(t *testing.T, path string, got []byte, reason string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (%s; run with -update to rewrite):\n got:\n%s\nwant:\n%s", path, reason, got, want)
+	}
+}
+
+// TestJSON_machineReadable checks the machine formats' promises beyond
+// their bytes: each JSON Lines row is one case that decodes on its own,
+// the JSON document decodes with its summary, text is never HTML-escaped,
+// and a run without cases still gives a list.
+func TestJSON_machineReadable(t *testing.T) {
+	cases, sum := results()
+	var jl bytes.Buffer
+	w := report.NewJSONL(&jl)
+	for _, c := range cases {
+		if err := w.Case(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(sum); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(jl.String(), "\n"), "\n")
+	if len(lines) != len(cases) {
+		t.Fatalf("%d JSON Lines rows for %d cases", len(lines), len(cases))
+	}
+	for i, line := range lines {
+		var r trajeval.CaseResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.ID != cases[i].ID || r.Status != cases[i].Status {
+			t.Errorf("row %d = %+v, %v; want case %s", i+1, r, err, cases[i].ID)
+		}
+	}
+	if !strings.Contains(jl.String(), `"wrong <args> & order"`) {
+		t.Errorf("JSON Lines escape HTML characters:\n%s", jl.String())
+	}
+
+	var doc bytes.Buffer
+	dw, _ := report.New("json", &doc)
+	if err := dw.Close(report.Summary{}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Summary *report.Summary   `json:"summary"`
+		Cases   []json.RawMessage `json:"cases"`
+	}
+	if err := json.Unmarshal(doc.Bytes(), &got); err != nil || got.Summary == nil || got.Cases == nil {
+		t.Errorf("empty JSON report %s: %v; want a summary and an empty list of cases", doc.String(), err)
+	}
+}
+
+func TestNew_unknownFormat(t *testing.T) {
+	if _, err := report.New("xml", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "text, json, jsonl") {
+		t.Errorf("New(xml) = %v, want an error listing the formats", err)
+	}
+	for _, f := range report.Formats {
+		if _, err := report.New(f, &bytes.Buffer{}); err != nil {
+			t.Errorf("New(%s) = %v", f, err)
+		}
+	}
+}
+
+type failing struct{ calls *[]string }
+
+func (f failing) Case(r trajeval.CaseResult) error {
+	*f.calls = append(*f.calls, "case "+r.ID)
+	return errors.New("disk full")
+}
+
+func (f failing) Close(report.Summary) error {
+	*f.calls = append(*f.calls, "close")
+	return errors.New("disk full")
+}
+
+func TestMulti(t *testing.T) {
+	var a, b bytes.Buffer
+	m := report.Multi{report.NewJSONL(&a), &report.Text{W: &b}}
+	cases, sum := results()
+	if err := m.Case(cases[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(sum); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.String(), `"id":"all-good"`) || !strings.Contains(b.String(), "all-good") || !strings.Contains(b.String(), "1 of 4 cases passed") {
+		t.Errorf("every writer gets every case and the summary:\n%s\n%s", a.String(), b.String())
+	}
+
+	var calls []string
+	var c bytes.Buffer
+	m = report.Multi{failing{&calls}, report.NewJSONL(&c)}
+	if err := m.Case(cases[0]); err == nil {
+		t.Error("Multi.Case hid a writer's error")
+	}
+	if err := m.Close(sum); err == nil {
+		t.Error("Multi.Close hid a writer's error")
+	}
+	if c.Len() != 0 || strings.Join(calls, ",") != "case all-good,close" {
+		t.Errorf("calls %v, later writer got %q: Multi stops at the first error", calls, c.String())
+	}
+}

@@ -1,0 +1,86 @@
+package trajeval_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestTrajectory_Finish(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		in       trajeval.Trajectory
+		total    *int64
+		duration *float64 // of the first step
+		indexes  []int
+		turns    []int
+		reason   string
+	}{
+		{"indexes and turns", trajeval.Trajectory{Steps: make([]trajeval.Step, 3), Turns: make([]trajeval.Turn, 2)},
+			nil, nil, []int{1, 2, 3}, []int{1, 2}, "steps and turns are numbered from 1 in order"},
+		{"duration from times", trajeval.Trajectory{Steps: []trajeval.Step{{StartTime: t0, EndTime: t0.Add(1500 * time.Millisecond)}}},
+			nil, ptr(1500.0), []int{1}, nil, "end − start when no duration is given"},
+		{"explicit duration wins", trajeval.Trajectory{Steps: []trajeval.Step{{DurationMS: ptr(7.0), StartTime: t0, EndTime: t0.Add(time.Second)}}},
+			nil, ptr(7.0), []int{1}, nil, "the trace's own duration is kept"},
+		{"token total", trajeval.Trajectory{Metrics: trajeval.Metrics{Tokens: trajeval.Tokens{Input: ptr[int64](10), Output: ptr[int64](20)}}},
+			ptr[int64](30), nil, nil, nil, "input + output when no total is given"},
+		{"given total kept", trajeval.Trajectory{Metrics: trajeval.Metrics{Tokens: trajeval.Tokens{Input: ptr[int64](10), Output: ptr[int64](20), Total: ptr[int64](35)}}},
+			ptr[int64](35), nil, nil, nil, "the trace's own total wins"},
+		{"one side only", trajeval.Trajectory{Metrics: trajeval.Metrics{Tokens: trajeval.Tokens{Input: ptr[int64](10)}}},
+			nil, nil, nil, nil, "no total from input alone"},
+		{"total overflows", trajeval.Trajectory{Metrics: trajeval.Metrics{Tokens: trajeval.Tokens{Input: ptr[int64](math.MaxInt64), Output: ptr[int64](math.MaxInt64)}}},
+			nil, nil, nil, nil, "regression: a sum that does not fit must stay unknown, not wrap round to -2 and pass every max_tokens"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := tt.in
+			tr.Finish()
+			if got := tr.Metrics.Tokens.Total; (got == nil) != (tt.total == nil) || got != nil && *got != *tt.total {
+				t.Errorf("token total %v, want %v: %s", deref(got), deref(tt.total), tt.reason)
+			}
+			if n, ok := tr.Metrics.Tokens.Sum(); ok != (tt.total != nil) || ok && n != *tt.total {
+				t.Errorf("Sum() = %d, %v; want %v: %s", n, ok, deref(tt.total), tt.reason)
+			}
+			if tt.duration != nil && (tr.Steps[0].DurationMS == nil || *tr.Steps[0].DurationMS != *tt.duration) {
+				t.Errorf("duration %v, want %v: %s", deref(tr.Steps[0].DurationMS), *tt.duration, tt.reason)
+			}
+			for i, s := range tr.Steps {
+				if s.Index != tt.indexes[i] {
+					t.Errorf("step %d has index %d: %s", i, s.Index, tt.reason)
+				}
+			}
+			for i, turn := range tr.Turns {
+				if turn.Turn != tt.turns[i] {
+					t.Errorf("turn %d is numbered %d: %s", i, turn.Turn, tt.reason)
+				}
+			}
+		})
+	}
+}
+
+func TestTokens_Sum(t *testing.T) {
+	tk := trajeval.Tokens{Input: ptr[int64](math.MaxInt64), Output: ptr[int64](1)}
+	if n, ok := tk.Sum(); ok {
+		t.Errorf("Sum() = %d, true; want false: the sum overflows", n)
+	}
+	tk = trajeval.Tokens{Input: ptr[int64](math.MinInt64), Output: ptr[int64](-1)}
+	if n, ok := tk.Sum(); ok {
+		t.Errorf("Sum() = %d, true; want false: the sum overflows", n)
+	}
+	tk = trajeval.Tokens{Input: ptr[int64](math.MaxInt64), Output: ptr[int64](-1)}
+	if n, ok := tk.Sum(); !ok || n != math.MaxInt64-1 {
+		t.Errorf("Sum() = %d, %v; want %d", n, ok, int64(math.MaxInt64-1))
+	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
