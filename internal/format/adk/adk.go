@@ -135,7 +135,7 @@ func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	}
 	n := 0
 	var stop error
-	_, err = eachCase(data, in.Name, in.Warn, func(c *EvalCase) error {
+	_, err = eachCase(data, in, func(c *EvalCase) error {
 		if err := ctx.Err(); err != nil {
 			stop = err
 			return err
@@ -150,10 +150,6 @@ func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	switch {
 	case stop != nil:
 		return stop
-	case err != nil && n > 0:
-		// Keep the complete cases of a cut-off file.
-		in.Warn(trajeval.Warning{File: in.Name, Msg: "the eval set is cut off; read the cases before the break: " + err.Error()})
-		return nil
 	case err != nil:
 		return err
 	case n == 0:

@@ -167,24 +167,55 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	return line, err
 }
 
+// decode reads one trace record, data, whose first line is firstLine. A
+// record cut off or broken is damage (see trajeval.Input.Damage); read
+// leniently, what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory, error) {
 	var r record
+	partial := false
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	if err := d.Decode(&r); err != nil {
-		msg, line, col := jsonl.Describe(data, err, firstLine)
-		return nil, &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Err: err}
-	}
-	// A second value must not be dropped silently (two pretty-printed objects).
-	if rest := bytes.TrimLeft(data[d.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Valid JSON, but not a trace record: nothing to salvage.
+			msg, line, col := jsonl.Describe(data, err, firstLine)
+			return nil, &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Hint: "see the record shape in the agentv format's documentation", Err: trajeval.ErrUnknownFormat}
+		}
+		if err := jsonl.Damaged(in, data, err, firstLine); err != nil {
+			return nil, err
+		}
+		r, partial = salvage(data), true
+	} else if rest := bytes.TrimLeft(data[d.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		// A second value must not be dropped silently (two pretty-printed objects).
 		line, col := jsonl.Position(data, int64(len(data)-len(rest)))
 		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
 	}
+	t := build(in, r, firstLine)
+	t.Partial = partial
+	return t, nil
+}
+
+// salvage reads what comes before the break of a damaged record.
+func salvage(data []byte) record {
+	var r record
+	b, err := json.Marshal(jsonl.Salvage(data))
+	if err != nil {
+		return r
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	_ = d.Decode(&r) // what has the wrong type stays unset
+	return r
+}
+
+// build makes the trajectory of the record r, which starts at firstLine.
+func build(in trajeval.Input, r record, firstLine int) *trajeval.Trajectory {
 	msgs := r.Output
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
-	t := &trajeval.Trajectory{ID: idString(r.ID)}
+	t := &trajeval.Trajectory{ID: idString(r.ID), Line: firstLine}
 	seen := map[string]bool{}
 	turn := 0
 	var llm int64
@@ -269,7 +300,7 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 		t.Metrics.Tokens = trajeval.Tokens{Input: u.Input, Output: u.Output, Total: u.Total}
 	}
 	t.Finish()
-	return t, nil
+	return t
 }
 
 func ptr[T any](v T) *T { return &v }

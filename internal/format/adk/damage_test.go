@@ -1,0 +1,10 @@
+package adk_test
+
+import (
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/format/adk"
+	"github.com/trajeval/trajeval/internal/format/formattest"
+)
+
+func TestRead_damage(t *testing.T) { formattest.Breaks(t, adk.EvalSetFormat, adk.SessionFormat) }
