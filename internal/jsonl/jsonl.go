@@ -18,8 +18,9 @@ import (
 	"github.com/trajeval/trajeval"
 )
 
-// Each calls fn with every non-blank line of r (without its line ending)
-// and its 1-based line number. The line's bytes are only valid during the
+// Each calls fn with every non-blank line of r (without its line ending
+// and trailing white space, with its leading white space, so that columns
+// count from the start of the line) and its 1-based line number. The line's bytes are only valid during the
 // call. It stops at the first error fn returns.
 func Each(r io.Reader, fn func(line []byte, n int) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -38,7 +39,7 @@ func Each(r io.Reader, fn func(line []byte, n int) error) error {
 		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
+		if t := bytes.TrimRight(line, " \t\r\n"); len(bytes.TrimSpace(t)) > 0 {
 			if ferr := fn(t, n); ferr != nil {
 				return ferr
 			}

@@ -191,9 +191,7 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 		line, col := jsonl.Position(data, int64(len(data)-len(rest)))
 		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
 	}
-	t := build(in, r, firstLine)
-	t.Partial = partial
-	return t, nil
+	return build(in, r, firstLine, partial), nil
 }
 
 // salvage reads what comes before the break of a damaged record.
@@ -209,13 +207,14 @@ func salvage(data []byte) record {
 	return r
 }
 
-// build makes the trajectory of the record r, which starts at firstLine.
-func build(in trajeval.Input, r record, firstLine int) *trajeval.Trajectory {
+// build makes the trajectory of the record r, which starts at firstLine;
+// partial says damage cut it short.
+func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.Trajectory {
 	msgs := r.Output
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
-	t := &trajeval.Trajectory{ID: idString(r.ID), Line: firstLine}
+	t := &trajeval.Trajectory{ID: idString(r.ID), Line: firstLine, Partial: partial}
 	seen := map[string]bool{}
 	turn := 0
 	var llm int64
@@ -260,6 +259,9 @@ func build(in trajeval.Input, r record, firstLine int) *trajeval.Trajectory {
 				seen[id] = true
 			}
 			if c.Tool == "" {
+				if partial {
+					continue // cut off before its name
+				}
 				warn("a tool call has no tool name")
 			}
 			s := trajeval.Step{
