@@ -13,6 +13,7 @@ import (
 
 func convertCmd() *cobra.Command {
 	var from string
+	var lenient bool
 	c := &cobra.Command{
 		Use:   "convert FILE...",
 		Short: "Print each trace file's trajectories in the canonical form, one per line",
@@ -27,12 +28,13 @@ The format is detected from the content; --from forces one.`,
 			enc.SetEscapeHTML(false)
 			stderr := cmd.ErrOrStderr()
 			warn := func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
+			topts := trace.Options{From: from, Lenient: lenient, Warn: warn}
 			for _, path := range args {
 				var err error
 				if path == "-" {
-					err = trace.ReadFrom(cmd.Context(), "<stdin>", cmd.InOrStdin(), from, warn, func(t *trajeval.Trajectory) error { return enc.Encode(t) })
+					err = trace.ReadFrom(cmd.Context(), "<stdin>", cmd.InOrStdin(), topts, func(t *trajeval.Trajectory) error { return enc.Encode(t) })
 				} else {
-					err = trace.Read(cmd.Context(), path, from, warn, func(t *trajeval.Trajectory) error { return enc.Encode(t) })
+					err = trace.Read(cmd.Context(), path, topts, func(t *trajeval.Trajectory) error { return enc.Encode(t) })
 				}
 				if err != nil {
 					return err
@@ -42,5 +44,6 @@ The format is detected from the content; --from forces one.`,
 		},
 	}
 	c.Flags().StringVar(&from, "from", "", "force the trace format: "+fmt.Sprint(trace.Names()))
+	c.Flags().BoolVar(&lenient, "lenient", false, `read what comes before the damage of a cut-off or corrupt trace, marked "partial": true, instead of failing`)
 	return c
 }

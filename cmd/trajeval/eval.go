@@ -17,7 +17,7 @@ func evalCmd() *cobra.Command {
 	var (
 		traces, out, format, from, config string
 		threshold                         float64
-		verbose                           bool
+		verbose, lenient                  bool
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
@@ -66,7 +66,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			stderr := cmd.ErrOrStderr()
 			sum, err := run.Run(cmd.Context(), suites, run.Options{
-				Traces: traces, From: from,
+				Traces: traces, From: from, Lenient: lenient,
 				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
 			}, writers.Case)
 			if cerr := writers.Close(report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}); err == nil {
@@ -89,6 +89,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
+	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
 	return c
 }
 

@@ -31,7 +31,7 @@ func TestEval_everyFormat(t *testing.T) {
 		}
 		var ids []string
 		seen := map[string]bool{}
-		err := trace.Read(context.Background(), path, "", nil, func(tr *trajeval.Trajectory) error {
+		err := trace.Read(context.Background(), path, trace.Options{}, func(tr *trajeval.Trajectory) error {
 			if tr.ID != "" && !seen[tr.ID] {
 				seen[tr.ID] = true
 				ids = append(ids, tr.ID)

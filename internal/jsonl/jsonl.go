@@ -117,13 +117,16 @@ func Truncated(err error) bool {
 // Describe turns a JSON decoding error into a short message in the user's
 // terms and the place in data it points at (line and column from
 // firstLine, 1-based), with a hint for the common mistakes:
-//  1. a value cut off points just after the last byte;
+//  1. a value cut off points just after its last byte that is not white
+//     space;
 //  2. a syntax error points at the offending byte;
 //  3. a value of the wrong type points at the value's first byte and says
 //     what was expected and what came, never a Go type.
 func Describe(data []byte, err error, firstLine int) (msg string, line, col int) {
 	if Truncated(err) {
-		line, col = Position(data, int64(len(data)))
+		// Just after the last byte that is not white space: where the
+		// file stops.
+		line, col = Position(data, int64(len(bytes.TrimRight(data, " \t\r\n"))))
 		return "unexpected end of JSON: a value is cut off or a bracket is missing", line + firstLine - 1, col
 	}
 	off, ok := ErrorOffset(data, err)

@@ -32,7 +32,7 @@ func TestRead_errors(t *testing.T) {
 		reason    string
 	}{
 		{"truncated object", `{"id": "x", "output": [{"role": "assistant"`, 1, 44, "truncated", "the end of the data"},
-		{"truncated pretty", "{\n  \"id\": \"x\",\n  \"output\": [\n", 4, 1, "truncated", "line and column at the end"},
+		{"truncated pretty", "{\n  \"id\": \"x\",\n  \"output\": [\n", 3, 14, "truncated", "just after the last byte, not on the empty line after it"},
 		{"bad jsonl line", "{\"id\":\"a\",\"output\":[]}\n{\"id\":\"b\",\"output\":[}\n", 2, 21, "invalid JSON", "the line of the bad record"},
 		{"wrong type", `{"id": "x", "output": {"role": "assistant"}}`, 1, 23, `expected an array for "output", got an object`, "output must be a list; the column of the value, not after it"},
 		{"wrong field type", `{"id": "x", "output": [{"role": "assistant", "tool_calls": [{"tool": 7}]}]}`, 1, 70, `expected a string for "tool", got a number`, "a number where a name belongs"},
