@@ -8,6 +8,7 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -309,6 +310,17 @@ func Salvage(data []byte) any {
 			return root
 		}
 	}
+}
+
+// ReadError is the error of a reader that could not read the file name:
+// a *trajeval.TraceError (damage to a compressed file, say) or the end of
+// the context as it is, any other error as "cannot read the trace".
+func ReadError(name string, err error) error {
+	var te *trajeval.TraceError
+	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 }
 
 // Damaged reports the JSON error err, found in data whose first line is

@@ -16,6 +16,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -212,16 +213,31 @@ func Read(ctx context.Context, path string, opts Options, yield func(*trajeval.T
 
 // ReadFrom is Read for an open reader.
 func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield func(*trajeval.Trajectory) error) error {
+	in := trajeval.Input{Name: name, Warn: opts.Warn, Lenient: opts.Lenient}
+	if in.Warn == nil {
+		in.Warn = func(trajeval.Warning) {}
+	}
 	br := bufio.NewReaderSize(r, headSize)
+	var gz *gzipData
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return &trajeval.TraceError{File: name, Msg: "bad gzip data: " + err.Error(), Err: err}
 		}
 		defer zr.Close()
-		br = bufio.NewReaderSize(zr, headSize)
+		gz = &gzipData{r: zr, in: in}
+		br = bufio.NewReaderSize(gz, headSize)
+		y := yield
+		yield = func(t *trajeval.Trajectory) error {
+			t.Partial = t.Partial || gz.cut
+			return y(t)
+		}
 	}
 	head, err := br.Peek(headSize)
+	var te *trajeval.TraceError
+	if errors.As(err, &te) {
+		return err
+	}
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 	}
@@ -236,11 +252,39 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	} else if f, err = Detect(name, head); err != nil {
 		return err
 	}
-	warn := opts.Warn
-	if warn == nil {
-		warn = func(trajeval.Warning) {}
+	in.R = br
+	return f.Read(ctx, in, yield)
+}
+
+// gzipData reads a gzip stream whose damage (cut off, or corrupt) is
+// damage to the trace (see trajeval.Input.Damage): read leniently, the
+// data ends there, and every trajectory yielded after is partial, since
+// the end of the data may fall where a record ends.
+type gzipData struct {
+	r   io.Reader
+	in  trajeval.Input
+	cut bool
+}
+
+func (g *gzipData) Read(p []byte) (int, error) {
+	if g.cut {
+		return 0, io.EOF
 	}
-	return f.Read(ctx, trajeval.Input{Name: name, R: br, Warn: warn, Lenient: opts.Lenient}, yield)
+	n, err := g.r.Read(p)
+	var ce flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = g.in.Damage(0, 0, "the gzip data is cut off")
+	case errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &ce):
+		err = g.in.Damage(0, 0, "the gzip data is corrupt: "+strings.TrimPrefix(err.Error(), "gzip: "))
+	default:
+		return n, err
+	}
+	if err != nil {
+		return n, err
+	}
+	g.cut = true
+	return n, io.EOF
 }
 
 func unwrapPathError(err error) string {

@@ -78,6 +78,7 @@ import (
 	"io"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -131,7 +132,7 @@ func anyKey(head []byte, keys ...string) bool {
 func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	data, err := io.ReadAll(in.R)
 	if err != nil {
-		return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+		return jsonl.ReadError(in.Name, err)
 	}
 	n := 0
 	var stop error
@@ -190,7 +191,7 @@ func (sessionFormat) Sniff(head []byte) error {
 func (sessionFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	data, err := io.ReadAll(in.R)
 	if err != nil {
-		return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+		return jsonl.ReadError(in.Name, err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}

@@ -107,7 +107,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	// object. The first line is read whole, however long.
 	first, err := readLine(br)
 	if err != nil {
-		return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+		return jsonl.ReadError(in.Name, err)
 	}
 	for len(bytes.TrimSpace(first)) == 0 && err == nil {
 		var more []byte
@@ -119,7 +119,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	if t := bytes.TrimSpace(first); len(t) == 0 || !json.Valid(t) {
 		rest, err := io.ReadAll(br)
 		if err != nil {
-			return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+			return jsonl.ReadError(in.Name, err)
 		}
 		data := append(first, rest...)
 		if len(bytes.TrimSpace(data)) == 0 {

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -62,12 +61,12 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 			return use(jsonl.Salvage(b), n, true)
 		})
 		if err != nil {
-			return readErr(in, err)
+			return jsonl.ReadError(in.Name, err)
 		}
 	} else {
 		data, err := io.ReadAll(br)
 		if err != nil {
-			return readErr(in, err)
+			return jsonl.ReadError(in.Name, err)
 		}
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
@@ -138,14 +137,6 @@ func Mark(t *trajeval.Trajectory, line int, partial bool) *trajeval.Trajectory {
 	t.Line = line
 	t.Partial = t.Partial || partial
 	return t
-}
-
-func readErr(in trajeval.Input, err error) error {
-	var te *trajeval.TraceError
-	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 }
 
 // Facts are what a cut head shows about its JSON: keys, and short string

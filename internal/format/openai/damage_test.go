@@ -20,6 +20,8 @@ func TestChat_damage(t *testing.T) {
 			Steps: 1, Reason: "the call before the cut is kept"},
 		{Name: "syntax error mid-file", In: `{"messages": [` + chatCall + `]}` + "\n" + `{"messages": [` + chatTwo + ` ‸{"role": "tool"}]}` + "\n" + `{"messages": [` + chatCall + `]}` + "\n",
 			Steps: 3, Reason: "a missing comma on line 2: lines 1 and 3 are whole, line 2 is kept up to the break"},
+		{Name: "missing comma in a document", In: "{\"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"}\n  ‸{\"role\": \"assistant\", \"content\": \"hello\"}]}\n",
+			Steps: 0, Reason: "regression: the warning said 'invalid JSON:  (column 16)', with no reason"},
 		{Name: "messages one per line", In: `{"role": "user", "content": "go"}` + "\n" + chatCall + "\n" + `{"role": "tool", "tool_call_id": "c1", "content" ‸"x"}` + "\n" + chatTwo + "\n",
 			Steps: 2, Reason: "the conversation a broken message belongs to is partial"},
 	})

@@ -208,7 +208,7 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		return nil
 	})
 	if err != nil {
-		return readError(in.Name, err)
+		return jsonl.ReadError(in.Name, err)
 	}
 	if r.lines == 0 && firstErr != nil {
 		return firstErr
@@ -242,7 +242,7 @@ func (r *reader) salvage(data []byte, line int) {
 func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 	data, err := io.ReadAll(br)
 	if err != nil {
-		return readError(r.in.Name, err)
+		return jsonl.ReadError(r.in.Name, err)
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	u := &ptrace.JSONUnmarshaler{}
@@ -271,14 +271,6 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 		}
 		r.addTraces(td, 0)
 	}
-}
-
-func readError(name string, err error) error {
-	var te *trajeval.TraceError
-	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 }
 
 type protoFormat struct{}
@@ -361,7 +353,7 @@ func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error 
 		hdr := binary.AppendUvarint([]byte{0x0a}, n)
 		rec, err := readN(br, hdr, n)
 		if err != nil {
-			return r.protoError(off, "the protobuf message is cut off", nil)
+			return r.protoError(off, "the protobuf message is cut off", err)
 		}
 		td, err := u.UnmarshalTraces(rec)
 		if err != nil {
@@ -386,7 +378,7 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
-			return r.protoError(off, "the length prefix is cut off", nil)
+			return r.protoError(off, "the length prefix is cut off", err)
 		}
 		n := binary.BigEndian.Uint32(size[:])
 		if n > maxMessage {
@@ -394,7 +386,7 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 		}
 		msg, err := readN(br, nil, uint64(n))
 		if err != nil {
-			return r.protoError(off, "the last message is cut off", nil)
+			return r.protoError(off, "the last message is cut off", err)
 		}
 		td, err := u.UnmarshalTraces(msg)
 		if err != nil {
@@ -419,7 +411,11 @@ func readN(br io.Reader, prefix []byte, n uint64) ([]byte, error) {
 // trajeval.Input.Damage): read leniently, what came before is kept and
 // nothing after it is read.
 func (r *reader) protoError(off int64, msg string, err error) error {
-	if err != nil {
+	var te *trajeval.TraceError
+	switch {
+	case errors.As(err, &te):
+		return err // damage found below, in a compressed file
+	case err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		msg += ": " + err.Error()
 	}
 	if err := r.in.Damage(0, 0, fmt.Sprintf("byte %d: %s", off, msg)); err != nil {
