@@ -190,6 +190,11 @@ func Fuzz(f *testing.F, formats []trajeval.Format, more func(data []byte)) {
 			if err != nil && !errors.As(err, &te) {
 				t.Errorf("%s: error %v is not a TraceError", fm.Name(), err)
 			}
+			// Read leniently, damage is never the error.
+			_, _, err = ReadLenient(fm, "fuzz.json", data)
+			if err != nil && (!errors.As(err, &te) || errors.Is(err, trajeval.ErrCorruptTrace)) {
+				t.Errorf("%s: read leniently: %v", fm.Name(), err)
+			}
 		}
 		if more != nil {
 			more(data)

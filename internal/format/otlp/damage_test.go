@@ -3,10 +3,12 @@ package otlp_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/otlp"
 )
@@ -48,4 +50,37 @@ func TestProto_damage(t *testing.T) {
 		{Name: "truncated", In: string(data[:first+20]), Steps: steps, Reason: "the second message is cut off"},
 		{Name: "corrupt mid-file", In: string(corrupt), Steps: steps, Reason: "the second message is not protobuf"},
 	})
+}
+
+// TestRead_notOTLP checks that valid JSON that is not OTLP traces is told
+// in the user's terms at its place, never in the decoder's own words.
+func TestRead_notOTLP(t *testing.T) {
+	tests := []struct {
+		name, in string // ‸ marks the place
+		msg      string
+		reason   string
+	}{
+		{"number for a list", `{"resourceSpans": ‸5}` + "\n", `expected an array for "resourceSpans", got a number`, "a JSON Lines line"},
+		{"number for an id", `{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": ‸12, "name": "x"}]}]}]}` + "\n", `expected a string for "traceId", got a number`, "deep in a span"},
+		{"object for a list", "{\n  \"resourceSpans\": [{\"scopeSpans\": ‸{}}]}\n", `expected an array for "scopeSpans", got an object`, "a pretty-printed document"},
+		{"short id", `{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "ab‸", "name": "x"}]}]}]}` + "\n", `an id of the wrong length for "traceId"`, "an id that is not 32 hex digits"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := strings.Index(tt.in, formattest.Mark)
+			in := tt.in[:i] + tt.in[i+len(formattest.Mark):]
+			line := strings.Count(in[:i], "\n") + 1
+			col := i - strings.LastIndexByte(in[:i], '\n')
+			_, _, err := formattest.Read(otlp.JSON, "x.json", []byte(in))
+			var te *trajeval.TraceError
+			if !errors.As(err, &te) || te.Line != line || te.Col != col || !strings.HasPrefix(te.Msg, tt.msg) {
+				t.Errorf("Read = %v, want %q at %d:%d: %s", err, tt.msg, line, col, tt.reason)
+			}
+			for _, leak := range []string{"Read", "Iter", "jsoniter", "bigger context"} {
+				if err != nil && strings.Contains(err.Error(), leak) {
+					t.Errorf("error %q speaks of the decoder (%s)", err, leak)
+				}
+			}
+		})
+	}
 }

@@ -200,11 +200,11 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		}
 		// Valid JSON, but not OTLP traces: skipped, as a line that is not
 		// an event.
-		msg := "not an OTLP traces line: " + err.Error()
+		msg, l, col := explain(line, err, n)
 		if firstErr == nil {
-			firstErr = &trajeval.TraceError{File: in.Name, Line: n, Msg: msg, Err: err}
+			firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg, Err: trajeval.ErrUnknownFormat}
 		}
-		r.warnf(n, "", "%s; line skipped", msg)
+		r.in.Warn(trajeval.Warning{File: in.Name, Line: l, Col: col, Msg: msg + "; line skipped"})
 		return nil
 	})
 	if err != nil {
@@ -267,7 +267,12 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 		}
 		td, err := u.UnmarshalTraces(raw)
 		if err != nil {
-			return &trajeval.TraceError{File: r.in.Name, Line: line, Msg: "not an OTLP traces document: " + err.Error(), Err: err}
+			msg, l, col := explain(raw, err, line)
+			if l == line {
+				_, startCol := jsonl.Position(data, start)
+				col += startCol - 1 // raw starts part-way into its line
+			}
+			return &trajeval.TraceError{File: r.in.Name, Line: l, Col: col, Msg: msg, Err: trajeval.ErrUnknownFormat}
 		}
 		r.addTraces(td, 0)
 	}
