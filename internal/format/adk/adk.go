@@ -44,8 +44,10 @@
 //  9. A call id seen twice in one case is one step, with a warning.
 //
 // The file is one JSON document and is read whole; the decoded cases are
-// handled one at a time. A file cut off after some complete cases yields
-// those cases and a warning.
+// handled one at a time. A file cut off or broken by a syntax error is an
+// error at its line and column, after the cases before the break were
+// handed on; read leniently, the case the break cuts short is read up to
+// it and marked partial, and nothing after it is read.
 //
 // # Sessions
 //

@@ -96,13 +96,16 @@
 //
 // Reading: a file whose first line is a whole JSON value is read as JSON
 // Lines, one line at a time (a one-line document is both); otherwise it is
-// one document (or several concatenated), read whole. In JSON Lines a line
-// that is not valid JSON is reported and skipped; a document that is not
-// valid JSON is an error. Protobuf is one TracesData message, read one
-// ResourceSpans at a time, or the Collector file exporter's proto framing:
-// each message preceded by its length as a 4-byte big-endian integer. The
-// varint framing of writeDelimitedTo is not read: its first byte cannot be
-// told from an unframed message's.
+// one document (or several concatenated), read whole. A line or document
+// that is not valid JSON, or protobuf cut off or corrupt, is an error at its
+// place; read leniently, what comes before the damage is kept (in JSON
+// Lines the next lines are read on) and every trajectory is partial, since
+// the damage may have held spans of any trace. A JSON line that is valid
+// but not OTLP traces is reported and skipped. Protobuf is one TracesData
+// message, read one ResourceSpans at a time, or the Collector file
+// exporter's proto framing: each message preceded by its length as a
+// 4-byte big-endian integer. The varint framing of writeDelimitedTo is not
+// read: its first byte cannot be told from an unframed message's.
 //
 // Memory: spans of one trace may be anywhere in a file (the file exporter
 // writes in end order with no guarantee), and a later trace may continue
