@@ -1,6 +1,7 @@
 package adk_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/format/adk"
@@ -35,4 +36,13 @@ func TestSession_damage(t *testing.T) {
 		{Name: "syntax error mid-file", In: "[\n {\"id\": \"s1\", \"app_name\": \"a\", \"events\": [" + user + ", " + call + "]},\n {\"id\": \"s2\", \"app_name\": \"a\", \"events\": [" + call + ", ‸]},\n {\"id\": \"s3\", \"app_name\": \"a\", \"events\": [" + two + "]}\n]\n",
 			Steps: 2, Reason: "the second session is kept up to the break; nothing after it is read"},
 	})
+}
+
+// An eval set loaded as a suite is never read leniently: its damage must
+// not suggest --lenient.
+func TestDecodeEvalSet_damage(t *testing.T) {
+	_, err := adk.DecodeEvalSet([]byte(`{"eval_set_id": "s", "eval_cases": [{"eval_id": "a"`), "s.evalset.json")
+	if err == nil || !strings.Contains(err.Error(), "s.evalset.json:1:") || strings.Contains(err.Error(), "--lenient") {
+		t.Errorf("DecodeEvalSet = %v, want an error at its place without the --lenient hint", err)
+	}
 }

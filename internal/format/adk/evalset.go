@@ -75,6 +75,10 @@ func DecodeEvalSet(data []byte, name string) (*EvalSet, error) {
 		set.Cases = append(set.Cases, *c)
 		return nil
 	})
+	var te *trajeval.TraceError
+	if errors.As(err, &te) && errors.Is(err, trajeval.ErrCorruptTrace) {
+		te.Hint = "the eval set is cut off or corrupt; fix it" // an eval set is never read leniently
+	}
 	if err != nil {
 		return nil, err
 	}
