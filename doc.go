@@ -59,7 +59,9 @@
 // iff every evaluator not marked required: false passes (default threshold
 // 1.0 for deterministic evaluators). A case with no trace, an unreadable
 // trace or an evaluator that cannot run has [StatusError], never a silent 0
-// or a silent pass.
+// or a silent pass. A trace cut off or broken by a syntax error is
+// unreadable, unless read leniently (see [Input.Damage]): then the case is
+// scored from what came before the damage and marked partial.
 //
 // The command trajeval (cmd/trajeval) runs suites: exit code 0 when every
 // case passed, 1 when some case failed or errored, 2 when the command or a

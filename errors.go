@@ -12,6 +12,9 @@ var (
 	ErrEmptyTrace    = errors.New("empty trace")
 	ErrUnknownFormat = errors.New("unknown trace format")
 	ErrConfig        = errors.New("configuration error")
+	// ErrCorruptTrace is a trace that is not valid in its format: cut off,
+	// or broken by a syntax error.
+	ErrCorruptTrace = errors.New("corrupt trace")
 )
 
 // A SpecError is a mistake in a suite or configuration file, located for
@@ -70,14 +73,14 @@ func (e *TraceError) Unwrap() error { return e.Err }
 // a result whose call never appears, a call id used twice, arguments that
 // are not valid JSON. Each is reported once, with its place.
 type Warning struct {
-	File  string
-	Line  int
-	Place string // e.g. "span 5b8efff798038103"
-	Msg   string
+	File      string
+	Line, Col int    // 0 when unknown
+	Place     string // e.g. "span 5b8efff798038103"
+	Msg       string
 }
 
 func (w Warning) String() string {
-	s := position(w.File, w.Line, 0)
+	s := position(w.File, w.Line, w.Col)
 	if w.Place != "" {
 		s += w.Place + ": "
 	}

@@ -22,6 +22,39 @@ type Input struct {
 	Name string // the file name, for errors and warnings
 	R    io.Reader
 	Warn func(Warning) // never nil when passed to Read
+	// Lenient asks for what can be read of a damaged file (see Damage)
+	// instead of an error.
+	Lenient bool
+}
+
+// damageHint tells the user what to do about a damaged trace.
+const damageHint = "the file is truncated or corrupt; fix it, or pass --lenient to score what was read"
+
+// Damage is what a reader calls where its input stops being valid in its
+// format: the file is cut off, or a syntax error breaks it (invalid JSON,
+// a truncated protobuf message). reason says what is wrong, in the user's
+// terms; line and col place it (0 when unknown).
+//
+// The rules:
+//  1. Read strictly (the default), the damage is a *TraceError wrapping
+//     [ErrCorruptTrace], which the reader returns: nothing after it is read,
+//     and the case it holds is an error, never a score.
+//  2. Read leniently, the damage is a warning and Damage returns nil: the
+//     reader keeps what came before the damage (and, in JSON Lines, goes
+//     on with the next line) and marks every trajectory the damage may
+//     have cut short Partial.
+//
+// Data that is valid but not what the format expects (a JSON line that is
+// not an event) is not damage: readers skip it with a warning.
+func (in Input) Damage(line, col int, reason string) error {
+	if reason == "" {
+		reason = "the trace is not valid"
+	}
+	if !in.Lenient {
+		return &TraceError{File: in.Name, Line: line, Col: col, Msg: reason, Hint: damageHint, Err: ErrCorruptTrace}
+	}
+	in.Warn(Warning{File: in.Name, Line: line, Col: col, Msg: reason + "; read leniently: what came before is kept, marked partial"})
+	return nil
 }
 
 // A SniffError is a format's reason for not claiming a file. Closeness

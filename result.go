@@ -36,6 +36,9 @@ type CaseResult struct {
 	Error      string   `json:"error,omitempty"`
 	Evaluators []Result `json:"evaluators"`
 	Warnings   []string `json:"warnings,omitempty"`
+	// Partial is set when the case was scored from a partial trajectory: a
+	// damaged trace read leniently.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Details explain a score: how the expected calls lined up with the actual

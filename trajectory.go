@@ -16,6 +16,13 @@ type Trajectory struct {
 	Turns   []Turn
 	Steps   []Step
 	Metrics Metrics
+	// Partial is set when the trace was damaged and read leniently (see
+	// Input.Damage): the trajectory may lack what the damage cut off.
+	Partial bool
+	// Line is the line of its file where the trajectory's record starts,
+	// 0 when unknown or when it is built from many places; it places
+	// warnings about the whole trajectory. It is not part of the JSON form.
+	Line int
 }
 
 // A Turn is one user message and the agent's final answer to it.
@@ -188,6 +195,7 @@ type trajectoryJSON struct {
 	Turns   []turnJSON  `json:"turns"`
 	Steps   []Step      `json:"steps"`
 	Metrics metricsJSON `json:"metrics"`
+	Partial bool        `json:"partial,omitempty"`
 }
 
 func nonZero[T comparable](v T) *T {
@@ -242,7 +250,7 @@ func (s *Step) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes the trajectory in the canonical form (docs/scoring.md §1).
 func (t Trajectory) MarshalJSON() ([]byte, error) {
-	w := trajectoryJSON{ID: t.ID, Turns: make([]turnJSON, len(t.Turns)), Steps: t.Steps}
+	w := trajectoryJSON{ID: t.ID, Turns: make([]turnJSON, len(t.Turns)), Steps: t.Steps, Partial: t.Partial}
 	if w.Steps == nil {
 		w.Steps = []Step{}
 	}
@@ -263,7 +271,7 @@ func (t *Trajectory) UnmarshalJSON(b []byte) error {
 	if err := unmarshalExact(b, &w); err != nil {
 		return err
 	}
-	*t = Trajectory{ID: w.ID, Steps: w.Steps}
+	*t = Trajectory{ID: w.ID, Steps: w.Steps, Partial: w.Partial}
 	for _, tn := range w.Turns {
 		t.Turns = append(t.Turns, Turn(tn))
 	}

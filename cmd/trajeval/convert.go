@@ -14,6 +14,7 @@ import (
 
 func convertCmd() *cobra.Command {
 	var from string
+	var lenient bool
 	c := &cobra.Command{
 		Use:   "convert FILE...",
 		Short: "Print each trace file's trajectories in the canonical form, one per line",
@@ -25,7 +26,7 @@ trajectory is an error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-			err := convert(cmd, args, from, w)
+			err := convert(cmd, args, trace.Options{From: from, Lenient: lenient}, w)
 			// What was converted before an error is still printed; a write
 			// error is an error, never a silent short output.
 			if ferr := w.Flush(); err == nil && ferr != nil {
@@ -35,16 +36,17 @@ trajectory is an error.`,
 		},
 	}
 	c.Flags().StringVar(&from, "from", "", "force the trace format: "+fmt.Sprint(trace.Names()))
+	c.Flags().BoolVar(&lenient, "lenient", false, `read what comes before the damage of a cut-off or corrupt trace, marked "partial": true, instead of failing`)
 	return c
 }
 
 // convert writes the trajectories of each file to w, one JSON object per
 // line.
-func convert(cmd *cobra.Command, args []string, from string, w io.Writer) error {
+func convert(cmd *cobra.Command, args []string, topts trace.Options, w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	stderr := cmd.ErrOrStderr()
-	warn := func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
+	topts.Warn = func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
 	for _, path := range args {
 		n := 0
 		yield := func(t *trajeval.Trajectory) error {
@@ -58,9 +60,9 @@ func convert(cmd *cobra.Command, args []string, from string, w io.Writer) error 
 		name := path
 		if path == "-" {
 			name = "<stdin>"
-			err = trace.ReadFrom(cmd.Context(), name, cmd.InOrStdin(), from, warn, yield)
+			err = trace.ReadFrom(cmd.Context(), name, cmd.InOrStdin(), topts, yield)
 		} else {
-			err = trace.Read(cmd.Context(), path, from, warn, yield)
+			err = trace.Read(cmd.Context(), path, topts, yield)
 		}
 		if err != nil {
 			return err

@@ -20,7 +20,7 @@ func evalCmd() *cobra.Command {
 		traces, out, format, from, config string
 		threshold                         float64
 		workers                           int
-		verbose                           bool
+		verbose, lenient                  bool
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
@@ -89,7 +89,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			stderr := cmd.ErrOrStderr()
 			sum, err := run.Run(cmd.Context(), suites, run.Options{
-				Traces: traces, From: from, Workers: workers,
+				Traces: traces, From: from, Workers: workers, Lenient: lenient,
 				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
 			}, emit)
 			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}
@@ -119,6 +119,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
+	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
 	return c
 }
 

@@ -23,11 +23,14 @@ import (
 // the test: update this list when a reader's rules change, never skip the
 // file.
 var rejected = map[string]string{
-	// Damaged on purpose but, for now, read leniently with a warning:
-	// adk-evalset/truncated.evalset.json, anthropic/truncated.json,
-	// openai-chat/truncated.json, otlp/truncated.jsonl, and the problems.*
-	// and bad.* files. When the readers reject damaged input by default,
-	// list each here with the reason.
+	"adk-evalset/truncated.evalset.json": "the eval set is cut off",
+	"anthropic/truncated.json":           "the JSON document is cut off",
+	"openai-chat/truncated.json":         "the JSON document is cut off",
+	"otlp/truncated.jsonl":               "a line is cut off",
+	"claude-code/problems.jsonl":         "a line is not valid JSON",
+	"codex/problems.jsonl":               "a line is not valid JSON",
+	"gemini-cli/problems.jsonl":          "a line is not valid JSON",
+	"mcp/problems.jsonl":                 "a line is not valid JSON",
 }
 
 // TestEval_everyFormat runs trajeval eval on every reader's test files:
@@ -48,7 +51,7 @@ func TestEval_everyFormat(t *testing.T) {
 	for _, path := range files {
 		base := filepath.Base(path)
 		format := filepath.Base(filepath.Dir(path))
-		if format == "fuzz" || strings.HasSuffix(base, ".want.jsonl") || strings.HasSuffix(base, ".warnings.txt") {
+		if format == "fuzz" || strings.HasSuffix(base, ".want.jsonl") || strings.HasSuffix(base, ".warnings.txt") || strings.HasSuffix(base, ".error.txt") {
 			continue
 		}
 		name := format + "/" + base
@@ -56,7 +59,7 @@ func TestEval_everyFormat(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var ids []string
 			n, anonymous := 0, 0
-			readErr := trace.Read(context.Background(), path, "", nil, func(tr *trajeval.Trajectory) error {
+			readErr := trace.Read(context.Background(), path, trace.Options{}, func(tr *trajeval.Trajectory) error {
 				n++
 				if tr.ID == "" {
 					anonymous++

@@ -8,14 +8,20 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
+
+	"github.com/trajeval/trajeval"
 )
 
-// Each calls fn with every non-blank line of r (without its line ending)
-// and its 1-based line number. The line's bytes are only valid during the
+// Each calls fn with every non-blank line of r (without its line ending
+// and trailing white space, with its leading white space, so that columns
+// count from the start of the line) and its 1-based line number. The line's bytes are only valid during the
 // call. It stops at the first error fn returns.
 func Each(r io.Reader, fn func(line []byte, n int) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -34,7 +40,7 @@ func Each(r io.Reader, fn func(line []byte, n int) error) error {
 		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
+		if t := bytes.TrimRight(line, " \t\r\n"); len(bytes.TrimSpace(t)) > 0 {
 			if ferr := fn(t, n); ferr != nil {
 				return ferr
 			}
@@ -59,38 +65,268 @@ func Position(data []byte, offset int64) (line, col int) {
 	return line, col
 }
 
-// ErrorOffset returns the byte offset a JSON decoding error points at, if
-// it has one.
-func ErrorOffset(err error) (int64, bool) {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return se.Offset, true
+// A TrailingError is data after a whole JSON value where there must be
+// none: the rest of a JSON Lines line, or of a one-value file.
+type TrailingError struct {
+	Offset int64 // of the first byte after the value
+}
+
+func (e *TrailingError) Error() string { return "unexpected data after the JSON value" }
+
+// Decode reads the one JSON value of data with exact numbers
+// (json.Number). Its errors place themselves for Describe: offsets count
+// from the start of data.
+func Decode(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
 	}
+	if rest := bytes.TrimLeft(data[d.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, &TrailingError{Offset: int64(len(data) - len(rest))}
+	}
+	return v, nil
+}
+
+// ErrorOffset returns the byte offset a JSON decoding error points at, if
+// it has one: the offending byte of a syntax error, the start of the value
+// of a type error.
+func ErrorOffset(data []byte, err error) (int64, bool) {
+	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return te.Offset, true
+	var tr *TrailingError
+	switch {
+	case errors.As(err, &tr):
+		return tr.Offset, true
+	case errors.As(err, &se):
+		// The offset counts the offending byte itself: point at it.
+		return max(se.Offset-1, 0), true
+	case errors.As(err, &te):
+		return valueStart(data, te.Offset, te.Value), true
 	}
 	return 0, false
 }
 
-// Describe turns a JSON decoding error into a short message and the place
-// in data it points at (line and column from firstLine, 1-based), with a
-// hint for the common mistakes.
+// Truncated reports whether err says the JSON ends before its value does.
+func Truncated(err error) bool {
+	var se *json.SyntaxError
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.As(err, &se) && se.Error() == "unexpected end of JSON input"
+}
+
+// Describe turns a JSON decoding error into a short message in the user's
+// terms and the place in data it points at (line and column from
+// firstLine, 1-based), with a hint for the common mistakes:
+//  1. a value cut off points just after its last byte that is not white
+//     space;
+//  2. a syntax error points at the offending byte;
+//  3. a value of the wrong type points at the value's first byte and says
+//     what was expected and what came, never a Go type.
 func Describe(data []byte, err error, firstLine int) (msg string, line, col int) {
-	msg = err.Error()
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		line, col = Position(data, int64(len(data)))
-		return "unexpected end of JSON: the file is truncated or a bracket is missing", line + firstLine - 1, col
+	if Truncated(err) {
+		// Just after the last byte that is not white space: where the
+		// file stops.
+		line, col = Position(data, int64(len(bytes.TrimRight(data, " \t\r\n"))))
+		return "unexpected end of JSON: a value is cut off or a bracket is missing", line + firstLine - 1, col
 	}
-	if off, ok := ErrorOffset(err); ok {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			msg = "invalid JSON: " + se.Error()
-			// The offset counts the offending byte itself: point at it.
-			off = max(off-1, 0)
+	off, ok := ErrorOffset(data, err)
+	if !ok {
+		return "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: "), firstLine, 0
+	}
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te):
+		msg = typeMessage(te)
+	case err.Error() == "":
+		msg = "invalid JSON"
+	default:
+		msg = "invalid JSON: " + err.Error()
+	}
+	line, col = Position(data, off)
+	return msg, line + firstLine - 1, col
+}
+
+// typeMessage says what a type error expected and what came.
+func typeMessage(te *json.UnmarshalTypeError) string {
+	got := te.Value
+	switch {
+	case got == "object", got == "array":
+		got = "an " + got
+	case got == "bool":
+		got = "true or false"
+	case strings.HasPrefix(got, "number "):
+		got = strings.TrimPrefix(got, "number ")
+	default:
+		got = "a " + got
+	}
+	want := "a value"
+	if te.Type != nil {
+		want = kindName(te.Type)
+	}
+	field := te.Field
+	if i := strings.LastIndexByte(field, '.'); i >= 0 {
+		field = field[i+1:]
+	}
+	if field == "" {
+		return fmt.Sprintf("expected %s, got %s", want, got)
+	}
+	return fmt.Sprintf("expected %s for %q, got %s", want, field, got)
+}
+
+func kindName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "another kind of value"
+}
+
+// valueStart finds the first byte of the value of a type error, whose
+// offset points after the value (a string, number or literal) or after
+// its opening bracket (an object or array).
+func valueStart(data []byte, off int64, value string) int64 {
+	off = min(max(off, 0), int64(len(data)))
+	i := off - 1
+	switch {
+	case i < 0:
+		return 0
+	case value == "object" || value == "array":
+		for i > 0 && data[i] != '{' && data[i] != '[' {
+			i--
 		}
-		line, col = Position(data, off)
-		return msg, line + firstLine - 1, col
+		return i
+	case data[i] == '"':
+		// Back to the opening quote: one not escaped by an odd run of
+		// backslashes.
+		for i--; i >= 0; i-- {
+			if data[i] != '"' {
+				continue
+			}
+			n := 0
+			for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+				n++
+			}
+			if n%2 == 0 {
+				return i
+			}
+		}
+		return 0
 	}
-	return fmt.Sprintf("invalid JSON: %v", err), firstLine, 0
+	for i > 0 && isLiteral(data[i-1]) {
+		i--
+	}
+	return i
+}
+
+func isLiteral(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '+' || c == '.'
+}
+
+// Salvage reads the JSON value at the start of data as far as it is
+// whole: when it is cut off or broken part-way, it returns what came
+// before the break, with the open arrays and objects closed and the broken
+// value dropped; nil when nothing came before. Numbers stay exact.
+func Salvage(data []byte) any {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	type frame struct {
+		obj     map[string]any
+		arr     []any
+		isObj   bool
+		key     string
+		haveKey bool
+	}
+	var stack []*frame
+	var root any
+	put := func(x any) {
+		if len(stack) == 0 {
+			root = x
+			return
+		}
+		f := stack[len(stack)-1]
+		if f.isObj {
+			f.obj[f.key] = x
+			f.haveKey = false
+		} else {
+			f.arr = append(f.arr, x)
+		}
+	}
+	closeTop := func() {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.isObj {
+			put(f.obj)
+		} else if f.arr == nil {
+			put([]any{})
+		} else {
+			put(f.arr)
+		}
+	}
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			for len(stack) > 0 {
+				closeTop()
+			}
+			return root
+		}
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; f.isObj && !f.haveKey {
+				if k, ok := tok.(string); ok {
+					f.key, f.haveKey = k, true
+					continue
+				}
+			}
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &frame{obj: map[string]any{}, isObj: true})
+			case '[':
+				stack = append(stack, &frame{})
+			default:
+				closeTop()
+			}
+		default:
+			put(t)
+		}
+		if len(stack) == 0 {
+			return root
+		}
+	}
+}
+
+// ReadError is the error of a reader that could not read the file name:
+// a *trajeval.TraceError (damage to a compressed file, say) or the end of
+// the context as it is, any other error as "cannot read the trace".
+func ReadError(name string, err error) error {
+	var te *trajeval.TraceError
+	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
+}
+
+// Damaged reports the JSON error err, found in data whose first line is
+// firstLine, as damage to in (see trajeval.Input.Damage): it returns the
+// error that stops a strict read, or nil when in is read leniently.
+func Damaged(in trajeval.Input, data []byte, err error, firstLine int) error {
+	msg, line, col := Describe(data, err, firstLine)
+	return in.Damage(line, col, msg)
 }

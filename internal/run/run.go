@@ -9,10 +9,16 @@
 //     read, so millions of traces never sit in memory. Its results come in
 //     the file's order; cases it has no trajectory for come last, as errors.
 //  3. A case with no trace, an unreadable trace, or an evaluator that cannot
-//     run has status error, never a silent 0 or pass.
-//  4. A case's score is the weighted mean of its evaluators' scores; it
+//     run has status error, never a silent 0 or pass. A trace cut off or
+//     broken by a syntax error is unreadable: the cases of a --traces file
+//     read before the break keep their results, and every case not yet
+//     found is an error naming the break.
+//  4. With Lenient, what comes before the damage is read instead (see
+//     trace.Options.Lenient); a case scored from a trajectory the damage
+//     touched is marked Partial and warned about.
+//  5. A case's score is the weighted mean of its evaluators' scores; it
 //     passes iff every evaluator that is not required: false passes.
-//  5. Multi-turn cases: each turn's evaluators score that turn's steps
+//  6. Multi-turn cases: each turn's evaluators score that turn's steps
 //     alone; a trace with fewer turns than the case expects fails the
 //     missing turns' evaluators ("turn N is not in the trace"), and one with
 //     more turns is reported as a warning. Turns are never silently
@@ -42,7 +48,23 @@ type Options struct {
 	// execution.workers of the suites, else 1. Results come in the same
 	// order whatever it is.
 	Workers int
+	// Lenient scores what comes before the damage of a damaged trace,
+	// marked partial, instead of an error.
+	Lenient bool
 	Warn    func(trajeval.Warning)
+}
+
+// partialWarning is the warning of a case scored from a partial trajectory.
+const partialWarning = "the trace was damaged and read leniently: the case was scored from a partial trajectory"
+
+// score scores a case from t, marking it partial when t is.
+func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory) trajeval.CaseResult {
+	r := Score(ctx, s, c, t)
+	if t.Partial {
+		r.Partial = true
+		r.Warnings = append(r.Warnings, partialWarning)
+	}
+	return r
 }
 
 // Summary counts the verdicts of a run.
@@ -131,7 +153,7 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 					return err
 				}
 				err := o.Submit(func(warn func(trajeval.Warning)) trajeval.CaseResult {
-					return scoreFromFile(ctx, s, c, opts.From, warn)
+					return scoreFromFile(ctx, s, c, opts, warn)
 				})
 				if err != nil {
 					return err
@@ -190,18 +212,21 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 		return nil
 	}
 	var readErr error
-	err := trace.Read(ctx, file, opts.From, o.Warn, func(t *trajeval.Trajectory) error {
+	err := trace.Read(ctx, file, trace.Options{From: opts.From, Lenient: opts.Lenient, Warn: o.Warn}, func(t *trajeval.Trajectory) error {
 		e, ok := byID[t.ID]
 		switch {
+		case t.ID == "":
+			o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})
+			return nil
 		case !ok:
-			o.Warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
+			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 			return nil
 		case e.done:
-			o.Warn(trajeval.Warning{File: file, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
+			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
 			return nil
 		}
 		e.done = true
-		return o.Submit(func(func(trajeval.Warning)) trajeval.CaseResult { return Score(ctx, e.suite, e.c, t) })
+		return o.Submit(func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t) })
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -234,7 +259,7 @@ func errorResult(e *entry, err error) trajeval.CaseResult {
 
 // scoreFromFile reads a case's own trace file. A file holding several
 // trajectories must hold one with the case's id.
-func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, from string, warn func(trajeval.Warning)) trajeval.CaseResult {
+func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Options, warn func(trajeval.Warning)) trajeval.CaseResult {
 	var found, first *trajeval.Trajectory
 	n := 0
 	var warnings []string
@@ -242,7 +267,7 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, from stri
 		warnings = append(warnings, x.String())
 		warn(x)
 	}
-	err := trace.Read(ctx, c.Trace, from, w, func(t *trajeval.Trajectory) error {
+	err := trace.Read(ctx, c.Trace, trace.Options{From: opts.From, Lenient: opts.Lenient, Warn: w}, func(t *trajeval.Trajectory) error {
 		n++
 		if n == 1 {
 			first = t
@@ -265,7 +290,7 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, from stri
 	case found == nil:
 		return errorResult(e, fmt.Errorf("%w: %s holds %d trajectories and none has id %q", trajeval.ErrNoTrace, c.Trace, n, c.ID))
 	}
-	r := Score(ctx, s, c, found)
+	r := score(ctx, s, c, found)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }

@@ -37,7 +37,7 @@ func TestDetect(t *testing.T) {
 		files, _ := os.ReadDir(dir)
 		for _, f := range files {
 			name := f.Name()
-			if f.IsDir() || strings.HasSuffix(name, ".want.jsonl") || strings.HasSuffix(name, ".warnings.txt") || strings.HasPrefix(name, "bad-") || strings.HasPrefix(name, "invalid") {
+			if f.IsDir() || strings.HasSuffix(name, ".want.jsonl") || strings.HasSuffix(name, ".warnings.txt") || strings.HasSuffix(name, ".error.txt") || strings.HasPrefix(name, "bad-") || strings.HasPrefix(name, "invalid") {
 				continue
 			}
 			path := filepath.Join(dir, name)
@@ -83,10 +83,14 @@ func TestRead_Errors(t *testing.T) {
 		{"binary", write("bin.dat", "\x00\x01\x02\xff\xfe"), "binary file", trajeval.ErrUnknownFormat, "binary input gets its own message"},
 		{"unknown", write("x.json", `{"hello": "world"}`), "no reader recognises this file", trajeval.ErrUnknownFormat, "candidates are named"},
 		{"directory", dir, "is a directory", trajeval.ErrNoTrace, "a folder is not a trace"},
+		{"invalid JSON", write("bad.json", `{"id" :: "x"}`), "bad.json:1:8: invalid JSON: invalid character ':'", trajeval.ErrCorruptTrace, "the syntax error at its place, not only the list of formats"},
+		{"invalid JSON line", write("bad.jsonl", "{\"a\": 1}\n{\"b\": 2,}\n"), "bad.jsonl:2:9: invalid JSON", trajeval.ErrCorruptTrace, "JSON Lines are checked line by line"},
+		{"cut off", write("cut.json", `{"hello": "wor`), "cut.json:1:15: unexpected end of JSON", trajeval.ErrCorruptTrace, "a file cut off"},
+		{"long valid head", write("long.json", `{"hello": "`+strings.Repeat("x", 2<<20)+`"}`), "no reader recognises this file", trajeval.ErrUnknownFormat, "the end of the sniffed MiB is not damage"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := trace.Read(context.Background(), tc.path, "", nil, func(*trajeval.Trajectory) error { return nil })
+			err := trace.Read(context.Background(), tc.path, trace.Options{}, func(*trajeval.Trajectory) error { return nil })
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, tc.is) {
 				t.Fatalf("error %v, want %q and errors.Is %v: %s", err, tc.want, tc.is, tc.reason)
 			}

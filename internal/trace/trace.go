@@ -4,14 +4,22 @@
 // Formats are recognised from content, not from the file name: each format
 // sniffs the first MiB of the file, in a fixed order of priority, and the
 // first that claims it reads it. A file that none claims gets an error
-// naming the formats it came closest to, and why each said no.
+// naming the formats it came closest to, and why each said no; when it is
+// not valid JSON, the error is the JSON syntax error, at its line and
+// column.
+//
+// A file that is not valid in its format (cut off, or broken by a syntax
+// error) is an error at its line and column, unless read leniently (see
+// Options.Lenient and trajeval.Input.Damage).
 package trace
 
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
@@ -99,6 +108,9 @@ func Detect(name string, head []byte) (trajeval.Format, error) {
 	if looksBinary(head) {
 		return nil, &trajeval.TraceError{File: name, Msg: "binary file: not a trace in any known format", Hint: "traces are JSON, JSON Lines or OTLP protobuf", Err: trajeval.ErrUnknownFormat}
 	}
+	if err := invalidJSON(name, head); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(rejects, func(i, j int) bool { return rejects[i].c > rejects[j].c })
 	var b strings.Builder
 	for i, r := range rejects {
@@ -113,6 +125,41 @@ func Detect(name string, head []byte) (trajeval.Format, error) {
 		Hint: "force a format with --from (" + strings.Join(Names(), ", ") + ")",
 		Err:  trajeval.ErrUnknownFormat,
 	}
+}
+
+// invalidJSON returns the syntax error of a head that starts like JSON but
+// is not JSON, nor JSON Lines, nor JSON values one after another. A head
+// of headSize bytes may be cut off by the sniffing, not by damage: its end
+// is not an error.
+func invalidJSON(name string, head []byte) error {
+	if c := firstByte(head); c != '{' && c != '[' {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(head))
+	for {
+		var raw json.RawMessage
+		err := d.Decode(&raw)
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err == nil:
+			continue
+		case jsonl.Truncated(err) && len(head) >= headSize:
+			return nil
+		}
+		msg, line, col := jsonl.Describe(head, err, 1)
+		return &trajeval.TraceError{File: name, Line: line, Col: col, Msg: msg,
+			Hint: "no reader recognises a file that is not valid JSON; fix it, or force a format with --from and pass --lenient to score what comes before the damage",
+			Err:  trajeval.ErrCorruptTrace}
+	}
+}
+
+func firstByte(b []byte) byte {
+	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
 }
 
 func looksBinary(head []byte) bool {
@@ -132,11 +179,20 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
+// Options steer the reading of a trace file.
+type Options struct {
+	From string // a format name, to force it; "" detects the format
+	// Lenient reads what comes before damage (a file cut off, a syntax
+	// error) instead of failing, and marks the trajectories it touched
+	// partial; see trajeval.Input.Damage.
+	Lenient bool
+	Warn    func(trajeval.Warning) // each problem that did not stop the reading; nil drops them
+}
+
 // Read reads the trace file at path ("-" for standard input) and calls
-// yield with each trajectory. from forces a format by name; "" detects it.
-// Gzip-compressed files are read transparently. warn receives each
-// problem that did not stop the reading.
-func Read(ctx context.Context, path, from string, warn func(trajeval.Warning), yield func(*trajeval.Trajectory) error) error {
+// yield with each trajectory. Gzip-compressed files are read
+// transparently.
+func Read(ctx context.Context, path string, opts Options, yield func(*trajeval.Trajectory) error) error {
 	var r io.Reader
 	name := path
 	if path == "-" {
@@ -152,27 +208,42 @@ func Read(ctx context.Context, path, from string, warn func(trajeval.Warning), y
 		}
 		r = f
 	}
-	return ReadFrom(ctx, name, r, from, warn, yield)
+	return ReadFrom(ctx, name, r, opts, yield)
 }
 
 // ReadFrom is Read for an open reader.
-func ReadFrom(ctx context.Context, name string, r io.Reader, from string, warn func(trajeval.Warning), yield func(*trajeval.Trajectory) error) error {
+func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield func(*trajeval.Trajectory) error) error {
+	in := trajeval.Input{Name: name, Warn: opts.Warn, Lenient: opts.Lenient}
+	if in.Warn == nil {
+		in.Warn = func(trajeval.Warning) {}
+	}
 	br := bufio.NewReaderSize(r, headSize)
+	var gz *gzipData
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return &trajeval.TraceError{File: name, Msg: "bad gzip data: " + err.Error(), Err: err}
 		}
 		defer zr.Close()
-		br = bufio.NewReaderSize(zr, headSize)
+		gz = &gzipData{r: zr, in: in}
+		br = bufio.NewReaderSize(gz, headSize)
+		y := yield
+		yield = func(t *trajeval.Trajectory) error {
+			t.Partial = t.Partial || gz.cut
+			return y(t)
+		}
 	}
 	head, err := br.Peek(headSize)
+	var te *trajeval.TraceError
+	if errors.As(err, &te) {
+		return err
+	}
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 	}
 	var f trajeval.Format
-	if from != "" {
-		if f, err = Lookup(from); err != nil {
+	if opts.From != "" {
+		if f, err = Lookup(opts.From); err != nil {
 			return err
 		}
 		if len(bytes.TrimSpace(head)) == 0 {
@@ -181,10 +252,39 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, from string, warn f
 	} else if f, err = Detect(name, head); err != nil {
 		return err
 	}
-	if warn == nil {
-		warn = func(trajeval.Warning) {}
+	in.R = br
+	return f.Read(ctx, in, yield)
+}
+
+// gzipData reads a gzip stream whose damage (cut off, or corrupt) is
+// damage to the trace (see trajeval.Input.Damage): read leniently, the
+// data ends there, and every trajectory yielded after is partial, since
+// the end of the data may fall where a record ends.
+type gzipData struct {
+	r   io.Reader
+	in  trajeval.Input
+	cut bool
+}
+
+func (g *gzipData) Read(p []byte) (int, error) {
+	if g.cut {
+		return 0, io.EOF
 	}
-	return f.Read(ctx, trajeval.Input{Name: name, R: br, Warn: warn}, yield)
+	n, err := g.r.Read(p)
+	var ce flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = g.in.Damage(0, 0, "the gzip data is cut off")
+	case errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &ce):
+		err = g.in.Damage(0, 0, "the gzip data is corrupt: "+strings.TrimPrefix(err.Error(), "gzip: "))
+	default:
+		return n, err
+	}
+	if err != nil {
+		return n, err
+	}
+	g.cut = true
+	return n, io.EOF
 }
 
 func unwrapPathError(err error) string {

@@ -44,8 +44,10 @@
 //  9. A call id seen twice in one case is one step, with a warning.
 //
 // The file is one JSON document and is read whole; the decoded cases are
-// handled one at a time. A file cut off after some complete cases yields
-// those cases and a warning.
+// handled one at a time. A file cut off or broken by a syntax error is an
+// error at its line and column, after the cases before the break were
+// handed on; read leniently, the case the break cuts short is read up to
+// it and marked partial, and nothing after it is read.
 //
 // # Sessions
 //
@@ -78,6 +80,7 @@ import (
 	"io"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -131,11 +134,11 @@ func anyKey(head []byte, keys ...string) bool {
 func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	data, err := io.ReadAll(in.R)
 	if err != nil {
-		return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+		return jsonl.ReadError(in.Name, err)
 	}
 	n := 0
 	var stop error
-	_, err = eachCase(data, in.Name, in.Warn, func(c *EvalCase) error {
+	_, err = eachCase(data, in, func(c *EvalCase) error {
 		if err := ctx.Err(); err != nil {
 			stop = err
 			return err
@@ -150,10 +153,6 @@ func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	switch {
 	case stop != nil:
 		return stop
-	case err != nil && n > 0:
-		// Keep the complete cases of a cut-off file.
-		in.Warn(trajeval.Warning{File: in.Name, Msg: "the eval set is cut off; read the cases before the break: " + err.Error()})
-		return nil
 	case err != nil:
 		return err
 	case n == 0:
@@ -194,7 +193,7 @@ func (sessionFormat) Sniff(head []byte) error {
 func (sessionFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	data, err := io.ReadAll(in.R)
 	if err != nil {
-		return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+		return jsonl.ReadError(in.Name, err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}

@@ -21,7 +21,7 @@ func TestReadErrors(t *testing.T) {
 		msg  string
 	}{
 		{"evalset syntax", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": x}]}", 2, 15, "invalid JSON"},
-		{"evalset truncated before any case", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": \"a\"", 2, 18, "truncated"},
+		{"evalset truncated before any case", adk.EvalSetFormat, "{\"eval_cases\": [\n  {\"eval_id\": \"a\"", 2, 18, "cut off"},
 		{"evalset cases not a list", adk.EvalSetFormat, "{\"eval_cases\": {}}", 1, 16, "not a list"},
 		{"evalset no cases", adk.EvalSetFormat, `{"eval_set_id": "x", "eval_cases": []}`, 0, 0, "no eval cases"},
 		{"evalset neither", adk.EvalSetFormat, `{"hello": 1}`, 1, 1, "not an ADK eval set"},

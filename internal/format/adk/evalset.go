@@ -35,6 +35,9 @@ type EvalCase struct {
 	ID          string
 	Line        int // where the case starts in the file, 1-based
 	Invocations []Invocation
+	// Partial is set when the file was read leniently and damage cut the
+	// case short: it holds what came before the break.
+	Partial bool
 }
 
 // An Invocation is one user turn of a case: the user's message, the
@@ -68,11 +71,15 @@ type ToolCall struct {
 // an eval set gives a *trajeval.TraceError with line and column.
 func DecodeEvalSet(data []byte, name string) (*EvalSet, error) {
 	set := &EvalSet{}
-	warn := func(w trajeval.Warning) { set.Warnings = append(set.Warnings, w) }
-	hdr, err := eachCase(data, name, warn, func(c *EvalCase) error {
+	in := trajeval.Input{Name: name, Warn: func(w trajeval.Warning) { set.Warnings = append(set.Warnings, w) }}
+	hdr, err := eachCase(data, in, func(c *EvalCase) error {
 		set.Cases = append(set.Cases, *c)
 		return nil
 	})
+	var te *trajeval.TraceError
+	if errors.As(err, &te) && errors.Is(err, trajeval.ErrCorruptTrace) {
+		te.Hint = "the eval set is cut off or corrupt; fix it" // an eval set is never read leniently
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +91,7 @@ func DecodeEvalSet(data []byte, name string) (*EvalSet, error) {
 // one step per tool call. ADK has no error flag, so every step's error is
 // null; metrics are set only when every invocation reports them.
 func (c *EvalCase) Trajectory() *trajeval.Trajectory {
-	t := &trajeval.Trajectory{ID: c.ID, Turns: []trajeval.Turn{}}
+	t := &trajeval.Trajectory{ID: c.ID, Turns: []trajeval.Turn{}, Partial: c.Partial, Line: c.Line}
 	var dur float64
 	var llm int64
 	allDur, allLLM := len(c.Invocations) > 0, len(c.Invocations) > 0
@@ -125,9 +132,12 @@ type header struct {
 
 // eachCase decodes the eval set in data and calls fn with each case in
 // file order, holding one decoded case at a time. Cases read before a
-// syntax error have been passed to fn when the error is returned.
-func eachCase(data []byte, name string, warn func(trajeval.Warning), fn func(*EvalCase) error) (header, error) {
+// syntax error have been passed to fn when the error is returned. Damage
+// is reported to in (see trajeval.Input.Damage): read leniently, the case
+// it cuts short is passed on partial, and nothing after it is read.
+func eachCase(data []byte, in trajeval.Input, fn func(*EvalCase) error) (header, error) {
 	var hdr header
+	name, warn := in.Name, in.Warn
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	fail := func(err error) error {
@@ -135,9 +145,7 @@ func eachCase(data []byte, name string, warn func(trajeval.Warning), fn func(*Ev
 		if errors.As(err, &te) {
 			return err
 		}
-		err = absolute(data, err)
-		msg, line, col := jsonl.Describe(data, err, 1)
-		return &trajeval.TraceError{File: name, Line: line, Col: col, Msg: msg, Err: err}
+		return jsonl.Damaged(in, data, absolute(data, err), 1)
 	}
 	at := func(off int64, msg, hint string) error {
 		line, col := jsonl.Position(data, skipSpace(data, off))
@@ -201,11 +209,19 @@ func eachCase(data []byte, name string, warn func(trajeval.Warning), fn func(*Ev
 		}
 		for d.More() {
 			off := skipSpace(data, d.InputOffset())
+			line, _ := jsonl.Position(data, off)
 			var v any
 			if err := d.Decode(&v); err != nil {
-				return hdr, fail(err)
+				if err := fail(err); err != nil {
+					return hdr, err
+				}
+				if v := jsonl.Salvage(data[off:]); v != nil {
+					c := decodeCase(v, line, n+1, name, warn)
+					c.Partial = true
+					return hdr, emit(c)
+				}
+				return hdr, nil
 			}
-			line, _ := jsonl.Position(data, off)
 			c := decodeCase(v, line, n+1, name, warn)
 			if err := emit(c); err != nil {
 				return hdr, err
@@ -257,16 +273,20 @@ func eachLegacy(d *json.Decoder, data []byte, name string, warn func(trajeval.Wa
 	k := 0
 	for d.More() {
 		off := skipSpace(data, d.InputOffset())
+		line, _ := jsonl.Position(data, off)
 		var v any
 		if err := d.Decode(&v); err != nil {
-			if turns != nil && len(turns.Invocations) > 0 {
-				// Keep the turns read so far; the caller still gets the error.
-				_ = emit(turns)
+			if err := fail(err); err != nil {
+				return err
 			}
-			return fail(err)
+			// Read leniently: keep the turns read so far.
+			if turns != nil {
+				turns.Partial = true
+				return emit(turns)
+			}
+			return nil
 		}
 		k++
-		line, _ := jsonl.Position(data, off)
 		m, ok := v.(map[string]any)
 		if !ok {
 			warn(trajeval.Warning{File: name, Line: line, Place: fmt.Sprintf("entry %d", k), Msg: "not an object; skipped"})
@@ -299,7 +319,11 @@ func eachLegacy(d *json.Decoder, data []byte, name string, warn func(trajeval.Wa
 		b.finish(turns.Invocations[len(turns.Invocations)-1:])
 	}
 	if _, err := d.Token(); err != nil {
-		return fail(err)
+		if err := fail(err); err != nil || turns == nil {
+			return err
+		}
+		turns.Partial = true // read leniently: later turns may be cut off
+		return emit(turns)
 	}
 	end := d.InputOffset()
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {

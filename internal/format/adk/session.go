@@ -12,14 +12,15 @@ import (
 )
 
 // readSessions reads one session object or a list of them, one at a time.
+// Damage is reported to in (see trajeval.Input.Damage): read leniently,
+// the session it cuts short is read partial, and nothing after it is.
 func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	fail := func(err error) error {
-		msg, line, col := jsonl.Describe(data, absolute(data, err), 1)
-		return &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Err: err}
+		return jsonl.Damaged(in, data, absolute(data, err), 1)
 	}
-	one := func(v any, off int64) error {
+	one := func(v any, off int64, partial bool) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -28,13 +29,25 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield fun
 		if t == nil {
 			return nil
 		}
+		t.Partial, t.Line = partial, line
 		return yield(t)
+	}
+	// salvage reads, leniently, what came before the break of the session
+	// at off.
+	salvage := func(err error, off int64) error {
+		if err := fail(err); err != nil {
+			return err
+		}
+		if v := jsonl.Salvage(data[off:]); v != nil {
+			return one(v, off, true)
+		}
+		return nil
 	}
 	first := skipSpace(data, 0)
 	if first < int64(len(data)) && data[first] == '{' {
 		var v any
 		if err := d.Decode(&v); err != nil {
-			return fail(err)
+			return salvage(err, first)
 		}
 		end := d.InputOffset()
 		if _, err := d.Token(); !errors.Is(err, io.EOF) {
@@ -44,7 +57,7 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield fun
 		if obj(v)["events"] == nil {
 			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: `not an ADK session: no "events"`}
 		}
-		return one(v, first)
+		return one(v, first, false)
 	}
 	tok, err := d.Token()
 	if err != nil {
@@ -59,14 +72,10 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield fun
 		off := skipSpace(data, d.InputOffset())
 		var v any
 		if err := d.Decode(&v); err != nil {
-			if n > 0 {
-				in.Warn(trajeval.Warning{File: in.Name, Msg: "the file is cut off; read the sessions before the break: " + fail(err).Error()})
-				return nil
-			}
-			return fail(err)
+			return salvage(err, off)
 		}
 		n++
-		if err := one(v, off); err != nil {
+		if err := one(v, off, false); err != nil {
 			return err
 		}
 	}
@@ -74,7 +83,7 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield fun
 		return &trajeval.TraceError{File: in.Name, Msg: "the list holds no sessions", Err: trajeval.ErrEmptyTrace}
 	}
 	if _, err := d.Token(); err != nil {
-		in.Warn(trajeval.Warning{File: in.Name, Msg: "the list of sessions is not closed: " + fail(err).Error()})
+		return fail(err)
 	}
 	return nil
 }

@@ -107,7 +107,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	// object. The first line is read whole, however long.
 	first, err := readLine(br)
 	if err != nil {
-		return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+		return jsonl.ReadError(in.Name, err)
 	}
 	for len(bytes.TrimSpace(first)) == 0 && err == nil {
 		var more []byte
@@ -119,7 +119,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	if t := bytes.TrimSpace(first); len(t) == 0 || !json.Valid(t) {
 		rest, err := io.ReadAll(br)
 		if err != nil {
-			return &trajeval.TraceError{File: in.Name, Msg: err.Error(), Err: err}
+			return jsonl.ReadError(in.Name, err)
 		}
 		data := append(first, rest...)
 		if len(bytes.TrimSpace(data)) == 0 {
@@ -167,24 +167,54 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	return line, err
 }
 
+// decode reads one trace record, data, whose first line is firstLine. A
+// record cut off or broken is damage (see trajeval.Input.Damage); read
+// leniently, what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory, error) {
 	var r record
+	partial := false
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	if err := d.Decode(&r); err != nil {
-		msg, line, col := jsonl.Describe(data, err, firstLine)
-		return nil, &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Err: err}
-	}
-	// A second value must not be dropped silently (two pretty-printed objects).
-	if rest := bytes.TrimLeft(data[d.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Valid JSON, but not a trace record: nothing to salvage.
+			msg, line, col := jsonl.Describe(data, err, firstLine)
+			return nil, &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg, Hint: "see the record shape in the agentv format's documentation", Err: trajeval.ErrUnknownFormat}
+		}
+		if err := jsonl.Damaged(in, data, err, firstLine); err != nil {
+			return nil, err
+		}
+		r, partial = salvage(data), true
+	} else if rest := bytes.TrimLeft(data[d.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		// A second value must not be dropped silently (two pretty-printed objects).
 		line, col := jsonl.Position(data, int64(len(data)-len(rest)))
 		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
 	}
+	return build(in, r, firstLine, partial), nil
+}
+
+// salvage reads what comes before the break of a damaged record.
+func salvage(data []byte) record {
+	var r record
+	b, err := json.Marshal(jsonl.Salvage(data))
+	if err != nil {
+		return r
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	_ = d.Decode(&r) // what has the wrong type stays unset
+	return r
+}
+
+// build makes the trajectory of the record r, which starts at firstLine;
+// partial says damage cut it short.
+func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.Trajectory {
 	msgs := r.Output
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
-	t := &trajeval.Trajectory{ID: idString(r.ID)}
+	t := &trajeval.Trajectory{ID: idString(r.ID), Line: firstLine, Partial: partial}
 	seen := map[string]bool{}
 	turn := 0
 	var llm int64
@@ -229,6 +259,9 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 				seen[id] = true
 			}
 			if c.Tool == "" {
+				if partial {
+					continue // cut off before its name
+				}
 				warn("a tool call has no tool name")
 			}
 			s := trajeval.Step{
@@ -269,7 +302,7 @@ func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory
 		t.Metrics.Tokens = trajeval.Tokens{Input: u.Input, Output: u.Output, Total: u.Total}
 	}
 	t.Finish()
-	return t, nil
+	return t
 }
 
 func ptr[T any](v T) *T { return &v }

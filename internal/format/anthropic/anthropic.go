@@ -87,33 +87,28 @@ func (format) Sniff(head []byte) error {
 }
 
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	var pending []any // messages given one per line
-	pendingLine := 0
-	pendingID := ""
+	var pending msglog.Pending // messages given one per line
 	flush := func() error {
-		if pending == nil {
+		msgs, line, partial := pending.Take()
+		if msgs == nil {
 			return nil
 		}
-		msgs := pending
-		pending = nil
 		id := ""
 		if len(msgs) == 1 {
-			id = pendingID // a response on its own
+			id = msglog.Str(msglog.Obj(msgs[0])["id"]) // a response on its own
 		}
-		return yield(read(in, pendingLine, id, msgs))
+		return yield(msglog.Mark(read(in, line, id, msgs), line, partial))
 	}
-	err := msglog.EachValue(ctx, in, func(v any, line int) error {
+	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		m := msglog.Obj(v)
-		if m != nil && m["role"] != nil && m["messages"] == nil {
-			if pending == nil {
-				pendingLine, pendingID = line, msglog.Str(m["id"])
-			}
-			pending = append(pending, m)
+		if v == nil || m != nil && m["role"] != nil && m["messages"] == nil {
+			pending.Add(v, line, partial)
 			return nil
 		}
 		if err := flush(); err != nil {
 			return err
 		}
+		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		switch {
 		case msglog.List(v) != nil:
 			return yield(read(in, line, "", msglog.List(v)))

@@ -208,10 +208,16 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			return err
 		}
 		r.line = n
-		v, err := jsonv.Decode(line)
+		v, damaged, err := eventlog.Decode(in, line, n)
+		if err != nil {
+			return err
+		}
+		r.t.Partial = r.t.Partial || damaged
 		e, ok := v.(map[string]any)
-		if err != nil || !ok {
-			skipped.Line(in, line, n, err)
+		if !ok {
+			if !damaged {
+				skipped.Line(in, n)
+			}
 			return nil
 		}
 		seen = true

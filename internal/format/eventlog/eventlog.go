@@ -1,6 +1,6 @@
 // Package eventlog holds what the readers of JSON Lines event streams
-// (claudecode, codex, gemini, mcp) share: skipping the lines that are not
-// events, and reading a tool call's arguments.
+// (claudecode, codex, gemini, mcp) share: decoding a line, skipping the
+// lines that are not events, and reading a tool call's arguments.
 package eventlog
 
 import (
@@ -12,6 +12,18 @@ import (
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
+// Decode reads line number n of in, whose bytes are data. A line that is
+// not valid JSON is damage (see trajeval.Input.Damage): err stops a strict
+// read; read leniently, damaged is set, the line is skipped (v is nil) and
+// the reader marks the trajectory it was building partial.
+func Decode(in trajeval.Input, data []byte, n int) (v any, damaged bool, err error) {
+	v, err = jsonl.Decode(data)
+	if err == nil {
+		return v, false, nil
+	}
+	return nil, true, jsonl.Damaged(in, data, err, n)
+}
+
 // Skipped counts the lines a reader skips: the first is reported where it
 // is, the others in one summary when the stream ends.
 type Skipped struct {
@@ -21,24 +33,14 @@ type Skipped struct {
 	n         int
 }
 
-// Line skips line number n of in, whose bytes are data: err is why it is
-// not JSON, or nil when it is JSON but not an event. Only the first skipped
-// line is reported.
-func (s *Skipped) Line(in trajeval.Input, data []byte, n int, err error) {
+// Line skips line number n of in, which is JSON but not an event. Only
+// the first skipped line is reported.
+func (s *Skipped) Line(in trajeval.Input, n int) {
 	s.n++
 	if s.n > 1 {
 		return
 	}
-	msg, col := "not "+s.One+"; skipped", 0
-	if err != nil {
-		msg, _, col = jsonl.Describe(data, err, n)
-		msg += "; line skipped"
-	}
-	place := ""
-	if col > 0 {
-		place = fmt.Sprintf("column %d", col)
-	}
-	in.Warn(trajeval.Warning{File: in.Name, Line: n, Place: place, Msg: msg})
+	in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: "not " + s.One + "; skipped"})
 }
 
 // Report reports, once the stream has ended, how many lines were skipped

@@ -5,8 +5,10 @@
 // A reader package keeps its test files as testdata/<format-name>/<case>.<ext>,
 // with what reading one gives beside it: <case>.want.jsonl (the
 // trajectories, one JSON line each) and <case>.warnings.txt (the warnings,
-// one a line); an absent file means nothing. Run the package's tests with
-// -update to rewrite them.
+// one a line); an absent file means nothing. A damaged test file (cut off,
+// or with a syntax error) has <case>.error.txt, the error of reading it
+// strictly, and its .want.jsonl and .warnings.txt are what reading it
+// leniently gives. Run the package's tests with -update to rewrite them.
 package formattest
 
 import (
@@ -34,8 +36,17 @@ func Updating() bool { return *update }
 // Read reads data with f, as a file called name, and returns the
 // trajectories as JSON Lines and the warnings, one per line.
 func Read(f trajeval.Format, name string, data []byte) (out, warns []byte, err error) {
+	return read(f, name, data, false)
+}
+
+// ReadLenient is Read with trajeval.Input.Lenient set.
+func ReadLenient(f trajeval.Format, name string, data []byte) (out, warns []byte, err error) {
+	return read(f, name, data, true)
+}
+
+func read(f trajeval.Format, name string, data []byte, lenient bool) (out, warns []byte, err error) {
 	var o, w bytes.Buffer
-	in := trajeval.Input{Name: name, R: bytes.NewReader(data), Warn: func(x trajeval.Warning) { fmt.Fprintln(&w, x.String()) }}
+	in := trajeval.Input{Name: name, R: bytes.NewReader(data), Lenient: lenient, Warn: func(x trajeval.Warning) { fmt.Fprintln(&w, x.String()) }}
 	err = f.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
 		b, err := json.Marshal(t)
 		if err != nil {
@@ -58,7 +69,7 @@ func Inputs(t testing.TB, f trajeval.Format) []string {
 	}
 	var out []string
 	for _, p := range paths {
-		if !strings.HasSuffix(p, ".want.jsonl") && !strings.HasSuffix(p, ".warnings.txt") {
+		if !strings.HasSuffix(p, ".want.jsonl") && !strings.HasSuffix(p, ".warnings.txt") && !strings.HasSuffix(p, ".error.txt") {
 			out = append(out, p)
 		}
 	}
@@ -71,7 +82,12 @@ func Inputs(t testing.TB, f trajeval.Format) []string {
 // Golden reads every test file of each format, in a subtest named
 // <format-name>/<file>, and compares the trajectories with <case>.want.jsonl
 // and the warnings with <case>.warnings.txt, or rewrites those with -update.
-// A read that fails is a test failure.
+//
+// A file that fails to read strictly must have that error in
+// <case>.error.txt, and be damaged (a *trajeval.TraceError wrapping
+// trajeval.ErrCorruptTrace); the goldens then hold what reading it
+// leniently gives. A file that reads strictly must read the same
+// leniently: lenience changes nothing on a whole file.
 func Golden(t *testing.T, formats ...trajeval.Format) {
 	for _, f := range formats {
 		for _, path := range Inputs(t, f) {
@@ -80,13 +96,26 @@ func Golden(t *testing.T, formats ...trajeval.Format) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				out, warns, err := Read(f, filepath.Base(path), data)
-				if err != nil {
-					t.Fatalf("Read: %v", err)
-				}
+				name := filepath.Base(path)
 				base := strings.TrimSuffix(path, filepath.Ext(path))
-				compare(t, base+".want.jsonl", out)
-				compare(t, base+".warnings.txt", warns)
+				out, warns, err := Read(f, name, data)
+				var msg []byte
+				if err != nil {
+					if !errors.Is(err, trajeval.ErrCorruptTrace) {
+						t.Fatalf("Read: %v", err)
+					}
+					msg = []byte(err.Error() + "\n")
+				}
+				compare(t, base+".error.txt", msg)
+				lout, lwarns, lerr := ReadLenient(f, name, data)
+				if lerr != nil {
+					t.Fatalf("Read leniently: %v", lerr)
+				}
+				if err == nil && (!bytes.Equal(out, lout) || !bytes.Equal(warns, lwarns)) {
+					t.Errorf("reading a whole file leniently changed what was read:\n strict: %s%s\nlenient: %s%s", out, warns, lout, lwarns)
+				}
+				compare(t, base+".want.jsonl", lout)
+				compare(t, base+".warnings.txt", lwarns)
 			})
 		}
 	}
@@ -155,6 +184,13 @@ func Fuzz(f *testing.F, formats []trajeval.Format, more func(t *testing.T, data 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, fm := range formats {
 			CheckRead(t, fm, "fuzz.json", data)
+			// Read leniently, damage is never the error.
+			if _, _, err := ReadLenient(fm, "fuzz.json", data); err != nil {
+				var te *trajeval.TraceError
+				if !errors.As(err, &te) || errors.Is(err, trajeval.ErrCorruptTrace) {
+					t.Errorf("%s: read leniently: %v", fm.Name(), err)
+				}
+			}
 		}
 		if more != nil {
 			more(t, data)
@@ -185,4 +221,190 @@ func FailsAtLine(t *testing.T, f trajeval.Format, line int, inputs ...string) {
 			t.Errorf("Read(%q) = %v, want a TraceError at line %d", in, err, line)
 		}
 	}
+}
+
+// A Damage is a damaged input for a reader, and what reading it must give.
+type Damage struct {
+	Name string
+	// In is the input, with the mark ‸ where the damage is: before the
+	// offending byte, or at the end of a file cut off. The mark is taken
+	// out before reading, and gives Line and Col.
+	In        string
+	Line, Col int // where reading it strictly fails, when In has no mark
+	// Steps is how many steps reading it leniently keeps, in all.
+	Steps  int
+	Reason string
+}
+
+// Mark is the mark of the damage in Damage.In.
+const Mark = "‸"
+
+// Damaged checks each damaged input of f:
+//  1. read strictly, it fails with a *trajeval.TraceError wrapping
+//     trajeval.ErrCorruptTrace, placed at Line:Col, with a reason and the
+//     hint to pass --lenient;
+//  2. read leniently, it gives Steps steps in all, at least one
+//     trajectory marked partial, and a warning placed at Line:Col.
+func Damaged(t *testing.T, f trajeval.Format, tests []Damage) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.Name, func(t *testing.T) {
+			if i := strings.Index(tt.In, Mark); i >= 0 {
+				tt.In = tt.In[:i] + tt.In[i+len(Mark):]
+				tt.Line = strings.Count(tt.In[:i], "\n") + 1
+				tt.Col = i - strings.LastIndexByte(tt.In[:i], '\n')
+			}
+			_, _, err := Read(f, "trace.json", []byte(tt.In))
+			checkDamage(t, err, tt.Line, tt.Col, tt.Reason)
+			out, warns, err := ReadLenient(f, "trace.json", []byte(tt.In))
+			if err != nil {
+				t.Fatalf("read leniently: %v (%s)", err, tt.Reason)
+			}
+			ts := decode(t, out)
+			steps, partial := 0, false
+			for _, tr := range ts {
+				steps += len(tr.Steps)
+				partial = partial || tr.Partial
+			}
+			if steps != tt.Steps || !partial {
+				t.Errorf("read leniently: %d steps, partial %v; want %d steps and a partial trajectory (%s)\n%s", steps, partial, tt.Steps, tt.Reason, out)
+			}
+			if at := position(tt.Line, tt.Col); !bytes.Contains(warns, []byte(at)) {
+				t.Errorf("read leniently: warnings %q, want one at %q (%s)", warns, at, tt.Reason)
+			}
+		})
+	}
+}
+
+func position(line, col int) string {
+	if line == 0 {
+		return "trace.json: "
+	}
+	return fmt.Sprintf("trace.json:%d:%d: ", line, col)
+}
+
+// checkDamage checks that err is damage placed at line:col.
+func checkDamage(t *testing.T, err error, line, col int, reason string) {
+	t.Helper()
+	var te *trajeval.TraceError
+	switch {
+	case !errors.As(err, &te) || !errors.Is(err, trajeval.ErrCorruptTrace):
+		t.Errorf("read strictly: %v, want a *trajeval.TraceError wrapping ErrCorruptTrace (%s)", err, reason)
+	case te.Line != line || te.Col != col:
+		t.Errorf("read strictly: error at %d:%d, want %d:%d: %v (%s)", te.Line, te.Col, line, col, err, reason)
+	case strings.TrimSpace(te.Msg) == "" || strings.HasSuffix(te.Msg, ": ") || strings.Contains(te.Msg, "Go value") || strings.Contains(te.Msg, "json: ") || !strings.Contains(te.Hint, "--lenient"):
+		t.Errorf("read strictly: %v; want a reason in the user's terms and the hint to pass --lenient (%s)", err, reason)
+	}
+}
+
+func decode(t *testing.T, out []byte) []trajeval.Trajectory {
+	t.Helper()
+	var ts []trajeval.Trajectory
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var tr trajeval.Trajectory
+		if err := json.Unmarshal(line, &tr); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		ts = append(ts, tr)
+	}
+	return ts
+}
+
+// Breaks damages every whole JSON test file of each format in two ways,
+// and checks that reading it strictly fails at the damage and reading it
+// leniently warns there instead:
+//  1. cut off in the middle of a line;
+//  2. a second ':' after a key past the middle of the file.
+func Breaks(t *testing.T, formats ...trajeval.Format) {
+	for _, f := range formats {
+		for _, path := range Inputs(t, f) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !json.Valid(bytes.TrimSpace(data)) && !validLines(data) {
+				continue // binary, or damaged on purpose
+			}
+			cut := midLine(data)
+			colon := structuralColon(data, len(data)/2)
+			if colon < 0 {
+				continue // no object to break
+			}
+			broken := append(append(append([]byte{}, data[:colon+1]...), ':'), data[colon+1:]...)
+			for _, c := range []struct {
+				kind string
+				in   []byte
+				at   int // offset of the damage
+			}{{"cut", data[:cut], cut}, {"colon", broken, colon + 1}} {
+				t.Run(f.Name()+"/"+filepath.Base(path)+"/"+c.kind, func(t *testing.T) {
+					line := bytes.Count(c.in[:c.at], []byte("\n")) + 1
+					col := c.at - bytes.LastIndexByte(c.in[:c.at], '\n')
+					_, _, err := Read(f, "trace.json", c.in)
+					checkDamage(t, err, line, col, "a "+c.kind+" test file")
+					_, warns, err := ReadLenient(f, "trace.json", c.in)
+					var te *trajeval.TraceError
+					if err != nil && (!errors.As(err, &te) || errors.Is(err, trajeval.ErrCorruptTrace)) {
+						t.Errorf("read leniently: %v; want what came before, or that it is empty", err)
+					}
+					if at := fmt.Sprintf("trace.json:%d:%d: ", line, col); !bytes.Contains(warns, []byte(at)) {
+						t.Errorf("read leniently: warnings %q, want one at %s", warns, at)
+					}
+				})
+			}
+		}
+	}
+}
+
+// validLines reports whether every non-blank line of data is JSON.
+func validLines(data []byte) bool {
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if l = bytes.TrimSpace(l); len(l) > 0 && !json.Valid(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// midLine returns an offset near the middle of data that cuts a line
+// after a byte that is not white space and before its end.
+func midLine(data []byte) int {
+	for i := len(data) / 2; i < len(data); i++ {
+		if i > 0 && !isSpace(data[i-1]) && !isSpace(data[i]) {
+			return i
+		}
+	}
+	for i := len(data) / 2; i > 0; i-- {
+		if !isSpace(data[i-1]) && !isSpace(data[i]) {
+			return i
+		}
+	}
+	return 1
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// structuralColon returns the offset of the first ':' outside a string at
+// or after from, else the last one before it.
+func structuralColon(data []byte, from int) int {
+	last := -1
+	in, esc := false, false
+	for i, c := range data {
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case !in && c == ':':
+			if i >= from {
+				return i
+			}
+			last = i
+		}
+	}
+	return last
 }

@@ -113,27 +113,23 @@ func findMessages(v any) ([]any, bool) {
 }
 
 func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	var pending []any // messages given one per line
-	pendingLine := 0
+	var pending msglog.Pending // messages given one per line
 	flush := func() error {
-		if pending == nil {
+		msgs, line, partial := pending.Take()
+		if msgs == nil {
 			return nil
 		}
-		msgs := pending
-		pending = nil
-		return yield(readMessages(in, pendingLine, "", msgs))
+		return yield(msglog.Mark(readMessages(in, line, "", msgs), line, partial))
 	}
-	err := msglog.EachValue(ctx, in, func(v any, line int) error {
-		if _, ok := asMessage(v); ok && msglog.Obj(v)["messages"] == nil {
-			if pending == nil {
-				pendingLine = line
-			}
-			pending = append(pending, v)
+	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
+		if _, ok := asMessage(v); v == nil || ok && msglog.Obj(v)["messages"] == nil {
+			pending.Add(v, line, partial)
 			return nil
 		}
 		if err := flush(); err != nil {
 			return err
 		}
+		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		if msgs, ok := findMessages(v); ok {
 			id := msglog.RecordID(msglog.Obj(v))
 			if id == "" {

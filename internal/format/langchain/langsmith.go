@@ -103,7 +103,15 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 			take(k, id, line)
 		}
 	}
-	if err := msglog.EachValue(ctx, in, func(v any, line int) error { take(v, "", line); return nil }); err != nil {
+	damaged := false // any trace may have lost runs to the damage
+	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
+		damaged = damaged || partial
+		if v != nil {
+			take(v, "", line)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if len(runs) == 0 {
@@ -162,7 +170,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	}
 	for _, c := range convs {
 		sortRuns(c.roots)
-		if err := yield(runsTrajectory(in, c.id, c.roots)); err != nil {
+		if err := yield(msglog.Mark(runsTrajectory(in, c.id, c.roots), 0, damaged)); err != nil {
 			return err
 		}
 	}

@@ -122,7 +122,11 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			return err
 		}
 		r.line = n
-		v, err := jsonv.Decode(line)
+		v, damaged, err := eventlog.Decode(in, line, n)
+		if err != nil {
+			return err
+		}
+		r.t.Partial = r.t.Partial || damaged
 		var msgs []any
 		switch x := v.(type) {
 		case map[string]any:
@@ -130,8 +134,10 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		case []any:
 			msgs = x
 		}
-		if err != nil || msgs == nil {
-			skipped.Line(in, line, n, err)
+		if msgs == nil {
+			if !damaged {
+				skipped.Line(in, n)
+			}
 			return nil
 		}
 		seen = true

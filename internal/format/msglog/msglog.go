@@ -10,9 +10,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,12 +23,16 @@ import (
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
-// EachValue calls fn with every top-level JSON value of in: each line of a
-// JSON Lines file (streamed), or each value of a JSON document (read
-// whole; several concatenated values are allowed). A value cut off or
-// broken part-way is passed on with what came before it, and reported.
-// It returns a TraceError when nothing at all can be read.
-func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) error) error {
+// EachValue calls fn with every top-level JSON value of in, and the line
+// where it starts: each line of a JSON Lines file (streamed), or each value
+// of a JSON document (read whole; several concatenated values are
+// allowed). A value cut off or broken part-way, or data after the last
+// value, is damage (see trajeval.Input.Damage): an error, or, read
+// leniently, a warning after which fn gets what came before the break with
+// partial set (v nil when nothing did). In JSON Lines the next line is read
+// on; in a document nothing after the break is. It returns a TraceError
+// when nothing at all can be read.
+func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, partial bool) error) error {
 	br := bufio.NewReaderSize(in.R, 1<<20)
 	head, _ := br.Peek(1 << 20)
 	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
@@ -36,192 +40,103 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int) 
 		head = head[3:]
 	}
 	values := 0
-	lines := json.Valid(sniff.FirstLine(head))
-	var firstErr error
-	use := func(v any, line, first int, data []byte, off int64, err error) error {
-		if err != nil {
-			if v == nil {
-				if firstErr == nil {
-					msg, l, c := jsonl.Describe(data, errAt(err, off), first)
-					firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: c, Msg: msg, Err: err}
-				}
-				if lines {
-					msg, l, _ := jsonl.Describe(data, errAt(err, off), first)
-					in.Warn(trajeval.Warning{File: in.Name, Line: l, Msg: msg + "; line skipped"})
-				}
-				return nil
-			}
-			msg, l, c := jsonl.Describe(data, errAt(err, off), first)
-			in.Warn(trajeval.Warning{File: in.Name, Line: l, Msg: fmt.Sprintf("%s (column %d); read what came before", msg, c)})
+	use := func(v any, line int, partial bool) error {
+		if v != nil {
+			values++
 		}
-		values++
-		return fn(v, line)
+		return fn(v, line, partial)
 	}
-	if lines {
+	if json.Valid(sniff.FirstLine(head)) {
 		err := jsonl.Each(br, func(b []byte, n int) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if v, err := jsonv.Decode(b); err == nil {
-				return use(v, n, n, b, 0, nil)
-			}
-			d := json.NewDecoder(bytes.NewReader(b))
-			d.UseNumber()
-			v, err := decodeLenient(d)
+			v, err := jsonl.Decode(b)
 			if err == nil {
-				in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: "data after the JSON value; ignored"})
+				return use(v, n, false)
 			}
-			return use(v, n, n, b, d.InputOffset(), err)
+			if err := jsonl.Damaged(in, b, err, n); err != nil {
+				return err
+			}
+			return use(jsonl.Salvage(b), n, true)
 		})
 		if err != nil {
-			return readErr(in, err)
+			return jsonl.ReadError(in.Name, err)
 		}
 	} else {
 		data, err := io.ReadAll(br)
 		if err != nil {
-			return readErr(in, err)
+			return jsonl.ReadError(in.Name, err)
 		}
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
-		var seen int64 // line counts newlines up to seen
-		line := 1
 		for d.More() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			start := d.InputOffset()
 			start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
-			line += bytes.Count(data[seen:start], []byte{'\n'})
-			seen = start
+			line, _ := jsonl.Position(data, start)
 			var v any
-			if err := d.Decode(&v); err == nil {
-				if err := use(v, line, 1, data, 0, nil); err != nil {
+			if err := d.Decode(&v); err != nil {
+				if err := jsonl.Damaged(in, data, err, 1); err != nil {
 					return err
 				}
-				continue
+				return use(jsonl.Salvage(data[start:]), line, true)
 			}
-			// Read the broken value again, keeping what came before the break.
-			ld := json.NewDecoder(bytes.NewReader(data[start:]))
-			ld.UseNumber()
-			v, err := decodeLenient(ld)
-			if err == nil {
-				err = io.ErrUnexpectedEOF // Decode failed: the value cannot be whole
+			if err := use(v, line, false); err != nil {
+				return err
 			}
-			return use(v, line, 1, data, start+ld.InputOffset(), shift(err, start))
 		}
-		if rest := bytes.TrimSpace(data[d.InputOffset():]); len(rest) > 0 && values > 0 {
-			l, _ := jsonl.Position(data, int64(len(data)-len(rest)))
-			in.Warn(trajeval.Warning{File: in.Name, Line: l, Msg: "data after the JSON value; ignored"})
+		if rest := bytes.TrimSpace(data[d.InputOffset():]); len(rest) > 0 {
+			err := &jsonl.TrailingError{Offset: int64(len(data) - len(rest))}
+			if err := jsonl.Damaged(in, data, err, 1); err != nil {
+				return err
+			}
 		}
 	}
 	if values == 0 {
-		if firstErr != nil {
-			return firstErr
-		}
 		return &trajeval.TraceError{File: in.Name, Msg: "no JSON values", Err: trajeval.ErrEmptyTrace}
 	}
 	return nil
 }
 
-func readErr(in trajeval.Input, err error) error {
-	var te *trajeval.TraceError
-	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
+// Pending gathers the messages a file gives one per line into one
+// conversation. A message cut short by damage, or a line lost to it, makes
+// the conversation partial.
+type Pending struct {
+	msgs    []any
+	line    int
+	partial bool
 }
 
-// shift moves the offset of a syntax error found in data[off:] to data.
-func shift(err error, off int64) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return &json.SyntaxError{Offset: se.Offset + off}
+// Add adds the message v, read at line; partial says damage cut it short,
+// and v is nil when damage lost the line whole.
+func (p *Pending) Add(v any, line int, partial bool) {
+	p.partial = p.partial || partial
+	if v == nil {
+		return
 	}
-	return err
+	if p.msgs == nil {
+		p.line = line
+	}
+	p.msgs = append(p.msgs, v)
 }
 
-// errAt gives err an offset for jsonl.Describe when it has none.
-func errAt(err error, off int64) error {
-	if _, ok := jsonl.ErrorOffset(err); ok || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return err
-	}
-	return &json.SyntaxError{Offset: off}
+// Take returns the messages gathered (nil when none), the line of the
+// first and whether damage touched them, and starts anew.
+func (p *Pending) Take() (msgs []any, line int, partial bool) {
+	msgs, line, partial = p.msgs, p.line, p.partial
+	*p = Pending{}
+	return msgs, line, partial
 }
 
-// decodeLenient reads the next JSON value of d. When the value is cut off
-// or broken, it returns what came before (open arrays and objects closed,
-// the broken value dropped) together with the error; the value is nil
-// when nothing came before.
-func decodeLenient(d *json.Decoder) (any, error) {
-	type frame struct {
-		obj     map[string]any
-		arr     []any
-		isObj   bool
-		key     string
-		haveKey bool
-	}
-	var stack []*frame
-	var root any
-	put := func(x any) {
-		if len(stack) == 0 {
-			root = x
-			return
-		}
-		f := stack[len(stack)-1]
-		if f.isObj {
-			f.obj[f.key] = x
-			f.haveKey = false
-		} else {
-			f.arr = append(f.arr, x)
-		}
-	}
-	closeTop := func() {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if f.isObj {
-			put(f.obj)
-		} else if f.arr == nil {
-			put([]any{})
-		} else {
-			put(f.arr)
-		}
-	}
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			if err == io.EOF && len(stack) > 0 {
-				err = io.ErrUnexpectedEOF
-			}
-			for len(stack) > 0 {
-				closeTop()
-			}
-			return root, err
-		}
-		if len(stack) > 0 {
-			if f := stack[len(stack)-1]; f.isObj && !f.haveKey {
-				if k, ok := tok.(string); ok {
-					f.key, f.haveKey = k, true
-					continue
-				}
-			}
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				stack = append(stack, &frame{obj: map[string]any{}, isObj: true})
-			case '[':
-				stack = append(stack, &frame{})
-			default:
-				closeTop()
-			}
-		default:
-			put(t)
-		}
-		if len(stack) == 0 {
-			return root, nil
-		}
-	}
+// Mark gives t the line its record starts at and marks it partial when
+// partial is set, and returns it.
+func Mark(t *trajeval.Trajectory, line int, partial bool) *trajeval.Trajectory {
+	t.Line = line
+	t.Partial = t.Partial || partial
+	return t
 }
 
 // Facts are what a cut head shows about its JSON: keys, and short string
@@ -388,8 +303,9 @@ func (b *Builder) Call(s trajeval.Step, place string) int {
 }
 
 // Group gives the steps at idx one parallel group when there are two or
-// more of them.
+// more of them. Negative indexes (calls that Call skipped) are ignored.
 func (b *Builder) Group(idx []int) {
+	idx = slices.DeleteFunc(slices.Clone(idx), func(i int) bool { return i < 0 })
 	if len(idx) < 2 {
 		return
 	}

@@ -115,7 +115,15 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a trace or span; skipped"})
 		}
 	}
-	if err := msglog.EachValue(ctx, in, func(v any, line int) error { take(v, line); return nil }); err != nil {
+	damaged := false // any trace may have lost spans to the damage
+	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
+		damaged = damaged || partial
+		if v != nil {
+			take(v, line)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if n == 0 {
@@ -149,7 +157,7 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 	}
 	for _, c := range convs {
 		sort.SliceStable(c.traces, func(i, j int) bool { return traceStart(c.traces[i]).Before(traceStart(c.traces[j])) })
-		if err := yield(agentsTrajectory(in, c.id, c.traces, spans)); err != nil {
+		if err := yield(msglog.Mark(agentsTrajectory(in, c.id, c.traces, spans), 0, damaged)); err != nil {
 			return err
 		}
 	}

@@ -71,28 +71,24 @@ func foreign(f msglog.Facts) string {
 }
 
 func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	var pending []any // messages given one per line
-	pendingLine := 0
+	var pending msglog.Pending // messages given one per line
 	flush := func() error {
-		if pending == nil {
+		msgs, line, partial := pending.Take()
+		if msgs == nil {
 			return nil
 		}
-		msgs := pending
-		pending = nil
-		return yield(readChat(in, pendingLine, "", msgs, nil))
+		return yield(msglog.Mark(readChat(in, line, "", msgs, nil), line, partial))
 	}
-	err := msglog.EachValue(ctx, in, func(v any, line int) error {
+	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		m := msglog.Obj(v)
-		if m != nil && m["role"] != nil && m["messages"] == nil && m["choices"] == nil {
-			if pending == nil {
-				pendingLine = line
-			}
-			pending = append(pending, m)
+		if v == nil || m != nil && m["role"] != nil && m["messages"] == nil && m["choices"] == nil {
+			pending.Add(v, line, partial)
 			return nil
 		}
 		if err := flush(); err != nil {
 			return err
 		}
+		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		switch {
 		case m == nil && msglog.List(v) != nil:
 			return yield(readChat(in, line, "", msglog.List(v), nil))

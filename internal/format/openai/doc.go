@@ -75,8 +75,10 @@
 // Lines; a single JSON document is read whole. openai-agents holds the
 // whole file, as spans, because a trace's spans may be spread over it.
 //
-// Bad input never stops the reading while something can be kept: a cut
-// or broken JSON value is read up to the break, and each problem (arguments
-// that are not JSON, a result for an unknown call, a call id used twice) is
+// A cut or broken JSON value is an error at its line and column; read
+// leniently, it is read up to the break and its trajectory is partial
+// (openai-agents: every trajectory, since the lost spans may belong to any
+// trace). Other problems never stop the reading: each (arguments that are
+// not JSON, a result for an unknown call, a call id used twice) is
 // reported once as a warning.
 package openai

@@ -71,30 +71,26 @@ func (responsesFormat) Sniff(head []byte) error {
 }
 
 func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	var pending []any // items given one per line
-	pendingLine := 0
+	var pending msglog.Pending // items given one per line
 	flush := func() error {
-		if pending == nil {
+		items, line, partial := pending.Take()
+		if items == nil {
 			return nil
 		}
-		items := pending
-		pending = nil
-		r := newResponses(in, pendingLine, "")
+		r := newResponses(in, line, "")
 		r.items(items, false)
-		return yield(r.finish())
+		return yield(msglog.Mark(r.finish(), line, partial))
 	}
-	err := msglog.EachValue(ctx, in, func(v any, line int) error {
+	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		m := msglog.Obj(v)
-		if isItem(m) {
-			if pending == nil {
-				pendingLine = line
-			}
-			pending = append(pending, m)
+		if v == nil || isItem(m) {
+			pending.Add(v, line, partial)
 			return nil
 		}
 		if err := flush(); err != nil {
 			return err
 		}
+		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		if l := msglog.List(v); l != nil {
 			r := newResponses(in, line, "")
 			r.items(l, false)

@@ -135,13 +135,16 @@
 //
 // Reading: a file whose first line is a whole JSON value is read as JSON
 // Lines, one line at a time (a one-line document is both); otherwise it is
-// one document (or several concatenated), read whole. In JSON Lines a line
-// that is not valid JSON is reported and skipped; a document that is not
-// valid JSON is an error. Protobuf is one TracesData message, read one
-// ResourceSpans at a time, or the Collector file exporter's proto framing:
-// each message preceded by its length as a 4-byte big-endian integer. The
-// varint framing of writeDelimitedTo is not read: its first byte cannot be
-// told from an unframed message's.
+// one document (or several concatenated), read whole. A line or document
+// that is not valid JSON, or protobuf cut off or corrupt, is an error at its
+// place; read leniently, what comes before the damage is kept (in JSON
+// Lines the next lines are read on) and every trajectory is partial, since
+// the damage may have held spans of any trace. A JSON line that is valid
+// but not OTLP traces is reported and skipped. Protobuf is one TracesData
+// message, read one ResourceSpans at a time, or the Collector file
+// exporter's proto framing: each message preceded by its length as a
+// 4-byte big-endian integer. The varint framing of writeDelimitedTo is not
+// read: its first byte cannot be told from an unframed message's.
 //
 // Memory: spans of one trace may be anywhere in a file (the file exporter
 // writes in end order with no guarantee), and a later trace may continue
@@ -216,7 +219,7 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		if err := r.readDocument(ctx, br); err != nil {
 			return err
 		}
-		return r.emit(ctx, yield)
+		return r.emitAll(ctx, yield)
 	}
 	var firstErr error
 	u := &ptrace.JSONUnmarshaler{}
@@ -225,25 +228,56 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 			return err
 		}
 		td, err := u.UnmarshalTraces(line)
-		if err != nil {
-			msg, l, col := describe(line, err, n)
-			if firstErr == nil {
-				firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg, Err: err}
-			}
-			r.warnf(l, "", "%s; line skipped", msg)
+		if err == nil {
+			r.lines++
+			r.addTraces(td, n)
 			return nil
 		}
-		r.lines++
-		r.addTraces(td, n)
+		if _, jerr := jsonl.Decode(line); jerr != nil {
+			if err := jsonl.Damaged(r.in, line, jerr, n); err != nil {
+				return err
+			}
+			r.damaged = true
+			r.salvage(line, n)
+			return nil
+		}
+		// Valid JSON, but not OTLP traces: skipped, as a line that is not
+		// an event.
+		msg, l, col := explain(line, err, n)
+		if firstErr == nil {
+			firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg, Err: trajeval.ErrUnknownFormat}
+		}
+		r.in.Warn(trajeval.Warning{File: in.Name, Line: l, Col: col, Msg: msg + "; line skipped"})
 		return nil
 	})
 	if err != nil {
-		return readError(in.Name, err)
+		return jsonl.ReadError(in.Name, err)
 	}
 	if r.lines == 0 && firstErr != nil {
 		return firstErr
 	}
-	return r.emit(ctx, yield)
+	return r.emitAll(ctx, yield)
+}
+
+// emitAll yields the trajectories, each partial when damage was read past.
+func (r *reader) emitAll(ctx context.Context, yield func(*trajeval.Trajectory) error) error {
+	return r.emit(ctx, func(t *trajeval.Trajectory) error {
+		t.Partial = t.Partial || r.damaged
+		return yield(t)
+	})
+}
+
+// salvage adds the spans of what came before the break of a damaged JSON
+// document, data, which starts at line; spans cut off part-way are kept
+// with what they have.
+func (r *reader) salvage(data []byte, line int) {
+	b, err := json.Marshal(jsonl.Salvage(data))
+	if err != nil {
+		return
+	}
+	if td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(b); err == nil {
+		r.addTraces(td, line)
+	}
 }
 
 // readDocument reads one OTLP/JSON document, or several written one after
@@ -251,7 +285,7 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 	data, err := io.ReadAll(br)
 	if err != nil {
-		return readError(r.in.Name, err)
+		return jsonl.ReadError(r.in.Name, err)
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	u := &ptrace.JSONUnmarshaler{}
@@ -260,38 +294,31 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 			return err
 		}
 		start := d.InputOffset()
+		start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
+		line, _ := jsonl.Position(data, start)
 		var raw json.RawMessage
 		if err := d.Decode(&raw); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
-			msg, line, col := jsonl.Describe(data, err, 1)
-			return &trajeval.TraceError{File: r.in.Name, Line: line, Col: col, Msg: msg, Err: err}
+			if err := jsonl.Damaged(r.in, data, err, 1); err != nil {
+				return err
+			}
+			r.damaged = true
+			r.salvage(data[start:], line)
+			return nil
 		}
-		line, _ := jsonl.Position(data, start+int64(len(data[start:])-len(bytes.TrimLeft(data[start:], " \t\r\n"))))
 		td, err := u.UnmarshalTraces(raw)
 		if err != nil {
-			return &trajeval.TraceError{File: r.in.Name, Line: line, Msg: "not an OTLP traces document: " + err.Error(), Err: err}
+			msg, l, col := explain(raw, err, line)
+			if l == line {
+				_, startCol := jsonl.Position(data, start)
+				col += startCol - 1 // raw starts part-way into its line
+			}
+			return &trajeval.TraceError{File: r.in.Name, Line: l, Col: col, Msg: msg, Err: trajeval.ErrUnknownFormat}
 		}
 		r.addTraces(td, 0)
 	}
-}
-
-// describe places a pdata or JSON error within one line.
-func describe(line []byte, err error, n int) (string, int, int) {
-	// pdata's messages carry no position; encoding/json finds the syntax
-	// error's column when there is one.
-	if jerr := json.Unmarshal(line, new(any)); jerr != nil {
-		return jsonl.Describe(line, jerr, n)
-	}
-	return "not an OTLP traces line: " + err.Error(), n, 0
-}
-
-func readError(name string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 }
 
 type protoFormat struct{}
@@ -340,7 +367,7 @@ func (protoFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traj
 	if err != nil {
 		return err
 	}
-	return r.emit(ctx, yield)
+	return r.emitAll(ctx, yield)
 }
 
 // maxMessage bounds one protobuf record, so that a corrupt length cannot
@@ -374,8 +401,7 @@ func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error 
 		hdr := binary.AppendUvarint([]byte{0x0a}, n)
 		rec, err := readN(br, hdr, n)
 		if err != nil {
-			r.warnf(0, "", "byte %d: the protobuf message is truncated; its last resource is skipped", off)
-			return nil
+			return r.protoError(off, "the protobuf message is cut off", err)
 		}
 		td, err := u.UnmarshalTraces(rec)
 		if err != nil {
@@ -400,8 +426,7 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
-			r.warnf(0, "", "byte %d: truncated length prefix; ignored", off)
-			return nil
+			return r.protoError(off, "the length prefix is cut off", err)
 		}
 		n := binary.BigEndian.Uint32(size[:])
 		if n > maxMessage {
@@ -409,8 +434,7 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 		}
 		msg, err := readN(br, nil, uint64(n))
 		if err != nil {
-			r.warnf(0, "", "byte %d: the last message is truncated; skipped", off)
-			return nil
+			return r.protoError(off, "the last message is cut off", err)
 		}
 		td, err := u.UnmarshalTraces(msg)
 		if err != nil {
@@ -431,16 +455,22 @@ func readN(br io.Reader, prefix []byte, n uint64) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// protoError reports damage at byte off of a protobuf file (see
+// trajeval.Input.Damage): read leniently, what came before is kept and
+// nothing after it is read.
 func (r *reader) protoError(off int64, msg string, err error) error {
-	if err != nil {
+	var te *trajeval.TraceError
+	switch {
+	case errors.As(err, &te):
+		return err // damage found below, in a compressed file
+	case err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		msg += ": " + err.Error()
 	}
-	if r.nspans > 0 {
-		// What came before is kept.
-		r.warnf(0, "", "byte %d: %s; the rest of the file is skipped", off, msg)
-		return nil
+	if err := r.in.Damage(0, 0, fmt.Sprintf("byte %d: %s", off, msg)); err != nil {
+		return err
 	}
-	return &trajeval.TraceError{File: r.in.Name, Msg: fmt.Sprintf("byte %d: %s", off, msg), Hint: "is this an OTLP traces protobuf file?", Err: err}
+	r.damaged = true
+	return nil
 }
 
 // checkTracesData checks that b starts like a TracesData message: field 1

@@ -138,7 +138,7 @@ func TestErrors(t *testing.T) {
 		{"truncated document", "{\n  \"resourceSpans\": [\n    {\"scopeSpans\": [", 3, 21},
 		{"syntax error", "{\n  \"resourceSpans\": [}\n", 2, 21},
 		{"no spans", `{"resourceSpans": []}` + "\n", 0, 0},
-		{"bad line only", `{"resourceSpans": [` + "\n", 2, 1},
+		{"bad line only", `{"resourceSpans": [` + "\n", 1, 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := formattest.Read(otlp.JSON, "f.json", []byte(tc.data))

@@ -81,6 +81,9 @@ type reader struct {
 	nspans int
 	lines  int
 	warned map[string]bool
+	// damaged is set when damage was read past leniently: any trace may
+	// have lost spans, so every trajectory is partial.
+	damaged bool
 }
 
 func newReader(in trajeval.Input) *reader {

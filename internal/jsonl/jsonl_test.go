@@ -1,0 +1,95 @@
+package jsonl_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/jsonl"
+)
+
+func TestDescribe(t *testing.T) {
+	type rec struct {
+		ID    string  `json:"id"`
+		N     int     `json:"n"`
+		Cost  float64 `json:"cost"`
+		Calls []struct {
+			Tool string `json:"tool"`
+		} `json:"calls"`
+	}
+	tests := []struct {
+		name   string
+		in     string // ‸ marks where the error must point
+		msg    string
+		reason string
+	}{
+		{"syntax", `{"id" : ‸: 1}`, "invalid JSON: invalid character ':' looking for beginning of value", "the offending byte, not the one after it"},
+		{"truncated", `{"id": "x", "calls": [‸`, "unexpected end of JSON", "just after the last byte"},
+		{"string for number", `{"n": ‸"7"}`, `expected an integer for "n", got a string`, "the value's first byte, not after it"},
+		{"string with escaped quote", `{"cost": ‸"a\"b\\"}`, `expected a number for "cost", got a string`, "back over escaped quotes to the opening one"},
+		{"number for string", `{"id": ‸12345}`, `expected a string for "id", got a number`, "the start of the number"},
+		{"bool", `{"n": ‸true}`, `expected an integer for "n", got true or false`, "a literal"},
+		{"fraction for integer", `{"n": ‸1.5}`, `expected an integer for "n", got 1.5`, "the number itself"},
+		{"object for array", `{"calls": ‸{"tool": "x"}}`, `expected an array for "calls", got an object`, "the opening brace"},
+		{"nested field", `{"calls": [{"tool": ‸[1]}]}`, `expected a string for "tool", got an array`, "the last part of the path names the key"},
+		{"array for object", `‸[1, 2]`, "expected an object, got an array", "the top level has no key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := strings.Index(tt.in, "‸")
+			data := []byte(tt.in[:i] + tt.in[i+len("‸"):])
+			var r rec
+			err := json.Unmarshal(data, &r)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg, line, col := jsonl.Describe(data, err, 1)
+			if line != 1 || col != i+1 || !strings.HasPrefix(msg, tt.msg) {
+				t.Errorf("Describe = %q at %d:%d, want %q at 1:%d: %s", msg, line, col, tt.msg, i+1, tt.reason)
+			}
+			if strings.Contains(msg, "Go ") || strings.Contains(msg, "json:") {
+				t.Errorf("message %q speaks of Go", msg)
+			}
+		})
+	}
+}
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name, in string
+		msg      string
+		col      int
+		reason   string
+	}{
+		{"trailing data", `{"a": 1} x`, "invalid JSON: unexpected data after the JSON value", 10, "the first byte after the value"},
+		{"decoder syntax error", `{"a": 1,, "b": 2}`, "invalid JSON: invalid character ','", 9, "the offending comma"},
+		{"cut off", `{"a": [1, 2`, "unexpected end of JSON", 12, "after the last byte"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := jsonl.Decode([]byte(tt.in))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg, _, col := jsonl.Describe([]byte(tt.in), err, 1)
+			if col != tt.col || !strings.HasPrefix(msg, tt.msg) || strings.HasSuffix(msg, ": ") {
+				t.Errorf("Describe = %q at column %d, want %q at %d: %s", msg, col, tt.msg, tt.col, tt.reason)
+			}
+		})
+	}
+}
+
+func TestSalvage(t *testing.T) {
+	tests := []struct{ in, want, reason string }{
+		{`{"a": [1, 2, {"b": "x`, `{"a":[1,2,{}]}`, "open containers closed, the cut string dropped"},
+		{`{"a": 1, "b" :: 2}`, `{"a":1}`, "a key without its value dropped"},
+		{`{"n": 9007199254740993, "x": tru`, `{"n":9007199254740993}`, "numbers stay exact"},
+		{`  ,`, `null`, "nothing before the break"},
+	}
+	for _, tt := range tests {
+		got, _ := json.Marshal(jsonl.Salvage([]byte(tt.in)))
+		if string(got) != tt.want {
+			t.Errorf("Salvage(%q) = %s, want %s: %s", tt.in, got, tt.want, tt.reason)
+		}
+	}
+}
