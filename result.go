@@ -39,6 +39,9 @@ type CaseResult struct {
 	// Partial is set when the case was scored from a partial trajectory: a
 	// damaged trace read leniently.
 	Partial bool `json:"partial,omitempty"`
+	// Attempt is the trial this row is (1-based) when a case runs several
+	// times (eval --trials N); 0 when it ran once.
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // Details explain a score: how the expected calls lined up with the actual
