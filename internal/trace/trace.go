@@ -5,6 +5,30 @@
 // sniffs the first MiB of the file, in a fixed order of priority, and the
 // first that claims it reads it. A file that none claims gets an error
 // naming the formats it came closest to, and why each said no.
+//
+// A format forced by name (--from, Read's from) is used whatever the file
+// holds, but it still sniffs the head, so that forcing the wrong format
+// never reads nothing in silence:
+//  1. The forced format claims the head: the file is read as usual.
+//  2. It does not, and no other format does: the file is read as forced,
+//     with a warning giving the forced format's reason.
+//  3. It does not, and detection would choose another format: the file is
+//     read as forced. If that finds a tool call, a warning names the other
+//     format and the reason. If it finds none (no trajectory, or none with
+//     a step), that is an error naming the other format, and no trajectory
+//     is passed on. An error of the forced reader names the other format
+//     too.
+//
+// For example:
+//
+//	x.json: --from anthropic: read as anthropic, this file holds no tool
+//	calls, and it looks like openai-chat; anthropic says: messages, but no
+//	Anthropic content blocks (...) (drop --from, or use --from openai-chat)
+//
+// Case 3 is not an error whenever the forced reader finds calls, because
+// detection sees only the first MiB: an Anthropic log opening with a long
+// plain-text message looks like openai-chat there, and forcing anthropic is
+// how its later tool_use blocks get read.
 package trace
 
 import (
@@ -184,7 +208,11 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, from string, warn f
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
 	}
-	return f.Read(ctx, trajeval.Input{Name: name, R: br, Warn: warn}, yield)
+	in := trajeval.Input{Name: name, R: br, Warn: warn}
+	if from != "" {
+		return readForced(ctx, f, in, head, yield)
+	}
+	return f.Read(ctx, in, yield)
 }
 
 func unwrapPathError(err error) string {
