@@ -12,13 +12,28 @@ import (
 // the file does not look like f (the rules are in the package
 // documentation).
 func readForced(ctx context.Context, f trajeval.Format, in trajeval.Input, head []byte, yield func(*trajeval.Trajectory) error) error {
+	// Both looks at head come first: head is the reader's buffer, which
+	// reading overwrites.
 	why := f.Sniff(head)
-	if why == nil {
-		return f.Read(ctx, in, yield)
+	other, _ := Detect(in.Name, head)
+	if other != nil && other.Name() == f.Name() {
+		other = nil
 	}
 	flag := "--from " + f.Name()
-	other, _ := Detect(in.Name, head)
-	if other == nil {
+	switch {
+	case why == nil && other == nil:
+		return f.Read(ctx, in, yield)
+	case why == nil:
+		found := false
+		err := f.Read(ctx, in, func(t *trajeval.Trajectory) error {
+			found = found || len(t.Steps) > 0
+			return yield(t)
+		})
+		if err == nil && !found {
+			in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%s: read as %s, this file holds no tool calls; detection would read it as %s", flag, f.Name(), other.Name())})
+		}
+		return err
+	case other == nil:
 		in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%s: %s does not recognise this file (%v), and no other format does; read as %s, as asked", flag, f.Name(), why, f.Name())})
 		return f.Read(ctx, in, yield)
 	}

@@ -24,6 +24,11 @@ func TestRead_from(t *testing.T) {
 {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "search", "input": {"q": "a"}}]}
 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}
 `
+	// agentv claims this OpenAI Responses object too ("output" with a
+	// "role"), but finds no calls in it; detection chooses openai-responses.
+	const responses = `{"id": "resp_1", "object": "response", "output": [
+ {"type": "function_call", "call_id": "call_1", "name": "search", "arguments": "{\"q\": \"a\"}"},
+ {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ok"}]}]}`
 	const agentv = `{"id": "case-1", "output": [{"role": "assistant", "tool_calls": [{"tool": "search"}]}]}`
 	tests := []struct {
 		name, content, from string
@@ -41,6 +46,9 @@ func TestRead_from(t *testing.T) {
 		{"calls past the head", late, "anthropic", nil,
 			"--from anthropic: this file looks like openai-chat, not anthropic (anthropic says: messages, but no Anthropic content blocks", 1, 1,
 			"the forced reader finds calls detection could not see: read, with a warning"},
+		{"both claim, no calls", responses, "agentv", nil,
+			"--from agentv: read as agentv, this file holds no tool calls; detection would read it as openai-responses", 1, 0,
+			"both formats claim the file: read as forced, with a warning since the other would find calls"},
 		{"nobody claims", `{"hello": "world"}`, "anthropic", nil,
 			`--from anthropic: anthropic does not recognise this file (no messages with a "role"), and no other format does; read as anthropic, as asked`, 0, 0,
 			"a forced read of a file nobody recognises is flagged"},
@@ -83,5 +91,44 @@ func TestRead_from(t *testing.T) {
 				t.Errorf("read %d trajectories with %d steps, want %d with %d (%s)", trajectories, steps, tt.trajectories, tt.steps, tt.reason)
 			}
 		})
+	}
+}
+
+// TestRead_fromEveryOtherFormat forces every other format onto every
+// reader's test file that holds tool calls: each read must end in an
+// error or a --from warning, never a silent read.
+func TestRead_fromEveryOtherFormat(t *testing.T) {
+	files, err := filepath.Glob("../format/*/testdata/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	for _, path := range files {
+		own := filepath.Base(filepath.Dir(path))
+		base := filepath.Base(path)
+		if own == "fuzz" || strings.HasSuffix(base, ".want.jsonl") || strings.HasSuffix(base, ".warnings.txt") || strings.HasPrefix(base, "bad") {
+			continue
+		}
+		steps := 0
+		trace.Read(context.Background(), path, "", nil, func(t *trajeval.Trajectory) error { steps += len(t.Steps); return nil })
+		if steps == 0 {
+			continue
+		}
+		for _, from := range trace.Names() {
+			if from == own {
+				continue
+			}
+			pairs++
+			said := false
+			err := trace.Read(context.Background(), path, from,
+				func(w trajeval.Warning) { said = said || strings.Contains(w.Msg, "--from "+from) },
+				func(*trajeval.Trajectory) error { return nil })
+			if err == nil && !said {
+				t.Errorf("--from %s on %s (%s, %d steps): read without a word", from, path, own, steps)
+			}
+		}
+	}
+	if pairs < 100 {
+		t.Fatalf("only %d pairs tried; the glob is wrong", pairs)
 	}
 }

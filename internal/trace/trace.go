@@ -9,7 +9,9 @@
 // A format forced by name (--from, Read's from) is used whatever the file
 // holds, but it still sniffs the head, so that forcing the wrong format
 // never reads nothing in silence:
-//  1. The forced format claims the head: the file is read as usual.
+//  1. The forced format claims the head: the file is read as usual. If
+//     detection would choose another format (both claim the file) and the
+//     forced reading finds no tool call, a warning names that format.
 //  2. It does not, and no other format does: the file is read as forced,
 //     with a warning giving the forced format's reason.
 //  3. It does not, and detection would choose another format: the file is
