@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,4 +226,17 @@ func TestFormat_Sniff(t *testing.T) {
 			}
 		})
 	}
+}
+
+func ExampleFormat() {
+	in := `{"id": "run-1", "steps": [{"index": 1, "name": "search", "args": {"q": "laptop", "n": 9007199254740993}}]}`
+	err := canonical.Format.Read(context.Background(), trajeval.Input{Name: "run.json", R: strings.NewReader(in), Warn: func(trajeval.Warning) {}},
+		func(t *trajeval.Trajectory) error {
+			fmt.Println(t.ID, t.Names(), t.Steps[0].Args)
+			return nil
+		})
+	fmt.Println(err)
+	// Output:
+	// run-1 [search] map[n:9007199254740993 q:laptop]
+	// <nil>
 }
