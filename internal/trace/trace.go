@@ -11,6 +11,32 @@
 // A file that is not valid in its format (cut off, or broken by a syntax
 // error) is an error at its line and column, unless read leniently (see
 // Options.Lenient and trajeval.Input.Damage).
+//
+// A format forced by name (--from, Read's from) is used whatever the file
+// holds, but it still sniffs the head, so that forcing the wrong format
+// never reads nothing in silence:
+//  1. The forced format claims the head: the file is read as usual. If
+//     detection would choose another format (both claim the file) and the
+//     forced reading finds no tool call, a warning names that format.
+//  2. It does not, and no other format does: the file is read as forced,
+//     with a warning giving the forced format's reason.
+//  3. It does not, and detection would choose another format: the file is
+//     read as forced. If that finds a tool call, a warning names the other
+//     format and the reason. If it finds none (no trajectory, or none with
+//     a step), that is an error naming the other format, and no trajectory
+//     is passed on. An error of the forced reader names the other format
+//     too.
+//
+// For example:
+//
+//	x.json: --from anthropic: read as anthropic, this file holds no tool
+//	calls, and it looks like openai-chat; anthropic says: messages, but no
+//	Anthropic content blocks (...) (drop --from, or use --from openai-chat)
+//
+// Case 3 is not an error whenever the forced reader finds calls, because
+// detection sees only the first MiB: an Anthropic log opening with a long
+// plain-text message looks like openai-chat there, and forcing anthropic is
+// how its later tool_use blocks get read.
 package trace
 
 import (
@@ -253,6 +279,9 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		return err
 	}
 	in.R = br
+	if opts.From != "" {
+		return readForced(ctx, f, in, head, yield)
+	}
 	return f.Read(ctx, in, yield)
 }
 
