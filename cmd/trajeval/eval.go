@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -18,6 +20,7 @@ func evalCmd() *cobra.Command {
 		traces, out, format, from, config string
 		threshold                         float64
 		verbose                           bool
+		judges                            judge.Runtime
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
@@ -29,6 +32,12 @@ ADK *.evalset.json / *.test.json (with test_config.json beside them or
 --config), UiPath evaluation sets. Each case's trace comes from its trace:
 key, else from --traces FILE (one trace per line, matched to cases by id).
 
+Judged evaluators (llm_judge and the judged evaluators of the dialects)
+ask an OpenAI-compatible endpoint: OPENAI_API_KEY, OPENAI_BASE_URL and
+TRAJEVAL_JUDGE_MODEL (or TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL),
+or a judge: block in the suite. Answers are cached: a rerun of an
+unchanged suite asks nothing.
+
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong.`,
 		Args: cobra.MinimumNArgs(1),
@@ -36,7 +45,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (text, json, jsonl)", format)}
 			}
-			opts := suite.Options{Config: config}
+			if judges.Workers < 1 {
+				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
+			}
+			judges.Getenv = getenv(cmd.Context())
+			opts := suite.Options{Config: config, Judges: &judges}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
 					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
@@ -46,6 +59,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			suites, errs := suite.Load(args, opts)
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
+			}
+			if err := judges.Err(); err != nil {
+				// Before any case runs: a judged suite without a judge
+				// would only produce errors.
+				return err
 			}
 			printWarnings(cmd, suites)
 			w, err := report.New(format, cmd.OutOrStdout())
@@ -69,7 +87,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				Traces: traces, From: from,
 				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
 			}, writers.Case)
-			if cerr := writers.Close(report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}); err == nil {
+			if cerr := writers.Close(report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors, Judge: sum.Judge}); err == nil {
 				err = cerr
 			}
 			if err != nil {
@@ -89,6 +107,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
+	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
+	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
+	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
 	return c
 }
 
@@ -113,4 +134,16 @@ func configErrors(cmd *cobra.Command, errs []error) error {
 		return fmt.Errorf("1 configuration error")
 	}
 	return fmt.Errorf("%d configuration errors", len(errs))
+}
+
+type envKey struct{}
+
+// getenv returns the command's environment: the process's, or the one a
+// test puts in ctx (scripts run in one process and cannot share its
+// environment).
+func getenv(ctx context.Context) func(string) string {
+	if f, ok := ctx.Value(envKey{}).(func(string) string); ok {
+		return f
+	}
+	return os.Getenv
 }

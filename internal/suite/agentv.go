@@ -7,12 +7,14 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/judge"
 )
 
 // AgentV's YAML suite (seeds 000 and 001):
 //
 //	name: ...                    # also version, description, category, author, tags, license
 //	traces: traces.jsonl         # the cases' trajectories, matched by id (optional)
+//	judge: {model: ..., base_url: ...}   # the judge of judged evaluators (optional)
 //	execution:
 //	  evaluators: [...]          # or assertions: run on every case
 //	evalcases:                   # or eval_cases, tests
@@ -28,7 +30,7 @@ import (
 //	        evaluators: [...]
 var (
 	suiteKeys = []string{"name", "version", "description", "category", "author", "tags", "license", "requires", "metadata",
-		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces"}
+		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces", "judge"}
 	executionKeys = []string{"evaluators", "assertions", "target", "targets", "threshold", "skip_defaults", "workers"}
 	caseKeys      = []string{"id", "expected_outcome", "criteria", "input", "input_messages", "expected_output", "expected_messages",
 		"execution", "evaluators", "assertions", "trace", "skip_defaults", "metadata", "vars", "tags", "turns", "description", "conversation_id", "mode"}
@@ -57,6 +59,13 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		}
 	}
 	threshold := opts.Threshold
+	if b := root.Get("judge"); b != nil {
+		// Checked even when no evaluator asks a judge: a setting is never
+		// silently ignored.
+		if _, err := judge.Resolve(func(string) string { return "" }, b); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if v := root.Get("traces"); v != nil {
 		if p, err := v.Str(); err != nil {
 			errs = append(errs, err)
@@ -90,11 +99,11 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	var shared []*eval.Configured
 	if defaults != nil {
 		var es []error
-		shared, es = eval.BuildList(defaults, &eval.Env{Dir: dir, Threshold: threshold}, map[string]*config.Node{})
+		shared, es = eval.BuildList(defaults, &eval.Env{Dir: dir, Threshold: threshold, Judges: opts.Judges, JudgeBlock: root.Get("judge")}, map[string]*config.Node{})
 		errs = append(errs, es...)
 	}
 	for _, cn := range items {
-		c, es := loadCase(cn, dir, shared, defaults != nil, threshold)
+		c, es := loadCase(cn, eval.Env{Dir: dir, Threshold: threshold, Judges: opts.Judges, JudgeBlock: root.Get("judge")}, shared, defaults != nil)
 		errs = append(errs, es...)
 		if c == nil {
 			continue
@@ -151,7 +160,8 @@ func evaluatorList(n, exec *config.Node) (*config.Node, bool, error) {
 	return found, skip, nil
 }
 
-func loadCase(cn *config.Node, dir string, defaults []*eval.Configured, hasDefaults bool, threshold *float64) (*Case, []error) {
+func loadCase(cn *config.Node, base eval.Env, defaults []*eval.Configured, hasDefaults bool) (*Case, []error) {
+	dir := base.Dir
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
@@ -194,7 +204,8 @@ func loadCase(cn *config.Node, dir string, defaults []*eval.Configured, hasDefau
 			c.Trace = p
 		}
 	}
-	env := &eval.Env{Dir: dir, Threshold: threshold, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome}}
+	env := &base
+	env.Case = eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome}
 	own, skip, err := evaluatorList(cn, cn.Get("execution"))
 	if err != nil {
 		errs = append(errs, err)
