@@ -91,6 +91,22 @@ type Env struct {
 	JudgeBlock *config.Node
 }
 
+// WantsJudge reports whether an evaluator whose judge is optional should
+// ask one: its judge: key is a block or true, or the suite has a judge:
+// block and the evaluator does not say judge: false.
+func (e *Env) WantsJudge(n *config.Node) (bool, error) {
+	switch b := n.Get("judge"); {
+	case b == nil:
+		return e.JudgeBlock != nil, nil
+	case b.Kind == config.Bool:
+		return b.BoolValue()
+	case b.Kind == config.Map:
+		return true, nil
+	default:
+		return false, b.Errorf("judge must be a block (base_url, model, …), true or false, got %s", b.Kind)
+	}
+}
+
 // Judge returns the judge of the evaluator at n: the suite's judge: block,
 // then the evaluator's own judge: block and its model and temperature
 // keys, over the environment (see judge.Resolve). A mistake in a block is
@@ -104,7 +120,10 @@ func (e *Env) Judge(n *config.Node, optional bool) (judge.Handle, error) {
 			own.Entries = append(own.Entries, config.Entry{Key: k, KeyLine: v.Line, KeyCol: v.Col, Value: v})
 		}
 	}
-	blocks := []*config.Node{e.JudgeBlock, n.Get("judge"), own}
+	blocks := []*config.Node{e.JudgeBlock, own}
+	if b := n.Get("judge"); b != nil && b.Kind != config.Bool {
+		blocks = []*config.Node{e.JudgeBlock, b, own}
+	}
 	if e.Judges == nil {
 		_, err := judge.Resolve(func(string) string { return "" }, blocks...)
 		return judge.Handle{}, err

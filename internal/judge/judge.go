@@ -152,3 +152,34 @@ func List(v map[string]any, key string) ([]map[string]any, error) {
 	}
 	return out, nil
 }
+
+// EachItem reads v[key], a list of objects with a 1-based "id", and calls
+// fn with each one's 0-based index. Every id from 1 to n must appear
+// exactly once.
+func EachItem(v map[string]any, key string, n int, fn func(k int, item map[string]any) error) error {
+	list, err := List(v, key)
+	if err != nil {
+		return err
+	}
+	seen := make([]bool, n)
+	for _, it := range list {
+		id, err := Number(it, "id")
+		if err != nil {
+			return err
+		}
+		k := int(id) - 1
+		if k < 0 || k >= n || float64(k+1) != id || seen[k] {
+			return fmt.Errorf("item id %v is unknown or repeated", id)
+		}
+		seen[k] = true
+		if err := fn(k, it); err != nil {
+			return fmt.Errorf("item %d: %w", k+1, err)
+		}
+	}
+	for k, ok := range seen {
+		if !ok {
+			return fmt.Errorf("item %d has no answer", k+1)
+		}
+	}
+	return nil
+}

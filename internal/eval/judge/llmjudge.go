@@ -227,35 +227,15 @@ func Several(ctx context.Context, j *judge.Judge, role, user string, crit []Crit
 		Messages: []judge.Message{{Role: "system", Content: judge.System(role, criteriaSchema)}, {Role: "user", Content: b.String()}}}
 	scores := make([]float64, len(crit))
 	reasons := make([]string, len(crit))
-	v, usage, err := j.Ask(ctx, req, func(v map[string]any) error {
-		items, err := judge.List(v, "criteria")
-		if err != nil {
-			return err
-		}
-		seen := make([]bool, len(crit))
-		for _, it := range items {
-			id, err := judge.Number(it, "id")
-			if err != nil {
+	_, usage, err := j.Ask(ctx, req, func(v map[string]any) error {
+		return judge.EachItem(v, "criteria", len(crit), func(k int, it map[string]any) (err error) {
+			if scores[k], err = judge.Score(it, "score", 0, 1); err != nil {
 				return err
 			}
-			k := int(id) - 1
-			if k < 0 || k >= len(crit) || float64(k+1) != id || seen[k] {
-				return fmt.Errorf("criterion id %v is unknown or repeated", id)
-			}
-			seen[k] = true
-			if scores[k], err = judge.Score(it, "score", 0, 1); err != nil {
-				return fmt.Errorf("criterion %d: %w", k+1, err)
-			}
 			reasons[k] = judge.Text(it, "reasoning")
-		}
-		for k, ok := range seen {
-			if !ok {
-				return fmt.Errorf("criterion %d has no score", k+1)
-			}
-		}
-		return nil
+			return nil
+		})
 	})
-	_ = v
 	out := trajeval.Outcome{Judge: &usage}
 	if err != nil {
 		return out, err

@@ -231,3 +231,28 @@ func Verdict(score float64, why string) string {
 	b, _ := json.Marshal(map[string]any{"reasoning": why, "score": score})
 	return string(b)
 }
+
+var (
+	checklistField = regexp.MustCompile(`decide "([a-z_]+)" \(true or false\)`)
+	checklistItem  = regexp.MustCompile(`(?m)^(\d+): (.*)$`)
+)
+
+// Checklist answers a checklist question (one verdict per numbered item)
+// with yes(field, id, item) for each item.
+func Checklist(yes func(field string, id int, item string) bool) func(Chat) string {
+	return func(c Chat) string {
+		m := checklistField.FindStringSubmatchIndex(c.User)
+		if m == nil {
+			return `{"error": "not a checklist"}`
+		}
+		field := c.User[m[2]:m[3]]
+		var items []map[string]any
+		for _, it := range checklistItem.FindAllStringSubmatch(c.User[m[1]:], -1) {
+			var id int
+			fmt.Sscan(it[1], &id)
+			items = append(items, map[string]any{"id": id, "reasoning": "checked " + it[2], field: yes(field, id, it[2])})
+		}
+		b, _ := json.Marshal(map[string]any{"items": items})
+		return string(b)
+	}
+}
