@@ -27,7 +27,7 @@ func init() {
 // on one prompt or on several criteria at once.
 type LLMJudge struct {
 	judge    judge.Handle
-	prompt   template
+	prompt   Template
 	criteria []Criterion
 	c        eval.Case
 }
@@ -58,7 +58,7 @@ var criteriaSchema = judge.Object(map[string]any{
 func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 	e := &LLMJudge{c: env.Case}
 	if p := n.Get("prompt"); p != nil {
-		text, err := promptText(p, env.Dir)
+		text, err := PromptText(p, env.Dir)
 		if err != nil {
 			return nil, err
 		}
@@ -80,17 +80,17 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		return nil, n.Errorf("llm_judge needs a prompt or criteria").With("e.g. prompt: \"Is {{candidate_answer}} correct?\"")
 	}
 	if n.Get("prompt") == nil {
-		e.prompt = template{text: "Score the agent's work against each criterion."}
+		e.prompt = Template{text: "Score the agent's work against each criterion.", vars: vars}
 	}
 	var err error
 	e.judge, err = env.Judge(n, false)
 	return e, err
 }
 
-// promptText reads an inline prompt, or a prompt file: a one-line value
+// PromptText reads an inline prompt, or a prompt file: a one-line value
 // that starts with ./ or ../, or ends in .md, .txt, .prompt or .tmpl,
 // relative to the suite's folder.
-func promptText(p *config.Node, dir string) (string, error) {
+func PromptText(p *config.Node, dir string) (string, error) {
 	s, err := p.Str()
 	if err != nil {
 		return "", err

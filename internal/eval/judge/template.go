@@ -14,9 +14,11 @@ import (
 
 var variable = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
-// vars are the template variables, each with what it renders from the case
-// and the trajectory.
-var vars = map[string]func(c eval.Case, t *trajeval.Trajectory) any{
+// A Var renders one template variable from the case and the trajectory.
+type Var func(c eval.Case, t *trajeval.Trajectory) any
+
+// vars are llm_judge's template variables.
+var vars = map[string]Var{
 	"candidate_answer": func(_ eval.Case, t *trajeval.Trajectory) any { return judge.FinalAnswer(t) },
 	"output_messages":  func(_ eval.Case, t *trajeval.Trajectory) any { return judge.Messages(t) },
 	"input": func(c eval.Case, t *trajeval.Trajectory) any {
@@ -37,24 +39,37 @@ var aliases = map[string]string{"question": "input", "reference_answer": "expect
 // judge always sees the work.
 var defaultSections = []string{"input", "expected_outcome", "tool_calls", "candidate_answer"}
 
-// A template is a prompt with {{variables}}.
-type template struct {
+// A Template is a prompt with {{variables}}.
+type Template struct {
 	text string
+	vars map[string]Var
 	uses bool // names at least one variable
 }
 
-// parseTemplate checks that every variable of text is known; it places
-// the error at n.
-func parseTemplate(text string, n *config.Node) (template, error) {
-	tp := template{text: text}
+func parseTemplate(text string, n *config.Node) (Template, error) {
+	tp, err := ParseTemplate(text, n, vars)
+	if err != nil {
+		return tp, err
+	}
+	for _, m := range variable.FindAllStringSubmatch(text, -1) {
+		if _, ok := aliases[m[1]]; ok {
+			tp.uses = true
+		}
+	}
+	return tp, nil
+}
+
+// ParseTemplate checks that every variable of text is one of vars (or,
+// for llm_judge, one of AgentV's aliases); it places the error at n.
+func ParseTemplate(text string, n *config.Node, vars map[string]Var) (Template, error) {
+	tp := Template{text: text, vars: vars}
 	for _, m := range variable.FindAllStringSubmatch(text, -1) {
 		name := m[1]
 		if _, ok := vars[name]; ok {
 			tp.uses = true
 			continue
 		}
-		if _, ok := aliases[name]; ok {
-			tp.uses = true
+		if _, ok := aliases[name]; ok && vars["input"] != nil {
 			continue
 		}
 		known := make([]string, 0, len(vars))
@@ -73,16 +88,25 @@ func parseTemplate(text string, n *config.Node) (template, error) {
 	return tp, nil
 }
 
-// render fills the variables with data sections, in one pass: a value
+// Uses reports whether the template names at least one variable.
+func (tp Template) Uses() bool { return tp.uses }
+
+// Render fills the variables with data sections, in one pass: a value
 // that holds {{…}} is never expanded again.
-func (tp template) render(c eval.Case, t *trajeval.Trajectory) string {
-	out := variable.ReplaceAllStringFunc(tp.text, func(m string) string {
+func (tp Template) Render(c eval.Case, t *trajeval.Trajectory) string {
+	return variable.ReplaceAllStringFunc(tp.text, func(m string) string {
 		name := variable.FindStringSubmatch(m)[1]
-		if a, ok := aliases[name]; ok {
+		if a, ok := aliases[name]; ok && tp.vars[name] == nil {
 			name = a
 		}
-		return judge.Data(name, vars[name](c, t))
+		return judge.Data(config.Canon(name), tp.vars[name](c, t))
 	})
+}
+
+// render is llm_judge's Render: a prompt that names no variable gets the
+// default sections appended.
+func (tp Template) render(c eval.Case, t *trajeval.Trajectory) string {
+	out := tp.Render(c, t)
 	if tp.uses {
 		return out
 	}
