@@ -22,11 +22,9 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			th := 0.8
-			if v := n.Get("threshold"); v != nil {
-				if th, err = v.Float(); err != nil {
-					return nil, err
-				}
+			th, err := threshold(n, 0.8)
+			if err != nil {
+				return nil, err
 			}
 			return NewResponseMatch(inv, th), nil
 		},
