@@ -292,3 +292,15 @@ func TestData(t *testing.T) {
 		t.Errorf("the agent's text must stay readable inside its section")
 	}
 }
+
+func TestResolve_evaluatorBlockWins(t *testing.T) {
+	suiteBlock, _ := config.Parse("s.yaml", []byte("model: suite-model\nbase_url: http://a/v1\ntimeout: 30\n"))
+	evalBlock, _ := config.Parse("s.yaml", []byte("model: own-model\n"))
+	s, err := judge.Resolve(func(k string) string { return map[string]string{"OPENAI_BASE_URL": "http://env/v1"}[k] }, suiteBlock, evalBlock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Model != "own-model" || s.BaseURL != "http://a/v1" || s.Timeout != 30*time.Second {
+		t.Errorf("settings %+v: the evaluator's block overrides the suite's, which overrides OPENAI_*", s)
+	}
+}
