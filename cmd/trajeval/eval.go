@@ -87,6 +87,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				Traces: traces, From: from,
 				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
 			}, writers.Case)
+			if cerr := judges.CacheErr(); sum.Judge != nil && cerr != nil && !judges.NoCache {
+				fmt.Fprintln(stderr, "warning: judge answers are not all cached:", cerr)
+			}
 			if cerr := writers.Close(report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors, Judge: sum.Judge}); err == nil {
 				err = cerr
 			}

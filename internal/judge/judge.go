@@ -55,7 +55,9 @@ func (j *Judge) Ask(ctx context.Context, req Request, check func(map[string]any)
 			var v map[string]any
 			if v, err = Parse(rep.Content); err == nil {
 				if err = check(v); err == nil {
-					_ = j.Cache.Put(key, j.Settings.Model, rep.Content, rep.Usage)
+					if j.Client != nil && j.Client.rt != nil {
+						j.Client.rt.notePut(j.Cache.Put(key, j.Settings.Model, rep.Content, rep.Usage))
+					}
 					return v, total, nil
 				}
 			}

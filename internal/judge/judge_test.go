@@ -304,3 +304,16 @@ func TestResolve_evaluatorBlockWins(t *testing.T) {
 		t.Errorf("settings %+v: the evaluator's block overrides the suite's, which overrides OPENAI_*", s)
 	}
 }
+
+func TestRuntime_CacheErr(t *testing.T) {
+	srv := judgetest.New(t, func(judgetest.Chat) string { return judgetest.Verdict(1, "ok") })
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	rt := &judge.Runtime{Getenv: srv.Env(), CacheDir: file} // a file, not a folder
+	if _, err := ask(context.Background(), newJudge(t, rt), "x"); err != nil {
+		t.Fatal(err)
+	}
+	if rt.CacheErr() == nil {
+		t.Errorf("a cache that cannot be written must be reported, not silently skipped")
+	}
+}

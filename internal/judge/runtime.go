@@ -123,10 +123,24 @@ func (rt *Runtime) Err() error {
 	return rt.missing
 }
 
-// CacheErr says why answers are not cached although caching is on.
+// CacheErr says why answers are not (all) cached although caching is on:
+// the cache folder is unknown, or an entry could not be written.
 func (rt *Runtime) CacheErr() error {
 	rt.init()
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
 	return rt.cacheErr
+}
+
+func (rt *Runtime) notePut(err error) {
+	if err == nil {
+		return
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.cacheErr == nil {
+		rt.cacheErr = err
+	}
 }
 
 func (rt *Runtime) acquire(ctx context.Context) (func(), error) {
