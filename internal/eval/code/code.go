@@ -145,7 +145,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
 	tail := lastBytes(stderr.String(), stderrTail)
-	name := filepath.Base(e.Command[len(e.Command)-1])
+	name := e.name()
 	if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 		return trajeval.Outcome{}, withTail(fmt.Errorf("%s did not finish within %s; its process group was killed", name, e.Timeout), tail)
 	}
@@ -195,6 +195,16 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 		out.Score = 1
 	}
 	return out, nil
+}
+
+// name is how errors call the program: the script an interpreter runs
+// (python3 check.py → check.py), else the program.
+func (e *Evaluator) name() string {
+	a := e.Command
+	if len(a) > 1 && !strings.ContainsRune(a[0], '/') && !strings.HasPrefix(a[1], "-") {
+		return filepath.Base(a[1])
+	}
+	return filepath.Base(a[0])
 }
 
 // parse reads the program's verdict: all of its output, else its last

@@ -43,7 +43,7 @@ func TestEvaluator_Evaluate(t *testing.T) {
 			"the program reads the case and the trace on stdin"},
 		{"pass", `command: ./verdict.sh true`, trajeval.StatusPass, 1, "", "pass: true scores 1; earlier log lines are skipped"},
 		{"fail", `command: ./verdict.sh false`, trajeval.StatusFail, 0, "", "pass: false fails"},
-		{"non-zero exit", `command: ./crash.sh`, trajeval.StatusError, 0, "crash.sh exited with status 3; stderr: Traceback: boom",
+		{"non-zero exit", `command: [sh, crash.sh]`, trajeval.StatusError, 0, "crash.sh exited with status 3; stderr: Traceback: boom",
 			"a crash is an error with the end of stderr, never a score"},
 		{"not JSON", `command: [./say.sh, "looks good to me"]`, trajeval.StatusError, 0, "not {\"score\"", "prose is not a verdict"},
 		{"out of range", `command: [./say.sh, '{"score": 1.5}']`, trajeval.StatusError, 0, "outside 0 to 1", "never clamped"},

@@ -90,5 +90,6 @@
 //     100; the result's score is round(score)/100 and Details.Notes keep
 //     the justification. A score outside 0 to 100 is asked for again,
 //     then an error.
-//  3. The default threshold is 0.5.
+//  3. The default threshold is 0.5. A model of "same-as-agent" in a
+//     UiPath evaluator file means the run's judge model.
 package uipath

@@ -34,7 +34,7 @@ func TestLLMJudges(t *testing.T) {
   {"id": "r1", "name": "refund", "inputs": {"message": "Refund order 7"}, "trace": "r1.json",
    "evaluationCriterias": {"Trajectory": null, "Output": {"expectedOutput": {"status": "refunded"}}}}]}`,
 		"evaluators/trajectory.json": `{"version": "1.0", "id": "Trajectory", "evaluatorTypeId": "uipath-llm-judge-trajectory-similarity",
-  "evaluatorConfig": {"name": "Trajectory", "temperature": 0, "defaultEvaluationCriteria": {"expectedAgentBehavior": "The agent looks the order up, then refunds it."}}}`,
+  "evaluatorConfig": {"name": "Trajectory", "model": "same-as-agent", "temperature": 0, "defaultEvaluationCriteria": {"expectedAgentBehavior": "The agent looks the order up, then refunds it."}}}`,
 		"evaluators/output.json": `{"version": "1.0", "id": "Output", "evaluatorTypeId": "uipath-llm-judge-output-semantic-similarity", "evaluatorConfig": {"name": "Output"}}`,
 		"r1.json": `{"id": "r1", "output": [
   {"role": "user", "content": "Refund order 7"},
@@ -42,6 +42,16 @@ func TestLLMJudges(t *testing.T) {
   {"role": "assistant", "tool_calls": [{"tool": "refund_order", "id": "b", "input": {"id": 7}, "output": "ok", "status": "ok"}]},
   {"role": "assistant", "content": "{\"status\": \"refunded\"}"}]}`,
 	})
+	// "same-as-agent" names no model a judge could be asked for.
+	noModel := &judge.Runtime{Getenv: func(k string) string {
+		if k == "TRAJEVAL_JUDGE_MODEL" {
+			return ""
+		}
+		return srv.Env()(k)
+	}}
+	if _, errs := suite.Load([]string{dir + "/set.json"}, suite.Options{Judges: noModel}); len(errs) > 0 || noModel.Err() == nil {
+		t.Errorf("errors %v, %v: want the run stopped for want of a model", errs, noModel.Err())
+	}
 	rt := &judge.Runtime{Getenv: srv.Env(), NoCache: true}
 	suites, errs := suite.Load([]string{dir + "/set.json"}, suite.Options{Judges: rt})
 	if len(errs) > 0 || rt.Err() != nil {

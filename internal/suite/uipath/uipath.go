@@ -81,6 +81,10 @@ var types = map[string]string{
 	"uipath-llm-judge-output-strict-json-similarity": "llm_judge_output_strict_json",
 }
 
+// sameAsAgent is UiPath's model for "the agent's own model", which a
+// trace does not name: the run's judge model is used instead.
+const sameAsAgent = "same-as-agent"
+
 // judgeConfig are the evaluatorConfig keys of the LLM judges, passed on.
 var judgeConfig = []string{"prompt", "model", "temperature"}
 
@@ -396,7 +400,7 @@ func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, w
 			config.Entry{Key: "name", KeyLine: cn.Line, KeyCol: cn.Col, Value: &config.Node{Kind: config.String, Text: ev.id, File: cn.File, Line: cn.Line, Col: cn.Col}},
 		)
 		for _, k := range append([]string{"strict", "subset"}, judgeConfig...) {
-			if v := ev.config.Get(k); v != nil && v.Kind != config.Null {
+			if v := ev.config.Get(k); v != nil && v.Kind != config.Null && !(k == "model" && v.Text == sameAsAgent) {
 				node.Entries = append(node.Entries, config.Entry{Key: k, KeyLine: v.Line, KeyCol: v.Col, Value: v})
 			}
 		}
