@@ -49,7 +49,9 @@ func TestLLMJudges(t *testing.T) {
 		}
 		return srv.Env()(k)
 	}}
-	if _, errs := suite.Load([]string{dir + "/set.json"}, suite.Options{Judges: noModel}); len(errs) > 0 || noModel.Err() == nil {
+	write(t, dir, map[string]string{"only/set.json": `{"version": "1.0", "id": "t", "evaluatorRefs": ["Trajectory"], "evaluations": [
+  {"id": "t1", "inputs": {}, "evaluationCriterias": {"Trajectory": null}}]}`})
+	if _, errs := suite.Load([]string{dir + "/only/set.json"}, suite.Options{Judges: noModel}); len(errs) > 0 || noModel.Err() == nil {
 		t.Errorf("errors %v, %v: want the run stopped for want of a model", errs, noModel.Err())
 	}
 	rt := &judge.Runtime{Getenv: srv.Env(), NoCache: true}
