@@ -132,7 +132,12 @@ func (e *Env) Judge(n *config.Node, optional bool) (judge.Handle, error) {
 	if err != nil {
 		return judge.Handle{}, err
 	}
-	j, err := e.Judges.Judge(s, optional)
+	j, err := e.Judges.Judge(s)
+	if err != nil && !optional {
+		// Said once for the run, before any case: place it, so the user
+		// sees which evaluator asks for a judge.
+		e.Judges.NoteMissing(fmt.Errorf("%s: %w", n.Errorf("this evaluator asks a judge").Error(), err))
+	}
 	return judge.Handle{Judge: j, Err: err}, nil
 }
 

@@ -39,7 +39,7 @@ func newJudge(t *testing.T, rt *judge.Runtime, blocks ...*config.Node) *judge.Ju
 		t.Fatal(err)
 	}
 	s.Timeout = 200 * time.Millisecond
-	j, err := rt.Judge(s, false)
+	j, err := rt.Judge(s)
 	if err != nil {
 		t.Fatal(err)
 	}

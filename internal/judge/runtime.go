@@ -81,18 +81,9 @@ func (rt *Runtime) Settings(blocks ...*config.Node) (Settings, error) {
 	return Resolve(rt.getenv, blocks...)
 }
 
-// Judge returns the judge for s. When s cannot reach a judge, the error is
-// remembered (see [Runtime.Err]) unless optional is set: an evaluator that
-// runs without a judge when none is configured.
-func (rt *Runtime) Judge(s Settings, optional bool) (*Judge, error) {
+// Judge returns the judge for s, or why s cannot reach one.
+func (rt *Runtime) Judge(s Settings) (*Judge, error) {
 	if err := s.Check(); err != nil {
-		if !optional {
-			rt.mu.Lock()
-			if rt.missing == nil {
-				rt.missing = err
-			}
-			rt.mu.Unlock()
-		}
 		return nil, err
 	}
 	rt.init()
@@ -110,6 +101,16 @@ func (rt *Runtime) Judge(s Settings, optional bool) (*Judge, error) {
 		rt.clients[key] = c
 	}
 	return &Judge{Client: c, Cache: rt.cache, Settings: s}, nil
+}
+
+// NoteMissing keeps err as the reason a judged evaluator has no judge
+// (see [Runtime.Err]); the first one noted wins.
+func (rt *Runtime) NoteMissing(err error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.missing == nil {
+		rt.missing = err
+	}
 }
 
 // Err returns the first reason a judged evaluator has no judge, or nil:
