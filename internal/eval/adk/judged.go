@@ -183,7 +183,7 @@ func (e *Judged) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval
 		return trajeval.Outcome{}, err
 	}
 	split := turns(t)
-	d := &trajeval.Details{Mode: "judge", Expected: len(e.want), Actual: len(split)}
+	d := &trajeval.Details{Expected: len(e.want), Actual: len(split)}
 	if w := countWarning(len(e.want), len(split)); w != "" {
 		d.Warnings = append(d.Warnings, w)
 	}
@@ -193,7 +193,7 @@ func (e *Judged) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval
 	add := func(i int, score float64, why string) {
 		scores = append(scores, score)
 		r := trajeval.Result{Name: fmt.Sprintf("invocation %d", i+1), Type: e.metric, Score: score, Weight: 1, Required: true, Turn: i + 1,
-			Threshold: e.threshold, Status: trajeval.StatusPass, Details: &trajeval.Details{Mode: "judge", Notes: map[string]any{"reasoning": why}}}
+			Threshold: e.threshold, Status: trajeval.StatusPass, Details: &trajeval.Details{Notes: map[string]any{"reasoning": why}}}
 		if score < e.threshold-1e-9 {
 			r.Status = trajeval.StatusFail
 		}

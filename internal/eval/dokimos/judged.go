@@ -86,7 +86,7 @@ func (e *TaskCompletion) Evaluate(ctx context.Context, t *trajeval.Trajectory) (
 	if err != nil {
 		return trajeval.Outcome{Judge: usage}, err
 	}
-	d := &trajeval.Details{Mode: "judge", Expected: len(e.tasks)}
+	d := &trajeval.Details{Expected: len(e.tasks)}
 	for i, v := range vs {
 		d.Checks = append(d.Checks, verdictCheck(e.tasks[i], v))
 		if v.Yes {
@@ -123,7 +123,7 @@ func buildHallucination(n *config.Node, env *eval.Env) (trajeval.Evaluator, erro
 // calls score 1 without asking.
 func (e *Hallucination) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	if len(t.Steps) == 0 {
-		return trajeval.Outcome{Score: 1, Details: &trajeval.Details{Mode: "judge"}}, nil
+		return trajeval.Outcome{Score: 1, Details: &trajeval.Details{}}, nil
 	}
 	j, err := e.judge.Get()
 	if err != nil {
@@ -144,7 +144,7 @@ func (e *Hallucination) Evaluate(ctx context.Context, t *trajeval.Trajectory) (t
 	if err != nil {
 		return trajeval.Outcome{Judge: usage}, err
 	}
-	d := &trajeval.Details{Mode: "judge", Expected: len(items), Actual: len(t.Steps)}
+	d := &trajeval.Details{Expected: len(items), Actual: len(t.Steps)}
 	for i, v := range vs {
 		d.Checks = append(d.Checks, verdictCheck(fmt.Sprintf("step %d %s", t.Steps[i].Index, t.Steps[i].Name), v))
 		if v.Yes {

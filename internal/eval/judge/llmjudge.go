@@ -209,7 +209,7 @@ func Single(ctx context.Context, j *judge.Judge, role, user string) (trajeval.Ou
 		return out, err
 	}
 	out.Score = score
-	out.Details = &trajeval.Details{Mode: "judge", Notes: map[string]any{"reasoning": judge.Text(v, "reasoning"), "model": j.Settings.Model}}
+	out.Details = &trajeval.Details{Notes: map[string]any{"reasoning": judge.Text(v, "reasoning"), "model": j.Settings.Model}}
 	return out, nil
 }
 
@@ -240,7 +240,7 @@ func Several(ctx context.Context, j *judge.Judge, role, user string, crit []Crit
 	if err != nil {
 		return out, err
 	}
-	d := &trajeval.Details{Mode: "judge", Expected: len(crit), Notes: map[string]any{"model": j.Settings.Model}}
+	d := &trajeval.Details{Expected: len(crit), Notes: map[string]any{"model": j.Settings.Model}}
 	var sum, wsum float64
 	for k, c := range crit {
 		sum += c.Weight * scores[k]

@@ -146,7 +146,7 @@ func (e *Judged) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval
 		return out, err
 	}
 	out.Score = math.Round(score) / 100
-	out.Details = &trajeval.Details{Mode: "judge", Notes: map[string]any{
+	out.Details = &trajeval.Details{Notes: map[string]any{
 		"justification": judge.Text(v, "justification"), "score_0_100": score, "model": j.Settings.Model}}
 	return out, nil
 }
