@@ -47,7 +47,9 @@
 //  3. An answer that is not the JSON asked for, or out of range, is asked
 //     for once more; a second bad answer is an error, never a score.
 //  4. requests_per_minute spaces the requests to one endpoint; at most
-//     --judge-workers requests are in flight at once.
+//     --judge-workers requests are in flight at once. An evaluator's
+//     independent calls (one per tool, one per invocation) are sent
+//     together, up to that bound.
 //  5. The key is sent in a header only; it is never written in results,
 //     errors or cache entries.
 //

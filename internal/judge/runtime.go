@@ -240,3 +240,26 @@ func (h Handle) Get() (*Judge, error) {
 	}
 	return h.Judge, nil
 }
+
+// Each calls fn(i) for i in [0, n) at once, each in its own goroutine, and
+// returns the first error by index. The run's worker bound still limits
+// the requests in flight; Each only lets independent judge calls of one
+// evaluator (one per tool, one per invocation) wait on it together.
+func Each(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -202,29 +202,7 @@ func (e *Judged) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval
 	if e.metric == ResponseMatchV2 {
 		err = e.responseMatch(ctx, j, t, split, usage, add)
 	} else {
-		for i := range e.want {
-			tn := turnOf(t, split, i)
-			if !tn.present {
-				add(i, 0, "the trace has no such turn")
-				continue
-			}
-			var s float64
-			var why string
-			var u *trajeval.JudgeUsage
-			if e.metric == Hallucinations {
-				if tn.answer == nil {
-					continue // nothing said, nothing to ground
-				}
-				s, why, u, err = e.hallucinations(ctx, j, tn)
-			} else {
-				s, why, u, err = e.rubric(ctx, j, tn)
-			}
-			usage.Add(u)
-			if err != nil {
-				return trajeval.Outcome{Judge: usage}, fmt.Errorf("invocation %d: %w", i+1, err)
-			}
-			add(i, s, why)
-		}
+		err = e.perInvocation(ctx, j, t, split, usage, add)
 	}
 	out := trajeval.Outcome{Judge: usage, Details: d, Members: members}
 	if err != nil {
@@ -240,6 +218,48 @@ func (e *Judged) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval
 	out.Score = sum / float64(len(scores))
 	d.Hits = len(scores)
 	return out, nil
+}
+
+// perInvocation asks about each invocation, all at once, and adds the
+// results in invocation order.
+func (e *Judged) perInvocation(ctx context.Context, j *judge.Judge, t *trajeval.Trajectory, split [][]trajeval.Step, usage *trajeval.JudgeUsage, add func(int, float64, string)) error {
+	type result struct {
+		score float64
+		why   string
+		skip  bool
+		usage *trajeval.JudgeUsage
+	}
+	res := make([]result, len(e.want))
+	err := judge.Each(len(e.want), func(i int) (err error) {
+		tn := turnOf(t, split, i)
+		r := &res[i]
+		switch {
+		case !tn.present:
+			r.why = "the trace has no such turn"
+		case e.metric == Hallucinations && tn.answer == nil:
+			r.skip = true // nothing said, nothing to ground
+		case e.metric == Hallucinations:
+			r.score, r.why, r.usage, err = e.hallucinations(ctx, j, tn)
+		default:
+			r.score, r.why, r.usage, err = e.rubric(ctx, j, tn)
+		}
+		if err != nil {
+			return fmt.Errorf("invocation %d: %w", i+1, err)
+		}
+		return nil
+	})
+	for _, r := range res {
+		usage.Add(r.usage)
+	}
+	if err != nil {
+		return err
+	}
+	for i, r := range res {
+		if !r.skip {
+			add(i, r.score, r.why)
+		}
+	}
+	return nil
 }
 
 // responseMatch asks about every invocation with a reference in one call.

@@ -112,20 +112,32 @@ func (r *Definitions) askJudge(ctx context.Context) ([]trajeval.Check, int, *tra
 	for i, c := range r.judged {
 		items[i] = c.passes
 	}
-	for _, t := range r.tools {
+	// One call per tool, asked together; the results keep the tools' order.
+	verdicts := make([][]evaljudge.Verdict, len(r.tools))
+	usages := make([]*trajeval.JudgeUsage, len(r.tools))
+	err = judge.Each(len(r.tools), func(k int) error {
+		t := r.tools[k]
 		def := map[string]any{"name": t.Name, "description": t.Description, "parameters": t.Schema}
 		user := "The tool definition:\n" + judge.Data("tool", def)
 		vs, usage, err := evaljudge.Checklist(ctx, j, definitionRole, user, "passes", items)
-		total.Add(usage)
+		verdicts[k], usages[k] = vs, usage
 		if err != nil {
-			return nil, 0, total, fmt.Errorf("tool %s: %w", t.Name, err)
+			return fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		for i, v := range vs {
-			c := verdictCheck(t.Name+"/"+r.judged[i].name, v)
+		return nil
+	})
+	for _, u := range usages {
+		total.Add(u)
+	}
+	if err != nil {
+		return nil, 0, total, err
+	}
+	for k, t := range r.tools {
+		for i, v := range verdicts[k] {
 			if v.Yes {
 				pass++
 			}
-			checks = append(checks, c)
+			checks = append(checks, verdictCheck(t.Name+"/"+r.judged[i].name, v))
 		}
 	}
 	r.asked, r.llm, r.llmPass = true, checks, pass
