@@ -27,6 +27,9 @@ type Outcome struct {
 	Verdict *bool
 	Details *Details
 	Members []Result
+	// Judge is what the evaluator's judge calls cost, even when it then
+	// failed; nil when it asked no judge.
+	Judge *JudgeUsage
 }
 
 // An ExpectedCall is one tool call the agent should make.

@@ -25,6 +25,9 @@ type Result struct {
 	Details   *Details `json:"details,omitempty"`
 	Members   []Result `json:"members,omitempty"` // a composite's members
 	Turn      int      `json:"turn,omitempty"`    // set for a per-turn evaluator
+	// Judge is what the evaluator's judge calls cost; nil when it asked no
+	// judge.
+	Judge *JudgeUsage `json:"judge,omitempty"`
 }
 
 // A CaseResult is the verdict on one eval case.
@@ -42,6 +45,37 @@ type CaseResult struct {
 	// Attempt is the trial this row is (1-based) when a case runs several
 	// times (eval --trials N); 0 when it ran once.
 	Attempt int `json:"attempt,omitempty"`
+	// Judge sums the judge calls of the case's evaluators; nil when none
+	// asked a judge.
+	Judge *JudgeUsage `json:"judge,omitempty"`
+}
+
+// JudgeUsage counts the judge calls of an evaluator, a case or a run.
+type JudgeUsage struct {
+	Calls        int   `json:"calls"`  // requests sent to the judge
+	Cached       int   `json:"cached"` // answers served from the cache
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	// CostUSD is nil when no call reported a cost and no price is set.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+}
+
+// Add adds o to u; a nil o adds nothing.
+func (u *JudgeUsage) Add(o *JudgeUsage) {
+	if o == nil {
+		return
+	}
+	u.Calls += o.Calls
+	u.Cached += o.Cached
+	u.InputTokens += o.InputTokens
+	u.OutputTokens += o.OutputTokens
+	if o.CostUSD != nil {
+		c := *o.CostUSD
+		if u.CostUSD != nil {
+			c += *u.CostUSD
+		}
+		u.CostUSD = &c
+	}
 }
 
 // Details explain a score: how the expected calls lined up with the actual

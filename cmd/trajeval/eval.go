@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -21,6 +23,7 @@ func evalCmd() *cobra.Command {
 		threshold                         float64
 		workers                           int
 		verbose, lenient                  bool
+		judges                            judge.Runtime
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
@@ -42,6 +45,12 @@ overrides a file's defaults, never an evaluator's own.
 execution.workers of the suites, else 1); the output is the same in the
 same order whatever N is.
 
+Judged evaluators (llm_judge and the judged evaluators of the dialects)
+ask an OpenAI-compatible endpoint: OPENAI_API_KEY, OPENAI_BASE_URL and
+TRAJEVAL_JUDGE_MODEL (or TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL),
+or a judge: block in the suite. Answers are cached: a rerun of an
+unchanged suite asks nothing.
+
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong.`,
 		Args: cobra.MinimumNArgs(1),
@@ -57,7 +66,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if cmd.Flags().Changed("workers") && workers < 1 {
 				return usageError{fmt.Errorf("--workers must be at least 1, got %d", workers)}
 			}
-			opts := suite.Options{Config: config}
+			if judges.Workers < 1 {
+				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
+			}
+			judges.Getenv = getenv(cmd.Context())
+			opts := suite.Options{Config: config, Judges: &judges}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
 					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
@@ -67,6 +80,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			suites, errs := suite.Load(args, opts)
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
+			}
+			if err := judges.Err(); err != nil {
+				// Before any case runs: a judged suite without a judge
+				// would only produce errors.
+				return err
 			}
 			printWarnings(cmd, suites)
 			w, err := report.New(format, cmd.OutOrStdout())
@@ -92,7 +110,10 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				Traces: traces, From: from, Workers: workers, Lenient: lenient,
 				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
 			}, emit)
-			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}
+			if cerr := judges.CacheErr(); sum.Judge != nil && cerr != nil && !judges.NoCache {
+				fmt.Fprintln(stderr, "warning: judge answers are not all cached:", cerr)
+			}
+			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors, Judge: sum.Judge}
 			if cerr := w.Close(rs); err == nil {
 				err = cerr
 			}
@@ -120,6 +141,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
+	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
+	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
+	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
 	return c
 }
 
@@ -188,4 +212,16 @@ func configErrors(cmd *cobra.Command, errs []error) error {
 		return fmt.Errorf("1 configuration error")
 	}
 	return fmt.Errorf("%d configuration errors", len(errs))
+}
+
+type envKey struct{}
+
+// getenv returns the command's environment: the process's, or the one a
+// test puts in ctx (scripts run in one process and cannot share its
+// environment).
+func getenv(ctx context.Context) func(string) string {
+	if f, ok := ctx.Value(envKey{}).(func(string) string); ok {
+		return f
+	}
+	return os.Getenv
 }

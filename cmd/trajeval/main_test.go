@@ -8,7 +8,23 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/trajeval/trajeval/internal/judge/judgetest"
 )
+
+type judgeKey struct{}
+
+type judgeHolder struct{ srv *judgetest.Server }
+
+// scriptTB lets the judge double report to the test and stop with the
+// script.
+type scriptTB struct {
+	t  *testing.T
+	ts *testscript.TestScript
+}
+
+func (s scriptTB) Errorf(format string, args ...any) { s.t.Errorf(format, args...) }
+func (s scriptTB) Cleanup(f func())                  { s.ts.Defer(f) }
 
 // TestScript runs the command-line scripts in testdata/script. Each uses
 //
@@ -28,9 +44,34 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("ROOT", root)
+			env.Values[judgeKey{}] = &judgeHolder{}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// judge-double WANT starts an OpenAI-compatible judge that
+			// scores 1 an answer holding WANT, and points the judge
+			// variables at it. judge-requests N checks how many requests
+			// it received.
+			"judge-double": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: judge-double WANT")
+				}
+				srv := judgetest.New(scriptTB{t, ts}, judgetest.Fair(args[0]))
+				env := srv.Env()
+				for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "TRAJEVAL_JUDGE_MODEL"} {
+					ts.Setenv(k, env(k))
+				}
+				ts.Value(judgeKey{}).(*judgeHolder).srv = srv
+			},
+			"judge-requests": func(ts *testscript.TestScript, neg bool, args []string) {
+				srv := ts.Value(judgeKey{}).(*judgeHolder).srv
+				if srv == nil || len(args) != 1 {
+					ts.Fatalf("usage: judge-requests N, after judge-double")
+				}
+				if got := strconv.Itoa(srv.Requests()); got != args[0] {
+					ts.Fatalf("the judge received %s requests, want %s", got, args[0])
+				}
+			},
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 || args[1] != "trajeval" {
 					ts.Fatalf("usage: exits N trajeval ARGS...")
@@ -53,7 +94,8 @@ func TestScript(t *testing.T) {
 				}
 				stdin, _ := os.Open(os.DevNull)
 				defer stdin.Close()
-				err = execute(context.Background(), rest, stdin, ts.Stdout(), ts.Stderr())
+				ctx := context.WithValue(context.Background(), envKey{}, ts.Getenv)
+				err = execute(ctx, rest, stdin, ts.Stdout(), ts.Stderr())
 				if got := exitCode(err, ts.Stderr()); got != want {
 					ts.Fatalf("exit code %d, want %d", got, want)
 				}

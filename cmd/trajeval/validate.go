@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/suite"
 )
 
@@ -21,12 +22,16 @@ suggestion where a close valid name exists. Every trace file a suite names
 suites are valid, 2 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			suites, errs := suite.Load(args, suite.Options{Config: config})
+			judges := &judge.Runtime{Workers: 1, Getenv: getenv(cmd.Context())}
+			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges})
 			errs = append(errs, suite.CheckTraces(suites)...)
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
 			}
 			printWarnings(cmd, suites)
+			if err := judges.Err(); err != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", err, "(eval needs one)")
+			}
 			n := 0
 			for _, s := range suites {
 				n += len(s.Cases)

@@ -32,6 +32,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
@@ -93,6 +94,61 @@ type Env struct {
 	// Defaults are suite-level settings a dialect passes down (e.g. tool
 	// definitions for validity checks); nil when none.
 	Defaults map[string]any
+	// Judges is the run's judge runtime; nil when the suite is only
+	// validated, so judged evaluators load but cannot run.
+	Judges *judge.Runtime
+	// JudgeBlock is the suite's judge: block, nil when it has none.
+	JudgeBlock *config.Node
+}
+
+// WantsJudge reports whether an evaluator whose judge is optional should
+// ask one: its judge: key is a block or true, or the suite has a judge:
+// block and the evaluator does not say judge: false.
+func (e *Env) WantsJudge(n *config.Node) (bool, error) {
+	switch b := n.Get("judge"); {
+	case b == nil:
+		return e.JudgeBlock != nil, nil
+	case b.Kind == config.Bool:
+		return b.BoolValue()
+	case b.Kind == config.Map:
+		return true, nil
+	default:
+		return false, b.Errorf("judge must be a block (base_url, model, …), true or false, got %s", b.Kind)
+	}
+}
+
+// Judge returns the judge of the evaluator at n: the suite's judge: block,
+// then the evaluator's own judge: block and its model and temperature
+// keys, over the environment (see judge.Resolve). A mistake in a block is
+// a configuration error. A missing endpoint, key or model is not: the
+// handle carries it, and unless optional the run reports it once, before
+// any case runs.
+func (e *Env) Judge(n *config.Node, optional bool) (judge.Handle, error) {
+	own := &config.Node{Kind: config.Map, File: n.File, Line: n.Line, Col: n.Col, Path: n.Path}
+	for _, k := range []string{"model", "temperature"} {
+		if v := n.Get(k); v != nil {
+			own.Entries = append(own.Entries, config.Entry{Key: k, KeyLine: v.Line, KeyCol: v.Col, Value: v})
+		}
+	}
+	blocks := []*config.Node{e.JudgeBlock, own}
+	if b := n.Get("judge"); b != nil && b.Kind != config.Bool {
+		blocks = []*config.Node{e.JudgeBlock, b, own}
+	}
+	if e.Judges == nil {
+		_, err := judge.Resolve(func(string) string { return "" }, blocks...)
+		return judge.Handle{}, err
+	}
+	s, err := e.Judges.Settings(blocks...)
+	if err != nil {
+		return judge.Handle{}, err
+	}
+	j, err := e.Judges.Judge(s)
+	if err != nil && !optional {
+		// Said once for the run, before any case: place it, so the user
+		// sees which evaluator asks for a judge.
+		e.Judges.NoteMissing(fmt.Errorf("%s: %w", n.Errorf("this evaluator asks a judge").Error(), err))
+	}
+	return judge.Handle{Judge: j, Err: err}, nil
 }
 
 // Warnf reports a problem at n that does not stop loading, such as a
@@ -237,6 +293,7 @@ func BuildList(n *config.Node, env *Env, taken map[string]*config.Node) ([]*Conf
 func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.Result {
 	r := trajeval.Result{Name: c.Name, Type: c.Type, Threshold: c.Threshold, Weight: c.Weight, Required: c.Required}
 	out, err := safeEvaluate(ctx, c.Eval, t)
+	r.Judge = out.Judge
 	if err != nil {
 		r.Status, r.Error = trajeval.StatusError, err.Error()
 		return r

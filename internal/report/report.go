@@ -25,6 +25,8 @@ type Summary struct {
 	Passed int `json:"passed"`
 	Failed int `json:"failed"`
 	Errors int `json:"errors"`
+	// Judge sums the run's judge calls; nil when no evaluator asked one.
+	Judge *trajeval.JudgeUsage `json:"judge,omitempty"`
 }
 
 // Formats are the names New accepts.

@@ -42,6 +42,9 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "  warning: %s\n", w) // the case's, not its last evaluator's
 	}
+	if r.Judge != nil {
+		fmt.Fprintf(&b, "      judge: %s\n", usage(r.Judge))
+	}
 	_, err := io.WriteString(t.W, b.String())
 	return err
 }
@@ -163,8 +166,26 @@ func (t *Text) Close(s Summary) error {
 	if len(more) > 0 {
 		line += " (" + strings.Join(more, ", ") + ")"
 	}
+	if s.Judge != nil {
+		line += "\njudge: " + usage(s.Judge)
+	}
 	_, err := io.WriteString(t.W, line+"\n")
 	return err
+}
+
+// usage reads "3 calls (1 cached), 1200 tokens in, 80 out, $0.0012".
+func usage(u *trajeval.JudgeUsage) string {
+	s := fmt.Sprintf("%d calls", u.Calls)
+	if u.Cached > 0 {
+		s = fmt.Sprintf("%d calls, %d answers cached", u.Calls, u.Cached)
+	}
+	s += fmt.Sprintf(", %d tokens in, %d out", u.InputTokens, u.OutputTokens)
+	if u.CostUSD != nil {
+		s += fmt.Sprintf(", $%.4f", *u.CostUSD)
+	} else if u.Calls > 0 {
+		s += ", cost not reported"
+	}
+	return s
 }
 
 func score(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

@@ -70,6 +70,8 @@ func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 // Summary counts the verdicts of a run.
 type Summary struct {
 	Cases, Passed, Failed, Errors int
+	// Judge sums the judge calls of every case; nil when none asked one.
+	Judge *trajeval.JudgeUsage
 }
 
 // OK reports whether every case passed.
@@ -77,6 +79,12 @@ func (s Summary) OK() bool { return s.Failed == 0 && s.Errors == 0 }
 
 func (s *Summary) add(r trajeval.CaseResult) {
 	s.Cases++
+	if r.Judge != nil {
+		if s.Judge == nil {
+			s.Judge = &trajeval.JudgeUsage{}
+		}
+		s.Judge.Add(r.Judge)
+	}
 	switch r.Status {
 	case trajeval.StatusPass:
 		s.Passed++
@@ -369,6 +377,12 @@ func aggregate(r *trajeval.CaseResult) {
 	var sum, wsum float64
 	pass := true
 	for _, e := range r.Evaluators {
+		if e.Judge != nil {
+			if r.Judge == nil {
+				r.Judge = &trajeval.JudgeUsage{}
+			}
+			r.Judge.Add(e.Judge)
+		}
 		if e.Status == trajeval.StatusError {
 			r.Status = trajeval.StatusError
 			if r.Error == "" {

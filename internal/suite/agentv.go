@@ -9,6 +9,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/judge"
 )
 
 // AgentV's YAML suite (docs/dialects.md, AgentV):
@@ -17,6 +18,7 @@ import (
 //	traces: traces.jsonl         # the cases' trajectories, matched by id (optional)
 //	input: ...                   # comes before every case's input
 //	threshold: 0.8               # or execution.threshold: the default of evaluators that set none
+//	judge: {model: ..., base_url: ...}   # the judge of judged evaluators (optional)
 //	execution:
 //	  evaluators: [...]          # or assertions: run on every case
 //	  workers: 4                 # score up to 4 cases at once (--workers wins)
@@ -42,7 +44,7 @@ import (
 // the suite, skip_defaults at suite or turn level.
 var (
 	suiteKeys = []string{"name", "version", "description", "category", "author", "tags", "license", "requires", "metadata",
-		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces"}
+		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces", "judge"}
 	executionKeys = []string{"evaluators", "assertions", "target", "targets", "threshold", "skip_defaults", "workers"}
 	caseKeys      = []string{"id", "expected_outcome", "criteria", "input", "input_messages", "expected_output", "expected_messages",
 		"execution", "evaluators", "assertions", "trace", "skip_defaults", "metadata", "vars", "tags", "turns", "description", "conversation_id", "mode"}
@@ -98,7 +100,15 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		return nil, append(errs, err)
 	}
 	ids := map[string]*config.Node{}
-	sc := &suiteContext{dir: filepath.Dir(path), defaults: defaults, threshold: threshold, cli: opts.Threshold}
+	if b := root.Get("judge"); b != nil {
+		// Checked even when no evaluator asks a judge: a setting is never
+		// silently ignored.
+		if _, err := judge.Resolve(func(string) string { return "" }, b); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	sc := &suiteContext{dir: filepath.Dir(path), defaults: defaults, threshold: threshold, cli: opts.Threshold,
+		judges: opts.Judges, judgeBlock: root.Get("judge")}
 	if v := root.Get("input"); v != nil {
 		if sc.input, err = inputText(v); err != nil {
 			errs = append(errs, err)
@@ -108,7 +118,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	// depend on their configuration, not on the case.
 	if defaults != nil {
 		var es []error
-		sc.shared, es = eval.BuildList(defaults, &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: s.warn}, map[string]*config.Node{})
+		sc.shared, es = eval.BuildList(defaults, &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
 		errs = append(errs, es...)
 	}
 	for _, cn := range items {
@@ -135,6 +145,10 @@ type suiteContext struct {
 	threshold *float64           // the default threshold: --threshold, else the suite's
 	cli       *float64           // --threshold
 	input     string             // the suite's input, before each case's
+	// judges and judgeBlock are the run's judge runtime and the suite's
+	// judge: block, for judged evaluators.
+	judges     *judge.Runtime
+	judgeBlock *config.Node
 }
 
 func otherKey(n *config.Node, used string, keys ...string) string {
@@ -318,14 +332,14 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 		ex.skip = ex.skip || b
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
-	env := &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: warn, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
+	env := &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
 	taken := map[string]*config.Node{}
 	if !ex.skip {
 		defaults := sc.shared
 		if threshold != sc.threshold && sc.defaults != nil {
 			// The case's threshold is the default of the suite's evaluators
 			// too; their errors were reported when they were first built.
-			defaults, _ = eval.BuildList(sc.defaults, &eval.Env{Dir: sc.dir, Threshold: threshold}, map[string]*config.Node{})
+			defaults, _ = eval.BuildList(sc.defaults, &eval.Env{Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
 		}
 		for _, d := range defaults {
 			taken[d.Name] = d.Node

@@ -137,8 +137,6 @@ func TestLoadFile_settingErrors(t *testing.T) {
 			`unknown value "chat"`, "", "conversation is the only case mode"},
 		{"two expected outputs", "evalcases:\n  - id: a\n    expected_output: hi\n    expected_messages: [{role: assistant, content: hi}]\n" + caseEv, 4, 24,
 			"the expected output is given under both expected_output and expected_messages", "keep one", "one would be ignored"},
-		{"llm_judge", "evalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {type: llm_judge, prompt: Is it right?}\n", 5, 18,
-			"llm_judge cannot run in this version of trajeval: it has no judge client", "deterministic evaluators", "an evaluator that cannot run is refused before anything runs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/judge"
 )
 
 // A Suite is a set of cases from one file.
@@ -64,4 +65,7 @@ type Turn struct {
 type Options struct {
 	Threshold *float64 // --threshold
 	Config    string   // --config: a dialect's side file (ADK test_config.json)
+	// Judges is the run's judge runtime; nil when suites are only
+	// validated (judged evaluators then load but cannot run).
+	Judges *judge.Runtime
 }

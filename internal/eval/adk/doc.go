@@ -1,6 +1,6 @@
-// Package adk provides Google ADK's two deterministic metrics,
-// tool_trajectory_avg_score and response_match_score, on trajeval's engine
-// (docs/dialects.md, Google ADK).
+// Package adk provides Google ADK's deterministic metrics,
+// tool_trajectory_avg_score and response_match_score, and its judged
+// metrics, on trajeval's engine (docs/dialects.md, Google ADK).
 //
 // The expected side is a list of invocations, as an ADK eval case holds
 // them: each with the tool calls the agent should make and the final
@@ -46,4 +46,29 @@
 //  3. The score is the mean over the scored invocations; the default
 //     threshold is 0.8. With no expected final response at all the metric
 //     cannot run and the result is an error.
+//
+// # The judged metrics
+//
+// Keys: invocations, rubrics (the rubric metrics: [{rubric_id,
+// rubric_content: {text_property}}] or texts), and the judge keys of
+// llm_judge (judge, model, temperature). The default threshold is 0.8.
+// Every value from the trace enters the prompt as a data section.
+//  1. final_response_match_v2: for each invocation with an expected final
+//     response, the judge decides whether the turn's response is valid
+//     given the reference (same facts and conclusions; wording may
+//     differ): 1 or 0. All invocations go in one judge call. A turn without
+//     a response scores 0.
+//  2. rubric_based_final_response_quality_v1 and
+//     rubric_based_tool_use_quality_v1: per invocation, one judge call
+//     decides for each rubric whether the turn's final response (or its
+//     tool calls and results) meets it; the invocation scores the share of
+//     rubrics met. A missing turn scores 0.
+//  3. hallucinations_v1: per invocation with a final response, the judge
+//     labels each sentence supported, unsupported, contradictory, disputed
+//     or not_applicable against the user's prompt and the turn's tool
+//     results; the invocation scores (supported + not_applicable) /
+//     sentences.
+//  4. The metric's score is the mean over the scored invocations;
+//     Result.Members hold each invocation's score and the judge's
+//     reasoning.
 package adk

@@ -161,3 +161,13 @@ func parseInvocations(n *config.Node) ([]Invocation, error) {
 	}
 	return out, nil
 }
+
+// threshold reads a metric's own threshold key, for the metric's
+// per-invocation verdicts; def when there is none.
+func threshold(n *config.Node, def float64) (float64, error) {
+	v := n.Get("threshold")
+	if v == nil {
+		return def, nil
+	}
+	return v.Float()
+}

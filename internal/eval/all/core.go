@@ -7,3 +7,4 @@ import (
 )
 
 import _ "github.com/trajeval/trajeval/internal/eval/judge"
+import _ "github.com/trajeval/trajeval/internal/eval/code" // code graders

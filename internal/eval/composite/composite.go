@@ -164,6 +164,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 	for i, m := range e.Members {
 		r := m.Run(ctx, t)
 		out.Members = append(out.Members, r)
+		if r.Judge != nil {
+			if out.Judge == nil {
+				out.Judge = &trajeval.JudgeUsage{}
+			}
+			out.Judge.Add(r.Judge)
+		}
 		if r.Status == trajeval.StatusError {
 			return out, fmt.Errorf("member %s: %s", m.Name, r.Error)
 		}

@@ -1,11 +1,11 @@
-// Package dokimos provides Dokimos's deterministic agent evaluators on
-// trajeval's engine (docs/dialects.md, Dokimos). Dokimos's trajectory
-// modes are tool_trajectory's modes and live there.
+// Package dokimos provides Dokimos's agent evaluators on trajeval's
+// engine (docs/dialects.md, Dokimos). Dokimos's trajectory modes are
+// tool_trajectory's modes and live there.
 //
 // Every evaluator looks at all the trajectory's steps, in issue order,
 // across turns. Keys may be written in snake_case, kebab-case or
-// camelCase. Thresholds default to 1.0, except the two reliability
-// evaluators (0.8).
+// camelCase. Thresholds default to 1.0, except task_completion (0.5),
+// tool_argument_hallucination and the two reliability evaluators (0.8).
 //
 // # tool_correctness
 //
@@ -71,8 +71,13 @@
 //
 // They read the same tool definitions as tool_call_validity (tools or
 // tools_file) and score the definitions, not the calls, with Dokimos's
-// rule-based checks (its judge-based checks are not run). The score is the
-// fraction of checks passed over all tools; the default threshold is 0.8.
+// rule-based checks, and its judge's checks when a judge is asked for: the
+// evaluator's judge: key is a block or true, or the suite has a judge:
+// block (judge: false turns them off). Without one, the rule checks alone
+// score and Details.Notes["judge_checks"] says so. The judge is asked once
+// per tool, all checks in one call, the first time the evaluator runs.
+// The score is the fraction of checks passed over all tools; the default
+// threshold is 0.8.
 //
 // Name checks, per tool:
 //  1. snakecase_format: lower-case letters and digits in words joined by
@@ -84,6 +89,10 @@
 //     followed by an implementation word (llm, gpt, api, http, sql, regex,
 //     json …), and none of the extra blocklist entries (substrings) given.
 //
+// The judge's name checks: clarity (the purpose is clear from the name),
+// name_order (operation_system_entity_data order) and
+// semantic_intent_over_implementation.
+//
 // Description checks, per tool:
 //  1. input_arguments_clarity: every parameter has a description;
 //  2. input_arguments_types: every parameter has a type (type, enum,
@@ -93,5 +102,29 @@
 //  4. max_optional_input_arguments: at most max_optional_args (default 3)
 //     parameters outside required.
 //
+// The judge's description checks: general_structure, has_examples,
+// has_usage_notes, intent_over_implementation, clarity, redundancy,
+// input_arguments_enum, input_arguments_format, return_statement_quality.
+//
 // Details.Checks name each check as tool/check.
+//
+// # task_completion
+//
+// Keys: tasks (a list; default: the case's expected_outcome as the one
+// task), constraints, and the judge keys of llm_judge (judge, model,
+// temperature). A judge always runs.
+//  1. The judge sees the user's input and the agent's work (tool calls,
+//     results, answers) as data, and decides for each task whether it was
+//     completed; a task done in breach of the constraints is not.
+//  2. The score is completed / tasks; Details.Checks give each task's
+//     verdict and the judge's reasons. All tasks go in one call.
+//
+// # tool_argument_hallucination
+//
+// Keys: the judge keys. A judge always runs.
+//  1. The judge sees what the user said and every call with its result,
+//     and decides for each call whether its argument values can be derived
+//     from the user's words or from earlier calls' results.
+//  2. The score is grounded calls / calls; no calls score 1 without a
+//     judge call. All calls go in one judge call.
 package dokimos

@@ -5,41 +5,158 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
+	"github.com/trajeval/trajeval/internal/judge"
 )
 
 func init() {
 	eval.Register(eval.Spec{
 		Type:      "tool_name_reliability",
 		Aliases:   []string{"dokimos-tool-name-reliability"},
-		Keys:      append([]string{"max_segments", "blocklist"}, toolKeys...),
+		Keys:      append(append([]string{"max_segments", "blocklist"}, toolKeys...), judgeKeys...),
 		Threshold: 0.8,
 		Build:     buildNameReliability,
 	})
 	eval.Register(eval.Spec{
 		Type:      "tool_description_reliability",
 		Aliases:   []string{"dokimos-tool-description-reliability"},
-		Keys:      append([]string{"max_input_args", "max_optional_args"}, toolKeys...),
+		Keys:      append(append([]string{"max_input_args", "max_optional_args"}, toolKeys...), judgeKeys...),
 		Threshold: 0.8,
 		Build:     buildDescriptionReliability,
 	})
 }
 
-// Definitions scores tool definitions with rule checks; the trajectory is
-// not looked at.
+// Definitions scores tool definitions with rule checks, and with a
+// judge's checks when one is asked for; the trajectory is not looked at.
 type Definitions struct {
 	mode   string
 	checks []trajeval.Check
 	passed int
+
+	// The judge's checks: asked once per tool, the first time the
+	// evaluator runs, and kept for the cases after.
+	judge    *judge.Handle
+	judged   []judgedCheck
+	tools    []*Tool
+	mu       sync.Mutex
+	asked    bool
+	llm      []trajeval.Check
+	llmPass  int
+	llmUsage *trajeval.JudgeUsage
 }
 
-// Evaluate returns the fraction of checks passed.
-func (r *Definitions) Evaluate(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+// A judgedCheck is one of Dokimos's LLM checks of a tool definition.
+type judgedCheck struct{ name, passes string }
+
+var nameChecks = []judgedCheck{
+	{"clarity", "the tool's purpose is clear from its name alone"},
+	{"name_order", "the name follows the operation_system_entity_data order (an operation verb first, then the system, the entity and the data, e.g. get_github_issue_comments), as far as those parts apply"},
+	{"semantic_intent_over_implementation", "the name says what the tool achieves, not how it is implemented (no model, protocol, library or technique)"},
+}
+
+var descriptionChecks = []judgedCheck{
+	{"general_structure", "the description opens with a one-sentence summary of what the tool does, then gives the details"},
+	{"has_examples", "the description gives at least one example of a call or of its use"},
+	{"has_usage_notes", "the description says when to use the tool, and when not to"},
+	{"intent_over_implementation", "the description says what the tool achieves rather than how it is implemented"},
+	{"clarity", "the description is clear and unambiguous: an agent knows what the tool does and what it needs"},
+	{"redundancy", "the description is free of repetition and of text that restates the obvious"},
+	{"input_arguments_enum", "every parameter that takes one of a fixed set of values declares them as an enum (true when no parameter needs one)"},
+	{"input_arguments_format", "every parameter with a particular format (dates, ids, emails, units) states the format (true when none has one)"},
+	{"return_statement_quality", "the description says what the tool returns"},
+}
+
+const definitionRole = `You are a strict, impartial reviewer of tool definitions written for AI agents. Check one tool definition
+against each statement below.`
+
+// Evaluate returns the fraction of checks passed: the rule checks, and
+// the judge's when one is configured.
+func (r *Definitions) Evaluate(ctx context.Context, _ *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Mode: r.mode, Hits: r.passed, Expected: len(r.checks), Checks: r.checks}
-	return trajeval.Outcome{Score: eval.Ratio(r.passed, len(r.checks), 1), Details: d}, nil
+	if r.judge == nil {
+		if len(r.judged) > 0 {
+			d.Notes = map[string]any{"judge_checks": "not run: no judge configured"}
+		}
+		return trajeval.Outcome{Score: eval.Ratio(r.passed, len(r.checks), 1), Details: d}, nil
+	}
+	llm, pass, usage, err := r.askJudge(ctx)
+	if err != nil {
+		return trajeval.Outcome{Judge: usage}, err
+	}
+	d.Checks = append(append([]trajeval.Check{}, r.checks...), llm...)
+	d.Hits, d.Expected = r.passed+pass, len(d.Checks)
+	return trajeval.Outcome{Score: eval.Ratio(d.Hits, d.Expected, 1), Details: d, Judge: usage}, nil
+}
+
+// askJudge runs the judge's checks once; later calls return them with no
+// usage, since they cost nothing more.
+func (r *Definitions) askJudge(ctx context.Context) ([]trajeval.Check, int, *trajeval.JudgeUsage, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.asked {
+		return r.llm, r.llmPass, nil, nil
+	}
+	j, err := r.judge.Get()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	total := &trajeval.JudgeUsage{}
+	var checks []trajeval.Check
+	pass := 0
+	items := make([]string, len(r.judged))
+	for i, c := range r.judged {
+		items[i] = c.passes
+	}
+	// One call per tool, asked together; the results keep the tools' order.
+	verdicts := make([][]evaljudge.Verdict, len(r.tools))
+	usages := make([]*trajeval.JudgeUsage, len(r.tools))
+	err = judge.Each(len(r.tools), func(k int) error {
+		t := r.tools[k]
+		def := map[string]any{"name": t.Name, "description": t.Description, "parameters": t.Schema}
+		user := "The tool definition:\n" + judge.Data("tool", def)
+		vs, usage, err := evaljudge.Checklist(ctx, j, definitionRole, user, "passes", items)
+		verdicts[k], usages[k] = vs, usage
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		return nil
+	})
+	for _, u := range usages {
+		total.Add(u)
+	}
+	if err != nil {
+		return nil, 0, total, err
+	}
+	for k, t := range r.tools {
+		for i, v := range verdicts[k] {
+			if v.Yes {
+				pass++
+			}
+			checks = append(checks, verdictCheck(t.Name+"/"+r.judged[i].name, v))
+		}
+	}
+	r.asked, r.llm, r.llmPass = true, checks, pass
+	return checks, pass, total, nil
+}
+
+// withJudge adds the judge's checks when the evaluator asks for them.
+func (r *Definitions) withJudge(n *config.Node, env *eval.Env, tools []*Tool, checks []judgedCheck) error {
+	r.judged, r.tools = checks, tools
+	want, err := env.WantsJudge(n)
+	if err != nil || !want {
+		return err
+	}
+	h, err := env.Judge(n, false)
+	if err != nil {
+		return err
+	}
+	r.judge = &h
+	return nil
 }
 
 func (r *Definitions) add(tool, check string, ok bool, why string) {
@@ -142,7 +259,7 @@ func buildNameReliability(n *config.Node, env *eval.Env) (trajeval.Evaluator, er
 		why := intentProblem(t.Name, block)
 		r.add(t.Name, "intent_over_implementation", why == "", why)
 	}
-	return r, nil
+	return r, r.withJudge(n, env, tools, nameChecks)
 }
 
 func buildDescriptionReliability(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
@@ -180,7 +297,7 @@ func buildDescriptionReliability(n *config.Node, env *eval.Env) (trajeval.Evalua
 		r.add(t.Name, "max_num_input_arguments", int64(len(names)) <= maxIn, fmt.Sprintf("%d parameters, more than %d", len(names), maxIn))
 		r.add(t.Name, "max_optional_input_arguments", int64(optional) <= maxOpt, fmt.Sprintf("%d optional parameters, more than %d", optional, maxOpt))
 	}
-	return r, nil
+	return r, r.withJudge(n, env, tools, descriptionChecks)
 }
 
 // typed reports whether a parameter schema says what type its value has.

@@ -1,6 +1,6 @@
-// Package uipath provides UiPath's four tool-call evaluators on trajeval's
-// engine, with the meaning UiPath documents and without the bugs of its
-// implementation (docs/dialects.md, UiPath).
+// Package uipath provides UiPath's four tool-call evaluators and its LLM
+// judges on trajeval's engine, with the meaning UiPath documents and
+// without the bugs of its implementation (docs/dialects.md, UiPath).
 //
 // Every evaluator looks at all the trajectory's steps, in issue order,
 // across turns. Criteria keys may be written in snake_case, kebab-case or
@@ -69,4 +69,27 @@
 // All four explain themselves like tool_trajectory: the matched pairs, the
 // missing expected calls with the steps that came closest, and the extra
 // steps.
+//
+// # The LLM judges
+//
+// llm_judge_trajectory (uipath-llm-judge-trajectory-similarity),
+// llm_judge_trajectory_simulation (uipath-llm-judge-trajectory-simulation),
+// llm_judge_output (uipath-llm-judge-output-semantic-similarity) and
+// llm_judge_output_strict_json (uipath-llm-judge-output-strict-json-similarity).
+// Keys: expected_agent_behavior (the trajectory judges; the simulation
+// judge also simulation_instructions) or expected_output (the output
+// judges), and prompt, model, temperature, judge as in llm_judge.
+//  1. The prompt (UiPath's own words by default, or prompt: text or a
+//     file) may name UiPath's placeholders {{AgentRunHistory}} (the tool
+//     calls, results and answers), {{ExpectedAgentBehavior}},
+//     {{UserOrSyntheticInput}}, {{SimulationInstructions}},
+//     {{ActualOutput}} (the last answer, as JSON when it is JSON) and
+//     {{ExpectedOutput}}, each rendered as a data section; any other is a
+//     configuration error, and so is a prompt that names none.
+//  2. The judge answers {justification, score} with a score from 0 to
+//     100; the result's score is round(score)/100 and Details.Notes keep
+//     the justification. A score outside 0 to 100 is asked for again,
+//     then an error.
+//  3. The default threshold is 0.5. A model of "same-as-agent" in a
+//     UiPath evaluator file means the run's judge model.
 package uipath

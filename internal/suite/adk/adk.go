@@ -17,9 +17,15 @@
 //     ignore_args}}}; keys may be snake_case or camelCase; unknown keys are
 //     errors with a suggestion;
 //  3. tool_trajectory_avg_score and response_match_score are run (see
-//     package eval/adk); ADK's judge-based metrics (final_response_match_v2,
-//     rubric metrics, hallucinations_v1, safety_v1 …) and custom_metrics
-//     are configuration errors, never silently skipped.
+//     package eval/adk), and so are the judged final_response_match_v2,
+//     rubric_based_final_response_quality_v1,
+//     rubric_based_tool_use_quality_v1 (with their rubrics) and
+//     hallucinations_v1, asked of the run's judge:
+//     judge_model_options.judge_model names its model (TRAJEVAL_JUDGE_MODEL
+//     wins), num_samples above 1 is a warning (trajeval asks once at
+//     temperature 0). Metrics that need Vertex AI or a user simulator
+//     (response_evaluation_score, safety_v1, the multi-turn ones) and
+//     custom_metrics are configuration errors, never silently skipped.
 //
 // Each eval case becomes one case: ID is its eval_id, its input the first
 // user message, and its evaluators are named after the metrics. The
@@ -71,6 +77,12 @@ type Criterion struct {
 	IgnoreArgs bool
 	explicit   bool // the threshold was written, not defaulted
 	Node       *config.Node
+	// The judged metrics': their rubrics, and their judge's settings
+	// (judge_model_options.judge_model as the model).
+	Rubrics []adkeval.Rubric
+	Judge   *config.Node
+	// Warning says what of the criterion trajeval does differently.
+	Warning string
 }
 
 // DefaultCriteria are ADK's criteria when no test_config.json is given.
@@ -81,14 +93,13 @@ func DefaultCriteria() []Criterion {
 	}
 }
 
-// judged are ADK's metrics that need a judge model or Vertex AI.
-var judged = []string{
-	"final_response_match_v2", "response_evaluation_score", "safety_v1", "hallucinations_v1",
-	"rubric_based_final_response_quality_v1", "rubric_based_tool_use_quality_v1",
+// unsupported are ADK's metrics that need Vertex AI or a user simulator.
+var unsupported = []string{
+	"response_evaluation_score", "safety_v1",
 	"per_turn_user_simulator_quality_v1", "rubric_based_multi_turn_trajectory_quality_v1",
 }
 
-var supported = []string{adkeval.TrajectoryMetric, adkeval.ResponseMetric}
+var supported = append([]string{adkeval.TrajectoryMetric, adkeval.ResponseMetric}, adkeval.JudgedMetrics...)
 
 // Load reads an eval set and its criteria.
 func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []error) {
@@ -105,6 +116,15 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 		return nil, []error{specError(path, err)}
 	}
 	s := &suite.Suite{Name: set.Name, File: path, Warnings: set.Warnings}
+	for _, cr := range crit {
+		if cr.Warning != "" {
+			w := trajeval.Warning{Msg: cr.Warning}
+			if cr.Node != nil {
+				w.File, w.Line = cr.Node.File, cr.Node.Line
+			}
+			s.Warnings = append(s.Warnings, w)
+		}
+	}
 	if s.Name == "" {
 		s.Name = set.ID
 	}
@@ -192,6 +212,25 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 					With("give final_response in its invocations, or leave response_match_score out of test_config.json")
 			}
 			conf.Eval = adkeval.NewResponseMatch(inv, conf.Threshold)
+		default:
+			env := &eval.Env{Judges: opts.Judges}
+			at := node
+			if cr.Node != nil {
+				at = cr.Node
+			}
+			own := cr.Judge
+			if own == nil {
+				own = &config.Node{Kind: config.Map, File: at.File, Line: at.Line, Col: at.Col}
+			}
+			h, err := env.Judge(own, false)
+			if err != nil {
+				return nil, err
+			}
+			e, err := adkeval.NewJudged(cr.Metric, inv, cr.Rubrics, h, conf.Threshold, at)
+			if err != nil {
+				return nil, node.Errorf("eval case %s: %v", ec.ID, err)
+			}
+			conf.Eval = e
 		}
 		c.Evaluators = append(c.Evaluators, conf)
 	}
@@ -256,11 +295,11 @@ func ParseCriteria(root *config.Node) ([]Criterion, error) {
 		at := &config.Node{File: cn.File, Line: e.KeyLine, Col: e.KeyCol, Path: "criteria." + e.Key}
 		switch {
 		case contains(supported, metric):
-		case contains(judged, metric):
-			return nil, at.Errorf("metric %s needs a judge model, which trajeval's ADK dialect does not run", e.Key).
+		case contains(unsupported, metric):
+			return nil, at.Errorf("metric %s needs Vertex AI or a user simulator, which trajeval does not run", e.Key).
 				With("leave it out, or score the case with trajeval's own evaluators")
 		default:
-			all := append(append([]string{}, supported...), judged...)
+			all := append(append([]string{}, supported...), unsupported...)
 			sort.Strings(all)
 			err := at.Errorf("unknown metric %q", e.Key)
 			if s := suggest.Closest(metric, all); s != "" {
@@ -287,10 +326,20 @@ func criterion(metric string, v *config.Node) (Criterion, error) {
 	case config.Number:
 	case config.Map:
 		keys := []string{"threshold"}
-		if metric == adkeval.TrajectoryMetric {
+		switch metric {
+		case adkeval.TrajectoryMetric:
 			keys = append(keys, "match_type", "ignore_args")
+		case adkeval.RubricResponse, adkeval.RubricToolUse:
+			keys = append(keys, "judge_model_options", "rubrics")
+		case adkeval.Hallucinations:
+			keys = append(keys, "judge_model_options", "evaluate_intermediate_nl_responses")
+		case adkeval.ResponseMatchV2:
+			keys = append(keys, "judge_model_options")
 		}
 		if err := v.Check(keys...); err != nil {
+			return cr, err
+		}
+		if err := judgeOptions(&cr, v); err != nil {
 			return cr, err
 		}
 		if thr = v.Get("threshold"); thr == nil {
@@ -315,7 +364,57 @@ func criterion(metric string, v *config.Node) (Criterion, error) {
 	if cr.Threshold < 0 || cr.Threshold > 1 {
 		return cr, thr.Errorf("threshold must be between 0 and 1, got %s", thr.Text)
 	}
+	if (metric == adkeval.RubricResponse || metric == adkeval.RubricToolUse) && len(cr.Rubrics) == 0 {
+		return cr, v.Errorf("%s needs rubrics", metric).
+			With(`give {"threshold": 0.8, "rubrics": [{"rubric_id": "concise", "rubric_content": {"text_property": "The answer is concise."}}]}`)
+	}
 	return cr, nil
+}
+
+// judgeOptions reads the judged metrics' settings.
+func judgeOptions(cr *Criterion, v *config.Node) error {
+	if r := v.Get("rubrics"); r != nil {
+		rs, err := adkeval.ParseRubrics(r)
+		if err != nil {
+			return err
+		}
+		cr.Rubrics = rs
+	}
+	if ev := v.Get("evaluate_intermediate_nl_responses"); ev != nil {
+		b, err := ev.BoolValue()
+		if err != nil {
+			return err
+		}
+		if b {
+			return ev.Errorf("trajeval's traces keep each turn's final response only, not the intermediate ones").
+				With("set evaluate_intermediate_nl_responses to false")
+		}
+	}
+	o := v.Get("judge_model_options")
+	if o == nil {
+		return nil
+	}
+	if err := o.Check("judge_model", "num_samples", "judge_model_config"); err != nil {
+		return err
+	}
+	cr.Judge = &config.Node{Kind: config.Map, File: o.File, Line: o.Line, Col: o.Col, Path: o.Path}
+	if m := o.Get("judge_model"); m != nil {
+		cr.Judge.Entries = append(cr.Judge.Entries, config.Entry{Key: "model", KeyLine: m.Line, KeyCol: m.Col, Value: m})
+	}
+	if c := o.Get("judge_model_config"); c != nil && c.Kind != config.Null {
+		return c.Errorf("judge_model_config is Gemini's generation config, which trajeval does not send").
+			With("leave it out; trajeval asks at temperature 0")
+	}
+	if ns := o.Get("num_samples"); ns != nil {
+		k, err := ns.Int()
+		if err != nil {
+			return err
+		}
+		if k > 1 {
+			cr.Warning = fmt.Sprintf("%s: num_samples %d: trajeval asks the judge once, at temperature 0, where samples would agree", cr.Metric, k)
+		}
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

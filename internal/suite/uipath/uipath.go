@@ -19,9 +19,12 @@
 //  2. Every referenced evaluator must exist and be one of UiPath's
 //     tool-call evaluators (uipath-tool-call-order, -count, -args,
 //     -output), which map onto trajeval's tool_call_order, tool_call_count,
-//     tool_call_args and tool_call_output (see package eval/uipath).
-//     UiPath's output and LLM-judge evaluators are configuration errors,
-//     never skipped silently.
+//     tool_call_args and tool_call_output, or one of its LLM judges
+//     (uipath-llm-judge-trajectory-similarity, -trajectory-simulation,
+//     -output-semantic-similarity, -output-strict-json-similarity: see
+//     package eval/uipath; their evaluatorConfig may give prompt, model and
+//     temperature). UiPath's other evaluators (exact match, contains,
+//     classification) are configuration errors, never skipped silently.
 //  3. Each evaluation is one case; its ID is the evaluation's id, its input
 //     the JSON of its inputs. Its evaluators are those named in
 //     evaluationCriterias, in file order, each named by its evaluator id and
@@ -71,7 +74,21 @@ var types = map[string]string{
 	"uipath-tool-call-count":  "tool_call_count",
 	"uipath-tool-call-args":   "tool_call_args",
 	"uipath-tool-call-output": "tool_call_output",
+	// The LLM judges (package eval/uipath): they need a judge.
+	"uipath-llm-judge-trajectory-similarity":         "llm_judge_trajectory",
+	"uipath-llm-judge-trajectory-simulation":         "llm_judge_trajectory_simulation",
+	"uipath-llm-judge-output-semantic-similarity":    "llm_judge_output",
+	"uipath-llm-judge-output-strict-json-similarity": "llm_judge_output_strict_json",
 }
+
+// sameAsAgent is UiPath's model for "the agent's own model", which a
+// trace does not name: the run's judge model is used instead.
+const sameAsAgent = "same-as-agent"
+
+// judgeConfig are the evaluatorConfig keys of the LLM judges, passed on.
+var judgeConfig = []string{"prompt", "model", "temperature"}
+
+func isJudge(typ string) bool { return strings.HasPrefix(typ, "llm_judge") }
 
 // An evaluator is one evaluator file.
 type evaluator struct {
@@ -121,7 +138,7 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 			tn := ev.node.Get("evaluator_type_id")
 			t, _ := tn.Str()
 			errs = append(errs, tn.Errorf("evaluator type %q is not supported", t).
-				With("trajeval runs UiPath's tool-call evaluators: uipath-tool-call-order, uipath-tool-call-count, uipath-tool-call-args, uipath-tool-call-output"))
+				With("trajeval runs UiPath's tool-call evaluators (uipath-tool-call-order, -count, -args, -output) and LLM judges (uipath-llm-judge-trajectory-similarity, -trajectory-simulation, -output-semantic-similarity, -output-strict-json-similarity)"))
 		}
 	}
 	s := &suite.Suite{File: path}
@@ -138,7 +155,7 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	if err != nil {
 		return nil, append(errs, err)
 	}
-	env := &eval.Env{Dir: filepath.Dir(path), Threshold: opts.Threshold}
+	env := &eval.Env{Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
 	for _, it := range items {
 		c, cerrs := buildCase(it, refs, found, used, weights, env)
 		errs = append(errs, cerrs...)
@@ -290,7 +307,11 @@ func readEvaluator(file string) (*evaluator, error) {
 		if ev.config.Kind != config.Map {
 			return nil, ev.config.Errorf("evaluatorConfig must be an object, got %s", ev.config.Kind)
 		}
-		if err := ev.config.Check("name", "strict", "subset", "default_evaluation_criteria", "description"); err != nil {
+		allowed := []string{"name", "strict", "subset", "default_evaluation_criteria", "description"}
+		if isJudge(ev.typ) {
+			allowed = append([]string{"name", "default_evaluation_criteria", "description"}, judgeConfig...)
+		}
+		if err := ev.config.Check(allowed...); err != nil {
 			return nil, err
 		}
 		if ev.typ != "tool_call_args" && ev.config.Has("subset") {
@@ -378,8 +399,8 @@ func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, w
 			config.Entry{Key: "type", KeyLine: cn.Line, KeyCol: cn.Col, Value: &config.Node{Kind: config.String, Text: ev.typ, File: ev.file, Line: ev.node.Line, Col: ev.node.Col}},
 			config.Entry{Key: "name", KeyLine: cn.Line, KeyCol: cn.Col, Value: &config.Node{Kind: config.String, Text: ev.id, File: cn.File, Line: cn.Line, Col: cn.Col}},
 		)
-		for _, k := range []string{"strict", "subset"} {
-			if v := ev.config.Get(k); v != nil && v.Kind != config.Null {
+		for _, k := range append([]string{"strict", "subset"}, judgeConfig...) {
+			if v := ev.config.Get(k); v != nil && v.Kind != config.Null && !(k == "model" && v.Text == sameAsAgent) {
 				node.Entries = append(node.Entries, config.Entry{Key: k, KeyLine: v.Line, KeyCol: v.Col, Value: v})
 			}
 		}
@@ -411,6 +432,10 @@ func example(typ string) string {
 		return `{"toolCallsCount": {"search": [">=", 1]}}`
 	case "tool_call_args":
 		return `{"toolCalls": [{"name": "search", "args": {"q": "x"}}]}`
+	case "llm_judge_trajectory", "llm_judge_trajectory_simulation":
+		return `{"expectedAgentBehavior": "The agent looks the order up, then refunds it."}`
+	case "llm_judge_output", "llm_judge_output_strict_json":
+		return `{"expectedOutput": {"status": "refunded"}}`
 	}
 	return `{"toolOutputs": [{"name": "search", "output": "..."}]}`
 }

@@ -1,0 +1,251 @@
+// Package code is the code evaluator (AgentV's code grader): a program of
+// the user's reads the case and the trajectory and prints a score.
+//
+// Keys: command (or script): the program and its arguments, a list
+// (["python3", "check.py"]) or one string split at spaces; timeout
+// (seconds or "30s"; default 30s).
+//
+// The rules:
+//  1. The program runs in the suite's folder; a program named by a path
+//     with a slash is found relative to it, any other on PATH. A program
+//     that cannot be found is a configuration error.
+//  2. It reads one JSON object on standard input: case_id, input,
+//     expected_outcome, candidate_answer (the agent's last answer),
+//     tool_calls and trajectory (the canonical trajectory).
+//  3. It prints one JSON object on standard output (alone, or as its last
+//     line): {"score": 0..1, "reason": "..."}, or {"pass": true|false,
+//     "reason": "..."}; reasoning is accepted for reason, and hits and
+//     misses are kept.
+//  4. A non-zero exit, output that is not such an object, a score out of
+//     range, or a run past the timeout (the program's whole process group
+//     is then killed) make the evaluator an error, never a score. The end
+//     of its standard error is kept in the details.
+//
+// Its default threshold is 0.5.
+package code
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/judge"
+)
+
+func init() {
+	eval.Register(eval.Spec{
+		Type:      "code",
+		Aliases:   []string{"code_judge", "code_grader"},
+		Keys:      []string{"command", "script", "timeout"},
+		Threshold: 0.5,
+		Build:     build,
+	})
+}
+
+// An Evaluator runs a grading program.
+type Evaluator struct {
+	Command []string
+	Dir     string
+	Timeout time.Duration
+	c       eval.Case
+}
+
+func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	cn, _ := n.First("command", "script")
+	if cn == nil {
+		return nil, n.Errorf("code needs a command").With(`e.g. command: ["python3", "check.py"]`)
+	}
+	if n.Has("command") && n.Has("script") {
+		return nil, n.Get("script").Errorf("give command or script, not both")
+	}
+	var argv []string
+	var err error
+	if cn.Kind == config.String {
+		argv = strings.Fields(cn.Text)
+	} else if argv, err = cn.Strings(); err != nil {
+		return nil, err
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, cn.Errorf("the command is empty")
+	}
+	e := &Evaluator{Command: argv, Dir: env.Dir, Timeout: 30 * time.Second, c: env.Case}
+	if e.Dir == "" {
+		e.Dir = "."
+	}
+	if strings.ContainsRune(argv[0], '/') || strings.ContainsRune(argv[0], filepath.Separator) {
+		p := argv[0]
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.Dir, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return nil, cn.Errorf("program %s not found", argv[0]).With("paths are relative to the suite's folder: %s", p)
+		}
+	} else if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, cn.Errorf("program %s is not on PATH", argv[0])
+	}
+	if v := n.Get("timeout"); v != nil {
+		if v.Kind == config.Number {
+			f, err := v.Float()
+			if err != nil || f <= 0 {
+				return nil, v.Errorf("timeout must be a positive number of seconds")
+			}
+			e.Timeout = time.Duration(f * float64(time.Second))
+		} else {
+			s, err := v.Str()
+			if err != nil {
+				return nil, err
+			}
+			if e.Timeout, err = time.ParseDuration(s); err != nil || e.Timeout <= 0 {
+				return nil, v.Errorf("timeout %q is not a duration", s).With(`give seconds (30) or a duration ("30s")`)
+			}
+		}
+	}
+	return e, nil
+}
+
+// Input is what the program reads on standard input.
+type Input struct {
+	CaseID          string               `json:"case_id"`
+	Input           string               `json:"input"`
+	ExpectedOutcome string               `json:"expected_outcome"`
+	CandidateAnswer string               `json:"candidate_answer"`
+	ToolCalls       []judge.Call         `json:"tool_calls"`
+	Trajectory      *trajeval.Trajectory `json:"trajectory"`
+}
+
+// stderrTail is how much of the program's standard error is kept.
+const stderrTail = 2000
+
+// Evaluate runs the program.
+func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+	in, err := json.Marshal(Input{CaseID: e.c.ID, Input: e.c.Input, ExpectedOutcome: e.c.ExpectedOutcome,
+		CandidateAnswer: judge.FinalAnswer(t), ToolCalls: judge.ToolCalls(t), Trajectory: t})
+	if err != nil {
+		return trajeval.Outcome{}, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, e.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, e.Command[0], e.Command[1:]...)
+	cmd.Dir = e.Dir
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	killGroup(cmd)
+	// Pipes a grandchild keeps open must not keep us waiting.
+	cmd.WaitDelay = time.Second
+	err = cmd.Run()
+	tail := lastBytes(stderr.String(), stderrTail)
+	name := e.name()
+	if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		return trajeval.Outcome{}, withTail(fmt.Errorf("%s did not finish within %s; its process group was killed", name, e.Timeout), tail)
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return trajeval.Outcome{}, withTail(fmt.Errorf("%s exited with status %d", name, ee.ExitCode()), tail)
+		}
+		return trajeval.Outcome{}, withTail(fmt.Errorf("%s: %v", name, err), tail)
+	}
+	v, err := parse(stdout.String())
+	if err != nil {
+		return trajeval.Outcome{}, withTail(fmt.Errorf("%s: %v", name, err), tail)
+	}
+	d := &trajeval.Details{Mode: "code", Notes: map[string]any{}}
+	if r := reason(v); r != "" {
+		d.Notes["reason"] = r
+	}
+	for _, k := range []string{"hits", "misses"} {
+		if x, ok := v[k]; ok {
+			d.Notes[k] = x
+		}
+	}
+	if tail != "" {
+		d.Notes["stderr"] = tail
+	}
+	out := trajeval.Outcome{Details: d}
+	if _, ok := v["score"]; ok {
+		if out.Score, err = judge.Score(v, "score", 0, 1); err != nil {
+			return trajeval.Outcome{}, fmt.Errorf("%s printed a bad score: %v", name, err)
+		}
+		if p, ok := v["pass"]; ok {
+			b, ok := p.(bool)
+			if !ok {
+				return trajeval.Outcome{}, fmt.Errorf("%s printed pass %v, not true or false", name, p)
+			}
+			out.Verdict = eval.Bool(b)
+		}
+		return out, nil
+	}
+	b, ok := v["pass"].(bool)
+	if !ok {
+		return trajeval.Outcome{}, fmt.Errorf(`%s printed neither a score nor "pass": true|false`, name)
+	}
+	out.Verdict = eval.Bool(b)
+	if b {
+		out.Score = 1
+	}
+	return out, nil
+}
+
+// name is how errors call the program: the script an interpreter runs
+// (python3 check.py → check.py), else the program.
+func (e *Evaluator) name() string {
+	a := e.Command
+	if len(a) > 1 && !strings.ContainsRune(a[0], '/') && !strings.HasPrefix(a[1], "-") {
+		return filepath.Base(a[1])
+	}
+	return filepath.Base(a[0])
+}
+
+// parse reads the program's verdict: all of its output, else its last
+// non-empty line.
+func parse(out string) (map[string]any, error) {
+	s := strings.TrimSpace(out)
+	var v map[string]any
+	if json.Unmarshal([]byte(s), &v) == nil && v != nil {
+		return v, nil
+	}
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		if json.Unmarshal([]byte(strings.TrimSpace(s[i+1:])), &v) == nil && v != nil {
+			return v, nil
+		}
+	}
+	if s == "" {
+		return nil, errors.New(`printed nothing; it must print {"score": 0..1, "reason": "..."}`)
+	}
+	return nil, fmt.Errorf(`printed %q, not {"score": 0..1, "reason": "..."}`, lastBytes(s, 200))
+}
+
+func reason(v map[string]any) string {
+	for _, k := range []string{"reason", "reasoning"} {
+		if s, ok := v[k].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+func lastBytes(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+func withTail(err error, tail string) error {
+	if tail == "" {
+		return err
+	}
+	return fmt.Errorf("%w; stderr: %s", err, tail)
+}

@@ -1,0 +1,4 @@
+#!/bin/sh
+sleep 30 &
+echo $! > "$1"
+wait
