@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
@@ -82,16 +83,7 @@ func (r *reader) sessionLine(e map[string]any) {
 }
 
 func (r *reader) time(e map[string]any) time.Time {
-	s, _ := e["timestamp"].(string)
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		r.warn("", "timestamp %q is not ISO 8601; ignored", s)
-		return time.Time{}
-	}
-	return t
+	return msglog.ParseTime(e["timestamp"], func(msg string) { r.warn("", "%s", strings.Replace(msg, "time ", "timestamp ", 1)) })
 }
 
 // sideAgent returns the sub-agent a side-chain line belongs to, "" for a

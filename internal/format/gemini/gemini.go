@@ -48,6 +48,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -279,16 +280,7 @@ func (r *reader) toolUse(e map[string]any) {
 }
 
 func (r *reader) time(e map[string]any) time.Time {
-	s, _ := e["timestamp"].(string)
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		r.warn("", "timestamp %q is not ISO 8601; ignored", s)
-		return time.Time{}
-	}
-	return t
+	return msglog.ParseTime(e["timestamp"], func(msg string) { r.warn("", "%s", strings.Replace(msg, "time ", "timestamp ", 1)) })
 }
 
 func (r *reader) toolResult(e map[string]any) {
