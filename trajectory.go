@@ -2,6 +2,7 @@ package trajeval
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -95,8 +96,20 @@ func add(a, b int64) (int64, bool) {
 }
 
 // Duration returns the step's duration in milliseconds: the explicit one,
-// else EndTime − StartTime when both are known; false when neither is.
+// else EndTime − StartTime when both are known; false when neither is, or
+// when the trace reports an impossible one (negative, not finite), which no
+// latency limit may take for a fast call.
 func (s *Step) Duration() (float64, bool) {
+	d, ok := s.ReportedDuration()
+	if !ok || d < 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+		return 0, false
+	}
+	return d, true
+}
+
+// ReportedDuration is the duration the trace gives, unchecked: the
+// explicit one, else EndTime − StartTime; false when neither is known.
+func (s *Step) ReportedDuration() (float64, bool) {
 	if s.DurationMS != nil {
 		return *s.DurationMS, true
 	}

@@ -107,6 +107,9 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		switch {
 		case got == nil:
 			c.Status, c.Message = trajeval.CheckFail, "not reported by the trace"
+		case *got < 0 || math.IsNaN(*got):
+			// A negative figure is corrupt data, not a figure under budget.
+			c.Status, c.Message = trajeval.CheckFail, "the trace reports "+num(*got)+unit+", which cannot be right"
 		case *got <= max:
 			c.Status, c.Message = trajeval.CheckPass, "got "+num(*got)+unit
 			passed++

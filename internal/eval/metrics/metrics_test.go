@@ -21,6 +21,7 @@ func TestExecutionMetrics(t *testing.T) {
 			Tokens: trajeval.Tokens{Input: ptr(int64(900)), Output: ptr(int64(200))}},
 	}
 	bare := &trajeval.Trajectory{Steps: full.Steps}
+	corrupt := &trajeval.Trajectory{Metrics: trajeval.Metrics{DurationMS: ptr(-20.0), CostUSD: ptr(-1.0)}}
 	tests := []struct {
 		name   string
 		yaml   string
@@ -31,6 +32,7 @@ func TestExecutionMetrics(t *testing.T) {
 		{"all within", "max_tool_calls: 4\nmax_llm_calls: 3\nmax_tokens: 1100\nmax_cost_usd: 0.02\nmax_duration_ms: 1500", full, 1, "limits are inclusive"},
 		{"over", "max_tool_calls: 3\nmax_tokens: 1000", full, 0, "4 calls > 3, 1100 tokens > 1000"},
 		{"not reported", "max_tool_calls: 10\nmax_cost_usd: 1\nmax_duration_ms: 5000", bare, 1.0 / 3, "a budget the trace cannot show is not met"},
+		{"negative figures", "max_cost_usd: 1\nmax_duration_ms: 5000", corrupt, 0, "a negative cost or duration is corrupt data, never under budget"},
 		{"exploration", "target_exploration_ratio: 0.5\nexploration_tolerance: 0.1", full, 1, "Read and Grep of 4 calls"},
 		{"exploration off", "target_exploration_ratio: 0.9", full, 0, "0.5 is outside 0.9 ± 0.2"},
 	}

@@ -281,6 +281,12 @@ func (e *Evaluator) latency(steps []trajeval.Step, a align.Alignment, d *trajeva
 		dur, known := steps[j].Duration()
 		switch {
 		case !known:
+			if bad, reported := steps[j].ReportedDuration(); reported {
+				skipped++
+				d.Checks = append(d.Checks, trajeval.Check{Name: name, Status: trajeval.CheckSkip, Message: fmt.Sprintf("step %d reports an impossible duration (%vms)", j+1, trimFloat(bad))})
+				d.Warnings = append(d.Warnings, fmt.Sprintf("latency of %s (call %d) not checked: step %d reports a duration of %vms", c.Tool, i+1, j+1, trimFloat(bad)))
+				break
+			}
 			skipped++
 			d.Checks = append(d.Checks, trajeval.Check{Name: name, Status: trajeval.CheckSkip, Message: fmt.Sprintf("step %d reports no duration", j+1)})
 			d.Warnings = append(d.Warnings, fmt.Sprintf("latency of %s (call %d) not checked: step %d has no duration_ms or start/end times", c.Tool, i+1, j+1))

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
@@ -468,5 +469,33 @@ func TestToolTrajectory_zeroMinimum(t *testing.T) {
 	r := c.Run(context.Background(), steps(t, "a"))
 	if r.Score != 1 || r.Status != trajeval.StatusPass {
 		t.Errorf("score %v %s, want 1 pass: the minimum of 0 is met without any call of b", r.Score, r.Status)
+	}
+}
+
+// TestEvaluator_impossibleDuration: a negative duration is corrupt data; it
+// must never pass a latency limit as a very fast call.
+func TestEvaluator_impossibleDuration(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		step trajeval.Step
+	}{
+		{"negative duration_ms", trajeval.Step{Name: "a", DurationMS: new(-5.0)}},
+		{"end before start", trajeval.Step{Name: "a", StartTime: time.Unix(10, 0), EndTime: time.Unix(9, 0)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := build(t, "type: tool_trajectory\nmode: in_order\nexpected:\n  - {tool: a, max_duration_ms: 100}\n").Run(context.Background(), &trajeval.Trajectory{Steps: []trajeval.Step{tt.step}})
+			var latency *trajeval.Check
+			for i, c := range res.Details.Checks {
+				if strings.HasPrefix(c.Name, "latency") {
+					latency = &res.Details.Checks[i]
+				}
+			}
+			if latency == nil || latency.Status != trajeval.CheckSkip || !strings.Contains(latency.Message, "impossible duration") {
+				t.Fatalf("latency check %+v, want skipped as an impossible duration", latency)
+			}
+			if len(res.Details.Warnings) == 0 {
+				t.Error("no warning: a latency limit that could not be checked must say so")
+			}
+		})
 	}
 }
