@@ -459,5 +459,5 @@ func noCommon(old, new *File, og, ng grouped) error {
 		}
 	}
 	return &FileError{File: new.Name, Err: ErrNoCommon, Hint: hint,
-		Msg: fmt.Sprintf("no case in common with %s (%d cases there, %d here)", old.Name, len(og.order), len(ng.order))}
+		Msg: fmt.Sprintf("no case in common with %s (%s there, %d here)", old.Name, plural(len(og.order), "case", "cases"), len(ng.order))}
 }

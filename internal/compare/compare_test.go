@@ -240,7 +240,7 @@ func TestCompare_files(t *testing.T) {
 	if !errors.Is(err, compare.ErrNoCommon) {
 		t.Fatalf("error %v, want ErrNoCommon", err)
 	}
-	if want := `new.jsonl: no case in common with old.jsonl (1 cases there, 1 here) (case "a" is in suite "s" in old.jsonl and in suite "renamed" in new.jsonl`; !strings.HasPrefix(err.Error(), want) {
+	if want := `new.jsonl: no case in common with old.jsonl (1 case there, 1 here) (case "a" is in suite "s" in old.jsonl and in suite "renamed" in new.jsonl`; !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %q, want it to start %q", err, want)
 	}
 

@@ -37,8 +37,8 @@ var evalMark = map[string]string{"worse": "✗", "better": "✓", "changed": "~"
 func writeText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
-	fmt.Fprintf(&b, "compare %s (%d cases) → %s (%d cases), %d in common, tolerance %.2f\n\n",
-		r.Old, s.OldCases, r.New, s.NewCases, s.Common, r.Tolerance)
+	fmt.Fprintf(&b, "compare %s (%s) → %s (%s), %d in common, tolerance %.2f\n\n",
+		r.Old, plural(s.OldCases, "case", "cases"), r.New, plural(s.NewCases, "case", "cases"), s.Common, r.Tolerance)
 	for _, c := range r.Cases {
 		if c.Verdict == Same {
 			continue
