@@ -88,3 +88,30 @@ func TestParse_lines(t *testing.T) {
 		t.Errorf("rows %+v: want b on line 4 with score 0.5, lines counted with the blank ones", f.Rows)
 	}
 }
+
+// FuzzParse checks that any input is either read into rows that look like
+// results, or refused with a located error; never a panic.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(rowA + "\n" + rowB + "\n"))
+	f.Add([]byte(rowA1 + "\n" + rowA2))
+	f.Add([]byte(rowA + "\n" + rowB[:30]))
+	f.Add([]byte("{\n\"summary\":{},\"cases\":[]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := compare.Parse("x.jsonl", data)
+		if err != nil {
+			var fe *compare.FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is not a *FileError", err)
+			}
+			return
+		}
+		if len(file.Rows) == 0 {
+			t.Fatal("no error and no rows")
+		}
+		for _, r := range file.Rows {
+			if r.ID == "" || r.Line < 1 || (r.Status != "pass" && r.Status != "fail" && r.Status != "error") {
+				t.Fatalf("row %+v read without an id, a line or a verdict", r)
+			}
+		}
+	})
+}
