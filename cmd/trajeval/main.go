@@ -4,10 +4,11 @@
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl] [--threshold X] [--workers N]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]
+//	trajeval compare OLD.jsonl NEW.jsonl [--format text|markdown|json] [--tolerance X] [--confidence C]
 //	trajeval version
 //
 // Exit codes: 0 every case passed; 1 some case failed or could not be
-// scored; 2 the command or a file was wrong.
+// scored (compare: some case regressed); 2 the command or a file was wrong.
 package main
 
 import (
@@ -46,7 +47,7 @@ func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, errCasesFailed):
+	case errors.Is(err, errCasesFailed), errors.Is(err, errRegressed):
 		return 1
 	}
 	fmt.Fprintln(stderr, "trajeval:", err)

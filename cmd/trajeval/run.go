@@ -36,7 +36,7 @@ scores them with one engine of optimal matchers.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), versionCmd())
+	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), compareCmd(), versionCmd())
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
@@ -59,7 +59,7 @@ scores them with one engine of optimal matchers.`,
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	err := root.ExecuteContext(ctx)
-	if err != nil && !errors.Is(err, errCasesFailed) {
+	if err != nil && !errors.Is(err, errCasesFailed) && !errors.Is(err, errRegressed) {
 		var ue usageError
 		if !errors.As(err, &ue) && isCobraUsage(err) {
 			return usageError{err}
