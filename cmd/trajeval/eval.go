@@ -33,7 +33,8 @@ func evalCmd() *cobra.Command {
 PATH is a suite file or a folder searched for suite files: AgentV YAML,
 ADK *.evalset.json / *.test.json (with test_config.json beside them or
 --config), UiPath evaluation sets. Each case's trace comes from its trace:
-key, else from --traces FILE (one trace per line, matched to cases by id).
+key, else from --traces FILE (any trace format, matched to cases by id),
+else from the suite's traces: file or a traces.jsonl beside it.
 
 An evaluator's pass threshold is the first that is set: its own threshold:
 (or required: N); --threshold; the turn's, then the case's
