@@ -49,8 +49,8 @@ same order whatever N is.
 Judged evaluators (llm_judge and the judged evaluators of the dialects)
 ask an OpenAI-compatible endpoint: OPENAI_API_KEY, OPENAI_BASE_URL and
 TRAJEVAL_JUDGE_MODEL (or TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL),
-or a judge: block in the suite. Answers are cached: a rerun of an
-unchanged suite asks nothing.
+or a judge: block in the suite (docs/judges.md). Answers are cached: a
+rerun of an unchanged suite asks nothing.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong.`,
