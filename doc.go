@@ -69,6 +69,7 @@
 //
 // The same rules, with examples and the reasons behind them, are in the
 // repository's docs folder: docs/scoring.md (matching and scoring),
-// docs/dialects.md (AgentV, ADK, UiPath and Dokimos suites) and
-// docs/formats.md (trace formats).
+// docs/dialects.md (AgentV, ADK, UiPath and Dokimos suites),
+// docs/formats.md (trace formats, damaged files) and docs/judges.md (LLM
+// judges and code graders).
 package trajeval

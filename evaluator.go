@@ -22,8 +22,11 @@ func (f EvaluatorFunc) Evaluate(ctx context.Context, t *Trajectory) (Outcome, er
 // An Outcome is an evaluator's score before its threshold is applied.
 type Outcome struct {
 	Score float64
-	// Verdict, when set, decides pass or fail in place of the threshold:
-	// binary scores, composites with all_pass, ADK's per-invocation rule.
+	// Verdict, when set, decides pass or fail in place of the threshold
+	// (negate still swaps it). Two evaluators set it: a composite with
+	// all_pass (every member that is required passes) and the code
+	// evaluator when its program prints "pass". Binary scores need no
+	// verdict: they are 0 or 1 and meet the threshold or not.
 	Verdict *bool
 	Details *Details
 	Members []Result

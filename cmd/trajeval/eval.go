@@ -33,7 +33,8 @@ func evalCmd() *cobra.Command {
 PATH is a suite file or a folder searched for suite files: AgentV YAML,
 ADK *.evalset.json / *.test.json (with test_config.json beside them or
 --config), UiPath evaluation sets. Each case's trace comes from its trace:
-key, else from --traces FILE (one trace per line, matched to cases by id).
+key, else from --traces FILE (any trace format, matched to cases by id),
+else from the suite's traces: file or a traces.jsonl beside it.
 
 An evaluator's pass threshold is the first that is set: its own threshold:
 (or required: N); --threshold; the turn's, then the case's
@@ -48,8 +49,8 @@ same order whatever N is.
 Judged evaluators (llm_judge and the judged evaluators of the dialects)
 ask an OpenAI-compatible endpoint: OPENAI_API_KEY, OPENAI_BASE_URL and
 TRAJEVAL_JUDGE_MODEL (or TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL),
-or a judge: block in the suite. Answers are cached: a rerun of an
-unchanged suite asks nothing.
+or a judge: block in the suite (docs/judges.md). Answers are cached: a
+rerun of an unchanged suite asks nothing.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong.`,

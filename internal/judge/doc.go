@@ -1,6 +1,7 @@
 // Package judge asks an LLM judge: a client for OpenAI-compatible chat
 // completions on net/http, with retries, a rate limit, a bound on
-// concurrent requests and an on-disk cache of answers.
+// concurrent requests and an on-disk cache of answers. The user's guide to
+// the same rules is docs/judges.md.
 //
 // # Configuration
 //
@@ -14,7 +15,8 @@
 //     temperature (default 0; null sends none), max_tokens, timeout
 //     (seconds or "30s"; default 60s), max_retries (default 3),
 //     requests_per_minute, output (auto, json_schema, json_object, text)
-//     and price {input, output} in USD per million tokens;
+//     and price {input, output} in USD per million tokens (an evaluator's
+//     model and temperature keys are shortcuts for its own block's);
 //  3. TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL, TRAJEVAL_JUDGE_MODEL
 //     and TRAJEVAL_JUDGE_API_VERSION.
 //

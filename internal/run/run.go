@@ -23,10 +23,10 @@
 //     missing turns' evaluators ("turn N is not in the trace"), and one with
 //     more turns is reported as a warning. Turns are never silently
 //     truncated.
-//  6. Up to Options.Workers cases are scored at once (--workers, else the
+//  7. Up to Options.Workers cases are scored at once (--workers, else the
 //     largest execution.workers of the suites, else 1). Results, and the
 //     warnings met with each, come in the same order whatever the number.
-//  7. A --traces file that no case needs (each names its own trace: file)
+//  8. A --traces file that no case needs (each names its own trace: file)
 //     is not read, with a warning.
 package run
 

@@ -90,7 +90,7 @@ func run(t *testing.T, e trajeval.Evaluator, tr *trajeval.Trajectory) trajeval.O
 	return out
 }
 
-// Seed 003, part 4: the shopping agent.
+// ADK's trajectory exercise, part 4: the shopping agent.
 const shoppingExpected = `search_products({"query":"laptop"}) get_product_details({"product_id":"P001"}) check_inventory({"product_id":"P001"})`
 
 func TestSeedShoppingAgent(t *testing.T) {
@@ -136,7 +136,7 @@ func TestSeedShoppingAgent(t *testing.T) {
 	}
 }
 
-// Seed 003, part 2: the match types' examples with tool_a(x=1), tool_b(y=2).
+// ADK's trajectory exercise, part 2: the match types' examples with tool_a(x=1), tool_b(y=2).
 func TestSeedMatchTypes(t *testing.T) {
 	exp := `tool_a({"x":1}) tool_b({"y":2})`
 	tests := []struct {

@@ -1,5 +1,6 @@
-// Package code is the code evaluator (AgentV's code grader): a program of
-// the user's reads the case and the trajectory and prints a score.
+// Package code is the code evaluator (AgentV's code grader; also called
+// code_grader and code_judge): a program of the user's reads the case and
+// the trajectory and prints a score (docs/judges.md, The code evaluator).
 //
 // Keys: command (or script): the program and its arguments, a list
 // (["python3", "check.py"]) or one string split at spaces; timeout
@@ -15,7 +16,9 @@
 //  3. It prints one JSON object on standard output (alone, or as its last
 //     line): {"score": 0..1, "reason": "..."}, or {"pass": true|false,
 //     "reason": "..."}; reasoning is accepted for reason, and hits and
-//     misses are kept.
+//     misses are kept. A printed pass decides pass or fail in place of the
+//     threshold (the score, when not printed too, is 1 or 0); a score alone
+//     passes when it reaches the threshold.
 //  4. A non-zero exit, output that is not such an object, a score out of
 //     range, or a run past the timeout (the program's whole process group
 //     is then killed) make the evaluator an error, never a score. The end

@@ -129,7 +129,7 @@ func checkPass(t *testing.T, yaml string, cases []seedCase) {
 	}
 }
 
-// The examples of AgentV's tool_trajectory page (seed 000).
+// The examples of AgentV's tool_trajectory page.
 func TestToolTrajectory_Seed000(t *testing.T) {
 	t.Run("any_order", func(t *testing.T) {
 		checkPass(t, `
@@ -207,7 +207,7 @@ expected:
 	})
 }
 
-// The examples of AgentV's tool trajectory guide (seed 001).
+// The examples of AgentV's tool trajectory guide.
 func TestToolTrajectory_Seed001(t *testing.T) {
 	t.Run("minimum counts", func(t *testing.T) {
 		checkPass(t, `
@@ -283,7 +283,7 @@ expected: [{tool: checkCredentials}, {tool: generateToken}, {tool: auditLog}]`, 
 	})
 }
 
-// The trajectory examples of ADK's exercise (seed 003), in trajeval's modes.
+// The trajectory examples of ADK's shopping-agent exercise, in trajeval's modes.
 func TestToolTrajectory_Seed003(t *testing.T) {
 	expected := `
 expected:

@@ -27,8 +27,13 @@
 //     duration_ms from its start_time and end_time when it gives none, a
 //     token total from input and output. So reading what convert wrote and
 //     writing it again gives the same bytes.
-//  7. Nothing is repaired: JSON that is broken or cut off is an error at its
-//     line and column, and so is a file holding no trajectory.
+//  7. "partial": true, which convert writes for a trajectory read leniently
+//     from a damaged trace, is kept: a case scored from it is marked partial.
+//  8. Nothing is repaired: JSON that is broken or cut off is an error at its
+//     line and column, and so is a file holding no trajectory. Read
+//     leniently, the trajectory the damage falls in is dropped with a
+//     warning (it is never scored half-read): in JSON Lines the next lines
+//     are read on, in any other layout the trajectories before it are kept.
 //
 // Detection claims a file when its first trajectory with a call lists a
 // step with "index", "name" and at least one more step field ("args" in

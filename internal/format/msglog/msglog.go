@@ -1,6 +1,7 @@
 // Package msglog holds what the readers of message logs (openai,
 // anthropic, langchain) share: reading JSON documents, JSON Lines or
-// concatenated JSON values leniently with their line numbers (EachValue),
+// concatenated JSON values with their line numbers, damage an error unless
+// read leniently (EachValue),
 // sniffing facts from a cut head (SniffFacts), building a trajectory from
 // messages (Builder), and small accessors for decoded JSON values.
 package msglog
