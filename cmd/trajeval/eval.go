@@ -136,7 +136,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&traces, "traces", "", "trace file (any format) holding the cases' trajectories, matched by id")
 	f.StringVar(&out, "out", "", "also write results as JSON Lines to this file, one row per case")
 	f.StringVar(&format, "format", "text", "report format on standard output: text, json or jsonl")
-	f.Float64Var(&threshold, "threshold", 1, "pass threshold for evaluators that set none, over the file's defaults")
+	f.Float64Var(&threshold, "threshold", 0, "pass threshold for evaluators that set none, over the file's defaults")
 	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else 1)")
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")

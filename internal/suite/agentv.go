@@ -438,8 +438,8 @@ func expectedOutput(n *config.Node) (string, []error) {
 func unsupportedCaseKeys(cn *config.Node) []error {
 	var errs []error
 	if v := cn.Get("vars"); v != nil {
-		errs = append(errs, v.Errorf("vars are not supported: they fill the prompts sent to a target or a judge, and trajeval runs neither").
-			With("remove vars; trajeval scores the recorded trace"))
+		errs = append(errs, v.Errorf("vars are not supported: trajeval fills prompts only from the case (input, expected_outcome, expected_output) and its trace").
+			With("remove vars; put what the judge needs in the case's input or expected_outcome"))
 	}
 	if v := cn.Get("conversation_id"); v != nil {
 		errs = append(errs, v.Errorf("conversation_id is not supported: each case is scored on its own trace, matched by its id").

@@ -11,7 +11,8 @@
 //     with a slash is found relative to it, any other on PATH. A program
 //     that cannot be found is a configuration error.
 //  2. It reads one JSON object on standard input: case_id, input,
-//     expected_outcome, candidate_answer (the agent's last answer),
+//     expected_outcome, expected_output (when the case gives one),
+//     candidate_answer (the agent's last answer),
 //     tool_calls and trajectory (the canonical trajectory).
 //  3. It prints one JSON object on standard output (alone, or as its last
 //     line): {"score": 0..1, "reason": "..."}, or {"pass": true|false,
@@ -121,6 +122,7 @@ type Input struct {
 	CaseID          string               `json:"case_id"`
 	Input           string               `json:"input"`
 	ExpectedOutcome string               `json:"expected_outcome"`
+	ExpectedOutput  string               `json:"expected_output,omitempty"`
 	CandidateAnswer string               `json:"candidate_answer"`
 	ToolCalls       []judge.Call         `json:"tool_calls"`
 	Trajectory      *trajeval.Trajectory `json:"trajectory"`
@@ -132,7 +134,7 @@ const stderrTail = 2000
 // Evaluate runs the program.
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	in, err := json.Marshal(Input{CaseID: e.c.ID, Input: e.c.Input, ExpectedOutcome: e.c.ExpectedOutcome,
-		CandidateAnswer: judge.FinalAnswer(t), ToolCalls: judge.ToolCalls(t), Trajectory: t})
+		ExpectedOutput: e.c.ExpectedOutput, CandidateAnswer: judge.FinalAnswer(t), ToolCalls: judge.ToolCalls(t), Trajectory: t})
 	if err != nil {
 		return trajeval.Outcome{}, err
 	}

@@ -17,11 +17,13 @@
 // {{candidate_answer}} (the agent's final answer), {{output_messages}}
 // (its tool calls, the tools' results and its answers), {{input}} (the
 // case's input, else the trace's user messages), {{expected_outcome}},
-// {{trajectory}} (the canonical trajectory as JSON) and {{tool_calls}}.
+// {{expected_output}} (the case's reference answer), {{trajectory}} (the canonical trajectory as JSON) and {{tool_calls}}.
 // AgentV's {{question}}, {{reference_answer}} and {{answer}} are accepted
 // too; an unknown variable is a configuration error. A prompt that names
-// none gets the input, the expected outcome, the tool calls and the answer
-// appended.
+// none gets the input, the expected outcome and output (when given), the
+// tool calls and the answer appended. A criterion marked required: true
+// must score at least 0.5 for the evaluator to pass, whatever the
+// weighted score.
 //
 // The agent's text is data, not instructions: every value is JSON-encoded
 // inside <data> … </data>, with < and > escaped so it cannot close its

@@ -37,6 +37,9 @@ type Criterion struct {
 	Name   string
 	Text   string
 	Weight float64
+	// Required criteria must each pass (score ≥ 0.5) for the evaluator
+	// to pass, whatever the weighted score.
+	Required bool
 }
 
 const role = `You are a strict, impartial judge of the work of an AI agent. Score how well the agent's work meets
@@ -170,6 +173,11 @@ func Criteria(n *config.Node) ([]Criterion, error) {
 					return nil, err
 				}
 			}
+			if r := it.Get("required"); r != nil {
+				if c.Required, err = r.BoolValue(); err != nil {
+					return nil, err
+				}
+			}
 		default:
 			return nil, it.Errorf("a criterion is a text or a map with description, got %s", it.Kind)
 		}
@@ -248,10 +256,17 @@ func Several(ctx context.Context, j *judge.Judge, role, user string, crit []Crit
 		st := trajeval.CheckPass
 		if scores[k] < 0.5 {
 			st = trajeval.CheckFail
+			if c.Required {
+				out.Verdict = new(false)
+			}
 		} else {
 			d.Hits++
 		}
-		d.Checks = append(d.Checks, trajeval.Check{Name: c.Name, Status: st, Message: fmt.Sprintf("%.2f: %s", scores[k], reasons[k])})
+		msg := fmt.Sprintf("%.2f: %s", scores[k], reasons[k])
+		if c.Required {
+			msg = "required; " + msg
+		}
+		d.Checks = append(d.Checks, trajeval.Check{Name: c.Name, Status: st, Message: msg})
 	}
 	if wsum == 0 {
 		return out, fmt.Errorf("every criterion weighs 0")

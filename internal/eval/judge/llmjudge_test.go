@@ -190,3 +190,36 @@ evalcases:
 		t.Errorf("status %s (%s), want error: no judge", r.Status, r.Error)
 	}
 }
+
+// TestLLMJudge_requiredCriterion: a required criterion that fails fails the
+// evaluator, however high the weighted score; expected_output reaches the
+// judge.
+func TestLLMJudge_requiredCriterion(t *testing.T) {
+	srv := judgetest.New(t, func(c judgetest.Chat) string {
+		if !strings.Contains(c.User, "Guido van Rossum, 1991") {
+			t.Errorf("the case's expected_output is not in the prompt:\n%s", c.User)
+		}
+		return `{"criteria": [{"id": 1, "score": 1, "reasoning": "names Guido"}, {"id": 2, "score": 0, "reasoning": "no year"}]}`
+	})
+	p := writeSuite(t, `
+evalcases:
+  - id: research
+    input: Research the history of Python
+    expected_output: Guido van Rossum, 1991
+    trace: TRACE
+    evaluators:
+      - type: llm_judge
+        threshold: 0.5
+        criteria:
+          - {name: creator, description: The answer names the creator, weight: 9}
+          - {name: year, description: The answer gives the year, required: true}
+`)
+	r := runSuite(t, p, &judge.Runtime{Getenv: srv.Env(), NoCache: true})["research"]
+	e := r.Evaluators[0]
+	if math.Abs(e.Score-0.9) > 1e-9 || e.Status != trajeval.StatusFail {
+		t.Errorf("score %v %s, want 0.9 and fail: the required criterion failed", e.Score, e.Status)
+	}
+	if !strings.Contains(e.Details.Checks[1].Message, "required") {
+		t.Errorf("check %+v, want it marked required", e.Details.Checks[1])
+	}
+}

@@ -28,6 +28,7 @@ var vars = map[string]Var{
 		return strings.Join(judge.UserInput(t), "\n")
 	},
 	"expected_outcome": func(c eval.Case, _ *trajeval.Trajectory) any { return c.ExpectedOutcome },
+	"expected_output":  func(c eval.Case, _ *trajeval.Trajectory) any { return c.ExpectedOutput },
 	"trajectory":       func(_ eval.Case, t *trajeval.Trajectory) any { return t },
 	"tool_calls":       func(_ eval.Case, t *trajeval.Trajectory) any { return judge.ToolCalls(t) },
 }
@@ -37,7 +38,7 @@ var aliases = map[string]string{"question": "input", "reference_answer": "expect
 
 // defaultSections are appended to a prompt that names no variable, so the
 // judge always sees the work.
-var defaultSections = []string{"input", "expected_outcome", "tool_calls", "candidate_answer"}
+var defaultSections = []string{"input", "expected_outcome", "expected_output", "tool_calls", "candidate_answer"}
 
 // A Template is a prompt with {{variables}}.
 type Template struct {
@@ -114,7 +115,7 @@ func (tp Template) render(c eval.Case, t *trajeval.Trajectory) string {
 	b.WriteString(strings.TrimSpace(out))
 	for _, name := range defaultSections {
 		v := vars[name](c, t)
-		if s, ok := v.(string); ok && s == "" && name == "expected_outcome" {
+		if s, ok := v.(string); ok && s == "" && (name == "expected_outcome" || name == "expected_output") {
 			continue
 		}
 		b.WriteString("\n\n")
