@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
 )
 
 // maxDepth bounds nesting, so a hostile file cannot exhaust the stack.
@@ -43,6 +45,9 @@ func Parse(file string, data []byte) (n *Node, err error) {
 	}()
 	f, perr := parser.ParseBytes(data, 0)
 	if perr != nil {
+		if jerr := jsonError(file, data); jerr != nil {
+			return nil, jerr
+		}
 		return nil, yamlError(file, perr)
 	}
 	var docs []ast.Node
@@ -65,6 +70,24 @@ func Parse(file string, data []byte) (n *Node, err error) {
 		return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
 	}
 	return n, err
+}
+
+// jsonError reports a file that is meant as JSON (a .json name, or a
+// first character that opens an object or array) and is not valid JSON in
+// JSON's terms: a cut-off eval set is "unexpected end of JSON", not a YAML
+// quoting complaint. It returns nil for anything else.
+func jsonError(file string, data []byte) error {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if !strings.EqualFold(filepath.Ext(file), ".json") && (len(t) == 0 || (t[0] != '{' && t[0] != '[')) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	if err == nil {
+		return nil
+	}
+	msg, line, col := jsonl.Describe(data, err, 1)
+	return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: msg}
 }
 
 func yamlError(file string, err error) error {
