@@ -10,7 +10,8 @@ import (
 )
 
 // trialSet gathers the rows of a run by case as they arrive, to summarise
-// the cases that ran several times (rows with an Attempt).
+// the cases that ran several times (rows with an Attempt); rows without
+// one are left out.
 type trialSet struct {
 	index    map[[2]string]*trials.Case
 	cases    []*trials.Case
@@ -18,9 +19,10 @@ type trialSet struct {
 }
 
 func (t *trialSet) add(r trajeval.CaseResult) {
-	if r.Attempt > 0 {
-		t.attempts = true
+	if r.Attempt == 0 {
+		return // a case run once has no trials to summarise
 	}
+	t.attempts = true
 	if t.index == nil {
 		t.index = map[[2]string]*trials.Case{}
 	}
