@@ -29,7 +29,9 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 
 // HTML writes one self-contained page to explore a run: no network, its
 // style and script inlined. It shows:
-//  1. the totals, and filters by status, by evaluator and by text;
+//  1. the totals, and filters by status, by evaluator and by text; with an
+//     evaluator chosen, the status filter applies to that evaluator's
+//     verdict (so "fail" and "flow" list the cases whose flow failed);
 //  2. a table of the cases, drawn as it is scrolled (so that tens of
 //     thousands of cases stay quick), each expanded on demand;
 //  3. for an expanded case, each evaluator with, when it aligned calls,
@@ -85,11 +87,16 @@ func (h *HTML) Row(r Row) error {
 	}
 	for _, e := range r.Evaluators {
 		c.Views = append(c.Views, evalView(e, steps, r.Trajectory != nil))
-		for _, n := range evalNames(e) {
-			c.Evals = append(c.Evals, n)
-			if !h.seen[n] {
-				h.seen[n] = true
-				h.names = append(h.names, n)
+		if c.Evals == nil {
+			c.Evals = map[string]trajeval.Status{}
+		}
+		for _, v := range flatten(e) {
+			if worse(v.Status, c.Evals[v.Name]) {
+				c.Evals[v.Name] = v.Status
+			}
+			if !h.seen[v.Name] {
+				h.seen[v.Name] = true
+				h.names = append(h.names, v.Name)
 			}
 		}
 	}
@@ -163,18 +170,18 @@ type htmlTrial struct {
 }
 
 type htmlCase struct {
-	ID       string          `json:"id"`
-	Suite    string          `json:"suite,omitempty"`
-	Status   trajeval.Status `json:"status"`
-	Score    float64         `json:"score"`
-	Attempt  int             `json:"attempt,omitempty"`
-	Error    string          `json:"error,omitempty"`
-	Partial  bool            `json:"partial,omitempty"`
-	Warnings []string        `json:"warnings,omitempty"`
-	Failing  []string        `json:"failing,omitempty"`
-	Evals    []string        `json:"evals,omitempty"`
-	Trace    bool            `json:"trace,omitempty"` // the actual steps come from the trajectory
-	Views    []htmlEval      `json:"views,omitempty"`
+	ID       string                     `json:"id"`
+	Suite    string                     `json:"suite,omitempty"`
+	Status   trajeval.Status            `json:"status"`
+	Score    float64                    `json:"score"`
+	Attempt  int                        `json:"attempt,omitempty"`
+	Error    string                     `json:"error,omitempty"`
+	Partial  bool                       `json:"partial,omitempty"`
+	Warnings []string                   `json:"warnings,omitempty"`
+	Failing  []string                   `json:"failing,omitempty"`
+	Evals    map[string]trajeval.Status `json:"evals,omitempty"` // each evaluator's verdict, the worst of its turns
+	Trace    bool                       `json:"trace,omitempty"` // the actual steps come from the trajectory
+	Views    []htmlEval                 `json:"views,omitempty"`
 }
 
 type htmlEval struct {
@@ -212,12 +219,20 @@ type htmlRow struct {
 	Args   string              `json:"args,omitempty"`
 }
 
-func evalNames(e trajeval.Result) []string {
-	names := []string{e.Name}
+// flatten lists e and its members, depth first.
+func flatten(e trajeval.Result) []trajeval.Result {
+	all := []trajeval.Result{e}
 	for _, m := range e.Members {
-		names = append(names, evalNames(m)...)
+		all = append(all, flatten(m)...)
 	}
-	return names
+	return all
+}
+
+// worse reports whether verdict a is worse than b: error, then fail, then
+// pass, then none.
+func worse(a, b trajeval.Status) bool {
+	rank := map[trajeval.Status]int{trajeval.StatusError: 3, trajeval.StatusFail: 2, trajeval.StatusPass: 1}
+	return rank[a] > rank[b]
 }
 
 // slowStep finds the step of a failed latency limit ("step 3 took 900ms").

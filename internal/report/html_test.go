@@ -152,10 +152,18 @@ func TestHTML_browser(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("screenshot: %s", shot)
-		// Filters: failures only, then a text search.
+		// Filters: failures only; then the failures of one evaluator; then
+		// a text search.
 		do(t, tab,
 			chromedp.Click(chromedp.CSS(`#f-pass`)),
 			chromedp.Click(chromedp.CSS(`#f-error`)),
+		)
+		failures := js[string](t, tab, `document.getElementById('count').innerText`)
+		pick := func(name string) string {
+			return js[string](t, tab, `(s => { s.value = '`+name+`'; s.dispatchEvent(new Event('change')); s.value = ''; return document.getElementById('count').innerText + ': ' + [...document.querySelectorAll('#rows tr.case')].map(r => r.children[1].textContent).join(', ') })(document.getElementById('f-eval'))`)
+		}
+		byEval, passing := pick("no-errors"), pick("budget")
+		do(t, tab,
 			chromedp.SendKeys(chromedp.CSS(`#f-text`), "checkout"),
 			chromedp.Sleep(400*time.Millisecond), // the text filter waits for typing to pause
 		)
@@ -179,7 +187,10 @@ func TestHTML_browser(t *testing.T) {
 			{"trace note", note, "only those the results name"},
 			{"trials", trials, "3 cases: 1 passed every trial, 1 flaky, 1 passed none"},
 			{"trials", trials, "flaky"},
-			{"filtered", filtered, "showing 1 of 1 matching"},
+			{"failures only", failures, "showing 6 of 6 matching"},
+			{"failures of one evaluator", byEval, "showing 1 of 1 matching (14 in all): wrong <args> & order"},
+			{"an evaluator that passed in a failed case", passing, "showing 0 of 0 matching"},
+			{"text search", filtered, "showing 1 of 1 matching"},
 		}
 		for _, c := range checks {
 			if !strings.Contains(c.got, c.want) {

@@ -96,8 +96,10 @@
     var st = { pass: byId('f-pass').checked, fail: byId('f-fail').checked, error: byId('f-error').checked };
     var ev = sel.value;
     var q = byId('f-text').value.trim().toLowerCase();
+    // With an evaluator chosen, the status is that evaluator's verdict.
     matching = cases.filter(function (c) {
-      return st[c.status] && (!ev || (c.evals || []).indexOf(ev) >= 0) && (!q || c._text.indexOf(q) >= 0);
+      var status = ev ? (c.evals || {})[ev] : c.status;
+      return status && st[status] && (!q || c._text.indexOf(q) >= 0);
     });
     byId('rows').textContent = '';
     shown = 0;
