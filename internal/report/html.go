@@ -206,7 +206,7 @@ type htmlEval struct {
 // An htmlRow is one line of a timeline: an expected call, an actual step,
 // or both when they matched.
 type htmlRow struct {
-	Kind   string              `json:"kind"` // matched, missing, extra, or step (not judged)
+	Kind   string              `json:"kind"` // matched, missing, mismatch, extra, or step (not judged)
 	Item   int                 `json:"item,omitempty"`
 	Want   string              `json:"want,omitempty"`
 	Step   int                 `json:"step,omitempty"`
@@ -270,8 +270,10 @@ func evalView(e trajeval.Result, steps []TraceStep, traced bool) htmlEval {
 
 // timeline lines up the expected calls with the actual steps: the actual
 // steps in the order of the run, each matched step beside its expected
-// call, each missing call just before the step that matched the next
-// expected call (where it was due), extra steps alone.
+// call; a missing call beside the step that came closest to it (a
+// mismatch) when that step matched nothing else, else just before the
+// step that matched the next expected call (where it was due); extra
+// steps alone.
 func timeline(d *trajeval.Details, steps []TraceStep, traced bool) (rows []htmlRow, unnamed int) {
 	byStep := map[int]trajeval.Pair{}
 	for _, p := range d.Matched {
@@ -318,12 +320,32 @@ func timeline(d *trajeval.Details, steps []TraceStep, traced bool) (rows []htmlR
 		unnamed = max(0, d.Actual-len(order))
 	}
 
+	// A missing call is drawn beside its closest step when no expected
+	// call matched that step and no other missing call claimed it.
+	beside := map[int]trajeval.Missing{}
+	attached := map[int]bool{} // items drawn beside a step
+	for _, m := range missing {
+		for _, n := range m.Near {
+			if _, ok := byStep[n.Step]; ok {
+				continue
+			}
+			if _, taken := beside[n.Step]; taken {
+				continue
+			}
+			if traced && (n.Step < 1 || n.Step > len(steps)) {
+				continue // not drawn: it would hide the missing call
+			}
+			beside[n.Step] = m
+			attached[m.Item] = true
+			break
+		}
+	}
 	next := 0 // missing[next:] are not drawn yet
 	flush := func(before int) {
-		for next < len(missing) && (before < 0 || missing[next].Item < before) {
-			m := missing[next]
-			rows = append(rows, htmlRow{Kind: "missing", Item: m.Item, Want: m.Tool, Near: m.Near})
-			next++
+		for ; next < len(missing) && (before < 0 || missing[next].Item < before); next++ {
+			if m := missing[next]; !attached[m.Item] {
+				rows = append(rows, htmlRow{Kind: "missing", Item: m.Item, Want: m.Tool, Near: m.Near})
+			}
 		}
 	}
 	for _, s := range order {
@@ -347,6 +369,8 @@ func timeline(d *trajeval.Details, steps []TraceStep, traced bool) (rows []htmlR
 		if p, ok := byStep[s]; ok {
 			flush(p.Item)
 			row.Kind, row.Item, row.Want = "matched", p.Item, p.Tool
+		} else if m, ok := beside[s]; ok {
+			row.Kind, row.Item, row.Want, row.Near = "mismatch", m.Item, m.Tool, m.Near
 		} else if extra[s] {
 			row.Kind = "extra"
 		}

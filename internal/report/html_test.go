@@ -19,8 +19,9 @@ import (
 
 // tracedRow is a failed case whose row carries its trajectory: two
 // searches issued together (a parallel group), a slow step, a failed
-// step, an extra step, and an expected call missing with an argument
-// difference.
+// step, an extra step, an expected call missing with an argument
+// difference (drawn beside the step that came closest), and one missing
+// with nothing close.
 func tracedRow() report.Row {
 	f := func(v float64) *float64 { return &v }
 	g := func(v int) *int { return &v }
@@ -29,10 +30,10 @@ func tracedRow() report.Row {
 	return report.Row{
 		CaseResult: trajeval.CaseResult{ID: "traced-checkout", Suite: "shop", Status: trajeval.StatusFail, Score: 0.5,
 			Evaluators: []trajeval.Result{{Name: "checkout_flow", Type: "tool_trajectory", Score: 0.5, Status: trajeval.StatusFail, Threshold: 1, Weight: 1, Required: true,
-				Details: &trajeval.Details{Mode: "in_order", Hits: 2, Expected: 3, Actual: 4,
+				Details: &trajeval.Details{Mode: "in_order", Hits: 2, Expected: 4, Actual: 4,
 					Matched: []trajeval.Pair{{Item: 1, Step: 1, Tool: "search"}, {Item: 2, Step: 3, Tool: "cart_add"}},
 					Missing: []trajeval.Missing{{Item: 3, Tool: "pay", Near: []trajeval.NearMiss{{Step: 4, Tool: "pay",
-						Diffs: []trajeval.ArgDiff{{Path: "args.amount", Want: "20", Got: "200"}}}}}},
+						Diffs: []trajeval.ArgDiff{{Path: "args.amount", Want: "20", Got: "200"}}}}}, {Item: 4, Tool: "receipt"}},
 					Extra:  []trajeval.Extra{{Step: 2, Tool: "search"}, {Step: 4, Tool: "pay"}},
 					Checks: []trajeval.Check{{Name: "latency cart_add (call 2) ≤ 500ms", Status: trajeval.CheckFail, Message: "step 3 took 900ms"}},
 				}}}},
@@ -137,6 +138,7 @@ func TestHTML_browser(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS(`tr.tl.missing`)),
 		)
 		missing := js[string](t, tab, `document.querySelector('tr.detail-row tr.tl.missing').innerText`)
+		mismatch := js[string](t, tab, `document.querySelector('tr.detail-row tr.tl.mismatch').innerText`)
 		near := js[string](t, tab, `document.querySelector('tr.detail-row tr.near').innerText`)
 		flags := js[string](t, tab, `[...document.querySelectorAll('tr.detail-row .flag')].map(e => e.className + ' step ' + e.closest('tr').children[4].textContent).join('; ')`)
 		par := js[string](t, tab, `[...document.querySelectorAll('tr.detail-row tr.tl.in-par')].map(e => e.children[4].textContent + (e.classList.contains('par-first') ? ' first' : '') + (e.classList.contains('par-last') ? ' last' : '')).join(', ')`)
@@ -175,14 +177,14 @@ func TestHTML_browser(t *testing.T) {
 			{"totals", totals, "14 runs"},
 			{"totals", totals, "5 passed"},
 			{"count", count, "showing 14 of 14 matching"},
-			{"missing call", missing, "pay"},
-			{"missing call", missing, "✗ missing"},
+			{"missing call", missing, "4\treceipt\t✗ missing"},
+			{"missing call beside its near miss", mismatch, "3\tpay\t✗ near miss\t\t4\tpay"},
 			{"argument difference", near, "near step 4 pay"},
 			{"argument difference", near, "args.amount: expected 20, got 200"},
 			{"slow step", flags, "flag slow step 3"},
 			{"failed step", flags, "flag failed step 4"},
 			{"parallel group", par, "1 first, 2 last"},
-			{"extra steps", extra, "2 search, 4 pay"},
+			{"extra steps", extra, "2 search"},
 			{"trace note", note, "the recorded trajectory"},
 			{"trace note", note, "only those the results name"},
 			{"trials", trials, "3 cases: 1 passed every trial, 1 flaky, 1 passed none"},

@@ -203,7 +203,7 @@
     return div;
   }
 
-  var linkText = { matched: '✓ matched', missing: '✗ missing', extra: '+ extra', step: '' };
+  var linkText = { matched: '✓ matched', missing: '✗ missing', mismatch: '✗ near miss', extra: '+ extra', step: '' };
 
   // timeline draws the expected calls and the actual steps side by side.
   function timeline(rows) {
