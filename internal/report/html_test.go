@@ -261,3 +261,67 @@ func js[T any](t *testing.T, ctx context.Context, expr string) T {
 	}
 	return v
 }
+
+// pageData decodes the data the page draws from.
+func pageData(t *testing.T, page []byte) map[string]any {
+	t.Helper()
+	const open = `<script id="data" type="application/json">`
+	i := bytes.Index(page, []byte(open))
+	j := bytes.Index(page[i:], []byte("</script>"))
+	if i < 0 || j < 0 {
+		t.Fatalf("no data in the page")
+	}
+	var data map[string]any
+	if err := json.Unmarshal(page[i+len(open):i+j], &data); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestHTML_timeline checks, without a browser, how the page lines up the
+// expected calls with the actual steps.
+func TestHTML_timeline(t *testing.T) {
+	untraced := tracedRow()
+	untraced.Trajectory = nil
+	cases, _ := results()
+	tests := []struct {
+		name   string
+		row    report.Row
+		want   string // kind item step, one per row
+		reason string
+	}{
+		{"traced", tracedRow(), "matched 1 1, extra 0 2, matched 2 3, mismatch 3 4, missing 4 0",
+			"every step of the trajectory in order; the missing pay beside the pay step that came closest; receipt missing at the end"},
+		{"untraced", untraced, "matched 1 1, extra 0 2, matched 2 3, mismatch 3 4, missing 4 0",
+			"the same steps, named by the results"},
+		{"beside its near miss", report.Row{CaseResult: cases[1]}, "matched 1 1, extra 0 2, mismatch 2 3",
+			"a near miss that matched nothing else holds its missing call"},
+		{"where it was due", report.Row{CaseResult: trajeval.CaseResult{ID: "x", Status: trajeval.StatusFail, Evaluators: []trajeval.Result{{
+			Name: "flow", Status: trajeval.StatusFail, Details: &trajeval.Details{Expected: 3, Actual: 2,
+				Matched: []trajeval.Pair{{Item: 2, Step: 1, Tool: "b"}, {Item: 3, Step: 2, Tool: "c"}},
+				Missing: []trajeval.Missing{{Item: 1, Tool: "a"}}}}}}},
+			"missing 1 0, matched 2 1, matched 3 2", "a missing call with nothing close comes before the match of the next expected call"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page, err := os.ReadFile(writeHTML(t, t.TempDir(), []report.Row{tt.row}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := pageData(t, page)["cases"].([]any)[0].(map[string]any)
+			v := c["views"].([]any)[0].(map[string]any)
+			var got []string
+			for _, r := range v["rows"].([]any) {
+				r := r.(map[string]any)
+				num := func(k string) int { f, _ := r[k].(float64); return int(f) }
+				got = append(got, fmt.Sprintf("%s %d %d", r["kind"], num("item"), num("step")))
+			}
+			if strings.Join(got, ", ") != tt.want {
+				t.Errorf("rows %s, want %s: %s", strings.Join(got, ", "), tt.want, tt.reason)
+			}
+			if (c["trace"] == true) != (tt.row.Trajectory != nil) {
+				t.Errorf("trace = %v: the page must say where the steps come from", c["trace"])
+			}
+		})
+	}
+}
