@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
@@ -64,10 +65,29 @@ func (h *HTML) Case(r trajeval.CaseResult) error {
 		return err
 	}
 	var t struct {
-		Trajectory *Trace `json:"trajectory"`
+		Trajectory json.RawMessage `json:"trajectory"`
 	}
-	_ = json.Unmarshal(raw, &t) // unreadable: drawn from the details
-	return h.Row(Row{CaseResult: r, Trajectory: t.Trajectory})
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return err
+	}
+	row := Row{CaseResult: r}
+	row.Trajectory, row.Warnings = readTrace(t.Trajectory, r.Warnings)
+	return h.Row(row)
+}
+
+// readTrace reads a row's trajectory, if it has one. One that cannot be
+// read is left out with a warning added to warnings: the row is then drawn
+// from its details alone.
+func readTrace(raw json.RawMessage, warnings []string) (*Trace, []string) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, warnings
+	}
+	var t Trace
+	if err := json.Unmarshal(raw, &t); err != nil {
+		msg, _, _ := jsonl.Describe(raw, err, 1)
+		return nil, append(slices.Clone(warnings), "the trajectory cannot be read ("+msg+"); its steps are drawn from the results alone")
+	}
+	return &t, warnings
 }
 
 // Row adds a row read from a results file.

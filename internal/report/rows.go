@@ -40,7 +40,8 @@ type TraceStep struct {
 // one case result per line. name is the file's name, for errors. A line
 // that is not JSON or not a case result is an error placed at
 // file:line:col. A trajectory that cannot be read is left out with a
-// warning: the row is still drawn, from its details alone.
+// warning, returned and added to the row's warnings: the row is still
+// drawn, from its details alone.
 func ReadRows(r io.Reader, name string) (rows []Row, warnings []string, err error) {
 	err = jsonl.Each(r, func(line []byte, n int) error {
 		var raw struct {
@@ -55,13 +56,10 @@ func ReadRows(r io.Reader, name string) (rows []Row, warnings []string, err erro
 			return fmt.Errorf("%s:%d: not a case result: a row needs an id and a status (is this a results file written by eval --out?)", name, n)
 		}
 		row := Row{CaseResult: raw.CaseResult}
-		if len(raw.Trajectory) > 0 && string(raw.Trajectory) != "null" {
-			var t Trace
-			if err := json.Unmarshal(raw.Trajectory, &t); err != nil {
-				warnings = append(warnings, fmt.Sprintf("%s:%d: case %s: the trajectory cannot be read (%v); drawn from the results alone", name, n, raw.ID, err))
-			} else {
-				row.Trajectory = &t
-			}
+		before := len(row.Warnings)
+		row.Trajectory, row.Warnings = readTrace(raw.Trajectory, row.Warnings)
+		for _, w := range row.Warnings[before:] {
+			warnings = append(warnings, fmt.Sprintf("%s:%d: case %s: %s", name, n, raw.ID, w))
 		}
 		rows = append(rows, row)
 		return nil
