@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -262,5 +263,34 @@ func TestMulti(t *testing.T) {
 	}
 	if c.Len() != 0 || strings.Join(calls, ",") != "case all-good,close" {
 		t.Errorf("calls %v, later writer got %q: Multi stops at the first error", calls, c.String())
+	}
+}
+
+// TestMarkdown_limits checks a large run's summary stays within what a CI
+// job page takes: past MarkdownRows cases only those that did not pass are
+// listed, and at most MarkdownDetails failures are explained.
+func TestMarkdown_limits(t *testing.T) {
+	var rows []trajeval.CaseResult
+	var sum report.Summary
+	for i := range 1000 {
+		r := trajeval.CaseResult{ID: "case-" + strconv.Itoa(i), Status: trajeval.StatusPass, Score: 1}
+		if i%20 == 0 {
+			r.Status, r.Score = trajeval.StatusFail, 0.5
+		}
+		rows = append(rows, r)
+		sum.Add(r)
+	}
+	var out bytes.Buffer
+	w, _ := report.New("markdown", &out)
+	write(t, w, rows, sum)
+	md := out.String()
+	if got := strings.Count(md, "\n| ❌ |"); got != 50 || strings.Contains(md, "| ✅ |") {
+		t.Errorf("%d failed rows listed (want 50) or passes listed past %d cases", got, report.MarkdownRows)
+	}
+	if !strings.Contains(md, "1000 cases: showing the 50 that did not pass.") {
+		t.Errorf("the summary does not say which cases it lists:\n%.500s", md)
+	}
+	if got := strings.Count(md, "<details>"); got != report.MarkdownDetails || !strings.Contains(md, "Only the first 30 are explained here") {
+		t.Errorf("%d failures explained, want %d and a note", got, report.MarkdownDetails)
 	}
 }
