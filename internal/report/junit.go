@@ -26,8 +26,10 @@ import (
 //  4. a case that could not be scored holds an <error> instead, with the
 //     reason as its message;
 //  5. every testcase's <system-out> lists each evaluator with its verdict
-//     and score, so passing cases show their scores too. (The schema has
-//     no properties on a testcase, so the evaluators are not properties.)
+//     and score, so passing cases show their scores too (the schema CI
+//     systems read has no properties on a testcase);
+//  6. each testsuite's <properties> give each evaluator's tally over the
+//     suite: "evaluator NAME" = "P of N passed".
 //
 // The document needs every count up front, so it is written by Close.
 type JUnit struct {
@@ -81,6 +83,7 @@ func (j *JUnit) Close(Summary) error {
 	for _, s := range suites {
 		fmt.Fprintf(&b, "  <testsuite name=%s tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n",
 			attr(s.name), s.tests, s.failures, s.errors)
+		writeTallies(&b, s.rows)
 		for _, r := range s.rows {
 			writeTestcase(&b, s.name, r)
 		}
@@ -121,6 +124,36 @@ func writeTestcase(b *strings.Builder, suite string, r trajeval.CaseResult) {
 		fmt.Fprintf(b, "      <system-out>%s</system-out>\n", text(out.String()))
 	}
 	b.WriteString("    </testcase>\n")
+}
+
+// writeTallies writes each evaluator's passes over rows as properties.
+func writeTallies(b *strings.Builder, rows []trajeval.CaseResult) {
+	type tally struct{ passed, total int }
+	var names []string
+	count := map[string]*tally{}
+	for _, r := range rows {
+		for _, e := range r.Evaluators {
+			n := evalName(e)
+			c := count[n]
+			if c == nil {
+				c = &tally{}
+				count[n] = c
+				names = append(names, n)
+			}
+			c.total++
+			if e.Status == trajeval.StatusPass {
+				c.passed++
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	b.WriteString("    <properties>\n")
+	for _, n := range names {
+		fmt.Fprintf(b, "      <property name=%s value=\"%d of %d passed\"/>\n", attr("evaluator "+n), count[n].passed, count[n].total)
+	}
+	b.WriteString("    </properties>\n")
 }
 
 // explain is the text report's explanation of r without its heading,
