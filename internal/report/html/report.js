@@ -123,6 +123,8 @@
   function caseRow(c) {
     var tr = el('tr', 'case ' + c.status);
     tr.dataset.i = c._i;
+    tr.tabIndex = 0;
+    tr.setAttribute('aria-expanded', 'false');
     var name = el('td', 'mono', c.id);
     if (c.attempt) add(name, el('span', 'attempt', 'attempt ' + c.attempt));
     add(tr, add(el('td'), el('span', 'badge ' + c.status, c.status)), name, el('td', null, c.suite || ''),
@@ -130,13 +132,12 @@
     return tr;
   }
 
-  byId('rows').addEventListener('click', function (ev) {
-    var tr = ev.target.closest('tr.case');
-    if (!tr) return;
+  function toggle(tr) {
     var next = tr.nextElementSibling;
     if (next && next.classList.contains('detail-row')) {
       next.remove();
       tr.classList.remove('open');
+      tr.setAttribute('aria-expanded', 'false');
       return;
     }
     var d = el('tr', 'detail-row');
@@ -146,6 +147,18 @@
     d.append(td);
     tr.after(d);
     tr.classList.add('open');
+    tr.setAttribute('aria-expanded', 'true');
+  }
+  byId('rows').addEventListener('click', function (ev) {
+    var tr = ev.target.closest('tr.case');
+    if (tr && !ev.target.closest('a, summary')) toggle(tr);
+  });
+  byId('rows').addEventListener('keydown', function (ev) {
+    var tr = ev.target.closest('tr.case');
+    if (tr && ev.target === tr && (ev.key === 'Enter' || ev.key === ' ')) {
+      ev.preventDefault();
+      toggle(tr);
+    }
   });
 
   ['f-pass', 'f-fail', 'f-error', 'f-eval'].forEach(function (id) { byId(id).addEventListener('change', apply); });
