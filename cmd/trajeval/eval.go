@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
@@ -22,7 +25,7 @@ func evalCmd() *cobra.Command {
 		traces, out, format, from, config string
 		threshold                         float64
 		workers                           int
-		verbose, lenient                  bool
+		verbose, lenient, quiet           bool
 		judges                            judge.Runtime
 	)
 	c := &cobra.Command{
@@ -57,7 +60,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(report.Formats, format) {
-				return usageError{fmt.Errorf("unknown --format %q (text, json, jsonl)", format)}
+				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
 			}
 			if from != "" {
 				if _, err := trace.Lookup(from); err != nil {
@@ -95,6 +98,16 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if t, ok := w.(*report.Text); ok {
 				t.Verbose = verbose
 			}
+			stderr := cmd.ErrOrStderr()
+			var prog *report.Progress
+			if !quiet {
+				prog = progress(stderr, suites)
+				if isTerminal(cmd.OutOrStdout()) {
+					w = prog.Wrap(w) // the report shares the terminal with the bar
+				} else {
+					w = report.Multi{w, prog}
+				}
+			}
 			emit := w.Case
 			var file *outFile
 			if out != "" {
@@ -106,10 +119,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 					return w.Case(r)
 				}
 			}
-			stderr := cmd.ErrOrStderr()
 			sum, err := run.Run(cmd.Context(), suites, run.Options{
 				Traces: traces, From: from, Workers: workers, Lenient: lenient,
-				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
+				Warn: func(w trajeval.Warning) { prog.Clear(); fmt.Fprintln(stderr, "warning:", w) },
 			}, emit)
 			if cerr := judges.CacheErr(); sum.Judge != nil && cerr != nil && !judges.NoCache {
 				fmt.Fprintln(stderr, "warning: judge answers are not all cached:", cerr)
@@ -135,12 +147,13 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f := c.Flags()
 	f.StringVar(&traces, "traces", "", "trace file (any format) holding the cases' trajectories, matched by id")
 	f.StringVar(&out, "out", "", "also write results as JSON Lines to this file, one row per case")
-	f.StringVar(&format, "format", "text", "report format on standard output: text, json or jsonl")
+	f.StringVar(&format, "format", "text", "report format on standard output: "+strings.Join(report.Formats, ", "))
 	f.Float64Var(&threshold, "threshold", 0, "pass threshold for evaluators that set none, over the file's defaults")
 	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else 1)")
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress on standard error (a bar on a terminal, else a line every 10s)")
 	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
 	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
@@ -190,6 +203,23 @@ func (o *outFile) Close(s report.Summary) error {
 		return fmt.Errorf("--out %s: %w", o.name, o.err)
 	}
 	return nil
+}
+
+// progress reports the run's progress on stderr: a bar redrawn in place
+// on a terminal, a line every few seconds elsewhere (see report.Progress).
+func progress(stderr io.Writer, suites []*suite.Suite) *report.Progress {
+	total := 0
+	for _, s := range suites {
+		total += len(s.Cases)
+	}
+	return &report.Progress{W: stderr, Total: total, Terminal: isTerminal(stderr)}
+}
+
+// isTerminal reports whether w is a terminal that understands redrawing a
+// line.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && os.Getenv("TERM") != "dumb" && term.IsTerminal(int(f.Fd()))
 }
 
 // printWarnings prints the suites' load warnings on standard error.

@@ -1,7 +1,8 @@
 // Command trajeval scores what AI agents do: which tools they call, in what
 // order, with which arguments, how fast.
 //
-//	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl] [--threshold X] [--workers N]
+//	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
+//	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]
 //	trajeval compare OLD.jsonl NEW.jsonl [--format text|markdown|json] [--tolerance X] [--confidence C]

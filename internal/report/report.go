@@ -1,14 +1,18 @@
 // Package report writes case results: a text report for people, JSON Lines
-// (one row per case) and a JSON document for machines.
+// (one row per case) and a JSON document for machines, a JUnit XML report
+// for CI test pages, a Markdown job summary for CI, and a self-contained
+// HTML page to explore a run.
 //
-// Writers stream: each case is written when it is scored, except the JSON
-// document, which is one value and so is written at the end.
+// The text and JSON Lines writers stream: each case is written when it is
+// scored. The others need the whole run (counts up front, tables, a page)
+// and write it at Close.
 package report
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/trajeval/trajeval"
 )
@@ -29,8 +33,21 @@ type Summary struct {
 	Judge *trajeval.JudgeUsage `json:"judge,omitempty"`
 }
 
+// Add counts r; a status other than pass or fail counts as an error.
+func (s *Summary) Add(r trajeval.CaseResult) {
+	s.Cases++
+	switch r.Status {
+	case trajeval.StatusPass:
+		s.Passed++
+	case trajeval.StatusFail:
+		s.Failed++
+	default:
+		s.Errors++
+	}
+}
+
 // Formats are the names New accepts.
-var Formats = []string{"text", "json", "jsonl"}
+var Formats = []string{"text", "json", "jsonl", "junit", "markdown", "html"}
 
 // New returns a writer of the named format on w.
 func New(format string, w io.Writer) (Writer, error) {
@@ -41,8 +58,14 @@ func New(format string, w io.Writer) (Writer, error) {
 		return NewJSONL(w), nil
 	case "json":
 		return &jsonDoc{w: w}, nil
+	case "junit":
+		return &JUnit{W: w}, nil
+	case "markdown":
+		return &Markdown{W: w}, nil
+	case "html":
+		return &HTML{W: w}, nil
 	}
-	return nil, fmt.Errorf("unknown format %q (text, json, jsonl)", format)
+	return nil, fmt.Errorf("unknown format %q (%s)", format, strings.Join(Formats, ", "))
 }
 
 // JSONL writes one JSON object per case.

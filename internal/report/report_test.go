@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,6 +61,29 @@ func results() ([]trajeval.CaseResult, report.Summary) {
 	return cases, report.Summary{Cases: 4, Passed: 1, Failed: 1, Errors: 2}
 }
 
+// trialRows are a run of three cases, three trials each: one passes every
+// trial, one is flaky (an error among its trials), one never passes.
+func trialRows() ([]trajeval.CaseResult, report.Summary) {
+	flow := func(st trajeval.Status, sc float64) []trajeval.Result {
+		return []trajeval.Result{{Name: "flow", Type: "tool_trajectory", Score: sc, Status: st, Threshold: 1, Weight: 1, Required: true,
+			Details: &trajeval.Details{Mode: "in_order", Hits: 1, Expected: 1, Actual: 1, Matched: []trajeval.Pair{{Item: 1, Step: 1, Tool: "search"}}}}}
+	}
+	var rows []trajeval.CaseResult
+	var sum report.Summary
+	for a := 1; a <= 3; a++ {
+		rows = append(rows,
+			trajeval.CaseResult{ID: "steady", Suite: "shop", Status: trajeval.StatusPass, Score: 1, Attempt: a, Evaluators: flow(trajeval.StatusPass, 1)},
+			trajeval.CaseResult{ID: "flaky", Suite: "shop", Status: [...]trajeval.Status{trajeval.StatusPass, trajeval.StatusFail, trajeval.StatusError}[a-1],
+				Score: [...]float64{1, 0.5, 0}[a-1], Attempt: a, Evaluators: flow([...]trajeval.Status{trajeval.StatusPass, trajeval.StatusFail, trajeval.StatusError}[a-1], [...]float64{1, 0.5, 0}[a-1])},
+			trajeval.CaseResult{ID: "broken", Suite: "shop", Status: trajeval.StatusFail, Score: 0.5, Attempt: a, Evaluators: flow(trajeval.StatusFail, 0.5)},
+		)
+	}
+	for _, r := range rows {
+		sum.Add(r)
+	}
+	return rows, sum
+}
+
 func TestWriters_golden(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -72,6 +96,8 @@ func TestWriters_golden(t *testing.T) {
 		{"text verbose", "text", "report.verbose.txt", func(w report.Writer) { w.(*report.Text).Verbose = true }, "--verbose explains passing evaluators too"},
 		{"json", "json", "report.json", nil, "one document: the summary and every case, indented"},
 		{"jsonl", "jsonl", "report.jsonl", nil, "one row per case, no summary"},
+		{"junit", "junit", "report.junit.xml", nil, "one testcase per case; failures and errors explained"},
+		{"markdown", "markdown", "report.md", nil, "totals, a table of cases, failures folded"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,16 +110,46 @@ func TestWriters_golden(t *testing.T) {
 				tt.setup(w)
 			}
 			cases, sum := results()
-			for _, c := range cases {
-				if err := w.Case(c); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(sum); err != nil {
-				t.Fatal(err)
-			}
+			write(t, w, cases, sum)
 			golden(t, filepath.Join("testdata", tt.golden), out.Bytes(), tt.reason)
 		})
+	}
+}
+
+// TestWriters_trials checks the reports of a run whose cases ran several
+// times: each attempt is its own row, and text and Markdown add the
+// trials of each case (pass rate, pass@k, pass^k, spread, flaky).
+func TestWriters_trials(t *testing.T) {
+	tests := []struct {
+		format, golden, reason string
+	}{
+		{"text", "trials.txt", "rows name their attempt; a trials section before the summary"},
+		{"markdown", "trials.md", "a trials table; attempts in the case table"},
+		{"junit", "trials.junit.xml", "one testcase per attempt, the attempt in its name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			var out bytes.Buffer
+			w, err := report.New(tt.format, &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, sum := trialRows()
+			write(t, w, rows, sum)
+			golden(t, filepath.Join("testdata", tt.golden), out.Bytes(), tt.reason)
+		})
+	}
+}
+
+func write(t *testing.T, w report.Writer, cases []trajeval.CaseResult, sum report.Summary) {
+	t.Helper()
+	for _, c := range cases {
+		if err := w.Case(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(sum); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -160,7 +216,7 @@ func TestJSON_machineReadable(t *testing.T) {
 }
 
 func TestNew_unknownFormat(t *testing.T) {
-	if _, err := report.New("xml", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "text, json, jsonl") {
+	if _, err := report.New("xml", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "text, json, jsonl, junit, markdown, html") {
 		t.Errorf("New(xml) = %v, want an error listing the formats", err)
 	}
 	for _, f := range report.Formats {
@@ -207,5 +263,34 @@ func TestMulti(t *testing.T) {
 	}
 	if c.Len() != 0 || strings.Join(calls, ",") != "case all-good,close" {
 		t.Errorf("calls %v, later writer got %q: Multi stops at the first error", calls, c.String())
+	}
+}
+
+// TestMarkdown_limits checks a large run's summary stays within what a CI
+// job page takes: past MarkdownRows cases only those that did not pass are
+// listed, and at most MarkdownDetails failures are explained.
+func TestMarkdown_limits(t *testing.T) {
+	var rows []trajeval.CaseResult
+	var sum report.Summary
+	for i := range 1000 {
+		r := trajeval.CaseResult{ID: "case-" + strconv.Itoa(i), Status: trajeval.StatusPass, Score: 1}
+		if i%20 == 0 {
+			r.Status, r.Score = trajeval.StatusFail, 0.5
+		}
+		rows = append(rows, r)
+		sum.Add(r)
+	}
+	var out bytes.Buffer
+	w, _ := report.New("markdown", &out)
+	write(t, w, rows, sum)
+	md := out.String()
+	if got := strings.Count(md, "\n| ❌ |"); got != 50 || strings.Contains(md, "| ✅ |") {
+		t.Errorf("%d failed rows listed (want 50) or passes listed past %d cases", got, report.MarkdownRows)
+	}
+	if !strings.Contains(md, "1000 cases: showing the 50 that did not pass.") {
+		t.Errorf("the summary does not say which cases it lists:\n%.500s", md)
+	}
+	if got := strings.Count(md, "<details>"); got != report.MarkdownDetails || !strings.Contains(md, "Only the first 30 are explained here") {
+		t.Errorf("%d failures explained, want %d and a note", got, report.MarkdownDetails)
 	}
 }

@@ -15,9 +15,16 @@ import (
 // each evaluator's score, and for a failure the expected-versus-actual
 // alignment, what is missing (with the near misses and the argument paths
 // that differ), what is extra, and each check.
+//
+// When rows carry an Attempt (a case run several times), each row names
+// its attempt and the summary is preceded by one line per case: trials
+// passed, pass rate, pass@k and pass^k, the score's mean ± spread, and
+// "flaky" when some trials passed and some did not.
 type Text struct {
 	W       io.Writer
 	Verbose bool // explain passing evaluators too
+
+	trials trialSet
 }
 
 var mark = map[trajeval.Status]string{trajeval.StatusPass: "PASS ", trajeval.StatusFail: "FAIL ", trajeval.StatusError: "ERROR"}
@@ -25,7 +32,12 @@ var mark = map[trajeval.Status]string{trajeval.StatusPass: "PASS ", trajeval.Sta
 // Case writes one case.
 func (t *Text) Case(r trajeval.CaseResult) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s  score %s", mark[r.Status], r.ID, score(r.Score))
+	t.trials.add(r)
+	fmt.Fprintf(&b, "%s %s", mark[r.Status], r.ID)
+	if r.Attempt > 0 {
+		fmt.Fprintf(&b, "  attempt %d", r.Attempt)
+	}
+	fmt.Fprintf(&b, "  score %s", score(r.Score))
 	if r.Partial {
 		b.WriteString("  partial trace")
 	}
@@ -33,20 +45,26 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 		fmt.Fprintf(&b, "  (%s)", r.Suite)
 	}
 	b.WriteByte('\n')
-	if r.Error != "" {
-		fmt.Fprintf(&b, "      error: %s\n", r.Error)
-	}
-	for _, e := range r.Evaluators {
-		writeEval(&b, e, "  ", t.Verbose)
-	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "  warning: %s\n", w) // the case's, not its last evaluator's
-	}
-	if r.Judge != nil {
-		fmt.Fprintf(&b, "      judge: %s\n", usage(r.Judge))
-	}
+	writeCase(&b, r, t.Verbose)
 	_, err := io.WriteString(t.W, b.String())
 	return err
+}
+
+// writeCase explains a case below its heading: its error, each evaluator,
+// its warnings.
+func writeCase(b *strings.Builder, r trajeval.CaseResult, verbose bool) {
+	if r.Error != "" {
+		fmt.Fprintf(b, "      error: %s\n", r.Error)
+	}
+	for _, e := range r.Evaluators {
+		writeEval(b, e, "  ", verbose)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(b, "  warning: %s\n", w) // the case's, not its last evaluator's
+	}
+	if r.Judge != nil {
+		fmt.Fprintf(b, "      judge: %s\n", usage(r.Judge))
+	}
 }
 
 func writeEval(b *strings.Builder, e trajeval.Result, indent string, verbose bool) {
@@ -155,7 +173,15 @@ func writeDetails(b *strings.Builder, d *trajeval.Details, in string) {
 
 // Close writes the summary line.
 func (t *Text) Close(s Summary) error {
+	if t.trials.attempts {
+		if _, err := io.WriteString(t.W, textTrials(&t.trials)); err != nil {
+			return err
+		}
+	}
 	line := fmt.Sprintf("\n%d of %d cases passed", s.Passed, s.Cases)
+	if t.trials.attempts {
+		line = fmt.Sprintf("\n%d of %d runs passed", s.Passed, s.Cases)
+	}
 	var more []string
 	if s.Failed > 0 {
 		more = append(more, fmt.Sprintf("%d failed", s.Failed))
@@ -186,6 +212,28 @@ func usage(u *trajeval.JudgeUsage) string {
 		s += ", cost not reported"
 	}
 	return s
+}
+
+// textTrials writes the trials section of the text report.
+func textTrials(ts *trialSet) string {
+	var b strings.Builder
+	ks := trialKs(ts.maxTrials())
+	kl := make([]string, len(ks))
+	for i, k := range ks {
+		kl[i] = strconv.Itoa(k)
+	}
+	fmt.Fprintf(&b, "\ntrials (pass@k and pass^k for k = %s)\n", strings.Join(kl, ", "))
+	for _, c := range ts.cases {
+		fmt.Fprintf(&b, "  %s  %d/%d passed  pass@k %s  pass^k %s  score %s",
+			caseName(c.Suite, c.ID), c.Passed, c.Trials, passKs(c.PassAtK, ks), passKs(c.PassHatK, ks), spread(c))
+		if c.Flaky() {
+			b.WriteString("  flaky")
+		}
+		b.WriteByte('\n')
+	}
+	all, none, flaky := ts.totals()
+	fmt.Fprintf(&b, "%d cases: %d passed every trial, %d flaky, %d passed none\n", len(ts.cases), all, flaky, none)
+	return b.String()
 }
 
 func score(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
