@@ -294,3 +294,30 @@ func TestMarkdown_limits(t *testing.T) {
 		t.Errorf("%d failures explained, want %d and a note", got, report.MarkdownDetails)
 	}
 }
+
+// TestText_wording: a line says what decided it, in plain words.
+func TestText_wording(t *testing.T) {
+	cost := 0.00003
+	r := trajeval.CaseResult{ID: "c", Status: trajeval.StatusFail, Score: 1,
+		Evaluators: []trajeval.Result{
+			{Name: "code", Type: "code", Score: 1, Status: trajeval.StatusFail, Threshold: 0.5, Weight: 1, Required: true},
+			{Name: "flow", Type: "tool_trajectory", Score: 0.5, Status: trajeval.StatusFail, Threshold: 1, Weight: 1, Required: true},
+		},
+		Judge: &trajeval.JudgeUsage{Calls: 1, CostUSD: &cost},
+	}
+	var b strings.Builder
+	w := &report.Text{W: &b}
+	if err := w.Case(r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, tt := range []struct{ want, reason string }{
+		{"✗ code  1.00  failed by its verdict", "named after its type: the type once; a verdict, not the threshold, failed it"},
+		{"✗ flow  tool_trajectory  0.50 < 1.00", "a score under its threshold says so"},
+		{"$3e-05", "a cost under a hundredth of a cent is not $0.0000"},
+	} {
+		if !strings.Contains(out, tt.want) {
+			t.Errorf("report:\n%s\nwant %q: %s", out, tt.want, tt.reason)
+		}
+	}
+}

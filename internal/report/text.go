@@ -77,9 +77,20 @@ func writeEval(b *strings.Builder, e trajeval.Result, indent string, verbose boo
 	if e.Details != nil && e.Details.Mode != "" {
 		kind += " " + e.Details.Mode
 	}
-	fmt.Fprintf(b, "%s%s %s  %s  %s", indent, sym, name, kind, score(e.Score))
-	if e.Status == trajeval.StatusFail {
+	if kind == name {
+		kind = "" // an evaluator named after its type: say it once
+	} else {
+		kind = "  " + kind
+	}
+	fmt.Fprintf(b, "%s%s %s%s  %s", indent, sym, name, kind, score(e.Score))
+	switch {
+	case e.Status != trajeval.StatusFail:
+	case e.Score < e.Threshold:
 		fmt.Fprintf(b, " < %s", score(e.Threshold))
+	default:
+		// The evaluator's own verdict failed it (all_pass, a program's
+		// pass: false, a required criterion), not its threshold.
+		b.WriteString("  failed by its verdict")
 	}
 	if !e.Required {
 		b.WriteString("  (not required)")
@@ -207,11 +218,20 @@ func usage(u *trajeval.JudgeUsage) string {
 	}
 	s += fmt.Sprintf(", %d tokens in, %d out", u.InputTokens, u.OutputTokens)
 	if u.CostUSD != nil {
-		s += fmt.Sprintf(", $%.4f", *u.CostUSD)
+		s += ", " + usd(*u.CostUSD)
 	} else if u.Calls > 0 {
 		s += ", cost not reported"
 	}
 	return s
+}
+
+// usd writes a cost with four decimals, or with two significant digits
+// when it is smaller than that: $0.0000 would say the judge was free.
+func usd(c float64) string {
+	if c != 0 && c < 0.0001 {
+		return "$" + strconv.FormatFloat(c, 'g', 2, 64)
+	}
+	return fmt.Sprintf("$%.4f", c)
 }
 
 // textTrials writes the trials section of the text report.
