@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/target"
 )
 
 // A Suite is a set of cases from one file.
@@ -29,6 +30,11 @@ type Suite struct {
 	// (execution.workers); 0 when it does not say.
 	Workers int
 	Cases   []*Case
+	// Target runs the agent for the cases that have no recorded trace:
+	// --target NAME, else the suite's execution.target; nil when neither
+	// names one.
+	Target *target.Target
+	choice targetChoice
 	// Warnings are problems that did not stop the suite from loading.
 	Warnings []trajeval.Warning
 }
@@ -64,4 +70,6 @@ type Turn struct {
 type Options struct {
 	Threshold *float64 // --threshold
 	Config    string   // --config: a dialect's side file (ADK test_config.json)
+	Target    string   // --target: the target of every suite, over execution.target
+	Traces    string   // --traces: the run's traces file, which wins over targets
 }
