@@ -42,6 +42,9 @@ type CaseResult struct {
 	// Attempt is the trial this row is (1-based) when a case runs several
 	// times (eval --trials N); 0 when it ran once.
 	Attempt int `json:"attempt,omitempty"`
+	// Trajectory is the canonical trajectory the case was scored on, when
+	// asked for (eval --include-trace).
+	Trajectory *Trajectory `json:"trajectory,omitempty"`
 }
 
 // Details explain a score: how the expected calls lined up with the actual
