@@ -214,4 +214,3 @@ func fileName(s string) string {
 	}
 	return s
 }
-
