@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -21,6 +20,7 @@ func evalCmd() *cobra.Command {
 		threshold                         float64
 		workers                           int
 		verbose, lenient                  bool
+		tg                                targetFlags
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
@@ -42,6 +42,14 @@ overrides a file's defaults, never an evaluator's own.
 execution.workers of the suites, else 1); the output is the same in the
 same order whatever N is.
 
+A case with no recorded trace (no trace:, no --traces) runs its suite's
+target: --target NAME, else the suite's execution.target, defined under
+targets: in the suite or in a targets.yaml beside it. --trials N runs each
+such case N times. --out FILE gets each row as soon as its case is done;
+after Ctrl-C or a crash, the same command with --resume runs only what is
+missing. The first Ctrl-C lets the cases under way finish; a second stops
+at once.
+
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong.`,
 		Args: cobra.MinimumNArgs(1),
@@ -57,7 +65,10 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if cmd.Flags().Changed("workers") && workers < 1 {
 				return usageError{fmt.Errorf("--workers must be at least 1, got %d", workers)}
 			}
-			opts := suite.Options{Config: config}
+			if err := tg.check(cmd, out); err != nil {
+				return err
+			}
+			opts := suite.Options{Config: config, Target: tg.target, Traces: traces}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
 					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
@@ -76,33 +87,51 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if t, ok := w.(*report.Text); ok {
 				t.Verbose = verbose
 			}
+			stderr := cmd.ErrOrStderr()
+			warn := func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) }
+			ro := run.Options{
+				Traces: traces, From: from, Workers: workers, Lenient: lenient, Warn: warn,
+				Trials: tg.trials, DumpTraces: tg.dump, IncludeTrace: tg.includeTrace, Stop: stopOf(cmd.Context()),
+			}
+			var trialRows *trialsBlock
+			if tg.trials > 1 && format == "text" {
+				trialRows = &trialsBlock{k: tg.trials}
+				w = trialRows.wrap(w)
+			}
 			emit := w.Case
 			var file *outFile
 			if out != "" {
-				if file, err = createOut(out); err != nil {
-					return err
+				var resumed *done
+				if tg.resume {
+					if resumed, err = readDone(out); err != nil {
+						return err
+					}
+					for _, x := range resumed.warnings {
+						warn(x)
+					}
+					ro.Done, ro.Kept = resumed.rows, w.Case
 				}
+				file = newOut(out, resumed)
 				emit = func(r trajeval.CaseResult) error {
 					file.Case(r)
 					return w.Case(r)
 				}
 			}
-			stderr := cmd.ErrOrStderr()
-			sum, err := run.Run(cmd.Context(), suites, run.Options{
-				Traces: traces, From: from, Workers: workers, Lenient: lenient,
-				Warn: func(w trajeval.Warning) { fmt.Fprintln(stderr, "warning:", w) },
-			}, emit)
+			sum, err := run.Run(cmd.Context(), suites, ro, emit)
+			if errors.Is(err, run.ErrTrialsNeedTarget) {
+				return usageError{err}
+			}
 			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}
 			if cerr := w.Close(rs); err == nil {
 				err = cerr
 			}
 			if file != nil {
-				if ferr := file.Close(rs); err == nil {
+				if ferr := file.Close(); err == nil {
 					err = ferr
 				}
 			}
 			if err != nil {
-				return err
+				return interrupted(err, out)
 			}
 			if !sum.OK() {
 				return errCasesFailed
@@ -120,51 +149,8 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
+	tg.register(f)
 	return c
-}
-
-// An outFile is the --out file. Its first write error is kept, not
-// returned, so that the report on standard output goes on; Close returns
-// it, so that the run still ends with an error (exit code 2).
-type outFile struct {
-	name string
-	f    *os.File
-	buf  *bufio.Writer
-	w    report.Writer
-	err  error
-}
-
-func createOut(name string) (*outFile, error) {
-	f, err := os.Create(name)
-	if err != nil {
-		return nil, err
-	}
-	buf := bufio.NewWriterSize(f, 1<<16)
-	return &outFile{name: name, f: f, buf: buf, w: report.NewJSONL(buf)}, nil
-}
-
-func (o *outFile) Case(r trajeval.CaseResult) {
-	if o.err == nil {
-		o.err = o.w.Case(r)
-	}
-}
-
-// Close writes what is left and closes the file, returning the first
-// error met since it was created.
-func (o *outFile) Close(s report.Summary) error {
-	if o.err == nil {
-		o.err = o.w.Close(s)
-	}
-	if o.err == nil {
-		o.err = o.buf.Flush()
-	}
-	if err := o.f.Close(); o.err == nil {
-		o.err = err
-	}
-	if o.err != nil {
-		return fmt.Errorf("--out %s: %w", o.name, o.err)
-	}
-	return nil
 }
 
 // printWarnings prints the suites' load warnings on standard error.

@@ -7,7 +7,8 @@
 //	trajeval version
 //
 // Exit codes: 0 every case passed; 1 some case failed or could not be
-// scored; 2 the command or a file was wrong.
+// scored; 2 the command or a file was wrong; 130 interrupted (Ctrl-C)
+// before every case ran.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync/atomic"
 )
 
 func main() {
@@ -31,11 +33,59 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1 << 30)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	err := Run(ctx, os.Args[1:])
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(mainExit(os.Args[1:]))
+}
+
+// mainExit runs the command line args with the process's signals and
+// streams, and returns the exit code.
+//
+// Ctrl-C: the first lets a command that can finish what is under way (eval
+// running cases) do so, and stops it at once otherwise; a second stops at
+// once.
+func mainExit(args []string) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := &interrupt{stop: make(chan struct{})}
+	ctx = context.WithValue(ctx, interruptKey{}, in)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; !ok {
+			return
+		}
+		if in.drains.Load() {
+			close(in.stop)
+			fmt.Fprintln(os.Stderr, "trajeval: interrupted: finishing the cases under way (Ctrl-C again to stop at once)")
+			if _, ok := <-sig; !ok {
+				return
+			}
+		}
+		cancel()
+	}()
+	err := Run(ctx, args)
+	return exitCode(err, os.Stderr)
+}
+
+// An interrupt is how the first Ctrl-C reaches a command: drains is set by
+// a command that can finish what is under way, which then watches stop.
+type interrupt struct {
+	stop   chan struct{}
+	drains atomic.Bool
+}
+
+type interruptKey struct{}
+
+// stopOf returns the channel the first Ctrl-C closes, and says that the
+// command will finish what is under way when it does; nil when ctx has no
+// signal handling (tests).
+func stopOf(ctx context.Context) <-chan struct{} {
+	in, ok := ctx.Value(interruptKey{}).(*interrupt)
+	if !ok {
+		return nil
+	}
+	in.drains.Store(true)
+	return in.stop
 }
 
 // errCasesFailed says the run worked and some case did not pass.
@@ -48,6 +98,9 @@ func exitCode(err error, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errCasesFailed):
 		return 1
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, "trajeval:", err)
+		return 130
 	}
 	fmt.Fprintln(stderr, "trajeval:", err)
 	return 2

@@ -6,9 +6,18 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
+
+// TestMain makes the test binary trajeval too, for scripts that run it as
+// a process of its own (exec trajeval ... &), to stop or kill it midway.
+func TestMain(m *testing.M) {
+	os.Exit(testscript.RunMain(m, map[string]func() int{
+		"trajeval": func() int { return mainExit(os.Args[1:]) },
+	}))
+}
 
 // TestScript runs the command-line scripts in testdata/script. Each uses
 //
@@ -31,6 +40,20 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// waitfile FILE waits until FILE exists: a background
+			// process has reached a point the script must act at.
+			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: waitfile FILE")
+				}
+				for range 3000 {
+					if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+						return
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				ts.Fatalf("%s did not appear in 30s", args[0])
+			},
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 || args[1] != "trajeval" {
 					ts.Fatalf("usage: exits N trajeval ARGS...")

@@ -26,6 +26,9 @@ var mark = map[trajeval.Status]string{trajeval.StatusPass: "PASS ", trajeval.Sta
 func (t *Text) Case(r trajeval.CaseResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s  score %s", mark[r.Status], r.ID, score(r.Score))
+	if r.Attempt > 0 {
+		fmt.Fprintf(&b, "  attempt %d", r.Attempt)
+	}
 	if r.Partial {
 		b.WriteString("  partial trace")
 	}
