@@ -70,7 +70,7 @@ func TestScript(t *testing.T) {
 						continue
 					}
 					_, err := os.Stat(ts.MkAbs(a))
-					if err == nil || (i > 0 && rest[i-1] == "--out") {
+					if err == nil || (i > 0 && (rest[i-1] == "--out" || rest[i-1] == "--dump-traces")) {
 						rest[i] = ts.MkAbs(a)
 					}
 				}
