@@ -109,7 +109,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 					for _, x := range resumed.warnings {
 						warn(x)
 					}
-					ro.Done, ro.Kept = resumed.rows, w.Case
+					ro.Done, ro.Kept = resumed.rows, resumed.keep(w)
 				}
 				file = newOut(out, resumed)
 				emit = func(r trajeval.CaseResult) error {
@@ -120,6 +120,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			sum, err := run.Run(cmd.Context(), suites, ro, emit)
 			if errors.Is(err, run.ErrTrialsNeedTarget) {
 				return usageError{err}
+			}
+			if file != nil && file.resume != nil && err == nil {
+				file.resume.warnUnused(out, warn)
 			}
 			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors}
 			if cerr := w.Close(rs); err == nil {

@@ -2,6 +2,7 @@
 // order, with which arguments, how fast.
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl] [--threshold X] [--workers N]
+//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]
 //	trajeval version

@@ -103,6 +103,23 @@ type done struct {
 	cut       int64
 	noNewline bool // the last row lacks its line end
 	warnings  []trajeval.Warning
+	reported  int // rows handed to the report
+}
+
+// keep returns the function that reports the kept rows on w.
+func (d *done) keep(w report.Writer) func(trajeval.CaseResult) error {
+	return func(r trajeval.CaseResult) error {
+		d.reported++
+		return w.Case(r)
+	}
+}
+
+// warnUnused warns of rows of the file that the run did not have: other
+// suites, cases or numbers of trials. They stay in the file.
+func (d *done) warnUnused(name string, warn func(trajeval.Warning)) {
+	if n := len(d.rows) - d.reported; n > 0 {
+		warn(trajeval.Warning{File: name, Msg: fmt.Sprintf("%d rows are not cases of this run (another suite, case or number of trials): kept in the file, left out of the report", n)})
+	}
 }
 
 // readDone reads the rows of a previous run from the --out file name. A

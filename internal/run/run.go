@@ -24,22 +24,22 @@
 //     missing turns' evaluators ("turn N is not in the trace"), and one with
 //     more turns is reported as a warning. Turns are never silently
 //     truncated.
-//  6. Up to Options.Workers cases are scored at once (--workers, else the
+//  7. Up to Options.Workers cases are scored at once (--workers, else the
 //     largest execution.workers of the suites, else 1). Results, and the
 //     warnings met with each, come in the same order whatever the number.
-//  7. A --traces file that no case needs (each names its own trace: file)
+//  8. A --traces file that no case needs (each names its own trace: file)
 //     is not read, with a warning.
-//  8. With Options.Trials N > 1, each case that runs a target runs N times,
+//  9. With Options.Trials N > 1, each case that runs a target runs N times,
 //     and its rows carry the attempt (1 to N). A recorded trace is the same
 //     on every trial, so its case is scored once, with a warning; trials
 //     with no case that runs a target are an error (ErrTrialsNeedTarget).
-//  9. A target's run becomes a trajectory as a trace file does: a failed
+//  10. A target's run becomes a trajectory as a trace file does: a failed
 //     run, an empty or unreadable output is an error of the case (its
 //     attempt's), and the run goes on.
-//  10. Options.Done holds rows a previous run completed (--resume): their
+//  11. Options.Done holds rows a previous run completed (--resume): their
 //     cases are not run again, and the rows are handed on, in their place,
 //     to Options.Kept.
-//  11. When Options.Stop is closed, no new case starts; the cases under way
+//  12. When Options.Stop is closed, no new case starts; the cases under way
 //     finish and are handed on, and Run returns ErrStopped. When ctx ends,
 //     target commands under way are killed and nothing more is handed on.
 package run
@@ -67,7 +67,7 @@ type Options struct {
 	// marked partial, instead of an error.
 	Lenient bool
 	Warn    func(trajeval.Warning)
-	// Trials is how many times a case that runs a target runs (rule 8); 0
+	// Trials is how many times a case that runs a target runs (rule 9); 0
 	// and 1 run it once, with attempt 0 in its row.
 	Trials int
 	// DumpTraces is a folder to write each trace a target produced to, as
@@ -75,12 +75,12 @@ type Options struct {
 	DumpTraces string
 	// IncludeTrace puts the trajectory each case was scored on into its row.
 	IncludeTrace bool
-	// Done holds the rows of cases a previous run completed (rule 10).
+	// Done holds the rows of cases a previous run completed (rule 11).
 	Done map[Key]trajeval.CaseResult
 	// Kept receives the rows of Done in their place; nil hands them to
 	// emit.
 	Kept func(trajeval.CaseResult) error
-	// Stop, when closed, starts no new case (rule 11).
+	// Stop, when closed, starts no new case (rule 12).
 	Stop <-chan struct{}
 }
 
