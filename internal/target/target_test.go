@@ -183,9 +183,11 @@ func waitGone(pid int) bool {
 	return false
 }
 
-func childPid(t *testing.T, file string) int {
+// checkGone fails the test when the process whose pid the agent wrote to
+// pidFile is still running, and kills it.
+func checkGone(t *testing.T, pidFile, why string) {
 	t.Helper()
-	data, err := os.ReadFile(file)
+	data, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +195,10 @@ func childPid(t *testing.T, file string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pid
+	if !waitGone(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("process %d is still running: %s", pid, why)
+	}
 }
 
 func TestRun_KillsProcessGroup(t *testing.T) {
@@ -204,10 +209,7 @@ func TestRun_KillsProcessGroup(t *testing.T) {
 		if !errors.Is(err, target.ErrTimeout) {
 			t.Fatalf("error %v, want a timeout", err)
 		}
-		if pid := childPid(t, pidFile); !waitGone(pid) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Errorf("the agent's child %d outlived the timeout: the process group was not killed", pid)
-		}
+		checkGone(t, pidFile, "the agent's child outlived the timeout: the process group was not killed")
 	})
 	t.Run("stopped", func(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
@@ -226,10 +228,7 @@ func TestRun_KillsProcessGroup(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("error %v, want the run's cancellation", err)
 		}
-		if pid := childPid(t, pidFile); !waitGone(pid) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Errorf("the agent's child %d outlived the stop", pid)
-		}
+		checkGone(t, pidFile, "the agent's child outlived the stop")
 	})
 	t.Run("left behind", func(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
@@ -237,10 +236,7 @@ func TestRun_KillsProcessGroup(t *testing.T) {
 		if _, err := target.Run(context.Background(), tg, target.Request{CaseID: "c1", Attempt: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if pid := childPid(t, pidFile); !waitGone(pid) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Errorf("a process the agent left running, %d, outlived it", pid)
-		}
+		checkGone(t, pidFile, "a process the agent left running outlived it")
 	})
 }
 
