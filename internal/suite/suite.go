@@ -34,7 +34,9 @@ type Suite struct {
 	// --target NAME, else the suite's execution.target; nil when neither
 	// names one.
 	Target *target.Target
-	choice targetChoice
+	// TargetNode is the definition of Target, for errors.
+	TargetNode *config.Node
+	choice     targetChoice
 	// Warnings are problems that did not stop the suite from loading.
 	Warnings []trajeval.Warning
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -363,7 +364,48 @@ func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 		}
 	}
 	if len(errs) == 0 {
-		s.Target = t
+		s.Target, s.TargetNode = t, n
+	}
+	return errs
+}
+
+// CheckTargets returns an error for each target some case runs (given the
+// run's --traces file) whose program cannot be found: the first word of a
+// cli command given as a list, or the binary of codex and claude-code. A
+// command line run by the shell is not checked: the shell finds its
+// program. Loading does not check them, since a run scores a case whose
+// agent cannot start as an error and goes on; validate checks them up
+// front.
+func CheckTargets(suites []*Suite, traces string) []error {
+	var errs []error
+	for _, s := range suites {
+		t := s.Target
+		if t == nil || !slices.ContainsFunc(s.Cases, func(c *Case) bool { return s.Source(c, traces) == FromTarget }) {
+			continue
+		}
+		prog := t.Binary
+		switch {
+		case t.Provider == target.CLI && t.Argv != nil:
+			prog = t.Argv[0]
+		case t.Provider == target.CLI:
+			continue
+		case prog == "" && t.Provider == target.Codex:
+			prog = "codex"
+		case prog == "":
+			prog = "claude"
+		}
+		path := prog
+		if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
+			path = filepath.Join(t.Dir, prog)
+		}
+		if _, err := exec.LookPath(path); err != nil {
+			var ee *exec.Error
+			if errors.As(err, &ee) {
+				err = ee.Err
+			}
+			e := s.TargetNode.Errorf("target %s: %s cannot be run: %s", t.Name, prog, pathErr(err))
+			errs = append(errs, e.With("install it, or set the target's binary (or command) to its path"))
+		}
 	}
 	return errs
 }
