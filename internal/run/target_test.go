@@ -197,3 +197,23 @@ func TestRun_cancel(t *testing.T) {
 		t.Errorf("error %v, rows %q; want the cancellation and no row", err, brief(got))
 	}
 }
+
+// TestRun_targetWorkers: with --workers 2, two agents run at once: each
+// waits for the other to start, and only then prints its trace.
+func TestRun_targetWorkers(t *testing.T) {
+	const barrier = `#!/bin/sh
+: > started.$1
+i=0
+while [ "$(ls started.* | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+[ "$(ls started.* | wc -l)" -ge 2 ] || { echo "alone" >&2; exit 1; }
+echo "{\"id\": \"$1\", \"output\": [{\"role\": \"assistant\", \"tool_calls\": [{\"tool\": \"search\"}]}, {\"role\": \"assistant\", \"tool_calls\": [{\"tool\": \"answer\"}]}]}"
+`
+	suites := agentSuite(t, "./agent {EVAL_ID}", "  - {id: a, input: do a}\n  - {id: b, input: do b}\n", map[string]string{"agent": barrier})
+	got, err := rows(t, suites, run.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := brief(got); !reflect.DeepEqual(g, []string{"a#0 pass", "b#0 pass"}) {
+		t.Errorf("rows %q, want both to pass: two workers run two agents at once", g)
+	}
+}
