@@ -59,6 +59,19 @@ import (
 //     run once per --target NAME.
 var targetKeys = []string{"name", "provider", "command", "cwd", "timeout_seconds", "env", "format", "binary", "executable", "model", "args"}
 
+// agentvOnly are keys of AgentV's targets that trajeval does not honour,
+// with the reason: refused by name, never ignored.
+var agentvOnly = map[string]string{
+	"workers":           "set execution.workers in the suite, or run with --workers N",
+	"healthcheck":       "trajeval runs the command for each case and reports its failures",
+	"provider_batching": "trajeval runs the command once per case and trial",
+	"keep_temp_files":   "use --dump-traces DIR to keep what the command wrote",
+	"files_format":      "cases have no input files in trajeval",
+	"verbose":           "trajeval quotes the command's standard error when it fails",
+	"judge_target":      "judges are set on the evaluator, not on the target",
+	"grader_target":     "judges are set on the evaluator, not on the target",
+}
+
 // providerAliases are AgentV's other spellings of the providers trajeval
 // runs.
 var providerAliases = map[string]string{
@@ -277,6 +290,11 @@ func loadTargetsFile(path string) ([]targetDef, []error) {
 // setTarget translates the chosen definition d (rule 3).
 func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 	n := d.node
+	for _, e := range n.Entries {
+		if why, ok := agentvOnly[config.Canon(e.Key)]; ok {
+			return []error{e.Value.Errorf("%s is not supported in a target", e.Key).With("%s", why)}
+		}
+	}
 	if err := n.Check(targetKeys...); err != nil {
 		return []error{err}
 	}
@@ -434,6 +452,10 @@ func readCommand(v *config.Node, t *target.Target) []error {
 	}
 	for _, w := range words {
 		for _, p := range target.UnknownPlaceholders(w) {
+			if p == "{FILES}" {
+				return []error{v.Errorf("placeholder {FILES} is not supported: cases have no input files in trajeval").
+					With("give the agent what it needs with {PROMPT} or {PROMPT_FILE}")}
+			}
 			e := v.Errorf("unknown placeholder %s", p)
 			if sug := suggest.Closest(p, target.Placeholders); sug != "" {
 				e.Hint = fmt.Sprintf("did you mean %s?", sug)
