@@ -51,7 +51,7 @@ missing. The first Ctrl-C lets the cases under way finish; a second stops
 at once.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
-2 the command or a file was wrong.`,
+2 the command or a file was wrong, 130 interrupted before every case ran.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(report.Formats, format) {
@@ -93,10 +93,8 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				Traces: traces, From: from, Workers: workers, Lenient: lenient, Warn: warn,
 				Trials: tg.trials, DumpTraces: tg.dump, IncludeTrace: tg.includeTrace, Stop: stopOf(cmd.Context()),
 			}
-			var trialRows *trialsBlock
 			if tg.trials > 1 && format == "text" {
-				trialRows = &trialsBlock{k: tg.trials}
-				w = trialRows.wrap(w)
+				w = (&trialsBlock{k: tg.trials}).wrap(w)
 			}
 			emit := w.Case
 			var file *outFile
@@ -111,7 +109,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 					}
 					ro.Done, ro.Kept = resumed.rows, resumed.keep(w)
 				}
-				file = newOut(out, resumed)
+				if file, err = newOut(out, resumed); err != nil {
+					return err
+				}
 				emit = func(r trajeval.CaseResult) error {
 					file.Case(r)
 					return w.Case(r)

@@ -29,49 +29,64 @@ import (
 // standard output goes on; Close returns it, so that the run still ends
 // with an error (exit code 2).
 type outFile struct {
-	name   string
-	resume *done // nil without --resume
-	f      *os.File
-	buf    bytes.Buffer
-	w      *report.JSONL
-	err    error
+	name    string
+	resume  *done // nil without --resume
+	f       *os.File
+	started bool // the first row has been written
+	buf     bytes.Buffer
+	w       *report.JSONL
+	err     error
 }
 
-func newOut(name string, resume *done) *outFile {
-	o := &outFile{name: name, resume: resume}
+// newOut opens the --out file without changing it, so that a file that
+// cannot be written is an error before any agent runs.
+func newOut(name string, resume *done) (*outFile, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	o := &outFile{name: name, resume: resume, f: f}
 	o.w = report.NewJSONL(&o.buf)
-	return o
+	return o, nil
 }
 
-// open opens the file for the first row (rule 2).
-func (o *outFile) open() error {
-	if o.resume == nil {
-		f, err := os.Create(o.name)
-		o.f = f
-		return err
-	}
-	if o.resume.cut >= 0 {
-		if err := os.Truncate(o.name, o.resume.cut); err != nil {
-			return err
-		}
-	}
-	f, err := os.OpenFile(o.name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+// start readies the file for the first row (rule 2): emptied, or with
+// --resume cut back to its complete rows.
+func (o *outFile) start() error {
+	st, err := o.f.Stat()
 	if err != nil {
 		return err
 	}
-	o.f = f
-	if o.resume.noNewline {
-		_, err = f.WriteString("\n")
+	if !st.Mode().IsRegular() {
+		return nil // a device or a pipe has nothing to replace
 	}
-	return err
+	size := int64(0)
+	if o.resume != nil {
+		size = st.Size()
+		if o.resume.cut >= 0 {
+			size = o.resume.cut
+		}
+	}
+	if err := o.f.Truncate(size); err != nil {
+		return err
+	}
+	if _, err := o.f.Seek(size, io.SeekStart); err != nil {
+		return err
+	}
+	if o.resume != nil && o.resume.noNewline {
+		_, err := o.f.WriteString("\n")
+		return err
+	}
+	return nil
 }
 
 func (o *outFile) Case(r trajeval.CaseResult) {
 	if o.err != nil {
 		return
 	}
-	if o.f == nil {
-		if o.err = o.open(); o.err != nil {
+	if !o.started {
+		o.started = true
+		if o.err = o.start(); o.err != nil {
 			return
 		}
 	}
@@ -84,10 +99,8 @@ func (o *outFile) Case(r trajeval.CaseResult) {
 // Close closes the file, returning the first error met since it was
 // created.
 func (o *outFile) Close() error {
-	if o.f != nil {
-		if err := o.f.Close(); o.err == nil {
-			o.err = err
-		}
+	if err := o.f.Close(); o.err == nil {
+		o.err = err
 	}
 	if o.err != nil {
 		return fmt.Errorf("--out %s: %w", o.name, o.err)

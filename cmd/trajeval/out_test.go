@@ -56,7 +56,10 @@ func TestReadDone(t *testing.T) {
 				}
 			}
 			// Appending after resuming leaves whole rows only.
-			o := newOut(name, d)
+			o, err := newOut(name, d)
+			if err != nil {
+				t.Fatal(err)
+			}
 			o.Case(trajeval.CaseResult{ID: "c", Suite: "s", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{}, Attempt: 1})
 			if err := o.Close(); err != nil {
 				t.Fatal(err)
