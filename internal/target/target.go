@@ -18,8 +18,10 @@
 //     trajeval plus Env, and standard input empty.
 //  2. When it runs longer than Timeout, or the run is stopped at once, the
 //     whole process group is killed (SIGKILL): the command and every
-//     process it started, so nothing is left behind. When it ends by
-//     itself, whatever it left running in its group is killed too.
+//     process it started, so nothing is left behind (short of a process
+//     that leaves the group on purpose, with setsid). When it ends by
+//     itself, whatever it left running in its group is killed too. On
+//     Linux the command is killed when trajeval itself is.
 //  3. It fails, and the case is an error naming the target and ending with
 //     the last lines the command wrote to standard error, when it cannot be
 //     started, exits with a non-zero status, is killed, or writes no trace.
@@ -175,8 +177,7 @@ func Run(ctx context.Context, t *Target, req Request) (Output, error) {
 // failure is the error of a failed run, ending with the command's last
 // lines of standard error.
 func (t *Target) failure(err error, stderr []byte) error {
-	e := &Error{Target: t.Name, Err: err, Stderr: tail(stderr)}
-	return e
+	return &Error{Target: t.Name, Err: err, Stderr: tail(stderr)}
 }
 
 // An Error is a run of a target that failed.
@@ -194,6 +195,8 @@ func (e *Error) Error() string {
 	return msg
 }
 
+// Unwrap returns the cause: ErrFailed, ErrTimeout, ErrNoTrace or the
+// run's context error.
 func (e *Error) Unwrap() error { return e.Err }
 
 // tailLines and tailBytes bound the standard error an error quotes.
