@@ -21,6 +21,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"sync/atomic"
+	"syscall"
 )
 
 func main() {
@@ -42,25 +43,22 @@ func main() {
 //
 // Ctrl-C: the first lets a command that can finish what is under way (eval
 // running cases) do so, and stops it at once otherwise; a second stops at
-// once.
+// once. SIGTERM stops at once.
 func mainExit(args []string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	in := &interrupt{stop: make(chan struct{})}
 	ctx = context.WithValue(ctx, interruptKey{}, in)
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
 	go func() {
-		if _, ok := <-sig; !ok {
-			return
-		}
-		if in.drains.Load() {
+		// SIGTERM (a CI job's timeout) stops at once, so that agents under
+		// way are killed with their process groups rather than orphaned.
+		if s := <-sig; s == os.Interrupt && in.drains.Load() {
 			close(in.stop)
 			fmt.Fprintln(os.Stderr, "trajeval: interrupted: finishing the cases under way (Ctrl-C again to stop at once)")
-			if _, ok := <-sig; !ok {
-				return
-			}
+			<-sig
 		}
 		cancel()
 	}()
