@@ -190,7 +190,8 @@ type Error struct {
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("target %s: %v", e.Target, e.Err)
 	if e.Stderr != "" {
-		msg += "; its standard error ends with:\n" + e.Stderr
+		// Quoted line by line: the lines are the command's, not trajeval's.
+		msg += "; its standard error ends with:\n  | " + strings.ReplaceAll(e.Stderr, "\n", "\n  | ")
 	}
 	return msg
 }

@@ -131,7 +131,7 @@ func TestRun_Failures(t *testing.T) {
 			"a command that does not exist says so"},
 		{"not found in a shell", target.Target{Shell: "no-such-agent-xyz"}, target.ErrFailed, "not found",
 			"the shell's complaint is quoted from standard error"},
-		{"non-zero exit", target.Target{Shell: "echo '{\"output\": []}'; echo boom >&2; exit 3"}, target.ErrFailed, "exit status 3; its standard error ends with:\nboom",
+		{"non-zero exit", target.Target{Shell: "echo '{\"output\": []}'; echo boom >&2; exit 3"}, target.ErrFailed, "exit status 3; its standard error ends with:\n  | boom",
 			"a failing agent is an error with its standard error's tail, even when it printed something"},
 		{"nothing written", target.Target{Shell: "true {OUTPUT_FILE}"}, target.ErrNoTrace, "wrote nothing to {OUTPUT_FILE}",
 			"a command that writes no trace is an error, not an empty trajectory"},
