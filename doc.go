@@ -63,13 +63,19 @@
 // unreadable, unless read leniently (see [Input.Damage]): then the case is
 // scored from what came before the damage and marked partial.
 //
+// A case with no recorded trace may run the agent instead: its suite's
+// target (a command, codex or claude-code, run headless) produces the trace,
+// which is read like a recorded one; an agent that fails, hangs or writes no
+// readable trace makes the case an error.
+//
 // The command trajeval (cmd/trajeval) runs suites: exit code 0 when every
 // case passed, 1 when some case failed or errored, 2 when the command or a
-// file was wrong.
+// file was wrong, 130 when interrupted before every case ran.
 //
 // The same rules, with examples and the reasons behind them, are in the
 // repository's docs folder: docs/scoring.md (matching and scoring),
 // docs/dialects.md (AgentV, ADK, UiPath and Dokimos suites),
-// docs/formats.md (trace formats, damaged files) and docs/judges.md (LLM
-// judges and code graders).
+// docs/formats.md (trace formats, damaged files), docs/judges.md (LLM
+// judges and code graders) and docs/running.md (targets, trials,
+// resuming).
 package trajeval

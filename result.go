@@ -48,6 +48,9 @@ type CaseResult struct {
 	// Judge sums the judge calls of the case's evaluators; nil when none
 	// asked a judge.
 	Judge *JudgeUsage `json:"judge,omitempty"`
+	// Trajectory is the canonical trajectory the case was scored on, when
+	// asked for (eval --include-trace).
+	Trajectory *Trajectory `json:"trajectory,omitempty"`
 }
 
 // JudgeUsage counts the judge calls of an evaluator, a case or a run.

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +26,7 @@ func evalCmd() *cobra.Command {
 		threshold                         float64
 		workers                           int
 		verbose, lenient, quiet           bool
+		tg                                targetFlags
 		judges                            judge.Runtime
 	)
 	c := &cobra.Command{
@@ -36,8 +37,7 @@ func evalCmd() *cobra.Command {
 PATH is a suite file or a folder searched for suite files: AgentV YAML,
 ADK *.evalset.json / *.test.json (with test_config.json beside them or
 --config), UiPath evaluation sets. Each case's trace comes from its trace:
-key, else from --traces FILE (any trace format, matched to cases by id),
-else from the suite's traces: file or a traces.jsonl beside it.
+key, else from --traces FILE (one trace per line, matched to cases by id).
 
 An evaluator's pass threshold is the first that is set: its own threshold:
 (or required: N); --threshold; the turn's, then the case's
@@ -49,6 +49,14 @@ overrides a file's defaults, never an evaluator's own.
 execution.workers of the suites, else 1); the output is the same in the
 same order whatever N is.
 
+A case with no recorded trace (no trace:, no --traces) runs its suite's
+target: --target NAME, else the suite's execution.target, defined under
+targets: in the suite or in a targets.yaml beside it. --trials N runs each
+such case N times. --out FILE gets each row as soon as its case is done;
+after Ctrl-C or a crash, the same command with --resume runs only what is
+missing. The first Ctrl-C lets the cases under way finish; a second stops
+at once.
+
 Judged evaluators (llm_judge and the judged evaluators of the dialects)
 ask an OpenAI-compatible endpoint: OPENAI_API_KEY, OPENAI_BASE_URL and
 TRAJEVAL_JUDGE_MODEL (or TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL),
@@ -56,7 +64,7 @@ or a judge: block in the suite (docs/judges.md). Answers are cached: a
 rerun of an unchanged suite asks nothing.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
-2 the command or a file was wrong.`,
+2 the command or a file was wrong, 130 interrupted before every case ran.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(report.Formats, format) {
@@ -70,11 +78,14 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if cmd.Flags().Changed("workers") && workers < 1 {
 				return usageError{fmt.Errorf("--workers must be at least 1, got %d", workers)}
 			}
+			if err := tg.check(cmd, out); err != nil {
+				return err
+			}
 			if judges.Workers < 1 {
 				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
 			}
 			judges.Getenv = getenv(cmd.Context())
-			opts := suite.Options{Config: config, Judges: &judges}
+			opts := suite.Options{Config: config, Target: tg.target, Traces: traces, Judges: &judges}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
 					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
@@ -101,17 +112,32 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			stderr := cmd.ErrOrStderr()
 			var prog *report.Progress
 			if !quiet {
-				prog = progress(stderr, suites)
+				prog = progress(stderr, suites, tg.trials)
 				if isTerminal(cmd.OutOrStdout()) {
 					w = prog.Wrap(w) // the report shares the terminal with the bar
 				} else {
 					w = report.Multi{w, prog}
 				}
 			}
+			warn := func(w trajeval.Warning) { prog.Clear(); fmt.Fprintln(stderr, "warning:", w) }
+			ro := run.Options{
+				Traces: traces, From: from, Workers: workers, Lenient: lenient, Warn: warn,
+				Trials: tg.trials, DumpTraces: tg.dump, IncludeTrace: tg.includeTrace, Stop: stopOf(cmd.Context()),
+			}
 			emit := w.Case
 			var file *outFile
 			if out != "" {
-				if file, err = createOut(out); err != nil {
+				var resumed *done
+				if tg.resume {
+					if resumed, err = readDone(out); err != nil {
+						return err
+					}
+					for _, x := range resumed.warnings {
+						warn(x)
+					}
+					ro.Done, ro.Kept = resumed.rows, resumed.keep(w)
+				}
+				if file, err = newOut(out, resumed); err != nil {
 					return err
 				}
 				emit = func(r trajeval.CaseResult) error {
@@ -119,10 +145,13 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 					return w.Case(r)
 				}
 			}
-			sum, err := run.Run(cmd.Context(), suites, run.Options{
-				Traces: traces, From: from, Workers: workers, Lenient: lenient,
-				Warn: func(w trajeval.Warning) { prog.Clear(); fmt.Fprintln(stderr, "warning:", w) },
-			}, emit)
+			sum, err := run.Run(cmd.Context(), suites, ro, emit)
+			if errors.Is(err, run.ErrTrialsNeedTarget) {
+				return usageError{err}
+			}
+			if file != nil && file.resume != nil && err == nil {
+				file.resume.warnUnused(out, warn)
+			}
 			if cerr := judges.CacheErr(); sum.Judge != nil && cerr != nil && !judges.NoCache {
 				fmt.Fprintln(stderr, "warning: judge answers are not all cached:", cerr)
 			}
@@ -131,12 +160,12 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				err = cerr
 			}
 			if file != nil {
-				if ferr := file.Close(rs); err == nil {
+				if ferr := file.Close(); err == nil {
 					err = ferr
 				}
 			}
 			if err != nil {
-				return err
+				return interrupted(err, out)
 			}
 			if !sum.OK() {
 				return errCasesFailed
@@ -158,61 +187,20 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
+	tg.register(f)
 	return c
-}
-
-// An outFile is the --out file. Its first write error is kept, not
-// returned, so that the report on standard output goes on; Close returns
-// it, so that the run still ends with an error (exit code 2).
-type outFile struct {
-	name string
-	f    *os.File
-	buf  *bufio.Writer
-	w    report.Writer
-	err  error
-}
-
-func createOut(name string) (*outFile, error) {
-	f, err := os.Create(name)
-	if err != nil {
-		return nil, err
-	}
-	buf := bufio.NewWriterSize(f, 1<<16)
-	return &outFile{name: name, f: f, buf: buf, w: report.NewJSONL(buf)}, nil
-}
-
-func (o *outFile) Case(r trajeval.CaseResult) {
-	if o.err == nil {
-		o.err = o.w.Case(r)
-	}
-}
-
-// Close writes what is left and closes the file, returning the first
-// error met since it was created.
-func (o *outFile) Close(s report.Summary) error {
-	if o.err == nil {
-		o.err = o.w.Close(s)
-	}
-	if o.err == nil {
-		o.err = o.buf.Flush()
-	}
-	if err := o.f.Close(); o.err == nil {
-		o.err = err
-	}
-	if o.err != nil {
-		return fmt.Errorf("--out %s: %w", o.name, o.err)
-	}
-	return nil
 }
 
 // progress reports the run's progress on stderr: a bar redrawn in place
 // on a terminal, a line every few seconds elsewhere (see report.Progress).
-func progress(stderr io.Writer, suites []*suite.Suite) *report.Progress {
+// With trials, a case that runs a target counts once per trial; the total
+// counts every case so, an upper bound when some cases are recorded.
+func progress(stderr io.Writer, suites []*suite.Suite, trials int) *report.Progress {
 	total := 0
 	for _, s := range suites {
 		total += len(s.Cases)
 	}
-	return &report.Progress{W: stderr, Total: total, Terminal: isTerminal(stderr)}
+	return &report.Progress{W: stderr, Total: total * max(trials, 1), Terminal: isTerminal(stderr)}
 }
 
 // isTerminal reports whether w is a terminal that understands redrawing a

@@ -2,6 +2,7 @@
 // order, with which arguments, how fast.
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
+//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient]
 //	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]
@@ -9,7 +10,8 @@
 //	trajeval version
 //
 // Exit codes: 0 every case passed; 1 some case failed or could not be
-// scored (compare: some case regressed); 2 the command or a file was wrong.
+// scored (compare: some case regressed); 2 the command or a file was
+// wrong; 130 interrupted (Ctrl-C) before every case ran.
 package main
 
 import (
@@ -20,6 +22,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync/atomic"
+	"syscall"
 )
 
 func main() {
@@ -33,11 +37,56 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1 << 30)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	err := Run(ctx, os.Args[1:])
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(mainExit(os.Args[1:]))
+}
+
+// mainExit runs the command line args with the process's signals and
+// streams, and returns the exit code.
+//
+// Ctrl-C: the first lets a command that can finish what is under way (eval
+// running cases) do so, and stops it at once otherwise; a second stops at
+// once. SIGTERM stops at once.
+func mainExit(args []string) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := &interrupt{stop: make(chan struct{})}
+	ctx = context.WithValue(ctx, interruptKey{}, in)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	go func() {
+		// SIGTERM (a CI job's timeout) stops at once, so that agents under
+		// way are killed with their process groups rather than orphaned.
+		if s := <-sig; s == os.Interrupt && in.drains.Load() {
+			close(in.stop)
+			fmt.Fprintln(os.Stderr, "trajeval: interrupted: finishing the cases under way (Ctrl-C again to stop at once)")
+			<-sig
+		}
+		cancel()
+	}()
+	err := Run(ctx, args)
+	return exitCode(err, os.Stderr)
+}
+
+// An interrupt is how the first Ctrl-C reaches a command: drains is set by
+// a command that can finish what is under way, which then watches stop.
+type interrupt struct {
+	stop   chan struct{}
+	drains atomic.Bool
+}
+
+type interruptKey struct{}
+
+// stopOf returns the channel the first Ctrl-C closes, and says that the
+// command will finish what is under way when it does; nil when ctx has no
+// signal handling (tests).
+func stopOf(ctx context.Context) <-chan struct{} {
+	in, ok := ctx.Value(interruptKey{}).(*interrupt)
+	if !ok {
+		return nil
+	}
+	in.drains.Store(true)
+	return in.stop
 }
 
 // errCasesFailed says the run worked and some case did not pass.
@@ -50,6 +99,9 @@ func exitCode(err error, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errCasesFailed), errors.Is(err, errRegressed):
 		return 1
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, "trajeval:", err)
+		return 130
 	}
 	fmt.Fprintln(stderr, "trajeval:", err)
 	return 2

@@ -6,11 +6,20 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 )
+
+// TestMain makes the test binary trajeval too, for scripts that run it as
+// a process of its own (exec trajeval ... &), to stop or kill it midway.
+func TestMain(m *testing.M) {
+	os.Exit(testscript.RunMain(m, map[string]func() int{
+		"trajeval": func() int { return mainExit(os.Args[1:]) },
+	}))
+}
 
 type judgeKey struct{}
 
@@ -72,6 +81,20 @@ func TestScript(t *testing.T) {
 					ts.Fatalf("the judge received %s requests, want %s", got, args[0])
 				}
 			},
+			// waitfile FILE waits until FILE exists: a background
+			// process has reached a point the script must act at.
+			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: waitfile FILE")
+				}
+				for range 3000 {
+					if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+						return
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				ts.Fatalf("%s did not appear in 30s", args[0])
+			},
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 || args[1] != "trajeval" {
 					ts.Fatalf("usage: exits N trajeval ARGS...")
@@ -88,7 +111,7 @@ func TestScript(t *testing.T) {
 						continue
 					}
 					_, err := os.Stat(ts.MkAbs(a))
-					if err == nil || (i > 0 && rest[i-1] == "--out") {
+					if err == nil || (i > 0 && (rest[i-1] == "--out" || rest[i-1] == "--dump-traces")) {
 						rest[i] = ts.MkAbs(a)
 					}
 				}

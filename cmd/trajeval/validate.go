@@ -18,13 +18,15 @@ func validateCmd() *cobra.Command {
 
 Every configuration error is printed as file:line:col: path: message, with a
 suggestion where a close valid name exists. Every trace file a suite names
-(trace: and traces:) must exist and be readable. Exit code 0 when the
+(trace: and traces:) must exist and be readable, and the program of every
+target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			judges := &judge.Runtime{Workers: 1, Getenv: getenv(cmd.Context())}
 			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges})
 			errs = append(errs, suite.CheckTraces(suites)...)
+			errs = append(errs, suite.CheckTargets(suites, "")...)
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
 			}

@@ -2,9 +2,10 @@
 // case's evaluators and hands each result on as soon as it is known.
 //
 // The rules:
-//  1. A case's own trace: file wins; otherwise the run's --traces file
-//     supplies it, else its suite's traces file (see suite.Suite.Traces),
-//     matched by case id (never by position).
+//  1. A case's trace comes from, in order: its own trace: file; the run's
+//     --traces file; its suite's target, run for the case (see
+//     package target); its suite's traces file (see suite.Suite.Traces).
+//     Traces files are matched to cases by id, never by position.
 //  2. The --traces file is streamed: each trajectory is scored when it is
 //     read, so millions of traces never sit in memory. Its results come in
 //     the file's order; cases it has no trajectory for come last, as errors.
@@ -28,12 +29,26 @@
 //     warnings met with each, come in the same order whatever the number.
 //  8. A --traces file that no case needs (each names its own trace: file)
 //     is not read, with a warning.
+//  9. With Options.Trials N > 1, each case that runs a target runs N times,
+//     and its rows carry the attempt (1 to N). A recorded trace is the same
+//     on every trial, so its case is scored once, with a warning; trials
+//     with no case that runs a target are an error (ErrTrialsNeedTarget).
+//  10. A target's run becomes a trajectory as a trace file does: a failed
+//     run, an empty or unreadable output is an error of the case (its
+//     attempt's), and the run goes on.
+//  11. Options.Done holds rows a previous run completed (--resume): their
+//     cases are not run again, and the rows are handed on, in their place,
+//     to Options.Kept.
+//  12. When Options.Stop is closed, no new case starts; the cases under way
+//     finish and are handed on, and Run returns ErrStopped. When ctx ends,
+//     target commands under way are killed and nothing more is handed on.
 package run
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -52,17 +67,45 @@ type Options struct {
 	// marked partial, instead of an error.
 	Lenient bool
 	Warn    func(trajeval.Warning)
+	// Trials is how many times a case that runs a target runs (rule 9); 0
+	// and 1 run it once, with attempt 0 in its row.
+	Trials int
+	// DumpTraces is a folder to write each trace a target produced to, as
+	// SUITE/ID.json (ID.attempt-N.json with trials); "" for none.
+	DumpTraces string
+	// IncludeTrace puts the trajectory each case was scored on into its row.
+	IncludeTrace bool
+	// Done holds the rows of cases a previous run completed (rule 11).
+	Done map[Key]trajeval.CaseResult
+	// Kept receives the rows of Done in their place; nil hands them to
+	// emit.
+	Kept func(trajeval.CaseResult) error
+	// Stop, when closed, starts no new case (rule 12).
+	Stop <-chan struct{}
 }
+
+// Errors of a run.
+var (
+	// ErrStopped is returned when Options.Stop closed before every case
+	// ran.
+	ErrStopped = errors.New("stopped before every case ran")
+	// ErrTrialsNeedTarget is returned when Trials asks for several trials
+	// and no case runs a target.
+	ErrTrialsNeedTarget = errors.New("trials need a target")
+)
 
 // partialWarning is the warning of a case scored from a partial trajectory.
 const partialWarning = "the trace was damaged and read leniently: the case was scored from a partial trajectory"
 
 // score scores a case from t, marking it partial when t is.
-func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory) trajeval.CaseResult {
+func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, opts Options) trajeval.CaseResult {
 	r := Score(ctx, s, c, t)
 	if t.Partial {
 		r.Partial = true
 		r.Warnings = append(r.Warnings, partialWarning)
+	}
+	if opts.IncludeTrace {
+		r.Trajectory = t
 	}
 	return r
 }
@@ -99,6 +142,7 @@ type entry struct {
 	c     *suite.Case
 	suite *suite.Suite
 	done  bool
+	kept  bool // completed by a previous run: its row is in Options.Done
 }
 
 // Run scores every case of suites and calls emit with each result, in
@@ -116,8 +160,22 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
 	}
+	if opts.Trials > 1 && !runsTarget(suites, opts) {
+		return sum, fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
+	}
+	kept := opts.Kept
+	if kept == nil {
+		kept = emit
+	}
 	o := newOrdered(workers(opts.Workers, suites), warn, func(r trajeval.CaseResult) error {
+		if err := ctx.Err(); err != nil {
+			// Stopped at once: a case cut short is no result.
+			return err
+		}
 		sum.add(r)
+		if _, ok := opts.Done[KeyOf(r)]; ok {
+			return kept(r)
+		}
 		return emit(r)
 	})
 	err := run(ctx, suites, opts, o)
@@ -154,16 +212,23 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 	if opts.Traces != "" && !needsTraces(suites) {
 		o.Warn(trajeval.Warning{File: opts.Traces, Msg: "not read: every case names its own trace: file"})
 	}
+	warnTargets(suites, opts, o)
 	for _, s := range suites {
 		for _, c := range s.Cases {
-			if c.Trace != "" {
+			from := s.Source(c, opts.Traces)
+			if from == suite.FromTarget {
+				if err := runTarget(ctx, s, c, opts, o); err != nil {
+					return err
+				}
+				continue
+			}
+			if from == suite.FromFile {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				err := o.Submit(func(warn func(trajeval.Warning)) trajeval.CaseResult {
+				if err := submit(s, c, opts, o, func(warn func(trajeval.Warning)) trajeval.CaseResult {
 					return scoreFromFile(ctx, s, c, opts, warn)
-				})
-				if err != nil {
+				}); err != nil {
 					return err
 				}
 				continue
@@ -179,6 +244,9 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 				sources = append(sources, src)
 			}
 			e := &entry{c: c, suite: s}
+			if _, ok := opts.Done[Key{s.Name, c.ID, 0}]; ok {
+				e.kept = true
+			}
 			src.byID[c.ID] = e
 			src.order = append(src.order, e)
 		}
@@ -212,8 +280,17 @@ func result(r trajeval.CaseResult) job {
 func runSource(ctx context.Context, file string, byID map[string]*entry, order []*entry, opts Options, o *ordered) error {
 	if file == "" {
 		for _, e := range order {
-			r := errorResult(e, fmt.Errorf("%w %q: give the case a trace: file, or run with --traces FILE", trajeval.ErrNoTrace, e.c.ID))
-			if err := o.Submit(result(r)); err != nil {
+			r := errorResult(e, fmt.Errorf("%w %q: give the case a trace: file, run with --traces FILE, or give the suite a target", trajeval.ErrNoTrace, e.c.ID))
+			if err := submit(e.suite, e.c, opts, o, result(r)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !slices.ContainsFunc(order, func(e *entry) bool { return !e.kept }) {
+		// Every case this file supplies is done: it need not be read.
+		for _, e := range order {
+			if err := submit(e.suite, e.c, opts, o, nil); err != nil {
 				return err
 			}
 		}
@@ -234,7 +311,7 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 			return nil
 		}
 		e.done = true
-		return o.Submit(func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t) })
+		return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, opts) })
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -254,7 +331,7 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 		if readErr != nil {
 			why = fmt.Errorf("no trace %q: %w", e.c.ID, readErr)
 		}
-		if err := o.Submit(result(errorResult(e, why))); err != nil {
+		if err := submit(e.suite, e.c, opts, o, result(errorResult(e, why))); err != nil {
 			return err
 		}
 	}
@@ -268,37 +345,16 @@ func errorResult(e *entry, err error) trajeval.CaseResult {
 // scoreFromFile reads a case's own trace file. A file holding several
 // trajectories must hold one with the case's id.
 func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Options, warn func(trajeval.Warning)) trajeval.CaseResult {
-	var found, first *trajeval.Trajectory
-	n := 0
-	var warnings []string
-	w := func(x trajeval.Warning) {
-		warnings = append(warnings, x.String())
-		warn(x)
-	}
-	err := trace.Read(ctx, c.Trace, trace.Options{From: opts.From, Lenient: opts.Lenient, Warn: w}, func(t *trajeval.Trajectory) error {
-		n++
-		if n == 1 {
-			first = t
-		}
-		if t.ID == c.ID && found == nil {
-			found = t
-		}
-		return nil
+	t, warnings, err := readOne(c, c.Trace, opts.Lenient, warn, func(o trace.Options, yield func(*trajeval.Trajectory) error) error {
+		o.From = opts.From
+		return trace.Read(ctx, c.Trace, o, yield)
 	})
-	e := &entry{c: c, suite: s}
-	switch {
-	case err != nil:
-		r := errorResult(e, err)
+	if err != nil {
+		r := errorResult(&entry{c: c, suite: s}, err)
 		r.Warnings = warnings
 		return r
-	case n == 0:
-		return errorResult(e, fmt.Errorf("%w: %s holds no trajectory", trajeval.ErrEmptyTrace, c.Trace))
-	case found == nil && n == 1:
-		found = first
-	case found == nil:
-		return errorResult(e, fmt.Errorf("%w: %s holds %d trajectories and none has id %q", trajeval.ErrNoTrace, c.Trace, n, c.ID))
 	}
-	r := score(ctx, s, c, found)
+	r := score(ctx, s, c, t, opts)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }

@@ -38,13 +38,17 @@ import (
 //	        expected_output: ... # and expected_outcome, for this turn's evaluators
 //	        evaluators: [...]    # and execution.threshold
 //
+//	targets: [{name, provider, ...}]   # the agents that can run the cases (see Targets below)
+//	execution:
+//	  target: my_agent           # runs the cases that have no recorded trace
+//
 // A key AgentV has but trajeval cannot honour is a configuration error
-// that says why, never ignored: target and targets (trajeval scores
-// recorded traces and runs no agent), vars, conversation_id, workers below
-// the suite, skip_defaults at suite or turn level.
+// that says why, never ignored: vars, conversation_id, workers or target
+// below the suite, skip_defaults at suite or turn level, a matrix of
+// several targets.
 var (
 	suiteKeys = []string{"name", "version", "description", "category", "author", "tags", "license", "requires", "metadata",
-		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces", "judge"}
+		"execution", "evalcases", "eval_cases", "tests", "input", "evaluators", "assertions", "threshold", "traces", "judge", "targets"}
 	executionKeys = []string{"evaluators", "assertions", "target", "targets", "threshold", "skip_defaults", "workers"}
 	caseKeys      = []string{"id", "expected_outcome", "criteria", "input", "input_messages", "expected_output", "expected_messages",
 		"execution", "evaluators", "assertions", "trace", "skip_defaults", "metadata", "vars", "tags", "turns", "description", "conversation_id", "mode"}
@@ -86,6 +90,16 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	ex, es := readExecution(root, root.Get("execution"), levelSuite)
 	errs = append(errs, es...)
 	s.Workers = ex.workers
+	if v := ex.targetNode; v != nil {
+		name, es := readTargetChoice(v)
+		errs = append(errs, es...)
+		s.choice.name, s.choice.node = name, v
+	}
+	if v := root.Get("targets"); v != nil {
+		defs, es := readTargetDefs(v)
+		errs = append(errs, es...)
+		s.choice.own = defs
+	}
 	threshold := firstThreshold(opts.Threshold, ex.threshold)
 	defaults := ex.list
 	cases, k := root.First("evalcases", "eval_cases", "tests")
@@ -174,6 +188,8 @@ type execution struct {
 	threshold *float64
 	skip      bool // skip_defaults
 	workers   int  // 0 when not set
+	// targetNode is a suite's execution.target or execution.targets.
+	targetNode *config.Node
 }
 
 // readExecution reads the evaluators and settings of a suite, case or turn:
@@ -195,9 +211,13 @@ func readExecution(n, exec *config.Node, level string) (execution, []error) {
 		if v, k := exec.First("evaluators", "assertions"); v != nil {
 			ex.list, where = v, "execution."+k
 		}
-		if v, _ := exec.First("target", "targets"); v != nil {
-			errs = append(errs, v.Errorf("targets are not supported yet: trajeval does not run agents, it scores their recorded traces").
-				With("record the runs, then name each case's trace with trace: FILE or pass --traces FILE"))
+		if v, k := exec.First("target", "targets"); v != nil {
+			if level != levelSuite {
+				errs = append(errs, v.Errorf("%s is a setting of the whole suite, not of one %s", k, level).
+					With("set execution.target on the suite, or run with --target NAME"))
+			} else {
+				ex.targetNode = v
+			}
 		}
 		if v := exec.Get("skip_defaults"); v != nil {
 			b, err := v.BoolValue()

@@ -30,6 +30,7 @@ func FuzzLoad(f *testing.F) {
 		"tests:\n  - id: a\n    assertions:\n      - {type: composite, evaluators: [{type: tool-trajectory, expected: [a]}]}\n",
 		"execution:\n  evaluators:\n    - {type: execution_metrics, max_tool_calls: 1}\nevalcases:\n  - {id: a, skip_defaults: true}\n",
 		"evalcases:\n  - id: a\n    turns:\n      - input: hi\n        evaluators: [{type: tool_trajectory, expected: [{tool: x, args: {q: {$regex: a}}}]}]\n",
+		"targets:\n  - {name: t, provider: cli, command: 'cat {EVAL_ID}.json', timeout_seconds: 3, env: {A: b}}\nexecution:\n  target: t\nevalcases:\n  - id: a\n    input: hi" + okEval,
 		"{\"eval_set_id\": \"x\", \"eval_cases\": []}",
 		"evalcases: [oops", "",
 	} {

@@ -67,7 +67,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 		}
 	}
 	if len(errs) == 0 {
-		errs = append(errs, duplicateIDs(suites)...)
+		errs = append(errs, duplicateIDs(suites, opts)...)
 	}
 	return suites, errs
 }
@@ -139,6 +139,9 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 	if s != nil && s.Traces == "" {
 		s.Traces = sidecar(path)
 	}
+	if s != nil {
+		errs = append(errs, resolveTarget(s, s.choice, opts)...)
+	}
 	return s, errs
 }
 
@@ -162,27 +165,53 @@ func sidecar(path string) string {
 	return ""
 }
 
-func duplicateIDs(suites []*Suite) []error {
+// duplicateIDs returns an error for each case id two suites share where
+// it is ambiguous: results are keyed by suite name and case id, and traces
+// files are matched to cases by id alone. So the same id is an error when
+// the two suites have the same name, or when both cases take their trace
+// from the same traces file; otherwise it is fine.
+func duplicateIDs(suites []*Suite, opts Options) []error {
 	type at struct {
-		file string
-		n    *config.Node
+		s *Suite
+		c *Case
 	}
-	seen := map[string]at{}
+	seen := map[string][]at{}
 	var errs []error
 	for _, s := range suites {
 		for _, c := range s.Cases {
-			if prev, dup := seen[c.ID]; dup {
-				e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("case id %q is used twice", c.ID), Hint: fmt.Sprintf("also in %s; traces are matched to cases by id", prev.file)}
+			for _, prev := range seen[c.ID] {
+				why := ""
+				switch {
+				case prev.s.Name == s.Name:
+					why = fmt.Sprintf("also in %s, a suite of the same name: their results could not be told apart", prev.s.File)
+				case tracesFile(prev.s, prev.c, opts) != "" && tracesFile(prev.s, prev.c, opts) == tracesFile(s, c, opts):
+					why = fmt.Sprintf("also in %s, and both take their trace from %s, where traces are matched to cases by id", prev.s.File, tracesFile(s, c, opts))
+				default:
+					continue
+				}
+				e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("case id %q is used twice", c.ID), Hint: why}
 				if c.Node != nil {
 					e.Line, e.Col, e.Path = c.Node.Line, c.Node.Col, c.Node.Path
 				}
 				errs = append(errs, e)
-				continue
+				break
 			}
-			seen[c.ID] = at{s.File, c.Node}
+			seen[c.ID] = append(seen[c.ID], at{s, c})
 		}
 	}
 	return errs
+}
+
+// tracesFile returns the traces file case c is matched in by id, "" when
+// it is not.
+func tracesFile(s *Suite, c *Case, opts Options) string {
+	switch s.Source(c, opts.Traces) {
+	case FromTraces:
+		return opts.Traces
+	case FromSuite:
+		return s.Traces
+	}
+	return ""
 }
 
 func pathErr(err error) string {

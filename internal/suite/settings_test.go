@@ -110,11 +110,11 @@ func TestLoadFile_settingErrors(t *testing.T) {
 		reason    string
 	}{
 		{"suite target", "execution:\n  target: my_agent\n  evaluators:\n" + ev + "evalcases:\n  - id: a\n", 2, 11,
-			"targets are not supported yet", "trace: FILE or pass --traces FILE", "there is no agent runner: a target would be ignored"},
+			`unknown target "my_agent"`, "define it under targets:", "a target that is defined nowhere cannot run"},
 		{"suite targets", "execution:\n  targets: [a, b]\n  evaluators:\n" + ev + "evalcases:\n  - id: a\n", 2, 12,
-			"targets are not supported yet", "", "a matrix of targets either"},
+			"running a suite against several targets at once is not supported", "--target NAME", "a matrix of targets would run one and ignore the others"},
 		{"case target", "evalcases:\n  - id: a\n    execution:\n      target: x\n      evaluators:\n        - {type: tool_trajectory, expected: [{tool: a}]}\n", 4, 15,
-			"targets are not supported yet", "", "nor a case's target"},
+			"target is a setting of the whole suite, not of one case", "execution.target on the suite", "a case's target would be ignored"},
 		{"suite skip_defaults", "execution:\n  skip_defaults: true\n  evaluators:\n" + ev + "evalcases:\n  - id: a\n", 2, 18,
 			"skip_defaults has nothing to skip at suite level", "on the cases", "it used to be read and dropped"},
 		{"turn skip_defaults", "evalcases:\n  - id: a\n    turns:\n      - execution:\n          skip_defaults: true\n          evaluators: [{type: tool_trajectory, expected: [{tool: a}]}]\n", 5, 26,

@@ -12,6 +12,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/target"
 )
 
 // A Suite is a set of cases from one file.
@@ -30,6 +31,13 @@ type Suite struct {
 	// (execution.workers); 0 when it does not say.
 	Workers int
 	Cases   []*Case
+	// Target runs the agent for the cases that have no recorded trace:
+	// --target NAME, else the suite's execution.target; nil when neither
+	// names one.
+	Target *target.Target
+	// TargetNode is the definition of Target, for errors.
+	TargetNode *config.Node
+	choice     targetChoice
 	// Warnings are problems that did not stop the suite from loading.
 	Warnings []trajeval.Warning
 }
@@ -68,4 +76,6 @@ type Options struct {
 	// Judges is the run's judge runtime; nil when suites are only
 	// validated (judged evaluators then load but cannot run).
 	Judges *judge.Runtime
+	Target string // --target: the target of every suite, over execution.target
+	Traces string // --traces: the run's traces file, which wins over targets
 }

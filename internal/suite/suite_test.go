@@ -133,10 +133,40 @@ func TestLoad_folder(t *testing.T) {
 	})
 	t.Run("duplicate ids across files", func(t *testing.T) {
 		c := "evalcases:\n  - id: same" + okEval
-		dir := write(t, map[string]string{"a.yaml": c, "sub/b.yaml": c})
-		suites, errs := suite.Load([]string{dir}, suite.Options{})
-		if len(suites) != 2 || len(errs) != 1 || !strings.Contains(errs[0].Error(), `case id "same" is used twice`) {
-			t.Errorf("Load = %d suites, %v; want 2 suites and one duplicate-id error", len(suites), errs)
+		named := "name: one\nevalcases:\n  - id: same" + okEval
+		tests := []struct {
+			name   string
+			files  map[string]string
+			traces string
+			want   string
+			reason string
+		}{
+			{"apart", map[string]string{"a.yaml": c, "sub/b.yaml": c}, "", "",
+				"results are keyed by suite and id: suites a and b may share an id"},
+			{"same name", map[string]string{"a.yaml": named, "sub/b.yaml": named}, "", "a suite of the same name",
+				"two rows with the same suite and id could not be told apart"},
+			{"one --traces file", map[string]string{"a.yaml": c, "sub/b.yaml": c}, "runs.jsonl", "both take their trace from runs.jsonl",
+				"a trace matched by id would score either case"},
+			{"one traces file", map[string]string{"a.yaml": c, "b.yaml": c, "traces.jsonl": "{}"}, "", "traces.jsonl",
+				"the suites share the traces file beside them"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				dir := write(t, tt.files)
+				suites, errs := suite.Load([]string{dir}, suite.Options{Traces: tt.traces})
+				if len(suites) != 2 {
+					t.Fatalf("Load = %d suites, want 2", len(suites))
+				}
+				if tt.want == "" {
+					if len(errs) > 0 {
+						t.Errorf("errors %v, want none (%s)", errs, tt.reason)
+					}
+					return
+				}
+				if len(errs) != 1 || !strings.Contains(errs[0].Error(), `case id "same" is used twice`) || !strings.Contains(errs[0].Error(), tt.want) {
+					t.Errorf("errors %v, want one duplicate-id error saying %q (%s)", errs, tt.want, tt.reason)
+				}
+			})
 		}
 	})
 	t.Run("skips non-suites", func(t *testing.T) {

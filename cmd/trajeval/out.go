@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/internal/run"
+)
+
+// An outFile is the --out file: one JSON row per case.
+//
+// Its rules:
+//  1. Each row is appended as soon as its case is done, in one write, so
+//     that a run stopped or killed leaves every finished row complete and
+//     at most its last line cut.
+//  2. An existing file is replaced only when the run has its first row to
+//     write: a run that fails before scoring anything leaves it as it was.
+//  3. With --resume the file is kept and appended to; a cut last line is
+//     dropped first (see readDone).
+//
+// Its first write error is kept, not returned, so that the report on
+// standard output goes on; Close returns it, so that the run still ends
+// with an error (exit code 2).
+type outFile struct {
+	name    string
+	resume  *done // nil without --resume
+	f       *os.File
+	started bool // the first row has been written
+	buf     bytes.Buffer
+	w       *report.JSONL
+	err     error
+}
+
+// newOut opens the --out file without changing it, so that a file that
+// cannot be written is an error before any agent runs.
+func newOut(name string, resume *done) (*outFile, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	o := &outFile{name: name, resume: resume, f: f}
+	o.w = report.NewJSONL(&o.buf)
+	return o, nil
+}
+
+// start readies the file for the first row (rule 2): emptied, or with
+// --resume cut back to its complete rows.
+func (o *outFile) start() error {
+	st, err := o.f.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return nil // a device or a pipe has nothing to replace
+	}
+	size := int64(0)
+	if o.resume != nil {
+		size = st.Size()
+		if o.resume.cut >= 0 {
+			size = o.resume.cut
+		}
+	}
+	if err := o.f.Truncate(size); err != nil {
+		return err
+	}
+	if _, err := o.f.Seek(size, io.SeekStart); err != nil {
+		return err
+	}
+	if o.resume != nil && o.resume.noNewline {
+		_, err := o.f.WriteString("\n")
+		return err
+	}
+	return nil
+}
+
+func (o *outFile) Case(r trajeval.CaseResult) {
+	if o.err != nil {
+		return
+	}
+	if !o.started {
+		o.started = true
+		if o.err = o.start(); o.err != nil {
+			return
+		}
+	}
+	o.buf.Reset()
+	if o.err = o.w.Case(r); o.err == nil {
+		_, o.err = o.f.Write(o.buf.Bytes())
+	}
+}
+
+// Close closes the file, returning the first error met since it was
+// created.
+func (o *outFile) Close() error {
+	if err := o.f.Close(); o.err == nil {
+		o.err = err
+	}
+	if o.err != nil {
+		return fmt.Errorf("--out %s: %w", o.name, o.err)
+	}
+	return nil
+}
+
+// done is what --resume found in the --out file.
+type done struct {
+	rows map[run.Key]trajeval.CaseResult
+	// cut is the length of the complete rows when the last line was cut
+	// off, -1 otherwise.
+	cut       int64
+	noNewline bool // the last row lacks its line end
+	warnings  []trajeval.Warning
+	reported  int // rows handed to the report
+}
+
+// keep returns the function that reports the kept rows on w.
+func (d *done) keep(w report.Writer) func(trajeval.CaseResult) error {
+	return func(r trajeval.CaseResult) error {
+		d.reported++
+		return w.Case(r)
+	}
+}
+
+// warnUnused warns of rows of the file that the run did not have: other
+// suites, cases or numbers of trials. They stay in the file.
+func (d *done) warnUnused(name string, warn func(trajeval.Warning)) {
+	if n := len(d.rows) - d.reported; n > 0 {
+		warn(trajeval.Warning{File: name, Msg: fmt.Sprintf("%d rows are not cases of this run (another suite, case or number of trials): kept in the file, left out of the report", n)})
+	}
+}
+
+// readDone reads the rows of a previous run from the --out file name. A
+// missing file is no rows. A last line that is not a complete row was cut
+// by a stop or a crash: it is dropped, with a warning naming it, and its
+// case runs again. A broken line before the last is an error: the file is
+// not one this command wrote, and resuming would mix it into the results.
+func readDone(name string) (*done, error) {
+	d := &done{rows: map[run.Key]trajeval.CaseResult{}, cut: -1}
+	f, err := os.Open(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return d, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	var off int64
+	for line := 1; ; line++ {
+		data, err := r.ReadBytes('\n')
+		if len(data) == 0 && errors.Is(err, io.EOF) {
+			return d, nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		last := errors.Is(err, io.EOF)
+		if _, perr := r.Peek(1); perr != nil && errors.Is(perr, io.EOF) {
+			last = true
+		}
+		row, why := parseRow(data)
+		switch {
+		case why == "":
+			if _, dup := d.rows[run.KeyOf(row)]; !dup {
+				d.rows[run.KeyOf(row)] = row
+			}
+			d.noNewline = !bytes.HasSuffix(data, []byte("\n"))
+		case last:
+			d.cut = off
+			d.warnings = append(d.warnings, trajeval.Warning{File: name, Line: line,
+				Msg: "the last line is not a complete row (" + why + "): a run stopped while writing it; it is dropped, and its case runs again"})
+			return d, nil
+		default:
+			return nil, &trajeval.TraceError{File: name, Line: line, Msg: "not a result row: " + why,
+				Hint: "--resume appends to a results file this command wrote; point --out at another file, or run without --resume to replace it"}
+		}
+		off += int64(len(data))
+	}
+}
+
+// parseRow reads one line of a results file; why says what is wrong with
+// it, "" when it is a row. A blank line is no row and nothing wrong.
+func parseRow(line []byte) (trajeval.CaseResult, string) {
+	var r trajeval.CaseResult
+	if len(bytes.TrimSpace(line)) == 0 {
+		return r, "a blank line"
+	}
+	if err := json.Unmarshal(line, &r); err != nil {
+		return r, "not valid JSON"
+	}
+	switch {
+	case r.ID == "":
+		return r, "no id"
+	case r.Status != trajeval.StatusPass && r.Status != trajeval.StatusFail && r.Status != trajeval.StatusError:
+		return r, "no status"
+	}
+	return r, ""
+}

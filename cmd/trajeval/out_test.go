@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/run"
+)
+
+func TestReadDone(t *testing.T) {
+	const a1 = `{"id":"a","suite":"s","status":"pass","score":1,"evaluators":[],"attempt":1}` + "\n"
+	const b1 = `{"id":"b","suite":"s","status":"fail","score":0,"evaluators":[],"attempt":1}` + "\n"
+	tests := []struct {
+		name      string
+		content   string // "" for no file
+		rows      int
+		cut       int64
+		noNewline bool
+		err       string
+		reason    string
+	}{
+		{"no file", "", 0, -1, false, "", "a first run has nothing to resume"},
+		{"complete", a1 + b1, 2, -1, false, "", "every row kept"},
+		{"cut last line", a1 + b1[:20], 1, int64(len(a1)), false, "", "a row cut by a crash is dropped, the file is cut back to the rows before it"},
+		{"last row without its line end", a1 + strings.TrimSuffix(b1, "\n"), 2, -1, true, "", "a complete row lacking its newline is kept, and the next row starts on a new line"},
+		{"not a row", a1 + `{"hello":1}` + "\n" + b1, 0, 0, false, "2: not a result row: no id", "JSON that is not a result row is not this command's file"},
+		{"blank line inside", a1 + "\n" + b1, 0, 0, false, "2: not a result row: a blank line", "this command never writes blank lines"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "out.jsonl")
+			if tt.content != "" {
+				if err := os.WriteFile(name, []byte(tt.content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, err := readDone(name)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q (%s)", err, tt.err, tt.reason)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.rows) != tt.rows || d.cut != tt.cut || d.noNewline != tt.noNewline {
+				t.Errorf("%d rows, cut %d, no newline %v; want %d, %d, %v (%s)", len(d.rows), d.cut, d.noNewline, tt.rows, tt.cut, tt.noNewline, tt.reason)
+			}
+			if tt.rows > 0 {
+				if _, ok := d.rows[run.Key{Suite: "s", ID: "a", Attempt: 1}]; !ok {
+					t.Errorf("row a#1 not keyed by suite, id and attempt")
+				}
+			}
+			// Appending after resuming leaves whole rows only.
+			o, err := newOut(name, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Case(trajeval.CaseResult{ID: "c", Suite: "s", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{}, Attempt: 1})
+			if err := o.Close(); err != nil {
+				t.Fatal(err)
+			}
+			again, err := readDone(name)
+			if err != nil || again.cut != -1 || len(again.rows) != tt.rows+1 {
+				t.Errorf("after appending: %v, cut %d, %d rows; want %d whole rows (%s)", err, again.cut, len(again.rows), tt.rows+1, tt.reason)
+			}
+		})
+	}
+}

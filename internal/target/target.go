@@ -1,0 +1,221 @@
+// Package target runs an agent to obtain the trace of a case that has none
+// recorded.
+//
+// A target is a command trajeval runs once per case (once per trial with
+// --trials N). Its providers:
+//  1. cli: any command. Its trace is the file it writes to {OUTPUT_FILE}
+//     when the command names that placeholder, else what it prints on
+//     standard output, in any trace format trajeval reads (Format forces
+//     one). See [Placeholders] for what the command may name.
+//  2. codex: `codex exec --json [--model M] [ARGS...] PROMPT`; its standard
+//     output is read as a codex stream.
+//  3. claude-code: `claude -p --output-format stream-json --verbose
+//     [--model M] [ARGS...] PROMPT`; its standard output is read as a
+//     claude-code stream.
+//
+// How a command runs:
+//  1. It starts in its own process group, in Dir, with the environment of
+//     trajeval plus Env, and standard input empty.
+//  2. When it runs longer than Timeout, or the run is stopped at once, the
+//     whole process group is killed (SIGKILL): the command and every
+//     process it started, so nothing is left behind (short of a process
+//     that leaves the group on purpose, with setsid). When it ends by
+//     itself, whatever it left running in its group is killed too. On
+//     Linux the command is killed when trajeval itself is.
+//  3. It fails, and the case is an error naming the target and ending with
+//     the last lines the command wrote to standard error, when it cannot be
+//     started, exits with a non-zero status, is killed, or writes no trace.
+//     A trace that no reader recognises is an error of the case too, never
+//     a trace with no steps.
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The providers.
+const (
+	CLI        = "cli"
+	Codex      = "codex"
+	ClaudeCode = "claude-code"
+)
+
+// Providers are the providers trajeval runs, in the order help lists them.
+var Providers = []string{CLI, Codex, ClaudeCode}
+
+// DefaultTimeout bounds a command that sets no timeout: an agent that
+// hangs must not hang the run.
+const DefaultTimeout = 10 * time.Minute
+
+// Errors a failed run wraps, for errors.Is.
+var (
+	ErrFailed  = errors.New("target failed")
+	ErrTimeout = errors.New("target timed out")
+	ErrNoTrace = errors.New("target wrote no trace")
+)
+
+// A Target says how to run an agent.
+type Target struct {
+	Name     string
+	Provider string // CLI, Codex or ClaudeCode
+	// Command is a cli target's command: Shell is a command line run by
+	// /bin/sh -c, Argv a list of arguments run as they are (no shell).
+	// Exactly one is set.
+	Shell string
+	Argv  []string
+	// Binary is the program of a codex or claude-code target ("codex",
+	// "claude" when empty), found on PATH when it has no slash.
+	Binary string
+	Model  string   // codex and claude-code: --model, when set
+	Args   []string // codex and claude-code: extra arguments, before the prompt
+	// Dir is the folder the command runs in ("" for trajeval's own).
+	Dir     string
+	Timeout time.Duration // 0 for DefaultTimeout
+	Env     []string      // KEY=VALUE added to trajeval's environment
+	// Format forces the trace format of the output ("" detects it; codex
+	// and claude-code read their own).
+	Format string
+	// File is where the target is defined, for messages.
+	File string
+}
+
+// A Request is one run of a target: a case, and which trial.
+type Request struct {
+	Suite   string
+	CaseID  string
+	Input   string // the case's input, as text: the prompt
+	Attempt int    // 1-based
+}
+
+// An Output is what a run produced.
+type Output struct {
+	Trace []byte // the trace, as the command wrote it
+	// Name names the trace in messages: the target and where the trace
+	// came from.
+	Name   string
+	Format string // the format to read it in, "" to detect it
+}
+
+// TraceFormat returns the format a target's output is read in, "" to
+// detect it.
+func (t *Target) TraceFormat() string {
+	switch {
+	case t.Format != "":
+		return t.Format
+	case t.Provider == Codex:
+		return "codex"
+	case t.Provider == ClaudeCode:
+		return "claude-code"
+	}
+	return ""
+}
+
+// Run runs t for req and returns the trace it produced. The error of a
+// failed run wraps ErrFailed, ErrTimeout or ErrNoTrace, or ctx's error when
+// ctx ended first.
+func Run(ctx context.Context, t *Target, req Request) (Output, error) {
+	tmp, err := os.MkdirTemp("", "trajeval-target-")
+	if err != nil {
+		return Output{}, fmt.Errorf("target %s: %w", t.Name, err)
+	}
+	defer os.RemoveAll(tmp)
+	files := runFiles{
+		prompt: filepath.Join(tmp, "prompt.txt"),
+		output: filepath.Join(tmp, "output"),
+	}
+	if err := os.WriteFile(files.prompt, []byte(req.Input), 0o600); err != nil {
+		return Output{}, fmt.Errorf("target %s: %w", t.Name, err)
+	}
+	var argv []string
+	usesFile := false
+	switch t.Provider {
+	case CLI:
+		argv, usesFile = cliArgv(t, req, files)
+	case Codex:
+		argv = codexArgv(t, req)
+	case ClaudeCode:
+		argv = claudeArgv(t, req)
+	default:
+		return Output{}, fmt.Errorf("target %s: unknown provider %q", t.Name, t.Provider)
+	}
+	timeout := t.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	res, err := execute(ctx, command{argv: argv, dir: t.Dir, env: t.Env, timeout: timeout, tmp: tmp})
+	if err != nil {
+		return Output{}, t.failure(err, res.stderr)
+	}
+	out := Output{Trace: res.stdout, Name: fmt.Sprintf("target %s (standard output)", t.Name), Format: t.TraceFormat()}
+	if usesFile {
+		out.Name = fmt.Sprintf("target %s ({OUTPUT_FILE})", t.Name)
+		data, err := os.ReadFile(files.output)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return Output{}, t.failure(fmt.Errorf("%w: the command wrote nothing to {OUTPUT_FILE}", ErrNoTrace), res.stderr)
+		case err != nil:
+			return Output{}, t.failure(fmt.Errorf("%w: cannot read {OUTPUT_FILE}: %v", ErrNoTrace, err), res.stderr)
+		}
+		out.Trace = data
+	}
+	if len(strings.TrimSpace(string(out.Trace))) == 0 {
+		where := "printed nothing on standard output"
+		if usesFile {
+			where = "wrote an empty {OUTPUT_FILE}"
+		}
+		return Output{}, t.failure(fmt.Errorf("%w: the command %s", ErrNoTrace, where), res.stderr)
+	}
+	return out, nil
+}
+
+// failure is the error of a failed run, ending with the command's last
+// lines of standard error.
+func (t *Target) failure(err error, stderr []byte) error {
+	return &Error{Target: t.Name, Err: err, Stderr: tail(stderr)}
+}
+
+// An Error is a run of a target that failed.
+type Error struct {
+	Target string
+	Err    error
+	Stderr string // the last lines the command wrote on standard error
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("target %s: %v", e.Target, e.Err)
+	if e.Stderr != "" {
+		// Quoted line by line: the lines are the command's, not trajeval's.
+		msg += "; its standard error ends with:\n  | " + strings.ReplaceAll(e.Stderr, "\n", "\n  | ")
+	}
+	return msg
+}
+
+// Unwrap returns the cause: ErrFailed, ErrTimeout, ErrNoTrace or the
+// run's context error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// tailLines and tailBytes bound the standard error an error quotes.
+const (
+	tailLines = 10
+	tailBytes = 2000
+)
+
+// tail returns the last lines of b, at most tailLines lines and about
+// tailBytes bytes.
+func tail(b []byte) string {
+	s := strings.TrimRight(string(b), "\n\r\t ")
+	if len(s) > tailBytes {
+		s = "…" + s[len(s)-tailBytes:]
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > tailLines {
+		lines = append([]string{"…"}, lines[len(lines)-tailLines:]...)
+	}
+	return strings.Join(lines, "\n")
+}
