@@ -362,8 +362,8 @@ func reprArgs(t string, warn func(string)) any {
 // message, else an "input" or "question" string.
 func rootUser(inputs any) *string {
 	m := msglog.Obj(inputs)
-	if msgs := msglog.List(m["messages"]); msgs != nil {
-		if inner := msglog.List(msgs[len(msgs)-1]); inner != nil && len(msgs) == 1 {
+	if msgs := msglog.List(m["messages"]); len(msgs) > 0 {
+		if inner := msglog.List(msgs[0]); inner != nil && len(msgs) == 1 {
 			if _, ok := asMessage(inner); !ok {
 				msgs = inner // chat model inputs: a list of message lists
 			}
