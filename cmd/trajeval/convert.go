@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func convertCmd() *cobra.Command {

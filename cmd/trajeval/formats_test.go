@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // rejected names the readers' test files (format/file) that exist to be

@@ -58,7 +58,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 	"github.com/trajeval/trajeval/internal/trials"
 )
 

@@ -17,8 +17,8 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suggest"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Kind is the type of a node.

@@ -30,10 +30,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/suggest"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Spec describes one evaluator type.

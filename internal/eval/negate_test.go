@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	_ "github.com/trajeval/trajeval/internal/eval/composite"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // fixed is an evaluator whose outcome the test writes down:

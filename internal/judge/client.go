@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Message is one chat message sent to the judge.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Progress tells a person watching a long run how far it is, on standard

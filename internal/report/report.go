@@ -14,7 +14,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Writer receives case results and a closing summary.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

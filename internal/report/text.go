@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Text writes a report for people: each case with its verdict and score,

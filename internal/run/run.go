@@ -50,9 +50,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Options steer a run.

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // fixture writes a suite of n cases, a traces file that holds them out of

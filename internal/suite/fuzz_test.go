@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // FuzzLoad checks LoadFile on any file:

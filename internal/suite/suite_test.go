@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // write creates files (name → content) in a new temporary folder and

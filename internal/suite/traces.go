@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // CheckTraces returns an error for every trace file the suites name that

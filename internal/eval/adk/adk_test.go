@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/adk"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // turn is one turn of calls, written "name(json args) name(json args)".

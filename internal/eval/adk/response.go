@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/rouge"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func init() {

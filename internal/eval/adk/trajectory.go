@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // The metric names, as ADK spells them.

@@ -3,9 +3,9 @@ package calls
 import (
 	"errors"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Parse reads a list of expected calls. An item is a map

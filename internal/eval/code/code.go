@@ -40,10 +40,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func init() {

@@ -9,10 +9,10 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	_ "github.com/trajeval/trajeval/internal/eval/code"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func build(t *testing.T, yaml string) (*eval.Configured, error) {

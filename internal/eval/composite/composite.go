@@ -22,10 +22,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/suggest"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func init() {

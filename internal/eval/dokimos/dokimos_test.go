@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	_ "github.com/trajeval/trajeval/internal/eval/dokimos"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func tryBuild(yaml string) (*eval.Configured, error) {

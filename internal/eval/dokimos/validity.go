@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/suggest"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func init() {

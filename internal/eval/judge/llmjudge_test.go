@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var fairJudge = judgetest.Fair("Guido")

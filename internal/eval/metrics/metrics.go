@@ -22,9 +22,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func init() {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // benchCase makes n expected calls (args: any) and n actual steps drawn

@@ -36,12 +36,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func init() {

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	_ "github.com/trajeval/trajeval/internal/eval/trajectory"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // steps builds a trajectory from a shorthand: "a b(x=1) c" is three calls;

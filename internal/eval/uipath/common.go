@@ -1,8 +1,8 @@
 package uipath
 
 import (
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // required returns the value of key, or an error placed at n.

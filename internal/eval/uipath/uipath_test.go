@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	_ "github.com/trajeval/trajeval/internal/eval/uipath"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // build reads one evaluator from YAML.

@@ -44,10 +44,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Format is the Anthropic Messages API.

@@ -23,8 +23,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

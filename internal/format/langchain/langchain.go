@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/sniff"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Messages reads LangChain and LangGraph message dumps ("langchain").

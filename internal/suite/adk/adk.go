@@ -44,13 +44,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	adkeval "github.com/trajeval/trajeval/internal/eval/adk"
 	adkformat "github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func init() {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func write(t *testing.T, dir string, files map[string]string) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func ptr[T any](v T) *T { return &v }

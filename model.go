@@ -1,0 +1,140 @@
+package trajeval
+
+import core "github.com/trajeval/trajeval/internal/trajeval"
+
+// The domain model. Its types are defined in an internal package so that
+// the readers and evaluators, which this package calls, can share them
+// without an import cycle; these aliases make them this package's own
+// (trajeval.Trajectory and the internal type are one type).
+
+// A Trajectory is what one agent run did: its turns, the tool calls it made
+// (flattened over all turns, in the order the model issued them) and the
+// run-level metrics its trace reported. Every trace format is read into
+// this one model, so every evaluator works on every source.
+type Trajectory = core.Trajectory
+
+// A Turn is one user message and the agent's final answer to it.
+type Turn = core.Turn
+
+// A Step is one tool call: its 1-based Index in issue order, Turn, the
+// format's call ID, Name, Args and Result (JSON values), Error and
+// ErrorMessage, DurationMS, StartTime and EndTime, ParallelGroup (steps
+// issued together share it) and the sub-Agent that made it. Zero values
+// stand for "the trace does not say".
+type Step = core.Step
+
+// Metrics are the run-level figures a trace reports; each is nil when the
+// trace does not report it.
+type Metrics = core.Metrics
+
+// Tokens counts the tokens of a run.
+type Tokens = core.Tokens
+
+// An Evaluator scores one trajectory. Evaluate returns the raw outcome; an
+// error means the evaluator could not run (status error), never a low
+// score.
+type Evaluator = core.Evaluator
+
+// EvaluatorFunc adapts a function to [Evaluator].
+type EvaluatorFunc = core.EvaluatorFunc
+
+// An Outcome is an evaluator's score before its threshold is applied.
+type Outcome = core.Outcome
+
+// An ExpectedCall is one tool call the agent should make.
+type ExpectedCall = core.ExpectedCall
+
+// ArgsMatch says how expected arguments are compared with actual ones: a
+// mode, or a list of dot-paths that alone are compared.
+type ArgsMatch = core.ArgsMatch
+
+// ArgsMode names an argument-matching rule.
+type ArgsMode = core.ArgsMode
+
+// The argument modes. Superset is an alias of Partial.
+const (
+	ArgsPartial = core.ArgsPartial // expected ⊆ actual, recursively
+	ArgsExact   = core.ArgsExact   // same keys at every depth
+	ArgsSubset  = core.ArgsSubset  // actual ⊆ expected
+	ArgsIgnore  = core.ArgsIgnore  // always match
+	ArgsPaths   = core.ArgsPaths   // only ArgsMatch.Paths are compared
+)
+
+// Status is the verdict of a case or an evaluator.
+type Status = core.Status
+
+// The three verdicts. An error is neither a pass nor a silent fail: the
+// case or evaluator could not be scored.
+const (
+	StatusPass  = core.StatusPass
+	StatusFail  = core.StatusFail
+	StatusError = core.StatusError
+)
+
+// A Result is one evaluator's verdict on one trajectory.
+type Result = core.Result
+
+// A CaseResult is the verdict on one eval case.
+type CaseResult = core.CaseResult
+
+// Details explain a score: how the expected calls lined up with the
+// actual steps, what is missing, what is extra, and each check that ran.
+type Details = core.Details
+
+// A Pair says that an expected item matched an actual step.
+type Pair = core.Pair
+
+// Missing is an expected item that no step matched, with the steps that
+// came closest.
+type Missing = core.Missing
+
+// A NearMiss is a step that almost matched an expected item.
+type NearMiss = core.NearMiss
+
+// An ArgDiff is one argument path whose value did not match.
+type ArgDiff = core.ArgDiff
+
+// Extra is an actual step that no expected item used.
+type Extra = core.Extra
+
+// A Check is one pass/fail test inside an evaluator.
+type Check = core.Check
+
+// Check statuses.
+const (
+	CheckPass = core.CheckPass
+	CheckFail = core.CheckFail
+	CheckSkip = core.CheckSkip
+)
+
+// JudgeUsage counts the judge calls of an evaluator, a case or a run.
+type JudgeUsage = core.JudgeUsage
+
+// A Format reads one trace format into trajectories.
+type Format = core.Format
+
+// An Input is one trace file being read.
+type Input = core.Input
+
+// A Warning is a problem in a trace that did not stop it from being read.
+type Warning = core.Warning
+
+// A SniffError is a format's reason for not claiming a file.
+type SniffError = core.SniffError
+
+// A SpecError is a mistake in a suite or configuration file, located for
+// the person who must fix it.
+type SpecError = core.SpecError
+
+// A TraceError is a trace that could not be read, located at its file,
+// line and column.
+type TraceError = core.TraceError
+
+// Sentinel errors, for errors.Is.
+var (
+	ErrNoTrace       = core.ErrNoTrace
+	ErrEmptyTrace    = core.ErrEmptyTrace
+	ErrUnknownFormat = core.ErrUnknownFormat
+	ErrConfig        = core.ErrConfig
+	ErrCorruptTrace  = core.ErrCorruptTrace
+)
