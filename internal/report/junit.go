@@ -160,7 +160,7 @@ func writeTallies(b *strings.Builder, rows []trajeval.CaseResult) {
 // unindented.
 func explain(r trajeval.CaseResult) string {
 	var b strings.Builder
-	writeCase(&b, r, false)
+	trajeval.WriteCaseBody(&b, r, false)
 	lines := strings.SplitAfter(b.String(), "\n")
 	cut := -1
 	for _, l := range lines {

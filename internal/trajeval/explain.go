@@ -1,0 +1,233 @@
+package trajeval
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// Passed reports whether the evaluator passed: an error is not a pass.
+func (r Result) Passed() bool { return r.Status == StatusPass }
+
+// Passed reports whether the case passed: an error is not a pass.
+func (r CaseResult) Passed() bool { return r.Status == StatusPass }
+
+// Explain returns the explanation the text report gives of the result, one
+// line per evaluator:
+//  1. its verdict (✓ pass, ✗ fail, ! error), name, type and score, with
+//     the threshold it missed, or "failed by its verdict" when the
+//     evaluator's own verdict failed it;
+//  2. the reason it could not run, if it could not;
+//  3. for a result that did not pass: how the expected calls lined up
+//     with the steps (✓ step N, ✗ missing), each near miss with the
+//     argument paths that differ, the extra steps, each check, the
+//     dialect's notes and the warnings; then its members, explained the
+//     same way, indented;
+//  4. for a result that passed: its warnings alone.
+func (r Result) Explain() string {
+	var b strings.Builder
+	WriteResult(&b, r, "", false)
+	return b.String()
+}
+
+// Explain returns the explanation the text report gives of the case: a
+// heading (PASS, FAIL or ERROR, its id, attempt, score, "partial trace",
+// its suite), the reason it could not be scored, each evaluator explained
+// as [Result.Explain] does, the case's warnings and what its judge calls
+// cost.
+func (r CaseResult) Explain() string {
+	var b strings.Builder
+	WriteCase(&b, r, false)
+	return b.String()
+}
+
+var mark = map[Status]string{StatusPass: "PASS ", StatusFail: "FAIL ", StatusError: "ERROR"}
+
+// WriteCase writes the explanation of a case; verbose explains passing
+// evaluators too. The text report writes each case with it.
+func WriteCase(b *strings.Builder, r CaseResult, verbose bool) {
+	fmt.Fprintf(b, "%s %s", mark[r.Status], r.ID)
+	if r.Attempt > 0 {
+		fmt.Fprintf(b, "  attempt %d", r.Attempt)
+	}
+	fmt.Fprintf(b, "  score %s", FormatScore(r.Score))
+	if r.Partial {
+		b.WriteString("  partial trace")
+	}
+	if r.Suite != "" {
+		fmt.Fprintf(b, "  (%s)", r.Suite)
+	}
+	b.WriteByte('\n')
+	WriteCaseBody(b, r, verbose)
+}
+
+// WriteCaseBody writes the explanation of a case below its heading: its
+// error, each evaluator, its warnings, its judge calls.
+func WriteCaseBody(b *strings.Builder, r CaseResult, verbose bool) {
+	if r.Error != "" {
+		fmt.Fprintf(b, "      error: %s\n", r.Error)
+	}
+	for _, e := range r.Evaluators {
+		WriteResult(b, e, "  ", verbose)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(b, "  warning: %s\n", w) // the case's, not its last evaluator's
+	}
+	if r.Judge != nil {
+		fmt.Fprintf(b, "      judge: %s\n", FormatUsage(r.Judge))
+	}
+}
+
+// WriteResult writes the explanation of one evaluator's result (see
+// [Result.Explain]), each line starting with indent; verbose explains a
+// passing result too.
+func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
+	sym := map[Status]string{StatusPass: "✓", StatusFail: "✗", StatusError: "!"}[e.Status]
+	name := e.Name
+	if e.Turn > 0 {
+		name = fmt.Sprintf("turn %d: %s", e.Turn, e.Name)
+	}
+	kind := e.Type
+	if e.Details != nil && e.Details.Mode != "" {
+		kind += " " + e.Details.Mode
+	}
+	if kind == name || kind == "" {
+		kind = "" // an evaluator named after its type: say it once
+	} else {
+		kind = "  " + kind
+	}
+	fmt.Fprintf(b, "%s%s %s%s  %s", indent, sym, name, kind, FormatScore(e.Score))
+	switch {
+	case e.Status != StatusFail:
+	case e.Type == TypeAll:
+		// Its members decide, not a threshold.
+	case e.Score < e.Threshold:
+		fmt.Fprintf(b, " < %s", FormatScore(e.Threshold))
+	default:
+		// The evaluator's own verdict failed it (all_pass, a program's
+		// pass: false, a required criterion), not its threshold.
+		b.WriteString("  failed by its verdict")
+	}
+	if !e.Required {
+		b.WriteString("  (not required)")
+	}
+	b.WriteByte('\n')
+	in := indent + "    "
+	if e.Error != "" {
+		fmt.Fprintf(b, "%serror: %s\n", in, e.Error)
+	}
+	if e.Status == StatusPass && !verbose {
+		if e.Details != nil {
+			for _, w := range e.Details.Warnings {
+				fmt.Fprintf(b, "%swarning: %s\n", in, w)
+			}
+		}
+		return
+	}
+	if d := e.Details; d != nil {
+		writeDetails(b, d, in)
+	}
+	for _, m := range e.Members {
+		WriteResult(b, m, in, verbose)
+	}
+}
+
+// TypeAll is the type of the result that stands for several evaluators
+// scored together: its members decide whether it passes.
+const TypeAll = "all"
+
+func writeDetails(b *strings.Builder, d *Details, in string) {
+	if len(d.Matched) > 0 || len(d.Missing) > 0 {
+		rows := make(map[int]string)
+		for _, p := range d.Matched {
+			rows[p.Item] = fmt.Sprintf("✓ step %d %s", p.Step, p.Tool)
+		}
+		for _, m := range d.Missing {
+			rows[m.Item] = "✗ missing"
+		}
+		tools := make(map[int]string)
+		for _, p := range d.Matched {
+			tools[p.Item] = p.Tool
+		}
+		for _, m := range d.Missing {
+			tools[m.Item] = m.Tool
+		}
+		fmt.Fprintf(b, "%sexpected %d, actual %d, matched %d\n", in, d.Expected, d.Actual, d.Hits)
+		for i := 1; i <= d.Expected; i++ {
+			if rows[i] == "" {
+				continue
+			}
+			fmt.Fprintf(b, "%s  %2d %-28s %s\n", in, i, tools[i], rows[i])
+		}
+		for _, m := range d.Missing {
+			for _, n := range m.Near {
+				fmt.Fprintf(b, "%s     call %d %s, near step %d %s:", in, m.Item, m.Tool, n.Step, n.Tool)
+				if n.Why != "" {
+					fmt.Fprintf(b, " %s", n.Why)
+				}
+				for i, df := range n.Diffs {
+					if i > 0 {
+						b.WriteByte(';')
+					}
+					fmt.Fprintf(b, " %s", df)
+				}
+				b.WriteByte('\n')
+			}
+		}
+	}
+	if len(d.Extra) > 0 {
+		parts := make([]string, len(d.Extra))
+		for i, x := range d.Extra {
+			parts[i] = fmt.Sprintf("%d %s", x.Step, x.Tool)
+		}
+		fmt.Fprintf(b, "%sextra steps: %s\n", in, strings.Join(parts, ", "))
+	}
+	for _, c := range d.Checks {
+		fmt.Fprintf(b, "%s%s %s", in, c.Status, c.Name)
+		if c.Message != "" {
+			fmt.Fprintf(b, ": %s", c.Message)
+		}
+		b.WriteByte('\n')
+	}
+	keys := make([]string, 0, len(d.Notes))
+	for k := range d.Notes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(b, "%s%s: %s\n", in, k, jsonv.Marshal(d.Notes[k]))
+	}
+	for _, w := range d.Warnings {
+		fmt.Fprintf(b, "%swarning: %s\n", in, w)
+	}
+}
+
+// FormatScore writes a score with two decimals.
+func FormatScore(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
+
+// FormatUsage reads "3 calls (1 cached), 1200 tokens in, 80 out, $0.0012".
+func FormatUsage(u *JudgeUsage) string {
+	s := fmt.Sprintf("%d calls", u.Calls)
+	if u.Cached > 0 {
+		s = fmt.Sprintf("%d calls, %d answers cached", u.Calls, u.Cached)
+	}
+	s += fmt.Sprintf(", %d tokens in, %d out", u.InputTokens, u.OutputTokens)
+	if u.CostUSD != nil {
+		s += ", " + usd(*u.CostUSD)
+	} else if u.Calls > 0 {
+		s += ", cost not reported"
+	}
+	return s
+}
+
+// usd writes a cost with four decimals, or with two significant digits
+// when it is smaller than that: $0.0000 would say the judge was free.
+func usd(c float64) string {
+	if c != 0 && c < 0.0001 {
+		return "$" + strconv.FormatFloat(c, 'g', 2, 64)
+	}
+	return fmt.Sprintf("$%.4f", c)
+}
