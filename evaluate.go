@@ -1,0 +1,188 @@
+package trajeval
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/run"
+	"github.com/trajeval/trajeval/internal/suite"
+	core "github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// TypeAll is the Type of the Result that [Evaluate] returns for several
+// evaluators: its Members are theirs, and they decide whether it passes.
+const TypeAll = core.TypeAll
+
+// Evaluate scores t with each evaluator and returns the verdict.
+//
+// Each evaluator's raw [Outcome] becomes a [Result] by these rules:
+//  1. Its settings are its own when it has a Settings() Settings method
+//     (evaluators made by [Configure], and those of a loaded [Suite], have
+//     one); otherwise the defaults of a deterministic evaluator: threshold
+//     1, weight 1, required, not negated.
+//  2. The score is clamped to [0, 1] (NaN is 0). It passes when it reaches
+//     the threshold, unless the outcome carries its own Verdict, which
+//     decides instead. Negate then scores 1 − score and swaps pass and
+//     fail.
+//  3. An evaluator that returns an error, panics, or is nil gets
+//     [StatusError] with the reason in Error and a score of 0: never a
+//     pass, never a silent fail.
+//
+// With one evaluator, Evaluate returns its Result. With several, it
+// returns one Result of Type [TypeAll] whose Members are theirs, in order,
+// combined as a suite combines a case's evaluators:
+//  1. its Score is the mean of the members' scores, weighted by their
+//     weights;
+//  2. it passes iff every required member passes;
+//  3. it is [StatusError] when any member is, with that member's reason.
+//
+// With no evaluator, the Result is an error: nothing to score is not a
+// pass. A nil trajectory is scored as an empty one (no steps, no turns):
+// nil and empty trajectories are valid input, and what an evaluator
+// expects of them is its own rule.
+func Evaluate(ctx context.Context, t *Trajectory, evaluators ...Evaluator) Result {
+	if t == nil {
+		t = &Trajectory{}
+	}
+	switch len(evaluators) {
+	case 0:
+		return Result{Name: TypeAll, Type: TypeAll, Status: StatusError, Threshold: 1, Weight: 1, Required: true,
+			Error: "no evaluators to run: pass Evaluate at least one", Members: []Result{}}
+	case 1:
+		return configured(evaluators[0], "evaluator").Run(ctx, t)
+	}
+	c := &suite.Case{Evaluators: make([]*eval.Configured, len(evaluators))}
+	for i, e := range evaluators {
+		c.Evaluators[i] = configured(e, fmt.Sprintf("evaluator %d", i+1))
+	}
+	r := run.Score(ctx, &suite.Suite{}, c, t)
+	return Result{Name: TypeAll, Type: TypeAll, Score: r.Score, Status: r.Status, Threshold: 1, Weight: 1, Required: true,
+		Error: r.Error, Members: r.Evaluators, Judge: r.Judge}
+}
+
+// Settings say how [Evaluate] turns an evaluator's [Outcome] into a
+// [Result]. The zero value holds the defaults of a deterministic
+// evaluator.
+type Settings struct {
+	// Name names the Result; "" is "evaluator" (with its place in the
+	// list, from 1, when Evaluate has several).
+	Name string
+	// Type says what kind of evaluator it is, e.g. "tool_trajectory"; it
+	// is shown beside the name.
+	Type string
+	// Threshold is the score at or above which it passes, in (0, 1]; 0
+	// is 1.
+	Threshold float64
+	// Weight is its share of a combined score; 0 is 1.
+	Weight float64
+	// Optional lets the combined result pass when this evaluator fails
+	// (required: false in a suite).
+	Optional bool
+	// Negate scores 1 − score and swaps pass and fail; pass or fail is
+	// decided first, on the score before negation.
+	Negate bool
+}
+
+// Configure returns e with settings s: the fields of s that are set
+// (not zero) replace e's own settings (see [Evaluate]). A threshold
+// outside (0, 1], a negative or infinite weight makes the evaluator an error when
+// it runs.
+func Configure(e Evaluator, s Settings) Evaluator {
+	if se, ok := e.(suiteEvaluator); ok {
+		c := *se.c
+		apply(&c, s)
+		return suiteEvaluator{&c}
+	}
+	own := Settings{}
+	if h, ok := e.(interface{ Settings() Settings }); ok {
+		own = h.Settings()
+	}
+	if s.Name != "" {
+		own.Name = s.Name
+	}
+	if s.Type != "" {
+		own.Type = s.Type
+	}
+	if s.Threshold != 0 {
+		own.Threshold = s.Threshold
+	}
+	if s.Weight != 0 {
+		own.Weight = s.Weight
+	}
+	own.Optional = own.Optional || s.Optional
+	own.Negate = own.Negate || s.Negate
+	return withSettings{e, own}
+}
+
+// withSettings is an evaluator with its settings.
+type withSettings struct {
+	Evaluator
+	s Settings
+}
+
+func (w withSettings) Settings() Settings { return w.s }
+
+// suiteEvaluator is an evaluator of a loaded suite, with the settings its
+// file gave it.
+type suiteEvaluator struct{ c *eval.Configured }
+
+// Evaluate returns the raw outcome; Evaluate applies the settings.
+func (e suiteEvaluator) Evaluate(ctx context.Context, t *Trajectory) (Outcome, error) {
+	return e.c.Eval.Evaluate(ctx, t)
+}
+
+// Settings returns the evaluator's settings from its suite file.
+func (e suiteEvaluator) Settings() Settings {
+	return Settings{Name: e.c.Name, Type: e.c.Type, Threshold: e.c.Threshold, Weight: e.c.Weight, Optional: !e.c.Required, Negate: e.c.Negate}
+}
+
+// configured gives e its settings: its own, else the defaults, named name.
+func configured(e Evaluator, name string) *eval.Configured {
+	if se, ok := e.(suiteEvaluator); ok {
+		return se.c
+	}
+	c := &eval.Configured{Name: name, Weight: 1, Required: true, Threshold: 1, Eval: e}
+	if e == nil {
+		c.Eval = EvaluatorFunc(func(context.Context, *Trajectory) (Outcome, error) {
+			return Outcome{}, fmt.Errorf("%s is nil: pass an evaluator", name)
+		})
+		return c
+	}
+	if h, ok := e.(interface{ Settings() Settings }); ok {
+		apply(c, h.Settings())
+	}
+	return c
+}
+
+// apply sets the fields of s that are set on c, and makes c an error when
+// they are out of range.
+func apply(c *eval.Configured, s Settings) {
+	if s.Name != "" {
+		c.Name = s.Name
+	}
+	if s.Type != "" {
+		c.Type = s.Type
+	}
+	if s.Threshold != 0 {
+		c.Threshold = s.Threshold
+	}
+	if s.Weight != 0 {
+		c.Weight = s.Weight
+	}
+	c.Required = c.Required && !s.Optional
+	c.Negate = c.Negate || s.Negate
+	var bad string
+	switch {
+	case !(s.Threshold >= 0 && s.Threshold <= 1): // NaN too
+		bad = fmt.Sprintf("threshold must be between 0 and 1, got %v", s.Threshold)
+	case !(s.Weight >= 0) || math.IsInf(s.Weight, 1):
+		bad = fmt.Sprintf("weight must be a number of at least 0, got %v", s.Weight)
+	}
+	if bad != "" {
+		c.Eval = EvaluatorFunc(func(context.Context, *Trajectory) (Outcome, error) {
+			return Outcome{}, fmt.Errorf("%s: %s", c.Name, bad)
+		})
+	}
+}

@@ -1,0 +1,139 @@
+package trajeval_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+)
+
+// score returns an evaluator that scores f.
+func score(f float64) trajeval.Evaluator {
+	return trajeval.EvaluatorFunc(func(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+		return trajeval.Outcome{Score: f}, nil
+	})
+}
+
+var (
+	failing = trajeval.EvaluatorFunc(func(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+		return trajeval.Outcome{}, errors.New("no judge to ask")
+	})
+	panicking = trajeval.EvaluatorFunc(func(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+		panic("index out of range")
+	})
+	stepCount = trajeval.EvaluatorFunc(func(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+		return trajeval.Outcome{Score: float64(len(t.Steps))}, nil // would panic on a nil t
+	})
+)
+
+func TestEvaluate(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name       string
+		traj       *trajeval.Trajectory
+		evaluators []trajeval.Evaluator
+		status     trajeval.Status
+		score      float64
+		errHas     string // in Result.Error
+		members    int
+		reason     string
+	}{
+		{"one pass", nil, []trajeval.Evaluator{score(1)}, trajeval.StatusPass, 1, "", 0,
+			"one evaluator's result is returned as is"},
+		{"default threshold is 1", nil, []trajeval.Evaluator{score(0.99)}, trajeval.StatusFail, 0.99, "", 0,
+			"a plain evaluator is deterministic: threshold 1"},
+		{"own threshold", nil, []trajeval.Evaluator{trajeval.Configure(score(0.5), trajeval.Settings{Threshold: 0.5})}, trajeval.StatusPass, 0.5, "", 0,
+			"Configure's threshold replaces the default"},
+		{"negate", nil, []trajeval.Evaluator{trajeval.Configure(score(0), trajeval.Settings{Negate: true})}, trajeval.StatusPass, 1, "", 0,
+			"negate swaps pass and fail and scores 1 − score"},
+		{"error", nil, []trajeval.Evaluator{failing}, trajeval.StatusError, 0, "no judge to ask", 0,
+			"an evaluator that cannot run is an error, never a pass"},
+		{"panic", nil, []trajeval.Evaluator{panicking}, trajeval.StatusError, 0, "index out of range", 0,
+			"a panic is an error with its reason"},
+		{"nil evaluator", nil, []trajeval.Evaluator{nil}, trajeval.StatusError, 0, "evaluator is nil", 0,
+			"a nil evaluator is an error, not a crash"},
+		{"nil trajectory", nil, []trajeval.Evaluator{stepCount}, trajeval.StatusFail, 0, "", 0,
+			"a nil trajectory is scored as an empty one"},
+		{"NaN", nil, []trajeval.Evaluator{score(math.NaN())}, trajeval.StatusFail, 0, "", 0,
+			"a NaN score is 0, never a pass"},
+		{"none", &trajeval.Trajectory{}, nil, trajeval.StatusError, 0, "no evaluators", 0,
+			"nothing to score is not a pass"},
+		{"several pass", nil, []trajeval.Evaluator{score(1), score(1)}, trajeval.StatusPass, 1, "", 2,
+			"several evaluators are members of one result"},
+		{"weighted mean", nil, []trajeval.Evaluator{score(1), trajeval.Configure(score(0), trajeval.Settings{Weight: 3})}, trajeval.StatusFail, 0.25, "", 2,
+			"the score is the weighted mean; a failing required member fails the whole"},
+		{"optional member", nil, []trajeval.Evaluator{score(1), trajeval.Configure(score(0), trajeval.Settings{Optional: true})}, trajeval.StatusPass, 0.5, "", 2,
+			"an optional member that fails does not fail the whole"},
+		{"member error", nil, []trajeval.Evaluator{score(1), trajeval.Configure(failing, trajeval.Settings{Name: "judge", Optional: true})}, trajeval.StatusError, 0.5, "evaluator judge: no judge to ask", 2,
+			"a member that cannot run makes the whole an error, even when optional"},
+		{"bad threshold", nil, []trajeval.Evaluator{trajeval.Configure(score(1), trajeval.Settings{Threshold: 1.5})}, trajeval.StatusError, 0, "threshold must be between 0 and 1", 0,
+			"a setting out of range is an error, not a silent pass"},
+		{"NaN threshold", nil, []trajeval.Evaluator{trajeval.Configure(score(1), trajeval.Settings{Threshold: math.NaN()})}, trajeval.StatusError, 0, "threshold must be between 0 and 1", 0,
+			"a NaN threshold would fail or pass everything"},
+		{"negative weight", nil, []trajeval.Evaluator{trajeval.Configure(score(1), trajeval.Settings{Weight: -1})}, trajeval.StatusError, 0, "weight must be", 0,
+			"a negative weight is an error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := trajeval.Evaluate(ctx, tt.traj, tt.evaluators...)
+			if r.Status != tt.status || math.Abs(r.Score-tt.score) > 1e-9 {
+				t.Errorf("got %s %v, want %s %v: %s", r.Status, r.Score, tt.status, tt.score, tt.reason)
+			}
+			if r.Passed() != (tt.status == trajeval.StatusPass) {
+				t.Errorf("Passed() = %v with status %s", r.Passed(), r.Status)
+			}
+			if !strings.Contains(r.Error, tt.errHas) || (tt.errHas == "") != (r.Error == "") {
+				t.Errorf("error %q, want one containing %q: %s", r.Error, tt.errHas, tt.reason)
+			}
+			if len(r.Members) != tt.members {
+				t.Errorf("%d members, want %d: %s", len(r.Members), tt.members, tt.reason)
+			}
+			if tt.members > 0 && r.Type != trajeval.TypeAll {
+				t.Errorf("type %q, want %q", r.Type, trajeval.TypeAll)
+			}
+		})
+	}
+}
+
+func TestResult_Explain(t *testing.T) {
+	r := trajeval.Evaluate(context.Background(), nil,
+		trajeval.Configure(score(1), trajeval.Settings{Name: "quick", Type: "latency"}),
+		trajeval.Configure(score(0.25), trajeval.Settings{Name: "order", Threshold: 0.5}),
+		trajeval.Configure(failing, trajeval.Settings{Name: "judged", Optional: true}),
+	)
+	want := `! all  0.42
+    error: evaluator judged: no judge to ask
+    ✓ quick  latency  1.00
+    ✗ order  0.25 < 0.50
+    ! judged  0.00  (not required)
+        error: no judge to ask
+`
+	if got := r.Explain(); got != want {
+		t.Errorf("Explain() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestConfigure(t *testing.T) {
+	s, err := trajeval.LoadSuite("testdata/research.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trajs, err := trajeval.ReadFile("testdata/research.openai.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.Cases[0].Evaluators[0]
+	if r := trajeval.Evaluate(context.Background(), trajs[0], e); r.Status != trajeval.StatusFail || r.Name != "workflow" {
+		t.Fatalf("the suite's evaluator scored %s %q, want fail \"workflow\"", r.Status, r.Name)
+	}
+	r := trajeval.Evaluate(context.Background(), trajs[0], trajeval.Configure(e, trajeval.Settings{Threshold: 0.6}))
+	if r.Status != trajeval.StatusPass || r.Name != "workflow" || r.Type != "tool_trajectory" {
+		t.Errorf("configured suite evaluator: %s %q %q; want pass, keeping its name and type", r.Status, r.Name, r.Type)
+	}
+	if r := trajeval.Evaluate(context.Background(), trajs[0], e); r.Status != trajeval.StatusFail {
+		t.Errorf("Configure changed the suite's own evaluator: %s", r.Status)
+	}
+}

@@ -1,0 +1,135 @@
+package trajeval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+
+	"github.com/trajeval/trajeval/internal/trace"
+)
+
+// Formats returns the names of the trace formats ReadFile and Read know,
+// in the order they are tried when the format is detected. Each is a valid
+// format argument of [Read] and [ReadOptions].Format.
+func Formats() []string { return trace.Names() }
+
+// ReadFile reads the trace file at path into trajectories, detecting its
+// format (see [ReadOptions] for the rules). A damaged file is an error; use
+// ReadOptions{Lenient: true}.ReadFile to read what comes before the damage.
+func ReadFile(path string) ([]*Trajectory, error) {
+	return ReadOptions{}.ReadFile(path)
+}
+
+// Read reads one trace from r into trajectories. format is one of
+// [Formats], or "" to detect it from the content (see [ReadOptions] for
+// the rules).
+func Read(r io.Reader, format string) ([]*Trajectory, error) {
+	return ReadOptions{Format: format}.Read(r)
+}
+
+// ReadOptions say how a trace is read; the zero value detects the format
+// and reads strictly.
+//
+// The rules:
+//  1. The format is recognised from the content, never from the file
+//     name: each format looks at the first MiB, in the order of
+//     [Formats], and the first that claims it reads it. A file that none
+//     claims is an error wrapping [ErrUnknownFormat] that names the
+//     formats it came closest to.
+//  2. A forced Format is used whatever the file holds, but a file it finds
+//     no tool call in while another format claims it is an error naming
+//     that format; an unknown name is an error wrapping
+//     [ErrUnknownFormat].
+//  3. Gzip-compressed input is read transparently.
+//  4. A damaged trace (cut off, or broken by a syntax error) is a
+//     *[TraceError] wrapping [ErrCorruptTrace], at its line and column,
+//     and no trajectory is returned. With Lenient, what comes before the
+//     damage is read instead, a warning says where the damage is, and
+//     every trajectory it may have cut short is marked Partial.
+//  5. An empty input, or one that holds no trajectory, is an error
+//     wrapping [ErrEmptyTrace]; a file that cannot be opened is a
+//     *[TraceError] wrapping [ErrNoTrace].
+//  6. Problems that do not stop the reading (a result whose call never
+//     appears, a call id used twice) go to Warn, never to a terminal;
+//     nil drops them.
+type ReadOptions struct {
+	Format  string        // one of Formats(); "" detects it
+	Lenient bool          // read what comes before damage, marked Partial
+	Warn    func(Warning) // receives each warning; nil drops them
+	// Name names the input of Read and Each in errors and warnings;
+	// "" is "input". ReadFile and EachFile use the path.
+	Name string
+}
+
+// ReadFile reads the trace file at path into trajectories.
+func (o ReadOptions) ReadFile(path string) ([]*Trajectory, error) {
+	return collect(o.EachFile(context.Background(), path), path)
+}
+
+// Read reads one trace from r into trajectories.
+func (o ReadOptions) Read(r io.Reader) ([]*Trajectory, error) {
+	return collect(o.Each(context.Background(), r), o.name())
+}
+
+// EachFile streams the trajectories of the trace file at path ("-" is
+// standard input, as on the command line): each is
+// yielded as soon as it is read, so a file of millions of traces never
+// sits in memory. A read error is yielded last, with a nil trajectory;
+// breaking out of the loop stops the reading. Unlike ReadFile, a file
+// that holds no trajectory yields nothing, without an error.
+func (o ReadOptions) EachFile(ctx context.Context, path string) iter.Seq2[*Trajectory, error] {
+	return func(yield func(*Trajectory, error) bool) {
+		o.each(yield, func(opts trace.Options, y func(*Trajectory) error) error {
+			return trace.Read(ctx, path, opts, y)
+		})
+	}
+}
+
+// Each streams the trajectories of the trace read from r, as EachFile
+// does.
+func (o ReadOptions) Each(ctx context.Context, r io.Reader) iter.Seq2[*Trajectory, error] {
+	return func(yield func(*Trajectory, error) bool) {
+		o.each(yield, func(opts trace.Options, y func(*Trajectory) error) error {
+			return trace.ReadFrom(ctx, o.name(), r, opts, y)
+		})
+	}
+}
+
+// errBreak stops a reading whose loop was left.
+var errBreak = errors.New("stopped by the caller")
+
+func (o ReadOptions) each(yield func(*Trajectory, error) bool, read func(trace.Options, func(*Trajectory) error) error) {
+	opts := trace.Options{From: o.Format, Lenient: o.Lenient, Warn: o.Warn}
+	err := read(opts, func(t *Trajectory) error {
+		if !yield(t, nil) {
+			return errBreak
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errBreak) {
+		yield(nil, err)
+	}
+}
+
+func (o ReadOptions) name() string {
+	if o.Name == "" {
+		return "input"
+	}
+	return o.Name
+}
+
+func collect(seq iter.Seq2[*Trajectory, error], name string) ([]*Trajectory, error) {
+	var out []*Trajectory
+	for t, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: %s holds no trajectory", ErrEmptyTrace, name)
+	}
+	return out, nil
+}
