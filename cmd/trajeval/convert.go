@@ -8,8 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 func convertCmd() *cobra.Command {
@@ -26,7 +25,7 @@ trajectory is an error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-			err := convert(cmd, args, trace.Options{From: from, Lenient: lenient}, w)
+			err := convert(cmd, args, trajeval.ReadOptions{Format: from, Lenient: lenient}, w)
 			// What was converted before an error is still printed; a write
 			// error is an error, never a silent short output.
 			if ferr := w.Flush(); err == nil && ferr != nil {
@@ -35,37 +34,34 @@ trajectory is an error.`,
 			return err
 		},
 	}
-	c.Flags().StringVar(&from, "from", "", "force the trace format: "+fmt.Sprint(trace.Names()))
+	c.Flags().StringVar(&from, "from", "", "force the trace format: "+fmt.Sprint(trajeval.Formats()))
 	c.Flags().BoolVar(&lenient, "lenient", false, `read what comes before the damage of a cut-off or corrupt trace, marked "partial": true, instead of failing`)
 	return c
 }
 
 // convert writes the trajectories of each file to w, one JSON object per
-// line.
-func convert(cmd *cobra.Command, args []string, topts trace.Options, w io.Writer) error {
+// line, as they are read.
+func convert(cmd *cobra.Command, args []string, ro trajeval.ReadOptions, w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	stderr := cmd.ErrOrStderr()
-	topts.Warn = func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
+	ro.Warn = func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
 	for _, path := range args {
+		trajs := ro.EachFile(cmd.Context(), path)
+		name := path
+		if path == "-" {
+			ro.Name = "<stdin>"
+			name, trajs = ro.Name, ro.Each(cmd.Context(), cmd.InOrStdin())
+		}
 		n := 0
-		yield := func(t *trajeval.Trajectory) error {
+		for t, err := range trajs {
+			if err != nil {
+				return err
+			}
 			n++
 			if err := enc.Encode(t); err != nil {
 				return fmt.Errorf("writing the output: %w", err)
 			}
-			return nil
-		}
-		var err error
-		name := path
-		if path == "-" {
-			name = "<stdin>"
-			err = trace.ReadFrom(cmd.Context(), name, cmd.InOrStdin(), topts, yield)
-		} else {
-			err = trace.Read(cmd.Context(), path, topts, yield)
-		}
-		if err != nil {
-			return err
 		}
 		if n == 0 {
 			return fmt.Errorf("%w: %s holds no trajectory", trajeval.ErrEmptyTrace, name)
