@@ -1,5 +1,7 @@
 // Package trajeval scores what AI agents do: which tools they call, in what
 // order, with which arguments, how fast, with what errors, across turns.
+// It is a Go library, usable from go test with no API key, and the
+// command trajeval (cmd/trajeval) is built on it.
 //
 // # The flow
 //
@@ -14,6 +16,46 @@
 // suite dialect (AgentV YAML, ADK eval sets, UiPath evaluation sets) is
 // translated into evaluators over that one model. So every evaluator works
 // on every source, and no dialect adds a branch to the engine.
+//
+// # From Go
+//
+// The library has few names:
+//
+//   - [ReadFile] and [Read] read a recorded trace in any of the [Formats]
+//     into trajectories; [ReadOptions] reads leniently, forces a format,
+//     collects warnings or streams a large file.
+//   - [Evaluate] scores a trajectory with evaluators and returns one
+//     [Result]: [Result.Passed], Score, Status and [Result.Explain], the
+//     same explanation as the command's text report. An [Evaluator] is any
+//     value with an Evaluate method ([EvaluatorFunc] adapts a function);
+//     [Configure] gives it a name, threshold, weight or negation.
+//   - [LoadSuite] loads a suite file; [Suite.Run] streams its results, and
+//     [Case.Score] scores a trajectory you have, e.g. from an agent run in
+//     a test, as one of its cases.
+//   - Package trajevaltest fails a test with the explanation
+//     (trajevaltest.Check) and makes every case of a suite a subtest
+//     (trajevaltest.RunSuite).
+//
+// For example, in a test:
+//
+//	trajs, err := trajeval.ReadFile("testdata/run.json")
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	suite, err := trajeval.LoadSuite("testdata/research.yaml")
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	r := trajeval.Evaluate(ctx, trajs[0], suite.Cases[0].Evaluators...)
+//	if !r.Passed() {
+//		t.Error(r.Explain())
+//	}
+//
+// Errors are values to test with errors.Is and errors.As: [ErrNoTrace],
+// [ErrEmptyTrace], [ErrUnknownFormat], [ErrCorruptTrace] and [ErrConfig];
+// a *[TraceError] places a trace's problem at its file, line and column, a
+// *[SpecError] a suite's. Nothing panics on bad input, and nothing is
+// printed: warnings go to the caller's Warn function.
 //
 // # The canonical trajectory
 //
@@ -55,13 +97,18 @@
 // argument paths that differ and close tool names), what is extra, and each
 // check (latency, budgets, minimums).
 //
-// A case's score is the weighted mean of its evaluators' scores; it passes
-// iff every evaluator not marked required: false passes (default threshold
-// 1.0 for deterministic evaluators). A case with no trace, an unreadable
-// trace or an evaluator that cannot run has [StatusError], never a silent 0
-// or a silent pass. A trace cut off or broken by a syntax error is
-// unreadable, unless read leniently (see [Input.Damage]): then the case is
-// scored from what came before the damage and marked partial.
+// An evaluator passes when its score reaches its threshold (1.0 for
+// deterministic evaluators unless set otherwise). A case is scored by
+// these rules, which [Evaluate] applies to several evaluators too:
+//  1. its score is the mean of its evaluators' scores, weighted by their
+//     weights;
+//  2. it passes iff every evaluator not marked required: false (in Go:
+//     [Settings].Optional) passes;
+//  3. a case with no trace, an unreadable trace or an evaluator that
+//     cannot run has [StatusError], never a silent 0 or a silent pass;
+//  4. a trace cut off or broken by a syntax error is unreadable, unless
+//     read leniently (see [Input.Damage]): then the case is scored from
+//     what came before the damage and marked partial.
 //
 // A case with no recorded trace may run the agent instead: its suite's
 // target (a command, codex or claude-code, run headless) produces the trace,

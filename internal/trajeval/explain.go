@@ -15,18 +15,8 @@ func (r Result) Passed() bool { return r.Status == StatusPass }
 // Passed reports whether the case passed: an error is not a pass.
 func (r CaseResult) Passed() bool { return r.Status == StatusPass }
 
-// Explain returns the explanation the text report gives of the result, one
-// line per evaluator:
-//  1. its verdict (✓ pass, ✗ fail, ! error), name, type and score, with
-//     the threshold it missed, or "failed by its verdict" when the
-//     evaluator's own verdict failed it;
-//  2. the reason it could not run, if it could not;
-//  3. for a result that did not pass: how the expected calls lined up
-//     with the steps (✓ step N, ✗ missing), each near miss with the
-//     argument paths that differ, the extra steps, each check, the
-//     dialect's notes and the warnings; then its members, explained the
-//     same way, indented;
-//  4. for a result that passed: its warnings alone.
+// Explain returns the explanation the text report gives of the result;
+// the public package's Result documentation states its rules.
 func (r Result) Explain() string {
 	var b strings.Builder
 	WriteResult(&b, r, "", false)
