@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/run"
@@ -41,11 +42,11 @@ const TypeAll = core.TypeAll
 // With no evaluator, the Result is an error: nothing to score is not a
 // pass. A nil trajectory is scored as an empty one (no steps, no turns):
 // nil and empty trajectories are valid input, and what an evaluator
-// expects of them is its own rule.
+// expects of them is its own rule. A trajectory built by hand whose steps
+// have no Index is scored as a reader would give it: a copy, completed
+// by [Trajectory.Finish]; t itself is not changed.
 func Evaluate(ctx context.Context, t *Trajectory, evaluators ...Evaluator) Result {
-	if t == nil {
-		t = &Trajectory{}
-	}
+	t = prepare(t)
 	switch len(evaluators) {
 	case 0:
 		return Result{Name: TypeAll, Type: TypeAll, Status: StatusError, Threshold: 1, Weight: 1, Required: true,
@@ -60,6 +61,21 @@ func Evaluate(ctx context.Context, t *Trajectory, evaluators ...Evaluator) Resul
 	r := run.Score(ctx, &suite.Suite{}, c, t)
 	return Result{Name: TypeAll, Type: TypeAll, Score: r.Score, Status: r.Status, Threshold: 1, Weight: 1, Required: true,
 		Error: r.Error, Members: r.Evaluators, Judge: r.Judge}
+}
+
+// prepare returns t as the evaluators expect it: nil is empty, and steps
+// built by hand are numbered (on a copy).
+func prepare(t *Trajectory) *Trajectory {
+	if t == nil {
+		return &Trajectory{}
+	}
+	if !slices.ContainsFunc(t.Steps, func(s Step) bool { return s.Index == 0 }) {
+		return t
+	}
+	c := *t
+	c.Steps, c.Turns = slices.Clone(t.Steps), slices.Clone(t.Turns)
+	c.Finish()
+	return &c
 }
 
 // Settings say how [Evaluate] turns an evaluator's [Outcome] into a

@@ -137,3 +137,19 @@ func TestConfigure(t *testing.T) {
 		t.Errorf("Configure changed the suite's own evaluator: %s", r.Status)
 	}
 }
+
+func TestEvaluate_handBuilt(t *testing.T) {
+	traj := &trajeval.Trajectory{Steps: []trajeval.Step{{Name: "search"}, {Name: "read"}}}
+	indexes := trajeval.EvaluatorFunc(func(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+		if t.Steps[0].Index != 1 || t.Steps[1].Index != 2 {
+			return trajeval.Outcome{}, errors.New("steps are not numbered")
+		}
+		return trajeval.Outcome{Score: 1}, nil
+	})
+	if r := trajeval.Evaluate(context.Background(), traj, indexes); !r.Passed() {
+		t.Errorf("hand-built steps: %s %s; want them numbered from 1, as a reader does", r.Status, r.Error)
+	}
+	if traj.Steps[0].Index != 0 {
+		t.Errorf("Evaluate changed the caller's trajectory")
+	}
+}

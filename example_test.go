@@ -120,3 +120,48 @@ func ExampleLoadSuite_errors() {
 	// testdata/broken.yaml:5:13: execution.evaluators[0].type: unknown evaluator type "tool_trajectroy" (did you mean "tool_trajectory"?)
 	// testdata/broken.yaml:14:17: evalcases[0].execution.evaluators[0].mode: unknown value "sometimes" (one of: any_order, in_order, exact, subset, strict, superset, precision, recall)
 }
+
+// Several evaluators make one result, scored as a suite scores a case:
+// the weighted mean of their scores, passing iff every required one
+// passes.
+func ExampleEvaluate_several() {
+	trajs, err := trajeval.ReadFile("testdata/research.openai.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	calls := func(min int) trajeval.Evaluator {
+		return trajeval.EvaluatorFunc(func(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+			return trajeval.Outcome{Score: min1(float64(len(t.Steps)) / float64(min))}, nil
+		})
+	}
+	r := trajeval.Evaluate(context.Background(), trajs[0],
+		trajeval.Configure(calls(2), trajeval.Settings{Name: "two calls"}),
+		trajeval.Configure(calls(4), trajeval.Settings{Name: "four calls", Optional: true}),
+	)
+	fmt.Println(r.Passed())
+	fmt.Print(r.Explain())
+	// Output:
+	// true
+	// ✓ all  0.75
+}
+
+func min1(f float64) float64 { return min(f, 1) }
+
+// Score a trajectory you have, e.g. from an agent run inside a test, as a
+// case of a suite file.
+func ExampleCase_Score() {
+	s, err := trajeval.LoadSuite("testdata/research.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	t := &trajeval.Trajectory{ID: "run-1", Steps: []trajeval.Step{
+		{Name: "search", Args: map[string]any{"query": "Python 3.13"}},
+		{Name: "read_document", Args: map[string]any{"id": "doc-7"}},
+		{Name: "synthesize"},
+	}}
+	r := s.Cases[0].Score(context.Background(), t)
+	fmt.Print(r.Explain())
+	// Output:
+	// PASS  research-python  score 1.00  (research)
+	//   ✓ workflow  tool_trajectory in_order  1.00
+}

@@ -92,6 +92,9 @@ func (o ReadOptions) EachFile(ctx context.Context, path string) iter.Seq2[*Traje
 func (o ReadOptions) Each(ctx context.Context, r io.Reader) iter.Seq2[*Trajectory, error] {
 	return func(yield func(*Trajectory, error) bool) {
 		o.each(yield, func(opts trace.Options, y func(*Trajectory) error) error {
+			if r == nil {
+				return &TraceError{File: o.name(), Msg: "no reader to read the trace from", Err: ErrNoTrace}
+			}
 			return trace.ReadFrom(ctx, o.name(), r, opts, y)
 		})
 	}

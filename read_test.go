@@ -29,6 +29,9 @@ func TestRead(t *testing.T) {
 		{"unknown format", `{}`, "openai", trajeval.ErrUnknownFormat, "a format name that does not exist is an error"},
 		{"unrecognised", `{"hello": "world"}`, "", trajeval.ErrUnknownFormat, "no reader claims it"},
 	}
+	if _, err := trajeval.Read(nil, ""); !errors.Is(err, trajeval.ErrNoTrace) {
+		t.Errorf("a nil reader: error %v, want ErrNoTrace", err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			trajs, err := trajeval.Read(strings.NewReader(tt.input), tt.format)

@@ -94,11 +94,14 @@ func (s *Suite) load(opts suite.Options) error {
 // each turn's evaluators on that turn's steps alone. Its score is the
 // mean of the evaluators' scores, weighted by their weights; it passes
 // iff every required evaluator passes; an evaluator that cannot run makes
-// it [StatusError]. A nil t is scored as an empty trajectory.
+// it [StatusError]. A nil t is scored as an empty trajectory, and steps
+// built by hand are numbered, as [Evaluate] does.
 func (c *Case) Score(ctx context.Context, t *Trajectory) CaseResult {
-	if t == nil {
-		t = &Trajectory{}
+	if c.c == nil {
+		return CaseResult{ID: c.ID, Suite: c.Suite, Status: StatusError, Evaluators: []Result{},
+			Error: "the case has no evaluators: score the cases of a suite that LoadSuite loaded"}
 	}
+	t = prepare(t)
 	r := run.Score(ctx, c.s, c.c, t)
 	r.Partial = t.Partial
 	return r

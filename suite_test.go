@@ -116,6 +116,9 @@ func TestCase_Score(t *testing.T) {
 		{"other query", trajs[1], trajeval.StatusFail, "the query does not match the regex"},
 		{"nil", nil, trajeval.StatusFail, "a nil trajectory is an empty one: every call is missing"},
 	}
+	if r := new(trajeval.Case).Score(context.Background(), trajs[0]); r.Status != trajeval.StatusError {
+		t.Errorf("a case not loaded from a suite scored %s, want error", r.Status)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := s.Cases[0].Score(context.Background(), tt.traj)
