@@ -49,6 +49,14 @@ func TestSuite_Run(t *testing.T) {
 			"research-python pass; research-nothing error", "the run's threshold replaces the files' default"},
 		{"traces file", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Workers: 3},
 			"research-python pass; research-nothing fail", "a traces file is matched to cases by id"},
+		{"damaged", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/cut.traces.jsonl"},
+			"research-python error; research-nothing error", "a damaged traces file is an error for every case it could not give"},
+		{"damaged lenient", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/cut.traces.jsonl", Lenient: true},
+			"research-python fail partial; research-nothing error", "read leniently, the case is scored from what came before the damage, marked partial"},
+		{"adk", "examples/adk-shopping", trajeval.RunOptions{},
+			"", "an ADK eval set with its test_config.json loads and runs"},
+		{"uipath", "examples/uipath-orders", trajeval.RunOptions{},
+			"", "a UiPath evaluation set loads and runs"},
 		{"no traces", "testdata/many.yaml", trajeval.RunOptions{},
 			"research-python error; research-nothing error", "cases without a trace are errors, never a pass"},
 		{"bad format", "testdata/research.yaml", trajeval.RunOptions{Format: "nope"},
@@ -68,7 +76,14 @@ func TestSuite_Run(t *testing.T) {
 					got = append(got, "error: "+err.Error())
 					continue
 				}
-				got = append(got, r.ID+" "+string(r.Status))
+				line := r.ID + " " + string(r.Status)
+				if r.Partial {
+					line += " partial"
+				}
+				got = append(got, line)
+			}
+			if len(got) == 0 || tt.want == "" && strings.Contains(strings.Join(got, "; "), "error") {
+				t.Errorf("got %q: %s", got, tt.reason)
 			}
 			if g := strings.Join(got, "; "); !strings.HasPrefix(g, tt.want) {
 				t.Errorf("got %s\nwant %s: %s", g, tt.want, tt.reason)
