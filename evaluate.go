@@ -103,8 +103,8 @@ type Settings struct {
 
 // Configure returns e with settings s: the fields of s that are set
 // (not zero) replace e's own settings (see [Evaluate]). A threshold
-// outside (0, 1], a negative or infinite weight makes the evaluator an error when
-// it runs.
+// below 0 or above 1, or a negative or infinite weight, makes the
+// evaluator an error when it runs.
 func Configure(e Evaluator, s Settings) Evaluator {
 	if se, ok := e.(suiteEvaluator); ok {
 		c := *se.c
