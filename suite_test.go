@@ -143,3 +143,21 @@ func TestCase_Score(t *testing.T) {
 		})
 	}
 }
+
+func TestSuite_Run_canceled(t *testing.T) {
+	s, err := trajeval.LoadSuite("testdata/research.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var last error
+	n := 0
+	for _, err := range s.Run(ctx, trajeval.RunOptions{}) {
+		n++
+		last = err
+	}
+	if !errors.Is(last, context.Canceled) {
+		t.Errorf("%d results, the last error %v; want the run to end with context.Canceled, never a silent empty run", n, last)
+	}
+}
