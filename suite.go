@@ -128,6 +128,11 @@ type RunOptions struct {
 	// of its own, over the files' defaults (the command's --threshold); 0
 	// leaves the files' thresholds.
 	Threshold float64
+	// Only, when set, runs only the cases for which it returns true:
+	// the others are neither scored nor run by a target, and their traces
+	// are passed over in silence. It is given the cases of the suite the
+	// run loaded, so compare them by Suite and ID.
+	Only func(*Case) bool
 	// Warn receives each problem that did not stop a case from being
 	// scored (a trace that matches no case, a damaged trace read
 	// leniently); nil drops them. It is called one warning at a time,
@@ -169,7 +174,7 @@ func (s *Suite) Run(ctx context.Context, opts RunOptions) iter.Seq2[CaseResult, 
 // runAll runs the suites on another goroutine and yields their results
 // on this one, so that the loop body may call t.FailNow or panic.
 func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResult, error) bool) error {
-	suites := s.suites
+	suites, cases := s.suites, s.Cases
 	if opts.Threshold != 0 || opts.Traces != "" {
 		if !(opts.Threshold >= 0 && opts.Threshold <= 1) {
 			return fmt.Errorf("%w: the threshold must be between 0 and 1, got %v", ErrConfig, opts.Threshold)
@@ -182,7 +187,7 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 		if err := again.load(lo); err != nil {
 			return err
 		}
-		suites = again.suites
+		suites, cases = again.suites, again.Cases
 	}
 	if err := s.judges.Err(); err != nil {
 		return err
@@ -193,6 +198,17 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	more := make(chan bool)
 	done := make(chan error, 1)
 	ro := run.Options{Traces: opts.Traces, From: opts.Format, Workers: opts.Workers, Lenient: opts.Lenient, Warn: opts.Warn}
+	if opts.Only != nil {
+		// The cases left out are run as if a previous run had done them,
+		// and their rows are dropped.
+		ro.Done = map[run.Key]CaseResult{}
+		for _, c := range cases {
+			if !opts.Only(c) {
+				ro.Done[run.Key{Suite: c.Suite, ID: c.ID}] = CaseResult{ID: c.ID, Suite: c.Suite}
+			}
+		}
+		ro.Kept = func(CaseResult) error { return nil }
+	}
 	go func() {
 		_, err := run.Run(ctx, suites, ro, func(r CaseResult) error {
 			select {

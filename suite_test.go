@@ -57,6 +57,8 @@ func TestSuite_Run(t *testing.T) {
 			"", "an ADK eval set with its test_config.json loads and runs"},
 		{"uipath", "examples/uipath-orders", trajeval.RunOptions{},
 			"", "a UiPath evaluation set loads and runs"},
+		{"only", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Only: func(c *trajeval.Case) bool { return c.ID == "research-nothing" }},
+			"research-nothing fail", "Only leaves the other cases out, in silence"},
 		{"no traces", "testdata/many.yaml", trajeval.RunOptions{},
 			"research-python error; research-nothing error", "cases without a trace are errors, never a pass"},
 		{"bad format", "testdata/research.yaml", trajeval.RunOptions{Format: "nope"},
@@ -71,6 +73,8 @@ func TestSuite_Run(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
+			var warnings []trajeval.Warning
+			tt.opts.Warn = func(w trajeval.Warning) { warnings = append(warnings, w) }
 			for r, err := range s.Run(context.Background(), tt.opts) {
 				if err != nil {
 					got = append(got, "error: "+err.Error())
@@ -85,7 +89,10 @@ func TestSuite_Run(t *testing.T) {
 			if len(got) == 0 || tt.want == "" && strings.Contains(strings.Join(got, "; "), "error") {
 				t.Errorf("got %q: %s", got, tt.reason)
 			}
-			if g := strings.Join(got, "; "); !strings.HasPrefix(g, tt.want) {
+			if tt.opts.Only != nil && len(warnings) > 0 {
+				t.Errorf("warnings %v: %s", warnings, tt.reason)
+			}
+			if g := strings.Join(got, "; "); !strings.HasPrefix(g, tt.want) || tt.opts.Only != nil && g != tt.want {
 				t.Errorf("got %s\nwant %s: %s", g, tt.want, tt.reason)
 			}
 		})

@@ -26,9 +26,12 @@ package trajevaltest
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/trajeval/trajeval"
 )
@@ -71,16 +74,15 @@ func verdict(s trajeval.Status) string {
 //  1. Every case is a subtest named by its case id, or by suite name/case
 //     id when path holds several suites, so go test -run
 //     'TestEvals/research' picks cases.
-//  2. A case that fails fails its subtest with the explanation of every
+//  2. Only the cases that go test's -run and -skip pick are scored: the
+//     others are not, and their suite's target does not run for them.
+//  3. A case that fails fails its subtest with the explanation of every
 //     evaluator; a case that could not be scored (no trace, an unreadable
 //     trace, an evaluator that cannot run) fails it with the reason. The
-//     case's warnings are logged.
-//  3. A suite that does not load fails the test at once with every
+//     case's warnings, and those of the run, are logged.
+//  4. A suite that does not load fails the test at once with every
 //     configuration error; an error that stops the run fails the test
 //     after the cases already run.
-//
-// Cases left out by -run are still scored (and a suite's target still
-// runs for them); only their subtests are skipped.
 func RunSuite(t *testing.T, path string, opts ...trajeval.RunOptions) {
 	t.Helper()
 	if len(opts) > 1 {
@@ -105,23 +107,52 @@ func RunSuite(t *testing.T, path string, opts ...trajeval.RunOptions) {
 		}
 	}
 	several := severalSuites(s)
+	name := func(suite, id string) string {
+		if several {
+			return suite + "/" + id
+		}
+		return id
+	}
+	only, picks := o.Only, picker(t.Name())
+	wanted := func(c *trajeval.Case) bool { return only == nil || only(c) }
+	o.Only = func(c *trajeval.Case) bool { return wanted(c) && picks(name(c.Suite, c.ID)) }
+	type key struct{ suite, id string }
+	ran := map[key]bool{}
 	for r, err := range s.Run(t.Context(), o) {
 		if err != nil {
 			t.Errorf("the run of %s stopped: %v", path, err)
 			return
 		}
-		name := r.ID
-		if several {
-			name = r.Suite + "/" + r.ID
+		ran[key{r.Suite, r.ID}] = true
+		t.Run(name(r.Suite, r.ID), func(t *testing.T) { report(t, r) })
+	}
+	// The picker reads -run and -skip as go test does, but should it leave
+	// out a case that go test picks, the case's subtest scores it alone.
+	for _, c := range s.Cases {
+		if ran[key{c.Suite, c.ID}] || !wanted(c) {
+			continue
 		}
-		t.Run(name, func(t *testing.T) {
-			for _, w := range r.Warnings {
-				t.Logf("warning: %s", w)
-			}
-			if !r.Passed() {
-				t.Error(strings.TrimRight(r.Explain(), "\n"))
+		t.Run(name(c.Suite, c.ID), func(t *testing.T) {
+			one := o
+			one.Only = func(x *trajeval.Case) bool { return x.Suite == c.Suite && x.ID == c.ID }
+			for r, err := range s.Run(t.Context(), one) {
+				if err != nil {
+					t.Errorf("the run of %s stopped: %v", path, err)
+					return
+				}
+				report(t, r)
 			}
 		})
+	}
+}
+
+// report fails t unless the case passed.
+func report(t *testing.T, r trajeval.CaseResult) {
+	for _, w := range r.Warnings {
+		t.Logf("warning: %s", w)
+	}
+	if !r.Passed() {
+		t.Error(strings.TrimRight(r.Explain(), "\n"))
 	}
 }
 
@@ -132,4 +163,90 @@ func severalSuites(s *trajeval.Suite) bool {
 		}
 	}
 	return false
+}
+
+// picker returns whether go test's -run and -skip flags pick the subtest
+// name of the test called parent, read as go test reads them: each
+// pattern is split at its slashes outside brackets and parentheses, and
+// each part must match the name's part at its level. When the flags
+// cannot be read, it picks every name.
+func picker(parent string) func(name string) bool {
+	run, skip := patterns("test.run"), patterns("test.skip")
+	return func(name string) bool {
+		name = strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return '_' // as go test names subtests
+			}
+			return r
+		}, name)
+		parts := strings.Split(parent+"/"+name, "/")
+		if run != nil {
+			if ok, _ := matches(run, parts); !ok {
+				return false
+			}
+		}
+		if skip != nil {
+			if ok, partial := matches(skip, parts); ok && !partial {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// matches reports whether each part of name matches its pattern, and
+// whether the name has fewer parts than the patterns.
+func matches(pats []*regexp.Regexp, parts []string) (ok, partial bool) {
+	for i, p := range parts {
+		if i >= len(pats) {
+			break
+		}
+		if !pats[i].MatchString(p) {
+			return false, false
+		}
+	}
+	return true, len(parts) < len(pats)
+}
+
+// patterns returns the parts of the pattern of a go test flag, or nil
+// when it is not set or not understood.
+func patterns(flagName string) []*regexp.Regexp {
+	f := flag.Lookup(flagName)
+	if f == nil || f.Value.String() == "" {
+		return nil
+	}
+	var out []*regexp.Regexp
+	for _, p := range splitPattern(f.Value.String()) {
+		rx, err := regexp.Compile(p)
+		if err != nil {
+			return nil
+		}
+		out = append(out, rx)
+	}
+	return out
+}
+
+// splitPattern splits a pattern at its slashes outside brackets and
+// parentheses.
+func splitPattern(s string) []string {
+	var parts []string
+	depth, inClass, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '/' && depth == 0:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }

@@ -108,6 +108,20 @@ func TestRunSuite(t *testing.T) {
 		{"one case", "testdata/research.yaml", "TestEvals/research-python", []string{
 			"--- PASS: TestEvals/research-python",
 		}, []string{"research-rust"}, "-run picks a case by its id"},
+		{"picked scored", "testdata/picked.yaml", "TestEvals", []string{
+			"--- PASS: TestEvals/clean",
+			"--- PASS: TestEvals/noisy",
+			`unknown role ""`,
+		}, nil, "a picked case is scored: reading its trace warns"},
+		{"others not scored", "testdata/picked.yaml", "TestEvals/clean", []string{
+			"--- PASS: TestEvals/clean",
+		}, []string{"noisy", "unknown role"}, "a case -run leaves out is not scored: its trace is not even read"},
+		{"skip", "testdata/picked.yaml", "TestEvals", []string{
+			"--- PASS: TestEvals/clean",
+		}, []string{"noisy", "unknown role"}, "a case -skip leaves out is not scored"},
+		{"picked by go test alone", "testdata/fallback.yaml", `TestEvals/ctl\\x01here`, []string{
+			`--- PASS: TestEvals/ctl\x01here`,
+		}, []string{"noisy"}, "a case go test picks is scored even when the picker guesses otherwise"},
 		{"no trace", "testdata/notrace.yaml", "TestEvals", []string{
 			"--- FAIL: TestEvals/lost",
 			`ERROR lost  score 0.00  (notrace)`,
@@ -121,6 +135,9 @@ func TestRunSuite(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run", "^"+strings.ReplaceAll(tt.run, "/", "$/^")+"$", "-test.v")
+			if tt.name == "skip" {
+				cmd.Args = append(cmd.Args, "-test.skip", "TestEvals/noisy")
+			}
 			cmd.Env = append(os.Environ(), "TRAJEVALTEST_CHILD="+tt.suite)
 			out, _ := cmd.CombinedOutput()
 			for _, w := range tt.want {
