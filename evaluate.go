@@ -129,6 +129,9 @@ func Configure(e Evaluator, s Settings) Evaluator {
 	}
 	own.Optional = own.Optional || s.Optional
 	own.Negate = own.Negate || s.Negate
+	if w, ok := e.(withSettings); ok {
+		e = w.Evaluator // configured again: one layer
+	}
 	return withSettings{e, own}
 }
 

@@ -153,3 +153,12 @@ func TestEvaluate_handBuilt(t *testing.T) {
 		t.Errorf("Evaluate changed the caller's trajectory")
 	}
 }
+
+func TestConfigure_twice(t *testing.T) {
+	e := trajeval.Configure(score(0.5), trajeval.Settings{Name: "half", Threshold: 0.4})
+	e = trajeval.Configure(e, trajeval.Settings{Threshold: 0.6})
+	r := trajeval.Evaluate(context.Background(), nil, e)
+	if r.Name != "half" || r.Threshold != 0.6 || r.Status != trajeval.StatusFail {
+		t.Errorf("got %q threshold %v %s; want the name kept and the threshold replaced", r.Name, r.Threshold, r.Status)
+	}
+}
