@@ -290,6 +290,10 @@ func addInt(sum, x *int64) (*int64, bool) {
 	return &s, true
 }
 
+// Err returns the Builder's first misuse so far, or nil: a loop adding
+// many values can stop at the one that went wrong.
+func (b *Builder) Err() error { return b.err }
+
 // Build returns the trajectory, finished (see [Trajectory.Finish]), or the
 // first misuse of the Builder.
 func (b *Builder) Build() (*Trajectory, error) {
