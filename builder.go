@@ -54,12 +54,20 @@ import (
 // is kept: later additions are ignored and Build returns it. Build may be
 // called again after more additions; each trajectory it returns is new.
 //
-// A Trajectory may also be written as a plain struct literal, for a test
-// that needs an exact shape. Only Step.Name is required; Finish then fills
-// Index, Turn numbers, durations from start and end times and the token
-// total. Args and Result must hold JSON values (nil, bool, string,
-// json.Number, []any, map[string]any): a Go int in a literal is not one.
-// Nothing checks a literal; the Builder does.
+// A Trajectory may also be written as a struct literal, for a test that
+// wants an exact shape (see the example). Then:
+//  1. Step.Name is required; every other field may stay zero, which means
+//     "not known".
+//  2. Args and Result hold JSON values only: nil, bool, string,
+//     json.Number, []any and map[string]any. A number is a json.Number
+//     (json.Number("3")), not a Go int; a call without arguments has
+//     map[string]any{}.
+//  3. Step.Turn is the 1-based number of the step's turn in Turns (0 when
+//     unknown), and each result sits on its own step: nothing pairs them.
+//  4. Finish, called last, numbers the steps and turns and fills durations
+//     from start and end times and the token total.
+//
+// Nothing checks a literal: the Builder is the checked way.
 type Builder struct {
 	t      Trajectory
 	err    error

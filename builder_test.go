@@ -306,3 +306,28 @@ func TestBuilder_Build_again(t *testing.T) {
 		t.Errorf("second Build = %s, want both calls and the result", canonical(t, second))
 	}
 }
+
+func ExampleBuilder_structLiteral() {
+	// The same kind of run written as a literal: JSON values only, results
+	// on their steps, Finish last.
+	user, answer := "Weather in Paris?", "18°C."
+	t := &trajeval.Trajectory{
+		ID:    "run-2",
+		Turns: []trajeval.Turn{{User: &user, FinalResponse: &answer}},
+		Steps: []trajeval.Step{{
+			Turn:      1,
+			ID:        "call_1",
+			Name:      "get_weather",
+			Args:      map[string]any{"city": "Paris", "days": json.Number("1")},
+			Result:    "18°C",
+			Error:     new(false),
+			StartTime: time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC),
+			EndTime:   time.Date(2026, 1, 2, 9, 0, 0, 250e6, time.UTC),
+		}},
+	}
+	t.Finish()
+	s := t.Steps[0]
+	fmt.Printf("step %d in turn %d: %s took %v ms\n", s.Index, s.Turn, s.Name, *s.DurationMS)
+	// Output:
+	// step 1 in turn 1: get_weather took 250 ms
+}
