@@ -1,6 +1,7 @@
 package trajeval_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	canonicalformat "github.com/trajeval/trajeval/internal/format/canonical"
 )
 
 func ExampleBuilder() {
@@ -330,4 +332,37 @@ func ExampleBuilder_structLiteral() {
 	fmt.Printf("step %d in turn %d: %s took %v ms\n", s.Index, s.Turn, s.Name, *s.DurationMS)
 	// Output:
 	// step 1 in turn 1: get_weather took 250 ms
+}
+
+// TestBuilder_Build_canonical checks that what the Builder builds is read
+// back unchanged from its canonical JSON, as `trajeval convert` writes it.
+func TestBuilder_Build_canonical(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	b := trajeval.NewBuilder("run-3")
+	b.User("q")
+	b.Call(trajeval.ToolCall{ID: "1", Name: "a", Args: map[string]any{"n": uint64(math.MaxUint64)}, Start: t0, Agent: "sub"},
+		trajeval.ToolCall{ID: "2", Name: "b", Args: json.RawMessage(`[1, 2.50, "x"]`)})
+	b.Result(trajeval.ToolResult{ID: "2", Value: map[string]any{"ok": true}, Error: new(false)})
+	b.Result(trajeval.ToolResult{ID: "1", ErrorMessage: "boom", End: t0.Add(time.Second)})
+	b.Turn()
+	b.Call(trajeval.ToolCall{Name: "c", Args: "free text"})
+	b.Final("done")
+	b.Metrics(trajeval.Metrics{CostUSD: new(0.01), DurationMS: new(1200.5), LLMCalls: new(int64(3)), Tokens: trajeval.Tokens{Output: new(int64(7))}})
+	built, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := canonical(t, built)
+	var got []*trajeval.Trajectory
+	in := trajeval.Input{Name: "t.jsonl", R: strings.NewReader(data + "\n"), Warn: func(w trajeval.Warning) { t.Errorf("reader warns: %s", w) }}
+	err = canonicalformat.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		got = append(got, tr)
+		return nil
+	})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("read %d trajectories, error %v", len(got), err)
+	}
+	if again := canonical(t, got[0]); again != data {
+		t.Errorf("read back %s\nbuilt     %s", again, data)
+	}
 }
