@@ -49,7 +49,7 @@ import (
 // no id and no token counts.
 func Messages(msgs []openai.ChatCompletionMessageParamUnion) (*trajeval.Trajectory, error) {
 	b := trajeval.NewBuilder("")
-	if err := add(b, msgs, 0); err != nil {
+	if err := add(b, msgs, -1); err != nil {
 		return nil, err
 	}
 	return b.Build()
@@ -83,14 +83,14 @@ func Completion(msgs []openai.ChatCompletionMessageParamUnion, resp *openai.Chat
 	return b.Build()
 }
 
-// add gives b the messages; message resp (0-based) and after came from
-// the response, which errors name as such (resp 0: none did).
+// add gives b the messages; message resp (0-based), when not -1, came
+// from the response, which errors name as such.
 func add(b *trajeval.Builder, msgs []openai.ChatCompletionMessageParamUnion, resp int) error {
 	var llmCalls int64
 	turn := false // whether a turn is open
 	for i, m := range msgs {
 		place := fmt.Sprintf("message %d", i+1)
-		if resp > 0 && i >= resp {
+		if i == resp {
 			place = "the response's message"
 		}
 		switch {

@@ -209,3 +209,14 @@ func TestMessages_errors(t *testing.T) {
 		})
 	}
 }
+
+func TestCompletion_errors(t *testing.T) {
+	var bad openai.ChatCompletion
+	if err := json.Unmarshal([]byte(strings.Replace(callsJSON, `"name": "get_weather", "arguments": "{\"city\":\"Rome\"}"`, `"name": "", "arguments": "{}"`, 1)), &bad); err != nil {
+		t.Fatal(err)
+	}
+	_, err := openaigo.Completion(nil, &bad)
+	if want := `the response's message: call 2 (id "call_b") has no tool name`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one containing %q", err, want)
+	}
+}
