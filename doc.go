@@ -115,6 +115,19 @@
 // which is read like a recorded one; an agent that fails, hangs or writes no
 // readable trace makes the case an error.
 //
+// # From Go values
+//
+// A run of an agent written in Go need not pass through a trace file.
+// [Builder] builds a [Trajectory] from Go values: turns, the tool calls of
+// each model response, their results paired by call id, final answers and
+// metrics. It reports misuse (a result for a call never added, arguments
+// that are not JSON) as an error from Build. A Trajectory may also be
+// written as a struct literal (see [Builder]). The nested modules
+// github.com/trajeval/trajeval/convert/openaigo, .../convert/adkgo and
+// .../convert/anthropicgo convert the message types of the OpenAI, ADK-Go
+// and Anthropic Go SDKs into the trajectory that the trace reader of the
+// same format gives.
+//
 // The command trajeval (cmd/trajeval) runs suites: exit code 0 when every
 // case passed, 1 when some case failed or errored, 2 when the command or a
 // file was wrong, 130 when interrupted before every case ran.
