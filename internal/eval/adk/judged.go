@@ -26,14 +26,15 @@ var JudgedMetrics = []string{ResponseMatchV2, RubricResponse, RubricToolUse, Hal
 // A Rubric is one property the judge checks.
 type Rubric struct{ ID, Text string }
 
-func init() {
+func specsJudged() []eval.Spec {
+	var out []eval.Spec
 	for _, m := range JudgedMetrics {
 		m := m
 		keys := []string{"invocations", "judge", "model", "temperature"}
 		if m == RubricResponse || m == RubricToolUse {
 			keys = append(keys, "rubrics")
 		}
-		eval.Register(eval.Spec{
+		out = append(out, eval.Spec{
 			Type: m, Keys: keys, Threshold: 0.8,
 			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 				inv, err := parseInvocations(n)
@@ -58,6 +59,7 @@ func init() {
 			},
 		})
 	}
+	return out
 }
 
 // ParseRubrics reads ADK's rubrics: [{rubric_id, rubric_content:

@@ -11,8 +11,9 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsResponse() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      ResponseMetric,
 		Aliases:   []string{"adk_response_match"},
 		Keys:      []string{"invocations"},
@@ -34,6 +35,7 @@ func init() {
 			return NewResponseMatch(inv, th), nil
 		},
 	})
+	return out
 }
 
 // ResponseMatch is response_match_score.

@@ -28,8 +28,9 @@ const (
 // MatchTypes lists the match types.
 var MatchTypes = []string{Exact, InOrder, AnyOrder}
 
-func init() {
-	eval.Register(eval.Spec{
+func specsTrajectory() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      TrajectoryMetric,
 		Aliases:   []string{"adk_tool_trajectory"},
 		Keys:      []string{"invocations", "match_type", "ignore_args"},
@@ -58,6 +59,7 @@ func init() {
 			return e, nil
 		},
 	})
+	return out
 }
 
 // Trajectory is tool_trajectory_avg_score.

@@ -28,13 +28,15 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsComposite() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "composite",
 		Keys:      []string{"evaluators", "assertions", "aggregator"},
 		Threshold: 1,
 		Build:     build,
 	})
+	return out
 }
 
 // Aggregators are the valid aggregator types.

@@ -8,17 +8,20 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/eval/settings"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsCorrectness() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_correctness",
 		Aliases:   []string{"dokimos-tool-correctness"},
 		Keys:      []string{"expected", "match", "args_match", "trim", "case_insensitive"},
 		Threshold: 1,
 		Build:     buildCorrectness,
 	})
+	return out
 }
 
 // The match modes of tool_correctness.
@@ -44,7 +47,7 @@ func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	}
 	def := trajeval.ArgsMatch{Mode: trajeval.ArgsExact}
 	if v := n.Get("args_match"); v != nil {
-		if def, err = calls.ParseArgsMatch(v); err != nil {
+		if def, err = settings.ArgsMatch(v); err != nil {
 			return nil, err
 		}
 	}
@@ -60,7 +63,7 @@ func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	if ev == nil {
 		return nil, n.Errorf("missing expected").With("list the expected calls: expected: [{tool: name, args: {...}}]")
 	}
-	expected, err := calls.Parse(ev)
+	expected, err := settings.Calls(ev)
 	if err != nil {
 		return nil, err
 	}

@@ -10,13 +10,15 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsEfficiency() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_efficiency",
 		Aliases:   []string{"dokimos-tool-efficiency"},
 		Threshold: 1,
 		Build:     func(*config.Node, *eval.Env) (trajeval.Evaluator, error) { return Efficiency{}, nil },
 	})
+	return out
 }
 
 // Efficiency is tool_efficiency: distinct calls over all calls.

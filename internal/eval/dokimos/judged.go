@@ -15,21 +15,23 @@ import (
 // judgeKeys are the keys of every judged evaluator.
 var judgeKeys = []string{"judge", "model", "temperature"}
 
-func init() {
-	eval.Register(eval.Spec{
+func specsJudged() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "task_completion",
 		Aliases:   []string{"dokimos-task-completion"},
 		Keys:      append([]string{"tasks", "constraints"}, judgeKeys...),
 		Threshold: 0.5,
 		Build:     buildTaskCompletion,
 	})
-	eval.Register(eval.Spec{
+	out = append(out, eval.Spec{
 		Type:      "tool_argument_hallucination",
 		Aliases:   []string{"dokimos-tool-argument-hallucination"},
 		Keys:      judgeKeys,
 		Threshold: 0.8,
 		Build:     buildHallucination,
 	})
+	return out
 }
 
 // TaskCompletion asks a judge which of the case's tasks the agent

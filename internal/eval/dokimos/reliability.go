@@ -14,21 +14,23 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsReliability() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_name_reliability",
 		Aliases:   []string{"dokimos-tool-name-reliability"},
 		Keys:      append(append([]string{"max_segments", "blocklist"}, toolKeys...), judgeKeys...),
 		Threshold: 0.8,
 		Build:     buildNameReliability,
 	})
-	eval.Register(eval.Spec{
+	out = append(out, eval.Spec{
 		Type:      "tool_description_reliability",
 		Aliases:   []string{"dokimos-tool-description-reliability"},
 		Keys:      append(append([]string{"max_input_args", "max_optional_args"}, toolKeys...), judgeKeys...),
 		Threshold: 0.8,
 		Build:     buildDescriptionReliability,
 	})
+	return out
 }
 
 // Definitions scores tool definitions with rule checks, and with a

@@ -11,14 +11,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsToolerror() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_error",
 		Aliases:   []string{"dokimos-tool-error"},
 		Keys:      []string{"treat_blank_as_error", "pattern"},
 		Threshold: 1,
 		Build:     buildToolError,
 	})
+	return out
 }
 
 // ToolError is tool_error: the fraction of calls that succeeded.

@@ -11,14 +11,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsValidity() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_call_validity",
 		Aliases:   []string{"dokimos-tool-call-validity"},
 		Keys:      append([]string{"strict"}, toolKeys...),
 		Threshold: 1,
 		Build:     buildValidity,
 	})
+	return out
 }
 
 // Validity is tool_call_validity: each call checked against its tool's

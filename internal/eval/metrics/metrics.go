@@ -27,13 +27,15 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsMetrics() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "execution_metrics",
 		Keys:      []string{"max_tool_calls", "max_llm_calls", "max_tokens", "max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "exploration_tools"},
 		Threshold: 1,
 		Build:     build,
 	})
+	return out
 }
 
 // DefaultExplorationTools are the tools that count as exploration.

@@ -11,14 +11,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsArgs() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_call_args",
 		Aliases:   []string{"uipath-tool-call-args"},
 		Keys:      []string{"tool_calls", "strict", "subset"},
 		Threshold: 1,
 		Build:     buildArgs,
 	})
+	return out
 }
 
 // Matching is tool_call_args and tool_call_output: expected calls paired

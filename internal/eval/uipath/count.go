@@ -9,14 +9,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsCount() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_call_count",
 		Aliases:   []string{"uipath-tool-call-count"},
 		Keys:      []string{"tool_calls_count", "strict"},
 		Threshold: 1,
 		Build:     buildCount,
 	})
+	return out
 }
 
 // Count is tool_call_count: constraints on how often each tool is called.

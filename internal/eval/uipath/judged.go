@@ -38,10 +38,11 @@ var judgeKinds = []judgeKind{
 // judgeConfigKeys are the keys of a UiPath LLM judge's evaluatorConfig.
 var judgeConfigKeys = []string{"prompt", "model", "temperature", "judge"}
 
-func init() {
+func specsJudged() []eval.Spec {
+	var out []eval.Spec
 	for _, k := range judgeKinds {
 		k := k
-		eval.Register(eval.Spec{
+		out = append(out, eval.Spec{
 			Type:      k.typ,
 			Aliases:   []string{k.uipath},
 			Keys:      append(append([]string{}, k.criteria...), judgeConfigKeys...),
@@ -49,6 +50,7 @@ func init() {
 			Build:     func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) { return buildJudge(k, n, env) },
 		})
 	}
+	return out
 }
 
 // Judged is one of UiPath's LLM judges on one evaluation.

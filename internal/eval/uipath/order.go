@@ -11,14 +11,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsOrder() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_call_order",
 		Aliases:   []string{"uipath-tool-call-order"},
 		Keys:      []string{"tool_calls_order", "strict"},
 		Threshold: 1,
 		Build:     buildOrder,
 	})
+	return out
 }
 
 // Order is tool_call_order: expected names in order, scored by LCS or,

@@ -10,14 +10,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsOutput() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "tool_call_output",
 		Aliases:   []string{"uipath-tool-call-output"},
 		Keys:      []string{"tool_outputs", "strict"},
 		Threshold: 1,
 		Build:     buildOutput,
 	})
+	return out
 }
 
 func buildOutput(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {

@@ -47,6 +47,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	adkeval "github.com/trajeval/trajeval/internal/eval/adk"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	adkformat "github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -213,7 +214,7 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 			}
 			conf.Eval = adkeval.NewResponseMatch(inv, conf.Threshold)
 		default:
-			env := &eval.Env{Judges: opts.Judges}
+			env := &eval.Env{Types: builtin.Types(), Judges: opts.Judges}
 			at := node
 			if cr.Node != nil {
 				at = cr.Node

@@ -1,0 +1,16 @@
+package dokimos
+
+import "github.com/trajeval/trajeval/internal/eval"
+
+// Specs returns this package's evaluator types, for the registry of
+// built-in types (package builtin), which lists every family in one place.
+func Specs() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, specsCorrectness()...)
+	out = append(out, specsEfficiency()...)
+	out = append(out, specsJudged()...)
+	out = append(out, specsReliability()...)
+	out = append(out, specsToolerror()...)
+	out = append(out, specsValidity()...)
+	return out
+}
