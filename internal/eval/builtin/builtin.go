@@ -20,7 +20,6 @@ import (
 	"github.com/trajeval/trajeval/internal/eval/composite"
 	"github.com/trajeval/trajeval/internal/eval/dokimos"
 	"github.com/trajeval/trajeval/internal/eval/judge"
-	"github.com/trajeval/trajeval/internal/eval/metrics"
 	"github.com/trajeval/trajeval/internal/eval/uipath"
 )
 
@@ -29,11 +28,12 @@ import (
 func Specs() []eval.Spec {
 	var out []eval.Spec
 	out = append(out, trajectorySpec)
-	out = append(out, metrics.Specs()...)
+	out = append(out, metricsSpec)
 	out = append(out, composite.Specs()...)
 	out = append(out, judge.Specs()...)
 	out = append(out, code.Specs()...)
 	out = append(out, dokimos.Specs()...)
+	out = append(out, uipathSpecs()...)
 	out = append(out, uipath.Specs()...)
 	out = append(out, adk.Specs()...)
 	return out

@@ -6,10 +6,6 @@ import "github.com/trajeval/trajeval/internal/eval"
 // built-in types (package builtin), which lists every family in one place.
 func Specs() []eval.Spec {
 	var out []eval.Spec
-	out = append(out, specsArgs()...)
-	out = append(out, specsCount()...)
 	out = append(out, specsJudged()...)
-	out = append(out, specsOrder()...)
-	out = append(out, specsOutput()...)
 	return out
 }
