@@ -32,6 +32,7 @@ func Specs() []eval.Spec {
 	out = append(out, composite.Specs()...)
 	out = append(out, judge.Specs()...)
 	out = append(out, code.Specs()...)
+	out = append(out, dokimosSpecs()...)
 	out = append(out, dokimos.Specs()...)
 	out = append(out, uipathSpecs()...)
 	out = append(out, uipath.Specs()...)

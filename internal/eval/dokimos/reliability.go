@@ -239,7 +239,7 @@ func intKey(n *config.Node, key string, def int64) (int64, error) {
 }
 
 func buildNameReliability(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	tools, err := loadTools(n, env)
+	tools, err := LoadTools(n, env)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +265,7 @@ func buildNameReliability(n *config.Node, env *eval.Env) (trajeval.Evaluator, er
 }
 
 func buildDescriptionReliability(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	tools, err := loadTools(n, env)
+	tools, err := LoadTools(n, env)
 	if err != nil {
 		return nil, err
 	}

@@ -6,11 +6,7 @@ import "github.com/trajeval/trajeval/internal/eval"
 // built-in types (package builtin), which lists every family in one place.
 func Specs() []eval.Spec {
 	var out []eval.Spec
-	out = append(out, specsCorrectness()...)
-	out = append(out, specsEfficiency()...)
 	out = append(out, specsJudged()...)
 	out = append(out, specsReliability()...)
-	out = append(out, specsToolerror()...)
-	out = append(out, specsValidity()...)
 	return out
 }

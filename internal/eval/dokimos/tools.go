@@ -27,9 +27,9 @@ type Tool struct {
 // toolKeys are the keys every tool-definition evaluator takes.
 var toolKeys = []string{"tools", "tools_file"}
 
-// loadTools reads the tool definitions of an evaluator: tools, or
+// LoadTools reads the tool definitions of an evaluator: tools, or
 // tools_file relative to the suite's folder.
-func loadTools(n *config.Node, env *eval.Env) ([]*Tool, error) {
+func LoadTools(n *config.Node, env *eval.Env) ([]*Tool, error) {
 	list, file := n.Get("tools"), n.Get("tools_file")
 	switch {
 	case list != nil && file != nil:
@@ -155,14 +155,26 @@ func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("schemas must be self-contained; cannot load %s", url)
 }
 
-// compile compiles one schema, placing errors at the offending node.
-func compile(tool string, sn *config.Node) (*jsonschema.Schema, error) {
+// A SchemaError is a tool's schema that does not compile; Path leads to
+// the offending value inside the schema.
+type SchemaError struct {
+	Tool string
+	Path []string
+	Msg  string
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("invalid JSON Schema for tool %s: %s", e.Tool, e.Msg)
+}
+
+// compileSchema compiles one schema (a JSON value).
+func compileSchema(tool string, schema any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(refuseLoader{})
 	url := "urn:trajeval:tool:" + strings.ReplaceAll(tool, " ", "_")
-	if err := c.AddResource(url, sn.Value()); err != nil {
-		return nil, sn.Errorf("invalid JSON Schema for tool %s: %v", tool, err)
+	if err := c.AddResource(url, schema); err != nil {
+		return nil, &SchemaError{Tool: tool, Msg: err.Error()}
 	}
 	s, err := c.Compile(url)
 	if err == nil {
@@ -176,12 +188,38 @@ func compile(tool string, sn *config.Node) (*jsonschema.Schema, error) {
 			if len(leaves) > 0 {
 				// The first cause is the one to fix; the others are usually the
 				// metaschema's alternatives for the same keyword.
-				at := sn.At(leaves[0].path...)
-				return nil, at.Errorf("invalid JSON Schema for tool %s: %s", tool, leaves[0])
+				return nil, &SchemaError{Tool: tool, Path: leaves[0].path, Msg: leaves[0].String()}
 			}
 		}
 	}
-	return nil, sn.Errorf("invalid JSON Schema for tool %s: %s", tool, strings.ReplaceAll(err.Error(), url, "the schema"))
+	return nil, &SchemaError{Tool: tool, Msg: strings.ReplaceAll(err.Error(), url, "the schema")}
+}
+
+// compile compiles one schema, placing errors at the offending node.
+func compile(tool string, sn *config.Node) (*jsonschema.Schema, error) {
+	s, err := compileSchema(tool, sn.Value())
+	var se *SchemaError
+	if errors.As(err, &se) {
+		return nil, sn.At(se.Path...).Errorf("%s", se.Error())
+	}
+	return s, err
+}
+
+// NewTool returns a tool definition. schema is the JSON Schema of its
+// arguments in the JSON data model (nil: any arguments); one that does not
+// compile is a [*SchemaError]. An empty name is an error.
+func NewTool(name, description string, schema map[string]any) (*Tool, error) {
+	if name == "" {
+		return nil, errors.New("a tool definition has an empty name")
+	}
+	t := &Tool{Name: name, Description: description, Schema: schema}
+	if schema != nil {
+		var err error
+		if t.compiled, err = compileSchema(name, schema); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 var printer = message.NewPrinter(language.English)

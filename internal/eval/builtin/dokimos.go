@@ -1,0 +1,111 @@
+package builtin
+
+import (
+	"reflect"
+
+	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/dokimos"
+	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// Dokimos's rule evaluators: their keys, read into the dokimos package's
+// constructors. Its judged evaluators and the two reliability evaluators
+// still read their own keys (dokimos.Specs).
+
+type correctnessSettings struct {
+	Expected        *config.Node `config:"expected"`
+	Match           string       `config:"match" enum:"names_only,names_and_order,names_and_args"`
+	ArgsMatch       *config.Node `config:"args_match"`
+	Trim            bool         `config:"trim"`
+	CaseInsensitive bool         `config:"case_insensitive"`
+}
+
+type toolErrorSettings struct {
+	TreatBlankAsError *bool  `config:"treat_blank_as_error"`
+	Pattern           string `config:"pattern"`
+}
+
+type validitySettings struct {
+	Tools     *config.Node `config:"tools"`
+	ToolsFile *config.Node `config:"tools_file"`
+	Strict    bool         `config:"strict"`
+}
+
+func dokimosSpecs() []eval.Spec {
+	return []eval.Spec{
+		{Type: "tool_correctness", Aliases: []string{"dokimos-tool-correctness"}, Keys: config.Keys(reflect.TypeFor[correctnessSettings]()), Threshold: 1, Build: buildCorrectness},
+		{Type: "tool_call_validity", Aliases: []string{"dokimos-tool-call-validity"}, Keys: config.Keys(reflect.TypeFor[validitySettings]()), Threshold: 1, Build: buildValidity},
+		{Type: "tool_error", Aliases: []string{"dokimos-tool-error"}, Keys: config.Keys(reflect.TypeFor[toolErrorSettings]()), Threshold: 1, Build: buildToolError},
+		{Type: "tool_efficiency", Aliases: []string{"dokimos-tool-efficiency"}, Threshold: 1,
+			Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+				var none struct{}
+				if err := config.Decode(n, &none, eval.CommonKeys...); err != nil {
+					return nil, err
+				}
+				return dokimos.Efficiency{}, nil
+			}},
+	}
+}
+
+func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+	var s correctnessSettings
+	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+		return nil, err
+	}
+	var def trajeval.ArgsMatch
+	if s.ArgsMatch != nil {
+		var err error
+		if def, err = settings.ArgsMatch(s.ArgsMatch); err != nil {
+			return nil, err
+		}
+	}
+	ev := s.Expected
+	if ev == nil {
+		return nil, n.Errorf("missing expected").With("list the expected calls: expected: [{tool: name, args: {...}}]")
+	}
+	expected, err := settings.Calls(ev)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range expected {
+		if e.MaxDurationMS != nil {
+			return nil, ev.Items[i].Errorf("tool_correctness does not check max_duration_ms").With("use tool_trajectory for latency checks")
+		}
+	}
+	c, err := dokimos.NewCorrectness(s.Match, expected, def, argmatch.Options{Trim: s.Trim, CaseInsensitive: s.CaseInsensitive})
+	if err != nil {
+		return nil, n.Errorf("%v", err)
+	}
+	return c, nil
+}
+
+func buildToolError(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+	var s toolErrorSettings
+	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+		return nil, err
+	}
+	e, err := dokimos.NewToolError(s.TreatBlankAsError == nil || *s.TreatBlankAsError, s.Pattern)
+	if err != nil {
+		return nil, n.Get("pattern").Errorf("%v", err)
+	}
+	return e, nil
+}
+
+func buildValidity(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	var s validitySettings
+	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+		return nil, err
+	}
+	tools, err := dokimos.LoadTools(n, env)
+	if err != nil {
+		return nil, err
+	}
+	v, err := dokimos.NewValidity(tools, s.Strict)
+	if err != nil {
+		return nil, n.Errorf("%v", err) // LoadTools has checked both already
+	}
+	return v, nil
+}
