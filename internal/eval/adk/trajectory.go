@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/align"
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -28,39 +25,6 @@ const (
 // MatchTypes lists the match types.
 var MatchTypes = []string{Exact, InOrder, AnyOrder}
 
-func specsTrajectory() []eval.Spec {
-	var out []eval.Spec
-	out = append(out, eval.Spec{
-		Type:      TrajectoryMetric,
-		Aliases:   []string{"adk_tool_trajectory"},
-		Keys:      []string{"invocations", "match_type", "ignore_args"},
-		Threshold: 1,
-		Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-			inv, err := parseInvocations(n)
-			if err != nil {
-				return nil, err
-			}
-			mt := Exact
-			if v := n.Get("match_type"); v != nil {
-				if mt, err = v.Enum(MatchTypes...); err != nil {
-					return nil, err
-				}
-			}
-			ignore := false
-			if v := n.Get("ignore_args"); v != nil {
-				if ignore, err = v.BoolValue(); err != nil {
-					return nil, err
-				}
-			}
-			e, err := NewTrajectory(inv, mt, ignore)
-			if err != nil {
-				return nil, n.Errorf("%v", err)
-			}
-			return e, nil
-		},
-	})
-	return out
-}
 
 // Trajectory is tool_trajectory_avg_score.
 type Trajectory struct {
@@ -117,17 +81,8 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 			continue
 		}
 		steps := actual[i]
-		rel := calls.Relate(items, steps)
-		var a align.Alignment
-		order := calls.Unordered
-		switch e.matchType {
-		case Exact:
-			a, order = align.Exact(rel), calls.Positional
-		case InOrder:
-			a, order = align.InOrder(rel), calls.Ordered
-		default:
-			a = align.AnyOrder(rel)
-		}
+		order := map[string]calls.Order{Exact: calls.Positional, InOrder: calls.Ordered, AnyOrder: calls.Unordered}[e.matchType]
+		a := calls.Align(order, items, steps)
 		r.Details = &trajeval.Details{Mode: d.Mode}
 		calls.Explain(r.Details, items, steps, a, order)
 		pass := len(a.Pairs) == len(items)

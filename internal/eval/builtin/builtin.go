@@ -15,7 +15,6 @@ import (
 	"sync"
 
 	"github.com/trajeval/trajeval/internal/eval"
-	"github.com/trajeval/trajeval/internal/eval/adk"
 	"github.com/trajeval/trajeval/internal/eval/code"
 	"github.com/trajeval/trajeval/internal/eval/composite"
 	"github.com/trajeval/trajeval/internal/eval/dokimos"
@@ -36,7 +35,7 @@ func Specs() []eval.Spec {
 	out = append(out, dokimos.Specs()...)
 	out = append(out, uipathSpecs()...)
 	out = append(out, uipath.Specs()...)
-	out = append(out, adk.Specs()...)
+	out = append(out, adkSpecs()...)
 	return out
 }
 
