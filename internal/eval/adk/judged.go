@@ -24,8 +24,6 @@ var JudgedMetrics = []string{ResponseMatchV2, RubricResponse, RubricToolUse, Hal
 // A Rubric is one property the judge checks.
 type Rubric struct{ ID, Text string }
 
-
-
 // Judged is one of ADK's judged metrics on one eval case.
 type Judged struct {
 	metric  string

@@ -9,7 +9,6 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-
 // ResponseMatch is response_match_score.
 type ResponseMatch struct {
 	want      []*string

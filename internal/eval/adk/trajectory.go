@@ -25,7 +25,6 @@ const (
 // MatchTypes lists the match types.
 var MatchTypes = []string{Exact, InOrder, AnyOrder}
 
-
 // Trajectory is tool_trajectory_avg_score.
 type Trajectory struct {
 	matchType string

@@ -66,7 +66,6 @@ func Invocations(n *config.Node) ([]adk.Invocation, error) {
 	return out, nil
 }
 
-
 // Rubrics reads ADK's rubrics: [{rubric_id, rubric_content:
 // {text_property}}]; plain texts are accepted too.
 func Rubrics(n *config.Node) ([]adk.Rubric, error) {

@@ -8,7 +8,6 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-
 // An Output is one expected result of tool_call_output: a tool and the
 // value one of its calls should return.
 type Output struct {
