@@ -9,8 +9,8 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
-	"github.com/trajeval/trajeval/internal/eval/composite"
-	_ "github.com/trajeval/trajeval/internal/eval/composite"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
+	_ "github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -31,8 +31,8 @@ func (f fixed) Evaluate(context.Context, *trajeval.Trajectory) (trajeval.Outcome
 	return trajeval.Outcome{Score: f.score, Verdict: f.verdict}, nil
 }
 
-// types are composite and fixed, the types these tests use.
-var types, _ = eval.NewRegistry(append(composite.Specs(), eval.Spec{
+// types are the built-in types and fixed, a type of these tests.
+var types, _ = eval.NewRegistry(append(builtin.Specs(), eval.Spec{
 	Type: "fixed", Keys: []string{"score", "verdict", "broken"}, Threshold: 1,
 	Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 		var f fixed

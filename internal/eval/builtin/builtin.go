@@ -16,7 +16,6 @@ import (
 
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/code"
-	"github.com/trajeval/trajeval/internal/eval/composite"
 	"github.com/trajeval/trajeval/internal/eval/dokimos"
 	"github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/eval/uipath"
@@ -28,7 +27,7 @@ func Specs() []eval.Spec {
 	var out []eval.Spec
 	out = append(out, trajectorySpec)
 	out = append(out, metricsSpec)
-	out = append(out, composite.Specs()...)
+	out = append(out, compositeSpec)
 	out = append(out, judge.Specs()...)
 	out = append(out, code.Specs()...)
 	out = append(out, dokimosSpecs()...)
