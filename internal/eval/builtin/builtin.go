@@ -31,6 +31,7 @@ func Specs() []eval.Spec {
 	out = append(out, judge.Specs()...)
 	out = append(out, code.Specs()...)
 	out = append(out, dokimosSpecs()...)
+	out = append(out, reliabilitySpecs()...)
 	out = append(out, dokimos.Specs()...)
 	out = append(out, uipathSpecs()...)
 	out = append(out, uipath.Specs()...)

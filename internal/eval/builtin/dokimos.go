@@ -8,6 +8,7 @@ import (
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/dokimos"
 	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -99,7 +100,7 @@ func buildValidity(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
 		return nil, err
 	}
-	tools, err := dokimos.LoadTools(n, env)
+	tools, err := settings.Tools(n, env)
 	if err != nil {
 		return nil, err
 	}
@@ -108,4 +109,99 @@ func buildValidity(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		return nil, n.Errorf("%v", err) // LoadTools has checked both already
 	}
 	return v, nil
+}
+
+// judgeKeys are the keys of every judged evaluator.
+var judgeKeys = []string{"judge", "model", "temperature"}
+
+func reliabilitySpecs() []eval.Spec {
+	return []eval.Spec{
+		{
+			Type:      "tool_name_reliability",
+			Aliases:   []string{"dokimos-tool-name-reliability"},
+			Keys:      append(append([]string{"max_segments", "blocklist"}, settings.ToolKeys...), judgeKeys...),
+			Threshold: 0.8,
+			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+				tools, err := settings.Tools(n, env)
+				if err != nil {
+					return nil, err
+				}
+				maxSeg, err := intKey(n, "max_segments", dokimos.DefaultMaxSegments)
+				if err != nil {
+					return nil, err
+				}
+				var block []string
+				if v := n.Get("blocklist"); v != nil {
+					if block, err = v.Strings(); err != nil {
+						return nil, err
+					}
+				}
+				h, err := optionalJudge(n, env)
+				if err != nil {
+					return nil, err
+				}
+				r, err := dokimos.NewNameReliability(tools, int(maxSeg), block, h)
+				if err != nil {
+					return nil, n.Errorf("%v", err)
+				}
+				return r, nil
+			},
+		},
+		{
+			Type:      "tool_description_reliability",
+			Aliases:   []string{"dokimos-tool-description-reliability"},
+			Keys:      append(append([]string{"max_input_args", "max_optional_args"}, settings.ToolKeys...), judgeKeys...),
+			Threshold: 0.8,
+			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+				tools, err := settings.Tools(n, env)
+				if err != nil {
+					return nil, err
+				}
+				maxIn, err := intKey(n, "max_input_args", dokimos.DefaultMaxInputArgs)
+				if err != nil {
+					return nil, err
+				}
+				maxOpt, err := intKey(n, "max_optional_args", dokimos.DefaultMaxOptionalArgs)
+				if err != nil {
+					return nil, err
+				}
+				h, err := optionalJudge(n, env)
+				if err != nil {
+					return nil, err
+				}
+				r, err := dokimos.NewDescriptionReliability(tools, int(maxIn), int(maxOpt), h)
+				if err != nil {
+					return nil, n.Errorf("%v", err)
+				}
+				return r, nil
+			},
+		},
+	}
+}
+
+// optionalJudge returns the judge of an evaluator whose judge is
+// optional, or nil when it asks none.
+func optionalJudge(n *config.Node, env *eval.Env) (*judge.Handle, error) {
+	want, err := env.WantsJudge(n)
+	if err != nil || !want {
+		return nil, err
+	}
+	h, err := env.Judge(n, false)
+	if err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
+// intKey reads a whole number ≥ 0, def when absent.
+func intKey(n *config.Node, key string, def int64) (int64, error) {
+	v := n.Get(key)
+	if v == nil {
+		return def, nil
+	}
+	i, err := v.Int()
+	if err == nil && i < 0 {
+		return 0, v.Errorf("%s must not be negative", key)
+	}
+	return i, err
 }

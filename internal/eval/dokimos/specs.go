@@ -7,6 +7,5 @@ import "github.com/trajeval/trajeval/internal/eval"
 func Specs() []eval.Spec {
 	var out []eval.Spec
 	out = append(out, specsJudged()...)
-	out = append(out, specsReliability()...)
 	return out
 }
