@@ -135,6 +135,8 @@ func TestBadSettings(t *testing.T) {
 		{"duplicate tools", check.ToolCallValidity([]check.Tool{{Name: "a"}, {Name: "a"}}), "defined twice", "one definition per tool"},
 		{"bad schema", check.ToolCallValidity([]check.Tool{{Name: "a", Parameters: map[string]any{"type": 5}}}), "invalid JSON Schema", "a schema must compile"},
 		{"schema not an object", check.ToolCallValidity([]check.Tool{{Name: "a", Parameters: "[1]"}}), "must be a JSON object", "a schema is an object"},
+		{"no tools for names", check.ToolNameReliability(nil), "no tool definitions", "reliability needs tools"},
+		{"empty tool name", check.ToolDescriptionReliability([]check.Tool{{Name: ""}}), "empty name", "a tool needs a name"},
 		{"calls to a budget", check.ToolErrors(check.Call("a")), "takes no expected calls", "ToolErrors looks at every call"},
 	}
 	for _, tc := range tests {
@@ -221,6 +223,9 @@ func TestOthers(t *testing.T) {
 		{"efficiency", check.Efficiency(), 2.0 / 3, "the second fetch repeats the first"},
 		{"correctness names", check.ToolCorrectness(check.Call("fetch"), check.Call("read")), 0.5, "{fetch, read} against {fetch, save}"},
 		{"correctness order", check.ToolCorrectness(check.MatchOrder, check.Call("fetch"), check.Call("save")), 2.0 / 3, "LCS 2 over max(2, 3)"},
+		{"name reliability", check.ToolNameReliability([]check.Tool{{Name: "search_with_llm"}}), 2.0 / 3, "snake_case and concise, but names its implementation"},
+		{"name blocklist", check.ToolNameReliability([]check.Tool{{Name: "fetch_v2"}}, "v2"), 2.0 / 3, "a blocked word"},
+		{"description reliability", check.ToolDescriptionReliability([]check.Tool{{Name: "s", Parameters: map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}}}}), 3.0 / 4, "q has no description"},
 		{"validity strict", check.ToolCallValidity([]check.Tool{{Name: "fetch", Parameters: json.RawMessage(`{"type": "object", "properties": {}}`)}, {Name: "save"}}, check.Strict), 1.0 / 3, "url is not a property"},
 	}
 	for _, tc := range tests {
@@ -236,16 +241,18 @@ func TestOthers(t *testing.T) {
 func TestType(t *testing.T) {
 	type typed interface{ Type() string }
 	for want, ev := range map[string]trajeval.Evaluator{
-		"tool_trajectory":    check.InOrder(),
-		"execution_metrics":  check.ExecutionMetrics(check.Limits{MaxTokens: new(1)}),
-		"tool_call_order":    check.ToolCallOrder(check.Call("a")),
-		"tool_call_count":    check.ToolCallCount(check.CountOf("a", ">", 0)),
-		"tool_call_args":     check.ToolCallArgs(check.Call("a")),
-		"tool_call_output":   check.ToolCallOutput(check.Call("a", check.Returns("x"))),
-		"tool_correctness":   check.ToolCorrectness(check.Call("a")),
-		"tool_error":         check.ToolErrors(),
-		"tool_efficiency":    check.Efficiency(),
-		"tool_call_validity": check.ToolCallValidity([]check.Tool{{Name: "a"}}),
+		"tool_trajectory":              check.InOrder(),
+		"execution_metrics":            check.ExecutionMetrics(check.Limits{MaxTokens: new(1)}),
+		"tool_call_order":              check.ToolCallOrder(check.Call("a")),
+		"tool_call_count":              check.ToolCallCount(check.CountOf("a", ">", 0)),
+		"tool_call_args":               check.ToolCallArgs(check.Call("a")),
+		"tool_call_output":             check.ToolCallOutput(check.Call("a", check.Returns("x"))),
+		"tool_correctness":             check.ToolCorrectness(check.Call("a")),
+		"tool_error":                   check.ToolErrors(),
+		"tool_efficiency":              check.Efficiency(),
+		"tool_call_validity":           check.ToolCallValidity([]check.Tool{{Name: "a"}}),
+		"tool_name_reliability":        check.ToolNameReliability([]check.Tool{{Name: "a"}}),
+		"tool_description_reliability": check.ToolDescriptionReliability([]check.Tool{{Name: "a"}}),
 	} {
 		tv, ok := ev.(typed)
 		if !ok || tv.Type() != want {

@@ -42,8 +42,9 @@
 // [ExecutionMetrics] checks budgets (calls, tokens, cost, duration,
 // exploration). [ToolCallOrder], [ToolCallCount], [ToolCallArgs] and
 // [ToolCallOutput] are UiPath's tool-call evaluators; [ToolCorrectness],
-// [ToolCallValidity], [ToolErrors] and [Efficiency] are Dokimos's rule
-// checks. Each documents its score.
+// [ToolCallValidity], [ToolErrors], [Efficiency], [ToolNameReliability]
+// and [ToolDescriptionReliability] are Dokimos's rule checks. Each
+// documents its score.
 //
 // # Bad settings
 //

@@ -128,21 +128,9 @@ func ToolCallValidity(tools []Tool, opts ...Option) trajeval.Evaluator {
 	if err := o.only("Strict"); err != nil {
 		return build(typ, nil, err)
 	}
-	var defs []*dokimos.Tool
-	for _, t := range tools {
-		var schema map[string]any
-		if t.Parameters != nil {
-			v, err := schemaValue(t.Parameters)
-			if err != nil {
-				return build(typ, nil, errorf("tool %s: %w", t.Name, err))
-			}
-			schema = v
-		}
-		d, err := dokimos.NewTool(t.Name, t.Description, schema)
-		if err != nil {
-			return build(typ, nil, wrap(err))
-		}
-		defs = append(defs, d)
+	defs, err := toolDefs(tools)
+	if err != nil {
+		return build(typ, nil, err)
 	}
 	ev, err := dokimos.NewValidity(defs, o.strict)
 	return build(typ, ev, wrap(err))
@@ -173,4 +161,67 @@ func schemaValue(v any) (map[string]any, error) {
 		return nil, errorf("the schema must be a JSON object")
 	}
 	return m, nil
+}
+
+// ToolNameReliability is Dokimos's rule checks of tool names (the tools'
+// definitions are checked; the trajectory is not looked at). For each
+// tool, three checks:
+//  1. snakecase_format: lower-case words joined by single underscores;
+//  2. conciseness: at most 7 words;
+//  3. intent_over_implementation: no word of the blocklist, and no
+//     implementation named after with, via, using, through or by
+//     ("search_with_llm").
+//
+// The score is the checks passed over all checks. Dokimos's judged checks
+// are not run. No tools and an empty name are setting errors.
+func ToolNameReliability(tools []Tool, blocklist ...string) trajeval.Evaluator {
+	const typ = "tool_name_reliability"
+	defs, err := toolDefs(tools)
+	if err != nil {
+		return build(typ, nil, err)
+	}
+	ev, err := dokimos.NewNameReliability(defs, dokimos.DefaultMaxSegments, blocklist, nil)
+	return build(typ, ev, wrap(err))
+}
+
+// ToolDescriptionReliability is Dokimos's rule checks of tool parameters
+// (the tools' definitions are checked; the trajectory is not looked at).
+// For each tool, four checks:
+//  1. input_arguments_clarity: every parameter has a description;
+//  2. input_arguments_types: every parameter says its type (type, enum,
+//     const, $ref, anyOf, oneOf or allOf);
+//  3. max_num_input_arguments: at most 5 parameters;
+//  4. max_optional_input_arguments: at most 3 optional ones.
+//
+// The score is the checks passed over all checks. Dokimos's judged checks
+// are not run. No tools and an empty name are setting errors.
+func ToolDescriptionReliability(tools []Tool) trajeval.Evaluator {
+	const typ = "tool_description_reliability"
+	defs, err := toolDefs(tools)
+	if err != nil {
+		return build(typ, nil, err)
+	}
+	ev, err := dokimos.NewDescriptionReliability(defs, dokimos.DefaultMaxInputArgs, dokimos.DefaultMaxOptionalArgs, nil)
+	return build(typ, ev, wrap(err))
+}
+
+// toolDefs compiles tool definitions.
+func toolDefs(tools []Tool) ([]*dokimos.Tool, error) {
+	var defs []*dokimos.Tool
+	for _, t := range tools {
+		var schema any
+		if t.Parameters != nil {
+			v, err := schemaValue(t.Parameters)
+			if err != nil {
+				return nil, errorf("tool %s: %w", t.Name, err)
+			}
+			schema = v
+		}
+		d, err := dokimos.NewTool(t.Name, t.Description, schema)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		defs = append(defs, d)
+	}
+	return defs, nil
 }
