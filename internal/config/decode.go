@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 )
 
 // An Unmarshaler reads its own value from a node. It is the hook for
@@ -105,7 +104,7 @@ func fields(t reflect.Type) []field {
 		name, opts, _ := strings.Cut(tag, ",")
 		f := field{key: name, index: []int{i}}
 		if f.key == "" {
-			f.key = snake(sf.Name)
+			f.key = Canon(sf.Name) // MaxDurationMS → max_duration_ms
 		}
 		for o := range strings.SplitSeq(opts, ",") {
 			switch o {
@@ -126,21 +125,6 @@ func fields(t reflect.Type) []field {
 	return out
 }
 
-// snake turns a Go field name into its key: MaxDurationMS → max_duration_ms.
-func snake(s string) string {
-	var b strings.Builder
-	rs := []rune(s)
-	for i, r := range rs {
-		if unicode.IsUpper(r) {
-			if i > 0 && (unicode.IsLower(rs[i-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]))) {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
 
 func decodeStruct(n *Node, v reflect.Value, known []string) error {
 	if n.Kind != Map {

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
@@ -72,7 +73,7 @@ func buildComposite(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 					if err != nil {
 						return nil, err
 					}
-					if !contains(names, en.Key) {
+					if !slices.Contains(names, en.Key) {
 						err := en.Value.Errorf("weight for %q, which is not a member", en.Key)
 						if s := suggest.Closest(en.Key, names); s != "" {
 							err.Hint = fmt.Sprintf("did you mean %q?", s)
@@ -116,13 +117,4 @@ func unusedMemberSetting(m *eval.Configured, aggregator string, weights map[stri
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
