@@ -140,3 +140,32 @@ func TestKeys(t *testing.T) {
 		t.Errorf("Keys = %v, want %v: tags first, else the name in snake_case", got, want)
 	}
 }
+
+// FuzzDecode checks Decode on any parsed input: it never panics, and an
+// error is a SpecError (matching ErrConfig) placed inside the input.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		"mode: in_order\nmax_calls: 2\ncalls: [{tool: a, limit: 1}]\n", "minimums: {a: 1}\ntools: [a, b]\n",
+		"timeout: 1s\nextra: {x: [1]}\nraw: ~\nopt: null\n", "calls: [{}]\n", "tags: {a: 1}\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		n, err := config.Parse("f.yaml", []byte(src))
+		if err != nil {
+			return
+		}
+		var s settings
+		err = config.Decode(n, &s, "type")
+		if err == nil {
+			return
+		}
+		se := specErr(t, err)
+		if se.File != "f.yaml" {
+			t.Errorf("error %v names file %q, want f.yaml", err, se.File)
+		}
+		if lines := strings.Count(src, "\n") + strings.Count(src, "\r") + 1; se.Line < 1 || se.Line > lines {
+			t.Errorf("error %v at line %d, outside the input's %d lines", err, se.Line, lines)
+		}
+	})
+}
