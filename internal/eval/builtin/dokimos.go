@@ -205,3 +205,55 @@ func intKey(n *config.Node, key string, def int64) (int64, error) {
 	}
 	return i, err
 }
+
+func dokimosJudgedSpecs() []eval.Spec {
+	return []eval.Spec{
+		{
+			Type:      "task_completion",
+			Aliases:   []string{"dokimos-task-completion"},
+			Keys:      append([]string{"tasks", "constraints"}, judgeKeys...),
+			Threshold: 0.5,
+			Build:     buildTaskCompletion,
+		},
+		{
+			Type:      "tool_argument_hallucination",
+			Aliases:   []string{"dokimos-tool-argument-hallucination"},
+			Keys:      judgeKeys,
+			Threshold: 0.8,
+			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+				h, err := env.Judge(n, false)
+				return dokimos.NewHallucination(env.Case.Input, h), err
+			},
+		},
+	}
+}
+
+// buildTaskCompletion reads tasks (else the case's expected outcome is
+// the one task) and constraints.
+func buildTaskCompletion(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	var tasks []string
+	var constraints string
+	var err error
+	if v := n.Get("tasks"); v != nil {
+		if tasks, err = v.Strings(); err != nil {
+			return nil, err
+		}
+		if len(tasks) == 0 {
+			return nil, v.Errorf("tasks is empty")
+		}
+	} else if env.Case.ExpectedOutcome != "" {
+		tasks = []string{env.Case.ExpectedOutcome}
+	} else {
+		return nil, n.Errorf("task_completion needs tasks").With("give tasks: [\"Search flights\", \"Book hotel\"], or an expected_outcome on the case")
+	}
+	if v := n.Get("constraints"); v != nil {
+		if constraints, err = v.Str(); err != nil {
+			return nil, err
+		}
+	}
+	h, err := env.Judge(n, false)
+	if err != nil {
+		return nil, err
+	}
+	return dokimos.NewTaskCompletion(tasks, constraints, env.Case.Input, h)
+}
