@@ -125,7 +125,6 @@ func fields(t reflect.Type) []field {
 	return out
 }
 
-
 func decodeStruct(n *Node, v reflect.Value, known []string) error {
 	if n.Kind != Map {
 		return n.Errorf("expected a map, got %s", n.describe())

@@ -17,7 +17,6 @@ import (
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/code"
 	"github.com/trajeval/trajeval/internal/eval/judge"
-	"github.com/trajeval/trajeval/internal/eval/uipath"
 )
 
 // Specs returns the built-in evaluator types: AgentV's core types first,
@@ -33,7 +32,7 @@ func Specs() []eval.Spec {
 	out = append(out, reliabilitySpecs()...)
 	out = append(out, dokimosJudgedSpecs()...)
 	out = append(out, uipathSpecs()...)
-	out = append(out, uipath.Specs()...)
+	out = append(out, uipathJudgeSpecs()...)
 	out = append(out, adkSpecs()...)
 	return out
 }

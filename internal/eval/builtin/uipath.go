@@ -8,6 +8,7 @@ import (
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/eval/uipath"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -232,3 +233,59 @@ func uipathToolName(n *config.Node) (string, error) {
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
+
+// uipathJudgeSpecs are UiPath's LLM judges: their criteria and
+// evaluatorConfig keys, the prompt (UiPath's default, or the
+// evaluator's own: text or a file) parsed with its placeholders.
+func uipathJudgeSpecs() []eval.Spec {
+	var out []eval.Spec
+	for _, k := range uipath.JudgeKinds {
+		out = append(out, eval.Spec{
+			Type:      k.Type,
+			Aliases:   []string{k.UiPath},
+			Keys:      append(slices.Clone(k.Criteria), uipath.JudgeConfigKeys...),
+			Threshold: 0.5,
+			Build:     func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) { return buildUiPathJudge(k, n, env) },
+		})
+	}
+	return out
+}
+
+func buildUiPathJudge(k uipath.JudgeKind, n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	crit := map[string]any{}
+	for i, key := range k.Criteria {
+		v := n.Get(key)
+		if v == nil || v.Kind == config.Null {
+			if i == 0 {
+				return nil, n.Errorf("missing %s", key).With("give it in evaluationCriterias or defaultEvaluationCriteria")
+			}
+			crit[key] = ""
+			continue
+		}
+		if v.Kind == config.String {
+			crit[key] = v.Text
+		} else {
+			crit[key] = v.Value()
+		}
+	}
+	text, at := k.Prompt, n
+	if p := n.Get("prompt"); p != nil {
+		var err error
+		if text, err = evaljudge.PromptText(p, env.Dir); err != nil {
+			return nil, err
+		}
+		at = p
+	}
+	tp, err := evaljudge.ParseTemplate(text, at, uipath.Vars(crit))
+	if err != nil {
+		return nil, err
+	}
+	if !tp.Uses() {
+		return nil, at.Errorf("the prompt names none of UiPath's placeholders").With("e.g. {{AgentRunHistory}} and {{ExpectedAgentBehavior}}")
+	}
+	h, err := env.Judge(n, false)
+	if err != nil {
+		return nil, err
+	}
+	return uipath.NewJudged(k, tp, h, env.Case), nil
+}
