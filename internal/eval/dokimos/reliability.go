@@ -8,9 +8,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -65,7 +65,7 @@ func (r *Definitions) Evaluate(ctx context.Context, _ *trajeval.Trajectory) (tra
 		if len(r.judged) > 0 {
 			d.Notes = map[string]any{"judge_checks": "not run: no judge configured"}
 		}
-		return trajeval.Outcome{Score: eval.Ratio(r.passed, len(r.checks), 1), Details: d}, nil
+		return trajeval.Outcome{Score: score.Ratio(r.passed, len(r.checks), 1), Details: d}, nil
 	}
 	llm, pass, usage, err := r.askJudge(ctx)
 	if err != nil {
@@ -73,7 +73,7 @@ func (r *Definitions) Evaluate(ctx context.Context, _ *trajeval.Trajectory) (tra
 	}
 	d.Checks = append(append([]trajeval.Check{}, r.checks...), llm...)
 	d.Hits, d.Expected = r.passed+pass, len(d.Checks)
-	return trajeval.Outcome{Score: eval.Ratio(d.Hits, d.Expected, 1), Details: d, Judge: usage}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, d.Expected, 1), Details: d, Judge: usage}, nil
 }
 
 // askJudge runs the judge's checks once; later calls return them with no
