@@ -24,6 +24,12 @@
 //     the limit it passes; with no duration known it is skipped (and out
 //     of the score); when the call is missing it fails.
 //
+// Calls and settings form one list of options, so a constructor reads
+// like the expectation it states, and a setting an evaluator would not use
+// is refused rather than ignored. A step's arguments are compared in the
+// JSON data model (numbers as json.Number), as the trace readers make
+// them.
+//
 // The matching is optimal, never greedy. The score, before [Score]
 // changes it, is:
 //  1. InOrder: (hits + latency passes) / (expected calls + latency checks),
