@@ -17,11 +17,11 @@ import (
 // still read their own keys (dokimos.Specs).
 
 type correctnessSettings struct {
-	Expected        *config.Node `config:"expected"`
-	Match           string       `config:"match" enum:"names_only,names_and_order,names_and_args"`
-	ArgsMatch       *config.Node `config:"args_match"`
-	Trim            bool         `config:"trim"`
-	CaseInsensitive bool         `config:"case_insensitive"`
+	Match           string                  `config:"match" enum:"names_only,names_and_order,names_and_args"`
+	ArgsMatch       *settings.ArgsRule      `config:"args_match"`
+	Trim            bool                    `config:"trim"`
+	CaseInsensitive bool                    `config:"case_insensitive"`
+	Expected        *settings.ExpectedCalls `config:"expected"`
 }
 
 type toolErrorSettings struct {
@@ -58,22 +58,15 @@ func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	}
 	var def trajeval.ArgsMatch
 	if s.ArgsMatch != nil {
-		var err error
-		if def, err = settings.ArgsMatch(s.ArgsMatch); err != nil {
-			return nil, err
-		}
+		def = s.ArgsMatch.ArgsMatch
 	}
-	ev := s.Expected
-	if ev == nil {
+	if s.Expected == nil {
 		return nil, n.Errorf("missing expected").With("list the expected calls: expected: [{tool: name, args: {...}}]")
 	}
-	expected, err := settings.Calls(ev)
-	if err != nil {
-		return nil, err
-	}
+	expected := s.Expected.Calls
 	for i, e := range expected {
 		if e.MaxDurationMS != nil {
-			return nil, ev.Items[i].Errorf("tool_correctness does not check max_duration_ms").With("use tool_trajectory for latency checks")
+			return nil, s.Expected.Node.Items[i].Errorf("tool_correctness does not check max_duration_ms").With("use tool_trajectory for latency checks")
 		}
 	}
 	c, err := dokimos.NewCorrectness(s.Match, expected, def, argmatch.Options{Trim: s.Trim, CaseInsensitive: s.CaseInsensitive})

@@ -28,13 +28,13 @@ var dokimosModes = map[string]struct {
 
 // trajectorySettings are tool_trajectory's keys in a suite file.
 type trajectorySettings struct {
-	Mode            string       `config:"mode" enum:"any_order,in_order,exact,subset,strict,superset,precision,recall"`
-	Expected        *config.Node `config:"expected"`
-	Minimums        *config.Node `config:"minimums"`
-	ArgsMatch       *config.Node `config:"args_match"`
-	Score           *config.Node `config:"score"`
-	Trim            bool         `config:"trim"`
-	CaseInsensitive bool         `config:"case_insensitive"`
+	Mode            string                  `config:"mode" enum:"any_order,in_order,exact,subset,strict,superset,precision,recall"`
+	Score           *config.Node            `config:"score"`
+	ArgsMatch       *settings.ArgsRule      `config:"args_match"`
+	Trim            bool                    `config:"trim"`
+	CaseInsensitive bool                    `config:"case_insensitive"`
+	Expected        *settings.ExpectedCalls `config:"expected"`
+	Minimums        *config.Node            `config:"minimums"`
 }
 
 var trajectorySpec = eval.Spec{
@@ -66,20 +66,14 @@ func buildTrajectory(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) 
 		o.Score = score.Normalisation(sc)
 	}
 	if s.ArgsMatch != nil {
-		m, err := settings.ArgsMatch(s.ArgsMatch)
-		if err != nil {
-			return nil, err
-		}
-		o.ArgsMatch = m
+		o.ArgsMatch = s.ArgsMatch.ArgsMatch
 	}
 	o.Strings = argmatch.Options{Trim: s.Trim, CaseInsensitive: s.CaseInsensitive}
-	exp, mins := s.Expected, s.Minimums
-	if exp != nil {
-		var err error
-		if o.Expected, err = settings.Calls(exp); err != nil {
-			return nil, err
-		}
+	var exp *config.Node
+	if s.Expected != nil {
+		o.Expected, exp = s.Expected.Calls, s.Expected.Node
 	}
+	mins := s.Minimums
 	if mins != nil {
 		if o.Mode != trajectory.AnyOrder {
 			return nil, mins.Errorf("minimums only count in any_order mode, not %s", o.Mode).With("use mode: any_order, or list the calls under expected")

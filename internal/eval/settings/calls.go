@@ -105,3 +105,28 @@ func ArgsMatch(n *config.Node) (trajeval.ArgsMatch, error) {
 	m, _ := argmatch.ParseMode(s)
 	return trajeval.ArgsMatch{Mode: m}, nil
 }
+
+// ExpectedCalls is an expected: list read by config.Decode (see
+// [Calls]); Node is the list, for placing later errors at its items.
+type ExpectedCalls struct {
+	Calls []trajeval.ExpectedCall
+	Node  *config.Node
+}
+
+// UnmarshalConfig reads the list.
+func (e *ExpectedCalls) UnmarshalConfig(n *config.Node) error {
+	calls, err := Calls(n)
+	e.Calls, e.Node = calls, n
+	return err
+}
+
+// ArgsRule is an args_match setting read by config.Decode: a word or a
+// list of dot-paths (see [ArgsMatch]).
+type ArgsRule struct{ trajeval.ArgsMatch }
+
+// UnmarshalConfig reads the rule.
+func (r *ArgsRule) UnmarshalConfig(n *config.Node) error {
+	m, err := ArgsMatch(n)
+	r.ArgsMatch = m
+	return err
+}
