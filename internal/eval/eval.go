@@ -1,7 +1,8 @@
 // Package eval builds evaluators from configuration and runs them.
 //
 // Every evaluator type is a [Spec]; a [Registry] is the ordered list of
-// types a suite may use. A configured evaluator carries
+// types a suite may use (package builtin assembles the built-in list; no
+// type registers itself). A configured evaluator carries
 // the settings every type shares:
 //  1. name: unique within a case (default: the type);
 //  2. type: the evaluator type; snake_case, kebab-case and camelCase

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -21,6 +22,9 @@ const (
 	InOrder  = "IN_ORDER"
 	AnyOrder = "ANY_ORDER"
 )
+
+// matchOrder is how each match type aligns calls.
+var matchOrder = map[string]calls.Order{Exact: calls.Positional, InOrder: calls.Ordered, AnyOrder: calls.Unordered}
 
 // MatchTypes lists the match types.
 var MatchTypes = []string{Exact, InOrder, AnyOrder}
@@ -67,7 +71,6 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 	if w := countWarning(len(e.items), len(actual)); w != "" {
 		d.Warnings = append(d.Warnings, w)
 	}
-	var sum float64
 	var members []trajeval.Result
 	for i, items := range e.items {
 		r := trajeval.Result{Name: fmt.Sprintf("invocation %d", i+1), Type: TrajectoryMetric, Threshold: 1, Weight: 1, Required: true, Turn: i + 1, Status: trajeval.StatusFail}
@@ -80,7 +83,7 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 			continue
 		}
 		steps := actual[i]
-		order := map[string]calls.Order{Exact: calls.Positional, InOrder: calls.Ordered, AnyOrder: calls.Unordered}[e.matchType]
+		order := matchOrder[e.matchType]
 		a := calls.Align(order, items, steps)
 		r.Details = &trajeval.Details{Mode: d.Mode}
 		calls.Explain(r.Details, items, steps, a, order)
@@ -91,9 +94,8 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 		if pass {
 			r.Score, r.Status = 1, trajeval.StatusPass
 			d.Hits++
-			sum++
 		}
 		members = append(members, r)
 	}
-	return trajeval.Outcome{Score: sum / float64(len(e.items)), Details: d, Members: members}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(e.items), 0), Details: d, Members: members}, nil
 }
