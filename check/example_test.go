@@ -177,3 +177,51 @@ func ExampleToolCallValidity() {
 	}
 	// Output: step 4 save_answer fail unknown tool
 }
+
+func ExampleToolErrors() {
+	t := research()
+	t.Steps[0].Result = `{"hits": 12}`
+	t.Steps[1].Result = `{"error": "not found"}`
+	t.Steps[2].Result = "Chapter 1"
+	t.Steps[3].Error, t.Steps[3].ErrorMessage = new(true), "disk full"
+	out, _ := check.ToolErrors().Evaluate(context.Background(), t)
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Name, c.Message)
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// step 2 read_document result has an error field: "not found"
+	// step 4 save_answer error: disk full
+	// score 0.50
+}
+
+func ExampleArgPaths() {
+	// Only the query is compared; limit may be anything.
+	ev := check.InOrder(check.Call("search",
+		check.Args{"query": "Python tutorials", "limit": 50},
+		check.ArgPaths("query"),
+	))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 1.00
+}
+
+func ExampleToolCallArgs() {
+	ev := check.ToolCallArgs(
+		check.Call("read_document", check.Args{"id": "doc-2"}),
+		check.Call("search", check.Args{"query": "Go tutorials"}),
+		check.SubsetArgs,
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	for _, m := range out.Details.Missing {
+		for _, n := range m.Near {
+			for _, d := range n.Diffs {
+				fmt.Printf("call %d (%s): %s\n", m.Item, m.Tool, d)
+			}
+		}
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// call 2 (search): args.query: expected "Go tutorials", got "Python tutorials"
+	// score 0.50
+}
