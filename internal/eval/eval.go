@@ -1,6 +1,8 @@
 // Package eval builds evaluators from configuration and runs them.
 //
-// Every evaluator type registers a [Spec]. A configured evaluator carries
+// Every evaluator type is a [Spec]; a [Registry] is the ordered list of
+// types a suite may use (package builtin assembles the built-in list; no
+// type registers itself). A configured evaluator carries
 // the settings every type shares:
 //  1. name: unique within a case (default: the type);
 //  2. type: the evaluator type; snake_case, kebab-case and camelCase
@@ -32,6 +34,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -48,43 +51,59 @@ type Spec struct {
 // CommonKeys are accepted by every evaluator.
 var CommonKeys = []string{"name", "type", "weight", "required", "threshold", "negate", "description"}
 
-var specs = map[string]*Spec{}
+// A Registry is an ordered list of evaluator types, looked up by name in
+// any spelling (snake_case, kebab-case, camelCase).
+type Registry struct {
+	specs  []*Spec
+	byName map[string]*Spec
+}
 
-// Register adds an evaluator type. It is called from init functions.
-func Register(s Spec) {
-	for _, n := range append([]string{s.Type}, s.Aliases...) {
-		k := canonType(n)
-		if _, dup := specs[k]; dup {
-			panic("eval: type registered twice: " + n)
+// NewRegistry returns the registry of specs, in order. A name (type or
+// alias) given twice is an error.
+func NewRegistry(specs ...Spec) (*Registry, error) {
+	r := &Registry{byName: map[string]*Spec{}}
+	for i := range specs {
+		s := &specs[i]
+		for _, n := range append([]string{s.Type}, s.Aliases...) {
+			k := canonType(n)
+			if _, dup := r.byName[k]; dup {
+				return nil, fmt.Errorf("evaluator type %q is defined twice", n)
+			}
+			r.byName[k] = s
 		}
-		specs[k] = &s
+		r.specs = append(r.specs, s)
 	}
+	return r, nil
 }
 
 func canonType(s string) string { return config.Canon(s) }
 
-// Types returns the canonical names of every registered type.
-func Types() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range specs {
-		if !seen[s.Type] {
-			seen[s.Type] = true
-			out = append(out, s.Type)
-		}
+// Types returns the canonical names of every type, sorted.
+func (r *Registry) Types() []string {
+	if r == nil {
+		return nil
+	}
+	out := make([]string, 0, len(r.specs))
+	for _, s := range r.specs {
+		out = append(out, s.Type)
 	}
 	sort.Strings(out)
 	return out
 }
 
 // Lookup returns the spec of a type name in any spelling.
-func Lookup(name string) (*Spec, bool) {
-	s, ok := specs[canonType(name)]
+func (r *Registry) Lookup(name string) (*Spec, bool) {
+	if r == nil {
+		return nil, false
+	}
+	s, ok := r.byName[canonType(name)]
 	return s, ok
 }
 
 // Env is what a builder may need beyond its own node.
 type Env struct {
+	// Types are the evaluator types a suite may use.
+	Types     *Registry
 	Dir       string   // folder of the suite file, for relative paths
 	Threshold *float64 // default for evaluators that set none: --threshold, else the turn's, case's or suite's; nil for the type's
 	Case      Case
@@ -191,19 +210,19 @@ func Build(n *config.Node, env *Env) (*Configured, error) {
 	}
 	tn := n.Get("type")
 	if tn == nil {
-		return nil, n.Errorf("evaluator has no type").With("add type: tool_trajectory (or one of %s)", strings.Join(Types(), ", "))
+		return nil, n.Errorf("evaluator has no type").With("add type: tool_trajectory (or one of %s)", strings.Join(env.Types.Types(), ", "))
 	}
 	typ, err := tn.Str()
 	if err != nil {
 		return nil, err
 	}
-	spec, ok := Lookup(typ)
+	spec, ok := env.Types.Lookup(typ)
 	if !ok {
 		e := tn.Errorf("unknown evaluator type %q", typ)
-		if s := suggest.Closest(canonType(typ), Types()); s != "" {
+		if s := suggest.Closest(canonType(typ), env.Types.Types()); s != "" {
 			e.Hint = fmt.Sprintf("did you mean %q?", s)
 		} else {
-			e.Hint = "types: " + strings.Join(Types(), ", ")
+			e.Hint = "types: " + strings.Join(env.Types.Types(), ", ")
 		}
 		return nil, e
 	}
@@ -331,13 +350,8 @@ func clamp(f float64) float64 {
 	return max(0, min(1, f))
 }
 
-// Ratio returns num/den, or whenEmpty when den is 0.
-func Ratio(num, den int, whenEmpty float64) float64 {
-	if den == 0 {
-		return whenEmpty
-	}
-	return float64(num) / float64(den)
-}
+// Ratio returns num/den, or whenEmpty when den is 0 (see package score).
+func Ratio(num, den int, whenEmpty float64) float64 { return score.Ratio(num, den, whenEmpty) }
 
 // Bool returns a pointer to b, for Outcome.Verdict.
 func Bool(b bool) *bool { return &b }

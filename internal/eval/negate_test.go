@@ -9,7 +9,8 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
-	_ "github.com/trajeval/trajeval/internal/eval/composite"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
+	_ "github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -30,33 +31,32 @@ func (f fixed) Evaluate(context.Context, *trajeval.Trajectory) (trajeval.Outcome
 	return trajeval.Outcome{Score: f.score, Verdict: f.verdict}, nil
 }
 
-func init() {
-	eval.Register(eval.Spec{
-		Type: "fixed", Keys: []string{"score", "verdict", "broken"}, Threshold: 1,
-		Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-			var f fixed
-			var err error
-			if v := n.Get("score"); v != nil {
-				if f.score, err = v.Float(); err != nil {
-					return nil, err
-				}
+// types are the built-in types and fixed, a type of these tests.
+var types, _ = eval.NewRegistry(append(builtin.Specs(), eval.Spec{
+	Type: "fixed", Keys: []string{"score", "verdict", "broken"}, Threshold: 1,
+	Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+		var f fixed
+		var err error
+		if v := n.Get("score"); v != nil {
+			if f.score, err = v.Float(); err != nil {
+				return nil, err
 			}
-			if v := n.Get("verdict"); v != nil {
-				b, err := v.BoolValue()
-				if err != nil {
-					return nil, err
-				}
-				f.verdict = &b
+		}
+		if v := n.Get("verdict"); v != nil {
+			b, err := v.BoolValue()
+			if err != nil {
+				return nil, err
 			}
-			if v := n.Get("broken"); v != nil {
-				if f.broken, err = v.BoolValue(); err != nil {
-					return nil, err
-				}
+			f.verdict = &b
+		}
+		if v := n.Get("broken"); v != nil {
+			if f.broken, err = v.BoolValue(); err != nil {
+				return nil, err
 			}
-			return f, nil
-		},
-	})
-}
+		}
+		return f, nil
+	},
+})...)
 
 // build configures one evaluator from its YAML.
 func build(t *testing.T, yaml string) *eval.Configured {
@@ -65,7 +65,7 @@ func build(t *testing.T, yaml string) *eval.Configured {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := eval.Build(n, &eval.Env{})
+	c, err := eval.Build(n, &eval.Env{Types: types})
 	if err != nil {
 		t.Fatalf("Build(%s): %v", yaml, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -132,7 +133,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	// depend on their configuration, not on the case.
 	if defaults != nil {
 		var es []error
-		sc.shared, es = eval.BuildList(defaults, &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
+		sc.shared, es = eval.BuildList(defaults, &eval.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
 		errs = append(errs, es...)
 	}
 	for _, cn := range items {
@@ -352,14 +353,14 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 		ex.skip = ex.skip || b
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
-	env := &eval.Env{Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
+	env := &eval.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
 	taken := map[string]*config.Node{}
 	if !ex.skip {
 		defaults := sc.shared
 		if threshold != sc.threshold && sc.defaults != nil {
 			// The case's threshold is the default of the suite's evaluators
 			// too; their errors were reported when they were first built.
-			defaults, _ = eval.BuildList(sc.defaults, &eval.Env{Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
+			defaults, _ = eval.BuildList(sc.defaults, &eval.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
 		}
 		for _, d := range defaults {
 			taken[d.Name] = d.Node

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -19,7 +20,7 @@ import (
 var seen = map[string]eval.Case{}
 
 func init() {
-	eval.Register(eval.Spec{Type: "test_seen", Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	builtin.Register(eval.Spec{Type: "test_seen", Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		name, _ := n.Get("name").Str()
 		seen[name] = env.Case
 		return nothing{}, nil

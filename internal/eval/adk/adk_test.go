@@ -12,6 +12,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/adk"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -266,7 +267,7 @@ func TestSuiteYAML(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return eval.Build(n, &eval.Env{})
+		return eval.Build(n, &eval.Env{Types: builtin.Types()})
 	}
 	c, err := build(`
 type: tool_trajectory_avg_score

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -102,72 +101,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// parseInvocations reads invocations: [{tool_uses: [{name, args}], final_response}].
-func parseInvocations(n *config.Node) ([]Invocation, error) {
-	v := n.Get("invocations")
-	if v == nil {
-		return nil, n.Errorf("missing invocations").With("list the expected turns: invocations: [{tool_uses: [{name, args}], final_response: text}]")
-	}
-	items, err := v.List()
-	if err != nil {
-		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, v.Errorf("invocations is empty")
-	}
-	var out []Invocation
-	for _, it := range items {
-		if err := it.Check("tool_uses", "final_response", "user"); err != nil {
-			return nil, err
-		}
-		var inv Invocation
-		if tu := it.Get("tool_uses"); tu != nil && tu.Kind != config.Null {
-			list, err := tu.List()
-			if err != nil {
-				return nil, err
-			}
-			for _, c := range list {
-				if err := c.Check("name", "tool", "args"); err != nil {
-					return nil, err
-				}
-				nm, _ := c.First("name", "tool")
-				if nm == nil {
-					return nil, c.Errorf("the call has no name")
-				}
-				name, err := nm.Name()
-				if err != nil {
-					return nil, err
-				}
-				var args any = map[string]any{}
-				if a := c.Get("args"); a != nil && a.Kind != config.Null {
-					if a.Kind != config.Map {
-						return nil, a.Errorf("args must be an object, got %s", a.Kind)
-					}
-					args = a.Value()
-				}
-				inv.Calls = append(inv.Calls, Call{Name: name, Args: args})
-			}
-		}
-		if fr := it.Get("final_response"); fr != nil && fr.Kind != config.Null {
-			s, err := fr.Str()
-			if err != nil {
-				return nil, err
-			}
-			inv.FinalResponse = &s
-		}
-		out = append(out, inv)
-	}
-	return out, nil
-}
-
-// threshold reads a metric's own threshold key, for the metric's
-// per-invocation verdicts; def when there is none.
-func threshold(n *config.Node, def float64) (float64, error) {
-	v := n.Get("threshold")
-	if v == nil {
-		return def, nil
-	}
-	return v.Float()
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -26,88 +24,6 @@ var JudgedMetrics = []string{ResponseMatchV2, RubricResponse, RubricToolUse, Hal
 // A Rubric is one property the judge checks.
 type Rubric struct{ ID, Text string }
 
-func init() {
-	for _, m := range JudgedMetrics {
-		m := m
-		keys := []string{"invocations", "judge", "model", "temperature"}
-		if m == RubricResponse || m == RubricToolUse {
-			keys = append(keys, "rubrics")
-		}
-		eval.Register(eval.Spec{
-			Type: m, Keys: keys, Threshold: 0.8,
-			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-				inv, err := parseInvocations(n)
-				if err != nil {
-					return nil, err
-				}
-				var rubrics []Rubric
-				if v := n.Get("rubrics"); v != nil {
-					if rubrics, err = ParseRubrics(v); err != nil {
-						return nil, err
-					}
-				}
-				h, err := env.Judge(n, false)
-				if err != nil {
-					return nil, err
-				}
-				th, err := threshold(n, 0.8)
-				if err != nil {
-					return nil, err
-				}
-				return NewJudged(m, inv, rubrics, h, th, n)
-			},
-		})
-	}
-}
-
-// ParseRubrics reads ADK's rubrics: [{rubric_id, rubric_content:
-// {text_property}}]; plain texts are accepted too.
-func ParseRubrics(n *config.Node) ([]Rubric, error) {
-	items, err := n.List()
-	if err != nil {
-		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, n.Errorf("rubrics is empty")
-	}
-	var out []Rubric
-	for i, it := range items {
-		r := Rubric{ID: fmt.Sprintf("rubric %d", i+1)}
-		if it.Kind == config.String {
-			r.Text = it.Text
-			out = append(out, r)
-			continue
-		}
-		if err := it.Check("rubric_id", "rubric_content", "type", "description"); err != nil {
-			return nil, err
-		}
-		if v := it.Get("rubric_id"); v != nil {
-			if r.ID, err = v.Name(); err != nil {
-				return nil, err
-			}
-		}
-		c := it.Get("rubric_content")
-		if c == nil {
-			return nil, it.Errorf("the rubric has no rubric_content").With(`e.g. {"rubric_content": {"text_property": "The answer is concise."}}`)
-		}
-		if err := c.Check("text_property"); err != nil {
-			return nil, err
-		}
-		tp := c.Get("text_property")
-		if tp == nil {
-			return nil, c.Errorf("rubric_content has no text_property")
-		}
-		if r.Text, err = tp.Str(); err != nil {
-			return nil, err
-		}
-		if strings.TrimSpace(r.Text) == "" {
-			return nil, tp.Errorf("the rubric is empty")
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
 // Judged is one of ADK's judged metrics on one eval case.
 type Judged struct {
 	metric  string
@@ -118,13 +34,13 @@ type Judged struct {
 	threshold float64
 }
 
-// NewJudged returns a judged metric; at is where its configuration is,
-// for errors.
-func NewJudged(metric string, inv []Invocation, rubrics []Rubric, h judge.Handle, threshold float64, at *config.Node) (*Judged, error) {
+// NewJudged returns a judged metric. The rubric metrics need rubrics;
+// final_response_match_v2 needs an expected final response.
+func NewJudged(metric string, inv []Invocation, rubrics []Rubric, h judge.Handle, threshold float64) (*Judged, error) {
 	switch metric {
 	case RubricResponse, RubricToolUse:
 		if len(rubrics) == 0 {
-			return nil, at.Errorf("%s needs rubrics", metric).With(`give "rubrics": [{"rubric_id": "concise", "rubric_content": {"text_property": "..."}}]`)
+			return nil, fmt.Errorf(`%s needs rubrics (give "rubrics": [{"rubric_id": "concise", "rubric_content": {"text_property": "..."}}])`, metric)
 		}
 	case ResponseMatchV2:
 		has := false
@@ -132,7 +48,7 @@ func NewJudged(metric string, inv []Invocation, rubrics []Rubric, h judge.Handle
 			has = has || in.FinalResponse != nil
 		}
 		if !has {
-			return nil, at.Errorf("%s needs an expected final_response in some invocation", metric)
+			return nil, fmt.Errorf("%s needs an expected final_response in some invocation", metric)
 		}
 	}
 	return &Judged{metric: metric, want: inv, rubrics: rubrics, judge: h, threshold: threshold}, nil

@@ -5,36 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/rouge"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      ResponseMetric,
-		Aliases:   []string{"adk_response_match"},
-		Keys:      []string{"invocations"},
-		Threshold: 0.8,
-		Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-			inv, err := parseInvocations(n)
-			if err != nil {
-				return nil, err
-			}
-			th := 0.8
-			if env.Threshold != nil {
-				th = *env.Threshold
-			}
-			if v := n.Get("threshold"); v != nil {
-				if th, err = v.Float(); err != nil {
-					return nil, err
-				}
-			}
-			return NewResponseMatch(inv, th), nil
-		},
-	})
-}
 
 // ResponseMatch is response_match_score.
 type ResponseMatch struct {

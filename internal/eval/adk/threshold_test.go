@@ -6,6 +6,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -18,7 +19,7 @@ func TestResponseMatch_defaultThreshold(t *testing.T) {
 		t.Fatal(err)
 	}
 	low := 0.3
-	c, err := eval.Build(n, &eval.Env{Threshold: &low})
+	c, err := eval.Build(n, &eval.Env{Types: builtin.Types(), Threshold: &low})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/align"
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -25,40 +23,11 @@ const (
 	AnyOrder = "ANY_ORDER"
 )
 
+// matchOrder is how each match type aligns calls.
+var matchOrder = map[string]calls.Order{Exact: calls.Positional, InOrder: calls.Ordered, AnyOrder: calls.Unordered}
+
 // MatchTypes lists the match types.
 var MatchTypes = []string{Exact, InOrder, AnyOrder}
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      TrajectoryMetric,
-		Aliases:   []string{"adk_tool_trajectory"},
-		Keys:      []string{"invocations", "match_type", "ignore_args"},
-		Threshold: 1,
-		Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-			inv, err := parseInvocations(n)
-			if err != nil {
-				return nil, err
-			}
-			mt := Exact
-			if v := n.Get("match_type"); v != nil {
-				if mt, err = v.Enum(MatchTypes...); err != nil {
-					return nil, err
-				}
-			}
-			ignore := false
-			if v := n.Get("ignore_args"); v != nil {
-				if ignore, err = v.BoolValue(); err != nil {
-					return nil, err
-				}
-			}
-			e, err := NewTrajectory(inv, mt, ignore)
-			if err != nil {
-				return nil, n.Errorf("%v", err)
-			}
-			return e, nil
-		},
-	})
-}
 
 // Trajectory is tool_trajectory_avg_score.
 type Trajectory struct {
@@ -102,7 +71,6 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 	if w := countWarning(len(e.items), len(actual)); w != "" {
 		d.Warnings = append(d.Warnings, w)
 	}
-	var sum float64
 	var members []trajeval.Result
 	for i, items := range e.items {
 		r := trajeval.Result{Name: fmt.Sprintf("invocation %d", i+1), Type: TrajectoryMetric, Threshold: 1, Weight: 1, Required: true, Turn: i + 1, Status: trajeval.StatusFail}
@@ -115,17 +83,8 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 			continue
 		}
 		steps := actual[i]
-		rel := calls.Relate(items, steps)
-		var a align.Alignment
-		order := calls.Unordered
-		switch e.matchType {
-		case Exact:
-			a, order = align.Exact(rel), calls.Positional
-		case InOrder:
-			a, order = align.InOrder(rel), calls.Ordered
-		default:
-			a = align.AnyOrder(rel)
-		}
+		order := matchOrder[e.matchType]
+		a := calls.Align(order, items, steps)
 		r.Details = &trajeval.Details{Mode: d.Mode}
 		calls.Explain(r.Details, items, steps, a, order)
 		pass := len(a.Pairs) == len(items)
@@ -135,9 +94,8 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 		if pass {
 			r.Score, r.Status = 1, trajeval.StatusPass
 			d.Hits++
-			sum++
 		}
 		members = append(members, r)
 	}
-	return trajeval.Outcome{Score: sum / float64(len(e.items)), Details: d, Members: members}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(e.items), 0), Details: d, Members: members}, nil
 }

@@ -1,3 +1,4 @@
-// Package all registers every evaluator type and suite dialect: import it
-// for its side effects.
+// Package all registers the suite dialects other than AgentV's (ADK eval
+// sets, UiPath evaluation sets): import it for its side effects. Evaluator
+// types need no import: package builtin lists them.
 package all

@@ -231,10 +231,32 @@ func LCS(want, got []string) ([]string, align.Alignment) {
 	for j, n := range got {
 		steps[j] = trajeval.Step{Name: n}
 	}
-	a := align.InOrder(Relate(Names(want), steps))
+	return Subsequence(want, Names(want), steps)
+}
+
+// Subsequence returns the longest order-preserving alignment of items
+// against steps and the names of the matched items, in order. names[i]
+// names items[i].
+func Subsequence(names []string, items []Item, steps []trajeval.Step) ([]string, align.Alignment) {
+	a := Align(Ordered, items, steps)
 	out := make([]string, len(a.Pairs))
 	for k, p := range a.Pairs {
-		out[k] = want[p.Item]
+		out[k] = names[p.Item]
 	}
 	return out, a
+}
+
+// Align returns the largest alignment of items against steps that keeps
+// the order o asks for: position by position (Positional), order
+// preserving (Ordered, the longest common subsequence under the match
+// rule) or one-to-one in any order (Unordered).
+func Align(o Order, items []Item, steps []trajeval.Step) align.Alignment {
+	r := Relate(items, steps)
+	switch o {
+	case Positional:
+		return align.Exact(r)
+	case Ordered:
+		return align.InOrder(r)
+	}
+	return align.AnyOrder(r)
 }

@@ -46,14 +46,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsCode() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "code",
 		Aliases:   []string{"code_judge", "code_grader"},
 		Keys:      []string{"command", "script", "timeout"},
 		Threshold: 0.5,
 		Build:     build,
 	})
+	return out
 }
 
 // An Evaluator runs a grading program.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	_ "github.com/trajeval/trajeval/internal/eval/code"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -21,7 +22,7 @@ func build(t *testing.T, yaml string) (*eval.Configured, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eval.Build(n, &eval.Env{Dir: "testdata", Case: eval.Case{ID: "c1", Input: "find it"}})
+	return eval.Build(n, &eval.Env{Types: builtin.Types(), Dir: "testdata", Case: eval.Case{ID: "c1", Input: "find it"}})
 }
 
 func trace() *trajeval.Trajectory {

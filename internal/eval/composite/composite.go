@@ -20,25 +20,28 @@ package composite
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
-	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
-	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "composite",
-		Keys:      []string{"evaluators", "assertions", "aggregator"},
-		Threshold: 1,
-		Build:     build,
-	})
-}
-
 // Aggregators are the valid aggregator types.
 var Aggregators = []string{"weighted_average", "min", "all_pass"}
+
+// Options configure a composite.
+type Options struct {
+	// Members are the evaluators scored as one, with their shared
+	// settings (name, weight, required, threshold, negate).
+	Members []*eval.Configured
+	// Aggregator is one of Aggregators; "" is weighted_average.
+	Aggregator string
+	// Weights override members' own weights by name, for
+	// weighted_average only.
+	Weights map[string]float64
+}
 
 // Evaluator is a configured composite.
 type Evaluator struct {
@@ -47,113 +50,46 @@ type Evaluator struct {
 	Weights    []float64
 }
 
-func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	list, key := n.First("evaluators", "assertions")
-	if list == nil {
-		return nil, n.Errorf("composite has no members").With("list them under evaluators:")
+// New builds a composite. It refuses no members, two members with one
+// name, an unknown aggregator, weights outside weighted_average, a
+// weight for a name that is no member, and a negative weight.
+func New(o Options) (*Evaluator, error) {
+	if len(o.Members) == 0 {
+		return nil, errors.New("composite has no members")
 	}
-	if n.Has("evaluators") && n.Has("assertions") {
-		return nil, n.Get("assertions").Errorf("give members under evaluators or assertions, not both")
+	e := &Evaluator{Members: o.Members, Aggregator: o.Aggregator}
+	if e.Aggregator == "" {
+		e.Aggregator = "weighted_average"
 	}
-	_ = key
-	members, errs := eval.BuildList(list, env, map[string]*config.Node{})
-	if len(errs) > 0 {
-		return nil, errs[0]
+	if !slices.Contains(Aggregators, e.Aggregator) {
+		return nil, fmt.Errorf("unknown aggregator %q (one of weighted_average, min, all_pass)", e.Aggregator)
 	}
-	if len(members) == 0 {
-		return nil, list.Errorf("composite has no members")
+	if len(o.Weights) > 0 && e.Aggregator != "weighted_average" {
+		return nil, errors.New("weights only apply to weighted_average")
 	}
-	e := &Evaluator{Members: members, Aggregator: "weighted_average"}
-	weights := map[string]float64{}
-	if ag := n.Get("aggregator"); ag != nil {
-		if ag.Kind == config.String {
-			a, err := ag.Enum(Aggregators...)
-			if err != nil {
-				return nil, err
-			}
-			e.Aggregator = a
-		} else {
-			if err := ag.Check("type", "weights"); err != nil {
-				return nil, err
-			}
-			if t := ag.Get("type"); t != nil {
-				a, err := t.Enum(Aggregators...)
-				if err != nil {
-					return nil, err
-				}
-				e.Aggregator = a
-			}
-			if w := ag.Get("weights"); w != nil {
-				if e.Aggregator != "weighted_average" {
-					return nil, w.Errorf("weights only apply to weighted_average")
-				}
-				entries, err := w.MapEntries()
-				if err != nil {
-					return nil, err
-				}
-				var names []string
-				for _, m := range members {
-					names = append(names, m.Name)
-				}
-				for _, en := range entries {
-					f, err := en.Value.NonNegative()
-					if err != nil {
-						return nil, err
-					}
-					if !contains(names, en.Key) {
-						err := en.Value.Errorf("weight for %q, which is not a member", en.Key)
-						if s := suggest.Closest(en.Key, names); s != "" {
-							err.Hint = fmt.Sprintf("did you mean %q?", s)
-						} else {
-							err.Hint = fmt.Sprintf("members: %v", names)
-						}
-						return nil, err
-					}
-					weights[en.Key] = f
-				}
-			}
+	names := map[string]bool{}
+	for _, m := range o.Members {
+		if names[m.Name] {
+			return nil, fmt.Errorf("two members are named %q", m.Name)
+		}
+		names[m.Name] = true
+	}
+	for name, w := range o.Weights {
+		if !names[name] {
+			return nil, fmt.Errorf("weight for %q, which is not a member", name)
+		}
+		if w < 0 {
+			return nil, fmt.Errorf("the weight of %s must not be negative", name)
 		}
 	}
-	for _, m := range members {
-		if err := unused(m, e.Aggregator, weights); err != nil {
-			return nil, err
-		}
-		w, ok := weights[m.Name]
+	for _, m := range o.Members {
+		w, ok := o.Weights[m.Name]
 		if !ok {
 			w = m.Weight
 		}
 		e.Weights = append(e.Weights, w)
 	}
 	return e, nil
-}
-
-// unused returns an error for a member setting the aggregator would not
-// use.
-func unused(m *eval.Configured, aggregator string, weights map[string]float64) error {
-	if r := m.Node.Get("required"); r != nil && r.Kind == config.Bool && aggregator != "all_pass" {
-		return r.Errorf("required has no effect on a member of a %s composite: the member counts through its score", aggregator).
-			With("use aggregator: all_pass to let a member fail, or remove it")
-	}
-	w := m.Node.Get("weight")
-	switch {
-	case w == nil:
-	case aggregator != "weighted_average":
-		return w.Errorf("weight has no effect on a member of a %s composite", aggregator).With("remove it, or use aggregator: weighted_average")
-	default:
-		if _, ok := weights[m.Name]; ok {
-			return w.Errorf("the weight of %s is given both here and in aggregator.weights", m.Name).With("keep one")
-		}
-	}
-	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Evaluate runs every member and aggregates.

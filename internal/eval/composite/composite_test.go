@@ -8,7 +8,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
-	_ "github.com/trajeval/trajeval/internal/eval/all"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -27,7 +27,7 @@ func build(t *testing.T, yaml string) (*eval.Configured, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eval.Build(n, &eval.Env{})
+	return eval.Build(n, &eval.Env{Types: builtin.Types()})
 }
 
 const members = `

@@ -2,24 +2,15 @@ package dokimos
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
-	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	sc "github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_correctness",
-		Aliases:   []string{"dokimos-tool-correctness"},
-		Keys:      []string{"expected", "match", "args_match", "trim", "case_insensitive"},
-		Threshold: 1,
-		Build:     buildCorrectness,
-	})
-}
 
 // The match modes of tool_correctness.
 const (
@@ -34,48 +25,41 @@ type Correctness struct {
 	Expected []calls.Item
 }
 
-func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-	c := &Correctness{Match: NamesOnly}
-	var err error
-	if v := n.Get("match"); v != nil {
-		if c.Match, err = v.Enum(NamesOnly, NamesAndOrder, NamesAndArgs); err != nil {
-			return nil, err
+// Matches are the match modes of tool_correctness.
+var Matches = []string{NamesOnly, NamesAndOrder, NamesAndArgs}
+
+// NewCorrectness builds tool_correctness. match is one of Matches ("":
+// names_only); def is the argument rule of calls that set none (zero:
+// exact). Arguments count only with names_and_args. It refuses an
+// unknown match, an empty tool name, a latency limit and arguments that
+// do not compile (an [*argmatch.CompileError] underneath).
+func NewCorrectness(match string, expected []trajeval.ExpectedCall, def trajeval.ArgsMatch, opt argmatch.Options) (*Correctness, error) {
+	if match == "" {
+		match = NamesOnly
+	}
+	if !slices.Contains(Matches, match) {
+		return nil, fmt.Errorf("unknown match %q (one of %s)", match, strings.Join(Matches, ", "))
+	}
+	if def.IsZero() {
+		def.Mode = trajeval.ArgsExact
+	}
+	exp := slices.Clone(expected)
+	for i, e := range exp {
+		switch {
+		case e.Tool == "":
+			return nil, fmt.Errorf("expected call %d: the tool name is empty", i+1)
+		case e.MaxDurationMS != nil:
+			return nil, fmt.Errorf("expected call %d: tool_correctness does not check latency", i+1)
+		}
+		if match != NamesAndArgs {
+			exp[i].Args, exp[i].ArgsMatch = nil, trajeval.ArgsMatch{} // names only
 		}
 	}
-	def := trajeval.ArgsMatch{Mode: trajeval.ArgsExact}
-	if v := n.Get("args_match"); v != nil {
-		if def, err = calls.ParseArgsMatch(v); err != nil {
-			return nil, err
-		}
-	}
-	var opt argmatch.Options
-	for key, p := range map[string]*bool{"trim": &opt.Trim, "case_insensitive": &opt.CaseInsensitive} {
-		if v := n.Get(key); v != nil {
-			if *p, err = v.BoolValue(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	ev := n.Get("expected")
-	if ev == nil {
-		return nil, n.Errorf("missing expected").With("list the expected calls: expected: [{tool: name, args: {...}}]")
-	}
-	expected, err := calls.Parse(ev)
+	items, err := calls.Compile(exp, def, opt)
 	if err != nil {
 		return nil, err
 	}
-	for i, e := range expected {
-		if e.MaxDurationMS != nil {
-			return nil, ev.Items[i].Errorf("tool_correctness does not check max_duration_ms").With("use tool_trajectory for latency checks")
-		}
-		if c.Match != NamesAndArgs {
-			expected[i].Args, expected[i].ArgsMatch = nil, trajeval.ArgsMatch{} // names only
-		}
-	}
-	if c.Expected, err = calls.Compile(expected, def, opt); err != nil {
-		return nil, n.Errorf("%v", err)
-	}
-	return c, nil
+	return &Correctness{Match: match, Expected: items}, nil
 }
 
 // Evaluate scores t.
@@ -86,7 +70,7 @@ func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (traje
 	switch c.Match {
 	case NamesOnly:
 		// Explain with a name-only matching; score on the name sets.
-		a := align.AnyOrder(calls.Relate(c.Expected, t.Steps))
+		a := calls.Align(calls.Unordered, c.Expected, t.Steps)
 		calls.Explain(d, c.Expected, t.Steps, a, calls.Unordered)
 		want, got := map[string]bool{}, map[string]bool{}
 		for _, it := range c.Expected {
@@ -101,24 +85,16 @@ func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (traje
 				common++
 			}
 		}
-		score = f1(common, len(want), len(got))
+		score = sc.HarmonicF1(common, len(want), len(got))
 		d.Notes = map[string]any{"expected_tools": len(want), "actual_tools": len(got), "common_tools": common}
 	case NamesAndOrder:
-		a := align.InOrder(calls.Relate(c.Expected, t.Steps))
+		a := calls.Align(calls.Ordered, c.Expected, t.Steps)
 		calls.Explain(d, c.Expected, t.Steps, a, calls.Ordered)
-		score = eval.Ratio(len(a.Pairs), max(ne, na), 1)
+		score = sc.Ratio(len(a.Pairs), max(ne, na), 1)
 	case NamesAndArgs:
-		a := align.AnyOrder(calls.Relate(c.Expected, t.Steps))
+		a := calls.Align(calls.Unordered, c.Expected, t.Steps)
 		calls.Explain(d, c.Expected, t.Steps, a, calls.Unordered)
-		score = f1(len(a.Pairs), ne, na)
+		score = sc.HarmonicF1(len(a.Pairs), ne, na)
 	}
 	return trajeval.Outcome{Score: score, Details: d}, nil
-}
-
-// f1 is 2·hits / (want + got): 1 when both are empty, 0 when one is.
-func f1(hits, want, got int) float64 {
-	if want+got == 0 {
-		return 1
-	}
-	return 2 * float64(hits) / float64(want+got)
 }

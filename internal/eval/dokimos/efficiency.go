@@ -4,20 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_efficiency",
-		Aliases:   []string{"dokimos-tool-efficiency"},
-		Threshold: 1,
-		Build:     func(*config.Node, *eval.Env) (trajeval.Evaluator, error) { return Efficiency{}, nil },
-	})
-}
 
 // Efficiency is tool_efficiency: distinct calls over all calls.
 type Efficiency struct{}
@@ -70,7 +60,7 @@ func (Efficiency) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 			d.Warnings = append(d.Warnings, fmt.Sprintf("loop: %s called %d times in a row with the same arguments (steps %d–%d)", l.Tool, l.Count, l.From, l.To))
 		}
 	}
-	return trajeval.Outcome{Score: eval.Ratio(d.Hits, len(t.Steps), 1), Details: d}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(t.Steps), 1), Details: d}, nil
 }
 
 // normArgs treats a call without arguments like one with the empty object.

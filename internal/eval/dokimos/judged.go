@@ -2,34 +2,34 @@ package dokimos
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-// judgeKeys are the keys of every judged evaluator.
 var judgeKeys = []string{"judge", "model", "temperature"}
 
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "task_completion",
-		Aliases:   []string{"dokimos-task-completion"},
-		Keys:      append([]string{"tasks", "constraints"}, judgeKeys...),
-		Threshold: 0.5,
-		Build:     buildTaskCompletion,
-	})
-	eval.Register(eval.Spec{
-		Type:      "tool_argument_hallucination",
-		Aliases:   []string{"dokimos-tool-argument-hallucination"},
-		Keys:      judgeKeys,
-		Threshold: 0.8,
-		Build:     buildHallucination,
-	})
+// NewTaskCompletion asks the judge h which of tasks the agent completed,
+// a task done in breach of constraints (when not "") counting as not
+// completed; input is the user's request ("": the trajectory's). No task
+// is an error.
+func NewTaskCompletion(tasks []string, constraints, input string, h judge.Handle) (*TaskCompletion, error) {
+	if len(tasks) == 0 {
+		return nil, errors.New("task_completion needs tasks")
+	}
+	return &TaskCompletion{judge: h, tasks: tasks, constraints: constraints, input: input}, nil
+}
+
+// NewHallucination asks the judge h whether each call's arguments are
+// grounded in input ("": the trajectory's user messages) or in earlier
+// results.
+func NewHallucination(input string, h judge.Handle) *Hallucination {
+	return &Hallucination{judge: h, input: input}
 }
 
 // TaskCompletion asks a judge which of the case's tasks the agent
@@ -43,30 +43,6 @@ type TaskCompletion struct {
 
 const taskRole = `You are a strict, impartial judge of whether an AI agent completed the tasks a user asked for. A task is
 completed only when the agent's tool calls and answers show it done, not merely promised or described.`
-
-func buildTaskCompletion(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	e := &TaskCompletion{input: env.Case.Input}
-	var err error
-	if v := n.Get("tasks"); v != nil {
-		if e.tasks, err = v.Strings(); err != nil {
-			return nil, err
-		}
-		if len(e.tasks) == 0 {
-			return nil, v.Errorf("tasks is empty")
-		}
-	} else if env.Case.ExpectedOutcome != "" {
-		e.tasks = []string{env.Case.ExpectedOutcome}
-	} else {
-		return nil, n.Errorf("task_completion needs tasks").With("give tasks: [\"Search flights\", \"Book hotel\"], or an expected_outcome on the case")
-	}
-	if v := n.Get("constraints"); v != nil {
-		if e.constraints, err = v.Str(); err != nil {
-			return nil, err
-		}
-	}
-	e.judge, err = env.Judge(n, false)
-	return e, err
-}
 
 // Evaluate scores the fraction of tasks completed.
 func (e *TaskCompletion) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
@@ -93,7 +69,7 @@ func (e *TaskCompletion) Evaluate(ctx context.Context, t *trajeval.Trajectory) (
 			d.Hits++
 		}
 	}
-	return trajeval.Outcome{Score: eval.Ratio(d.Hits, len(e.tasks), 1), Details: d, Judge: usage}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(e.tasks), 1), Details: d, Judge: usage}, nil
 }
 
 func verdictCheck(name string, v evaljudge.Verdict) trajeval.Check {
@@ -113,11 +89,6 @@ type Hallucination struct {
 const groundRole = `You are a strict, impartial judge of whether an AI agent invented the arguments of its tool calls. An
 argument value is grounded when it can be derived from what the user said, or from the results of the agent's earlier tool
 calls; a value that appears in neither (an invented id, date, amount, name) is a hallucination.`
-
-func buildHallucination(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	h, err := env.Judge(n, false)
-	return &Hallucination{judge: h, input: env.Case.Input}, err
-}
 
 // Evaluate scores the fraction of calls whose arguments are grounded; no
 // calls score 1 without asking.
@@ -151,5 +122,5 @@ func (e *Hallucination) Evaluate(ctx context.Context, t *trajeval.Trajectory) (t
 			d.Hits++
 		}
 	}
-	return trajeval.Outcome{Score: eval.Ratio(d.Hits, len(items), 1), Details: d, Judge: usage}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(items), 1), Details: d, Judge: usage}, nil
 }

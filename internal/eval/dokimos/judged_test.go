@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 	"github.com/trajeval/trajeval/internal/run"

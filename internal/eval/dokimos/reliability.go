@@ -2,34 +2,17 @@ package dokimos
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_name_reliability",
-		Aliases:   []string{"dokimos-tool-name-reliability"},
-		Keys:      append(append([]string{"max_segments", "blocklist"}, toolKeys...), judgeKeys...),
-		Threshold: 0.8,
-		Build:     buildNameReliability,
-	})
-	eval.Register(eval.Spec{
-		Type:      "tool_description_reliability",
-		Aliases:   []string{"dokimos-tool-description-reliability"},
-		Keys:      append(append([]string{"max_input_args", "max_optional_args"}, toolKeys...), judgeKeys...),
-		Threshold: 0.8,
-		Build:     buildDescriptionReliability,
-	})
-}
 
 // Definitions scores tool definitions with rule checks, and with a
 // judge's checks when one is asked for; the trajectory is not looked at.
@@ -82,7 +65,7 @@ func (r *Definitions) Evaluate(ctx context.Context, _ *trajeval.Trajectory) (tra
 		if len(r.judged) > 0 {
 			d.Notes = map[string]any{"judge_checks": "not run: no judge configured"}
 		}
-		return trajeval.Outcome{Score: eval.Ratio(r.passed, len(r.checks), 1), Details: d}, nil
+		return trajeval.Outcome{Score: score.Ratio(r.passed, len(r.checks), 1), Details: d}, nil
 	}
 	llm, pass, usage, err := r.askJudge(ctx)
 	if err != nil {
@@ -90,7 +73,7 @@ func (r *Definitions) Evaluate(ctx context.Context, _ *trajeval.Trajectory) (tra
 	}
 	d.Checks = append(append([]trajeval.Check{}, r.checks...), llm...)
 	d.Hits, d.Expected = r.passed+pass, len(d.Checks)
-	return trajeval.Outcome{Score: eval.Ratio(d.Hits, d.Expected, 1), Details: d, Judge: usage}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, d.Expected, 1), Details: d, Judge: usage}, nil
 }
 
 // askJudge runs the judge's checks once; later calls return them with no
@@ -142,21 +125,6 @@ func (r *Definitions) askJudge(ctx context.Context) ([]trajeval.Check, int, *tra
 	}
 	r.asked, r.llm, r.llmPass = true, checks, pass
 	return checks, pass, total, nil
-}
-
-// withJudge adds the judge's checks when the evaluator asks for them.
-func (r *Definitions) withJudge(n *config.Node, env *eval.Env, tools []*Tool, checks []judgedCheck) error {
-	r.judged, r.tools = checks, tools
-	want, err := env.WantsJudge(n)
-	if err != nil || !want {
-		return err
-	}
-	h, err := env.Judge(n, false)
-	if err != nil {
-		return err
-	}
-	r.judge = &h
-	return nil
 }
 
 func (r *Definitions) add(tool, check string, ok bool, why string) {
@@ -224,58 +192,60 @@ func splitName(s string) []string {
 	return out
 }
 
-func intKey(n *config.Node, key string, def int64) (int64, error) {
-	v := n.Get(key)
-	if v == nil {
-		return def, nil
-	}
-	i, err := v.Int()
-	if err == nil && i < 0 {
-		return 0, v.Errorf("%s must not be negative", key)
-	}
-	return i, err
-}
-
-func buildNameReliability(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	tools, err := loadTools(n, env)
-	if err != nil {
-		return nil, err
-	}
-	maxSeg, err := intKey(n, "max_segments", 7)
-	if err != nil {
-		return nil, err
-	}
-	var block []string
-	if v := n.Get("blocklist"); v != nil {
-		if block, err = v.Strings(); err != nil {
-			return nil, err
+// typed reports whether a parameter schema says what type its value has.
+func typed(ps map[string]any) bool {
+	for _, k := range []string{"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"} {
+		if _, ok := ps[k]; ok {
+			return true
 		}
 	}
-	r := &Definitions{mode: "names"}
+	return false
+}
+
+// The default limits of the reliability checks.
+const (
+	DefaultMaxSegments     = 7
+	DefaultMaxInputArgs    = 5
+	DefaultMaxOptionalArgs = 3
+)
+
+// NewNameReliability checks the tools' names: snake_case, at most
+// maxSegments words (DefaultMaxSegments in Dokimos), no word of blocklist and no implementation
+// named ("search_with_llm"). With a judge (nil: none), the judge's checks
+// of each name count too. No tools is an error.
+func NewNameReliability(tools []*Tool, maxSegments int, blocklist []string, j *judge.Handle) (*Definitions, error) {
+	if len(tools) == 0 {
+		return nil, errors.New("no tool definitions")
+	}
+	if maxSegments < 0 {
+		return nil, fmt.Errorf("max_segments must not be negative")
+	}
+	r := &Definitions{mode: "names", judge: j, tools: tools, judged: nameChecks}
 	for _, t := range tools {
 		r.add(t.Name, "snakecase_format", snakeCase.MatchString(t.Name), "not snake_case (lower-case words joined by single underscores)")
 		segs := len(strings.Split(t.Name, "_"))
-		r.add(t.Name, "conciseness", int64(segs) <= maxSeg, fmt.Sprintf("%d segments, more than %d", segs, maxSeg))
-		why := intentProblem(t.Name, block)
+		r.add(t.Name, "conciseness", segs <= maxSegments, fmt.Sprintf("%d segments, more than %d", segs, maxSegments))
+		why := intentProblem(t.Name, blocklist)
 		r.add(t.Name, "intent_over_implementation", why == "", why)
 	}
-	return r, r.withJudge(n, env, tools, nameChecks)
+	return r, nil
 }
 
-func buildDescriptionReliability(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	tools, err := loadTools(n, env)
-	if err != nil {
-		return nil, err
+// NewDescriptionReliability checks the tools' parameters: each described
+// and typed, at most maxInput parameters and maxOptional optional ones
+// (DefaultMaxInputArgs and DefaultMaxOptionalArgs in Dokimos). With a judge (nil: none), the judge's
+// checks of each description count too. No tools is an error.
+func NewDescriptionReliability(tools []*Tool, maxInput, maxOptional int, j *judge.Handle) (*Definitions, error) {
+	if len(tools) == 0 {
+		return nil, errors.New("no tool definitions")
 	}
-	maxIn, err := intKey(n, "max_input_args", 5)
-	if err != nil {
-		return nil, err
+	if maxInput < 0 {
+		return nil, fmt.Errorf("max_input_args must not be negative")
 	}
-	maxOpt, err := intKey(n, "max_optional_args", 3)
-	if err != nil {
-		return nil, err
+	if maxOptional < 0 {
+		return nil, fmt.Errorf("max_optional_args must not be negative")
 	}
-	r := &Definitions{mode: "descriptions"}
+	r := &Definitions{mode: "descriptions", judge: j, tools: tools, judged: descriptionChecks}
 	for _, t := range tools {
 		names, props, required := t.params()
 		var noDesc, noType []string
@@ -294,18 +264,8 @@ func buildDescriptionReliability(n *config.Node, env *eval.Env) (trajeval.Evalua
 		}
 		r.add(t.Name, "input_arguments_clarity", len(noDesc) == 0, "no description: "+strings.Join(noDesc, ", "))
 		r.add(t.Name, "input_arguments_types", len(noType) == 0, "no type: "+strings.Join(noType, ", "))
-		r.add(t.Name, "max_num_input_arguments", int64(len(names)) <= maxIn, fmt.Sprintf("%d parameters, more than %d", len(names), maxIn))
-		r.add(t.Name, "max_optional_input_arguments", int64(optional) <= maxOpt, fmt.Sprintf("%d optional parameters, more than %d", optional, maxOpt))
+		r.add(t.Name, "max_num_input_arguments", len(names) <= maxInput, fmt.Sprintf("%d parameters, more than %d", len(names), maxInput))
+		r.add(t.Name, "max_optional_input_arguments", optional <= maxOptional, fmt.Sprintf("%d optional parameters, more than %d", optional, maxOptional))
 	}
-	return r, r.withJudge(n, env, tools, descriptionChecks)
-}
-
-// typed reports whether a parameter schema says what type its value has.
-func typed(ps map[string]any) bool {
-	for _, k := range []string{"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"} {
-		if _, ok := ps[k]; ok {
-			return true
-		}
-	}
-	return false
+	return r, nil
 }

@@ -2,24 +2,14 @@ package dokimos
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_error",
-		Aliases:   []string{"dokimos-tool-error"},
-		Keys:      []string{"treat_blank_as_error", "pattern"},
-		Threshold: 1,
-		Build:     buildToolError,
-	})
-}
 
 // ToolError is tool_error: the fraction of calls that succeeded.
 type ToolError struct {
@@ -27,22 +17,17 @@ type ToolError struct {
 	Pattern      *regexp.Regexp // nil: none
 }
 
-func buildToolError(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-	e := &ToolError{BlankIsError: true}
-	var err error
-	if v := n.Get("treat_blank_as_error"); v != nil {
-		if e.BlankIsError, err = v.BoolValue(); err != nil {
-			return nil, err
-		}
-	}
-	if v := n.Get("pattern"); v != nil {
-		s, err := v.Str()
+// NewToolError builds tool_error: blankIsError counts a call with no
+// result as failed; pattern, when not "", is a regular expression whose
+// match in a result marks it failed (an invalid one is an error).
+func NewToolError(blankIsError bool, pattern string) (*ToolError, error) {
+	e := &ToolError{BlankIsError: blankIsError}
+	if pattern != "" {
+		re, err := regexp.Compile(pattern)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("invalid pattern: %v", err)
 		}
-		if e.Pattern, err = regexp.Compile(s); err != nil {
-			return nil, v.Errorf("invalid pattern: %v", err)
-		}
+		e.Pattern = re
 	}
 	return e, nil
 }
@@ -114,5 +99,5 @@ func (e *ToolError) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if len(t.Steps) > 0 && !anyResult && e.BlankIsError {
 		d.Warnings = append(d.Warnings, "the trace reports no tool results: every call counts as failed (set treat_blank_as_error: false to count only reported errors)")
 	}
-	return trajeval.Outcome{Score: eval.Ratio(d.Hits, len(t.Steps), 1), Details: d}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(t.Steps), 1), Details: d}, nil
 }

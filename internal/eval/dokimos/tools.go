@@ -3,16 +3,12 @@ package dokimos
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -24,130 +20,6 @@ type Tool struct {
 	compiled    *jsonschema.Schema // nil when Schema is nil
 }
 
-// toolKeys are the keys every tool-definition evaluator takes.
-var toolKeys = []string{"tools", "tools_file"}
-
-// loadTools reads the tool definitions of an evaluator: tools, or
-// tools_file relative to the suite's folder.
-func loadTools(n *config.Node, env *eval.Env) ([]*Tool, error) {
-	list, file := n.Get("tools"), n.Get("tools_file")
-	switch {
-	case list != nil && file != nil:
-		return nil, file.Errorf("give tools or tools_file, not both")
-	case file != nil:
-		p, err := file.Str()
-		if err != nil {
-			return nil, err
-		}
-		path := p
-		if !filepath.IsAbs(path) && env != nil && env.Dir != "" {
-			path = filepath.Join(env.Dir, p)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, file.Errorf("cannot read the tools file: %v", unwrapPath(err))
-		}
-		root, err := config.Parse(path, data)
-		if err != nil {
-			return nil, err
-		}
-		if root.Kind == config.Map {
-			if t := root.Get("tools"); t != nil {
-				root = t
-			} else {
-				return nil, root.Errorf("a tools file is a list of tools or {tools: [...]}")
-			}
-		}
-		return parseTools(root)
-	case list != nil:
-		return parseTools(list)
-	}
-	return nil, n.Errorf("no tool definitions").With("give tools: [{name, description, parameters}] or tools_file: <path>")
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// ParseTools reads tool definitions from a list node and compiles their
-// schemas.
-func parseTools(n *config.Node) ([]*Tool, error) {
-	items, err := n.List()
-	if err != nil {
-		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, n.Errorf("the list of tools is empty")
-	}
-	seen := map[string]*config.Node{}
-	var out []*Tool
-	for _, it := range items {
-		t, err := parseTool(it)
-		if err != nil {
-			return nil, err
-		}
-		if prev, dup := seen[t.Name]; dup {
-			return nil, it.Errorf("tool %q is defined twice", t.Name).With("the other is at line %d", prev.Line)
-		}
-		seen[t.Name] = it
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-var toolDefKeys = []string{"name", "description", "parameters", "input_schema", "type", "function", "title", "annotations", "output_schema", "strict"}
-
-func parseTool(n *config.Node) (*Tool, error) {
-	if n.Kind != config.Map {
-		return nil, n.Errorf("a tool definition is a map {name, description, parameters}, got %s", n.Kind)
-	}
-	if err := n.Check(toolDefKeys...); err != nil {
-		return nil, err
-	}
-	if fn := n.Get("function"); fn != nil { // OpenAI: {type: function, function: {...}}
-		if fn.Kind != config.Map {
-			return nil, fn.Errorf("function must be a map {name, description, parameters}")
-		}
-		n = fn
-		if err := n.Check(toolDefKeys...); err != nil {
-			return nil, err
-		}
-	}
-	t := &Tool{}
-	nm := n.Get("name")
-	if nm == nil {
-		return nil, n.Errorf("the tool has no name")
-	}
-	var err error
-	if t.Name, err = nm.Name(); err != nil {
-		return nil, err
-	}
-	if d := n.Get("description"); d != nil && d.Kind != config.Null {
-		if t.Description, err = d.Str(); err != nil {
-			return nil, err
-		}
-	}
-	sn, _ := n.First("parameters", "input_schema")
-	if sn == nil || sn.Kind == config.Null {
-		return t, nil
-	}
-	switch sn.Kind {
-	case config.Map:
-		t.Schema = sn.Value().(map[string]any)
-	case config.Bool:
-	default:
-		return nil, sn.Errorf("the schema of tool %s must be an object, got %s", t.Name, sn.Kind)
-	}
-	if t.compiled, err = compile(t.Name, sn); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
 // refuseLoader keeps schemas self-contained: no file or network access.
 type refuseLoader struct{}
 
@@ -155,14 +27,26 @@ func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("schemas must be self-contained; cannot load %s", url)
 }
 
-// compile compiles one schema, placing errors at the offending node.
-func compile(tool string, sn *config.Node) (*jsonschema.Schema, error) {
+// A SchemaError is a tool's schema that does not compile; Path leads to
+// the offending value inside the schema.
+type SchemaError struct {
+	Tool string
+	Path []string
+	Msg  string
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("invalid JSON Schema for tool %s: %s", e.Tool, e.Msg)
+}
+
+// compileSchema compiles one schema (a JSON value).
+func compileSchema(tool string, schema any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(refuseLoader{})
 	url := "urn:trajeval:tool:" + strings.ReplaceAll(tool, " ", "_")
-	if err := c.AddResource(url, sn.Value()); err != nil {
-		return nil, sn.Errorf("invalid JSON Schema for tool %s: %v", tool, err)
+	if err := c.AddResource(url, schema); err != nil {
+		return nil, &SchemaError{Tool: tool, Msg: err.Error()}
 	}
 	s, err := c.Compile(url)
 	if err == nil {
@@ -176,12 +60,30 @@ func compile(tool string, sn *config.Node) (*jsonschema.Schema, error) {
 			if len(leaves) > 0 {
 				// The first cause is the one to fix; the others are usually the
 				// metaschema's alternatives for the same keyword.
-				at := sn.At(leaves[0].path...)
-				return nil, at.Errorf("invalid JSON Schema for tool %s: %s", tool, leaves[0])
+				return nil, &SchemaError{Tool: tool, Path: leaves[0].path, Msg: leaves[0].String()}
 			}
 		}
 	}
-	return nil, sn.Errorf("invalid JSON Schema for tool %s: %s", tool, strings.ReplaceAll(err.Error(), url, "the schema"))
+	return nil, &SchemaError{Tool: tool, Msg: strings.ReplaceAll(err.Error(), url, "the schema")}
+}
+
+// NewTool returns a tool definition. schema is the JSON Schema of its
+// arguments in the JSON data model: an object, or true or false (nil: any
+// arguments); one that does not compile is a [*SchemaError]. An empty
+// name is an error.
+func NewTool(name, description string, schema any) (*Tool, error) {
+	if name == "" {
+		return nil, errors.New("a tool definition has an empty name")
+	}
+	t := &Tool{Name: name, Description: description}
+	t.Schema, _ = schema.(map[string]any)
+	if schema != nil {
+		var err error
+		if t.compiled, err = compileSchema(name, schema); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 var printer = message.NewPrinter(language.English)

@@ -2,24 +2,14 @@ package dokimos
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_call_validity",
-		Aliases:   []string{"dokimos-tool-call-validity"},
-		Keys:      append([]string{"strict"}, toolKeys...),
-		Threshold: 1,
-		Build:     buildValidity,
-	})
-}
 
 // Validity is tool_call_validity: each call checked against its tool's
 // JSON Schema.
@@ -29,19 +19,18 @@ type Validity struct {
 	Strict bool
 }
 
-func buildValidity(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	tools, err := loadTools(n, env)
-	if err != nil {
-		return nil, err
+// NewValidity builds tool_call_validity over the tools. No tool, or two
+// with one name, is an error.
+func NewValidity(tools []*Tool, strict bool) (*Validity, error) {
+	if len(tools) == 0 {
+		return nil, errors.New("no tool definitions")
 	}
-	v := &Validity{Tools: map[string]*Tool{}, names: toolNames(tools)}
+	v := &Validity{Tools: map[string]*Tool{}, names: toolNames(tools), Strict: strict}
 	for _, t := range tools {
-		v.Tools[t.Name] = t
-	}
-	if s := n.Get("strict"); s != nil {
-		if v.Strict, err = s.BoolValue(); err != nil {
-			return nil, err
+		if _, dup := v.Tools[t.Name]; dup {
+			return nil, fmt.Errorf("tool %q is defined twice", t.Name)
 		}
+		v.Tools[t.Name] = t
 	}
 	return v, nil
 }
@@ -74,5 +63,5 @@ func (v *Validity) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval
 		}
 		d.Checks = append(d.Checks, trajeval.Check{Name: stepLabel(s, j), Status: trajeval.CheckFail, Message: strings.Join(msgs, "; ")})
 	}
-	return trajeval.Outcome{Score: eval.Ratio(d.Hits, len(t.Steps), 1), Details: d}, nil
+	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(t.Steps), 1), Details: d}, nil
 }

@@ -13,14 +13,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
+func specsLlmjudge() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, eval.Spec{
 		Type:      "llm_judge",
 		Aliases:   []string{"llm_grader"},
 		Keys:      []string{"prompt", "criteria", "rubrics", "model", "temperature", "judge"},
 		Threshold: 0.5,
 		Build:     build,
 	})
+	return out
 }
 
 // An LLMJudge asks a judge model to score the agent's work from 0 to 1,

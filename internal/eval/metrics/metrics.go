@@ -22,22 +22,29 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "execution_metrics",
-		Keys:      []string{"max_tool_calls", "max_llm_calls", "max_tokens", "max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "exploration_tools"},
-		Threshold: 1,
-		Build:     build,
-	})
-}
-
 // DefaultExplorationTools are the tools that count as exploration.
 var DefaultExplorationTools = []string{"read", "grep", "glob", "search", "list", "Read", "Grep", "Glob", "WebSearch", "WebFetch"}
+
+// Options are the limits of an execution_metrics evaluator; nil is not
+// checked.
+type Options struct {
+	MaxToolCalls  *float64 // the number of steps
+	MaxLLMCalls   *float64 // the model calls the trace reports
+	MaxTokens     *float64 // input + output tokens, or the reported total
+	MaxCostUSD    *float64
+	MaxDurationMS *float64
+	// TargetExplorationRatio, in [0, 1], is the share of calls to
+	// ExplorationTools the run should make, within ExplorationTolerance
+	// (nil: 0.2).
+	TargetExplorationRatio *float64
+	ExplorationTolerance   *float64
+	// ExplorationTools default to DefaultExplorationTools.
+	ExplorationTools []string
+}
 
 type limit struct {
 	key string
@@ -52,50 +59,59 @@ type Evaluator struct {
 	explore   map[string]bool
 }
 
-var limitKeys = []string{"max_tool_calls", "max_llm_calls", "max_tokens", "max_cost_usd", "max_duration_ms"}
-
-func build(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+// New builds an execution_metrics evaluator. It refuses options that set
+// no limit, a negative limit or tolerance, and a target ratio outside
+// [0, 1]; the error names the setting by its suite key.
+func New(o Options) (*Evaluator, error) {
 	e := &Evaluator{tolerance: 0.2, explore: map[string]bool{}}
-	for _, k := range limitKeys {
-		if v := n.Get(k); v != nil {
-			f, err := v.NonNegative()
-			if err != nil {
-				return nil, err
-			}
-			e.limits = append(e.limits, limit{k, f})
+	for _, l := range []struct {
+		key string
+		v   *float64
+	}{{"max_tool_calls", o.MaxToolCalls}, {"max_llm_calls", o.MaxLLMCalls}, {"max_tokens", o.MaxTokens}, {"max_cost_usd", o.MaxCostUSD}, {"max_duration_ms", o.MaxDurationMS}} {
+		if l.v == nil {
+			continue
 		}
+		if *l.v < 0 || math.IsNaN(*l.v) {
+			return nil, &OptionError{Key: l.key, Msg: "must not be negative, got " + num(*l.v)}
+		}
+		e.limits = append(e.limits, limit{l.key, *l.v})
 	}
-	if v := n.Get("target_exploration_ratio"); v != nil {
-		f, err := v.Float()
-		if err != nil {
-			return nil, err
+	if r := o.TargetExplorationRatio; r != nil {
+		if *r < 0 || *r > 1 || math.IsNaN(*r) {
+			return nil, &OptionError{Key: "target_exploration_ratio", Msg: "target_exploration_ratio must be between 0 and 1"}
 		}
-		if f < 0 || f > 1 {
-			return nil, v.Errorf("target_exploration_ratio must be between 0 and 1")
-		}
-		e.target = &f
+		e.target = r
 	}
-	if v := n.Get("exploration_tolerance"); v != nil {
-		f, err := v.NonNegative()
-		if err != nil {
-			return nil, err
+	if t := o.ExplorationTolerance; t != nil {
+		if *t < 0 || math.IsNaN(*t) {
+			return nil, &OptionError{Key: "exploration_tolerance", Msg: "must not be negative, got " + num(*t)}
 		}
-		e.tolerance = f
+		e.tolerance = *t
 	}
-	tools := DefaultExplorationTools
-	if v := n.Get("exploration_tools"); v != nil {
-		var err error
-		if tools, err = v.Strings(); err != nil {
-			return nil, err
-		}
+	tools := o.ExplorationTools
+	if tools == nil {
+		tools = DefaultExplorationTools
 	}
 	for _, t := range tools {
 		e.explore[t] = true
 	}
 	if len(e.limits) == 0 && e.target == nil {
-		return nil, n.Errorf("execution_metrics sets no limit").With("set one of max_tool_calls, max_llm_calls, max_tokens, max_cost_usd, max_duration_ms, target_exploration_ratio")
+		return nil, &OptionError{Msg: "execution_metrics sets no limit", Hint: "set one of max_tool_calls, max_llm_calls, max_tokens, max_cost_usd, max_duration_ms, target_exploration_ratio"}
 	}
 	return e, nil
+}
+
+// An OptionError is a setting New refuses; Key is its suite key, "" for
+// the options as a whole.
+type OptionError struct {
+	Key, Msg, Hint string
+}
+
+func (e *OptionError) Error() string {
+	if e.Hint != "" {
+		return e.Msg + " (" + e.Hint + ")"
+	}
+	return e.Msg
 }
 
 // Evaluate checks each limit against the trajectory's figures.
@@ -164,7 +180,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		}
 		d.Checks = append(d.Checks, c)
 	}
-	return trajeval.Outcome{Score: eval.Ratio(passed, len(d.Checks), 1), Details: d}, nil
+	return trajeval.Outcome{Score: score.Ratio(passed, len(d.Checks), 1), Details: d}, nil
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

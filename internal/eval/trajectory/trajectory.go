@@ -14,10 +14,6 @@
 //     (|E| + |M| + |Lat| − lat_skipped).
 //  4. subset: each step must match some expected call (an allow-list);
 //     score allowed / |A|, 1 when A is empty.
-//  5. Dokimos's modes: strict = exact scored binary; superset = any_order
-//     scored binary; precision = any_order scored precision; recall =
-//     any_order scored recall. With these four, arguments default to exact
-//     (Dokimos's default), else to partial.
 //
 // Matching is optimal, never greedy; among the largest matchings the one
 // with the most latency passes wins. A matched call with max_duration_ms
@@ -27,37 +23,40 @@
 //
 // Empty E: exact scores 1 iff A is empty; in_order and any_order score 1.
 //
-// score: recall (default, the formulas above), precision (hits / |A|), f1,
-// max (hits / max(|E|,|A|)) or binary (1 iff the recall score is 1).
+// Score: recall (default, the formulas above), precision (hits / |A|), f1,
+// max (hits / max(|E|,|A|)) or binary (1 iff the recall score is 1); see
+// package score.
+//
+// An evaluator is built from [Options] by [New]; suite files are
+// translated into Options by the YAML layer.
 package trajectory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_trajectory",
-		Keys:      []string{"mode", "expected", "minimums", "args_match", "score", "trim", "case_insensitive"},
-		Threshold: 1,
-		Build:     build,
-	})
-}
+// A Mode says how expected calls line up with the actual steps.
+type Mode string
+
+// The modes.
+const (
+	AnyOrder Mode = "any_order" // the largest one-to-one matching; the default
+	InOrder  Mode = "in_order"  // the largest order-preserving matching
+	Exact    Mode = "exact"     // position by position; extra calls count
+	Subset   Mode = "subset"    // every step must match some expected call
+)
 
 // Modes are the valid mode names.
-var Modes = []string{"any_order", "in_order", "exact", "subset", "strict", "superset", "precision", "recall"}
-
-// Scores are the valid score normalisations.
-var Scores = []string{"recall", "precision", "f1", "max", "binary"}
+var Modes = []string{string(AnyOrder), string(InOrder), string(Exact), string(Subset)}
 
 // A Minimum requires a tool to be called at least N times.
 type Minimum struct {
@@ -65,127 +64,136 @@ type Minimum struct {
 	N    int
 }
 
+// Options configure a tool_trajectory evaluator. The zero value expects
+// nothing in any order.
+type Options struct {
+	// Mode is the alignment; "" is AnyOrder.
+	Mode Mode
+	// Score is the normalisation; "" is recall.
+	Score score.Normalisation
+	// Expected are the calls to find, each with its own arguments,
+	// argument rule and latency limit.
+	Expected []trajeval.ExpectedCall
+	// ArgsMatch is the argument rule of the calls that set none; the zero
+	// value is partial.
+	ArgsMatch trajeval.ArgsMatch
+	// Strings are the string normalisations of argument comparisons.
+	Strings argmatch.Options
+	// Minimums count in AnyOrder only: each one met is a hit.
+	Minimums []Minimum
+}
+
+// An OptionError is a setting New refuses. Call is the 0-based index of
+// the expected call it concerns, or -1; Minimum likewise for minimums.
+type OptionError struct {
+	Call, Minimum int
+	Err           error
+}
+
+func (e *OptionError) Error() string {
+	switch {
+	case e.Call >= 0:
+		return fmt.Sprintf("expected call %d: %v", e.Call+1, e.Err)
+	case e.Minimum >= 0:
+		return fmt.Sprintf("minimum %d: %v", e.Minimum+1, e.Err)
+	}
+	return e.Err.Error()
+}
+
+func (e *OptionError) Unwrap() error { return e.Err }
+
+func optErr(call, minimum int, format string, args ...any) error {
+	return &OptionError{Call: call, Minimum: minimum, Err: fmt.Errorf(format, args...)}
+}
+
 // order names how each mode's alignment treats order, for explanations.
-var order = map[string]calls.Order{"exact": calls.Positional, "in_order": calls.Ordered, "any_order": calls.Unordered}
+var order = map[Mode]calls.Order{Exact: calls.Positional, InOrder: calls.Ordered, AnyOrder: calls.Unordered}
 
 // Evaluator is a configured tool_trajectory.
 type Evaluator struct {
-	Mode     string // any_order, in_order, exact or subset
-	Score    string
+	Mode     Mode
+	Score    score.Normalisation
 	Calls    []trajeval.ExpectedCall
 	Items    []calls.Item
 	Minimums []Minimum
 }
 
-func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	e := &Evaluator{Mode: "any_order", Score: "recall"}
-	if m := n.Get("mode"); m != nil {
-		mode, err := m.Enum(Modes...)
-		if err != nil {
-			return nil, err
-		}
-		e.Mode = mode
+// New builds a tool_trajectory evaluator. It refuses, with an
+// [*OptionError]:
+//  1. an unknown mode or score;
+//  2. an expected call with no tool name, a negative latency limit, or
+//     arguments that do not compile (an unknown operator, an invalid
+//     regular expression: an [*argmatch.CompileError] underneath);
+//  3. a latency limit in Subset mode, which does not check latency;
+//  4. minimums outside AnyOrder, a minimum with no tool name or below 0.
+func New(o Options) (*Evaluator, error) {
+	e := &Evaluator{Mode: o.Mode, Score: o.Score, Minimums: o.Minimums}
+	if e.Mode == "" {
+		e.Mode = AnyOrder
 	}
-	dokimos := ""
+	if e.Score == "" {
+		e.Score = score.Recall
+	}
 	switch e.Mode {
-	case "strict":
-		dokimos, e.Mode, e.Score = e.Mode, "exact", "binary"
-	case "superset":
-		dokimos, e.Mode, e.Score = e.Mode, "any_order", "binary"
-	case "precision", "recall":
-		dokimos, e.Mode, e.Score = e.Mode, "any_order", e.Mode
+	case AnyOrder, InOrder, Exact, Subset:
+	default:
+		return nil, optErr(-1, -1, "unknown mode %q (one of %s)", string(e.Mode), strings.Join(Modes, ", "))
 	}
-	if s := n.Get("score"); s != nil {
-		score, err := s.Enum(Scores...)
+	if err := e.Score.Valid(); err != nil {
+		return nil, &OptionError{Call: -1, Minimum: -1, Err: err}
+	}
+	for i, c := range o.Expected {
+		switch {
+		case c.Tool == "":
+			return nil, optErr(i, -1, "the tool name is empty")
+		case c.MaxDurationMS != nil && *c.MaxDurationMS < 0:
+			return nil, optErr(i, -1, "the latency limit must not be negative, got %vms", *c.MaxDurationMS)
+		case c.MaxDurationMS != nil && e.Mode == Subset:
+			return nil, optErr(i, -1, "a latency limit is not checked in subset mode")
+		}
+	}
+	if len(o.Minimums) > 0 && e.Mode != AnyOrder {
+		return nil, optErr(-1, -1, "minimums only count in any_order mode, not %s", e.Mode)
+	}
+	for i, m := range o.Minimums {
+		switch {
+		case m.Tool == "":
+			return nil, optErr(-1, i, "the tool name is empty")
+		case m.N < 0:
+			return nil, optErr(-1, i, "minimum for %s must be at least 0, got %d", m.Tool, m.N)
+		}
+	}
+	e.Calls = o.Expected
+	for i, c := range o.Expected {
+		mode := c.ArgsMatch
+		if mode.IsZero() {
+			mode = o.ArgsMatch
+		}
+		m, err := argmatch.New(c.Args, mode, o.Strings)
 		if err != nil {
-			return nil, err
+			return nil, &OptionError{Call: i, Minimum: -1, Err: err}
 		}
-		if dokimos != "" && score != e.Score {
-			return nil, s.Errorf("mode %s already scores %s", dokimos, e.Score).With("use mode %s with score: %s instead", e.Mode, score)
-		}
-		e.Score = score
+		it := calls.Args(c.Tool, m)
+		it.MaxDurationMS = c.MaxDurationMS
+		e.Items = append(e.Items, it)
 	}
-	var def trajeval.ArgsMatch
-	if dokimos != "" {
-		def.Mode = trajeval.ArgsExact
-	}
-	if a := n.Get("args_match"); a != nil {
-		m, err := calls.ParseArgsMatch(a)
-		if err != nil {
-			return nil, err
-		}
-		def = m
-	}
-	var opt argmatch.Options
-	for _, k := range []string{"trim", "case_insensitive"} {
-		if v := n.Get(k); v != nil {
-			b, err := v.BoolValue()
-			if err != nil {
-				return nil, err
-			}
-			if k == "trim" {
-				opt.Trim = b
-			} else {
-				opt.CaseInsensitive = b
-			}
-		}
-	}
-	exp, mins := n.Get("expected"), n.Get("minimums")
-	var expected []trajeval.ExpectedCall
-	if exp != nil {
-		var err error
-		if expected, err = calls.Parse(exp); err != nil {
-			return nil, err
-		}
-	}
-	if mins != nil {
-		if e.Mode != "any_order" {
-			return nil, mins.Errorf("minimums only count in any_order mode, not %s", e.Mode).With("use mode: any_order, or list the calls under expected")
-		}
-		var err error
-		if e.Minimums, err = ParseMinimums(mins, env); err != nil {
-			return nil, err
-		}
-	}
-	if exp == nil && (mins == nil || e.Mode != "any_order") {
-		need := "expected"
-		if e.Mode == "any_order" {
-			need = "expected or minimums"
-		}
-		return nil, n.Errorf("mode %s needs %s", e.Mode, need).With("add expected: [{tool: NAME}, ...]")
-	}
-	if e.Mode == "subset" {
-		for i, c := range expected {
-			if c.MaxDurationMS != nil {
-				return nil, exp.Items[i].Errorf("max_duration_ms is not checked in subset mode").With("use in_order, exact or any_order for latency checks")
-			}
-		}
-	}
-	items, err := calls.Compile(expected, def, opt)
-	if err != nil {
-		return nil, err // already placed by calls.Parse
-	}
-	e.Calls, e.Items = expected, items
 	return e, nil
 }
+
+// ErrOption matches every error of New, for errors.Is.
+var ErrOption = errors.New("invalid tool_trajectory setting")
+
+// Is makes every OptionError match ErrOption.
+func (e *OptionError) Is(target error) bool { return target == ErrOption }
 
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	steps := t.Steps
-	d := &trajeval.Details{Mode: e.Mode, Expected: len(e.Calls), Actual: len(steps)}
-	if e.Mode == "subset" {
+	d := &trajeval.Details{Mode: string(e.Mode), Expected: len(e.Calls), Actual: len(steps)}
+	if e.Mode == Subset {
 		return e.subset(steps, d), nil
 	}
-	r := calls.Relate(e.Items, steps)
-	var a align.Alignment
-	switch e.Mode {
-	case "exact":
-		a = align.Exact(r)
-	case "in_order":
-		a = align.InOrder(r)
-	default:
-		a = align.AnyOrder(r)
-	}
+	a := calls.Align(order[e.Mode], e.Items, steps)
 	d.Hits = len(a.Pairs)
 	if len(e.Items) > 0 {
 		calls.Explain(d, e.Items, steps, a, order[e.Mode])
@@ -196,46 +204,18 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	ne, na, hits := len(e.Calls), len(steps), len(a.Pairs)
 	var recall float64
 	switch e.Mode {
-	case "exact":
+	case Exact:
 		if ne == 0 {
-			recall = b2f(na == 0)
+			recall = score.Bool(na == 0)
 		} else {
-			recall = eval.Ratio(hits+latPass, max(ne, na)+latN-latSkip, 1)
+			recall = score.Ratio(hits+latPass, max(ne, na)+latN-latSkip, 1)
 		}
-	case "in_order":
-		recall = eval.Ratio(hits+latPass, ne+latN-latSkip, 1)
+	case InOrder:
+		recall = score.Ratio(hits+latPass, ne+latN-latSkip, 1)
 	default:
-		recall = eval.Ratio(hits+minMet+latPass, ne+len(e.Minimums)+latN-latSkip, 1)
+		recall = score.Ratio(hits+minMet+latPass, ne+len(e.Minimums)+latN-latSkip, 1)
 	}
-	return trajeval.Outcome{Score: normalise(e.Score, recall, hits, ne, na), Details: d}, nil
-}
-
-func normalise(how string, recall float64, hits, ne, na int) float64 {
-	switch how {
-	case "precision":
-		return eval.Ratio(hits, na, b2f(ne == 0))
-	case "f1":
-		if ne == 0 && na == 0 {
-			return 1
-		}
-		if ne == 0 || na == 0 || hits == 0 {
-			return 0
-		}
-		p, r := float64(hits)/float64(na), float64(hits)/float64(ne)
-		return 2 * p * r / (p + r)
-	case "max":
-		return eval.Ratio(hits, max(ne, na), 1)
-	case "binary":
-		return b2f(recall >= 1-1e-12)
-	}
-	return recall
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
+	return trajeval.Outcome{Score: e.Score.Apply(recall, hits, ne, na), Details: d}, nil
 }
 
 func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.Outcome {
@@ -257,8 +237,8 @@ func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.
 		}
 	}
 	d.Hits = allowed
-	recall := eval.Ratio(allowed, len(steps), 1)
-	return trajeval.Outcome{Score: normalise(e.Score, recall, allowed, len(e.Calls), len(steps)), Details: d}
+	recall := score.Ratio(allowed, len(steps), 1)
+	return trajeval.Outcome{Score: e.Score.Apply(recall, allowed, len(e.Calls), len(steps)), Details: d}
 }
 
 // latency runs the max_duration_ms checks of the matched and missing calls.

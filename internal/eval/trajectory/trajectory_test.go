@@ -10,6 +10,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	_ "github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -98,7 +99,7 @@ func build(t *testing.T, yaml string) *eval.Configured {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := eval.Build(n, &eval.Env{})
+	c, err := eval.Build(n, &eval.Env{Types: builtin.Types()})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
@@ -432,6 +433,9 @@ func TestToolTrajectory_ConfigErrors(t *testing.T) {
 		{"args kind", "type: tool_trajectory\nexpected: [{tool: a, args: [1]}]", "args must be a map", "args is a map or any"},
 		{"dokimos score", "type: tool_trajectory\nmode: strict\nscore: f1\nexpected: [a]", "already scores binary", "mode and score disagree"},
 		{"negative minimum", "type: tool_trajectory\nminimums: {a: -1}", "at least 0", "a count is never negative"},
+		{"empty tool", "type: tool_trajectory\nexpected:\n  - a\n  - {tool: ''}", "s.yaml:4:6: expected[1]: the tool name is empty", "an empty tool name matches nothing"},
+		{"empty minimum tool", "type: tool_trajectory\nminimums: {'': 1}", "s.yaml:2:16: minimums.: the tool name is empty", "a minimum needs a tool"},
+		{"negative latency", "type: tool_trajectory\nexpected: [{tool: a, max_duration_ms: -1}]", "must not be negative", "a negative limit is never met"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -439,7 +443,7 @@ func TestToolTrajectory_ConfigErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = eval.Build(n, &eval.Env{})
+			_, err = eval.Build(n, &eval.Env{Types: builtin.Types()})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q: %s", err, tc.want, tc.reason)
 			}
@@ -459,7 +463,7 @@ func TestToolTrajectory_zeroMinimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warnings []trajeval.Warning
-	c, err := eval.Build(n, &eval.Env{Warn: func(w trajeval.Warning) { warnings = append(warnings, w) }})
+	c, err := eval.Build(n, &eval.Env{Types: builtin.Types(), Warn: func(w trajeval.Warning) { warnings = append(warnings, w) }})
 	if err != nil {
 		t.Fatalf("Build: %v; a minimum of 0 is accepted, as in AgentV", err)
 	}

@@ -4,20 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
+	"slices"
+
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_call_count",
-		Aliases:   []string{"uipath-tool-call-count"},
-		Keys:      []string{"tool_calls_count", "strict"},
-		Threshold: 1,
-		Build:     buildCount,
-	})
-}
 
 // Count is tool_call_count: constraints on how often each tool is called.
 type Count struct {
@@ -51,75 +42,31 @@ func (c Constraint) Holds(got int64) bool {
 	return false
 }
 
-var ops = []string{"=", "==", "!=", ">", "<", ">=", "<="}
+// Ops are the comparison operators of a constraint; "=" is "==".
+var Ops = []string{"=", "==", "!=", ">", "<", ">=", "<="}
 
-func buildCount(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-	v, err := required(n, "tool_calls_count")
-	if err != nil {
-		return nil, err
+// NewCount builds tool_call_count. It refuses an empty list, an empty
+// tool name, an unknown operator and a negative count.
+func NewCount(constraints []Constraint, strict bool) (*Count, error) {
+	if len(constraints) == 0 {
+		return nil, &OptionError{Index: -1, Msg: "the list of count constraints is empty"}
 	}
-	entries, err := v.MapEntries()
-	if err != nil {
-		return nil, err
-	}
-	if len(entries) == 0 {
-		return nil, v.Errorf("tool_calls_count is empty").With(`give at least one constraint, e.g. search: [">=", 1]`)
-	}
-	c := &Count{}
-	for _, e := range entries {
-		k, err := constraint(e.Key, e.Value)
-		if err != nil {
-			return nil, err
+	c := &Count{Strict: strict}
+	for i, k := range constraints {
+		switch {
+		case k.Tool == "":
+			return nil, &OptionError{Index: i, Msg: "the tool name is empty"}
+		case !slices.Contains(Ops, k.Op):
+			return nil, &OptionError{Index: i, Msg: fmt.Sprintf("unknown operator %q", k.Op), Hint: "one of = == != > < >= <="}
+		case k.N < 0:
+			return nil, &OptionError{Index: i, Msg: fmt.Sprintf("a count must not be negative, got %d", k.N)}
+		}
+		if k.Op == "=" {
+			k.Op = "=="
 		}
 		c.Constraints = append(c.Constraints, k)
 	}
-	if c.Strict, err = boolKey(n, "strict"); err != nil {
-		return nil, err
-	}
 	return c, nil
-}
-
-func constraint(tool string, v *config.Node) (Constraint, error) {
-	k := Constraint{Tool: tool, Op: "=="}
-	num := v
-	switch v.Kind {
-	case config.Number:
-	case config.List:
-		if len(v.Items) != 2 {
-			return k, v.Errorf("a count constraint is [operator, number], got %d items", len(v.Items)).With(`e.g. [">=", 1]`)
-		}
-		op, err := v.Items[0].Str()
-		if err != nil {
-			return k, err
-		}
-		if !contains(ops, op) {
-			return k, v.Items[0].Errorf("unknown operator %q", op).With("one of = == != > < >= <=")
-		}
-		if op != "=" {
-			k.Op = op
-		}
-		num = v.Items[1]
-	default:
-		return k, v.Errorf("a count constraint is [operator, number], got %s", v.Kind).With(`e.g. [">=", 1]`)
-	}
-	n, err := num.Int()
-	if err != nil {
-		return k, err
-	}
-	if n < 0 {
-		return k, num.Errorf("a count must not be negative, got %d", n)
-	}
-	k.N = n
-	return k, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Evaluate scores t.
@@ -143,11 +90,11 @@ func (c *Count) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Ou
 		}
 		d.Checks = append(d.Checks, ch)
 	}
-	score := float64(d.Hits) / float64(len(c.Constraints))
+	sc := score.Ratio(d.Hits, len(c.Constraints), 1)
 	if c.Strict {
-		score = binary(d.Hits, len(c.Constraints))
+		sc = score.AllOrNothing(d.Hits, len(c.Constraints))
 	}
-	return trajeval.Outcome{Score: score, Details: d}, nil
+	return trajeval.Outcome{Score: sc, Details: d}, nil
 }
 
 func times(n int64) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 
-	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -12,15 +11,16 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-// A judgeKind is one of UiPath's LLM judges.
-type judgeKind struct {
-	typ, uipath string
-	criteria    []string // its criteria keys; the first is required
-	role        string   // what the judge is asked
-	prompt      string   // the default prompt, with UiPath's placeholders
+// A JudgeKind is one of UiPath's LLM judges.
+type JudgeKind struct {
+	Type, UiPath string   // trajeval's type name and UiPath's evaluatorTypeId
+	Criteria     []string // its criteria keys; the first is required
+	role         string   // what the judge is asked
+	Prompt       string   // the default prompt, with UiPath's placeholders
 }
 
-var judgeKinds = []judgeKind{
+// JudgeKinds are UiPath's LLM judges.
+var JudgeKinds = []JudgeKind{
 	{"llm_judge_trajectory", "uipath-llm-judge-trajectory-similarity", []string{"expected_agent_behavior"},
 		`You are a strict, impartial judge of an AI agent's run. Score from 0 to 100 how closely the agent's actions (its tool calls, their order and arguments, and its answers) follow the expected behaviour.`,
 		"The user's input:\n{{UserOrSyntheticInput}}\n\nThe expected behaviour:\n{{ExpectedAgentBehavior}}\n\nThe agent's run:\n{{AgentRunHistory}}"},
@@ -35,25 +35,12 @@ var judgeKinds = []judgeKind{
 		"The expected output:\n{{ExpectedOutput}}\n\nThe actual output:\n{{ActualOutput}}"},
 }
 
-// judgeConfigKeys are the keys of a UiPath LLM judge's evaluatorConfig.
-var judgeConfigKeys = []string{"prompt", "model", "temperature", "judge"}
-
-func init() {
-	for _, k := range judgeKinds {
-		k := k
-		eval.Register(eval.Spec{
-			Type:      k.typ,
-			Aliases:   []string{k.uipath},
-			Keys:      append(append([]string{}, k.criteria...), judgeConfigKeys...),
-			Threshold: 0.5,
-			Build:     func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) { return buildJudge(k, n, env) },
-		})
-	}
-}
+// JudgeConfigKeys are the keys of a UiPath LLM judge's evaluatorConfig.
+var JudgeConfigKeys = []string{"prompt", "model", "temperature", "judge"}
 
 // Judged is one of UiPath's LLM judges on one evaluation.
 type Judged struct {
-	kind   judgeKind
+	kind   JudgeKind
 	prompt evaljudge.Template
 	judge  judge.Handle
 	c      eval.Case
@@ -64,32 +51,11 @@ var uipathSchema = judge.Object(map[string]any{
 	"score":         judge.Typed("number", "from 0 to 100"),
 })
 
-func buildJudge(k judgeKind, n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	crit := map[string]any{}
-	for i, key := range k.criteria {
-		v := n.Get(key)
-		if v == nil || v.Kind == config.Null {
-			if i == 0 {
-				return nil, n.Errorf("missing %s", key).With("give it in evaluationCriterias or defaultEvaluationCriteria")
-			}
-			crit[key] = ""
-			continue
-		}
-		if v.Kind == config.String {
-			crit[key] = v.Text
-		} else {
-			crit[key] = v.Value()
-		}
-	}
-	text := k.prompt
-	at := n
-	if p := n.Get("prompt"); p != nil {
-		var err error
-		if text, err = evaljudge.PromptText(p, env.Dir); err != nil {
-			return nil, err
-		}
-		at = p
-	}
+// Vars are the placeholders of a judge's prompt: the run's
+// (UserOrSyntheticInput, AgentRunHistory, ActualOutput) and the
+// criteria's (ExpectedAgentBehavior, SimulationInstructions,
+// ExpectedOutput), from crit by criteria key.
+func Vars(crit map[string]any) map[string]evaljudge.Var {
 	vars := map[string]evaljudge.Var{
 		"UserOrSyntheticInput": func(c eval.Case, t *trajeval.Trajectory) any {
 			if c.Input != "" {
@@ -105,15 +71,13 @@ func buildJudge(k judgeKind, n *config.Node, env *eval.Env) (trajeval.Evaluator,
 			vars[val] = func(eval.Case, *trajeval.Trajectory) any { return v }
 		}
 	}
-	tp, err := evaljudge.ParseTemplate(text, at, vars)
-	if err != nil {
-		return nil, err
-	}
-	if !tp.Uses() {
-		return nil, at.Errorf("the prompt names none of UiPath's placeholders").With("e.g. {{AgentRunHistory}} and {{ExpectedAgentBehavior}}")
-	}
-	h, err := env.Judge(n, false)
-	return &Judged{kind: k, prompt: tp, judge: h, c: env.Case}, err
+	return vars
+}
+
+// NewJudged returns the judge of kind k with its prompt, asking h about
+// the case c.
+func NewJudged(k JudgeKind, prompt evaljudge.Template, h judge.Handle, c eval.Case) *Judged {
+	return &Judged{kind: k, prompt: prompt, judge: h, c: c}
 }
 
 // actualOutput is the agent's last answer, decoded when it is JSON.

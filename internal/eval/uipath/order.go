@@ -4,22 +4,10 @@ import (
 	"context"
 	"slices"
 
-	"github.com/trajeval/trajeval/internal/align"
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_call_order",
-		Aliases:   []string{"uipath-tool-call-order"},
-		Keys:      []string{"tool_calls_order", "strict"},
-		Threshold: 1,
-		Build:     buildOrder,
-	})
-}
 
 // Order is tool_call_order: expected names in order, scored by LCS or,
 // when strict, by identity.
@@ -28,48 +16,38 @@ type Order struct {
 	Strict   bool
 }
 
-func buildOrder(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-	v, err := required(n, "tool_calls_order")
-	if err != nil {
-		return nil, err
+// NewOrder builds tool_call_order. It refuses an empty list and an empty
+// name.
+func NewOrder(expected []string, strict bool) (*Order, error) {
+	if len(expected) == 0 {
+		return nil, &OptionError{Index: -1, Msg: "the list of tool names is empty"}
 	}
-	if _, err := nonEmptyList(v, "tool_calls_order", "tool name"); err != nil {
-		return nil, err
+	for i, n := range expected {
+		if n == "" {
+			return nil, &OptionError{Index: i, Msg: "the tool name is empty"}
+		}
 	}
-	o := &Order{}
-	if o.Expected, err = v.Strings(); err != nil {
-		return nil, err
-	}
-	if o.Strict, err = boolKey(n, "strict"); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return &Order{Expected: expected, Strict: strict}, nil
 }
 
 // Evaluate scores t.
 func (o *Order) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	actual := t.Names()
 	items := calls.Names(o.Expected)
-	a := align.InOrder(calls.Relate(items, t.Steps))
-	lcs := make([]string, len(a.Pairs))
-	for k, p := range a.Pairs {
-		lcs[k] = o.Expected[p.Item]
-	}
+	lcs, a := calls.Subsequence(o.Expected, items, t.Steps)
 	d := newDetails(modeName(o.Strict, "lcs"))
 	calls.Explain(d, items, t.Steps, a, calls.Ordered)
 	d.Notes = map[string]any{"actual": nonNil(actual), "expected": o.Expected, "lcs": lcs}
-	var score float64
+	var sc float64
 	switch {
 	case o.Strict:
-		if slices.Equal(actual, o.Expected) {
-			score = 1
-		}
+		sc = score.Bool(slices.Equal(actual, o.Expected))
 	case len(actual) == 0:
-		score = 0
+		sc = 0
 	default:
-		score = float64(len(lcs)) / float64(len(o.Expected))
+		sc = score.Ratio(len(lcs), len(o.Expected), 0)
 	}
-	return trajeval.Outcome{Score: score, Details: d}, nil
+	return trajeval.Outcome{Score: sc, Details: d}, nil
 }
 
 func nonNil(s []string) []string {

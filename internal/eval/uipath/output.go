@@ -3,60 +3,40 @@ package uipath
 import (
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	eval.Register(eval.Spec{
-		Type:      "tool_call_output",
-		Aliases:   []string{"uipath-tool-call-output"},
-		Keys:      []string{"tool_outputs", "strict"},
-		Threshold: 1,
-		Build:     buildOutput,
-	})
+// An Output is one expected result of tool_call_output: a tool and the
+// value one of its calls should return.
+type Output struct {
+	Tool   string
+	Output any
 }
 
-func buildOutput(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
-	v, err := required(n, "tool_outputs")
-	if err != nil {
-		return nil, err
+// NewOutput builds tool_call_output. It refuses an empty list and an
+// empty tool name.
+func NewOutput(expected []Output, strict bool) (*Matching, error) {
+	if len(expected) == 0 {
+		return nil, &OptionError{Index: -1, Msg: "the list of expected outputs is empty"}
 	}
-	list, err := nonEmptyList(v, "tool_outputs", "output {name, output}")
-	if err != nil {
-		return nil, err
-	}
-	m := &Matching{mode: "output"}
-	for _, it := range list {
-		if err := it.Check("name", "tool", "output"); err != nil {
-			return nil, err
+	m := &Matching{mode: "output", Strict: strict}
+	for i, o := range expected {
+		if o.Tool == "" {
+			return nil, &OptionError{Index: i, Msg: "the tool name is empty"}
 		}
-		name, err := toolName(it)
-		if err != nil {
-			return nil, err
-		}
-		o := it.Get("output")
-		if o == nil {
-			return nil, it.Errorf("the expected output of %s is missing", name).With("give output: <value>")
-		}
-		want := o.Value()
-		key := jsonv.Marshal(want)
+		want := o.Output
 		m.Items = append(m.Items, calls.Item{
-			Tool:  name,
-			Key:   key,
+			Tool:  o.Tool,
+			Key:   jsonv.Marshal(want),
 			Match: func(s *trajeval.Step) bool { return OutputEqual(want, s.Result) },
 			Diff: func(s *trajeval.Step) []trajeval.ArgDiff {
 				return []trajeval.ArgDiff{{Path: "output", Want: render(want), Got: render(s.Result)}}
 			},
 		})
 	}
-	if m.Strict, err = boolKey(n, "strict"); err != nil {
-		return nil, err
-	}
-	if m.Strict {
+	if strict {
 		m.mode = "strict output"
 	}
 	return m, nil

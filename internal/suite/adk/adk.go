@@ -47,6 +47,8 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	adkeval "github.com/trajeval/trajeval/internal/eval/adk"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/settings"
 	adkformat "github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -213,7 +215,7 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 			}
 			conf.Eval = adkeval.NewResponseMatch(inv, conf.Threshold)
 		default:
-			env := &eval.Env{Judges: opts.Judges}
+			env := &eval.Env{Types: builtin.Types(), Judges: opts.Judges}
 			at := node
 			if cr.Node != nil {
 				at = cr.Node
@@ -226,7 +228,7 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 			if err != nil {
 				return nil, err
 			}
-			e, err := adkeval.NewJudged(cr.Metric, inv, cr.Rubrics, h, conf.Threshold, at)
+			e, err := adkeval.NewJudged(cr.Metric, inv, cr.Rubrics, h, conf.Threshold)
 			if err != nil {
 				return nil, node.Errorf("eval case %s: %v", ec.ID, err)
 			}
@@ -374,7 +376,7 @@ func criterion(metric string, v *config.Node) (Criterion, error) {
 // judgeOptions reads the judged metrics' settings.
 func judgeOptions(cr *Criterion, v *config.Node) error {
 	if r := v.Get("rubrics"); r != nil {
-		rs, err := adkeval.ParseRubrics(r)
+		rs, err := settings.Rubrics(r)
 		if err != nil {
 			return err
 		}

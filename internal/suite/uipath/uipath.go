@@ -53,6 +53,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -155,7 +156,7 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	if err != nil {
 		return nil, append(errs, err)
 	}
-	env := &eval.Env{Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
+	env := &eval.Env{Types: builtin.Types(), Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
 	for _, it := range items {
 		c, cerrs := buildCase(it, refs, found, used, weights, env)
 		errs = append(errs, cerrs...)

@@ -1,4 +1,8 @@
-package calls
+// Package settings reads the evaluator settings that several suite
+// dialects share (expected calls, argument rules, minimums) from the
+// positioned configuration tree into the evaluator packages' Go values,
+// placing every mistake at its key.
+package settings
 
 import (
 	"errors"
@@ -8,11 +12,11 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-// Parse reads a list of expected calls. An item is a map
+// Calls reads a list of expected calls. An item is a map
 // {tool, args, args_match, max_duration_ms} (name is accepted for tool) or,
 // as a shorthand, a tool name. args is a map (operators allowed) or the
 // word any.
-func Parse(n *config.Node) ([]trajeval.ExpectedCall, error) {
+func Calls(n *config.Node) ([]trajeval.ExpectedCall, error) {
 	items, err := n.List()
 	if err != nil {
 		return nil, err
@@ -48,7 +52,7 @@ func Parse(n *config.Node) ([]trajeval.ExpectedCall, error) {
 			}
 		}
 		if m := it.Get("args_match"); m != nil {
-			if c.ArgsMatch, err = ParseArgsMatch(m); err != nil {
+			if c.ArgsMatch, err = ArgsMatch(m); err != nil {
 				return nil, err
 			}
 		}
@@ -61,14 +65,16 @@ func Parse(n *config.Node) ([]trajeval.ExpectedCall, error) {
 		}
 		// Compile now so a bad operator is reported at its place.
 		if _, err := argmatch.New(c.Args, c.ArgsMatch, argmatch.Options{}); err != nil {
-			return nil, placeCompileError(it.Get("args"), err)
+			return nil, PlaceCompileError(it.Get("args"), err)
 		}
 		calls = append(calls, c)
 	}
 	return calls, nil
 }
 
-func placeCompileError(args *config.Node, err error) error {
+// PlaceCompileError places an argument compile error at its value below
+// args; other errors are returned as they are.
+func PlaceCompileError(args *config.Node, err error) error {
 	var ce *argmatch.CompileError
 	if errors.As(err, &ce) && args != nil {
 		at := args.At(ce.Path...)
@@ -82,9 +88,9 @@ func placeCompileError(args *config.Node, err error) error {
 	return err
 }
 
-// ParseArgsMatch reads an argument rule: partial (or superset), exact,
+// ArgsMatch reads an argument rule: partial (or superset), exact,
 // subset, ignore, or a list of dot-paths.
-func ParseArgsMatch(n *config.Node) (trajeval.ArgsMatch, error) {
+func ArgsMatch(n *config.Node) (trajeval.ArgsMatch, error) {
 	if n.Kind == config.List {
 		paths, err := n.Strings()
 		if err != nil {
@@ -100,26 +106,27 @@ func ParseArgsMatch(n *config.Node) (trajeval.ArgsMatch, error) {
 	return trajeval.ArgsMatch{Mode: m}, nil
 }
 
-// Compile turns expected calls into items: each call's arguments under its
-// own args_match, else def, with opt's string rules, and its latency limit.
-func Compile(expected []trajeval.ExpectedCall, def trajeval.ArgsMatch, opt argmatch.Options) ([]Item, error) {
-	items := make([]Item, len(expected))
-	for i, c := range expected {
-		mode := c.ArgsMatch
-		if mode.IsZero() {
-			mode = def
-		}
-		m, err := argmatch.New(c.Args, mode, opt)
-		if err != nil {
-			return nil, err
-		}
-		items[i] = Args(c.Tool, m)
-		items[i].MaxDurationMS = c.MaxDurationMS
-	}
-	return items, nil
+// ExpectedCalls is an expected: list read by config.Decode (see
+// [Calls]); Node is the list, for placing later errors at its items.
+type ExpectedCalls struct {
+	Calls []trajeval.ExpectedCall
+	Node  *config.Node
 }
 
-// Matches reports whether item it matches step s.
-func (it *Item) Matches(s *trajeval.Step) bool {
-	return it.Tool == s.Name && (it.Match == nil || it.Match(s))
+// UnmarshalConfig reads the list.
+func (e *ExpectedCalls) UnmarshalConfig(n *config.Node) error {
+	calls, err := Calls(n)
+	e.Calls, e.Node = calls, n
+	return err
+}
+
+// ArgsRule is an args_match setting read by config.Decode: a word or a
+// list of dot-paths (see [ArgsMatch]).
+type ArgsRule struct{ trajeval.ArgsMatch }
+
+// UnmarshalConfig reads the rule.
+func (r *ArgsRule) UnmarshalConfig(n *config.Node) error {
+	m, err := ArgsMatch(n)
+	r.ArgsMatch = m
+	return err
 }

@@ -1,21 +1,22 @@
-package trajectory
+package settings
 
 import (
 	"strconv"
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/trajectory"
 )
 
-// ParseMinimums reads {tool: n} with n a whole number ≥ 0. A minimum of 0
+// Minimums reads {tool: n} with n a whole number ≥ 0. A minimum of 0
 // always holds: it is accepted, as AgentV accepts it, counts as met, and
 // is reported to env as a warning, since it checks nothing.
-func ParseMinimums(n *config.Node, env *eval.Env) ([]Minimum, error) {
+func Minimums(n *config.Node, env *eval.Env) ([]trajectory.Minimum, error) {
 	entries, err := n.MapEntries()
 	if err != nil {
 		return nil, err
 	}
-	var out []Minimum
+	var out []trajectory.Minimum
 	for _, e := range entries {
 		v, err := e.Value.Int()
 		if err != nil {
@@ -27,7 +28,7 @@ func ParseMinimums(n *config.Node, env *eval.Env) ([]Minimum, error) {
 		case v == 0:
 			env.Warnf(e.Value, "minimum 0 for %s always holds: it checks nothing (to require the tool, use a minimum of 1)", e.Key)
 		}
-		out = append(out, Minimum{Tool: e.Key, N: int(v)})
+		out = append(out, trajectory.Minimum{Tool: e.Key, N: int(v)})
 	}
 	return out, nil
 }

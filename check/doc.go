@@ -1,0 +1,65 @@
+// Package check builds trajeval evaluators in Go: the expectations a suite
+// file writes in YAML, written as values in a test.
+//
+//	ev := check.InOrder(
+//		check.Call("search", check.Args{"query": check.Regex("(?i)python")}),
+//		check.Call("read_document"),
+//	)
+//	out, err := ev.Evaluate(ctx, traj)
+//
+// # Trajectories of calls
+//
+// [InOrder], [AnyOrder], [Exact] and [Subset] compare the agent's tool
+// calls with expected calls ([Call]). They take [Option] values: the
+// expected calls, in order, and settings that apply to all of them
+// ([ArgsMode], [Score], [Minimum], [IgnoreCase], [TrimSpace]). A call
+// matches a step when:
+//  1. the names are equal (case-sensitive);
+//  2. the arguments match under the call's [ArgsMode] (partial unless
+//     set): every key of [Args] must be present with a matching value; a
+//     value is a literal (compared by JSON value, so 1 = 1.0) or an
+//     operator ([Regex], [Contains], [Gt], [Gte], [Lt], [Lte], [Approx],
+//     [Near], [Type], [Any], [OneOf], [Not]);
+//  3. with [MaxDuration], the step's duration is one more check: within
+//     the limit it passes; with no duration known it is skipped (and out
+//     of the score); when the call is missing it fails.
+//
+// Calls and settings form one list of options, so a constructor reads
+// like the expectation it states, and a setting an evaluator would not use
+// is refused rather than ignored. A step's arguments are compared in the
+// JSON data model (numbers as json.Number), as the trace readers make
+// them.
+//
+// The matching is optimal, never greedy. The score, before [Score]
+// changes it, is:
+//  1. InOrder: (hits + latency passes) / (expected calls + latency checks),
+//     hits being the largest order-preserving matching; other calls may
+//     sit between expected ones;
+//  2. AnyOrder: the same with a one-to-one matching in any order, plus
+//     one hit per [Minimum] met and one more denominator per minimum;
+//  3. Exact: position by position (calls issued together in one parallel
+//     group may come in any order), over max(expected, actual), so extra
+//     calls count; with nothing expected, 1 only when nothing was called;
+//  4. Subset: the share of calls that match some expected call (an
+//     allow-list); 1 when nothing was called.
+//
+// # Other evaluators
+//
+// [ExecutionMetrics] checks budgets (calls, tokens, cost, duration,
+// exploration). [ToolCallOrder], [ToolCallCount], [ToolCallArgs] and
+// [ToolCallOutput] are UiPath's tool-call evaluators; [ToolCorrectness],
+// [ToolCallValidity], [ToolErrors], [Efficiency], [ToolNameReliability]
+// and [ToolDescriptionReliability] are Dokimos's rule checks. Each
+// documents its score.
+//
+// # Bad settings
+//
+// Every constructor returns an evaluator and never panics. A setting it
+// cannot use (an invalid regular expression, an empty tool name, a
+// negative minimum, an option the evaluator does not take) makes the
+// evaluator's Evaluate return an error that names the setting: the
+// evaluator cannot run, which a test reports as a failure, never as a
+// score. [Validate] returns that error without running the evaluator.
+//
+// A nil trajectory is scored as an empty one.
+package check

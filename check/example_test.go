@@ -1,0 +1,227 @@
+package check_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/check"
+)
+
+// research is a recorded run: a search, two documents read, an answer
+// saved. Arguments are JSON values, as the trace readers make them.
+func research() *trajeval.Trajectory {
+	t := &trajeval.Trajectory{Steps: []trajeval.Step{
+		{Name: "search", Args: map[string]any{"query": "Python tutorials", "limit": json.Number("5")}, DurationMS: new(120.0)},
+		{Name: "read_document", Args: map[string]any{"id": "doc-1"}, DurationMS: new(40.0)},
+		{Name: "read_document", Args: map[string]any{"id": "doc-2"}, DurationMS: new(900.0)},
+		{Name: "save_answer", Args: map[string]any{"text": "Start with the official tutorial."}},
+	}}
+	t.Finish()
+	return t
+}
+
+func Example() {
+	ev := check.InOrder(
+		check.Call("search", check.Args{"query": check.Regex("(?i)python")}),
+		check.Call("read_document"),
+		check.Call("save_answer"),
+	)
+	out, err := ev.Evaluate(context.Background(), research())
+	if err != nil {
+		fmt.Println("cannot run:", err)
+		return
+	}
+	fmt.Printf("score %.2f, %d of %d expected calls found\n", out.Score, out.Details.Hits, out.Details.Expected)
+	// Output: score 1.00, 3 of 3 expected calls found
+}
+
+func ExampleInOrder() {
+	// publish never happened: one expected call of three is missing.
+	ev := check.InOrder(check.Call("search"), check.Call("read_document"), check.Call("publish"))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	for _, m := range out.Details.Missing {
+		fmt.Printf("missing call %d: %s\n", m.Item, m.Tool)
+	}
+	// Output:
+	// score 0.67
+	// missing call 3: publish
+}
+
+func ExampleAnyOrder() {
+	ev := check.AnyOrder(
+		check.Call("save_answer"),
+		check.Call("search", check.Args{"limit": check.Lte(10)}),
+		check.Minimum("read_document", 2),
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 1.00
+}
+
+func ExampleExact() {
+	// Exact counts position by position: the fourth call is extra.
+	ev := check.Exact(check.Call("search"), check.Call("read_document"), check.Call("read_document"))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 0.75
+}
+
+func ExampleSubset() {
+	// Only searching and reading are allowed: save_answer is not.
+	ev := check.Subset(check.Call("search"), check.Call("read_document"))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 0.75
+}
+
+func ExampleMaxDuration() {
+	// The second read took 900ms: its latency check fails.
+	ev := check.InOrder(
+		check.Call("read_document", check.Args{"id": "doc-1"}, check.MaxDuration(100*time.Millisecond)),
+		check.Call("read_document", check.Args{"id": "doc-2"}, check.MaxDuration(500*time.Millisecond)),
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Name, c.Status)
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// latency read_document (call 1) ≤ 100ms pass
+	// latency read_document (call 2) ≤ 500ms fail
+	// score 0.75
+}
+
+func ExampleArgs() {
+	ev := check.InOrder(check.Call("search", check.Args{
+		"query": check.OneOf(check.Contains("Python"), check.Contains("Go")),
+		"limit": check.Not(check.Gt(10)),
+	}))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 1.00
+}
+
+func ExampleScore() {
+	// Precision: of the four calls made, one was expected.
+	ev := check.AnyOrder(check.Call("search"), check.Call("publish"), check.ScorePrecision)
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 0.25
+}
+
+func ExampleValidate() {
+	ev := check.InOrder(check.Call("search", check.Args{"query": check.Regex("(")}))
+	fmt.Println(check.Validate(ev))
+	_, err := ev.Evaluate(context.Background(), research())
+	fmt.Println(err != nil)
+	// Output:
+	// tool_trajectory: expected call 1: args.query.$regex: invalid regular expression: error parsing regexp: missing closing ): `(`
+	// true
+}
+
+func ExampleExecutionMetrics() {
+	t := research()
+	t.Metrics.DurationMS = new(2500.0)
+	ev := check.ExecutionMetrics(check.Limits{MaxToolCalls: new(5), MaxDuration: new(2 * time.Second)})
+	out, _ := ev.Evaluate(context.Background(), t)
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Name, c.Status, c.Message)
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// tool calls ≤ 5 pass got 4
+	// duration ≤ 2000ms fail got 2500ms
+	// score 0.50
+}
+
+func ExampleToolCallOrder() {
+	ev := check.ToolCallOrder(check.Call("search"), check.Call("save_answer"), check.Call("read_document"))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 0.67
+}
+
+func ExampleToolCallCount() {
+	ev := check.ToolCallCount(check.CountOf("read_document", ">=", 2), check.CountOf("search", "==", 2))
+	out, _ := ev.Evaluate(context.Background(), research())
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Name, c.Status, c.Message)
+	}
+	// Output:
+	// count(read_document) >= 2 pass called 2 times
+	// count(search) == 2 fail called 1 time
+}
+
+func ExampleToolCorrectness() {
+	ev := check.ToolCorrectness(check.MatchArgs,
+		check.Call("search", check.Args{"query": "Python tutorials", "limit": 5}),
+		check.Call("read_document", check.Args{"id": "doc-1"}),
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score) // 2·2 / (2 + 4)
+	// Output: score 0.67
+}
+
+func ExampleToolCallValidity() {
+	tools := []check.Tool{
+		{Name: "search", Parameters: `{"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["query"]}`},
+		{Name: "read_document", Parameters: map[string]any{"type": "object", "required": []string{"id"}}},
+	}
+	out, _ := check.ToolCallValidity(tools).Evaluate(context.Background(), research())
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Name, c.Status, c.Message)
+	}
+	// Output: step 4 save_answer fail unknown tool
+}
+
+func ExampleToolErrors() {
+	t := research()
+	t.Steps[0].Result = `{"hits": 12}`
+	t.Steps[1].Result = `{"error": "not found"}`
+	t.Steps[2].Result = "Chapter 1"
+	t.Steps[3].Error, t.Steps[3].ErrorMessage = new(true), "disk full"
+	out, _ := check.ToolErrors().Evaluate(context.Background(), t)
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Name, c.Message)
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// step 2 read_document result has an error field: "not found"
+	// step 4 save_answer error: disk full
+	// score 0.50
+}
+
+func ExampleArgPaths() {
+	// Only the query is compared; limit may be anything.
+	ev := check.InOrder(check.Call("search",
+		check.Args{"query": "Python tutorials", "limit": 50},
+		check.ArgPaths("query"),
+	))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 1.00
+}
+
+func ExampleToolCallArgs() {
+	ev := check.ToolCallArgs(
+		check.Call("read_document", check.Args{"id": "doc-2"}),
+		check.Call("search", check.Args{"query": "Go tutorials"}),
+		check.SubsetArgs,
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	for _, m := range out.Details.Missing {
+		for _, n := range m.Near {
+			for _, d := range n.Diffs {
+				fmt.Printf("call %d (%s): %s\n", m.Item, m.Tool, d)
+			}
+		}
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// call 2 (search): args.query: expected "Go tutorials", got "Python tutorials"
+	// score 0.50
+}

@@ -1,3 +1,0 @@
-package all
-
-import _ "github.com/trajeval/trajeval/internal/eval/dokimos" // tool_correctness, tool_call_validity, tool_error, …

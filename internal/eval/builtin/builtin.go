@@ -1,0 +1,78 @@
+// Package builtin is the list of built-in evaluator types, in one place,
+// and the translation of their suite-file settings into the evaluator
+// packages' Go values.
+//
+// The evaluator packages (trajectory, metrics, composite, uipath, dokimos,
+// adk) build evaluators from Go values; the builders here read a type's
+// keys from the positioned configuration tree (with config.Decode where
+// the keys map onto a struct), check them with their places, and call the
+// package's constructor. Types registered by programs (see [Register])
+// follow the built-in ones.
+package builtin
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/code"
+	"github.com/trajeval/trajeval/internal/eval/judge"
+)
+
+// Specs returns the built-in evaluator types: AgentV's core types first,
+// then the judges and code graders, then Dokimos's, UiPath's and ADK's.
+func Specs() []eval.Spec {
+	var out []eval.Spec
+	out = append(out, trajectorySpec)
+	out = append(out, metricsSpec)
+	out = append(out, compositeSpec)
+	out = append(out, judge.Specs()...)
+	out = append(out, code.Specs()...)
+	out = append(out, dokimosSpecs()...)
+	out = append(out, reliabilitySpecs()...)
+	out = append(out, dokimosJudgedSpecs()...)
+	out = append(out, uipathSpecs()...)
+	out = append(out, uipathJudgeSpecs()...)
+	out = append(out, adkSpecs()...)
+	return out
+}
+
+var (
+	mu     sync.Mutex
+	custom []eval.Spec
+	cached *eval.Registry
+)
+
+// Types returns the registry of every evaluator type: the built-in ones,
+// then those added by [Register], in the order they were added.
+func Types() *eval.Registry {
+	mu.Lock()
+	defer mu.Unlock()
+	if cached == nil {
+		r, err := eval.NewRegistry(append(Specs(), custom...)...)
+		if err != nil {
+			// Unreachable: the built-in names are distinct (a test checks it)
+			// and Register refuses a taken one. Were it reached, every type
+			// would be unknown, a configuration error, rather than a panic.
+			r, _ = eval.NewRegistry()
+		}
+		cached = r
+	}
+	return cached
+}
+
+// Register adds an evaluator type defined by a program. A name taken by
+// a built-in or registered type, in any spelling, is an error.
+func Register(s eval.Spec) error {
+	if s.Type == "" {
+		return fmt.Errorf("an evaluator type needs a name")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if _, err := eval.NewRegistry(append(append(Specs(), custom...), s)...); err != nil {
+		return err
+	}
+	custom = append(custom, s)
+	cached = nil
+	return nil
+}

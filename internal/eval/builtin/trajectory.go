@@ -1,0 +1,116 @@
+package builtin
+
+import (
+	"errors"
+	"reflect"
+
+	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/eval/trajectory"
+	"github.com/trajeval/trajeval/internal/score"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// dokimosModes translate Dokimos's match modes: strict is exact scored
+// binary, superset any_order scored binary, precision and recall
+// any_order scored so. Their arguments default to exact, as in Dokimos.
+var dokimosModes = map[string]struct {
+	mode  trajectory.Mode
+	score score.Normalisation
+}{
+	"strict":    {trajectory.Exact, score.Binary},
+	"superset":  {trajectory.AnyOrder, score.Binary},
+	"precision": {trajectory.AnyOrder, score.Precision},
+	"recall":    {trajectory.AnyOrder, score.Recall},
+}
+
+// trajectorySettings are tool_trajectory's keys in a suite file.
+type trajectorySettings struct {
+	Mode            string                  `config:"mode" enum:"any_order,in_order,exact,subset,strict,superset,precision,recall"`
+	Score           *config.Node            `config:"score"`
+	ArgsMatch       *settings.ArgsRule      `config:"args_match"`
+	Trim            bool                    `config:"trim"`
+	CaseInsensitive bool                    `config:"case_insensitive"`
+	Expected        *settings.ExpectedCalls `config:"expected"`
+	Minimums        *config.Node            `config:"minimums"`
+}
+
+var trajectorySpec = eval.Spec{
+	Type:      "tool_trajectory",
+	Keys:      config.Keys(reflect.TypeFor[trajectorySettings]()),
+	Threshold: 1,
+	Build:     buildTrajectory,
+}
+
+func buildTrajectory(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	s := trajectorySettings{Mode: string(trajectory.AnyOrder)}
+	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+		return nil, err
+	}
+	o := trajectory.Options{Mode: trajectory.Mode(s.Mode), Score: score.Recall}
+	dokimos, isDokimos := dokimosModes[s.Mode]
+	if isDokimos {
+		o.Mode, o.Score = dokimos.mode, dokimos.score
+		o.ArgsMatch.Mode = trajeval.ArgsExact
+	}
+	if s.Score != nil {
+		sc, err := s.Score.Enum(score.Normalisations...)
+		if err != nil {
+			return nil, err
+		}
+		if isDokimos && score.Normalisation(sc) != o.Score {
+			return nil, s.Score.Errorf("mode %s already scores %s", s.Mode, o.Score).With("use mode %s with score: %s instead", o.Mode, sc)
+		}
+		o.Score = score.Normalisation(sc)
+	}
+	if s.ArgsMatch != nil {
+		o.ArgsMatch = s.ArgsMatch.ArgsMatch
+	}
+	o.Strings = argmatch.Options{Trim: s.Trim, CaseInsensitive: s.CaseInsensitive}
+	var exp *config.Node
+	if s.Expected != nil {
+		o.Expected, exp = s.Expected.Calls, s.Expected.Node
+	}
+	mins := s.Minimums
+	if mins != nil {
+		if o.Mode != trajectory.AnyOrder {
+			return nil, mins.Errorf("minimums only count in any_order mode, not %s", o.Mode).With("use mode: any_order, or list the calls under expected")
+		}
+		var err error
+		if o.Minimums, err = settings.Minimums(mins, env); err != nil {
+			return nil, err
+		}
+	}
+	if exp == nil && (mins == nil || o.Mode != trajectory.AnyOrder) {
+		need := "expected"
+		if o.Mode == trajectory.AnyOrder {
+			need = "expected or minimums"
+		}
+		return nil, n.Errorf("mode %s needs %s", o.Mode, need).With("add expected: [{tool: NAME}, ...]")
+	}
+	if o.Mode == trajectory.Subset {
+		for i, c := range o.Expected {
+			if c.MaxDurationMS != nil {
+				return nil, exp.Items[i].Errorf("max_duration_ms is not checked in subset mode").With("use in_order, exact or any_order for latency checks")
+			}
+		}
+	}
+	e, err := trajectory.New(o)
+	if err != nil {
+		var oe *trajectory.OptionError
+		if errors.As(err, &oe) {
+			at := n
+			switch {
+			case oe.Call >= 0 && exp != nil:
+				at = exp.Items[oe.Call]
+			case oe.Minimum >= 0 && mins != nil:
+				at = mins.Entries[oe.Minimum].Value
+			}
+			return nil, at.Errorf("%v", oe.Err)
+		}
+		return nil, n.Errorf("%v", err)
+	}
+	return e, nil
+}
