@@ -22,7 +22,8 @@ const TypeAll = core.TypeAll
 //  1. Its settings are its own when it has a Settings() Settings method
 //     (evaluators made by [Configure], and those of a loaded [Suite], have
 //     one); otherwise the defaults of a deterministic evaluator: threshold
-//     1, weight 1, required, not negated.
+//     1, weight 1, required, not negated. Its Type is what a Type() string
+//     method says (the evaluators of package check have one).
 //  2. The score is clamped to [0, 1] (NaN is 0). It passes when it reaches
 //     the threshold, unless the outcome carries its own Verdict, which
 //     decides instead. Negate then scores 1 − score and swaps pass and
@@ -168,6 +169,9 @@ func configured(e Evaluator, name string) *eval.Configured {
 			return Outcome{}, fmt.Errorf("%s is nil: pass an evaluator", name)
 		})
 		return c
+	}
+	if h, ok := e.(interface{ Type() string }); ok {
+		c.Type = h.Type() // the check package's evaluators say what they are
 	}
 	if h, ok := e.(interface{ Settings() Settings }); ok {
 		apply(c, h.Settings())

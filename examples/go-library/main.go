@@ -1,0 +1,44 @@
+// Command agent-evals reads a recorded OpenAI chat trace, checks its tool
+// calls with trajeval's check package and prints the score and the
+// explanation: what a Go program scoring its agent's runs looks like.
+//
+//	go run . testdata/research.json
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/check"
+)
+
+func main() {
+	path := "testdata/research.json"
+	if len(os.Args) > 1 {
+		path = os.Args[1]
+	}
+	runs, err := trajeval.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	for _, run := range runs {
+		r := trajeval.Evaluate(context.Background(), run, Workflow())
+		fmt.Printf("score %.2f, passed %v\n%s", r.Score, r.Passed(), r.Explain())
+		if !r.Passed() {
+			defer os.Exit(1)
+		}
+	}
+}
+
+// Workflow is what a good research run does: search for Python, read
+// documents, then synthesize, in that order (other calls may come between).
+func Workflow() trajeval.Evaluator {
+	return check.InOrder(
+		check.Call("search", check.Args{"query": check.Regex("(?i)python")}),
+		check.Call("read_document"),
+		check.Call("synthesize"),
+	)
+}
