@@ -125,19 +125,20 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		if len(bytes.TrimSpace(data)) == 0 {
 			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 		}
-		t, err := decode(in, data, 1)
+		t, err := decode(in, data, 1, &jsonv.Parser{})
 		if err != nil {
 			return err
 		}
 		return yield(t)
 	}
 	records := 0
+	p := &jsonv.Parser{}
 	firstLine := bytes.Count(first, []byte{'\n'})
 	record := func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t, err := decode(in, line, n)
+		t, err := decode(in, line, n, p)
 		if err != nil {
 			return err
 		}
@@ -167,10 +168,14 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	return line, err
 }
 
-// decode reads one trace record, data, whose first line is firstLine. A
-// record cut off or broken is damage (see trajeval.Input.Damage); read
-// leniently, what came before the break is its partial trajectory.
-func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory, error) {
+// decode reads one trace record, data, whose first line is firstLine, with
+// p when it can (see fastDecode), else with encoding/json. A record cut
+// off or broken is damage (see trajeval.Input.Damage); read leniently,
+// what came before the break is its partial trajectory.
+func decode(in trajeval.Input, data []byte, firstLine int, p *jsonv.Parser) (*trajeval.Trajectory, error) {
+	if r, ok := fastDecode(p, data); ok {
+		return build(in, r, firstLine, false), nil
+	}
 	var r record
 	partial := false
 	d := json.NewDecoder(bytes.NewReader(data))
