@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/trajeval/trajeval"
@@ -132,23 +133,31 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return yield(t)
 	}
 	records := 0
-	p := &jsonv.Parser{}
-	firstLine := bytes.Count(first, []byte{'\n'})
-	record := func(line []byte, n int) error {
-		if err := ctx.Err(); err != nil {
-			return err
+	firstLine := max(bytes.Count(first, []byte{'\n'}), 1)
+	newDecoder := func() jsonl.Decoder[*trajeval.Trajectory] {
+		p := &jsonv.Parser{}
+		return func(line []byte, n int, warn func(trajeval.Warning)) (*trajeval.Trajectory, error) {
+			in := in
+			in.Warn = warn
+			return decode(in, line, n+firstLine, p)
 		}
-		t, err := decode(in, line, n, p)
-		if err != nil {
-			return err
-		}
+	}
+	count := func(t *trajeval.Trajectory) error {
 		records++
 		return yield(t)
 	}
-	if err := record(bytes.TrimSpace(first), max(firstLine, 1)); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err = jsonl.Each(br, func(line []byte, n int) error { return record(line, n+max(firstLine, 1)) })
+	t, err := newDecoder()(bytes.TrimSpace(first), 0, in.Warn)
+	if err != nil {
+		return err
+	}
+	if err := count(t); err != nil {
+		return err
+	}
+	// Records decode on every core; they are handed on in order.
+	err = jsonl.Parallel(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, count)
 	if err == nil && records == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
 	}
