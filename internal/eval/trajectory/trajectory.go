@@ -34,6 +34,8 @@ package trajectory
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/trajeval/trajeval"
@@ -75,6 +77,7 @@ type Evaluator struct {
 	Calls    []trajeval.ExpectedCall
 	Items    []calls.Item
 	Minimums []Minimum
+	classes  *calls.Classes // Items, prepared once
 }
 
 func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
@@ -165,7 +168,7 @@ func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 	if err != nil {
 		return nil, err // already placed by calls.Parse
 	}
-	e.Calls, e.Items = expected, items
+	e.Calls, e.Items, e.classes = expected, items, calls.Prepare(items)
 	return e, nil
 }
 
@@ -176,7 +179,11 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if e.Mode == "subset" {
 		return e.subset(steps, d), nil
 	}
-	r := calls.Relate(e.Items, steps)
+	cl := e.classes
+	if cl == nil {
+		cl = calls.Prepare(e.Items)
+	}
+	r := cl.Relate(steps)
 	var a align.Alignment
 	switch e.Mode {
 	case "exact":
@@ -304,18 +311,38 @@ func (e *Evaluator) minimums(steps []trajeval.Step, d *trajeval.Details) int {
 	if len(e.Minimums) == 0 {
 		return 0
 	}
-	count := map[string]int{}
-	for _, s := range steps {
-		count[s.Name]++
+	// A few minimums count by scanning the steps; more, through a map.
+	var count map[string]int
+	if len(e.Minimums) > 4 {
+		count = make(map[string]int, len(e.Minimums))
+		for _, m := range e.Minimums {
+			count[m.Tool] = 0
+		}
+		for _, s := range steps {
+			if n, ok := count[s.Name]; ok {
+				count[s.Name] = n + 1
+			}
+		}
 	}
 	met := 0
+	d.Checks = slices.Grow(d.Checks, len(e.Minimums))
 	for _, m := range e.Minimums {
+		n := 0
+		if count != nil {
+			n = count[m.Tool]
+		} else {
+			for _, s := range steps {
+				if s.Name == m.Tool {
+					n++
+				}
+			}
+		}
 		st := trajeval.CheckFail
-		if count[m.Tool] >= m.N {
+		if n >= m.N {
 			st = trajeval.CheckPass
 			met++
 		}
-		d.Checks = append(d.Checks, trajeval.Check{Name: fmt.Sprintf("minimum %s ≥ %d", m.Tool, m.N), Status: st, Message: fmt.Sprintf("called %d times", count[m.Tool])})
+		d.Checks = append(d.Checks, trajeval.Check{Name: "minimum " + m.Tool + " ≥ " + strconv.Itoa(m.N), Status: st, Message: "called " + strconv.Itoa(n) + " times"})
 	}
 	return met
 }
