@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -108,7 +109,15 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				return err
 			}
 			printWarnings(cmd, suites)
-			w, err := report.New(format, cmd.OutOrStdout())
+			stdout := cmd.OutOrStdout()
+			if !isTerminal(stdout) {
+				// A file or a pipe: a few large writes, flushed every
+				// second and at the end.
+				fw := newFlushWriter(stdout, time.Second)
+				defer fw.Close()
+				stdout = fw
+			}
+			w, err := report.New(format, stdout)
 			if err != nil {
 				return usageError{err}
 			}
@@ -164,6 +173,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors, Judge: sum.Judge}
 			if cerr := w.Close(rs); err == nil {
 				err = cerr
+			}
+			if fw, ok := stdout.(*flushWriter); ok {
+				if ferr := fw.Close(); err == nil {
+					err = ferr
+				}
 			}
 			if file != nil {
 				if ferr := file.Close(); err == nil {

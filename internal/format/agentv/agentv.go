@@ -126,7 +126,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		if len(bytes.TrimSpace(data)) == 0 {
 			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 		}
-		t, err := decode(in, data, 1, &jsonv.Parser{})
+		t, err := decode(in, data, 1, &decoder{})
 		if err != nil {
 			return err
 		}
@@ -135,11 +135,11 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	records := 0
 	firstLine := max(bytes.Count(first, []byte{'\n'}), 1)
 	newDecoder := func() jsonl.Decoder[*trajeval.Trajectory] {
-		p := &jsonv.Parser{}
+		d := &decoder{}
 		return func(line []byte, n int, warn func(trajeval.Warning)) (*trajeval.Trajectory, error) {
 			in := in
 			in.Warn = warn
-			return decode(in, line, n+firstLine, p)
+			return decode(in, line, n+firstLine, d)
 		}
 	}
 	count := func(t *trajeval.Trajectory) error {
@@ -178,11 +178,11 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 }
 
 // decode reads one trace record, data, whose first line is firstLine, with
-// p when it can (see fastDecode), else with encoding/json. A record cut
+// fast when it can (see fastDecode), else with encoding/json. A record cut
 // off or broken is damage (see trajeval.Input.Damage); read leniently,
 // what came before the break is its partial trajectory.
-func decode(in trajeval.Input, data []byte, firstLine int, p *jsonv.Parser) (*trajeval.Trajectory, error) {
-	if r, ok := fastDecode(p, data); ok {
+func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {
+	if r, ok := fastDecode(fast, data); ok {
 		return build(in, r, firstLine, false), nil
 	}
 	var r record
@@ -229,7 +229,14 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 		msgs = r.OutputMessages
 	}
 	t := &trajeval.Trajectory{ID: idString(r.ID), Line: firstLine, Partial: partial}
-	seen := map[string]bool{}
+	n := 0
+	for _, m := range msgs {
+		n += len(m.ToolCalls)
+	}
+	if n > 0 {
+		t.Steps = make([]trajeval.Step, 0, n)
+	}
+	seen := make(map[string]bool, n)
 	turn := 0
 	var llm int64
 	group := 0

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-
-	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // FastAgrees reports whether the fast path read data as a record, and if
 // it did, whether encoding/json reads the same record (else how they
 // differ).
 func FastAgrees(data []byte) (read bool, diff string) {
-	fast, ok := fastDecode(&jsonv.Parser{}, data)
+	fast, ok := fastDecode(&decoder{}, data)
 	if !ok {
 		return false, ""
 	}

@@ -13,8 +13,17 @@ import (
 // key given twice or in another case (encoding/json matches keys without
 // regard to case). The caller then decodes data with encoding/json, whose
 // result or error is the answer; so a record is read the same either way.
-func fastDecode(p *jsonv.Parser, data []byte) (r record, ok bool) {
+//
+// The messages and calls of r live in d's scratch, reused by the next
+// record: they are read, not kept (see build).
+func fastDecode(d *decoder, data []byte) (r record, ok bool) {
+	p := &d.p
 	p.Reset(data)
+	if d.calls == nil {
+		// Non-nil, so that an empty list reads as one, not as null.
+		d.msgs, d.calls = make([]message, 0, 32), make([]toolCall, 0, 32)
+	}
+	d.calls = d.calls[:0]
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
@@ -28,10 +37,10 @@ func fastDecode(p *jsonv.Parser, data []byte) (r record, ok bool) {
 			r.ID, ok = p.Value()
 		case "output":
 			bit = 2
-			r.Output, ok = fastMessages(p)
+			r.Output, ok = d.messages(true)
 		case "output_messages":
 			bit = 4
-			r.OutputMessages, ok = fastMessages(p)
+			r.OutputMessages, ok = d.messages(false)
 		case "token_usage":
 			bit = 8
 			r.TokenUsage, ok = fastUsage(p)
@@ -71,11 +80,24 @@ func folds(key []byte, keys []string) bool {
 	return false
 }
 
-func fastMessages(p *jsonv.Parser) ([]message, bool) {
+// A decoder reads records with a Parser and scratch space for their
+// messages and calls.
+type decoder struct {
+	p     jsonv.Parser
+	msgs  []message
+	calls []toolCall
+}
+
+// messages reads a list of messages; scratch puts them in d.msgs.
+func (d *decoder) messages(scratch bool) ([]message, bool) {
+	p := &d.p
 	if p.Null() {
 		return nil, true
 	}
 	msgs := []message{}
+	if scratch {
+		msgs = d.msgs[:0]
+	}
 	ok := p.Array(func() bool {
 		var m message
 		var seen uint8
@@ -94,7 +116,7 @@ func fastMessages(p *jsonv.Parser) ([]message, bool) {
 				m.Content, ok = p.Value()
 			case "tool_calls":
 				bit = 8
-				m.ToolCalls, ok = fastCalls(p)
+				m.ToolCalls, ok = d.toolCalls()
 			default:
 				return !folds(key, messageKeys) && p.Skip()
 			}
@@ -107,14 +129,19 @@ func fastMessages(p *jsonv.Parser) ([]message, bool) {
 		msgs = append(msgs, m)
 		return ok
 	})
+	if scratch {
+		d.msgs = msgs
+	}
 	return msgs, ok
 }
 
-func fastCalls(p *jsonv.Parser) ([]toolCall, bool) {
+// toolCalls reads a list of calls into d.calls.
+func (d *decoder) toolCalls() ([]toolCall, bool) {
+	p := &d.p
 	if p.Null() {
 		return nil, true
 	}
-	calls := []toolCall{}
+	start := len(d.calls)
 	ok := p.Array(func() bool {
 		var c toolCall
 		var seen uint16
@@ -161,10 +188,10 @@ func fastCalls(p *jsonv.Parser) ([]toolCall, bool) {
 			seen |= bit
 			return ok
 		})
-		calls = append(calls, c)
+		d.calls = append(d.calls, c)
 		return ok
 	})
-	return calls, ok
+	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
 
 func fastUsage(p *jsonv.Parser) (*tokenUsage, bool) {
