@@ -21,6 +21,9 @@
 //     true; unknown or no status gives null.
 //  6. A call id seen twice is one step (the first), with a warning.
 //  7. llm_calls counts the assistant messages.
+//  8. The lines of a JSON Lines file are decoded on every core Go may use
+//     (GOMAXPROCS) and handed on in the file's order, with their warnings:
+//     the result is the same as one line at a time.
 package agentv
 
 import (
