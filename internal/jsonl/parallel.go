@@ -8,8 +8,8 @@ import (
 	"github.com/trajeval/trajeval"
 )
 
-// A Decoder turns one line (its bytes, valid during the call, and its
-// 1-based number) into a value. It reports problems to warn, not to the
+// A Decoder turns one line (its bytes, valid during the call only: the
+// value must not keep them, and its 1-based number) into a value. It reports problems to warn, not to the
 // reader's Warn, so that they are handed on in the file's order.
 type Decoder[T any] func(line []byte, n int, warn func(trajeval.Warning)) (T, error)
 
@@ -44,7 +44,7 @@ func Parallel[T any](ctx context.Context, r io.Reader, workers int, newDecoder f
 	go func() {
 		defer close(order)
 		defer close(work)
-		b := &lineBatch[T]{done: make(chan struct{})}
+		b := newBatch[T]()
 		send := func() bool {
 			select {
 			case order <- b:
@@ -52,7 +52,7 @@ func Parallel[T any](ctx context.Context, r io.Reader, workers int, newDecoder f
 				return false
 			}
 			work <- b // never blocks for long: as many workers as slots
-			b = &lineBatch[T]{done: make(chan struct{})}
+			b = newBatch[T]()
 			return true
 		}
 		readErr = Each(r, func(line []byte, n int) error {
@@ -132,6 +132,19 @@ type lineBatch[T any] struct {
 	done   chan struct{}
 }
 
+// buffers holds the line buffers of decoded batches, for the next ones:
+// a file of gigabytes then reuses a few buffers instead of allocating
+// (and faulting in) new ones all the way.
+var buffers sync.Pool
+
+func newBatch[T any]() *lineBatch[T] {
+	b := &lineBatch[T]{done: make(chan struct{})}
+	if p, ok := buffers.Get().(*[]byte); ok {
+		b.data = (*p)[:0]
+	}
+	return b
+}
+
 func (b *lineBatch[T]) add(line []byte, n int) {
 	b.data = append(b.data, line...)
 	b.ends = append(b.ends, len(b.data))
@@ -139,7 +152,8 @@ func (b *lineBatch[T]) add(line []byte, n int) {
 }
 
 // decode decodes the batch's lines, stopping at the first error: nothing
-// after it is handed on.
+// after it is handed on. A Decoder's values must not keep the bytes of
+// its line.
 func (b *lineBatch[T]) decode(decode Decoder[T]) {
 	defer close(b.done)
 	b.values = make([]T, len(b.n))
@@ -149,8 +163,12 @@ func (b *lineBatch[T]) decode(decode Decoder[T]) {
 	for i, end := range b.ends {
 		b.values[i], b.errs[i] = decode(b.data[start:end], b.n[i], func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) })
 		if b.errs[i] != nil {
-			return
+			break
 		}
 		start = end
 	}
+	// Decoded values hold no bytes of the lines: the buffer can go.
+	data := b.data
+	b.data = nil
+	buffers.Put(&data)
 }
