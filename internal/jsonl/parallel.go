@@ -99,6 +99,8 @@ func Parallel[T any](ctx context.Context, r io.Reader, workers int, newDecoder f
 		}
 		return nil
 	}()
+	// Wait for the goroutines, so that none reads r after the return: a
+	// read under way ends with its line, as a sequential reading would.
 	close(stop)
 	for b := range order {
 		<-b.done // let the workers finish what they hold
