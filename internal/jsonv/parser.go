@@ -23,6 +23,10 @@ type Parser struct {
 	depth int
 	buf   []byte            // unescaped text
 	names map[string]string // interned short strings
+	// recent holds the last name seen in each of a few slots, picked
+	// from the name's length and ends: most names are found there
+	// without hashing.
+	recent [256]string
 }
 
 // maxDepth is encoding/json's limit on nesting.
@@ -178,10 +182,15 @@ func (p *Parser) Name() (string, bool) {
 }
 
 func (p *Parser) intern(b []byte) string {
-	if len(b) > maxNameLen {
+	if len(b) == 0 || len(b) > maxNameLen {
 		return string(b)
 	}
+	slot := (len(b)*31 + int(b[0])*7 + int(b[len(b)-1])) & (len(p.recent) - 1)
+	if s := p.recent[slot]; s == string(b) {
+		return s
+	}
 	if s, ok := p.names[string(b)]; ok {
+		p.recent[slot] = s
 		return s
 	}
 	s := string(b)
@@ -191,6 +200,7 @@ func (p *Parser) intern(b []byte) string {
 	if len(p.names) < maxNames {
 		p.names[s] = s
 	}
+	p.recent[slot] = s
 	return s
 }
 
