@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -45,9 +46,14 @@ execution.threshold; the suite's execution.threshold (or threshold:); the
 type's default (1.0 for deterministic evaluators). So --threshold
 overrides a file's defaults, never an evaluator's own.
 
+A suite with no cases scores every trajectory of --traces FILE (or of its
+traces: file) with its evaluators: each trajectory is a case, named by its
+id, else by its place in the file ("line 12", or "#12" in formats without
+lines). That is how a day of production traces is scored.
+
 --workers N scores up to N cases at once (default: the largest
-execution.workers of the suites, else 1); the output is the same in the
-same order whatever N is.
+execution.workers of the suites, else one per CPU, or one when cases run a
+target); the output is the same in the same order whatever N is.
 
 A case with no recorded trace (no trace:, no --traces) runs its suite's
 target: --target NAME, else the suite's execution.target, defined under
@@ -93,6 +99,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				opts.Threshold = &threshold
 			}
 			suites, errs := suite.Load(args, opts)
+			errs = append(errs, suite.CheckOpen(suites, traces)...)
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
 			}
@@ -102,7 +109,15 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				return err
 			}
 			printWarnings(cmd, suites)
-			w, err := report.New(format, cmd.OutOrStdout())
+			stdout := cmd.OutOrStdout()
+			if !isTerminal(stdout) {
+				// A file or a pipe: a few large writes, flushed every
+				// second and at the end.
+				fw := newFlushWriter(stdout, time.Second)
+				defer fw.Close()
+				stdout = fw
+			}
+			w, err := report.New(format, stdout)
 			if err != nil {
 				return usageError{err}
 			}
@@ -159,6 +174,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if cerr := w.Close(rs); err == nil {
 				err = cerr
 			}
+			if fw, ok := stdout.(*flushWriter); ok {
+				if ferr := fw.Close(); err == nil {
+					err = ferr
+				}
+			}
 			if file != nil {
 				if ferr := file.Close(); err == nil {
 					err = ferr
@@ -178,7 +198,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&out, "out", "", "also write results as JSON Lines to this file, one row per case")
 	f.StringVar(&format, "format", "text", "report format on standard output: "+strings.Join(report.Formats, ", "))
 	f.Float64Var(&threshold, "threshold", 0, "pass threshold for evaluators that set none, over the file's defaults")
-	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else 1)")
+	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else one per CPU, or 1 with a target)")
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
@@ -198,6 +218,10 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 func progress(stderr io.Writer, suites []*suite.Suite, trials int) *report.Progress {
 	total := 0
 	for _, s := range suites {
+		if s.Open() {
+			total = 0 // as many cases as trajectories: not known up front
+			break
+		}
 		total += len(s.Cases)
 	}
 	return &report.Progress{W: stderr, Total: total * max(trials, 1), Terminal: isTerminal(stderr)}

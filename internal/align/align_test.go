@@ -215,3 +215,37 @@ func TestInOrder_LargeGroup(t *testing.T) {
 		t.Fatalf("the same steps without a group: matched %d, want 1", got)
 	}
 }
+
+// TestInOrder_Segments checks the LCS of a size whose traceback runs over
+// several recomputed segments of columns against the plain dynamic
+// program: the same length, a valid order-preserving matching.
+func TestInOrder_Segments(t *testing.T) {
+	const n = 9000 // (n+1)·⌈n/64⌉ words is over the 2^20 of one segment
+	rng := rand.New(rand.NewPCG(3, 4))
+	r := &align.Relation{ItemClass: make([]int32, n), Steps: make([][]int32, n)}
+	for i := range n {
+		r.ItemClass[i] = rng.Int32N(4)
+		r.Steps[i] = []int32{rng.Int32N(4)}
+	}
+	prev, cur := make([]int32, n+1), make([]int32, n+1)
+	for j := range n {
+		for i := 1; i <= n; i++ {
+			switch {
+			case r.ItemClass[i-1] == r.Steps[j][0]:
+				cur[i] = prev[i-1] + 1
+			default:
+				cur[i] = max(prev[i], cur[i-1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	a := align.InOrder(r)
+	if len(a.Pairs) != int(prev[n]) {
+		t.Fatalf("%d pairs, want the LCS %d", len(a.Pairs), prev[n])
+	}
+	for k, p := range a.Pairs {
+		if r.ItemClass[p.Item] != r.Steps[p.Step][0] || k > 0 && (p.Item <= a.Pairs[k-1].Item || p.Step <= a.Pairs[k-1].Step) {
+			t.Fatalf("pair %d %+v: not a matching in order", k, p)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package align
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // maskLimit is the largest parallel group handled by the subset dynamic
 // program (2^k states); larger groups use optimal assignments over
@@ -12,8 +15,9 @@ const maskLimit = 14
 // steps.
 //
 // Without bonuses and parallel groups it is a bit-parallel longest common
-// subsequence: O(|steps|·⌈|items|/64⌉) time and as many words of memory
-// for the traceback. Otherwise a dynamic program over the steps' blocks
+// subsequence: O(|steps|·⌈|items|/64⌉) time, and for the traceback about
+// √|steps|·⌈|items|/64⌉ words of memory (at most 8 MiB more, whatever the
+// size); 100,000 × 100,000 takes about a second. Otherwise a dynamic program over the steps' blocks
 // runs in O(|items|·|steps|) time for single steps, O(|items|·2^k·k) for a
 // group of k ≤ 14 steps, and with O(|items|·|blocks|) memory.
 func InOrder(r *Relation) Alignment {
@@ -30,6 +34,16 @@ func InOrder(r *Relation) Alignment {
 
 // lcsBits is the bit-parallel LCS of Allison–Dix and Hyyrö, which needs
 // only, for each step, the set of items it matches.
+//
+// Column j is the bit vector V after step j−1 (column 0 is all ones): bit i
+// is 1 when item i does not raise the LCS of that prefix, so that the LCS
+// of items [0,i) and steps [0,j) is i minus the ones of column j below i.
+// The traceback needs every column, which for 100,000 × 100,000 would be
+// over a gigabyte: the forward pass keeps one column in k (checkpoints),
+// and the traceback recomputes the k columns of one segment at a time,
+// with each column's ones counted word by word so that each LCS value
+// costs O(1). Time O(|steps|·⌈|items|/64⌉) (twice over when there are
+// several segments), memory O((|steps|/k + k)·⌈|items|/64⌉) words.
 func (r *Relation) lcsBits() []Pair {
 	ne, na := len(r.ItemClass), len(r.Steps)
 	words := (ne + 63) / 64
@@ -42,25 +56,19 @@ func (r *Relation) lcsBits() []Pair {
 	for i, c := range r.ItemClass {
 		classBits[int(c)*words+i/64] |= 1 << (i % 64)
 	}
-	// cols[j] is V after step j-1 (cols[0] is all ones): bit i is 1 when
-	// item i does not raise the LCS of that prefix.
-	cols := make([]uint64, (na+1)*words)
-	for w := range words {
-		cols[w] = ^uint64(0)
-	}
 	m := make([]uint64, words)
-	for j := range na {
-		prev, cur := cols[j*words:(j+1)*words], cols[(j+1)*words:(j+2)*words]
+	// advance sets cur to the column after step j, from prev before it.
+	advance := func(j int, prev, cur []uint64) {
 		cls := r.Steps[j]
 		var match []uint64
 		switch len(cls) {
 		case 0:
 			copy(cur, prev)
-			continue
+			return
 		case 1:
 			if cls[0] >= nc {
 				copy(cur, prev)
-				continue
+				return
 			}
 			match = classBits[int(cls[0])*words : int(cls[0]+1)*words]
 		default:
@@ -82,27 +90,70 @@ func (r *Relation) lcsBits() []Pair {
 			cur[w] = sum | (prev[w] &^ match[w])
 		}
 	}
-	// L(i, j): the LCS of items [0,i) and steps [0,j).
+	// Segments of k steps: one when all columns fit in 8 MiB.
+	k := na
+	if (na+1)*words > 1<<20 {
+		k = min(na, max(int(math.Ceil(math.Sqrt(float64(na)))), (1<<20)/words))
+	}
+	nseg := (na + k - 1) / k
+	// checkpoints holds column s·k for each segment s.
+	checkpoints := make([]uint64, nseg*words)
+	for w := range words {
+		checkpoints[w] = ^uint64(0)
+	}
+	if nseg > 1 {
+		col, next := make([]uint64, words), make([]uint64, words)
+		copy(col, checkpoints[:words])
+		for j := range (nseg - 1) * k {
+			advance(j, col, next)
+			col, next = next, col
+			if (j+1)%k == 0 {
+				copy(checkpoints[(j+1)/k*words:], col)
+			}
+		}
+	}
+	// seg holds columns s·k to s·k+k of the current segment s; ones[c][w]
+	// counts the ones of column s·k+c in its words [0,w).
+	seg := make([]uint64, (k+1)*words)
+	ones := make([]int32, (k+1)*(words+1))
+	cur := -1
+	load := func(s int) {
+		cur = s
+		copy(seg[:words], checkpoints[s*words:(s+1)*words])
+		n := min(k, na-s*k)
+		for c := range n {
+			advance(s*k+c, seg[c*words:(c+1)*words], seg[(c+1)*words:(c+2)*words])
+		}
+		for c := 0; c <= n; c++ {
+			col, cnt := seg[c*words:(c+1)*words], ones[c*(words+1):(c+1)*(words+1)]
+			cnt[0] = 0
+			for w, b := range col {
+				cnt[w+1] = cnt[w] + int32(bits.OnesCount64(b))
+			}
+		}
+	}
+	// L(i, j): the LCS of items [0,i) and steps [0,j), for j in the
+	// current segment.
 	lcs := func(i, j int) int {
-		col := cols[j*words : (j+1)*words]
-		ones := 0
-		for w := 0; w < i/64; w++ {
-			ones += bits.OnesCount64(col[w])
-		}
+		c := j - cur*k
+		n := int(ones[c*(words+1)+i/64])
 		if rem := i % 64; rem != 0 {
-			ones += bits.OnesCount64(col[i/64] & (1<<rem - 1))
+			n += bits.OnesCount64(seg[c*words+i/64] & (1<<rem - 1))
 		}
-		return i - ones
+		return i - n
 	}
 	var pairs []Pair
 	for i, j := ne, na; i > 0 && j > 0; {
-		cur := lcs(i, j)
+		if s := (j - 1) / k; s != cur {
+			load(s)
+		}
+		here := lcs(i, j)
 		switch {
-		case cur == 0:
+		case here == 0:
 			i = 0
-		case lcs(i, j-1) == cur:
+		case lcs(i, j-1) == here:
 			j--
-		case r.matches(i-1, j-1) && lcs(i-1, j-1) == cur-1:
+		case r.matches(i-1, j-1) && lcs(i-1, j-1) == here-1:
 			pairs = append(pairs, Pair{i - 1, j - 1})
 			i, j = i-1, j-1
 		default:

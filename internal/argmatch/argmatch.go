@@ -40,8 +40,10 @@ package argmatch
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,10 +179,15 @@ func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff) bool {
 		if !found {
 			continue
 		}
-		name := "args." + strings.Join(path, ".")
+		name := ""
+		if diffs != nil {
+			name = "args." + strings.Join(path, ".")
+		}
 		g, present := lookup(got, path)
 		if !present {
-			c.report(name, p.String(), "(missing)")
+			if diffs != nil {
+				c.report(name, p.String(), "(missing)")
+			}
 			ok = false
 		} else if !c.match(p, g, name) {
 			ok = false
@@ -450,7 +457,9 @@ func (c cmp) report(path, want, got string) {
 }
 
 func (c cmp) mismatch(p *pattern, got any, path string) bool {
-	c.report(path, p.String(), jsonv.Marshal(got))
+	if c.diffs != nil {
+		c.report(path, p.String(), jsonv.Marshal(got))
+	}
 	return false
 }
 
@@ -473,7 +482,7 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 		}
 		all := true
 		for i, it := range p.items {
-			if !c.match(it, g[i], path+"["+strconv.Itoa(i)+"]") {
+			if !c.match(it, g[i], c.index(path, i)) {
 				all = false
 				if c.diffs == nil {
 					return false
@@ -495,40 +504,59 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 		for _, f := range p.fields {
 			gv, present := g[f.key]
 			if !present {
-				c.report(path+"."+f.key, f.p.String(), "(missing)")
+				if c.diffs != nil {
+					c.report(c.field(path, f.key), f.p.String(), "(missing)")
+				}
 				if fail() {
 					return false
 				}
 				continue
 			}
-			if !c.match(f.p, gv, path+"."+f.key) && fail() {
+			if !c.match(f.p, gv, c.field(path, f.key)) && fail() {
 				return false
 			}
 		}
 	}
 	if c.mode == trajeval.ArgsExact || c.mode == trajeval.ArgsSubset {
-		keys := make([]string, 0, len(g))
-		for k := range g {
-			keys = append(keys, k)
-		}
+		// Only an explanation needs the keys in order: a match visits the
+		// map as it is.
+		keys := maps.Keys(g)
 		if c.diffs != nil {
-			sort.Strings(keys)
+			keys = slices.Values(slices.Sorted(keys))
 		}
-		for _, k := range keys {
+		for k := range keys {
 			i := sort.Search(len(p.fields), func(i int) bool { return p.fields[i].key >= k })
 			if i == len(p.fields) || p.fields[i].key != k {
-				c.report(path+"."+k, "(absent)", jsonv.Marshal(g[k]))
+				if c.diffs != nil {
+					c.report(c.field(path, k), "(absent)", jsonv.Marshal(g[k]))
+				}
 				if fail() {
 					return false
 				}
 				continue
 			}
-			if c.mode == trajeval.ArgsSubset && !c.match(p.fields[i].p, g[k], path+"."+k) && fail() {
+			if c.mode == trajeval.ArgsSubset && !c.match(p.fields[i].p, g[k], c.field(path, k)) && fail() {
 				return false
 			}
 		}
 	}
 	return all
+}
+
+// field is the path of key under path, and index of element i; only an
+// explanation needs them, so a match builds none.
+func (c cmp) field(path, key string) string {
+	if c.diffs == nil {
+		return ""
+	}
+	return path + "." + key
+}
+
+func (c cmp) index(path string, i int) string {
+	if c.diffs == nil {
+		return ""
+	}
+	return path + "[" + strconv.Itoa(i) + "]"
 }
 
 func (c cmp) literal(want, got any) bool {

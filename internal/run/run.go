@@ -6,40 +6,53 @@
 //     --traces file; its suite's target, run for the case (see
 //     package target); its suite's traces file (see suite.Suite.Traces).
 //     Traces files are matched to cases by id, never by position.
-//  2. The --traces file is streamed: each trajectory is scored when it is
+//  2. A suite with no cases (suite.Suite.Open) scores every trajectory of
+//     the --traces file, else of its own traces file, with its evaluators:
+//     each trajectory is a case, named by its id; one with no id is named
+//     by its place in the file: "line N" where the format knows the line
+//     it starts on (JSON Lines), else "#N", its position (1-based). Ids
+//     are not checked for repeats, so that memory does not grow with the
+//     number of traces. Without traces to score, such a suite is an error
+//     (see suite.CheckOpen). A traces file that also supplies cases gives,
+//     for each trajectory, the case it matches first, then one row per
+//     open suite, in suite order.
+//  3. The --traces file is streamed: each trajectory is scored when it is
 //     read, so millions of traces never sit in memory. Its results come in
 //     the file's order; cases it has no trajectory for come last, as errors.
-//  3. A case with no trace, an unreadable trace, or an evaluator that cannot
+//  4. A case with no trace, an unreadable trace, or an evaluator that cannot
 //     run has status error, never a silent 0 or pass. A trace cut off or
 //     broken by a syntax error is unreadable: the cases of a --traces file
-//     read before the break keep their results, and every case not yet
-//     found is an error naming the break.
-//  4. With Lenient, what comes before the damage is read instead (see
+//     read before the break keep their results, every case not yet found
+//     is an error naming the break, and so is one row of each suite with
+//     no cases, named by the place of the break.
+//  5. With Lenient, what comes before the damage is read instead (see
 //     trace.Options.Lenient); a case scored from a trajectory the damage
 //     touched is marked Partial and warned about.
-//  5. A case's score is the weighted mean of its evaluators' scores; it
+//  6. A case's score is the weighted mean of its evaluators' scores; it
 //     passes iff every evaluator that is not required: false passes.
-//  6. Multi-turn cases: each turn's evaluators score that turn's steps
+//  7. Multi-turn cases: each turn's evaluators score that turn's steps
 //     alone; a trace with fewer turns than the case expects fails the
 //     missing turns' evaluators ("turn N is not in the trace"), and one with
 //     more turns is reported as a warning. Turns are never silently
 //     truncated.
-//  7. Up to Options.Workers cases are scored at once (--workers, else the
-//     largest execution.workers of the suites, else 1). Results, and the
+//  8. Up to Options.Workers cases are scored at once (--workers, else the
+//     largest execution.workers of the suites, else 1 when some case runs
+//     a target, so that agents run one at a time unless asked, else one
+//     per CPU that Go may use, runtime.GOMAXPROCS). Results, and the
 //     warnings met with each, come in the same order whatever the number.
-//  8. A --traces file that no case needs (each names its own trace: file)
+//  9. A --traces file that no case needs (each names its own trace: file)
 //     is not read, with a warning.
-//  9. With Options.Trials N > 1, each case that runs a target runs N times,
+//  10. With Options.Trials N > 1, each case that runs a target runs N times,
 //     and its rows carry the attempt (1 to N). A recorded trace is the same
 //     on every trial, so its case is scored once, with a warning; trials
 //     with no case that runs a target are an error (ErrTrialsNeedTarget).
-//  10. A target's run becomes a trajectory as a trace file does: a failed
+//  11. A target's run becomes a trajectory as a trace file does: a failed
 //     run, an empty or unreadable output is an error of the case (its
 //     attempt's), and the run goes on.
-//  11. Options.Done holds rows a previous run completed (--resume): their
+//  12. Options.Done holds rows a previous run completed (--resume): their
 //     cases are not run again, and the rows are handed on, in their place,
 //     to Options.Kept.
-//  12. When Options.Stop is closed, no new case starts; the cases under way
+//  13. When Options.Stop is closed, no new case starts; the cases under way
 //     finish and are handed on, and Run returns ErrStopped. When ctx ends,
 //     target commands under way are killed and nothing more is handed on.
 package run
@@ -48,6 +61,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/trajeval/trajeval/internal/suite"
@@ -60,14 +74,15 @@ type Options struct {
 	Traces string // --traces FILE, "" for none
 	From   string // force a trace format
 	// Workers is how many cases are scored at once: 0 takes the largest
-	// execution.workers of the suites, else 1. Results come in the same
-	// order whatever it is.
+	// execution.workers of the suites, else 1 when some case runs a
+	// target, else runtime.GOMAXPROCS(0). Results come in the same order
+	// whatever it is.
 	Workers int
 	// Lenient scores what comes before the damage of a damaged trace,
 	// marked partial, instead of an error.
 	Lenient bool
 	Warn    func(trajeval.Warning)
-	// Trials is how many times a case that runs a target runs (rule 9); 0
+	// Trials is how many times a case that runs a target runs (rule 10); 0
 	// and 1 run it once, with attempt 0 in its row.
 	Trials int
 	// DumpTraces is a folder to write each trace a target produced to, as
@@ -75,12 +90,12 @@ type Options struct {
 	DumpTraces string
 	// IncludeTrace puts the trajectory each case was scored on into its row.
 	IncludeTrace bool
-	// Done holds the rows of cases a previous run completed (rule 11).
+	// Done holds the rows of cases a previous run completed (rule 12).
 	Done map[Key]trajeval.CaseResult
 	// Kept receives the rows of Done in their place; nil hands them to
 	// emit.
 	Kept func(trajeval.CaseResult) error
-	// Stop, when closed, starts no new case (rule 12).
+	// Stop, when closed, starts no new case (rule 13).
 	Stop <-chan struct{}
 }
 
@@ -160,6 +175,9 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
 	}
+	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
+		return sum, errs[0]
+	}
 	if opts.Trials > 1 && !runsTarget(suites, opts) {
 		return sum, fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
 	}
@@ -167,7 +185,7 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 	if kept == nil {
 		kept = emit
 	}
-	o := newOrdered(workers(opts.Workers, suites), warn, func(r trajeval.CaseResult) error {
+	o := newOrdered(workers(opts.Workers, suites, opts), warn, func(r trajeval.CaseResult) error {
 		if err := ctx.Err(); err != nil {
 			// Stopped at once: a case cut short is no result.
 			return err
@@ -188,32 +206,50 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 }
 
 // workers returns how many cases to score at once.
-func workers(n int, suites []*suite.Suite) int {
+func workers(n int, suites []*suite.Suite, opts Options) int {
 	if n > 0 {
 		return n
 	}
-	n = 1
 	for _, s := range suites {
 		n = max(n, s.Workers)
 	}
-	return n
+	switch {
+	case n > 0:
+		return n
+	case runsTarget(suites, opts):
+		return 1 // agents run one at a time unless asked
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) error {
 	// Cases without a trace: key, grouped by the traces file that
 	// supplies them: the run's --traces, else their suite's own.
-	type source struct {
-		file  string
-		byID  map[string]*entry
-		order []*entry
-	}
 	var sources []*source
 	bySource := map[string]*source{}
+	sourceOf := func(file string) *source {
+		src, ok := bySource[file]
+		if !ok {
+			src = &source{file: file, byID: map[string]*entry{}}
+			bySource[file] = src
+			sources = append(sources, src)
+		}
+		return src
+	}
 	if opts.Traces != "" && !needsTraces(suites) {
 		o.Warn(trajeval.Warning{File: opts.Traces, Msg: "not read: every case names its own trace: file"})
 	}
 	warnTargets(suites, opts, o)
 	for _, s := range suites {
+		if s.Open() {
+			file := opts.Traces
+			if file == "" {
+				file = s.Traces
+			}
+			src := sourceOf(file)
+			src.open = append(src.open, s)
+			continue
+		}
 		for _, c := range s.Cases {
 			from := s.Source(c, opts.Traces)
 			if from == suite.FromTarget {
@@ -237,12 +273,7 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 			if file == "" {
 				file = s.Traces
 			}
-			src, ok := bySource[file]
-			if !ok {
-				src = &source{file: file, byID: map[string]*entry{}}
-				bySource[file] = src
-				sources = append(sources, src)
-			}
+			src := sourceOf(file)
 			e := &entry{c: c, suite: s}
 			if _, ok := opts.Done[Key{s.Name, c.ID, 0}]; ok {
 				e.kept = true
@@ -252,16 +283,29 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 		}
 	}
 	for _, src := range sources {
-		if err := runSource(ctx, src.file, src.byID, src.order, opts, o); err != nil {
+		if err := runSource(ctx, src, opts, o); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// needsTraces reports whether some case has no trace: file of its own.
+// A source is a traces file and what it supplies: the cases matched to its
+// trajectories by id, and the suites with no cases that score every one.
+type source struct {
+	file  string
+	byID  map[string]*entry
+	order []*entry
+	open  []*suite.Suite
+}
+
+// needsTraces reports whether some case has no trace: file of its own, or
+// some suite has no cases.
 func needsTraces(suites []*suite.Suite) bool {
 	for _, s := range suites {
+		if s.Open() {
+			return true
+		}
 		for _, c := range s.Cases {
 			if c.Trace == "" {
 				return true
@@ -277,7 +321,8 @@ func result(r trajeval.CaseResult) job {
 }
 
 // runSource streams one traces file and scores the cases it supplies.
-func runSource(ctx context.Context, file string, byID map[string]*entry, order []*entry, opts Options, o *ordered) error {
+func runSource(ctx context.Context, src *source, opts Options, o *ordered) error {
+	file, order := src.file, src.order
 	if file == "" {
 		for _, e := range order {
 			r := errorResult(e, fmt.Errorf("%w %q: give the case a trace: file, run with --traces FILE, or give the suite a target", trajeval.ErrNoTrace, e.c.ID))
@@ -287,7 +332,7 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 		}
 		return nil
 	}
-	if !slices.ContainsFunc(order, func(e *entry) bool { return !e.kept }) {
+	if len(src.open) == 0 && !slices.ContainsFunc(order, func(e *entry) bool { return !e.kept }) {
 		// Every case this file supplies is done: it need not be read.
 		for _, e := range order {
 			if err := submit(e.suite, e.c, opts, o, nil); err != nil {
@@ -297,21 +342,13 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 		return nil
 	}
 	var readErr error
+	read := 0 // trajectories read
 	err := trace.Read(ctx, file, trace.Options{From: opts.From, Lenient: opts.Lenient, Warn: o.Warn}, func(t *trajeval.Trajectory) error {
-		e, ok := byID[t.ID]
-		switch {
-		case t.ID == "":
-			o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})
-			return nil
-		case !ok:
-			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
-			return nil
-		case e.done:
-			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
-			return nil
+		read++
+		if len(src.open) > 0 {
+			return scoreOpen(ctx, src, t, read, opts, o)
 		}
-		e.done = true
-		return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, opts) })
+		return scoreMatched(ctx, src, t, opts, o)
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -322,6 +359,16 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 			return err
 		}
 		readErr = err
+		id := fmt.Sprintf("#%d", read+1)
+		if te.Line > 0 {
+			id = fmt.Sprintf("line %d", te.Line)
+		}
+		for _, s := range src.open {
+			c := &suite.Case{ID: id}
+			if err := submit(s, c, opts, o, result(errorResult(&entry{c: c, suite: s}, err))); err != nil {
+				return err
+			}
+		}
 	}
 	for _, e := range order {
 		if e.done {
@@ -336,6 +383,49 @@ func runSource(ctx context.Context, file string, byID map[string]*entry, order [
 		}
 	}
 	return nil
+}
+
+// scoreOpen submits trajectory t, the n-th of its file, as the case it
+// matches (if any) and as a case of each suite with no cases (rule 2).
+func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, opts Options, o *ordered) error {
+	if _, ok := src.byID[t.ID]; ok && t.ID != "" {
+		if err := scoreMatched(ctx, src, t, opts, o); err != nil {
+			return err
+		}
+	}
+	id := t.ID
+	if id == "" {
+		id = fmt.Sprintf("#%d", n)
+		if t.Line > 0 {
+			id = fmt.Sprintf("line %d", t.Line)
+		}
+	}
+	for _, s := range src.open {
+		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
+		if err := submit(s, c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, s, c, t, opts) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scoreMatched submits trajectory t as the case whose id it has.
+func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts Options, o *ordered) error {
+	file := src.file
+	e, ok := src.byID[t.ID]
+	switch {
+	case t.ID == "":
+		o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})
+		return nil
+	case !ok:
+		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
+		return nil
+	case e.done:
+		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
+		return nil
+	}
+	e.done = true
+	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, opts) })
 }
 
 func errorResult(e *entry, err error) trajeval.CaseResult {

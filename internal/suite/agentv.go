@@ -104,16 +104,20 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	threshold := firstThreshold(opts.Threshold, ex.threshold)
 	defaults := ex.list
 	cases, k := root.First("evalcases", "eval_cases", "tests")
-	if cases == nil {
-		return nil, append(errs, root.Errorf("suite has no cases").With("add evalcases: [{id: ..., ...}]"))
+	if cases == nil && defaults == nil {
+		return nil, append(errs, root.Errorf("suite has no cases").With("add evalcases: [{id: ..., ...}], or execution.evaluators to score every trajectory of --traces FILE"))
 	}
 	if k2 := otherKey(root, k, "evalcases", "eval_cases", "tests"); k2 != "" {
 		errs = append(errs, root.Get(k2).Errorf("cases are given under both %s and %s", k, k2))
 	}
-	items, err := cases.List()
-	if err != nil {
-		return nil, append(errs, err)
+	var items []*config.Node
+	if cases != nil {
+		var err error
+		if items, err = cases.List(); err != nil {
+			return nil, append(errs, err)
+		}
 	}
+	var err error
 	ids := map[string]*config.Node{}
 	if b := root.Get("judge"); b != nil {
 		// Checked even when no evaluator asks a judge: a setting is never
@@ -135,6 +139,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		var es []error
 		sc.shared, es = eval.BuildList(defaults, &eval.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
 		errs = append(errs, es...)
+		s.Evaluators = sc.shared
 	}
 	for _, cn := range items {
 		c, es := loadCase(cn, sc, s.warn)

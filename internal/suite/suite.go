@@ -31,6 +31,10 @@ type Suite struct {
 	// (execution.workers); 0 when it does not say.
 	Workers int
 	Cases   []*Case
+	// Evaluators are the suite's own evaluators (execution.evaluators),
+	// which every case inherits. A suite with no cases applies them to
+	// every trajectory of its traces (see Suite.Open).
+	Evaluators []*eval.Configured
 	// Target runs the agent for the cases that have no recorded trace:
 	// --target NAME, else the suite's execution.target; nil when neither
 	// names one.
@@ -41,6 +45,11 @@ type Suite struct {
 	// Warnings are problems that did not stop the suite from loading.
 	Warnings []trajeval.Warning
 }
+
+// Open reports whether the suite has no cases and scores every trajectory
+// of its traces with its own evaluators instead: each trajectory is then a
+// case, named by its id.
+func (s *Suite) Open() bool { return len(s.Cases) == 0 && len(s.Evaluators) > 0 }
 
 // warn records a problem that does not stop the suite from loading.
 func (s *Suite) warn(w trajeval.Warning) { s.Warnings = append(s.Warnings, w) }

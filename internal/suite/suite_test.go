@@ -420,3 +420,37 @@ evalcases:
 	}
 	// Output: weather.yaml:7:17: evalcases[0].execution.evaluators[0].mode: unknown value "inorder" (did you mean "in_order"?)
 }
+
+// TestSuite_Open: a suite with evaluators and no cases loads, to score
+// every trajectory of its traces; one with neither is an error.
+func TestSuite_Open(t *testing.T) {
+	tests := []struct {
+		name   string
+		yaml   string
+		open   bool
+		err    string
+		reason string
+	}{
+		{"no cases key", "execution:\n  evaluators:\n    - {type: tool_trajectory, mode: in_order, expected: [search]}\n", true, "", "evaluators alone score every trajectory"},
+		{"empty cases", "evalcases: []\nexecution:\n  evaluators:\n    - {type: tool_trajectory, mode: in_order, expected: [search]}\n", true, "", "an empty list is no cases too"},
+		{"cases", "evalcases:\n  - id: a" + okEval, false, "", "a suite with cases scores its cases"},
+		{"nothing", "name: x\n", false, "suite has no cases", "neither cases nor evaluators: nothing to score"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, errs := load(t, tt.yaml)
+			if tt.err != "" {
+				if len(errs) == 0 || !strings.Contains(errs[0].Error(), tt.err) {
+					t.Fatalf("errors %v, want %q: %s", errs, tt.err, tt.reason)
+				}
+				return
+			}
+			if len(errs) > 0 {
+				t.Fatalf("errors %v: %s", errs, tt.reason)
+			}
+			if s.Open() != tt.open {
+				t.Errorf("Open() = %v, want %v: %s", s.Open(), tt.open, tt.reason)
+			}
+		})
+	}
+}

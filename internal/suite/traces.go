@@ -71,3 +71,18 @@ func readable(path string) string {
 	}
 	return ""
 }
+
+// CheckOpen returns an error for each suite with no cases (see Suite.Open)
+// that has no traces to score: no --traces file (traces) and no traces
+// file of its own.
+func CheckOpen(suites []*Suite, traces string) []error {
+	var errs []error
+	for _, s := range suites {
+		if s.Open() && traces == "" && s.Traces == "" {
+			errs = append(errs, &trajeval.SpecError{File: s.File, Line: 1, Col: 1,
+				Msg:  "suite has no cases, and no traces to score with its evaluators",
+				Hint: "run with --traces FILE to score each trajectory of FILE as a case, give the suite traces: FILE, or add evalcases: [{id: ..., ...}]"})
+		}
+	}
+	return errs
+}

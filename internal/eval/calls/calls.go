@@ -66,40 +66,65 @@ func Args(tool string, m *argmatch.Matcher) Item {
 // parallel group keep their group, so exact and in-order alignments may
 // permute them.
 func Relate(items []Item, steps []trajeval.Step) *align.Relation {
+	return Prepare(items).Relate(steps)
+}
+
+// Classes are items grouped into classes of interchangeable items, ready
+// to be related to the steps of any number of trajectories: an evaluator
+// prepares them once. They are only read, so goroutines may share them.
+type Classes struct {
+	itemClass []int32
+	classes   []Item
+	byTool    map[string][]int32 // ascending: classes are numbered in order
+	limited   bool               // some item has a latency limit
+}
+
+// Prepare groups items into classes.
+func Prepare(items []Item) *Classes {
 	type classKey struct {
 		tool, key string
 		max       float64
 		limited   bool
 	}
 	classOf := map[classKey]int32{}
-	var classes []Item
-	byTool := map[string][]int32{}
-	r := &align.Relation{ItemClass: make([]int32, len(items)), Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
-	limited := false
+	cl := &Classes{itemClass: make([]int32, len(items)), byTool: map[string][]int32{}}
 	for i, it := range items {
 		k := classKey{tool: it.Tool, key: it.Key}
 		if it.MaxDurationMS != nil {
-			k.max, k.limited, limited = *it.MaxDurationMS, true, true
+			k.max, k.limited, cl.limited = *it.MaxDurationMS, true, true
 		}
 		c, ok := classOf[k]
 		if !ok {
-			c = int32(len(classes))
+			c = int32(len(cl.classes))
 			classOf[k] = c
-			classes = append(classes, it)
-			byTool[it.Tool] = append(byTool[it.Tool], c)
+			cl.classes = append(cl.classes, it)
+			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], c)
 		}
-		r.ItemClass[i] = c
+		cl.itemClass[i] = c
 	}
+	return cl
+}
+
+// Relate builds the match relation of the items against steps.
+func (cl *Classes) Relate(steps []trajeval.Step) *align.Relation {
+	r := &align.Relation{ItemClass: cl.itemClass, Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
+	// The classes of every step share one array.
+	buf := make([]int32, 0, len(steps))
 	for j := range steps {
 		s := &steps[j]
 		r.Group[j] = int32(s.ParallelGroup)
-		for _, c := range byTool[s.Name] { // ascending: classes are numbered in order
-			if m := classes[c].Match; m == nil || m(s) {
-				r.Steps[j] = append(r.Steps[j], c)
+		start := len(buf)
+		for _, c := range cl.byTool[s.Name] {
+			if m := cl.classes[c].Match; m == nil || m(s) {
+				buf = append(buf, c)
 			}
 		}
+		if len(buf) > start {
+			r.Steps[j] = buf[start:len(buf):len(buf)]
+		}
 	}
-	if limited {
+	if cl.limited {
+		classes := cl.classes
 		r.Bonus = func(c int32, j int) bool {
 			max := classes[c].MaxDurationMS
 			if max == nil {
@@ -251,7 +276,12 @@ func Subsequence(names []string, items []Item, steps []trajeval.Step) ([]string,
 // preserving (Ordered, the longest common subsequence under the match
 // rule) or one-to-one in any order (Unordered).
 func Align(o Order, items []Item, steps []trajeval.Step) align.Alignment {
-	r := Relate(items, steps)
+	return Prepare(items).Align(o, steps)
+}
+
+// Align is [Align] for classes prepared once.
+func (cl *Classes) Align(o Order, steps []trajeval.Step) align.Alignment {
+	r := cl.Relate(steps)
 	switch o {
 	case Positional:
 		return align.Exact(r)

@@ -35,6 +35,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/align"
@@ -116,6 +118,7 @@ type Evaluator struct {
 	Calls    []trajeval.ExpectedCall
 	Items    []calls.Item
 	Minimums []Minimum
+	classes  *calls.Classes // Items, prepared once
 }
 
 // New builds a tool_trajectory evaluator. It refuses, with an
@@ -177,6 +180,7 @@ func New(o Options) (*Evaluator, error) {
 		it.MaxDurationMS = c.MaxDurationMS
 		e.Items = append(e.Items, it)
 	}
+	e.classes = calls.Prepare(e.Items)
 	return e, nil
 }
 
@@ -193,7 +197,11 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if e.Mode == Subset {
 		return e.subset(steps, d), nil
 	}
-	a := calls.Align(order[e.Mode], e.Items, steps)
+	cl := e.classes
+	if cl == nil { // an Evaluator not made by New
+		cl = calls.Prepare(e.Items)
+	}
+	a := cl.Align(order[e.Mode], steps)
 	d.Hits = len(a.Pairs)
 	if len(e.Items) > 0 {
 		calls.Explain(d, e.Items, steps, a, order[e.Mode])
@@ -284,18 +292,38 @@ func (e *Evaluator) minimums(steps []trajeval.Step, d *trajeval.Details) int {
 	if len(e.Minimums) == 0 {
 		return 0
 	}
-	count := map[string]int{}
-	for _, s := range steps {
-		count[s.Name]++
+	// A few minimums count by scanning the steps; more, through a map.
+	var count map[string]int
+	if len(e.Minimums) > 4 {
+		count = make(map[string]int, len(e.Minimums))
+		for _, m := range e.Minimums {
+			count[m.Tool] = 0
+		}
+		for _, s := range steps {
+			if n, ok := count[s.Name]; ok {
+				count[s.Name] = n + 1
+			}
+		}
 	}
 	met := 0
+	d.Checks = slices.Grow(d.Checks, len(e.Minimums))
 	for _, m := range e.Minimums {
+		n := 0
+		if count != nil {
+			n = count[m.Tool]
+		} else {
+			for _, s := range steps {
+				if s.Name == m.Tool {
+					n++
+				}
+			}
+		}
 		st := trajeval.CheckFail
-		if count[m.Tool] >= m.N {
+		if n >= m.N {
 			st = trajeval.CheckPass
 			met++
 		}
-		d.Checks = append(d.Checks, trajeval.Check{Name: fmt.Sprintf("minimum %s ≥ %d", m.Tool, m.N), Status: st, Message: fmt.Sprintf("called %d times", count[m.Tool])})
+		d.Checks = append(d.Checks, trajeval.Check{Name: "minimum " + m.Tool + " ≥ " + strconv.Itoa(m.N), Status: st, Message: "called " + strconv.Itoa(n) + " times"})
 	}
 	return met
 }

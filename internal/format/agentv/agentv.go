@@ -21,6 +21,9 @@
 //     true; unknown or no status gives null.
 //  6. A call id seen twice is one step (the first), with a warning.
 //  7. llm_calls counts the assistant messages.
+//  8. The lines of a JSON Lines file are decoded on every core Go may use
+//     (GOMAXPROCS) and handed on in the file's order, with their warnings:
+//     the result is the same as one line at a time.
 package agentv
 
 import (
@@ -31,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
@@ -125,29 +129,38 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		if len(bytes.TrimSpace(data)) == 0 {
 			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 		}
-		t, err := decode(in, data, 1)
+		t, err := decode(in, data, 1, &decoder{})
 		if err != nil {
 			return err
 		}
 		return yield(t)
 	}
 	records := 0
-	firstLine := bytes.Count(first, []byte{'\n'})
-	record := func(line []byte, n int) error {
-		if err := ctx.Err(); err != nil {
-			return err
+	firstLine := max(bytes.Count(first, []byte{'\n'}), 1)
+	newDecoder := func() jsonl.Decoder[*trajeval.Trajectory] {
+		d := &decoder{}
+		return func(line []byte, n int, warn func(trajeval.Warning)) (*trajeval.Trajectory, error) {
+			in := in
+			in.Warn = warn
+			return decode(in, line, n+firstLine, d)
 		}
-		t, err := decode(in, line, n)
-		if err != nil {
-			return err
-		}
+	}
+	count := func(t *trajeval.Trajectory) error {
 		records++
 		return yield(t)
 	}
-	if err := record(bytes.TrimSpace(first), max(firstLine, 1)); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err = jsonl.Each(br, func(line []byte, n int) error { return record(line, n+max(firstLine, 1)) })
+	t, err := newDecoder()(bytes.TrimSpace(first), 0, in.Warn)
+	if err != nil {
+		return err
+	}
+	if err := count(t); err != nil {
+		return err
+	}
+	// Records decode on every core; they are handed on in order.
+	err = jsonl.Parallel(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, count)
 	if err == nil && records == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
 	}
@@ -167,10 +180,14 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	return line, err
 }
 
-// decode reads one trace record, data, whose first line is firstLine. A
-// record cut off or broken is damage (see trajeval.Input.Damage); read
-// leniently, what came before the break is its partial trajectory.
-func decode(in trajeval.Input, data []byte, firstLine int) (*trajeval.Trajectory, error) {
+// decode reads one trace record, data, whose first line is firstLine, with
+// fast when it can (see fastDecode), else with encoding/json. A record cut
+// off or broken is damage (see trajeval.Input.Damage); read leniently,
+// what came before the break is its partial trajectory.
+func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {
+	if r, ok := fastDecode(fast, data); ok {
+		return build(in, r, firstLine, false), nil
+	}
 	var r record
 	partial := false
 	d := json.NewDecoder(bytes.NewReader(data))
@@ -215,7 +232,14 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 		msgs = r.OutputMessages
 	}
 	t := &trajeval.Trajectory{ID: idString(r.ID), Line: firstLine, Partial: partial}
-	seen := map[string]bool{}
+	n := 0
+	for _, m := range msgs {
+		n += len(m.ToolCalls)
+	}
+	if n > 0 {
+		t.Steps = make([]trajeval.Step, 0, n)
+	}
+	seen := make(map[string]bool, n)
 	turn := 0
 	var llm int64
 	group := 0

@@ -1,0 +1,270 @@
+package agentv
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// fastDecode reads a record the way encoding/json does, without
+// reflection. It says no (ok false) on whatever it does not read exactly
+// as encoding/json would: broken JSON, a value of an unexpected type, a
+// key given twice or in another case (encoding/json matches keys without
+// regard to case). The caller then decodes data with encoding/json, whose
+// result or error is the answer; so a record is read the same either way.
+//
+// The messages and calls of r live in d's scratch, reused by the next
+// record: they are read, not kept (see build).
+func fastDecode(d *decoder, data []byte) (r record, ok bool) {
+	p := &d.p
+	p.Reset(data)
+	if d.calls == nil {
+		// Non-nil, so that an empty list reads as one, not as null.
+		d.msgs, d.calls = make([]message, 0, 32), make([]toolCall, 0, 32)
+	}
+	d.calls = d.calls[:0]
+	if p.Peek() != '{' {
+		return r, false // null, or not an object: encoding/json says
+	}
+	var seen uint8
+	ok = p.Object(func(key []byte) bool {
+		var bit uint8
+		var ok bool
+		switch string(key) {
+		case "id":
+			bit = 1
+			r.ID, ok = p.Value()
+		case "output":
+			bit = 2
+			r.Output, ok = d.messages(true)
+		case "output_messages":
+			bit = 4
+			r.OutputMessages, ok = d.messages(false)
+		case "token_usage":
+			bit = 8
+			r.TokenUsage, ok = fastUsage(p)
+		case "cost_usd":
+			bit = 16
+			r.CostUSD, ok = fastFloat(p)
+		case "duration_ms":
+			bit = 32
+			r.DurationMS, ok = fastFloat(p)
+		default:
+			return !folds(key, recordKeys) && p.Skip()
+		}
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return ok
+	})
+	return r, ok && p.End()
+}
+
+var (
+	recordKeys  = []string{"id", "output", "output_messages", "token_usage", "cost_usd", "duration_ms"}
+	messageKeys = []string{"role", "name", "content", "tool_calls"}
+	callKeys    = []string{"tool", "input", "output", "id", "status", "error", "start_time", "end_time", "timestamp", "duration_ms"}
+	usageKeys   = []string{"input", "output", "total"}
+)
+
+// folds reports whether key is one of keys but for case: encoding/json
+// would take it for that field.
+func folds(key []byte, keys []string) bool {
+	for _, k := range keys {
+		if bytes.EqualFold(key, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// A decoder reads records with a Parser and scratch space for their
+// messages and calls.
+type decoder struct {
+	p     jsonv.Parser
+	msgs  []message
+	calls []toolCall
+}
+
+// messages reads a list of messages; scratch puts them in d.msgs.
+func (d *decoder) messages(scratch bool) ([]message, bool) {
+	p := &d.p
+	if p.Null() {
+		return nil, true
+	}
+	msgs := []message{}
+	if scratch {
+		msgs = d.msgs[:0]
+	}
+	ok := p.Array(func() bool {
+		var m message
+		var seen uint8
+		ok := p.Object(func(key []byte) bool {
+			var bit uint8
+			ok := true
+			switch string(key) {
+			case "role":
+				bit = 1
+				ok = fastName(p, &m.Role)
+			case "name":
+				bit = 2
+				ok = fastName(p, &m.Name)
+			case "content":
+				bit = 4
+				m.Content, ok = p.Value()
+			case "tool_calls":
+				bit = 8
+				m.ToolCalls, ok = d.toolCalls()
+			default:
+				return !folds(key, messageKeys) && p.Skip()
+			}
+			if seen&bit != 0 {
+				return false
+			}
+			seen |= bit
+			return ok
+		})
+		msgs = append(msgs, m)
+		return ok
+	})
+	if scratch {
+		d.msgs = msgs
+	}
+	return msgs, ok
+}
+
+// toolCalls reads a list of calls into d.calls.
+func (d *decoder) toolCalls() ([]toolCall, bool) {
+	p := &d.p
+	if p.Null() {
+		return nil, true
+	}
+	start := len(d.calls)
+	ok := p.Array(func() bool {
+		var c toolCall
+		var seen uint16
+		ok := p.Object(func(key []byte) bool {
+			var bit uint16
+			ok := true
+			switch string(key) {
+			case "tool":
+				bit = 1
+				ok = fastName(p, &c.Tool)
+			case "input":
+				bit = 2
+				c.Input, ok = p.Value()
+			case "output":
+				bit = 4
+				c.Output, ok = p.Value()
+			case "id":
+				bit = 8
+				c.ID, ok = p.Value()
+			case "status":
+				bit = 16
+				ok = fastName(p, &c.Status)
+			case "error":
+				bit = 32
+				c.Error, ok = p.Value()
+			case "start_time":
+				bit = 64
+				ok = fastString(p, &c.StartTime)
+			case "end_time":
+				bit = 128
+				ok = fastString(p, &c.EndTime)
+			case "timestamp":
+				bit = 256
+				ok = fastString(p, &c.Timestamp)
+			case "duration_ms":
+				bit = 512
+				c.DurationMS, ok = fastFloat(p)
+			default:
+				return !folds(key, callKeys) && p.Skip()
+			}
+			if seen&bit != 0 {
+				return false
+			}
+			seen |= bit
+			return ok
+		})
+		d.calls = append(d.calls, c)
+		return ok
+	})
+	return d.calls[start:len(d.calls):len(d.calls)], ok
+}
+
+func fastUsage(p *jsonv.Parser) (*tokenUsage, bool) {
+	if p.Null() {
+		return nil, true
+	}
+	u := &tokenUsage{}
+	var seen uint8
+	ok := p.Object(func(key []byte) bool {
+		var bit uint8
+		var ok bool
+		switch string(key) {
+		case "input":
+			bit = 1
+			u.Input, ok = fastInt(p)
+		case "output":
+			bit = 2
+			u.Output, ok = fastInt(p)
+		case "total":
+			bit = 4
+			u.Total, ok = fastInt(p)
+		default:
+			return !folds(key, usageKeys) && p.Skip()
+		}
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return ok
+	})
+	return u, ok
+}
+
+// fastName reads a string field, interned; null leaves it as it is.
+func fastName(p *jsonv.Parser, dst *string) bool {
+	if p.Null() {
+		return true
+	}
+	s, ok := p.Name()
+	*dst = s
+	return ok
+}
+
+// fastString reads a string field; null leaves it as it is.
+func fastString(p *jsonv.Parser, dst *string) bool {
+	if p.Null() {
+		return true
+	}
+	s, ok := p.Str()
+	*dst = s
+	return ok
+}
+
+func fastFloat(p *jsonv.Parser) (*float64, bool) {
+	if p.Null() {
+		return nil, true
+	}
+	s, ok := p.Number()
+	if !ok {
+		return nil, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return &f, err == nil
+}
+
+func fastInt(p *jsonv.Parser) (*int64, bool) {
+	if p.Null() {
+		return nil, true
+	}
+	s, ok := p.Number()
+	if !ok {
+		return nil, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return &n, err == nil
+}

@@ -1,0 +1,66 @@
+package agentv_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/format/agentv"
+	"github.com/trajeval/trajeval/internal/jsonl"
+)
+
+// TestFastDecode checks the fast path against encoding/json: it reads the
+// records encoding/json reads, the same, and leaves to encoding/json what
+// it must decide (a key in another case, a key twice, a wrong type).
+func TestFastDecode(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		read   bool
+		reason string
+	}{
+		{"a record", `{"id": "c1", "output": [{"role": "user", "content": "hi"}, {"role": "assistant", "name": "a", "tool_calls": [{"tool": "search", "input": {"q": "x", "n": 9007199254740993}, "output": [1], "id": 7, "status": "ok", "error": null, "start_time": "2025-01-01T00:00:00Z", "end_time": "2025-01-01T00:00:01Z", "timestamp": "t", "duration_ms": 45.5, "extra": {"x": [1]}}]}], "token_usage": {"input": 10, "output": 20, "total": 30}, "cost_usd": 0.01, "duration_ms": 1500, "more": null}`, true, "every field"},
+		{"nulls", `{"id": null, "output": null, "output_messages": [{"role": null, "tool_calls": null}], "token_usage": null, "cost_usd": null}`, true, "null leaves a field unset"},
+		{"empty lists", `{"output": [], "output_messages": [{"tool_calls": []}]}`, true, "an empty list is not nil"},
+		{"key in another case", `{"ID": "c1", "output": []}`, false, "encoding/json matches keys without regard to case"},
+		{"key twice", `{"output": [], "output": [{"role": "user"}]}`, false, "encoding/json merges a second list into the first"},
+		{"wrong type", `{"output": [{"role": 1}]}`, false, "a type error is encoding/json's to report"},
+		{"fractional tokens", `{"output": [], "token_usage": {"input": 1.5}}`, false, "not an integer"},
+		{"not an object", `null`, false, "encoding/json reads null as an empty record"},
+		{"cut off", `{"output": [`, false, "damage is encoding/json's to place"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			read, diff := agentv.FastAgrees([]byte(tt.in))
+			if read != tt.read {
+				t.Fatalf("read = %v, want %v: %s", read, tt.read, tt.reason)
+			}
+			if diff != "" {
+				t.Errorf("%s: %s", diff, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzFastDecode checks that every record the fast path reads,
+// encoding/json reads the same.
+func FuzzFastDecode(f *testing.F) {
+	files, _ := filepath.Glob("testdata/agentv/*.json*")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		_ = jsonl.Each(bytes.NewReader(data), func(line []byte, _ int) error {
+			f.Add(append([]byte(nil), line...))
+			return nil
+		})
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if read, diff := agentv.FastAgrees(data); read && diff != "" {
+			t.Fatalf("%q: %s", data, diff)
+		}
+	})
+}

@@ -1,0 +1,176 @@
+package jsonl
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// A Decoder turns one line (its bytes, valid during the call only: the
+// value must not keep them, and its 1-based number) into a value. It reports problems to warn, not to the
+// reader's Warn, so that they are handed on in the file's order.
+type Decoder[T any] func(line []byte, n int, warn func(trajeval.Warning)) (T, error)
+
+// Parallel is Each for lines that decode on their own: the lines of r go
+// in batches to up to workers goroutines, each with its own decoder from
+// newDecoder, and yield gets each value, after the warnings met decoding
+// it, in the file's order, from the calling goroutine. It stops at the
+// first error, in the file's order, that decoding or yield returns, or
+// when ctx ends; what came before it has been yielded, nothing after.
+// Memory is bounded by the workers and the longest line, whatever the
+// length of the file.
+//
+// With workers ≤ 1 it decodes on the calling goroutine, line by line.
+func Parallel[T any](ctx context.Context, r io.Reader, workers int, newDecoder func() Decoder[T], warn func(trajeval.Warning), yield func(T) error) error {
+	if workers <= 1 {
+		decode := newDecoder()
+		return Each(r, func(line []byte, n int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			v, err := decode(line, n, warn)
+			if err != nil {
+				return err
+			}
+			return yield(v)
+		})
+	}
+	stop := make(chan struct{})
+	order := make(chan *lineBatch[T], workers)
+	work := make(chan *lineBatch[T], workers)
+	var readErr error
+	go func() {
+		defer close(order)
+		defer close(work)
+		b := newBatch[T]()
+		send := func() bool {
+			select {
+			case order <- b:
+			case <-stop:
+				return false
+			}
+			work <- b // never blocks for long: as many workers as slots
+			b = newBatch[T]()
+			return true
+		}
+		readErr = Each(r, func(line []byte, n int) error {
+			b.add(line, n)
+			if len(b.n) == batchLines || len(b.data) >= batchBytes {
+				if !send() {
+					return errStopped
+				}
+			}
+			return nil
+		})
+		if readErr != errStopped && len(b.n) > 0 {
+			send()
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			decode := newDecoder()
+			for b := range work {
+				b.decode(decode)
+			}
+		}()
+	}
+	err := func() error {
+		for b := range order {
+			<-b.done
+			for i := range b.n {
+				for _, w := range b.warns[i] {
+					warn(w)
+				}
+				if b.errs[i] != nil {
+					return b.errs[i]
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := yield(b.values[i]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}()
+	// Wait for the goroutines, so that none reads r after the return: a
+	// read under way ends with its line, as a sequential reading would.
+	close(stop)
+	for b := range order {
+		<-b.done // let the workers finish what they hold
+	}
+	wg.Wait()
+	if err == nil && readErr != errStopped {
+		err = readErr
+	}
+	return err
+}
+
+// Batches hold up to batchLines lines, fewer when they reach batchBytes.
+const (
+	batchLines = 64
+	batchBytes = 256 << 10
+)
+
+type stoppedError struct{}
+
+func (stoppedError) Error() string { return "stopped" }
+
+var errStopped error = stoppedError{}
+
+type lineBatch[T any] struct {
+	data   []byte
+	ends   []int // end of each line in data
+	n      []int // each line's number
+	values []T
+	errs   []error
+	warns  [][]trajeval.Warning
+	done   chan struct{}
+}
+
+// buffers holds the line buffers of decoded batches, for the next ones:
+// a file of gigabytes then reuses a few buffers instead of allocating
+// (and faulting in) new ones all the way.
+var buffers sync.Pool
+
+func newBatch[T any]() *lineBatch[T] {
+	b := &lineBatch[T]{done: make(chan struct{})}
+	if p, ok := buffers.Get().(*[]byte); ok {
+		b.data = (*p)[:0]
+	}
+	return b
+}
+
+func (b *lineBatch[T]) add(line []byte, n int) {
+	b.data = append(b.data, line...)
+	b.ends = append(b.ends, len(b.data))
+	b.n = append(b.n, n)
+}
+
+// decode decodes the batch's lines, stopping at the first error: nothing
+// after it is handed on. A Decoder's values must not keep the bytes of
+// its line.
+func (b *lineBatch[T]) decode(decode Decoder[T]) {
+	defer close(b.done)
+	b.values = make([]T, len(b.n))
+	b.errs = make([]error, len(b.n))
+	b.warns = make([][]trajeval.Warning, len(b.n))
+	start := 0
+	for i, end := range b.ends {
+		b.values[i], b.errs[i] = decode(b.data[start:end], b.n[i], func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) })
+		if b.errs[i] != nil {
+			break
+		}
+		start = end
+	}
+	// Decoded values hold no bytes of the lines: the buffer can go.
+	data := b.data
+	b.data = nil
+	buffers.Put(&data)
+}

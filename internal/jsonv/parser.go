@@ -1,0 +1,425 @@
+package jsonv
+
+import (
+	"encoding/json"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A Parser reads well-formed JSON into the data model fast: a hand-written
+// scanner with no reflection, names interned. It is a fast path, not a
+// validator of its own: on anything it does not read exactly as
+// encoding/json with UseNumber would (a syntax error, invalid UTF-8, a lone
+// surrogate, nesting deeper than encoding/json allows) it says no (ok
+// false), and the caller decodes the same bytes with encoding/json, whose
+// result, error or salvage is then the answer. So for every input the
+// Parser accepts, its values are those encoding/json gives.
+//
+// A Parser is used by one goroutine at a time; its values do not share
+// memory with the input.
+type Parser struct {
+	data  []byte
+	pos   int
+	depth int
+	buf   []byte            // unescaped text
+	names map[string]string // interned short strings
+	// recent holds the last name seen in each of a few slots, picked
+	// from the name's length and ends: most names are found there
+	// without hashing.
+	recent [256]string
+}
+
+// maxDepth is encoding/json's limit on nesting.
+const maxDepth = 10000
+
+// maxNames bounds the interned strings, and maxNameLen their length.
+const (
+	maxNames   = 4096
+	maxNameLen = 64
+)
+
+// Reset starts reading data.
+func (p *Parser) Reset(data []byte) {
+	p.data, p.pos, p.depth = data, 0, 0
+}
+
+func (p *Parser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// Peek returns the first byte of the next value (0 at the end).
+func (p *Parser) Peek() byte {
+	p.space()
+	if p.pos < len(p.data) {
+		return p.data[p.pos]
+	}
+	return 0
+}
+
+// End reports whether nothing but white space is left.
+func (p *Parser) End() bool {
+	p.space()
+	return p.pos == len(p.data)
+}
+
+// Null reads a null if one comes next.
+func (p *Parser) Null() bool {
+	if p.Peek() == 'n' && p.literal("null") {
+		return true
+	}
+	return false
+}
+
+func (p *Parser) literal(lit string) bool {
+	if len(p.data)-p.pos < len(lit) || string(p.data[p.pos:p.pos+len(lit)]) != lit {
+		return false
+	}
+	p.pos += len(lit)
+	return true
+}
+
+// Object reads an object, calling member with each key; member reads the
+// value (or skips it) and reports whether all went well.
+func (p *Parser) Object(member func(key []byte) bool) bool {
+	if p.Peek() != '{' {
+		return false
+	}
+	p.pos++
+	if p.depth++; p.depth > maxDepth {
+		return false
+	}
+	if p.Peek() == '}' {
+		p.pos++
+		p.depth--
+		return true
+	}
+	for {
+		if p.Peek() != '"' {
+			return false
+		}
+		key, ok := p.raw()
+		if !ok || p.Peek() != ':' {
+			return false
+		}
+		p.pos++
+		if !member(key) {
+			return false
+		}
+		switch p.Peek() {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// Array reads an array, calling elem for each element, which reads it.
+func (p *Parser) Array(elem func() bool) bool {
+	if p.Peek() != '[' {
+		return false
+	}
+	p.pos++
+	if p.depth++; p.depth > maxDepth {
+		return false
+	}
+	if p.Peek() == ']' {
+		p.pos++
+		p.depth--
+		return true
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		switch p.Peek() {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// Str reads a string.
+func (p *Parser) Str() (string, bool) {
+	if p.Peek() != '"' {
+		return "", false
+	}
+	b, ok := p.raw()
+	if !ok {
+		return "", false
+	}
+	return string(b), true
+}
+
+// Name reads a string and interns it when it is short: tool names, roles
+// and keys repeat on every line of a trace.
+func (p *Parser) Name() (string, bool) {
+	if p.Peek() != '"' {
+		return "", false
+	}
+	b, ok := p.raw()
+	if !ok {
+		return "", false
+	}
+	return p.intern(b), true
+}
+
+func (p *Parser) intern(b []byte) string {
+	if len(b) == 0 || len(b) > maxNameLen {
+		return string(b)
+	}
+	slot := (len(b)*31 + int(b[0])*7 + int(b[len(b)-1])) & (len(p.recent) - 1)
+	if s := p.recent[slot]; s == string(b) {
+		return s
+	}
+	if s, ok := p.names[string(b)]; ok {
+		p.recent[slot] = s
+		return s
+	}
+	s := string(b)
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	if len(p.names) < maxNames {
+		p.names[s] = s
+	}
+	p.recent[slot] = s
+	return s
+}
+
+// raw reads the string at pos and returns its unescaped bytes, valid
+// until the next call.
+func (p *Parser) raw() ([]byte, bool) {
+	p.pos++ // the opening quote
+	start := p.pos
+	ascii := true
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			b := p.data[start:p.pos]
+			p.pos++
+			if !ascii && !utf8.Valid(b) {
+				return nil, false // encoding/json replaces invalid bytes
+			}
+			return b, true
+		case c == '\\':
+			return p.escaped(start)
+		case c < 0x20:
+			return nil, false
+		case c >= 0x80:
+			ascii = false
+		}
+		p.pos++
+	}
+	return nil, false
+}
+
+// escaped reads the rest of a string that holds an escape, from its start.
+func (p *Parser) escaped(start int) ([]byte, bool) {
+	p.buf = append(p.buf[:0], p.data[start:p.pos]...)
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			if !utf8.Valid(p.buf) {
+				return nil, false
+			}
+			return p.buf, true
+		case c < 0x20:
+			return nil, false
+		case c != '\\':
+			p.buf = append(p.buf, c)
+			p.pos++
+			continue
+		}
+		if p.pos+1 >= len(p.data) {
+			return nil, false
+		}
+		e := p.data[p.pos+1]
+		p.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			p.buf = append(p.buf, e)
+		case 'b':
+			p.buf = append(p.buf, '\b')
+		case 'f':
+			p.buf = append(p.buf, '\f')
+		case 'n':
+			p.buf = append(p.buf, '\n')
+		case 'r':
+			p.buf = append(p.buf, '\r')
+		case 't':
+			p.buf = append(p.buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return nil, false
+			}
+			if utf16.IsSurrogate(r) {
+				// Only a whole pair: encoding/json replaces a lone half.
+				if !p.literal(`\u`) {
+					return nil, false
+				}
+				r2, ok := p.hex4()
+				if !ok {
+					return nil, false
+				}
+				if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
+					return nil, false
+				}
+			}
+			p.buf = utf8.AppendRune(p.buf, r)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func (p *Parser) hex4() (rune, bool) {
+	if len(p.data)-p.pos < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.pos : p.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	p.pos += 4
+	return r, true
+}
+
+// Number reads a number and returns its text.
+func (p *Parser) Number() (string, bool) {
+	p.space()
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		return "", false
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return "", false
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return "", false
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	p.pos = i
+	return string(d[start:i]), true
+}
+
+// Value reads any value into the data model: nil, bool, string,
+// json.Number, []any, map[string]any. Object keys are interned.
+func (p *Parser) Value() (any, bool) {
+	switch c := p.Peek(); c {
+	case '{':
+		m := map[string]any{}
+		ok := p.Object(func(key []byte) bool {
+			k := p.intern(key)
+			v, ok := p.Value()
+			m[k] = v
+			return ok
+		})
+		return m, ok
+	case '[':
+		a := []any{}
+		ok := p.Array(func() bool {
+			v, ok := p.Value()
+			a = append(a, v)
+			return ok
+		})
+		return a, ok
+	case '"':
+		return p.Str()
+	case 't':
+		return true, p.literal("true")
+	case 'f':
+		return false, p.literal("false")
+	case 'n':
+		return nil, p.literal("null")
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			n, ok := p.Number()
+			return json.Number(n), ok
+		}
+	}
+	return nil, false
+}
+
+// Skip reads a value and drops it, checking it as Value does.
+func (p *Parser) Skip() bool {
+	switch c := p.Peek(); c {
+	case '{':
+		return p.Object(func([]byte) bool { return p.Skip() })
+	case '[':
+		return p.Array(p.Skip)
+	case '"':
+		_, ok := p.raw()
+		return ok
+	case 't':
+		return p.literal("true")
+	case 'f':
+		return p.literal("false")
+	case 'n':
+		return p.literal("null")
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			_, ok := p.Number()
+			return ok
+		}
+	}
+	return false
+}

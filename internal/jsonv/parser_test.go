@@ -1,0 +1,100 @@
+package jsonv_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// stdDecode decodes data as the Parser must: encoding/json with exact
+// numbers, one value and nothing after it.
+func stdDecode(data []byte) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, err := d.Token(); err == nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// parse reads the one value of data with a Parser.
+func parse(data []byte) (any, bool) {
+	var p jsonv.Parser
+	p.Reset(data)
+	v, ok := p.Value()
+	return v, ok && p.End()
+}
+
+// TestParser_Value checks that the Parser reads what encoding/json reads,
+// the same, and says no (for encoding/json to decide) to what it must not
+// read itself.
+func TestParser_Value(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		ok     bool
+		reason string
+	}{
+		{"object", `{"a": 1, "b": [true, false, null], "c": {"d": "e"}}`, true, "the data model"},
+		{"exact integers", `[9007199254740993, -0, 1.50, 1e400, 2E-3]`, true, "numbers keep their text"},
+		{"empty containers", `{"a": [], "b": {}}`, true, "an empty array is an empty slice, not nil"},
+		{"escapes", `"a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00"`, true, "every escape, a surrogate pair"},
+		{"unicode", `"héllo, 世界"`, true, "raw UTF-8"},
+		{"duplicate keys", `{"a": 1, "a": 2}`, true, "the last wins, as in encoding/json"},
+		{"white space", " \t\r\n[ 1 , 2 ]\n ", true, "JSON's white space"},
+		{"lone surrogate", `"\ud83d"`, false, "encoding/json replaces it: let it"},
+		{"invalid UTF-8", "\"\xff\"", false, "encoding/json replaces it: let it"},
+		{"control character", "\"a\tb\"", false, "a syntax error"},
+		{"leading zero", `01`, false, "a syntax error"},
+		{"bare minus", `[-]`, false, "a syntax error"},
+		{"trailing comma", `[1,]`, false, "a syntax error"},
+		{"cut off", `{"a": [1, 2`, false, "a syntax error"},
+		{"two values", `1 2`, false, "data after the value"},
+		{"bad literal", `nul`, false, "a syntax error"},
+		{"too deep", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), false, "deeper than encoding/json allows"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := parse([]byte(tt.in))
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v: %s", ok, tt.ok, tt.reason)
+			}
+			if !ok {
+				return
+			}
+			want, _ := stdDecode([]byte(tt.in))
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %#v, encoding/json gives %#v: %s", got, want, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzParser checks that whatever the Parser accepts, encoding/json
+// accepts and decodes to the same value.
+func FuzzParser(f *testing.F) {
+	for _, s := range []string{`{"a": [1, "x", null, true, {"b": 1.5e3}]}`, `"\u00e9\ud83d\ude00"`, `[]`, `-0.0e+1`, `{"a":1,"a":{}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := parse(data)
+		if !ok {
+			return
+		}
+		want, wok := stdDecode(data)
+		if !wok {
+			t.Fatalf("the Parser reads %q, encoding/json does not", data)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: got %#v, encoding/json gives %#v", data, got, want)
+		}
+	})
+}
