@@ -119,10 +119,20 @@ func describeSuite(s *suite.Suite) string {
 
 // misplaced returns what is wrong with the position line:col in data, or
 // "" when it lies inside it: line 0 (the whole file) or a line of data, at
-// a column within that line or just past its end (1-based, in bytes). As
-// in YAML, \n, \r\n and a lone \r end a line.
+// a column within that line or just past its end (1-based, in bytes). In
+// YAML, \n, \r\n and a lone \r end a line; in JSON (an eval set, a UiPath
+// set) only \n does, a lone \r being white space: a position is inside the
+// file when it is inside it under either rule.
 func misplaced(data []byte, line, col int) string {
-	lines := bytes.Split(bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n")), []byte("\n"))
+	yaml := bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+	why := misplacedIn(bytes.Split(yaml, []byte("\n")), line, col)
+	if why != "" && misplacedIn(bytes.Split(data, []byte("\n")), line, col) == "" {
+		return ""
+	}
+	return why
+}
+
+func misplacedIn(lines [][]byte, line, col int) string {
 	switch {
 	case line == 0 && col != 0:
 		return fmt.Sprintf("column %d without a line", col)
