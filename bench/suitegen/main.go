@@ -20,9 +20,10 @@
 //     every peer runs (see below).
 //   - -peers: also write the same runs in the other tools' shapes (see
 //     bench/README.md): agentv/ (an AgentV project whose cli target replays
-//     fixtures/<id>.json), openai.jsonl (OpenAI chat messages, for
-//     LangChain agentevals), spans.jsonl (tool spans, for promptfoo) and
-//     check.json (the expected calls of the check).
+//     fixtures/<id>.json, and the same runs as transcript.jsonl for its
+//     --transcript), openai.jsonl (OpenAI chat messages, for LangChain
+//     agentevals), spans.jsonl (tool spans, for promptfoo) and check.json
+//     (the expected calls of the check).
 //
 // The check: search {query: python history} (the first call),
 // read_document {id} (the middle one) and summarize {id} (the last one)

@@ -10,8 +10,8 @@ import (
 
 // peerOut writes the runs in the other tools' shapes, for bench/peers.sh.
 type peerOut struct {
-	dir           string
-	openai, spans *out
+	dir                       string
+	openai, spans, transcript *out
 }
 
 func newPeers(o options, check []expectedCall) (*peerOut, error) {
@@ -46,6 +46,9 @@ func newPeers(o options, check []expectedCall) (*peerOut, error) {
 		return nil, err
 	}
 	if p.spans, err = newOut(filepath.Join(o.dir, "spans.jsonl")); err != nil {
+		return nil, err
+	}
+	if p.transcript, err = newOut(filepath.Join(p.dir, "transcript.jsonl")); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -118,15 +121,45 @@ func (p *peerOut) write(rec record) error {
 		}
 		msgs = append(msgs, om)
 	}
+	// AgentV's --transcript file: one row per message.
+	for i, m := range rec.Output {
+		row := transcriptRow{Schema: "agentv.transcript.v1", TestID: rec.ID, Target: "canned", Index: i,
+			Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, Usage: rec.TokenUsage,
+			DurationMS: rec.DurationMS, CostUSD: rec.CostUSD}
+		row.Source.Provider, row.Source.SessionID = "canned", rec.ID
+		if err := p.transcript.enc.Encode(row); err != nil {
+			return err
+		}
+	}
 	if err := p.openai.enc.Encode(map[string]any{"id": rec.ID, "messages": msgs}); err != nil {
 		return err
 	}
 	return p.spans.enc.Encode(map[string]any{"id": rec.ID, "spans": spans})
 }
 
+// transcriptRow is one message of AgentV's transcript file (agentv.transcript.v1).
+type transcriptRow struct {
+	Schema     string  `json:"schema_version"`
+	TestID     string  `json:"test_id"`
+	Target     string  `json:"target"`
+	Index      int     `json:"message_index"`
+	Role       string  `json:"role"`
+	Content    string  `json:"content,omitempty"`
+	ToolCalls  []call  `json:"tool_calls,omitempty"`
+	Usage      usage   `json:"transcript_token_usage"`
+	DurationMS int     `json:"transcript_duration_ms"`
+	CostUSD    float64 `json:"transcript_cost_usd"`
+	Source     struct {
+		Provider  string `json:"provider"`
+		SessionID string `json:"session_id"`
+	} `json:"source"`
+}
+
 func (p *peerOut) close() error {
-	if err := p.openai.close(); err != nil {
-		return err
+	for _, o := range []*out{p.openai, p.spans, p.transcript} {
+		if err := o.close(); err != nil {
+			return err
+		}
 	}
-	return p.spans.close()
+	return nil
 }

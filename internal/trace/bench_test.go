@@ -132,3 +132,23 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
+
+// TestBenchInputs keeps BenchmarkRead complete: every format has an input,
+// and every input names a format and a file that exists.
+func TestBenchInputs(t *testing.T) {
+	names := map[string]bool{}
+	for _, f := range trace.Formats() {
+		names[f.Name()] = true
+		if _, ok := benchInputs[f.Name()]; !ok {
+			t.Errorf("format %s has no benchmark input in benchInputs", f.Name())
+		}
+	}
+	for name, rel := range benchInputs {
+		if !names[name] {
+			t.Errorf("benchInputs names %s, which is not a format", name)
+		}
+		if _, err := os.Stat(filepath.Join("..", "format", rel)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
