@@ -12,6 +12,10 @@
 //   - -parallel P: every P-th call is issued in parallel with the next one
 //     (the two share an assistant message and a start time); 0 for none.
 //   - -argsize B: every call also carries a "payload" argument of B bytes.
+//   - -split K: the cases go K at a time to suites/bench-NNN.yaml instead
+//     of suite.yaml (trajeval eval DIR/suites --traces DIR/traces.jsonl):
+//     a suite file holds at most a million YAML values, about 200,000
+//     cases.
 //   - -evaluators: "seven" (default) scores every case as a timing run of
 //     AgentV itself did: any_order with minimums, in_order with arguments
 //     and latency, exact, subset, superset, execution_metrics and a
@@ -51,10 +55,10 @@ import (
 var tools = []string{"search", "read_document", "summarize", "filter", "fetch", "write_file", "grep", "list"}
 
 type options struct {
-	n, steps, parallel, argSize int
-	seed                        uint64
-	evaluators, dir             string
-	peers                       bool
+	n, steps, parallel, argSize, split int
+	seed                               uint64
+	evaluators, dir                    string
+	peers                              bool
 }
 
 func main() {
@@ -64,6 +68,7 @@ func main() {
 	flag.IntVar(&o.steps, "calls", 12, "same as -steps")
 	flag.IntVar(&o.parallel, "parallel", 0, "every P-th call runs in parallel with the next (0: none)")
 	flag.IntVar(&o.argSize, "argsize", 0, "bytes of an extra payload argument on every call")
+	flag.IntVar(&o.split, "split", 0, "write the cases K at a time to suites/bench-NNN.yaml (0: one suite.yaml)")
 	flag.Uint64Var(&o.seed, "seed", 1, "random seed")
 	flag.StringVar(&o.evaluators, "evaluators", "seven", "evaluators per case: seven, three or check")
 	flag.BoolVar(&o.peers, "peers", false, "also write the runs in the peers' shapes")
@@ -134,7 +139,7 @@ func generate(o options) error {
 		{Tool: "read_document", Args: map[string]any{"id": docID(mid)}},
 		{Tool: "summarize", Args: map[string]any{"id": docID(o.steps - 1)}},
 	}
-	if err := writeSuite(filepath.Join(o.dir, "suite.yaml"), o, base, check); err != nil {
+	if err := writeSuites(o, base, check); err != nil {
 		return err
 	}
 	out, err := newOut(filepath.Join(o.dir, "traces.jsonl"))
@@ -256,13 +261,33 @@ func flow(v any) string {
 	return string(b)
 }
 
-func writeSuite(path string, o options, base []string, check []expectedCall) error {
+// writeSuites writes suite.yaml, or with -split K the cases K at a time
+// to suites/bench-NNN.yaml.
+func writeSuites(o options, base []string, check []expectedCall) error {
+	if o.split <= 0 || o.n <= o.split {
+		return writeSuite(filepath.Join(o.dir, "suite.yaml"), "bench", 0, o.n, o, base, check)
+	}
+	dir := filepath.Join(o.dir, "suites")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, from := 0, 0; from < o.n; i, from = i+1, from+o.split {
+		name := fmt.Sprintf("bench-%03d", i)
+		if err := writeSuite(filepath.Join(dir, name+".yaml"), name, from, min(o.n, from+o.split), o, base, check); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSuite writes cases from to to-1 as the suite name.
+func writeSuite(path, name string, from, to int, o options, base []string, check []expectedCall) error {
 	f, err := newOut(path)
 	if err != nil {
 		return err
 	}
 	w := f.w
-	fmt.Fprintf(w, "name: bench\nexecution:\n  evaluators:\n")
+	fmt.Fprintf(w, "name: %s\nexecution:\n  evaluators:\n", name)
 	checkYAML := fmt.Sprintf("    - {name: check, type: tool_trajectory, mode: in_order, args_match: superset, expected: %s}\n", flow(check))
 	switch o.evaluators {
 	case "check":
@@ -295,7 +320,7 @@ func writeSuite(path string, o options, base []string, check []expectedCall) err
 		return fmt.Errorf("-evaluators must be seven, three or check, not %q", o.evaluators)
 	}
 	w.WriteString("evalcases:\n")
-	for c := range o.n {
+	for c := from; c < to; c++ {
 		fmt.Fprintf(w, "  - {id: case-%07d, input: Research the history of Python}\n", c)
 	}
 	return f.close()
