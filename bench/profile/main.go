@@ -1,6 +1,9 @@
 // Command profile runs what `trajeval eval SUITE --traces FILE --format
 // jsonl` runs (load the suites, score every case, write JSON Lines) under
-// the CPU profiler, for finding the hot path:
+// the CPU profiler, for finding the hot path. It sets the collector as the
+// trajeval command does (GOGC 400, a 1 GiB soft memory limit, unless
+// GOGC or GOMEMLIMIT is set), so that the profile shows the same
+// collections:
 //
 //	go run ./bench/suitegen -n 100000 -steps 20 -evaluators three -dir /tmp/b100k
 //	go build -o /tmp/profile ./bench/profile
@@ -15,6 +18,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/trajeval/trajeval"
@@ -30,6 +34,13 @@ func main() {
 	mem := flag.String("memprofile", "", "write an allocation profile to this file at the end")
 	workers := flag.Int("workers", 0, "as eval --workers")
 	flag.Parse()
+	// As cmd/trajeval's main does.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30)
+	}
 	if flag.NArg() != 2 {
 		log.Fatal("usage: profile [-cpuprofile FILE] [-memprofile FILE] SUITE TRACES")
 	}

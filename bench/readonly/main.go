@@ -1,6 +1,8 @@
 // Command readonly reads a trace file the way trajeval eval does (format
 // detected from content) and only counts its trajectories and steps: the
-// floor under `trajeval eval` on the same file.
+// floor under `trajeval eval` on the same file. It sets the collector as
+// the trajeval command does (GOGC 400, a 1 GiB soft memory limit, unless
+// GOGC or GOMEMLIMIT is set).
 //
 //	go build -o /tmp/readonly ./bench/readonly
 //	/tmp/readonly /tmp/bench/traces.jsonl
@@ -11,12 +13,20 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/debug"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
 func main() {
+	// As cmd/trajeval's main does.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30)
+	}
 	if len(os.Args) != 2 {
 		log.Fatal("usage: readonly FILE")
 	}
