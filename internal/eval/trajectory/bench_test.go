@@ -70,3 +70,17 @@ func BenchmarkExact(b *testing.B)    { benchMode(b, "exact", false) }
 
 func BenchmarkInOrderArgs(b *testing.B)  { benchMode(b, "in_order", true) }
 func BenchmarkAnyOrderArgs(b *testing.B) { benchMode(b, "any_order", true) }
+
+// BenchmarkInOrder100k matches 100,000 expected calls against 100,000
+// steps (a tenth of them replaced) in in_order mode, the size the
+// alignment is meant to handle in under a second.
+func BenchmarkInOrder100k(b *testing.B) {
+	c, t := benchCase(b, "in_order", 100_000, false)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := c.Run(ctx, t); r.Status == trajeval.StatusError {
+			b.Fatal(r.Error)
+		}
+	}
+}
