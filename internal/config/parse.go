@@ -86,7 +86,16 @@ func jsonError(file string, data []byte) error {
 	if err == nil {
 		return nil
 	}
-	msg, line, col := jsonl.Describe(data, err, 1)
+	// Positions follow YAML's lines, as every other error of this package:
+	// a lone CR ends a line there, while JSON reads it as white space. The
+	// swap keeps every offset.
+	yamlLines := bytes.Clone(data)
+	for i, c := range yamlLines {
+		if c == '\r' && (i+1 == len(yamlLines) || yamlLines[i+1] != '\n') {
+			yamlLines[i] = '\n'
+		}
+	}
+	msg, line, col := jsonl.Describe(yamlLines, err, 1)
 	return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: msg}
 }
 

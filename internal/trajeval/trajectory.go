@@ -3,7 +3,9 @@ package trajeval
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // A Trajectory is what one agent run did: its turns, the tool calls it made
@@ -146,9 +148,12 @@ func (t *Trajectory) Names() []string {
 // step's duration from its start and end times, turn numbers, and the token
 // total. Readers call it once a trajectory is complete.
 func (t *Trajectory) Finish() {
+	t.ID = validText(t.ID)
 	for i := range t.Steps {
 		s := &t.Steps[i]
 		s.Index = i + 1
+		s.ID, s.Name, s.Agent = validText(s.ID), validText(s.Name), validText(s.Agent)
+		s.ErrorMessage = validText(s.ErrorMessage)
 		if s.DurationMS == nil {
 			if d, ok := s.Duration(); ok {
 				s.DurationMS = &d
@@ -156,13 +161,30 @@ func (t *Trajectory) Finish() {
 		}
 	}
 	for i := range t.Turns {
-		t.Turns[i].Turn = i + 1
+		tn := &t.Turns[i]
+		tn.Turn = i + 1
+		for _, p := range []**string{&tn.User, &tn.FinalResponse} {
+			if *p != nil && !utf8.ValidString(**p) {
+				v := validText(**p)
+				*p = &v
+			}
+		}
 	}
 	if tk := &t.Metrics.Tokens; tk.Total == nil && tk.Input != nil && tk.Output != nil {
 		if sum, ok := add(*tk.Input, *tk.Output); ok {
 			tk.Total = &sum
 		}
 	}
+}
+
+// validText replaces each byte sequence that is not UTF-8 with U+FFFD, as
+// reading the canonical JSON back would: a trace that carries raw bytes
+// (protobuf strings may) gives the same trajectory written and read again.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // The wire shapes below give the exact field names of the canonical JSON

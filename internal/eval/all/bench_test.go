@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	_ "github.com/trajeval/trajeval/internal/eval/all"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // benchTools are the tools of the benchmark trajectory, with their
@@ -114,7 +115,7 @@ func BenchmarkEvaluator(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c, err := eval.Build(node, &eval.Env{})
+			c, err := eval.Build(node, &eval.Env{Types: builtin.Types()})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -144,7 +145,7 @@ func TestBenchEvaluators(t *testing.T) {
 	for _, e := range benchEvaluators {
 		have[strings.SplitN(e.name, "/", 2)[0]] = true
 	}
-	for _, typ := range eval.Types() {
+	for _, typ := range builtin.Types().Types() {
 		if notBenchmarked[typ] || strings.HasPrefix(typ, "llm_judge_") {
 			continue
 		}
@@ -158,7 +159,7 @@ func TestBenchEvaluators(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
-		c, err := eval.Build(node, &eval.Env{})
+		c, err := eval.Build(node, &eval.Env{Types: builtin.Types()})
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
