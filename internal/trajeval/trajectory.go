@@ -154,6 +154,7 @@ func (t *Trajectory) Finish() {
 		s.Index = i + 1
 		s.ID, s.Name, s.Agent = validText(s.ID), validText(s.Name), validText(s.Agent)
 		s.ErrorMessage = validText(s.ErrorMessage)
+		s.Args, s.Result = validValue(s.Args), validValue(s.Result)
 		if s.DurationMS == nil {
 			if d, ok := s.Duration(); ok {
 				s.DurationMS = &d
@@ -185,6 +186,29 @@ func validText(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// validValue is validText for every string of a JSON value, keys
+// included; v itself comes back when all are valid, as they are for
+// values decoded from JSON.
+func validValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return validText(x)
+	case []any:
+		for i, e := range x {
+			x[i] = validValue(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			if !utf8.ValidString(k) {
+				delete(x, k)
+				k = validText(k)
+			}
+			x[k] = validValue(e)
+		}
+	}
+	return v
 }
 
 // The wire shapes below give the exact field names of the canonical JSON
