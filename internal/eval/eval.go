@@ -29,6 +29,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,6 +111,14 @@ func (r *Registry) Types() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Specs returns the spec of every type, in the registry's order.
+func (r *Registry) Specs() []*Spec {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.specs)
 }
 
 // Lookup returns the spec of a type name in any spelling.

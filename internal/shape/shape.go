@@ -119,7 +119,7 @@ func Object(text string, fields ...Field) Shape {
 func ObjectSchema(fields []Field, open bool) map[string]any {
 	props := map[string]any{}
 	patterns := map[string]any{}
-	var required []any
+	var required, either []any
 	for _, f := range fields {
 		s := FieldSchema(f)
 		props[f.Key] = s
@@ -132,8 +132,15 @@ func ObjectSchema(fields []Field, open bool) map[string]any {
 		if len(others) > 0 {
 			patterns["^(?:"+strings.Join(others, "|")+")$"] = s
 		}
-		if f.Required {
+		switch {
+		case f.Required && len(others) == 0:
 			required = append(required, f.Key)
+		case f.Required:
+			var alts []any
+			for _, sp := range keySpellings(f.Key) {
+				alts = append(alts, map[string]any{"required": []any{sp}})
+			}
+			either = append(either, map[string]any{"anyOf": alts})
 		}
 	}
 	out := map[string]any{"type": "object", "properties": props}
@@ -142,6 +149,9 @@ func ObjectSchema(fields []Field, open bool) map[string]any {
 	}
 	if len(required) > 0 {
 		out["required"] = required
+	}
+	if len(either) > 0 {
+		out["allOf"] = either
 	}
 	if !open {
 		out["additionalProperties"] = false

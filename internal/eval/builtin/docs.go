@@ -114,7 +114,7 @@ var docs = map[string]typeDoc{
 				Doc: "How the expected calls must appear among the steps (strict, superset, precision, recall: Dokimos's names)."},
 			{Key: "expected", Shape: expectedShape, Doc: "The expected calls (required, except any_order with minimums)."},
 			{Key: "minimums", Shape: shape.Map(shape.Count(0)), Doc: "Tools that must be called at least n times (any_order only)."},
-			{Key: "args_match", Shape: argsMatchShape, Default: "partial (exact with Dokimos's modes)", Doc: "How arguments compare."},
+			{Key: "args_match", Shape: argsMatchShape, Default: "partial; exact with Dokimos's modes", Doc: "How arguments compare."},
 			{Key: "score", Shape: shape.Enum(score.Normalisations...), Default: "recall", Doc: "How matches become a score."},
 		}, matchFields),
 	},
