@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/suite"
 )
 
@@ -164,5 +165,24 @@ func TestSchema_everyType(t *testing.T) {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the schema lacks %s", want)
 		}
+	}
+}
+
+// TestSchema_examples checks each evaluator type's example (the one
+// `trajeval evaluators NAME` prints, which the loader accepts) against
+// the schema.
+func TestSchema_examples(t *testing.T) {
+	s := compileSchema(t)
+	for _, spec := range builtin.Specs() {
+		t.Run(spec.Type, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("evalcases:\n  - id: a\n    execution:\n      evaluators:\n")
+			for _, line := range strings.Split(strings.TrimRight(spec.Example, "\n"), "\n") {
+				b.WriteString("        " + line + "\n")
+			}
+			if err := validate(t, s, "suite.yaml", []byte(b.String())); err != nil {
+				t.Errorf("the schema refuses the example of %s: %v\n%s", spec.Type, err, b.String())
+			}
+		})
 	}
 }
