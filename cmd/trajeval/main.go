@@ -7,6 +7,10 @@
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]
 //	trajeval compare OLD.jsonl NEW.jsonl [--format text|markdown|json] [--tolerance X] [--confidence C]
+//	trajeval init [DIR] [--from TRACE]
+//	trajeval evaluators [NAME] [--json]
+//	trajeval formats [--json]
+//	trajeval schema
 //	trajeval version
 //
 // Exit codes: 0 every case passed; 1 some case failed or could not be

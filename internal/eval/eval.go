@@ -29,12 +29,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/score"
+	"github.com/trajeval/trajeval/internal/shape"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -46,10 +48,30 @@ type Spec struct {
 	Keys      []string // the type's own keys, besides the common ones
 	Threshold float64  // default threshold
 	Build     func(n *config.Node, env *Env) (trajeval.Evaluator, error)
+
+	// The documentation of the type, for `trajeval evaluators` and the
+	// suite's JSON Schema. Settings documents each of Keys, in any order
+	// (the built-in types are checked to document every key they take, and
+	// none they do not).
+	Summary  string        // one line: what it scores
+	Settings []shape.Field // its own keys
+	Example  string        // one evaluator in YAML, as an item of an evaluators list
 }
 
 // CommonKeys are accepted by every evaluator.
 var CommonKeys = []string{"name", "type", "weight", "required", "threshold", "negate", "description"}
+
+// CommonSettings document CommonKeys, in the same order.
+var CommonSettings = []shape.Field{
+	{Key: "name", Shape: shape.Name(), Default: "the type", Doc: "Unique within a case; names the evaluator in reports."},
+	{Key: "type", Shape: shape.Name(), Required: true, Doc: "The evaluator type, in any spelling (tool_trajectory = tool-trajectory = toolTrajectory), or one of its aliases."},
+	{Key: "weight", Shape: shape.NonNegative(), Default: "1", Doc: "Its share of the case's score."},
+	{Key: "required", Shape: shape.OneOf("true or false, or a minimum score from 0 to 1", shape.Bool(), shape.Fraction()), Default: "true",
+		Doc: "false lets the case pass even when this evaluator fails; a number is a required minimum score (its threshold)."},
+	{Key: "threshold", Shape: shape.Fraction(), Default: "the type's", Doc: "The score at or above which it passes (over --threshold and the case's and suite's thresholds)."},
+	{Key: "negate", Shape: shape.Bool(), Default: "false", Doc: "Scores 1 − score and swaps pass and fail."},
+	{Key: "description", Shape: shape.Text(), Doc: "A note for readers; not scored."},
+}
 
 // A Registry is an ordered list of evaluator types, looked up by name in
 // any spelling (snake_case, kebab-case, camelCase).
@@ -89,6 +111,14 @@ func (r *Registry) Types() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Specs returns the spec of every type, in the registry's order.
+func (r *Registry) Specs() []*Spec {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.specs)
 }
 
 // Lookup returns the spec of a type name in any spelling.

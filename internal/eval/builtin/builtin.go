@@ -34,7 +34,7 @@ func Specs() []eval.Spec {
 	out = append(out, uipathSpecs()...)
 	out = append(out, uipathJudgeSpecs()...)
 	out = append(out, adkSpecs()...)
-	return out
+	return document(out)
 }
 
 var (

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trajeval/trajeval/internal/scaffold"
+	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+func initCmd() *cobra.Command {
+	var from string
+	c := &cobra.Command{
+		Use:   "init [DIR]",
+		Short: "Write a small working suite, or turn a recorded run into a regression suite",
+		Long: `Write a small suite that passes into DIR (default: the current folder): a
+suite (suite.yaml), the trace it scores (traces/forecast-by-sms.json) and a
+README snippet (TRAJEVAL.md), then print the command that runs it.
+
+With --from TRACE, write a suite whose cases expect what the trace did
+instead: one case per trajectory (by id), each expecting its tool calls in
+order (mode in_order) with their arguments as recorded (args_match: exact).
+The trace, in any format trajeval reads, is copied under DIR/traces/ (or
+named where it is, when it is inside DIR already). The suite is scored on
+the trace before this command returns: it passes.
+
+A file that exists is never overwritten: nothing is written, and the error
+names every file in the way.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			if from == "" {
+				if err := scaffold.Write(dir, scaffold.Starter()); err != nil {
+					return err
+				}
+				var names []string
+				for _, f := range scaffold.Starter() {
+					names = append(names, filepath.Join(dir, filepath.FromSlash(f.Path)))
+				}
+				return printNext(cmd, names, filepath.Join(dir, scaffold.StarterSuite))
+			}
+			return initFrom(cmd, dir, from)
+		},
+	}
+	c.Flags().StringVar(&from, "from", "", "write a suite that expects what this trace did")
+	return c
+}
+
+// initFrom writes the suite of a trace, checks that it passes on it, and
+// removes what it wrote if it does not.
+func initFrom(cmd *cobra.Command, dir, tracePath string) error {
+	if tracePath == "-" {
+		return usageError{fmt.Errorf("--from needs a trace file, not standard input: the suite names the file it scores")}
+	}
+	var trajs []*trajeval.Trajectory
+	err := trace.Read(cmd.Context(), tracePath, trace.Options{Warn: func(w trajeval.Warning) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+	}}, func(t *trajeval.Trajectory) error {
+		trajs = append(trajs, t)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	files, suitePath, notes, err := scaffold.FromTrace(tracePath, trajs, dir)
+	if err != nil {
+		return err
+	}
+	if err := scaffold.Write(dir, files); err != nil {
+		return err
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Join(dir, filepath.FromSlash(f.Path)))
+	}
+	full := filepath.Join(dir, suitePath)
+	if err := scaffold.Verify(cmd.Context(), full, trajs); err != nil {
+		for _, n := range names {
+			os.Remove(n)
+		}
+		return fmt.Errorf("the suite made from %s does not pass on it, so it was not kept (please report this as a bug): %w", tracePath, err)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
+	}
+	return printNext(cmd, names, full)
+}
+
+// printNext says what was written and the command that runs the suite.
+func printNext(cmd *cobra.Command, written []string, suitePath string) error {
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "wrote %s\n\nrun it:\n  trajeval eval %s\n", strings.Join(written, ", "), shellQuote(suitePath))
+	return nil
+}
+
+// shellQuote quotes a path for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+,@%=:", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

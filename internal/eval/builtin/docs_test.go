@@ -1,0 +1,74 @@
+package builtin_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
+)
+
+// TestSpecs_documented checks that the documentation cannot drift from
+// the loader: every built-in type documents exactly the keys it takes,
+// and its example loads.
+func TestSpecs_documented(t *testing.T) {
+	dir := t.TempDir()
+	tools := `[{"name": "search", "description": "Search the web for a query.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}]`
+	if err := os.WriteFile(filepath.Join(dir, "tools.json"), []byte(tools), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range builtin.Specs() {
+		t.Run(s.Type, func(t *testing.T) {
+			if s.Summary == "" || s.Example == "" {
+				t.Errorf("%s has no summary or no example: `trajeval evaluators` lists both", s.Type)
+			}
+			var documented []string
+			for _, f := range s.Settings {
+				if slices.Contains(documented, f.Key) {
+					t.Errorf("%s documents %s twice", s.Type, f.Key)
+				}
+				documented = append(documented, f.Key)
+				if f.Doc == "" || f.Shape.Text == "" || f.Shape.Schema == nil {
+					t.Errorf("%s.%s lacks a description or a shape", s.Type, f.Key)
+				}
+			}
+			for _, k := range s.Keys {
+				if !slices.Contains(documented, config.Canon(k)) {
+					t.Errorf("%s takes %s, which it does not document", s.Type, k)
+				}
+			}
+			for _, k := range documented {
+				if !slices.Contains(s.Keys, k) {
+					t.Errorf("%s documents %s, which the loader refuses", s.Type, k)
+				}
+			}
+			root, err := config.Parse("example.yaml", []byte(s.Example))
+			if err != nil {
+				t.Fatalf("example of %s: %v", s.Type, err)
+			}
+			if len(root.Items) != 1 {
+				t.Fatalf("the example of %s is not a list of one evaluator:\n%s", s.Type, s.Example)
+			}
+			c, err := eval.Build(root.Items[0], &eval.Env{Types: builtin.Types(), Dir: dir})
+			if err != nil {
+				t.Fatalf("the example of %s does not load: %v\n%s", s.Type, err, s.Example)
+			}
+			if c.Type != s.Type {
+				t.Errorf("the example of %s builds a %s", s.Type, c.Type)
+			}
+		})
+	}
+}
+
+func TestCommonSettings(t *testing.T) {
+	var keys []string
+	for _, f := range eval.CommonSettings {
+		keys = append(keys, f.Key)
+	}
+	if !slices.Equal(keys, eval.CommonKeys) {
+		t.Errorf("CommonSettings document %v, the loader takes %v", keys, eval.CommonKeys)
+	}
+}
