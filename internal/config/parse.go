@@ -48,7 +48,7 @@ func Parse(file string, data []byte) (n *Node, err error) {
 		if jerr := jsonError(file, data); jerr != nil {
 			return nil, jerr
 		}
-		return nil, yamlError(file, perr)
+		return nil, yamlError(file, data, perr)
 	}
 	var docs []ast.Node
 	for _, d := range f.Docs {
@@ -99,14 +99,22 @@ func jsonError(file string, data []byte) error {
 	return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: msg}
 }
 
-func yamlError(file string, err error) error {
+func yamlError(file string, data []byte, err error) error {
 	var ye interface {
 		GetToken() *token.Token
 		GetMessage() string
 	}
 	if errors.As(err, &ye) && ye.GetToken() != nil {
 		p := ye.GetToken().Position
-		return &trajeval.SpecError{File: file, Line: p.Line, Col: p.Column, Msg: "invalid YAML: " + ye.GetMessage()}
+		// The parser may place an unclosed token past the end of its line
+		// (or of the file): point just after the line's last byte instead.
+		line, col := p.Line, p.Column
+		if lens := lineLengths(data); line >= 1 && line <= len(lens) {
+			col = min(max(col, 1), lens[line-1]+1)
+		} else if line > len(lens) {
+			line, col = len(lens), lens[len(lens)-1]+1
+		}
+		return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: "invalid YAML: " + ye.GetMessage()}
 	}
 	return &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
 }
