@@ -16,28 +16,25 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-// rejected names the readers' test files (format/file) that exist to be
-// rejected, with the reason: reading one is an error, and a case on it is
-// an error saying so. Every other test file must be read and scored. A
-// file that fails without being listed here, or is listed and reads, fails
-// the test: update this list when a reader's rules change, never skip the
-// file.
-var rejected = map[string]string{
-	"adk-evalset/truncated.evalset.json": "the eval set is cut off",
-	"anthropic/truncated.json":           "the JSON document is cut off",
-	"openai-chat/truncated.json":         "the JSON document is cut off",
-	"otlp/truncated.jsonl":               "a line is cut off",
-	"claude-code/problems.jsonl":         "a line is not valid JSON",
-	"codex/problems.jsonl":               "a line is not valid JSON",
-	"gemini-cli/problems.jsonl":          "a line is not valid JSON",
-	"mcp/problems.jsonl":                 "a line is not valid JSON",
+// rejected reports whether a reader's test file exists to be rejected, and
+// why: a file damaged on purpose has a sibling NAME.error.txt (NAME without
+// its last extension) holding the error its reader gives, which the
+// reader's golden test checks. Reading such a file is an error, and a case
+// on it is an error saying so; every other test file must be read and
+// scored. So the list cannot drift from the readers' own test files.
+func rejected(path string) (string, bool) {
+	b, err := os.ReadFile(strings.TrimSuffix(path, filepath.Ext(path)) + ".error.txt")
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(b)), true
 }
 
 // TestEval_everyFormat runs trajeval eval on every reader's test files:
 // whatever the format, its trajectories are matched to cases (by id with
 // --traces; a file of one trajectory without an id through the case's
-// trace: key) and scored, and every case passes. The files listed in
-// rejected must instead make their case an error.
+// trace: key) and scored, and every case passes. The files damaged on
+// purpose (see rejected) must instead make their case an error.
 func TestEval_everyFormat(t *testing.T) {
 	root, err := filepath.Abs("../../internal/format")
 	if err != nil {
@@ -68,10 +65,10 @@ func TestEval_everyFormat(t *testing.T) {
 				}
 				return nil
 			})
-			why, isRejected := rejected[name]
+			why, isRejected := rejected(path)
 			switch {
 			case isRejected && readErr == nil:
-				t.Fatalf("the file reads without error, but rejected lists it (%s): remove it from the list, or make the reader reject it", why)
+				t.Fatalf("the file reads without error, but its .error.txt says it is rejected (%s): remove that file, or make the reader reject it", why)
 			case isRejected:
 				// A case naming the file is an error, for the reader's reason.
 				code, rows, stderr := evalOn(t, path, []string{"rejected"}, false)
@@ -80,7 +77,7 @@ func TestEval_everyFormat(t *testing.T) {
 				}
 				return
 			case readErr != nil:
-				t.Fatalf("cannot read a reader's test file: %v\n(if it exists to be rejected, list it in rejected with the reason)", readErr)
+				t.Fatalf("cannot read a reader's test file: %v\n(if it exists to be rejected, give it a sibling .error.txt with its error)", readErr)
 			case n == 0:
 				t.Fatal("the file holds no trajectory")
 			}
@@ -102,11 +99,6 @@ func TestEval_everyFormat(t *testing.T) {
 				}
 			}
 		})
-	}
-	for name := range rejected {
-		if !seen[name] {
-			t.Errorf("rejected lists %s, which is not a reader's test file", name)
-		}
 	}
 	if len(seen) < 30 {
 		t.Errorf("only %d trace files were found; the readers' test files seem to be missing", len(seen))

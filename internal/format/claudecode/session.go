@@ -83,7 +83,7 @@ func (r *reader) sessionLine(e map[string]any) {
 }
 
 func (r *reader) time(e map[string]any) time.Time {
-	return msglog.ParseTime(e["timestamp"], func(msg string) { r.warn("", "%s", strings.Replace(msg, "time ", "timestamp ", 1)) })
+	return msglog.ParseTimeOf("timestamp", e["timestamp"], func(msg string) { r.warn("", "%s", msg) })
 }
 
 // sideAgent returns the sub-agent a side-chain line belongs to, "" for a

@@ -280,7 +280,7 @@ func (r *reader) toolUse(e map[string]any) {
 }
 
 func (r *reader) time(e map[string]any) time.Time {
-	return msglog.ParseTime(e["timestamp"], func(msg string) { r.warn("", "%s", strings.Replace(msg, "time ", "timestamp ", 1)) })
+	return msglog.ParseTimeOf("timestamp", e["timestamp"], func(msg string) { r.warn("", "%s", msg) })
 }
 
 func (r *reader) toolResult(e map[string]any) {

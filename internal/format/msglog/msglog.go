@@ -486,7 +486,10 @@ func AddCount(sum **int64, n *int64) {
 
 // ParseTime reads ISO 8601 times, with or without a zone (UTC assumed),
 // and epoch seconds; zero when absent or unreadable (then reported).
-func ParseTime(v any, warn func(string)) time.Time {
+func ParseTime(v any, warn func(string)) time.Time { return ParseTimeOf("time", v, warn) }
+
+// ParseTimeOf is ParseTime for a field the warning names, e.g. "timestamp".
+func ParseTimeOf(field string, v any, warn func(string)) time.Time {
 	switch x := v.(type) {
 	case nil:
 		return time.Time{}
@@ -506,6 +509,6 @@ func ParseTime(v any, warn func(string)) time.Time {
 			}
 		}
 	}
-	warn(fmt.Sprintf("time %s is not ISO 8601; ignored", jsonv.Marshal(v)))
+	warn(fmt.Sprintf("%s %s is not ISO 8601; ignored", field, jsonv.Marshal(v)))
 	return time.Time{}
 }
