@@ -83,6 +83,9 @@ type Options struct {
 	Strings argmatch.Options
 	// Minimums count in AnyOrder only: each one met is a hit.
 	Minimums []Minimum
+	// Groups, when set, replace Expected: calls and groups of calls
+	// (see [Expect]); with a group, InOrder mode only.
+	Groups []Expect
 }
 
 // An OptionError is a setting New refuses. Call is the 0-based index of
@@ -118,7 +121,12 @@ type Evaluator struct {
 	Calls    []trajeval.ExpectedCall
 	Items    []calls.Item
 	Minimums []Minimum
-	classes  *calls.Classes // Items, prepared once
+	// Groups are the expected entries when they hold a group; Calls
+	// are then their calls in document order, and Items those calls.
+	Groups  []Expect
+	classes *calls.Classes // Items, prepared once
+	auto    *align.Automaton
+	paths   []string // each call's place in Groups, e.g. expected[1].any_order[0]
 }
 
 // New builds a tool_trajectory evaluator. It refuses, with an
@@ -144,6 +152,11 @@ func New(o Options) (*Evaluator, error) {
 	}
 	if err := e.Score.Valid(); err != nil {
 		return nil, &OptionError{Call: -1, Minimum: -1, Err: err}
+	}
+	if len(o.Groups) > 0 {
+		if err := e.prepareGroups(&o); err != nil {
+			return nil, err
+		}
 	}
 	for i, c := range o.Expected {
 		switch {
@@ -197,6 +210,9 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if e.Mode == Subset {
 		return e.subset(steps, d), nil
 	}
+	if e.auto != nil && e.classes != nil {
+		return e.evaluateGroups(steps, d)
+	}
 	cl := e.classes
 	if cl == nil { // an Evaluator not made by New
 		cl = calls.Prepare(e.Items)
@@ -206,7 +222,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if len(e.Items) > 0 {
 		calls.Explain(d, e.Items, steps, a, order[e.Mode])
 	}
-	latPass, latSkip, latN := e.latency(steps, a, d)
+	latPass, latSkip, latN := latency(e.Calls, steps, a, d)
 	minMet := e.minimums(steps, d)
 
 	ne, na, hits := len(e.Calls), len(steps), len(a.Pairs)
@@ -249,13 +265,14 @@ func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.
 	return trajeval.Outcome{Score: e.Score.Apply(recall, allowed, len(e.Calls), len(steps)), Details: d}
 }
 
-// latency runs the max_duration_ms checks of the matched and missing calls.
-func (e *Evaluator) latency(steps []trajeval.Step, a align.Alignment, d *trajeval.Details) (pass, skipped, total int) {
+// latency runs the max_duration_ms checks of the matched and missing
+// calls of want, which a aligned with steps.
+func latency(want []trajeval.ExpectedCall, steps []trajeval.Step, a align.Alignment, d *trajeval.Details) (pass, skipped, total int) {
 	step := make(map[int]int, len(a.Pairs))
 	for _, p := range a.Pairs {
 		step[p.Item] = p.Step
 	}
-	for i, c := range e.Calls {
+	for i, c := range want {
 		if c.MaxDurationMS == nil {
 			continue
 		}
