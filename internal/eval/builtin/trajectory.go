@@ -33,7 +33,7 @@ type trajectorySettings struct {
 	ArgsMatch       *settings.ArgsRule      `config:"args_match"`
 	Trim            bool                    `config:"trim"`
 	CaseInsensitive bool                    `config:"case_insensitive"`
-	Expected        *settings.Expectation   `config:"expected"`
+	Expected        *settings.CallsOrGroups `config:"expected"`
 	Minimums        *config.Node            `config:"minimums"`
 }
 
