@@ -43,6 +43,23 @@
 //  4. Subset: the share of calls that match some expected call (an
 //     allow-list); 1 when nothing was called.
 //
+// # Groups
+//
+// [InOrder] also takes groups of entries, which nest: [Unordered] (its
+// entries in any order), [Sequence] (in order), [Either] (exactly one),
+// [Optional] and [Repeat] (min to max times). "Search, then both
+// documents in any order, then the answer" is
+//
+//	check.InOrder(
+//		check.Call("search"),
+//		check.Unordered(check.Call("read", check.Args{"id": "a"}), check.Call("read", check.Args{"id": "b"})),
+//		check.Call("answer"),
+//	)
+//
+// Each plain list of calls the groups allow is scored as InOrder scores a
+// list, and the best counts (see [Group]); the details show that list as
+// the expected calls, and Notes["chosen"] where each came from.
+//
 // # Other evaluators
 //
 // [ExecutionMetrics] checks budgets (calls, tokens, cost, duration,
