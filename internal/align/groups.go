@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // A Pattern is an expectation with groups: an item, or a group of
@@ -392,8 +393,12 @@ type dp struct {
 	p, q   int64
 	skip   []val     // weight of each edge taken without a step
 	vals   []val     // the layers of one block
-	ptrs   [][]int32 // per block: back pointers of layers 1.. (nil: no step of the block matches)
-	choice [][]uint16
+	// Per block: where its back pointers of layers 1.. start in ptrs,
+	// and its layer choices in choice (-1: no step of the block matches,
+	// the states carry over).
+	off    []int
+	ptrs   []int32
+	choice []uint16
 	init   []int32 // back pointers of the start's closure
 }
 
@@ -470,8 +475,7 @@ func (d *dp) round(p, q int64) Choice {
 	cur[a.start] = val{}
 	d.init = fill(d.init, S, -1)
 	d.closure(cur, d.init)
-	d.ptrs = d.ptrs[:0]
-	d.choice = d.choice[:0]
+	d.off, d.ptrs, d.choice = d.off[:0], d.ptrs[:0], d.choice[:0]
 	for _, bl := range d.blocks {
 		lo, k := bl[0], bl[1]-bl[0]
 		any := false
@@ -484,14 +488,16 @@ func (d *dp) round(p, q int64) Choice {
 			}
 		}
 		if !any {
-			d.ptrs = append(d.ptrs, nil)
-			d.choice = append(d.choice, nil)
+			d.off = append(d.off, -1)
 			continue
 		}
 		n := 1 << k
 		d.vals = fillVal(d.vals, n*S)
 		copy(d.vals[:S], cur)
-		ptr := make([]int32, (n-1)*S)
+		start := len(d.ptrs)
+		d.off = append(d.off, start)
+		d.ptrs = slices.Grow(d.ptrs, (n-1)*S)[:start+(n-1)*S]
+		ptr := d.ptrs[start:]
 		for i := range ptr {
 			ptr[i] = -1
 		}
@@ -517,7 +523,10 @@ func (d *dp) round(p, q int64) Choice {
 				}
 			}
 		}
-		ch := make([]uint16, S)
+		cs := len(d.choice)
+		d.choice = slices.Grow(d.choice, S)[:cs+S]
+		ch := d.choice[cs:]
+		clear(ch)
 		for st := range S {
 			best := cur[st]
 			for m := 1; m < n; m++ {
@@ -527,8 +536,6 @@ func (d *dp) round(p, q int64) Choice {
 			}
 			cur[st] = best
 		}
-		d.ptrs = append(d.ptrs, ptr)
-		d.choice = append(d.choice, ch)
 	}
 	return d.trace()
 }
@@ -539,12 +546,13 @@ func (d *dp) trace() Choice {
 	S := a.states
 	var items, steps []int
 	st := a.accept
-	for bi := len(d.blocks) - 1; bi >= 0; bi-- {
-		ptr := d.ptrs[bi]
-		if ptr == nil {
+	for bi, ci := len(d.blocks)-1, len(d.choice); bi >= 0; bi-- {
+		if d.off[bi] < 0 {
 			continue
 		}
-		m := int(d.choice[bi][st])
+		ptr := d.ptrs[d.off[bi]:]
+		ci -= S
+		m := int(d.choice[ci+int(st)])
 		for m > 0 {
 			pt := ptr[(m-1)*S+int(st)]
 			if pt%2 == 0 {
