@@ -27,6 +27,37 @@
 // max (hits / max(|E|,|A|)) or binary (1 iff the recall score is 1); see
 // package score.
 //
+// Groups ([Options].Groups, in_order only): an entry of the expected list
+// may be a group ([Expect]) of entries, nested at will, and the list then
+// stands for a set of plain lists of calls, its words:
+//  1. any_order: its entries, each taken whole, in any order (a
+//     permutation of the entries, not an interleaving of their calls);
+//     at most 12 entries;
+//  2. in_order: its entries in order;
+//  3. one_of: exactly one of its entries;
+//  4. optional: its entry or nothing;
+//  5. repeat: its entry Min to Max times (Max may be Unbounded), each time
+//     with its own choices.
+//
+// The score is the best in_order score of a word w, over every word and
+// every alignment: (hits + lat_pass) / (|w| + |Lat(w)| − lat_skipped),
+// the empty word scoring 1. So an optional call that is absent costs
+// nothing (and one that is matched counts, as a listed call would), a
+// one_of counts its best alternative with that alternative's calls, and a
+// repeat counts Min calls, or as many as it matched up to Max (calls
+// beyond Max are extra). Among words of the best score the one with the
+// most hits wins. Precision, f1, max and binary are computed from that
+// word: |E| is |w|. The details explain w as the plain list it is (Matched,
+// Missing and Extra number its calls 1..|w|), and Notes["chosen"] gives
+// each call's place in the list, e.g. "2 read: expected[1].any_order[0]".
+// An alignment too large to compute (see package align) is an error of
+// Evaluate, never a guess.
+//
+// Groups in another mode are refused: any_order ignores order anyway (one
+// any_order group in in_order mode is any order), exact compares
+// positions and subset is an allow-list, so a group there would mean
+// nothing or something new; it is an error, never ignored.
+//
 // An evaluator is built from [Options] by [New]; suite files are
 // translated into Options by the YAML layer.
 package trajectory
