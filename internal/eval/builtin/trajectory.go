@@ -75,7 +75,7 @@ func buildTrajectory(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) 
 		exp, callNodes = s.Expected.Node, s.Expected.Calls
 		if g := s.Expected.Group; g != nil {
 			if o.Mode != trajectory.InOrder {
-				return nil, g.Errorf("groups in expected are only scored in mode in_order, not %s", s.Mode).With("use mode: in_order (a list inside one any_order group is matched in any order)")
+				return nil, g.Errorf("groups in expected are only scored in mode in_order, not %s", s.Mode).With("use mode: in_order; a list inside one any_order group is then matched in any order")
 			}
 			o.Groups = s.Expected.Entries
 		} else {
