@@ -41,7 +41,9 @@ const Unbounded = trajectory.Unbounded
 // the entries before it and before those after it. It takes at most 12
 // entries (12! orders are searched as 2^12 sets); more is a setting
 // error.
-func Unordered(entries ...Entry) Group { return Group{kind: trajectory.GroupAnyOrder, entries: entries} }
+func Unordered(entries ...Entry) Group {
+	return Group{kind: trajectory.GroupAnyOrder, entries: entries}
+}
 
 // Sequence expects its entries in order: an alternative of [Either], a
 // repetition of [Repeat] or an entry of [Unordered] made of several calls.

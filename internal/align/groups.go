@@ -391,8 +391,8 @@ type dp struct {
 	chk    Checks
 	blocks [][2]int
 	p, q   int64
-	skip   []val     // weight of each edge taken without a step
-	vals   []val     // the layers of one block
+	skip   []val // weight of each edge taken without a step
+	vals   []val // the layers of one block
 	// Per block: where its back pointers of layers 1.. start in ptrs,
 	// and its layer choices in choice (-1: no step of the block matches,
 	// the states carry over).
