@@ -349,7 +349,10 @@ func (a *Automaton) Align(r *Relation, chk Checks) (Choice, error) {
 			return Choice{}, fmt.Errorf("%w: %d states against %d steps (more than %d cells)", ErrTooLarge, a.states, len(r.Steps), MaxCells)
 		}
 	}
+	// The back pointers of every round share one slab, sized once.
 	d := &dp{a: a, r: r, chk: chk, blocks: blocks}
+	d.ptrs = make([]int32, 0, cells-len(blocks)*a.states)
+	d.choice = make([]uint16, 0, len(blocks)*a.states)
 	p, q := int64(0), int64(1)
 	if a.nullable {
 		p = 1 // the empty word scores 1: nothing does better
@@ -478,16 +481,16 @@ func (d *dp) round(p, q int64) Choice {
 	d.off, d.ptrs, d.choice = d.off[:0], d.ptrs[:0], d.choice[:0]
 	for _, bl := range d.blocks {
 		lo, k := bl[0], bl[1]-bl[0]
-		any := false
-		for j := lo; j < bl[1] && !any; j++ {
+		live := false
+		for j := lo; j < bl[1] && !live; j++ {
 			for _, e := range a.leafEdges {
 				if r.matches(int(a.edges[e].item), j) {
-					any = true
+					live = true
 					break
 				}
 			}
 		}
-		if !any {
+		if !live {
 			d.off = append(d.off, -1)
 			continue
 		}
