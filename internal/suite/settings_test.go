@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -20,7 +21,7 @@ import (
 var seen = map[string]eval.Case{}
 
 func init() {
-	builtin.Register(eval.Spec{Type: "test_seen", Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	builtin.Register(spec.Spec{Type: "test_seen", Build: func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 		name, _ := n.Get("name").Str()
 		seen[name] = env.Case
 		return nothing{}, nil

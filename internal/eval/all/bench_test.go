@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -115,7 +115,7 @@ func BenchmarkEvaluator(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c, err := eval.Build(node, &eval.Env{Types: builtin.Types()})
+			c, err := spec.Build(node, &spec.Env{Types: builtin.Types()})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestBenchEvaluators(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
-		c, err := eval.Build(node, &eval.Env{Types: builtin.Types()})
+		c, err := spec.Build(node, &spec.Env{Types: builtin.Types()})
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
