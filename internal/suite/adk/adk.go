@@ -56,9 +56,9 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	suite.RegisterDialect(suite.Dialect{Name: "adk", Claims: Claims, Load: Load})
-}
+// Dialect is the ADK eval set dialect, for the loader's list of dialects
+// (package dialects).
+var Dialect = suite.Dialect{Name: "adk", Claims: Claims, Load: Load}
 
 // Claims reports whether the file is an ADK eval set.
 func Claims(path string, root *config.Node) bool {

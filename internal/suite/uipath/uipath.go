@@ -61,9 +61,9 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	suite.RegisterDialect(suite.Dialect{Name: "uipath", Claims: Claims, Load: Load})
-}
+// Dialect is the UiPath evaluation set dialect, for the loader's list of
+// dialects (package dialects).
+var Dialect = suite.Dialect{Name: "uipath", Claims: Claims, Load: Load}
 
 // Claims reports whether the file is a UiPath evaluation set.
 func Claims(path string, root *config.Node) bool {

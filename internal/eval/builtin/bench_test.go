@@ -1,4 +1,4 @@
-package all_test
+package builtin_test
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -105,7 +104,7 @@ func benchTrajectory() *trajeval.Trajectory {
 }
 
 // BenchmarkEvaluator scores a 20-call, two-turn trajectory with each
-// deterministic evaluator: go test ./internal/eval/all -bench Evaluator.
+// deterministic evaluator: go test ./internal/eval/builtin -bench Evaluator.
 func BenchmarkEvaluator(b *testing.B) {
 	t := benchTrajectory()
 	ctx := context.Background()
