@@ -2,12 +2,14 @@
 // and the translation of their suite-file settings into the evaluator
 // packages' Go values.
 //
-// The evaluator packages (trajectory, metrics, composite, uipath, dokimos,
-// adk) build evaluators from Go values; the builders here read a type's
-// keys from the positioned configuration tree (with config.Decode where
-// the keys map onto a struct), check them with their places, and call the
-// package's constructor. Types registered by programs (see [Register])
-// follow the built-in ones.
+// The evaluator packages (trajectory, metrics, composite, judge, code,
+// uipath, dokimos, adk) build evaluators from Go values and import
+// nothing of suite files; each type here is a spec.Spec whose builder
+// reads the type's keys from the positioned configuration tree (with
+// config.Decode where the keys map onto a struct), checks them with their
+// places, and calls the package's constructor (judged evaluators get
+// their judge from spec.Env.Judge, as a judge.Handle). Types registered
+// by programs (see [Register]) follow the built-in ones.
 package builtin
 
 import (

@@ -26,6 +26,9 @@
 //     of its standard error is kept in the details.
 //
 // Its default threshold is 0.5.
+//
+// This package knows nothing of suite files: [New] builds the evaluator
+// from [Options], and package builtin reads the keys above into them.
 package code
 
 import (
