@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"iter"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all" // every evaluator type a suite may name
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 )
 
 // A Suite is the eval cases loaded from a suite file, or from every suite
@@ -71,6 +71,7 @@ func LoadSuite(path string) (*Suite, error) {
 }
 
 func (s *Suite) load(opts suite.Options) error {
+	opts.Dialects = dialects.All()
 	suites, errs := suite.Load([]string{s.path}, opts)
 	if len(errs) > 0 {
 		suite.SortErrors(errs)

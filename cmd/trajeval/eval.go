@@ -17,6 +17,7 @@ import (
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trace"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -91,7 +92,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
 			}
 			judges.Getenv = getenv(cmd.Context())
-			opts := suite.Options{Config: config, Target: tg.target, Traces: traces, Judges: &judges}
+			opts := suite.Options{Config: config, Target: tg.target, Traces: traces, Judges: &judges, Dialects: dialects.All()}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
 					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 )
 
 func validateCmd() *cobra.Command {
@@ -24,7 +25,7 @@ suites are valid, 2 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			judges := &judge.Runtime{Workers: 1, Getenv: getenv(cmd.Context())}
-			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges})
+			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges, Dialects: dialects.All()})
 			errs = append(errs, suite.CheckTraces(suites)...)
 			errs = append(errs, suite.CheckTargets(suites, "")...)
 			if len(errs) > 0 {
