@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -131,7 +131,7 @@ func TestToolTrajectory_GroupErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = eval.Build(n, &eval.Env{Types: builtin.Types()})
+			_, err = spec.Build(n, &spec.Env{Types: builtin.Types()})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q: %s", err, tc.want, tc.reason)
 			}
