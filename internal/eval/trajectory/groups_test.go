@@ -47,7 +47,7 @@ func TestToolTrajectory_Groups(t *testing.T) {
 		{"parallel steps", abcd, "A [D B] C", 0.75, "a parallel group is unordered among itself, not with the steps after it"},
 		{"parallel steps in the group", abcd, "A [C B] D", 1, "B and C issued together"},
 		{"latency inside a group", "mode: in_order\nexpected: [{any_order: [{tool: a, max_duration_ms: 10}, b]}]", "b a@20", 2.0 / 3, "2 hits + 0 passes of 2 calls + 1 check"},
-		{"latency picks the fast repeat", "mode: in_order\nexpected: [{one_of: [{tool: a, max_duration_ms: 10}, b]}]", "a@20 b", 1, "b completes the one_of without a failing latency check"},
+		{"latency decides the one_of", "mode: in_order\nexpected: [{one_of: [{tool: a, max_duration_ms: 10}, b]}]", "a@20 b", 1, "b completes the one_of without a failing latency check"},
 		{"only optional", "mode: in_order\nexpected: [{optional: a}]", "b", 1, "nothing is required: nothing is missing"},
 	}
 	for _, tc := range tests {
