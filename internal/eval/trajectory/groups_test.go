@@ -172,3 +172,12 @@ func TestNew_Groups(t *testing.T) {
 		t.Fatalf("plain entries: %v %+v, want an any_order evaluator of two calls", err, e)
 	}
 }
+
+// A slow optional call is left out of the chosen list rather than fail
+// its latency check: it shows as an extra step.
+func TestToolTrajectory_GroupsSlowOptional(t *testing.T) {
+	r := run(t, "type: tool_trajectory\nmode: in_order\nexpected: [a, {optional: {tool: b, max_duration_ms: 10}}]", "a b@20")
+	if r.Score != 1 || len(r.Details.Extra) != 1 || r.Details.Extra[0].Tool != "b" {
+		t.Fatalf("score %v extra %+v, want 1 with b extra: the list without the optional call scores best", r.Score, r.Details.Extra)
+	}
+}

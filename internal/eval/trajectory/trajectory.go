@@ -46,10 +46,13 @@
 // one_of counts its best alternative with that alternative's calls, and a
 // repeat counts Min calls, or as many as it matched up to Max (calls
 // beyond Max are extra). Among words of the best score the one with the
-// most hits wins. Precision, f1, max and binary are computed from that
-// word: |E| is |w|. The details explain w as the plain list it is (Matched,
-// Missing and Extra number its calls 1..|w|), and Notes["chosen"] gives
-// each call's place in the list, e.g. "2 read: expected[1].any_order[0]".
+// most hits wins. A latency limit counts only for the calls of w: a slow
+// call that an optional, or a repeat beyond Min, may leave out is left
+// out, as an extra step. Precision, f1, max and binary are computed from
+// that word: |E| is |w|. The details explain w as the plain list it is
+// (Matched, Missing and Extra number its calls 1..|w|), and
+// Notes["chosen"] gives each call's place in the list, e.g.
+// "2 read: expected[1].any_order[0]".
 // An alignment too large to compute (see package align) is an error of
 // Evaluate, never a guess.
 //
