@@ -196,14 +196,26 @@ func (e *Evaluator) evaluateGroups(steps []trajeval.Step, d *trajeval.Details) (
 	// items 1..|word|, each with its place in expected.
 	items := make([]calls.Item, len(ch.Items))
 	want := make([]trajeval.ExpectedCall, len(ch.Items))
-	chosen := make([]any, len(ch.Items))
+	var chosen []any
 	var a align.Alignment
 	for k, leaf := range ch.Items {
 		items[k], want[k] = e.Items[leaf], e.Calls[leaf]
-		chosen[k] = strconv.Itoa(k+1) + " " + e.Calls[leaf].Tool + ": " + e.paths[leaf]
 		if ch.Steps[k] >= 0 {
 			a.Pairs = append(a.Pairs, align.Pair{Item: k, Step: ch.Steps[k]})
 		}
+		// A run of one call (a repeat) is one line: "4-6 search: expected[2].repeat".
+		first := k
+		for first > 0 && ch.Items[first-1] == leaf {
+			first--
+		}
+		if k+1 < len(ch.Items) && ch.Items[k+1] == leaf {
+			continue
+		}
+		n := strconv.Itoa(k + 1)
+		if first < k {
+			n = strconv.Itoa(first+1) + "-" + n
+		}
+		chosen = append(chosen, n+" "+e.Calls[leaf].Tool+": "+e.paths[leaf])
 	}
 	if len(items) > 0 {
 		calls.Explain(d, items, steps, a, calls.Ordered)
@@ -213,6 +225,9 @@ func (e *Evaluator) evaluateGroups(steps []trajeval.Step, d *trajeval.Details) (
 		}
 	}
 	d.Expected, d.Hits = len(items), len(a.Pairs)
+	if chosen == nil {
+		chosen = []any{}
+	}
 	d.Notes = map[string]any{"chosen": chosen}
 	latPass, latSkip, latN := latency(want, steps, a, d)
 	recall := score.Ratio(d.Hits+latPass, len(items)+latN-latSkip, 1)

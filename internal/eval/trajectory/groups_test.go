@@ -81,7 +81,7 @@ expected:
 		t.Fatalf("expected %d hits %d, want 6 calls chosen (A C B F F D), 5 matched", d.Expected, d.Hits)
 	}
 	want := []any{"1 A: expected[0]", "2 C: expected[1].any_order[1]", "3 B: expected[1].any_order[0]",
-		"4 F: expected[3].repeat", "5 F: expected[3].repeat", "6 D: expected[4]"}
+		"4-5 F: expected[3].repeat", "6 D: expected[4]"}
 	if got := fmt.Sprint(d.Notes["chosen"]); got != fmt.Sprint(want) {
 		t.Errorf("chosen %v, want %v", got, want)
 	}

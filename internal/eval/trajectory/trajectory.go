@@ -52,7 +52,8 @@
 // that word: |E| is |w|. The details explain w as the plain list it is
 // (Matched, Missing and Extra number its calls 1..|w|), and
 // Notes["chosen"] gives each call's place in the list, e.g.
-// "2 read: expected[1].any_order[0]".
+// "2 read: expected[1].any_order[0]", a run of one repeated call on one
+// line ("3-5 search: expected[2].repeat").
 // An alignment too large to compute (see package align) is an error of
 // Evaluate, never a guess.
 //
