@@ -314,6 +314,9 @@ type Choice struct {
 	// is 0 for the empty word, whose score is 1.
 	Num, Den int
 	Hits     int
+	// Slots, for AlignExact, is the position of each item: the step it
+	// was compared with, or its place after the last step.
+	Slots []int
 }
 
 // Align returns the word of a and its order-preserving alignment with
@@ -337,6 +340,23 @@ type Choice struct {
 // returns an error wrapping [ErrTooLarge]). The rounds raise λ strictly
 // and converge superlinearly: a handful in practice.
 func (a *Automaton) Align(r *Relation, chk Checks) (Choice, error) {
+	return a.align(r, chk, false)
+}
+
+// AlignExact is [Automaton.Align] position by position, as [Exact] aligns
+// a plain list: the k-th item of the word is compared with the k-th step
+// only (inside a parallel group, the word's items at the group's positions
+// with its steps in any permutation), and the score of a word w is
+// (hits + latency passes) / (max(|w|, steps) + latency checks − checks
+// skipped), so a missing, a wrong and an extra call each cost one
+// position. With no steps the empty word scores 1. Choice.Slots gives
+// each item's position. Its cost is Align's, every block storing its
+// layers.
+func (a *Automaton) AlignExact(r *Relation, chk Checks) (Choice, error) {
+	return a.align(r, chk, true)
+}
+
+func (a *Automaton) align(r *Relation, chk Checks, exact bool) (Choice, error) {
 	blocks := r.blocks()
 	cells := 0
 	for _, bl := range blocks {
@@ -350,11 +370,11 @@ func (a *Automaton) Align(r *Relation, chk Checks) (Choice, error) {
 		}
 	}
 	// The back pointers of every round share one slab, sized once.
-	d := &dp{a: a, r: r, chk: chk, blocks: blocks}
+	d := &dp{a: a, r: r, chk: chk, blocks: blocks, exact: exact}
 	d.ptrs = make([]int32, 0, cells-len(blocks)*a.states)
 	d.choice = make([]uint16, 0, len(blocks)*a.states)
 	p, q := int64(0), int64(1)
-	if a.nullable {
+	if a.nullable && (!exact || len(r.Steps) == 0) {
 		p = 1 // the empty word scores 1: nothing does better
 	}
 	for {
@@ -393,6 +413,7 @@ type dp struct {
 	r      *Relation
 	chk    Checks
 	blocks [][2]int
+	exact  bool // position by position (AlignExact)
 	p, q   int64
 	skip   []val // weight of each edge taken without a step
 	vals   []val // the layers of one block
@@ -403,6 +424,7 @@ type dp struct {
 	ptrs   []int32
 	choice []uint16
 	init   []int32 // back pointers of the start's closure
+	tail   []int32 // exact: back pointers of the items after the last step
 }
 
 // Back pointers: -1 none (layer 0: carried from the block before);
@@ -413,20 +435,32 @@ func ptrMatch(e int32, s int) int32 { return 2*(e*16+int32(s)) + 1 }
 
 func (d *dp) limited(c int32) bool { return d.chk.Limited != nil && d.chk.Limited(c) }
 
-// matched is the weight of item i matched with step j.
+// matched is the weight of item i matched with step j. In exact
+// alignments the item's position counts once in the denominator whatever
+// it holds, so only its latency check is weighed here.
 func (d *dp) matched(i, j int) val {
 	c := d.r.ItemClass[i]
 	num, den := int64(1), int64(1)
+	if d.exact {
+		den = 0
+	}
 	if d.limited(c) {
 		switch {
 		case d.chk.Skipped != nil && d.chk.Skipped(c, j):
 		case d.r.bonus(i, j):
-			num, den = 2, 2
+			num, den = num+1, den+1
 		default:
-			den = 2
+			den++
 		}
 	}
 	return val{d.q*num - d.p*den, hitWeight - den}
+}
+
+// mismatched is the weight of item i at an exact position whose step it
+// does not match: its latency check fails.
+func (d *dp) mismatched(i int) val {
+	den := d.unmatched(i) - 1
+	return val{-d.p * den, -den}
 }
 
 func (d *dp) unmatched(i int) int64 {
@@ -439,7 +473,11 @@ func (d *dp) unmatched(i int) int64 {
 // closure relaxes the transitions taken without a step within one layer
 // until nothing improves (Bellman–Ford in the automaton's order: no cycle
 // has positive weight, so it ends).
-func (d *dp) closure(v []val, ptr []int32) {
+func (d *dp) closure(v []val, ptr []int32) { d.relax(v, ptr, true) }
+
+// relax is closure; without items, only the empty transitions (an exact
+// item always takes a position).
+func (d *dp) relax(v []val, ptr []int32, items bool) {
 	a := d.a
 	for again := true; again; {
 		again = false
@@ -448,6 +486,9 @@ func (d *dp) closure(v []val, ptr []int32) {
 				continue
 			}
 			for _, e := range a.out[u] {
+				if !items && a.edges[e].item >= 0 {
+					continue
+				}
 				to := a.edges[e].to
 				if c := v[u].add(d.skip[e]); v[to].less(c) {
 					v[to], ptr[to] = c, ptrSkip(e)
@@ -477,7 +518,7 @@ func (d *dp) round(p, q int64) Choice {
 	}
 	cur[a.start] = val{}
 	d.init = fill(d.init, S, -1)
-	d.closure(cur, d.init)
+	d.relax(cur, d.init, !d.exact)
 	d.off, d.ptrs, d.choice = d.off[:0], d.ptrs[:0], d.choice[:0]
 	for _, bl := range d.blocks {
 		lo, k := bl[0], bl[1]-bl[0]
@@ -490,7 +531,7 @@ func (d *dp) round(p, q int64) Choice {
 				}
 			}
 		}
-		if !live {
+		if !live && !d.exact {
 			d.off = append(d.off, -1)
 			continue
 		}
@@ -507,7 +548,7 @@ func (d *dp) round(p, q int64) Choice {
 		for m := range n {
 			v := d.vals[m*S : (m+1)*S]
 			if m > 0 {
-				d.closure(v, ptr[(m-1)*S:m*S])
+				d.relax(v, ptr[(m-1)*S:m*S], !d.exact)
 			}
 			for s := range k {
 				if m&(1<<s) != 0 {
@@ -517,10 +558,19 @@ func (d *dp) round(p, q int64) Choice {
 				nv, np := d.vals[nm*S:(nm+1)*S], ptr[(nm-1)*S:nm*S]
 				for _, e := range a.leafEdges {
 					ed := a.edges[e]
-					if v[ed.from] == unreachable || !r.matches(int(ed.item), j) {
+					if v[ed.from] == unreachable {
 						continue
 					}
-					if c := v[ed.from].add(d.matched(int(ed.item), j)); nv[ed.to].less(c) {
+					var w val
+					switch {
+					case r.matches(int(ed.item), j):
+						w = d.matched(int(ed.item), j)
+					case d.exact:
+						w = d.mismatched(int(ed.item))
+					default:
+						continue
+					}
+					if c := v[ed.from].add(w); nv[ed.to].less(c) {
 						nv[ed.to], np[ed.to] = c, ptrMatch(e, s)
 					}
 				}
@@ -531,6 +581,12 @@ func (d *dp) round(p, q int64) Choice {
 		ch := d.choice[cs:]
 		clear(ch)
 		for st := range S {
+			if d.exact && st != int(a.accept) {
+				// Every position of the block holds an item of the
+				// word, unless the word has ended (extra steps).
+				cur[st], ch[st] = d.vals[(n-1)*S+st], uint16(n-1)
+				continue
+			}
 			best := cur[st]
 			for m := 1; m < n; m++ {
 				if c := d.vals[m*S+st]; best.less(c) {
@@ -540,6 +596,11 @@ func (d *dp) round(p, q int64) Choice {
 			cur[st] = best
 		}
 	}
+	if d.exact {
+		// The items after the last step: each a missing call.
+		d.tail = fill(d.tail, S, -1)
+		d.relax(cur, d.tail, true)
+	}
 	return d.trace()
 }
 
@@ -547,8 +608,19 @@ func (d *dp) round(p, q int64) Choice {
 func (d *dp) trace() Choice {
 	a := d.a
 	S := a.states
-	var items, steps []int
+	n := len(d.r.Steps)
+	var items, steps, slots []int
+	add := func(item, step, slot int) {
+		items, steps, slots = append(items, item), append(steps, step), append(slots, slot)
+	}
 	st := a.accept
+	for d.exact && d.tail[st] >= 0 {
+		ed := a.edges[d.tail[st]/2]
+		if ed.item >= 0 {
+			add(int(ed.item), -1, -1) // numbered below
+		}
+		st = ed.from
+	}
 	for bi, ci := len(d.blocks)-1, len(d.choice); bi >= 0; bi-- {
 		if d.off[bi] < 0 {
 			continue
@@ -561,33 +633,46 @@ func (d *dp) trace() Choice {
 			if pt%2 == 0 {
 				ed := a.edges[pt/2]
 				if ed.item >= 0 {
-					items, steps = append(items, int(ed.item)), append(steps, -1)
+					add(int(ed.item), -1, -1)
 				}
 				st = ed.from
 				continue
 			}
 			e, s := (pt/2)/16, int((pt/2)%16)
 			ed := a.edges[e]
-			items, steps = append(items, int(ed.item)), append(steps, d.blocks[bi][0]+s)
+			j := d.blocks[bi][0] + s
+			if d.r.matches(int(ed.item), j) {
+				add(int(ed.item), j, j)
+			} else {
+				add(int(ed.item), -1, j) // exact: a wrong call at position j
+			}
 			st, m = ed.from, m&^(1<<s)
 		}
 	}
 	for d.init[st] >= 0 {
 		ed := a.edges[d.init[st]/2]
 		if ed.item >= 0 {
-			items, steps = append(items, int(ed.item)), append(steps, -1)
+			add(int(ed.item), -1, -1)
 		}
 		st = ed.from
 	}
-	for x, y := 0, len(items)-1; x < y; x, y = x+1, y-1 {
-		items[x], items[y] = items[y], items[x]
-		steps[x], steps[y] = steps[y], steps[x]
-	}
+	slices.Reverse(items)
+	slices.Reverse(steps)
+	slices.Reverse(slots)
 	c := Choice{Items: items, Steps: steps}
+	c.Den = len(items)
+	if d.exact {
+		c.Den = max(len(items), n)
+		for k := range slots {
+			if k >= n {
+				slots[k] = k // the items after the last step
+			}
+		}
+		c.Slots = slots
+	}
 	for k, i := range items {
 		cl := d.r.ItemClass[i]
 		lim := d.limited(cl)
-		c.Den++
 		if lim {
 			c.Den++
 		}

@@ -158,6 +158,36 @@ func better(n1, d1, h1, n2, d2, h2 int) int {
 	return 0
 }
 
+// bruteExact finds the best positional assignment of word w: item k
+// against a step of position k's block, one item per step.
+func (g *groupCase) bruteExact(w []int, blk []int) (num, den, hits int) {
+	na := len(g.r.Steps)
+	steps := make([]int, len(w))
+	best := [3]int{-1, 1, -1}
+	var rec func(k int, used uint)
+	rec = func(k int, used uint) {
+		if k == len(w) {
+			n, d, h := g.score(w, steps)
+			d += max(len(w), na) - len(w)
+			if best[0] < 0 || better(n, d, h, best[0], best[1], best[2]) > 0 {
+				best = [3]int{n, d, h}
+			}
+			return
+		}
+		steps[k] = -1
+		rec(k+1, used)
+		for j := range na {
+			if k < na && used&(1<<j) == 0 && blk[j] == blk[k] && matches(g.r, w[k], j) {
+				steps[k] = j
+				rec(k+1, used|1<<j)
+			}
+		}
+		steps[k] = -1
+	}
+	rec(0, 0)
+	return best[0], best[1], best[2]
+}
+
 // bruteWord finds the best in-order assignment of word w.
 func (g *groupCase) bruteWord(w []int, blk []int) (num, den, hits int) {
 	na := len(g.r.Steps)
@@ -266,6 +296,47 @@ func TestAutomaton_Optimal(t *testing.T) {
 		}
 		if better(num, den, hits, bn, bd, bh) != 0 {
 			t.Fatalf("%s: got %d/%d with %d hits (%v → %v), optimum %d/%d with %d hits; steps %v groups %v classes %v",
+				name, num, den, hits, c.Items, c.Steps, bn, bd, bh, g.r.Steps, g.r.Group, g.r.ItemClass)
+		}
+
+		// Position by position.
+		c, err = a.AlignExact(g.r, g.chk)
+		if err != nil {
+			t.Fatalf("%s exact: %v", name, err)
+		}
+		if !slices.ContainsFunc(ws, func(w []int) bool { return slices.Equal(w, c.Items) }) {
+			t.Fatalf("%s exact: chose %v, not a word of the pattern", name, c.Items)
+		}
+		na := len(g.r.Steps)
+		used, slot := map[int]bool{}, map[int]bool{}
+		for k, j := range c.Steps {
+			sl := c.Slots[k]
+			if slot[sl] || (k < na) != (sl < na) || sl < na && blk[sl] != blk[k] || sl >= na && sl != k {
+				t.Fatalf("%s exact: item %d in slot %d: not its position (%v)", name, k, sl, c.Slots)
+			}
+			slot[sl] = true
+			if j >= 0 && (j != sl || !matches(g.r, c.Items[k], j) || used[j]) {
+				t.Fatalf("%s exact: item %d at step %d in slot %d breaks the exact rule", name, k, j, sl)
+			}
+			used[j] = true
+		}
+		num, den, hits = g.score(c.Items, c.Steps)
+		den += max(len(c.Items), na) - len(c.Items)
+		if num != c.Num || den != c.Den || hits != c.Hits {
+			t.Fatalf("%s exact: reports %d/%d hits %d, its alignment gives %d/%d hits %d", name, c.Num, c.Den, c.Hits, num, den, hits)
+		}
+		bn, bd, bh = -1, 1, 0
+		for _, w := range ws {
+			n, d, h := g.bruteExact(w, blk)
+			if bn < 0 || better(n, d, h, bn, bd, bh) > 0 {
+				bn, bd, bh = n, d, h
+			}
+		}
+		if na > 0 && bd == 0 {
+			bd = na // the empty word against steps: 0 of them
+		}
+		if better(num, den, hits, bn, bd, bh) != 0 {
+			t.Fatalf("%s exact: got %d/%d with %d hits (%v → %v), optimum %d/%d with %d hits; steps %v groups %v classes %v",
 				name, num, den, hits, c.Items, c.Steps, bn, bd, bh, g.r.Steps, g.r.Group, g.r.ItemClass)
 		}
 	}
