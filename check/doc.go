@@ -45,10 +45,10 @@
 //
 // # Groups
 //
-// [InOrder] also takes groups of entries, which nest: [Unordered] (its
-// entries in any order), [Sequence] (in order), [Either] (exactly one),
-// [Optional] and [Repeat] (min to max times). "Search, then both
-// documents in any order, then the answer" is
+// [InOrder] and [Exact] also take groups of entries, which nest:
+// [Unordered] (its entries in any order), [Sequence] (in order), [Either]
+// (exactly one), [Optional] and [Repeat] (min to max times). "Search,
+// then both documents in any order, then the answer" is
 //
 //	check.InOrder(
 //		check.Call("search"),
@@ -56,9 +56,9 @@
 //		check.Call("answer"),
 //	)
 //
-// Each plain list of calls the groups allow is scored as InOrder scores a
-// list, and the best counts (see [Group]); the details show that list as
-// the expected calls, and Notes["chosen"] where each came from.
+// Each plain list of calls the groups allow is scored as the evaluator
+// scores a list, and the best counts (see [Group]); the details show that
+// list as the expected calls, and Notes["chosen"] where each came from.
 //
 // # Other evaluators
 //

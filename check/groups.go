@@ -6,28 +6,31 @@ import (
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 )
 
-// An Entry is one entry of [InOrder]'s expected calls: a [ToolCall] or a
-// [Group].
+// An Entry is one entry of the expected calls of [InOrder] and [Exact]: a
+// [ToolCall] or a [Group].
 type Entry interface {
 	Option
 	expect(at string) (trajectory.Expect, error)
 	calls() []ToolCall
 }
 
-// A Group is an entry of [InOrder] that allows several plain lists of
-// calls (its words), made by [Unordered], [Sequence], [Either], [Optional]
-// or [Repeat]. Groups nest. InOrder scores each word it allows as a plain
-// list and keeps the best:
-//  1. the score is (hits + latency passes) / (calls of the word + their
+// A Group is an entry of [InOrder] and [Exact] that allows several plain
+// lists of calls (its words), made by [Unordered], [Sequence], [Either],
+// [Optional] or [Repeat]. Groups nest. The evaluator scores each word as
+// it scores a plain list and keeps the best:
+//  1. InOrder: (hits + latency passes) / (calls of the word + their
 //     latency checks − checks skipped), the empty word scoring 1;
-//  2. so an Optional call that is absent costs nothing, Either counts
+//  2. Exact: the same position by position, over max(calls of the word,
+//     actual calls), the empty word scoring 1 only when nothing was
+//     called;
+//  3. so an Optional call that is absent costs nothing, Either counts
 //     its best alternative, and Repeat counts at least min calls and as
 //     many more as it matched;
-//  3. among words of the best score, the one with the most hits wins.
+//  4. among words of the best score, the one with the most hits wins.
 //
-// The other trajectory evaluators refuse groups (a setting error): AnyOrder
-// ignores order anyway (InOrder with one Unordered group is any order),
-// Exact compares positions, Subset is an allow-list.
+// AnyOrder and Subset refuse groups (a setting error): AnyOrder ignores
+// order anyway (InOrder with one Unordered group is any order), Subset is
+// an allow-list.
 type Group struct {
 	kind     trajectory.Group
 	entries  []Entry

@@ -80,9 +80,23 @@ func ExampleRepeat() {
 	// missing call 2: read_document
 }
 
+func ExampleGroup_exact() {
+	// Exact compares positions: the documents in either order, and
+	// nothing else.
+	ev := check.Exact(
+		check.Call("search"),
+		check.Repeat(check.Call("read_document"), 1, 3),
+		check.Optional(check.Call("ask_user")),
+		check.Call("save_answer"),
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output: score 1.00
+}
+
 func ExampleGroup_refused() {
-	// Exact compares positions: a group there is a setting error.
-	ev := check.Exact(check.Optional(check.Call("search")))
+	// AnyOrder has no order to group: a group there is a setting error.
+	ev := check.AnyOrder(check.Optional(check.Call("search")))
 	fmt.Println(check.Validate(ev))
-	// Output: tool_trajectory: expected: groups are only scored in in_order mode, not exact (in_order with the list inside one any_order group scores any order)
+	// Output: tool_trajectory: expected: groups are only scored in in_order and exact modes, not any_order (in_order with the list inside one any_order group scores any order)
 }

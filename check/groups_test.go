@@ -17,7 +17,7 @@ func TestGroup_settingErrors(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{"any_order mode", check.AnyOrder(check.Optional(check.Call("a"))), "only scored in in_order mode, not any_order", "AnyOrder ignores order: a group would mean nothing new"},
+		{"any_order mode", check.AnyOrder(check.Optional(check.Call("a"))), "only scored in in_order and exact modes, not any_order", "AnyOrder ignores order: a group would mean nothing new"},
 		{"subset mode", check.Subset(check.Repeat(check.Call("a"), 1, 2)), "not subset", "an allow-list has no count"},
 		{"other evaluator", check.ToolCallOrder(check.Unordered(check.Call("a"), check.Call("b"))), "takes no groups", "UiPath's order has no groups"},
 		{"nil entry", check.InOrder(check.Either(check.Call("a"), nil)), "expected[0].one_of[1]: a nil entry", "placed by its path"},

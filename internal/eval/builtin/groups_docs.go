@@ -25,7 +25,7 @@ func ExpectedEntrySchema() map[string]any {
 	calls, _ := expectedShape.Schema["items"].(map[string]any)["anyOf"].([]any)
 	alts := slices.Clone(calls)
 	for _, g := range []shape.Shape{
-		group("any_order", "any_order group", "The entries, each taken whole, in any order (in_order mode only).", entries),
+		group("any_order", "any_order group", "The entries, each taken whole, in any order (in_order and exact modes only).", entries),
 		group("in_order", "in_order group", "The entries in this order: a sequence, e.g. one alternative of one_of.", entries),
 		group("one_of", "one_of group", "Exactly one of the entries: the one that scores best.", entries),
 		group("optional", "optional group", "The entry, or nothing: it never lowers the score.", entryRef),

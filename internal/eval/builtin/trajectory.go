@@ -74,8 +74,8 @@ func buildTrajectory(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) 
 	if s.Expected != nil {
 		exp, callNodes = s.Expected.Node, s.Expected.Calls
 		if g := s.Expected.Group; g != nil {
-			if o.Mode != trajectory.InOrder {
-				return nil, g.Errorf("groups in expected are only scored in mode in_order, not %s", s.Mode).With("use mode: in_order; a list inside one any_order group is then matched in any order")
+			if o.Mode != trajectory.InOrder && o.Mode != trajectory.Exact {
+				return nil, g.Errorf("groups in expected are only scored in modes in_order and exact, not %s", s.Mode).With("use mode: in_order; a list inside one any_order group is then matched in any order")
 			}
 			o.Groups = s.Expected.Entries
 		} else {

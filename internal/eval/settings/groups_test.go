@@ -14,8 +14,8 @@ import (
 
 // FuzzCallsOrGroups reads any YAML as an expected list with groups:
 //  1. an error is a SpecError placed in the file (line and column ≥ 1);
-//  2. a list it reads either builds an in_order evaluator or is refused by
-//     New with an ErrOption error, never a panic;
+//  2. a list it reads either builds in_order and exact evaluators or is
+//     refused by New with an ErrOption error, never a panic;
 //  3. an evaluator it builds scores a small trajectory between 0 and 1, or
 //     returns an error (an alignment too large), and explains as many
 //     calls as it says it expected.
@@ -46,23 +46,25 @@ func FuzzCallsOrGroups(f *testing.F) {
 			}
 			return
 		}
-		e, err := trajectory.New(trajectory.Options{Mode: trajectory.InOrder, Groups: x.Entries})
-		if err != nil {
-			if !errors.Is(err, trajectory.ErrOption) {
-				t.Fatalf("New: %v is not an ErrOption", err)
+		for _, mode := range []trajectory.Mode{trajectory.InOrder, trajectory.Exact} {
+			e, err := trajectory.New(trajectory.Options{Mode: mode, Groups: x.Entries})
+			if err != nil {
+				if !errors.Is(err, trajectory.ErrOption) {
+					t.Fatalf("New: %v is not an ErrOption", err)
+				}
+				return
 			}
-			return
-		}
-		out, err := e.Evaluate(context.Background(), tr)
-		if err != nil {
-			return
-		}
-		if math.IsNaN(out.Score) || out.Score < 0 || out.Score > 1 {
-			t.Fatalf("score %v outside [0, 1]", out.Score)
-		}
-		d := out.Details
-		if d.Hits != len(d.Matched) || d.Hits+len(d.Missing) != d.Expected {
-			t.Fatalf("details %+v: hits and missing do not add up to the expected calls", d)
+			out, err := e.Evaluate(context.Background(), tr)
+			if err != nil {
+				continue
+			}
+			if math.IsNaN(out.Score) || out.Score < 0 || out.Score > 1 {
+				t.Fatalf("%s: score %v outside [0, 1]", mode, out.Score)
+			}
+			d := out.Details
+			if d.Hits != len(d.Matched) || d.Hits+len(d.Missing) != d.Expected {
+				t.Fatalf("%s: details %+v: hits and missing do not add up to the expected calls", mode, d)
+			}
 		}
 	})
 }

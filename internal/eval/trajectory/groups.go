@@ -2,6 +2,7 @@ package trajectory
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/trajeval/trajeval/internal/align"
@@ -146,7 +147,8 @@ func entry(e Expect, at string, leaves *[]trajeval.ExpectedCall, paths *[]string
 
 // prepareGroups reads o.Groups: entries without a group are plain
 // expected calls; with groups, their calls (in document order) become
-// o.Expected and the entries are compiled, in InOrder mode only.
+// o.Expected and the entries are compiled, in InOrder and Exact modes
+// only.
 func (e *Evaluator) prepareGroups(o *Options) error {
 	if len(o.Expected) > 0 {
 		return groupErr("expected", "Expected and Groups are both set: give the calls in Groups alone")
@@ -162,8 +164,8 @@ func (e *Evaluator) prepareGroups(o *Options) error {
 	if err != nil {
 		return err
 	}
-	if e.Mode != InOrder {
-		return groupErr("expected", "groups are only scored in in_order mode, not %s (in_order with the list inside one any_order group scores any order)", e.Mode)
+	if e.Mode != InOrder && e.Mode != Exact {
+		return groupErr("expected", "groups are only scored in in_order and exact modes, not %s (in_order with the list inside one any_order group scores any order)", e.Mode)
 	}
 	a, err := align.Compile(p)
 	if err != nil {
@@ -188,49 +190,73 @@ func (e *Evaluator) evaluateGroups(steps []trajeval.Step, d *trajeval.Details) (
 		Limited: func(c int32) bool { return limited[c] },
 		Skipped: func(_ int32, j int) bool { _, ok := steps[j].Duration(); return !ok },
 	}
-	ch, err := e.auto.Align(r, chk)
+	align1 := e.auto.Align
+	if e.Mode == Exact {
+		align1 = e.auto.AlignExact
+	}
+	ch, err := align1(r, chk)
 	if err != nil {
 		return trajeval.Outcome{}, fmt.Errorf("tool_trajectory: %w", err)
 	}
 	// The chosen word is explained as the plain list it is: its calls are
-	// items 1..|word|, each with its place in expected.
-	items := make([]calls.Item, len(ch.Items))
-	want := make([]trajeval.ExpectedCall, len(ch.Items))
-	var chosen []any
+	// items 1..|word|, each with its place in expected. Exact numbers them
+	// by position (inside a parallel group the word's order may differ).
+	n := len(ch.Items)
+	leaves, matched := ch.Items, ch.Steps
+	if e.Mode == Exact {
+		// Slots are positions, with gaps where the word ends inside a
+		// parallel group: sort by them.
+		ord := make([]int, n)
+		for k := range ord {
+			ord[k] = k
+		}
+		slices.SortFunc(ord, func(x, y int) int { return ch.Slots[x] - ch.Slots[y] })
+		leaves, matched = make([]int, n), make([]int, n)
+		for r, k := range ord {
+			leaves[r], matched[r] = ch.Items[k], ch.Steps[k]
+		}
+	}
+	items := make([]calls.Item, n)
+	want := make([]trajeval.ExpectedCall, n)
+	chosen := []any{}
 	var a align.Alignment
-	for k, leaf := range ch.Items {
+	for k, leaf := range leaves {
 		items[k], want[k] = e.Items[leaf], e.Calls[leaf]
-		if ch.Steps[k] >= 0 {
-			a.Pairs = append(a.Pairs, align.Pair{Item: k, Step: ch.Steps[k]})
+		if matched[k] >= 0 {
+			a.Pairs = append(a.Pairs, align.Pair{Item: k, Step: matched[k]})
 		}
 		// A run of one call (a repeat) is one line: "4-6 search: expected[2].repeat".
 		first := k
-		for first > 0 && ch.Items[first-1] == leaf {
+		for first > 0 && leaves[first-1] == leaf {
 			first--
 		}
-		if k+1 < len(ch.Items) && ch.Items[k+1] == leaf {
+		if k+1 < n && leaves[k+1] == leaf {
 			continue
 		}
-		n := strconv.Itoa(k + 1)
+		num := strconv.Itoa(k + 1)
 		if first < k {
-			n = strconv.Itoa(first+1) + "-" + n
+			num = strconv.Itoa(first+1) + "-" + num
 		}
-		chosen = append(chosen, n+" "+e.Calls[leaf].Tool+": "+e.paths[leaf])
+		chosen = append(chosen, num+" "+e.Calls[leaf].Tool+": "+e.paths[leaf])
 	}
-	if len(items) > 0 {
-		calls.Explain(d, items, steps, a, calls.Ordered)
-	} else {
+	switch {
+	case n == 0:
 		for j, s := range steps {
 			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: s.Name})
 		}
+	case e.Mode == Exact:
+		calls.Explain(d, items, steps, a, calls.Positional)
+	default:
+		calls.Explain(d, items, steps, a, calls.Ordered)
 	}
 	d.Expected, d.Hits = len(items), len(a.Pairs)
-	if chosen == nil {
-		chosen = []any{}
-	}
 	d.Notes = map[string]any{"chosen": chosen}
 	latPass, latSkip, latN := latency(want, steps, a, d)
-	recall := score.Ratio(d.Hits+latPass, len(items)+latN-latSkip, 1)
+	den := len(items)
+	if e.Mode == Exact {
+		den = max(den, len(steps))
+	}
+	recall := score.Ratio(d.Hits+latPass, den+latN-latSkip, 1)
 	return trajeval.Outcome{Score: e.Score.Apply(recall, d.Hits, len(items), len(steps)), Details: d}, nil
 }
 

@@ -48,6 +48,16 @@ func TestToolTrajectory_Groups(t *testing.T) {
 		{"parallel steps in the group", abcd, "A [C B] D", 1, "B and C issued together"},
 		{"latency inside a group", "mode: in_order\nexpected: [{any_order: [{tool: a, max_duration_ms: 10}, b]}]", "b a@20", 2.0 / 3, "2 hits + 0 passes of 2 calls + 1 check"},
 		{"latency decides the one_of", "mode: in_order\nexpected: [{one_of: [{tool: a, max_duration_ms: 10}, b]}]", "a@20 b", 1, "b completes the one_of without a failing latency check"},
+		{"exact any_order", "mode: exact\nexpected: [A, {any_order: [B, C]}, D]", "A C B D", 1, "position by position, the group's calls in either order"},
+		{"exact extra call", "mode: exact\nexpected: [A, {any_order: [B, C]}, D]", "A C B D E", 0.8, "max(|w|, |A|) = 5: an extra call counts"},
+		{"exact gap", "mode: exact\nexpected: [A, {any_order: [B, C]}, D]", "A C X B D", 0.4, "positions 2 and 5 hold C and D: the rest is off by one"},
+		{"exact optional", "mode: exact\nexpected: [A, {optional: B}, C]", "A C", 1, "the list without B fits exactly"},
+		{"exact repeat", "mode: exact\nexpected: [{repeat: A, max: 2}, B]", "A A A B", 0.5, "at most two A: position 3 holds A where B is expected, and B at 4 is extra: 2 of 4"},
+		{"exact one_of", "mode: exact\nexpected: [{one_of: [A, {in_order: [B, C]}]}, D]", "B C D", 1, "the alternative of two calls"},
+		{"strict one_of", "mode: strict\nexpected: [{one_of: [A, B]}, D]", "B D", 1, "Dokimos STRICT is exact scored binary"},
+		{"exact empty word", "mode: exact\nexpected: [{optional: A}]", "B", 0, "the empty list against a call: 0, as exact with nothing expected"},
+		{"exact empty both", "mode: exact\nexpected: [{optional: A}]", "", 1, "nothing expected, nothing done"},
+		{"exact parallel", "mode: exact\nexpected: [A, {any_order: [B, C]}, D]", "A [C B] D", 1, "a parallel group in any permutation"},
 		{"only optional", "mode: in_order\nexpected: [{optional: a}]", "b", 1, "nothing is required: nothing is missing"},
 	}
 	for _, tc := range tests {
@@ -103,10 +113,9 @@ func TestToolTrajectory_GroupErrors(t *testing.T) {
 	tests := []struct {
 		name, yaml, want, reason string
 	}{
-		{"any_order mode", "mode: any_order\nexpected: [a, {optional: b}]", "s.yaml:3:16: expected[1]: groups in expected are only scored in mode in_order, not any_order", "under any_order the list has no order to group"},
-		{"exact mode", "mode: exact\nexpected: [{one_of: [a, b]}]", "only scored in mode in_order, not exact", "exact is position by position"},
+		{"any_order mode", "mode: any_order\nexpected: [a, {optional: b}]", "s.yaml:3:16: expected[1]: groups in expected are only scored in modes in_order and exact, not any_order", "under any_order the list has no order to group"},
 		{"subset mode", "mode: subset\nexpected: [{repeat: a}]", "not subset", "an allow-list has no order nor count"},
-		{"dokimos mode", "mode: strict\nexpected: [{repeat: a}]", "not strict", "the mode as written"},
+		{"dokimos mode", "mode: superset\nexpected: [{repeat: a}]", "not superset", "the mode as written"},
 		{"default mode", "expected: [{repeat: a}]", "not any_order", "the default mode is any_order"},
 		{"min above max", "mode: in_order\nexpected:\n  - repeat: a\n    min: 3\n    max: 2", "s.yaml:6:10: expected[0].max: max 2 is below min 3", "no count satisfies both"},
 		{"negative min", "mode: in_order\nexpected:\n  - repeat: a\n    min: -1", "s.yaml:5:10: expected[0].min: min must be at least 0", "a count is never negative"},
@@ -150,7 +159,7 @@ func TestNew_Groups(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{"any_order mode", trajectory.Options{Groups: []trajectory.Expect{{Group: trajectory.GroupOptional, Items: []trajectory.Expect{call("a")}}}}, "only scored in in_order mode", "the default mode is any_order"},
+		{"any_order mode", trajectory.Options{Groups: []trajectory.Expect{{Group: trajectory.GroupOptional, Items: []trajectory.Expect{call("a")}}}}, "only scored in in_order and exact modes", "the default mode is any_order"},
 		{"both lists", trajectory.Options{Mode: trajectory.InOrder, Expected: []trajeval.ExpectedCall{{Tool: "a"}}, Groups: []trajectory.Expect{call("b")}}, "both set", "one list of calls"},
 		{"repeat of two", trajectory.Options{Mode: trajectory.InOrder, Groups: []trajectory.Expect{{Group: trajectory.GroupRepeat, Items: []trajectory.Expect{call("a"), call("b")}, Min: 1, Max: trajectory.Unbounded}}}, "expected[0].repeat: repeat takes exactly one entry", "a repeat of a sequence is repeat: {in_order: ...}"},
 		{"max zero", trajectory.Options{Mode: trajectory.InOrder, Groups: []trajectory.Expect{{Group: trajectory.GroupRepeat, Items: []trajectory.Expect{call("a")}}}}, "max must be at least 1", "the zero Expect's Max is not unbounded"},

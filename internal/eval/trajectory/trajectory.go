@@ -27,9 +27,9 @@
 // max (hits / max(|E|,|A|)) or binary (1 iff the recall score is 1); see
 // package score.
 //
-// Groups ([Options].Groups, in_order only): an entry of the expected list
-// may be a group ([Expect]) of entries, nested at will, and the list then
-// stands for a set of plain lists of calls, its words:
+// Groups ([Options].Groups, in_order and exact): an entry of the expected
+// list may be a group ([Expect]) of entries, nested at will, and the list
+// then stands for a set of plain lists of calls, its words:
 //  1. any_order: its entries, each taken whole, in any order (a
 //     permutation of the entries, not an interleaving of their calls);
 //     at most 12 entries;
@@ -57,10 +57,16 @@
 // An alignment too large to compute (see package align) is an error of
 // Evaluate, never a guess.
 //
+// In exact mode the same holds position by position: w[k] against A[k]
+// (a parallel group's positions in any permutation), scored (hits +
+// lat_pass) / (max(|w|, |A|) + |Lat(w)| − lat_skipped), so the best word
+// is the one that fits the steps best; the empty word scores 1 only
+// against no steps. Matched and Missing number w's calls by position.
+//
 // Groups in another mode are refused: any_order ignores order anyway (one
-// any_order group in in_order mode is any order), exact compares
-// positions and subset is an allow-list, so a group there would mean
-// nothing or something new; it is an error, never ignored.
+// any_order group in in_order mode is any order) and subset is an
+// allow-list, so a group there would mean nothing or something new; it is
+// an error, never ignored.
 //
 // An evaluator is built from [Options] by [New]; suite files are
 // translated into Options by the YAML layer.
@@ -119,7 +125,7 @@ type Options struct {
 	// Minimums count in AnyOrder only: each one met is a hit.
 	Minimums []Minimum
 	// Groups, when set, replace Expected: calls and groups of calls
-	// (see [Expect]); with a group, InOrder mode only.
+	// (see [Expect]); with a group, InOrder and Exact modes only.
 	Groups []Expect
 }
 
