@@ -28,6 +28,7 @@ func Specs() []eval.Spec {
 	out = append(out, compositeSpec)
 	out = append(out, judge.Specs()...)
 	out = append(out, code.Specs()...)
+	out = append(out, groundingSpec)
 	out = append(out, dokimosSpecs()...)
 	out = append(out, reliabilitySpecs()...)
 	out = append(out, dokimosJudgedSpecs()...)
