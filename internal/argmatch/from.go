@@ -143,6 +143,30 @@ func (c cmp) equal(want, got any) bool {
 	return c.literal(want, got)
 }
 
+// siblings says which calls of tool ("" any) were left out because they
+// were issued with the current step, in its parallel group; "" when none.
+func (c cmp) siblings(tool string) string {
+	var ns []string
+	g := c.trail.steps[c.at].ParallelGroup
+	for k := range c.at {
+		s := &c.trail.steps[k]
+		if g != 0 && s.ParallelGroup == g && (tool == "" || s.Name == tool) {
+			n := s.Index
+			if n <= 0 {
+				n = k + 1
+			}
+			ns = append(ns, strconv.Itoa(n))
+		}
+	}
+	switch len(ns) {
+	case 0:
+		return ""
+	case 1:
+		return "step " + ns[0] + " was issued together with this call"
+	}
+	return "steps " + strings.Join(ns, ", ") + " were issued together with this call"
+}
+
 // maxShown bounds the values a $from near miss lists.
 const maxShown = 5
 
@@ -187,6 +211,9 @@ func (c cmp) fromWant(p *pattern) string {
 	}
 	switch {
 	case len(steps) == 0:
+		if s := c.siblings(p.src.tool); s != "" {
+			return p.text + ": no earlier " + what + " (" + s + ")"
+		}
 		return p.text + ": no earlier " + what
 	case len(shown) == 0:
 		return fmt.Sprintf("%s: nothing at the path in %s %s", p.text, at, strings.Join(steps, ", "))

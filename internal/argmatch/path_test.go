@@ -240,6 +240,9 @@ func TestMatcher_DiffAt_from(t *testing.T) {
 		{"no earlier call", [][3]string{
 			{"get", `{"id":"P1"}`, ""},
 		}, `args.id: expected {"$from":"search.result.items[*].id"}: no earlier calls of search, got "P1"`, "the tool was never called before"},
+		{"parallel sibling", [][3]string{
+			{"search@2", `{}`, `{"items":[{"id":"P1"}]}`}, {"get@2", `{"id":"P1"}`, ""},
+		}, `args.id: expected {"$from":"search.result.items[*].id"}: no earlier calls of search (step 1 was issued together with this call), got "P1"`, "say why a call that came first does not count"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

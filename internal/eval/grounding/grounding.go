@@ -480,13 +480,27 @@ func (ix *index) looked(j int) string {
 		}
 		parts = append(parts, w+ranges(results))
 	}
+	var together []string
+	for k := range j {
+		if g := ix.steps[j].ParallelGroup; g != 0 && ix.steps[k].ParallelGroup == g {
+			together = append(together, strconv.Itoa(stepNo(ix.steps, k)))
+		}
+	}
+	note := ""
+	switch len(together) {
+	case 0:
+	case 1:
+		note = "; step " + together[0] + " was issued together with this call, so its result does not count"
+	default:
+		note = "; steps " + ranges(together) + " were issued together with this call, so their results do not count"
+	}
 	switch len(parts) {
 	case 0:
-		return "any source: no user message, case input or earlier result to look in"
+		return "any source: no user message, case input or earlier result to look in" + note
 	case 1:
-		return parts[0]
+		return parts[0] + note
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1] + note
 }
 
 // ranges writes ascending numbers with runs shortened: 1–4, 6.

@@ -179,7 +179,7 @@ func TestEvaluator_Evaluate_explains(t *testing.T) {
 	for _, c := range out.Details.Checks {
 		got = append(got, c.Status+" "+c.Name+": "+c.Message)
 	}
-	want := []string{`fail step 4 get args.id = "P-99": not in the user's messages (turn 1), the case's input or the results of steps 1, 2`}
+	want := []string{`fail step 4 get args.id = "P-99": not in the user's messages (turn 1), the case's input or the results of steps 1, 2; step 3 was issued together with this call, so its result does not count`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("checks:\n got %q\nwant %q", got, want)
 	}
