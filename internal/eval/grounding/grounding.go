@@ -152,6 +152,9 @@ func New(o Options) (*Evaluator, error) {
 // when asked, folds case. A NUL, which separates the strings of the
 // index, becomes a space.
 func (e *Evaluator) normalize(s string) string {
+	if !e.fold && plain(s) {
+		return s
+	}
 	s = norm.NFC.String(s)
 	var b strings.Builder
 	b.Grow(len(s))
@@ -172,6 +175,22 @@ func (e *Evaluator) normalize(s string) string {
 		s = e.folder.String(s)
 	}
 	return s
+}
+
+// plain reports whether s is already normal: ASCII (which NFC leaves
+// alone), with no white space but single spaces between words. Most
+// values and results are, and need no copy.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80 || c < ' ' || c == 0x7f:
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // A value is one checked argument leaf.
@@ -203,16 +222,22 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		return trajeval.Outcome{Score: 1, Details: d}, nil
 	}
 	ix := e.index(steps, turns)
+	looked := map[int]string{} // by step: its values share their sources
 	for _, v := range values {
 		if ix.grounded(v) {
 			d.Hits++
 			continue
 		}
 		s := &steps[v.step]
+		where, ok := looked[v.step]
+		if !ok {
+			where = ix.looked(v.step)
+			looked[v.step] = where
+		}
 		d.Checks = append(d.Checks, trajeval.Check{
 			Name:    fmt.Sprintf("step %d %s %s = %s", stepNo(steps, v.step), s.Name, argPath(v.path), show(v.raw)),
 			Status:  trajeval.CheckFail,
-			Message: "not in " + ix.looked(v.step),
+			Message: "not in " + where,
 		})
 	}
 	return trajeval.Outcome{Score: float64(d.Hits) / float64(d.Expected), Details: d}, nil
@@ -288,6 +313,9 @@ type index struct {
 	sources []source
 	cut     []int            // per step: the end of the text it could see
 	nsrc    []int            // per step: the sources it could see
+	nres    []int            // per step: the results before its cut
+	texts   []int            // the sources that are not results
+	results []int            // the steps whose results are sources, in order
 	numbers map[string][]int // canonical number → the sources holding it, ascending
 	// sa indexes a long text: a value is then found in time that grows
 	// with its occurrences, not with the text.
@@ -300,7 +328,7 @@ type index struct {
 const longText = 64 << 10
 
 func (e *Evaluator) index(steps []trajeval.Step, turns []trajeval.Turn) *index {
-	ix := &index{steps: steps, cut: make([]int, len(steps)), nsrc: make([]int, len(steps)), numbers: map[string][]int{}}
+	ix := &index{steps: steps, cut: make([]int, len(steps)), nsrc: make([]int, len(steps)), nres: make([]int, len(steps)), numbers: map[string][]int{}}
 	var b strings.Builder
 	add := func(kind, n int, texts []string, nums []string) {
 		if len(texts) == 0 && len(nums) == 0 {
@@ -308,6 +336,11 @@ func (e *Evaluator) index(steps []trajeval.Step, turns []trajeval.Turn) *index {
 		}
 		id := len(ix.sources)
 		ix.sources = append(ix.sources, source{start: b.Len(), kind: kind, n: n})
+		if kind == srcResult {
+			ix.results = append(ix.results, n)
+		} else {
+			ix.texts = append(ix.texts, id)
+		}
 		for _, s := range texts {
 			b.WriteString(s)
 			b.WriteByte(0)
@@ -343,7 +376,7 @@ func (e *Evaluator) index(steps []trajeval.Step, turns []trajeval.Turn) *index {
 				}
 			}
 		}
-		ix.cut[j], ix.nsrc[j] = b.Len(), len(ix.sources)
+		ix.cut[j], ix.nsrc[j], ix.nres[j] = b.Len(), len(ix.sources), len(ix.results)
 		var texts, nums []string
 		e.resultText(steps[j].Result, &texts, &nums)
 		if m := e.normalize(steps[j].ErrorMessage); m != "" {
@@ -452,18 +485,26 @@ func (ix *index) grounded(v value) bool {
 
 // looked says where the values of step j were looked for.
 func (ix *index) looked(j int) string {
-	var parts, turns, results []string
-	for i := range ix.nsrc[j] {
-		if !ix.visible(i, j) {
-			continue
+	var parts []string
+	var turns []int
+	for _, i := range ix.texts {
+		if i >= ix.nsrc[j] {
+			break
 		}
 		switch s := ix.sources[i]; s.kind {
 		case srcInput:
 			parts = append(parts, "the case's input")
 		case srcUser:
-			turns = append(turns, strconv.Itoa(s.n))
-		case srcResult:
-			results = append(results, strconv.Itoa(stepNo(ix.steps, s.n)))
+			turns = append(turns, s.n)
+		}
+	}
+	// Results come in step order: those before the step's cut, less its
+	// parallel group's.
+	g := ix.steps[j].ParallelGroup
+	results := make([]int, 0, ix.nres[j])
+	for _, k := range ix.results[:ix.nres[j]] {
+		if g == 0 || ix.steps[k].ParallelGroup != g {
+			results = append(results, stepNo(ix.steps, k))
 		}
 	}
 	if len(turns) > 0 {
@@ -480,17 +521,17 @@ func (ix *index) looked(j int) string {
 		}
 		parts = append(parts, w+ranges(results))
 	}
-	var together []string
+	var together []int
 	for k := range j {
 		if g := ix.steps[j].ParallelGroup; g != 0 && ix.steps[k].ParallelGroup == g {
-			together = append(together, strconv.Itoa(stepNo(ix.steps, k)))
+			together = append(together, stepNo(ix.steps, k))
 		}
 	}
 	note := ""
 	switch len(together) {
 	case 0:
 	case 1:
-		note = "; step " + together[0] + " was issued together with this call, so its result does not count"
+		note = "; step " + strconv.Itoa(together[0]) + " was issued together with this call, so its result does not count"
 	default:
 		note = "; steps " + ranges(together) + " were issued together with this call, so their results do not count"
 	}
@@ -504,25 +545,20 @@ func (ix *index) looked(j int) string {
 }
 
 // ranges writes ascending numbers with runs shortened: 1–4, 6.
-func ranges(ns []string) string {
+func ranges(ns []int) string {
 	var out []string
 	for i := 0; i < len(ns); {
-		a, _ := strconv.Atoi(ns[i])
 		k := i
-		for k+1 < len(ns) {
-			b, _ := strconv.Atoi(ns[k+1])
-			if b != a+(k+1-i) {
-				break
-			}
+		for k+1 < len(ns) && ns[k+1] == ns[k]+1 {
 			k++
 		}
 		switch {
 		case k == i:
-			out = append(out, ns[i])
+			out = append(out, strconv.Itoa(ns[i]))
 		case k == i+1:
-			out = append(out, ns[i], ns[k])
+			out = append(out, strconv.Itoa(ns[i]), strconv.Itoa(ns[k]))
 		default:
-			out = append(out, ns[i]+"–"+ns[k])
+			out = append(out, strconv.Itoa(ns[i])+"–"+strconv.Itoa(ns[k]))
 		}
 		i = k + 1
 	}
