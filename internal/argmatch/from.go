@@ -2,6 +2,7 @@ package argmatch
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -69,28 +70,25 @@ func Earlier(steps []trajeval.Step, k, j int) bool {
 }
 
 // earlier calls f with the index of each step of tool ("" any) earlier
-// than step j, in order, until f returns false.
-func (t *Trail) earlier(j int, tool string, f func(k int) bool) {
-	if tool == "" {
-		for k := range j {
-			if Earlier(t.steps, k, j) && !f(k) {
-				return
+// than step j, in order (latest first when back), until f returns false.
+func (t *Trail) earlier(j int, tool string, back bool, f func(k int) bool) {
+	n, at := j, func(i int) int { return i }
+	if tool != "" {
+		if t.byTool == nil {
+			t.byTool = map[string][]int{}
+			for k := range t.steps {
+				name := t.steps[k].Name
+				t.byTool[name] = append(t.byTool[name], k)
 			}
 		}
-		return
+		ks := t.byTool[tool]
+		n, at = sort.SearchInts(ks, j), func(i int) int { return ks[i] }
 	}
-	if t.byTool == nil {
-		t.byTool = map[string][]int{}
-		for k := range t.steps {
-			n := t.steps[k].Name
-			t.byTool[n] = append(t.byTool[n], k)
+	for i := range n {
+		if back {
+			i = n - 1 - i
 		}
-	}
-	for _, k := range t.byTool[tool] {
-		if k >= j {
-			return
-		}
-		if Earlier(t.steps, k, j) && !f(k) {
+		if k := at(i); Earlier(t.steps, k, j) && !f(k) {
 			return
 		}
 	}
@@ -122,8 +120,9 @@ func (c cmp) from(p *pattern, got any) bool {
 	if c.trail == nil {
 		return false
 	}
+	// The latest calls first: an agent usually uses what it just saw.
 	found := false
-	c.trail.earlier(c.at, p.src.tool, func(k int) bool {
+	c.trail.earlier(c.at, p.src.tool, true, func(k int) bool {
 		p.src.path.Values(c.trail.root(k, p.src.args), func(v any) bool {
 			found = c.equal(v, got)
 			return !found
@@ -184,7 +183,7 @@ func (c cmp) fromWant(p *pattern) string {
 	var shown []string
 	seen := map[string]bool{}
 	more := 0
-	c.trail.earlier(c.at, p.src.tool, func(k int) bool {
+	c.trail.earlier(c.at, p.src.tool, false, func(k int) bool {
 		n := c.trail.steps[k].Index
 		if n <= 0 {
 			n = k + 1

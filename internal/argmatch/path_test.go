@@ -332,3 +332,29 @@ func jsonText(v any) string {
 	}
 	return b.String()
 }
+
+// BenchmarkMatcher_MatchAt_from matches each read of a 1,000-step trace
+// (a search, then a read of one id it found, 500 times) against a $from
+// over every earlier search: the worst case looks through them all.
+func BenchmarkMatcher_MatchAt_from(b *testing.B) {
+	var calls [][3]string
+	for i := range 500 {
+		calls = append(calls,
+			[3]string{"search", `{}`, fmt.Sprintf(`"{\"items\":[{\"id\":\"A%d\"},{\"id\":\"B%d\"}]}"`, i, i)},
+			[3]string{"read", fmt.Sprintf(`{"id":"B%d"}`, i), `"ok"`})
+	}
+	st := steps(&testing.T{}, calls...)
+	m, err := argmatch.New(map[string]any{"id": map[string]any{"$from": "search.result.items[*].id"}}, partial, argmatch.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr := argmatch.NewTrail(st)
+		for j := 1; j < len(st); j += 2 {
+			if !m.MatchAt(tr, j) {
+				b.Fatalf("step %d does not match", j+1)
+			}
+		}
+	}
+}
