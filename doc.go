@@ -84,7 +84,8 @@
 //  3. values compare by JSON type: numbers by value (1 = 1.0), strings
 //     exactly, null is not a missing key, a bool is never a number;
 //  4. an object whose only key starts with "$" is an operator: $regex,
-//     $contains, $gt, $gte, $lt, $lte, $approx, $type, $any, $oneOf, $not.
+//     $contains, $gt, $gte, $lt, $lte, $approx, $type, $any, $oneOf, $not,
+//     and $from (a value an earlier call returned).
 //
 // # Scoring
 //
