@@ -191,20 +191,12 @@ type entry struct {
 // unknown opts.From is an error before any case is scored.
 func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(trajeval.CaseResult) error) (Summary, error) {
 	var sum Summary
-	if opts.From != "" {
-		if _, err := trace.Lookup(opts.From); err != nil {
-			return sum, err
-		}
+	if err := Check(suites, opts); err != nil {
+		return sum, err
 	}
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
-	}
-	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
-		return sum, errs[0]
-	}
-	if opts.Trials > 1 && !runsTarget(suites, opts) {
-		return sum, fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
 	}
 	kept := opts.Kept
 	if kept == nil {
@@ -228,6 +220,25 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 		err = cerr
 	}
 	return sum, err
+}
+
+// Check returns what would stop a run of suites with opts before any
+// case: an unknown opts.From; suites with no cases and no traces to score
+// (one *trajeval.SpecError each, joined); trials with no case that runs a
+// target (ErrTrialsNeedTarget). Run checks the same first.
+func Check(suites []*suite.Suite, opts Options) error {
+	if opts.From != "" {
+		if _, err := trace.Lookup(opts.From); err != nil {
+			return err
+		}
+	}
+	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if opts.Trials > 1 && !runsTarget(suites, opts) {
+		return fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
+	}
+	return nil
 }
 
 // workers returns how many cases to score at once.
