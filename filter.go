@@ -12,9 +12,6 @@ import (
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
-// errNoMatch is the error of a filter pattern that picks nothing.
-var errNoMatch = errors.New("matches no case")
-
 // A filter is RunOptions.Filter compiled: its patterns, and which of them
 // picked something in this run.
 type filter struct {
@@ -138,7 +135,7 @@ func (f *filter) unmatched(what string) error {
 		if len(ids) > 0 {
 			hint = "nearest: " + strings.Join(ids, ", ")
 		}
-		errs = append(errs, fmt.Errorf("filter %q %w %s (%s)", p.text, errNoMatch, what, hint))
+		errs = append(errs, fmt.Errorf("filter %q matches no %s (%s)", p.text, what, hint))
 	}
 	return errors.Join(errs...)
 }

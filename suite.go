@@ -370,7 +370,7 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 		}
 	}
 	if len(cur.Open) == 0 {
-		if err := f.unmatched("id"); err != nil {
+		if err := f.unmatched("case id"); err != nil {
 			return nil, err
 		}
 	}
