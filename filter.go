@@ -45,7 +45,7 @@ func compileFilter(patterns []string) (*filter, error) {
 		pat := pattern{text: p}
 		switch {
 		case p == "":
-			return nil, errors.New("filter: an empty pattern picks nothing; give a glob such as refund-* or a regular expression such as /^refund-[0-9]+$/")
+			return nil, errors.New(`filter "": an empty pattern picks nothing; give a glob such as refund-* or a regular expression such as /^refund-[0-9]+$/`)
 		case len(p) >= 2 && p[0] == '/' && p[len(p)-1] == '/':
 			re, err := regexp.Compile(p[1 : len(p)-1])
 			if err != nil {
@@ -82,6 +82,9 @@ func (f *filter) match(suiteName, id string) bool {
 // note remembers id as a near miss of every pattern that has matched
 // nothing yet, keeping the nearMax nearest.
 func (f *filter) note(suiteName, id string) {
+	if f == nil {
+		return
+	}
 	for i := range f.pats {
 		p := &f.pats[i]
 		if p.matched {

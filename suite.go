@@ -353,8 +353,9 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 			cases[key{c.Suite, c.ID}] = c
 		}
 		p.opts.Only = func(suiteName, id string) bool {
-			if !f.match(suiteName, id) {
-				f.note(suiteName, id)
+			picked := f.match(suiteName, id)
+			f.note(suiteName, id) // a near miss of the patterns that picked nothing yet
+			if !picked {
 				return false
 			}
 			c, ok := cases[key{suiteName, id}]
