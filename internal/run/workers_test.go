@@ -160,7 +160,9 @@ func TestRun_unusedTraces(t *testing.T) {
 func TestRun_only(t *testing.T) {
 	suites := fixture(t, 60)
 	all, _ := record(t, suites, run.Options{Workers: 1, Traces: tracesOf(suites)})
-	even := func(_, id string) bool { return id == "own" || strings.TrimLeft(id, "c0123456789") == "" && id[len(id)-1]%2 == 0 }
+	even := func(_, id string) bool {
+		return id == "own" || strings.TrimLeft(id, "c0123456789") == "" && id[len(id)-1]%2 == 0
+	}
 	var want []string
 	for _, line := range all {
 		id, _, _ := strings.Cut(line, " ")
