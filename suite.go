@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"iter"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all" // every evaluator type a suite may name
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
@@ -103,7 +103,7 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	}
 	s := &Suite{paths: paths, load: keyOf(o)}
 	s.judges = &judge.Runtime{Getenv: o.Judge.Getenv, Workers: o.Judge.Workers, CacheDir: o.Judge.CacheDir, NoCache: o.Judge.NoCache}
-	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges}
+	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All()}
 	if o.Threshold != 0 {
 		lo.Threshold = &o.Threshold
 	}

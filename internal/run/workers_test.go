@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"

@@ -2,8 +2,8 @@ package builtin
 
 import (
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/composite"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/uipath"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/shape"
@@ -399,7 +399,7 @@ var docs = map[string]typeDoc{
 }
 
 // document attaches its documentation to each spec.
-func document(specs []eval.Spec) []eval.Spec {
+func document(specs []spec.Spec) []spec.Spec {
 	for i := range specs {
 		if d, ok := docs[specs[i].Type]; ok {
 			specs[i].Summary, specs[i].Example, specs[i].Settings = d.summary, d.example, d.settings

@@ -6,8 +6,8 @@ import (
 
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -37,16 +37,16 @@ type trajectorySettings struct {
 	Minimums        *config.Node            `config:"minimums"`
 }
 
-var trajectorySpec = eval.Spec{
+var trajectorySpec = spec.Spec{
 	Type:      "tool_trajectory",
 	Keys:      config.Keys(reflect.TypeFor[trajectorySettings]()),
 	Threshold: 1,
 	Build:     buildTrajectory,
 }
 
-func buildTrajectory(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+func buildTrajectory(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 	s := trajectorySettings{Mode: string(trajectory.AnyOrder)}
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	o := trajectory.Options{Mode: trajectory.Mode(s.Mode), Score: score.Recall}

@@ -1,7 +1,8 @@
 // Package settings reads the evaluator settings that several suite
 // dialects share (expected calls, argument rules, minimums) from the
 // positioned configuration tree into the evaluator packages' Go values,
-// placing every mistake at its key.
+// placing every mistake at its key. Like packages spec and builtin, it is
+// the suite-file side of the evaluators.
 package settings
 
 import (

@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -34,7 +35,7 @@ func benchCase(b *testing.B, mode string, n int, withArgs bool) (*eval.Configure
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := eval.Build(node, &eval.Env{Types: builtin.Types()})
+	c, err := spec.Build(node, &spec.Env{Types: builtin.Types()})
 	if err != nil {
 		b.Fatal(err)
 	}
