@@ -257,8 +257,8 @@ type RunOptions struct {
 	DumpTraces string
 	// Warn receives each problem that did not stop a case from being
 	// scored (a trace that matches no case, a damaged trace read
-	// leniently); nil drops them. It is called one warning at a time,
-	// possibly from another goroutine.
+	// leniently); nil drops them. Run calls it on the goroutine that
+	// ranges over it, in order with the results.
 	Warn func(Warning)
 	// Stop, when closed, starts no new case: the cases under way finish
 	// and are yielded, and the run ends with [ErrStopped]. Ending ctx
@@ -400,7 +400,9 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 //     target commands under way are stopped, and Run returns when they
 //     have.
 //
-// The loop body runs on the caller's goroutine.
+// The loop body runs on the caller's goroutine. The run goes on while it
+// does: a slow loop body holds up the run only when a few hundred results
+// wait for it.
 func (s *Suite) Run(ctx context.Context, opts RunOptions) iter.Seq2[CaseResult, error] {
 	return func(yield func(CaseResult, error) bool) {
 		if err := s.runAll(ctx, opts, yield); err != nil {
@@ -418,50 +420,56 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	results := make(chan CaseResult)
-	more := make(chan bool)
-	done := make(chan error, 1)
-	judged := false
-	go func() {
-		_, err := run.Run(ctx, p.s.suites, p.opts, func(r CaseResult) error {
-			select {
-			case results <- r:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			select {
-			case ok := <-more:
-				if !ok {
-					return errBreak
-				}
-				return nil
-			case <-ctx.Done():
-				// The loop body left without returning (t.FailNow, a
-				// panic): cancel ends the run.
-				return ctx.Err()
-			}
-		})
-		done <- err
-	}()
-	for {
+	// Results and warnings come through one channel, so that they reach
+	// the caller in the run's order. It is buffered: a hand-over per case
+	// in both directions would cost as much as scoring it.
+	type item struct {
+		r CaseResult
+		w *Warning
+	}
+	items := make(chan item, 256)
+	send := func(it item) error {
 		select {
-		case r := <-results:
-			judged = judged || r.Judge != nil
-			ok := yield(r, nil)
-			more <- ok
-			if !ok {
-				cancel()
-				<-done
-				return nil
-			}
-		case err := <-done:
-			if cerr := p.s.judges.CacheErr(); judged && cerr != nil && !opts.Judge.NoCache && opts.Warn != nil {
-				opts.Warn(Warning{Msg: "judge answers are not all cached: " + cerr.Error()})
-			}
-			if err == nil && len(p.s.Open) > 0 {
-				err = p.filter.unmatched("id of a case or a trajectory")
-			}
-			return err
+		case items <- it:
+			return nil
+		case <-ctx.Done():
+			// A break, or the loop body left without returning
+			// (t.FailNow, a panic): cancel ends the run.
+			return ctx.Err()
 		}
 	}
+	ro := p.opts
+	if opts.Warn != nil {
+		ro.Warn = func(w Warning) { send(item{w: &w}) }
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error { return send(item{r: r}) })
+		close(items) // every sender has returned with run.Run
+		done <- err
+	}()
+	judged := false
+	for it := range items {
+		if it.w != nil {
+			opts.Warn(*it.w)
+			continue
+		}
+		judged = judged || it.r.Judge != nil
+		if !yield(it.r, nil) {
+			cancel()
+			for range items {
+				// Let the run end: what it still hands on is dropped.
+			}
+			<-done
+			return nil
+		}
+	}
+	err = <-done
+	if cerr := p.s.judges.CacheErr(); judged && cerr != nil && !opts.Judge.NoCache && opts.Warn != nil {
+		opts.Warn(Warning{Msg: "judge answers are not all cached: " + cerr.Error()})
+	}
+	if err == nil && len(p.s.Open) > 0 {
+		err = p.filter.unmatched("id of a case or a trajectory")
+	}
+	return err
 }
