@@ -290,8 +290,9 @@ type JudgeOptions struct {
 //  3. a suite with no cases and no traces to score (a *[SpecError]
 //     each, joined);
 //  4. Trials with no case that runs a target;
-//  5. a Filter pattern that is malformed, or, when no suite is without
-//     cases, that picks no case.
+//  5. a Filter pattern that is malformed, or that picks no case when
+//     every suite has cases (a suite without cases picks among its
+//     trajectories, known only as Run reads them).
 //
 // The trajectories of the suites in s.Open are not known before they are
 // read, and are not among the cases.
