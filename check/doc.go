@@ -19,7 +19,8 @@
 //     set): every key of [Args] must be present with a matching value; a
 //     value is a literal (compared by JSON value, so 1 = 1.0) or an
 //     operator ([Regex], [Contains], [Gt], [Gte], [Lt], [Lte], [Approx],
-//     [Near], [Type], [Any], [OneOf], [Not]);
+//     [Near], [Type], [Any], [OneOf], [Not], and [From], which looks at
+//     what earlier calls returned);
 //  3. with [MaxDuration], the step's duration is one more check: within
 //     the limit it passes; with no duration known it is skipped (and out
 //     of the score); when the call is missing it fails.
@@ -66,8 +67,9 @@
 // exploration). [ToolCallOrder], [ToolCallCount], [ToolCallArgs] and
 // [ToolCallOutput] are UiPath's tool-call evaluators; [ToolCorrectness],
 // [ToolCallValidity], [ToolErrors], [Efficiency], [ToolNameReliability]
-// and [ToolDescriptionReliability] are Dokimos's rule checks. Each
-// documents its score.
+// and [ToolDescriptionReliability] are Dokimos's rule checks. [Grounding]
+// checks that every argument value came from the user or an earlier
+// result. Each documents its score.
 //
 // # Bad settings
 //

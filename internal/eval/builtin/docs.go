@@ -180,6 +180,20 @@ var docs = map[string]typeDoc{
 			{Key: "timeout", Shape: shape.Duration(), Default: "30s", Doc: "How long the program may run."},
 		},
 	},
+	"grounding": {
+		summary: "The share of argument values (strings, numbers) found in the user's messages, the case's input or an earlier call's result: no invented ids, names or amounts.",
+		example: `- name: no_invented_values
+  type: grounding
+  ignore: [search.limit, "*.page"]
+`,
+		settings: []shape.Field{
+			{Key: "min_length", Shape: shape.Count(0), Default: "3", Doc: "The shortest string checked, in characters."},
+			{Key: "case_insensitive", Shape: shape.Bool(), Default: "false", Doc: "Find strings ignoring case (Unicode case folding)."},
+			{Key: "numbers", Shape: shape.Bool(), Default: "true", Doc: "Check numbers too, by value (42 = 42.0, and the text 42)."},
+			{Key: "only", Shape: shape.List(shape.Text()), Doc: "Check only these places: TOOL.arg.path, * for any tool or key, [*] for any element."},
+			{Key: "ignore", Shape: shape.List(shape.Text()), Doc: "Do not check these places (same paths as only); a path covers what is below it."},
+		},
+	},
 	"tool_correctness": {
 		summary: "Dokimos's F1 of the expected calls against the actual ones: by names, names and order, or names and arguments.",
 		example: `- type: tool_correctness

@@ -89,6 +89,7 @@ func PlaceCompileError(args *config.Node, err error) error {
 	if errors.As(err, &ce) && args != nil {
 		at := args.At(ce.Path...)
 		e := at.Errorf("%s", ce.Msg)
+		e.Hint = ce.Hint
 		e.Path = args.Path
 		for _, s := range ce.Path {
 			e.Path += "." + s

@@ -285,11 +285,12 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 
 func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.Outcome {
 	allowed := 0
+	trail := argmatch.NewTrail(steps)
 	for j := range steps {
 		s := &steps[j]
 		ok := false
 		for i := range e.Calls {
-			if e.Items[i].Matches(s) {
+			if e.Items[i].Matches(trail, j) {
 				ok = true
 				d.Matched = append(d.Matched, trajeval.Pair{Item: i + 1, Step: j + 1, Tool: s.Name})
 				break
