@@ -17,6 +17,7 @@ func compareCmd() *cobra.Command {
 	var (
 		format                string
 		tolerance, confidence float64
+		files                 comparedFiles
 	)
 	c := &cobra.Command{
 		Use:   "compare OLD.jsonl NEW.jsonl",
@@ -52,11 +53,12 @@ file was wrong.`,
 			if !(confidence > 0 && confidence < 1) {
 				return usageError{fmt.Errorf("--confidence must be between 0 and 1, e.g. 0.95, got %v", confidence)}
 			}
-			old, err := compare.ReadFile(args[0])
+			defer files.close()
+			old, err := files.read(cmd, args[0])
 			if err != nil {
 				return err
 			}
-			new, err := compare.ReadFile(args[1])
+			new, err := files.read(cmd, args[1])
 			if err != nil {
 				return err
 			}
@@ -77,5 +79,6 @@ file was wrong.`,
 	f.StringVar(&format, "format", "text", "report format: text, markdown or json")
 	f.Float64Var(&tolerance, "tolerance", 0, "score (or pass rate) drop allowed before a case regresses")
 	f.Float64Var(&confidence, "confidence", 0.95, "confidence level of the pass rate intervals of repeated runs")
+	dbFlag(f, &files.db)
 	return c
 }

@@ -29,6 +29,7 @@ func evalCmd() *cobra.Command {
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
 		judges                            judge.Runtime
+		hist                              historyFlags
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
@@ -178,11 +179,16 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				}
 			}
 			opts.Stop = stopOf(cmd.Context())
+			rec, err := hist.begin(cmd, args, s, &opts)
+			if err != nil {
+				return err
+			}
 			var rs report.Summary
 			for r, rerr := range s.Run(cmd.Context(), opts) {
 				if err = rerr; err != nil {
 					break
 				}
+				r = rec.record(r)
 				rs.Add(r)
 				if r.Judge != nil {
 					if rs.Judge == nil {
@@ -200,6 +206,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 					break
 				}
 			}
+			rec.end(err)
 			if file != nil && file.resume != nil && err == nil {
 				file.resume.warnUnused(out, warn)
 			}
@@ -241,6 +248,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
 	f.StringArrayVar(&filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
 	tg.register(f)
+	hist.register(f)
 	return c
 }
 

@@ -1,0 +1,306 @@
+// Package history keeps the history of eval runs in a database: an
+// embedded SQLite file, or a PostgreSQL server.
+//
+// Its rules:
+//  1. A database is named by a DSN (see [Open]): a postgres:// or
+//     postgresql:// URL is a PostgreSQL server, anything else the path of
+//     a SQLite file.
+//  2. Both have the same tables: schema_version, runs, cases and
+//     evaluators. Opening a database brings it to the newest schema
+//     version, one migration at a time, each in a transaction; a database
+//     of a newer version than this program knows is refused
+//     ([ErrNewerSchema]), naming both versions.
+//  3. A run is a row of runs ([DB.Begin]); each case result (each trial
+//     of a case run several times) a row of cases, with a row of
+//     evaluators per evaluator result, and the trajectory it was scored
+//     on as gzip of its canonical JSON ([Recorder.Record]).
+//  4. Results are written by a goroutine of their own, in transactions
+//     that each hold every result handed over while the previous one was
+//     written (group commit): one result at a time when cases are slow, a
+//     few hundred at once when they are fast. A run that is killed keeps
+//     every committed case; it loses only the results of the write under
+//     way and those waiting for it (at most [MaxPending] plus one batch),
+//     typically the last few milliseconds of a run.
+//  5. A run's counts (cases, passed, failed, errors) are updated in the
+//     same transaction as its cases: they always agree with them. Its end
+//     is set by [Recorder.End]; a run whose end is null was killed (or is
+//     still running).
+//  6. [DB.Rows] gives a run's results back as the rows eval wrote: the
+//     same values, in the same order, so that reports and comparisons of
+//     a recorded run equal those of its results file.
+//  7. Several runs may write to one database at once: SQLite waits up to
+//     [BusyTimeout] for another writer ([ErrLocked] after that), and
+//     PostgreSQL serialises migrations with an advisory lock.
+package history
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Sentinel errors, for errors.Is.
+var (
+	// ErrNewerSchema is a database written by a newer trajeval: its schema
+	// version is above the newest this program knows.
+	ErrNewerSchema = errors.New("database schema is newer than this trajeval")
+	// ErrCorrupt is a SQLite file that is damaged or not a database.
+	ErrCorrupt = errors.New("damaged database")
+	// ErrLocked is a SQLite database that another process kept locked for
+	// longer than BusyTimeout.
+	ErrLocked = errors.New("database is locked")
+	// ErrNoHistory is a SQLite file that does not exist, opened to read.
+	ErrNoHistory = errors.New("no run history")
+	// ErrNoRun is a run or case that the database does not hold.
+	ErrNoRun = errors.New("no such run")
+)
+
+// BusyTimeout is how long a SQLite write waits for another process's
+// write to end before failing with [ErrLocked].
+const BusyTimeout = 15 * time.Second
+
+// A SchemaError is a database whose schema version this program cannot
+// use.
+type SchemaError struct {
+	Where      string // the database, as [DB.Where] names it
+	Have, Know int    // its version, and the newest this program knows
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("%s: the database has schema version %d, and this trajeval knows versions up to %d: upgrade trajeval, or use another database (--db)", e.Where, e.Have, e.Know)
+}
+
+func (e *SchemaError) Unwrap() error { return ErrNewerSchema }
+
+//go:embed migrations
+var migrations embed.FS
+
+// A dialect is what differs between the two databases.
+type dialect struct {
+	name       string // "sqlite" or "postgres"
+	driver     string
+	migrations string // folder of migrations
+}
+
+var (
+	sqliteDialect   = dialect{"sqlite", "sqlite", "migrations/sqlite"}
+	postgresDialect = dialect{"postgres", "pgx", "migrations/postgres"}
+)
+
+// bind rewrites the ? placeholders of q as $1, $2, ... for PostgreSQL.
+// The queries of this package have no ? in their text otherwise.
+func (d dialect) bind(q string) string {
+	if d.name != "postgres" {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// A DB is an open run history.
+type DB struct {
+	db    *sql.DB
+	d     dialect
+	where string
+}
+
+// IsPostgres reports whether dsn names a PostgreSQL server.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Open opens the run history dsn, migrating it to the newest schema: a
+// postgres:// or postgresql:// URL, else the path of a SQLite file. With
+// create, a SQLite file that does not exist is created, with its folder;
+// without, it is [ErrNoHistory].
+func Open(ctx context.Context, dsn string, create bool) (*DB, error) {
+	h := &DB{where: Redact(dsn)}
+	src := dsn
+	if IsPostgres(dsn) {
+		h.d = postgresDialect
+	} else {
+		h.d = sqliteDialect
+		if _, err := os.Stat(dsn); err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			if !create {
+				return nil, fmt.Errorf("%w: %s does not exist", ErrNoHistory, dsn)
+			}
+			if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
+				return nil, err
+			}
+		}
+		q := url.Values{}
+		q.Set("_busy_timeout", strconv.Itoa(int(BusyTimeout/time.Millisecond)))
+		q.Set("_journal_mode", "WAL")
+		q.Set("_synchronous", "NORMAL")
+		q.Set("_txlock", "immediate")
+		q.Set("_foreign_keys", "1")
+		src = "file:" + (&url.URL{Path: dsn}).EscapedPath() + "?" + q.Encode()
+	}
+	db, err := sql.Open(h.d.driver, src)
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	h.db = db
+	if err := h.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// Redact returns dsn without the password of a URL, to be shown.
+func Redact(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://..."
+	}
+	return u.Redacted()
+}
+
+// Where names the database, without a password.
+func (h *DB) Where() string { return h.where }
+
+// Close closes the database.
+func (h *DB) Close() error { return h.db.Close() }
+
+// wrap turns a driver's error into one that says what happened and
+// where: a damaged file, a lock held too long.
+func (h *DB) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("%s: %w (%v): move it away, or pass --db another file or --no-db", h.where, ErrCorrupt, err)
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return fmt.Errorf("%s: %w: another trajeval kept it busy for over %v (%v)", h.where, ErrLocked, BusyTimeout, err)
+		}
+	}
+	return fmt.Errorf("%s: %w", h.where, err)
+}
+
+// Version is the newest schema version this program knows.
+func Version() int {
+	n, _ := migrationFiles(sqliteDialect)
+	return len(n)
+}
+
+// migrationFiles lists the migrations of d, the n-th (from 1) being the
+// n-th in the list.
+func migrationFiles(d dialect) ([]string, error) {
+	entries, err := migrations.ReadDir(d.migrations)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	for i, n := range names {
+		if v, _, _ := strings.Cut(n, "_"); v != fmt.Sprintf("%03d", i+1) {
+			return nil, fmt.Errorf("migration %s is out of sequence", n)
+		}
+	}
+	return names, nil
+}
+
+// migrate brings the database to the newest version, in one transaction
+// that holds the database (SQLite: an immediate transaction; PostgreSQL:
+// an advisory lock), so that runs starting together migrate it once.
+func (h *DB) migrate(ctx context.Context) error {
+	names, err := migrationFiles(h.d)
+	if err != nil {
+		return err
+	}
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return h.wrap(err)
+	}
+	defer tx.Rollback()
+	if h.d.name == "postgres" {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7476318)"); err != nil {
+			return h.wrap(err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at BIGINT NOT NULL)"); err != nil {
+		return h.wrap(err)
+	}
+	var have sql.NullInt64
+	if err := tx.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_version").Scan(&have); err != nil {
+		return h.wrap(err)
+	}
+	v := int(have.Int64)
+	if v > len(names) {
+		return &SchemaError{Where: h.where, Have: v, Know: len(names)}
+	}
+	if v == len(names) {
+		return nil // nothing to write: the transaction rolls back
+	}
+	for i := v; i < len(names); i++ {
+		data, err := migrations.ReadFile(h.d.migrations + "/" + names[i])
+		if err != nil {
+			return err
+		}
+		for stmt := range strings.SplitSeq(string(data), ";\n") {
+			if strings.TrimSpace(stripComments(stmt)) == "" {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return h.wrap(fmt.Errorf("migration %s: %w", names[i], err))
+			}
+		}
+		if _, err := tx.ExecContext(ctx, h.d.bind("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"), i+1, time.Now().UnixMilli()); err != nil {
+			return h.wrap(err)
+		}
+	}
+	return h.wrap(tx.Commit())
+}
+
+func stripComments(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if code, _, _ := strings.Cut(line, "--"); strings.TrimSpace(code) != "" {
+			b.WriteString(code)
+		}
+	}
+	return b.String()
+}
+
+// SchemaVersion returns the database's schema version.
+func (h *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v sql.NullInt64
+	err := h.db.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_version").Scan(&v)
+	return int(v.Int64), h.wrap(err)
+}

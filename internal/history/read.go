@@ -1,0 +1,285 @@
+package history
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+const runColumns = "id, suites, paths, git_commit, git_branch, started_at, ended_at, status, options, cases, passed, failed, errors"
+
+func scanRun(s interface{ Scan(...any) error }) (Run, error) {
+	var (
+		r                   Run
+		suites, paths, opts string
+		commit, branch      sql.NullString
+		start               int64
+		end                 sql.NullInt64
+	)
+	if err := s.Scan(&r.ID, &suites, &paths, &commit, &branch, &start, &end, &r.Status, &opts, &r.Cases, &r.Passed, &r.Failed, &r.Errors); err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal([]byte(suites), &r.Suites); err != nil {
+		return r, fmt.Errorf("run %d: suites: %w", r.ID, err)
+	}
+	if err := json.Unmarshal([]byte(paths), &r.Paths); err != nil {
+		return r, fmt.Errorf("run %d: paths: %w", r.ID, err)
+	}
+	r.Commit, r.Branch = commit.String, branch.String
+	r.Start = time.UnixMilli(start).UTC()
+	if end.Valid {
+		r.End = time.UnixMilli(end.Int64).UTC()
+	}
+	r.Options = json.RawMessage(opts)
+	return r, nil
+}
+
+// A Filter picks runs for [DB.Runs].
+type Filter struct {
+	Suite string    // runs with a suite of this name; "" any
+	Since time.Time // runs started at or after it; zero any
+}
+
+// Runs returns the runs f picks, oldest first.
+func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
+	q := "SELECT " + runColumns + " FROM runs"
+	var args []any
+	if !f.Since.IsZero() {
+		q += " WHERE started_at >= ?"
+		args = append(args, f.Since.UnixMilli())
+	}
+	rows, err := h.db.QueryContext(ctx, h.d.bind(q+" ORDER BY id"), args...)
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	defer rows.Close()
+	var runs []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, h.wrap(err)
+		}
+		if f.Suite == "" || slices.Contains(r.Suites, f.Suite) {
+			runs = append(runs, r)
+		}
+	}
+	return runs, h.wrap(rows.Err())
+}
+
+// Run returns the run id.
+func (h *DB) Run(ctx context.Context, id int64) (Run, error) {
+	r, err := scanRun(h.db.QueryRowContext(ctx, h.d.bind("SELECT "+runColumns+" FROM runs WHERE id = ?"), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("%w %d in %s", ErrNoRun, id, h.where)
+	}
+	return r, h.wrap(err)
+}
+
+var refPattern = regexp.MustCompile(`^(?:#?([0-9]+)|last(?:~([0-9]+))?)$`)
+
+// IsRef reports whether s has the form of a run reference: N, #N, last,
+// or last~N.
+func IsRef(s string) bool { return refPattern.MatchString(s) }
+
+// Resolve returns the id of the run ref names:
+//  1. N (or #N) is run N;
+//  2. last is the newest run, last~N the N-th run before it.
+func (h *DB) Resolve(ctx context.Context, ref string) (int64, error) {
+	m := refPattern.FindStringSubmatch(ref)
+	if m == nil {
+		return 0, fmt.Errorf("%q is not a run: give its id (trajeval runs lists them), last, or last~N", ref)
+	}
+	if m[1] != "" {
+		id, err := strconv.ParseInt(m[1], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("run %s: %w", ref, err)
+		}
+		if _, err := h.Run(ctx, id); err != nil {
+			return 0, err
+		}
+		return id, nil
+	}
+	back := 0
+	if m[2] != "" {
+		n, err := strconv.Atoi(m[2])
+		if err != nil {
+			return 0, fmt.Errorf("run %s: %w", ref, err)
+		}
+		back = n
+	}
+	var id int64
+	err := h.db.QueryRowContext(ctx, h.d.bind("SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?"), back).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		var n int
+		if err := h.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM runs").Scan(&n); err != nil {
+			return 0, h.wrap(err)
+		}
+		return 0, fmt.Errorf("%w %s in %s: it holds %d runs", ErrNoRun, ref, h.where, n)
+	}
+	return id, h.wrap(err)
+}
+
+// Rows returns the results of run id in the order they were recorded, as
+// eval wrote them (rule 6 of the package); each with its trajectory when
+// trajectories is set.
+func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.CaseResult, error) {
+	traj := "NULL"
+	if trajectories {
+		traj = "trajectory"
+	}
+	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`
+		FROM cases WHERE run_id = ? ORDER BY seq`), id)
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	var out []trajeval.CaseResult
+	var seqs []int
+	for rows.Next() {
+		var (
+			c                                   trajeval.CaseResult
+			seq, partial                        int
+			status                              string
+			errText, warnings, judge, traceName sql.NullString
+			started                             sql.NullInt64
+			blob                                []byte
+		)
+		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob); err != nil {
+			rows.Close()
+			return nil, h.wrap(err)
+		}
+		c.Status = trajeval.Status(status)
+		c.Error, c.Trace, c.Partial = errText.String, traceName.String, partial != 0
+		if started.Valid {
+			c.StartedAt = time.UnixMilli(started.Int64).UTC()
+		}
+		if err := unmarshalNull(warnings, &c.Warnings); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("run %d: case %s: warnings: %w", id, c.ID, err)
+		}
+		if err := unmarshalNull(judge, &c.Judge); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("run %d: case %s: judge: %w", id, c.ID, err)
+		}
+		if blob != nil {
+			t, err := decompress(blob)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("run %d: case %s: trajectory: %w", id, c.ID, err)
+			}
+			c.Trajectory = t
+		}
+		c.Evaluators = []trajeval.Result{}
+		out = append(out, c)
+		seqs = append(seqs, seq)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, h.wrap(err)
+	}
+	at := make(map[int]int, len(seqs)) // seq -> index in out
+	for i, s := range seqs {
+		at[s] = i
+	}
+	ev, err := h.db.QueryContext(ctx, h.d.bind(`SELECT case_seq, name, type, status, score, threshold, weight, required, error, turn, details, members, judge
+		FROM evaluators WHERE run_id = ? ORDER BY case_seq, seq`), id)
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	defer ev.Close()
+	for ev.Next() {
+		var (
+			e                              trajeval.Result
+			seq, required                  int
+			status                         string
+			errText, details, members, jdg sql.NullString
+		)
+		if err := ev.Scan(&seq, &e.Name, &e.Type, &status, &e.Score, &e.Threshold, &e.Weight, &required, &errText, &e.Turn, &details, &members, &jdg); err != nil {
+			return nil, h.wrap(err)
+		}
+		e.Status = trajeval.Status(status)
+		e.Required, e.Error = required != 0, errText.String
+		for _, f := range []struct {
+			s sql.NullString
+			v any
+		}{{details, &e.Details}, {members, &e.Members}, {jdg, &e.Judge}} {
+			if err := unmarshalNull(f.s, f.v); err != nil {
+				return nil, fmt.Errorf("run %d: evaluator %s: %w", id, e.Name, err)
+			}
+		}
+		i, ok := at[seq]
+		if !ok {
+			return nil, fmt.Errorf("run %d: evaluator %s of case %d, which the run does not hold", id, e.Name, seq)
+		}
+		out[i].Evaluators = append(out[i].Evaluators, e)
+	}
+	return out, h.wrap(ev.Err())
+}
+
+func unmarshalNull(s sql.NullString, v any) error {
+	if !s.Valid {
+		return nil
+	}
+	return json.Unmarshal([]byte(s.String), v)
+}
+
+func decompress(blob []byte) (*trajeval.Trajectory, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(blob))
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, err
+	}
+	t := new(trajeval.Trajectory)
+	if err := json.Unmarshal(data, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Prune deletes every run but the keep newest, with their cases, and
+// returns how many it deleted.
+func (h *DB) Prune(ctx context.Context, keep int) (int, error) {
+	if keep < 0 {
+		return 0, fmt.Errorf("keep must be 0 or more, got %d", keep)
+	}
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, h.wrap(err)
+	}
+	defer tx.Rollback()
+	var cut sql.NullInt64 // the id of the newest run to delete
+	err = tx.QueryRowContext(ctx, h.d.bind("SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?"), keep).Scan(&cut)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, h.wrap(err)
+	}
+	for _, q := range []string{"DELETE FROM evaluators WHERE run_id <= ?", "DELETE FROM cases WHERE run_id <= ?"} {
+		if _, err := tx.ExecContext(ctx, h.d.bind(q), cut.Int64); err != nil {
+			return 0, h.wrap(err)
+		}
+	}
+	res, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM runs WHERE id <= ?"), cut.Int64)
+	if err != nil {
+		return 0, h.wrap(err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, h.wrap(err)
+	}
+	return int(n), h.wrap(tx.Commit())
+}

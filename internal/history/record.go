@@ -1,0 +1,288 @@
+package history
+
+import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// A Run is one eval run: a row of the runs table.
+type Run struct {
+	ID     int64    `json:"id"`
+	Suites []string `json:"suites"` // the suites' names
+	Paths  []string `json:"paths"`  // the paths eval was given
+	// Commit and Branch are the git commit and branch of the first suite's
+	// folder; "" when not known.
+	Commit string    `json:"commit,omitempty"`
+	Branch string    `json:"branch,omitempty"`
+	Start  time.Time `json:"started_at"`
+	// End is zero while the run goes on, and for a run that was killed.
+	End time.Time `json:"ended_at,omitzero"`
+	// Status is "running" (or killed: see End), "done" or "interrupted"
+	// (stopped before every case ran).
+	Status string `json:"status"`
+	// Options are the run's options, as JSON.
+	Options json.RawMessage `json:"options"`
+	Cases   int             `json:"cases"`
+	Passed  int             `json:"passed"`
+	Failed  int             `json:"failed"`
+	Errors  int             `json:"errors"`
+}
+
+// Run statuses.
+const (
+	StatusRunning     = "running"
+	StatusDone        = "done"
+	StatusInterrupted = "interrupted"
+)
+
+// MaxPending is how many results may wait to be written before
+// [Recorder.Record] waits for the database.
+const MaxPending = 1024
+
+// maxBatch is the most results one transaction holds.
+const maxBatch = 512
+
+// A Recorder writes the results of one run. Its methods are called from
+// one goroutine.
+type Recorder struct {
+	h    *DB
+	id   int64
+	ch   chan trajeval.CaseResult
+	done chan struct{}
+	err  error // the first write error; read after done is closed
+	seq  int
+}
+
+// Begin records the start of run (its ID, End, Status and counts are
+// ignored) and returns its recorder. ctx bounds every write of the run.
+func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
+	suites, _ := json.Marshal(nonNil(run.Suites))
+	paths, _ := json.Marshal(nonNil(run.Paths))
+	opts := run.Options
+	if len(opts) == 0 {
+		opts = json.RawMessage("{}")
+	}
+	var id int64
+	err := h.db.QueryRowContext(ctx, h.d.bind(`INSERT INTO runs (suites, paths, git_commit, git_branch, started_at, status, options)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		string(suites), string(paths), nullString(run.Commit), nullString(run.Branch), run.Start.UnixMilli(), StatusRunning, string(opts)).Scan(&id)
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	r := &Recorder{h: h, id: id, ch: make(chan trajeval.CaseResult, MaxPending), done: make(chan struct{})}
+	go r.write(context.WithoutCancel(ctx))
+	return r, nil
+}
+
+// ID is the run's id.
+func (r *Recorder) ID() int64 { return r.id }
+
+// Record hands c to the writer; it waits only when [MaxPending] results
+// wait already. c must not change afterwards.
+func (r *Recorder) Record(c trajeval.CaseResult) {
+	select {
+	case r.ch <- c:
+	case <-r.done: // the writer stopped on an error: End reports it
+	}
+}
+
+// End writes what is pending, then the run's end (at end, with status
+// interrupted when the run stopped before every case ran), and returns
+// the first error met writing the run.
+func (r *Recorder) End(end time.Time, interrupted bool) error {
+	close(r.ch)
+	<-r.done
+	if r.err != nil {
+		return r.err
+	}
+	status := StatusDone
+	if interrupted {
+		status = StatusInterrupted
+	}
+	_, err := r.h.db.Exec(r.h.d.bind("UPDATE runs SET ended_at = ?, status = ? WHERE id = ?"), end.UnixMilli(), status, r.id)
+	return r.h.wrap(err)
+}
+
+// write writes the results handed over, each batch in a transaction: all
+// that wait when the previous batch is committed (rule 4 of the package).
+func (r *Recorder) write(ctx context.Context) {
+	defer close(r.done)
+	batch := make([]trajeval.CaseResult, 0, maxBatch)
+	for first := range r.ch {
+		batch = append(batch[:0], first)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case c, ok := <-r.ch:
+				if !ok {
+					break more
+				}
+				batch = append(batch, c)
+			default:
+				break more
+			}
+		}
+		if err := r.writeBatch(ctx, batch); err != nil {
+			r.err = err
+			return
+		}
+	}
+}
+
+var gzipPool = sync.Pool{New: func() any {
+	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return w
+}}
+
+// compress returns gzip of the canonical JSON of t; nil for a nil t.
+func compress(t *trajeval.Trajectory) ([]byte, error) {
+	if t == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	zw := gzipPool.Get().(*gzip.Writer)
+	defer gzipPool.Put(zw)
+	zw.Reset(&buf)
+	if _, err := zw.Write(data); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Columns of the cases and evaluators tables, in the order written.
+var (
+	caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
+		"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory"}
+	evaluatorColumns = []string{"run_id", "case_seq", "seq", "name", "type", "status", "score", "threshold", "weight",
+		"required", "error", "turn", "details", "members", "judge"}
+)
+
+// rowsPerInsert bounds the rows of one INSERT statement, well within
+// both databases' limits on parameters.
+const rowsPerInsert = 256
+
+func (r *Recorder) writeBatch(ctx context.Context, batch []trajeval.CaseResult) error {
+	var cases, evals [][]any
+	var counts [4]int
+	var jerr error
+	j := func(v any, present bool) any {
+		if !present {
+			return nil
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			jerr = cmp.Or(jerr, err)
+			return nil
+		}
+		return string(data)
+	}
+	for _, c := range batch {
+		r.seq++
+		traj, err := compress(c.Trajectory)
+		if err != nil {
+			return fmt.Errorf("run %d: case %s: trajectory: %w", r.id, c.ID, err)
+		}
+		var started any
+		if !c.StartedAt.IsZero() {
+			started = c.StartedAt.UnixMilli()
+		}
+		cases = append(cases, []any{r.id, r.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
+			bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
+			nullString(c.Trace), started, c.DurationMS, traj})
+		for i, e := range c.Evaluators {
+			evals = append(evals, []any{r.id, r.seq, i + 1, e.Name, e.Type, string(e.Status), e.Score, e.Threshold, e.Weight,
+				bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, e.Details != nil),
+				j(e.Members, len(e.Members) > 0), j(e.Judge, e.Judge != nil)})
+		}
+		counts[0]++
+		switch c.Status {
+		case trajeval.StatusPass:
+			counts[1]++
+		case trajeval.StatusFail:
+			counts[2]++
+		default:
+			counts[3]++
+		}
+	}
+	if jerr != nil {
+		return fmt.Errorf("run %d: %w", r.id, jerr)
+	}
+	tx, err := r.h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return r.h.wrap(err)
+	}
+	defer tx.Rollback()
+	if err := r.h.insert(ctx, tx, "cases", caseColumns, cases); err != nil {
+		return err
+	}
+	if err := r.h.insert(ctx, tx, "evaluators", evaluatorColumns, evals); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ? WHERE id = ?"),
+		counts[0], counts[1], counts[2], counts[3], r.id)
+	if err != nil {
+		return r.h.wrap(err)
+	}
+	return r.h.wrap(tx.Commit())
+}
+
+// insert inserts rows into table, a few hundred per statement.
+func (h *DB) insert(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	for len(rows) > 0 {
+		n := min(len(rows), rowsPerInsert)
+		var q strings.Builder
+		q.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
+		args := make([]any, 0, n*len(cols))
+		for i, row := range rows[:n] {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString(one)
+			args = append(args, row...)
+		}
+		if _, err := tx.ExecContext(ctx, h.d.bind(q.String()), args...); err != nil {
+			return h.wrap(fmt.Errorf("writing %s: %w", table, err))
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func bool01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
