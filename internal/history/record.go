@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -54,13 +55,28 @@ const maxBatch = 512
 
 // A Recorder writes the results of one run. Its methods are called from
 // one goroutine.
+//
+// Results go through two stages: encoders (one per CPU) turn each into
+// its rows (JSON, the compressed trajectory), and one writer inserts them,
+// in order, in transactions.
 type Recorder struct {
 	h    *DB
 	id   int64
-	ch   chan trajeval.CaseResult
-	done chan struct{}
-	err  error // the first write error; read after done is closed
+	jobs chan *pending // to the encoders
+	ch   chan *pending // to the writer, in order
+	done chan struct{} // closed when the writer returns
+	err  error         // the first write error; read after done is closed
 	seq  int
+}
+
+// A pending result is one handed to the recorder and not yet written.
+type pending struct {
+	c     trajeval.CaseResult
+	seq   int
+	row   []any   // its row of cases
+	evals [][]any // its rows of evaluators
+	err   error
+	ready chan struct{} // closed when encoded
 }
 
 // Begin records the start of run (its ID, End, Status and counts are
@@ -79,7 +95,15 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 	if err != nil {
 		return nil, h.wrap(err)
 	}
-	r := &Recorder{h: h, id: id, ch: make(chan trajeval.CaseResult, MaxPending), done: make(chan struct{})}
+	r := &Recorder{h: h, id: id, jobs: make(chan *pending, MaxPending), ch: make(chan *pending, MaxPending), done: make(chan struct{})}
+	for range runtime.GOMAXPROCS(0) {
+		go func() {
+			for p := range r.jobs {
+				p.encode(r.id)
+				close(p.ready)
+			}
+		}()
+	}
 	go r.write(context.WithoutCancel(ctx))
 	return r, nil
 }
@@ -87,19 +111,24 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 // ID is the run's id.
 func (r *Recorder) ID() int64 { return r.id }
 
-// Record hands c to the writer; it waits only when [MaxPending] results
-// wait already. c must not change afterwards.
+// Record hands c over to be written; it waits only when [MaxPending]
+// results wait already. c must not change afterwards.
 func (r *Recorder) Record(c trajeval.CaseResult) {
+	r.seq++
+	p := &pending{c: c, seq: r.seq, ready: make(chan struct{})}
 	select {
-	case r.ch <- c:
+	case r.ch <- p:
 	case <-r.done: // the writer stopped on an error: End reports it
+		return
 	}
+	r.jobs <- p // as many places as ch has: never waits long
 }
 
 // End writes what is pending, then the run's end (at end, with status
 // interrupted when the run stopped before every case ran), and returns
 // the first error met writing the run.
 func (r *Recorder) End(end time.Time, interrupted bool) error {
+	close(r.jobs)
 	close(r.ch)
 	<-r.done
 	if r.err != nil {
@@ -117,23 +146,26 @@ func (r *Recorder) End(end time.Time, interrupted bool) error {
 // that wait when the previous batch is committed (rule 4 of the package).
 func (r *Recorder) write(ctx context.Context) {
 	defer close(r.done)
-	batch := make([]trajeval.CaseResult, 0, maxBatch)
+	batch := make([]*pending, 0, maxBatch)
 	for first := range r.ch {
 		batch = append(batch[:0], first)
 	more:
 		for len(batch) < maxBatch {
 			select {
-			case c, ok := <-r.ch:
+			case p, ok := <-r.ch:
 				if !ok {
 					break more
 				}
-				batch = append(batch, c)
+				batch = append(batch, p)
 			default:
 				break more
 			}
 		}
 		if err := r.writeBatch(ctx, batch); err != nil {
 			r.err = err
+			for range r.ch {
+				// Let Record and the encoders finish: nothing more is written.
+			}
 			return
 		}
 	}
@@ -149,7 +181,7 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if t == nil {
 		return nil, nil
 	}
-	data, err := json.Marshal(t)
+	data, err := t.MarshalJSON() // compact already: json.Marshal would compact it again
 	if err != nil {
 		return nil, err
 	}
@@ -178,41 +210,51 @@ var (
 // both databases' limits on parameters.
 const rowsPerInsert = 256
 
-func (r *Recorder) writeBatch(ctx context.Context, batch []trajeval.CaseResult) error {
-	var cases, evals [][]any
-	var counts [4]int
-	var jerr error
+// encode turns p's result into its rows, as run id's.
+func (p *pending) encode(id int64) {
+	c := p.c
 	j := func(v any, present bool) any {
 		if !present {
 			return nil
 		}
 		data, err := json.Marshal(v)
 		if err != nil {
-			jerr = cmp.Or(jerr, err)
+			p.err = cmp.Or(p.err, err)
 			return nil
 		}
 		return string(data)
 	}
-	for _, c := range batch {
-		r.seq++
-		traj, err := compress(c.Trajectory)
-		if err != nil {
-			return fmt.Errorf("run %d: case %s: trajectory: %w", r.id, c.ID, err)
+	traj, err := compress(c.Trajectory)
+	if err != nil {
+		p.err = fmt.Errorf("trajectory: %w", err)
+		return
+	}
+	var started any
+	if !c.StartedAt.IsZero() {
+		started = c.StartedAt.UnixMilli()
+	}
+	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
+		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
+		nullString(c.Trace), started, c.DurationMS, traj}
+	for i, e := range c.Evaluators {
+		p.evals = append(p.evals, []any{id, p.seq, i + 1, e.Name, e.Type, string(e.Status), e.Score, e.Threshold, e.Weight,
+			bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, e.Details != nil),
+			j(e.Members, len(e.Members) > 0), j(e.Judge, e.Judge != nil)})
+	}
+}
+
+func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
+	var cases, evals [][]any
+	var counts [4]int
+	for _, p := range batch {
+		<-p.ready
+		if p.err != nil {
+			return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 		}
-		var started any
-		if !c.StartedAt.IsZero() {
-			started = c.StartedAt.UnixMilli()
-		}
-		cases = append(cases, []any{r.id, r.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
-			bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
-			nullString(c.Trace), started, c.DurationMS, traj})
-		for i, e := range c.Evaluators {
-			evals = append(evals, []any{r.id, r.seq, i + 1, e.Name, e.Type, string(e.Status), e.Score, e.Threshold, e.Weight,
-				bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, e.Details != nil),
-				j(e.Members, len(e.Members) > 0), j(e.Judge, e.Judge != nil)})
-		}
+		cases = append(cases, p.row)
+		evals = append(evals, p.evals...)
 		counts[0]++
-		switch c.Status {
+		switch p.c.Status {
 		case trajeval.StatusPass:
 			counts[1]++
 		case trajeval.StatusFail:
@@ -220,9 +262,6 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []trajeval.CaseResult) 
 		default:
 			counts[3]++
 		}
-	}
-	if jerr != nil {
-		return fmt.Errorf("run %d: %w", r.id, jerr)
 	}
 	tx, err := r.h.db.BeginTx(ctx, nil)
 	if err != nil {
