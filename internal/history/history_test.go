@@ -1,0 +1,454 @@
+package history_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/internal/history/historytest"
+	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// pg is the PostgreSQL server of the tests; nil when it is not installed
+// (and CI is not set), with noPG saying why.
+var (
+	pg   *historytest.Server
+	noPG error
+)
+
+func TestMain(m *testing.M) {
+	s, err := historytest.Start()
+	switch {
+	case err == nil:
+		pg = s
+	case errors.Is(err, historytest.ErrNoPostgres) && os.Getenv("CI") == "":
+		noPG = err
+	default:
+		fmt.Fprintln(os.Stderr, "PostgreSQL:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if pg != nil {
+		pg.Stop()
+	}
+	os.Exit(code)
+}
+
+// A backend makes empty databases of one kind.
+type backend struct {
+	name  string
+	newDB func(t *testing.T) string
+}
+
+// backends are SQLite and PostgreSQL: every test runs on both.
+func backends(t *testing.T) []backend {
+	return []backend{
+		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), ".trajeval", "runs.db") }},
+		{"postgres", func(t *testing.T) string {
+			if pg == nil {
+				t.Skipf("PostgreSQL tests skipped: %v (they fail instead under CI=true)", noPG)
+			}
+			dsn, err := pg.NewDB(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return dsn
+		}},
+	}
+}
+
+// each runs f on a fresh database of each backend.
+func each(t *testing.T, f func(t *testing.T, dsn string)) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) { f(t, b.newDB(t)) })
+	}
+}
+
+func open(t *testing.T, dsn string) *history.DB {
+	t.Helper()
+	h, err := history.Open(t.Context(), dsn, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// results are case results with every field set somewhere.
+func results() []trajeval.CaseResult {
+	start := time.Date(2026, 1, 31, 12, 0, 0, 123e6, time.UTC)
+	traj := &trajeval.Trajectory{ID: "t1", Steps: []trajeval.Step{
+		{Index: 1, Name: "search", Args: map[string]any{"q": json.Number("1.50"), "tags": []any{"a", "<b>"}}, Result: "found",
+			Error: ptr(false), DurationMS: ptr(12.5), StartTime: start},
+		{Index: 2, Name: "book", Error: ptr(true), ErrorMessage: "no seats", ParallelGroup: 1},
+	}, Metrics: trajeval.Metrics{CostUSD: ptr(0.25), Tokens: trajeval.Tokens{Input: ptr(int64(10))}}}
+	return []trajeval.CaseResult{
+		{ID: "a", Suite: "shop", Status: trajeval.StatusPass, Score: 1, StartedAt: start, DurationMS: 3.25, Trace: "traces.jsonl",
+			Trajectory: traj, Evaluators: []trajeval.Result{
+				{Name: "calls", Type: "tool_trajectory", Score: 1, Status: trajeval.StatusPass, Threshold: 1, Weight: 1, Required: true,
+					Details: &trajeval.Details{Mode: "in_order", Hits: 1, Expected: 1, Actual: 2,
+						Matched: []trajeval.Pair{{Item: 1, Step: 1, Tool: "search"}},
+						Extra:   []trajeval.Extra{{Step: 2, Tool: "book"}},
+						Notes:   map[string]any{"lcs": 1.0, "order": []any{"search"}}}},
+				{Name: "both", Type: "composite", Score: 0.5, Status: trajeval.StatusPass, Threshold: 0.5, Weight: 2, Turn: 2,
+					Members: []trajeval.Result{{Name: "m", Type: "contains", Score: 0, Status: trajeval.StatusFail, Threshold: 1, Weight: 1}},
+					Judge:   &trajeval.JudgeUsage{Calls: 1, InputTokens: 5, CostUSD: ptr(0.01)}},
+			}},
+		{ID: "b", Suite: "shop", Status: trajeval.StatusFail, Score: 0.3333333333333333, Attempt: 2, Partial: true,
+			Warnings: []string{"the trace was damaged"}, Judge: &trajeval.JudgeUsage{Calls: 2, Cached: 1},
+			Evaluators: []trajeval.Result{{Name: "x", Type: "args", Score: 1.0 / 3, Status: trajeval.StatusFail, Threshold: 0.9, Weight: 1,
+				Details: &trajeval.Details{Missing: []trajeval.Missing{{Item: 1, Tool: "pay", Near: []trajeval.NearMiss{
+					{Step: 2, Tool: "pay", Diffs: []trajeval.ArgDiff{{Path: "args.amount", Want: "10", Got: "12"}}}}}}}}}},
+		{ID: "c", Status: trajeval.StatusError, Error: "no trace for case c", Evaluators: []trajeval.Result{}},
+	}
+}
+
+// jsonl returns rows as eval --out writes them.
+func jsonl(t *testing.T, rows []trajeval.CaseResult) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := report.NewJSONL(&b)
+	for _, r := range rows {
+		if err := w.Case(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
+func record(t *testing.T, h *history.DB, run history.Run, rows []trajeval.CaseResult) int64 {
+	t.Helper()
+	rec, err := h.Begin(t.Context(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		rec.Record(r)
+	}
+	if err := rec.End(run.Start.Add(time.Second), false); err != nil {
+		t.Fatal(err)
+	}
+	return rec.ID()
+}
+
+func TestRecorder_Record(t *testing.T) {
+	tests := []struct {
+		name         string
+		trajectories bool
+		why          string
+	}{
+		{"with trajectories", true, "the stored trajectory comes back as the canonical JSON eval --include-trace writes"},
+		{"without trajectories", false, "a run without --include-trace reads back without them"},
+	}
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		start := time.Date(2026, 1, 31, 12, 0, 0, 0, time.UTC)
+		id := record(t, h, history.Run{Suites: []string{"shop"}, Paths: []string{"suite.yaml"}, Commit: "abc", Branch: "main",
+			Start: start, Options: json.RawMessage(`{"workers":2}`)}, results())
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				got, err := h.Rows(t.Context(), id, tt.trajectories)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := results()
+				if !tt.trajectories {
+					for i := range want {
+						want[i].Trajectory = nil
+					}
+				}
+				if g, w := jsonl(t, got), jsonl(t, want); g != w {
+					t.Errorf("%s: rows read back differ\ngot:\n%s\nwant:\n%s", tt.why, g, w)
+				}
+			})
+		}
+		run, err := h.Run(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Cases != 3 || run.Passed != 1 || run.Failed != 1 || run.Errors != 1 || run.Status != history.StatusDone ||
+			run.Commit != "abc" || run.Branch != "main" || !run.Start.Equal(start) || run.End.Sub(run.Start) != time.Second ||
+			string(run.Options) != `{"workers":2}` || strings.Join(run.Suites, ",") != "shop" {
+			t.Errorf("the run row is not what was recorded: %+v", run)
+		}
+	})
+}
+
+// TestRecorder_unended checks that the results of a run that never ends
+// (a killed eval) are committed as they come, without End.
+func TestRecorder_unended(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		rec, err := h.Begin(t.Context(), history.Run{Start: time.Now(), Suites: []string{"shop"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results() {
+			rec.Record(r)
+		}
+		other := open(t, dsn) // another process's view
+		var run history.Run
+		for range 500 {
+			if run, err = other.Run(t.Context(), rec.ID()); err != nil {
+				t.Fatal(err)
+			}
+			if run.Cases == 3 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if run.Cases != 3 || !run.End.IsZero() || run.Status != history.StatusRunning {
+			t.Fatalf("a run that has not ended should show its 3 cases, no end and status running, got %+v", run)
+		}
+		rows, err := other.Rows(t.Context(), rec.ID(), true)
+		if err != nil || len(rows) != 3 {
+			t.Fatalf("rows of the unended run: %d, %v", len(rows), err)
+		}
+		if err := rec.End(time.Now(), true); err != nil {
+			t.Fatal(err)
+		}
+		if run, _ := other.Run(t.Context(), rec.ID()); run.Status != history.StatusInterrupted || run.End.IsZero() {
+			t.Errorf("a run ended as interrupted should say so, got %+v", run)
+		}
+	})
+}
+
+// TestRecorder_concurrent checks that runs writing to one database at once,
+// each through its own connection, all keep every case.
+func TestRecorder_concurrent(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		const runs, cases = 4, 300
+		open(t, dsn) // created and migrated first, as the first eval would
+		var wg sync.WaitGroup
+		ids := make([]int64, runs)
+		errs := make([]error, runs)
+		for i := range runs {
+			wg.Go(func() {
+				h, err := history.Open(context.Background(), dsn, true)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				defer h.Close()
+				rec, err := h.Begin(context.Background(), history.Run{Start: time.Now(), Suites: []string{fmt.Sprint("s", i)}})
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				for n := range cases {
+					r := results()[n%3]
+					r.ID = fmt.Sprint(r.ID, n)
+					rec.Record(r)
+				}
+				ids[i], errs[i] = rec.ID(), rec.End(time.Now(), false)
+			})
+		}
+		wg.Wait()
+		h := open(t, dsn)
+		for i := range runs {
+			if errs[i] != nil {
+				t.Fatalf("run %d: %v", i, errs[i])
+			}
+			rows, err := h.Rows(t.Context(), ids[i], false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != cases || rows[0].ID != "a0" || rows[cases-1].ID != fmt.Sprint(results()[(cases-1)%3].ID, cases-1) {
+				t.Errorf("run %d: %d rows, want %d in order", ids[i], len(rows), cases)
+			}
+		}
+	})
+}
+
+// TestOpen_concurrent checks that runs opening a new database at once
+// migrate it once.
+func TestOpen_concurrent(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Go(func() {
+				h, err := history.Open(context.Background(), dsn, true)
+				if err == nil {
+					h.Close()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		v, err := open(t, dsn).SchemaVersion(t.Context())
+		if err != nil || v != history.Version() {
+			t.Errorf("schema version %d (%v), want %d", v, err, history.Version())
+		}
+	})
+}
+
+func TestOpen_newerSchema(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		h.Close()
+		raw := rawDB(t, dsn)
+		if _, err := raw.Exec(fmt.Sprintf("INSERT INTO schema_version (version, applied_at) VALUES (%d, 0)", history.Version()+98)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := history.Open(t.Context(), dsn, true)
+		var se *history.SchemaError
+		if !errors.Is(err, history.ErrNewerSchema) || !errors.As(err, &se) {
+			t.Fatalf("a database of a newer schema should be refused with ErrNewerSchema, got %v", err)
+		}
+		if msg := err.Error(); !strings.Contains(msg, fmt.Sprint("version ", history.Version()+98)) || !strings.Contains(msg, fmt.Sprint("up to ", history.Version())) {
+			t.Errorf("the error should name both versions: %s", msg)
+		}
+	})
+}
+
+func rawDB(t *testing.T, dsn string) *sql.DB {
+	driver := "sqlite"
+	if history.IsPostgres(dsn) {
+		driver = "pgx"
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestOpen_sqliteFiles(t *testing.T) {
+	dir := t.TempDir()
+	damaged := filepath.Join(dir, "damaged.db")
+	if err := os.WriteFile(damaged, bytes.Repeat([]byte("not a database\n"), 500), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		path   string
+		create bool
+		want   error
+		why    string
+	}{
+		{"damaged", damaged, true, history.ErrCorrupt, "a file that is not a database is a clear error, never overwritten"},
+		{"missing, to read", filepath.Join(dir, "none.db"), false, history.ErrNoHistory, "reading a history that does not exist creates nothing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := history.Open(t.Context(), tt.path, tt.create)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("%s: got %v, want %v", tt.why, err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.path) {
+				t.Errorf("the error should name the file: %v", err)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
+		t.Error("opening a missing history to read created it")
+	}
+}
+
+func TestDB_Resolve(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		start := time.Now()
+		var ids []int64
+		for i := range 3 {
+			ids = append(ids, record(t, h, history.Run{Start: start.Add(time.Duration(i) * time.Hour)}, results()[:1]))
+		}
+		tests := []struct {
+			ref  string
+			want int64
+			err  error
+			why  string
+		}{
+			{"last", ids[2], nil, "the newest run"},
+			{"last~1", ids[1], nil, "the one before it"},
+			{"last~2", ids[0], nil, "two before"},
+			{fmt.Sprint(ids[1]), ids[1], nil, "an id"},
+			{fmt.Sprint("#", ids[0]), ids[0], nil, "an id written #N"},
+			{"last~3", 0, history.ErrNoRun, "before the first run"},
+			{"99999", 0, history.ErrNoRun, "an id that is no run"},
+		}
+		for _, tt := range tests {
+			got, err := h.Resolve(t.Context(), tt.ref)
+			if got != tt.want || !errors.Is(err, tt.err) {
+				t.Errorf("Resolve(%q) = %d, %v; want %d, %v (%s)", tt.ref, got, err, tt.want, tt.err, tt.why)
+			}
+		}
+	})
+}
+
+func TestDB_Runs(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		day := time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC)
+		record(t, h, history.Run{Start: day, Suites: []string{"shop"}}, results())
+		record(t, h, history.Run{Start: day.Add(48 * time.Hour), Suites: []string{"shop", "bank"}}, results()[:1])
+		record(t, h, history.Run{Start: day.Add(72 * time.Hour), Suites: []string{"bank"}}, results()[:2])
+		tests := []struct {
+			name string
+			f    history.Filter
+			want string // the runs' case counts
+		}{
+			{"all", history.Filter{}, "3 1 2"},
+			{"by suite", history.Filter{Suite: "shop"}, "3 1"},
+			{"since", history.Filter{Since: day.Add(24 * time.Hour)}, "1 2"},
+			{"both", history.Filter{Suite: "bank", Since: day.Add(60 * time.Hour)}, "2"},
+			{"none", history.Filter{Suite: "other"}, ""},
+		}
+		for _, tt := range tests {
+			runs, err := h.Runs(t.Context(), tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range runs {
+				got = append(got, fmt.Sprint(r.Cases))
+			}
+			if g := strings.Join(got, " "); g != tt.want {
+				t.Errorf("%s: runs with %q cases, want %q", tt.name, g, tt.want)
+			}
+		}
+	})
+}
+
+func TestDB_Prune(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		var ids []int64
+		for range 4 {
+			ids = append(ids, record(t, h, history.Run{Start: time.Now()}, results()))
+		}
+		n, err := h.Prune(t.Context(), 1)
+		if err != nil || n != 3 {
+			t.Fatalf("Prune(1) = %d, %v; want 3 runs deleted", n, err)
+		}
+		runs, _ := h.Runs(t.Context(), history.Filter{})
+		if len(runs) != 1 || runs[0].ID != ids[3] {
+			t.Fatalf("the newest run should be kept alone, got %+v", runs)
+		}
+		rows, err := h.Rows(t.Context(), ids[0], false)
+		if err != nil || len(rows) != 0 {
+			t.Errorf("a pruned run's cases should be gone: %d rows, %v", len(rows), err)
+		}
+		if n, err := h.Prune(t.Context(), 5); err != nil || n != 0 {
+			t.Errorf("pruning fewer runs than kept: %d, %v; want 0", n, err)
+		}
+	})
+}
