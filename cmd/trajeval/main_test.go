@@ -54,6 +54,9 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("ROOT", root)
+			// No run history unless a script asks for it: scripts run
+			// eval on the repository's examples.
+			env.Setenv("TRAJEVAL_DB", "off")
 			env.Values[judgeKey{}] = &judgeHolder{}
 			return nil
 		},
