@@ -361,31 +361,31 @@ func pruneCmd() *cobra.Command {
 
 // runRows returns the rows of the run ref as eval wrote them (--out):
 // JSON Lines, with the trajectories when the run was asked for them.
-func runRows(ctx context.Context, h *history.DB, ref string) (history.Run, []byte, error) {
+func runRows(ctx context.Context, h *history.DB, ref string) (history.Run, []trajeval.CaseResult, []byte, error) {
 	id, err := h.Resolve(ctx, ref)
 	if err != nil {
-		return history.Run{}, nil, err
+		return history.Run{}, nil, nil, err
 	}
 	run, err := h.Run(ctx, id)
 	if err != nil {
-		return run, nil, err
+		return run, nil, nil, err
 	}
 	var o runOptions
 	if err := json.Unmarshal(run.Options, &o); err != nil {
-		return run, nil, fmt.Errorf("run %d: options: %w", id, err)
+		return run, nil, nil, fmt.Errorf("run %d: options: %w", id, err)
 	}
 	rows, err := h.Rows(ctx, id, o.IncludeTrace)
 	if err != nil {
-		return run, nil, err
+		return run, nil, nil, err
 	}
 	var buf bytes.Buffer
 	w := report.NewJSONL(&buf)
 	for _, r := range rows {
 		if err := w.Case(r); err != nil {
-			return run, nil, err
+			return run, nil, nil, err
 		}
 	}
-	return run, buf.Bytes(), nil
+	return run, rows, buf.Bytes(), nil
 }
 
 func showCmd() *cobra.Command {
@@ -416,11 +416,13 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 				return err
 			}
 			defer h.Close()
-			run, data, err := runRows(cmd.Context(), h, args[0])
+			run, results, data, err := runRows(cmd.Context(), h, args[0])
 			if err != nil {
 				return err
 			}
 			name := fmt.Sprintf("run %d", run.ID)
+			// The HTML page draws the trajectories of the rows as the
+			// report command reads them from a results file.
 			rows, warnings, err := report.ReadRows(bytes.NewReader(data), name)
 			if err != nil {
 				return err
@@ -430,15 +432,17 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 			}
 			if len(args) == 2 {
 				var picked []report.Row
-				for _, r := range rows {
+				var pickedResults []trajeval.CaseResult
+				for i, r := range rows {
 					if r.ID == args[1] || r.Suite+"/"+r.ID == args[1] {
 						picked = append(picked, r)
+						pickedResults = append(pickedResults, results[i])
 					}
 				}
 				if len(picked) == 0 {
 					return fmt.Errorf("%w: %s has no case %q", history.ErrNoRun, name, args[1])
 				}
-				rows = picked
+				rows, results = picked, pickedResults
 			}
 			if run.End.IsZero() || run.Status == history.StatusInterrupted {
 				fmt.Fprintf(cmd.ErrOrStderr(), "trajeval: %s was interrupted: it recorded %d cases\n", name, run.Cases)
@@ -469,8 +473,8 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 				}
 				return w.Close(rs)
 			}
-			for _, r := range rows {
-				if err := w.Case(r.CaseResult); err != nil {
+			for _, r := range results {
+				if err := w.Case(r); err != nil {
 					return err
 				}
 			}
@@ -502,7 +506,7 @@ func (c *comparedFiles) read(cmd *cobra.Command, arg string) (*compare.File, err
 		}
 		c.h = h
 	}
-	run, data, err := runRows(cmd.Context(), c.h, arg)
+	run, _, data, err := runRows(cmd.Context(), c.h, arg)
 	if err != nil {
 		return nil, err
 	}
