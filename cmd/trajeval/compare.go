@@ -20,9 +20,15 @@ func compareCmd() *cobra.Command {
 		files                 comparedFiles
 	)
 	c := &cobra.Command{
-		Use:   "compare OLD.jsonl NEW.jsonl",
+		Use:   "compare OLD NEW",
 		Short: "Compare two results files (eval --out) and fail on a regression",
 		Long: `Compare the results of two runs, as trajeval eval --out writes them.
+
+OLD and NEW are results files, or runs of the run history (when no file
+has that name): a run id, last (the newest run) or last~N (the N-th
+before it), read from --db, else $TRAJEVAL_DB, else the nearest
+.trajeval/runs.db from the current folder up (docs/history.md). Two runs
+compare as their results files would.
 
 Cases are matched by suite and id. For each case that differs it shows the
 score change and each evaluator that changed; it lists the cases that newly

@@ -79,6 +79,10 @@ TRAJEVAL_JUDGE_MODEL (or TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL),
 or a judge: block in the suite (docs/judges.md). Answers are cached: a
 rerun of an unchanged suite asks nothing.
 
+Every run is recorded in the run history (docs/history.md): in --db, else
+$TRAJEVAL_DB, else .trajeval/runs.db beside the first suite; --no-db
+records nothing. trajeval runs lists the runs, show prints one.
+
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong, 130 interrupted before every case ran.`,
 		Args: cobra.MinimumNArgs(1),

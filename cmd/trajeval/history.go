@@ -280,7 +280,11 @@ eval records each run in .trajeval/runs.db beside its first suite (or
 				if len(commit) > 10 {
 					commit = commit[:10]
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, strings.Join(r.Suites, ","), cmpOr(commit, "-"),
+				suites := cmpOr(strings.Join(r.Suites, ""), "-")
+				if len(r.Suites) > 1 {
+					suites = fmt.Sprintf("%s +%d", r.Suites[0], len(r.Suites)-1)
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, suites, cmpOr(commit, "-"),
 					r.Start.Local().Format("2006-01-02 15:04:05"), duration(r), r.Passed, r.Failed, r.Errors, status(r))
 			}
 			return tw.Flush()

@@ -6,7 +6,9 @@
 //	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]
-//	trajeval compare OLD.jsonl NEW.jsonl [--format text|markdown|json] [--tolerance X] [--confidence C]
+//	trajeval compare OLD NEW [--format text|markdown|json] [--tolerance X] [--confidence C]
+//	trajeval runs [--suite NAME] [--since DATE] [--json] [--db DB]; trajeval runs prune --keep N
+//	trajeval show RUN [CASE] [--format text|json|jsonl|...] [--db DB]
 //	trajeval init [DIR] [--from TRACE]
 //	trajeval evaluators [NAME] [--json]
 //	trajeval formats [--json]
