@@ -102,7 +102,7 @@ func openHistory(cmd *cobra.Command, db string) (*history.DB, error) {
 			}
 		}
 	}
-	return history.Open(ctx, dsnOf(db), false)
+	return history.Open(ctx, dsnOf(db), history.Options{})
 }
 
 // A recording records an eval run; a nil one records nothing.
@@ -146,7 +146,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *trajeval.Sui
 		stderr(fmt.Sprintf("the run is not recorded: %v", err))
 		return nil, nil
 	}
-	db, err := history.Open(ctx, dsn, true)
+	db, err := history.Open(ctx, dsn, history.Options{Create: true})
 	if err != nil {
 		return failed(err)
 	}

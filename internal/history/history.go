@@ -29,11 +29,12 @@
 //     same values, in the same order, so that reports and comparisons of
 //     a recorded run equal those of its results file.
 //  7. Several runs may write to one database at once: SQLite waits up to
-//     [BusyTimeout] for another writer ([ErrLocked] after that), and
+//     [Options].BusyTimeout for another writer ([ErrLocked] after that), and
 //     PostgreSQL serialises migrations with an advisory lock.
 package history
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"embed"
@@ -69,9 +70,15 @@ var (
 	ErrNoRun = errors.New("no such run")
 )
 
-// BusyTimeout is how long a SQLite write waits for another process's
-// write to end before failing with [ErrLocked].
-const BusyTimeout = 15 * time.Second
+// Options steer [Open].
+type Options struct {
+	// Create creates a SQLite file that does not exist, with its folder;
+	// without it, such a file is [ErrNoHistory].
+	Create bool
+	// BusyTimeout is how long a SQLite write waits for another process's
+	// write to end before failing with [ErrLocked]; 0 is 15 seconds.
+	BusyTimeout time.Duration
+}
 
 // A SchemaError is a database whose schema version this program cannot
 // use.
@@ -125,6 +132,7 @@ type DB struct {
 	db    *sql.DB
 	d     dialect
 	where string
+	busy  time.Duration
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL server.
@@ -133,11 +141,9 @@ func IsPostgres(dsn string) bool {
 }
 
 // Open opens the run history dsn, migrating it to the newest schema: a
-// postgres:// or postgresql:// URL, else the path of a SQLite file. With
-// create, a SQLite file that does not exist is created, with its folder;
-// without, it is [ErrNoHistory].
-func Open(ctx context.Context, dsn string, create bool) (*DB, error) {
-	h := &DB{where: Redact(dsn)}
+// postgres:// or postgresql:// URL, else the path of a SQLite file.
+func Open(ctx context.Context, dsn string, o Options) (*DB, error) {
+	h := &DB{where: Redact(dsn), busy: cmp.Or(o.BusyTimeout, 15*time.Second)}
 	src := dsn
 	if IsPostgres(dsn) {
 		h.d = postgresDialect
@@ -147,7 +153,7 @@ func Open(ctx context.Context, dsn string, create bool) (*DB, error) {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return nil, err
 			}
-			if !create {
+			if !o.Create {
 				return nil, fmt.Errorf("%w: %s does not exist", ErrNoHistory, dsn)
 			}
 			if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
@@ -155,7 +161,7 @@ func Open(ctx context.Context, dsn string, create bool) (*DB, error) {
 			}
 		}
 		q := url.Values{}
-		q.Set("_busy_timeout", strconv.Itoa(int(BusyTimeout/time.Millisecond)))
+		q.Set("_busy_timeout", strconv.Itoa(int(h.busy/time.Millisecond)))
 		q.Set("_journal_mode", "WAL")
 		q.Set("_synchronous", "NORMAL")
 		q.Set("_txlock", "immediate")
@@ -204,7 +210,7 @@ func (h *DB) wrap(err error) error {
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 			return fmt.Errorf("%s: %w (%v): move it away, or pass --db another file or --no-db", h.where, ErrCorrupt, err)
 		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-			return fmt.Errorf("%s: %w: another trajeval kept it busy for over %v (%v)", h.where, ErrLocked, BusyTimeout, err)
+			return fmt.Errorf("%s: %w: another trajeval kept it busy for over %v (%v)", h.where, ErrLocked, h.busy, err)
 		}
 	}
 	return fmt.Errorf("%s: %w", h.where, err)
@@ -243,6 +249,19 @@ func (h *DB) migrate(ctx context.Context) error {
 	names, err := migrationFiles(h.d)
 	if err != nil {
 		return err
+	}
+	// Most opens find the newest version: a read, which waits for no
+	// writer. A missing table is a new database, migrated below.
+	var cur sql.NullInt64
+	if err := h.db.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_version").Scan(&cur); err == nil {
+		switch v := int(cur.Int64); {
+		case v > len(names):
+			return &SchemaError{Where: h.where, Have: v, Know: len(names)}
+		case v == len(names):
+			return nil
+		}
+	} else if errors.Is(h.wrap(err), ErrCorrupt) {
+		return h.wrap(err)
 	}
 	tx, err := h.db.BeginTx(ctx, nil)
 	if err != nil {

@@ -77,7 +77,7 @@ func each(t *testing.T, f func(t *testing.T, dsn string)) {
 
 func open(t *testing.T, dsn string) *history.DB {
 	t.Helper()
-	h, err := history.Open(t.Context(), dsn, true)
+	h, err := history.Open(t.Context(), dsn, history.Options{Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestRecorder_concurrent(t *testing.T) {
 		errs := make([]error, runs)
 		for i := range runs {
 			wg.Go(func() {
-				h, err := history.Open(context.Background(), dsn, true)
+				h, err := history.Open(context.Background(), dsn, history.Options{Create: true})
 				if err != nil {
 					errs[i] = err
 					return
@@ -281,7 +281,7 @@ func TestOpen_concurrent(t *testing.T) {
 		errs := make([]error, 4)
 		for i := range errs {
 			wg.Go(func() {
-				h, err := history.Open(context.Background(), dsn, true)
+				h, err := history.Open(context.Background(), dsn, history.Options{Create: true})
 				if err == nil {
 					h.Close()
 				}
@@ -307,7 +307,7 @@ func TestOpen_newerSchema(t *testing.T) {
 		if _, err := raw.Exec(fmt.Sprintf("INSERT INTO schema_version (version, applied_at) VALUES (%d, 0)", history.Version()+98)); err != nil {
 			t.Fatal(err)
 		}
-		_, err := history.Open(t.Context(), dsn, true)
+		_, err := history.Open(t.Context(), dsn, history.Options{Create: true})
 		var se *history.SchemaError
 		if !errors.Is(err, history.ErrNewerSchema) || !errors.As(err, &se) {
 			t.Fatalf("a database of a newer schema should be refused with ErrNewerSchema, got %v", err)
@@ -349,7 +349,7 @@ func TestOpen_sqliteFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := history.Open(t.Context(), tt.path, tt.create)
+			_, err := history.Open(t.Context(), tt.path, history.Options{Create: tt.create})
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("%s: got %v, want %v", tt.why, err, tt.want)
 			}
@@ -451,4 +451,34 @@ func TestDB_Prune(t *testing.T) {
 			t.Errorf("pruning fewer runs than kept: %d, %v; want 0", n, err)
 		}
 	})
+}
+
+// TestOpen_locked checks that a write waits for another process's write
+// to a SQLite file, then fails with ErrLocked, saying so.
+func TestOpen_locked(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	open(t, dsn)
+	conn, err := rawDB(t, dsn).Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(t.Context(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := history.Open(t.Context(), dsn, history.Options{BusyTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err) // reading the schema version needs no lock
+	}
+	defer h.Close()
+	_, err = h.Begin(t.Context(), history.Run{Start: time.Now()})
+	if !errors.Is(err, history.ErrLocked) || !strings.Contains(err.Error(), "another trajeval kept it busy for over 100ms") {
+		t.Fatalf("a write to a database another process holds should fail with ErrLocked, saying why; got %v", err)
+	}
+	if _, err := conn.ExecContext(t.Context(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Begin(t.Context(), history.Run{Start: time.Now()}); err != nil {
+		t.Errorf("once the other write ended, the run should be recorded: %v", err)
+	}
 }
