@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trajeval/trajeval/internal/history"
+)
+
+func runsCmd() *cobra.Command {
+	var (
+		db, suite, since string
+		asJSON           bool
+	)
+	c := &cobra.Command{
+		Use:   "runs",
+		Short: "List the runs that eval recorded",
+		Long: `List the runs of the run history, oldest first: id, suites, git commit,
+start, duration and the counts of passed, failed and errored cases. A run
+whose end was never recorded (killed, or still running) shows as
+interrupted, with the cases it recorded.
+
+eval records each run in .trajeval/runs.db beside its first suite (or
+--db, $TRAJEVAL_DB); runs reads --db, else $TRAJEVAL_DB, else the nearest
+.trajeval/runs.db from the current folder up. See docs/history.md.`,
+		Example: `  trajeval runs --db examples
+  trajeval runs --suite shop --since 2026-01-31 --json
+  trajeval runs prune --keep 50`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var f history.Filter
+			f.Suite = suite
+			if since != "" {
+				t, err := parseSince(since)
+				if err != nil {
+					return usageError{err}
+				}
+				f.Since = t
+			}
+			h, err := openHistory(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			runs, err := h.Runs(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				if runs == nil {
+					runs = []history.Run{}
+				}
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(runs)
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSUITE\tCOMMIT\tSTARTED\tDURATION\tPASSED\tFAILED\tERRORS\tSTATUS")
+			for _, r := range runs {
+				commit := r.Commit
+				if len(commit) > 10 {
+					commit = commit[:10]
+				}
+				suites := cmpOr(strings.Join(r.Suites, ""), "-")
+				if len(r.Suites) > 1 {
+					suites = fmt.Sprintf("%s +%d", r.Suites[0], len(r.Suites)-1)
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, suites, cmpOr(commit, "-"),
+					r.Start.Local().Format("2006-01-02 15:04:05"), duration(r), r.Passed, r.Failed, r.Errors, status(r))
+			}
+			return tw.Flush()
+		},
+	}
+	f := c.Flags()
+	dbFlag(f, &db)
+	f.StringVar(&suite, "suite", "", "only the runs of the suite of this name")
+	f.StringVar(&since, "since", "", "only the runs started at or after DATE (2026-01-31, or RFC 3339)")
+	f.BoolVar(&asJSON, "json", false, "print the runs as JSON")
+	c.AddCommand(pruneCmd())
+	return c
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// parseSince reads --since: a date (midnight, local time) or an RFC 3339
+// time.
+func parseSince(s string) (time.Time, error) {
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: give a date, 2026-01-31, or a time, 2026-01-31T12:00:00Z", s)
+}
+
+func duration(r history.Run) string {
+	if r.End.IsZero() {
+		return "-"
+	}
+	return r.End.Sub(r.Start).Round(time.Millisecond).String()
+}
+
+func status(r history.Run) string {
+	if r.End.IsZero() {
+		return history.StatusInterrupted
+	}
+	return r.Status
+}
+
+func pruneCmd() *cobra.Command {
+	var (
+		db   string
+		keep int
+	)
+	c := &cobra.Command{
+		Use:   "prune --keep N",
+		Short: "Delete every recorded run but the N newest",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("keep") || keep < 0 {
+				return usageError{errors.New("prune needs --keep N, N the number of the newest runs to keep (0 or more)")}
+			}
+			h, err := openHistory(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			n, err := h.Prune(cmd.Context(), keep)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "deleted %d runs, kept the %d newest\n", n, keep)
+			return nil
+		},
+	}
+	dbFlag(c.Flags(), &db)
+	c.Flags().IntVar(&keep, "keep", 0, "how many of the newest runs to keep")
+	return c
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/internal/report"
+)
+
+// runRows returns the rows of the run ref as eval wrote them (--out):
+// JSON Lines, with the trajectories when the run was asked for them.
+func runRows(ctx context.Context, h *history.DB, ref string) (history.Run, []trajeval.CaseResult, []byte, error) {
+	id, err := h.Resolve(ctx, ref)
+	if err != nil {
+		return history.Run{}, nil, nil, err
+	}
+	run, err := h.Run(ctx, id)
+	if err != nil {
+		return run, nil, nil, err
+	}
+	var o runOptions
+	if err := json.Unmarshal(run.Options, &o); err != nil {
+		return run, nil, nil, fmt.Errorf("run %d: options: %w", id, err)
+	}
+	rows, err := h.Rows(ctx, id, o.IncludeTrace)
+	if err != nil {
+		return run, nil, nil, err
+	}
+	var buf bytes.Buffer
+	w := report.NewJSONL(&buf)
+	for _, r := range rows {
+		if err := w.Case(r); err != nil {
+			return run, nil, nil, err
+		}
+	}
+	return run, rows, buf.Bytes(), nil
+}
+
+func showCmd() *cobra.Command {
+	var (
+		db, format string
+		verbose    bool
+	)
+	c := &cobra.Command{
+		Use:   "show RUN [CASE]",
+		Short: "Print the report of a recorded run, or of one of its cases",
+		Long: `Print the report of a run that eval recorded, as eval printed it; with
+CASE (an id, or SUITE/ID), that case's alone (every trial of it).
+
+RUN is a run id (trajeval runs lists them), last (the newest run) or
+last~N (the N-th before it). --format jsonl prints the rows eval --out
+wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
+.trajeval/runs.db from the current folder up.`,
+		Example: `  trajeval show last
+  trajeval show 12 refund-policy -v
+  trajeval show last~1 --format jsonl > before.jsonl`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(report.Formats, format) {
+				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
+			}
+			h, err := openHistory(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			run, results, data, err := runRows(cmd.Context(), h, args[0])
+			if err != nil {
+				return err
+			}
+			name := fmt.Sprintf("run %d", run.ID)
+			// The HTML page draws the trajectories of the rows as the
+			// report command reads them from a results file.
+			rows, warnings, err := report.ReadRows(bytes.NewReader(data), name)
+			if err != nil {
+				return err
+			}
+			for _, w := range warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			}
+			if len(args) == 2 {
+				var picked []report.Row
+				var pickedResults []trajeval.CaseResult
+				for i, r := range rows {
+					if r.ID == args[1] || r.Suite+"/"+r.ID == args[1] {
+						picked = append(picked, r)
+						pickedResults = append(pickedResults, results[i])
+					}
+				}
+				if len(picked) == 0 {
+					return fmt.Errorf("%w: %s has no case %q", history.ErrNoRun, name, args[1])
+				}
+				rows, results = picked, pickedResults
+			}
+			if run.End.IsZero() || run.Status == history.StatusInterrupted {
+				fmt.Fprintf(cmd.ErrOrStderr(), "trajeval: %s was interrupted: it recorded %d cases\n", name, run.Cases)
+			}
+			w, err := report.New(format, cmd.OutOrStdout())
+			if err != nil {
+				return usageError{err}
+			}
+			var rs report.Summary
+			for _, r := range rows {
+				rs.Add(r.CaseResult)
+				if r.Judge != nil {
+					if rs.Judge == nil {
+						rs.Judge = &trajeval.JudgeUsage{}
+					}
+					rs.Judge.Add(r.Judge)
+				}
+			}
+			switch w := w.(type) {
+			case *report.Text:
+				w.Verbose = verbose
+			case *report.HTML:
+				w.Title = fmt.Sprintf("trajeval %s", name)
+				for _, r := range rows {
+					if err := w.Row(r); err != nil {
+						return err
+					}
+				}
+				return w.Close(rs)
+			}
+			for _, r := range results {
+				if err := w.Case(r); err != nil {
+					return err
+				}
+			}
+			return w.Close(rs)
+		},
+	}
+	f := c.Flags()
+	dbFlag(f, &db)
+	f.StringVar(&format, "format", "text", "report format: "+strings.Join(report.Formats, ", "))
+	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
+	return c
+}
