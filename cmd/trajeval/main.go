@@ -9,6 +9,7 @@
 //	trajeval compare OLD NEW [--format text|markdown|json] [--tolerance X] [--confidence C]
 //	trajeval runs [--suite NAME] [--since DATE] [--json] [--db DB]; trajeval runs prune --keep N
 //	trajeval show RUN [CASE] [--format text|json|jsonl|...] [--db DB]
+//	trajeval view [--db DB] [--addr HOST:PORT]
 //	trajeval init [DIR] [--from TRACE]
 //	trajeval evaluators [NAME] [--json]
 //	trajeval formats [--json]

@@ -107,16 +107,7 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 			if err != nil {
 				return usageError{err}
 			}
-			var rs report.Summary
-			for _, r := range rows {
-				rs.Add(r.CaseResult)
-				if r.Judge != nil {
-					if rs.Judge == nil {
-						rs.Judge = &trajeval.JudgeUsage{}
-					}
-					rs.Judge.Add(r.Judge)
-				}
-			}
+			rs := summarize(results)
 			switch w := w.(type) {
 			case *report.Text:
 				w.Verbose = verbose
@@ -142,4 +133,19 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 	f.StringVar(&format, "format", "text", "report format: "+strings.Join(report.Formats, ", "))
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	return c
+}
+
+// summarize counts the verdicts and judge calls of rows, as eval does.
+func summarize(rows []trajeval.CaseResult) report.Summary {
+	var rs report.Summary
+	for _, r := range rows {
+		rs.Add(r)
+		if r.Judge != nil {
+			if rs.Judge == nil {
+				rs.Judge = &trajeval.JudgeUsage{}
+			}
+			rs.Judge.Add(r.Judge)
+		}
+	}
+	return rs
 }
