@@ -20,29 +20,36 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-// pg is the PostgreSQL server of the tests; nil when it is not installed
-// (and CI is not set), with noPG saying why.
+// pg is the PostgreSQL server of the tests, started by the first test
+// that needs it (fuzzing needs none), and stopped by TestMain; nil when it
+// could not start, with pgErr saying why.
 var (
-	pg   *historytest.Server
-	noPG error
+	pgOnce sync.Once
+	pg     *historytest.Server
+	pgErr  error
 )
 
 func TestMain(m *testing.M) {
-	s, err := historytest.Start()
-	switch {
-	case err == nil:
-		pg = s
-	case errors.Is(err, historytest.ErrNoPostgres) && os.Getenv("CI") == "":
-		noPG = err
-	default:
-		fmt.Fprintln(os.Stderr, "PostgreSQL:", err)
-		os.Exit(1)
-	}
 	code := m.Run()
 	if pg != nil {
 		pg.Stop()
 	}
 	os.Exit(code)
+}
+
+// postgres returns the server, skipping t when PostgreSQL is not installed
+// and CI is not set; under CI=true, a missing PostgreSQL fails t.
+func postgres(t *testing.T) *historytest.Server {
+	pgOnce.Do(func() { pg, pgErr = historytest.Start() })
+	switch {
+	case pgErr == nil:
+		return pg
+	case errors.Is(pgErr, historytest.ErrNoPostgres) && os.Getenv("CI") == "":
+		t.Skipf("PostgreSQL tests skipped: %v (they fail instead under CI=true)", pgErr)
+	default:
+		t.Fatalf("PostgreSQL: %v", pgErr)
+	}
+	return nil
 }
 
 // A backend makes empty databases of one kind.
@@ -56,10 +63,7 @@ func backends(t *testing.T) []backend {
 	return []backend{
 		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), ".trajeval", "runs.db") }},
 		{"postgres", func(t *testing.T) string {
-			if pg == nil {
-				t.Skipf("PostgreSQL tests skipped: %v (they fail instead under CI=true)", noPG)
-			}
-			dsn, err := pg.NewDB(t.Context())
+			dsn, err := postgres(t).NewDB(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -481,4 +485,45 @@ func TestOpen_locked(t *testing.T) {
 	if _, err := h.Begin(t.Context(), history.Run{Start: time.Now()}); err != nil {
 		t.Errorf("once the other write ended, the run should be recorded: %v", err)
 	}
+}
+
+// FuzzDB_Resolve checks that a reference has the form of one (IsRef) iff
+// resolving it finds the run or says there is no such run; anything else
+// is refused as not a reference.
+func FuzzDB_Resolve(f *testing.F) {
+	for _, s := range []string{"1", "#1", "2", "last", "last~0", "last~1", "last~", "~1", "lastt", "#", "-1", "1.0",
+		"99999999999999999999999", "last~99999999999999999999", " 1", "LAST", ""} {
+		f.Add(s)
+	}
+	dir, err := os.MkdirTemp("", "fuzz-resolve")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	h, err := history.Open(context.Background(), filepath.Join(dir, "runs.db"), history.Options{Create: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer h.Close()
+	rec, err := h.Begin(context.Background(), history.Run{Start: time.Now()})
+	if err != nil || rec.End(time.Now(), false) != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, ref string) {
+		id, err := h.Resolve(context.Background(), ref)
+		switch {
+		case err == nil:
+			if !history.IsRef(ref) || id != rec.ID() {
+				t.Errorf("Resolve(%q) = %d: a reference must have the form of one, and name the one run", ref, id)
+			}
+		case errors.Is(err, history.ErrNoRun):
+			if !history.IsRef(ref) {
+				t.Errorf("Resolve(%q): %v, for a string that is not a reference", ref, err)
+			}
+		default:
+			if history.IsRef(ref) {
+				t.Errorf("Resolve(%q): %v, for a reference", ref, err)
+			}
+		}
+	})
 }

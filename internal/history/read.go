@@ -103,7 +103,7 @@ func (h *DB) Resolve(ctx context.Context, ref string) (int64, error) {
 	if m[1] != "" {
 		id, err := strconv.ParseInt(m[1], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("run %s: %w", ref, err)
+			return 0, fmt.Errorf("%w %s in %s", ErrNoRun, ref, h.where) // beyond any id
 		}
 		if _, err := h.Run(ctx, id); err != nil {
 			return 0, err
@@ -114,7 +114,7 @@ func (h *DB) Resolve(ctx context.Context, ref string) (int64, error) {
 	if m[2] != "" {
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
-			return 0, fmt.Errorf("run %s: %w", ref, err)
+			return 0, fmt.Errorf("%w %s in %s", ErrNoRun, ref, h.where) // beyond any run
 		}
 		back = n
 	}
