@@ -33,8 +33,8 @@ func TestExamples_readme(t *testing.T) {
 	}
 	var folders []string
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // hidden folders (.trajeval: the run history) hold no suites
 		}
 		if _, err := os.Stat(filepath.Join(dir, e.Name(), "go.mod")); err == nil {
 			continue // a Go module (go-library), tested by its own go test
