@@ -47,6 +47,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
@@ -133,6 +134,9 @@ type DB struct {
 	d     dialect
 	where string
 	busy  time.Duration
+
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt // prepared INSERT statements, by table and rows
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL server.
@@ -196,7 +200,14 @@ func Redact(dsn string) string {
 func (h *DB) Where() string { return h.where }
 
 // Close closes the database.
-func (h *DB) Close() error { return h.db.Close() }
+func (h *DB) Close() error {
+	h.mu.Lock()
+	for _, s := range h.stmts {
+		s.Close()
+	}
+	h.mu.Unlock()
+	return h.db.Close()
+}
 
 // wrap turns a driver's error into one that says what happened and
 // where: a damaged file, a lock held too long.

@@ -206,10 +206,6 @@ var (
 		"required", "error", "turn", "details", "members", "judge"}
 )
 
-// rowsPerInsert bounds the rows of one INSERT statement, well within
-// both databases' limits on parameters.
-const rowsPerInsert = 256
-
 // encode turns p's result into its rows, as run id's.
 func (p *pending) encode(id int64) {
 	c := p.c
@@ -282,27 +278,59 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 	return r.h.wrap(tx.Commit())
 }
 
-// insert inserts rows into table, a few hundred per statement.
+// insertChunks are the numbers of rows of the INSERT statements insert
+// prepares: rows go in chunks of the largest that fits.
+var insertChunks = []int{128, 16, 1}
+
+// insert inserts rows into table, many per statement (few round trips to
+// PostgreSQL), through statements prepared once per database (no parsing
+// of long statements for each batch).
 func (h *DB) insert(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
-	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
-	for len(rows) > 0 {
-		n := min(len(rows), rowsPerInsert)
-		var q strings.Builder
-		q.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
+	for _, n := range insertChunks {
+		if len(rows) < n {
+			continue
+		}
+		stmt, err := h.prepared(ctx, table, cols, n)
+		if err != nil {
+			return err
+		}
+		txStmt := tx.StmtContext(ctx, stmt)
 		args := make([]any, 0, n*len(cols))
-		for i, row := range rows[:n] {
-			if i > 0 {
-				q.WriteString(", ")
+		for len(rows) >= n {
+			args = args[:0]
+			for _, row := range rows[:n] {
+				args = append(args, row...)
 			}
-			q.WriteString(one)
-			args = append(args, row...)
+			if _, err := txStmt.ExecContext(ctx, args...); err != nil {
+				txStmt.Close()
+				return h.wrap(fmt.Errorf("writing %s: %w", table, err))
+			}
+			rows = rows[n:]
 		}
-		if _, err := tx.ExecContext(ctx, h.d.bind(q.String()), args...); err != nil {
-			return h.wrap(fmt.Errorf("writing %s: %w", table, err))
-		}
-		rows = rows[n:]
+		txStmt.Close()
 	}
 	return nil
+}
+
+// prepared returns the statement inserting n rows into table.
+func (h *DB) prepared(ctx context.Context, table string, cols []string, n int) (*sql.Stmt, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	key := fmt.Sprint(table, "/", n)
+	if s, ok := h.stmts[key]; ok {
+		return s, nil
+	}
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
+	s, err := h.db.PrepareContext(ctx, h.d.bind(q))
+	if err != nil {
+		return nil, h.wrap(fmt.Errorf("writing %s: %w", table, err))
+	}
+	if h.stmts == nil {
+		h.stmts = map[string]*sql.Stmt{}
+	}
+	h.stmts[key] = s
+	return s, nil
 }
 
 func nonNil(s []string) []string {
