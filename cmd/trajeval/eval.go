@@ -28,6 +28,7 @@ func evalCmd() *cobra.Command {
 		workers                           int
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
+		view                              viewFlags
 		judges                            judge.Runtime
 	)
 	c := &cobra.Command{
@@ -124,6 +125,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if t, ok := w.(*report.Text); ok {
 				t.Verbose = verbose
 			}
+			if w, err = view.apply(cmd, format, w, cmd.OutOrStdout()); err != nil {
+				return err
+			}
 			stderr := cmd.ErrOrStderr()
 			var prog *report.Progress
 			if !quiet {
@@ -208,6 +212,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
 	tg.register(f)
+	view.register(f)
 	return c
 }
 

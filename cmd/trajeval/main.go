@@ -2,6 +2,7 @@
 // order, with which arguments, how fast.
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
+//	              [--failed-only] [--color auto|always|never]
 //	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient]
 //	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
 //	trajeval validate PATH...

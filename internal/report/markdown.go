@@ -24,9 +24,13 @@ import (
 // A job summary is limited in size (GitHub takes 1 MiB), so beyond
 // MarkdownRows cases the table lists only the cases that did not pass,
 // and at most MarkdownDetails failures are explained.
+//
+// With FailedOnly, the table lists only the cases that did not pass, while
+// the heading and the trials still count every run.
 type Markdown struct {
-	W    io.Writer
-	rows []trajeval.CaseResult
+	W          io.Writer
+	FailedOnly bool // list only the cases that did not pass
+	rows       []trajeval.CaseResult
 }
 
 // Limits of the Markdown summary.
@@ -62,13 +66,14 @@ func (m *Markdown) Close(s Summary) error {
 	}
 
 	rows := m.rows
-	if len(rows) > MarkdownRows {
-		var bad []trajeval.CaseResult
-		for _, r := range rows {
-			if r.Status != trajeval.StatusPass {
-				bad = append(bad, r)
-			}
+	if m.FailedOnly {
+		rows = notPassing(rows)
+		if len(rows) > MarkdownRows {
+			fmt.Fprintf(&b, "Showing the first %d of the %d %s that did not pass.\n\n", MarkdownRows, len(rows), unit)
+			rows = rows[:MarkdownRows]
 		}
+	} else if len(rows) > MarkdownRows {
+		bad := notPassing(rows)
 		shown := min(len(bad), MarkdownRows)
 		fmt.Fprintf(&b, "%d %s: showing the %d that did not pass", len(rows), unit, shown)
 		if shown < len(bad) {
@@ -105,6 +110,17 @@ func (m *Markdown) Close(s Summary) error {
 	}
 	_, err := io.WriteString(m.W, b.String())
 	return err
+}
+
+// notPassing returns the rows that did not pass.
+func notPassing(rows []trajeval.CaseResult) []trajeval.CaseResult {
+	var bad []trajeval.CaseResult
+	for _, r := range rows {
+		if r.Status != trajeval.StatusPass {
+			bad = append(bad, r)
+		}
+	}
+	return bad
 }
 
 func markdownTrials(b *strings.Builder, ts *trialSet) {
