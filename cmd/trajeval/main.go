@@ -12,7 +12,7 @@
 //	trajeval evaluators [NAME] [--json]
 //	trajeval formats [--json]
 //	trajeval schema
-//	trajeval version
+//	trajeval version (or trajeval --version)
 //
 // Exit codes: 0 every case passed; 1 some case failed or could not be
 // scored (compare: some case regressed); 2 the command or a file was
