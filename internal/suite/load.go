@@ -114,6 +114,9 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		if !explicit && !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
 			return nil, nil
 		}
+		if terr := notASuite(path, data); explicit && terr != nil {
+			return nil, []error{terr}
+		}
 		return nil, []error{err}
 	}
 	var s *Suite
@@ -134,6 +137,11 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		s, errs = loadAgentV(path, root, opts)
 		if s != nil {
 			s.Dialect = "agentv"
+		}
+		if len(errs) > 0 && !agentvClaims(root) {
+			if terr := notASuite(path, data); terr != nil {
+				return nil, []error{terr}
+			}
 		}
 	}
 	if s != nil && s.Traces == "" {
