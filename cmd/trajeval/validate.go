@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/suite"
 )
 
@@ -38,7 +39,7 @@ suites are valid, 2 otherwise.`,
 			for _, s := range suites {
 				n += len(s.Cases)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d suites, %d cases\n", len(suites), n)
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, %s\n", plural.Count(len(suites), "suite", "suites"), plural.Count(n, "case", "cases"))
 			return nil
 		},
 	}

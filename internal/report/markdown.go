@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -54,9 +55,9 @@ func (m *Markdown) Close(s Summary) error {
 		ts.add(r)
 	}
 	var b strings.Builder
-	unit := "cases"
+	unit := plural.Noun(s.Cases, "case", "cases")
 	if ts.attempts {
-		unit = "runs"
+		unit = plural.Noun(s.Cases, "run", "runs")
 	}
 	fmt.Fprintf(&b, "## trajeval: %d of %d %s passed\n\n", s.Passed, s.Cases, unit)
 	fmt.Fprintf(&b, "%s %d passed · %s %d failed · %s %d could not be scored\n\n",
@@ -126,7 +127,7 @@ func notPassing(rows []trajeval.CaseResult) []trajeval.CaseResult {
 func markdownTrials(b *strings.Builder, ts *trialSet) {
 	ks := trialKs(ts.maxTrials())
 	all, none, flaky := ts.totals()
-	fmt.Fprintf(b, "### Trials\n\n%d cases: %d passed every trial, %d flaky, %d passed none.\n\n", len(ts.cases), all, flaky, none)
+	fmt.Fprintf(b, "### Trials\n\n%s: %d passed every trial, %d flaky, %d passed none.\n\n", plural.Count(len(ts.cases), "case", "cases"), all, flaky, none)
 	b.WriteString("| case | passed |")
 	for _, k := range ks {
 		fmt.Fprintf(b, " pass@%d |", k)
@@ -139,7 +140,7 @@ func markdownTrials(b *strings.Builder, ts *trialSet) {
 	b.WriteString("---|---|\n")
 	for i, c := range ts.cases {
 		if i == MarkdownRows {
-			fmt.Fprintf(b, "\n%d more cases not shown.\n", len(ts.cases)-MarkdownRows)
+			fmt.Fprintf(b, "\n%s not shown.\n", plural.Count(len(ts.cases)-MarkdownRows, "more case", "more cases"))
 			break
 		}
 		fmt.Fprintf(b, "| %s | %d/%d |", cell(caseName(c.Suite, c.ID)), c.Passed, c.Trials)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -56,9 +57,9 @@ func (t *Text) Close(s Summary) error {
 			return err
 		}
 	}
-	unit := "cases"
+	unit := plural.Noun(s.Cases, "case", "cases")
 	if t.trials.attempts {
-		unit = "runs"
+		unit = plural.Noun(s.Cases, "run", "runs")
 	}
 	head := fmt.Sprintf("%d of %d %s passed", s.Passed, s.Cases, unit)
 	var more []string
@@ -109,7 +110,7 @@ func textTrials(ts *trialSet) string {
 		b.WriteByte('\n')
 	}
 	all, none, flaky := ts.totals()
-	fmt.Fprintf(&b, "%d cases: %d passed every trial, %d flaky, %d passed none\n", len(ts.cases), all, flaky, none)
+	fmt.Fprintf(&b, "%s: %d passed every trial, %d flaky, %d passed none\n", plural.Count(len(ts.cases), "case", "cases"), all, flaky, none)
 	return b.String()
 }
 
