@@ -4,9 +4,9 @@
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
 //	              [--failed-only] [--color auto|always|never]
 //	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient]
-//	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
+//	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...] [--failed-only] [--color WHEN]
 //	trajeval validate PATH...
-//	trajeval convert FILE... [--from FORMAT]
+//	trajeval convert FILE... [--from FORMAT] [-q]
 //	trajeval compare OLD.jsonl NEW.jsonl [--format text|markdown|json] [--tolerance X] [--confidence C]
 //	trajeval init [DIR] [--from TRACE]
 //	trajeval evaluators [NAME] [--json]
