@@ -33,6 +33,8 @@ func evalCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
+		// AgentV's and others' spellings: trajeval run → did you mean eval?
+		SuggestFor: []string{"run", "test"},
 		Short: "Score recorded traces against the suites at PATH (files or folders)",
 		Long: `Score recorded traces against suites.
 

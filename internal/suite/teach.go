@@ -2,6 +2,8 @@ package suite
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/trace"
@@ -28,4 +30,22 @@ func notASuite(path string, data []byte) error {
 	return &trajeval.SpecError{File: path,
 		Msg:  "this file looks like a trace in " + what + ", not a suite",
 		Hint: fmt.Sprintf("pass it with --traces %s, or name it in a case's trace: key; trajeval init --from %s writes a suite from it", path, path)}
+}
+
+// firstTrace returns the first of paths that a trace reader claims, "" if
+// none.
+func firstTrace(paths []string) string {
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		head := make([]byte, 64<<10)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if _, err := trace.Detect(p, head[:n]); err == nil {
+			return p
+		}
+	}
+	return ""
 }
