@@ -33,8 +33,6 @@ func evalCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
-		// AgentV's and others' spellings: trajeval run → did you mean eval?
-		SuggestFor: []string{"run", "test"},
 		Short: "Score recorded traces against the suites at PATH (files or folders)",
 		Long: `Score recorded traces against suites.
 
@@ -218,6 +216,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
 	tg.register(f)
 	view.register(f)
+	c.SuggestFor = []string{"run", "test"} // trajeval run: did you mean eval?
 	return c
 }
 
