@@ -225,3 +225,42 @@ func ExampleToolCallArgs() {
 	// call 2 (search): args.query: expected "Go tutorials", got "Python tutorials"
 	// score 0.50
 }
+
+func ExampleGrounding() {
+	t := research()
+	user := "Find Python tutorials and cite the best one."
+	t.Turns = []trajeval.Turn{{Turn: 1, User: &user}}
+	t.Steps[0].Result = map[string]any{"hits": []any{map[string]any{"id": "doc-1"}, map[string]any{"id": "doc-2"}}}
+	t.Steps[3].Args = map[string]any{"text": "See doc-7."}
+	// limit is the agent's own choice, not a fact it could invent.
+	out, _ := check.Grounding(check.GroundingSettings{Ignore: []string{"search.limit"}}).Evaluate(context.Background(), t)
+	for _, c := range out.Details.Checks {
+		fmt.Printf("%s: %s\n", c.Name, c.Message)
+	}
+	fmt.Printf("score %.2f (%d of %d values grounded)\n", out.Score, out.Details.Hits, out.Details.Expected)
+	// Output:
+	// step 4 save_answer args.text = "See doc-7.": not in the user's messages (turn 1) or the result of step 1
+	// score 0.75 (3 of 4 values grounded)
+}
+
+func ExampleFrom() {
+	t := research()
+	t.Steps[0].Result = `{"hits": [{"id": "doc-1"}, {"id": "doc-3"}]}`
+	// Each document read must be one the search returned.
+	ev := check.AnyOrder(
+		check.Call("read_document", check.Args{"id": check.From("search.result.hits[*].id")}),
+		check.Call("read_document", check.Args{"id": check.From("search.result.hits[*].id")}),
+	)
+	out, _ := ev.Evaluate(context.Background(), t)
+	for _, m := range out.Details.Missing {
+		for _, n := range m.Near {
+			for _, d := range n.Diffs {
+				fmt.Printf("step %d: %s\n", n.Step, d)
+			}
+		}
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// step 3: args.id: expected {"$from":"search.result.hits[*].id"}: one of "doc-1", "doc-3" (step 1), got "doc-2"
+	// score 0.50
+}

@@ -2,8 +2,8 @@
 // order, with which arguments, how fast.
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
+//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient] [--filter PATTERN]...
 //	              [--failed-only] [--color auto|always|never]
-//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient]
 //	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...] [--failed-only] [--color WHEN]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT] [-q]

@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 )
 
 // Run runs the command line args (without the program name) with the

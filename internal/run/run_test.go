@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"

@@ -129,7 +129,7 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 	}
 	var s *Suite
 	var errs []error
-	for _, d := range dialects {
+	for _, d := range opts.Dialects {
 		if d.Claims(path, root) {
 			s, errs = d.Load(path, root, opts)
 			if s != nil {
