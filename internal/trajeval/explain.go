@@ -82,11 +82,14 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 		name = fmt.Sprintf("turn %d: %s", e.Turn, e.Name)
 	}
 	kind := e.Type
+	if e.Name == e.Type {
+		kind = "" // an evaluator named after its type: say it once
+	}
 	if e.Details != nil && e.Details.Mode != "" {
-		kind += " " + e.Details.Mode
+		kind = strings.TrimSpace(kind + " " + e.Details.Mode)
 	}
 	if kind == name || kind == "" {
-		kind = "" // an evaluator named after its type: say it once
+		kind = ""
 	} else {
 		kind = "  " + kind
 	}
