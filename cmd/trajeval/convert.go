@@ -23,7 +23,7 @@ FILE "-" reads standard input. The format is detected from the content;
 --from forces one (docs/formats.md lists them). A file that holds no
 trajectory is an error. Standard error says which format each file was
 read as, when it was detected (-q: not).`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a trace file", "trajeval convert TRACE.json (- reads standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 			err := convert(cmd, args, trajeval.ReadOptions{Format: from, Lenient: lenient}, quiet, w)

@@ -81,7 +81,7 @@ rerun of an unchanged suite asks nothing.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong, 130 interrupted before every case ran.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval eval SUITE.yaml (trajeval init writes a first suite)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := agentvSpelling(args); err != nil {
 				return err

@@ -42,7 +42,7 @@ command or a results file was wrong.`,
   trajeval report results.jsonl -o report.html
   trajeval report results.jsonl --format junit -o junit.xml
   trajeval report results.jsonl --format markdown >> "$GITHUB_STEP_SUMMARY"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a results file", "trajeval report RESULTS.jsonl (trajeval eval --out RESULTS.jsonl writes one)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}

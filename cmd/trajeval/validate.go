@@ -23,7 +23,7 @@ suggestion where a close valid name exists. Every trace file a suite names
 (trace: and traces:) must exist and be readable, and the program of every
 target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := trajeval.RunOptions{Config: config, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
 			s, err := opts.Load(args...)
