@@ -13,7 +13,7 @@ import (
 //
 // A trajectory lists each (Name, Parent) pair once. An agent called by
 // two agents is listed twice; an agent no other agent called, or whose
-// caller the trace does not say, has Parent "".
+// caller the trace does not say, is listed once with Parent "".
 type Agent struct {
 	Name string
 	// Parent is the agent that called it: as a tool (agent-as-tool), as a

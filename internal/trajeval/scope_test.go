@@ -111,12 +111,12 @@ func TestAgentScope_Apply_errNoAgent(t *testing.T) {
 func TestTrajectory_Finish_agents(t *testing.T) {
 	tr := &trajeval.Trajectory{
 		Steps:  []trajeval.Step{{Name: "a", Agent: "root"}, {Name: "b", Agent: "sub"}, {Name: "c", Agent: "other"}},
-		Agents: []trajeval.Agent{{Name: "sub", Parent: "root"}, {Name: "sub", Parent: "root"}, {Name: ""}},
+		Agents: []trajeval.Agent{{Name: "sub"}, {Name: "sub", Parent: "root"}, {Name: "sub", Parent: "root"}, {Name: ""}},
 	}
 	tr.Finish()
 	want := []trajeval.Agent{{Name: "sub", Parent: "root"}, {Name: "root"}, {Name: "other"}}
 	if !slices.Equal(tr.Agents, want) {
-		t.Errorf("Agents = %v, want %v: pairs once, nameless dropped, every step's agent listed", tr.Agents, want)
+		t.Errorf("Agents = %v, want %v: pairs once, no callerless entry beside a caller, nameless dropped, every step's agent listed", tr.Agents, want)
 	}
 }
 

@@ -21,7 +21,8 @@ type Trajectory struct {
 	Metrics Metrics
 	// Agents are the agents of a multi-agent trace, each with the agent
 	// that called it (see [Agent]); nil when the trace names no agent.
-	// Finish lists every step's agent here too.
+	// Finish lists every step's agent here too, and lists an agent with
+	// no caller only when no entry names its caller.
 	Agents []Agent
 	// Partial is set when the trace was damaged and read leniently (see
 	// Input.Damage): the trajectory may lack what the damage cut off.
@@ -184,14 +185,21 @@ func (t *Trajectory) Finish() {
 }
 
 // finishAgents lists each (name, parent) pair of Agents once, in order,
-// then every agent a step names that Agents does not, with no parent.
+// and an agent with no parent only when no pair gives it one; then every
+// agent a step names that Agents does not, with no parent.
 func (t *Trajectory) finishAgents() {
 	seen := map[Agent]bool{}
-	named := map[string]bool{}
+	named, called := map[string]bool{}, map[string]bool{}
+	for i := range t.Agents {
+		a := &t.Agents[i]
+		a.Name, a.Parent = validText(a.Name), validText(a.Parent)
+		if a.Parent != "" {
+			called[a.Name] = true
+		}
+	}
 	out := t.Agents[:0]
 	for _, a := range t.Agents {
-		a.Name, a.Parent = validText(a.Name), validText(a.Parent)
-		if a.Name == "" || seen[a] {
+		if a.Name == "" || seen[a] || (a.Parent == "" && called[a.Name]) {
 			continue
 		}
 		seen[a], named[a.Name] = true, true
