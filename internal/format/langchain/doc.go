@@ -62,7 +62,12 @@
 //  8. llm_calls counts llm runs; tokens sum their prompt/completion/total
 //     tokens (or outputs.llm_output.token_usage); cost_usd sums total_cost;
 //     duration_ms sums the roots' end − start when all have both.
-//  9. agent is null: runs do not mark sub-agents.
+//  9. agent is the LangGraph subgraph node the tool ran in, read from the
+//     run's extra.metadata.langgraph_checkpoint_ns (else checkpoint_ns):
+//     "support:<task>|billing:<task>|tools:<task>" gives agent billing,
+//     called by support. A tool of the top graph (a namespace of one node)
+//     and a run with no namespace have agent null: the top graph has no
+//     name. A handoff between sibling subgraphs is not marked as a call.
 //
 // Cost: langchain holds one conversation at a time and streams JSON
 // Lines; a single JSON document is read whole. langsmith holds the whole
