@@ -28,6 +28,10 @@
 //     their usage_metadata.
 //  6. The trajectory id is the record's id, conversation_id, thread_id or
 //     session_id (also under metadata), else config.configurable.thread_id.
+//  7. An AI message's name (LangGraph names an agent's messages after the
+//     agent, as a supervisor's workers do) is the agent of its calls. A
+//     call named transfer_to_X (a supervisor's handoff tool) made by one
+//     agent of the conversation to another, X, makes it X's caller.
 //
 // # langsmith: run trees
 //
