@@ -71,7 +71,8 @@
 //     "support:<task>|billing:<task>|tools:<task>" gives agent billing,
 //     called by support. A tool of the top graph (a namespace of one node)
 //     and a run with no namespace have agent null: the top graph has no
-//     name. A handoff between sibling subgraphs is not marked as a call.
+//     name. A transfer_to_X tool run of one agent, X being another agent,
+//     makes it X's caller (a supervisor's handoff), as in langchain.
 //
 // Cost: langchain holds one conversation at a time and streams JSON
 // Lines; a single JSON document is read whole. langsmith holds the whole

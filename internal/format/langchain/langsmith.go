@@ -280,6 +280,7 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 	if durKnown && len(roots) > 0 {
 		b.Trajectory.Metrics.DurationMS = &dur
 	}
+	handoffs(b.Trajectory)
 	return b.Finish()
 }
 
