@@ -70,7 +70,7 @@ func (s AgentScope) Validate() error {
 	return nil
 }
 
-// String describes the scope, e.g. `billing-* and the agents it called`.
+// String describes the scope, e.g. `"billing-*" and the agents it called`.
 func (s AgentScope) String() string {
 	q := make([]string, len(s.Agents))
 	for i, a := range s.Agents {
@@ -79,6 +79,9 @@ func (s AgentScope) String() string {
 	str := strings.Join(q, ", ")
 	if s.Subagents {
 		str += " and the agents it called"
+		if len(s.Agents) > 1 {
+			str = strings.TrimSuffix(str, "it called") + "they called"
+		}
 	}
 	return str
 }
