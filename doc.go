@@ -80,6 +80,8 @@
 //     fields or end − start, never invented.
 //  7. A user message starts a new turn; steps before the first belong to
 //     turn 1.
+//  8. In a multi-agent run, a step's Agent is the agent that made the call,
+//     and the trajectory's Agents say which agent called which ([Agent]).
 //
 // # Matching one expected call against one step
 //
@@ -104,6 +106,12 @@
 // Each [Result] explains itself: the alignment, what is missing (with the
 // argument paths that differ and close tool names), what is extra, and each
 // check (latency, budgets, minimums).
+//
+// Any evaluator can be limited to the steps of some agents (agent: and
+// include_subagents: in a suite, check.ForAgent in Go): it then scores
+// only those agents' steps, renumbered from 1, with every turn kept and no
+// run-level metrics, and its Details.Scope says what was kept. An agent
+// the trace does not name makes the evaluator an error ([ErrNoAgent]).
 //
 // An evaluator passes when its score reaches its threshold (1.0 for
 // deterministic evaluators unless set otherwise). A case is scored by

@@ -566,10 +566,11 @@ func turnCount(t *trajeval.Trajectory) int {
 }
 
 // TurnView returns the trajectory of turn n alone: its steps, renumbered
-// from 1, and its turn. Run-level metrics do not belong to one turn and
+// from 1, its turn, and the whole trajectory's agents (so an agent scope
+// knows an agent that is idle in this turn). Run-level metrics do not belong to one turn and
 // are left unreported.
 func TurnView(t *trajeval.Trajectory, n int) *trajeval.Trajectory {
-	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n)}
+	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n), Agents: t.Agents}
 	if n <= len(t.Turns) {
 		v.Turns = []trajeval.Turn{t.Turns[n-1]}
 	}

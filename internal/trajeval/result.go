@@ -108,6 +108,9 @@ type Details struct {
 	Extra    []Extra   `json:"extra,omitempty"`
 	Checks   []Check   `json:"checks,omitempty"`
 	Warnings []string  `json:"warnings,omitempty"`
+	// Scope is set when the evaluator saw only some agents' steps (a
+	// suite's agent: key); see [AgentScope].
+	Scope *Scope `json:"scope,omitempty"`
 	// Notes carry a dialect's own justification, e.g. UiPath's
 	// actual order, expected order and LCS.
 	Notes map[string]any `json:"notes,omitempty"`
