@@ -424,28 +424,48 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	// Results and warnings come through one channel, so that they reach
 	// the caller in the run's order. It is buffered: a hand-over per case
 	// in both directions would cost as much as scoring it.
+	// When cases run agents, each result is handed over and waited for:
+	// the caller has written it (say, to --out) before the next agent
+	// starts, so a run killed while an agent works loses no finished
+	// case. An agent's run costs far more than the wait.
 	type item struct {
-		r CaseResult
-		w *Warning
+		r   CaseResult
+		w   *Warning
+		ack chan struct{} // closed when the caller has taken r
 	}
 	items := make(chan item, 256)
 	send := func(it item) error {
 		select {
 		case items <- it:
-			return nil
 		case <-ctx.Done():
 			// A break, or the loop body left without returning
 			// (t.FailNow, a panic): cancel ends the run.
 			return ctx.Err()
 		}
+		if it.ack == nil {
+			return nil
+		}
+		select {
+		case <-it.ack:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	ro := p.opts
+	agents := run.RunsTarget(p.s.suites, ro)
 	if opts.Warn != nil {
 		ro.Warn = func(w Warning) { send(item{w: &w}) }
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error { return send(item{r: r}) })
+		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error {
+			it := item{r: r}
+			if agents {
+				it.ack = make(chan struct{})
+			}
+			return send(it)
+		})
 		close(items) // every sender has returned with run.Run
 		done <- err
 	}()
@@ -456,7 +476,11 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 			continue
 		}
 		judged = judged || it.r.Judge != nil
-		if !yield(it.r, nil) {
+		more := yield(it.r, nil)
+		if it.ack != nil {
+			close(it.ack)
+		}
+		if !more {
 			cancel()
 			for range items {
 				// Let the run end: what it still hands on is dropped.

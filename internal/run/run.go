@@ -242,6 +242,10 @@ func Check(suites []*suite.Suite, opts Options) error {
 	return nil
 }
 
+// RunsTarget reports whether some case of suites runs a target (an
+// agent) rather than reading a recorded trace.
+func RunsTarget(suites []*suite.Suite, opts Options) bool { return runsTarget(suites, opts) }
+
 // workers returns how many cases to score at once.
 func workers(n int, suites []*suite.Suite, opts Options) int {
 	if n > 0 {
