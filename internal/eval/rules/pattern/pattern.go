@@ -15,8 +15,9 @@
 //
 // For example "search+ read_document{2,} synthesize" is one or more
 // searches, then at least two documents read, then one synthesis, and
-// nothing else. ". * delete .*" would be a name "." followed by "*":
-// write ".* delete .*" for "a delete anywhere".
+// nothing else; ".* delete .*" is any sequence with a delete in it. An
+// operator ends a name, so a?b is a? b, but a.b is one name: a dot
+// belongs to the names around it.
 //
 // The rules of the language:
 //  1. a pattern matches a sequence when the whole sequence, from its first
