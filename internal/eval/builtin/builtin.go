@@ -26,6 +26,7 @@ func Specs() []eval.Spec {
 	out = append(out, trajectorySpec)
 	out = append(out, metricsSpec)
 	out = append(out, compositeSpec)
+	out = append(out, rulesSpec)
 	out = append(out, judge.Specs()...)
 	out = append(out, code.Specs()...)
 	out = append(out, dokimosSpecs()...)

@@ -286,7 +286,7 @@ func TestNew_errors(t *testing.T) {
 	}
 	_, err = rules.New(rules.Options{Rules: []rules.Rule{{Kind: rules.Pattern, Pattern: "(a"}}})
 	var se *pattern.SyntaxError
-	if !errors.As(err, &se) || se.Col != 3 {
+	if !errors.As(err, &se) || se.Col != 1 {
 		t.Errorf("a syntax error must unwrap to *pattern.SyntaxError with its column: %v", err)
 	}
 	_, err = rules.New(rules.Options{Rules: []rules.Rule{{Kind: rules.Never, Tool: rules.Tool{Name: "a", Args: map[string]any{"x": map[string]any{"$regex": "("}}}}}})

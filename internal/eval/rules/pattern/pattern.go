@@ -458,7 +458,7 @@ func (ps *parser) atom() (*node, error) {
 			if ps.err != nil {
 				return nil, ps.err
 			}
-			return nil, ps.errAt(ps.tok, "missing ')' for the '(' at column %d", ps.col(t.off))
+			return nil, ps.errAt(t, "unclosed '('")
 		}
 		ps.next()
 		g := *n
