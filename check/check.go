@@ -101,6 +101,8 @@ type options struct {
 	match    Match
 	pattern  *string
 	blankOK  bool
+	rules    []Rule
+	perTurn  bool
 	given    map[string]bool // the kinds of options given, by name
 	errs     []error
 }
@@ -123,7 +125,7 @@ func (o *options) only(allowed ...string) error {
 	if len(o.errs) > 0 {
 		return o.errs[0]
 	}
-	for _, k := range []string{"calls", "ArgsMode", "Score", "Minimum", "IgnoreCase", "TrimSpace", "Strict", "Count", "Match", "ErrorPattern", "BlankResultOK"} {
+	for _, k := range []string{"calls", "ArgsMode", "Score", "Minimum", "IgnoreCase", "TrimSpace", "Strict", "Count", "Match", "ErrorPattern", "BlankResultOK", "Rule", "PerTurn"} {
 		if !o.given[k] {
 			continue
 		}
@@ -310,6 +312,8 @@ func (f flag) apply(o *options) {
 		o.strict = true
 	case "BlankResultOK":
 		o.blankOK = true
+	case "PerTurn":
+		o.perTurn = true
 	}
 	o.given[string(f)] = true
 }

@@ -49,8 +49,9 @@
 // exploration). [ToolCallOrder], [ToolCallCount], [ToolCallArgs] and
 // [ToolCallOutput] are UiPath's tool-call evaluators; [ToolCorrectness],
 // [ToolCallValidity], [ToolErrors], [Efficiency], [ToolNameReliability]
-// and [ToolDescriptionReliability] are Dokimos's rule checks. Each
-// documents its score.
+// and [ToolDescriptionReliability] are Dokimos's rule checks. [Rules]
+// checks temporal rules ([Never], [AtMost], [Before], [Within],
+// [Pattern] ...), one check each. Each documents its score.
 //
 // # Bad settings
 //
