@@ -91,9 +91,10 @@ func (p *Pattern) Match(n int, accepts func(item, i int) bool) Result {
 	m := newMatcher(p)
 	cur := m.closure(nil, []int32{p.start})
 	cache := make([]int8, len(p.items)) // 0 unknown, 1 yes, 2 no
+	var next []int32
 	for i := range n {
 		clear(cache)
-		var next []int32
+		next = next[:0]
 		for _, s := range cur {
 			in := p.prog[s]
 			if in.op != opItem {
