@@ -103,6 +103,10 @@ func nearOf(t *tool, s []trajeval.Step, only int) string {
 		for _, d := range t.args.Diff(s[i].Args) {
 			parts = append(parts, d.String())
 		}
+		if only >= 0 {
+			// The step is named already: only its differences.
+			return "; " + strings.Join(parts, "; ")
+		}
 		return fmt.Sprintf("; %s differs: %s", describe(s, i), strings.Join(parts, "; "))
 	}
 	return ""

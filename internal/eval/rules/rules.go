@@ -321,7 +321,7 @@ func (c *rule) describe() string {
 	case Before, After, ImmediatelyAfter:
 		return fmt.Sprintf("%s [%s, %s]", c.Kind, c.a.text, c.b.text)
 	case Within:
-		return fmt.Sprintf("within %d steps after %s: %s", c.N, c.a.text, c.b.text)
+		return fmt.Sprintf("%s within %d %s after %s", c.b.text, c.N, plural(c.N, "step", "steps"), c.a.text)
 	}
 	return fmt.Sprintf("pattern %q", c.Pattern)
 }

@@ -168,7 +168,7 @@ func TestEvaluator_Evaluate(t *testing.T) {
 			`search refund{"amount":50}`, true, "", "a small refund"},
 		{"pattern where breaks", rules.Rule{Kind: rules.Pattern, Pattern: "search+ refund", Where: map[string]rules.Tool{"refund": withArgs("", `{"amount":{"$lt":100}}`)}},
 			`search refund{"amount":150}`, false,
-			`step 1 (search) fits; step 2 (turn 1) refund {"amount":150} does not: expected search or refund (refund {"amount":{"$lt":100}}); step 2 (turn 1) refund {"amount":150} differs: args.amount: expected {"$lt":100}, got 150`,
+			`step 1 (search) fits; step 2 (turn 1) refund {"amount":150} does not: expected search or refund (refund {"amount":{"$lt":100}}); args.amount: expected {"$lt":100}, got 150`,
 			"the argument condition of the item is explained"},
 		{"pattern where alias", rules.Rule{Kind: rules.Pattern, Pattern: "small* big?", Where: map[string]rules.Tool{
 			"small": withArgs("refund", `{"amount":{"$lt":100}}`), "big": withArgs("refund", `{"amount":{"$gte":100}}`)}},
