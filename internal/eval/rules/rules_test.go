@@ -148,6 +148,7 @@ func TestEvaluator_Evaluate(t *testing.T) {
 		{"last holds", rules.Rule{Kind: rules.Last, Tool: tool("answer")}, "x answer", true, "", "answer last"},
 		{"last breaks", rules.Rule{Kind: rules.Last, Tool: tool("answer")}, "answer x@2 y@2", false,
 			"the last response (step 2 (turn 1) x {}, step 3 (turn 1) y {}) does not call answer", "the last response is named whole"},
+		{"last response", rules.Rule{Kind: rules.Last, Tool: tool("answer")}, "x answer@2 y@2", true, "", "answer issued in the last response"},
 		{"last empty", rules.Rule{Kind: rules.Last, Tool: tool("answer")}, "", false, "no calls: the last call should be answer", "no last call"},
 
 		{"no_repeat holds", rules.Rule{Kind: rules.NoRepeat, Tool: tool("search")}, `search{"q":"a"} search{"q":"b"} search{"q":"a"}`, true, "", "different arguments, and a repeat that is not consecutive"},
@@ -213,6 +214,13 @@ func TestEvaluator_Evaluate_perTurn(t *testing.T) {
 	}
 	if d.Checks[2].Name != "answers" || d.Checks[0].Name != "first plan" {
 		t.Errorf("check names %q, %q: a rule's name, else the rule as written", d.Checks[2].Name, d.Checks[0].Name)
+	}
+
+	// A pattern per turn matches each turn's calls as a whole.
+	d = run(t, rules.Options{PerTurn: true, Rules: []rules.Rule{{Kind: rules.Pattern, Pattern: "plan? search+ answer"}}},
+		"plan search answer / search search answer / search")
+	if c := d.Checks[0]; c.Status != "fail" || c.Message != "turn 3: step 7 (search) fits; then the calls end: expected search or answer" {
+		t.Errorf("pattern per turn: %+v", c)
 	}
 
 	// Over the whole trajectory, the same calls keep the first rule and
