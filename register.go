@@ -6,8 +6,8 @@ import (
 	"reflect"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 )
 
 // Register makes an evaluator type usable in suite files: an evaluator
@@ -44,13 +44,13 @@ func Register[S any](name string, build func(S) (Evaluator, error)) error {
 	if build == nil {
 		return fmt.Errorf("register %s: no build function", name)
 	}
-	return builtin.Register(eval.Spec{
+	return builtin.Register(spec.Spec{
 		Type:      name,
 		Keys:      config.Keys(t),
 		Threshold: 1,
-		Build: func(n *config.Node, _ *eval.Env) (Evaluator, error) {
+		Build: func(n *config.Node, _ *spec.Env) (Evaluator, error) {
 			var s S
-			if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+			if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 				return nil, err
 			}
 			ev, err := build(s)

@@ -22,11 +22,11 @@ import (
 	"runtime/pprof"
 
 	"github.com/trajeval/trajeval"
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 )
 
 func main() {
@@ -54,7 +54,7 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	suites, errs := suite.Load([]string{flag.Arg(0)}, suite.Options{Judges: &judge.Runtime{Workers: 1}})
+	suites, errs := suite.Load([]string{flag.Arg(0)}, suite.Options{Judges: &judge.Runtime{Workers: 1}, Dialects: dialects.All()})
 	if len(errs) > 0 {
 		log.Fatal(errs)
 	}

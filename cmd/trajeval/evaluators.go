@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/shape"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
@@ -28,7 +28,7 @@ With NAME (any spelling, or an alias), show that type's settings: each
 key with the values it takes, its default and what it does, the settings
 every evaluator takes, and an example. The list comes from the definitions
 the suite loader uses, so it is always the loader's.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: needs(0, 1, "one evaluator type at most", "trajeval evaluators [NAME]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			types := builtin.Types()
 			w := cmd.OutOrStdout()
@@ -54,7 +54,7 @@ the suite loader uses, so it is always the loader's.`,
 			if asJSON {
 				out := summaryJSON(s)
 				out.Settings = settingsJSON(s.Settings)
-				out.Common = settingsJSON(eval.CommonSettings)
+				out.Common = settingsJSON(spec.CommonSettings)
 				out.Example = s.Example
 				return writeJSON(w, out)
 			}
@@ -85,7 +85,7 @@ type settingJSON struct {
 	Description string `json:"description"`
 }
 
-func summaryJSON(s *eval.Spec) evaluatorJSON {
+func summaryJSON(s *spec.Spec) evaluatorJSON {
 	aliases := s.Aliases
 	if aliases == nil {
 		aliases = []string{}
@@ -109,7 +109,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // listEvaluators prints one line per type: name, summary, other names.
-func listEvaluators(w io.Writer, specs []*eval.Spec) {
+func listEvaluators(w io.Writer, specs []*spec.Spec) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range specs {
 		line := s.Type + "\t" + s.Summary
@@ -123,7 +123,7 @@ func listEvaluators(w io.Writer, specs []*eval.Spec) {
 }
 
 // showEvaluator prints a type's settings, the common ones and its example.
-func showEvaluator(w io.Writer, s *eval.Spec) {
+func showEvaluator(w io.Writer, s *spec.Spec) {
 	fmt.Fprintf(w, "%s: %s\n", s.Type, s.Summary)
 	if len(s.Aliases) > 0 {
 		fmt.Fprintf(w, "also called: %s\n", strings.Join(s.Aliases, ", "))
@@ -142,7 +142,7 @@ func showEvaluator(w io.Writer, s *eval.Spec) {
 		}
 	}
 	fmt.Fprintln(w, "\nSettings every evaluator takes:")
-	printSettings(w, eval.CommonSettings)
+	printSettings(w, spec.CommonSettings)
 	if s.Example != "" {
 		fmt.Fprintln(w, "\nExample:")
 		fmt.Fprintln(w, "  execution:\n    evaluators:")

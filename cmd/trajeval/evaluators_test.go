@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 )
 
 // TestEvaluators_everyKey checks that `trajeval evaluators NAME` lists
@@ -28,7 +28,7 @@ func TestEvaluators_everyKey(t *testing.T) {
 			for _, m := range setting.FindAllStringSubmatch(help, -1) {
 				listed = append(listed, m[1])
 			}
-			accepted := append(slices.Clone(eval.CommonKeys), s.Keys...)
+			accepted := append(slices.Clone(spec.CommonKeys), s.Keys...)
 			for _, k := range accepted {
 				if !slices.Contains(listed, k) {
 					t.Errorf("the loader accepts %s on %s, the help does not list it", k, s.Type)

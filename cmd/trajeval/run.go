@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 )
 
 // Run runs the command line args (without the program name) with the
@@ -32,6 +30,8 @@ scores them with one engine of optimal matchers.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = currentVersion() // --version, as the version command prints it
+	root.SetVersionTemplate("trajeval {{.Version}}\n")
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

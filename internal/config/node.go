@@ -14,8 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"unicode"
 
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -64,36 +62,9 @@ type Entry struct {
 	Value   *Node
 }
 
-var canonCache sync.Map // string → string: keys repeat across thousands of cases
-
-// Canon returns the canonical spelling of a key: snake_case, lower case.
-func Canon(key string) string {
-	if c, ok := canonCache.Load(key); ok {
-		return c.(string)
-	}
-	c := canon(key)
-	canonCache.Store(key, c)
-	return c
-}
-
-func canon(key string) string {
-	var b strings.Builder
-	rs := []rune(key)
-	for i, r := range rs {
-		switch {
-		case r == '-' || r == ' ':
-			b.WriteByte('_')
-		case unicode.IsUpper(r):
-			if i > 0 && rs[i-1] != '_' && rs[i-1] != '-' && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]))) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// Canon returns the canonical spelling of a key: snake_case, lower case
+// (see suggest.Canon).
+func Canon(key string) string { return suggest.Canon(key) }
 
 // Get returns the value of key (any spelling), or nil. A nil node answers
 // every method as if absent.

@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	_ "github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -32,9 +33,9 @@ func (f fixed) Evaluate(context.Context, *trajeval.Trajectory) (trajeval.Outcome
 }
 
 // types are the built-in types and fixed, a type of these tests.
-var types, _ = eval.NewRegistry(append(builtin.Specs(), eval.Spec{
+var types, _ = spec.NewRegistry(append(builtin.Specs(), spec.Spec{
 	Type: "fixed", Keys: []string{"score", "verdict", "broken"}, Threshold: 1,
-	Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+	Build: func(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 		var f fixed
 		var err error
 		if v := n.Get("score"); v != nil {
@@ -65,7 +66,7 @@ func build(t *testing.T, yaml string) *eval.Configured {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := eval.Build(n, &eval.Env{Types: types})
+	c, err := spec.Build(n, &spec.Env{Types: types})
 	if err != nil {
 		t.Fatalf("Build(%s): %v", yaml, err)
 	}

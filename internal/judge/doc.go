@@ -6,7 +6,9 @@
 // # Configuration
 //
 // A judge needs an endpoint, a model and, for hosted services, a key. They
-// come from (weakest first, see [Resolve]):
+// come from (weakest first, see [Resolve]; package spec reads a suite's
+// judge: blocks into [Block] values, so this package knows nothing of
+// suite files):
 //  1. OPENAI_API_KEY, OPENAI_BASE_URL (default https://api.openai.com/v1
 //     when a key is set) and OPENAI_API_VERSION;
 //  2. the suite's judge: block, then an evaluator's own judge: block:

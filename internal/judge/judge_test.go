@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 )
@@ -34,16 +35,23 @@ func newRuntime(t *testing.T, srv *judgetest.Server, w *waits) *judge.Runtime {
 
 func newJudge(t *testing.T, rt *judge.Runtime, blocks ...*config.Node) *judge.Judge {
 	t.Helper()
-	s, err := rt.Settings(blocks...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := rt.Settings(read(t, blocks...)...)
 	s.Timeout = 200 * time.Millisecond
 	j, err := rt.Judge(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return j
+}
+
+// read reads judge: blocks as a suite's loader does.
+func read(t *testing.T, blocks ...*config.Node) []judge.Block {
+	t.Helper()
+	bs, err := spec.JudgeBlocks(blocks...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bs
 }
 
 var scoreSchema = judge.Object(map[string]any{"score": judge.Typed("number", "0 to 1"), "reasoning": judge.Typed("string", "")})
@@ -249,11 +257,8 @@ func TestSettings_Check(t *testing.T) {
 				}
 				blocks = append(blocks, n)
 			}
-			s, err := judge.Resolve(tt.env, blocks...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = s.Check()
+			s := judge.Resolve(tt.env, read(t, blocks...)...)
+			err := s.Check()
 			if (err != nil) != tt.err {
 				t.Fatalf("Check() = %v, want error %v (%s)", err, tt.err, tt.reason)
 			}
@@ -267,18 +272,6 @@ func TestSettings_Check(t *testing.T) {
 				t.Errorf("base URL %q, want %q (%s)", s.BaseURL, tt.url, tt.reason)
 			}
 		})
-	}
-}
-
-func TestResolve_errors(t *testing.T) {
-	for _, block := range []string{"model: 3\nbase_url: ftp://x\n", "timeout: soon\n", "modle: x\n", "output: yaml\n"} {
-		n, err := config.Parse("suite.yaml", []byte(block))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := judge.Resolve(func(string) string { return "" }, n); err == nil || !strings.Contains(err.Error(), "suite.yaml:1:") {
-			t.Errorf("block %q: error %v, want a configuration error with its place", block, err)
-		}
 	}
 }
 
@@ -296,10 +289,7 @@ func TestData(t *testing.T) {
 func TestResolve_evaluatorBlockWins(t *testing.T) {
 	suiteBlock, _ := config.Parse("s.yaml", []byte("model: suite-model\nbase_url: http://a/v1\ntimeout: 30\n"))
 	evalBlock, _ := config.Parse("s.yaml", []byte("model: own-model\n"))
-	s, err := judge.Resolve(func(k string) string { return map[string]string{"OPENAI_BASE_URL": "http://env/v1"}[k] }, suiteBlock, evalBlock)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := judge.Resolve(func(k string) string { return map[string]string{"OPENAI_BASE_URL": "http://env/v1"}[k] }, read(t, suiteBlock, evalBlock)...)
 	if s.Model != "own-model" || s.BaseURL != "http://a/v1" || s.Timeout != 30*time.Second {
 		t.Errorf("settings %+v: the evaluator's block overrides the suite's, which overrides OPENAI_*", s)
 	}

@@ -7,8 +7,6 @@ import (
 	"os"
 	"sync"
 	"time"
-
-	"github.com/trajeval/trajeval/internal/config"
 )
 
 // A Runtime holds what every judge of a run shares: the cache, the bound
@@ -77,7 +75,7 @@ func (rt *Runtime) getenv(k string) string {
 
 // Settings resolves the settings of one evaluator's judge (see [Resolve])
 // in the runtime's environment.
-func (rt *Runtime) Settings(blocks ...*config.Node) (Settings, error) {
+func (rt *Runtime) Settings(blocks ...Block) Settings {
 	return Resolve(rt.getenv, blocks...)
 }
 

@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/trajeval/trajeval/internal/config"
 )
 
 // ErrNoJudge says a judged evaluator has no judge to ask: no endpoint, no
@@ -62,30 +60,43 @@ func defaults() Settings {
 	return Settings{Temperature: &zero, Timeout: 60 * time.Second, MaxRetries: 3, Output: OutputAuto}
 }
 
+// A Block is one judge: block of a suite, read (see package spec, which
+// reads and checks it where it is written): the settings it sets. A nil
+// field is a setting the block does not give.
+type Block struct {
+	BaseURL, Model, APIVersion *string
+	// APIKeyEnv names the variable that holds the key; the key itself is
+	// never written in a file.
+	APIKeyEnv *string
+	// Temperature is sent when set; NoTemperature (temperature: null)
+	// sends none.
+	Temperature             *float64
+	NoTemperature           bool
+	MaxTokens, MaxRetries   *int
+	Timeout                 *time.Duration
+	RequestsPerMinute       *float64
+	Output                  *string // an Output mode
+	PriceInput, PriceOutput *float64
+}
+
 // Resolve builds the settings of one evaluator's judge, from weakest to
 // strongest:
 //  1. the defaults (temperature 0, timeout 60s, 3 retries, output auto);
 //  2. OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_API_VERSION;
-//  3. the suite's judge: block, then the evaluator's own judge: block
-//     (blocks may be nil);
+//  3. the blocks, in order: the suite's judge: block, then the
+//     evaluator's own;
 //  4. TRAJEVAL_JUDGE_API_KEY, TRAJEVAL_JUDGE_BASE_URL, TRAJEVAL_JUDGE_MODEL
 //     and TRAJEVAL_JUDGE_API_VERSION.
 //
-// A block names the variable that holds its key (api_key_env), never the
-// key itself. Resolve reports mistakes in a block as configuration errors;
-// missing credentials are reported by [Settings.Check].
-func Resolve(getenv func(string) string, blocks ...*config.Node) (Settings, error) {
+// A block names the variable that holds its key (APIKeyEnv), never the
+// key itself. Missing credentials are reported by [Settings.Check].
+func Resolve(getenv func(string) string, blocks ...Block) Settings {
 	s := defaults()
 	setIf(&s.APIKey, getenv(EnvKey))
 	setIf(&s.BaseURL, getenv(EnvBaseURL))
 	setIf(&s.APIVersion, getenv("OPENAI_API_VERSION"))
 	for _, b := range blocks {
-		if b == nil {
-			continue
-		}
-		if err := s.apply(b, getenv); err != nil {
-			return s, err
-		}
+		s.apply(b, getenv)
 	}
 	setIf(&s.APIKey, getenv("TRAJEVAL_JUDGE_API_KEY"))
 	setIf(&s.BaseURL, getenv("TRAJEVAL_JUDGE_BASE_URL"))
@@ -95,7 +106,7 @@ func Resolve(getenv func(string) string, blocks ...*config.Node) (Settings, erro
 		s.BaseURL = OpenAIBaseURL
 	}
 	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
-	return s, nil
+	return s
 }
 
 func setIf(dst *string, v string) {
@@ -104,95 +115,45 @@ func setIf(dst *string, v string) {
 	}
 }
 
-// apply reads one judge: block over s.
-func (s *Settings) apply(b *config.Node, getenv func(string) string) error {
-	if b.Kind != config.Map {
-		return b.Errorf("judge must be a map (base_url, model, api_key_env, …), got %s", b.Kind)
-	}
-	if err := b.Check(Keys...); err != nil {
-		return err
-	}
-	var err error
-	str := func(key string, dst *string) {
-		if v := b.Get(key); v != nil && err == nil {
-			*dst, err = v.Str()
+// apply sets over s what the block b sets.
+func (s *Settings) apply(b Block, getenv func(string) string) {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
 		}
 	}
-	str("base_url", &s.BaseURL)
-	str("model", &s.Model)
-	str("api_version", &s.APIVersion)
-	if v := b.Get("api_key_env"); v != nil && err == nil {
-		var name string
-		if name, err = v.Str(); err == nil {
-			s.APIKey, s.keyVar = getenv(name), name
-		}
+	set(&s.BaseURL, b.BaseURL)
+	set(&s.Model, b.Model)
+	set(&s.APIVersion, b.APIVersion)
+	set(&s.Output, b.Output)
+	if b.APIKeyEnv != nil {
+		s.APIKey, s.keyVar = getenv(*b.APIKeyEnv), *b.APIKeyEnv
 	}
-	if v := b.Get("base_url"); v != nil && err == nil {
-		if u, perr := url.Parse(s.BaseURL); perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return v.Errorf("base_url %q is not an http(s) URL", s.BaseURL).With("e.g. http://localhost:11434/v1")
-		}
+	switch {
+	case b.NoTemperature:
+		s.Temperature = nil
+	case b.Temperature != nil:
+		t := *b.Temperature
+		s.Temperature = &t
 	}
-	if v := b.Get("temperature"); v != nil && err == nil {
-		if v.Kind == config.Null {
-			s.Temperature = nil
-		} else {
-			var f float64
-			if f, err = v.NonNegative(); err == nil {
-				s.Temperature = &f
-			}
-		}
+	if b.MaxTokens != nil {
+		s.MaxTokens = *b.MaxTokens
 	}
-	intKey := func(key string, dst *int) {
-		if v := b.Get(key); v != nil && err == nil {
-			var i int64
-			if i, err = v.Int(); err == nil && i < 0 {
-				err = v.Errorf("%s must not be negative", key)
-			}
-			*dst = int(i)
-		}
+	if b.MaxRetries != nil {
+		s.MaxRetries = *b.MaxRetries
 	}
-	intKey("max_tokens", &s.MaxTokens)
-	intKey("max_retries", &s.MaxRetries)
-	if v := b.Get("timeout"); v != nil && err == nil {
-		s.Timeout, err = duration(v)
+	if b.Timeout != nil {
+		s.Timeout = *b.Timeout
 	}
-	if v := b.Get("requests_per_minute"); v != nil && err == nil {
-		s.RequestsPerMinute, err = v.NonNegative()
+	if b.RequestsPerMinute != nil {
+		s.RequestsPerMinute = *b.RequestsPerMinute
 	}
-	if v := b.Get("output"); v != nil && err == nil {
-		s.Output, err = v.Enum(OutputAuto, OutputJSONSchema, OutputJSONObject, OutputText)
+	if b.PriceInput != nil {
+		s.PriceInput = *b.PriceInput
 	}
-	if v := b.Get("price"); v != nil && err == nil {
-		if err = v.Check("input", "output"); err != nil {
-			return err
-		}
-		if p := v.Get("input"); p != nil {
-			if s.PriceInput, err = p.NonNegative(); err != nil {
-				return err
-			}
-		}
-		if p := v.Get("output"); p != nil {
-			s.PriceOutput, err = p.NonNegative()
-		}
+	if b.PriceOutput != nil {
+		s.PriceOutput = *b.PriceOutput
 	}
-	return err
-}
-
-// duration reads seconds (a number) or a Go duration ("30s", "2m").
-func duration(v *config.Node) (time.Duration, error) {
-	if v.Kind == config.Number {
-		f, err := v.NonNegative()
-		return time.Duration(f * float64(time.Second)), err
-	}
-	s, err := v.Str()
-	if err != nil {
-		return 0, err
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, v.Errorf("timeout %q is not a duration", s).With(`give seconds (30) or a duration ("30s", "2m")`)
-	}
-	return d, nil
 }
 
 // Check reports whether the settings can reach a judge: an endpoint, a

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/scaffold"
 	"github.com/trajeval/trajeval/internal/trace"
 	"github.com/trajeval/trajeval/internal/trajeval"

@@ -20,7 +20,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/suggest"
 )
 
 // A Shape is what a setting's value may be.
@@ -191,7 +191,7 @@ func (f Field) Describe() string {
 func Spellings(words ...string) []string {
 	var out []string
 	for _, w := range words {
-		c := config.Canon(w)
+		c := suggest.Canon(w)
 		for _, s := range append([]string{w, strings.ToUpper(c)}, keySpellings(c)...) {
 			if !slices.Contains(out, s) {
 				out = append(out, s)
@@ -213,7 +213,7 @@ func keySpellings(snake string) []string {
 	}
 	out := []string{snake}
 	for _, s := range []string{strings.ReplaceAll(snake, "_", "-"), camel} {
-		if !slices.Contains(out, s) && config.Canon(s) == snake {
+		if !slices.Contains(out, s) && suggest.Canon(s) == snake {
 			out = append(out, s)
 		}
 	}

@@ -1,7 +1,43 @@
 // Package suggest finds the valid name closest to a misspelt one.
 package suggest
 
-import "strings"
+import (
+	"strings"
+	"sync"
+	"unicode"
+)
+
+var canonCache sync.Map // string → string: keys repeat across thousands of cases
+
+// Canon returns the canonical spelling of a name: snake_case, lower case,
+// so getWeather, get-weather and get_weather are one name.
+func Canon(name string) string {
+	if c, ok := canonCache.Load(name); ok {
+		return c.(string)
+	}
+	c := canon(name)
+	canonCache.Store(name, c)
+	return c
+}
+
+func canon(key string) string {
+	var b strings.Builder
+	rs := []rune(key)
+	for i, r := range rs {
+		switch {
+		case r == '-' || r == ' ':
+			b.WriteByte('_')
+		case unicode.IsUpper(r):
+			if i > 0 && rs[i-1] != '_' && rs[i-1] != '-' && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]))) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 // Closest returns the candidate nearest to s, or "" when none is near
 // enough to be a likely typo. Case, '-' and '_' differences count as

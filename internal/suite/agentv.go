@@ -8,6 +8,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -122,7 +123,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	if b := root.Get("judge"); b != nil {
 		// Checked even when no evaluator asks a judge: a setting is never
 		// silently ignored.
-		if _, err := judge.Resolve(func(string) string { return "" }, b); err != nil {
+		if _, err := spec.JudgeBlocks(b); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -137,7 +138,8 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	// depend on their configuration, not on the case.
 	if defaults != nil {
 		var es []error
-		sc.shared, es = eval.BuildList(defaults, &eval.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
+		sc.sharedNodes = map[string]*config.Node{}
+		sc.shared, es = spec.BuildList(defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, sc.sharedNodes)
 		errs = append(errs, es...)
 		s.Evaluators = sc.shared
 	}
@@ -159,12 +161,14 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 
 // suiteContext is what every case of an AgentV suite inherits.
 type suiteContext struct {
-	dir       string
-	defaults  *config.Node       // the suite's evaluators, nil when none
-	shared    []*eval.Configured // built from defaults with the suite's threshold
-	threshold *float64           // the default threshold: --threshold, else the suite's
-	cli       *float64           // --threshold
-	input     string             // the suite's input, before each case's
+	dir      string
+	defaults *config.Node       // the suite's evaluators, nil when none
+	shared   []*eval.Configured // built from defaults with the suite's threshold
+	// sharedNodes are the nodes of shared, by name.
+	sharedNodes map[string]*config.Node
+	threshold   *float64 // the default threshold: --threshold, else the suite's
+	cli         *float64 // --threshold
+	input       string   // the suite's input, before each case's
 	// judges and judgeBlock are the run's judge runtime and the suite's
 	// judge: block, for judged evaluators.
 	judges     *judge.Runtime
@@ -358,22 +362,23 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 		ex.skip = ex.skip || b
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
-	env := &eval.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
+	env := &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
 	taken := map[string]*config.Node{}
 	if !ex.skip {
-		defaults := sc.shared
+		defaults, nodes := sc.shared, sc.sharedNodes
 		if threshold != sc.threshold && sc.defaults != nil {
 			// The case's threshold is the default of the suite's evaluators
 			// too; their errors were reported when they were first built.
-			defaults, _ = eval.BuildList(sc.defaults, &eval.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, map[string]*config.Node{})
+			nodes = map[string]*config.Node{}
+			defaults, _ = spec.BuildList(sc.defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, nodes)
 		}
 		for _, d := range defaults {
-			taken[d.Name] = d.Node
+			taken[d.Name] = nodes[d.Name]
 		}
 		c.Evaluators = append(c.Evaluators, defaults...)
 	}
 	if ex.list != nil {
-		list, es := eval.BuildList(ex.list, env, taken)
+		list, es := spec.BuildList(ex.list, env, taken)
 		errs = append(errs, es...)
 		c.Evaluators = append(c.Evaluators, list...)
 	}
@@ -390,7 +395,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 
 // loadTurns reads a case's turns; env is the case's, cli the command
 // line's threshold.
-func loadTurns(tn *config.Node, env *eval.Env, cli *float64) ([]*Turn, []error) {
+func loadTurns(tn *config.Node, env *spec.Env, cli *float64) ([]*Turn, []error) {
 	items, err := tn.List()
 	if err != nil {
 		return nil, []error{err}
@@ -429,7 +434,7 @@ func loadTurns(tn *config.Node, env *eval.Env, cli *float64) ([]*Turn, []error) 
 				turnEnv.Case.ExpectedOutput = out
 			}
 			turnEnv.Threshold = firstThreshold(cli, ex.threshold, env.Threshold)
-			evs, es := eval.BuildList(ex.list, &turnEnv, map[string]*config.Node{})
+			evs, es := spec.BuildList(ex.list, &turnEnv, map[string]*config.Node{})
 			errs = append(errs, es...)
 			t.Evaluators = evs
 		}

@@ -4,7 +4,9 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 )
 
-// A Dialect reads one kind of suite file.
+// A Dialect reads one kind of suite file. The loader is given the
+// dialects to ask in [Options.Dialects] (package dialects lists the
+// built-in ones); no dialect registers itself.
 type Dialect struct {
 	Name string
 	// Claims reports whether the parsed file is this dialect's.
@@ -12,9 +14,3 @@ type Dialect struct {
 	// Load builds the suite. It returns every configuration error it finds.
 	Load func(path string, root *config.Node, opts Options) (*Suite, []error)
 }
-
-var dialects []Dialect
-
-// RegisterDialect adds a dialect; dialects registered first are asked
-// first, and AgentV's YAML, which claims everything, is asked last.
-func RegisterDialect(d Dialect) { dialects = append(dialects, d) }

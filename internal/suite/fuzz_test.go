@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -60,8 +61,8 @@ func checkLoad(t *testing.T, path string, data []byte) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, errs := suite.LoadFile(path, suite.Options{}, true)
-	s2, errs2 := suite.LoadFile(path, suite.Options{}, true)
+	s, errs := suite.LoadFile(path, suite.Options{Dialects: dialects.All()}, true)
+	s2, errs2 := suite.LoadFile(path, suite.Options{Dialects: dialects.All()}, true)
 	if fmt.Sprint(errs) != fmt.Sprint(errs2) || describeSuite(s) != describeSuite(s2) {
 		t.Fatalf("LoadFile twice: %s %v, then %s %v", describeSuite(s), errs, describeSuite(s2), errs2)
 	}

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/shape"
 )
@@ -62,6 +62,7 @@ func Schema() ([]byte, error) {
 	defs := map[string]any{
 		"evaluator":       evaluatorSchema(builtin.Specs()),
 		"judge":           shape.ObjectSchema(judgeFields, false),
+		"expected_entry":  builtin.ExpectedEntrySchema(),
 		"target":          shape.ObjectSchema(targetFields, true),
 		"case":            shape.ObjectSchema(caseFields, false),
 		"turn":            shape.ObjectSchema(turnFields, false),
@@ -114,7 +115,7 @@ func sameKeys(what string, groups [][]shape.Field, keys []string) error {
 }
 
 // evaluatorSchema is an evaluator: a type, and the settings of that type.
-func evaluatorSchema(specs []eval.Spec) map[string]any {
+func evaluatorSchema(specs []spec.Spec) map[string]any {
 	var canonical, others []any
 	var branches []any
 	for _, s := range specs {
@@ -125,7 +126,7 @@ func evaluatorSchema(specs []eval.Spec) map[string]any {
 				others = append(others, n)
 			}
 		}
-		then := shape.ObjectSchema(append(slices.Clone(eval.CommonSettings), s.Settings...), false)
+		then := shape.ObjectSchema(append(slices.Clone(spec.CommonSettings), s.Settings...), false)
 		props := then["properties"].(map[string]any)
 		props["type"] = map[string]any{"description": "The evaluator type."}
 		then["description"] = s.Type + ": " + s.Summary

@@ -13,6 +13,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 )
 
 var update = flag.Bool("update", false, "rewrite schema/trajeval-suite.schema.json")
@@ -89,7 +90,7 @@ func TestSchema_suites(t *testing.T) {
 	checked := 0
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
-			loaded, errs := suite.LoadFile(f, suite.Options{}, true)
+			loaded, errs := suite.LoadFile(f, suite.Options{Dialects: dialects.All()}, true)
 			if len(errs) > 0 || loaded == nil || loaded.Dialect != "agentv" {
 				t.Skipf("not a valid AgentV suite: %v", errs)
 			}
@@ -147,7 +148,7 @@ func TestSchema_agrees(t *testing.T) {
 				return
 			}
 			dir := write(t, map[string]string{"suite.yaml": tc.yaml, "t.json": "[]"})
-			if _, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true); len(errs) > 0 {
+			if _, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{Dialects: dialects.All()}, true); len(errs) > 0 {
 				t.Errorf("the loader refuses what the schema accepts: %v", errs)
 			}
 		})

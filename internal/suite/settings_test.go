@@ -11,7 +11,9 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -20,7 +22,7 @@ import (
 var seen = map[string]eval.Case{}
 
 func init() {
-	builtin.Register(eval.Spec{Type: "test_seen", Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+	builtin.Register(spec.Spec{Type: "test_seen", Build: func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 		name, _ := n.Get("name").Str()
 		seen[name] = env.Case
 		return nothing{}, nil
@@ -69,7 +71,7 @@ func TestLoadFile_threshold(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, errs := loadWith(t, tt.yaml, suite.Options{Threshold: tt.cli})
+			s, errs := loadWith(t, tt.yaml, suite.Options{Dialects: dialects.All(), Threshold: tt.cli})
 			if len(errs) > 0 {
 				t.Fatalf("LoadFile: %v", errs)
 			}
@@ -85,7 +87,7 @@ func TestLoadFile_threshold(t *testing.T) {
 		})
 	}
 	t.Run("turn", func(t *testing.T) {
-		s, errs := loadWith(t, "threshold: 0.6\nevalcases:\n  - id: c\n    turns:\n      - execution:\n          threshold: 0.4\n          evaluators:\n    "+plain+"      - evaluators:\n    "+plain, suite.Options{})
+		s, errs := loadWith(t, "threshold: 0.6\nevalcases:\n  - id: c\n    turns:\n      - execution:\n          threshold: 0.4\n          evaluators:\n    "+plain+"      - evaluators:\n    "+plain, suite.Options{Dialects: dialects.All()})
 		if len(errs) > 0 {
 			t.Fatalf("LoadFile: %v", errs)
 		}
@@ -141,7 +143,7 @@ func TestLoadFile_settingErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs := loadWith(t, tt.yaml, suite.Options{})
+			_, errs := loadWith(t, tt.yaml, suite.Options{Dialects: dialects.All()})
 			if len(errs) != 1 {
 				t.Fatalf("errors %v, want one %q: %s", errs, tt.msg, tt.reason)
 			}
@@ -160,7 +162,7 @@ func TestLoadFile_settingErrors(t *testing.T) {
 }
 
 func TestLoadFile_workers(t *testing.T) {
-	s, errs := loadWith(t, "execution:\n  workers: 4\nevalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {type: tool_trajectory, expected: [{tool: a}]}\n", suite.Options{})
+	s, errs := loadWith(t, "execution:\n  workers: 4\nevalcases:\n  - id: a\n    execution:\n      evaluators:\n        - {type: tool_trajectory, expected: [{tool: a}]}\n", suite.Options{Dialects: dialects.All()})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -172,7 +174,7 @@ func TestLoadFile_workers(t *testing.T) {
 // TestLoadFile_zeroMinimumWarning: the warning of an evaluator reaches the
 // suite's warnings, once, though the suite's evaluators serve every case.
 func TestLoadFile_zeroMinimumWarning(t *testing.T) {
-	s, errs := loadWith(t, "execution:\n  evaluators:\n    - {type: tool_trajectory, minimums: {search: 0}}\nevalcases:\n  - id: a\n  - id: b\n    execution:\n      threshold: 0.5\n", suite.Options{})
+	s, errs := loadWith(t, "execution:\n  evaluators:\n    - {type: tool_trajectory, minimums: {search: 0}}\nevalcases:\n  - id: a\n  - id: b\n    execution:\n      threshold: 0.5\n", suite.Options{Dialects: dialects.All()})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -187,7 +189,7 @@ func TestCheckTraces(t *testing.T) {
 		"a.json":     `{"output": []}`,
 		"sub/x":      "",
 	})
-	suites, errs := suite.Load([]string{filepath.Join(dir, "suite.yaml")}, suite.Options{})
+	suites, errs := suite.Load([]string{filepath.Join(dir, "suite.yaml")}, suite.Options{Dialects: dialects.All()})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -242,7 +244,7 @@ evalcases:
         criteria: It is booked.
         evaluators: [{name: c1, type: test_seen}]
       - evaluators: [{name: c2, type: test_seen}]
-`, suite.Options{})
+`, suite.Options{Dialects: dialects.All()})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -1,10 +1,12 @@
 // Package suite loads eval suites: the cases to score, where each case's
 // trace is, and the evaluators that score it.
 //
-// A suite file is read by the first dialect that claims it: AgentV's YAML
-// (with AgentV's newer spellings as aliases), a Google
-// ADK eval set, a UiPath evaluation set. Each dialect translates its
-// settings into the same evaluators, so one engine scores them all.
+// A suite file is read by the first dialect that claims it, asked in the
+// order of [Options.Dialects] (package dialects lists the built-in ones:
+// a Google ADK eval set, a UiPath evaluation set), then AgentV's YAML
+// (with AgentV's newer spellings as aliases), which claims the rest. Each
+// dialect translates its settings into the same evaluators, so one engine
+// scores them all.
 package suite
 
 import (
@@ -87,4 +89,8 @@ type Options struct {
 	Judges *judge.Runtime
 	Target string // --target: the target of every suite, over execution.target
 	Traces string // --traces: the run's traces file, which wins over targets
+	// Dialects are asked in order whether a file is theirs; AgentV's YAML,
+	// which claims the rest, is asked last. nil reads AgentV's YAML only;
+	// dialects.All() is every built-in dialect.
+	Dialects []Dialect
 }

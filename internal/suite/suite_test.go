@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -36,7 +36,7 @@ func write(t testing.TB, files map[string]string) string {
 func load(t *testing.T, yaml string) (*suite.Suite, []error) {
 	t.Helper()
 	dir := write(t, map[string]string{"suite.yaml": yaml})
-	return suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+	return suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{Dialects: dialects.All()}, true)
 }
 
 func mustLoad(t *testing.T, yaml string) *suite.Suite {
@@ -120,13 +120,13 @@ func TestLoadFile_allErrors(t *testing.T) {
 func TestLoad_folder(t *testing.T) {
 	t.Run("no suites", func(t *testing.T) {
 		dir := write(t, map[string]string{"notes.txt": "x", "data.json": `{"a":1}`})
-		_, errs := suite.Load([]string{dir}, suite.Options{})
+		_, errs := suite.Load([]string{dir}, suite.Options{Dialects: dialects.All()})
 		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "no suite files") {
 			t.Errorf("Load(empty folder) = %v, want one 'no suite files' error", errs)
 		}
 	})
 	t.Run("missing path", func(t *testing.T) {
-		_, errs := suite.Load([]string{filepath.Join(t.TempDir(), "nope.yaml")}, suite.Options{})
+		_, errs := suite.Load([]string{filepath.Join(t.TempDir(), "nope.yaml")}, suite.Options{Dialects: dialects.All()})
 		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "cannot read") {
 			t.Errorf("Load(missing) = %v", errs)
 		}
@@ -153,7 +153,7 @@ func TestLoad_folder(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				dir := write(t, tt.files)
-				suites, errs := suite.Load([]string{dir}, suite.Options{Traces: tt.traces})
+				suites, errs := suite.Load([]string{dir}, suite.Options{Dialects: dialects.All(), Traces: tt.traces})
 				if len(suites) != 2 {
 					t.Fatalf("Load = %d suites, want 2", len(suites))
 				}
@@ -179,7 +179,7 @@ func TestLoad_folder(t *testing.T) {
 			"testdata/bad.yaml":   "evalcases: [oops",
 			"node_modules/m.yaml": "evalcases: [oops",
 		})
-		suites, errs := suite.Load([]string{dir}, suite.Options{})
+		suites, errs := suite.Load([]string{dir}, suite.Options{Dialects: dialects.All()})
 		if len(suites) != 1 || len(errs) != 0 {
 			t.Errorf("Load = %d suites, %v; want the one suite, other files skipped", len(suites), errs)
 		}
@@ -366,7 +366,7 @@ func TestLoadFile_traces(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := write(t, tt.files)
-			s, errs := suite.LoadFile(filepath.Join(dir, tt.suiteFile), suite.Options{}, true)
+			s, errs := suite.LoadFile(filepath.Join(dir, tt.suiteFile), suite.Options{Dialects: dialects.All()}, true)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
@@ -414,7 +414,7 @@ evalcases:
           mode: inorder
           expected: [{tool: get_weather}]
 `), 0o644)
-	_, errs := suite.LoadFile(path, suite.Options{}, true)
+	_, errs := suite.LoadFile(path, suite.Options{Dialects: dialects.All()}, true)
 	for _, err := range errs {
 		fmt.Println(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 	}

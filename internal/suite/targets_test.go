@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/target"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -25,7 +26,7 @@ func TestLoadFile_targets(t *testing.T) {
 	}{
 		{"in the suite", map[string]string{
 			"suite.yaml": "targets:\n  - name: canned\n    provider: cli\n    command: cp fixtures/{EVAL_ID}.json {OUTPUT_FILE}\n    timeout_seconds: 1.5\n    env: {A: b, N: 2}\n    format: agentv\nexecution:\n  target: canned\n" + targetCase,
-		}, suite.Options{}, func(t *testing.T, tg *target.Target, dir string) {
+		}, suite.Options{Dialects: dialects.All()}, func(t *testing.T, tg *target.Target, dir string) {
 			if tg.Provider != target.CLI || tg.Shell != "cp fixtures/{EVAL_ID}.json {OUTPUT_FILE}" || tg.Timeout != 1500*time.Millisecond ||
 				strings.Join(tg.Env, " ") != "A=b N=2" || tg.Format != "agentv" || tg.Dir != dir {
 				t.Errorf("target %+v", tg)
@@ -35,7 +36,7 @@ func TestLoadFile_targets(t *testing.T) {
 			"suite.yaml":   "execution:\n  target: codex_agent\n" + targetCase,
 			"targets.yaml": "$schema: agentv-targets-v2\ntargets:\n  - name: azure\n    provider: azure\n    endpoint: x\n  - name: codex_agent\n    provider: codex-cli\n    binary: bin/codex\n    model: gpt-5\n    args: [--full-auto]\n    cwd: work\n",
 			"work/.keep":   "",
-		}, suite.Options{}, func(t *testing.T, tg *target.Target, dir string) {
+		}, suite.Options{Dialects: dialects.All()}, func(t *testing.T, tg *target.Target, dir string) {
 			if tg.Provider != target.Codex || tg.Binary != filepath.Join(dir, "bin/codex") || tg.Model != "gpt-5" ||
 				strings.Join(tg.Args, " ") != "--full-auto" || tg.Dir != filepath.Join(dir, "work") {
 				t.Errorf("target %+v", tg)
@@ -45,7 +46,7 @@ func TestLoadFile_targets(t *testing.T) {
 			"evals/suite.yaml":         "execution:\n  target: claude\n" + targetCase,
 			".agentv/targets.yaml":     "targets:\n  - {name: claude, provider: claude, cwd: ..}\n",
 			"evals/.agentv/other.yaml": "",
-		}, suite.Options{}, func(t *testing.T, tg *target.Target, dir string) {
+		}, suite.Options{Dialects: dialects.All()}, func(t *testing.T, tg *target.Target, dir string) {
 			if tg.Provider != target.ClaudeCode || tg.Dir != dir {
 				t.Errorf("target %+v", tg)
 			}
@@ -53,14 +54,14 @@ func TestLoadFile_targets(t *testing.T) {
 		{"suite first", map[string]string{
 			"suite.yaml":   "targets:\n  - {name: t, provider: cli, command: own}\nexecution:\n  target: t\n" + targetCase,
 			"targets.yaml": "targets:\n  - {name: t, provider: cli, command: beside}\n",
-		}, suite.Options{}, func(t *testing.T, tg *target.Target, dir string) {
+		}, suite.Options{Dialects: dialects.All()}, func(t *testing.T, tg *target.Target, dir string) {
 			if tg.Shell != "own" {
 				t.Errorf("command %q, want the suite's own", tg.Shell)
 			}
 		}, "the suite's own definition wins"},
 		{"--target wins", map[string]string{
 			"suite.yaml": "targets:\n  - {name: t1, provider: cli, command: one}\n  - {name: t2, provider: cli, command: [two, '{PROMPT}']}\nexecution:\n  target: t1\n" + targetCase,
-		}, suite.Options{Target: "t2"}, func(t *testing.T, tg *target.Target, dir string) {
+		}, suite.Options{Dialects: dialects.All(), Target: "t2"}, func(t *testing.T, tg *target.Target, dir string) {
 			if strings.Join(tg.Argv, " ") != "two {PROMPT}" {
 				t.Errorf("target %+v, want t2 as a list of arguments", tg)
 			}
@@ -68,7 +69,7 @@ func TestLoadFile_targets(t *testing.T) {
 		{"seed 001", map[string]string{
 			"suite.yaml":   "description: Validate research agent tool usage\nexecution:\n  target: codex_agent  # Provider that returns traces\n" + targetCase,
 			"traces.jsonl": "{}\n",
-		}, suite.Options{}, func(t *testing.T, tg *target.Target, dir string) {
+		}, suite.Options{Dialects: dialects.All()}, func(t *testing.T, tg *target.Target, dir string) {
 			if tg != nil {
 				t.Errorf("target %+v, want none", tg)
 			}
@@ -103,35 +104,35 @@ func TestLoadFile_targetErrors(t *testing.T) {
 		reason    string
 	}{
 		{"unknown name", map[string]string{"suite.yaml": "targets:\n  - {name: codex_agent, provider: codex}\nexecution:\n  target: codx_agent\n" + targetCase},
-			suite.Options{}, 4, 11, `unknown target "codx_agent"`, `did you mean "codex_agent"?`, "a typo is placed and corrected"},
+			suite.Options{Dialects: dialects.All()}, 4, 11, `unknown target "codx_agent"`, `did you mean "codex_agent"?`, "a typo is placed and corrected"},
 		{"unknown --target", map[string]string{"suite.yaml": targetCase, "targets.yaml": "targets:\n  - {name: canned, provider: cli, command: x}\n"},
-			suite.Options{Target: "caned"}, 0, 0, `--target caned: the suite has no target "caned"`, `did you mean "canned"?`, "the flag's typo names the suite and the close name"},
+			suite.Options{Dialects: dialects.All(), Target: "caned"}, 0, 0, `--target caned: the suite has no target "caned"`, `did you mean "canned"?`, "the flag's typo names the suite and the close name"},
 		{"unknown provider", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: openai}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 25, `provider "openai" is not supported`, "cli, codex and claude-code", "an LLM provider cannot produce a trace of tool calls"},
+			suite.Options{Dialects: dialects.All()}, 2, 25, `provider "openai" is not supported`, "cli, codex and claude-code", "an LLM provider cannot produce a trace of tool calls"},
 		{"misspelt provider", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: codx}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 25, `provider "codx" is not supported`, `did you mean "codex"?`, "close names are suggested"},
+			suite.Options{Dialects: dialects.All()}, 2, 25, `provider "codx" is not supported`, `did you mean "codex"?`, "close names are suggested"},
 		{"no command", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 6, `cli target "t" has no command`, "{OUTPUT_FILE}", "a cli target runs its command"},
+			suite.Options{Dialects: dialects.All()}, 2, 6, `cli target "t" has no command`, "{OUTPUT_FILE}", "a cli target runs its command"},
 		{"bad placeholder", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: 'run {PROMT}'}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 39, "unknown placeholder {PROMT}", "did you mean {PROMPT}?", "a misspelt placeholder would reach the agent as it is"},
+			suite.Options{Dialects: dialects.All()}, 2, 39, "unknown placeholder {PROMT}", "did you mean {PROMPT}?", "a misspelt placeholder would reach the agent as it is"},
 		{"command for codex", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: codex, command: codex exec}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 41, "a codex target runs codex itself and takes no command", "binary:", "the command would be ignored"},
+			suite.Options{Dialects: dialects.All()}, 2, 41, "a codex target runs codex itself and takes no command", "binary:", "the command would be ignored"},
 		{"unknown key", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, timeout: 3}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 42, "timeout", "timeout_seconds", "an ignored timeout would let an agent hang"},
+			suite.Options{Dialects: dialects.All()}, 2, 42, "timeout", "timeout_seconds", "an ignored timeout would let an agent hang"},
 		{"AgentV's workers", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, workers: 4}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 51, "workers is not supported in a target", "--workers N", "AgentV's setting is refused by name, with what to do instead"},
+			suite.Options{Dialects: dialects.All()}, 2, 51, "workers is not supported in a target", "--workers N", "AgentV's setting is refused by name, with what to do instead"},
 		{"AgentV's {FILES}", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: 'run {FILES}'}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 39, "placeholder {FILES} is not supported", "{PROMPT_FILE}", "cases have no input files"},
+			suite.Options{Dialects: dialects.All()}, 2, 39, "placeholder {FILES} is not supported", "{PROMPT_FILE}", "cases have no input files"},
 		{"bad timeout", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, timeout_seconds: 0}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 59, "timeout_seconds must be more than 0", "", "no time at all cannot run anything"},
+			suite.Options{Dialects: dialects.All()}, 2, 59, "timeout_seconds must be more than 0", "", "no time at all cannot run anything"},
 		{"missing cwd", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, cwd: nowhere}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 47, "does not exist", "relative to the file that defines the target", "a command cannot run in a missing folder"},
+			suite.Options{Dialects: dialects.All()}, 2, 47, "does not exist", "relative to the file that defines the target", "a command cannot run in a missing folder"},
 		{"bad format", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, format: codx}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 2, 50, `unknown trace format "codx"`, `did you mean "codex"?`, "a forced format must exist"},
+			suite.Options{Dialects: dialects.All()}, 2, 50, `unknown trace format "codx"`, `did you mean "codex"?`, "a forced format must exist"},
 		{"twice", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x}\n  - {name: t, provider: cli, command: y}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{}, 3, 12, `target "t" is defined twice`, "line 2", "one definition would be ignored"},
+			suite.Options{Dialects: dialects.All()}, 3, 12, `target "t" is defined twice`, "line 2", "one definition would be ignored"},
 		{"broken targets file", map[string]string{"suite.yaml": "execution:\n  target: t\n" + targetCase, "targets.yaml": "targets: [oops\n"},
-			suite.Options{}, 1, 0, "", "", "a targets file that cannot be read is an error, not an empty list"},
+			suite.Options{Dialects: dialects.All()}, 1, 0, "", "", "a targets file that cannot be read is an error, not an empty list"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

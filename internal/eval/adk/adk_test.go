@@ -13,6 +13,7 @@ import (
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/adk"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -267,7 +268,7 @@ func TestSuiteYAML(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return eval.Build(n, &eval.Env{Types: builtin.Types()})
+		return spec.Build(n, &spec.Env{Types: builtin.Types()})
 	}
 	c, err := build(`
 type: tool_trajectory_avg_score

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -19,7 +19,7 @@ func TestResponseMatch_defaultThreshold(t *testing.T) {
 		t.Fatal(err)
 	}
 	low := 0.3
-	c, err := eval.Build(n, &eval.Env{Types: builtin.Types(), Threshold: &low})
+	c, err := spec.Build(n, &spec.Env{Types: builtin.Types(), Threshold: &low})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,9 @@ package builtin
 
 import (
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/adk"
 	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -18,16 +18,16 @@ type adkTrajectorySettings struct {
 	IgnoreArgs  bool         `config:"ignore_args"`
 }
 
-func adkSpecs() []eval.Spec {
-	out := []eval.Spec{
+func adkSpecs() []spec.Spec {
+	out := []spec.Spec{
 		{
 			Type:      adk.TrajectoryMetric,
 			Aliases:   []string{"adk_tool_trajectory"},
 			Keys:      []string{"invocations", "match_type", "ignore_args"},
 			Threshold: 1,
-			Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+			Build: func(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 				s := adkTrajectorySettings{MatchType: adk.Exact}
-				if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+				if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 					return nil, err
 				}
 				inv, err := settings.Invocations(n)
@@ -46,7 +46,7 @@ func adkSpecs() []eval.Spec {
 			Aliases:   []string{"adk_response_match"},
 			Keys:      []string{"invocations"},
 			Threshold: 0.8,
-			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+			Build: func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 				inv, err := settings.Invocations(n)
 				if err != nil {
 					return nil, err
@@ -67,9 +67,9 @@ func adkSpecs() []eval.Spec {
 		if m == adk.RubricResponse || m == adk.RubricToolUse {
 			keys = append(keys, "rubrics")
 		}
-		out = append(out, eval.Spec{
+		out = append(out, spec.Spec{
 			Type: m, Keys: keys, Threshold: 0.8,
-			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+			Build: func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 				inv, err := settings.Invocations(n)
 				if err != nil {
 					return nil, err

@@ -2,33 +2,34 @@
 // and the translation of their suite-file settings into the evaluator
 // packages' Go values.
 //
-// The evaluator packages (trajectory, metrics, composite, uipath, dokimos,
-// adk) build evaluators from Go values; the builders here read a type's
-// keys from the positioned configuration tree (with config.Decode where
-// the keys map onto a struct), check them with their places, and call the
-// package's constructor. Types registered by programs (see [Register])
-// follow the built-in ones.
+// The evaluator packages (trajectory, metrics, composite, judge, code,
+// uipath, dokimos, adk) build evaluators from Go values and import
+// nothing of suite files; each type here is a spec.Spec whose builder
+// reads the type's keys from the positioned configuration tree (with
+// config.Decode where the keys map onto a struct), checks them with their
+// places, and calls the package's constructor (judged evaluators get
+// their judge from spec.Env.Judge, as a judge.Handle). Types registered
+// by programs (see [Register]) follow the built-in ones.
 package builtin
 
 import (
 	"fmt"
 	"sync"
 
-	"github.com/trajeval/trajeval/internal/eval"
-	"github.com/trajeval/trajeval/internal/eval/code"
-	"github.com/trajeval/trajeval/internal/eval/judge"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 )
 
 // Specs returns the built-in evaluator types: AgentV's core types first,
 // then the judges and code graders, then Dokimos's, UiPath's and ADK's.
-func Specs() []eval.Spec {
-	var out []eval.Spec
+func Specs() []spec.Spec {
+	var out []spec.Spec
 	out = append(out, trajectorySpec)
 	out = append(out, metricsSpec)
 	out = append(out, compositeSpec)
 	out = append(out, rulesSpec)
-	out = append(out, judge.Specs()...)
-	out = append(out, code.Specs()...)
+	out = append(out, llmJudgeSpec)
+	out = append(out, codeSpec)
+	out = append(out, groundingSpec)
 	out = append(out, dokimosSpecs()...)
 	out = append(out, reliabilitySpecs()...)
 	out = append(out, dokimosJudgedSpecs()...)
@@ -40,22 +41,22 @@ func Specs() []eval.Spec {
 
 var (
 	mu     sync.Mutex
-	custom []eval.Spec
-	cached *eval.Registry
+	custom []spec.Spec
+	cached *spec.Registry
 )
 
 // Types returns the registry of every evaluator type: the built-in ones,
 // then those added by [Register], in the order they were added.
-func Types() *eval.Registry {
+func Types() *spec.Registry {
 	mu.Lock()
 	defer mu.Unlock()
 	if cached == nil {
-		r, err := eval.NewRegistry(append(Specs(), custom...)...)
+		r, err := spec.NewRegistry(append(Specs(), custom...)...)
 		if err != nil {
 			// Unreachable: the built-in names are distinct (a test checks it)
 			// and Register refuses a taken one. Were it reached, every type
 			// would be unknown, a configuration error, rather than a panic.
-			r, _ = eval.NewRegistry()
+			r, _ = spec.NewRegistry()
 		}
 		cached = r
 	}
@@ -64,13 +65,13 @@ func Types() *eval.Registry {
 
 // Register adds an evaluator type defined by a program. A name taken by
 // a built-in or registered type, in any spelling, is an error.
-func Register(s eval.Spec) error {
+func Register(s spec.Spec) error {
 	if s.Type == "" {
 		return fmt.Errorf("an evaluator type needs a name")
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if _, err := eval.NewRegistry(append(append(Specs(), custom...), s)...); err != nil {
+	if _, err := spec.NewRegistry(append(append(Specs(), custom...), s)...); err != nil {
 		return err
 	}
 	custom = append(custom, s)

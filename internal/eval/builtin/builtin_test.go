@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 )
 
 func TestSpecs_distinct(t *testing.T) {
-	if _, err := eval.NewRegistry(builtin.Specs()...); err != nil {
+	if _, err := spec.NewRegistry(builtin.Specs()...); err != nil {
 		t.Fatalf("NewRegistry(builtin.Specs()): %v; every built-in name and alias must be distinct", err)
 	}
 	for _, name := range []string{"tool_trajectory", "execution_metrics", "composite", "tool_call_order", "tool_correctness", "tool_trajectory_avg_score", "llm_judge"} {
@@ -30,7 +30,7 @@ func TestRegister(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := builtin.Register(eval.Spec{Type: tc.typ})
+			err := builtin.Register(spec.Spec{Type: tc.typ})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Register(%q) = %v, want an error containing %q: %s", tc.typ, err, tc.want, tc.reason)
 			}

@@ -7,11 +7,12 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/composite"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-var compositeSpec = eval.Spec{
+var compositeSpec = spec.Spec{
 	Type:      "composite",
 	Keys:      []string{"evaluators", "assertions", "aggregator"},
 	Threshold: 1,
@@ -21,7 +22,7 @@ var compositeSpec = eval.Spec{
 // buildComposite reads a composite's members (evaluators, or AgentV's
 // assertions) and aggregator, refusing member settings the aggregator
 // would not use.
-func buildComposite(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+func buildComposite(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 	list, _ := n.First("evaluators", "assertions")
 	if list == nil {
 		return nil, n.Errorf("composite has no members").With("list them under evaluators:")
@@ -29,7 +30,8 @@ func buildComposite(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 	if n.Has("evaluators") && n.Has("assertions") {
 		return nil, n.Get("assertions").Errorf("give members under evaluators or assertions, not both")
 	}
-	members, errs := eval.BuildList(list, env, map[string]*config.Node{})
+	nodes := map[string]*config.Node{}
+	members, errs := spec.BuildList(list, env, nodes)
 	if len(errs) > 0 {
 		return nil, errs[0]
 	}
@@ -88,7 +90,7 @@ func buildComposite(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 		}
 	}
 	for _, m := range members {
-		if err := unusedMemberSetting(m, o.Aggregator, o.Weights); err != nil {
+		if err := unusedMemberSetting(m, nodes[m.Name], o.Aggregator, o.Weights); err != nil {
 			return nil, err
 		}
 	}
@@ -99,14 +101,14 @@ func buildComposite(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 	return e, nil
 }
 
-// unusedMemberSetting returns an error for a member setting the
-// aggregator would not use.
-func unusedMemberSetting(m *eval.Configured, aggregator string, weights map[string]float64) error {
-	if r := m.Node.Get("required"); r != nil && r.Kind == config.Bool && aggregator != "all_pass" {
+// unusedMemberSetting returns an error for a setting of the member m,
+// written at n, that the aggregator would not use.
+func unusedMemberSetting(m *eval.Configured, n *config.Node, aggregator string, weights map[string]float64) error {
+	if r := n.Get("required"); r != nil && r.Kind == config.Bool && aggregator != "all_pass" {
 		return r.Errorf("required has no effect on a member of a %s composite: the member counts through its score", aggregator).
 			With("use aggregator: all_pass to let a member fail, or remove it")
 	}
-	w := m.Node.Get("weight")
+	w := n.Get("weight")
 	switch {
 	case w == nil:
 	case aggregator != "weighted_average":

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 )
 
 // TestSpecs_documented checks that the documentation cannot drift from
@@ -52,7 +52,7 @@ func TestSpecs_documented(t *testing.T) {
 			if len(root.Items) != 1 {
 				t.Fatalf("the example of %s is not a list of one evaluator:\n%s", s.Type, s.Example)
 			}
-			c, err := eval.Build(root.Items[0], &eval.Env{Types: builtin.Types(), Dir: dir})
+			c, err := spec.Build(root.Items[0], &spec.Env{Types: builtin.Types(), Dir: dir})
 			if err != nil {
 				t.Fatalf("the example of %s does not load: %v\n%s", s.Type, err, s.Example)
 			}
@@ -65,10 +65,10 @@ func TestSpecs_documented(t *testing.T) {
 
 func TestCommonSettings(t *testing.T) {
 	var keys []string
-	for _, f := range eval.CommonSettings {
+	for _, f := range spec.CommonSettings {
 		keys = append(keys, f.Key)
 	}
-	if !slices.Equal(keys, eval.CommonKeys) {
-		t.Errorf("CommonSettings document %v, the loader takes %v", keys, eval.CommonKeys)
+	if !slices.Equal(keys, spec.CommonKeys) {
+		t.Errorf("CommonSettings document %v, the loader takes %v", keys, spec.CommonKeys)
 	}
 }

@@ -5,9 +5,9 @@ import (
 
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/dokimos"
 	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -35,15 +35,15 @@ type validitySettings struct {
 	Strict    bool         `config:"strict"`
 }
 
-func dokimosSpecs() []eval.Spec {
-	return []eval.Spec{
+func dokimosSpecs() []spec.Spec {
+	return []spec.Spec{
 		{Type: "tool_correctness", Aliases: []string{"dokimos-tool-correctness"}, Keys: config.Keys(reflect.TypeFor[correctnessSettings]()), Threshold: 1, Build: buildCorrectness},
 		{Type: "tool_call_validity", Aliases: []string{"dokimos-tool-call-validity"}, Keys: config.Keys(reflect.TypeFor[validitySettings]()), Threshold: 1, Build: buildValidity},
 		{Type: "tool_error", Aliases: []string{"dokimos-tool-error"}, Keys: config.Keys(reflect.TypeFor[toolErrorSettings]()), Threshold: 1, Build: buildToolError},
 		{Type: "tool_efficiency", Aliases: []string{"dokimos-tool-efficiency"}, Threshold: 1,
-			Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+			Build: func(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 				var none struct{}
-				if err := config.Decode(n, &none, eval.CommonKeys...); err != nil {
+				if err := config.Decode(n, &none, spec.CommonKeys...); err != nil {
 					return nil, err
 				}
 				return dokimos.Efficiency{}, nil
@@ -51,9 +51,9 @@ func dokimosSpecs() []eval.Spec {
 	}
 }
 
-func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+func buildCorrectness(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var s correctnessSettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	var def trajeval.ArgsMatch
@@ -76,9 +76,9 @@ func buildCorrectness(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	return c, nil
 }
 
-func buildToolError(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+func buildToolError(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var s toolErrorSettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	e, err := dokimos.NewToolError(s.TreatBlankAsError == nil || *s.TreatBlankAsError, s.Pattern)
@@ -88,9 +88,9 @@ func buildToolError(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	return e, nil
 }
 
-func buildValidity(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+func buildValidity(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 	var s validitySettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	tools, err := settings.Tools(n, env)
@@ -107,14 +107,14 @@ func buildValidity(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
 // judgeKeys are the keys of every judged evaluator.
 var judgeKeys = []string{"judge", "model", "temperature"}
 
-func reliabilitySpecs() []eval.Spec {
-	return []eval.Spec{
+func reliabilitySpecs() []spec.Spec {
+	return []spec.Spec{
 		{
 			Type:      "tool_name_reliability",
 			Aliases:   []string{"dokimos-tool-name-reliability"},
 			Keys:      append(append([]string{"max_segments", "blocklist"}, settings.ToolKeys...), judgeKeys...),
 			Threshold: 0.8,
-			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+			Build: func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 				tools, err := settings.Tools(n, env)
 				if err != nil {
 					return nil, err
@@ -145,7 +145,7 @@ func reliabilitySpecs() []eval.Spec {
 			Aliases:   []string{"dokimos-tool-description-reliability"},
 			Keys:      append(append([]string{"max_input_args", "max_optional_args"}, settings.ToolKeys...), judgeKeys...),
 			Threshold: 0.8,
-			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+			Build: func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 				tools, err := settings.Tools(n, env)
 				if err != nil {
 					return nil, err
@@ -174,7 +174,7 @@ func reliabilitySpecs() []eval.Spec {
 
 // optionalJudge returns the judge of an evaluator whose judge is
 // optional, or nil when it asks none.
-func optionalJudge(n *config.Node, env *eval.Env) (*judge.Handle, error) {
+func optionalJudge(n *config.Node, env *spec.Env) (*judge.Handle, error) {
 	want, err := env.WantsJudge(n)
 	if err != nil || !want {
 		return nil, err
@@ -199,8 +199,8 @@ func intKey(n *config.Node, key string, def int64) (int64, error) {
 	return i, err
 }
 
-func dokimosJudgedSpecs() []eval.Spec {
-	return []eval.Spec{
+func dokimosJudgedSpecs() []spec.Spec {
+	return []spec.Spec{
 		{
 			Type:      "task_completion",
 			Aliases:   []string{"dokimos-task-completion"},
@@ -213,7 +213,7 @@ func dokimosJudgedSpecs() []eval.Spec {
 			Aliases:   []string{"dokimos-tool-argument-hallucination"},
 			Keys:      judgeKeys,
 			Threshold: 0.8,
-			Build: func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+			Build: func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 				h, err := env.Judge(n, false)
 				return dokimos.NewHallucination(env.Case.Input, h), err
 			},
@@ -223,7 +223,7 @@ func dokimosJudgedSpecs() []eval.Spec {
 
 // buildTaskCompletion reads tasks (else the case's expected outcome is
 // the one task) and constraints.
-func buildTaskCompletion(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+func buildTaskCompletion(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 	var tasks []string
 	var constraints string
 	var err error

@@ -5,8 +5,8 @@ import (
 	"reflect"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/metrics"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -22,13 +22,13 @@ type metricsSettings struct {
 	ExplorationTools       names    `config:"exploration_tools"`
 }
 
-var metricsSpec = eval.Spec{
+var metricsSpec = spec.Spec{
 	Type:      "execution_metrics",
 	Keys:      config.Keys(reflect.TypeFor[metricsSettings]()),
 	Threshold: 1,
-	Build: func(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+	Build: func(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 		var s metricsSettings
-		if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+		if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 			return nil, err
 		}
 		e, err := metrics.New(metrics.Options{

@@ -9,10 +9,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/rules"
 	"github.com/trajeval/trajeval/internal/eval/rules/pattern"
 	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -26,7 +26,7 @@ type rulesSettings struct {
 	CaseInsensitive bool               `config:"case_insensitive"`
 }
 
-var rulesSpec = eval.Spec{
+var rulesSpec = spec.Spec{
 	Type:      "tool_rules",
 	Keys:      config.Keys(reflect.TypeFor[rulesSettings]()),
 	Threshold: 1,
@@ -42,9 +42,9 @@ func ruleKinds() []string {
 	return out
 }
 
-func buildRules(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+func buildRules(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var s rulesSettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	items, err := nonEmptyList(s.Rules, "rules", "rule, e.g. never: delete")

@@ -9,6 +9,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -18,7 +19,7 @@ func buildYAML(t *testing.T, src string) (*eval.Configured, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eval.Build(root, &eval.Env{Types: builtin.Types()})
+	return spec.Build(root, &spec.Env{Types: builtin.Types()})
 }
 
 func TestToolRules_config(t *testing.T) {

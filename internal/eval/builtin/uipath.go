@@ -7,8 +7,8 @@ import (
 
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/uipath"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -38,8 +38,8 @@ type outputSettings struct {
 	Strict      *bool        `config:"strict"`
 }
 
-func uipathSpecs() []eval.Spec {
-	return []eval.Spec{
+func uipathSpecs() []spec.Spec {
+	return []spec.Spec{
 		{Type: "tool_call_order", Aliases: []string{"uipath-tool-call-order"}, Keys: config.Keys(reflect.TypeFor[orderSettings]()), Threshold: 1, Build: buildOrder},
 		{Type: "tool_call_count", Aliases: []string{"uipath-tool-call-count"}, Keys: config.Keys(reflect.TypeFor[countSettings]()), Threshold: 1, Build: buildCount},
 		{Type: "tool_call_args", Aliases: []string{"uipath-tool-call-args"}, Keys: config.Keys(reflect.TypeFor[argsSettings]()), Threshold: 1, Build: buildArgs},
@@ -47,9 +47,9 @@ func uipathSpecs() []eval.Spec {
 	}
 }
 
-func buildOrder(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+func buildOrder(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var s orderSettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	v := s.ToolCallsOrder
@@ -65,9 +65,9 @@ func buildOrder(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	return e, placeUiPath(err, v, items)
 }
 
-func buildCount(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+func buildCount(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var s countSettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	v := s.ToolCallsCount
@@ -124,9 +124,9 @@ func countConstraint(tool string, v *config.Node) (uipath.Constraint, error) {
 	return k, nil
 }
 
-func buildArgs(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+func buildArgs(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var s argsSettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	list, err := nonEmptyList(s.ToolCalls, "tool_calls", "call {name, args}")
@@ -164,9 +164,9 @@ func buildArgs(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
 	return e, placeUiPath(err, s.ToolCalls, list)
 }
 
-func buildOutput(n *config.Node, _ *eval.Env) (trajeval.Evaluator, error) {
+func buildOutput(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var s outputSettings
-	if err := config.Decode(n, &s, eval.CommonKeys...); err != nil {
+	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
 	list, err := nonEmptyList(s.ToolOutputs, "tool_outputs", "output {name, output}")
@@ -237,21 +237,21 @@ func isTrue(b *bool) bool { return b != nil && *b }
 // uipathJudgeSpecs are UiPath's LLM judges: their criteria and
 // evaluatorConfig keys, the prompt (UiPath's default, or the
 // evaluator's own: text or a file) parsed with its placeholders.
-func uipathJudgeSpecs() []eval.Spec {
-	var out []eval.Spec
+func uipathJudgeSpecs() []spec.Spec {
+	var out []spec.Spec
 	for _, k := range uipath.JudgeKinds {
-		out = append(out, eval.Spec{
+		out = append(out, spec.Spec{
 			Type:      k.Type,
 			Aliases:   []string{k.UiPath},
 			Keys:      append(slices.Clone(k.Criteria), uipath.JudgeConfigKeys...),
 			Threshold: 0.5,
-			Build:     func(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) { return buildUiPathJudge(k, n, env) },
+			Build:     func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) { return buildUiPathJudge(k, n, env) },
 		})
 	}
 	return out
 }
 
-func buildUiPathJudge(k uipath.JudgeKind, n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
+func buildUiPathJudge(k uipath.JudgeKind, n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 	crit := map[string]any{}
 	for i, key := range k.Criteria {
 		v := n.Get(key)
@@ -271,14 +271,14 @@ func buildUiPathJudge(k uipath.JudgeKind, n *config.Node, env *eval.Env) (trajev
 	text, at := k.Prompt, n
 	if p := n.Get("prompt"); p != nil {
 		var err error
-		if text, err = evaljudge.PromptText(p, env.Dir); err != nil {
+		if text, err = promptText(p, env.Dir); err != nil {
 			return nil, err
 		}
 		at = p
 	}
-	tp, err := evaljudge.ParseTemplate(text, at, uipath.Vars(crit))
+	tp, err := evaljudge.ParseTemplate(text, uipath.Vars(crit))
 	if err != nil {
-		return nil, err
+		return nil, spec.Place(at, err)
 	}
 	if !tp.Uses() {
 		return nil, at.Errorf("the prompt names none of UiPath's placeholders").With("e.g. {{AgentRunHistory}} and {{ExpectedAgentBehavior}}")

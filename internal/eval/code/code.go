@@ -26,6 +26,9 @@
 //     of its standard error is kept in the details.
 //
 // Its default threshold is 0.5.
+//
+// This package knows nothing of suite files: [New] builds the evaluator
+// from [Options], and package builtin reads the keys above into them.
 package code
 
 import (
@@ -40,23 +43,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func specsCode() []eval.Spec {
-	var out []eval.Spec
-	out = append(out, eval.Spec{
-		Type:      "code",
-		Aliases:   []string{"code_judge", "code_grader"},
-		Keys:      []string{"command", "script", "timeout"},
-		Threshold: 0.5,
-		Build:     build,
-	})
-	return out
-}
 
 // An Evaluator runs a grading program.
 type Evaluator struct {
@@ -66,55 +56,47 @@ type Evaluator struct {
 	c       eval.Case
 }
 
-func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	cn, _ := n.First("command", "script")
-	if cn == nil {
-		return nil, n.Errorf("code needs a command").With(`e.g. command: ["python3", "check.py"]`)
+// Options configure a code evaluator.
+type Options struct {
+	// Command is the program and its arguments.
+	Command []string
+	// Dir is the folder the program runs in, where a program named by a
+	// path with a slash is found; "" is the current folder.
+	Dir string
+	// Timeout bounds one run of the program; 0 is 30 seconds.
+	Timeout time.Duration
+	// Case is what the program reads of the case.
+	Case eval.Case
+}
+
+// New builds a code evaluator. It refuses an empty command, a negative
+// timeout, and a program that cannot be found (relative to Dir when its
+// name has a slash, else on PATH), with an unplaced *trajeval.SpecError.
+func New(o Options) (*Evaluator, error) {
+	if len(o.Command) == 0 || o.Command[0] == "" {
+		return nil, &trajeval.SpecError{Msg: "the command is empty"}
 	}
-	if n.Has("command") && n.Has("script") {
-		return nil, n.Get("script").Errorf("give command or script, not both")
+	if o.Timeout < 0 {
+		return nil, &trajeval.SpecError{Msg: "timeout must be a positive number of seconds"}
 	}
-	var argv []string
-	var err error
-	if cn.Kind == config.String {
-		argv = strings.Fields(cn.Text)
-	} else if argv, err = cn.Strings(); err != nil {
-		return nil, err
-	}
-	if len(argv) == 0 || argv[0] == "" {
-		return nil, cn.Errorf("the command is empty")
-	}
-	e := &Evaluator{Command: argv, Dir: env.Dir, Timeout: 30 * time.Second, c: env.Case}
+	e := &Evaluator{Command: o.Command, Dir: o.Dir, Timeout: o.Timeout, c: o.Case}
 	if e.Dir == "" {
 		e.Dir = "."
 	}
-	if strings.ContainsRune(argv[0], '/') || strings.ContainsRune(argv[0], filepath.Separator) {
-		p := argv[0]
+	if e.Timeout == 0 {
+		e.Timeout = 30 * time.Second
+	}
+	prog := o.Command[0]
+	if strings.ContainsRune(prog, '/') || strings.ContainsRune(prog, filepath.Separator) {
+		p := prog
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(e.Dir, p)
 		}
 		if _, err := os.Stat(p); err != nil {
-			return nil, cn.Errorf("program %s not found", argv[0]).With("paths are relative to the suite's folder: %s", p)
+			return nil, &trajeval.SpecError{Msg: fmt.Sprintf("program %s not found", prog), Hint: "paths are relative to the suite's folder: " + p}
 		}
-	} else if _, err := exec.LookPath(argv[0]); err != nil {
-		return nil, cn.Errorf("program %s is not on PATH", argv[0])
-	}
-	if v := n.Get("timeout"); v != nil {
-		if v.Kind == config.Number {
-			f, err := v.Float()
-			if err != nil || f <= 0 {
-				return nil, v.Errorf("timeout must be a positive number of seconds")
-			}
-			e.Timeout = time.Duration(f * float64(time.Second))
-		} else {
-			s, err := v.Str()
-			if err != nil {
-				return nil, err
-			}
-			if e.Timeout, err = time.ParseDuration(s); err != nil || e.Timeout <= 0 {
-				return nil, v.Errorf("timeout %q is not a duration", s).With(`give seconds (30) or a duration ("30s")`)
-			}
-		}
+	} else if _, err := exec.LookPath(prog); err != nil {
+		return nil, &trajeval.SpecError{Msg: fmt.Sprintf("program %s is not on PATH", prog)}
 	}
 	return e, nil
 }

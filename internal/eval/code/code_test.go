@@ -13,6 +13,7 @@ import (
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	_ "github.com/trajeval/trajeval/internal/eval/code"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -22,7 +23,7 @@ func build(t *testing.T, yaml string) (*eval.Configured, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eval.Build(n, &eval.Env{Types: builtin.Types(), Dir: "testdata", Case: eval.Case{ID: "c1", Input: "find it"}})
+	return spec.Build(n, &spec.Env{Types: builtin.Types(), Dir: "testdata", Case: eval.Case{ID: "c1", Input: "find it"}})
 }
 
 func trace() *trajeval.Trajectory {

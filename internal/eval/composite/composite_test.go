@@ -9,6 +9,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -27,7 +28,7 @@ func build(t *testing.T, yaml string) (*eval.Configured, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eval.Build(n, &eval.Env{Types: builtin.Types()})
+	return spec.Build(n, &spec.Env{Types: builtin.Types()})
 }
 
 const members = `

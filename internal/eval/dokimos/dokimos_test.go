@@ -13,6 +13,7 @@ import (
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	_ "github.com/trajeval/trajeval/internal/eval/dokimos"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -21,7 +22,7 @@ func tryBuild(yaml string) (*eval.Configured, error) {
 	if err != nil {
 		return nil, err
 	}
-	return eval.Build(n, &eval.Env{Types: builtin.Types(), Dir: "testdata"})
+	return spec.Build(n, &spec.Env{Types: builtin.Types(), Dir: "testdata"})
 }
 
 func build(t testing.TB, yaml string) *eval.Configured {
@@ -317,7 +318,7 @@ expected:
   - {tool: search_flights, args: {origin: JFK}}
   - {tool: book_hotel, args: {nights: 5.0}}
 `))
-	c, _ := eval.Build(n, &eval.Env{Types: builtin.Types()})
+	c, _ := spec.Build(n, &spec.Env{Types: builtin.Types()})
 	t := &trajeval.Trajectory{Steps: []trajeval.Step{
 		{Name: "search_flights", Args: map[string]any{"origin": "JFK", "destination": "CDG"}},
 		{Name: "book_hotel", Args: map[string]any{"city": "Paris", "nights": json.Number("5")}},

@@ -33,4 +33,10 @@
 // Details.Notes["reasoning"]. A judge that cannot be reached, or that
 // answers twice with something other than the JSON asked for, makes the
 // evaluator an error, never a score.
+//
+// This package knows nothing of suite files: [New] builds an llm_judge
+// from [Options] (a prompt parsed by [ParsePrompt], criteria, and the
+// judge as a judge.Handle), and package builtin reads the keys above into
+// them. The other judged evaluators share its parts: [Checklist] (dokimos,
+// adk), [ParseTemplate] and [Template] (uipath's prompts).
 package judge

@@ -3,27 +3,12 @@ package judge
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-func specsLlmjudge() []eval.Spec {
-	var out []eval.Spec
-	out = append(out, eval.Spec{
-		Type:      "llm_judge",
-		Aliases:   []string{"llm_grader"},
-		Keys:      []string{"prompt", "criteria", "rubrics", "model", "temperature", "judge"},
-		Threshold: 0.5,
-		Build:     build,
-	})
-	return out
-}
 
 // An LLMJudge asks a judge model to score the agent's work from 0 to 1,
 // on one prompt or on several criteria at once.
@@ -60,135 +45,38 @@ var criteriaSchema = judge.Object(map[string]any{
 	})),
 })
 
-func build(n *config.Node, env *eval.Env) (trajeval.Evaluator, error) {
-	e := &LLMJudge{c: env.Case}
-	if p := n.Get("prompt"); p != nil {
-		text, err := PromptText(p, env.Dir)
-		if err != nil {
-			return nil, err
-		}
-		if e.prompt, err = parseTemplate(text, p); err != nil {
-			return nil, err
+// Options configure an llm_judge.
+type Options struct {
+	// Prompt is the instructions (see [ParsePrompt]); its zero value, with
+	// Criteria, asks the judge to score the work against each criterion.
+	Prompt Template
+	// Criteria are scored in one judge call; none scores the Prompt as a
+	// whole.
+	Criteria []Criterion
+	// Judge is the judge to ask, or the reason there is none (the
+	// evaluator is then an error when it runs).
+	Judge judge.Handle
+	// Case is what the prompt's variables may name of the case.
+	Case eval.Case
+}
+
+// New builds an llm_judge. It refuses options with neither a prompt nor
+// criteria, and an empty criterion, with an unplaced
+// *trajeval.SpecError that names what to give.
+func New(o Options) (*LLMJudge, error) {
+	if o.Prompt.text == "" && len(o.Criteria) == 0 {
+		return nil, &trajeval.SpecError{Msg: "llm_judge needs a prompt or criteria", Hint: "e.g. prompt: \"Is {{candidate_answer}} correct?\""}
+	}
+	for _, c := range o.Criteria {
+		if strings.TrimSpace(c.Text) == "" {
+			return nil, &trajeval.SpecError{Msg: "criterion is empty"}
 		}
 	}
-	crit, key := n.First("criteria", "rubrics")
-	if crit != nil {
-		if k2 := "rubrics"; key != k2 && n.Has(k2) {
-			return nil, n.Get(k2).Errorf("give criteria or rubrics, not both")
-		}
-		var err error
-		if e.criteria, err = Criteria(crit); err != nil {
-			return nil, err
-		}
-	}
-	if n.Get("prompt") == nil && crit == nil {
-		return nil, n.Errorf("llm_judge needs a prompt or criteria").With("e.g. prompt: \"Is {{candidate_answer}} correct?\"")
-	}
-	if n.Get("prompt") == nil {
+	e := &LLMJudge{judge: o.Judge, prompt: o.Prompt, criteria: o.Criteria, c: o.Case}
+	if o.Prompt.text == "" {
 		e.prompt = Template{text: "Score the agent's work against each criterion.", vars: vars}
 	}
-	var err error
-	e.judge, err = env.Judge(n, false)
-	return e, err
-}
-
-// PromptText reads an inline prompt, or a prompt file: a one-line value
-// that starts with ./ or ../, or ends in .md, .txt, .prompt or .tmpl,
-// relative to the suite's folder.
-func PromptText(p *config.Node, dir string) (string, error) {
-	s, err := p.Str()
-	if err != nil {
-		return "", err
-	}
-	if strings.TrimSpace(s) == "" {
-		return "", p.Errorf("prompt is empty")
-	}
-	if !isPath(s) {
-		return s, nil
-	}
-	path := s
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		e := p.Errorf("prompt file %s cannot be read", s)
-		if os.IsNotExist(err) {
-			e.Hint = "the path is relative to the suite's folder: " + path + " does not exist"
-		}
-		return "", e
-	}
-	if strings.TrimSpace(string(data)) == "" {
-		return "", p.Errorf("prompt file %s is empty", s)
-	}
-	return string(data), nil
-}
-
-func isPath(s string) bool {
-	if strings.ContainsAny(s, "\n{}") {
-		return false
-	}
-	if strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
-		return true
-	}
-	switch strings.ToLower(filepath.Ext(s)) {
-	case ".md", ".txt", ".prompt", ".tmpl":
-		return !strings.Contains(s, " ")
-	}
-	return false
-}
-
-// Criteria reads a list of criteria: texts, or maps with description (or
-// criterion, outcome), name (or id) and weight.
-func Criteria(n *config.Node) ([]Criterion, error) {
-	items, err := n.List()
-	if err != nil {
-		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, n.Errorf("the list of criteria is empty")
-	}
-	var out []Criterion
-	for i, it := range items {
-		c := Criterion{Name: fmt.Sprintf("criterion %d", i+1), Weight: 1}
-		switch it.Kind {
-		case config.String:
-			c.Text = it.Text
-		case config.Map:
-			if err := it.Check("name", "id", "description", "criterion", "outcome", "weight", "required"); err != nil {
-				return nil, err
-			}
-			if v, _ := it.First("name", "id"); v != nil {
-				if c.Name, err = v.Name(); err != nil {
-					return nil, err
-				}
-			}
-			v, _ := it.First("description", "criterion", "outcome")
-			if v == nil {
-				return nil, it.Errorf("criterion has no description").With("give description: what the work must do")
-			}
-			if c.Text, err = v.Str(); err != nil {
-				return nil, err
-			}
-			if w := it.Get("weight"); w != nil {
-				if c.Weight, err = w.NonNegative(); err != nil {
-					return nil, err
-				}
-			}
-			if r := it.Get("required"); r != nil {
-				if c.Required, err = r.BoolValue(); err != nil {
-					return nil, err
-				}
-			}
-		default:
-			return nil, it.Errorf("a criterion is a text or a map with description, got %s", it.Kind)
-		}
-		if strings.TrimSpace(c.Text) == "" {
-			return nil, it.Errorf("criterion is empty")
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return e, nil
 }
 
 // Evaluate asks the judge.

@@ -1,11 +1,11 @@
 package judge
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/suggest"
@@ -47,8 +47,10 @@ type Template struct {
 	uses bool // names at least one variable
 }
 
-func parseTemplate(text string, n *config.Node) (Template, error) {
-	tp, err := ParseTemplate(text, n, vars)
+// ParsePrompt parses an llm_judge prompt: its variables are llm_judge's
+// (see the package doc) and AgentV's aliases of them.
+func ParsePrompt(text string) (Template, error) {
+	tp, err := ParseTemplate(text, vars)
 	if err != nil {
 		return tp, err
 	}
@@ -61,8 +63,10 @@ func parseTemplate(text string, n *config.Node) (Template, error) {
 }
 
 // ParseTemplate checks that every variable of text is one of vars (or,
-// for llm_judge, one of AgentV's aliases); it places the error at n.
-func ParseTemplate(text string, n *config.Node, vars map[string]Var) (Template, error) {
+// when vars has input, one of AgentV's aliases). An unknown variable is
+// an unplaced *trajeval.SpecError, with the closest name as a hint: the
+// caller places it at the prompt.
+func ParseTemplate(text string, vars map[string]Var) (Template, error) {
 	tp := Template{text: text, vars: vars}
 	for _, m := range variable.FindAllStringSubmatch(text, -1) {
 		name := m[1]
@@ -78,7 +82,7 @@ func ParseTemplate(text string, n *config.Node, vars map[string]Var) (Template, 
 			known = append(known, k)
 		}
 		sort.Strings(known)
-		e := n.Errorf("unknown template variable {{%s}}", name)
+		e := &trajeval.SpecError{Msg: fmt.Sprintf("unknown template variable {{%s}}", name)}
 		if s := suggest.Closest(name, known); s != "" {
 			e.Hint = "did you mean {{" + s + "}}?"
 		} else {
@@ -100,7 +104,7 @@ func (tp Template) Render(c eval.Case, t *trajeval.Trajectory) string {
 		if a, ok := aliases[name]; ok && tp.vars[name] == nil {
 			name = a
 		}
-		return judge.Data(config.Canon(name), tp.vars[name](c, t))
+		return judge.Data(suggest.Canon(name), tp.vars[name](c, t))
 	})
 }
 

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	_ "github.com/trajeval/trajeval/internal/eval/metrics"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -43,7 +43,7 @@ func TestExecutionMetrics(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := eval.Build(n, &eval.Env{Types: builtin.Types()})
+			c, err := spec.Build(n, &spec.Env{Types: builtin.Types()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +57,7 @@ func TestExecutionMetrics(t *testing.T) {
 		})
 	}
 	n, _ := config.Parse("m.yaml", []byte("type: execution_metrics\n"))
-	if _, err := eval.Build(n, &eval.Env{Types: builtin.Types()}); err == nil || !strings.Contains(err.Error(), "sets no limit") {
+	if _, err := spec.Build(n, &spec.Env{Types: builtin.Types()}); err == nil || !strings.Contains(err.Error(), "sets no limit") {
 		t.Errorf("error %v, want a configuration error for no limits", err)
 	}
 }

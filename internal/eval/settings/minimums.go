@@ -4,14 +4,14 @@ import (
 	"strconv"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 )
 
 // Minimums reads {tool: n} with n a whole number ≥ 0. A minimum of 0
 // always holds: it is accepted, as AgentV accepts it, counts as met, and
 // is reported to env as a warning, since it checks nothing.
-func Minimums(n *config.Node, env *eval.Env) ([]trajectory.Minimum, error) {
+func Minimums(n *config.Node, env *spec.Env) ([]trajectory.Minimum, error) {
 	entries, err := n.MapEntries()
 	if err != nil {
 		return nil, err

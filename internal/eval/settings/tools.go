@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/dokimos"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 )
 
 // ToolKeys are the keys every tool-definition evaluator takes.
@@ -15,7 +15,7 @@ var ToolKeys = []string{"tools", "tools_file"}
 
 // Tools reads the tool definitions of an evaluator: tools, or
 // tools_file relative to the suite's folder.
-func Tools(n *config.Node, env *eval.Env) ([]*dokimos.Tool, error) {
+func Tools(n *config.Node, env *spec.Env) ([]*dokimos.Tool, error) {
 	list, file := n.Get("tools"), n.Get("tools_file")
 	switch {
 	case list != nil && file != nil:

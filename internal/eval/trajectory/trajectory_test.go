@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	_ "github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -99,7 +100,7 @@ func build(t *testing.T, yaml string) *eval.Configured {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := eval.Build(n, &eval.Env{Types: builtin.Types()})
+	c, err := spec.Build(n, &spec.Env{Types: builtin.Types()})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
@@ -443,7 +444,7 @@ func TestToolTrajectory_ConfigErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = eval.Build(n, &eval.Env{Types: builtin.Types()})
+			_, err = spec.Build(n, &spec.Env{Types: builtin.Types()})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q: %s", err, tc.want, tc.reason)
 			}
@@ -463,7 +464,7 @@ func TestToolTrajectory_zeroMinimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warnings []trajeval.Warning
-	c, err := eval.Build(n, &eval.Env{Types: builtin.Types(), Warn: func(w trajeval.Warning) { warnings = append(warnings, w) }})
+	c, err := spec.Build(n, &spec.Env{Types: builtin.Types(), Warn: func(w trajeval.Warning) { warnings = append(warnings, w) }})
 	if err != nil {
 		t.Fatalf("Build: %v; a minimum of 0 is accepted, as in AgentV", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	_ "github.com/trajeval/trajeval/internal/eval/uipath"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -31,7 +32,7 @@ func tryBuild(yaml string) (*eval.Configured, error) {
 	if err != nil {
 		return nil, err
 	}
-	return eval.Build(n, &eval.Env{Types: builtin.Types()})
+	return spec.Build(n, &spec.Env{Types: builtin.Types()})
 }
 
 // names is a trajectory of calls without arguments: "a b c".
@@ -279,7 +280,7 @@ func Example() {
 type: tool_call_order
 tool_calls_order: [search, filter, sort, display]
 `))
-	c, _ := eval.Build(n, &eval.Env{Types: builtin.Types()})
+	c, _ := spec.Build(n, &spec.Env{Types: builtin.Types()})
 	t := &trajeval.Trajectory{Steps: []trajeval.Step{{Name: "search"}, {Name: "filter"}, {Name: "display"}}}
 	r := c.Run(context.Background(), t)
 	fmt.Println(r.Score, r.Status, r.Details.Notes["lcs"])

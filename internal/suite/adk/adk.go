@@ -49,15 +49,16 @@ import (
 	adkeval "github.com/trajeval/trajeval/internal/eval/adk"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/settings"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	adkformat "github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	suite.RegisterDialect(suite.Dialect{Name: "adk", Claims: Claims, Load: Load})
-}
+// Dialect is the ADK eval set dialect, for the loader's list of dialects
+// (package dialects).
+var Dialect = suite.Dialect{Name: "adk", Claims: Claims, Load: Load}
 
 // Claims reports whether the file is an ADK eval set.
 func Claims(path string, root *config.Node) bool {
@@ -194,10 +195,7 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 		}
 	}
 	for _, cr := range crit {
-		conf := &eval.Configured{Name: cr.Metric, Type: cr.Metric, Weight: 1, Required: true, Threshold: cr.Threshold, Node: node}
-		if cr.Node != nil {
-			conf.Node = cr.Node
-		}
+		conf := &eval.Configured{Name: cr.Metric, Type: cr.Metric, Weight: 1, Required: true, Threshold: cr.Threshold}
 		if !cr.explicit && opts.Threshold != nil {
 			conf.Threshold = *opts.Threshold
 		}
@@ -215,7 +213,7 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 			}
 			conf.Eval = adkeval.NewResponseMatch(inv, conf.Threshold)
 		default:
-			env := &eval.Env{Types: builtin.Types(), Judges: opts.Judges}
+			env := &spec.Env{Types: builtin.Types(), Judges: opts.Judges}
 			at := node
 			if cr.Node != nil {
 				at = cr.Node

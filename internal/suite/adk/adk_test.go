@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -28,7 +28,7 @@ func write(t *testing.T, dir string, files map[string]string) {
 }
 
 func TestExample(t *testing.T) {
-	s, errs := suite.LoadFile("../../../examples/adk-shopping/shopping.evalset.json", suite.Options{}, true)
+	s, errs := suite.LoadFile("../../../examples/adk-shopping/shopping.evalset.json", suite.Options{Dialects: dialects.All()}, true)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -86,7 +86,7 @@ func TestCriteria(t *testing.T) {
 				files["test_config.json"] = tt.config
 			}
 			write(t, dir, files)
-			s, errs := suite.LoadFile(filepath.Join(dir, "x.evalset.json"), suite.Options{}, true)
+			s, errs := suite.LoadFile(filepath.Join(dir, "x.evalset.json"), suite.Options{Dialects: dialects.All()}, true)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
@@ -104,7 +104,7 @@ func TestConfigFlagAndShapes(t *testing.T) {
 		"one.test.json":    `{"eval_id": "solo", "conversation": [{"user_content": {"parts": [{"text": "q"}]}, "intermediate_data": {"tool_uses": [{"name": "a", "args": {}}]}}]}`,
 		"legacy.test.json": `[{"query": "weather?", "expected_tool_use": [{"tool_name": "get_weather", "tool_input": {"city": "Paris"}}], "reference": "Sunny"}]`,
 	})
-	opts := suite.Options{Config: filepath.Join(dir, "conf/strict.json")}
+	opts := suite.Options{Dialects: dialects.All(), Config: filepath.Join(dir, "conf/strict.json")}
 	for file, id := range map[string]string{"one.test.json": "solo", "legacy.test.json": "case-1"} {
 		s, errs := suite.LoadFile(filepath.Join(dir, file), opts, true)
 		if len(errs) > 0 {
@@ -156,7 +156,7 @@ func TestBadInput(t *testing.T) {
 				files[k] = v
 			}
 			write(t, dir, files)
-			_, errs := suite.LoadFile(filepath.Join(dir, "x.evalset.json"), suite.Options{}, true)
+			_, errs := suite.LoadFile(filepath.Join(dir, "x.evalset.json"), suite.Options{Dialects: dialects.All()}, true)
 			if len(errs) == 0 {
 				t.Fatalf("no error, want %q (%s)", tt.want, tt.reason)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -51,7 +52,7 @@ func TestJudgedMetrics(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"x.evalset.json": judgedSet, "test_config.json": judgedConfig})
 	rt := &judge.Runtime{Getenv: srv.Env(), NoCache: true}
-	s, errs := suite.LoadFile(filepath.Join(dir, "x.evalset.json"), suite.Options{Judges: rt}, true)
+	s, errs := suite.LoadFile(filepath.Join(dir, "x.evalset.json"), suite.Options{Dialects: dialects.All(), Judges: rt}, true)
 	if len(errs) > 0 || rt.Err() != nil {
 		t.Fatal(errs, rt.Err())
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -51,11 +52,11 @@ func TestLLMJudges(t *testing.T) {
 	}}
 	write(t, dir, map[string]string{"only/set.json": `{"version": "1.0", "id": "t", "evaluatorRefs": ["Trajectory"], "evaluations": [
   {"id": "t1", "inputs": {}, "evaluationCriterias": {"Trajectory": null}}]}`})
-	if _, errs := suite.Load([]string{dir + "/only/set.json"}, suite.Options{Judges: noModel}); len(errs) > 0 || noModel.Err() == nil {
+	if _, errs := suite.Load([]string{dir + "/only/set.json"}, suite.Options{Dialects: dialects.All(), Judges: noModel}); len(errs) > 0 || noModel.Err() == nil {
 		t.Errorf("errors %v, %v: want the run stopped for want of a model", errs, noModel.Err())
 	}
 	rt := &judge.Runtime{Getenv: srv.Env(), NoCache: true}
-	suites, errs := suite.Load([]string{dir + "/set.json"}, suite.Options{Judges: rt})
+	suites, errs := suite.Load([]string{dir + "/set.json"}, suite.Options{Dialects: dialects.All(), Judges: rt})
 	if len(errs) > 0 || rt.Err() != nil {
 		t.Fatal(errs, rt.Err())
 	}

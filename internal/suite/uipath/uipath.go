@@ -54,15 +54,16 @@ import (
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-func init() {
-	suite.RegisterDialect(suite.Dialect{Name: "uipath", Claims: Claims, Load: Load})
-}
+// Dialect is the UiPath evaluation set dialect, for the loader's list of
+// dialects (package dialects).
+var Dialect = suite.Dialect{Name: "uipath", Claims: Claims, Load: Load}
 
 // Claims reports whether the file is a UiPath evaluation set.
 func Claims(path string, root *config.Node) bool {
@@ -156,7 +157,7 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	if err != nil {
 		return nil, append(errs, err)
 	}
-	env := &eval.Env{Types: builtin.Types(), Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
+	env := &spec.Env{Types: builtin.Types(), Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
 	for _, it := range items {
 		c, cerrs := buildCase(it, refs, found, used, weights, env)
 		errs = append(errs, cerrs...)
@@ -325,7 +326,7 @@ func readEvaluator(file string) (*evaluator, error) {
 	return ev, nil
 }
 
-func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, weights map[string]float64, env *eval.Env) (*suite.Case, []error) {
+func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, weights map[string]float64, env *spec.Env) (*suite.Case, []error) {
 	if it.Kind != config.Map {
 		return nil, []error{it.Errorf("an evaluation is an object {id, name, inputs, evaluationCriterias}, got %s", it.Kind)}
 	}
@@ -406,7 +407,7 @@ func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, w
 			}
 		}
 		node.Entries = append(node.Entries, cn.Entries...)
-		conf, err := eval.Build(node, &cenv)
+		conf, err := spec.Build(node, &cenv)
 		if err != nil {
 			errs = append(errs, err)
 			continue

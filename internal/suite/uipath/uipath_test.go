@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -36,7 +36,7 @@ func names(s ...string) *trajeval.Trajectory {
 }
 
 func TestExample(t *testing.T) {
-	s, errs := suite.LoadFile("../../../examples/uipath-orders/evaluations/eval-sets/orders.json", suite.Options{}, true)
+	s, errs := suite.LoadFile("../../../examples/uipath-orders/evaluations/eval-sets/orders.json", suite.Options{Dialects: dialects.All()}, true)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -93,7 +93,7 @@ func TestLoad(t *testing.T) {
        "Order": {"toolCallsOrder": ["a", "b"]},
        "Args": {"toolCalls": [{"name": "a", "args": {"x": 1}}]}}`),
 	})
-	s, errs := suite.LoadFile(filepath.Join(dir, "evaluations/eval-sets/s.json"), suite.Options{}, true)
+	s, errs := suite.LoadFile(filepath.Join(dir, "evaluations/eval-sets/s.json"), suite.Options{Dialects: dialects.All()}, true)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -157,7 +157,7 @@ func TestBadInput(t *testing.T) {
 			if _, ok := tt.files["evals/s.json"]; ok {
 				file = "evals/s.json"
 			}
-			_, errs := suite.LoadFile(filepath.Join(dir, file), suite.Options{}, true)
+			_, errs := suite.LoadFile(filepath.Join(dir, file), suite.Options{Dialects: dialects.All()}, true)
 			if len(errs) == 0 {
 				t.Fatalf("no error, want %q (%s)", tt.want, tt.reason)
 			}

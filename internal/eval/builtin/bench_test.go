@@ -1,4 +1,4 @@
-package all_test
+package builtin_test
 
 import (
 	"context"
@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/eval"
-	_ "github.com/trajeval/trajeval/internal/eval/all"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -60,6 +59,7 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"tool_correctness", "type: tool_correctness\nmatch: names_and_args\nargs_match: partial\nexpected: " + expectedCheck},
 	{"tool_call_validity", "type: tool_call_validity\n" + benchTools},
 	{"tool_error", "type: tool_error"},
+	{"grounding", "type: grounding"},
 	{"tool_efficiency", "type: tool_efficiency"},
 	{"tool_name_reliability", "type: tool_name_reliability\n" + benchTools},
 	{"tool_description_reliability", "type: tool_description_reliability\n" + benchTools},
@@ -108,7 +108,7 @@ func benchTrajectory() *trajeval.Trajectory {
 }
 
 // BenchmarkEvaluator scores a 20-call, two-turn trajectory with each
-// deterministic evaluator: go test ./internal/eval/all -bench Evaluator.
+// deterministic evaluator: go test ./internal/eval/builtin -bench Evaluator.
 func BenchmarkEvaluator(b *testing.B) {
 	t := benchTrajectory()
 	ctx := context.Background()
@@ -118,7 +118,7 @@ func BenchmarkEvaluator(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c, err := eval.Build(node, &eval.Env{Types: builtin.Types()})
+			c, err := spec.Build(node, &spec.Env{Types: builtin.Types()})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestBenchEvaluators(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
-		c, err := eval.Build(node, &eval.Env{Types: builtin.Types()})
+		c, err := spec.Build(node, &spec.Env{Types: builtin.Types()})
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}

@@ -1,0 +1,21 @@
+// Package dialects lists the built-in suite dialects besides AgentV's
+// YAML, in the order the loader asks them (see suite.Options.Dialects):
+//  1. adk: Google ADK eval sets (*.evalset.json, *.test.json) and their
+//     test_config.json;
+//  2. uipath: UiPath evaluation sets and their evaluator files.
+//
+// AgentV's YAML is the loader's own and is asked last. The list is
+// explicit: no dialect registers itself, so a program that loads suites
+// gives this list (or its own) to the loader.
+package dialects
+
+import (
+	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/adk"
+	"github.com/trajeval/trajeval/internal/suite/uipath"
+)
+
+// All returns the built-in dialects, in the order they are asked.
+func All() []suite.Dialect {
+	return []suite.Dialect{adk.Dialect, uipath.Dialect}
+}
