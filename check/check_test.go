@@ -142,6 +142,17 @@ func TestBadSettings(t *testing.T) {
 		{"no tools for names", check.ToolNameReliability(nil), "no tool definitions", "reliability needs tools"},
 		{"empty tool name", check.ToolDescriptionReliability([]check.Tool{{Name: ""}}), "empty name", "a tool needs a name"},
 		{"calls to a budget", check.ToolErrors(check.Call("a")), "takes no expected calls", "ToolErrors looks at every call"},
+		{"no rules", check.Rules(), "has no rules", "nothing to check is not a pass"},
+		{"rules with calls", check.Rules(check.Call("a")), "takes no expected calls", "a call is not a rule"},
+		{"rule elsewhere", check.InOrder(check.Call("a"), check.Never("b")), "does not take the Rule option", "rules belong to Rules"},
+		{"negative count", check.Rules(check.AtMost("a", -1)), "must not be negative", "a count is never negative"},
+		{"window 0", check.Rules(check.Within(check.Call("a"), check.Call("b"), 0)), "at least 1", "a window of no steps"},
+		{"rule empty tool", check.Rules(check.Never("")), "empty tool name", "a rule needs its tool"},
+		{"rule latency", check.Rules(check.Before(check.Call("a", check.MaxDuration(time.Second)), check.Call("b"))), "does not check latency", "rules check order, not latency"},
+		{"rule syntax", check.Rules(check.Pattern("a | | b")), "empty alternative before '|' at column 5", "the column of a syntax error"},
+		{"rule where unused", check.Rules(check.Pattern("a", check.Where("b", check.Call("b")))), `where names "b"`, "a condition that applies to nothing"},
+		{"rule bad args", check.Rules(check.Never("a", check.Args{"q": check.Regex("(")})), "invalid regular expression", "RE2 must compile"},
+		{"per turn elsewhere", check.InOrder(check.Call("a"), check.PerTurn), "does not take the PerTurn option", "PerTurn is a Rules option"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

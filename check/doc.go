@@ -69,7 +69,8 @@
 // [ToolCallValidity], [ToolErrors], [Efficiency], [ToolNameReliability]
 // and [ToolDescriptionReliability] are Dokimos's rule checks. [Grounding]
 // checks that every argument value came from the user or an earlier
-// result. Each documents its score.
+// result. [Rules] checks temporal rules ([Never], [AtMost], [Before],
+// [Within], [Pattern] ...), one check each. Each documents its score.
 //
 // # Agents
 //

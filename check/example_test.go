@@ -226,6 +226,47 @@ func ExampleToolCallArgs() {
 	// score 0.50
 }
 
+func ExampleRules() {
+	ev := check.Rules(
+		check.Never("delete", check.Args{"force": true}),
+		check.AtMost("search", 1),
+		check.Before(check.Call("search"), check.Call("read_document")),
+		check.Within(check.Call("read_document"), check.Call("save_answer"), 1).Named("answer promptly"),
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Status, c.Name)
+		if c.Message != "" {
+			fmt.Println("   ", c.Message)
+		}
+	}
+	// Output:
+	// score 0.75
+	// pass never delete {"force":true}
+	// pass at_most 1 search
+	// pass before [search, read_document]
+	// fail answer promptly
+	//     step 2 read_document {"id":"doc-1"}: no call of save_answer in the 1 step after it (the next is step 4 save_answer {"text":"Start with the official tutorial."}, 2 steps after)
+}
+
+func ExamplePattern() {
+	ev := check.Rules(check.Pattern("search+ short{2,} save_answer",
+		check.Where("short", check.Call("read_document", check.Args{"id": check.Regex("^doc-")}))))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Println(out.Details.Checks[0].Status)
+
+	ev = check.Rules(check.Pattern("search+ read_document{3,} save_answer"))
+	out, _ = ev.Evaluate(context.Background(), research())
+	fmt.Println(out.Details.Checks[0].Message)
+
+	fmt.Println(check.Validate(check.Rules(check.Pattern("search+ (read"))))
+	// Output:
+	// pass
+	// steps 1–3 (search read_document read_document) fit; step 4 save_answer {"text":"Start with the official tutorial."} does not: expected read_document
+	// tool_rules: rule 1: pattern: unclosed '(' at column 9
+}
+
 func ExampleGrounding() {
 	t := research()
 	user := "Find Python tutorials and cite the best one."

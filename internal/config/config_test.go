@@ -450,3 +450,12 @@ func TestNode_Value_aliasBomb(t *testing.T) {
 		t.Fatalf("small aliases: %v", err)
 	}
 }
+
+func TestParse_textCol(t *testing.T) {
+	n := mustParse(t, "a: se(arch\nb: \"se(arch\"\nc: 'it''s'\nd: \"tab\\t\"\ne: |\n  x\nf: two\n  lines\n")
+	for key, want := range map[string]int{"a": 4, "b": 5, "c": 0, "d": 0, "e": 0, "f": 0} {
+		if got := n.Get(key).TextCol; got != want {
+			t.Errorf("%s: TextCol %d, want %d (only text written on one line as it is has columns)", key, got, want)
+		}
+	}
+}

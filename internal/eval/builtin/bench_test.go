@@ -49,6 +49,9 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"composite", "type: composite\naggregator: {type: weighted_average, weights: {a: 2, b: 1}}\nevaluators:\n" +
 		"  - {name: a, type: tool_trajectory, mode: in_order, expected: [search, summarize]}\n" +
 		"  - {name: b, type: execution_metrics, max_tool_calls: 30}"},
+	{"tool_rules", "type: tool_rules\nrules:\n  - never: {tool: delete, args: {force: true}}\n  - at_most: {search: 5}\n" +
+		"  - before: [search, summarize]\n  - within: {after: search, then: read_document, steps: 3}\n  - no_repeat: read_document\n" +
+		"  - pattern: \"search (read_document | fetch | list)* summarize .*\""},
 	{"tool_call_order", "type: tool_call_order\ntool_calls_order: [search, read_document, summarize]"},
 	{"tool_call_count", "type: tool_call_count\ntool_calls_count: {search: [\">=\", 1], read_document: [\"<=\", 10]}"},
 	{"tool_call_args", "type: tool_call_args\nsubset: true\ntool_calls: " + expectedCheckNamed},

@@ -26,6 +26,7 @@ func Specs() []spec.Spec {
 	out = append(out, trajectorySpec)
 	out = append(out, metricsSpec)
 	out = append(out, compositeSpec)
+	out = append(out, rulesSpec)
 	out = append(out, llmJudgeSpec)
 	out = append(out, codeSpec)
 	out = append(out, groundingSpec)

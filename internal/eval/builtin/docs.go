@@ -64,6 +64,43 @@ var (
 		)))
 )
 
+// The shapes of tool_rules.
+var (
+	ruleToolShape = shape.OneOf("tool name, or {tool, args, args_match}", shape.Name(), shape.Object("tool",
+		shape.Field{Key: "tool", Shape: shape.Name(), Required: true, Doc: "The tool's name."},
+		shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments that make a call of it."},
+		shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How the arguments compare, over the evaluator's args_match."}))
+	ruleCountShape = shape.OneOf("{TOOL: n}, or {tool, args, args_match, n}", shape.Map(shape.Count(0)), shape.Object("count",
+		shape.Field{Key: "tool", Shape: shape.Name(), Required: true, Doc: "The tool's name."},
+		shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments that make a call of it."},
+		shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How the arguments compare."},
+		shape.Field{Key: "n", Shape: shape.Count(0), Required: true, Doc: "The count."}))
+	rulePairShape = shape.Shape{Text: "[A, B], two tools", Schema: map[string]any{"type": "array", "items": ruleToolShape.Schema, "minItems": 2, "maxItems": 2}}
+	ruleShape     = shape.Object("rule: one of never, at_most, at_least, exactly, before, after, immediately_after, within, first, last, no_repeat, pattern",
+		shape.Field{Key: "name", Shape: shape.Name(), Default: "the rule as written", Doc: "Names the rule in reports."},
+		shape.Field{Key: "never", Shape: ruleToolShape, Doc: "The tool is never called."},
+		shape.Field{Key: "at_most", Shape: ruleCountShape, Doc: "The tool is called at most n times."},
+		shape.Field{Key: "at_least", Shape: ruleCountShape, Doc: "The tool is called at least n times."},
+		shape.Field{Key: "exactly", Shape: ruleCountShape, Doc: "The tool is called exactly n times."},
+		shape.Field{Key: "before", Shape: rulePairShape, Doc: "Every call of B has a call of A earlier."},
+		shape.Field{Key: "after", Shape: rulePairShape, Doc: "Every call of A has a call of B later."},
+		shape.Field{Key: "immediately_after", Shape: rulePairShape, Doc: "Every call of B comes right after a call of A."},
+		shape.Field{Key: "within", Shape: shape.Object("{after, then, steps}",
+			shape.Field{Key: "after", Shape: ruleToolShape, Required: true, Doc: "A."},
+			shape.Field{Key: "then", Shape: ruleToolShape, Required: true, Doc: "B."},
+			shape.Field{Key: "steps", Shape: shape.Count(1), Required: true, Doc: "At most this many steps after A."}),
+			Doc: "Every call of A has a call of B at most steps later."},
+		shape.Field{Key: "first", Shape: ruleToolShape, Doc: "The first call (or response) calls the tool."},
+		shape.Field{Key: "last", Shape: ruleToolShape, Doc: "The last call (or response) calls the tool."},
+		shape.Field{Key: "no_repeat", Shape: ruleToolShape, Doc: "No two consecutive calls of the tool with equal arguments."},
+		shape.Field{Key: "pattern", Shape: shape.Text(), Doc: "A regular expression over tool names (. | ( ) * + ? {m,n}) the whole call sequence matches."},
+		shape.Field{Key: "where", Shape: shape.Map(shape.OneOf("tool name, or {tool, args, args_match}", shape.Name(), shape.Object("item",
+			shape.Field{Key: "tool", Shape: shape.Name(), Default: "the item's name", Doc: "The tool's name."},
+			shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments that make a call of it."},
+			shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How the arguments compare."}))), Doc: "The pattern's items: their tool (default: the item's name) and arguments."},
+	)
+)
+
 // Fields several types share.
 var (
 	toolsFields = []shape.Field{
@@ -116,6 +153,24 @@ var docs = map[string]typeDoc{
 			{Key: "minimums", Shape: shape.Map(shape.Count(0)), Doc: "Tools that must be called at least n times (any_order only)."},
 			{Key: "args_match", Shape: argsMatchShape, Default: "partial; exact with Dokimos's modes", Doc: "How arguments compare."},
 			{Key: "score", Shape: shape.Enum(score.Normalisations...), Default: "recall", Doc: "How matches become a score."},
+		}, matchFields),
+	},
+	"tool_rules": {
+		summary: "Temporal rules over the tool calls (never, at most, before, within, a pattern ...): the share of rules that hold.",
+		example: `- name: safety
+  type: tool_rules
+  rules:
+    - never: {tool: delete, args: {force: true}}
+    - at_most: {search: 3}
+    - before: [check_inventory, add_to_cart]
+    - within: {after: error, then: retry, steps: 2}
+    - name: research shape
+      pattern: "search+ read_document{2,} synthesize"
+`,
+		settings: fields([]shape.Field{
+			{Key: "rules", Shape: shape.List(ruleShape), Required: true, Doc: "The rules, each one check: one kind key, and name (and where, for a pattern)."},
+			{Key: "per_turn", Shape: shape.Bool(), Default: "false", Doc: "Check each rule in every turn; it holds when it holds in each."},
+			{Key: "args_match", Shape: argsMatchShape, Default: "partial", Doc: "How the rules' arguments compare, for tools that set none."},
 		}, matchFields),
 	},
 	"execution_metrics": {
