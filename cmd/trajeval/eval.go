@@ -30,6 +30,7 @@ func evalCmd() *cobra.Command {
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
 		judges                            judge.Runtime
+		basis                             []string
 	)
 	c := &cobra.Command{
 		Use:   "eval PATH...",
@@ -93,6 +94,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			judges.Getenv = getenv(cmd.Context())
 			opts := suite.Options{Config: config, Target: tg.target, Traces: traces, Judges: &judges, Dialects: dialects.All()}
+			if err := basisOption(cmd, &opts, basis); err != nil {
+				return err
+			}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
 					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
@@ -101,6 +105,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			suites, errs := suite.Load(args, opts)
 			errs = append(errs, suite.CheckOpen(suites, traces)...)
+			errs = append(errs, checkBasis(suites, opts)...)
 			if len(errs) > 0 {
 				return configErrors(cmd, errs)
 			}
@@ -208,6 +213,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
+	f.StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE (default: each task's reward_basis)")
 	tg.register(f)
 	return c
 }

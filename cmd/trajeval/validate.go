@@ -12,6 +12,7 @@ import (
 
 func validateCmd() *cobra.Command {
 	var config string
+	var basis []string
 	c := &cobra.Command{
 		Use:   "validate PATH...",
 		Short: "Check suites for every configuration error, without running anything",
@@ -25,7 +26,12 @@ suites are valid, 2 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			judges := &judge.Runtime{Workers: 1, Getenv: getenv(cmd.Context())}
-			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges, Dialects: dialects.All()})
+			opts := suite.Options{Config: config, Judges: judges, Dialects: dialects.All()}
+			if err := basisOption(cmd, &opts, basis); err != nil {
+				return err
+			}
+			suites, errs := suite.Load(args, opts)
+			errs = append(errs, checkBasis(suites, opts)...)
 			errs = append(errs, suite.CheckTraces(suites)...)
 			errs = append(errs, suite.CheckTargets(suites, "")...)
 			if len(errs) > 0 {
@@ -44,5 +50,6 @@ suites are valid, 2 otherwise.`,
 		},
 	}
 	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
+	c.Flags().StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE")
 	return c
 }

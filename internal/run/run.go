@@ -55,6 +55,16 @@
 //  13. When Options.Stop is closed, no new case starts; the cases under way
 //     finish and are handed on, and Run returns ErrStopped. When ctx ends,
 //     target commands under way are killed and nothing more is handed on.
+//  14. A traces file may hold several runs of one case, each marked with
+//     its trial (trajeval.Trajectory.Trial, as a τ²-bench results file
+//     gives them): each trial is scored as an attempt of the case, as
+//     with Options.Trials, so that the report gives pass^k; the same trial
+//     twice is scored once, with a warning. --trials is not needed for
+//     them.
+//  15. A trajectory whose id matches no case is skipped with a warning,
+//     unless a suite it could belong to says its traces hold its cases
+//     only (suite.Suite.Exhaustive): it is then an error row of that
+//     suite.
 package run
 
 import (
@@ -154,10 +164,11 @@ func (s *Summary) add(r trajeval.CaseResult) {
 }
 
 type entry struct {
-	c     *suite.Case
-	suite *suite.Suite
-	done  bool
-	kept  bool // completed by a previous run: its row is in Options.Done
+	c      *suite.Case
+	suite  *suite.Suite
+	done   bool
+	kept   bool         // completed by a previous run: its row is in Options.Done
+	trials map[int]bool // the trials scored (trajeval.Trajectory.Trial)
 }
 
 // Run scores every case of suites and calls emit with each result, in
@@ -280,6 +291,9 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 			}
 			src.byID[c.ID] = e
 			src.order = append(src.order, e)
+			if s.Exhaustive && src.exhaustive == nil {
+				src.exhaustive = s
+			}
 		}
 	}
 	for _, src := range sources {
@@ -297,6 +311,9 @@ type source struct {
 	byID  map[string]*entry
 	order []*entry
 	open  []*suite.Suite
+	// exhaustive is the first suite whose traces hold its cases only
+	// (suite.Suite.Exhaustive); nil when none.
+	exhaustive *suite.Suite
 }
 
 // needsTraces reports whether some case has no trace: file of its own, or
@@ -402,7 +419,11 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 	}
 	for _, s := range src.open {
 		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
-		if err := submit(s, c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, s, c, t, opts) }); err != nil {
+		if err := submitAttempt(s, c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
+			r := score(ctx, s, c, t, opts)
+			r.Attempt = t.Trial
+			return r
+		}); err != nil {
 			return err
 		}
 	}
@@ -417,9 +438,30 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	case t.ID == "":
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})
 		return nil
+	case !ok && src.exhaustive != nil:
+		s := src.exhaustive
+		c := &suite.Case{ID: t.ID}
+		r := errorResult(&entry{c: c, suite: s}, fmt.Errorf("the trace in %s has id %q, and %s has no case of that id", file, t.ID, s.File))
+		r.Attempt = t.Trial
+		return submitAttempt(s, c, t.Trial, opts, o, result(r))
 	case !ok:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 		return nil
+	case t.Trial > 0:
+		// Several runs of the case (rule 14): each trial once.
+		if e.trials[t.Trial] {
+			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: fmt.Sprintf("trial %d appears twice; the first was scored", t.Trial)})
+			return nil
+		}
+		if e.trials == nil {
+			e.trials = map[int]bool{}
+		}
+		e.trials[t.Trial], e.done = true, true
+		return submitAttempt(e.suite, e.c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
+			r := score(ctx, e.suite, e.c, t, opts)
+			r.Attempt = t.Trial
+			return r
+		})
 	case e.done:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
 		return nil

@@ -90,7 +90,8 @@ func candidate(path string) bool {
 		head := make([]byte, 64<<10)
 		n, _ := f.Read(head)
 		keys := sniff.Keys(head[:n])
-		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases")
+		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases") ||
+			sniff.HasKey(sniff.FirstElementKeys(head[:n]), "evaluation_criteria", "user_scenario") // τ²-bench tasks
 	}
 	return false
 }
