@@ -27,8 +27,7 @@
 //     evaluation_criteria or an action, an action without a name and a
 //     requestor other than assistant or user are configuration errors at
 //     their place. A task without evaluation_criteria (which τ² rewards 1
-//     whatever the agent does) is loaded without evaluators, so the run
-//     reports it as an error.
+//     whatever the agent does) is an error when it runs, never a pass.
 //  6. The results are the traces: results.json (or NAME.results.json for
 //     NAME.json) beside the task file, else the run's --traces; they are
 //     read with the tau2 trace format, one trajectory per simulation,
@@ -101,10 +100,6 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 		c, cerrs := buildCase(it, env, opts.Basis)
 		errs = append(errs, cerrs...)
 		if c != nil {
-			if c.Evaluators == nil {
-				s.Warnings = append(s.Warnings, trajeval.Warning{File: path, Line: it.Line, Place: "task " + c.ID,
-					Msg: "has no evaluation_criteria: τ² would reward it 1 whatever the agent did; it is reported as an error instead"})
-			}
 			s.Cases = append(s.Cases, c)
 		}
 	}
@@ -167,6 +162,8 @@ func buildCase(it *config.Node, env *spec.Env, narrow []string) (*suite.Case, []
 	}
 	crit := it.Get("evaluation_criteria")
 	if crit == nil || crit.Kind == config.Null {
+		c.Evaluators = []*eval.Configured{reward(env, []evaltau2.Part{{Component: "criteria",
+			Eval: evaltau2.NotAssessed("the task", "has no evaluation_criteria: τ² rewards it 1 whatever the agent did, and trajeval does not score it")}})}
 		return c, nil
 	}
 	if crit.Kind != config.Map {
@@ -239,12 +236,17 @@ func buildCase(it *config.Node, env *spec.Env, narrow []string) (*suite.Case, []
 		why := fmt.Sprintf("none of its reward basis (%s) is in --basis %s", strings.Join(basis, ", "), strings.Join(narrow, ","))
 		parts = []evaltau2.Part{{Component: "basis", Eval: evaltau2.NotAssessed("the reward", why)}}
 	}
+	c.Evaluators = []*eval.Configured{reward(env, parts)}
+	return c, nil
+}
+
+// reward is a case's one evaluator: the product of parts.
+func reward(env *spec.Env, parts []evaltau2.Part) *eval.Configured {
 	threshold := 1.0
 	if env.Threshold != nil {
 		threshold = *env.Threshold
 	}
-	c.Evaluators = []*eval.Configured{{Name: "reward", Type: "tau2_reward", Weight: 1, Required: true, Threshold: threshold, Eval: evaltau2.NewReward(parts)}}
-	return c, nil
+	return &eval.Configured{Name: "reward", Type: "tau2_reward", Weight: 1, Required: true, Threshold: threshold, Eval: evaltau2.NewReward(parts)}
 }
 
 // readBasis reads reward_basis; absent or null is τ²'s default.

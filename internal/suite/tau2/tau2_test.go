@@ -88,8 +88,12 @@ func TestLoad_noCriteria(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if len(s.Cases) != 1 || s.Cases[0].Evaluators != nil || len(s.Warnings) != 1 {
-		t.Errorf("cases %v, warnings %v: a task τ² would reward 1 whatever happened gets no evaluator (an error at run time) and a warning", s.Cases, s.Warnings)
+	if len(s.Cases) != 1 || len(s.Cases[0].Evaluators) != 1 {
+		t.Fatalf("cases %v: want one case with its reward", s.Cases)
+	}
+	r := s.Cases[0].Evaluators[0].Run(context.Background(), &trajeval.Trajectory{ID: "a"})
+	if r.Status != trajeval.StatusError || !strings.Contains(r.Error, "no evaluation_criteria") {
+		t.Errorf("reward %s %q: a task τ² would reward 1 whatever happened is an error, never a pass", r.Status, r.Error)
 	}
 }
 
