@@ -46,6 +46,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	evaltau2 "github.com/trajeval/trajeval/internal/eval/tau2"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -135,7 +136,6 @@ func results(path string) string {
 
 var (
 	criteriaKeys = []string{"actions", "communicate_info", "nl_assertions", "env_assertions", "reward_basis"}
-	actionKeys   = []string{"action_id", "name", "arguments", "compare_args", "requestor", "info"}
 	// defaultBasis is τ²'s reward_basis when a task gives none.
 	defaultBasis = []string{evaltau2.DB, evaltau2.Communicate}
 )
@@ -200,21 +200,21 @@ func buildCase(it *config.Node, env *spec.Env, narrow []string) (*suite.Case, []
 		case evaltau2.EnvAssertion:
 			e = evaltau2.NotAssessed(b, whyEnv)
 		case evaltau2.Action:
-			acts, err := readActions(crit.Get("actions"))
+			acts, err := builtin.Tau2Actions(crit.Get("actions"))
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
 			e = evaltau2.NewAction(acts)
 		case evaltau2.Communicate:
-			info, err := texts(crit.Get("communicate_info"))
+			info, err := builtin.Tau2Texts(crit.Get("communicate_info"))
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
 			e = evaltau2.NewCommunicate(info)
 		case evaltau2.NLAssertion:
-			as, err := texts(crit.Get("nl_assertions"))
+			as, err := builtin.Tau2Texts(crit.Get("nl_assertions"))
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -274,86 +274,6 @@ func readBasis(n *config.Node) ([]string, error) {
 			return nil, e
 		}
 		out = append(out, b)
-	}
-	return out, nil
-}
-
-// texts reads a list of texts; absent or null is none.
-func texts(n *config.Node) ([]string, error) {
-	if n == nil || n.Kind == config.Null {
-		return nil, nil
-	}
-	items, err := n.List()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		s, err := it.Str()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
-// readActions reads the expected actions.
-func readActions(n *config.Node) ([]evaltau2.ExpectedAction, error) {
-	if n == nil || n.Kind == config.Null {
-		return nil, nil
-	}
-	items, err := n.List()
-	if err != nil {
-		return nil, err
-	}
-	var out []evaltau2.ExpectedAction
-	for _, it := range items {
-		if it.Kind != config.Map {
-			return nil, it.Errorf("an action is an object {action_id, name, arguments, compare_args}, got %s", it.Kind)
-		}
-		if err := it.Check(actionKeys...); err != nil {
-			return nil, err
-		}
-		a := evaltau2.ExpectedAction{Requestor: "assistant", Args: map[string]any{}}
-		nn := it.Get("name")
-		if nn == nil {
-			return nil, it.Errorf("the action has no name").With(`e.g. {"action_id": "0_1", "name": "cancel_reservation", "arguments": {"reservation_id": "EHGLP3"}}`)
-		}
-		if a.Name, err = nn.Name(); err != nil {
-			return nil, err
-		}
-		if v := it.Get("action_id"); v != nil && v.Kind != config.Null {
-			if a.ID, err = v.Name(); err != nil {
-				return nil, err
-			}
-		}
-		if v := it.Get("arguments"); v != nil && v.Kind != config.Null {
-			if v.Kind != config.Map {
-				return nil, v.Errorf("arguments must be an object, got %s", v.Kind)
-			}
-			a.Args = v.Value().(map[string]any)
-		}
-		if v := it.Get("compare_args"); v != nil && v.Kind != config.Null {
-			items, err := v.List()
-			if err != nil {
-				return nil, err
-			}
-			a.CompareArgs = []string{}
-			for _, k := range items {
-				s, err := k.Str()
-				if err != nil {
-					return nil, err
-				}
-				a.CompareArgs = append(a.CompareArgs, s)
-			}
-		}
-		if v := it.Get("requestor"); v != nil && v.Kind != config.Null {
-			if a.Requestor, err = v.Enum("assistant", "user"); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, a)
 	}
 	return out, nil
 }
