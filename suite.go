@@ -46,11 +46,13 @@ type Case struct {
 // folder at path (searched recursively; hidden folders, testdata and
 // node_modules are skipped).
 //
-// Three dialects are read, each translated into the same evaluators:
+// These dialects are read, each translated into the same evaluators:
 //  1. AgentV YAML (evalcases or tests, with AgentV's newer spellings);
 //  2. Google ADK eval sets (*.evalset.json, *.test.json), with the
 //     test_config.json beside them;
-//  3. UiPath evaluation sets (JSON with evaluations and evaluatorRefs).
+//  3. UiPath evaluation sets (JSON with evaluations and evaluatorRefs);
+//  4. τ²-bench task files (a list of tasks with evaluation_criteria),
+//     scored against the results file beside them (docs/tau2.md).
 //
 // The error holds every configuration error found, not only the first,
 // sorted by file, line and column: each is a *[SpecError] (file:line:col,
