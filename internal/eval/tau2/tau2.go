@@ -258,7 +258,7 @@ func (c *NLAssertionsCheck) Evaluate(ctx context.Context, t *trajeval.Trajectory
 		return trajeval.Outcome{}, fmt.Errorf("%w: NL_ASSERTION needs a judge: %w", ErrNotAssessed, err)
 	}
 	user := "The conversation:\n" + judge.Data("conversation", judge.Messages(t))
-	vs, usage, err := evaljudge.Checklist(ctx, j, nlRole, user, "metExpectation", c.assertions)
+	vs, usage, err := evaljudge.Checklist(ctx, j, nlRole, user, "met", c.assertions)
 	out := trajeval.Outcome{Details: d, Judge: usage}
 	if err != nil {
 		return out, err
