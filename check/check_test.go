@@ -267,3 +267,38 @@ func TestType(t *testing.T) {
 		}
 	}
 }
+
+func TestForAgent(t *testing.T) {
+	steps := &trajeval.Trajectory{
+		Steps: []trajeval.Step{{Name: "a", Agent: "root"}, {Name: "b", Agent: "billing-eu"}},
+	}
+	steps.Finish()
+	tests := []struct {
+		name    string
+		ev      trajeval.Evaluator
+		score   float64
+		setting string // a setting error, if any
+		reason  string
+	}{
+		{"glob", check.ForAgent(check.Exact(check.Call("b")), "billing-*"), 1, "", "a glob takes in billing-eu"},
+		{"bad glob", check.ForAgent(check.Exact(), "billing-["), 0, `agent "billing-[" is not a valid glob`, "refused before running"},
+		{"no agent", check.ForAgent(check.Exact()), 0, "names no agent", "no name would score nothing"},
+		{"inner error first", check.ForAgent(check.Exact(check.Call("")), "x["), 0, "empty tool name", "the evaluator's own mistake is reported"},
+		{"nil evaluator", check.ForAgent(nil, "root"), 0, "a nil evaluator", "never a panic"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := check.Validate(tt.ev)
+			if tt.setting != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.setting) || !errors.Is(err, check.ErrSetting) {
+					t.Fatalf("Validate = %v, want a setting error with %q: %s", err, tt.setting, tt.reason)
+				}
+				return
+			}
+			out, err := tt.ev.Evaluate(context.Background(), steps)
+			if err != nil || out.Score != tt.score {
+				t.Errorf("Evaluate = %v, %v; want %v: %s", out.Score, err, tt.score, tt.reason)
+			}
+		})
+	}
+}

@@ -44,6 +44,23 @@
 //  4. Subset: the share of calls that match some expected call (an
 //     allow-list); 1 when nothing was called.
 //
+// # Groups
+//
+// [InOrder] and [Exact] also take groups of entries, which nest:
+// [Unordered] (its entries in any order), [Sequence] (in order), [Either]
+// (exactly one), [Optional] and [Repeat] (min to max times). "Search,
+// then both documents in any order, then the answer" is
+//
+//	check.InOrder(
+//		check.Call("search"),
+//		check.Unordered(check.Call("read", check.Args{"id": "a"}), check.Call("read", check.Args{"id": "b"})),
+//		check.Call("answer"),
+//	)
+//
+// Each plain list of calls the groups allow is scored as the evaluator
+// scores a list, and the best counts (see [Group]); the details show that
+// list as the expected calls, and Notes["chosen"] where each came from.
+//
 // # Other evaluators
 //
 // [ExecutionMetrics] checks budgets (calls, tokens, cost, duration,
@@ -53,6 +70,14 @@
 // and [ToolDescriptionReliability] are Dokimos's rule checks. [Grounding]
 // checks that every argument value came from the user or an earlier
 // result. Each documents its score.
+//
+// # Agents
+//
+// In a multi-agent run, [ForAgent] limits any evaluator to the steps some
+// agents made (a suite's agent: key), and [ForAgentTree] to those agents
+// and the agents they called (include_subagents: true). The result's
+// Details.Scope says what was kept; a trajectory that names none of the
+// agents is an error, never a score.
 //
 // # Bad settings
 //

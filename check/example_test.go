@@ -264,3 +264,40 @@ func ExampleFrom() {
 	// step 3: args.id: expected {"$from":"search.result.hits[*].id"}: one of "doc-1", "doc-3" (step 1), got "doc-2"
 	// score 0.50
 }
+
+// team is a support agent that called a billing agent as a tool; billing
+// called a ledger agent.
+func team() *trajeval.Trajectory {
+	t := &trajeval.Trajectory{
+		Steps: []trajeval.Step{
+			{Name: "lookup_customer", Agent: "support"},
+			{Name: "create_invoice", Agent: "billing"},
+			{Name: "post_entry", Agent: "ledger"},
+			{Name: "reply", Agent: "support"},
+		},
+		Agents: []trajeval.Agent{{Name: "billing", Parent: "support"}, {Name: "ledger", Parent: "billing"}},
+	}
+	t.Finish()
+	return t
+}
+
+func ExampleForAgent() {
+	// billing's own calls, exactly: the support agent's calls around them
+	// are not billing's extras.
+	ev := check.ForAgent(check.Exact(check.Call("create_invoice")), "billing")
+	out, _ := ev.Evaluate(context.Background(), team())
+	fmt.Printf("score %.2f, %s\n", out.Score, out.Details.Scope)
+
+	// billing and the agents it called.
+	ev = check.ForAgentTree(check.Exact(check.Call("create_invoice"), check.Call("post_entry")), "billing")
+	out, _ = ev.Evaluate(context.Background(), team())
+	fmt.Printf("score %.2f, %s\n", out.Score, out.Details.Scope)
+
+	// An agent the trace does not name cannot be scored.
+	_, err := check.ForAgent(check.Exact(), "refunds").Evaluate(context.Background(), team())
+	fmt.Println(err)
+	// Output:
+	// score 1.00, agent "billing": 1 of 4 steps (billing)
+	// score 1.00, agents "billing" and the agents it called: 2 of 4 steps (billing, ledger)
+	// no step was made by agent "refunds" (agents in this trace: support, billing, ledger)
+}

@@ -2,7 +2,7 @@
 // order, with which arguments, how fast.
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
-//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient]
+//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient] [--filter PATTERN]...
 //	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT]

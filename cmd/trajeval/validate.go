@@ -1,13 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
-	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/suite/dialects"
 )
 
 func validateCmd() *cobra.Command {
@@ -25,31 +25,33 @@ target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			judges := &judge.Runtime{Workers: 1, Getenv: getenv(cmd.Context())}
-			opts := suite.Options{Config: config, Judges: judges, Dialects: dialects.All()}
-			if err := basisOption(cmd, &opts, basis); err != nil {
-				return err
+			opts := trajeval.RunOptions{Config: config, Basis: basis, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
+			s, err := opts.Load(args...)
+			if err == nil {
+				err = s.CheckFiles()
 			}
-			suites, errs := suite.Load(args, opts)
-			errs = append(errs, checkBasis(suites, opts)...)
-			errs = append(errs, suite.CheckTraces(suites)...)
-			errs = append(errs, suite.CheckTargets(suites, "")...)
-			if len(errs) > 0 {
-				return configErrors(cmd, errs)
+			if err != nil {
+				return configErrors(cmd, err)
 			}
-			printWarnings(cmd, suites)
-			if err := judges.Err(); err != nil {
+			printWarnings(cmd, s.Warnings)
+			if _, err := s.Plan(opts); errors.Is(err, judge.ErrNoJudge) {
 				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", err, "(eval needs one)")
 			}
-			n := 0
-			for _, s := range suites {
-				n += len(s.Cases)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d suites, %d cases\n", len(suites), n)
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d suites, %d cases\n", suiteCount(s), len(s.Cases))
 			return nil
 		},
 	}
 	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
 	c.Flags().StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE")
 	return c
+}
+
+// suiteCount is the number of suites of s: a suite has cases, or is one
+// of s.Open.
+func suiteCount(s *trajeval.Suite) int {
+	files := map[string]bool{}
+	for _, c := range s.Cases {
+		files[c.File] = true
+	}
+	return len(files) + len(s.Open)
 }

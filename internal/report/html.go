@@ -280,6 +280,11 @@ func evalView(e trajeval.Result, steps []TraceStep, traced bool) htmlEval {
 	for _, k := range keys {
 		v.Notes = append(v.Notes, k+": "+jsonv.Marshal(d.Notes[k]))
 	}
+	if d.Scope != nil {
+		// Its step numbers count the scoped steps, not the trace's.
+		v.Notes = append(v.Notes, "scope: "+d.Scope.String())
+		traced = false
+	}
 	if len(d.Matched)+len(d.Missing)+len(d.Extra) == 0 {
 		return v
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -319,5 +320,56 @@ func TestText_wording(t *testing.T) {
 		if !strings.Contains(out, tt.want) {
 			t.Errorf("report:\n%s\nwant %q: %s", out, tt.want, tt.reason)
 		}
+	}
+}
+
+// TestJSONL_timing checks the row fields that say where and when a case
+// ran: the start time always with milliseconds in UTC, the duration
+// present with it even at 0, both read back as they were written, and
+// rows without them (written before they were recorded) still read.
+func TestJSONL_timing(t *testing.T) {
+	start := time.Date(2026, 11, 23, 12, 0, 5, 120_000_000, time.FixedZone("CET", 3600))
+	tests := []struct {
+		name   string
+		r      trajeval.CaseResult
+		want   []string // substrings of the row
+		absent []string
+		reason string
+	}{
+		{"timed", trajeval.CaseResult{ID: "a", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{}, Trace: "runs/a.json", StartedAt: start, DurationMS: 1.5},
+			[]string{`"trace":"runs/a.json"`, `"started_at":"2026-11-23T11:00:05.120Z"`, `"duration_ms":1.5`}, nil,
+			"three decimals, even when the last is 0, and UTC"},
+		{"instant", trajeval.CaseResult{ID: "b", Status: trajeval.StatusError, Evaluators: []trajeval.Result{}, StartedAt: start},
+			[]string{`"duration_ms":0`}, []string{`"trace"`},
+			"a duration that rounds to 0 is still given when the start is"},
+		{"old row", trajeval.CaseResult{ID: "c", Status: trajeval.StatusFail, Evaluators: []trajeval.Result{}},
+			nil, []string{`"trace"`, `"started_at"`, `"duration_ms"`},
+			"a row without timing has none of the fields"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := report.NewJSONL(&b).Case(tt.r); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(b.String(), s) {
+					t.Errorf("row %s lacks %s: %s", b.String(), s, tt.reason)
+				}
+			}
+			for _, s := range tt.absent {
+				if strings.Contains(b.String(), s) {
+					t.Errorf("row %s has %s: %s", b.String(), s, tt.reason)
+				}
+			}
+			rows, _, err := report.ReadRows(&b, "results.jsonl")
+			if err != nil || len(rows) != 1 {
+				t.Fatalf("ReadRows: %v, %d rows", err, len(rows))
+			}
+			got := rows[0].CaseResult
+			if got.Trace != tt.r.Trace || !got.StartedAt.Equal(tt.r.StartedAt) || got.DurationMS != tt.r.DurationMS {
+				t.Errorf("read back trace %q, start %v, %vms; want %q, %v, %vms", got.Trace, got.StartedAt, got.DurationMS, tt.r.Trace, tt.r.StartedAt, tt.r.DurationMS)
+			}
+		})
 	}
 }

@@ -55,16 +55,27 @@
 //  13. When Options.Stop is closed, no new case starts; the cases under way
 //     finish and are handed on, and Run returns ErrStopped. When ctx ends,
 //     target commands under way are killed and nothing more is handed on.
-//  14. A traces file may hold several runs of one case, each marked with
+//  14. With Options.Only, a case it rejects is neither run nor scored, nor
+//     reported missing, and the trajectories of its id in a traces file are
+//     passed over in silence; a suite with no cases scores only the
+//     trajectories whose ids it accepts. A row naming a break in a traces
+//     file is kept whatever Only says: cases may have been lost in it.
+//  15. Each row says where its trajectory came from (Trace: the file as
+//     the caller named it, or the file a target's trace was dumped to),
+//     when its case started (StartedAt, UTC, to the millisecond) and how
+//     long it took (DurationMS, wall time: reading its own trace file or
+//     running its target, and scoring). Rows of Options.Done are handed
+//     on as they were.
+//  16. A traces file may hold several runs of one case, each marked with
 //     its trial (trajeval.Trajectory.Trial, as a τ²-bench results file
 //     gives them): each trial is scored as an attempt of the case, as
 //     with Options.Trials, so that the report gives pass^k; the same trial
 //     twice is scored once, with a warning. --trials is not needed for
 //     them.
-//  15. A trajectory whose id matches no case is skipped with a warning,
+//  17. A trajectory whose id matches no case is skipped with a warning,
 //     unless a suite it could belong to says its traces hold its cases
 //     only (suite.Suite.Exhaustive): it is then an error row of that
-//     suite.
+//     suite (unless Options.Only leaves its id out).
 package run
 
 import (
@@ -73,6 +84,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trace"
@@ -107,6 +119,16 @@ type Options struct {
 	Kept func(trajeval.CaseResult) error
 	// Stop, when closed, starts no new case (rule 13).
 	Stop <-chan struct{}
+	// Only, when set, is asked about every case and every trajectory of a
+	// suite with no cases, by suite name and id, and the run keeps those
+	// it returns true for (rule 14). It is called from one goroutine at a
+	// time, in the run's order.
+	Only func(suite, id string) bool
+}
+
+// picked reports whether the run keeps case id of suite s (rule 14).
+func (o Options) picked(s *suite.Suite, id string) bool {
+	return o.Only == nil || o.Only(s.Name, id)
 }
 
 // Errors of a run.
@@ -122,9 +144,11 @@ var (
 // partialWarning is the warning of a case scored from a partial trajectory.
 const partialWarning = "the trace was damaged and read leniently: the case was scored from a partial trajectory"
 
-// score scores a case from t, marking it partial when t is.
-func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, opts Options) trajeval.CaseResult {
+// score scores a case from t, read from the file named from, marking it
+// partial when t is.
+func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, opts Options) trajeval.CaseResult {
 	r := Score(ctx, s, c, t)
+	r.Trace = from
 	if t.Partial {
 		r.Partial = true
 		r.Warnings = append(r.Warnings, partialWarning)
@@ -164,11 +188,13 @@ func (s *Summary) add(r trajeval.CaseResult) {
 }
 
 type entry struct {
-	c      *suite.Case
-	suite  *suite.Suite
-	done   bool
-	kept   bool         // completed by a previous run: its row is in Options.Done
-	trials map[int]bool // the trials scored (trajeval.Trajectory.Trial)
+	c     *suite.Case
+	suite *suite.Suite
+	done  bool
+	kept  bool // completed by a previous run: its row is in Options.Done
+	skip  bool // left out by Options.Only: its trajectory is passed over
+	// trials are the trials scored (trajeval.Trajectory.Trial).
+	trials map[int]bool
 }
 
 // Run scores every case of suites and calls emit with each result, in
@@ -177,20 +203,12 @@ type entry struct {
 // unknown opts.From is an error before any case is scored.
 func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(trajeval.CaseResult) error) (Summary, error) {
 	var sum Summary
-	if opts.From != "" {
-		if _, err := trace.Lookup(opts.From); err != nil {
-			return sum, err
-		}
+	if err := Check(suites, opts); err != nil {
+		return sum, err
 	}
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
-	}
-	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
-		return sum, errs[0]
-	}
-	if opts.Trials > 1 && !runsTarget(suites, opts) {
-		return sum, fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
 	}
 	kept := opts.Kept
 	if kept == nil {
@@ -214,6 +232,25 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 		err = cerr
 	}
 	return sum, err
+}
+
+// Check returns what would stop a run of suites with opts before any
+// case: an unknown opts.From; suites with no cases and no traces to score
+// (one *trajeval.SpecError each, joined); trials with no case that runs a
+// target (ErrTrialsNeedTarget). Run checks the same first.
+func Check(suites []*suite.Suite, opts Options) error {
+	if opts.From != "" {
+		if _, err := trace.Lookup(opts.From); err != nil {
+			return err
+		}
+	}
+	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if opts.Trials > 1 && !runsTarget(suites, opts) {
+		return fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
+	}
+	return nil
 }
 
 // workers returns how many cases to score at once.
@@ -253,16 +290,19 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 	warnTargets(suites, opts, o)
 	for _, s := range suites {
 		if s.Open() {
-			file := opts.Traces
-			if file == "" {
-				file = s.Traces
-			}
-			src := sourceOf(file)
+			src := sourceOf(tracesOf(s, opts))
 			src.open = append(src.open, s)
 			continue
 		}
 		for _, c := range s.Cases {
 			from := s.Source(c, opts.Traces)
+			if !opts.picked(s, c.ID) {
+				if from == suite.FromTraces || from == suite.FromSuite {
+					// Known, so that its trajectory is passed over in silence.
+					sourceOf(tracesOf(s, opts)).byID[c.ID] = &entry{c: c, suite: s, skip: true}
+				}
+				continue
+			}
 			if from == suite.FromTarget {
 				if err := runTarget(ctx, s, c, opts, o); err != nil {
 					return err
@@ -280,11 +320,7 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 				}
 				continue
 			}
-			file := opts.Traces
-			if file == "" {
-				file = s.Traces
-			}
-			src := sourceOf(file)
+			src := sourceOf(tracesOf(s, opts))
 			e := &entry{c: c, suite: s}
 			if _, ok := opts.Done[Key{s.Name, c.ID, 0}]; ok {
 				e.kept = true
@@ -302,6 +338,14 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 		}
 	}
 	return nil
+}
+
+// tracesOf returns the traces file of suite s: the run's, else its own.
+func tracesOf(s *suite.Suite, opts Options) string {
+	if opts.Traces != "" {
+		return opts.Traces
+	}
+	return s.Traces
 }
 
 // A source is a traces file and what it supplies: the cases matched to its
@@ -418,9 +462,12 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 		}
 	}
 	for _, s := range src.open {
+		if !opts.picked(s, id) {
+			continue
+		}
 		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
 		if err := submitAttempt(s, c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
-			r := score(ctx, s, c, t, opts)
+			r := score(ctx, s, c, t, src.file, opts)
 			r.Attempt = t.Trial
 			return r
 		}); err != nil {
@@ -438,7 +485,7 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	case t.ID == "":
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})
 		return nil
-	case !ok && src.exhaustive != nil:
+	case !ok && src.exhaustive != nil && opts.picked(src.exhaustive, t.ID):
 		s := src.exhaustive
 		c := &suite.Case{ID: t.ID}
 		r := errorResult(&entry{c: c, suite: s}, fmt.Errorf("the trace in %s has id %q, and %s has no case of that id", file, t.ID, s.File))
@@ -447,8 +494,10 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	case !ok:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 		return nil
+	case e.skip:
+		return nil
 	case t.Trial > 0:
-		// Several runs of the case (rule 14): each trial once.
+		// Several runs of the case (rule 16): each trial once.
 		if e.trials[t.Trial] {
 			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: fmt.Sprintf("trial %d appears twice; the first was scored", t.Trial)})
 			return nil
@@ -458,7 +507,7 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		}
 		e.trials[t.Trial], e.done = true, true
 		return submitAttempt(e.suite, e.c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
-			r := score(ctx, e.suite, e.c, t, opts)
+			r := score(ctx, e.suite, e.c, t, file, opts)
 			r.Attempt = t.Trial
 			return r
 		})
@@ -467,7 +516,7 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		return nil
 	}
 	e.done = true
-	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, opts) })
+	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, file, opts) })
 }
 
 func errorResult(e *entry, err error) trajeval.CaseResult {
@@ -486,9 +535,21 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, opts)
+	r := score(ctx, s, c, t, c.Trace, opts)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
+}
+
+// timed returns j, recording when it starts and how long it takes in its
+// row (rule 15).
+func timed(j job) job {
+	return func(warn func(trajeval.Warning)) trajeval.CaseResult {
+		start := time.Now()
+		r := j(warn)
+		r.StartedAt = start.UTC().Truncate(time.Millisecond)
+		r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+		return r
+	}
 }
 
 // Score runs a case's evaluators on t.
@@ -547,10 +608,11 @@ func turnCount(t *trajeval.Trajectory) int {
 }
 
 // TurnView returns the trajectory of turn n alone: its steps, renumbered
-// from 1, and its turn. Run-level metrics do not belong to one turn and
+// from 1, its turn, and the whole trajectory's agents (so an agent scope
+// knows an agent that is idle in this turn). Run-level metrics do not belong to one turn and
 // are left unreported.
 func TurnView(t *trajeval.Trajectory, n int) *trajeval.Trajectory {
-	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n)}
+	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n), Agents: t.Agents}
 	if n <= len(t.Turns) {
 		v.Turns = []trajeval.Turn{t.Turns[n-1]}
 	}

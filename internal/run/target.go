@@ -45,14 +45,14 @@ func submitAttempt(s *suite.Suite, c *suite.Case, attempt int, opts Options, o *
 		return ErrStopped
 	default:
 	}
-	return o.Submit(j)
+	return o.Submit(timed(j))
 }
 
 // runsTarget reports whether some case of suites runs its suite's target.
 func runsTarget(suites []*suite.Suite, opts Options) bool {
 	for _, s := range suites {
 		for _, c := range s.Cases {
-			if s.Source(c, opts.Traces) == suite.FromTarget {
+			if s.Source(c, opts.Traces) == suite.FromTarget && opts.picked(s, c.ID) {
 				return true
 			}
 		}
@@ -67,6 +67,9 @@ func warnTargets(suites []*suite.Suite, opts Options, o *ordered) {
 	for _, s := range suites {
 		runs := false
 		for _, c := range s.Cases {
+			if !opts.picked(s, c.ID) {
+				continue
+			}
 			if s.Source(c, opts.Traces) == suite.FromTarget {
 				runs = true
 			} else {
@@ -123,9 +126,13 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 	if err != nil {
 		return fail(err)
 	}
+	dumped := ""
 	if opts.DumpTraces != "" {
-		if path, err := dump(opts.DumpTraces, s.Name, c.ID, attempt, out.Trace); err != nil {
+		path, err := dump(opts.DumpTraces, s.Name, c.ID, attempt, out.Trace)
+		if err != nil {
 			warn(trajeval.Warning{File: path, Msg: "cannot write the trace (--dump-traces): " + err.Error()})
+		} else {
+			dumped = path
 		}
 	}
 	from := out.Format
@@ -141,7 +148,7 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, opts)
+	r := score(ctx, s, c, t, dumped, opts)
 	r.Attempt = attempt
 	r.Warnings = append(warnings, r.Warnings...)
 	return r

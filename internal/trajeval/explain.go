@@ -130,6 +130,9 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 const TypeAll = "all"
 
 func writeDetails(b *strings.Builder, d *Details, in string) {
+	if d.Scope != nil {
+		fmt.Fprintf(b, "%sscope: %s\n", in, d.Scope)
+	}
 	if len(d.Matched) > 0 || len(d.Missing) > 0 {
 		rows := make(map[int]string)
 		for _, p := range d.Matched {

@@ -112,7 +112,7 @@ var docs = map[string]typeDoc{
 		settings: fields([]shape.Field{
 			{Key: "mode", Shape: shape.Enum("any_order", "in_order", "exact", "subset", "strict", "superset", "precision", "recall"), Default: "any_order",
 				Doc: "How the expected calls must appear among the steps (strict, superset, precision, recall: Dokimos's names)."},
-			{Key: "expected", Shape: expectedShape, Doc: "The expected calls (required, except any_order with minimums)."},
+			{Key: "expected", Shape: trajectoryExpectedShape, Doc: "The expected calls (required, except any_order with minimums); in_order and exact also take groups: any_order, in_order, one_of, optional, repeat."},
 			{Key: "minimums", Shape: shape.Map(shape.Count(0)), Doc: "Tools that must be called at least n times (any_order only)."},
 			{Key: "args_match", Shape: argsMatchShape, Default: "partial; exact with Dokimos's modes", Doc: "How arguments compare."},
 			{Key: "score", Shape: shape.Enum(score.Normalisations...), Default: "recall", Doc: "How matches become a score."},
