@@ -118,7 +118,7 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 		lo.Threshold = &o.Threshold
 	}
 	if err := tau2.CheckBasis(o.Basis); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		return nil, &SpecError{Msg: err.Error()}
 	}
 	suites, errs := suite.Load(paths, lo)
 	if o.Basis != nil && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == tau2.Dialect.Name }) {
