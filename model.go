@@ -131,7 +131,9 @@ type Missing = core.Missing
 // A NearMiss is a step that almost matched an expected item.
 type NearMiss = core.NearMiss
 
-// An ArgDiff is one argument path whose value did not match.
+// An ArgDiff is one argument path whose value did not match: Want and Got
+// as JSON text, "(absent)" and "(missing)" for a key on one side only. In
+// a result row they are JSON values, a side without a value left out.
 type ArgDiff = core.ArgDiff
 
 // Extra is an actual step that no expected item used.

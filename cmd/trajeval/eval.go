@@ -29,6 +29,7 @@ func evalCmd() *cobra.Command {
 		basis                             []string
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
+		view                              viewFlags
 		judges                            judge.Runtime
 	)
 	c := &cobra.Command{
@@ -81,8 +82,11 @@ rerun of an unchanged suite asks nothing.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong, 130 interrupted before every case ran.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval eval SUITE.yaml (trajeval init writes a first suite)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := agentvSpelling(args); err != nil {
+				return err
+			}
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
 			}
@@ -143,6 +147,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			if t, ok := w.(*report.Text); ok {
 				t.Verbose = verbose
+			}
+			if w, err = view.apply(cmd, format, w, cmd.OutOrStdout()); err != nil {
+				return err
 			}
 			stderr := cmd.ErrOrStderr()
 			var prog *report.Progress
@@ -243,6 +250,8 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringArrayVar(&filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
 	f.StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE (default: each task's reward_basis)")
 	tg.register(f)
+	view.register(f)
+	c.SuggestFor = []string{"run", "test"} // trajeval run: did you mean eval?
 	return c
 }
 

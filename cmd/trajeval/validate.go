@@ -8,6 +8,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/plural"
 )
 
 func validateCmd() *cobra.Command {
@@ -23,7 +24,7 @@ suggestion where a close valid name exists. Every trace file a suite names
 (trace: and traces:) must exist and be readable, and the program of every
 target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := trajeval.RunOptions{Config: config, Basis: basis, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
 			s, err := opts.Load(args...)
@@ -37,7 +38,7 @@ suites are valid, 2 otherwise.`,
 			if _, err := s.Plan(opts); errors.Is(err, judge.ErrNoJudge) {
 				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", err, "(eval needs one)")
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d suites, %d cases\n", suiteCount(s), len(s.Cases))
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, %s\n", plural.Count(suiteCount(s), "suite", "suites"), plural.Count(len(s.Cases), "case", "cases"))
 			return nil
 		},
 	}

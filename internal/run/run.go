@@ -86,6 +86,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trace"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -574,13 +575,13 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 func scoreTurns(ctx context.Context, c *suite.Case, t *trajeval.Trajectory, r *trajeval.CaseResult) []trajeval.Result {
 	have := turnCount(t)
 	if have > len(c.Turns) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %d turns, the case expects %d; turns %d to %d are not scored per turn", have, len(c.Turns), len(c.Turns)+1, have))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %s, the case expects %d; turns %d to %d are not scored per turn", plural.Count(have, "turn", "turns"), len(c.Turns), len(c.Turns)+1, have))
 	}
 	var out []trajeval.Result
 	for i, turn := range c.Turns {
 		n := i + 1
 		if n > have {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %d turns, the trace has %d", len(c.Turns), have))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %s, the trace has %d", plural.Count(len(c.Turns), "turn", "turns"), have))
 			for _, ev := range turn.Evaluators {
 				out = append(out, trajeval.Result{Name: ev.Name, Type: ev.Type, Turn: n, Status: trajeval.StatusFail, Threshold: ev.Threshold,
 					Weight: ev.Weight, Required: ev.Required, Error: fmt.Sprintf("turn %d is not in the trace", n)})

@@ -141,11 +141,14 @@ type NearMiss struct {
 	Why   string    `json:"why,omitempty"`
 }
 
-// An ArgDiff is one argument path whose value did not match.
+// An ArgDiff is one argument path whose value did not match. Want and Got
+// are written as the text report shows them: JSON text ("NYC" quoted, 3,
+// {"a":1}), or ArgAbsent and ArgMissing for a key on one side only. In
+// JSON (see MarshalJSON) they are JSON values.
 type ArgDiff struct {
-	Path string `json:"path"` // e.g. args.city
-	Want string `json:"want"`
-	Got  string `json:"got"`
+	Path string // e.g. args.city
+	Want string
+	Got  string
 }
 
 // String renders the difference as `args.city: expected "New York", got "NYC"`.

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/trajeval/trajeval/internal/plural"
 )
 
 // An Agent is one agent of a trace and the agent that called it.
@@ -105,7 +107,7 @@ func (s Scope) String() string {
 	if len(s.Agents) > 1 || s.IncludeSubagents {
 		word = "agents"
 	}
-	return fmt.Sprintf("%s %s: %d of %d steps (%s)", word, as, s.Steps, s.Of, strings.Join(s.InScope, ", "))
+	return fmt.Sprintf("%s %s: %d of %s (%s)", word, as, s.Steps, plural.Count(s.Of, "step", "steps"), strings.Join(s.InScope, ", "))
 }
 
 // AgentNames returns the trace's agents, each once, in order of first
