@@ -12,10 +12,11 @@
 //	suite file ───load────────┘ (expected calls, evaluator settings)
 //
 // Every trace format (OpenTelemetry, OpenAI, Anthropic, Google ADK,
-// LangChain, agent CLIs, MCP, AgentV) is read into one [Trajectory]; every
-// suite dialect (AgentV YAML, ADK eval sets, UiPath evaluation sets) is
-// translated into evaluators over that one model. So every evaluator works
-// on every source, and no dialect adds a branch to the engine.
+// LangChain, agent CLIs, MCP, AgentV, τ²-bench) is read into one
+// [Trajectory]; every suite dialect (AgentV YAML, ADK eval sets, UiPath
+// evaluation sets, τ²-bench tasks) is translated into evaluators over that
+// one model. So every evaluator works on every source, and no dialect adds
+// a branch to the engine.
 //
 // # From Go
 //

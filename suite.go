@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
+	"github.com/trajeval/trajeval/internal/suite/tau2"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
@@ -39,11 +42,16 @@ type loadKey struct {
 	judgeWorkers           int
 	cacheDir               string
 	noCache                bool
+	basis                  string // Basis joined by commas, "-" when nil
 }
 
 func keyOf(o RunOptions) loadKey {
+	basis := "-"
+	if o.Basis != nil {
+		basis = strings.Join(o.Basis, ",")
+	}
 	return loadKey{config: o.Config, target: o.Target, traces: o.Traces, threshold: o.Threshold,
-		judgeWorkers: o.Judge.Workers, cacheDir: o.Judge.CacheDir, noCache: o.Judge.NoCache}
+		judgeWorkers: o.Judge.Workers, cacheDir: o.Judge.CacheDir, noCache: o.Judge.NoCache, basis: basis}
 }
 
 // A Case is one eval case of a [Suite].
@@ -66,11 +74,13 @@ type Case struct {
 // folders at paths (searched recursively; hidden folders, testdata and
 // node_modules are skipped).
 //
-// Three dialects are read, each translated into the same evaluators:
+// These dialects are read, each translated into the same evaluators:
 //  1. AgentV YAML (evalcases or tests, with AgentV's newer spellings);
 //  2. Google ADK eval sets (*.evalset.json, *.test.json), with the
 //     test_config.json beside them;
-//  3. UiPath evaluation sets (JSON with evaluations and evaluatorRefs).
+//  3. UiPath evaluation sets (JSON with evaluations and evaluatorRefs);
+//  4. τ²-bench task files (a list of tasks with evaluation_criteria),
+//     scored against the results file beside them (docs/tau2.md).
 //
 // The error holds every configuration error found, not only the first,
 // sorted by file, line and column: each is a *[SpecError] (file:line:col,
@@ -103,11 +113,18 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	}
 	s := &Suite{paths: paths, load: keyOf(o)}
 	s.judges = &judge.Runtime{Getenv: o.Judge.Getenv, Workers: o.Judge.Workers, CacheDir: o.Judge.CacheDir, NoCache: o.Judge.NoCache}
-	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All()}
+	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis}
 	if o.Threshold != 0 {
 		lo.Threshold = &o.Threshold
 	}
+	if err := tau2.CheckBasis(o.Basis); err != nil {
+		return nil, &SpecError{Msg: err.Error()}
+	}
 	suites, errs := suite.Load(paths, lo)
+	if o.Basis != nil && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == tau2.Dialect.Name }) {
+		// A setting that changes nothing is a mistake.
+		errs = append(errs, &SpecError{Msg: "Basis (--basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
+	}
 	if len(errs) > 0 {
 		suite.SortErrors(errs)
 		return nil, errors.Join(errs...)
@@ -245,6 +262,12 @@ type RunOptions struct {
 	// Config is the ADK test_config.json of every ADK eval set, over the
 	// one beside each; "" uses the one beside each.
 	Config string
+	// Basis narrows the reward of every τ²-bench task to these components
+	// (ACTION, COMMUNICATE, NL_ASSERTION, DB, ENV_ASSERTION): a task's
+	// reward is then the product over its reward_basis and Basis (see
+	// docs/tau2.md). nil keeps each task's reward_basis. A name τ² does
+	// not know, or a Basis when no suite is a τ² task file, is an error.
+	Basis []string
 	// Judge steers the requests of judged evaluators.
 	Judge JudgeOptions
 

@@ -26,6 +26,7 @@ func evalCmd() *cobra.Command {
 		threshold                         float64
 		workers                           int
 		filters                           []string
+		basis                             []string
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
 		view                              viewFlags
@@ -105,7 +106,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			opts := trajeval.RunOptions{
 				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials,
-				Filter: filters, Workers: workers, Config: config,
+				Filter: filters, Workers: workers, Config: config, Basis: basis,
 				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
 			}
@@ -247,6 +248,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
 	f.StringArrayVar(&filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
+	f.StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE (default: each task's reward_basis)")
 	tg.register(f)
 	view.register(f)
 	c.SuggestFor = []string{"run", "test"} // trajeval run: did you mean eval?

@@ -13,6 +13,7 @@ import (
 
 func validateCmd() *cobra.Command {
 	var config string
+	var basis []string
 	c := &cobra.Command{
 		Use:   "validate PATH...",
 		Short: "Check suites for every configuration error, without running anything",
@@ -25,7 +26,7 @@ target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
 		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := trajeval.RunOptions{Config: config, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
+			opts := trajeval.RunOptions{Config: config, Basis: basis, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
 			s, err := opts.Load(args...)
 			if err == nil {
 				err = s.CheckFiles()
@@ -42,6 +43,7 @@ suites are valid, 2 otherwise.`,
 		},
 	}
 	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
+	c.Flags().StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE")
 	return c
 }
 

@@ -38,7 +38,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	// The bundled examples' JSON dialects: an ADK eval set, a UiPath set.
-	for _, p := range []string{"../../examples/adk-shopping/shopping.evalset.json", "../../examples/uipath-orders/evaluations/eval-sets/orders.json"} {
+	for _, p := range []string{"../../examples/adk-shopping/shopping.evalset.json", "../../examples/uipath-orders/evaluations/eval-sets/orders.json", "../../examples/tau2/tasks.json"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

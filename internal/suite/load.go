@@ -67,7 +67,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, or UiPath evaluation sets"
+			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, or τ²-bench task files"
 			if t := firstTrace(skipped); t != "" {
 				hint += fmt.Sprintf("; %s looks like a trace: pass it with --traces %s, or write a suite from it with trajeval init --from %s", t, t, t)
 			}
@@ -98,7 +98,8 @@ func candidate(path string) bool {
 		head := make([]byte, 64<<10)
 		n, _ := f.Read(head)
 		keys := sniff.Keys(head[:n])
-		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases")
+		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases") ||
+			sniff.HasKey(sniff.FirstElementKeys(head[:n]), "evaluation_criteria", "user_scenario") // τ²-bench tasks
 	}
 	return false
 }

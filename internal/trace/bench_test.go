@@ -32,6 +32,7 @@ var benchInputs = map[string]string{
 	"openai-responses": "openai/testdata/openai-responses/conversation.json",
 	"otlp":             "otlp/testdata/otlp/chat-turns.jsonl",
 	"otlp-proto":       "otlp/testdata/otlp-proto/conversation-framed.pb",
+	"tau2":             "tau2/testdata/tau2/airline.json",
 }
 
 const benchSize = 1 << 20

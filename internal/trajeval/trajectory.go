@@ -31,6 +31,11 @@ type Trajectory struct {
 	// 0 when unknown or when it is built from many places; it places
 	// warnings about the whole trajectory. It is not part of the JSON form.
 	Line int
+	// Trial is which run of its case this is (1-based) when the trace holds
+	// several runs of one case, as a τ²-bench results file with trials
+	// does; 0 otherwise. A run scores each trial as an attempt of the case
+	// (CaseResult.Attempt). It is not part of the JSON form.
+	Trial int
 }
 
 // A Turn is one user message and the agent's final answer to it.

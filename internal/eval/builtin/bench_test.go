@@ -60,6 +60,8 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"tool_call_validity", "type: tool_call_validity\n" + benchTools},
 	{"tool_error", "type: tool_error"},
 	{"grounding", "type: grounding"},
+	{"tau2_action", "type: tau2_action\nactions: [{name: search, arguments: {query: q}}, {name: summarize, compare_args: []}]"},
+	{"tau2_communicate", "type: tau2_communicate\ncommunicate_info: [summary, done]"},
 	{"tool_efficiency", "type: tool_efficiency"},
 	{"tool_name_reliability", "type: tool_name_reliability\n" + benchTools},
 	{"tool_description_reliability", "type: tool_description_reliability\n" + benchTools},

@@ -36,6 +36,7 @@ func Specs() []spec.Spec {
 	out = append(out, uipathSpecs()...)
 	out = append(out, uipathJudgeSpecs()...)
 	out = append(out, adkSpecs()...)
+	out = append(out, tau2Specs()...)
 	return document(out)
 }
 

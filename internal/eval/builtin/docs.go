@@ -249,6 +249,33 @@ var docs = map[string]typeDoc{
 			{Key: "ignore", Shape: shape.List(shape.Text()), Doc: "Do not check these places (same paths as only); a path covers what is below it."},
 		},
 	},
+	"tau2_action": {
+		summary: "τ²-bench's ACTION check: 1 when every expected action is matched by some call (name equal, arguments equal over compare_args), else 0.",
+		example: `- type: tau2_action
+  actions:
+    - {name: cancel_reservation, arguments: {reservation_id: EHGLP3}}
+    - {name: update_address, arguments: {user_id: sara_doe_496, address1: 12 Elm St}, compare_args: [user_id]}
+`,
+		settings: []shape.Field{
+			{Key: "actions", Shape: shape.List(shape.Object("action {action_id, name, arguments, compare_args, requestor}",
+				shape.Field{Key: "action_id", Shape: shape.Name(), Doc: "Names the action in reports."},
+				shape.Field{Key: "name", Shape: shape.Name(), Required: true, Doc: "The tool's name."},
+				shape.Field{Key: "arguments", Shape: shape.Shape{Text: "map", Schema: map[string]any{"type": "object"}}, Default: "{}", Doc: "The expected arguments, plain values (no operators)."},
+				shape.Field{Key: "compare_args", Shape: shape.OneOf("list of argument names, or null", shape.List(shape.Text()), shape.Shape{Text: "null", Schema: map[string]any{"type": "null"}}), Default: "null: the call's own arguments", Doc: "The arguments compared; [] compares the name alone."},
+				shape.Field{Key: "requestor", Shape: shape.Enum("assistant", "user"), Default: "assistant", Doc: "Who makes the call; user actions are not in the agent's trajectory (an error)."},
+				shape.Field{Key: "info", Shape: shape.Text(), Doc: "A note; not scored."},
+			)), Required: true, Doc: "The actions expected, each matched by some call anywhere (one call may match several)."},
+		},
+	},
+	"tau2_communicate": {
+		summary: "τ²-bench's COMMUNICATE check: 1 when every text is in some answer of the agent (case ignored, the agent's commas removed), else 0.",
+		example: `- type: tau2_communicate
+  communicate_info: ["1628", "refund"]
+`,
+		settings: []shape.Field{
+			{Key: "communicate_info", Shape: shape.List(shape.Text()), Required: true, Doc: "The texts the agent must have said."},
+		},
+	},
 	"tool_correctness": {
 		summary: "Dokimos's F1 of the expected calls against the actual ones: by names, names and order, or names and arguments.",
 		example: `- type: tool_correctness
