@@ -48,7 +48,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 				}
 				return nil
 			}
-			if !candidate(path) {
+			if !candidate(path, opts.Dialects) {
 				return nil
 			}
 			s, es := LoadFile(path, opts, false)
@@ -73,12 +73,12 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 }
 
 // candidate reports whether a file met in a folder may be a suite.
-func candidate(path string) bool {
+func candidate(path string, dialects []Dialect) bool {
 	base := strings.ToLower(filepath.Base(path))
 	switch filepath.Ext(base) {
 	case ".yaml", ".yml":
 		return true
-	case ".json":
+	case ".json", ".jsonl":
 		if strings.HasSuffix(base, ".evalset.json") || strings.HasSuffix(base, ".test.json") {
 			return true
 		}
@@ -89,10 +89,23 @@ func candidate(path string) bool {
 		defer f.Close()
 		head := make([]byte, 64<<10)
 		n, _ := f.Read(head)
+		if sniffed(path, head[:n], dialects) != nil {
+			return true
+		}
 		keys := sniff.Keys(head[:n])
-		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases")
+		return filepath.Ext(base) == ".json" && sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases")
 	}
 	return false
+}
+
+// sniffed returns the first dialect that claims a file by its bytes.
+func sniffed(path string, head []byte, dialects []Dialect) *Dialect {
+	for i := range dialects {
+		if d := &dialects[i]; d.Sniff != nil && d.LoadData != nil && d.Sniff(path, head) {
+			return d
+		}
+	}
+	return nil
 }
 
 // LoadFile reads one suite file. explicit says whether the user named the
@@ -108,6 +121,13 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 			return nil, nil
 		}
 		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "binary file: not a suite", Hint: "a suite is YAML or JSON"}}
+	}
+	if d := sniffed(path, data, opts.Dialects); d != nil {
+		s, errs := d.LoadData(path, data, opts)
+		if s != nil {
+			s.Dialect = d.Name
+		}
+		return finish(s, errs, path, opts)
 	}
 	root, err := config.Parse(path, data)
 	if err != nil {
@@ -136,6 +156,11 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 			s.Dialect = "agentv"
 		}
 	}
+	return finish(s, errs, path, opts)
+}
+
+// finish gives a loaded suite its traces file beside it and its target.
+func finish(s *Suite, errs []error, path string, opts Options) (*Suite, []error) {
 	if s != nil && s.Traces == "" {
 		s.Traces = sidecar(path)
 	}

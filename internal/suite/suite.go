@@ -93,4 +93,7 @@ type Options struct {
 	// which claims the rest, is asked last. nil reads AgentV's YAML only;
 	// dialects.All() is every built-in dialect.
 	Dialects []Dialect
+	// Questions is --questions: the question file of BFCL possible-answer
+	// files (package bfcl), over the one found beside them.
+	Questions string
 }
