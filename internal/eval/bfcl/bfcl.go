@@ -143,7 +143,7 @@ func (v *verdict) valid() bool { return v.errorType == "" }
 // Evaluate checks t's steps (all turns) and scores 1 when they pass.
 func (c *Checker) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	steps := t.Steps
-	d := &trajeval.Details{Mode: "bfcl " + c.opts.Category}
+	d := &trajeval.Details{Mode: c.opts.Category}
 	if c.rule == parallelRule {
 		d.Mode += " (" + c.opts.Matching.String() + " matching)"
 	}

@@ -172,4 +172,3 @@ func count(v any) *int64 {
 	}
 	return &i
 }
-

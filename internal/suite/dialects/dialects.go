@@ -2,7 +2,9 @@
 // YAML, in the order the loader asks them (see suite.Options.Dialects):
 //  1. adk: Google ADK eval sets (*.evalset.json, *.test.json) and their
 //     test_config.json;
-//  2. uipath: UiPath evaluation sets and their evaluator files.
+//  2. uipath: UiPath evaluation sets and their evaluator files;
+//  3. bfcl: Berkeley Function Calling Leaderboard possible-answer files
+//     (JSON Lines, claimed by content), with their question files.
 //
 // AgentV's YAML is the loader's own and is asked last. The list is
 // explicit: no dialect registers itself, so a program that loads suites
@@ -12,10 +14,11 @@ package dialects
 import (
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/adk"
+	"github.com/trajeval/trajeval/internal/suite/bfcl"
 	"github.com/trajeval/trajeval/internal/suite/uipath"
 )
 
 // All returns the built-in dialects, in the order they are asked.
 func All() []suite.Dialect {
-	return []suite.Dialect{adk.Dialect, uipath.Dialect}
+	return []suite.Dialect{adk.Dialect, uipath.Dialect, bfcl.Dialect}
 }
