@@ -11,7 +11,7 @@ import (
 )
 
 func validateCmd() *cobra.Command {
-	var config string
+	var config, questions string
 	c := &cobra.Command{
 		Use:   "validate PATH...",
 		Short: "Check suites for every configuration error, without running anything",
@@ -25,7 +25,7 @@ suites are valid, 2 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			judges := &judge.Runtime{Workers: 1, Getenv: getenv(cmd.Context())}
-			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges, Dialects: dialects.All()})
+			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges, Dialects: dialects.All(), Questions: questions})
 			errs = append(errs, suite.CheckTraces(suites)...)
 			errs = append(errs, suite.CheckTargets(suites, "")...)
 			if len(errs) > 0 {
@@ -44,5 +44,6 @@ suites are valid, 2 otherwise.`,
 		},
 	}
 	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
+	c.Flags().StringVar(&questions, "questions", "", "BFCL question file for possible-answer files")
 	return c
 }
