@@ -22,8 +22,9 @@
 //     function documents and the line's ground_truth. Its category comes
 //     from the id (simple_python_0 → simple_python, live_parallel_3-1-0 →
 //     live_parallel) unless the line gives "category"; its matching is
-//     official unless the line gives "matching": "optimal" (both keys are
-//     trajeval's, not BFCL's).
+//     official unless the line gives "matching": "optimal", and
+//     "underscore_to_dot": true compares dotted names with underscores
+//     (these keys are trajeval's, not BFCL's).
 //  3. The model's results are the traces, matched to cases by id: --traces
 //     FILE (BFCL's result file, {"id", "result"} per line, or a trace in
 //     any format whose trajectories carry the ids), else the file beside
@@ -81,6 +82,8 @@ type Answer struct {
 	GroundTruth []evalbfcl.Call
 	Category    string // the line's category, "" to take it from the id
 	Matching    evalbfcl.Matching
+	// UnderscoreToDot is the line's "underscore_to_dot" (see eval/bfcl).
+	UnderscoreToDot bool
 }
 
 // A Question is one line of a question file.
@@ -124,6 +127,12 @@ func ParseAnswers(name string, data []byte) ([]Answer, []error) {
 			s, _ := mt.(string)
 			if a.Matching, err = evalbfcl.ParseMatching(s); err != nil {
 				fail(fmt.Sprintf("%s: %v", id, err), "")
+				return
+			}
+		}
+		if u, ok := m["underscore_to_dot"]; ok {
+			if a.UnderscoreToDot, ok = u.(bool); !ok {
+				fail(fmt.Sprintf("%s: underscore_to_dot must be true or false", id), "")
 				return
 			}
 		}
@@ -258,7 +267,7 @@ func checker(a Answer, q *Question, qpath string) (trajeval.Evaluator, error) {
 	if q == nil {
 		return failing{fmt.Errorf("%w: no question with id %q in %s", ErrNoQuestion, a.ID, qpath)}, nil
 	}
-	return evalbfcl.New(evalbfcl.Options{Category: cat, Functions: q.Functions, GroundTruth: a.GroundTruth, Matching: a.Matching})
+	return evalbfcl.New(evalbfcl.Options{Category: cat, Functions: q.Functions, GroundTruth: a.GroundTruth, Matching: a.Matching, UnderscoreToDot: a.UnderscoreToDot})
 }
 
 // ErrNoQuestion is the error of a case whose question is missing.
