@@ -90,4 +90,3 @@ func FuzzChecker(f *testing.F) {
 		}
 	})
 }
-
