@@ -63,7 +63,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, or UiPath evaluation sets"})
+			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, or BFCL possible-answer files"})
 		}
 	}
 	if len(errs) == 0 {
