@@ -65,6 +65,7 @@ type OptionError struct {
 	Msg string
 }
 
+// Error returns the key and the message.
 func (e *OptionError) Error() string { return e.Key + ": " + e.Msg }
 
 // A Checker is BFCL's AST checker for one entry.

@@ -9,9 +9,9 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-// A Failure is why one step did not pass one expected call: BFCL's error
+// A failure is why one step did not pass one expected call: BFCL's error
 // type and message, and the argument it concerns.
-type Failure struct {
+type failure struct {
 	Type  string // e.g. value_error:string
 	Msg   string
 	Param string // the parameter, "" for the call as a whole
@@ -19,7 +19,7 @@ type Failure struct {
 	Got   string
 }
 
-func (f *Failure) diff() trajeval.ArgDiff {
+func (f *failure) diff() trajeval.ArgDiff {
 	path := "name"
 	if f.Param != "" {
 		path = "args." + f.Param
@@ -28,21 +28,21 @@ func (f *Failure) diff() trajeval.ArgDiff {
 }
 
 // checkCall is BFCL's simple_function_checker: nil when the step passes.
-func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool) *Failure {
+func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool) *failure {
 	name := fn.Name
 	if underscoreToDot && strings.Contains(name, ".") {
 		name = strings.ReplaceAll(name, ".", "_")
 	}
 	if s.Name != name {
-		return &Failure{Type: "simple_function_checker:wrong_func_name", Msg: fmt.Sprintf("Function name %s not found in model output.", quote(name)), Want: name, Got: s.Name}
+		return &failure{Type: "simple_function_checker:wrong_func_name", Msg: fmt.Sprintf("Function name %s not found in model output.", quote(name)), Want: name, Got: s.Name}
 	}
 	args, ok := s.Args.(map[string]any)
 	if !ok && s.Args != nil {
-		return &Failure{Type: "ast_decoder:decoder_wrong_output_format", Msg: "The arguments are not an object.", Param: "", Want: "an object", Got: show(s.Args)}
+		return &failure{Type: "ast_decoder:decoder_wrong_output_format", Msg: "The arguments are not an object.", Param: "", Want: "an object", Got: show(s.Args)}
 	}
 	for _, p := range fn.Required {
 		if _, ok := args[p]; !ok {
-			return &Failure{Type: "simple_function_checker:missing_required", Msg: fmt.Sprintf("Missing required parameter: %s.", quote(p)), Param: p, Want: "a value", Got: "nothing"}
+			return &failure{Type: "simple_function_checker:missing_required", Msg: fmt.Sprintf("Missing required parameter: %s.", quote(p)), Param: p, Want: "a value", Got: "nothing"}
 		}
 	}
 	allowed := map[string][]any{}
@@ -59,7 +59,7 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 		doc, inDoc := fn.Params[p]
 		vals, inAnswer := allowed[p]
 		if !inDoc || !inAnswer {
-			return &Failure{Type: "simple_function_checker:unexpected_param", Msg: fmt.Sprintf("Unexpected parameter: %s.", quote(p)), Param: p, Want: "no such parameter", Got: show(value)}
+			return &failure{Type: "simple_function_checker:unexpected_param", Msg: fmt.Sprintf("Unexpected parameter: %s.", quote(p)), Param: p, Want: "no such parameter", Got: show(value)}
 		}
 		if f := checkParam(p, value, vals, doc); f != nil {
 			return f
@@ -67,14 +67,14 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 	}
 	for _, a := range want.Params {
 		if _, ok := args[a.Name]; !ok && !pyIn("", a.Values) {
-			return &Failure{Type: "simple_function_checker:missing_optional", Msg: fmt.Sprintf("Optional parameter %s not provided and not marked as optional.", quote(a.Name)), Param: a.Name, Want: "one of " + showList(a.Values), Got: "nothing"}
+			return &failure{Type: "simple_function_checker:missing_optional", Msg: fmt.Sprintf("Optional parameter %s not provided and not marked as optional.", quote(a.Name)), Param: a.Name, Want: "one of " + showList(a.Values), Got: "nothing"}
 		}
 	}
 	return nil
 }
 
 // checkParam checks one given parameter: its type, then its value.
-func checkParam(p string, value any, allowed []any, doc Param) *Failure {
+func checkParam(p string, value any, allowed []any, doc Param) *failure {
 	expected := schemaType(doc.Type)
 	nested, hasNested := tOther, false
 	if (doc.Type == "array" || doc.Type == "tuple") && doc.Items != "" {
@@ -104,7 +104,7 @@ func checkParam(p string, value any, allowed []any, doc Param) *Failure {
 		}
 	}
 	if !pyIn(value, allowed) {
-		return &Failure{Type: "value_error:others", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s.", quote(p), show(value), showList(allowed)), Param: p, Want: "one of " + showList(allowed), Got: show(value)}
+		return &failure{Type: "value_error:others", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s.", quote(p), show(value), showList(allowed)), Param: p, Want: "one of " + showList(allowed), Got: show(value)}
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func answerType(allowed []any) (pyType, bool) {
 
 // checkType is BFCL's type_checker: whether value has the expected type
 // (one level into arrays), and whether the parameter is a variable.
-func checkType(p string, value any, allowed []any, desc string, expected, nested pyType, hasNested bool) (variable bool, f *Failure) {
+func checkType(p string, value any, allowed []any, desc string, expected, nested pyType, hasNested bool) (variable bool, f *failure) {
 	at, known := answerType(allowed)
 	variable = known && at != expected
 	nestedFailed := false
@@ -149,15 +149,15 @@ func checkType(p string, value any, allowed []any, desc string, expected, nested
 	}
 	if known && typeOf(value) == at {
 		if nestedFailed {
-			return true, &Failure{Type: "type_error:nested", Msg: fmt.Sprintf("Nested type checking failed for parameter %s. Expected outer type %s with inner type %s. Parameter value: %s.", quote(p), desc, nested, show(value)), Param: p, Want: desc + " of " + nested.String(), Got: show(value)}
+			return true, &failure{Type: "type_error:nested", Msg: fmt.Sprintf("Nested type checking failed for parameter %s. Expected outer type %s with inner type %s. Parameter value: %s.", quote(p), desc, nested, show(value)), Param: p, Want: desc + " of " + nested.String(), Got: show(value)}
 		}
 		return true, nil
 	}
-	return variable, &Failure{Type: "type_error:simple", Msg: fmt.Sprintf("Incorrect type for parameter %s. Expected type %s, got %s. Parameter value: %s.", quote(p), desc, typeOf(value), show(value)), Param: p, Want: "type " + desc, Got: typeOf(value).String() + " " + show(value)}
+	return variable, &failure{Type: "type_error:simple", Msg: fmt.Sprintf("Incorrect type for parameter %s. Expected type %s, got %s. Parameter value: %s.", quote(p), desc, typeOf(value), show(value)), Param: p, Want: "type " + desc, Got: typeOf(value).String() + " " + show(value)}
 }
 
 // checkString is BFCL's string_checker.
-func checkString(p string, value any, allowed []any) *Failure {
+func checkString(p string, value any, allowed []any) *failure {
 	s, _ := value.(string)
 	got := Normalize(s)
 	for _, a := range allowed {
@@ -165,11 +165,11 @@ func checkString(p string, value any, allowed []any) *Failure {
 			return nil
 		}
 	}
-	return &Failure{Type: "value_error:string", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s. Case insensitive.", quote(p), show(value), showList(allowed)), Param: p, Want: "one of " + showList(allowed), Got: show(value)}
+	return &failure{Type: "value_error:string", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s. Case insensitive.", quote(p), show(value), showList(allowed)), Param: p, Want: "one of " + showList(allowed), Got: show(value)}
 }
 
 // checkList is BFCL's list_checker: strings normalised one level deep.
-func checkList(p string, value any, allowed []any) *Failure {
+func checkList(p string, value any, allowed []any) *failure {
 	got := normalizeElems(value.([]any))
 	for _, a := range allowed {
 		seq, ok := asSequence(a)
@@ -177,7 +177,7 @@ func checkList(p string, value any, allowed []any) *Failure {
 			return nil
 		}
 	}
-	return &Failure{Type: "value_error:list/tuple", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s.", quote(p), show(value), showList(allowed)), Param: p, Want: "one of " + showList(allowed), Got: show(value)}
+	return &failure{Type: "value_error:list/tuple", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s.", quote(p), show(value), showList(allowed)), Param: p, Want: "one of " + showList(allowed), Got: show(value)}
 }
 
 func normalizeElems(list []any) []any {
@@ -191,28 +191,28 @@ func normalizeElems(list []any) []any {
 // checkDict is BFCL's dict_checker: the value against each allowed dict,
 // whose values are lists of allowed values. The failure is the last
 // allowed dict's.
-func checkDict(p string, value any, allowed []any) *Failure {
+func checkDict(p string, value any, allowed []any) *failure {
 	got, _ := value.(map[string]any)
-	f := &Failure{Type: "dict_checker:unclear", Msg: fmt.Sprintf("No allowed dict for parameter %s.", quote(p)), Param: p, Want: showList(allowed), Got: show(value)}
+	f := &failure{Type: "dict_checker:unclear", Msg: fmt.Sprintf("No allowed dict for parameter %s.", quote(p)), Param: p, Want: showList(allowed), Got: show(value)}
 	for _, a := range allowed {
 		if s, ok := a.(string); ok && s == "" {
 			continue
 		}
 		want, ok := a.(map[string]any)
 		if !ok {
-			f = &Failure{Type: "dict_checker:unclear", Msg: fmt.Sprintf("The allowed value %s of parameter %s is not a dict.", show(a), quote(p)), Param: p, Want: show(a), Got: show(value)}
+			f = &failure{Type: "dict_checker:unclear", Msg: fmt.Sprintf("The allowed value %s of parameter %s is not a dict.", show(a), quote(p)), Param: p, Want: show(a), Got: show(value)}
 			continue
 		}
 		f = nil
 		for _, k := range sortedKeys(got) {
 			vals, in := want[k]
 			if !in {
-				f = &Failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Unexpected dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: "no such key", Got: show(got[k])}
+				f = &failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Unexpected dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: "no such key", Got: show(got[k])}
 				break
 			}
 			seq, _ := asSequence(vals)
 			if !pyIn(normalizeIfString(got[k]), normalizeElems(seq)) {
-				f = &Failure{Type: "value_error:dict_value", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s.", quote(k), show(got[k]), show(vals)), Param: p + "." + k, Want: "one of " + show(vals), Got: show(got[k])}
+				f = &failure{Type: "value_error:dict_value", Msg: fmt.Sprintf("Invalid value for parameter %s: %s. Expected one of %s.", quote(k), show(got[k]), show(vals)), Param: p + "." + k, Want: "one of " + show(vals), Got: show(got[k])}
 				break
 			}
 		}
@@ -224,7 +224,7 @@ func checkDict(p string, value any, allowed []any) *Failure {
 			}
 			seq, _ := asSequence(want[k])
 			if !pyIn("", seq) {
-				f = &Failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Missing dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: "one of " + show(want[k]), Got: "nothing"}
+				f = &failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Missing dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: "one of " + show(want[k]), Got: "nothing"}
 				break
 			}
 		}
@@ -237,16 +237,16 @@ func checkDict(p string, value any, allowed []any) *Failure {
 
 // checkListOfDicts is BFCL's list_dict_checker: the dicts in order against
 // each allowed list of dicts.
-func checkListOfDicts(p string, value any, allowed []any) *Failure {
+func checkListOfDicts(p string, value any, allowed []any) *failure {
 	got, _ := value.([]any)
-	f := &Failure{Type: "list_dict_checker:unclear", Msg: fmt.Sprintf("No allowed list of dicts for parameter %s.", quote(p)), Param: p, Want: showList(allowed), Got: show(value)}
+	f := &failure{Type: "list_dict_checker:unclear", Msg: fmt.Sprintf("No allowed list of dicts for parameter %s.", quote(p)), Param: p, Want: showList(allowed), Got: show(value)}
 	for _, a := range allowed {
 		seq, ok := a.([]any)
 		if s, isStr := a.(string); isStr && s == "" {
 			seq, ok = nil, true
 		}
 		if !ok || len(seq) != len(got) {
-			f = &Failure{Type: "value_error:list_dict_count", Msg: "Wrong number of dictionaries in the list.", Param: p, Want: fmt.Sprintf("%d dicts", len(seq)), Got: fmt.Sprintf("%d", len(got))}
+			f = &failure{Type: "value_error:list_dict_count", Msg: "Wrong number of dictionaries in the list.", Param: p, Want: fmt.Sprintf("%d dicts", len(seq)), Got: fmt.Sprintf("%d", len(got))}
 			continue
 		}
 		f = nil
