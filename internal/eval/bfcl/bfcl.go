@@ -77,13 +77,17 @@ type Checker struct {
 }
 
 // New builds a checker. It refuses a category that is not one of the AST
-// categories (or is Java's or JavaScript's), a possible answer the
+// categories (or is Java's or JavaScript's), optimal matching outside the
+// parallel categories (it would not be honoured), a possible answer the
 // category cannot use (simple and multiple take one expected call), and an
 // expected call with no function document of its name.
 func New(o Options) (*Checker, error) {
 	r, err := checkCategory(o.Category)
 	if err != nil {
 		return nil, &OptionError{Key: "category", Msg: err.Error()}
+	}
+	if o.Matching == Optimal && r != parallelRule {
+		return nil, &OptionError{Key: "matching", Msg: fmt.Sprintf("category %s checks one call: matching applies to the parallel categories only", o.Category)}
 	}
 	if len(o.Functions) == 0 {
 		return nil, &OptionError{Key: "functions", Msg: "no function documents"}

@@ -124,6 +124,9 @@ func TestChecker_Evaluate(t *testing.T) {
 		{"last allowed entry's error", "simple", area, `[{"area": {"base": 10, "rows": [{"k": "b"}, {"k": "a"}]}}]`, "value_error:list_dict_count", `as in BFCL, the error reported is the last allowed entry's: "" is an empty list`},
 		{"variable", "simple", `[{"area": {"base": ["n"]}}]`, `[{"area": {"base": "n"}}]`, "", "an allowed string for an integer makes it a variable: the string is accepted"},
 		{"variable exact", "simple", `[{"area": {"base": ["n"]}}]`, `[{"area": {"base": "N"}}]`, "value_error:others", "a variable is compared without normalisation"},
+		{"dict nothing allowed", "simple", `[{"area": {"base": [10], "opts": [""]}}]`, `[{"area": {"base": 10, "opts": {"mode": "fast"}}}]`, "dict_checker:unclear", "only \"\" is allowed: no dict can match"},
+		{"true equals 1", "simple", `[{"area": {"base": [10], "exact": [1]}}]`, `[{"area": {"base": 10, "exact": true}}]`, "", "Python's True == 1: an allowed 1 makes the parameter a variable, and true equals it"},
+		{"arguments not an object", "simple", area, `[{"area": "base=10"}]`, "ast_decoder:decoder_wrong_output_format", "the arguments of a call are an object"},
 		{"multiple", "multiple", `[{"weather": {"city": ["Paris"]}}]`, `[{"weather": {"city": "paris"}}]`, "", "multiple checks the one call against the document of its name"},
 		{"multiple count", "multiple", `[{"weather": {"city": ["Paris"]}}]`, `[{"weather": {"city": "Paris"}}, {"weather": {"city": "Paris"}}]`, "multiple_function_checker:wrong_count", "one call expected"},
 		{"multiple wrong function", "multiple", `[{"weather": {"city": ["Paris"]}}]`, `[{"math.hypot": {"x": 1, "y": 2}}]`, "simple_function_checker:wrong_func_name", "the model chose another function"},
@@ -249,6 +252,7 @@ func TestNew(t *testing.T) {
 	}{
 		{"java", bfcl.Options{Category: "simple_java", Functions: fns, GroundTruth: one}, "category"},
 		{"irrelevance", bfcl.Options{Category: "irrelevance", Functions: fns, GroundTruth: one}, "category"},
+		{"optimal for simple", bfcl.Options{Category: "simple", Functions: fns, GroundTruth: one, Matching: bfcl.Optimal}, "matching"},
 		{"no functions", bfcl.Options{Category: "simple", GroundTruth: one}, "functions"},
 		{"two for simple", bfcl.Options{Category: "simple", Functions: fns, GroundTruth: two}, "ground_truth"},
 		{"undocumented", bfcl.Options{Category: "multiple", Functions: fns, GroundTruth: unknown}, "ground_truth"},
