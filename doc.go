@@ -29,9 +29,16 @@
 //     same explanation as the command's text report. An [Evaluator] is any
 //     value with an Evaluate method ([EvaluatorFunc] adapts a function);
 //     [Configure] gives it a name, threshold, weight or negation.
-//   - [LoadSuite] loads a suite file; [Suite.Run] streams its results, and
-//     [Case.Score] scores a trajectory you have, e.g. from an agent run in
-//     a test, as one of its cases.
+//   - [LoadSuite] loads suite files and folders; [Suite.Run] streams their
+//     results, and [Case.Score] scores a trajectory you have, e.g. from an
+//     agent run in a test, as one of its cases. [RunOptions] do all that
+//     the command's eval does: a traces file (Traces), agents run for the
+//     cases (Target, Trials), picking cases by id (Filter, a glob or a
+//     /regular expression/), resuming (Done), a graceful stop (Stop);
+//     [RunOptions.Load] loads with the settings of a run, and [Suite.Plan]
+//     says which cases a run will score, or why it cannot start. Each
+//     [CaseResult] says where its trajectory came from (Trace), when its
+//     case started and how long it took (StartedAt, DurationMS).
 //   - Package trajevaltest fails a test with the explanation
 //     (trajevaltest.Check) and makes every case of a suite a subtest
 //     (trajevaltest.RunSuite).
@@ -73,6 +80,8 @@
 //     fields or end − start, never invented.
 //  7. A user message starts a new turn; steps before the first belong to
 //     turn 1.
+//  8. In a multi-agent run, a step's Agent is the agent that made the call,
+//     and the trajectory's Agents say which agent called which ([Agent]).
 //
 // # Matching one expected call against one step
 //
@@ -84,7 +93,8 @@
 //  3. values compare by JSON type: numbers by value (1 = 1.0), strings
 //     exactly, null is not a missing key, a bool is never a number;
 //  4. an object whose only key starts with "$" is an operator: $regex,
-//     $contains, $gt, $gte, $lt, $lte, $approx, $type, $any, $oneOf, $not.
+//     $contains, $gt, $gte, $lt, $lte, $approx, $type, $any, $oneOf, $not,
+//     and $from (a value an earlier call returned).
 //
 // # Scoring
 //
@@ -96,6 +106,12 @@
 // Each [Result] explains itself: the alignment, what is missing (with the
 // argument paths that differ and close tool names), what is extra, and each
 // check (latency, budgets, minimums).
+//
+// Any evaluator can be limited to the steps of some agents (agent: and
+// include_subagents: in a suite, check.ForAgent in Go): it then scores
+// only those agents' steps, renumbered from 1, with every turn kept and no
+// run-level metrics, and its Details.Scope says what was kept. An agent
+// the trace does not name makes the evaluator an error ([ErrNoAgent]).
 //
 // An evaluator passes when its score reaches its threshold (1.0 for
 // deterministic evaluators unless set otherwise). A case is scored by

@@ -10,20 +10,41 @@ import (
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
+	"github.com/trajeval/trajeval/internal/trace"
 )
 
-// A Suite is the eval cases loaded from a suite file, or from every suite
-// file of a folder. See [LoadSuite].
+// A Suite is the eval cases loaded from suite files, or from every suite
+// file of folders. See [LoadSuite].
 type Suite struct {
 	// Cases are its cases, suite file by suite file, in file order.
 	Cases []*Case
+	// Open names its suites that have no cases: each scores every
+	// trajectory of its traces (RunOptions.Traces, else its own traces
+	// file) with its evaluators, as a case named by the trajectory's id.
+	Open []string
 	// Warnings are the problems that did not stop it from loading, such
 	// as a setting that checks nothing.
 	Warnings []Warning
 
-	path   string
+	paths  []string
+	load   loadKey // the settings it was loaded with
 	suites []*suite.Suite
 	judges *judge.Runtime
+}
+
+// loadKey is what of [RunOptions] changes how suite files load.
+type loadKey struct {
+	config, target, traces string
+	questions              string
+	threshold              float64
+	judgeWorkers           int
+	cacheDir               string
+	noCache                bool
+}
+
+func keyOf(o RunOptions) loadKey {
+	return loadKey{config: o.Config, target: o.Target, traces: o.Traces, questions: o.Questions, threshold: o.Threshold,
+		judgeWorkers: o.Judge.Workers, cacheDir: o.Judge.CacheDir, noCache: o.Judge.NoCache}
 }
 
 // A Case is one eval case of a [Suite].
@@ -42,8 +63,8 @@ type Case struct {
 	s *suite.Suite
 }
 
-// LoadSuite loads the suite file at path, or every suite file in the
-// folder at path (searched recursively; hidden folders, testdata and
+// LoadSuite loads the suite files at paths, and every suite file in the
+// folders at paths (searched recursively; hidden folders, testdata and
 // node_modules are skipped).
 //
 // Three dialects are read, each translated into the same evaluators:
@@ -62,24 +83,42 @@ type Case struct {
 // dialects) asks the OpenAI-compatible endpoint of its judge: block, or
 // of OPENAI_API_KEY, OPENAI_BASE_URL and TRAJEVAL_JUDGE_MODEL, and caches
 // the answers under the user's cache folder, as the command does.
-func LoadSuite(path string) (*Suite, error) {
-	s := &Suite{path: path, judges: &judge.Runtime{}}
-	if err := s.load(suite.Options{Judges: s.judges}); err != nil {
-		return nil, err
-	}
-	return s, nil
+//
+// LoadSuite loads with the zero [RunOptions]; [RunOptions.Load] loads
+// with the settings of a run.
+func LoadSuite(paths ...string) (*Suite, error) {
+	return RunOptions{}.Load(paths...)
 }
 
-func (s *Suite) load(opts suite.Options) error {
-	opts.Dialects = dialects.All()
-	suites, errs := suite.Load([]string{s.path}, opts)
+// Load loads the suites at paths as [LoadSuite] does, with the settings
+// of o that change how suite files load: Config, Questions, Target,
+// Threshold, Traces and Judge. [Suite.Run] with the same settings then does not read
+// the files again. A Threshold out of range is an error wrapping
+// [ErrConfig].
+func (o RunOptions) Load(paths ...string) (*Suite, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w: no suite file or folder to load", ErrConfig)
+	}
+	if !(o.Threshold >= 0 && o.Threshold <= 1) {
+		return nil, fmt.Errorf("%w: the threshold must be between 0 and 1, got %v", ErrConfig, o.Threshold)
+	}
+	s := &Suite{paths: paths, load: keyOf(o)}
+	s.judges = &judge.Runtime{Getenv: o.Judge.Getenv, Workers: o.Judge.Workers, CacheDir: o.Judge.CacheDir, NoCache: o.Judge.NoCache}
+	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Questions: o.Questions, Judges: s.judges, Dialects: dialects.All()}
+	if o.Threshold != 0 {
+		lo.Threshold = &o.Threshold
+	}
+	suites, errs := suite.Load(paths, lo)
 	if len(errs) > 0 {
 		suite.SortErrors(errs)
-		return errors.Join(errs...)
+		return nil, errors.Join(errs...)
 	}
-	s.suites, s.Cases, s.Warnings = suites, nil, nil
+	s.suites = suites
 	for _, ss := range suites {
 		s.Warnings = append(s.Warnings, ss.Warnings...)
+		if ss.Open() {
+			s.Open = append(s.Open, ss.Name)
+		}
 		for _, c := range ss.Cases {
 			evs := make([]Evaluator, len(c.Evaluators))
 			for i, e := range c.Evaluators {
@@ -88,7 +127,19 @@ func (s *Suite) load(opts suite.Options) error {
 			s.Cases = append(s.Cases, &Case{ID: c.ID, Suite: ss.Name, File: ss.File, Input: c.Input, Evaluators: evs, c: c, s: ss})
 		}
 	}
-	return nil
+	return s, nil
+}
+
+// CheckFiles checks what a run would find only case by case, as the
+// command's validate does: that every trace file the suites name (trace:
+// and traces:) exists and is readable, and that the program of every
+// target a case runs is found. The error joins a *[SpecError] for each
+// problem, at the setting's place, sorted as [LoadSuite]'s.
+func (s *Suite) CheckFiles() error {
+	errs := suite.CheckTraces(s.suites)
+	errs = append(errs, suite.CheckTargets(s.suites, s.load.traces)...)
+	suite.SortErrors(errs)
+	return errors.Join(errs...)
 }
 
 // Score scores t as the case, as [Suite.Run] would: its evaluators, then
@@ -108,37 +159,228 @@ func (c *Case) Score(ctx context.Context, t *Trajectory) CaseResult {
 	return r
 }
 
-// RunOptions steer [Suite.Run]; the zero value runs the suite as its
-// files say, one case at a time.
+// ErrStopped ends a run whose [RunOptions].Stop closed before every case
+// ran.
+var ErrStopped = run.ErrStopped
+
+// RunOptions steer [Suite.Run]; the zero value runs the suites as their
+// files say, each case once.
+//
+// Its settings answer four questions:
+//  1. where each case's trajectory comes from: Traces, Format, Lenient,
+//     Target, Trials;
+//  2. which cases run: Filter, Only, Done;
+//  3. how they are scored: Threshold, Config, Judge, Workers;
+//  4. what comes back besides the results: IncludeTrace, DumpTraces,
+//     Warn; and when to stop: Stop.
+//
+// Config, Target, Threshold, Traces and Judge change how the suite files
+// load. A run with other values of them than its suite was loaded with
+// ([RunOptions.Load]; [LoadSuite] loads with none) reads the files again
+// first, and a configuration error is the run's error.
 type RunOptions struct {
 	// Traces is a trace file holding the trajectories of the cases that
 	// name no trace file of their own, matched to cases by id (the
 	// command's --traces). It is streamed: each trajectory is scored as
-	// it is read.
+	// it is read. A suite with no cases scores every trajectory in it.
 	Traces string
 	// Format forces the format of every trace; "" detects it.
 	Format string
 	// Lenient scores what comes before the damage of a damaged trace,
 	// marked Partial, instead of an error.
 	Lenient bool
-	// Workers is how many cases are scored at once; 0 is the suites'
-	// execution.workers, else 1. Results come in the same order whatever
-	// it is.
+	// Target names the target that runs the cases with no recorded trace
+	// (no trace: and no Traces), over each suite's execution.target. Each
+	// suite that runs one must define it, under targets: or in a
+	// targets.yaml beside it.
+	Target string
+	// Trials runs each case that runs a target that many times; 0 and 1
+	// run it once. Each row carries its Attempt, 1 to Trials. A case with
+	// a recorded trace is the same on every trial: it is scored once,
+	// with a warning, and Trials with no case that runs a target is an
+	// error.
+	Trials int
+
+	// Filter picks the cases to run by id; nil runs them all. Its rules:
+	//  1. a pattern is a glob, matched against the whole id: * matches any
+	//     characters but /, ? one character, [a-z] one of a class, and \
+	//     escapes (see path.Match);
+	//  2. a pattern written /RE/ is a regular expression (Go's syntax),
+	//     found anywhere in the id unless anchored with ^ and $;
+	//  3. each pattern is tried on the case's id and on SUITE/ID, its
+	//     suite's name and its id: refund-* picks the refund cases of
+	//     every suite, shop/* every case of suite shop;
+	//  4. a case is picked when some pattern matches it; a multi-turn
+	//     case is one case, and every trial of a picked case runs;
+	//  5. a suite with no cases picks the trajectories of its traces by
+	//     the id their rows have (the trajectory's id, else "line N" or
+	//     "#N");
+	//  6. a pattern that picks nothing is an error naming it and the ids
+	//     nearest to it: before any case runs, or, when some suite has no
+	//     cases, at the end of the run, once its traces are read;
+	//  7. the cases left out are neither run nor scored, and their
+	//     trajectories in a traces file are passed over in silence.
+	Filter []string
+	// Only, when set, runs only the cases for which it returns true, as
+	// Filter does; a case runs when both pick it. It is given the cases
+	// of the suite the run loaded, so compare them by Suite and ID. The
+	// trajectories of a suite with no cases are not cases: Only is not
+	// asked about them.
+	Only func(*Case) bool
+	// Done holds rows a previous run completed, for instance read back
+	// from its results file, to finish that run: a case (an attempt,
+	// with Trials) with a row of the same Suite, ID and Attempt is not
+	// run again, and the row is yielded in its place, as it was. Rows
+	// that are no case of this run are not yielded.
+	Done []CaseResult
+
+	// Workers is how many cases are scored at once; 0 is the largest
+	// execution.workers of the suites, else 1 when some case runs a target
+	// (agents run one at a time unless asked), else one per CPU. Results
+	// come in the same order whatever it is.
 	Workers int
 	// Threshold is the pass threshold of every evaluator that sets none
 	// of its own, over the files' defaults (the command's --threshold); 0
-	// leaves the files' thresholds.
+	// leaves the files' thresholds. It must be between 0 and 1.
 	Threshold float64
-	// Only, when set, runs only the cases for which it returns true:
-	// the others are neither scored nor run by a target, and their traces
-	// are passed over in silence. It is given the cases of the suite the
-	// run loaded, so compare them by Suite and ID.
-	Only func(*Case) bool
+	// Config is the ADK test_config.json of every ADK eval set, over the
+	// one beside each; "" uses the one beside each.
+	Config string
+	// Questions is the BFCL question file of every BFCL possible-answer
+	// file, over the one found beside each; "" uses the one beside each.
+	Questions string
+	// Judge steers the requests of judged evaluators.
+	Judge JudgeOptions
+
+	// IncludeTrace puts the trajectory each case was scored on into its
+	// result (CaseResult.Trajectory).
+	IncludeTrace bool
+	// DumpTraces is a folder to write each trace a target produced to, as
+	// SUITE/ID.json (ID.attempt-N.json with Trials); the result's Trace
+	// names the file. "" writes none.
+	DumpTraces string
 	// Warn receives each problem that did not stop a case from being
 	// scored (a trace that matches no case, a damaged trace read
-	// leniently); nil drops them. It is called one warning at a time,
-	// possibly from another goroutine.
+	// leniently); nil drops them. Run calls it on the goroutine that
+	// ranges over it, in order with the results.
 	Warn func(Warning)
+	// Stop, when closed, starts no new case: the cases under way finish
+	// and are yielded, and the run ends with [ErrStopped]. Ending ctx
+	// instead stops at once, killing the targets under way.
+	Stop <-chan struct{}
+}
+
+// JudgeOptions steer the requests of judged evaluators (llm_judge and the
+// judged evaluators of the dialects).
+type JudgeOptions struct {
+	// Workers is how many requests are sent at once; 0 is 4.
+	Workers int
+	// CacheDir is the folder of cached answers; "" is trajeval/judge
+	// under the user's cache folder.
+	CacheDir string
+	// NoCache asks the judge again instead of using cached answers.
+	NoCache bool
+	// Getenv reads the judge's variables (OPENAI_API_KEY,
+	// OPENAI_BASE_URL, TRAJEVAL_JUDGE_MODEL, ...) when the suite files
+	// load; nil reads the process's environment.
+	Getenv func(string) string
+}
+
+// Plan returns the cases s.Run(ctx, o) would score, in order, or why it
+// would stop before scoring any:
+//  1. an unknown Format, a Threshold out of range, a suite file that no
+//     longer loads with o's settings (see [RunOptions]);
+//  2. a judged evaluator with no judge to ask;
+//  3. a suite with no cases and no traces to score (a *[SpecError]
+//     each, joined);
+//  4. Trials with no case that runs a target;
+//  5. a Filter pattern that is malformed, or that picks no case when
+//     every suite has cases (a suite without cases picks among its
+//     trajectories, known only as Run reads them).
+//
+// The trajectories of the suites in s.Open are not known before they are
+// read, and are not among the cases.
+func (s *Suite) Plan(o RunOptions) ([]*Case, error) {
+	p, err := s.prepare(o)
+	if err != nil {
+		return nil, err
+	}
+	return p.picked, nil
+}
+
+// A plan is a run made ready: the suites as o loads them, and the
+// internal run's options.
+type plan struct {
+	s      *Suite
+	filter *filter
+	opts   run.Options
+	picked []*Case
+}
+
+func (s *Suite) prepare(o RunOptions) (*plan, error) {
+	if o.Format != "" {
+		if _, err := trace.Lookup(o.Format); err != nil {
+			return nil, err
+		}
+	}
+	cur := s
+	if keyOf(o) != s.load {
+		again, err := o.Load(s.paths...)
+		if err != nil {
+			return nil, err
+		}
+		cur = again
+	}
+	if err := cur.judges.Err(); err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(o.Filter)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{s: cur, filter: f}
+	p.opts = run.Options{
+		Traces: o.Traces, From: o.Format, Workers: o.Workers, Lenient: o.Lenient, Warn: o.Warn,
+		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Stop: o.Stop,
+	}
+	if len(o.Done) > 0 {
+		p.opts.Done = make(map[run.Key]CaseResult, len(o.Done))
+		for _, r := range o.Done {
+			if _, dup := p.opts.Done[run.KeyOf(r)]; !dup {
+				p.opts.Done[run.KeyOf(r)] = r
+			}
+		}
+	}
+	if f != nil || o.Only != nil {
+		type key struct{ suite, id string }
+		cases := make(map[key]*Case, len(cur.Cases))
+		for _, c := range cur.Cases {
+			cases[key{c.Suite, c.ID}] = c
+		}
+		p.opts.Only = func(suiteName, id string) bool {
+			picked := f.match(suiteName, id)
+			f.note(suiteName, id) // a near miss of the patterns that picked nothing yet
+			if !picked {
+				return false
+			}
+			c, ok := cases[key{suiteName, id}]
+			return o.Only == nil || !ok || o.Only(c)
+		}
+	}
+	if err := run.Check(cur.suites, p.opts); err != nil {
+		return nil, err
+	}
+	for _, c := range cur.Cases {
+		if p.opts.Only == nil || p.opts.Only(c.Suite, c.ID) {
+			p.picked = append(p.picked, c)
+		}
+	}
+	if len(cur.Open) == 0 {
+		if err := f.unmatched("case id"); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // Run scores every case of the suite and yields each result as soon as
@@ -153,17 +395,19 @@ type RunOptions struct {
 //  2. A case with no trace, an unreadable trace or an evaluator that
 //     cannot run is yielded with [StatusError] and the reason, never a
 //     silent 0 or a pass; the run goes on.
-//  3. An error that stops the whole run (an unknown Format, a threshold
-//     out of range, a suite file that no longer loads, a judged evaluator
-//     with no judge to ask, ctx ending) is yielded last, with a zero
-//     CaseResult.
-//  4. Breaking out of the loop stops the run cleanly: no new case starts,
+//  3. Each result says where its trajectory came from (Trace), when its
+//     case started (StartedAt) and how long it took (DurationMS).
+//  4. An error that stops the whole run is yielded last, with a zero
+//     CaseResult: what [Suite.Plan] reports, before any case; a Filter
+//     pattern that picked nothing in a suite with no cases, at the end;
+//     [ErrStopped] or ctx's error when stopped.
+//  5. Breaking out of the loop stops the run cleanly: no new case starts,
 //     target commands under way are stopped, and Run returns when they
 //     have.
 //
-// The loop body runs on the caller's goroutine. Setting Threshold or
-// Traces reads the suite files again, since both change how they load.
-// Trials, resuming and choosing another target are the command's alone.
+// The loop body runs on the caller's goroutine. The run goes on while it
+// does: a slow loop body holds up the run only when a few hundred results
+// wait for it.
 func (s *Suite) Run(ctx context.Context, opts RunOptions) iter.Seq2[CaseResult, error] {
 	return func(yield func(CaseResult, error) bool) {
 		if err := s.runAll(ctx, opts, yield); err != nil {
@@ -175,74 +419,62 @@ func (s *Suite) Run(ctx context.Context, opts RunOptions) iter.Seq2[CaseResult, 
 // runAll runs the suites on another goroutine and yields their results
 // on this one, so that the loop body may call t.FailNow or panic.
 func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResult, error) bool) error {
-	suites, cases := s.suites, s.Cases
-	if opts.Threshold != 0 || opts.Traces != "" {
-		if !(opts.Threshold >= 0 && opts.Threshold <= 1) {
-			return fmt.Errorf("%w: the threshold must be between 0 and 1, got %v", ErrConfig, opts.Threshold)
-		}
-		again := &Suite{path: s.path, judges: s.judges}
-		lo := suite.Options{Judges: s.judges, Traces: opts.Traces}
-		if opts.Threshold != 0 {
-			lo.Threshold = &opts.Threshold
-		}
-		if err := again.load(lo); err != nil {
-			return err
-		}
-		suites, cases = again.suites, again.Cases
-	}
-	if err := s.judges.Err(); err != nil {
+	p, err := s.prepare(opts)
+	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	results := make(chan CaseResult)
-	more := make(chan bool)
-	done := make(chan error, 1)
-	ro := run.Options{Traces: opts.Traces, From: opts.Format, Workers: opts.Workers, Lenient: opts.Lenient, Warn: opts.Warn}
-	if opts.Only != nil {
-		// The cases left out are run as if a previous run had done them,
-		// and their rows are dropped.
-		ro.Done = map[run.Key]CaseResult{}
-		for _, c := range cases {
-			if !opts.Only(c) {
-				ro.Done[run.Key{Suite: c.Suite, ID: c.ID}] = CaseResult{ID: c.ID, Suite: c.Suite}
-			}
-		}
-		ro.Kept = func(CaseResult) error { return nil }
+	// Results and warnings come through one channel, so that they reach
+	// the caller in the run's order. It is buffered: a hand-over per case
+	// in both directions would cost as much as scoring it.
+	type item struct {
+		r CaseResult
+		w *Warning
 	}
+	items := make(chan item, 256)
+	send := func(it item) error {
+		select {
+		case items <- it:
+			return nil
+		case <-ctx.Done():
+			// A break, or the loop body left without returning
+			// (t.FailNow, a panic): cancel ends the run.
+			return ctx.Err()
+		}
+	}
+	ro := p.opts
+	if opts.Warn != nil {
+		ro.Warn = func(w Warning) { send(item{w: &w}) }
+	}
+	done := make(chan error, 1)
 	go func() {
-		_, err := run.Run(ctx, suites, ro, func(r CaseResult) error {
-			select {
-			case results <- r:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			select {
-			case ok := <-more:
-				if !ok {
-					return errBreak
-				}
-				return nil
-			case <-ctx.Done():
-				// The loop body left without returning (t.FailNow, a
-				// panic): cancel ends the run.
-				return ctx.Err()
-			}
-		})
+		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error { return send(item{r: r}) })
+		close(items) // every sender has returned with run.Run
 		done <- err
 	}()
-	for {
-		select {
-		case r := <-results:
-			ok := yield(r, nil)
-			more <- ok
-			if !ok {
-				cancel()
-				<-done
-				return nil
+	judged := false
+	for it := range items {
+		if it.w != nil {
+			opts.Warn(*it.w)
+			continue
+		}
+		judged = judged || it.r.Judge != nil
+		if !yield(it.r, nil) {
+			cancel()
+			for range items {
+				// Let the run end: what it still hands on is dropped.
 			}
-		case err := <-done:
-			return err
+			<-done
+			return nil
 		}
 	}
+	err = <-done
+	if cerr := p.s.judges.CacheErr(); judged && cerr != nil && !opts.Judge.NoCache && opts.Warn != nil {
+		opts.Warn(Warning{Msg: "judge answers are not all cached: " + cerr.Error()})
+	}
+	if err == nil && len(p.s.Open) > 0 {
+		err = p.filter.unmatched("id of a case or a trajectory")
+	}
+	return err
 }

@@ -3,8 +3,10 @@ package trajeval_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval"
 )
@@ -59,6 +61,18 @@ func TestSuite_Run(t *testing.T) {
 			"", "a UiPath evaluation set loads and runs"},
 		{"only", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Only: func(c *trajeval.Case) bool { return c.ID == "research-nothing" }},
 			"research-nothing fail", "Only leaves the other cases out, in silence"},
+		{"filter glob", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"*-nothing"}},
+			"research-nothing fail", "a glob picks by id; the other trace is passed over in silence"},
+		{"filter qualified", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"many/research-p*", "other/*"}},
+			"error: filter \"other/*\" matches no case id (nearest: many/research-python, many/research-nothing)", "every pattern must pick something; SUITE/ID patterns suggest SUITE/ID"},
+		{"filter regexp", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"/python/"}, Only: func(c *trajeval.Case) bool { return true }},
+			"research-python pass", "/RE/ is found anywhere in the id"},
+		{"filter and only", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"research-*"}, Only: func(c *trajeval.Case) bool { return c.ID == "research-nothing" }},
+			"research-nothing fail", "a case runs when both Filter and Only pick it"},
+		{"bad filter", "testdata/many.yaml", trajeval.RunOptions{Filter: []string{"[x"}},
+			"error: filter \"[x\": syntax error in pattern (a glob: * ? [a-z], \\ escapes; write /RE/ for a regular expression)", "a malformed glob stops the run before any case"},
+		{"trials without target", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Trials: 2},
+			"error: trials need a target", "recorded traces are the same on every trial"},
 		{"no traces", "testdata/many.yaml", trajeval.RunOptions{},
 			"research-python error; research-nothing error", "cases without a trace are errors, never a pass"},
 		{"bad format", "testdata/research.yaml", trajeval.RunOptions{Format: "nope"},
@@ -89,10 +103,11 @@ func TestSuite_Run(t *testing.T) {
 			if len(got) == 0 || tt.want == "" && strings.Contains(strings.Join(got, "; "), "error") {
 				t.Errorf("got %q: %s", got, tt.reason)
 			}
-			if tt.opts.Only != nil && len(warnings) > 0 {
+			if (tt.opts.Only != nil || tt.opts.Filter != nil) && len(warnings) > 0 {
 				t.Errorf("warnings %v: %s", warnings, tt.reason)
 			}
-			if g := strings.Join(got, "; "); !strings.HasPrefix(g, tt.want) || tt.opts.Only != nil && g != tt.want {
+			exact := tt.opts.Only != nil || tt.opts.Filter != nil
+			if g := strings.Join(got, "; "); !strings.HasPrefix(g, tt.want) || exact && g != tt.want {
 				t.Errorf("got %s\nwant %s: %s", g, tt.want, tt.reason)
 			}
 		})
@@ -167,4 +182,63 @@ func TestSuite_Run_canceled(t *testing.T) {
 	if !errors.Is(last, context.Canceled) {
 		t.Errorf("%d results, the last error %v; want the run to end with context.Canceled, never a silent empty run", n, last)
 	}
+}
+
+// TestSuite_Run_rows checks what each row says of its case besides the
+// verdict: the trace file as it was named, and when and how long it ran.
+func TestSuite_Run_rows(t *testing.T) {
+	tests := []struct {
+		name, suite string
+		opts        trajeval.RunOptions
+		trace       map[string]string // id → Trace
+		reason      string
+	}{
+		{"traces file", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl"},
+			map[string]string{"research-python": "testdata/research.traces.jsonl", "research-nothing": "testdata/research.traces.jsonl"},
+			"the --traces file, as given"},
+		{"own trace", "testdata/research.yaml", trajeval.RunOptions{},
+			map[string]string{"research-python": "testdata/research.openai.json", "research-nothing": ""},
+			"the case's trace: file, relative to the folder the suite was named from; none when it could not be read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := trajeval.LoadSuite(tt.suite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := time.Now().Add(-time.Second)
+			for r, err := range s.Run(context.Background(), tt.opts) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Trace != tt.trace[r.ID] {
+					t.Errorf("%s: trace %q, want %q: %s", r.ID, r.Trace, tt.trace[r.ID], tt.reason)
+				}
+				if r.StartedAt.Before(before) || r.StartedAt.Location() != time.UTC || r.StartedAt.Nanosecond()%int(time.Millisecond) != 0 || r.DurationMS < 0 {
+					t.Errorf("%s: started %v, took %vms; want a start in UTC to the millisecond, during the test, and a duration", r.ID, r.StartedAt, r.DurationMS)
+				}
+			}
+		})
+	}
+}
+
+// FuzzRunOptions_filter checks that no filter pattern makes Plan panic,
+// and that a pattern either picks some case or is an error naming it.
+func FuzzRunOptions_filter(f *testing.F) {
+	for _, p := range []string{"research-*", "*/research-?", "/^research-(python|go)$/", "[a-", "/(/", "//", "/", "\\", "many/*"} {
+		f.Add(p)
+	}
+	s, err := trajeval.LoadSuite("testdata/many.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, pattern string) {
+		cases, err := s.Plan(trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{pattern}})
+		switch {
+		case err != nil && !strings.Contains(err.Error(), strconv.Quote(pattern)):
+			t.Errorf("pattern %q: error %v does not name it", pattern, err)
+		case err == nil && len(cases) == 0:
+			t.Errorf("pattern %q picks no case, and no error says so", pattern)
+		}
+	})
 }

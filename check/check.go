@@ -101,6 +101,8 @@ type options struct {
 	match    Match
 	pattern  *string
 	blankOK  bool
+	entries  []Entry         // calls and groups, in order
+	nested   []ToolCall      // the calls inside groups
 	given    map[string]bool // the kinds of options given, by name
 	errs     []error
 }
@@ -123,7 +125,7 @@ func (o *options) only(allowed ...string) error {
 	if len(o.errs) > 0 {
 		return o.errs[0]
 	}
-	for _, k := range []string{"calls", "ArgsMode", "Score", "Minimum", "IgnoreCase", "TrimSpace", "Strict", "Count", "Match", "ErrorPattern", "BlankResultOK"} {
+	for _, k := range []string{"calls", "ArgsMode", "Score", "Minimum", "IgnoreCase", "TrimSpace", "Strict", "Count", "Match", "ErrorPattern", "BlankResultOK", "groups"} {
 		if !o.given[k] {
 			continue
 		}
@@ -134,6 +136,9 @@ func (o *options) only(allowed ...string) error {
 		if !ok {
 			if k == "calls" {
 				return errorf("this evaluator takes no expected calls")
+			}
+			if k == "groups" {
+				return errorf("this evaluator takes no groups (Unordered, Sequence, Either, Optional, Repeat): InOrder does")
 			}
 			return errorf("this evaluator does not take the %s option", k)
 		}
@@ -153,6 +158,7 @@ type ToolCall struct {
 
 func (c ToolCall) apply(o *options) {
 	o.calls = append(o.calls, c)
+	o.entries = append(o.entries, c)
 	o.given["calls"] = true
 }
 
@@ -319,33 +325,42 @@ func (f flag) apply(o *options) {
 func (o *options) expected() ([]trajeval.ExpectedCall, error) {
 	out := make([]trajeval.ExpectedCall, 0, len(o.calls))
 	for i, c := range o.calls {
-		if c.err != nil {
-			return nil, c.err
-		}
-		e := trajeval.ExpectedCall{Tool: c.tool}
-		if c.args != nil {
-			v, err := jsonArgs(c.args)
-			if err != nil {
-				return nil, errorf("call %d (%s): %w", i+1, c.tool, err)
-			}
-			e.Args = v
-		}
-		if c.mode != nil {
-			e.ArgsMatch = *c.mode
-		}
-		if c.maxDur != nil {
-			ms := float64(*c.maxDur) / float64(time.Millisecond)
-			e.MaxDurationMS = &ms
+		e, err := c.expected(fmt.Sprintf("call %d (%s)", i+1, c.tool))
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, e)
 	}
 	return out, nil
 }
 
+// expected turns the call into an expected call; name names it in errors.
+func (c ToolCall) expected(name string) (trajeval.ExpectedCall, error) {
+	if c.err != nil {
+		return trajeval.ExpectedCall{}, c.err
+	}
+	e := trajeval.ExpectedCall{Tool: c.tool}
+	if c.args != nil {
+		v, err := jsonArgs(c.args)
+		if err != nil {
+			return e, errorf("%s: %w", name, err)
+		}
+		e.Args = v
+	}
+	if c.mode != nil {
+		e.ArgsMatch = *c.mode
+	}
+	if c.maxDur != nil {
+		ms := float64(*c.maxDur) / float64(time.Millisecond)
+		e.MaxDurationMS = &ms
+	}
+	return e, nil
+}
+
 // noOutputs refuses Returns on calls of an evaluator that compares no
 // results, and MaxDuration on one that checks no latency.
 func (o *options) callSettings(outputs, latency, args bool) error {
-	for _, c := range o.calls {
+	for _, c := range append(o.calls[:len(o.calls):len(o.calls)], o.nested...) {
 		switch {
 		case c.err != nil:
 			return c.err
@@ -384,7 +399,7 @@ func Subset(opts ...Option) trajeval.Evaluator { return sequence(trajectory.Subs
 func sequence(mode trajectory.Mode, opts []Option) trajeval.Evaluator {
 	const typ = "tool_trajectory"
 	o := collect(opts)
-	allowed := []string{"calls", "ArgsMode", "Score", "IgnoreCase", "TrimSpace"}
+	allowed := []string{"calls", "ArgsMode", "Score", "IgnoreCase", "TrimSpace", "groups"}
 	if mode == trajectory.AnyOrder {
 		allowed = append(allowed, "Minimum")
 	}
@@ -399,6 +414,12 @@ func sequence(mode trajectory.Mode, opts []Option) trajeval.Evaluator {
 		return build(typ, nil, err)
 	}
 	to := trajectory.Options{Mode: mode, Score: o.score, Expected: exp, Minimums: o.minimums, Strings: o.strings}
+	if o.given["groups"] {
+		if to.Groups, err = expects(o.entries, "expected"); err != nil {
+			return build(typ, nil, err)
+		}
+		to.Expected = nil
+	}
 	if o.args != nil {
 		to.ArgsMatch = *o.args
 	}

@@ -128,6 +128,10 @@ func TestBadSettings(t *testing.T) {
 		{"output missing", check.ToolCallOutput(check.Call("a")), "no expected result", "an output check needs Returns"},
 		{"returns elsewhere", check.InOrder(check.Call("a", check.Returns(1))), "does not compare results", "Returns only in ToolCallOutput"},
 		{"unknown match", check.ToolCorrectness(check.Call("a"), check.Match("names")), `unknown match "names"`, "one of the three"},
+		{"bad From path", check.InOrder(check.Call("a", check.Args{"x": check.From("search.result[")})), `path "search.result[", column 15`, "the column in the path"},
+		{"From without result", check.InOrder(check.Call("a", check.Args{"x": check.From("search.items")})), "comes .result or .args", "a source is a result or arguments"},
+		{"bad grounding path", check.Grounding(check.GroundingSettings{Ignore: []string{"a..b"}}), `ignore[0]: path "a..b", column 3`, "the list item and column"},
+		{"negative MinLength", check.Grounding(check.GroundingSettings{MinLength: -2}), "must not be negative", "a length is never negative"},
 		{"bad pattern", check.ToolErrors(check.ErrorPattern("(")), "invalid pattern", "RE2 must compile"},
 		{"empty pattern", check.ToolErrors(check.ErrorPattern("")), "empty", "an empty pattern matches everything"},
 		{"efficiency options", check.Efficiency(check.Strict), "does not take the Strict option", "ignored options are errors"},
@@ -261,5 +265,40 @@ func TestType(t *testing.T) {
 		if err := check.Validate(ev); err != nil {
 			t.Errorf("%s: %v", want, err)
 		}
+	}
+}
+
+func TestForAgent(t *testing.T) {
+	steps := &trajeval.Trajectory{
+		Steps: []trajeval.Step{{Name: "a", Agent: "root"}, {Name: "b", Agent: "billing-eu"}},
+	}
+	steps.Finish()
+	tests := []struct {
+		name    string
+		ev      trajeval.Evaluator
+		score   float64
+		setting string // a setting error, if any
+		reason  string
+	}{
+		{"glob", check.ForAgent(check.Exact(check.Call("b")), "billing-*"), 1, "", "a glob takes in billing-eu"},
+		{"bad glob", check.ForAgent(check.Exact(), "billing-["), 0, `agent "billing-[" is not a valid glob`, "refused before running"},
+		{"no agent", check.ForAgent(check.Exact()), 0, "names no agent", "no name would score nothing"},
+		{"inner error first", check.ForAgent(check.Exact(check.Call("")), "x["), 0, "empty tool name", "the evaluator's own mistake is reported"},
+		{"nil evaluator", check.ForAgent(nil, "root"), 0, "a nil evaluator", "never a panic"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := check.Validate(tt.ev)
+			if tt.setting != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.setting) || !errors.Is(err, check.ErrSetting) {
+					t.Fatalf("Validate = %v, want a setting error with %q: %s", err, tt.setting, tt.reason)
+				}
+				return
+			}
+			out, err := tt.ev.Evaluate(context.Background(), steps)
+			if err != nil || out.Score != tt.score {
+				t.Errorf("Evaluate = %v, %v; want %v: %s", out.Score, err, tt.score, tt.reason)
+			}
+		})
 	}
 }

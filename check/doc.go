@@ -19,7 +19,8 @@
 //     set): every key of [Args] must be present with a matching value; a
 //     value is a literal (compared by JSON value, so 1 = 1.0) or an
 //     operator ([Regex], [Contains], [Gt], [Gte], [Lt], [Lte], [Approx],
-//     [Near], [Type], [Any], [OneOf], [Not]);
+//     [Near], [Type], [Any], [OneOf], [Not], and [From], which looks at
+//     what earlier calls returned);
 //  3. with [MaxDuration], the step's duration is one more check: within
 //     the limit it passes; with no duration known it is skipped (and out
 //     of the score); when the call is missing it fails.
@@ -43,14 +44,40 @@
 //  4. Subset: the share of calls that match some expected call (an
 //     allow-list); 1 when nothing was called.
 //
+// # Groups
+//
+// [InOrder] and [Exact] also take groups of entries, which nest:
+// [Unordered] (its entries in any order), [Sequence] (in order), [Either]
+// (exactly one), [Optional] and [Repeat] (min to max times). "Search,
+// then both documents in any order, then the answer" is
+//
+//	check.InOrder(
+//		check.Call("search"),
+//		check.Unordered(check.Call("read", check.Args{"id": "a"}), check.Call("read", check.Args{"id": "b"})),
+//		check.Call("answer"),
+//	)
+//
+// Each plain list of calls the groups allow is scored as the evaluator
+// scores a list, and the best counts (see [Group]); the details show that
+// list as the expected calls, and Notes["chosen"] where each came from.
+//
 // # Other evaluators
 //
 // [ExecutionMetrics] checks budgets (calls, tokens, cost, duration,
 // exploration). [ToolCallOrder], [ToolCallCount], [ToolCallArgs] and
 // [ToolCallOutput] are UiPath's tool-call evaluators; [ToolCorrectness],
 // [ToolCallValidity], [ToolErrors], [Efficiency], [ToolNameReliability]
-// and [ToolDescriptionReliability] are Dokimos's rule checks. Each
-// documents its score.
+// and [ToolDescriptionReliability] are Dokimos's rule checks. [Grounding]
+// checks that every argument value came from the user or an earlier
+// result. Each documents its score.
+//
+// # Agents
+//
+// In a multi-agent run, [ForAgent] limits any evaluator to the steps some
+// agents made (a suite's agent: key), and [ForAgentTree] to those agents
+// and the agents they called (include_subagents: true). The result's
+// Details.Scope says what was kept; a trajectory that names none of the
+// agents is an error, never a score.
 //
 // # Bad settings
 //

@@ -225,3 +225,79 @@ func ExampleToolCallArgs() {
 	// call 2 (search): args.query: expected "Go tutorials", got "Python tutorials"
 	// score 0.50
 }
+
+func ExampleGrounding() {
+	t := research()
+	user := "Find Python tutorials and cite the best one."
+	t.Turns = []trajeval.Turn{{Turn: 1, User: &user}}
+	t.Steps[0].Result = map[string]any{"hits": []any{map[string]any{"id": "doc-1"}, map[string]any{"id": "doc-2"}}}
+	t.Steps[3].Args = map[string]any{"text": "See doc-7."}
+	// limit is the agent's own choice, not a fact it could invent.
+	out, _ := check.Grounding(check.GroundingSettings{Ignore: []string{"search.limit"}}).Evaluate(context.Background(), t)
+	for _, c := range out.Details.Checks {
+		fmt.Printf("%s: %s\n", c.Name, c.Message)
+	}
+	fmt.Printf("score %.2f (%d of %d values grounded)\n", out.Score, out.Details.Hits, out.Details.Expected)
+	// Output:
+	// step 4 save_answer args.text = "See doc-7.": not in the user's messages (turn 1) or the result of step 1
+	// score 0.75 (3 of 4 values grounded)
+}
+
+func ExampleFrom() {
+	t := research()
+	t.Steps[0].Result = `{"hits": [{"id": "doc-1"}, {"id": "doc-3"}]}`
+	// Each document read must be one the search returned.
+	ev := check.AnyOrder(
+		check.Call("read_document", check.Args{"id": check.From("search.result.hits[*].id")}),
+		check.Call("read_document", check.Args{"id": check.From("search.result.hits[*].id")}),
+	)
+	out, _ := ev.Evaluate(context.Background(), t)
+	for _, m := range out.Details.Missing {
+		for _, n := range m.Near {
+			for _, d := range n.Diffs {
+				fmt.Printf("step %d: %s\n", n.Step, d)
+			}
+		}
+	}
+	fmt.Printf("score %.2f\n", out.Score)
+	// Output:
+	// step 3: args.id: expected {"$from":"search.result.hits[*].id"}: one of "doc-1", "doc-3" (step 1), got "doc-2"
+	// score 0.50
+}
+
+// team is a support agent that called a billing agent as a tool; billing
+// called a ledger agent.
+func team() *trajeval.Trajectory {
+	t := &trajeval.Trajectory{
+		Steps: []trajeval.Step{
+			{Name: "lookup_customer", Agent: "support"},
+			{Name: "create_invoice", Agent: "billing"},
+			{Name: "post_entry", Agent: "ledger"},
+			{Name: "reply", Agent: "support"},
+		},
+		Agents: []trajeval.Agent{{Name: "billing", Parent: "support"}, {Name: "ledger", Parent: "billing"}},
+	}
+	t.Finish()
+	return t
+}
+
+func ExampleForAgent() {
+	// billing's own calls, exactly: the support agent's calls around them
+	// are not billing's extras.
+	ev := check.ForAgent(check.Exact(check.Call("create_invoice")), "billing")
+	out, _ := ev.Evaluate(context.Background(), team())
+	fmt.Printf("score %.2f, %s\n", out.Score, out.Details.Scope)
+
+	// billing and the agents it called.
+	ev = check.ForAgentTree(check.Exact(check.Call("create_invoice"), check.Call("post_entry")), "billing")
+	out, _ = ev.Evaluate(context.Background(), team())
+	fmt.Printf("score %.2f, %s\n", out.Score, out.Details.Scope)
+
+	// An agent the trace does not name cannot be scored.
+	_, err := check.ForAgent(check.Exact(), "refunds").Evaluate(context.Background(), team())
+	fmt.Println(err)
+	// Output:
+	// score 1.00, agent "billing": 1 of 4 steps (billing)
+	// score 1.00, agents "billing" and the agents it called: 2 of 4 steps (billing, ledger)
+	// no step was made by agent "refunds" (agents in this trace: support, billing, ledger)
+}

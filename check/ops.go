@@ -90,6 +90,14 @@ func OneOf(patterns ...any) Op {
 // operator).
 func Not(pattern any) Op { return Op{"$not", pattern} }
 
+// From matches a value that an earlier call returned (or was given): the
+// path is TOOL.result or TOOL.args followed by keys, [index] or [*], as
+// in From("search.result.items[*].id"). It holds when some call of TOOL
+// issued before the matched one (and not in its parallel group) has an
+// equal value at the path; a result that is JSON in a string is decoded.
+// A path that does not parse is a setting error.
+func From(path string) Op { return Op{"$from", path} }
+
 // jsonArgs turns Args into the JSON data model, keys escaped as literal.
 func jsonArgs(a Args) (any, error) { return jsonValue(map[string]any(a)) }
 

@@ -13,13 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
-	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func evalCmd() *cobra.Command {
@@ -28,8 +26,10 @@ func evalCmd() *cobra.Command {
 		questions                         string
 		threshold                         float64
 		workers                           int
+		filters                           []string
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
+		view                              viewFlags
 		judges                            judge.Runtime
 	)
 	c := &cobra.Command{
@@ -58,6 +58,15 @@ lines). That is how a day of production traces is scored.
 execution.workers of the suites, else one per CPU, or one when cases run a
 target); the output is the same in the same order whatever N is.
 
+--filter PATTERN (repeatable) runs only the cases whose id it matches: a
+glob (research-*, *-refund?, [ab]*; * does not cross /) matched against the
+whole id, or a regular expression when written /RE/ (/^refund-[0-9]+$/),
+found anywhere in the id. Each pattern is also tried on SUITE/ID, the
+case's suite name and id, so shop/* picks every case of suite shop. A case
+runs when some pattern matches it, with all its turns and trials; a suite
+with no cases picks trajectories by their ids. A pattern that matches
+nothing is an error (exit 2) naming the nearest ids.
+
 A case with no recorded trace (no trace:, no --traces) runs its suite's
 target: --target NAME, else the suite's execution.target, defined under
 targets: in the suite or in a targets.yaml beside it. --trials N runs each
@@ -74,8 +83,11 @@ rerun of an unchanged suite asks nothing.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong, 130 interrupted before every case ran.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval eval SUITE.yaml (trajeval init writes a first suite)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := agentvSpelling(args); err != nil {
+				return err
+			}
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
 			}
@@ -93,26 +105,35 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if judges.Workers < 1 {
 				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
 			}
-			judges.Getenv = getenv(cmd.Context())
-			opts := suite.Options{Config: config, Target: tg.target, Traces: traces, Judges: &judges, Dialects: dialects.All()}
-			opts.Questions = questions
+			opts := trajeval.RunOptions{
+				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials,
+				Filter: filters, Workers: workers, Config: config, Questions: questions,
+				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
+				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
+			}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
 					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
 				}
-				opts.Threshold = &threshold
+				if threshold == 0 {
+					return usageError{errors.New("--threshold 0 would pass every evaluator that sets no threshold of its own; give a threshold above 0, or leave the flag out to keep the files' thresholds")}
+				}
+				opts.Threshold = threshold
 			}
-			suites, errs := suite.Load(args, opts)
-			errs = append(errs, suite.CheckOpen(suites, traces)...)
-			if len(errs) > 0 {
-				return configErrors(cmd, errs)
+			s, err := opts.Load(args...)
+			if err != nil {
+				return configErrors(cmd, err)
 			}
-			if err := judges.Err(); err != nil {
-				// Before any case runs: a judged suite without a judge
-				// would only produce errors.
+			picked, err := s.Plan(opts)
+			switch {
+			case errors.Is(err, trajeval.ErrConfig):
+				return configErrors(cmd, err)
+			case errors.Is(err, run.ErrTrialsNeedTarget):
+				return usageError{err}
+			case err != nil:
 				return err
 			}
-			printWarnings(cmd, suites)
+			printWarnings(cmd, s.Warnings)
 			stdout := cmd.OutOrStdout()
 			if !isTerminal(stdout) {
 				// A file or a pipe: a few large writes, flushed every
@@ -128,10 +149,17 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if t, ok := w.(*report.Text); ok {
 				t.Verbose = verbose
 			}
+			if w, err = view.apply(cmd, format, w, cmd.OutOrStdout()); err != nil {
+				return err
+			}
 			stderr := cmd.ErrOrStderr()
 			var prog *report.Progress
 			if !quiet {
-				prog = progress(stderr, suites, tg.trials)
+				total := len(picked) * max(tg.trials, 1)
+				if len(s.Open) > 0 {
+					total = 0 // as many cases as trajectories: not known up front
+				}
+				prog = &report.Progress{W: stderr, Total: total, Terminal: isTerminal(stderr)}
 				if isTerminal(cmd.OutOrStdout()) {
 					w = prog.Wrap(w) // the report shares the terminal with the bar
 				} else {
@@ -139,14 +167,10 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				}
 			}
 			warn := func(w trajeval.Warning) { prog.Clear(); fmt.Fprintln(stderr, "warning:", w) }
-			ro := run.Options{
-				Traces: traces, From: from, Workers: workers, Lenient: lenient, Warn: warn,
-				Trials: tg.trials, DumpTraces: tg.dump, IncludeTrace: tg.includeTrace, Stop: stopOf(cmd.Context()),
-			}
-			emit := w.Case
+			opts.Warn = warn
 			var file *outFile
+			var resumed *done
 			if out != "" {
-				var resumed *done
 				if tg.resume {
 					if resumed, err = readDone(out); err != nil {
 						return err
@@ -154,27 +178,40 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 					for _, x := range resumed.warnings {
 						warn(x)
 					}
-					ro.Done, ro.Kept = resumed.rows, resumed.keep(w)
+					for _, r := range resumed.rows {
+						opts.Done = append(opts.Done, r)
+					}
 				}
 				if file, err = newOut(out, resumed); err != nil {
 					return err
 				}
-				emit = func(r trajeval.CaseResult) error {
-					file.Case(r)
-					return w.Case(r)
-				}
 			}
-			sum, err := run.Run(cmd.Context(), suites, ro, emit)
-			if errors.Is(err, run.ErrTrialsNeedTarget) {
-				return usageError{err}
+			opts.Stop = stopOf(cmd.Context())
+			var rs report.Summary
+			for r, rerr := range s.Run(cmd.Context(), opts) {
+				if err = rerr; err != nil {
+					break
+				}
+				rs.Add(r)
+				if r.Judge != nil {
+					if rs.Judge == nil {
+						rs.Judge = &trajeval.JudgeUsage{}
+					}
+					rs.Judge.Add(r.Judge)
+				}
+				if resumed.has(r) {
+					// A row of the --out file: reported, not written again.
+					resumed.reported++
+				} else if file != nil {
+					file.Case(r)
+				}
+				if err = w.Case(r); err != nil {
+					break
+				}
 			}
 			if file != nil && file.resume != nil && err == nil {
 				file.resume.warnUnused(out, warn)
 			}
-			if cerr := judges.CacheErr(); sum.Judge != nil && cerr != nil && !judges.NoCache {
-				fmt.Fprintln(stderr, "warning: judge answers are not all cached:", cerr)
-			}
-			rs := report.Summary{Cases: sum.Cases, Passed: sum.Passed, Failed: sum.Failed, Errors: sum.Errors, Judge: sum.Judge}
 			if cerr := w.Close(rs); err == nil {
 				err = cerr
 			}
@@ -191,7 +228,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if err != nil {
 				return interrupted(err, out)
 			}
-			if !sum.OK() {
+			if rs.Failed > 0 || rs.Errors > 0 {
 				return errCasesFailed
 			}
 			return nil
@@ -212,24 +249,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
+	f.StringArrayVar(&filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
 	tg.register(f)
+	view.register(f)
+	c.SuggestFor = []string{"run", "test"} // trajeval run: did you mean eval?
 	return c
-}
-
-// progress reports the run's progress on stderr: a bar redrawn in place
-// on a terminal, a line every few seconds elsewhere (see report.Progress).
-// With trials, a case that runs a target counts once per trial; the total
-// counts every case so, an upper bound when some cases are recorded.
-func progress(stderr io.Writer, suites []*suite.Suite, trials int) *report.Progress {
-	total := 0
-	for _, s := range suites {
-		if s.Open() {
-			total = 0 // as many cases as trajectories: not known up front
-			break
-		}
-		total += len(s.Cases)
-	}
-	return &report.Progress{W: stderr, Total: total * max(trials, 1), Terminal: isTerminal(stderr)}
 }
 
 // isTerminal reports whether w is a terminal that understands redrawing a
@@ -240,18 +264,19 @@ func isTerminal(w io.Writer) bool {
 }
 
 // printWarnings prints the suites' load warnings on standard error.
-func printWarnings(cmd *cobra.Command, suites []*suite.Suite) {
-	for _, s := range suites {
-		for _, w := range s.Warnings {
-			fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
-		}
+func printWarnings(cmd *cobra.Command, warnings []trajeval.Warning) {
+	for _, w := range warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
 }
 
-// configErrors prints every configuration error and returns one error for
-// the exit code.
-func configErrors(cmd *cobra.Command, errs []error) error {
-	suite.SortErrors(errs)
+// configErrors prints every configuration error of err (an errors.Join of
+// them, as LoadSuite returns) and returns one error for the exit code.
+func configErrors(cmd *cobra.Command, err error) error {
+	errs := []error{err}
+	if list, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = list.Unwrap()
+	}
 	w := cmd.ErrOrStderr()
 	for _, e := range errs {
 		fmt.Fprintln(w, e)

@@ -2,16 +2,17 @@
 // order, with which arguments, how fast.
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
-//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient]
-//	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
+//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient] [--filter PATTERN]...
+//	              [--failed-only] [--color auto|always|never]
+//	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...] [--failed-only] [--color WHEN]
 //	trajeval validate PATH...
-//	trajeval convert FILE... [--from FORMAT]
+//	trajeval convert FILE... [--from FORMAT] [-q]
 //	trajeval compare OLD.jsonl NEW.jsonl [--format text|markdown|json] [--tolerance X] [--confidence C]
 //	trajeval init [DIR] [--from TRACE]
 //	trajeval evaluators [NAME] [--json]
 //	trajeval formats [--json]
 //	trajeval schema
-//	trajeval version
+//	trajeval version (or trajeval --version)
 //
 // Exit codes: 0 every case passed; 1 some case failed or could not be
 // scored (compare: some case regressed); 2 the command or a file was

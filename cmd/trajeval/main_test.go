@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -95,6 +96,21 @@ func TestScript(t *testing.T) {
 				}
 				ts.Fatalf("%s did not appear in 30s", args[0])
 			},
+			// cmp-untimed A B compares two results files (or stdout) as
+			// cmp does, with each row's started_at and duration_ms
+			// replaced by placeholders: those vary from run to run. It
+			// fails when a value is not of its documented form (RFC 3339
+			// with milliseconds in UTC; milliseconds, not negative).
+			"cmp-untimed": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: cmp-untimed FILE1 FILE2")
+				}
+				a, b := untimed(ts, args[0]), untimed(ts, args[1])
+				if a != b {
+					ts.Logf("%s\n---\n%s", a, b)
+					ts.Fatalf("%s and %s differ, timing aside", args[0], args[1])
+				}
+			},
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 || args[1] != "trajeval" {
 					ts.Fatalf("usage: exits N trajeval ARGS...")
@@ -125,4 +141,28 @@ func TestScript(t *testing.T) {
 			},
 		},
 	})
+}
+
+var (
+	startedAt  = regexp.MustCompile(`"started_at":"([^"]*)"`)
+	durationMS = regexp.MustCompile(`"duration_ms":([^,}]*)`)
+	rfc3339ms  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
+)
+
+// untimed returns the file name (or stdout, stderr) of the script with
+// its timing values checked and replaced by placeholders.
+func untimed(ts *testscript.TestScript, name string) string {
+	text := ts.ReadFile(name)
+	for _, m := range startedAt.FindAllStringSubmatch(text, -1) {
+		if !rfc3339ms.MatchString(m[1]) {
+			ts.Fatalf("%s: started_at %q is not RFC 3339 with milliseconds in UTC", name, m[1])
+		}
+	}
+	for _, m := range durationMS.FindAllStringSubmatch(text, -1) {
+		if d, err := strconv.ParseFloat(m[1], 64); err != nil || d < 0 {
+			ts.Fatalf("%s: duration_ms %s is not a duration in milliseconds", name, m[1])
+		}
+	}
+	text = startedAt.ReplaceAllString(text, `"started_at":"T"`)
+	return durationMS.ReplaceAllString(text, `"duration_ms":D`)
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -119,19 +120,20 @@ type done struct {
 	reported  int // rows handed to the report
 }
 
-// keep returns the function that reports the kept rows on w.
-func (d *done) keep(w report.Writer) func(trajeval.CaseResult) error {
-	return func(r trajeval.CaseResult) error {
-		d.reported++
-		return w.Case(r)
+// has reports whether r is a row of the file; false when d is nil.
+func (d *done) has(r trajeval.CaseResult) bool {
+	if d == nil {
+		return false
 	}
+	_, ok := d.rows[run.KeyOf(r)]
+	return ok
 }
 
 // warnUnused warns of rows of the file that the run did not have: other
 // suites, cases or numbers of trials. They stay in the file.
 func (d *done) warnUnused(name string, warn func(trajeval.Warning)) {
 	if n := len(d.rows) - d.reported; n > 0 {
-		warn(trajeval.Warning{File: name, Msg: fmt.Sprintf("%d rows are not cases of this run (another suite, case or number of trials): kept in the file, left out of the report", n)})
+		warn(trajeval.Warning{File: name, Msg: plural.Count(n, "row is not a case", "rows are not cases") + " of this run (another suite, case or number of trials): kept in the file, left out of the report"})
 	}
 }
 

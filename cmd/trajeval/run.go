@@ -30,6 +30,8 @@ scores them with one engine of optimal matchers.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = currentVersion() // --version, as the version command prints it
+	root.SetVersionTemplate("trajeval {{.Version}}\n")
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

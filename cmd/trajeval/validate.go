@@ -1,13 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
-	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/suite/dialects"
+	"github.com/trajeval/trajeval/internal/plural"
 )
 
 func validateCmd() *cobra.Command {
@@ -22,28 +23,35 @@ suggestion where a close valid name exists. Every trace file a suite names
 (trace: and traces:) must exist and be readable, and the program of every
 target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			judges := &judge.Runtime{Workers: 1, Getenv: getenv(cmd.Context())}
-			suites, errs := suite.Load(args, suite.Options{Config: config, Judges: judges, Dialects: dialects.All(), Questions: questions})
-			errs = append(errs, suite.CheckTraces(suites)...)
-			errs = append(errs, suite.CheckTargets(suites, "")...)
-			if len(errs) > 0 {
-				return configErrors(cmd, errs)
+			opts := trajeval.RunOptions{Config: config, Questions: questions, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
+			s, err := opts.Load(args...)
+			if err == nil {
+				err = s.CheckFiles()
 			}
-			printWarnings(cmd, suites)
-			if err := judges.Err(); err != nil {
+			if err != nil {
+				return configErrors(cmd, err)
+			}
+			printWarnings(cmd, s.Warnings)
+			if _, err := s.Plan(opts); errors.Is(err, judge.ErrNoJudge) {
 				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", err, "(eval needs one)")
 			}
-			n := 0
-			for _, s := range suites {
-				n += len(s.Cases)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d suites, %d cases\n", len(suites), n)
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, %s\n", plural.Count(suiteCount(s), "suite", "suites"), plural.Count(len(s.Cases), "case", "cases"))
 			return nil
 		},
 	}
 	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
 	c.Flags().StringVar(&questions, "questions", "", "BFCL question file for possible-answer files")
 	return c
+}
+
+// suiteCount is the number of suites of s: a suite has cases, or is one
+// of s.Open.
+func suiteCount(s *trajeval.Suite) int {
+	files := map[string]bool{}
+	for _, c := range s.Cases {
+		files[c.File] = true
+	}
+	return len(files) + len(s.Open)
 }

@@ -33,8 +33,31 @@
 //	{$any: true}               any value, as long as the key is present
 //	{$oneOf: [a, b]}           a value matching any of the patterns
 //	{$not: pattern}            a value that does not match the pattern
+//	{$from: "search.result.items[*].id"}  a value an earlier call returned (see below)
 //
 // A literal key that starts with "$" is written "$$key".
+//
+// $from ties an argument to what the agent saw before the call (its
+// provenance). Its path is TOOL.result or TOOL.args followed by a [Path]
+// (search.result.items[*].id, search.result[0], lookup.args.city; * for
+// any tool; a tool name with dots quoted: ["functions.search"].result.id).
+// It matches when:
+//  1. some earlier call of TOOL holds, at the path in its result (or its
+//     arguments), a value equal to the actual one: any earlier call, not
+//     only the closest;
+//  2. earlier means issued before the call matched, and not in the same
+//     parallel group: calls issued together cannot see each other's
+//     results;
+//  3. a result (or a string along the path) that holds a JSON object or
+//     array is decoded first, since tools often return JSON as text;
+//  4. values are equal as literals are: numbers by value, strings exactly
+//     (or with the string options), objects and arrays as JSON values; a
+//     number is never a string, so 42 does not match the text "42".
+//
+// A path that does not parse is a [*CompileError] naming the column in
+// the path. A path that finds nothing does not match, and Diff says what
+// the path found in which steps. Only MatchAt and DiffAt see earlier
+// steps: through Match and Diff a $from never matches.
 package argmatch
 
 import (
@@ -66,6 +89,7 @@ type Matcher struct {
 	paths [][]string
 	opt   Options
 	key   string
+	back  bool // some $from looks at earlier steps
 }
 
 // A CompileError is an invalid expected value, at a path below args.
@@ -121,7 +145,7 @@ func New(args any, m trajeval.ArgsMatch, opt Options) (*Matcher, error) {
 		if err != nil {
 			return nil, err
 		}
-		mt.p = p
+		mt.p, mt.back = p, p.back
 	}
 	mt.key = fmt.Sprintf("%s|%q|%v|%s", mt.mode, m.Paths, opt, jsonv.Marshal(args))
 	if mt.AcceptsAll() {
@@ -144,12 +168,17 @@ func (m *Matcher) Key() string {
 	return m.key
 }
 
-// Match reports whether got matches.
+// LooksBack reports whether the matcher needs the steps before the one it
+// matches (a $from operator): use MatchAt and DiffAt.
+func (m *Matcher) LooksBack() bool { return m != nil && m.back && !m.AcceptsAll() }
+
+// Match reports whether got matches. A $from operator finds no earlier
+// step, so never matches: see MatchAt.
 func (m *Matcher) Match(got any) bool {
 	if m.AcceptsAll() {
 		return true
 	}
-	return m.run(got, nil)
+	return m.run(got, nil, nil, 0)
 }
 
 // Diff returns the argument paths that differ, or nil when got matches.
@@ -158,17 +187,39 @@ func (m *Matcher) Diff(got any) []trajeval.ArgDiff {
 		return nil
 	}
 	var diffs []trajeval.ArgDiff
-	if m.run(got, &diffs) {
+	if m.run(got, &diffs, nil, 0) {
 		return nil
 	}
 	return diffs
 }
 
-func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff) bool {
+// MatchAt reports whether the arguments of step j of the trail match,
+// a $from operator looking in the steps before it.
+func (m *Matcher) MatchAt(t *Trail, j int) bool {
+	if m.AcceptsAll() {
+		return true
+	}
+	return m.run(t.steps[j].Args, nil, t, j)
+}
+
+// DiffAt returns the argument paths of step j of the trail that differ,
+// or nil when they match.
+func (m *Matcher) DiffAt(t *Trail, j int) []trajeval.ArgDiff {
+	if m.AcceptsAll() {
+		return nil
+	}
+	var diffs []trajeval.ArgDiff
+	if m.run(t.steps[j].Args, &diffs, t, j) {
+		return nil
+	}
+	return diffs
+}
+
+func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int) bool {
 	if got == nil && m.p.kind == pObject {
 		got = map[string]any{}
 	}
-	c := cmp{mode: m.mode, opt: m.opt, diffs: diffs}
+	c := cmp{mode: m.mode, opt: m.opt, diffs: diffs, trail: t, at: j}
 	if m.mode != trajeval.ArgsPaths {
 		return c.match(m.p, got, "args")
 	}
@@ -186,7 +237,7 @@ func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff) bool {
 		g, present := lookup(got, path)
 		if !present {
 			if diffs != nil {
-				c.report(name, p.String(), "(missing)")
+				c.report(name, p.String(), trajeval.ArgMissing)
 			}
 			ok = false
 		} else if !c.match(p, g, name) {
@@ -226,11 +277,13 @@ type pattern struct {
 	types  []string
 	subs   []*pattern
 	text   string
+	src    source // $from
+	back   bool   // a $from at or below this pattern
 }
 
 func (p *pattern) String() string { return p.text }
 
-var operators = []string{"$regex", "$contains", "$gt", "$gte", "$lt", "$lte", "$approx", "$type", "$any", "$oneOf", "$not"}
+var operators = []string{"$regex", "$contains", "$gt", "$gte", "$lt", "$lte", "$approx", "$type", "$any", "$oneOf", "$not", "$from"}
 
 func compile(v any, path []string) (*pattern, error) {
 	fail := func(format string, args ...any) error {
@@ -249,6 +302,7 @@ func compile(v any, path []string) (*pattern, error) {
 				return nil, err
 			}
 			p.items = append(p.items, sub)
+			p.back = p.back || sub.back
 		}
 		return p, nil
 	case map[string]any:
@@ -276,6 +330,7 @@ func compile(v any, path []string) (*pattern, error) {
 				return nil, err
 			}
 			p.fields = append(p.fields, field{key, sub})
+			p.back = p.back || sub.back
 		}
 		sort.Slice(p.fields, func(i, j int) bool { return p.fields[i].key < p.fields[j].key })
 		return p, nil
@@ -305,7 +360,7 @@ func compileOp(op string, arg any, path []string, p *pattern) (*pattern, error) 
 		if err != nil {
 			return nil, err
 		}
-		p.subs = []*pattern{sub}
+		p.subs, p.back = []*pattern{sub}, sub.back
 	case "$gt", "$gte", "$lt", "$lte":
 		n, ok := arg.(json.Number)
 		if !ok {
@@ -378,14 +433,24 @@ func compileOp(op string, arg any, path []string, p *pattern) (*pattern, error) 
 			if err != nil {
 				return nil, err
 			}
-			p.subs = append(p.subs, sub)
+			p.subs, p.back = append(p.subs, sub), p.back || sub.back
 		}
 	case "$not":
 		sub, err := compile(arg, path)
 		if err != nil {
 			return nil, err
 		}
-		p.subs = []*pattern{sub}
+		p.subs, p.back = []*pattern{sub}, sub.back
+	case "$from":
+		s, ok := arg.(string)
+		if !ok {
+			return nil, fail("$from needs a path such as search.result.items[*].id, got %s", jsonv.Kind(arg))
+		}
+		src, err := parseSource(s)
+		if err != nil {
+			return nil, &CompileError{Path: append([]string(nil), path...), Msg: err.Error(), Hint: "a $from path is TOOL.result or TOOL.args, then keys, [index] or [*]"}
+		}
+		p.src, p.back = src, true
 	default:
 		e := &CompileError{Path: append([]string(nil), path[:len(path)-1]...), Msg: fmt.Sprintf("unknown operator %s (write $%s for a literal key)", op, op)}
 		if s := suggest.Closest(op, operators); s != "" {
@@ -448,6 +513,8 @@ type cmp struct {
 	mode  trajeval.ArgsMode
 	opt   Options
 	diffs *[]trajeval.ArgDiff
+	trail *Trail // the steps a $from looks back along; nil: none
+	at    int    // the step matched, in trail
 }
 
 func (c cmp) report(path, want, got string) {
@@ -474,6 +541,10 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 		if c.op(p, got) {
 			return true
 		}
+		if p.op == "$from" && c.diffs != nil {
+			c.report(path, c.fromWant(p), jsonv.Marshal(got))
+			return false
+		}
 		return c.mismatch(p, got, path)
 	case pArray:
 		g, ok := got.([]any)
@@ -495,25 +566,25 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 	if !ok {
 		return c.mismatch(p, got, path)
 	}
-	all := true
-	fail := func() bool {
-		all = false
-		return c.diffs == nil
-	}
+	// A match stops at the first difference; an explanation goes on to
+	// find them all. (No closure here: one would be allocated per object.)
+	all, explain := true, c.diffs != nil
 	if c.mode != trajeval.ArgsSubset {
 		for _, f := range p.fields {
 			gv, present := g[f.key]
 			if !present {
 				if c.diffs != nil {
-					c.report(c.field(path, f.key), f.p.String(), "(missing)")
+					c.report(c.field(path, f.key), f.p.String(), trajeval.ArgMissing)
 				}
-				if fail() {
+				if all = false; !explain {
 					return false
 				}
 				continue
 			}
-			if !c.match(f.p, gv, c.field(path, f.key)) && fail() {
-				return false
+			if !c.match(f.p, gv, c.field(path, f.key)) {
+				if all = false; !explain {
+					return false
+				}
 			}
 		}
 	}
@@ -528,15 +599,17 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 			i := sort.Search(len(p.fields), func(i int) bool { return p.fields[i].key >= k })
 			if i == len(p.fields) || p.fields[i].key != k {
 				if c.diffs != nil {
-					c.report(c.field(path, k), "(absent)", jsonv.Marshal(g[k]))
+					c.report(c.field(path, k), trajeval.ArgAbsent, jsonv.Marshal(g[k]))
 				}
-				if fail() {
+				if all = false; !explain {
 					return false
 				}
 				continue
 			}
-			if c.mode == trajeval.ArgsSubset && !c.match(p.fields[i].p, g[k], c.field(path, k)) && fail() {
-				return false
+			if c.mode == trajeval.ArgsSubset && !c.match(p.fields[i].p, g[k], c.field(path, k)) {
+				if all = false; !explain {
+					return false
+				}
 			}
 		}
 	}
@@ -590,7 +663,7 @@ func (c cmp) sameText(w, g string) bool {
 }
 
 func (c cmp) op(p *pattern, got any) bool {
-	quiet := cmp{mode: c.mode, opt: c.opt}
+	quiet := cmp{mode: c.mode, opt: c.opt, trail: c.trail, at: c.at}
 	switch p.op {
 	case "$regex":
 		s, ok := got.(string)
@@ -659,6 +732,8 @@ func (c cmp) op(p *pattern, got any) bool {
 		return false
 	case "$not":
 		return !quiet.match(p.subs[0], got, "")
+	case "$from":
+		return c.from(p, got)
 	}
 	return false
 }

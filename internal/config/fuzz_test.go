@@ -27,6 +27,8 @@ func FuzzParse(f *testing.F) {
 		"a: 1\n", "name: x\nevalcases:\n  - id: a\n    input: hi\n", `{"a": [1, 2.5, "x", null, true]}`,
 		"a: &x {k: 1}\nb: *x\nc:\n  <<: *x\n  k: 2\n", "a: 1\n---\nb: 2\n", "a: [1,\n", "a: !!str 1\n",
 		"- a\n- b: c\n", "n: 1e3\nm: 18446744073709551616\n", "a: |\n  x\n", "? x\n: y\n",
+		"a:\n  b: 1\n   c: 2\n", "a:\n    b: 1\n  c: 2\n", "a:\n  - b: 1\n  c: 2\n", "a:\n  - b\n  -c\n", "a:\n\t- b\n",
+		"a:\n  b:1\n  c: 2\n", "a:\n  - b: 1\n    c: 2\n    - d\n", "a: [1,\n  2]\n   b: 1\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -114,6 +114,9 @@ func yamlError(file string, data []byte, err error) error {
 		} else if line > len(lens) {
 			line, col = len(lens), lens[len(lens)-1]+1
 		}
+		if l := teach(data, line, col, ye.GetMessage()); l != nil {
+			return &trajeval.SpecError{File: file, Line: l.line, Col: l.col, Msg: "invalid YAML: " + l.msg, Hint: l.hint}
+		}
 		return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: "invalid YAML: " + ye.GetMessage()}
 	}
 	return &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}

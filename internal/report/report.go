@@ -79,7 +79,30 @@ func NewJSONL(w io.Writer) *JSONL {
 }
 
 // Case writes one row.
-func (j *JSONL) Case(r trajeval.CaseResult) error { return j.enc.Encode(r) }
+func (j *JSONL) Case(r trajeval.CaseResult) error { return j.enc.Encode(encodeRow(r)) }
+
+// A row is a case result as the JSON writers encode it: its start time
+// always with milliseconds (time.Time's own encoding drops trailing zeros
+// and keeps nanoseconds), and its duration present whenever the start
+// time is, even when it rounds to 0.
+type row struct {
+	trajeval.CaseResult
+	StartedAt  string   `json:"started_at,omitempty"`
+	DurationMS *float64 `json:"duration_ms,omitempty"`
+}
+
+// timeLayout is RFC 3339 with exactly three decimals, in UTC.
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+func encodeRow(r trajeval.CaseResult) row {
+	w := row{CaseResult: r}
+	if !r.StartedAt.IsZero() {
+		w.StartedAt = r.StartedAt.UTC().Format(timeLayout)
+		d := r.DurationMS
+		w.DurationMS = &d
+	}
+	return w
+}
 
 // Close writes nothing: JSON Lines has no trailer.
 func (j *JSONL) Close(Summary) error { return nil }
@@ -98,13 +121,17 @@ func (j *jsonDoc) Close(s Summary) error {
 	if j.cases == nil {
 		j.cases = []trajeval.CaseResult{}
 	}
+	rows := make([]row, len(j.cases))
+	for i, r := range j.cases {
+		rows[i] = encodeRow(r)
+	}
 	enc := json.NewEncoder(j.w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
-		Summary Summary               `json:"summary"`
-		Cases   []trajeval.CaseResult `json:"cases"`
-	}{s, j.cases})
+		Summary Summary `json:"summary"`
+		Cases   []row   `json:"cases"`
+	}{s, rows})
 }
 
 // Multi sends every call to each writer, stopping at the first error.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -98,6 +99,7 @@ func TestWriters_golden(t *testing.T) {
 		{"jsonl", "jsonl", "report.jsonl", nil, "one row per case, no summary"},
 		{"junit", "junit", "report.junit.xml", nil, "one testcase per case; failures and errors explained"},
 		{"markdown", "markdown", "report.md", nil, "totals, a table of cases, failures folded"},
+		{"text colour", "text", "report.colour.txt", func(w report.Writer) { w.(*report.Text).Colour = true }, "verdicts coloured, details dimmed, the words unchanged"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,6 +113,49 @@ func TestWriters_golden(t *testing.T) {
 			}
 			cases, sum := results()
 			write(t, w, cases, sum)
+			golden(t, filepath.Join("testdata", tt.golden), out.Bytes(), tt.reason)
+		})
+	}
+}
+
+// TestFailedOnly checks --failed-only: the cases that did not pass are
+// reported, the summary counts them all, and the reports that cannot
+// honour it refuse it.
+func TestFailedOnly(t *testing.T) {
+	tests := []struct {
+		format string
+		golden string // "" when the format refuses it
+		reason string
+	}{
+		{"text", "failed.txt", "the passing case left out, the summary counting 4 cases"},
+		{"markdown", "failed.md", "the table lists the cases that did not pass; the heading counts every case"},
+		{"jsonl", "failed.jsonl", "passing rows left out"},
+		{"json", "failed.json", "passing rows left out, the summary counting every case"},
+		{"junit", "", "a CI test page counts the tests it is given"},
+		{"html", "", "the page filters by status itself"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			var out bytes.Buffer
+			w, err := report.New(tt.format, &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err = report.FailedOnly(w)
+			if tt.golden == "" {
+				if err == nil || !strings.Contains(err.Error(), "--failed-only") {
+					t.Fatalf("FailedOnly(%s) = %v, want an error naming --failed-only: %s", tt.format, err, tt.reason)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases, sum := results()
+			write(t, w, cases, sum)
+			if strings.Contains(out.String(), "all-good") {
+				t.Errorf("the passing case is reported: %s", tt.reason)
+			}
 			golden(t, filepath.Join("testdata", tt.golden), out.Bytes(), tt.reason)
 		})
 	}
@@ -319,5 +364,56 @@ func TestText_wording(t *testing.T) {
 		if !strings.Contains(out, tt.want) {
 			t.Errorf("report:\n%s\nwant %q: %s", out, tt.want, tt.reason)
 		}
+	}
+}
+
+// TestJSONL_timing checks the row fields that say where and when a case
+// ran: the start time always with milliseconds in UTC, the duration
+// present with it even at 0, both read back as they were written, and
+// rows without them (written before they were recorded) still read.
+func TestJSONL_timing(t *testing.T) {
+	start := time.Date(2026, 11, 23, 12, 0, 5, 120_000_000, time.FixedZone("CET", 3600))
+	tests := []struct {
+		name   string
+		r      trajeval.CaseResult
+		want   []string // substrings of the row
+		absent []string
+		reason string
+	}{
+		{"timed", trajeval.CaseResult{ID: "a", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{}, Trace: "runs/a.json", StartedAt: start, DurationMS: 1.5},
+			[]string{`"trace":"runs/a.json"`, `"started_at":"2026-11-23T11:00:05.120Z"`, `"duration_ms":1.5`}, nil,
+			"three decimals, even when the last is 0, and UTC"},
+		{"instant", trajeval.CaseResult{ID: "b", Status: trajeval.StatusError, Evaluators: []trajeval.Result{}, StartedAt: start},
+			[]string{`"duration_ms":0`}, []string{`"trace"`},
+			"a duration that rounds to 0 is still given when the start is"},
+		{"old row", trajeval.CaseResult{ID: "c", Status: trajeval.StatusFail, Evaluators: []trajeval.Result{}},
+			nil, []string{`"trace"`, `"started_at"`, `"duration_ms"`},
+			"a row without timing has none of the fields"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := report.NewJSONL(&b).Case(tt.r); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(b.String(), s) {
+					t.Errorf("row %s lacks %s: %s", b.String(), s, tt.reason)
+				}
+			}
+			for _, s := range tt.absent {
+				if strings.Contains(b.String(), s) {
+					t.Errorf("row %s has %s: %s", b.String(), s, tt.reason)
+				}
+			}
+			rows, _, err := report.ReadRows(&b, "results.jsonl")
+			if err != nil || len(rows) != 1 {
+				t.Fatalf("ReadRows: %v, %d rows", err, len(rows))
+			}
+			got := rows[0].CaseResult
+			if got.Trace != tt.r.Trace || !got.StartedAt.Equal(tt.r.StartedAt) || got.DurationMS != tt.r.DurationMS {
+				t.Errorf("read back trace %q, start %v, %vms; want %q, %v, %vms", got.Trace, got.StartedAt, got.DurationMS, tt.r.Trace, tt.r.StartedAt, tt.r.DurationMS)
+			}
+		})
 	}
 }

@@ -55,6 +55,17 @@
 //  13. When Options.Stop is closed, no new case starts; the cases under way
 //     finish and are handed on, and Run returns ErrStopped. When ctx ends,
 //     target commands under way are killed and nothing more is handed on.
+//  14. With Options.Only, a case it rejects is neither run nor scored, nor
+//     reported missing, and the trajectories of its id in a traces file are
+//     passed over in silence; a suite with no cases scores only the
+//     trajectories whose ids it accepts. A row naming a break in a traces
+//     file is kept whatever Only says: cases may have been lost in it.
+//  15. Each row says where its trajectory came from (Trace: the file as
+//     the caller named it, or the file a target's trace was dumped to),
+//     when its case started (StartedAt, UTC, to the millisecond) and how
+//     long it took (DurationMS, wall time: reading its own trace file or
+//     running its target, and scoring). Rows of Options.Done are handed
+//     on as they were.
 package run
 
 import (
@@ -63,7 +74,9 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"time"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trace"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -97,6 +110,16 @@ type Options struct {
 	Kept func(trajeval.CaseResult) error
 	// Stop, when closed, starts no new case (rule 13).
 	Stop <-chan struct{}
+	// Only, when set, is asked about every case and every trajectory of a
+	// suite with no cases, by suite name and id, and the run keeps those
+	// it returns true for (rule 14). It is called from one goroutine at a
+	// time, in the run's order.
+	Only func(suite, id string) bool
+}
+
+// picked reports whether the run keeps case id of suite s (rule 14).
+func (o Options) picked(s *suite.Suite, id string) bool {
+	return o.Only == nil || o.Only(s.Name, id)
 }
 
 // Errors of a run.
@@ -112,9 +135,11 @@ var (
 // partialWarning is the warning of a case scored from a partial trajectory.
 const partialWarning = "the trace was damaged and read leniently: the case was scored from a partial trajectory"
 
-// score scores a case from t, marking it partial when t is.
-func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, opts Options) trajeval.CaseResult {
+// score scores a case from t, read from the file named from, marking it
+// partial when t is.
+func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, opts Options) trajeval.CaseResult {
 	r := Score(ctx, s, c, t)
+	r.Trace = from
 	if t.Partial {
 		r.Partial = true
 		r.Warnings = append(r.Warnings, partialWarning)
@@ -158,6 +183,7 @@ type entry struct {
 	suite *suite.Suite
 	done  bool
 	kept  bool // completed by a previous run: its row is in Options.Done
+	skip  bool // left out by Options.Only: its trajectory is passed over
 }
 
 // Run scores every case of suites and calls emit with each result, in
@@ -166,20 +192,12 @@ type entry struct {
 // unknown opts.From is an error before any case is scored.
 func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(trajeval.CaseResult) error) (Summary, error) {
 	var sum Summary
-	if opts.From != "" {
-		if _, err := trace.Lookup(opts.From); err != nil {
-			return sum, err
-		}
+	if err := Check(suites, opts); err != nil {
+		return sum, err
 	}
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(trajeval.Warning) {}
-	}
-	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
-		return sum, errs[0]
-	}
-	if opts.Trials > 1 && !runsTarget(suites, opts) {
-		return sum, fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
 	}
 	kept := opts.Kept
 	if kept == nil {
@@ -203,6 +221,25 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 		err = cerr
 	}
 	return sum, err
+}
+
+// Check returns what would stop a run of suites with opts before any
+// case: an unknown opts.From; suites with no cases and no traces to score
+// (one *trajeval.SpecError each, joined); trials with no case that runs a
+// target (ErrTrialsNeedTarget). Run checks the same first.
+func Check(suites []*suite.Suite, opts Options) error {
+	if opts.From != "" {
+		if _, err := trace.Lookup(opts.From); err != nil {
+			return err
+		}
+	}
+	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if opts.Trials > 1 && !runsTarget(suites, opts) {
+		return fmt.Errorf("%w: --trials %d runs a case several times, and every case has a recorded trace, which is the same on every trial; give the suites a target (execution.target or --target NAME)", ErrTrialsNeedTarget, opts.Trials)
+	}
+	return nil
 }
 
 // workers returns how many cases to score at once.
@@ -242,16 +279,19 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 	warnTargets(suites, opts, o)
 	for _, s := range suites {
 		if s.Open() {
-			file := opts.Traces
-			if file == "" {
-				file = s.Traces
-			}
-			src := sourceOf(file)
+			src := sourceOf(tracesOf(s, opts))
 			src.open = append(src.open, s)
 			continue
 		}
 		for _, c := range s.Cases {
 			from := s.Source(c, opts.Traces)
+			if !opts.picked(s, c.ID) {
+				if from == suite.FromTraces || from == suite.FromSuite {
+					// Known, so that its trajectory is passed over in silence.
+					sourceOf(tracesOf(s, opts)).byID[c.ID] = &entry{c: c, suite: s, skip: true}
+				}
+				continue
+			}
 			if from == suite.FromTarget {
 				if err := runTarget(ctx, s, c, opts, o); err != nil {
 					return err
@@ -269,11 +309,7 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 				}
 				continue
 			}
-			file := opts.Traces
-			if file == "" {
-				file = s.Traces
-			}
-			src := sourceOf(file)
+			src := sourceOf(tracesOf(s, opts))
 			e := &entry{c: c, suite: s}
 			if _, ok := opts.Done[Key{s.Name, c.ID, 0}]; ok {
 				e.kept = true
@@ -288,6 +324,14 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 		}
 	}
 	return nil
+}
+
+// tracesOf returns the traces file of suite s: the run's, else its own.
+func tracesOf(s *suite.Suite, opts Options) string {
+	if opts.Traces != "" {
+		return opts.Traces
+	}
+	return s.Traces
 }
 
 // A source is a traces file and what it supplies: the cases matched to its
@@ -401,8 +445,11 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 		}
 	}
 	for _, s := range src.open {
+		if !opts.picked(s, id) {
+			continue
+		}
 		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
-		if err := submit(s, c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, s, c, t, opts) }); err != nil {
+		if err := submit(s, c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, s, c, t, src.file, opts) }); err != nil {
 			return err
 		}
 	}
@@ -420,12 +467,14 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	case !ok:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 		return nil
+	case e.skip:
+		return nil
 	case e.done:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
 		return nil
 	}
 	e.done = true
-	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, opts) })
+	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, file, opts) })
 }
 
 func errorResult(e *entry, err error) trajeval.CaseResult {
@@ -444,9 +493,21 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, opts)
+	r := score(ctx, s, c, t, c.Trace, opts)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
+}
+
+// timed returns j, recording when it starts and how long it takes in its
+// row (rule 15).
+func timed(j job) job {
+	return func(warn func(trajeval.Warning)) trajeval.CaseResult {
+		start := time.Now()
+		r := j(warn)
+		r.StartedAt = start.UTC().Truncate(time.Millisecond)
+		r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+		return r
+	}
 }
 
 // Score runs a case's evaluators on t.
@@ -471,13 +532,13 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 func scoreTurns(ctx context.Context, c *suite.Case, t *trajeval.Trajectory, r *trajeval.CaseResult) []trajeval.Result {
 	have := turnCount(t)
 	if have > len(c.Turns) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %d turns, the case expects %d; turns %d to %d are not scored per turn", have, len(c.Turns), len(c.Turns)+1, have))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %s, the case expects %d; turns %d to %d are not scored per turn", plural.Count(have, "turn", "turns"), len(c.Turns), len(c.Turns)+1, have))
 	}
 	var out []trajeval.Result
 	for i, turn := range c.Turns {
 		n := i + 1
 		if n > have {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %d turns, the trace has %d", len(c.Turns), have))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %s, the trace has %d", plural.Count(len(c.Turns), "turn", "turns"), have))
 			for _, ev := range turn.Evaluators {
 				out = append(out, trajeval.Result{Name: ev.Name, Type: ev.Type, Turn: n, Status: trajeval.StatusFail, Threshold: ev.Threshold,
 					Weight: ev.Weight, Required: ev.Required, Error: fmt.Sprintf("turn %d is not in the trace", n)})
@@ -505,10 +566,11 @@ func turnCount(t *trajeval.Trajectory) int {
 }
 
 // TurnView returns the trajectory of turn n alone: its steps, renumbered
-// from 1, and its turn. Run-level metrics do not belong to one turn and
+// from 1, its turn, and the whole trajectory's agents (so an agent scope
+// knows an agent that is idle in this turn). Run-level metrics do not belong to one turn and
 // are left unreported.
 func TurnView(t *trajeval.Trajectory, n int) *trajeval.Trajectory {
-	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n)}
+	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n), Agents: t.Agents}
 	if n <= len(t.Turns) {
 		v.Turns = []trajeval.Turn{t.Turns[n-1]}
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/target"
 	"github.com/trajeval/trajeval/internal/trace"
@@ -45,14 +46,14 @@ func submitAttempt(s *suite.Suite, c *suite.Case, attempt int, opts Options, o *
 		return ErrStopped
 	default:
 	}
-	return o.Submit(j)
+	return o.Submit(timed(j))
 }
 
 // runsTarget reports whether some case of suites runs its suite's target.
 func runsTarget(suites []*suite.Suite, opts Options) bool {
 	for _, s := range suites {
 		for _, c := range s.Cases {
-			if s.Source(c, opts.Traces) == suite.FromTarget {
+			if s.Source(c, opts.Traces) == suite.FromTarget && opts.picked(s, c.ID) {
 				return true
 			}
 		}
@@ -67,6 +68,9 @@ func warnTargets(suites []*suite.Suite, opts Options, o *ordered) {
 	for _, s := range suites {
 		runs := false
 		for _, c := range s.Cases {
+			if !opts.picked(s, c.ID) {
+				continue
+			}
 			if s.Source(c, opts.Traces) == suite.FromTarget {
 				runs = true
 			} else {
@@ -78,7 +82,7 @@ func warnTargets(suites []*suite.Suite, opts Options, o *ordered) {
 		}
 	}
 	if opts.Trials > 1 && recorded > 0 {
-		o.Warn(trajeval.Warning{Msg: fmt.Sprintf("--trials %d: %d cases have a recorded trace, the same on every trial; each is scored once", opts.Trials, recorded)})
+		o.Warn(trajeval.Warning{Msg: fmt.Sprintf("--trials %d: %s, the same on every trial; each is scored once", opts.Trials, plural.Count(recorded, "case has a recorded trace", "cases have a recorded trace"))})
 	}
 }
 
@@ -123,9 +127,13 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 	if err != nil {
 		return fail(err)
 	}
+	dumped := ""
 	if opts.DumpTraces != "" {
-		if path, err := dump(opts.DumpTraces, s.Name, c.ID, attempt, out.Trace); err != nil {
+		path, err := dump(opts.DumpTraces, s.Name, c.ID, attempt, out.Trace)
+		if err != nil {
 			warn(trajeval.Warning{File: path, Msg: "cannot write the trace (--dump-traces): " + err.Error()})
+		} else {
+			dumped = path
 		}
 	}
 	from := out.Format
@@ -141,7 +149,7 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, opts)
+	r := score(ctx, s, c, t, dumped, opts)
 	r.Attempt = attempt
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
@@ -176,7 +184,7 @@ func readOne(c *suite.Case, name string, lenient bool, warn func(trajeval.Warnin
 	case found == nil && n == 1:
 		found = first
 	case found == nil:
-		return nil, warnings, fmt.Errorf("%w: %s holds %d trajectories and none has id %q", trajeval.ErrNoTrace, name, n, c.ID)
+		return nil, warnings, fmt.Errorf("%w: %s holds %s and none has id %q", trajeval.ErrNoTrace, name, plural.Count(n, "trajectory", "trajectories"), c.ID)
 	}
 	return found, warnings, nil
 }

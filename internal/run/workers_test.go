@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -149,4 +150,74 @@ func TestRun_unusedTraces(t *testing.T) {
 	if len(got) != 2 || got[0] != "warning runs.jsonl: not read: every case names its own trace: file" {
 		t.Errorf("output %q, want the warning, then the case's result", got)
 	}
+}
+
+// TestRun_only: the cases Only rejects leave no trace in the output (no
+// row, no "no trace" error, no warning for their trajectories), whatever
+// the number of workers, and the rows of the others are those of a run
+// of them all.
+func TestRun_only(t *testing.T) {
+	suites := fixture(t, 60)
+	all, _ := record(t, suites, run.Options{Workers: 1, Traces: tracesOf(suites)})
+	even := func(_, id string) bool {
+		return id == "own" || strings.TrimLeft(id, "c0123456789") == "" && id[len(id)-1]%2 == 0
+	}
+	var want []string
+	for _, line := range all {
+		id, _, _ := strings.Cut(line, " ")
+		if id == "warning" {
+			if strings.Contains(line, "stray") {
+				want = append(want, line) // a trajectory of no case is still reported
+			}
+			continue
+		}
+		if even("", id) {
+			want = append(want, line)
+		}
+	}
+	if len(want) < 20 || len(want) > len(all)*2/3 {
+		t.Fatalf("the fixture gives %d lines of %d to keep", len(want), len(all))
+	}
+	for _, n := range []int{1, 4} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			got, sum := record(t, suites, run.Options{Workers: n, Traces: tracesOf(suites), Only: even})
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("with Only, %d workers:\n%s\nwant:\n%s", n, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			if sum.Cases != len(want)-strings.Count(strings.Join(want, "\n"), "warning") {
+				t.Errorf("summary counts %d cases", sum.Cases)
+			}
+		})
+	}
+}
+
+// TestRun_timing: every row scored in the run records its start, in UTC
+// to the millisecond, and a duration; a row of Done is handed on as it
+// was.
+func TestRun_timing(t *testing.T) {
+	suites := fixture(t, 6)
+	old := trajeval.CaseResult{ID: "c1", Suite: suites[0].Name, Status: trajeval.StatusPass, Evaluators: []trajeval.Result{}}
+	var rows []trajeval.CaseResult
+	_, err := run.Run(context.Background(), suites, run.Options{Traces: tracesOf(suites), Done: map[run.Key]trajeval.CaseResult{run.KeyOf(old): old}},
+		func(r trajeval.CaseResult) error { rows = append(rows, r); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		switch {
+		case r.ID == "c1":
+			if !r.StartedAt.IsZero() || r.Trace != "" {
+				t.Errorf("the kept row was changed: %+v", r)
+			}
+		case r.StartedAt.IsZero() || r.StartedAt.Location() != time.UTC || r.StartedAt.Nanosecond()%int(time.Millisecond) != 0 || r.DurationMS < 0:
+			t.Errorf("%s: started %v, took %vms; want a start in UTC to the millisecond", r.ID, r.StartedAt, r.DurationMS)
+		case r.Status != trajeval.StatusError && r.Trace == "":
+			t.Errorf("%s: scored from no trace file", r.ID)
+		}
+	}
+}
+
+// tracesOf returns the traces file beside the fixture's suite.
+func tracesOf(suites []*suite.Suite) string {
+	return filepath.Join(filepath.Dir(suites[0].File), "traces.jsonl")
 }

@@ -37,6 +37,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			continue
 		}
 		found := 0
+		var skipped []string // JSON files that are not suites: traces, maybe
 		werr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, &trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)})
@@ -49,6 +50,9 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 				return nil
 			}
 			if !candidate(path, opts.Dialects) {
+				if len(skipped) < 20 && (strings.HasSuffix(path, ".json") || strings.HasSuffix(path, ".jsonl")) {
+					skipped = append(skipped, path)
+				}
 				return nil
 			}
 			s, es := LoadFile(path, opts, false)
@@ -63,7 +67,11 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, or BFCL possible-answer files"})
+			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, or BFCL possible-answer files"
+			if t := firstTrace(skipped); t != "" {
+				hint += fmt.Sprintf("; %s looks like a trace: pass it with --traces %s, or write a suite from it with trajeval init --from %s", t, t, t)
+			}
+			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: hint})
 		}
 	}
 	if len(errs) == 0 {
@@ -134,6 +142,9 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		if !explicit && !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
 			return nil, nil
 		}
+		if terr := notASuite(path, data); explicit && terr != nil {
+			return nil, []error{terr}
+		}
 		return nil, []error{err}
 	}
 	var s *Suite
@@ -154,6 +165,11 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		s, errs = loadAgentV(path, root, opts)
 		if s != nil {
 			s.Dialect = "agentv"
+		}
+		if len(errs) > 0 && !agentvClaims(root) {
+			if terr := notASuite(path, data); terr != nil {
+				return nil, []error{terr}
+			}
 		}
 	}
 	return finish(s, errs, path, opts)

@@ -62,6 +62,7 @@ func Schema() ([]byte, error) {
 	defs := map[string]any{
 		"evaluator":       evaluatorSchema(builtin.Specs()),
 		"judge":           shape.ObjectSchema(judgeFields, false),
+		"expected_entry":  builtin.ExpectedEntrySchema(),
 		"target":          shape.ObjectSchema(targetFields, true),
 		"case":            shape.ObjectSchema(caseFields, false),
 		"turn":            shape.ObjectSchema(turnFields, false),

@@ -1,5 +1,7 @@
 package trajeval
 
+import "time"
+
 // Status is the verdict of a case or an evaluator.
 type Status string
 
@@ -51,6 +53,19 @@ type CaseResult struct {
 	// Trajectory is the canonical trajectory the case was scored on, when
 	// asked for (eval --include-trace).
 	Trajectory *Trajectory `json:"trajectory,omitempty"`
+	// Trace is the file the trajectory came from, as the user named it
+	// (the case's trace:, the run's --traces, the suite's traces file), or
+	// the file a target's trace was dumped to; "" when there is none.
+	Trace string `json:"trace,omitempty"`
+	// StartedAt is when the case began to be scored (its trace read, its
+	// target run), in UTC to the millisecond; zero in rows written before
+	// it was recorded.
+	StartedAt time.Time `json:"started_at,omitzero"`
+	// DurationMS is the wall time the case took from StartedAt, in
+	// milliseconds: reading its own trace file or running its target, and
+	// scoring. A trajectory of a shared traces file is read before its
+	// case starts, and its reading is not counted.
+	DurationMS float64 `json:"duration_ms,omitempty"`
 }
 
 // JudgeUsage counts the judge calls of an evaluator, a case or a run.
@@ -93,6 +108,9 @@ type Details struct {
 	Extra    []Extra   `json:"extra,omitempty"`
 	Checks   []Check   `json:"checks,omitempty"`
 	Warnings []string  `json:"warnings,omitempty"`
+	// Scope is set when the evaluator saw only some agents' steps (a
+	// suite's agent: key); see [AgentScope].
+	Scope *Scope `json:"scope,omitempty"`
 	// Notes carry a dialect's own justification, e.g. UiPath's
 	// actual order, expected order and LCS.
 	Notes map[string]any `json:"notes,omitempty"`
@@ -123,11 +141,14 @@ type NearMiss struct {
 	Why   string    `json:"why,omitempty"`
 }
 
-// An ArgDiff is one argument path whose value did not match.
+// An ArgDiff is one argument path whose value did not match. Want and Got
+// are written as the text report shows them: JSON text ("NYC" quoted, 3,
+// {"a":1}), or ArgAbsent and ArgMissing for a key on one side only. In
+// JSON (see MarshalJSON) they are JSON values.
 type ArgDiff struct {
-	Path string `json:"path"` // e.g. args.city
-	Want string `json:"want"`
-	Got  string `json:"got"`
+	Path string // e.g. args.city
+	Want string
+	Got  string
 }
 
 // String renders the difference as `args.city: expected "New York", got "NYC"`.

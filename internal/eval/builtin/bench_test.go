@@ -56,6 +56,7 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"tool_correctness", "type: tool_correctness\nmatch: names_and_args\nargs_match: partial\nexpected: " + expectedCheck},
 	{"tool_call_validity", "type: tool_call_validity\n" + benchTools},
 	{"tool_error", "type: tool_error"},
+	{"grounding", "type: grounding"},
 	{"tool_efficiency", "type: tool_efficiency"},
 	{"tool_name_reliability", "type: tool_name_reliability\n" + benchTools},
 	{"tool_description_reliability", "type: tool_description_reliability\n" + benchTools},

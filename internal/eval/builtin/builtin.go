@@ -28,6 +28,7 @@ func Specs() []spec.Spec {
 	out = append(out, compositeSpec)
 	out = append(out, llmJudgeSpec)
 	out = append(out, codeSpec)
+	out = append(out, groundingSpec)
 	out = append(out, dokimosSpecs()...)
 	out = append(out, reliabilitySpecs()...)
 	out = append(out, dokimosJudgedSpecs()...)

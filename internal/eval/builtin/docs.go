@@ -112,7 +112,7 @@ var docs = map[string]typeDoc{
 		settings: fields([]shape.Field{
 			{Key: "mode", Shape: shape.Enum("any_order", "in_order", "exact", "subset", "strict", "superset", "precision", "recall"), Default: "any_order",
 				Doc: "How the expected calls must appear among the steps (strict, superset, precision, recall: Dokimos's names)."},
-			{Key: "expected", Shape: expectedShape, Doc: "The expected calls (required, except any_order with minimums)."},
+			{Key: "expected", Shape: trajectoryExpectedShape, Doc: "The expected calls (required, except any_order with minimums); in_order and exact also take groups: any_order, in_order, one_of, optional, repeat."},
 			{Key: "minimums", Shape: shape.Map(shape.Count(0)), Doc: "Tools that must be called at least n times (any_order only)."},
 			{Key: "args_match", Shape: argsMatchShape, Default: "partial; exact with Dokimos's modes", Doc: "How arguments compare."},
 			{Key: "score", Shape: shape.Enum(score.Normalisations...), Default: "recall", Doc: "How matches become a score."},
@@ -178,6 +178,20 @@ var docs = map[string]typeDoc{
 			{Key: "command", Shape: shape.OneOf("list of arguments, or one string split at spaces", shape.List(shape.Text()), shape.Text()), Doc: "The program and its arguments, run in the suite's folder."},
 			{Key: "script", Shape: shape.OneOf("list of arguments, or one string split at spaces", shape.List(shape.Text()), shape.Text()), Doc: "Same as command."},
 			{Key: "timeout", Shape: shape.Duration(), Default: "30s", Doc: "How long the program may run."},
+		},
+	},
+	"grounding": {
+		summary: "The share of argument values (strings, numbers) found in the user's messages, the case's input or an earlier call's result: no invented ids, names or amounts.",
+		example: `- name: no_invented_values
+  type: grounding
+  ignore: [search.limit, "*.page"]
+`,
+		settings: []shape.Field{
+			{Key: "min_length", Shape: shape.Count(0), Default: "3", Doc: "The shortest string checked, in characters."},
+			{Key: "case_insensitive", Shape: shape.Bool(), Default: "false", Doc: "Find strings ignoring case (Unicode case folding)."},
+			{Key: "numbers", Shape: shape.Bool(), Default: "true", Doc: "Check numbers too, by value (42 = 42.0, and the text 42)."},
+			{Key: "only", Shape: shape.List(shape.Text()), Doc: "Check only these places: TOOL.arg.path, * for any tool or key, [*] for any element."},
+			{Key: "ignore", Shape: shape.List(shape.Text()), Doc: "Do not check these places (same paths as only); a path covers what is below it."},
 		},
 	},
 	"tool_correctness": {

@@ -33,7 +33,7 @@ type trajectorySettings struct {
 	ArgsMatch       *settings.ArgsRule      `config:"args_match"`
 	Trim            bool                    `config:"trim"`
 	CaseInsensitive bool                    `config:"case_insensitive"`
-	Expected        *settings.ExpectedCalls `config:"expected"`
+	Expected        *settings.CallsOrGroups `config:"expected"`
 	Minimums        *config.Node            `config:"minimums"`
 }
 
@@ -70,8 +70,19 @@ func buildTrajectory(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) 
 	}
 	o.Strings = argmatch.Options{Trim: s.Trim, CaseInsensitive: s.CaseInsensitive}
 	var exp *config.Node
+	var callNodes []*config.Node // each expected call's node, in document order
 	if s.Expected != nil {
-		o.Expected, exp = s.Expected.Calls, s.Expected.Node
+		exp, callNodes = s.Expected.Node, s.Expected.Calls
+		if g := s.Expected.Group; g != nil {
+			if o.Mode != trajectory.InOrder && o.Mode != trajectory.Exact {
+				return nil, g.Errorf("groups in expected are only scored in modes in_order and exact, not %s", s.Mode).With("use mode: in_order; a list inside one any_order group is then matched in any order")
+			}
+			o.Groups = s.Expected.Entries
+		} else {
+			for _, e := range s.Expected.Entries {
+				o.Expected = append(o.Expected, e.Call)
+			}
+		}
 	}
 	mins := s.Minimums
 	if mins != nil {
@@ -93,18 +104,21 @@ func buildTrajectory(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) 
 	if o.Mode == trajectory.Subset {
 		for i, c := range o.Expected {
 			if c.MaxDurationMS != nil {
-				return nil, exp.Items[i].Errorf("max_duration_ms is not checked in subset mode").With("use in_order, exact or any_order for latency checks")
+				return nil, callNodes[i].Errorf("max_duration_ms is not checked in subset mode").With("use in_order, exact or any_order for latency checks")
 			}
 		}
 	}
 	e, err := trajectory.New(o)
 	if err != nil {
 		var oe *trajectory.OptionError
+		if ge := (*trajectory.GroupError)(nil); errors.As(err, &ge) && s.Expected != nil {
+			return nil, s.Expected.At(ge.Path).Errorf("%v", ge.Err)
+		}
 		if errors.As(err, &oe) {
 			at := n
 			switch {
-			case oe.Call >= 0 && exp != nil:
-				at = exp.Items[oe.Call]
+			case oe.Call >= 0 && oe.Call < len(callNodes):
+				at = callNodes[oe.Call]
 			case oe.Minimum >= 0 && mins != nil:
 				at = mins.Entries[oe.Minimum].Value
 			}

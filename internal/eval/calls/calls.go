@@ -34,6 +34,9 @@ type Item struct {
 	// Diff explains why a step with the item's name did not match; nil
 	// gives no differences.
 	Diff func(s *trajeval.Step) []trajeval.ArgDiff
+	// Back, when set, replaces Match and Diff: arguments whose rule looks
+	// at the steps before the one matched (a $from), run on the trail.
+	Back *argmatch.Matcher
 	// MaxDurationMS, when set, is a latency limit: among the largest
 	// alignments, those that pair the item with a step that ran within it
 	// win.
@@ -53,6 +56,9 @@ func Names(names []string) []Item {
 func Args(tool string, m *argmatch.Matcher) Item {
 	if m == nil || m.AcceptsAll() {
 		return Item{Tool: tool}
+	}
+	if m.LooksBack() {
+		return Item{Tool: tool, Key: m.Key(), Back: m}
 	}
 	return Item{
 		Tool:  tool,
@@ -77,6 +83,7 @@ type Classes struct {
 	classes   []Item
 	byTool    map[string][]int32 // ascending: classes are numbered in order
 	limited   bool               // some item has a latency limit
+	back      bool               // some item looks at earlier steps
 }
 
 // Prepare groups items into classes.
@@ -99,6 +106,7 @@ func Prepare(items []Item) *Classes {
 			classOf[k] = c
 			cl.classes = append(cl.classes, it)
 			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], c)
+			cl.back = cl.back || it.Back != nil
 		}
 		cl.itemClass[i] = c
 	}
@@ -110,12 +118,21 @@ func (cl *Classes) Relate(steps []trajeval.Step) *align.Relation {
 	r := &align.Relation{ItemClass: cl.itemClass, Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
 	// The classes of every step share one array.
 	buf := make([]int32, 0, len(steps))
+	var trail *argmatch.Trail
+	if cl.back {
+		trail = argmatch.NewTrail(steps)
+	}
 	for j := range steps {
 		s := &steps[j]
 		r.Group[j] = int32(s.ParallelGroup)
 		start := len(buf)
 		for _, c := range cl.byTool[s.Name] {
-			if m := cl.classes[c].Match; m == nil || m(s) {
+			it := &cl.classes[c]
+			if it.Back != nil {
+				if it.Back.MatchAt(trail, j) {
+					buf = append(buf, c)
+				}
+			} else if it.Match == nil || it.Match(s) {
 				buf = append(buf, c)
 			}
 		}
@@ -153,6 +170,7 @@ const (
 // the extra steps. Indexes in d are 1-based; Step numbers are the steps'
 // own indexes when set.
 func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.Alignment, order Order) {
+	trail := argmatch.NewTrail(steps)
 	usedItem := make([]bool, len(items))
 	usedStep := make([]bool, len(steps))
 	d.Hits = len(a.Pairs)
@@ -174,7 +192,7 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 		if usedItem[i] {
 			continue
 		}
-		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, steps, usedStep, names, byName, order)})
+		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, names, byName, order)})
 	}
 	for j, s := range steps {
 		if !usedStep[j] {
@@ -186,7 +204,8 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 // maxNear bounds the near misses shown for one missing item.
 const maxNear = 3
 
-func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, byName map[string][]int, order Order) []trajeval.NearMiss {
+func near(i int, it Item, trail *argmatch.Trail, used []bool, names []string, byName map[string][]int, order Order) []trajeval.NearMiss {
+	steps := trail.Steps()
 	var out []trajeval.NearMiss
 	// In a positional alignment the step at the item's own position comes
 	// first: it is the one the item was compared with.
@@ -195,8 +214,8 @@ func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, by
 		nm := trajeval.NearMiss{Step: stepNo(steps, i), Tool: s.Name}
 		if s.Name != it.Tool {
 			nm.Why = fmt.Sprintf("position %d holds %s", i+1, s.Name)
-		} else if it.Diff != nil {
-			nm.Diffs = it.Diff(s)
+		} else {
+			nm.Diffs = it.diff(trail, i)
 		}
 		out = append(out, nm)
 	}
@@ -210,15 +229,12 @@ func near(i int, it Item, steps []trajeval.Step, used []bool, names []string, by
 			if used[j] != (pass == 1) || (order == Positional && j == i) {
 				continue
 			}
-			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name}
-			if it.Diff != nil {
-				nm.Diffs = it.Diff(s)
-			}
+			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name, Diffs: it.diff(trail, j)}
 			switch {
 			case len(nm.Diffs) > 0:
 			case used[j]:
 				nm.Why = "matched another expected call"
-			case it.Match != nil && !it.Match(s):
+			case !it.Matches(trail, j):
 				nm.Why = "same tool, did not match"
 			case order == Positional:
 				nm.Why = fmt.Sprintf("matches, but at position %d", j+1)

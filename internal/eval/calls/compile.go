@@ -24,7 +24,26 @@ func Compile(expected []trajeval.ExpectedCall, def trajeval.ArgsMatch, opt argma
 	return items, nil
 }
 
-// Matches reports whether item it matches step s.
-func (it *Item) Matches(s *trajeval.Step) bool {
-	return it.Tool == s.Name && (it.Match == nil || it.Match(s))
+// Matches reports whether item it matches step j of the trail.
+func (it *Item) Matches(t *argmatch.Trail, j int) bool {
+	s := &t.Steps()[j]
+	switch {
+	case it.Tool != s.Name:
+		return false
+	case it.Back != nil:
+		return it.Back.MatchAt(t, j)
+	}
+	return it.Match == nil || it.Match(s)
+}
+
+// diff explains why step j of the trail did not match; nil when the item
+// gives no differences.
+func (it *Item) diff(t *argmatch.Trail, j int) []trajeval.ArgDiff {
+	switch {
+	case it.Back != nil:
+		return it.Back.DiffAt(t, j)
+	case it.Diff != nil:
+		return it.Diff(&t.Steps()[j])
+	}
+	return nil
 }

@@ -24,53 +24,62 @@ func Calls(n *config.Node) ([]trajeval.ExpectedCall, error) {
 	}
 	calls := make([]trajeval.ExpectedCall, 0, len(items))
 	for _, it := range items {
-		if it.Kind == config.String {
-			calls = append(calls, trajeval.ExpectedCall{Tool: it.Text})
-			continue
-		}
-		if it.Kind != config.Map {
-			return nil, it.Errorf("an expected call is a map with a tool, or a tool name; got %s", it.Kind)
-		}
-		if err := it.Check("tool", "name", "args", "args_match", "max_duration_ms"); err != nil {
+		c, err := Call(it)
+		if err != nil {
 			return nil, err
-		}
-		var c trajeval.ExpectedCall
-		tn, _ := it.First("tool", "name")
-		if tn == nil {
-			return nil, it.Errorf("expected call has no tool").With("add tool: NAME")
-		}
-		if c.Tool, err = tn.Name(); err != nil {
-			return nil, err
-		}
-		if a := it.Get("args"); a != nil {
-			switch {
-			case a.Kind == config.String && a.Text == "any":
-			case a.Kind == config.Null:
-			case a.Kind == config.Map:
-				c.Args = a.Value()
-			default:
-				return nil, a.Errorf("args must be a map of argument values or the word any, got %s", a.Kind)
-			}
-		}
-		if m := it.Get("args_match"); m != nil {
-			if c.ArgsMatch, err = ArgsMatch(m); err != nil {
-				return nil, err
-			}
-		}
-		if d := it.Get("max_duration_ms"); d != nil {
-			v, err := d.NonNegative()
-			if err != nil {
-				return nil, err
-			}
-			c.MaxDurationMS = &v
-		}
-		// Compile now so a bad operator is reported at its place.
-		if _, err := argmatch.New(c.Args, c.ArgsMatch, argmatch.Options{}); err != nil {
-			return nil, PlaceCompileError(it.Get("args"), err)
 		}
 		calls = append(calls, c)
 	}
 	return calls, nil
+}
+
+// Call reads one expected call (see [Calls]).
+func Call(it *config.Node) (trajeval.ExpectedCall, error) {
+	var c trajeval.ExpectedCall
+	if it.Kind == config.String {
+		return trajeval.ExpectedCall{Tool: it.Text}, nil
+	}
+	if it.Kind != config.Map {
+		return c, it.Errorf("an expected call is a map with a tool, or a tool name; got %s", it.Kind)
+	}
+	if err := it.Check("tool", "name", "args", "args_match", "max_duration_ms"); err != nil {
+		return c, err
+	}
+	tn, _ := it.First("tool", "name")
+	if tn == nil {
+		return c, it.Errorf("expected call has no tool").With("add tool: NAME")
+	}
+	var err error
+	if c.Tool, err = tn.Name(); err != nil {
+		return c, err
+	}
+	if a := it.Get("args"); a != nil {
+		switch {
+		case a.Kind == config.String && a.Text == "any":
+		case a.Kind == config.Null:
+		case a.Kind == config.Map:
+			c.Args = a.Value()
+		default:
+			return c, a.Errorf("args must be a map of argument values or the word any, got %s", a.Kind)
+		}
+	}
+	if m := it.Get("args_match"); m != nil {
+		if c.ArgsMatch, err = ArgsMatch(m); err != nil {
+			return c, err
+		}
+	}
+	if d := it.Get("max_duration_ms"); d != nil {
+		v, err := d.NonNegative()
+		if err != nil {
+			return c, err
+		}
+		c.MaxDurationMS = &v
+	}
+	// Compile now so a bad operator is reported at its place.
+	if _, err := argmatch.New(c.Args, c.ArgsMatch, argmatch.Options{}); err != nil {
+		return c, PlaceCompileError(it.Get("args"), err)
+	}
+	return c, nil
 }
 
 // PlaceCompileError places an argument compile error at its value below
@@ -80,6 +89,7 @@ func PlaceCompileError(args *config.Node, err error) error {
 	if errors.As(err, &ce) && args != nil {
 		at := args.At(ce.Path...)
 		e := at.Errorf("%s", ce.Msg)
+		e.Hint = ce.Hint
 		e.Path = args.Path
 		for _, s := range ce.Path {
 			e.Path += "." + s

@@ -85,3 +85,42 @@ func BenchmarkInOrder100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGroups scores a suite's list with groups (a call with
+// arguments, an any_order group of four, a one_of of a call and a
+// sequence, an optional call, an unbounded repeat) against 1,000 steps of
+// those tools, end to end: relation, alignment and explanation.
+func BenchmarkGroups(b *testing.B) {
+	const yaml = `type: tool_trajectory
+mode: in_order
+expected:
+  - {tool: plan, args: {k: 1}}
+  - any_order: [read, grep, list, stat]
+  - one_of: [answer, {in_order: [draft, review]}]
+  - optional: ask
+  - repeat: search
+  - done
+`
+	node, err := config.Parse("bench.yaml", []byte(yaml))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := spec.Build(node, &spec.Env{Types: builtin.Types()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tools := []string{"plan", "read", "grep", "list", "stat", "answer", "draft", "review", "ask", "search", "done", "other"}
+	rng := rand.New(rand.NewPCG(7, 1000))
+	t := &trajeval.Trajectory{}
+	for i := range 1000 {
+		t.Steps = append(t.Steps, trajeval.Step{Name: tools[rng.IntN(len(tools))], Args: map[string]any{"k": json.Number(fmt.Sprint(i % 3))}})
+	}
+	t.Finish()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := c.Run(ctx, t); r.Status == trajeval.StatusError || r.Score < 0.9 {
+			b.Fatalf("%s %v: 1,000 random steps of these tools hold the list", r.Error, r.Score)
+		}
+	}
+}

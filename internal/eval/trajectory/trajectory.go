@@ -27,6 +27,47 @@
 // max (hits / max(|E|,|A|)) or binary (1 iff the recall score is 1); see
 // package score.
 //
+// Groups ([Options].Groups, in_order and exact): an entry of the expected
+// list may be a group ([Expect]) of entries, nested at will, and the list
+// then stands for a set of plain lists of calls, its words:
+//  1. any_order: its entries, each taken whole, in any order (a
+//     permutation of the entries, not an interleaving of their calls);
+//     at most 12 entries;
+//  2. in_order: its entries in order;
+//  3. one_of: exactly one of its entries;
+//  4. optional: its entry or nothing;
+//  5. repeat: its entry Min to Max times (Max may be Unbounded), each time
+//     with its own choices.
+//
+// The score is the best in_order score of a word w, over every word and
+// every alignment: (hits + lat_pass) / (|w| + |Lat(w)| − lat_skipped),
+// the empty word scoring 1. So an optional call that is absent costs
+// nothing (and one that is matched counts, as a listed call would), a
+// one_of counts its best alternative with that alternative's calls, and a
+// repeat counts Min calls, or as many as it matched up to Max (calls
+// beyond Max are extra). Among words of the best score the one with the
+// most hits wins. A latency limit counts only for the calls of w: a slow
+// call that an optional, or a repeat beyond Min, may leave out is left
+// out, as an extra step. Precision, f1, max and binary are computed from
+// that word: |E| is |w|. The details explain w as the plain list it is
+// (Matched, Missing and Extra number its calls 1..|w|), and
+// Notes["chosen"] gives each call's place in the list, e.g.
+// "2 read: expected[1].any_order[0]", a run of one repeated call on one
+// line ("3-5 search: expected[2].repeat").
+// An alignment too large to compute (see package align) is an error of
+// Evaluate, never a guess.
+//
+// In exact mode the same holds position by position: w[k] against A[k]
+// (a parallel group's positions in any permutation), scored (hits +
+// lat_pass) / (max(|w|, |A|) + |Lat(w)| − lat_skipped), so the best word
+// is the one that fits the steps best; the empty word scores 1 only
+// against no steps. Matched and Missing number w's calls by position.
+//
+// Groups in another mode are refused: any_order ignores order anyway (one
+// any_order group in in_order mode is any order) and subset is an
+// allow-list, so a group there would mean nothing or something new; it is
+// an error, never ignored.
+//
 // An evaluator is built from [Options] by [New]; suite files are
 // translated into Options by the YAML layer.
 package trajectory
@@ -42,6 +83,7 @@ import (
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -83,6 +125,9 @@ type Options struct {
 	Strings argmatch.Options
 	// Minimums count in AnyOrder only: each one met is a hit.
 	Minimums []Minimum
+	// Groups, when set, replace Expected: calls and groups of calls
+	// (see [Expect]); with a group, InOrder and Exact modes only.
+	Groups []Expect
 }
 
 // An OptionError is a setting New refuses. Call is the 0-based index of
@@ -118,7 +163,12 @@ type Evaluator struct {
 	Calls    []trajeval.ExpectedCall
 	Items    []calls.Item
 	Minimums []Minimum
-	classes  *calls.Classes // Items, prepared once
+	// Groups are the expected entries when they hold a group; Calls
+	// are then their calls in document order, and Items those calls.
+	Groups  []Expect
+	classes *calls.Classes // Items, prepared once
+	auto    *align.Automaton
+	paths   []string // each call's place in Groups, e.g. expected[1].any_order[0]
 }
 
 // New builds a tool_trajectory evaluator. It refuses, with an
@@ -144,6 +194,11 @@ func New(o Options) (*Evaluator, error) {
 	}
 	if err := e.Score.Valid(); err != nil {
 		return nil, &OptionError{Call: -1, Minimum: -1, Err: err}
+	}
+	if len(o.Groups) > 0 {
+		if err := e.prepareGroups(&o); err != nil {
+			return nil, err
+		}
 	}
 	for i, c := range o.Expected {
 		switch {
@@ -197,6 +252,9 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if e.Mode == Subset {
 		return e.subset(steps, d), nil
 	}
+	if e.auto != nil && e.classes != nil {
+		return e.evaluateGroups(steps, d)
+	}
 	cl := e.classes
 	if cl == nil { // an Evaluator not made by New
 		cl = calls.Prepare(e.Items)
@@ -206,7 +264,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if len(e.Items) > 0 {
 		calls.Explain(d, e.Items, steps, a, order[e.Mode])
 	}
-	latPass, latSkip, latN := e.latency(steps, a, d)
+	latPass, latSkip, latN := latency(e.Calls, steps, a, d)
 	minMet := e.minimums(steps, d)
 
 	ne, na, hits := len(e.Calls), len(steps), len(a.Pairs)
@@ -228,11 +286,12 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 
 func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.Outcome {
 	allowed := 0
+	trail := argmatch.NewTrail(steps)
 	for j := range steps {
 		s := &steps[j]
 		ok := false
 		for i := range e.Calls {
-			if e.Items[i].Matches(s) {
+			if e.Items[i].Matches(trail, j) {
 				ok = true
 				d.Matched = append(d.Matched, trajeval.Pair{Item: i + 1, Step: j + 1, Tool: s.Name})
 				break
@@ -249,13 +308,14 @@ func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.
 	return trajeval.Outcome{Score: e.Score.Apply(recall, allowed, len(e.Calls), len(steps)), Details: d}
 }
 
-// latency runs the max_duration_ms checks of the matched and missing calls.
-func (e *Evaluator) latency(steps []trajeval.Step, a align.Alignment, d *trajeval.Details) (pass, skipped, total int) {
+// latency runs the max_duration_ms checks of the matched and missing
+// calls of want, which a aligned with steps.
+func latency(want []trajeval.ExpectedCall, steps []trajeval.Step, a align.Alignment, d *trajeval.Details) (pass, skipped, total int) {
 	step := make(map[int]int, len(a.Pairs))
 	for _, p := range a.Pairs {
 		step[p.Item] = p.Step
 	}
-	for i, c := range e.Calls {
+	for i, c := range want {
 		if c.MaxDurationMS == nil {
 			continue
 		}
@@ -323,7 +383,7 @@ func (e *Evaluator) minimums(steps []trajeval.Step, d *trajeval.Details) int {
 			st = trajeval.CheckPass
 			met++
 		}
-		d.Checks = append(d.Checks, trajeval.Check{Name: "minimum " + m.Tool + " ≥ " + strconv.Itoa(m.N), Status: st, Message: "called " + strconv.Itoa(n) + " times"})
+		d.Checks = append(d.Checks, trajeval.Check{Name: "minimum " + m.Tool + " ≥ " + strconv.Itoa(m.N), Status: st, Message: "called " + plural.Count(n, "time", "times")})
 	}
 	return met
 }

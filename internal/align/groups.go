@@ -1,0 +1,713 @@
+package align
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// A Pattern is an expectation with groups: an item, or a group of
+// patterns. It stands for a set of plain item lists, its words:
+//  1. an Item is the one-item list [Item];
+//  2. a Sequence is its entries' words one after another;
+//  3. an Unordered group is its entries' words one after another, the
+//     entries taken whole in any order (a permutation of the entries,
+//     not an interleaving of their items);
+//  4. OneOf is the words of exactly one of its entries;
+//  5. Optional is its entry's words or the empty list;
+//  6. Repeat is its entry's words Min to Max times over (Max < 0:
+//     unbounded), each time with its own choices.
+type Pattern struct {
+	Kind PatternKind
+	Item int       // an Item: the item (an index into Relation.ItemClass)
+	Sub  []Pattern // a group's entries; Optional and Repeat have one
+	// Min and Max bound a Repeat; Max < 0 is unbounded.
+	Min, Max int
+}
+
+// A PatternKind says what a Pattern is.
+type PatternKind int
+
+// The kinds of Pattern.
+const (
+	Item PatternKind = iota
+	Sequence
+	Unordered
+	OneOf
+	Optional
+	Repeat
+)
+
+// The sizes a compiled pattern may reach. An Unordered group of k entries
+// compiles to 2^k hub states (one per set of entries already taken), with
+// a copy of each entry between hubs, so both bound it.
+const (
+	MaxUnordered = 12      // entries of one Unordered group
+	MaxStates    = 1 << 16 // states of a compiled pattern
+	// MaxCells bounds the traceback of one alignment: the sum, over the
+	// steps' blocks, of 2^(block size) × states.
+	MaxCells = 1 << 24
+)
+
+// ErrTooLarge is returned when a pattern or an alignment exceeds the
+// sizes above.
+var ErrTooLarge = errors.New("expectation too large")
+
+// ErrPattern is returned for a pattern that is not well formed.
+var ErrPattern = errors.New("invalid pattern")
+
+// An Automaton is a compiled Pattern: a weighted nondeterministic finite
+// automaton whose transitions are items or empty. It is only read once
+// made, so goroutines may share it.
+type Automaton struct {
+	states        int
+	start, accept int32
+	edges         []autoEdge
+	out           [][]int32 // edges by source state
+	order         []int32   // states, forward edges first (reverse DFS postorder)
+	pos           []int32   // pos[state]: its place in order
+	leafEdges     []int32
+	nullable      bool
+}
+
+type autoEdge struct {
+	from, to int32
+	item     int32 // -1: an empty transition
+}
+
+// Compile compiles p. It refuses, wrapping [ErrPattern], an empty group, an
+// Optional or Repeat without exactly one entry, a Repeat with Min < 0,
+// Max = 0 or Min > Max, and, wrapping [ErrTooLarge], an Unordered group of
+// more than [MaxUnordered] entries or more than [MaxStates] states.
+func Compile(p Pattern) (*Automaton, error) {
+	b := &builder{}
+	from := b.state()
+	to := b.build(p, from)
+	if b.err != nil {
+		return nil, b.err
+	}
+	a := &Automaton{states: b.n, start: int32(from), accept: int32(to), edges: b.edges}
+	a.out = make([][]int32, a.states)
+	for e, ed := range a.edges {
+		a.out[ed.from] = append(a.out[ed.from], int32(e))
+		if ed.item >= 0 {
+			a.leafEdges = append(a.leafEdges, int32(e))
+		}
+	}
+	// Reverse DFS postorder from the start: every edge but the loops'
+	// back edges goes forward in it, so one pass of relaxation mostly
+	// suffices.
+	seen := make([]bool, a.states)
+	post := make([]int32, 0, a.states)
+	type frame struct{ s, next int32 }
+	stack := []frame{{a.start, 0}}
+	seen[a.start] = true
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if int(f.next) < len(a.out[f.s]) {
+			to := a.edges[a.out[f.s][f.next]].to
+			f.next++
+			if !seen[to] {
+				seen[to] = true
+				stack = append(stack, frame{to, 0})
+			}
+			continue
+		}
+		post = append(post, f.s)
+		stack = stack[:len(stack)-1]
+	}
+	a.order = make([]int32, len(post))
+	a.pos = make([]int32, a.states)
+	for i := range a.pos {
+		a.pos[i] = -1
+	}
+	for i, s := range post {
+		a.order[len(post)-1-i] = s
+		a.pos[s] = int32(len(post) - 1 - i)
+	}
+	a.nullable = a.reachesEmpty()
+	return a, nil
+}
+
+// States returns the number of states.
+func (a *Automaton) States() int { return a.states }
+
+// reachesEmpty reports whether the accept state is reachable from the
+// start by empty transitions alone: the empty list is a word.
+func (a *Automaton) reachesEmpty() bool {
+	seen := make([]bool, a.states)
+	stack := []int32{a.start}
+	seen[a.start] = true
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s == a.accept {
+			return true
+		}
+		for _, e := range a.out[s] {
+			if ed := a.edges[e]; ed.item < 0 && !seen[ed.to] {
+				seen[ed.to] = true
+				stack = append(stack, ed.to)
+			}
+		}
+	}
+	return false
+}
+
+type builder struct {
+	n     int
+	edges []autoEdge
+	err   error
+}
+
+func (b *builder) state() int {
+	b.n++
+	if b.n > MaxStates && b.err == nil {
+		b.err = fmt.Errorf("%w: more than %d states (an any_order group of many entries, or a repeat with a large max, inside another)", ErrTooLarge, MaxStates)
+	}
+	return b.n - 1
+}
+
+func (b *builder) edge(from, to, item int) {
+	b.edges = append(b.edges, autoEdge{int32(from), int32(to), int32(item)})
+}
+
+func (b *builder) fail(format string, args ...any) int {
+	if b.err == nil {
+		b.err = fmt.Errorf("%w: "+format, append([]any{ErrPattern}, args...)...)
+	}
+	return b.state()
+}
+
+// build adds p after state from and returns its end state. No construct
+// adds a transition into from, so from may be shared: loops return to a
+// fresh state of their own.
+func (b *builder) build(p Pattern, from int) int {
+	if b.err != nil {
+		return from
+	}
+	switch p.Kind {
+	case Item:
+		if p.Item < 0 {
+			return b.fail("item %d", p.Item)
+		}
+		to := b.state()
+		b.edge(from, to, p.Item)
+		return to
+	case Sequence:
+		if len(p.Sub) == 0 {
+			return b.fail("an empty group")
+		}
+		cur := from
+		for _, s := range p.Sub {
+			cur = b.build(s, cur)
+		}
+		return cur
+	case OneOf:
+		if len(p.Sub) == 0 {
+			return b.fail("an empty one_of group")
+		}
+		to := b.state()
+		for _, s := range p.Sub {
+			in := b.state()
+			b.edge(from, in, -1)
+			b.edge(b.build(s, in), to, -1)
+		}
+		return to
+	case Optional:
+		if len(p.Sub) != 1 {
+			return b.fail("optional takes one entry, got %d", len(p.Sub))
+		}
+		to := b.state()
+		b.edge(b.build(p.Sub[0], from), to, -1)
+		b.edge(from, to, -1)
+		return to
+	case Repeat:
+		switch {
+		case len(p.Sub) != 1:
+			return b.fail("repeat takes one entry, got %d", len(p.Sub))
+		case p.Min < 0:
+			return b.fail("repeat min must be at least 0, got %d", p.Min)
+		case p.Max == 0:
+			return b.fail("repeat max must be at least 1")
+		case p.Max > 0 && p.Min > p.Max:
+			return b.fail("repeat min %d is above max %d", p.Min, p.Max)
+		}
+		cur := from
+		for range p.Min {
+			if cur = b.build(p.Sub[0], cur); b.err != nil {
+				return cur
+			}
+		}
+		if p.Max < 0 {
+			head := b.state()
+			b.edge(cur, head, -1)
+			b.edge(b.build(p.Sub[0], head), head, -1)
+			to := b.state()
+			b.edge(head, to, -1)
+			return to
+		}
+		for range p.Max - p.Min {
+			to := b.state()
+			b.edge(b.build(p.Sub[0], cur), to, -1)
+			b.edge(cur, to, -1)
+			if cur = to; b.err != nil {
+				return cur
+			}
+		}
+		return cur
+	case Unordered:
+		k := len(p.Sub)
+		switch {
+		case k == 0:
+			return b.fail("an empty any_order group")
+		case k > MaxUnordered:
+			if b.err == nil {
+				b.err = fmt.Errorf("%w: an any_order group of %d entries (at most %d)", ErrTooLarge, k, MaxUnordered)
+			}
+			return from
+		}
+		// hub[m]: the entries in m have been taken.
+		hub := make([]int, 1<<k)
+		hub[0] = from
+		for m := 1; m < len(hub); m++ {
+			hub[m] = b.state()
+		}
+		for m := range hub {
+			for i, s := range p.Sub {
+				if m&(1<<i) != 0 {
+					continue
+				}
+				if b.err != nil {
+					return from
+				}
+				if s.Kind == Item && s.Item >= 0 {
+					b.edge(hub[m], hub[m|1<<i], s.Item)
+					continue
+				}
+				b.edge(b.build(s, hub[m]), hub[m|1<<i], -1)
+			}
+		}
+		return hub[len(hub)-1]
+	}
+	return b.fail("unknown kind %d", p.Kind)
+}
+
+// Checks add latency checks to the score of a pattern's alignment: a
+// matched item of class c with a limit (Limited) passes its check when
+// Relation.Bonus(c, step) says so, is skipped (out of the score) when
+// Skipped(c, step), and fails otherwise; an item left unmatched fails it.
+// A nil function means no limit and nothing skipped.
+type Checks struct {
+	Limited func(c int32) bool
+	Skipped func(c int32, j int) bool
+}
+
+// A Choice is the word of a pattern that aligned best, and its
+// alignment.
+type Choice struct {
+	Items []int // the chosen word: items in order (an item may come again)
+	Steps []int // Steps[k] is the step Items[k] matched, or -1
+	// Num and Den are the score Num/Den: hits plus latency passes over
+	// the word's length plus its latency checks, less those skipped. Den
+	// is 0 for the empty word, whose score is 1.
+	Num, Den int
+	Hits     int
+	// Slots, for AlignExact, is the position of each item: the step it
+	// was compared with, or its place after the last step.
+	Slots []int
+}
+
+// Align returns the word of a and its order-preserving alignment with
+// the steps of r that score best, where the score of a word w is that of
+// a plain in-order list: (hits + latency passes) / (|w| + latency checks −
+// checks skipped), the empty word scoring 1. Among words of the best score
+// it takes the most hits, then the shortest. Steps of one parallel group
+// are unordered among themselves, as in [InOrder].
+//
+// It maximises the ratio exactly, by Dinkelbach's method: for λ = p/q the
+// best word under the additive weight q·(hits + passes) − p·(length +
+// checks − skipped) is a maximum-weight path through the product of the
+// automaton and the steps; λ then becomes that word's score, until no
+// word does better than λ. Each round runs in O(Σ_b 2^k_b·(k_b·L + ρ·T))
+// time over the steps' blocks b of k_b steps (k = 1 for a step outside a
+// parallel group), L being the automaton's item transitions, T all its
+// transitions and ρ the passes of relaxation within one step (1 plus the
+// nesting of unbounded repeats that a step's closure goes round, in
+// practice); a round stores Σ_b 2^k_b × states back pointers (at most
+// [MaxCells]; beyond that, or a parallel group of more than 14 steps, it
+// returns an error wrapping [ErrTooLarge]). The rounds raise λ strictly
+// and converge superlinearly: a handful in practice.
+func (a *Automaton) Align(r *Relation, chk Checks) (Choice, error) {
+	return a.align(r, chk, false)
+}
+
+// AlignExact is [Automaton.Align] position by position, as [Exact] aligns
+// a plain list: the k-th item of the word is compared with the k-th step
+// only (inside a parallel group, the word's items at the group's positions
+// with its steps in any permutation), and the score of a word w is
+// (hits + latency passes) / (max(|w|, steps) + latency checks − checks
+// skipped), so a missing, a wrong and an extra call each cost one
+// position. With no steps the empty word scores 1. Choice.Slots gives
+// each item's position. Its cost is Align's, every block storing its
+// layers.
+func (a *Automaton) AlignExact(r *Relation, chk Checks) (Choice, error) {
+	return a.align(r, chk, true)
+}
+
+func (a *Automaton) align(r *Relation, chk Checks, exact bool) (Choice, error) {
+	blocks := r.blocks()
+	cells := 0
+	for _, bl := range blocks {
+		k := bl[1] - bl[0]
+		if k > maskLimit {
+			return Choice{}, fmt.Errorf("%w: a parallel group of %d steps (at most %d with groups in expected)", ErrTooLarge, k, maskLimit)
+		}
+		cells += (1 << k) * a.states
+		if cells > MaxCells {
+			return Choice{}, fmt.Errorf("%w: %d states against %d steps (more than %d cells)", ErrTooLarge, a.states, len(r.Steps), MaxCells)
+		}
+	}
+	// The back pointers of every round share one slab, sized once.
+	d := &dp{a: a, r: r, chk: chk, blocks: blocks, exact: exact}
+	d.ptrs = make([]int32, 0, cells-len(blocks)*a.states)
+	d.choice = make([]uint16, 0, len(blocks)*a.states)
+	p, q := int64(0), int64(1)
+	if a.nullable && (!exact || len(r.Steps) == 0) {
+		p = 1 // the empty word scores 1: nothing does better
+	}
+	for {
+		c := d.round(p, q)
+		if c.Den == 0 || q*int64(c.Num)-p*int64(c.Den) <= 0 {
+			return c, nil
+		}
+		g := gcd(int64(c.Num), int64(c.Den))
+		p, q = int64(c.Num)/g, int64(c.Den)/g
+	}
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	if a == 0 {
+		return 1
+	}
+	return a
+}
+
+// A val is a path's weight: primary, then secondary (hits·2^32 − the
+// denominator). Unreachable is the least.
+type val struct{ p, s int64 }
+
+var unreachable = val{p: math.MinInt64}
+
+func (v val) less(w val) bool { return v.p < w.p || v.p == w.p && v.s < w.s }
+func (v val) add(w val) val   { return val{v.p + w.p, v.s + w.s} }
+
+const hitWeight = 1 << 32
+
+type dp struct {
+	a      *Automaton
+	r      *Relation
+	chk    Checks
+	blocks [][2]int
+	exact  bool // position by position (AlignExact)
+	p, q   int64
+	skip   []val // weight of each edge taken without a step
+	vals   []val // the layers of one block
+	// Per block: where its back pointers of layers 1.. start in ptrs,
+	// and its layer choices in choice (-1: no step of the block matches,
+	// the states carry over).
+	off    []int
+	ptrs   []int32
+	choice []uint16
+	init   []int32 // back pointers of the start's closure
+	tail   []int32 // exact: back pointers of the items after the last step
+}
+
+// Back pointers: -1 none (layer 0: carried from the block before);
+// 2e an edge e taken without a step; 2(e·16+s)+1 an edge e matched with
+// the block's step s.
+func ptrSkip(e int32) int32         { return 2 * e }
+func ptrMatch(e int32, s int) int32 { return 2*(e*16+int32(s)) + 1 }
+
+func (d *dp) limited(c int32) bool { return d.chk.Limited != nil && d.chk.Limited(c) }
+
+// matched is the weight of item i matched with step j. In exact
+// alignments the item's position counts once in the denominator whatever
+// it holds, so only its latency check is weighed here.
+func (d *dp) matched(i, j int) val {
+	c := d.r.ItemClass[i]
+	num, den := int64(1), int64(1)
+	if d.exact {
+		den = 0
+	}
+	if d.limited(c) {
+		switch {
+		case d.chk.Skipped != nil && d.chk.Skipped(c, j):
+		case d.r.bonus(i, j):
+			num, den = num+1, den+1
+		default:
+			den++
+		}
+	}
+	return val{d.q*num - d.p*den, hitWeight - den}
+}
+
+// mismatched is the weight of item i at an exact position whose step it
+// does not match: its latency check fails.
+func (d *dp) mismatched(i int) val {
+	den := d.unmatched(i) - 1
+	return val{-d.p * den, -den}
+}
+
+func (d *dp) unmatched(i int) int64 {
+	if d.limited(d.r.ItemClass[i]) {
+		return 2
+	}
+	return 1
+}
+
+// closure relaxes the transitions taken without a step within one layer
+// until nothing improves (Bellman–Ford in the automaton's order: no cycle
+// has positive weight, so it ends).
+func (d *dp) closure(v []val, ptr []int32) { d.relax(v, ptr, true) }
+
+// relax is closure; without items, only the empty transitions (an exact
+// item always takes a position).
+func (d *dp) relax(v []val, ptr []int32, items bool) {
+	a := d.a
+	for again := true; again; {
+		again = false
+		for _, u := range a.order {
+			if v[u] == unreachable {
+				continue
+			}
+			for _, e := range a.out[u] {
+				if !items && a.edges[e].item >= 0 {
+					continue
+				}
+				to := a.edges[e].to
+				if c := v[u].add(d.skip[e]); v[to].less(c) {
+					v[to], ptr[to] = c, ptrSkip(e)
+					again = again || a.pos[to] <= a.pos[u]
+				}
+			}
+		}
+	}
+}
+
+func (d *dp) round(p, q int64) Choice {
+	a, r := d.a, d.r
+	d.p, d.q = p, q
+	S := a.states
+	d.skip = d.skip[:0]
+	for _, ed := range a.edges {
+		w := val{}
+		if ed.item >= 0 {
+			den := d.unmatched(int(ed.item))
+			w = val{-p * den, -den}
+		}
+		d.skip = append(d.skip, w)
+	}
+	cur := make([]val, S)
+	for i := range cur {
+		cur[i] = unreachable
+	}
+	cur[a.start] = val{}
+	d.init = fill(d.init, S, -1)
+	d.relax(cur, d.init, !d.exact)
+	d.off, d.ptrs, d.choice = d.off[:0], d.ptrs[:0], d.choice[:0]
+	for _, bl := range d.blocks {
+		lo, k := bl[0], bl[1]-bl[0]
+		live := false
+		for j := lo; j < bl[1] && !live; j++ {
+			for _, e := range a.leafEdges {
+				if r.matches(int(a.edges[e].item), j) {
+					live = true
+					break
+				}
+			}
+		}
+		if !live && !d.exact {
+			d.off = append(d.off, -1)
+			continue
+		}
+		n := 1 << k
+		d.vals = fillVal(d.vals, n*S)
+		copy(d.vals[:S], cur)
+		start := len(d.ptrs)
+		d.off = append(d.off, start)
+		d.ptrs = slices.Grow(d.ptrs, (n-1)*S)[:start+(n-1)*S]
+		ptr := d.ptrs[start:]
+		for i := range ptr {
+			ptr[i] = -1
+		}
+		for m := range n {
+			v := d.vals[m*S : (m+1)*S]
+			if m > 0 {
+				d.relax(v, ptr[(m-1)*S:m*S], !d.exact)
+			}
+			for s := range k {
+				if m&(1<<s) != 0 {
+					continue
+				}
+				j, nm := lo+s, m|1<<s
+				nv, np := d.vals[nm*S:(nm+1)*S], ptr[(nm-1)*S:nm*S]
+				for _, e := range a.leafEdges {
+					ed := a.edges[e]
+					if v[ed.from] == unreachable {
+						continue
+					}
+					var w val
+					switch {
+					case r.matches(int(ed.item), j):
+						w = d.matched(int(ed.item), j)
+					case d.exact:
+						w = d.mismatched(int(ed.item))
+					default:
+						continue
+					}
+					if c := v[ed.from].add(w); nv[ed.to].less(c) {
+						nv[ed.to], np[ed.to] = c, ptrMatch(e, s)
+					}
+				}
+			}
+		}
+		cs := len(d.choice)
+		d.choice = slices.Grow(d.choice, S)[:cs+S]
+		ch := d.choice[cs:]
+		clear(ch)
+		for st := range S {
+			if d.exact && st != int(a.accept) {
+				// Every position of the block holds an item of the
+				// word, unless the word has ended (extra steps).
+				cur[st], ch[st] = d.vals[(n-1)*S+st], uint16(n-1)
+				continue
+			}
+			best := cur[st]
+			for m := 1; m < n; m++ {
+				if c := d.vals[m*S+st]; best.less(c) {
+					best, ch[st] = c, uint16(m)
+				}
+			}
+			cur[st] = best
+		}
+	}
+	if d.exact {
+		// The items after the last step: each a missing call.
+		d.tail = fill(d.tail, S, -1)
+		d.relax(cur, d.tail, true)
+	}
+	return d.trace()
+}
+
+// trace follows the back pointers from the accept state.
+func (d *dp) trace() Choice {
+	a := d.a
+	S := a.states
+	n := len(d.r.Steps)
+	var items, steps, slots []int
+	add := func(item, step, slot int) {
+		items, steps, slots = append(items, item), append(steps, step), append(slots, slot)
+	}
+	st := a.accept
+	for d.exact && d.tail[st] >= 0 {
+		ed := a.edges[d.tail[st]/2]
+		if ed.item >= 0 {
+			add(int(ed.item), -1, -1) // numbered below
+		}
+		st = ed.from
+	}
+	for bi, ci := len(d.blocks)-1, len(d.choice); bi >= 0; bi-- {
+		if d.off[bi] < 0 {
+			continue
+		}
+		ptr := d.ptrs[d.off[bi]:]
+		ci -= S
+		m := int(d.choice[ci+int(st)])
+		for m > 0 {
+			pt := ptr[(m-1)*S+int(st)]
+			if pt%2 == 0 {
+				ed := a.edges[pt/2]
+				if ed.item >= 0 {
+					add(int(ed.item), -1, -1)
+				}
+				st = ed.from
+				continue
+			}
+			e, s := (pt/2)/16, int((pt/2)%16)
+			ed := a.edges[e]
+			j := d.blocks[bi][0] + s
+			if d.r.matches(int(ed.item), j) {
+				add(int(ed.item), j, j)
+			} else {
+				add(int(ed.item), -1, j) // exact: a wrong call at position j
+			}
+			st, m = ed.from, m&^(1<<s)
+		}
+	}
+	for d.init[st] >= 0 {
+		ed := a.edges[d.init[st]/2]
+		if ed.item >= 0 {
+			add(int(ed.item), -1, -1)
+		}
+		st = ed.from
+	}
+	slices.Reverse(items)
+	slices.Reverse(steps)
+	slices.Reverse(slots)
+	c := Choice{Items: items, Steps: steps}
+	c.Den = len(items)
+	if d.exact {
+		c.Den = max(len(items), n)
+		for k := range slots {
+			if k >= n {
+				slots[k] = k // the items after the last step
+			}
+		}
+		c.Slots = slots
+	}
+	for k, i := range items {
+		cl := d.r.ItemClass[i]
+		lim := d.limited(cl)
+		if lim {
+			c.Den++
+		}
+		j := steps[k]
+		if j < 0 {
+			continue
+		}
+		c.Hits++
+		c.Num++
+		switch {
+		case !lim:
+		case d.chk.Skipped != nil && d.chk.Skipped(cl, j):
+			c.Den--
+		case d.r.bonus(i, j):
+			c.Num++
+		}
+	}
+	return c
+}
+
+func fill(s []int32, n int, v int32) []int32 {
+	s = append(s[:0], make([]int32, n)...)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+func fillVal(s []val, n int) []val {
+	if cap(s) < n {
+		s = make([]val, n)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = unreachable
+	}
+	return s
+}

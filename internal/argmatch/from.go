@@ -1,0 +1,225 @@
+package argmatch
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// A source is where a $from operator looks: the results (or arguments)
+// of a tool's earlier calls, at a path.
+type source struct {
+	tool string // "" for every tool (*)
+	args bool   // the calls' arguments, else their results
+	path Path   // below the result or arguments
+}
+
+// parseSource reads TOOL.result…, TOOL.args… or *.result….
+func parseSource(s string) (source, error) {
+	p, err := ParsePath(s)
+	if err != nil {
+		return source{}, err
+	}
+	if p[0].Index >= 0 {
+		return source{}, &PathError{Path: s, Col: 1, Msg: "a $from path starts with a tool name, not an index"}
+	}
+	if len(p) < 2 || p[1].Index >= 0 || p[1].Any || (p[1].Key != "result" && p[1].Key != "args") {
+		col := len([]rune(p[:1].String())) + 1
+		if p[0].Any {
+			col = 2
+		}
+		return source{}, &PathError{Path: s, Col: col, Msg: "after the tool name comes .result or .args (e.g. search.result.items[*].id)"}
+	}
+	src := source{args: p[1].Key == "args", path: p[2:]}
+	if !p[0].Any {
+		src.tool = p[0].Key
+	}
+	return src, nil
+}
+
+// A Trail is the steps of one trajectory as the $from operator looks back
+// along them. A step's earlier steps are those issued before it, except
+// those of its own parallel group: calls issued together cannot use each
+// other's results. NewTrail is cheap; a Trail decodes each result it
+// looks into once, and is not safe for concurrent use.
+type Trail struct {
+	steps   []trajeval.Step
+	byTool  map[string][]int // built on first use
+	results []any            // decoded results, built on first use
+	decoded []bool
+}
+
+// NewTrail returns the trail of steps.
+func NewTrail(steps []trajeval.Step) *Trail { return &Trail{steps: steps} }
+
+// Steps returns the steps of the trail.
+func (t *Trail) Steps() []trajeval.Step { return t.steps }
+
+// Earlier reports whether step k counts as earlier than step j: issued
+// before it and not in its parallel group.
+func Earlier(steps []trajeval.Step, k, j int) bool {
+	if k >= j {
+		return false
+	}
+	g := steps[j].ParallelGroup
+	return g == 0 || steps[k].ParallelGroup != g
+}
+
+// earlier calls f with the index of each step of tool ("" any) earlier
+// than step j, in order (latest first when back), until f returns false.
+func (t *Trail) earlier(j int, tool string, back bool, f func(k int) bool) {
+	n, at := j, func(i int) int { return i }
+	if tool != "" {
+		if t.byTool == nil {
+			t.byTool = map[string][]int{}
+			for k := range t.steps {
+				name := t.steps[k].Name
+				t.byTool[name] = append(t.byTool[name], k)
+			}
+		}
+		ks := t.byTool[tool]
+		n, at = sort.SearchInts(ks, j), func(i int) int { return ks[i] }
+	}
+	for i := range n {
+		if back {
+			i = n - 1 - i
+		}
+		if k := at(i); Earlier(t.steps, k, j) && !f(k) {
+			return
+		}
+	}
+}
+
+// root is the value a source's path starts from in step k: its arguments,
+// or its result with a string holding JSON decoded.
+func (t *Trail) root(k int, args bool) any {
+	if args {
+		return t.steps[k].Args
+	}
+	if t.results == nil {
+		t.results = make([]any, len(t.steps))
+		t.decoded = make([]bool, len(t.steps))
+	}
+	if !t.decoded[k] {
+		r := t.steps[k].Result
+		if s, ok := r.(string); ok {
+			r, _ = jsonv.ParseMaybeJSON(s)
+		}
+		t.results[k], t.decoded[k] = r, true
+	}
+	return t.results[k]
+}
+
+// from reports whether got equals a value at the pattern's source in an
+// earlier step than the trail's current one.
+func (c cmp) from(p *pattern, got any) bool {
+	if c.trail == nil {
+		return false
+	}
+	// The latest calls first: an agent usually uses what it just saw.
+	found := false
+	c.trail.earlier(c.at, p.src.tool, true, func(k int) bool {
+		p.src.path.Values(c.trail.root(k, p.src.args), func(v any) bool {
+			found = c.equal(v, got)
+			return !found
+		})
+		return !found
+	})
+	return found
+}
+
+// equal compares a found value with an actual one as a literal, the
+// string options applying to strings.
+func (c cmp) equal(want, got any) bool {
+	switch want.(type) {
+	case map[string]any, []any:
+		return jsonv.Equal(want, got)
+	}
+	return c.literal(want, got)
+}
+
+// siblings says which calls of tool ("" any) were left out because they
+// were issued with the current step, in its parallel group; "" when none.
+func (c cmp) siblings(tool string) string {
+	var ns []string
+	g := c.trail.steps[c.at].ParallelGroup
+	for k := range c.at {
+		s := &c.trail.steps[k]
+		if g != 0 && s.ParallelGroup == g && (tool == "" || s.Name == tool) {
+			n := s.Index
+			if n <= 0 {
+				n = k + 1
+			}
+			ns = append(ns, strconv.Itoa(n))
+		}
+	}
+	switch len(ns) {
+	case 0:
+		return ""
+	case 1:
+		return "step " + ns[0] + " was issued together with this call"
+	}
+	return "steps " + strings.Join(ns, ", ") + " were issued together with this call"
+}
+
+// maxShown bounds the values a $from near miss lists.
+const maxShown = 5
+
+// fromWant says what a $from pattern looked for and found, for a near
+// miss: `{"$from":"search.result.items[*].id"}: one of "A", "B" (steps 1, 3)`.
+func (c cmp) fromWant(p *pattern) string {
+	what := "calls"
+	if p.src.tool != "" {
+		what = "calls of " + p.src.tool
+	}
+	if c.trail == nil {
+		return p.text + ": no earlier " + what
+	}
+	var steps []string
+	var shown []string
+	seen := map[string]bool{}
+	more := 0
+	c.trail.earlier(c.at, p.src.tool, false, func(k int) bool {
+		n := c.trail.steps[k].Index
+		if n <= 0 {
+			n = k + 1
+		}
+		steps = append(steps, strconv.Itoa(n))
+		p.src.path.Values(c.trail.root(k, p.src.args), func(v any) bool {
+			s := jsonv.Marshal(v)
+			switch {
+			case seen[s]:
+			case len(shown) < maxShown:
+				seen[s] = true
+				shown = append(shown, s)
+			default:
+				seen[s] = true
+				more++
+			}
+			return true
+		})
+		return true
+	})
+	at := "step"
+	if len(steps) > 1 {
+		at = "steps"
+	}
+	switch {
+	case len(steps) == 0:
+		if s := c.siblings(p.src.tool); s != "" {
+			return p.text + ": no earlier " + what + " (" + s + ")"
+		}
+		return p.text + ": no earlier " + what
+	case len(shown) == 0:
+		return fmt.Sprintf("%s: nothing at the path in %s %s", p.text, at, strings.Join(steps, ", "))
+	}
+	list := strings.Join(shown, ", ")
+	if more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("%s: one of %s (%s %s)", p.text, list, at, strings.Join(steps, ", "))
+}

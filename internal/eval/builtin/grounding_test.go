@@ -1,0 +1,120 @@
+package builtin_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/eval/spec"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+func build(t *testing.T, yaml string, env *spec.Env) (*eval.Configured, error) {
+	t.Helper()
+	root, err := config.Parse("suite.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Types = builtin.Types()
+	return spec.Build(root, env)
+}
+
+// provenance is a search, then a read of what it found, then a read of
+// an id nobody returned.
+func provenance(t *testing.T) *trajeval.Trajectory {
+	user := "find running shoes"
+	tr := &trajeval.Trajectory{Turns: []trajeval.Turn{{Turn: 1, User: &user}}}
+	for i, s := range [][3]string{
+		{"search_products", `{"query":"running shoes"}`, `"{\"items\":[{\"id\":\"SKU-1\"},{\"id\":\"SKU-2\"}]}"`},
+		{"get_product", `{"product_id":"SKU-2"}`, `{"price":89}`},
+		{"get_product", `{"product_id":"SKU-7"}`, `null`},
+	} {
+		args, _ := jsonv.Decode([]byte(s[1]))
+		res, _ := jsonv.Decode([]byte(s[2]))
+		tr.Steps = append(tr.Steps, trajeval.Step{Index: i + 1, Turn: 1, Name: s[0], Args: args, Result: res})
+	}
+	return tr
+}
+
+func TestGrounding_suite(t *testing.T) {
+	tests := []struct {
+		name   string
+		yaml   string
+		input  string
+		score  float64
+		reason string
+	}{
+		{"defaults", "type: grounding\n", "", 2.0 / 3, "SKU-7 is invented"},
+		{"ignore", "type: grounding\nignore: [get_product.product_id]\n", "", 1, "the invented id is not checked"},
+		{"only", "type: grounding\nonly: [\"*.query\"]\n", "", 1, "only the query is checked"},
+		{"case input", "type: grounding\nonly: [get_product.product_id]\n", "also SKU-7", 1, "the case's input grounds it"},
+		{"case", "type: grounding\ncase_insensitive: true\nonly: [search_products.query]\n", "", 1, "folding changes nothing here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := build(t, tt.yaml, &spec.Env{Case: eval.Case{Input: tt.input}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Run(context.Background(), provenance(t))
+			if r.Score != tt.score {
+				t.Errorf("score %v, want %v: %s\n%+v", r.Score, tt.score, tt.reason, r.Details)
+			}
+		})
+	}
+}
+
+func TestFrom_suite(t *testing.T) {
+	yaml := `type: tool_trajectory
+mode: in_order
+expected:
+  - search_products
+  - tool: get_product
+    args: {product_id: {$from: "search_products.result.items[*].id"}}
+  - tool: get_product
+    args: {product_id: {$from: "search_products.result.items[*].id"}}
+`
+	c, err := build(t, yaml, &spec.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Run(context.Background(), provenance(t))
+	if r.Score != 2.0/3 {
+		t.Fatalf("score %v, want 2/3: the second read's id came from nowhere", r.Score)
+	}
+	got := r.Explain()
+	want := `args.product_id: expected {"$from":"search_products.result.items[*].id"}: one of "SKU-1", "SKU-2" (step 1), got "SKU-7"`
+	if !strings.Contains(got, want) {
+		t.Errorf("explanation lacks %q:\n%s", want, got)
+	}
+}
+
+func TestConfigErrors_provenance(t *testing.T) {
+	tests := []struct {
+		name, yaml, want string
+		reason           string
+	}{
+		{"bad $from", "type: tool_trajectory\nexpected:\n  - tool: get\n    args: {id: {$from: \"search.result.items[*.id\"}}\n",
+			`suite.yaml:4:24: expected[0].args.id.$from: path "search.result.items[*.id", column 22: expected ] to close the [ at column 20 (a $from path is TOOL.result or TOOL.args`,
+			"the place in the file and the column in the path"},
+		{"bad ignore", "type: grounding\nignore:\n  - search.query\n  - search..q\n",
+			`suite.yaml:4:5: ignore[1]: path "search..q", column 8: expected a key, found '.'`, "the list item and the column"},
+		{"empty only", "type: grounding\nonly: []\n", `only is empty: nothing would be checked`, "a setting that checks nothing"},
+		{"negative length", "type: grounding\nmin_length: -1\n", `min_length`, "lengths are ≥ 0"},
+		{"unknown key", "type: grounding\nignroe: [a.b]\n", `unknown key "ignroe"`, "typos are caught"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := build(t, tt.yaml, &spec.Env{})
+			var se *trajeval.SpecError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want a SpecError containing %q: %s", err, tt.want, tt.reason)
+			}
+		})
+	}
+}
