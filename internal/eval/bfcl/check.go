@@ -15,8 +15,9 @@ type failure struct {
 	Type  string // e.g. value_error:string
 	Msg   string
 	Param string // the parameter, "" for the call as a whole
-	Want  string // what was allowed, for the argument difference
-	Got   string
+	// Want and Got are the argument difference's sides: Got JSON text
+	// or trajeval.ArgMissing, Want words or trajeval.ArgAbsent.
+	Want, Got string
 }
 
 func (f *failure) diff() trajeval.ArgDiff {
@@ -24,7 +25,7 @@ func (f *failure) diff() trajeval.ArgDiff {
 	if f.Param != "" {
 		path = "args." + f.Param
 	}
-	return trajeval.ArgDiff{Path: path, Want: f.Want, Got: f.Got + " (" + f.Type + ")"}
+	return trajeval.ArgDiff{Path: path, Want: f.Want, Got: f.Got}
 }
 
 // checkCall is BFCL's simple_function_checker: nil when the step passes.
@@ -34,7 +35,7 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 		name = strings.ReplaceAll(name, ".", "_")
 	}
 	if s.Name != name {
-		return &failure{Type: "simple_function_checker:wrong_func_name", Msg: fmt.Sprintf("Function name %s not found in model output.", quote(name)), Want: name, Got: s.Name}
+		return &failure{Type: "simple_function_checker:wrong_func_name", Msg: fmt.Sprintf("Function name %s not found in model output.", quote(name)), Want: show(name), Got: show(s.Name)}
 	}
 	args, ok := s.Args.(map[string]any)
 	if !ok && s.Args != nil {
@@ -42,7 +43,7 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 	}
 	for _, p := range fn.Required {
 		if _, ok := args[p]; !ok {
-			return &failure{Type: "simple_function_checker:missing_required", Msg: fmt.Sprintf("Missing required parameter: %s.", quote(p)), Param: p, Want: "a value", Got: "nothing"}
+			return &failure{Type: "simple_function_checker:missing_required", Msg: fmt.Sprintf("Missing required parameter: %s.", quote(p)), Param: p, Want: "a value", Got: trajeval.ArgMissing}
 		}
 	}
 	allowed := map[string][]any{}
@@ -59,7 +60,7 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 		doc, inDoc := fn.Params[p]
 		vals, inAnswer := allowed[p]
 		if !inDoc || !inAnswer {
-			return &failure{Type: "simple_function_checker:unexpected_param", Msg: fmt.Sprintf("Unexpected parameter: %s.", quote(p)), Param: p, Want: "no such parameter", Got: show(value)}
+			return &failure{Type: "simple_function_checker:unexpected_param", Msg: fmt.Sprintf("Unexpected parameter: %s.", quote(p)), Param: p, Want: trajeval.ArgAbsent, Got: show(value)}
 		}
 		if f := checkParam(p, value, vals, doc); f != nil {
 			return f
@@ -67,7 +68,7 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 	}
 	for _, a := range want.Params {
 		if _, ok := args[a.Name]; !ok && !pyIn("", a.Values) {
-			return &failure{Type: "simple_function_checker:missing_optional", Msg: fmt.Sprintf("Optional parameter %s not provided and not marked as optional.", quote(a.Name)), Param: a.Name, Want: "one of " + showList(a.Values), Got: "nothing"}
+			return &failure{Type: "simple_function_checker:missing_optional", Msg: fmt.Sprintf("Optional parameter %s not provided and not marked as optional.", quote(a.Name)), Param: a.Name, Want: "one of " + showList(a.Values), Got: trajeval.ArgMissing}
 		}
 	}
 	return nil
@@ -153,7 +154,7 @@ func checkType(p string, value any, allowed []any, desc string, expected, nested
 		}
 		return true, nil
 	}
-	return variable, &failure{Type: "type_error:simple", Msg: fmt.Sprintf("Incorrect type for parameter %s. Expected type %s, got %s. Parameter value: %s.", quote(p), desc, typeOf(value), show(value)), Param: p, Want: "type " + desc, Got: typeOf(value).String() + " " + show(value)}
+	return variable, &failure{Type: "type_error:simple", Msg: fmt.Sprintf("Incorrect type for parameter %s. Expected type %s, got %s. Parameter value: %s.", quote(p), desc, typeOf(value), show(value)), Param: p, Want: "type " + desc, Got: show(value)}
 }
 
 // checkString is BFCL's string_checker.
@@ -207,7 +208,7 @@ func checkDict(p string, value any, allowed []any) *failure {
 		for _, k := range sortedKeys(got) {
 			vals, in := want[k]
 			if !in {
-				f = &failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Unexpected dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: "no such key", Got: show(got[k])}
+				f = &failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Unexpected dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: trajeval.ArgAbsent, Got: show(got[k])}
 				break
 			}
 			seq, _ := asSequence(vals)
@@ -224,7 +225,7 @@ func checkDict(p string, value any, allowed []any) *failure {
 			}
 			seq, _ := asSequence(want[k])
 			if !pyIn("", seq) {
-				f = &failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Missing dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: "one of " + show(want[k]), Got: "nothing"}
+				f = &failure{Type: "value_error:dict_key", Msg: fmt.Sprintf("Missing dict key parameter: %s.", quote(k)), Param: p + "." + k, Want: "one of " + show(want[k]), Got: trajeval.ArgMissing}
 				break
 			}
 		}
