@@ -38,6 +38,7 @@ type Suite struct {
 // loadKey is what of [RunOptions] changes how suite files load.
 type loadKey struct {
 	config, target, traces string
+	questions              string
 	threshold              float64
 	judgeWorkers           int
 	cacheDir               string
@@ -50,7 +51,7 @@ func keyOf(o RunOptions) loadKey {
 	if o.Basis != nil {
 		basis = strings.Join(o.Basis, ",")
 	}
-	return loadKey{config: o.Config, target: o.Target, traces: o.Traces, threshold: o.Threshold,
+	return loadKey{config: o.Config, target: o.Target, traces: o.Traces, questions: o.Questions, threshold: o.Threshold,
 		judgeWorkers: o.Judge.Workers, cacheDir: o.Judge.CacheDir, noCache: o.Judge.NoCache, basis: basis}
 }
 
@@ -100,8 +101,8 @@ func LoadSuite(paths ...string) (*Suite, error) {
 }
 
 // Load loads the suites at paths as [LoadSuite] does, with the settings
-// of o that change how suite files load: Config, Target, Threshold,
-// Traces and Judge. [Suite.Run] with the same settings then does not read
+// of o that change how suite files load: Config, Questions, Target,
+// Threshold, Traces and Judge. [Suite.Run] with the same settings then does not read
 // the files again. A Threshold out of range is an error wrapping
 // [ErrConfig].
 func (o RunOptions) Load(paths ...string) (*Suite, error) {
@@ -113,7 +114,7 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	}
 	s := &Suite{paths: paths, load: keyOf(o)}
 	s.judges = &judge.Runtime{Getenv: o.Judge.Getenv, Workers: o.Judge.Workers, CacheDir: o.Judge.CacheDir, NoCache: o.Judge.NoCache}
-	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis}
+	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis, Questions: o.Questions}
 	if o.Threshold != 0 {
 		lo.Threshold = &o.Threshold
 	}
@@ -268,6 +269,9 @@ type RunOptions struct {
 	// docs/tau2.md). nil keeps each task's reward_basis. A name τ² does
 	// not know, or a Basis when no suite is a τ² task file, is an error.
 	Basis []string
+	// Questions is the BFCL question file of every BFCL possible-answer
+	// file, over the one found beside each; "" uses the one beside each.
+	Questions string
 	// Judge steers the requests of judged evaluators.
 	Judge JudgeOptions
 

@@ -23,6 +23,7 @@ import (
 func evalCmd() *cobra.Command {
 	var (
 		traces, out, format, from, config string
+		questions                         string
 		threshold                         float64
 		workers                           int
 		filters                           []string
@@ -39,7 +40,8 @@ func evalCmd() *cobra.Command {
 
 PATH is a suite file or a folder searched for suite files: AgentV YAML,
 ADK *.evalset.json / *.test.json (with test_config.json beside them or
---config), UiPath evaluation sets. Each case's trace comes from its trace:
+--config), UiPath evaluation sets, BFCL possible-answer files (with their
+question file beside them or --questions). Each case's trace comes from its trace:
 key, else from --traces FILE (one trace per line, matched to cases by id).
 
 An evaluator's pass threshold is the first that is set: its own threshold:
@@ -106,7 +108,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			opts := trajeval.RunOptions{
 				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials,
-				Filter: filters, Workers: workers, Config: config, Basis: basis,
+				Filter: filters, Workers: workers, Config: config, Basis: basis, Questions: questions,
 				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
 			}
@@ -241,6 +243,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else one per CPU, or 1 with a target)")
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
+	f.StringVar(&questions, "questions", "", "BFCL question file for possible-answer files (default: the one beside them)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress on standard error (a bar on a terminal, else a line every 10s)")
 	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")

@@ -12,7 +12,7 @@ import (
 )
 
 func validateCmd() *cobra.Command {
-	var config string
+	var config, questions string
 	var basis []string
 	c := &cobra.Command{
 		Use:   "validate PATH...",
@@ -26,7 +26,7 @@ target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
 		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := trajeval.RunOptions{Config: config, Basis: basis, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
+			opts := trajeval.RunOptions{Config: config, Basis: basis, Questions: questions, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
 			s, err := opts.Load(args...)
 			if err == nil {
 				err = s.CheckFiles()
@@ -44,6 +44,7 @@ suites are valid, 2 otherwise.`,
 	}
 	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
 	c.Flags().StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE")
+	c.Flags().StringVar(&questions, "questions", "", "BFCL question file for possible-answer files")
 	return c
 }
 

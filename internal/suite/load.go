@@ -49,7 +49,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 				}
 				return nil
 			}
-			if !candidate(path) {
+			if !candidate(path, opts.Dialects) {
 				if len(skipped) < 20 && (strings.HasSuffix(path, ".json") || strings.HasSuffix(path, ".jsonl")) {
 					skipped = append(skipped, path)
 				}
@@ -67,7 +67,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, or τ²-bench task files"
+			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, or BFCL possible-answer files"
 			if t := firstTrace(skipped); t != "" {
 				hint += fmt.Sprintf("; %s looks like a trace: pass it with --traces %s, or write a suite from it with trajeval init --from %s", t, t, t)
 			}
@@ -81,12 +81,12 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 }
 
 // candidate reports whether a file met in a folder may be a suite.
-func candidate(path string) bool {
+func candidate(path string, dialects []Dialect) bool {
 	base := strings.ToLower(filepath.Base(path))
 	switch filepath.Ext(base) {
 	case ".yaml", ".yml":
 		return true
-	case ".json":
+	case ".json", ".jsonl":
 		if strings.HasSuffix(base, ".evalset.json") || strings.HasSuffix(base, ".test.json") {
 			return true
 		}
@@ -97,11 +97,24 @@ func candidate(path string) bool {
 		defer f.Close()
 		head := make([]byte, 64<<10)
 		n, _ := f.Read(head)
+		if sniffed(path, head[:n], dialects) != nil {
+			return true
+		}
 		keys := sniff.Keys(head[:n])
-		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases") ||
-			sniff.HasKey(sniff.FirstElementKeys(head[:n]), "evaluation_criteria", "user_scenario") // τ²-bench tasks
+		return filepath.Ext(base) == ".json" && (sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases") ||
+			sniff.HasKey(sniff.FirstElementKeys(head[:n]), "evaluation_criteria", "user_scenario")) // τ²-bench tasks
 	}
 	return false
+}
+
+// sniffed returns the first dialect that claims a file by its bytes.
+func sniffed(path string, head []byte, dialects []Dialect) *Dialect {
+	for i := range dialects {
+		if d := &dialects[i]; d.Sniff != nil && d.LoadData != nil && d.Sniff(path, head) {
+			return d
+		}
+	}
+	return nil
 }
 
 // LoadFile reads one suite file. explicit says whether the user named the
@@ -117,6 +130,13 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 			return nil, nil
 		}
 		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "binary file: not a suite", Hint: "a suite is YAML or JSON"}}
+	}
+	if d := sniffed(path, data, opts.Dialects); d != nil {
+		s, errs := d.LoadData(path, data, opts)
+		if s != nil {
+			s.Dialect = d.Name
+		}
+		return finish(s, errs, path, opts)
 	}
 	root, err := config.Parse(path, data)
 	if err != nil {
@@ -153,6 +173,11 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 			}
 		}
 	}
+	return finish(s, errs, path, opts)
+}
+
+// finish gives a loaded suite its traces file beside it and its target.
+func finish(s *Suite, errs []error, path string, opts Options) (*Suite, []error) {
 	if s != nil && s.Traces == "" {
 		s.Traces = sidecar(path)
 	}

@@ -3,10 +3,10 @@
 //
 // A suite file is read by the first dialect that claims it, asked in the
 // order of [Options.Dialects] (package dialects lists the built-in ones:
-// a Google ADK eval set, a UiPath evaluation set, a τ²-bench task file),
-// then AgentV's YAML (with AgentV's newer spellings as aliases), which
-// claims the rest. Each dialect translates its settings into the same
-// evaluators, so one engine scores them all.
+// a Google ADK eval set, a UiPath evaluation set, a τ²-bench task file,
+// a BFCL possible-answer file), then AgentV's YAML (with AgentV's newer
+// spellings as aliases), which claims the rest. Each dialect translates
+// its settings into the same evaluators, so one engine scores them all.
 package suite
 
 import (
@@ -101,4 +101,7 @@ type Options struct {
 	// package suite/tau2), over each task's reward_basis; nil keeps the
 	// tasks' own.
 	Basis []string
+	// Questions is --questions: the question file of BFCL possible-answer
+	// files (package bfcl), over the one found beside them.
+	Questions string
 }

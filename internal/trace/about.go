@@ -20,6 +20,7 @@ var abouts = map[string]string{
 	"claude-code":      "Claude Code's stream-json output and session transcripts (~/.claude/projects)",
 	"gemini-cli":       "the JSON Lines of gemini -p --output-format stream-json",
 	"mcp":              "Model Context Protocol traffic: JSON-RPC messages as JSON Lines",
+	"bfcl":             "Berkeley Function Calling Leaderboard result files: {id, result} per line, the decoded calls",
 }
 
 // About returns what the format called name reads, in one line; "" for

@@ -27,6 +27,7 @@ var benchInputs = map[string]string{
 	"langchain":        "langchain/testdata/langchain/state.json",
 	"langsmith":        "langchain/testdata/langsmith/repr.jsonl",
 	"mcp":              "mcp/testdata/mcp/session.jsonl",
+	"bfcl":             "bfcl/testdata/bfcl/results.jsonl",
 	"openai-agents":    "openai/testdata/openai-agents/spans.jsonl",
 	"openai-chat":      "openai/testdata/openai-chat/multi_turn.json",
 	"openai-responses": "openai/testdata/openai-responses/conversation.json",

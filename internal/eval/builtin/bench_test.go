@@ -71,6 +71,9 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"response_match_score", "type: response_match_score\ninvocations:\n" +
 		"  - {final_response: Found ten documents about the history of Python.}\n" +
 		"  - {final_response: Python was created by Guido van Rossum in 1991.}"},
+	{"bfcl_ast", "type: bfcl_ast\ncategory: parallel\nmatching: optimal\n" +
+		"functions: [{name: search, parameters: {type: dict, properties: {query: {type: string}, limit: {type: integer}}, required: [query]}}]\n" +
+		"ground_truth: [{search: {query: [python], limit: [\"\", 5]}}, {search: {query: [go], limit: [\"\"]}}]"},
 }
 
 const (

@@ -20,7 +20,7 @@ import (
 )
 
 // Specs returns the built-in evaluator types: AgentV's core types first,
-// then the judges and code graders, then Dokimos's, UiPath's and ADK's.
+// then the judges and code graders, then Dokimos's, UiPath's and ADK's, then BFCL's.
 func Specs() []spec.Spec {
 	var out []spec.Spec
 	out = append(out, trajectorySpec)
@@ -37,6 +37,7 @@ func Specs() []spec.Spec {
 	out = append(out, uipathJudgeSpecs()...)
 	out = append(out, adkSpecs()...)
 	out = append(out, tau2Specs()...)
+	out = append(out, bfclSpec)
 	return document(out)
 }
 

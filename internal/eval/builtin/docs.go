@@ -492,6 +492,28 @@ var docs = map[string]typeDoc{
 `,
 		settings: fields([]shape.Field{invocationsField}, judgeFields),
 	},
+	"bfcl_ast": {
+		summary: "The Berkeley Function Calling Leaderboard's AST check of the calls against a possible answer (docs/bfcl.md).",
+		example: `- type: bfcl_ast
+  category: parallel
+  matching: optimal
+  functions:
+    - name: get_weather
+      parameters: {type: dict, properties: {city: {type: string}, unit: {type: string}}, required: [city]}
+  ground_truth:
+    - get_weather: {city: ["Paris"], unit: ["celsius", ""]}
+    - get_weather: {city: ["Rome"], unit: ["celsius", ""]}
+`,
+		settings: []shape.Field{
+			{Key: "functions", Required: true, Doc: "The question's function documents, as BFCL gives them: name, parameters.properties (types string integer float boolean array tuple dict any) and parameters.required.",
+				Shape: shape.List(shape.Shape{Text: "function document {name, description, parameters}", Schema: map[string]any{"type": "object"}})},
+			{Key: "ground_truth", Required: true, Doc: `The possible answer: the expected calls, each {function: {parameter: [allowed values]}}; "" among the values means the parameter may be left out.`,
+				Shape: shape.List(shape.Shape{Text: "{function: {parameter: [allowed values]}}", Schema: map[string]any{"type": "object"}})},
+			{Key: "category", Shape: shape.Enum("simple", "simple_python", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple"), Default: "from the case id (simple_0 → simple)", Doc: "BFCL's test category: how many calls, and whether in any order."},
+			{Key: "matching", Shape: shape.Enum("official", "optimal"), Default: "official", Doc: "How the calls of a parallel category are paired: official first-fit as BFCL does, or optimal (a maximum matching; the result notes where BFCL's verdict differs). Other categories refuse optimal."},
+			{Key: "underscore_to_dot", Shape: shape.Bool(), Default: "false", Doc: "Compare dotted function names with their dots made underscores, as BFCL does for models that cannot call dotted names."},
+		},
+	},
 }
 
 // document attaches its documentation to each spec.

@@ -4,7 +4,9 @@
 //     test_config.json;
 //  2. uipath: UiPath evaluation sets and their evaluator files;
 //  3. tau2: τ²-bench task files (tasks.json), scored against τ²'s
-//     results files.
+//     results files;
+//  4. bfcl: Berkeley Function Calling Leaderboard possible-answer files
+//     (JSON Lines, claimed by content), with their question files.
 //
 // AgentV's YAML is the loader's own and is asked last. The list is
 // explicit: no dialect registers itself, so a program that loads suites
@@ -14,11 +16,12 @@ package dialects
 import (
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/adk"
+	"github.com/trajeval/trajeval/internal/suite/bfcl"
 	"github.com/trajeval/trajeval/internal/suite/tau2"
 	"github.com/trajeval/trajeval/internal/suite/uipath"
 )
 
 // All returns the built-in dialects, in the order they are asked.
 func All() []suite.Dialect {
-	return []suite.Dialect{adk.Dialect, uipath.Dialect, tau2.Dialect}
+	return []suite.Dialect{adk.Dialect, uipath.Dialect, tau2.Dialect, bfcl.Dialect}
 }
