@@ -35,6 +35,8 @@ func Specs() []spec.Spec {
 	out = append(out, uipathSpecs()...)
 	out = append(out, uipathJudgeSpecs()...)
 	out = append(out, adkSpecs()...)
+	out = append(out, vertexSpecs()...)
+	out = append(out, peerSpecs()...)
 	return document(out)
 }
 
