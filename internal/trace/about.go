@@ -19,6 +19,7 @@ var abouts = map[string]string{
 	"claude-code":      "Claude Code's stream-json output and session transcripts (~/.claude/projects)",
 	"gemini-cli":       "the JSON Lines of gemini -p --output-format stream-json",
 	"mcp":              "Model Context Protocol traffic: JSON-RPC messages as JSON Lines",
+	"vertex-dataset":   "Vertex AI Gen AI evaluation datasets: the predicted_trajectory of each JSON Lines row",
 }
 
 // About returns what the format called name reads, in one line; "" for
