@@ -91,8 +91,24 @@ func candidate(path string) bool {
 		n, _ := f.Read(head)
 		keys := sniff.Keys(head[:n])
 		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases")
+	case ".jsonl":
+		// A dataset with references is a suite; other JSON Lines are traces.
+		head, err := readHead(path)
+		return err == nil && sniff.HasKey(sniff.Keys(sniff.FirstLine(head)), "reference_trajectory")
 	}
 	return false
+}
+
+// readHead returns the first 64 KiB of a file.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := f.Read(head)
+	return head[:n], nil
 }
 
 // LoadFile reads one suite file. explicit says whether the user named the
@@ -109,7 +125,11 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		}
 		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "binary file: not a suite", Hint: "a suite is YAML or JSON"}}
 	}
-	root, err := config.Parse(path, data)
+	parse := config.Parse
+	if strings.EqualFold(filepath.Ext(path), ".jsonl") {
+		parse = config.ParseLines // a dataset: one row per line
+	}
+	root, err := parse(path, data)
 	if err != nil {
 		if !explicit && !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
 			return nil, nil

@@ -142,9 +142,5 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 		}
 		t = &c
 	}
-	out, err := e.inner.Evaluate(ctx, t)
-	if out.Details != nil {
-		out.Details.Mode = e.Metric
-	}
-	return out, err
+	return e.inner.Evaluate(ctx, t)
 }

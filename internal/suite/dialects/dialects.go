@@ -2,7 +2,9 @@
 // YAML, in the order the loader asks them (see suite.Options.Dialects):
 //  1. adk: Google ADK eval sets (*.evalset.json, *.test.json) and their
 //     test_config.json;
-//  2. uipath: UiPath evaluation sets and their evaluator files.
+//  2. uipath: UiPath evaluation sets and their evaluator files;
+//  3. vertex: Vertex AI evaluation datasets (JSON Lines with a
+//     reference_trajectory column).
 //
 // AgentV's YAML is the loader's own and is asked last. The list is
 // explicit: no dialect registers itself, so a program that loads suites
@@ -13,9 +15,10 @@ import (
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/adk"
 	"github.com/trajeval/trajeval/internal/suite/uipath"
+	"github.com/trajeval/trajeval/internal/suite/vertex"
 )
 
 // All returns the built-in dialects, in the order they are asked.
 func All() []suite.Dialect {
-	return []suite.Dialect{adk.Dialect, uipath.Dialect}
+	return []suite.Dialect{adk.Dialect, uipath.Dialect, vertex.Dialect}
 }
