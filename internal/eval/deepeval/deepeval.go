@@ -36,6 +36,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -299,9 +300,17 @@ func explain(d *trajeval.Details, exp []Call, steps []trajeval.Step, w [][]float
 		}
 		m := trajeval.Missing{Item: i + 1, Tool: e.Name}
 		for j := range steps {
-			if !usedStep[j] && steps[j].Name == e.Name {
-				m.Near = append(m.Near, trajeval.NearMiss{Step: stepNo(steps, j), Tool: steps[j].Name, Why: "inputs or output differ"})
+			if steps[j].Name != e.Name {
+				continue
 			}
+			why := "inputs or output differ"
+			switch {
+			case w[i][j] > 0 && usedStep[j]:
+				why = "matches, but the step went to another expected tool"
+			case w[i][j] > 0:
+				why = "matches, but out of order"
+			}
+			m.Near = append(m.Near, trajeval.NearMiss{Step: stepNo(steps, j), Tool: steps[j].Name, Why: why})
 		}
 		d.Missing = append(d.Missing, m)
 	}
@@ -317,24 +326,27 @@ func explain(d *trajeval.Details, exp []Call, steps []trajeval.Step, w [][]float
 
 // reason is a DeepEval-style sentence.
 func (c *Correctness) reason(exp []Call, steps []trajeval.Step, pairs []align.Pair, w [][]float64, s float64) string {
-	var want, got []string
+	var names []string
 	for _, e := range exp {
-		want = append(want, e.Name)
+		names = append(names, e.Name)
 	}
+	want := "[" + strings.Join(names, ", ") + "]"
+	names = names[:0]
 	for _, st := range steps {
-		got = append(got, st.Name)
+		names = append(names, st.Name)
 	}
+	got := "[" + strings.Join(names, ", ") + "]"
 	if s >= 1-1e-12 {
 		switch {
 		case c.o.ExactMatch:
-			return fmt.Sprintf("Exact match: expected %q, called %q.", want, got)
+			return fmt.Sprintf("Exact match: expected %s, called %s.", want, got)
 		case c.o.ConsiderOrdering:
-			return fmt.Sprintf("Correct ordering: all expected tools %q were called in the correct order.", want)
+			return fmt.Sprintf("Correct ordering: all expected tools %s were called in the correct order.", want)
 		}
-		return fmt.Sprintf("All expected tools %q were called (order not considered).", want)
+		return fmt.Sprintf("All expected tools %s were called (order not considered).", want)
 	}
 	if c.o.ExactMatch {
-		return fmt.Sprintf("Not an exact match: expected %q, called %q.", want, got)
+		return fmt.Sprintf("Not an exact match: expected %s, called %s.", want, got)
 	}
 	var missing []string
 	matched := map[int]bool{}
@@ -351,9 +363,9 @@ func (c *Correctness) reason(exp []Call, steps []trajeval.Step, pairs []align.Pa
 		what = "Incorrect tool usage"
 	}
 	if len(missing) == 0 {
-		return fmt.Sprintf("%s: every expected tool was paired, some with inputs or output that differ; expected %q, called %q.", what, want, got)
+		return fmt.Sprintf("%s: every expected tool was paired, some with inputs or output that differ; expected %s, called %s.", what, want, got)
 	}
-	return fmt.Sprintf("%s: missing or out-of-order tools %q; expected %q, called %q.", what, missing, want, got)
+	return fmt.Sprintf("%s: missing or out-of-order tools [%s]; expected %s, called %s.", what, strings.Join(missing, ", "), want, got)
 }
 
 // stepNo is step j's 1-based number in the trajectory.

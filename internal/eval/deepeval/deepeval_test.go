@@ -127,7 +127,7 @@ func TestCorrectness_Evaluate(t *testing.T) {
 func TestCorrectness_reason(t *testing.T) {
 	c, _ := deepeval.New(deepeval.Options{Expected: expected(t, names("a b")), Reason: true})
 	out, _ := c.Evaluate(context.Background(), traj(t, names("a")))
-	if r, _ := out.Details.Notes["reason"].(string); !strings.Contains(r, `missing or out-of-order tools ["b"]`) {
+	if r, _ := out.Details.Notes["reason"].(string); !strings.Contains(r, `missing or out-of-order tools [b]; expected [a, b], called [a]`) {
 		t.Errorf("reason %q does not name the missing tool", r)
 	}
 	c, _ = deepeval.New(deepeval.Options{Expected: expected(t, names("a b"))})

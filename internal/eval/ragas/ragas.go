@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
@@ -130,7 +131,7 @@ func (a *Accuracy) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval
 	var pairs []align.Pair
 	if a.StrictOrder {
 		if !slices.Equal(rn, pn) {
-			d.Notes["reason"] = fmt.Sprintf("the tool sequence differs: expected %q, called %q", rn, pn)
+			d.Notes["reason"] = fmt.Sprintf("the tool sequence differs: expected [%s], called [%s]", strings.Join(rn, ", "), strings.Join(pn, ", "))
 			explainPairs(d, ref, steps, nil, nil)
 			return trajeval.Outcome{Score: 0, Details: d}, nil
 		}
@@ -142,7 +143,7 @@ func (a *Accuracy) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval
 		slices.Sort(sr)
 		slices.Sort(sp)
 		if !slices.Equal(sr, sp) {
-			d.Notes["reason"] = fmt.Sprintf("the tools called differ: expected %q, called %q (in any order)", sr, sp)
+			d.Notes["reason"] = fmt.Sprintf("the tools called differ: expected [%s], called [%s] (in any order)", strings.Join(sr, ", "), strings.Join(sp, ", "))
 			explainPairs(d, ref, steps, nil, nil)
 			return trajeval.Outcome{Score: 0, Details: d}, nil
 		}
