@@ -16,8 +16,9 @@ import (
 )
 
 // Load reads the suites at paths: suite files, or folders searched
-// recursively for suite files (YAML files, and JSON files of a known
-// dialect; trace files and other JSON are skipped). It returns every
+// recursively for suite files (YAML files, JSON files of a known
+// dialect, and JSON Lines datasets with a reference_trajectory column;
+// trace files and other JSON are skipped). It returns every
 // configuration error it finds, not only the first.
 func Load(paths []string, opts Options) ([]*Suite, []error) {
 	var suites []*Suite
@@ -63,7 +64,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, or UiPath evaluation sets"})
+			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, or Vertex AI datasets (*.jsonl with reference_trajectory)"})
 		}
 	}
 	if len(errs) == 0 {

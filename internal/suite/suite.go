@@ -3,7 +3,8 @@
 //
 // A suite file is read by the first dialect that claims it, asked in the
 // order of [Options.Dialects] (package dialects lists the built-in ones:
-// a Google ADK eval set, a UiPath evaluation set), then AgentV's YAML
+// a Google ADK eval set, a UiPath evaluation set, a Vertex AI dataset),
+// then AgentV's YAML
 // (with AgentV's newer spellings as aliases), which claims the rest. Each
 // dialect translates its settings into the same evaluators, so one engine
 // scores them all.
