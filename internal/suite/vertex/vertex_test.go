@@ -1,6 +1,7 @@
 package vertex_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,6 +94,45 @@ func TestDialect_errors(t *testing.T) {
 			}
 			if s != nil || !strings.Contains(strings.Join(all, "\n"), tt.want) {
 				t.Errorf("suite %v, errors %q: want an error containing %q: %s", s, all, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestDialect_metricsFile(t *testing.T) {
+	tests := []struct {
+		name, metrics string
+		want          string // the evaluators "name@threshold", or the error
+		reason        string
+	}{
+		{"chosen", "metrics: [trajectory_precision, {metric: trajectory_single_tool_use, tool_name: book, threshold: 0.5}]\n",
+			"trajectory_precision@1 trajectory_single_tool_use@0.5", "EvalTask's metrics list, in its order"},
+		{"any spelling", "metrics: [trajectoryRecall]\n", "trajectory_recall@1", "spellings as everywhere"},
+		{"unknown metric", "metrics: [trajectory_recal]\n", `data.metrics.yaml:1:11: metrics[0]: unknown value "trajectory_recal" (did you mean "trajectory_recall"?)`, "placed, with a suggestion"},
+		{"tool elsewhere", "metrics: [{metric: trajectory_recall, tool_name: a}]\n", "trajectory_recall takes no tool_name", "a setting that would be ignored"},
+		{"tool missing", "metrics: [trajectory_single_tool_use]\n", "trajectory_single_tool_use needs a tool_name", "nothing to look for"},
+		{"empty", "metrics: []\n", "metrics is empty", "nothing would be scored"},
+		{"twice", "metrics: [trajectory_recall, trajectory_recall]\n", "listed twice", "results are named by metric"},
+		{"misspelt key", "metric: [trajectory_recall]\n", `did you mean "metrics"?`, "typos are caught"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "data.metrics.yaml"), []byte(tt.metrics), 0o644)
+			path := filepath.Join(dir, "data.jsonl")
+			os.WriteFile(path, []byte(`{"reference_trajectory": [{"tool_name": "book"}]}`+"\n"), 0o644)
+			s, errs := suite.LoadFile(path, suite.Options{Dialects: []suite.Dialect{vertex.Dialect}}, true)
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if s != nil {
+				for _, e := range s.Cases[0].Evaluators {
+					got = append(got, fmt.Sprintf("%s@%v", e.Name, e.Threshold))
+				}
+			}
+			if g := strings.Join(got, " "); !strings.Contains(g, tt.want) {
+				t.Errorf("got %q, want %q: %s", g, tt.want, tt.reason)
 			}
 		})
 	}
