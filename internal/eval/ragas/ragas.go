@@ -279,7 +279,11 @@ func (f *F1) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Out
 			out.Details.Notes = map[string]any{}
 		}
 		out.Details.Notes["ragas_score"] = peer
-		out.Details.Warnings = append(out.Details.Warnings, fmt.Sprintf("Ragas's own ToolCallF1 would score %.4g: it counts each distinct call once, however often it is made or expected, and scores 0 when both lists are empty", peer))
+		why := "it counts each distinct call once, however often it is made or expected"
+		if len(f.Reference) == 0 && len(c.Steps) == 0 {
+			why = "it scores 0 when nothing is expected and nothing is called"
+		}
+		out.Details.Warnings = append(out.Details.Warnings, fmt.Sprintf("Ragas's own ToolCallF1 would score %.4g: %s", peer, why))
 	}
 	return out, nil
 }
