@@ -21,7 +21,9 @@
 // Ragas pairs the unordered case by sorting both lists on the name and the
 // arguments' text and zipping them, which can pair two calls of one tool
 // wrongly, and compares arguments as Python text, so 1 ≠ 1.0; trajeval
-// pairs optimally and compares values.
+// pairs optimally and compares values. When every argument value is a
+// scalar (so that its Python text is known), the outcome carries Ragas's
+// own value in Notes["ragas_score"], with a warning, whenever it differs.
 //
 // ToolCallF1: the largest one-to-one matching of R into P, a call
 // matching a step with the same name and equal arguments; precision
@@ -156,7 +158,22 @@ func (a *Accuracy) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval
 		total += scores[k]
 	}
 	explainPairs(d, ref, steps, pairs, scores)
-	return trajeval.Outcome{Score: total / float64(len(ref)), Details: d}, nil
+	return a.withPeer(trajeval.Outcome{Score: total / float64(len(ref)), Details: d}, steps), nil
+}
+
+// withPeer notes Ragas's own value when it differs from out's.
+func (a *Accuracy) withPeer(out trajeval.Outcome, steps []trajeval.Step) trajeval.Outcome {
+	peer, ok := a.ragasAccuracy(steps)
+	if !ok || math.Abs(peer-out.Score) <= 1e-9 {
+		return out
+	}
+	out.Details.Notes["ragas_score"] = peer
+	why := "it compares argument values as Python text, so 1 is not 1.0"
+	if !a.StrictOrder {
+		why += ", and pairs calls of one tool by sorting both lists on that text"
+	}
+	out.Details.Warnings = append(out.Details.Warnings, fmt.Sprintf("Ragas's own ToolCallAccuracy would score %.4g: %s", peer, why))
+	return out
 }
 
 // pairByName pairs the calls of each name with the steps of that name,

@@ -51,25 +51,26 @@ func TestAccuracy_Evaluate(t *testing.T) {
 		ref, pred string
 		strict    bool
 		want      float64
+		ragas     float64 // Ragas's own value when it differs; -1 when the same
 		reason    string
 	}{
-		{"identical", `w{"loc":"NY"} t{"f":75}`, `w{"loc":"NY"} t{"f":75}`, true, 1, "every call in order with its arguments"},
-		{"swapped, strict", `w t`, `t w`, true, 0, "the order gate fails"},
-		{"swapped, any order", `w t`, `t w`, false, 1, "the names are the same multiset"},
-		{"one argument of two", `w{"loc":"NY","unit":"C"}`, `w{"loc":"NY","unit":"F"}`, true, 0.5, "the argument score is the share of equal reference keys"},
-		{"extra argument ignored", `w{"loc":"NY"}`, `w{"loc":"NY","x":1}`, true, 1, "only the reference's keys count"},
-		{"numbers by value", `t{"f":75}`, `t{"f":75.0}`, true, 1, "75 = 75.0 (Ragas compares text, and would give 0)"},
-		{"missing argument", `w{"loc":"NY","unit":"C"}`, `w{"loc":"NY"}`, true, 0.5, "an absent key scores 0"},
-		{"extra call", `w`, `w w`, false, 0, "a repeated call fails the gate, as in Ragas"},
-		{"missing call", `w t`, `w`, false, 0, "the gate fails"},
-		{"repeats on both sides", `s{"q":"a"} s{"q":"a"}`, `s{"q":"a"} s{"q":"a"}`, false, 1, "each repeat pairs with one; never above 1"},
-		{"pairing is optimal", `s{"a":"1","b":"9"} s{"a":"2","b":"1"}`, `s{"a":"3","b":"9"} s{"a":"2","b":"1"}`, false, 0.75,
+		{"identical", `w{"loc":"NY"} t{"f":75}`, `w{"loc":"NY"} t{"f":75}`, true, 1, -1, "every call in order with its arguments"},
+		{"swapped, strict", `w t`, `t w`, true, 0, -1, "the order gate fails"},
+		{"swapped, any order", `w t`, `t w`, false, 1, -1, "the names are the same multiset"},
+		{"one argument of two", `w{"loc":"NY","unit":"C"}`, `w{"loc":"NY","unit":"F"}`, true, 0.5, -1, "the argument score is the share of equal reference keys"},
+		{"extra argument ignored", `w{"loc":"NY"}`, `w{"loc":"NY","x":1}`, true, 1, -1, "only the reference's keys count"},
+		{"numbers by value", `t{"f":75}`, `t{"f":75.0}`, true, 1, 0, "75 = 75.0 (Ragas compares text, and would give 0)"},
+		{"missing argument", `w{"loc":"NY","unit":"C"}`, `w{"loc":"NY"}`, true, 0.5, -1, "an absent key scores 0"},
+		{"extra call", `w`, `w w`, false, 0, -1, "a repeated call fails the gate, as in Ragas"},
+		{"missing call", `w t`, `w`, false, 0, -1, "the gate fails"},
+		{"repeats on both sides", `s{"q":"a"} s{"q":"a"}`, `s{"q":"a"} s{"q":"a"}`, false, 1, -1, "each repeat pairs with one; never above 1"},
+		{"pairing is optimal", `s{"a":"1","b":"9"} s{"a":"2","b":"1"}`, `s{"a":"3","b":"9"} s{"a":"2","b":"1"}`, false, 0.75, 0,
 			"Ragas sorts both lists by their argument text and zips them, pairing the calls crosswise for 0"},
-		{"no arguments on either side", `a`, `a`, true, 1, "two empty argument objects"},
-		{"arguments where none expected", `a`, `a{"x":1}`, true, 0, "Ragas scores a reference with no arguments 0 against any"},
-		{"both empty", ``, ``, true, 1, "nothing expected, nothing called"},
-		{"reference empty", ``, `a`, true, 0, "a call where none was expected"},
-		{"prediction empty", `a`, ``, true, 0, "nothing called"},
+		{"no arguments on either side", `a`, `a`, true, 1, -1, "two empty argument objects"},
+		{"arguments where none expected", `a`, `a{"x":1}`, true, 0, -1, "Ragas scores a reference with no arguments 0 against any"},
+		{"both empty", ``, ``, true, 1, -1, "nothing expected, nothing called"},
+		{"reference empty", ``, `a`, true, 0, -1, "a call where none was expected"},
+		{"prediction empty", `a`, ``, true, 0, -1, "nothing called"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +84,13 @@ func TestAccuracy_Evaluate(t *testing.T) {
 			}
 			if math.Abs(out.Score-tt.want) > 1e-9 {
 				t.Errorf("score %v, want %v: %s (details %+v)", out.Score, tt.want, tt.reason, out.Details)
+			}
+			peer, has := out.Details.Notes["ragas_score"]
+			switch {
+			case tt.ragas < 0 && has:
+				t.Errorf("ragas_score %v noted, but Ragas agrees here", peer)
+			case tt.ragas >= 0 && (!has || math.Abs(peer.(float64)-tt.ragas) > 1e-9):
+				t.Errorf("ragas_score %v, want %v: %s", peer, tt.ragas, tt.reason)
 			}
 		})
 	}
@@ -127,6 +135,39 @@ func TestF1_Evaluate(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestPyStr(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{`"NY"`, "NY"}, {`75`, "75"}, {`75.0`, "75.0"}, {`1e2`, "100.0"}, {`0.0001`, "0.0001"}, {`0.00001`, "1e-05"},
+		{`1e16`, "1e+16"}, {`123456789012345.5`, "123456789012345.5"}, {`true`, "True"}, {`null`, "None"}, {`9007199254740993`, "9007199254740993"},
+	}
+	for _, tt := range tests {
+		a, err := ragas.NewAccuracy([]ragas.Call{{Name: "f", Args: map[string]any{"x": decode(t, tt.in)}}}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Against the expected text itself, Ragas (comparing text) scores 1
+		// where trajeval (comparing values) scores 0, unless both are text.
+		out, _ := a.Evaluate(context.Background(), &trajeval.Trajectory{Steps: []trajeval.Step{{Name: "f", Args: map[string]any{"x": tt.want}}}})
+		peer, has := out.Details.Notes["ragas_score"]
+		switch {
+		case tt.in == `"NY"` && has:
+			t.Errorf("%s: ragas_score %v, but both compare the text", tt.in, peer)
+		case tt.in != `"NY"` && (!has || peer.(float64) != 1):
+			t.Errorf("%s: ragas_score %v, want 1: Python's str() of it is %q", tt.in, peer, tt.want)
+		}
+	}
+}
+
+func decode(t *testing.T, s string) any {
+	v, err := jsonv.Decode([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func TestNew_errors(t *testing.T) {
