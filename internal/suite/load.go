@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -100,15 +101,16 @@ func candidate(path string) bool {
 	return false
 }
 
-// readHead returns the first 64 KiB of a file.
+// readHead returns the first MiB of a file: a dataset's first row may be
+// long, and its reference_trajectory may come after a long prediction.
 func readHead(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	head := make([]byte, 64<<10)
-	n, _ := f.Read(head)
+	head := make([]byte, 1<<20)
+	n, _ := io.ReadFull(f, head)
 	return head[:n], nil
 }
 
