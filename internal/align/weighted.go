@@ -6,51 +6,49 @@ import "math"
 // largest total weight, where w[i][j] is the weight of pairing item i
 // with step j (every row as long as the number of steps). A pair of
 // weight 0 or less is never made, so an item with no positive weight
-// stays unmatched. It is Kuhn–Munkres on the matrix padded square with
-// zeros, O(n³) for n = max(items, steps): optimal, never a greedy best
-// first, which loses weight when an early item takes the step a later
-// one needed. Pairs are sorted by item.
+// stays unmatched. It is Kuhn–Munkres on the rectangular matrix (weights
+// below 0 read as 0), O(n²·m) for n = min(items, steps) and m the other:
+// optimal, never a greedy best first, which loses weight when an early
+// item takes the step a later one needed. Pairs are sorted by item.
 func MaxWeight(w [][]float64) []Pair {
 	m := len(w)
-	if m == 0 {
+	if m == 0 || len(w[0]) == 0 {
 		return nil
 	}
 	k := len(w[0])
-	n := max(m, k)
-	if n == 0 {
-		return nil
-	}
-	sq := make([][]float64, n)
-	for i := range sq {
-		sq[i] = make([]float64, n)
-		if i < m {
-			for j := 0; j < k; j++ {
-				if w[i][j] > 0 {
-					sq[i][j] = w[i][j]
-				}
-			}
-		}
+	// The rows are the smaller side.
+	at := func(r, c int) float64 { return max(w[r][c], 0) }
+	rows, cols := m, k
+	if m > k {
+		at = func(r, c int) float64 { return max(w[c][r], 0) }
+		rows, cols = k, m
 	}
 	var out []Pair
-	for i, j := range hungarianMaxFloat(sq) {
-		if i < m && j < k && w[i][j] > 0 {
+	for r, c := range hungarianMaxRect(rows, cols, at) {
+		i, j := r, c
+		if m > k {
+			i, j = c, r
+		}
+		if w[i][j] > 0 {
 			out = append(out, Pair{Item: i, Step: j})
 		}
 	}
+	sortPairs(out)
 	return out
 }
 
-// hungarianMaxFloat is hungarianMax for real weights.
-func hungarianMaxFloat(w [][]float64) []int {
-	n := len(w)
+// hungarianMaxRect returns, for rows ≤ cols, the column assigned to each
+// row so that the total weight at(row, col) is maximal (Kuhn–Munkres with
+// potentials, O(rows²·cols)).
+func hungarianMaxRect(rows, cols int, at func(r, c int) float64) []int {
 	inf := math.Inf(1)
-	u := make([]float64, n+1)
-	v := make([]float64, n+1)
-	p := make([]int, n+1)
-	way := make([]int, n+1)
-	minv := make([]float64, n+1)
-	used := make([]bool, n+1)
-	for i := 1; i <= n; i++ {
+	u := make([]float64, rows+1)
+	v := make([]float64, cols+1)
+	p := make([]int, cols+1) // p[col] = row, 1-based
+	way := make([]int, cols+1)
+	minv := make([]float64, cols+1)
+	used := make([]bool, cols+1)
+	for i := 1; i <= rows; i++ {
 		p[0] = i
 		j0 := 0
 		for j := range minv {
@@ -59,11 +57,11 @@ func hungarianMaxFloat(w [][]float64) []int {
 		for {
 			used[j0] = true
 			i0, delta, j1 := p[j0], inf, 0
-			for j := 1; j <= n; j++ {
+			for j := 1; j <= cols; j++ {
 				if used[j] {
 					continue
 				}
-				cur := -w[i0-1][j-1] - u[i0] - v[j]
+				cur := -at(i0-1, j-1) - u[i0] - v[j]
 				if cur < minv[j] {
 					minv[j], way[j] = cur, j0
 				}
@@ -71,7 +69,7 @@ func hungarianMaxFloat(w [][]float64) []int {
 					delta, j1 = minv[j], j
 				}
 			}
-			for j := 0; j <= n; j++ {
+			for j := 0; j <= cols; j++ {
 				if used[j] {
 					u[p[j]] += delta
 					v[j] -= delta
@@ -90,8 +88,8 @@ func hungarianMaxFloat(w [][]float64) []int {
 			j0 = j1
 		}
 	}
-	rowCol := make([]int, n)
-	for j := 1; j <= n; j++ {
+	rowCol := make([]int, rows)
+	for j := 1; j <= cols; j++ {
 		if p[j] > 0 {
 			rowCol[p[j]-1] = j - 1
 		}
