@@ -118,3 +118,36 @@ func misplaced(data []byte, line, col int) string {
 	}
 	return ""
 }
+
+// FuzzParseLines checks ParseLines on any data: it never panics, its
+// errors are placed inside the data, and every row is a map placed at a
+// line of its own.
+func FuzzParseLines(f *testing.F) {
+	for _, s := range []string{
+		`{"id": "a", "reference_trajectory": [{"tool_name": "x", "tool_input": {"k": 1}}]}` + "\n",
+		"{\"a\": 1}\n\n{\"b\": [1, 2]}\n", "{\"a\": 1}\n[1]\n", "{\"a\": \n", "\xef\xbb\xbf{\"a\": 1}\r\n", "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, err := config.ParseLines("f.jsonl", data)
+		lines := bytes.Count(data, []byte{'\n'}) + 1
+		if err != nil {
+			var se *trajeval.SpecError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v is not a SpecError", err)
+			}
+			if se.Line < 0 || se.Line > lines+bytes.Count(data, []byte{'\r'}) {
+				t.Fatalf("error %v outside the data's %d lines", err, lines)
+			}
+			return
+		}
+		prev := 0
+		for _, it := range n.Items {
+			if it.Kind != config.Map || it.Line <= prev || it.Line > lines {
+				t.Fatalf("row %s at line %d after line %d of %d", it.Kind, it.Line, prev, lines)
+			}
+			prev = it.Line
+		}
+	})
+}

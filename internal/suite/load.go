@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,8 +17,9 @@ import (
 )
 
 // Load reads the suites at paths: suite files, or folders searched
-// recursively for suite files (YAML files, and JSON files of a known
-// dialect; trace files and other JSON are skipped). It returns every
+// recursively for suite files (YAML files, JSON files of a known
+// dialect, and JSON Lines datasets with a reference_trajectory column;
+// trace files and other JSON are skipped). It returns every
 // configuration error it finds, not only the first.
 func Load(paths []string, opts Options) ([]*Suite, []error) {
 	var suites []*Suite
@@ -67,7 +69,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, or BFCL possible-answer files"
+			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, BFCL possible-answer files, or Vertex AI datasets (*.jsonl with reference_trajectory)"
 			if t := firstTrace(skipped); t != "" {
 				hint += fmt.Sprintf("; %s looks like a trace: pass it with --traces %s, or write a suite from it with trajeval init --from %s", t, t, t)
 			}
@@ -101,6 +103,12 @@ func candidate(path string, dialects []Dialect) bool {
 			return true
 		}
 		keys := sniff.Keys(head[:n])
+		if filepath.Ext(base) == ".jsonl" {
+			// A dataset with references is a suite; other JSON Lines are
+			// traces. Its first row may be long: look at the first MiB.
+			head, err := readHead(path)
+			return err == nil && sniff.HasKey(sniff.Keys(sniff.FirstLine(head)), "reference_trajectory")
+		}
 		return filepath.Ext(base) == ".json" && (sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases") ||
 			sniff.HasKey(sniff.FirstElementKeys(head[:n]), "evaluation_criteria", "user_scenario")) // τ²-bench tasks
 	}
@@ -115,6 +123,19 @@ func sniffed(path string, head []byte, dialects []Dialect) *Dialect {
 		}
 	}
 	return nil
+}
+
+// readHead returns the first MiB of a file: a dataset's first row may be
+// long, and its reference_trajectory may come after a long prediction.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 1<<20)
+	n, _ := io.ReadFull(f, head)
+	return head[:n], nil
 }
 
 // LoadFile reads one suite file. explicit says whether the user named the
@@ -138,7 +159,11 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		}
 		return finish(s, errs, path, opts)
 	}
-	root, err := config.Parse(path, data)
+	parse := config.Parse
+	if strings.EqualFold(filepath.Ext(path), ".jsonl") {
+		parse = config.ParseLines // a dataset: one row per line
+	}
+	root, err := parse(path, data)
 	if err != nil {
 		if !explicit && !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
 			return nil, nil

@@ -4,9 +4,10 @@
 // A suite file is read by the first dialect that claims it, asked in the
 // order of [Options.Dialects] (package dialects lists the built-in ones:
 // a Google ADK eval set, a UiPath evaluation set, a τ²-bench task file,
-// a BFCL possible-answer file), then AgentV's YAML (with AgentV's newer
-// spellings as aliases), which claims the rest. Each dialect translates
-// its settings into the same evaluators, so one engine scores them all.
+// a BFCL possible-answer file, a Vertex AI dataset), then AgentV's YAML
+// (with AgentV's newer spellings as aliases), which claims the rest. Each
+// dialect translates its settings into the same evaluators, so one engine
+// scores them all.
 package suite
 
 import (

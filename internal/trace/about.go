@@ -21,6 +21,7 @@ var abouts = map[string]string{
 	"gemini-cli":       "the JSON Lines of gemini -p --output-format stream-json",
 	"mcp":              "Model Context Protocol traffic: JSON-RPC messages as JSON Lines",
 	"bfcl":             "Berkeley Function Calling Leaderboard result files: {id, result} per line, the decoded calls",
+	"vertex-dataset":   "Vertex AI Gen AI evaluation datasets: the predicted_trajectory of each JSON Lines row",
 }
 
 // About returns what the format called name reads, in one line; "" for

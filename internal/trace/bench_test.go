@@ -30,6 +30,7 @@ var benchInputs = map[string]string{
 	"bfcl":             "bfcl/testdata/bfcl/results.jsonl",
 	"openai-agents":    "openai/testdata/openai-agents/spans.jsonl",
 	"openai-chat":      "openai/testdata/openai-chat/multi_turn.json",
+	"vertex-dataset":   "vertex/testdata/vertex-dataset/rows.jsonl",
 	"openai-responses": "openai/testdata/openai-responses/conversation.json",
 	"otlp":             "otlp/testdata/otlp/chat-turns.jsonl",
 	"otlp-proto":       "otlp/testdata/otlp-proto/conversation-framed.pb",

@@ -74,7 +74,18 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"bfcl_ast", "type: bfcl_ast\ncategory: parallel\nmatching: optimal\n" +
 		"functions: [{name: search, parameters: {type: dict, properties: {query: {type: string}, limit: {type: integer}}, required: [query]}}]\n" +
 		"ground_truth: [{search: {query: [python], limit: [\"\", 5]}}, {search: {query: [go], limit: [\"\"]}}]"},
+	{"trajectory_exact_match", "type: trajectory_exact_match\nreference_trajectory: " + vertexReference},
+	{"trajectory_in_order_match", "type: trajectory_in_order_match\nreference_trajectory: " + vertexReference},
+	{"trajectory_any_order_match", "type: trajectory_any_order_match\nreference_trajectory: " + vertexReference},
+	{"trajectory_precision", "type: trajectory_precision\nreference_trajectory: " + vertexReference},
+	{"trajectory_recall", "type: trajectory_recall\nreference_trajectory: " + vertexReference},
+	{"trajectory_single_tool_use", "type: trajectory_single_tool_use\ntool_name: summarize"},
+	{"deepeval_tool_correctness", "type: deepeval_tool_correctness\nevaluation_params: [input_parameters]\nexpected_tools: [{name: search, input_parameters: {query: python history}}, {name: read_document, input_parameters: {id: doc-5}}, {name: summarize, input_parameters: {id: doc-19}}]"},
+	{"ragas_tool_call_accuracy", "type: ragas_tool_call_accuracy\nstrict_order: false\nreference_tool_calls: " + expectedCheckNamed},
+	{"ragas_tool_call_f1", "type: ragas_tool_call_f1\nreference_tool_calls: " + expectedCheckNamed},
 }
+
+const vertexReference = "[{tool_name: search, tool_input: {query: python history, limit: 10}}, {tool_name: read_document, tool_input: {id: doc-5}}, {tool_name: summarize, tool_input: {id: doc-19}}]"
 
 const (
 	expectedNames      = "[search, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, summarize]"
