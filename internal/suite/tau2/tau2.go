@@ -97,12 +97,19 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	s := &suite.Suite{File: path, Name: suiteName(path), Traces: results(path), Exhaustive: true}
 	env := &spec.Env{Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
 	var errs []error
+	seen := map[string]bool{}
 	for _, it := range root.Items {
 		c, cerrs := buildCase(it, env, opts.Basis)
 		errs = append(errs, cerrs...)
-		if c != nil {
-			s.Cases = append(s.Cases, c)
+		if c == nil {
+			continue
 		}
+		if seen[c.ID] {
+			errs = append(errs, it.Get("id").Errorf("task id %q is given twice", c.ID).With("each task needs its own id: results are matched to tasks by it"))
+			continue
+		}
+		seen[c.ID] = true
+		s.Cases = append(s.Cases, c)
 	}
 	return s, errs
 }
@@ -151,6 +158,9 @@ func buildCase(it *config.Node, env *spec.Env, narrow []string) (*suite.Case, []
 	id, err := idn.Name()
 	if err != nil {
 		return nil, []error{err}
+	}
+	if id == "" {
+		return nil, []error{idn.Errorf("the task's id is empty").With("give the task an id: results are matched to tasks by it")}
 	}
 	c := &suite.Case{ID: id, Node: it}
 	if in := it.Get("user_scenario").Get("instructions"); in != nil && in.Kind != config.Null {
