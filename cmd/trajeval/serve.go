@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,7 @@ type serveFlags struct {
 	grace, idle, shutdown            time.Duration
 	queue, maxSpans, workers         int
 	maxRequestBytes                  int64
+	otlpLogsHeaders                  []string
 }
 
 func serveCmd() *cobra.Command {
@@ -53,6 +55,7 @@ or Ctrl-C stops taking spans, scores what is held and exits.`,
 	fl.StringVar(&f.grpc, "grpc", "127.0.0.1:4317", `OTLP/gRPC address; "" for none`)
 	fl.StringVar(&f.out, "out", "", "append each result as a JSON line to this file")
 	fl.StringVar(&f.otlpLogs, "otlp-logs", "", "send gen_ai.evaluation.result events to this OTLP/HTTP logs URL (e.g. http://127.0.0.1:4318/v1/logs)")
+	fl.StringArrayVar(&f.otlpLogsHeaders, "otlp-logs-header", nil, "a header KEY=VALUE sent with the log events (repeatable), e.g. Authorization=Bearer ...")
 	fl.StringVar(&f.token, "token", "", "require this bearer token on OTLP and /metrics requests (default $TRAJEVAL_TOKEN)")
 	fl.DurationVar(&f.grace, "grace", 2*time.Second, "how long a trace waits for late spans after its root span arrived")
 	fl.DurationVar(&f.idle, "idle", 30*time.Second, "how long a trace without its root span waits for more spans before it is scored as incomplete")
@@ -87,7 +90,15 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 		cfg.Out, cfg.OutName = out, f.out
 	}
 	if f.otlpLogs != "" {
-		cfg.Logs = serve.NewLogExporter(f.otlpLogs, nil, log)
+		h := http.Header{}
+		for _, kv := range f.otlpLogsHeaders {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return usageError{fmt.Errorf("--otlp-logs-header %q is not KEY=VALUE", kv)}
+			}
+			h.Add(k, v)
+		}
+		cfg.Logs = serve.NewLogExporter(f.otlpLogs, h, log)
 	}
 	srv, err := serve.New(cfg)
 	if err != nil {

@@ -23,11 +23,11 @@ type metrics struct {
 	tracesUnselected float64
 	outErrors        float64
 	logErrors        float64
-	tracesScored     map[string]float64            // by status
-	results          map[[2]string]float64         // by evaluator and status
-	requests         map[[3]string]float64         // by transport, outcome and code
-	scores           map[string]*histogram         // by evaluator
-	latency          *histogram                    // root span's end to result, seconds
+	tracesScored     map[string]float64    // by status
+	results          map[[2]string]float64 // by evaluator and status
+	requests         map[[3]string]float64 // by transport, outcome and code
+	scores           map[string]*histogram // by evaluator
+	latency          *histogram            // root span's end to result, seconds
 	gauges           func() (queue, pending, held int)
 }
 

@@ -256,4 +256,3 @@ func patterns(v *config.Node) ([]string, error) {
 	}
 	return out, nil
 }
-
