@@ -71,6 +71,11 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 				s.metrics.request("http", "unauthorized", http.StatusUnauthorized)
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="trajeval"`)
+			if r.URL.Path == "/v1/traces" {
+				ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+				writeStatus(w, ct == "application/json", http.StatusUnauthorized, "a bearer token is required")
+				return
+			}
 			http.Error(w, "a bearer token is required", http.StatusUnauthorized)
 			return
 		}

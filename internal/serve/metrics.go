@@ -56,7 +56,7 @@ func (h *histogram) observe(v float64) {
 
 var scoreBounds = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1}
 
-var latencyBounds = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
+var latencyBounds = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 5, 10, 30, 60}
 
 func newMetrics(p *Policy) *metrics {
 	m := &metrics{tracesScored: map[string]float64{}, results: map[[2]string]float64{},
