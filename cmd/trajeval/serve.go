@@ -100,6 +100,9 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 		}
 		cfg.Logs = serve.NewLogExporter(f.otlpLogs, h, log)
 	}
+	if cfg.Out == nil && cfg.Logs == nil {
+		log.Warn("neither --out nor --otlp-logs is given: results are only counted in /metrics")
+	}
 	srv, err := serve.New(cfg)
 	if err != nil {
 		return err

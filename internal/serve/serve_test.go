@@ -265,6 +265,11 @@ func TestServer_sameScoresAsEval(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"grpc-gzip", func(t *testing.T, s *server, td ptrace.Traces) {
+			if _, err := s.grpc.Export(context.Background(), ptraceotlp.NewExportRequestFromTraces(td), grpc.UseCompressor("gzip")); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	}
 	for _, f := range sameAsEval {
 		path := filepath.Join(fixtures, f)
@@ -652,4 +657,20 @@ func (s *server) metricsText(t *testing.T) string {
 	rec := httptest.NewRecorder()
 	s.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	return rec.Body.String()
+}
+
+func TestServer_lateSpans(t *testing.T) {
+	s := start(t, policy, serve.Config{Grace: time.Millisecond, Tick: time.Millisecond})
+	td := readTraces(t, filepath.Join(fixtures, "otlp/genai.json"))[0]
+	b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+	sendOK(t, s, b, "application/x-protobuf", nil)
+	waitRows(t, s.out, 1)
+	sendOK(t, s, b, "application/x-protobuf", nil) // after the trace was scored
+	s.stop()
+	if n := len(s.out.list(t)); n != 1 {
+		t.Errorf("%d rows, want 1: spans after their trace was scored start no trace", n)
+	}
+	if m := s.metricsText(t); !strings.Contains(m, "trajeval_serve_spans_late_total 13\n") {
+		t.Errorf("the late spans are not counted:\n%s", m)
+	}
 }

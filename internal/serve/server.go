@@ -22,9 +22,9 @@
 //  5. The trace is scored by the policy's evaluators whose selectors pick
 //     it (see [LoadPolicy]); a trace that no evaluator picks gives no row,
 //     and is counted in the metrics.
-//  6. A span of a trace already scored (it came after its trace was done)
-//     is dropped and counted, for Config.Idle after the trace was scored;
-//     after that it starts a new trace, which will be incomplete.
+//  6. A span of a trace already done (queued or scored) is dropped and
+//     counted, for Config.Idle after the trace was done; after that it
+//     starts a new trace, which will be incomplete.
 //
 // The server protects itself: a request is refused whole, never in part,
 // with HTTP 429 (gRPC RESOURCE_EXHAUSTED) and a retry delay when the
@@ -119,6 +119,9 @@ type Server struct {
 	ready   []*pending
 	held    int // spans in pending and ready
 	scored  map[pcommon.TraceID]time.Time
+	// scoredQ holds the ids of scored, oldest first, to forget them in
+	// order.
+	scoredQ []scoredID
 	closing bool
 	workers sync.WaitGroup
 	sweeper chan struct{} // closed to stop the sweeper
@@ -127,6 +130,12 @@ type Server struct {
 	outMu  sync.Mutex
 	rows   *report.JSONL
 	outErr error
+}
+
+// A scoredID is a trace scored, and when.
+type scoredID struct {
+	id pcommon.TraceID
+	at time.Time
 }
 
 // A pending trace is one being gathered.
@@ -277,11 +286,12 @@ func (s *Server) sweep() {
 		case now := <-t.C:
 			s.mu.Lock()
 			s.moveDone(now, false)
-			for id, at := range s.scored {
-				if now.Sub(at) > s.cfg.Idle {
-					delete(s.scored, id)
-				}
+			n := 0
+			for n < len(s.scoredQ) && now.Sub(s.scoredQ[n].at) > s.cfg.Idle {
+				delete(s.scored, s.scoredQ[n].id)
+				n++
 			}
+			s.scoredQ = s.scoredQ[n:]
 			s.mu.Unlock()
 		}
 	}
@@ -303,6 +313,9 @@ func (s *Server) moveDone(now time.Time, all bool) {
 		}
 		p.incomplete = p.rootAt.IsZero()
 		delete(s.pending, id)
+		// From now on its spans are late: the trace is being scored.
+		s.scored[id] = now
+		s.scoredQ = append(s.scoredQ, scoredID{id, now})
 		s.ready = append(s.ready, p)
 		moved = true
 	}
@@ -332,7 +345,6 @@ func (s *Server) work() {
 
 		s.mu.Lock()
 		s.held -= p.spans
-		s.scored[p.id] = time.Now()
 		s.mu.Unlock()
 	}
 }
