@@ -24,6 +24,7 @@ type serveFlags struct {
 	queue, maxSpans, workers         int
 	maxRequestBytes                  int64
 	otlpLogsHeaders                  []string
+	check                            bool
 }
 
 func serveCmd() *cobra.Command {
@@ -47,10 +48,14 @@ or Ctrl-C stops taking spans, scores what is held and exits.`,
 			if f.token == "" {
 				f.token = os.Getenv("TRAJEVAL_TOKEN")
 			}
+			if f.check {
+				return checkPolicy(args[0], cmd.OutOrStdout())
+			}
 			return runServe(cmd.Context(), args[0], f, cmd.ErrOrStderr())
 		},
 	}
 	fl := c.Flags()
+	fl.BoolVar(&f.check, "check", false, "check the policy, print its evaluators and selectors, and exit without listening")
 	fl.StringVar(&f.http, "http", "127.0.0.1:4318", `OTLP/HTTP, /metrics and health address; "" for none`)
 	fl.StringVar(&f.grpc, "grpc", "127.0.0.1:4317", `OTLP/gRPC address; "" for none`)
 	fl.StringVar(&f.out, "out", "", "append each result as a JSON line to this file")
@@ -156,4 +161,28 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 		return serveErr
 	}
 	return nil
+}
+
+// checkPolicy loads the policy at path and prints what it scores.
+func checkPolicy(path string, stdout io.Writer) error {
+	pol, err := serve.LoadPolicy(path, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "policy %s: %d evaluators%s\n", pol.Name, len(pol.Evaluators), selects(pol.Select))
+	for _, ev := range pol.Evaluators {
+		fmt.Fprintf(stdout, "  %s (%s)%s\n", ev.Name, ev.Type, selects(ev.Select))
+	}
+	return nil
+}
+
+func selects(s serve.Selector) string {
+	if len(s) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, m := range s {
+		parts = append(parts, m.Key+" ~ "+strings.Join(m.Patterns, " | "))
+	}
+	return ", on traces where " + strings.Join(parts, " and ")
 }
