@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -144,6 +146,19 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 	log.Info("shutting down: scoring the traces held")
 	sctx, cancel := context.WithTimeout(context.Background(), f.shutdown)
 	defer cancel()
+	// A second Ctrl-C or SIGTERM stops at once, without scoring what is
+	// held.
+	force := make(chan os.Signal, 1)
+	signal.Notify(force, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(force)
+	go func() {
+		select {
+		case <-force:
+			log.Warn("stopping at once: the traces held are not scored")
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
 	if hs != nil {
 		_ = hs.Shutdown(sctx)
 	}
