@@ -2,7 +2,7 @@
 // receiver) as fast as it takes them, and stops by itself: after -traces
 // traces or -duration, whichever comes first.
 //
-//	trajeval serve policy.yaml --out /tmp/rows.jsonl &
+//	trajeval serve bench/otlpload/policy.yaml --out rows.jsonl &
 //	go run ./bench/otlpload -traces 20000 -duration 30s -metrics http://127.0.0.1:4318/metrics
 //
 // Each trace is one agent turn: an invoke_agent root span, -tools
