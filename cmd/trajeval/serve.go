@@ -81,6 +81,14 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 	if f.http == "" && f.grpc == "" {
 		return usageError{errors.New("--http and --grpc are both empty: nothing to listen on")}
 	}
+	switch {
+	case f.grace <= 0, f.idle <= 0, f.shutdown <= 0:
+		return usageError{errors.New("--grace, --idle and --shutdown-timeout must be more than 0")}
+	case f.queue < 1, f.maxSpans < 1, f.maxRequestBytes < 1:
+		return usageError{errors.New("--queue, --max-spans and --max-request-bytes must be at least 1")}
+	case f.workers < 0:
+		return usageError{errors.New("--workers must be at least 1 (0 takes the default)")}
+	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	pol, err := serve.LoadPolicy(policyPath, nil)
 	if err != nil {

@@ -73,7 +73,7 @@ type Config struct {
 	// (default 30s).
 	Idle time.Duration
 	// Tick is how often done traces are looked for (default a quarter of
-	// the shorter of Grace and Idle, at most 250ms).
+	// the shorter of Grace and Idle, between 1ms and 250ms).
 	Tick time.Duration
 	// Queue bounds the done traces waiting to be scored (default 1024).
 	Queue int
@@ -164,7 +164,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Idle = 30 * time.Second
 	}
 	if cfg.Tick <= 0 {
-		cfg.Tick = min(cfg.Grace, cfg.Idle, time.Second) / 4
+		cfg.Tick = max(min(cfg.Grace, cfg.Idle, time.Second)/4, time.Millisecond)
 	}
 	if cfg.Queue <= 0 {
 		cfg.Queue = 1024
