@@ -8,6 +8,7 @@
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT] [-q]
 //	trajeval compare OLD.jsonl NEW.jsonl [--format text|markdown|json] [--tolerance X] [--confidence C]
+//	trajeval serve POLICY.yaml [--http ADDR] [--grpc ADDR] [--out FILE] [--otlp-logs URL] [--grace D] [--idle D] [--token T]
 //	trajeval init [DIR] [--from TRACE]
 //	trajeval evaluators [NAME] [--json]
 //	trajeval formats [--json]

@@ -37,6 +37,7 @@ scores them with one engine of optimal matchers.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), reportCmd(), compareCmd(), versionCmd(), initCmd(), evaluatorsCmd(), formatsCmd(), schemaCmd())
+	root.AddCommand(serveCmd())
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")

@@ -20,3 +20,8 @@ type Dialect struct {
 	Sniff    func(path string, head []byte) bool
 	LoadData func(path string, data []byte, opts Options) (*Suite, []error)
 }
+
+// AgentV is AgentV's YAML, the dialect the loader asks last, which claims
+// every file no other dialect does. A dialect that extends it (the policy
+// of trajeval serve) reads its own keys and hands the rest to its Load.
+var AgentV = Dialect{Name: "agentv", Claims: func(_ string, root *config.Node) bool { return agentvClaims(root) }, Load: loadAgentV}
