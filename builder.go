@@ -47,7 +47,8 @@ import (
 //     minus the call's Start when both are known, else null. A negative
 //     Duration, or an End before the Start, is an error.
 //  9. Final sets the current turn's final response; a later Final replaces
-//     it. Metrics adds to the run's metrics; Build fills the token total
+//     it. Called notes which agent called which; every call's Agent is
+//     listed in Agents too. Metrics adds to the run's metrics; Build fills the token total
 //     from input and output when no total was given.
 //
 // The first misuse (an empty tool name, a result for an unknown call, ...)
@@ -298,6 +299,21 @@ func addInt(sum, x *int64) (*int64, bool) {
 	return &s, true
 }
 
+// Called notes that agent was called by the agent caller: as a tool, as a
+// sub-agent, or by a handoff (Trajectory.Agents). It lets an evaluator
+// limited to caller with include_subagents see agent's calls too. An
+// empty agent or caller is a misuse.
+func (b *Builder) Called(agent, caller string) {
+	if b.err != nil {
+		return
+	}
+	if agent == "" || caller == "" {
+		b.fail("called: an agent and its caller need names, got %q and %q", agent, caller)
+		return
+	}
+	b.t.Agents = append(b.t.Agents, Agent{Name: agent, Parent: caller})
+}
+
 // Err returns the Builder's first misuse so far, or nil: a loop adding
 // many values can stop at the one that went wrong.
 func (b *Builder) Err() error { return b.err }
@@ -311,6 +327,7 @@ func (b *Builder) Build() (*Trajectory, error) {
 	t := b.t
 	t.Turns = append([]Turn(nil), b.t.Turns...)
 	t.Steps = append([]Step(nil), b.t.Steps...)
+	t.Agents = append([]Agent(nil), b.t.Agents...)
 	t.Metrics = Metrics{
 		DurationMS: clone(b.t.Metrics.DurationMS), CostUSD: clone(b.t.Metrics.CostUSD), LLMCalls: clone(b.t.Metrics.LLMCalls),
 		Tokens: Tokens{Input: clone(b.t.Metrics.Tokens.Input), Output: clone(b.t.Metrics.Tokens.Output), Total: clone(b.t.Metrics.Tokens.Total)},

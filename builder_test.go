@@ -175,6 +175,10 @@ func TestBuilder_Build(t *testing.T) {
 		{"agent", func(b *trajeval.Builder) {
 			b.Call(trajeval.ToolCall{Name: "a", Agent: "researcher"})
 		}, `"agent":"researcher"`, "the sub-agent that made the call"},
+		{"called", func(b *trajeval.Builder) {
+			b.Call(trajeval.ToolCall{Name: "a", Agent: "researcher"})
+			b.Called("researcher", "lead")
+		}, `"agents":[{"name":"researcher","parent":"lead"}]`, "which agent called which"},
 		{"final replaced", func(b *trajeval.Builder) {
 			b.User("q")
 			b.Final("first")
@@ -265,6 +269,9 @@ func TestBuilder_Build_errors(t *testing.T) {
 			b.Metrics(trajeval.Metrics{Tokens: trajeval.Tokens{Input: new(int64(math.MaxInt64))}})
 			b.Metrics(trajeval.Metrics{Tokens: trajeval.Tokens{Input: new(int64(1))}})
 		}, "metrics: a count overflows int64", "a wrapped count would look small"},
+		{"caller without name", func(b *trajeval.Builder) {
+			b.Called("researcher", "")
+		}, `called: an agent and its caller need names, got "researcher" and ""`, "a nameless caller scopes nothing"},
 		{"first misuse kept", func(b *trajeval.Builder) {
 			b.Result(trajeval.ToolResult{ID: "a"})
 			b.Result(trajeval.ToolResult{ID: "b"})

@@ -12,10 +12,11 @@
 //	suite file ───load────────┘ (expected calls, evaluator settings)
 //
 // Every trace format (OpenTelemetry, OpenAI, Anthropic, Google ADK,
-// LangChain, agent CLIs, MCP, AgentV) is read into one [Trajectory]; every
-// suite dialect (AgentV YAML, ADK eval sets, UiPath evaluation sets) is
-// translated into evaluators over that one model. So every evaluator works
-// on every source, and no dialect adds a branch to the engine.
+// LangChain, agent CLIs, MCP, AgentV, τ²-bench) is read into one
+// [Trajectory]; every suite dialect (AgentV YAML, ADK eval sets, UiPath
+// evaluation sets, τ²-bench tasks) is translated into evaluators over that
+// one model. So every evaluator works on every source, and no dialect adds
+// a branch to the engine.
 //
 // # From Go
 //
@@ -80,6 +81,8 @@
 //     fields or end − start, never invented.
 //  7. A user message starts a new turn; steps before the first belong to
 //     turn 1.
+//  8. In a multi-agent run, a step's Agent is the agent that made the call,
+//     and the trajectory's Agents say which agent called which ([Agent]).
 //
 // # Matching one expected call against one step
 //
@@ -104,6 +107,12 @@
 // Each [Result] explains itself: the alignment, what is missing (with the
 // argument paths that differ and close tool names), what is extra, and each
 // check (latency, budgets, minimums).
+//
+// Any evaluator can be limited to the steps of some agents (agent: and
+// include_subagents: in a suite, check.ForAgent in Go): it then scores
+// only those agents' steps, renumbered from 1, with every turn kept and no
+// run-level metrics, and its Details.Scope says what was kept. An agent
+// the trace does not name makes the evaluator an error ([ErrNoAgent]).
 //
 // An evaluator passes when its score reaches its threshold (1.0 for
 // deterministic evaluators unless set otherwise). A case is scored by

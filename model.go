@@ -9,7 +9,8 @@ import core "github.com/trajeval/trajeval/internal/trajeval"
 
 // A Trajectory is what one agent run did: its turns, the tool calls it made
 // (flattened over all turns, in the order the model issued them) and the
-// run-level metrics its trace reported. Every trace format is read into
+// run-level metrics its trace reported, and, for a multi-agent run, its
+// Agents with the agent that called each. Every trace format is read into
 // this one model, so every evaluator works on every source.
 type Trajectory = core.Trajectory
 
@@ -22,6 +23,12 @@ type Turn = core.Turn
 // issued together share it) and the sub-Agent that made it. Zero values
 // stand for "the trace does not say".
 type Step = core.Step
+
+// An Agent is one agent of a multi-agent trace (Trajectory.Agents): its
+// Name and the Parent agent that called it (as a tool, as a sub-agent, or
+// by a handoff); Parent is "" for a top-level agent or when the trace
+// does not say.
+type Agent = core.Agent
 
 // Metrics are the run-level figures a trace reports; each is nil when the
 // trace does not report it.
@@ -108,6 +115,12 @@ type CaseResult = core.CaseResult
 // actual steps, what is missing, what is extra, and each check that ran.
 type Details = core.Details
 
+// A Scope, in Details, says which steps an evaluator saw when it was
+// limited to some agents (agent: in a suite, check.ForAgent in Go): the
+// names or globs asked for, the trace's agents they took in, and how many
+// steps they kept of how many.
+type Scope = core.Scope
+
 // A Pair says that an expected item matched an actual step.
 type Pair = core.Pair
 
@@ -118,7 +131,9 @@ type Missing = core.Missing
 // A NearMiss is a step that almost matched an expected item.
 type NearMiss = core.NearMiss
 
-// An ArgDiff is one argument path whose value did not match.
+// An ArgDiff is one argument path whose value did not match: Want and Got
+// as JSON text, "(absent)" and "(missing)" for a key on one side only. In
+// a result row they are JSON values, a side without a value left out.
 type ArgDiff = core.ArgDiff
 
 // Extra is an actual step that no expected item used.
@@ -164,4 +179,7 @@ var (
 	ErrUnknownFormat = core.ErrUnknownFormat
 	ErrConfig        = core.ErrConfig
 	ErrCorruptTrace  = core.ErrCorruptTrace
+	// ErrNoAgent: an evaluator limited to some agents (agent:,
+	// check.ForAgent) was given a trace that names none of them.
+	ErrNoAgent = core.ErrNoAgent
 )

@@ -58,6 +58,10 @@ type ReadOptions struct {
 	Format  string        // one of Formats(); "" detects it
 	Lenient bool          // read what comes before damage, marked Partial
 	Warn    func(Warning) // receives each warning; nil drops them
+	// Detected, when set, receives the name of the format detected for
+	// each input (one of [Formats]), before its first trajectory; it is
+	// not called when Format forces one.
+	Detected func(format string)
 	// Name names the input of Read and Each in errors and warnings;
 	// "" is "input". ReadFile and EachFile use the path.
 	Name string
@@ -104,7 +108,7 @@ func (o ReadOptions) Each(ctx context.Context, r io.Reader) iter.Seq2[*Trajector
 var errBreak = errors.New("stopped by the caller")
 
 func (o ReadOptions) each(yield func(*Trajectory, error) bool, read func(trace.Options, func(*Trajectory) error) error) {
-	opts := trace.Options{From: o.Format, Lenient: o.Lenient, Warn: o.Warn}
+	opts := trace.Options{From: o.Format, Lenient: o.Lenient, Warn: o.Warn, Detected: o.Detected}
 	err := read(opts, func(t *Trajectory) error {
 		if !yield(t, nil) {
 			return errBreak

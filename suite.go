@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
+	"github.com/trajeval/trajeval/internal/suite/tau2"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
@@ -35,15 +38,21 @@ type Suite struct {
 // loadKey is what of [RunOptions] changes how suite files load.
 type loadKey struct {
 	config, target, traces string
+	questions              string
 	threshold              float64
 	judgeWorkers           int
 	cacheDir               string
 	noCache                bool
+	basis                  string // Basis joined by commas, "-" when nil
 }
 
 func keyOf(o RunOptions) loadKey {
-	return loadKey{config: o.Config, target: o.Target, traces: o.Traces, threshold: o.Threshold,
-		judgeWorkers: o.Judge.Workers, cacheDir: o.Judge.CacheDir, noCache: o.Judge.NoCache}
+	basis := "-"
+	if o.Basis != nil {
+		basis = strings.Join(o.Basis, ",")
+	}
+	return loadKey{config: o.Config, target: o.Target, traces: o.Traces, questions: o.Questions, threshold: o.Threshold,
+		judgeWorkers: o.Judge.Workers, cacheDir: o.Judge.CacheDir, noCache: o.Judge.NoCache, basis: basis}
 }
 
 // A Case is one eval case of a [Suite].
@@ -66,11 +75,13 @@ type Case struct {
 // folders at paths (searched recursively; hidden folders, testdata and
 // node_modules are skipped).
 //
-// Three dialects are read, each translated into the same evaluators:
+// These dialects are read, each translated into the same evaluators:
 //  1. AgentV YAML (evalcases or tests, with AgentV's newer spellings);
 //  2. Google ADK eval sets (*.evalset.json, *.test.json), with the
 //     test_config.json beside them;
-//  3. UiPath evaluation sets (JSON with evaluations and evaluatorRefs).
+//  3. UiPath evaluation sets (JSON with evaluations and evaluatorRefs);
+//  4. τ²-bench task files (a list of tasks with evaluation_criteria),
+//     scored against the results file beside them (docs/tau2.md).
 //
 // The error holds every configuration error found, not only the first,
 // sorted by file, line and column: each is a *[SpecError] (file:line:col,
@@ -90,8 +101,8 @@ func LoadSuite(paths ...string) (*Suite, error) {
 }
 
 // Load loads the suites at paths as [LoadSuite] does, with the settings
-// of o that change how suite files load: Config, Target, Threshold,
-// Traces and Judge. [Suite.Run] with the same settings then does not read
+// of o that change how suite files load: Config, Questions, Target,
+// Threshold, Traces and Judge. [Suite.Run] with the same settings then does not read
 // the files again. A Threshold out of range is an error wrapping
 // [ErrConfig].
 func (o RunOptions) Load(paths ...string) (*Suite, error) {
@@ -103,11 +114,18 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	}
 	s := &Suite{paths: paths, load: keyOf(o)}
 	s.judges = &judge.Runtime{Getenv: o.Judge.Getenv, Workers: o.Judge.Workers, CacheDir: o.Judge.CacheDir, NoCache: o.Judge.NoCache}
-	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All()}
+	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis, Questions: o.Questions}
 	if o.Threshold != 0 {
 		lo.Threshold = &o.Threshold
 	}
+	if err := tau2.CheckBasis(o.Basis); err != nil {
+		return nil, &SpecError{Msg: err.Error()}
+	}
 	suites, errs := suite.Load(paths, lo)
+	if o.Basis != nil && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == tau2.Dialect.Name }) {
+		// A setting that changes nothing is a mistake.
+		errs = append(errs, &SpecError{Msg: "Basis (--basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
+	}
 	if len(errs) > 0 {
 		suite.SortErrors(errs)
 		return nil, errors.Join(errs...)
@@ -245,6 +263,15 @@ type RunOptions struct {
 	// Config is the ADK test_config.json of every ADK eval set, over the
 	// one beside each; "" uses the one beside each.
 	Config string
+	// Basis narrows the reward of every τ²-bench task to these components
+	// (ACTION, COMMUNICATE, NL_ASSERTION, DB, ENV_ASSERTION): a task's
+	// reward is then the product over its reward_basis and Basis (see
+	// docs/tau2.md). nil keeps each task's reward_basis. A name τ² does
+	// not know, or a Basis when no suite is a τ² task file, is an error.
+	Basis []string
+	// Questions is the BFCL question file of every BFCL possible-answer
+	// file, over the one found beside each; "" uses the one beside each.
+	Questions string
 	// Judge steers the requests of judged evaluators.
 	Judge JudgeOptions
 
@@ -424,28 +451,48 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	// Results and warnings come through one channel, so that they reach
 	// the caller in the run's order. It is buffered: a hand-over per case
 	// in both directions would cost as much as scoring it.
+	// When cases run agents, each result is handed over and waited for:
+	// the caller has written it (say, to --out) before the next agent
+	// starts, so a run killed while an agent works loses no finished
+	// case. An agent's run costs far more than the wait.
 	type item struct {
-		r CaseResult
-		w *Warning
+		r   CaseResult
+		w   *Warning
+		ack chan struct{} // closed when the caller has taken r
 	}
 	items := make(chan item, 256)
 	send := func(it item) error {
 		select {
 		case items <- it:
-			return nil
 		case <-ctx.Done():
 			// A break, or the loop body left without returning
 			// (t.FailNow, a panic): cancel ends the run.
 			return ctx.Err()
 		}
+		if it.ack == nil {
+			return nil
+		}
+		select {
+		case <-it.ack:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	ro := p.opts
+	agents := run.RunsTarget(p.s.suites, ro)
 	if opts.Warn != nil {
 		ro.Warn = func(w Warning) { send(item{w: &w}) }
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error { return send(item{r: r}) })
+		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error {
+			it := item{r: r}
+			if agents {
+				it.ack = make(chan struct{})
+			}
+			return send(it)
+		})
 		close(items) // every sender has returned with run.Run
 		done <- err
 	}()
@@ -456,7 +503,11 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 			continue
 		}
 		judged = judged || it.r.Judge != nil
-		if !yield(it.r, nil) {
+		more := yield(it.r, nil)
+		if it.ack != nil {
+			close(it.ack)
+		}
+		if !more {
 			cancel()
 			for range items {
 				// Let the run end: what it still hands on is dropped.

@@ -242,3 +242,28 @@ func FuzzRunOptions_filter(f *testing.F) {
 		}
 	})
 }
+
+func TestRunOptions_Load_basis(t *testing.T) {
+	tests := []struct {
+		name   string
+		path   string
+		basis  []string
+		err    string // "" for none
+		reason string
+	}{
+		{"narrowed", "examples/tau2", []string{"ACTION", "COMMUNICATE"}, "", "τ²'s components, on a τ² task file"},
+		{"unknown component", "examples/tau2", []string{"ACTIONS"}, `unknown reward component "ACTIONS"`, "a name τ² does not know is refused"},
+		{"no τ² suite", "testdata/research.yaml", []string{"ACTION"}, "no suite is one", "a setting that changes nothing is a mistake"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := trajeval.RunOptions{Basis: tt.basis}.Load(tt.path)
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("Load: %v (%s)", err, tt.reason)
+			case tt.err != "" && (err == nil || !errors.Is(err, trajeval.ErrConfig) || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("Load: %v, want a configuration error containing %q (%s)", err, tt.err, tt.reason)
+			}
+		})
+	}
+}

@@ -101,8 +101,10 @@ type options struct {
 	match    Match
 	pattern  *string
 	blankOK  bool
-	entries  []Entry         // calls and groups, in order
-	nested   []ToolCall      // the calls inside groups
+	entries  []Entry    // calls and groups, in order
+	nested   []ToolCall // the calls inside groups
+	rules    []Rule
+	perTurn  bool
 	given    map[string]bool // the kinds of options given, by name
 	errs     []error
 }
@@ -125,7 +127,7 @@ func (o *options) only(allowed ...string) error {
 	if len(o.errs) > 0 {
 		return o.errs[0]
 	}
-	for _, k := range []string{"calls", "ArgsMode", "Score", "Minimum", "IgnoreCase", "TrimSpace", "Strict", "Count", "Match", "ErrorPattern", "BlankResultOK", "groups"} {
+	for _, k := range []string{"calls", "ArgsMode", "Score", "Minimum", "IgnoreCase", "TrimSpace", "Strict", "Count", "Match", "ErrorPattern", "BlankResultOK", "groups", "Rule", "PerTurn"} {
 		if !o.given[k] {
 			continue
 		}
@@ -316,6 +318,8 @@ func (f flag) apply(o *options) {
 		o.strict = true
 	case "BlankResultOK":
 		o.blankOK = true
+	case "PerTurn":
+		o.perTurn = true
 	}
 	o.given[string(f)] = true
 }

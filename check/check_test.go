@@ -142,6 +142,17 @@ func TestBadSettings(t *testing.T) {
 		{"no tools for names", check.ToolNameReliability(nil), "no tool definitions", "reliability needs tools"},
 		{"empty tool name", check.ToolDescriptionReliability([]check.Tool{{Name: ""}}), "empty name", "a tool needs a name"},
 		{"calls to a budget", check.ToolErrors(check.Call("a")), "takes no expected calls", "ToolErrors looks at every call"},
+		{"no rules", check.Rules(), "has no rules", "nothing to check is not a pass"},
+		{"rules with calls", check.Rules(check.Call("a")), "takes no expected calls", "a call is not a rule"},
+		{"rule elsewhere", check.InOrder(check.Call("a"), check.Never("b")), "does not take the Rule option", "rules belong to Rules"},
+		{"negative count", check.Rules(check.AtMost("a", -1)), "must not be negative", "a count is never negative"},
+		{"window 0", check.Rules(check.Within(check.Call("a"), check.Call("b"), 0)), "at least 1", "a window of no steps"},
+		{"rule empty tool", check.Rules(check.Never("")), "empty tool name", "a rule needs its tool"},
+		{"rule latency", check.Rules(check.Before(check.Call("a", check.MaxDuration(time.Second)), check.Call("b"))), "does not check latency", "rules check order, not latency"},
+		{"rule syntax", check.Rules(check.Pattern("a | | b")), "empty alternative before '|' at column 5", "the column of a syntax error"},
+		{"rule where unused", check.Rules(check.Pattern("a", check.Where("b", check.Call("b")))), `where names "b"`, "a condition that applies to nothing"},
+		{"rule bad args", check.Rules(check.Never("a", check.Args{"q": check.Regex("(")})), "invalid regular expression", "RE2 must compile"},
+		{"per turn elsewhere", check.InOrder(check.Call("a"), check.PerTurn), "does not take the PerTurn option", "PerTurn is a Rules option"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -265,5 +276,40 @@ func TestType(t *testing.T) {
 		if err := check.Validate(ev); err != nil {
 			t.Errorf("%s: %v", want, err)
 		}
+	}
+}
+
+func TestForAgent(t *testing.T) {
+	steps := &trajeval.Trajectory{
+		Steps: []trajeval.Step{{Name: "a", Agent: "root"}, {Name: "b", Agent: "billing-eu"}},
+	}
+	steps.Finish()
+	tests := []struct {
+		name    string
+		ev      trajeval.Evaluator
+		score   float64
+		setting string // a setting error, if any
+		reason  string
+	}{
+		{"glob", check.ForAgent(check.Exact(check.Call("b")), "billing-*"), 1, "", "a glob takes in billing-eu"},
+		{"bad glob", check.ForAgent(check.Exact(), "billing-["), 0, `agent "billing-[" is not a valid glob`, "refused before running"},
+		{"no agent", check.ForAgent(check.Exact()), 0, "names no agent", "no name would score nothing"},
+		{"inner error first", check.ForAgent(check.Exact(check.Call("")), "x["), 0, "empty tool name", "the evaluator's own mistake is reported"},
+		{"nil evaluator", check.ForAgent(nil, "root"), 0, "a nil evaluator", "never a panic"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := check.Validate(tt.ev)
+			if tt.setting != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.setting) || !errors.Is(err, check.ErrSetting) {
+					t.Fatalf("Validate = %v, want a setting error with %q: %s", err, tt.setting, tt.reason)
+				}
+				return
+			}
+			out, err := tt.ev.Evaluate(context.Background(), steps)
+			if err != nil || out.Score != tt.score {
+				t.Errorf("Evaluate = %v, %v; want %v: %s", out.Score, err, tt.score, tt.reason)
+			}
+		})
 	}
 }

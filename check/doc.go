@@ -69,7 +69,16 @@
 // [ToolCallValidity], [ToolErrors], [Efficiency], [ToolNameReliability]
 // and [ToolDescriptionReliability] are Dokimos's rule checks. [Grounding]
 // checks that every argument value came from the user or an earlier
-// result. Each documents its score.
+// result. [Rules] checks temporal rules ([Never], [AtMost], [Before],
+// [Within], [Pattern] ...), one check each. Each documents its score.
+//
+// # Agents
+//
+// In a multi-agent run, [ForAgent] limits any evaluator to the steps some
+// agents made (a suite's agent: key), and [ForAgentTree] to those agents
+// and the agents they called (include_subagents: true). The result's
+// Details.Scope says what was kept; a trajectory that names none of the
+// agents is an error, never a score.
 //
 // # Bad settings
 //

@@ -226,6 +226,47 @@ func ExampleToolCallArgs() {
 	// score 0.50
 }
 
+func ExampleRules() {
+	ev := check.Rules(
+		check.Never("delete", check.Args{"force": true}),
+		check.AtMost("search", 1),
+		check.Before(check.Call("search"), check.Call("read_document")),
+		check.Within(check.Call("read_document"), check.Call("save_answer"), 1).Named("answer promptly"),
+	)
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Printf("score %.2f\n", out.Score)
+	for _, c := range out.Details.Checks {
+		fmt.Println(c.Status, c.Name)
+		if c.Message != "" {
+			fmt.Println("   ", c.Message)
+		}
+	}
+	// Output:
+	// score 0.75
+	// pass never delete {"force":true}
+	// pass at_most 1 search
+	// pass before [search, read_document]
+	// fail answer promptly
+	//     step 2 read_document {"id":"doc-1"}: no call of save_answer in the 1 step after it (the next is step 4 save_answer {"text":"Start with the official tutorial."}, 2 steps after)
+}
+
+func ExamplePattern() {
+	ev := check.Rules(check.Pattern("search+ short{2,} save_answer",
+		check.Where("short", check.Call("read_document", check.Args{"id": check.Regex("^doc-")}))))
+	out, _ := ev.Evaluate(context.Background(), research())
+	fmt.Println(out.Details.Checks[0].Status)
+
+	ev = check.Rules(check.Pattern("search+ read_document{3,} save_answer"))
+	out, _ = ev.Evaluate(context.Background(), research())
+	fmt.Println(out.Details.Checks[0].Message)
+
+	fmt.Println(check.Validate(check.Rules(check.Pattern("search+ (read"))))
+	// Output:
+	// pass
+	// steps 1–3 (search read_document read_document) fit; step 4 save_answer {"text":"Start with the official tutorial."} does not: expected read_document
+	// tool_rules: rule 1: pattern: unclosed '(' at column 9
+}
+
 func ExampleGrounding() {
 	t := research()
 	user := "Find Python tutorials and cite the best one."
@@ -263,4 +304,41 @@ func ExampleFrom() {
 	// Output:
 	// step 3: args.id: expected {"$from":"search.result.hits[*].id"}: one of "doc-1", "doc-3" (step 1), got "doc-2"
 	// score 0.50
+}
+
+// team is a support agent that called a billing agent as a tool; billing
+// called a ledger agent.
+func team() *trajeval.Trajectory {
+	t := &trajeval.Trajectory{
+		Steps: []trajeval.Step{
+			{Name: "lookup_customer", Agent: "support"},
+			{Name: "create_invoice", Agent: "billing"},
+			{Name: "post_entry", Agent: "ledger"},
+			{Name: "reply", Agent: "support"},
+		},
+		Agents: []trajeval.Agent{{Name: "billing", Parent: "support"}, {Name: "ledger", Parent: "billing"}},
+	}
+	t.Finish()
+	return t
+}
+
+func ExampleForAgent() {
+	// billing's own calls, exactly: the support agent's calls around them
+	// are not billing's extras.
+	ev := check.ForAgent(check.Exact(check.Call("create_invoice")), "billing")
+	out, _ := ev.Evaluate(context.Background(), team())
+	fmt.Printf("score %.2f, %s\n", out.Score, out.Details.Scope)
+
+	// billing and the agents it called.
+	ev = check.ForAgentTree(check.Exact(check.Call("create_invoice"), check.Call("post_entry")), "billing")
+	out, _ = ev.Evaluate(context.Background(), team())
+	fmt.Printf("score %.2f, %s\n", out.Score, out.Details.Scope)
+
+	// An agent the trace does not name cannot be scored.
+	_, err := check.ForAgent(check.Exact(), "refunds").Evaluate(context.Background(), team())
+	fmt.Println(err)
+	// Output:
+	// score 1.00, agent "billing": 1 of 4 steps (billing)
+	// score 1.00, agents "billing" and the agents it called: 2 of 4 steps (billing, ledger)
+	// no step was made by agent "refunds" (agents in this trace: support, billing, ledger)
 }

@@ -48,7 +48,7 @@ without a case in common: nothing is compared in part.
 
 Exit codes: 0 no case regressed, 1 some case regressed, 2 the command or a
 file was wrong.`,
-		Args: cobra.ExactArgs(2),
+		Args: needs(2, 2, "two results files", "trajeval compare OLD.jsonl NEW.jsonl"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(compare.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (text, markdown, json)", format)}

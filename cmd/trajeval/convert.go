@@ -13,7 +13,7 @@ import (
 
 func convertCmd() *cobra.Command {
 	var from string
-	var lenient bool
+	var lenient, quiet bool
 	c := &cobra.Command{
 		Use:   "convert FILE...",
 		Short: "Print each trace file's trajectories in the canonical form, one per line",
@@ -21,11 +21,12 @@ func convertCmd() *cobra.Command {
 trajeval's canonical form (docs/scoring.md), one JSON object per line.
 FILE "-" reads standard input. The format is detected from the content;
 --from forces one (docs/formats.md lists them). A file that holds no
-trajectory is an error.`,
-		Args: cobra.MinimumNArgs(1),
+trajectory is an error. Standard error says which format each file was
+read as, when it was detected (-q: not).`,
+		Args: needs(1, -1, "a trace file", "trajeval convert TRACE.json (- reads standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-			err := convert(cmd, args, trajeval.ReadOptions{Format: from, Lenient: lenient}, w)
+			err := convert(cmd, args, trajeval.ReadOptions{Format: from, Lenient: lenient}, quiet, w)
 			// What was converted before an error is still printed; a write
 			// error is an error, never a silent short output.
 			if ferr := w.Flush(); err == nil && ferr != nil {
@@ -35,23 +36,30 @@ trajectory is an error.`,
 		},
 	}
 	c.Flags().StringVar(&from, "from", "", "force the trace format: "+fmt.Sprint(trajeval.Formats()))
+	c.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not say on standard error which format each file was detected as")
 	c.Flags().BoolVar(&lenient, "lenient", false, `read what comes before the damage of a cut-off or corrupt trace, marked "partial": true, instead of failing`)
 	return c
 }
 
 // convert writes the trajectories of each file to w, one JSON object per
 // line, as they are read.
-func convert(cmd *cobra.Command, args []string, ro trajeval.ReadOptions, w io.Writer) error {
+func convert(cmd *cobra.Command, args []string, ro trajeval.ReadOptions, quiet bool, w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	stderr := cmd.ErrOrStderr()
 	ro.Warn = func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
 	for _, path := range args {
-		trajs := ro.EachFile(cmd.Context(), path)
 		name := path
 		if path == "-" {
-			ro.Name = "<stdin>"
-			name, trajs = ro.Name, ro.Each(cmd.Context(), cmd.InOrStdin())
+			name = "<stdin>"
+		}
+		if !quiet {
+			ro.Detected = func(format string) { fmt.Fprintf(stderr, "read %s as %s (detected)\n", name, format) }
+		}
+		trajs := ro.EachFile(cmd.Context(), path)
+		if path == "-" {
+			ro.Name = name
+			trajs = ro.Each(cmd.Context(), cmd.InOrStdin())
 		}
 		n := 0
 		for t, err := range trajs {

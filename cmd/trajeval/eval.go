@@ -23,11 +23,14 @@ import (
 func evalCmd() *cobra.Command {
 	var (
 		traces, out, format, from, config string
+		questions                         string
 		threshold                         float64
 		workers                           int
 		filters                           []string
+		basis                             []string
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
+		view                              viewFlags
 		judges                            judge.Runtime
 		hist                              historyFlags
 	)
@@ -38,7 +41,8 @@ func evalCmd() *cobra.Command {
 
 PATH is a suite file or a folder searched for suite files: AgentV YAML,
 ADK *.evalset.json / *.test.json (with test_config.json beside them or
---config), UiPath evaluation sets. Each case's trace comes from its trace:
+--config), UiPath evaluation sets, BFCL possible-answer files (with their
+question file beside them or --questions). Each case's trace comes from its trace:
 key, else from --traces FILE (one trace per line, matched to cases by id).
 
 An evaluator's pass threshold is the first that is set: its own threshold:
@@ -85,8 +89,11 @@ records nothing. trajeval runs lists the runs, show prints one.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong, 130 interrupted before every case ran.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval eval SUITE.yaml (trajeval init writes a first suite)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := agentvSpelling(args); err != nil {
+				return err
+			}
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
 			}
@@ -106,7 +113,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			opts := trajeval.RunOptions{
 				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials,
-				Filter: filters, Workers: workers, Config: config,
+				Filter: filters, Workers: workers, Config: config, Basis: basis, Questions: questions,
 				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
 			}
@@ -147,6 +154,9 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			}
 			if t, ok := w.(*report.Text); ok {
 				t.Verbose = verbose
+			}
+			if w, err = view.apply(cmd, format, w, cmd.OutOrStdout()); err != nil {
+				return err
 			}
 			stderr := cmd.ErrOrStderr()
 			var prog *report.Progress
@@ -244,6 +254,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else one per CPU, or 1 with a target)")
 	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
 	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
+	f.StringVar(&questions, "questions", "", "BFCL question file for possible-answer files (default: the one beside them)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress on standard error (a bar on a terminal, else a line every 10s)")
 	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
@@ -251,8 +262,11 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
 	f.StringArrayVar(&filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
+	f.StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE (default: each task's reward_basis)")
 	tg.register(f)
+	view.register(f)
 	hist.register(f)
+	c.SuggestFor = []string{"run", "test"} // trajeval run: did you mean eval?
 	return c
 }
 

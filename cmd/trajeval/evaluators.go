@@ -28,7 +28,7 @@ With NAME (any spelling, or an alias), show that type's settings: each
 key with the values it takes, its default and what it does, the settings
 every evaluator takes, and an example. The list comes from the definitions
 the suite loader uses, so it is always the loader's.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: needs(0, 1, "one evaluator type at most", "trajeval evaluators [NAME]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			types := builtin.Types()
 			w := cmd.OutOrStdout()

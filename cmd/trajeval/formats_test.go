@@ -56,6 +56,7 @@ func TestEval_everyFormat(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var ids []string
 			n, anonymous := 0, 0
+			runs := map[string]bool{} // id and trial: each trial of a case is a row
 			readErr := trace.Read(context.Background(), path, trace.Options{}, func(tr *trajeval.Trajectory) error {
 				n++
 				if tr.ID == "" {
@@ -63,6 +64,7 @@ func TestEval_everyFormat(t *testing.T) {
 				} else if !slices.Contains(ids, tr.ID) {
 					ids = append(ids, tr.ID)
 				}
+				runs[fmt.Sprintf("%s/%d", tr.ID, tr.Trial)] = true
 				return nil
 			})
 			why, isRejected := rejected(path)
@@ -85,7 +87,7 @@ func TestEval_everyFormat(t *testing.T) {
 			switch {
 			case anonymous == 0:
 				code, rows, stderr := evalOn(t, path, ids, true)
-				checkAllPass(t, code, rows, stderr, len(ids))
+				checkAllPass(t, code, rows, stderr, len(runs))
 			case n == 1:
 				// No id to match by: the case names the file itself.
 				code, rows, stderr := evalOn(t, path, []string{"only"}, false)

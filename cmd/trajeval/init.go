@@ -31,7 +31,7 @@ the trace before this command returns: it passes.
 
 A file that exists is never overwritten: nothing is written, and the error
 names every file in the way.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: needs(0, 1, "one folder at most", "trajeval init [DIR] [--from TRACE]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {

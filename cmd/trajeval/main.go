@@ -3,10 +3,12 @@
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
 //	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient] [--filter PATTERN]...
-//	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...]
+//	              [--failed-only] [--color auto|always|never]
+//	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...] [--failed-only] [--color WHEN]
 //	trajeval validate PATH...
-//	trajeval convert FILE... [--from FORMAT]
+//	trajeval convert FILE... [--from FORMAT] [-q]
 //	trajeval compare OLD NEW [--format text|markdown|json] [--tolerance X] [--confidence C]
+//	trajeval serve POLICY.yaml [--http ADDR] [--grpc ADDR] [--out FILE] [--otlp-logs URL] [--grace D] [--idle D] [--token T]
 //	trajeval runs [--suite NAME] [--since DATE] [--json] [--db DB]; trajeval runs prune --keep N
 //	trajeval show RUN [CASE] [--format text|json|jsonl|...] [--db DB]
 //	trajeval view [--db DB] [--addr HOST:PORT]
@@ -14,7 +16,7 @@
 //	trajeval evaluators [NAME] [--json]
 //	trajeval formats [--json]
 //	trajeval schema
-//	trajeval version
+//	trajeval version (or trajeval --version)
 //
 // Exit codes: 0 every case passed; 1 some case failed or could not be
 // scored (compare: some case regressed); 2 the command or a file was

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -132,7 +133,7 @@ func (d *done) has(r trajeval.CaseResult) bool {
 // suites, cases or numbers of trials. They stay in the file.
 func (d *done) warnUnused(name string, warn func(trajeval.Warning)) {
 	if n := len(d.rows) - d.reported; n > 0 {
-		warn(trajeval.Warning{File: name, Msg: fmt.Sprintf("%d rows are not cases of this run (another suite, case or number of trials): kept in the file, left out of the report", n)})
+		warn(trajeval.Warning{File: name, Msg: plural.Count(n, "row is not a case", "rows are not cases") + " of this run (another suite, case or number of trials): kept in the file, left out of the report"})
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 func reportCmd() *cobra.Command {
 	var out, format, title string
+	var view viewFlags
 	c := &cobra.Command{
 		Use:   "report RESULTS.jsonl...",
 		Short: "Turn results files into an HTML page, a JUnit report or a CI summary",
@@ -32,6 +33,8 @@ case's pass rate, pass@k, pass^k and whether it is flaky.
 
 --format junit, markdown, text, json or jsonl writes the same results in
 that format instead, e.g. a JUnit report and a CI job summary from one run.
+--failed-only leaves out the cases that passed (text, markdown, json,
+jsonl); --color colours the text report as eval does.
 
 Exit codes: 0 the report was written (whatever the cases' verdicts), 2 the
 command or a results file was wrong.`,
@@ -39,7 +42,7 @@ command or a results file was wrong.`,
   trajeval report results.jsonl -o report.html
   trajeval report results.jsonl --format junit -o junit.xml
   trajeval report results.jsonl --format markdown >> "$GITHUB_STEP_SUMMARY"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a results file", "trajeval report RESULTS.jsonl (trajeval eval --out RESULTS.jsonl writes one)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
@@ -63,7 +66,9 @@ command or a results file was wrong.`,
 				file, buf = f, bufio.NewWriterSize(f, 1<<16)
 				dst = buf
 			}
-			err := writeReport(dst, format, title, rows)
+			err := writeReport(dst, format, title, rows, func(w report.Writer) (report.Writer, error) {
+				return view.apply(cmd, format, w, dst)
+			})
 			if buf != nil {
 				err = errors.Join(err, buf.Flush(), file.Close())
 			}
@@ -77,6 +82,7 @@ command or a results file was wrong.`,
 	f.StringVarP(&out, "out", "o", "", "write the report to this file instead of standard output")
 	f.StringVar(&format, "format", "html", "report format: "+strings.Join(report.Formats, ", "))
 	f.StringVar(&title, "title", "", `the HTML page's title (default "trajeval report")`)
+	view.register(f)
 	return c
 }
 
@@ -94,10 +100,13 @@ func readResults(cmd *cobra.Command, name string) ([]report.Row, error) {
 	return rows, err
 }
 
-func writeReport(dst io.Writer, format, title string, rows []report.Row) error {
+func writeReport(dst io.Writer, format, title string, rows []report.Row, setup func(report.Writer) (report.Writer, error)) error {
 	w, err := report.New(format, dst)
 	if err != nil {
 		return usageError{err}
+	}
+	if w, err = setup(w); err != nil {
+		return err
 	}
 	if h, ok := w.(*report.HTML); ok {
 		h.Title = title

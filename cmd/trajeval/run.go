@@ -30,11 +30,15 @@ scores them with one engine of optimal matchers.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = currentVersion() // --version, as the version command prints it
+	root.SetVersionTemplate("trajeval {{.Version}}\n")
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), reportCmd(), compareCmd(), versionCmd(), initCmd(), evaluatorsCmd(), formatsCmd(), schemaCmd(), runsCmd(), showCmd(), viewCmd())
+	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), reportCmd(), compareCmd(), versionCmd(), initCmd(), evaluatorsCmd(), formatsCmd(), schemaCmd())
+	root.AddCommand(serveCmd())
+	root.AddCommand(runsCmd(), showCmd(), viewCmd())
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")

@@ -8,10 +8,12 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/plural"
 )
 
 func validateCmd() *cobra.Command {
-	var config string
+	var config, questions string
+	var basis []string
 	c := &cobra.Command{
 		Use:   "validate PATH...",
 		Short: "Check suites for every configuration error, without running anything",
@@ -22,9 +24,9 @@ suggestion where a close valid name exists. Every trace file a suite names
 (trace: and traces:) must exist and be readable, and the program of every
 target a case runs must be found. Exit code 0 when the
 suites are valid, 2 otherwise.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := trajeval.RunOptions{Config: config, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
+			opts := trajeval.RunOptions{Config: config, Basis: basis, Questions: questions, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
 			s, err := opts.Load(args...)
 			if err == nil {
 				err = s.CheckFiles()
@@ -36,11 +38,13 @@ suites are valid, 2 otherwise.`,
 			if _, err := s.Plan(opts); errors.Is(err, judge.ErrNoJudge) {
 				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", err, "(eval needs one)")
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d suites, %d cases\n", suiteCount(s), len(s.Cases))
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, %s\n", plural.Count(suiteCount(s), "suite", "suites"), plural.Count(len(s.Cases), "case", "cases"))
 			return nil
 		},
 	}
 	c.Flags().StringVar(&config, "config", "", "ADK test_config.json for eval sets")
+	c.Flags().StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE")
+	c.Flags().StringVar(&questions, "questions", "", "BFCL question file for possible-answer files")
 	return c
 }
 

@@ -139,7 +139,7 @@ func TestSession(t *testing.T) {
 	want := `{"id":"s1","turns":[{"turn":1,"user":"Weather in Paris and Rome?","final_response":"Paris 20°C, Rome 16°C."}],"steps":[` +
 		`{"index":1,"turn":1,"id":null,"name":"get_weather","args":{"city":"Paris","station":9007199254740993},"result":{"temp_c":20},"error":null,"error_message":null,"duration_ms":null,"start_time":null,"end_time":null,"parallel_group":1,"agent":"weather_agent"},` +
 		`{"index":2,"turn":1,"id":null,"name":"get_weather","args":{"city":"Rome"},"result":{"temp_c":16},"error":null,"error_message":null,"duration_ms":null,"start_time":null,"end_time":null,"parallel_group":1,"agent":"weather_agent"}],` +
-		`"metrics":{"duration_ms":null,"cost_usd":null,"tokens":{"input":200,"output":40,"total":250},"llm_calls":null}}`
+		`"metrics":{"duration_ms":null,"cost_usd":null,"tokens":{"input":200,"output":40,"total":250},"llm_calls":null},"agents":[{"name":"weather_agent","parent":null}]}`
 	for i := range got.Steps {
 		if !strings.HasPrefix(got.Steps[i].ID, "adk-") {
 			t.Errorf("step %d has id %q, want the one ADK gave the call", i+1, got.Steps[i].ID)

@@ -237,7 +237,7 @@ func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int) bool 
 		g, present := lookup(got, path)
 		if !present {
 			if diffs != nil {
-				c.report(name, p.String(), "(missing)")
+				c.report(name, p.String(), trajeval.ArgMissing)
 			}
 			ok = false
 		} else if !c.match(p, g, name) {
@@ -574,7 +574,7 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 			gv, present := g[f.key]
 			if !present {
 				if c.diffs != nil {
-					c.report(c.field(path, f.key), f.p.String(), "(missing)")
+					c.report(c.field(path, f.key), f.p.String(), trajeval.ArgMissing)
 				}
 				if all = false; !explain {
 					return false
@@ -599,7 +599,7 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 			i := sort.Search(len(p.fields), func(i int) bool { return p.fields[i].key >= k })
 			if i == len(p.fields) || p.fields[i].key != k {
 				if c.diffs != nil {
-					c.report(c.field(path, k), "(absent)", jsonv.Marshal(g[k]))
+					c.report(c.field(path, k), trajeval.ArgAbsent, jsonv.Marshal(g[k]))
 				}
 				if all = false; !explain {
 					return false

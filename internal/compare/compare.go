@@ -58,6 +58,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 	"github.com/trajeval/trajeval/internal/trials"
 )
@@ -459,5 +460,5 @@ func noCommon(old, new *File, og, ng grouped) error {
 		}
 	}
 	return &FileError{File: new.Name, Err: ErrNoCommon, Hint: hint,
-		Msg: fmt.Sprintf("no case in common with %s (%s there, %d here)", old.Name, plural(len(og.order), "case", "cases"), len(ng.order))}
+		Msg: fmt.Sprintf("no case in common with %s (%s there, %d here)", old.Name, plural.Count(len(og.order), "case", "cases"), len(ng.order))}
 }

@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/trajeval/trajeval/internal/plural"
 	"io"
 	"strings"
 )
@@ -38,7 +39,7 @@ func writeText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "compare %s (%s) → %s (%s), %d in common, tolerance %.2f\n\n",
-		r.Old, plural(s.OldCases, "case", "cases"), r.New, plural(s.NewCases, "case", "cases"), s.Common, r.Tolerance)
+		r.Old, plural.Count(s.OldCases, "case", "cases"), r.New, plural.Count(s.NewCases, "case", "cases"), s.Common, r.Tolerance)
 	for _, c := range r.Cases {
 		if c.Verdict == Same {
 			continue
@@ -63,7 +64,7 @@ func writeText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(&b, "%s\n", counts(s))
 	if r.Regressed() {
-		fmt.Fprintf(&b, "regression: %s than in %s\n", plural(s.Regressed, "case is worse", "cases are worse"), r.Old)
+		fmt.Fprintf(&b, "regression: %s than in %s\n", plural.Count(s.Regressed, "case is worse", "cases are worse"), r.Old)
 	} else {
 		b.WriteString("no regression\n")
 	}
@@ -76,9 +77,9 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	s := r.Summary
 	b.WriteString("## trajeval compare\n\n")
 	if r.Regressed() {
-		fmt.Fprintf(&b, "❌ **%s** of %d in common", plural(s.Regressed, "case regressed", "cases regressed"), s.Common)
+		fmt.Fprintf(&b, "❌ **%s** of %d in common", plural.Count(s.Regressed, "case regressed", "cases regressed"), s.Common)
 	} else {
-		fmt.Fprintf(&b, "✅ **No regression** in %d cases in common", s.Common)
+		fmt.Fprintf(&b, "✅ **No regression** in %s in common", plural.Count(s.Common, "case", "cases"))
 	}
 	fmt.Fprintf(&b, " (%s → %s, tolerance %.2f).\n\n%s.\n", md(r.Old), md(r.New), r.Tolerance, counts(s))
 	header := false
@@ -168,7 +169,7 @@ func describeSide(s *Side) string {
 	} else {
 		out = fmt.Sprintf("%d/%d passed, mean %.2f", s.Passed, s.Runs, s.Score)
 		if s.Errors > 0 {
-			out += ", " + plural(s.Errors, "error", "errors")
+			out += ", " + plural.Count(s.Errors, "error", "errors")
 		}
 	}
 	if s.Partial {
@@ -182,13 +183,6 @@ func evalName(e EvaluatorChange) string {
 		return fmt.Sprintf("turn %d: %s", e.Turn, e.Name)
 	}
 	return e.Name
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // md escapes text for a markdown table cell: what would end the cell,

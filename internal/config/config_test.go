@@ -123,6 +123,57 @@ func TestParse_values(t *testing.T) {
 	}
 }
 
+// TestParse_teach checks that the common YAML mistakes are explained in
+// the words of the person who must fix them, at the place to fix.
+func TestParse_teach(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		line, col int
+		msg       string
+		reason    string
+	}{
+		{"over-indented key", "execution:\n  evaluators: []\n    threshold: 0.5\n", 3, 5,
+			"indented more than the key above it, `evaluators` (line 2), whose value is already given (did you mean to nest it under `evaluators`, whose value must then move below it, or to line it up with `evaluators` at column 3?)",
+			"a key deeper than a key with a value: nest or line up"},
+		{"over-indented top", "name: x\n  description: y\n", 2, 3, "more than the key above it, `name` (line 1)",
+			"the parser places this on line 1; the line to fix is 2"},
+		{"under-indented", "evalcases:\n  - id: a\n    input: x\n   trace: y\n", 4, 4,
+			"indented less than `input` (line 3) above it, and more than the `-` of the list item on line 2 (line it up with one of them: column 5 or column 3)",
+			"between two levels: both are offered"},
+		{"under-indented map", "a:\n    b: 1\n  c: 2\n", 3, 3, "less than `b` (line 2) above it, and more than `a` (line 1)", "between a key and its parent"},
+		{"key at the dash", "evaluators:\n  - type: x\n  expected:\n  - tool: a\n", 3, 3,
+			"lined up with the `-` of the list item on line 2, where only another `- ` item can start (to give the item another key, line it up with `type` at column 5; for a key beside `evaluators`, line it up with it at column 1)",
+			"a key where only an item can start"},
+		{"list item among keys", "evalcases:\n  - id: a\n    trace: t\n    - id: b\n", 4, 5,
+			"this list item starts at the column of `trace` (line 3), a key whose value is already given (for another item of the list on line 2, line its `-` up with column 3)",
+			"a list item at the wrong depth"},
+		{"list item between levels", "evalcases:\n  - id: a\n    trace: t\n - id: b\n", 4, 2, "less than the `-` of the list item on line 2 above it, and more than `evalcases`", "an item between its list and the key above"},
+		{"no space after colon", "execution:\n  threshold:0.5\n  evaluators: []\n", 2, 3,
+			"`threshold:0.5` has no space after its colon, so YAML reads it as one word, not as a key and its value (write `threshold: 0.5`)", "key:value is one word"},
+		{"no space after dash", "a:\n  - x\n  -y\n", 3, 3, "`-y` has no space after its `-`", "-y is one word"},
+		{"tab indent", "execution:\n\tthreshold: 1\n", 2, 1, "YAML does not allow tabs for indentation; replace the tab at line 2 col 1 with spaces", "a tab as indentation"},
+		{"tab after spaces", "execution:\n  evaluators:\n  \t- type: x\n", 3, 3, "replace the tab at line 3 col 3 with spaces", "the tab's own column"},
+		{"tab after dash", "evalcases:\n  -\tid: a\n", 2, 4, "replace the tab at line 2 col 4 with spaces", "the parser points past the tab"},
+		{"after a block scalar", "evalcases:\n  - id: a\n    input: |\n      text\n        more\n    trace: t\n   x: 1\n", 7, 4, "less than `trace` (line 6)", "a block scalar's lines are skipped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := config.Parse("f.yaml", []byte(tt.src))
+			if err == nil {
+				t.Fatalf("Parse(%q) succeeded, want an error: %s", tt.src, tt.reason)
+			}
+			se := specErr(t, err)
+			if se.Line != tt.line || se.Col != tt.col {
+				t.Errorf("error at %d:%d, want %d:%d: %v (%s)", se.Line, se.Col, tt.line, tt.col, err, tt.reason)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q does not say %q: %s", err, tt.msg, tt.reason)
+			}
+		})
+	}
+}
+
 func TestParse_errors(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -136,7 +187,7 @@ func TestParse_errors(t *testing.T) {
 		{"duplicate key json", `{"a": 1, "a": 2}`, 1, 10, `"a"`, "JSON duplicates too"},
 		{"duplicate after merge and own", "b: &b {x: 1}\nd:\n  <<: *b\n  x: 2\n  x: 3\n", 5, 3, `"x"`, "overriding once is fine, twice is a duplicate"},
 		{"unclosed flow", "a: [1, 2\n", 1, 4, "invalid YAML", "syntax error with its place"},
-		{"bad indent", "key: value\n  bad: indent\n", 1, 6, "invalid YAML", "syntax error with its place"},
+		{"bad indent", "key: value\n  bad: indent\n", 2, 3, "invalid YAML", "syntax error at the line to fix"},
 		{"json truncated", "{\"a\": [1,\n", 1, 10, "unexpected end of JSON", "a file that opens like JSON is reported in JSON's terms, just after its last byte"},
 		{"json syntax", "{\"a\": 1,, \"b\": 2}", 1, 9, "invalid JSON", "a JSON syntax error points at the offending byte"},
 		{"two documents", "a: 1\n---\nb: 2\n", 3, 2, "more than one YAML document", "multi-document files are refused"},
@@ -397,5 +448,14 @@ func TestNode_Value_aliasBomb(t *testing.T) {
 	n, err := config.Parse("ok.yaml", []byte("a: &a {x: 1}\nb: *a\nc: *a\n"))
 	if err != nil || n.Get("c").Value() == nil {
 		t.Fatalf("small aliases: %v", err)
+	}
+}
+
+func TestParse_textCol(t *testing.T) {
+	n := mustParse(t, "a: se(arch\nb: \"se(arch\"\nc: 'it''s'\nd: \"tab\\t\"\ne: |\n  x\nf: two\n  lines\n")
+	for key, want := range map[string]int{"a": 4, "b": 5, "c": 0, "d": 0, "e": 0, "f": 0} {
+		if got := n.Get(key).TextCol; got != want {
+			t.Errorf("%s: TextCol %d, want %d (only text written on one line as it is has columns)", key, got, want)
+		}
 	}
 }

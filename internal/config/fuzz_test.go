@@ -27,6 +27,8 @@ func FuzzParse(f *testing.F) {
 		"a: 1\n", "name: x\nevalcases:\n  - id: a\n    input: hi\n", `{"a": [1, 2.5, "x", null, true]}`,
 		"a: &x {k: 1}\nb: *x\nc:\n  <<: *x\n  k: 2\n", "a: 1\n---\nb: 2\n", "a: [1,\n", "a: !!str 1\n",
 		"- a\n- b: c\n", "n: 1e3\nm: 18446744073709551616\n", "a: |\n  x\n", "? x\n: y\n",
+		"a:\n  b: 1\n   c: 2\n", "a:\n    b: 1\n  c: 2\n", "a:\n  - b: 1\n  c: 2\n", "a:\n  - b\n  -c\n", "a:\n\t- b\n",
+		"a:\n  b:1\n  c: 2\n", "a:\n  - b: 1\n    c: 2\n    - d\n", "a: [1,\n  2]\n   b: 1\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -115,4 +117,37 @@ func misplaced(data []byte, line, col int) string {
 		return fmt.Sprintf("column %d outside line %d (%d bytes)", col, line, len(lines[line-1]))
 	}
 	return ""
+}
+
+// FuzzParseLines checks ParseLines on any data: it never panics, its
+// errors are placed inside the data, and every row is a map placed at a
+// line of its own.
+func FuzzParseLines(f *testing.F) {
+	for _, s := range []string{
+		`{"id": "a", "reference_trajectory": [{"tool_name": "x", "tool_input": {"k": 1}}]}` + "\n",
+		"{\"a\": 1}\n\n{\"b\": [1, 2]}\n", "{\"a\": 1}\n[1]\n", "{\"a\": \n", "\xef\xbb\xbf{\"a\": 1}\r\n", "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, err := config.ParseLines("f.jsonl", data)
+		lines := bytes.Count(data, []byte{'\n'}) + 1
+		if err != nil {
+			var se *trajeval.SpecError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v is not a SpecError", err)
+			}
+			if se.Line < 0 || se.Line > lines+bytes.Count(data, []byte{'\r'}) {
+				t.Fatalf("error %v outside the data's %d lines", err, lines)
+			}
+			return
+		}
+		prev := 0
+		for _, it := range n.Items {
+			if it.Kind != config.Map || it.Line <= prev || it.Line > lines {
+				t.Fatalf("row %s at line %d after line %d of %d", it.Kind, it.Line, prev, lines)
+			}
+			prev = it.Line
+		}
+	})
 }

@@ -47,6 +47,11 @@ type Node struct {
 	Col     int
 	Path    string // e.g. evalcases[2].execution.evaluators[0]
 	size    int    // nodes in the value with aliases expanded, for Parse's bound
+
+	// TextCol is the column of a string's first character when the
+	// string is written on one line as its text is (plain, or quoted
+	// without escapes), so an offset in the text has a column; else 0.
+	TextCol int
 }
 
 // An Entry is one key of a map, in file order.

@@ -114,6 +114,9 @@ func yamlError(file string, data []byte, err error) error {
 		} else if line > len(lens) {
 			line, col = len(lens), lens[len(lens)-1]+1
 		}
+		if l := teach(data, line, col, ye.GetMessage()); l != nil {
+			return &trajeval.SpecError{File: file, Line: l.line, Col: l.col, Msg: "invalid YAML: " + l.msg, Hint: l.hint}
+		}
 		return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: "invalid YAML: " + ye.GetMessage()}
 	}
 	return &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
@@ -181,7 +184,9 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 		if tk != nil && tk.Type == token.StringType && json.Valid([]byte(x.Value)) && strings.ContainsAny(x.Value[:1], "-0123456789") {
 			return c.place(&Node{Kind: Number, Text: x.Value}, tk, path), nil
 		}
-		return c.place(&Node{Kind: String, Text: x.Value}, tk, path), nil
+		n := c.place(&Node{Kind: String, Text: x.Value}, tk, path)
+		n.TextCol = textCol(n, tk)
+		return n, nil
 	case *ast.LiteralNode:
 		return c.place(&Node{Kind: String, Text: x.Value.Value}, tk, path), nil
 	case *ast.AnchorNode:
@@ -225,6 +230,24 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 		return c.mapping([]*ast.MappingValueNode{x}, tk, path, depth)
 	}
 	return nil, c.place(&Node{}, tk, path).Errorf("unsupported YAML construct %s", an.Type())
+}
+
+// textCol returns the column of the first character of a string's text
+// when the text is written on one line as it is (plain, or quoted without
+// escapes), else 0.
+func textCol(n *Node, tk *token.Token) int {
+	if tk == nil || n.Col == 0 {
+		return 0
+	}
+	raw := strings.TrimSpace(tk.Origin)
+	switch {
+	case tk.Type == token.DoubleQuoteType && raw == `"`+n.Text+`"`,
+		tk.Type == token.SingleQuoteType && raw == "'"+n.Text+"'":
+		return n.Col + 1
+	case tk.Type == token.StringType && raw == n.Text && !strings.ContainsAny(raw, "\r\n"):
+		return n.Col
+	}
+	return 0
 }
 
 // jsonNumber returns the YAML float spelled text (value v) as a JSON

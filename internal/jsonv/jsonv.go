@@ -321,7 +321,8 @@ func Number(v any) (float64, bool) {
 }
 
 // Marshal renders v as compact JSON with sorted keys; it never fails
-// for values of the data model.
+// for values of the data model. Strings are not HTML-escaped: <, > and &
+// stay as they are, for people to read.
 func Marshal(v any) string {
 	var b strings.Builder
 	write(&b, v)
@@ -337,8 +338,7 @@ func write(b *strings.Builder, v any) {
 	case json.Number:
 		b.WriteString(string(x))
 	case string:
-		q, _ := json.Marshal(x)
-		b.Write(q)
+		writeString(b, x)
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -359,8 +359,7 @@ func write(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			q, _ := json.Marshal(k)
-			b.Write(q)
+			writeString(b, k)
 			b.WriteByte(':')
 			write(b, x[k])
 		}
@@ -387,4 +386,13 @@ func ParseMaybeJSON(s string) (any, bool) {
 		return s, false
 	}
 	return v, true
+}
+
+// writeString writes s as a JSON string, <, > and & left as they are.
+func writeString(b *strings.Builder, s string) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }

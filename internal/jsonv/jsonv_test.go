@@ -254,6 +254,7 @@ func TestMarshal(t *testing.T) {
 		{"non-ascii", "日本😀", `"日本😀"`, "UTF-8 kept"},
 		{"empty containers", map[string]any{"a": []any{}, "b": map[string]any{}}, `{"a":[],"b":{}}`, "empty array and object"},
 		{"nil", nil, `null`, "null"},
+		{"no HTML escaping", map[string]any{"<k>": "A<1> & B"}, `{"<k>":"A<1> & B"}`, "explanations are read by people, never embedded in HTML unescaped"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -226,17 +226,43 @@ type htmlEval struct {
 // An htmlRow is one line of a timeline: an expected call, an actual step,
 // or both when they matched.
 type htmlRow struct {
-	Kind   string              `json:"kind"` // matched, missing, mismatch, extra, or step (not judged)
-	Item   int                 `json:"item,omitempty"`
-	Want   string              `json:"want,omitempty"`
-	Step   int                 `json:"step,omitempty"`
-	Got    string              `json:"got,omitempty"`
-	Near   []trajeval.NearMiss `json:"near,omitempty"`
-	Slow   string              `json:"slow,omitempty"`
-	Failed string              `json:"failed,omitempty"`
-	Dur    *float64            `json:"dur,omitempty"`
-	Group  *int                `json:"group,omitempty"`
-	Args   string              `json:"args,omitempty"`
+	Kind   string     `json:"kind"` // matched, missing, mismatch, extra, or step (not judged)
+	Item   int        `json:"item,omitempty"`
+	Want   string     `json:"want,omitempty"`
+	Step   int        `json:"step,omitempty"`
+	Got    string     `json:"got,omitempty"`
+	Near   []htmlNear `json:"near,omitempty"`
+	Slow   string     `json:"slow,omitempty"`
+	Failed string     `json:"failed,omitempty"`
+	Dur    *float64   `json:"dur,omitempty"`
+	Group  *int       `json:"group,omitempty"`
+	Args   string     `json:"args,omitempty"`
+}
+
+// An htmlNear is a near miss as the page shows it: its argument
+// differences as the text report writes them.
+type htmlNear struct {
+	Step  int        `json:"step"`
+	Tool  string     `json:"tool"`
+	Why   string     `json:"why,omitempty"`
+	Diffs []htmlDiff `json:"diffs,omitempty"`
+}
+
+type htmlDiff struct {
+	Path string `json:"path"`
+	Want string `json:"want"`
+	Got  string `json:"got"`
+}
+
+func nearText(ns []trajeval.NearMiss) []htmlNear {
+	out := make([]htmlNear, len(ns))
+	for i, n := range ns {
+		out[i] = htmlNear{Step: n.Step, Tool: n.Tool, Why: n.Why}
+		for _, d := range n.Diffs {
+			out[i].Diffs = append(out[i].Diffs, htmlDiff{d.Path, d.Want, d.Got})
+		}
+	}
+	return out
 }
 
 // flatten lists e and its members, depth first.
@@ -279,6 +305,11 @@ func evalView(e trajeval.Result, steps []TraceStep, traced bool) htmlEval {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v.Notes = append(v.Notes, k+": "+jsonv.Marshal(d.Notes[k]))
+	}
+	if d.Scope != nil {
+		// Its step numbers count the scoped steps, not the trace's.
+		v.Notes = append(v.Notes, "scope: "+d.Scope.String())
+		traced = false
 	}
 	if len(d.Matched)+len(d.Missing)+len(d.Extra) == 0 {
 		return v
@@ -364,7 +395,7 @@ func timeline(d *trajeval.Details, steps []TraceStep, traced bool) (rows []htmlR
 	flush := func(before int) {
 		for ; next < len(missing) && (before < 0 || missing[next].Item < before); next++ {
 			if m := missing[next]; !attached[m.Item] {
-				rows = append(rows, htmlRow{Kind: "missing", Item: m.Item, Want: m.Tool, Near: m.Near})
+				rows = append(rows, htmlRow{Kind: "missing", Item: m.Item, Want: m.Tool, Near: nearText(m.Near)})
 			}
 		}
 	}
@@ -390,7 +421,7 @@ func timeline(d *trajeval.Details, steps []TraceStep, traced bool) (rows []htmlR
 			flush(p.Item)
 			row.Kind, row.Item, row.Want = "matched", p.Item, p.Tool
 		} else if m, ok := beside[s]; ok {
-			row.Kind, row.Item, row.Want, row.Near = "mismatch", m.Item, m.Tool, m.Near
+			row.Kind, row.Item, row.Want, row.Near = "mismatch", m.Item, m.Tool, nearText(m.Near)
 		} else if extra[s] {
 			row.Kind = "extra"
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -24,9 +25,13 @@ import (
 // A job summary is limited in size (GitHub takes 1 MiB), so beyond
 // MarkdownRows cases the table lists only the cases that did not pass,
 // and at most MarkdownDetails failures are explained.
+//
+// With FailedOnly, the table lists only the cases that did not pass, while
+// the heading and the trials still count every run.
 type Markdown struct {
-	W    io.Writer
-	rows []trajeval.CaseResult
+	W          io.Writer
+	FailedOnly bool // list only the cases that did not pass
+	rows       []trajeval.CaseResult
 }
 
 // Limits of the Markdown summary.
@@ -50,9 +55,9 @@ func (m *Markdown) Close(s Summary) error {
 		ts.add(r)
 	}
 	var b strings.Builder
-	unit := "cases"
+	unit := plural.Noun(s.Cases, "case", "cases")
 	if ts.attempts {
-		unit = "runs"
+		unit = plural.Noun(s.Cases, "run", "runs")
 	}
 	fmt.Fprintf(&b, "## trajeval: %d of %d %s passed\n\n", s.Passed, s.Cases, unit)
 	fmt.Fprintf(&b, "%s %d passed · %s %d failed · %s %d could not be scored\n\n",
@@ -62,13 +67,14 @@ func (m *Markdown) Close(s Summary) error {
 	}
 
 	rows := m.rows
-	if len(rows) > MarkdownRows {
-		var bad []trajeval.CaseResult
-		for _, r := range rows {
-			if r.Status != trajeval.StatusPass {
-				bad = append(bad, r)
-			}
+	if m.FailedOnly {
+		rows = notPassing(rows)
+		if len(rows) > MarkdownRows {
+			fmt.Fprintf(&b, "Showing the first %d of the %d %s that did not pass.\n\n", MarkdownRows, len(rows), unit)
+			rows = rows[:MarkdownRows]
 		}
+	} else if len(rows) > MarkdownRows {
+		bad := notPassing(rows)
 		shown := min(len(bad), MarkdownRows)
 		fmt.Fprintf(&b, "%d %s: showing the %d that did not pass", len(rows), unit, shown)
 		if shown < len(bad) {
@@ -107,10 +113,21 @@ func (m *Markdown) Close(s Summary) error {
 	return err
 }
 
+// notPassing returns the rows that did not pass.
+func notPassing(rows []trajeval.CaseResult) []trajeval.CaseResult {
+	var bad []trajeval.CaseResult
+	for _, r := range rows {
+		if r.Status != trajeval.StatusPass {
+			bad = append(bad, r)
+		}
+	}
+	return bad
+}
+
 func markdownTrials(b *strings.Builder, ts *trialSet) {
 	ks := trialKs(ts.maxTrials())
 	all, none, flaky := ts.totals()
-	fmt.Fprintf(b, "### Trials\n\n%d cases: %d passed every trial, %d flaky, %d passed none.\n\n", len(ts.cases), all, flaky, none)
+	fmt.Fprintf(b, "### Trials\n\n%s: %d passed every trial, %d flaky, %d passed none.\n\n", plural.Count(len(ts.cases), "case", "cases"), all, flaky, none)
 	b.WriteString("| case | passed |")
 	for _, k := range ks {
 		fmt.Fprintf(b, " pass@%d |", k)
@@ -123,7 +140,7 @@ func markdownTrials(b *strings.Builder, ts *trialSet) {
 	b.WriteString("---|---|\n")
 	for i, c := range ts.cases {
 		if i == MarkdownRows {
-			fmt.Fprintf(b, "\n%d more cases not shown.\n", len(ts.cases)-MarkdownRows)
+			fmt.Fprintf(b, "\n%s not shown.\n", plural.Count(len(ts.cases)-MarkdownRows, "more case", "more cases"))
 			break
 		}
 		fmt.Fprintf(b, "| %s | %d/%d |", cell(caseName(c.Suite, c.ID)), c.Passed, c.Trials)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -119,9 +120,9 @@ func (p *Progress) line(now time.Time, bar bool) string {
 			}
 			b.WriteString("] ")
 		}
-		fmt.Fprintf(&b, "%d/%d cases (%d%%)", p.done, p.Total, int(frac*100))
+		fmt.Fprintf(&b, "%d/%s (%d%%)", p.done, plural.Count(p.Total, "case", "cases"), int(frac*100))
 	} else {
-		fmt.Fprintf(&b, "%d cases", p.done)
+		b.WriteString(plural.Count(p.done, "case", "cases"))
 	}
 	fmt.Fprintf(&b, ", %d passed, %d failed", p.passed, p.failed)
 	if p.errors > 0 {

@@ -99,6 +99,7 @@ func TestWriters_golden(t *testing.T) {
 		{"jsonl", "jsonl", "report.jsonl", nil, "one row per case, no summary"},
 		{"junit", "junit", "report.junit.xml", nil, "one testcase per case; failures and errors explained"},
 		{"markdown", "markdown", "report.md", nil, "totals, a table of cases, failures folded"},
+		{"text colour", "text", "report.colour.txt", func(w report.Writer) { w.(*report.Text).Colour = true }, "verdicts coloured, details dimmed, the words unchanged"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +113,49 @@ func TestWriters_golden(t *testing.T) {
 			}
 			cases, sum := results()
 			write(t, w, cases, sum)
+			golden(t, filepath.Join("testdata", tt.golden), out.Bytes(), tt.reason)
+		})
+	}
+}
+
+// TestFailedOnly checks --failed-only: the cases that did not pass are
+// reported, the summary counts them all, and the reports that cannot
+// honour it refuse it.
+func TestFailedOnly(t *testing.T) {
+	tests := []struct {
+		format string
+		golden string // "" when the format refuses it
+		reason string
+	}{
+		{"text", "failed.txt", "the passing case left out, the summary counting 4 cases"},
+		{"markdown", "failed.md", "the table lists the cases that did not pass; the heading counts every case"},
+		{"jsonl", "failed.jsonl", "passing rows left out"},
+		{"json", "failed.json", "passing rows left out, the summary counting every case"},
+		{"junit", "", "a CI test page counts the tests it is given"},
+		{"html", "", "the page filters by status itself"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			var out bytes.Buffer
+			w, err := report.New(tt.format, &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err = report.FailedOnly(w)
+			if tt.golden == "" {
+				if err == nil || !strings.Contains(err.Error(), "--failed-only") {
+					t.Fatalf("FailedOnly(%s) = %v, want an error naming --failed-only: %s", tt.format, err, tt.reason)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases, sum := results()
+			write(t, w, cases, sum)
+			if strings.Contains(out.String(), "all-good") {
+				t.Errorf("the passing case is reported: %s", tt.reason)
+			}
 			golden(t, filepath.Join("testdata", tt.golden), out.Bytes(), tt.reason)
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -18,9 +19,16 @@ import (
 // its attempt and the summary is preceded by one line per case: trials
 // passed, pass rate, pass@k and pass^k, the score's mean ± spread, and
 // "flaky" when some trials passed and some did not.
+//
+// With FailedOnly, passing cases are left out, while the summary and the
+// trials still count every run. With Colour, the report is painted for a
+// terminal: the verdicts in green (pass), red (fail) and yellow (error),
+// the details dimmed.
 type Text struct {
-	W       io.Writer
-	Verbose bool // explain passing evaluators too
+	W          io.Writer
+	Verbose    bool // explain passing evaluators too
+	FailedOnly bool // leave passing cases out
+	Colour     bool // ANSI colours, for a terminal
 
 	trials trialSet
 }
@@ -28,10 +36,17 @@ type Text struct {
 // Case writes one case, explained as trajeval.CaseResult.Explain does
 // (verbose explains passing evaluators too).
 func (t *Text) Case(r trajeval.CaseResult) error {
-	var b strings.Builder
 	t.trials.add(r)
+	if t.FailedOnly && r.Status == trajeval.StatusPass {
+		return nil
+	}
+	var b strings.Builder
 	trajeval.WriteCase(&b, r, t.Verbose)
-	_, err := io.WriteString(t.W, b.String())
+	out := b.String()
+	if t.Colour {
+		out = paintCase(out)
+	}
+	_, err := io.WriteString(t.W, out)
 	return err
 }
 
@@ -42,25 +57,37 @@ func (t *Text) Close(s Summary) error {
 			return err
 		}
 	}
-	line := fmt.Sprintf("\n%d of %d cases passed", s.Passed, s.Cases)
+	unit := plural.Noun(s.Cases, "case", "cases")
 	if t.trials.attempts {
-		line = fmt.Sprintf("\n%d of %d runs passed", s.Passed, s.Cases)
+		unit = plural.Noun(s.Cases, "run", "runs")
 	}
+	head := fmt.Sprintf("%d of %d %s passed", s.Passed, s.Cases, unit)
 	var more []string
 	if s.Failed > 0 {
-		more = append(more, fmt.Sprintf("%d failed", s.Failed))
+		more = append(more, t.style(ansiRed, fmt.Sprintf("%d failed", s.Failed)))
 	}
 	if s.Errors > 0 {
-		more = append(more, fmt.Sprintf("%d could not be scored", s.Errors))
+		more = append(more, t.style(ansiYellow, fmt.Sprintf("%d could not be scored", s.Errors)))
 	}
+	line := "\n" + head
 	if len(more) > 0 {
 		line += " (" + strings.Join(more, ", ") + ")"
+	} else if s.Cases > 0 {
+		line = "\n" + t.style(ansiGreen, head)
 	}
 	if s.Judge != nil {
 		line += "\njudge: " + usage(s.Judge)
 	}
 	_, err := io.WriteString(t.W, line+"\n")
 	return err
+}
+
+// style wraps s in an ANSI style when the report is in colour.
+func (t *Text) style(ansi, s string) string {
+	if !t.Colour {
+		return s
+	}
+	return ansi + s + ansiReset
 }
 
 func usage(u *trajeval.JudgeUsage) string { return trajeval.FormatUsage(u) }
@@ -83,7 +110,7 @@ func textTrials(ts *trialSet) string {
 		b.WriteByte('\n')
 	}
 	all, none, flaky := ts.totals()
-	fmt.Fprintf(&b, "%d cases: %d passed every trial, %d flaky, %d passed none\n", len(ts.cases), all, flaky, none)
+	fmt.Fprintf(&b, "%s: %d passed every trial, %d flaky, %d passed none\n", plural.Count(len(ts.cases), "case", "cases"), all, flaky, none)
 	return b.String()
 }
 

@@ -66,6 +66,16 @@
 //     long it took (DurationMS, wall time: reading its own trace file or
 //     running its target, and scoring). Rows of Options.Done are handed
 //     on as they were.
+//  16. A traces file may hold several runs of one case, each marked with
+//     its trial (trajeval.Trajectory.Trial, as a τ²-bench results file
+//     gives them): each trial is scored as an attempt of the case, as
+//     with Options.Trials, so that the report gives pass^k; the same trial
+//     twice is scored once, with a warning. --trials is not needed for
+//     them.
+//  17. A trajectory whose id matches no case is skipped with a warning,
+//     unless a suite it could belong to says its traces hold its cases
+//     only (suite.Suite.Exhaustive): it is then an error row of that
+//     suite (unless Options.Only leaves its id out).
 package run
 
 import (
@@ -76,6 +86,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trace"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -183,6 +194,8 @@ type entry struct {
 	done  bool
 	kept  bool // completed by a previous run: its row is in Options.Done
 	skip  bool // left out by Options.Only: its trajectory is passed over
+	// trials are the trials scored (trajeval.Trajectory.Trial).
+	trials map[int]bool
 }
 
 // Run scores every case of suites and calls emit with each result, in
@@ -240,6 +253,10 @@ func Check(suites []*suite.Suite, opts Options) error {
 	}
 	return nil
 }
+
+// RunsTarget reports whether some case of suites runs a target (an
+// agent) rather than reading a recorded trace.
+func RunsTarget(suites []*suite.Suite, opts Options) bool { return runsTarget(suites, opts) }
 
 // workers returns how many cases to score at once.
 func workers(n int, suites []*suite.Suite, opts Options) int {
@@ -315,6 +332,9 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 			}
 			src.byID[c.ID] = e
 			src.order = append(src.order, e)
+			if s.Exhaustive && src.exhaustive == nil {
+				src.exhaustive = s
+			}
 		}
 	}
 	for _, src := range sources {
@@ -340,6 +360,9 @@ type source struct {
 	byID  map[string]*entry
 	order []*entry
 	open  []*suite.Suite
+	// exhaustive is the first suite whose traces hold its cases only
+	// (suite.Suite.Exhaustive); nil when none.
+	exhaustive *suite.Suite
 }
 
 // needsTraces reports whether some case has no trace: file of its own, or
@@ -448,7 +471,11 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 			continue
 		}
 		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
-		if err := submit(s, c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, s, c, t, src.file, opts) }); err != nil {
+		if err := submitAttempt(s, c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
+			r := score(ctx, s, c, t, src.file, opts)
+			r.Attempt = t.Trial
+			return r
+		}); err != nil {
 			return err
 		}
 	}
@@ -463,11 +490,32 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	case t.ID == "":
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})
 		return nil
+	case !ok && src.exhaustive != nil && opts.picked(src.exhaustive, t.ID):
+		s := src.exhaustive
+		c := &suite.Case{ID: t.ID}
+		r := errorResult(&entry{c: c, suite: s}, fmt.Errorf("the trace in %s has id %q, and %s has no case of that id", file, t.ID, s.File))
+		r.Attempt = t.Trial
+		return submitAttempt(s, c, t.Trial, opts, o, result(r))
 	case !ok:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 		return nil
 	case e.skip:
 		return nil
+	case t.Trial > 0:
+		// Several runs of the case (rule 16): each trial once.
+		if e.trials[t.Trial] {
+			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: fmt.Sprintf("trial %d appears twice; the first was scored", t.Trial)})
+			return nil
+		}
+		if e.trials == nil {
+			e.trials = map[int]bool{}
+		}
+		e.trials[t.Trial], e.done = true, true
+		return submitAttempt(e.suite, e.c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
+			r := score(ctx, e.suite, e.c, t, file, opts)
+			r.Attempt = t.Trial
+			return r
+		})
 	case e.done:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
 		return nil
@@ -531,13 +579,13 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 func scoreTurns(ctx context.Context, c *suite.Case, t *trajeval.Trajectory, r *trajeval.CaseResult) []trajeval.Result {
 	have := turnCount(t)
 	if have > len(c.Turns) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %d turns, the case expects %d; turns %d to %d are not scored per turn", have, len(c.Turns), len(c.Turns)+1, have))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %s, the case expects %d; turns %d to %d are not scored per turn", plural.Count(have, "turn", "turns"), len(c.Turns), len(c.Turns)+1, have))
 	}
 	var out []trajeval.Result
 	for i, turn := range c.Turns {
 		n := i + 1
 		if n > have {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %d turns, the trace has %d", len(c.Turns), have))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %s, the trace has %d", plural.Count(len(c.Turns), "turn", "turns"), have))
 			for _, ev := range turn.Evaluators {
 				out = append(out, trajeval.Result{Name: ev.Name, Type: ev.Type, Turn: n, Status: trajeval.StatusFail, Threshold: ev.Threshold,
 					Weight: ev.Weight, Required: ev.Required, Error: fmt.Sprintf("turn %d is not in the trace", n)})
@@ -565,10 +613,11 @@ func turnCount(t *trajeval.Trajectory) int {
 }
 
 // TurnView returns the trajectory of turn n alone: its steps, renumbered
-// from 1, and its turn. Run-level metrics do not belong to one turn and
+// from 1, its turn, and the whole trajectory's agents (so an agent scope
+// knows an agent that is idle in this turn). Run-level metrics do not belong to one turn and
 // are left unreported.
 func TurnView(t *trajeval.Trajectory, n int) *trajeval.Trajectory {
-	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n)}
+	v := &trajeval.Trajectory{ID: fmt.Sprintf("%s#turn%d", t.ID, n), Agents: t.Agents}
 	if n <= len(t.Turns) {
 		v.Turns = []trajeval.Turn{t.Turns[n-1]}
 	}

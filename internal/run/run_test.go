@@ -208,3 +208,19 @@ func TestScore_noEvaluators(t *testing.T) {
 		t.Errorf("case %s, evaluators %v; want an error and an empty list", r.Status, r.Evaluators)
 	}
 }
+
+func TestTurnView_agents(t *testing.T) {
+	tr := &trajeval.Trajectory{
+		Turns:  []trajeval.Turn{{}, {}},
+		Steps:  []trajeval.Step{{Turn: 1, Name: "a", Agent: "billing"}, {Turn: 2, Name: "b", Agent: "support"}},
+		Agents: []trajeval.Agent{{Name: "billing", Parent: "support"}},
+	}
+	tr.Finish()
+	v := run.TurnView(tr, 2)
+	// billing made no call in turn 2, but it is an agent of the run: a
+	// per-turn evaluator scoped to it scores an empty turn, not an error.
+	_, note, err := trajeval.AgentScope{Agents: []string{"billing"}}.Apply(v)
+	if err != nil || note.Steps != 0 {
+		t.Errorf("scope on turn 2 = %v, %v; want no step and no error: the turn view keeps the run's agents", note, err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/target"
 	"github.com/trajeval/trajeval/internal/trace"
@@ -81,7 +82,7 @@ func warnTargets(suites []*suite.Suite, opts Options, o *ordered) {
 		}
 	}
 	if opts.Trials > 1 && recorded > 0 {
-		o.Warn(trajeval.Warning{Msg: fmt.Sprintf("--trials %d: %d cases have a recorded trace, the same on every trial; each is scored once", opts.Trials, recorded)})
+		o.Warn(trajeval.Warning{Msg: fmt.Sprintf("--trials %d: %s, the same on every trial; each is scored once", opts.Trials, plural.Count(recorded, "case has a recorded trace", "cases have a recorded trace"))})
 	}
 }
 
@@ -183,7 +184,7 @@ func readOne(c *suite.Case, name string, lenient bool, warn func(trajeval.Warnin
 	case found == nil && n == 1:
 		found = first
 	case found == nil:
-		return nil, warnings, fmt.Errorf("%w: %s holds %d trajectories and none has id %q", trajeval.ErrNoTrace, name, n, c.ID)
+		return nil, warnings, fmt.Errorf("%w: %s holds %s and none has id %q", trajeval.ErrNoTrace, name, plural.Count(n, "trajectory", "trajectories"), c.ID)
 	}
 	return found, warnings, nil
 }

@@ -34,11 +34,12 @@ func FuzzLoad(f *testing.F) {
 		"targets:\n  - {name: t, provider: cli, command: 'cat {EVAL_ID}.json', timeout_seconds: 3, env: {A: b}}\nexecution:\n  target: t\nevalcases:\n  - id: a\n    input: hi" + okEval,
 		"{\"eval_set_id\": \"x\", \"eval_cases\": []}",
 		"evalcases: [oops", "",
+		`{"id": "a", "reference_trajectory": [{"tool_name": "x", "tool_input": {"k": 1}}], "predicted_trajectory": []}` + "\n{\"reference_trajectory\": []}\n",
 	} {
 		f.Add([]byte(s))
 	}
 	// The bundled examples' JSON dialects: an ADK eval set, a UiPath set.
-	for _, p := range []string{"../../examples/adk-shopping/shopping.evalset.json", "../../examples/uipath-orders/evaluations/eval-sets/orders.json"} {
+	for _, p := range []string{"../../examples/adk-shopping/shopping.evalset.json", "../../examples/uipath-orders/evaluations/eval-sets/orders.json", "../../examples/tau2/tasks.json"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -47,8 +48,8 @@ func FuzzLoad(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// As YAML, and under a name the ADK dialect claims.
-		for _, name := range []string{"fuzz.yaml", "fuzz.evalset.json"} {
+		// As YAML, under a name the ADK dialect claims, and as JSON Lines.
+		for _, name := range []string{"fuzz.yaml", "fuzz.evalset.json", "fuzz.jsonl"} {
 			checkLoad(t, filepath.Join(dir, name), data)
 		}
 	})

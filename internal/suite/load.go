@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,8 +17,9 @@ import (
 )
 
 // Load reads the suites at paths: suite files, or folders searched
-// recursively for suite files (YAML files, and JSON files of a known
-// dialect; trace files and other JSON are skipped). It returns every
+// recursively for suite files (YAML files, JSON files of a known
+// dialect, and JSON Lines datasets with a reference_trajectory column;
+// trace files and other JSON are skipped). It returns every
 // configuration error it finds, not only the first.
 func Load(paths []string, opts Options) ([]*Suite, []error) {
 	var suites []*Suite
@@ -37,6 +39,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			continue
 		}
 		found := 0
+		var skipped []string // JSON files that are not suites: traces, maybe
 		werr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, &trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)})
@@ -48,7 +51,10 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 				}
 				return nil
 			}
-			if !candidate(path) {
+			if !candidate(path, opts.Dialects) {
+				if len(skipped) < 20 && (strings.HasSuffix(path, ".json") || strings.HasSuffix(path, ".jsonl")) {
+					skipped = append(skipped, path)
+				}
 				return nil
 			}
 			s, es := LoadFile(path, opts, false)
@@ -63,7 +69,11 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, or UiPath evaluation sets"})
+			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, BFCL possible-answer files, or Vertex AI datasets (*.jsonl with reference_trajectory)"
+			if t := firstTrace(skipped); t != "" {
+				hint += fmt.Sprintf("; %s looks like a trace: pass it with --traces %s, or write a suite from it with trajeval init --from %s", t, t, t)
+			}
+			errs = append(errs, &trajeval.SpecError{File: p, Msg: "no suite files in this folder", Hint: hint})
 		}
 	}
 	if len(errs) == 0 {
@@ -73,12 +83,12 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 }
 
 // candidate reports whether a file met in a folder may be a suite.
-func candidate(path string) bool {
+func candidate(path string, dialects []Dialect) bool {
 	base := strings.ToLower(filepath.Base(path))
 	switch filepath.Ext(base) {
 	case ".yaml", ".yml":
 		return true
-	case ".json":
+	case ".json", ".jsonl":
 		if strings.HasSuffix(base, ".evalset.json") || strings.HasSuffix(base, ".test.json") {
 			return true
 		}
@@ -89,10 +99,43 @@ func candidate(path string) bool {
 		defer f.Close()
 		head := make([]byte, 64<<10)
 		n, _ := f.Read(head)
+		if sniffed(path, head[:n], dialects) != nil {
+			return true
+		}
 		keys := sniff.Keys(head[:n])
-		return sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases")
+		if filepath.Ext(base) == ".jsonl" {
+			// A dataset with references is a suite; other JSON Lines are
+			// traces. Its first row may be long: look at the first MiB.
+			head, err := readHead(path)
+			return err == nil && sniff.HasKey(sniff.Keys(sniff.FirstLine(head)), "reference_trajectory")
+		}
+		return filepath.Ext(base) == ".json" && (sniff.HasKey(keys, "evaluations", "evaluatorRefs", "evaluatorConfigs", "eval_set_id", "evalSetId", "eval_cases", "evalCases") ||
+			sniff.HasKey(sniff.FirstElementKeys(head[:n]), "evaluation_criteria", "user_scenario")) // τ²-bench tasks
 	}
 	return false
+}
+
+// sniffed returns the first dialect that claims a file by its bytes.
+func sniffed(path string, head []byte, dialects []Dialect) *Dialect {
+	for i := range dialects {
+		if d := &dialects[i]; d.Sniff != nil && d.LoadData != nil && d.Sniff(path, head) {
+			return d
+		}
+	}
+	return nil
+}
+
+// readHead returns the first MiB of a file: a dataset's first row may be
+// long, and its reference_trajectory may come after a long prediction.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 1<<20)
+	n, _ := io.ReadFull(f, head)
+	return head[:n], nil
 }
 
 // LoadFile reads one suite file. explicit says whether the user named the
@@ -109,10 +152,24 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		}
 		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "binary file: not a suite", Hint: "a suite is YAML or JSON"}}
 	}
-	root, err := config.Parse(path, data)
+	if d := sniffed(path, data, opts.Dialects); d != nil {
+		s, errs := d.LoadData(path, data, opts)
+		if s != nil {
+			s.Dialect = d.Name
+		}
+		return finish(s, errs, path, opts)
+	}
+	parse := config.Parse
+	if strings.EqualFold(filepath.Ext(path), ".jsonl") {
+		parse = config.ParseLines // a dataset: one row per line
+	}
+	root, err := parse(path, data)
 	if err != nil {
 		if !explicit && !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
 			return nil, nil
+		}
+		if terr := notASuite(path, data); explicit && terr != nil {
+			return nil, []error{terr}
 		}
 		return nil, []error{err}
 	}
@@ -135,7 +192,17 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		if s != nil {
 			s.Dialect = "agentv"
 		}
+		if len(errs) > 0 && !agentvClaims(root) {
+			if terr := notASuite(path, data); terr != nil {
+				return nil, []error{terr}
+			}
+		}
 	}
+	return finish(s, errs, path, opts)
+}
+
+// finish gives a loaded suite its traces file beside it and its target.
+func finish(s *Suite, errs []error, path string, opts Options) (*Suite, []error) {
 	if s != nil && s.Traces == "" {
 		s.Traces = sidecar(path)
 	}

@@ -3,7 +3,8 @@
 //
 // A suite file is read by the first dialect that claims it, asked in the
 // order of [Options.Dialects] (package dialects lists the built-in ones:
-// a Google ADK eval set, a UiPath evaluation set), then AgentV's YAML
+// a Google ADK eval set, a UiPath evaluation set, a τ²-bench task file,
+// a BFCL possible-answer file, a Vertex AI dataset), then AgentV's YAML
 // (with AgentV's newer spellings as aliases), which claims the rest. Each
 // dialect translates its settings into the same evaluators, so one engine
 // scores them all.
@@ -46,6 +47,10 @@ type Suite struct {
 	choice     targetChoice
 	// Warnings are problems that did not stop the suite from loading.
 	Warnings []trajeval.Warning
+	// Exhaustive says that its traces hold runs of its cases only (a
+	// τ²-bench results file and its tasks): a trajectory of them whose id
+	// matches no case is an error row of the suite, not a warning.
+	Exhaustive bool
 }
 
 // Open reports whether the suite has no cases and scores every trajectory
@@ -93,4 +98,11 @@ type Options struct {
 	// which claims the rest, is asked last. nil reads AgentV's YAML only;
 	// dialects.All() is every built-in dialect.
 	Dialects []Dialect
+	// Basis is --basis: the τ²-bench reward components to score (see
+	// package suite/tau2), over each task's reward_basis; nil keeps the
+	// tasks' own.
+	Basis []string
+	// Questions is --questions: the question file of BFCL possible-answer
+	// files (package bfcl), over the one found beside them.
+	Questions string
 }

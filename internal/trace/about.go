@@ -15,10 +15,13 @@ var abouts = map[string]string{
 	"agentv":           "AgentV's trace shape: its cli provider's output file, or JSON Lines with an id per line",
 	"adk-evalset":      "Google ADK eval sets: the invocations recorded in them",
 	"adk-session":      "Google ADK saved sessions",
+	"tau2":             "τ²-bench results files (tau2 run): one trajectory per simulation, the agent's calls",
 	"codex":            "the JSON Lines of codex exec --json",
 	"claude-code":      "Claude Code's stream-json output and session transcripts (~/.claude/projects)",
 	"gemini-cli":       "the JSON Lines of gemini -p --output-format stream-json",
 	"mcp":              "Model Context Protocol traffic: JSON-RPC messages as JSON Lines",
+	"bfcl":             "Berkeley Function Calling Leaderboard result files: {id, result} per line, the decoded calls",
+	"vertex-dataset":   "Vertex AI Gen AI evaluation datasets: the predicted_trajectory of each JSON Lines row",
 }
 
 // About returns what the format called name reads, in one line; "" for

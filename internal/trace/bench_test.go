@@ -27,11 +27,14 @@ var benchInputs = map[string]string{
 	"langchain":        "langchain/testdata/langchain/state.json",
 	"langsmith":        "langchain/testdata/langsmith/repr.jsonl",
 	"mcp":              "mcp/testdata/mcp/session.jsonl",
+	"bfcl":             "bfcl/testdata/bfcl/results.jsonl",
 	"openai-agents":    "openai/testdata/openai-agents/spans.jsonl",
 	"openai-chat":      "openai/testdata/openai-chat/multi_turn.json",
+	"vertex-dataset":   "vertex/testdata/vertex-dataset/rows.jsonl",
 	"openai-responses": "openai/testdata/openai-responses/conversation.json",
 	"otlp":             "otlp/testdata/otlp/chat-turns.jsonl",
 	"otlp-proto":       "otlp/testdata/otlp-proto/conversation-framed.pb",
+	"tau2":             "tau2/testdata/tau2/airline.json",
 }
 
 const benchSize = 1 << 20

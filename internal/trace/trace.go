@@ -213,6 +213,10 @@ type Options struct {
 	// partial; see trajeval.Input.Damage.
 	Lenient bool
 	Warn    func(trajeval.Warning) // each problem that did not stop the reading; nil drops them
+	// Detected, when set, is called with the name of the format detected
+	// for the input, before its first trajectory; not when From forces
+	// one.
+	Detected func(format string)
 }
 
 // Read reads the trace file at path ("-" for standard input) and calls
@@ -277,6 +281,8 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		}
 	} else if f, err = Detect(name, head); err != nil {
 		return err
+	} else if opts.Detected != nil {
+		opts.Detected(f.Name())
 	}
 	in.R = br
 	if opts.From != "" {

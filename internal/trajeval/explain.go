@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/plural"
 )
 
 // Passed reports whether the evaluator passed: an error is not a pass.
@@ -81,11 +82,14 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 		name = fmt.Sprintf("turn %d: %s", e.Turn, e.Name)
 	}
 	kind := e.Type
+	if e.Name == e.Type {
+		kind = "" // an evaluator named after its type: say it once
+	}
 	if e.Details != nil && e.Details.Mode != "" {
-		kind += " " + e.Details.Mode
+		kind = strings.TrimSpace(kind + " " + e.Details.Mode)
 	}
 	if kind == name || kind == "" {
-		kind = "" // an evaluator named after its type: say it once
+		kind = ""
 	} else {
 		kind = "  " + kind
 	}
@@ -130,6 +134,9 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 const TypeAll = "all"
 
 func writeDetails(b *strings.Builder, d *Details, in string) {
+	if d.Scope != nil {
+		fmt.Fprintf(b, "%sscope: %s\n", in, d.Scope)
+	}
 	if len(d.Matched) > 0 || len(d.Missing) > 0 {
 		rows := make(map[int]string)
 		for _, p := range d.Matched {
@@ -200,9 +207,9 @@ func FormatScore(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
 // FormatUsage reads "3 calls (1 cached), 1200 tokens in, 80 out, $0.0012".
 func FormatUsage(u *JudgeUsage) string {
-	s := fmt.Sprintf("%d calls", u.Calls)
+	s := plural.Count(u.Calls, "call", "calls")
 	if u.Cached > 0 {
-		s = fmt.Sprintf("%d calls, %d answers cached", u.Calls, u.Cached)
+		s += ", " + plural.Count(u.Cached, "answer", "answers") + " cached"
 	}
 	s += fmt.Sprintf(", %d tokens in, %d out", u.InputTokens, u.OutputTokens)
 	if u.CostUSD != nil {

@@ -108,6 +108,9 @@ type Details struct {
 	Extra    []Extra   `json:"extra,omitempty"`
 	Checks   []Check   `json:"checks,omitempty"`
 	Warnings []string  `json:"warnings,omitempty"`
+	// Scope is set when the evaluator saw only some agents' steps (a
+	// suite's agent: key); see [AgentScope].
+	Scope *Scope `json:"scope,omitempty"`
 	// Notes carry a dialect's own justification, e.g. UiPath's
 	// actual order, expected order and LCS.
 	Notes map[string]any `json:"notes,omitempty"`
@@ -138,11 +141,14 @@ type NearMiss struct {
 	Why   string    `json:"why,omitempty"`
 }
 
-// An ArgDiff is one argument path whose value did not match.
+// An ArgDiff is one argument path whose value did not match. Want and Got
+// are written as the text report shows them: JSON text ("NYC" quoted, 3,
+// {"a":1}), or ArgAbsent and ArgMissing for a key on one side only. In
+// JSON (see MarshalJSON) they are JSON values.
 type ArgDiff struct {
-	Path string `json:"path"` // e.g. args.city
-	Want string `json:"want"`
-	Got  string `json:"got"`
+	Path string // e.g. args.city
+	Want string
+	Got  string
 }
 
 // String renders the difference as `args.city: expected "New York", got "NYC"`.

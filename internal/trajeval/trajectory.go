@@ -19,6 +19,11 @@ type Trajectory struct {
 	Turns   []Turn
 	Steps   []Step
 	Metrics Metrics
+	// Agents are the agents of a multi-agent trace, each with the agent
+	// that called it (see [Agent]); nil when the trace names no agent.
+	// Finish lists every step's agent here too, and lists an agent with
+	// no caller only when no entry names its caller.
+	Agents []Agent
 	// Partial is set when the trace was damaged and read leniently (see
 	// Input.Damage): the trajectory may lack what the damage cut off.
 	Partial bool
@@ -26,6 +31,11 @@ type Trajectory struct {
 	// 0 when unknown or when it is built from many places; it places
 	// warnings about the whole trajectory. It is not part of the JSON form.
 	Line int
+	// Trial is which run of its case this is (1-based) when the trace holds
+	// several runs of one case, as a τ²-bench results file with trials
+	// does; 0 otherwise. A run scores each trial as an attempt of the case
+	// (CaseResult.Attempt). It is not part of the JSON form.
+	Trial int
 }
 
 // A Turn is one user message and the agent's final answer to it.
@@ -161,6 +171,7 @@ func (t *Trajectory) Finish() {
 			}
 		}
 	}
+	t.finishAgents()
 	for i := range t.Turns {
 		tn := &t.Turns[i]
 		tn.Turn = i + 1
@@ -175,6 +186,39 @@ func (t *Trajectory) Finish() {
 		if sum, ok := add(*tk.Input, *tk.Output); ok {
 			tk.Total = &sum
 		}
+	}
+}
+
+// finishAgents lists each (name, parent) pair of Agents once, in order,
+// and an agent with no parent only when no pair gives it one; then every
+// agent a step names that Agents does not, with no parent.
+func (t *Trajectory) finishAgents() {
+	seen := map[Agent]bool{}
+	named, called := map[string]bool{}, map[string]bool{}
+	for i := range t.Agents {
+		a := &t.Agents[i]
+		a.Name, a.Parent = validText(a.Name), validText(a.Parent)
+		if a.Parent != "" {
+			called[a.Name] = true
+		}
+	}
+	out := t.Agents[:0]
+	for _, a := range t.Agents {
+		if a.Name == "" || seen[a] || (a.Parent == "" && called[a.Name]) {
+			continue
+		}
+		seen[a], named[a.Name] = true, true
+		out = append(out, a)
+	}
+	for _, s := range t.Steps {
+		if s.Agent != "" && !named[s.Agent] {
+			named[s.Agent] = true
+			out = append(out, Agent{Name: s.Agent})
+		}
+	}
+	t.Agents = out
+	if len(out) == 0 {
+		t.Agents = nil
 	}
 }
 
@@ -249,11 +293,17 @@ type metricsJSON struct {
 	LLMCalls   *int64      `json:"llm_calls"`
 }
 
+type agentJSON struct {
+	Name   string  `json:"name"`
+	Parent *string `json:"parent"`
+}
+
 type trajectoryJSON struct {
 	ID      string      `json:"id"`
 	Turns   []turnJSON  `json:"turns"`
 	Steps   []Step      `json:"steps"`
 	Metrics metricsJSON `json:"metrics"`
+	Agents  []agentJSON `json:"agents,omitempty"`
 	Partial bool        `json:"partial,omitempty"`
 }
 
@@ -316,6 +366,9 @@ func (t Trajectory) MarshalJSON() ([]byte, error) {
 	for i, tn := range t.Turns {
 		w.Turns[i] = turnJSON(tn)
 	}
+	for _, a := range t.Agents {
+		w.Agents = append(w.Agents, agentJSON{Name: a.Name, Parent: nonZero(a.Parent)})
+	}
 	m := t.Metrics
 	w.Metrics = metricsJSON{DurationMS: m.DurationMS, CostUSD: m.CostUSD, LLMCalls: m.LLMCalls}
 	if m.Tokens.Reported() {
@@ -333,6 +386,9 @@ func (t *Trajectory) UnmarshalJSON(b []byte) error {
 	*t = Trajectory{ID: w.ID, Steps: w.Steps, Partial: w.Partial}
 	for _, tn := range w.Turns {
 		t.Turns = append(t.Turns, Turn(tn))
+	}
+	for _, a := range w.Agents {
+		t.Agents = append(t.Agents, Agent{Name: a.Name, Parent: deref(a.Parent)})
 	}
 	m := w.Metrics
 	t.Metrics = Metrics{DurationMS: m.DurationMS, CostUSD: m.CostUSD, LLMCalls: m.LLMCalls}

@@ -49,6 +49,9 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"composite", "type: composite\naggregator: {type: weighted_average, weights: {a: 2, b: 1}}\nevaluators:\n" +
 		"  - {name: a, type: tool_trajectory, mode: in_order, expected: [search, summarize]}\n" +
 		"  - {name: b, type: execution_metrics, max_tool_calls: 30}"},
+	{"tool_rules", "type: tool_rules\nrules:\n  - never: {tool: delete, args: {force: true}}\n  - at_most: {search: 5}\n" +
+		"  - before: [search, summarize]\n  - within: {after: search, then: read_document, steps: 3}\n  - no_repeat: read_document\n" +
+		"  - pattern: \"search (read_document | fetch | list)* summarize .*\""},
 	{"tool_call_order", "type: tool_call_order\ntool_calls_order: [search, read_document, summarize]"},
 	{"tool_call_count", "type: tool_call_count\ntool_calls_count: {search: [\">=\", 1], read_document: [\"<=\", 10]}"},
 	{"tool_call_args", "type: tool_call_args\nsubset: true\ntool_calls: " + expectedCheckNamed},
@@ -57,6 +60,8 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"tool_call_validity", "type: tool_call_validity\n" + benchTools},
 	{"tool_error", "type: tool_error"},
 	{"grounding", "type: grounding"},
+	{"tau2_action", "type: tau2_action\nactions: [{name: search, arguments: {query: q}}, {name: summarize, compare_args: []}]"},
+	{"tau2_communicate", "type: tau2_communicate\ncommunicate_info: [summary, done]"},
 	{"tool_efficiency", "type: tool_efficiency"},
 	{"tool_name_reliability", "type: tool_name_reliability\n" + benchTools},
 	{"tool_description_reliability", "type: tool_description_reliability\n" + benchTools},
@@ -66,7 +71,21 @@ var benchEvaluators = []struct{ name, yaml string }{
 	{"response_match_score", "type: response_match_score\ninvocations:\n" +
 		"  - {final_response: Found ten documents about the history of Python.}\n" +
 		"  - {final_response: Python was created by Guido van Rossum in 1991.}"},
+	{"bfcl_ast", "type: bfcl_ast\ncategory: parallel\nmatching: optimal\n" +
+		"functions: [{name: search, parameters: {type: dict, properties: {query: {type: string}, limit: {type: integer}}, required: [query]}}]\n" +
+		"ground_truth: [{search: {query: [python], limit: [\"\", 5]}}, {search: {query: [go], limit: [\"\"]}}]"},
+	{"trajectory_exact_match", "type: trajectory_exact_match\nreference_trajectory: " + vertexReference},
+	{"trajectory_in_order_match", "type: trajectory_in_order_match\nreference_trajectory: " + vertexReference},
+	{"trajectory_any_order_match", "type: trajectory_any_order_match\nreference_trajectory: " + vertexReference},
+	{"trajectory_precision", "type: trajectory_precision\nreference_trajectory: " + vertexReference},
+	{"trajectory_recall", "type: trajectory_recall\nreference_trajectory: " + vertexReference},
+	{"trajectory_single_tool_use", "type: trajectory_single_tool_use\ntool_name: summarize"},
+	{"deepeval_tool_correctness", "type: deepeval_tool_correctness\nevaluation_params: [input_parameters]\nexpected_tools: [{name: search, input_parameters: {query: python history}}, {name: read_document, input_parameters: {id: doc-5}}, {name: summarize, input_parameters: {id: doc-19}}]"},
+	{"ragas_tool_call_accuracy", "type: ragas_tool_call_accuracy\nstrict_order: false\nreference_tool_calls: " + expectedCheckNamed},
+	{"ragas_tool_call_f1", "type: ragas_tool_call_f1\nreference_tool_calls: " + expectedCheckNamed},
 }
+
+const vertexReference = "[{tool_name: search, tool_input: {query: python history, limit: 10}}, {tool_name: read_document, tool_input: {id: doc-5}}, {tool_name: summarize, tool_input: {id: doc-19}}]"
 
 const (
 	expectedNames      = "[search, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, fetch, read_document, list, summarize]"

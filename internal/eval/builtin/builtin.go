@@ -3,8 +3,9 @@
 // packages' Go values.
 //
 // The evaluator packages (trajectory, metrics, composite, judge, code,
-// uipath, dokimos, adk) build evaluators from Go values and import
-// nothing of suite files; each type here is a spec.Spec whose builder
+// uipath, dokimos, adk, vertex, deepeval, ragas) build evaluators from
+// Go values and import nothing of suite files; each type here is a
+// spec.Spec whose builder
 // reads the type's keys from the positioned configuration tree (with
 // config.Decode where the keys map onto a struct), checks them with their
 // places, and calls the package's constructor (judged evaluators get
@@ -20,12 +21,15 @@ import (
 )
 
 // Specs returns the built-in evaluator types: AgentV's core types first,
-// then the judges and code graders, then Dokimos's, UiPath's and ADK's.
+// then the judges and code graders, then Dokimos's, UiPath's and ADK's,
+// τ²-bench's and BFCL's, Vertex AI's trajectory metrics, DeepEval's and
+// Ragas's.
 func Specs() []spec.Spec {
 	var out []spec.Spec
 	out = append(out, trajectorySpec)
 	out = append(out, metricsSpec)
 	out = append(out, compositeSpec)
+	out = append(out, rulesSpec)
 	out = append(out, llmJudgeSpec)
 	out = append(out, codeSpec)
 	out = append(out, groundingSpec)
@@ -35,6 +39,10 @@ func Specs() []spec.Spec {
 	out = append(out, uipathSpecs()...)
 	out = append(out, uipathJudgeSpecs()...)
 	out = append(out, adkSpecs()...)
+	out = append(out, tau2Specs()...)
+	out = append(out, bfclSpec)
+	out = append(out, vertexSpecs()...)
+	out = append(out, peerSpecs()...)
 	return document(out)
 }
 

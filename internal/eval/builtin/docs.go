@@ -64,6 +64,43 @@ var (
 		)))
 )
 
+// The shapes of tool_rules.
+var (
+	ruleToolShape = shape.OneOf("tool name, or {tool, args, args_match}", shape.Name(), shape.Object("tool",
+		shape.Field{Key: "tool", Shape: shape.Name(), Required: true, Doc: "The tool's name."},
+		shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments that make a call of it."},
+		shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How the arguments compare, over the evaluator's args_match."}))
+	ruleCountShape = shape.OneOf("{TOOL: n}, or {tool, args, args_match, n}", shape.Map(shape.Count(0)), shape.Object("count",
+		shape.Field{Key: "tool", Shape: shape.Name(), Required: true, Doc: "The tool's name."},
+		shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments that make a call of it."},
+		shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How the arguments compare."},
+		shape.Field{Key: "n", Shape: shape.Count(0), Required: true, Doc: "The count."}))
+	rulePairShape = shape.Shape{Text: "[A, B], two tools", Schema: map[string]any{"type": "array", "items": ruleToolShape.Schema, "minItems": 2, "maxItems": 2}}
+	ruleShape     = shape.Object("rule: one of never, at_most, at_least, exactly, before, after, immediately_after, within, first, last, no_repeat, pattern",
+		shape.Field{Key: "name", Shape: shape.Name(), Default: "the rule as written", Doc: "Names the rule in reports."},
+		shape.Field{Key: "never", Shape: ruleToolShape, Doc: "The tool is never called."},
+		shape.Field{Key: "at_most", Shape: ruleCountShape, Doc: "The tool is called at most n times."},
+		shape.Field{Key: "at_least", Shape: ruleCountShape, Doc: "The tool is called at least n times."},
+		shape.Field{Key: "exactly", Shape: ruleCountShape, Doc: "The tool is called exactly n times."},
+		shape.Field{Key: "before", Shape: rulePairShape, Doc: "Every call of B has a call of A earlier."},
+		shape.Field{Key: "after", Shape: rulePairShape, Doc: "Every call of A has a call of B later."},
+		shape.Field{Key: "immediately_after", Shape: rulePairShape, Doc: "Every call of B comes right after a call of A."},
+		shape.Field{Key: "within", Shape: shape.Object("{after, then, steps}",
+			shape.Field{Key: "after", Shape: ruleToolShape, Required: true, Doc: "A."},
+			shape.Field{Key: "then", Shape: ruleToolShape, Required: true, Doc: "B."},
+			shape.Field{Key: "steps", Shape: shape.Count(1), Required: true, Doc: "At most this many steps after A."}),
+			Doc: "Every call of A has a call of B at most steps later."},
+		shape.Field{Key: "first", Shape: ruleToolShape, Doc: "The first call (or response) calls the tool."},
+		shape.Field{Key: "last", Shape: ruleToolShape, Doc: "The last call (or response) calls the tool."},
+		shape.Field{Key: "no_repeat", Shape: ruleToolShape, Doc: "No two consecutive calls of the tool with equal arguments."},
+		shape.Field{Key: "pattern", Shape: shape.Text(), Doc: "A regular expression over tool names (. | ( ) * + ? {m,n}) the whole call sequence matches."},
+		shape.Field{Key: "where", Shape: shape.Map(shape.OneOf("tool name, or {tool, args, args_match}", shape.Name(), shape.Object("item",
+			shape.Field{Key: "tool", Shape: shape.Name(), Default: "the item's name", Doc: "The tool's name."},
+			shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments that make a call of it."},
+			shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How the arguments compare."}))), Doc: "The pattern's items: their tool (default: the item's name) and arguments."},
+	)
+)
+
 // Fields several types share.
 var (
 	toolsFields = []shape.Field{
@@ -116,6 +153,24 @@ var docs = map[string]typeDoc{
 			{Key: "minimums", Shape: shape.Map(shape.Count(0)), Doc: "Tools that must be called at least n times (any_order only)."},
 			{Key: "args_match", Shape: argsMatchShape, Default: "partial; exact with Dokimos's modes", Doc: "How arguments compare."},
 			{Key: "score", Shape: shape.Enum(score.Normalisations...), Default: "recall", Doc: "How matches become a score."},
+		}, matchFields),
+	},
+	"tool_rules": {
+		summary: "Temporal rules over the tool calls (never, at most, before, within, a pattern ...): the share of rules that hold.",
+		example: `- name: safety
+  type: tool_rules
+  rules:
+    - never: {tool: delete, args: {force: true}}
+    - at_most: {search: 3}
+    - before: [check_inventory, add_to_cart]
+    - within: {after: error, then: retry, steps: 2}
+    - name: research shape
+      pattern: "search+ read_document{2,} synthesize"
+`,
+		settings: fields([]shape.Field{
+			{Key: "rules", Shape: shape.List(ruleShape), Required: true, Doc: "The rules, each one check: one kind key, and name (and where, for a pattern)."},
+			{Key: "per_turn", Shape: shape.Bool(), Default: "false", Doc: "Check each rule in every turn; it holds when it holds in each."},
+			{Key: "args_match", Shape: argsMatchShape, Default: "partial", Doc: "How the rules' arguments compare, for tools that set none."},
 		}, matchFields),
 	},
 	"execution_metrics": {
@@ -192,6 +247,33 @@ var docs = map[string]typeDoc{
 			{Key: "numbers", Shape: shape.Bool(), Default: "true", Doc: "Check numbers too, by value (42 = 42.0, and the text 42)."},
 			{Key: "only", Shape: shape.List(shape.Text()), Doc: "Check only these places: TOOL.arg.path, * for any tool or key, [*] for any element."},
 			{Key: "ignore", Shape: shape.List(shape.Text()), Doc: "Do not check these places (same paths as only); a path covers what is below it."},
+		},
+	},
+	"tau2_action": {
+		summary: "τ²-bench's ACTION check: 1 when every expected action is matched by some call (name equal, arguments equal over compare_args), else 0.",
+		example: `- type: tau2_action
+  actions:
+    - {name: cancel_reservation, arguments: {reservation_id: EHGLP3}}
+    - {name: update_address, arguments: {user_id: sara_doe_496, address1: 12 Elm St}, compare_args: [user_id]}
+`,
+		settings: []shape.Field{
+			{Key: "actions", Shape: shape.List(shape.Object("action {action_id, name, arguments, compare_args, requestor}",
+				shape.Field{Key: "action_id", Shape: shape.Name(), Doc: "Names the action in reports."},
+				shape.Field{Key: "name", Shape: shape.Name(), Required: true, Doc: "The tool's name."},
+				shape.Field{Key: "arguments", Shape: shape.Shape{Text: "map", Schema: map[string]any{"type": "object"}}, Default: "{}", Doc: "The expected arguments, plain values (no operators)."},
+				shape.Field{Key: "compare_args", Shape: shape.OneOf("list of argument names, or null", shape.List(shape.Text()), shape.Shape{Text: "null", Schema: map[string]any{"type": "null"}}), Default: "null: the call's own arguments", Doc: "The arguments compared; [] compares the name alone."},
+				shape.Field{Key: "requestor", Shape: shape.Enum("assistant", "user"), Default: "assistant", Doc: "Who makes the call; user actions are not in the agent's trajectory (an error)."},
+				shape.Field{Key: "info", Shape: shape.Text(), Doc: "A note; not scored."},
+			)), Required: true, Doc: "The actions expected, each matched by some call anywhere (one call may match several)."},
+		},
+	},
+	"tau2_communicate": {
+		summary: "τ²-bench's COMMUNICATE check: 1 when every text is in some answer of the agent (case ignored, the agent's commas removed), else 0.",
+		example: `- type: tau2_communicate
+  communicate_info: ["1628", "refund"]
+`,
+		settings: []shape.Field{
+			{Key: "communicate_info", Shape: shape.List(shape.Text()), Required: true, Doc: "The texts the agent must have said."},
 		},
 	},
 	"tool_correctness": {
@@ -409,6 +491,28 @@ var docs = map[string]typeDoc{
   invocations: [{final_response: null}]
 `,
 		settings: fields([]shape.Field{invocationsField}, judgeFields),
+	},
+	"bfcl_ast": {
+		summary: "The Berkeley Function Calling Leaderboard's AST check of the calls against a possible answer (docs/bfcl.md).",
+		example: `- type: bfcl_ast
+  category: parallel
+  matching: optimal
+  functions:
+    - name: get_weather
+      parameters: {type: dict, properties: {city: {type: string}, unit: {type: string}}, required: [city]}
+  ground_truth:
+    - get_weather: {city: ["Paris"], unit: ["celsius", ""]}
+    - get_weather: {city: ["Rome"], unit: ["celsius", ""]}
+`,
+		settings: []shape.Field{
+			{Key: "functions", Required: true, Doc: "The question's function documents, as BFCL gives them: name, parameters.properties (types string integer float boolean array tuple dict any) and parameters.required.",
+				Shape: shape.List(shape.Shape{Text: "function document {name, description, parameters}", Schema: map[string]any{"type": "object"}})},
+			{Key: "ground_truth", Required: true, Doc: `The possible answer: the expected calls, each {function: {parameter: [allowed values]}}; "" among the values means the parameter may be left out.`,
+				Shape: shape.List(shape.Shape{Text: "{function: {parameter: [allowed values]}}", Schema: map[string]any{"type": "object"}})},
+			{Key: "category", Shape: shape.Enum("simple", "simple_python", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple"), Default: "from the case id (simple_0 → simple)", Doc: "BFCL's test category: how many calls, and whether in any order."},
+			{Key: "matching", Shape: shape.Enum("official", "optimal"), Default: "official", Doc: "How the calls of a parallel category are paired: official first-fit as BFCL does, or optimal (a maximum matching; the result notes where BFCL's verdict differs). Other categories refuse optimal."},
+			{Key: "underscore_to_dot", Shape: shape.Bool(), Default: "false", Doc: "Compare dotted function names with their dots made underscores, as BFCL does for models that cannot call dotted names."},
+		},
 	},
 }
 

@@ -21,7 +21,14 @@
 //     the type's default (1.0 for every deterministic evaluator). So the
 //     command line overrides a file's defaults, never an evaluator's own;
 //  6. negate: true scores 1 − score and swaps pass and fail (see package
-//     eval for the order of the rules).
+//     eval for the order of the rules);
+//  7. agent: a name, a glob (billing-*) or a list of them, and
+//     include_subagents: true, score only the steps those agents made
+//     (and the agents they called, transitively); see
+//     [trajeval.AgentScope] for how the trajectory is cut. The result's
+//     details say which scope was applied and how many steps it kept. An
+//     agent the trace does not name makes the evaluator an error that
+//     lists the trace's agents; an invalid glob is a configuration error.
 //
 // A judged evaluator's judge comes from the suite's judge: block and the
 // evaluator's own judge, model and temperature keys ([Env.Judge],
@@ -63,7 +70,7 @@ type Spec struct {
 }
 
 // CommonKeys are accepted by every evaluator.
-var CommonKeys = []string{"name", "type", "weight", "required", "threshold", "negate", "description"}
+var CommonKeys = []string{"name", "type", "weight", "required", "threshold", "negate", "description", "agent", "include_subagents"}
 
 // CommonSettings document CommonKeys, in the same order.
 var CommonSettings = []shape.Field{
@@ -75,6 +82,8 @@ var CommonSettings = []shape.Field{
 	{Key: "threshold", Shape: shape.Fraction(), Default: "the type's", Doc: "The score at or above which it passes (over --threshold and the case's and suite's thresholds)."},
 	{Key: "negate", Shape: shape.Bool(), Default: "false", Doc: "Scores 1 − score and swaps pass and fail."},
 	{Key: "description", Shape: shape.Text(), Doc: "A note for readers; not scored."},
+	scopeSettings[0], // agent
+	scopeSettings[1], // include_subagents
 }
 
 // A Registry is an ordered list of evaluator types, looked up by name in
@@ -285,8 +294,15 @@ func Build(n *config.Node, env *Env) (*eval.Configured, error) {
 			return nil, err
 		}
 	}
+	scope, err := buildScope(n)
+	if err != nil {
+		return nil, err
+	}
 	if c.Eval, err = spec.Build(n, env); err != nil {
 		return nil, err
+	}
+	if scope != nil {
+		c.Eval = trajeval.Scoped(c.Eval, *scope)
 	}
 	return c, nil
 }

@@ -83,6 +83,7 @@ import (
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -382,7 +383,7 @@ func (e *Evaluator) minimums(steps []trajeval.Step, d *trajeval.Details) int {
 			st = trajeval.CheckPass
 			met++
 		}
-		d.Checks = append(d.Checks, trajeval.Check{Name: "minimum " + m.Tool + " ≥ " + strconv.Itoa(m.N), Status: st, Message: "called " + strconv.Itoa(n) + " times"})
+		d.Checks = append(d.Checks, trajeval.Check{Name: "minimum " + m.Tool + " ≥ " + strconv.Itoa(m.N), Status: st, Message: "called " + plural.Count(n, "time", "times")})
 	}
 	return met
 }

@@ -6,6 +6,7 @@ import (
 
 	"slices"
 
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -82,7 +83,7 @@ func (c *Count) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Ou
 		ch := trajeval.Check{
 			Name:    fmt.Sprintf("count(%s) %s %d", k.Tool, k.Op, k.N),
 			Status:  trajeval.CheckFail,
-			Message: fmt.Sprintf("called %d %s", got, times(got)),
+			Message: "called " + plural.Count(got, "time", "times"),
 		}
 		if k.Holds(got) {
 			ch.Status = trajeval.CheckPass
@@ -95,11 +96,4 @@ func (c *Count) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Ou
 		sc = score.AllOrNothing(d.Hits, len(c.Constraints))
 	}
 	return trajeval.Outcome{Score: sc, Details: d}, nil
-}
-
-func times(n int64) string {
-	if n == 1 {
-		return "time"
-	}
-	return "times"
 }

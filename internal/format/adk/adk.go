@@ -35,7 +35,12 @@
 //     mock_tool_output).
 //  5. ADK has no error flag (tools return {"status": "error", ...} by
 //     convention only), so every step's error is null.
-//  6. An event's author fills the step's agent.
+//  6. An event's author fills the step's agent. The agent that called it
+//     (Trajectory.Agents) is the one before it in the event's branch
+//     ("root.billing"); else the author of the latest function call named
+//     after it (an AgentTool call, whose agent's events follow); and the
+//     agent named by a transfer_to_agent call, or by an event's
+//     actions.transfer_to_agent, was called by that event's author.
 //  7. Keys inside eval cases may be snake_case or camelCase (user_content or
 //     userContent), as ADK accepts both.
 //  8. metrics.duration_ms is the sum of the invocations' duration and

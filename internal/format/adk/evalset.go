@@ -49,6 +49,9 @@ type Invocation struct {
 	Calls         []ToolCall
 	DurationMS    *float64 // from duration (seconds), only when the eval ran the agent
 	LLMCalls      *int64   // inference_call_count
+	// Agents are the caller relations the invocation's events show: who
+	// called each agent (see the package rules).
+	Agents []trajeval.Agent
 }
 
 // A ToolCall is one function call of an invocation, in the order the
@@ -97,6 +100,7 @@ func (c *EvalCase) Trajectory() *trajeval.Trajectory {
 	allDur, allLLM := len(c.Invocations) > 0, len(c.Invocations) > 0
 	for i, inv := range c.Invocations {
 		t.Turns = append(t.Turns, trajeval.Turn{User: inv.User, FinalResponse: inv.FinalResponse})
+		t.Agents = append(t.Agents, inv.Agents...)
 		for _, call := range inv.Calls {
 			t.Steps = append(t.Steps, trajeval.Step{
 				Turn: i + 1, ID: call.ID, Name: call.Name, Args: call.Args, Result: call.Result,

@@ -89,10 +89,16 @@ type builder struct {
 	byID     map[string]int
 	groups   int
 	said     map[string]bool
+
+	agents   []trajeval.Agent
+	agentInv []int // the invocation index of each of agents
+	// calledBy is the author of the latest function call of each name: an
+	// AgentTool call is named after its agent, whose events may follow.
+	calledBy map[string]string
 }
 
 func newBuilder(file string, line int, place string, warn func(trajeval.Warning)) *builder {
-	return &builder{file: file, line: line, place: place, warn: warn, byID: map[string]int{}, said: map[string]bool{}}
+	return &builder{file: file, line: line, place: place, warn: warn, byID: map[string]int{}, said: map[string]bool{}, calledBy: map[string]string{}}
 }
 
 func (b *builder) warnf(format string, a ...any) {
@@ -185,6 +191,10 @@ func label(id, name string) string {
 // were issued in one model response: they share a parallel group.
 func (b *builder) event(inv int, ev map[string]any) {
 	author := str(ev["author"])
+	b.caller(inv, author, str(ev["branch"]))
+	if to := str(get(obj(ev["actions"]), "transfer_to_agent")); to != "" && author != "" {
+		b.agent(inv, to, author)
+	}
 	parts := partsOf(get(ev, "content"))
 	n := 0
 	for _, p := range parts {
@@ -201,11 +211,42 @@ func (b *builder) event(inv int, ev map[string]any) {
 		pm := obj(p)
 		if fc := obj(get(pm, "function_call")); fc != nil {
 			b.call(inv, fc, author, group)
+			if name := str(fc["name"]); author != "" && author != "user" {
+				b.calledBy[name] = author
+				if to := str(obj(get(fc, "args"))["agent_name"]); name == "transfer_to_agent" && to != "" {
+					b.agent(inv, to, author)
+				}
+			}
 		}
 		if fr := obj(get(pm, "function_response")); fr != nil {
 			b.result(fr, "response")
 		}
 	}
+}
+
+// caller notes who called the author of an event: the agent before it
+// in the event's branch ("root.billing"), else the author of a function
+// call named after it (an AgentTool call, whose agent's events follow).
+func (b *builder) caller(inv int, author, branch string) {
+	if author == "" || author == "user" {
+		return
+	}
+	path := strings.Split(branch, ".")
+	for i := len(path) - 1; i > 0; i-- {
+		if path[i] == author {
+			b.agent(inv, author, path[i-1])
+			return
+		}
+	}
+	if p := b.calledBy[author]; p != "" && p != author {
+		b.agent(inv, author, p)
+	}
+}
+
+// agent notes that parent called name in invocation inv.
+func (b *builder) agent(inv int, name, parent string) {
+	b.agents = append(b.agents, trajeval.Agent{Name: name, Parent: parent})
+	b.agentInv = append(b.agentInv, inv)
 }
 
 // invocation reads one Invocation of the new schema as invocation inv.
@@ -274,6 +315,11 @@ func (b *builder) legacyTurn(m map[string]any, inv int) Invocation {
 
 // finish hands each collected call to its invocation.
 func (b *builder) finish(invs []Invocation) {
+	for i, a := range b.agents {
+		if k := b.agentInv[i]; k < len(invs) {
+			invs[k].Agents = append(invs[k].Agents, a)
+		}
+	}
 	for i, c := range b.calls {
 		if k := b.turn[i]; k < len(invs) {
 			invs[k].Calls = append(invs[k].Calls, c)

@@ -159,6 +159,7 @@ func session(v any, line int, in trajeval.Input) *trajeval.Trajectory {
 		})
 	}
 	t.Metrics.Tokens = trajeval.Tokens{Input: tokens[0], Output: tokens[1], Total: tokens[2]}
+	t.Agents = b.agents
 	t.Finish()
 	return t
 }

@@ -27,9 +27,13 @@
 //     duration_ms from its start_time and end_time when it gives none, a
 //     token total from input and output. So reading what convert wrote and
 //     writing it again gives the same bytes.
-//  7. "partial": true, which convert writes for a trajectory read leniently
+//  7. "agents", when given, lists the agents of a multi-agent run, each
+//     {"name", "parent"} with parent the agent that called it (null for a
+//     top-level agent); every step's "agent" is listed there too, with no
+//     parent, when the file does not list it.
+//  8. "partial": true, which convert writes for a trajectory read leniently
 //     from a damaged trace, is kept: a case scored from it is marked partial.
-//  8. Nothing is repaired: JSON that is broken or cut off is an error at its
+//  9. Nothing is repaired: JSON that is broken or cut off is an error at its
 //     line and column, and so is a file holding no trajectory. Read
 //     leniently, the trajectory the damage falls in is dropped with a
 //     warning (it is never scored half-read): in JSON Lines the next lines
@@ -76,7 +80,8 @@ func (format) Name() string { return "trajeval" }
 // The fields of each object of the canonical form, in the order the
 // writer gives them.
 var (
-	trajectoryFields = []string{"id", "turns", "steps", "metrics", "partial"}
+	trajectoryFields = []string{"id", "turns", "steps", "metrics", "agents", "partial"}
+	agentFields      = []string{"name", "parent"}
 	turnFields       = []string{"turn", "user", "final_response"}
 	stepFields       = []string{"index", "turn", "id", "name", "args", "result", "error", "error_message",
 		"duration_ms", "start_time", "end_time", "parallel_group", "agent"}
@@ -437,6 +442,8 @@ func (p *parser) trajectory(yield func(*trajeval.Trajectory) error) error {
 			err = p.list("steps", func(i int) error { return p.step(t, i) })
 		case "metrics":
 			err = p.metrics(&t.Metrics)
+		case "agents":
+			err = p.list("agents", func(i int) error { return p.agent(t, i) })
 		case "partial":
 			var b *bool
 			b, err = p.boolean("partial")
@@ -556,6 +563,34 @@ func (p *parser) step(t *trajeval.Trajectory, i int) error {
 		return p.fail(at, path, `a step needs "name", the tool called`, "")
 	}
 	t.Steps = append(t.Steps, s)
+	return nil
+}
+
+func (p *parser) agent(t *trajeval.Trajectory, i int) error {
+	path := fmt.Sprintf("agents[%d]", i)
+	var a trajeval.Agent
+	at, _, ok, err := p.object(path, "an agent", agentFields, func(key string) error {
+		var err error
+		var str *string
+		switch key {
+		case "name":
+			str, err = p.str(path + ".name")
+			a.Name = deref(str)
+		case "parent":
+			str, err = p.str(path + ".parent")
+			a.Parent = deref(str)
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return p.fail(at, path, "want an agent (an object), got null", "")
+	case a.Name == "":
+		return p.fail(at, path, `an agent needs "name"`, `write {"name": "billing", "parent": "support"}; parent is the agent that called it, or null`)
+	}
+	t.Agents = append(t.Agents, a)
 	return nil
 }
 

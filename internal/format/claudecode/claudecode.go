@@ -35,7 +35,8 @@
 //  6. Lines with a parent_tool_use_id are a sub-agent's traffic: their
 //     steps are kept, with agent set to the subagent_type of the Task (or
 //     Agent) call that started it, else to that call's id. They never start
-//     turns.
+//     turns. The sub-agent's caller (Trajectory.Agents) is the agent that
+//     made that call: none for the main agent, which has no name.
 //  7. There is no per-call timing: steps have no start, end or duration.
 //     Metrics come from the result line: duration_ms, total_cost_usd and
 //     usage (input counts input_tokens plus the cache creation and cache
@@ -76,7 +77,8 @@
 //     starts a chain, bound to the first Task (or Agent) call not yet
 //     answered nor bound, preferring the one whose prompt is the chain's
 //     first message; agent is that call's subagent_type, else the call's
-//     id; with no such call, the line's agentId, else "sidechain". Steps
+//     id (its caller is the agent that made the call, as in print mode);
+//     with no such call, the line's agentId, else "sidechain". Steps
 //     stay in file order, which is the order calls were issued in, side
 //     chains included.
 //  6. Newer versions keep each sub-agent's transcript in a file of its own,
@@ -168,6 +170,8 @@ type reader struct {
 	placeOf  map[string]int // line of each call
 	msgs     map[string]*message
 	agents   map[string]string // Task tool_use id -> subagent_type, "" when none
+	callers  map[string]string // Task tool_use id -> the sub-agent that made it, "" for the main agent
+	linked   map[string]bool   // Task tool_use ids whose sub-agent is in Trajectory.Agents
 	lastText *string
 	groups   int
 	metrics  totals
@@ -266,6 +270,7 @@ func (r *reader) reset(session string) {
 	r.fresh = false
 	r.steps, r.answered, r.placeOf = map[string]int{}, map[string]bool{}, map[string]int{}
 	r.msgs, r.agents = map[string]*message{}, map[string]string{}
+	r.callers, r.linked = map[string]string{}, map[string]bool{}
 	r.lastText, r.groups = nil, 0
 	r.metrics = totals{}
 	r.tr = transcript{seen: map[string]bool{}, chains: map[string]string{}, byAgent: map[string]string{}, usage: map[string]usage{}}
@@ -308,12 +313,18 @@ func (r *reader) event(typ string, e map[string]any) {
 }
 
 // agentName names the sub-agent that a Task call started: its
-// subagent_type, else the call's id.
+// subagent_type, else the call's id. The agent that made the call is
+// noted as its caller.
 func (r *reader) agentName(task string) string {
-	if a := r.agents[task]; a != "" {
-		return a
+	a := r.agents[task]
+	if a == "" {
+		a = task
 	}
-	return task
+	if !r.linked[task] {
+		r.linked[task] = true
+		r.t.Agents = append(r.t.Agents, trajeval.Agent{Name: a, Parent: r.callers[task]})
+	}
+	return a
 }
 
 // assistant reads an assistant message of agent ("" for the main agent),
@@ -357,7 +368,7 @@ func (r *reader) toolUse(blk map[string]any, msg *message, agent string, turn in
 	if (name == "Task" || name == "Agent") && id != "" {
 		in, _ := s.Args.(map[string]any)
 		a, _ := in["subagent_type"].(string)
-		r.agents[id] = a
+		r.agents[id], r.callers[id] = a, agent
 		if r.mode == sessionFile {
 			prompt, _ := in["prompt"].(string)
 			r.tr.tasks = append(r.tr.tasks, task{id: id, prompt: prompt})

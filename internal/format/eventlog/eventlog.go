@@ -9,6 +9,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -47,7 +48,7 @@ func (s *Skipped) Line(in trajeval.Input, n int) {
 // in all when there were more than one.
 func (s *Skipped) Report(in trajeval.Input) {
 	if s.n > 1 {
-		in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%d lines in all were not %s and were skipped", s.n, s.Many)})
+		in.Warn(trajeval.Warning{File: in.Name, Msg: fmt.Sprintf("%s in all were not %s and were skipped", plural.Count(s.n, "line", "lines"), s.Many)})
 	}
 }
 

@@ -28,6 +28,10 @@
 //     their usage_metadata.
 //  6. The trajectory id is the record's id, conversation_id, thread_id or
 //     session_id (also under metadata), else config.configurable.thread_id.
+//  7. An AI message's name (LangGraph names an agent's messages after the
+//     agent, as a supervisor's workers do) is the agent of its calls. A
+//     call named transfer_to_X (a supervisor's handoff tool) made by one
+//     agent of the conversation to another, X, makes it X's caller.
 //
 // # langsmith: run trees
 //
@@ -62,7 +66,13 @@
 //  8. llm_calls counts llm runs; tokens sum their prompt/completion/total
 //     tokens (or outputs.llm_output.token_usage); cost_usd sums total_cost;
 //     duration_ms sums the roots' end − start when all have both.
-//  9. agent is null: runs do not mark sub-agents.
+//  9. agent is the LangGraph subgraph node the tool ran in, read from the
+//     run's extra.metadata.langgraph_checkpoint_ns (else checkpoint_ns):
+//     "support:<task>|billing:<task>|tools:<task>" gives agent billing,
+//     called by support. A tool of the top graph (a namespace of one node)
+//     and a run with no namespace have agent null: the top graph has no
+//     name. A transfer_to_X tool run of one agent, X being another agent,
+//     makes it X's caller (a supervisor's handoff), as in langchain.
 //
 // Cost: langchain holds one conversation at a time and streams JSON
 // Lines; a single JSON document is read whole. langsmith holds the whole

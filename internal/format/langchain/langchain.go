@@ -3,6 +3,7 @@ package langchain
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -163,7 +164,23 @@ func readMessages(in trajeval.Input, line int, id string, msgs []any) *trajeval.
 		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
 	}
 	b.Trajectory.Metrics.Tokens = b.Tokens
+	handoffs(b.Trajectory)
 	return b.Finish()
+}
+
+// handoffs notes, for each transfer_to_X call an agent made, that it
+// called X, when X is an agent of the conversation: the handoff tools of
+// LangGraph's supervisors are named so.
+func handoffs(t *trajeval.Trajectory) {
+	agents := map[string]bool{}
+	for _, s := range t.Steps {
+		agents[s.Agent] = s.Agent != ""
+	}
+	for _, s := range t.Steps {
+		if to, ok := strings.CutPrefix(s.Name, "transfer_to_"); ok && s.Agent != "" && agents[to] && to != s.Agent {
+			t.Agents = append(t.Agents, trajeval.Agent{Name: to, Parent: s.Agent})
+		}
+	}
 }
 
 // addMessage adds one message to the trajectory being built.
@@ -182,6 +199,9 @@ func addMessage(b *msglog.Builder, m message, place string) {
 		calls := aiCalls(f, func(cp, msg string) { b.Warn(place+" "+cp, msg) })
 		var idx []int
 		for j, s := range calls {
+			// LangGraph names an agent's messages after it (create_react_agent's
+			// name, a supervisor's workers).
+			s.Agent = msglog.Str(f["name"])
 			if i := b.Call(s, fmt.Sprintf("%s tool call %d", place, j+1)); i >= 0 {
 				idx = append(idx, i)
 			}

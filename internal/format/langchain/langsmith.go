@@ -1,6 +1,7 @@
 package langchain
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -229,7 +230,9 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 				case "tool":
 					place := "run " + k.id
 					lines[place] = k.line
-					if i := b.Call(toolStep(k, func(msg string) { b.Warn(place, msg) }), place); i >= 0 {
+					st := toolStep(k, func(msg string) { b.Warn(place, msg) })
+					st.Agent = graphAgent(k, b.Trajectory)
+					if i := b.Call(st, place); i >= 0 {
 						batch = append(batch, i)
 						if k.end.After(end) {
 							end = k.end
@@ -260,7 +263,9 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 			// a tool run traced on its own
 			place := "run " + root.id
 			lines[place] = root.line
-			b.Call(toolStep(root, func(msg string) { b.Warn(place, msg) }), place)
+			st := toolStep(root, func(msg string) { b.Warn(place, msg) })
+			st.Agent = graphAgent(root, b.Trajectory)
+			b.Call(st, place)
 		}
 		walk(root, 0)
 		if root.typ() != "tool" {
@@ -275,7 +280,38 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 	if durKnown && len(roots) > 0 {
 		b.Trajectory.Metrics.DurationMS = &dur
 	}
+	handoffs(b.Trajectory)
 	return b.Finish()
+}
+
+// graphAgent is the LangGraph sub-agent that ran a tool run: the subgraph
+// node enclosing the node that ran it, read from the run's checkpoint
+// namespace ("billing_agent:<task>|tools:<task>"); "" for a tool of the
+// top graph, which has no name, or a run with no namespace. Each subgraph
+// node on the way is noted in t.Agents as called by the one above it.
+func graphAgent(r *run, t *trajeval.Trajectory) string {
+	md := msglog.Obj(msglog.Obj(r.f["extra"])["metadata"])
+	ns := cmp.Or(msglog.Str(md["langgraph_checkpoint_ns"]), msglog.Str(md["checkpoint_ns"]))
+	if ns == "" {
+		return ""
+	}
+	var nodes []string
+	for seg := range strings.SplitSeq(ns, "|") {
+		name, _, _ := strings.Cut(seg, ":")
+		nodes = append(nodes, name)
+	}
+	if len(nodes) < 2 {
+		return ""
+	}
+	nodes = nodes[:len(nodes)-1] // the last is the node that ran the tool, e.g. "tools"
+	for i, n := range nodes {
+		parent := ""
+		if i > 0 {
+			parent = nodes[i-1]
+		}
+		t.Agents = append(t.Agents, trajeval.Agent{Name: n, Parent: parent})
+	}
+	return nodes[len(nodes)-1]
 }
 
 // toolStep reads a tool run: its input (JSON, else a Python repr, else raw

@@ -243,6 +243,21 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			}
 		}
 		memo := map[*agentSpan]string{}
+		for _, s := range t.spans {
+			switch spanType(s) {
+			case "agent":
+				// An agent span inside another agent's span was called by
+				// it (as a tool); a top-level one is listed with no caller.
+				if n := msglog.Str(s.data["name"]); n != "" {
+					b.Trajectory.Agents = append(b.Trajectory.Agents, trajeval.Agent{Name: n, Parent: agentName(s, spans, memo)})
+				}
+			case "handoff":
+				from, to := msglog.Str(s.data["from_agent"]), msglog.Str(s.data["to_agent"])
+				if from != "" && to != "" {
+					b.Trajectory.Agents = append(b.Trajectory.Agents, trajeval.Agent{Name: to, Parent: from})
+				}
+			}
+		}
 		members := map[int][]int{}
 		var batchOrder []int
 		for _, s := range t.spans {

@@ -64,7 +64,10 @@
 //     model (generation or response) spans under one parent; when no model
 //     spans were exported, the function spans that overlap in time. Two or
 //     more share a parallel group.
-//  6. agent is the name of the nearest agent span above the call.
+//  6. agent is the name of the nearest agent span above the call. The
+//     trajectory's agents list every agent span's name with the nearest
+//     agent span above it as its caller (an agent run as another's tool),
+//     and each handoff span's to_agent with its from_agent as the caller.
 //  7. Traces sharing a group_id form one trajectory with a turn per trace,
 //     in start order; other traces are trajectories of their own. The turn's
 //     user text and final response come from generation spans when they

@@ -292,6 +292,13 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 			dur, hasDur = dur+d, true
 		}
 		use.addTrace(tb, byIDs[ti])
+		// An agent span inside another agent's span was invoked by it.
+		for _, s := range tb.spans {
+			if s.role == roleAgent && s.agent != "" {
+				parent, _ := agents[ti](s)
+				t.Agents = append(t.Agents, trajeval.Agent{Name: s.agent, Parent: parent})
+			}
+		}
 	}
 	if hasDur {
 		t.Metrics.DurationMS = &dur

@@ -93,7 +93,11 @@
 //     step order.
 //  9. Step.Agent is the name of the nearest enclosing agent span
 //     (invoke_agent's gen_ai.agent.name, or an OpenInference AGENT span's
-//     agent.name or span name), also for the top-level agent.
+//     agent.name or span name), also for the top-level agent. An agent
+//     span nested in another agent's span was invoked by that agent: the
+//     trajectory's agents list each agent span's name with the nearest
+//     enclosing agent span's name as its caller (none for a top-level
+//     agent).
 //  10. Trajectories: spans are grouped by trace id. Traces that share a
 //     conversation key (gen_ai.conversation.id, else session.id, on any
 //     span or on the resource) form one trajectory, one turn per trace in

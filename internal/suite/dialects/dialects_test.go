@@ -12,8 +12,8 @@ func TestAll(t *testing.T) {
 	for _, d := range dialects.All() {
 		names = append(names, d.Name)
 	}
-	if got, want := len(names), 2; got != want || names[0] != "adk" || names[1] != "uipath" {
-		t.Errorf("dialects %v, want [adk uipath]: the loader asks them in this order, before AgentV's YAML", names)
+	if got, want := len(names), 5; got != want || names[0] != "adk" || names[1] != "uipath" || names[2] != "tau2" || names[3] != "bfcl" || names[4] != "vertex" {
+		t.Errorf("dialects %v, want [adk uipath tau2 bfcl vertex]: the loader asks them in this order, before AgentV's YAML", names)
 	}
 }
 
@@ -23,6 +23,9 @@ func TestAll_loads(t *testing.T) {
 	}{
 		{"../../../examples/adk-shopping/shopping.evalset.json", "adk"},
 		{"../../../examples/uipath-orders/evaluations/eval-sets/orders.json", "uipath"},
+		{"../../../examples/tau2/tasks.json", "tau2"},
+		{"../../../examples/bfcl/answers.jsonl", "bfcl"},
+		{"../../../examples/vertex/travel.jsonl", "vertex"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dialect, func(t *testing.T) {

@@ -1,0 +1,50 @@
+package check
+
+import (
+	"github.com/trajeval/trajeval"
+	core "github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// ForAgent returns ev limited to the steps made by the named agents, as
+// agent: does in a suite. Each name is an exact agent name or a glob
+// ("billing-*": * any run of characters but /, ? one character, [a-z] a
+// class). The evaluator then scores:
+//  1. only the steps whose Agent is one of them, in order, numbered
+//     afresh from 1 (the details' step numbers count these steps);
+//  2. every turn of the trajectory, even one left with no step;
+//  3. no run-level metrics: they are the whole run's, so a budget on
+//     them fails as not reported.
+//
+// Its result's Details.Scope says which agents were in scope and how many
+// steps were kept. A trajectory that names none of the agents makes
+// Evaluate return an error matching [trajeval.ErrNoAgent] that lists the
+// trajectory's agents; an agent it names that made no call gives an empty
+// trajectory and a warning. No name, an empty name or a malformed glob is
+// a setting error. ev's own setting error, if any, comes first.
+func ForAgent(ev trajeval.Evaluator, agents ...string) trajeval.Evaluator {
+	return forAgent(ev, core.AgentScope{Agents: agents})
+}
+
+// ForAgentTree is [ForAgent] with the agents the named ones called,
+// transitively (include_subagents: true): as a tool, as a sub-agent, or
+// by handing the conversation over (see [trajeval.Agent]).
+func ForAgentTree(ev trajeval.Evaluator, agents ...string) trajeval.Evaluator {
+	return forAgent(ev, core.AgentScope{Agents: agents, Subagents: true})
+}
+
+func forAgent(ev trajeval.Evaluator, s core.AgentScope) trajeval.Evaluator {
+	typ := "evaluator"
+	if t, ok := ev.(interface{ Type() string }); ok {
+		typ = t.Type()
+	}
+	if ev == nil {
+		return &evaluator{typ: typ, err: errorf("ForAgent: a nil evaluator")}
+	}
+	if err := firstErr(Validate(ev), s.Validate()); err != nil {
+		if Validate(ev) == nil {
+			err = &settingErr{msg: typ + ": " + err.Error(), cause: err}
+		}
+		return &evaluator{typ: typ, err: err}
+	}
+	return &evaluator{typ: typ, ev: core.Scoped(ev, s)}
+}

@@ -1,0 +1,192 @@
+package bfcl
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// pyType is the Python type a JSON value decodes to.
+type pyType int
+
+const (
+	tNone pyType = iota
+	tBool
+	tStr
+	tInt
+	tFloat
+	tList
+	tDict
+	tOther
+)
+
+var pyNames = [...]string{"NoneType", "bool", "str", "int", "float", "list", "dict", "object"}
+
+func (t pyType) String() string { return pyNames[t] }
+
+// schemaType maps a document type onto Python's (BFCL's
+// PYTHON_TYPE_MAPPING): any is a string, array and tuple are lists.
+func schemaType(t string) pyType {
+	switch t {
+	case "string", "any":
+		return tStr
+	case "integer":
+		return tInt
+	case "float":
+		return tFloat
+	case "boolean":
+		return tBool
+	case "array", "tuple":
+		return tList
+	case "dict":
+		return tDict
+	}
+	return tOther
+}
+
+// typeOf returns the Python type of a JSON value: a number with a point or
+// an exponent is a float, as json.loads reads it.
+func typeOf(v any) pyType {
+	switch x := v.(type) {
+	case nil:
+		return tNone
+	case bool:
+		return tBool
+	case string:
+		return tStr
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") {
+			return tFloat
+		}
+		return tInt
+	case float64, float32:
+		return tFloat
+	case int, int64, int32:
+		return tInt
+	case []any:
+		return tList
+	case map[string]any:
+		return tDict
+	}
+	return tOther
+}
+
+// number returns the exact value of a number or boolean (Python's True
+// is 1), for equality.
+func number(v any) (*big.Rat, bool) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return big.NewRat(1, 1), true
+		}
+		return new(big.Rat), true
+	case json.Number:
+		r, ok := new(big.Rat).SetString(string(x))
+		return r, ok
+	}
+	if n, err := jsonv.Normalize(v); err == nil {
+		if num, ok := n.(json.Number); ok {
+			r, ok := new(big.Rat).SetString(string(num))
+			return r, ok
+		}
+	}
+	return nil, false
+}
+
+// pyEqual is Python's == on decoded JSON values: numbers and booleans by
+// value (True == 1 == 1.0), lists element by element, dicts by key.
+func pyEqual(a, b any) bool {
+	if x, ok := number(a); ok {
+		y, ok := number(b)
+		return ok && x.Cmp(y) == 0
+	}
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !pyEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !pyEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// pyIn is Python's "v in list".
+func pyIn(v any, list []any) bool {
+	for _, x := range list {
+		if pyEqual(v, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// Normalize is BFCL's string normalisation: spaces and , . / - _ * ^
+// removed, lower-cased, single quotes made double, so that "April 1,
+// 2024" and "april 1 2024" compare equal.
+func Normalize(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(" ,./-_*^", r) {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.ReplaceAll(strings.ToLower(s), "'", `"`)
+}
+
+// normalizeIfString normalises a string and leaves other values alone.
+func normalizeIfString(v any) any {
+	if s, ok := v.(string); ok {
+		return Normalize(s)
+	}
+	return v
+}
+
+// asSequence is what Python's range(len(x)) indexing gives for an
+// allowed entry: a list's elements, a string's characters ("" is empty).
+func asSequence(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case []any:
+		return x, true
+	case string:
+		out := make([]any, 0, len(x))
+		for _, r := range x {
+			out = append(out, string(r))
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// show renders a value for messages, as JSON.
+func show(v any) string { return jsonv.Marshal(v) }
+
+// showList renders allowed values.
+func showList(vs []any) string { return show(vs) }
+
+func quote(s string) string { return fmt.Sprintf("'%s'", s) }

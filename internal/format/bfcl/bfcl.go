@@ -1,0 +1,174 @@
+// Package bfcl reads the result files of the Berkeley Function Calling
+// Leaderboard: JSON Lines, one entry per line, each the model's decoded
+// calls for one question:
+//
+//	{"id": "parallel_0", "result": [{"spotify.play": {"artist": "Taylor Swift", "duration": 20}}, {"spotify.play": {"artist": "Maroon 5", "duration": 15}}]}
+//	{"id": "simple_0", "result": "[{\"area\": {\"base\": 10}}]", "latency": 0.8, "input_token_count": 120, "output_token_count": 9}
+//
+// The rules:
+//  1. Each line is a trajectory with the line's id, one turn, and a step
+//     per call, in the order of the list. A call is an object with one
+//     key, the function name, whose value is the arguments: an object, or
+//     a JSON string holding one (as function-calling models give them).
+//  2. result may be the list itself or that list as a JSON string. The
+//     calls of one result were issued together: when there are several,
+//     they share parallel group 1.
+//  3. A result that is not such a list (a model's text answer, Python
+//     call syntax, a list of something else) has no steps: its text (or
+//     its JSON) is the turn's final response, and a warning says so; the
+//     bfcl_ast evaluator then fails it as ast_decoder:decoder_failed.
+//  4. latency (seconds) becomes the run's duration; input_token_count and
+//     output_token_count its tokens. Steps have no results, times or
+//     errors: the file does not record them.
+//  5. A line that is JSON but not an object with an id and a result is
+//     skipped with a warning; a line that is not JSON is damage.
+package bfcl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/trajeval/trajeval/internal/format/eventlog"
+	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// Format is BFCL's result files.
+var Format trajeval.Format = format{}
+
+type format struct{}
+
+func (format) Name() string { return "bfcl" }
+
+func (format) Sniff(head []byte) error {
+	if sniff.First(head) != '{' {
+		return &trajeval.SniffError{Why: "not JSON Lines of objects"}
+	}
+	keys := sniff.Keys(sniff.FirstLine(head))
+	if sniff.HasKey(keys, "id") && sniff.HasKey(keys, "result") && !sniff.HasKey(keys, "ground_truth") {
+		return nil
+	}
+	return &trajeval.SniffError{Closeness: 10, Why: `the first line is not a BFCL result {"id", "result"}`}
+}
+
+func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	skipped, seen := eventlog.Skipped{One: `a BFCL result {"id", "result"}`, Many: "BFCL results"}, false
+	err := jsonl.Each(in.R, func(line []byte, n int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v, damaged, err := eventlog.Decode(in, line, n)
+		if err != nil || damaged {
+			return err
+		}
+		m, ok := v.(map[string]any)
+		id, hasID := m["id"].(string)
+		res, hasResult := m["result"]
+		if !ok || !hasID || !hasResult {
+			skipped.Line(in, n)
+			return nil
+		}
+		seen = true
+		return yield(entry(in, n, id, res, m))
+	})
+	if err != nil {
+		return err
+	}
+	skipped.Report(in)
+	if !seen {
+		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: `no BFCL results: no line is an object with "id" and "result"`, Err: trajeval.ErrEmptyTrace}
+	}
+	return nil
+}
+
+// entry builds the trajectory of one line.
+func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *trajeval.Trajectory {
+	t := &trajeval.Trajectory{ID: id, Line: n, Turns: []trajeval.Turn{{Turn: 1}}, Steps: []trajeval.Step{}}
+	steps, why := Calls(res)
+	if why != "" {
+		text, isText := res.(string)
+		if !isText {
+			text = jsonv.Marshal(res)
+		}
+		t.Turns[0].FinalResponse = &text
+		in.Warn(trajeval.Warning{File: in.Name, Line: n, Place: "id " + id, Msg: why + "; kept as the model's text answer, with no calls"})
+	}
+	for i := range steps {
+		steps[i].Index, steps[i].Turn = i+1, 1
+		if len(steps) > 1 {
+			steps[i].ParallelGroup = 1
+		}
+	}
+	t.Steps = append(t.Steps, steps...)
+	if s, ok := number(m["latency"]); ok && s >= 0 {
+		ms := s * 1000
+		t.Metrics.DurationMS = &ms
+	}
+	t.Metrics.Tokens.Input = count(m["input_token_count"])
+	t.Metrics.Tokens.Output = count(m["output_token_count"])
+	if t.Metrics.Tokens.Input != nil && t.Metrics.Tokens.Output != nil {
+		total := *t.Metrics.Tokens.Input + *t.Metrics.Tokens.Output
+		if total >= 0 {
+			t.Metrics.Tokens.Total = &total
+		}
+	}
+	return t
+}
+
+// Calls reads a result's decoded calls: a list of {name: args}, or that
+// list as a JSON string. why says, when it is not, what it is instead.
+func Calls(res any) (steps []trajeval.Step, why string) {
+	if s, ok := res.(string); ok {
+		v, err := jsonv.Decode([]byte(strings.TrimSpace(s)))
+		if err != nil {
+			return nil, "the result is text, not a JSON list of calls"
+		}
+		res = v
+	}
+	list, ok := res.([]any)
+	if !ok {
+		return nil, fmt.Sprintf("the result is a JSON %s, not a list of calls", jsonv.Kind(res))
+	}
+	for i, c := range list {
+		m, ok := c.(map[string]any)
+		if !ok || len(m) != 1 {
+			return nil, fmt.Sprintf("call %d is not an object {function: arguments}", i+1)
+		}
+		for name, args := range m {
+			if s, isStr := args.(string); isStr {
+				if v, err := jsonv.Decode([]byte(s)); err == nil {
+					args = v
+				}
+			}
+			if _, isObj := args.(map[string]any); !isObj {
+				return nil, fmt.Sprintf("the arguments of call %d (%s) are not an object", i+1, name)
+			}
+			steps = append(steps, trajeval.Step{Name: name, Args: args})
+		}
+	}
+	return steps, ""
+}
+
+func number(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	return jsonv.Float(n)
+}
+
+func count(v any) *int64 {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil
+	}
+	i, err := n.Int64()
+	if err != nil || i < 0 {
+		return nil
+	}
+	return &i
+}

@@ -1,0 +1,197 @@
+// Package vertex reads Vertex AI Gen AI evaluation datasets for agents
+// ("vertex-dataset"): JSON Lines, one row per line, each an object with
+// the columns Vertex's EvalTask reads.
+//
+// The columns:
+//  1. predicted_trajectory: the calls the agent made, a list of
+//     {tool_name, tool_input}; the reader makes them the steps of the
+//     row's trajectory, in order, all in turn 1;
+//  2. reference_trajectory: the calls expected, in the same shape; the
+//     reader ignores it (the suite dialect reads it);
+//  3. prompt and response, optional: the turn's user message and final
+//     response;
+//  4. id, optional: the row's id, text or a number; a row without one is
+//     "row-N", N its line number. Other columns are ignored.
+//
+// A trajectory may also be given as text holding the JSON list, and a
+// tool_input as text holding the JSON object, as a pandas DataFrame
+// written to JSON Lines holds them. A missing tool_input is {}.
+//
+// A row with no predicted_trajectory, or one that is not a list of calls,
+// gives no trajectory and a warning at its line: its case is then an error
+// (no trace), never a score. A line that is not a JSON object is skipped
+// with a warning; a line that is not JSON is damage (see
+// trajeval.Input.Damage).
+//
+// Detection claims a file whose first line is a JSON object with a
+// predicted_trajectory or reference_trajectory column.
+package vertex
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/trajeval/trajeval/internal/format/eventlog"
+	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// Format is a Vertex AI evaluation dataset.
+var Format trajeval.Format = format{}
+
+type format struct{}
+
+func (format) Name() string { return "vertex-dataset" }
+
+// The columns this package reads.
+const (
+	Predicted = "predicted_trajectory"
+	Reference = "reference_trajectory"
+)
+
+func (format) Sniff(head []byte) error {
+	keys := sniff.Keys(sniff.FirstLine(head))
+	if keys == nil {
+		return &trajeval.SniffError{Why: "the first line is not a JSON object"}
+	}
+	if !sniff.HasKey(keys, Predicted, Reference) {
+		return &trajeval.SniffError{Closeness: 10, Why: "the first row has no predicted_trajectory or reference_trajectory column"}
+	}
+	return nil
+}
+
+// A Call is one call of a trajectory.
+type Call struct {
+	ToolName  string
+	ToolInput map[string]any // never nil
+}
+
+// ID returns the id of the row at line: its id column, else "row-N".
+func ID(row map[string]any, line int) string {
+	switch v := row["id"].(type) {
+	case string:
+		if v != "" {
+			return v
+		}
+	case json.Number:
+		return string(v)
+	}
+	return "row-" + strconv.Itoa(line)
+}
+
+// Trajectory reads a trajectory column's value: a list of calls
+// {tool_name, tool_input}, or text holding one. The error says what is
+// wrong, for a message placed at the row.
+func Trajectory(v any) ([]Call, error) {
+	if s, ok := v.(string); ok {
+		d, err := jsonv.Decode([]byte(s))
+		if err != nil {
+			return nil, fmt.Errorf("text that is not a JSON list of calls")
+		}
+		v = d
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s, not a list of calls {tool_name, tool_input}", kind(v))
+	}
+	calls := make([]Call, 0, len(list))
+	for i, it := range list {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("call %d is %s, not an object {tool_name, tool_input}", i+1, kind(it))
+		}
+		name, ok := m["tool_name"].(string)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("call %d has no tool_name", i+1)
+		}
+		c := Call{ToolName: name, ToolInput: map[string]any{}}
+		switch in := m["tool_input"].(type) {
+		case nil:
+		case map[string]any:
+			c.ToolInput = in
+		case string:
+			d, err := jsonv.Decode([]byte(in))
+			obj, isObj := d.(map[string]any)
+			if err != nil || !isObj {
+				return nil, fmt.Errorf("call %d (%s): tool_input is text that is not a JSON object", i+1, name)
+			}
+			c.ToolInput = obj
+		default:
+			return nil, fmt.Errorf("call %d (%s): tool_input is %s, not an object", i+1, name, kind(in))
+		}
+		calls = append(calls, c)
+	}
+	return calls, nil
+}
+
+func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	skipped := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}
+	rows := 0
+	err := jsonl.Each(in.R, func(line []byte, n int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v, damaged, err := eventlog.Decode(in, line, n)
+		if err != nil || damaged {
+			return err
+		}
+		row, ok := v.(map[string]any)
+		if !ok {
+			skipped.Line(in, n)
+			return nil
+		}
+		rows++
+		id := ID(row, n)
+		warn := func(format string, a ...any) {
+			in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: fmt.Sprintf(format, a...)})
+		}
+		p, has := row[Predicted]
+		if !has || p == nil {
+			warn("row %s has no predicted_trajectory: its case cannot be scored", id)
+			return nil
+		}
+		calls, err := Trajectory(p)
+		if err != nil {
+			warn("row %s: predicted_trajectory: %v; its case cannot be scored", id, err)
+			return nil
+		}
+		t := &trajeval.Trajectory{ID: id, Line: n}
+		turn := trajeval.Turn{Turn: 1}
+		if s, ok := row["prompt"].(string); ok {
+			turn.User = &s
+		}
+		if s, ok := row["response"].(string); ok {
+			turn.FinalResponse = &s
+		}
+		t.Turns = []trajeval.Turn{turn}
+		for _, c := range calls {
+			t.Steps = append(t.Steps, trajeval.Step{Turn: 1, Name: c.ToolName, Args: c.ToolInput})
+		}
+		t.Finish()
+		return yield(t)
+	})
+	if err != nil {
+		return err
+	}
+	skipped.Report(in)
+	if rows == 0 {
+		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no rows: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
+	}
+	return nil
+}
+
+// kind names the JSON type of v with its article.
+func kind(v any) string {
+	switch k := jsonv.Kind(v); k {
+	case "array", "object":
+		return "an " + k
+	case "null":
+		return k
+	default:
+		return "a " + k
+	}
+}

@@ -1,0 +1,71 @@
+package vertex_test
+
+import (
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/format/formattest"
+	"github.com/trajeval/trajeval/internal/format/vertex"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+var formats = []trajeval.Format{vertex.Format}
+
+func TestGolden(t *testing.T) { formattest.Golden(t, formats...) }
+
+func TestDetect(t *testing.T) { formattest.Detect(t, formats...) }
+
+func FuzzRead(f *testing.F) { formattest.Fuzz(f, formats, nil) }
+
+func TestRead_damage(t *testing.T) { formattest.Breaks(t, formats...) }
+
+func TestReadErrors(t *testing.T) {
+	formattest.FailsAtLine(t, vertex.Format, 1, "not json\n")
+}
+
+func TestSniffRejects(t *testing.T) {
+	formattest.SniffRejects(t, []string{
+		`{"id":"x","steps":[]}`,
+		`{"type":"thread.started","thread_id":"x"}`,
+		`[{"tool_name":"a"}]`,
+		`{"prompt":"hi","response":"hello"}`,
+	}, vertex.Format)
+}
+
+func TestTrajectory(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string // "" when it reads
+	}{
+		{"list", []any{map[string]any{"tool_name": "a"}}, ""},
+		{"text", `[{"tool_name": "a", "tool_input": {"x": 1}}]`, ""},
+		{"empty", []any{}, ""},
+		{"object", map[string]any{"tool_name": "a"}, "an object, not a list of calls"},
+		{"bad text", `[{"tool_name": `, "text that is not a JSON list"},
+		{"no name", []any{map[string]any{"tool_input": map[string]any{}}}, "call 1 has no tool_name"},
+		{"input a list", []any{map[string]any{"tool_name": "a", "tool_input": []any{}}}, "tool_input is an array"},
+		{"input text not an object", []any{map[string]any{"tool_name": "a", "tool_input": "x=1"}}, "tool_input is text that is not a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls, err := vertex.Trajectory(tt.in)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want the calls", err)
+			case tt.want == "" && calls == nil:
+				t.Errorf("nil calls: an empty trajectory must stay a list")
+			case tt.want != "" && (err == nil || !contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,225 @@
+package serve
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/subtle"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+)
+
+// Handler serves, over HTTP:
+//   - POST /v1/traces: OTLP/HTTP, protobuf (application/x-protobuf) or
+//     JSON (application/json), plain or gzip (Content-Encoding: gzip);
+//   - GET /metrics: the server's metrics in Prometheus's text format;
+//   - GET /healthz: 200 while the process serves;
+//   - GET /readyz: 200 when it takes traces and can write results, else
+//     503 and why.
+//
+// With a token, /v1/traces and /metrics need "Authorization: Bearer
+// TOKEN"; the health checks never do.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/traces", s.authorized(s.traces))
+	mux.HandleFunc("GET /metrics", s.authorized(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		_ = s.metrics.write(w)
+	}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if err := s.Ready(); err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "ready\n")
+	})
+	return mux
+}
+
+func (s *Server) gauges() (queue, pending, held int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.ready), len(s.pending), s.held
+}
+
+// tokenOK reports whether the Authorization value carries the token, in
+// time that does not depend on how much of it is right.
+func (s *Server) tokenOK(auth string) bool {
+	if s.cfg.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) == 1
+}
+
+func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.tokenOK(r.Header.Get("Authorization")) {
+			if r.URL.Path == "/v1/traces" {
+				s.metrics.request("http", "unauthorized", http.StatusUnauthorized)
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer realm="trajeval"`)
+			if r.URL.Path == "/v1/traces" {
+				ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+				writeStatus(w, ct == "application/json", http.StatusUnauthorized, "a bearer token is required")
+				return
+			}
+			http.Error(w, "a bearer token is required", http.StatusUnauthorized)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// errTooLarge is a body over the size limit, compressed or not.
+var errTooLarge = errors.New("the request body is too large")
+
+// traces serves POST /v1/traces.
+func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	asJSON := ct == "application/json"
+	fail := func(outcome string, code int, msg string) {
+		s.metrics.request("http", outcome, code)
+		writeStatus(w, asJSON, code, msg)
+	}
+	if ct != "application/x-protobuf" && !asJSON {
+		fail("malformed", http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q is not OTLP: send application/x-protobuf or application/json", ct))
+		return
+	}
+	body, err := ReadBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxRequestBytes), r.Header.Get("Content-Encoding"), s.cfg.MaxRequestBytes)
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe), errors.Is(err, errTooLarge):
+		fail("too_large", http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes", s.cfg.MaxRequestBytes))
+		return
+	case errors.Is(err, errEncoding):
+		fail("malformed", http.StatusUnsupportedMediaType, err.Error())
+		return
+	case err != nil:
+		fail("malformed", http.StatusBadRequest, err.Error())
+		return
+	}
+	td, err := DecodeTraces(body, asJSON)
+	if err != nil {
+		fail("malformed", http.StatusBadRequest, err.Error())
+		return
+	}
+	switch err := s.Ingest(td); {
+	case errors.Is(err, errQueueFull), errors.Is(err, errSpansFull):
+		w.Header().Set("Retry-After", "1")
+		fail("refused", http.StatusTooManyRequests, err.Error()+"; retry later")
+		return
+	case err != nil:
+		fail("refused", http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	s.metrics.request("http", "accepted", http.StatusOK)
+	resp := ptraceotlp.NewExportResponse()
+	var out []byte
+	if asJSON {
+		out, _ = resp.MarshalJSON()
+	} else {
+		out, _ = resp.MarshalProto()
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Write(out)
+}
+
+// errEncoding is a Content-Encoding the server does not read.
+var errEncoding = errors.New("unsupported content encoding")
+
+// ReadBody reads a request body sent with the Content-Encoding encoding
+// ("", "identity" or "gzip"), and fails with errTooLarge when it holds
+// more than limit bytes once decompressed.
+func ReadBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "", "identity":
+	case "gzip":
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("the gzip body is not valid: %w", err)
+		}
+		defer zr.Close()
+		r = zr
+	default:
+		return nil, fmt.Errorf("%w %q: send it plain or gzip", errEncoding, encoding)
+	}
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("cannot read the body: %w", err)
+	case int64(len(b)) > limit:
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+// DecodeTraces decodes an OTLP ExportTraceServiceRequest, protobuf or
+// JSON. The error says what is wrong, for the client.
+func DecodeTraces(body []byte, asJSON bool) (ptrace.Traces, error) {
+	req := ptraceotlp.NewExportRequest()
+	if asJSON {
+		if !json.Valid(body) {
+			var v any
+			err := json.Unmarshal(body, &v)
+			return ptrace.Traces{}, fmt.Errorf("the body is not valid JSON: %v", err)
+		}
+		if err := req.UnmarshalJSON(body); err != nil {
+			return ptrace.Traces{}, fmt.Errorf("the body is not an OTLP/JSON ExportTraceServiceRequest: %v", err)
+		}
+		return req.Traces(), nil
+	}
+	if err := req.UnmarshalProto(body); err != nil {
+		return ptrace.Traces{}, fmt.Errorf("the body is not an OTLP protobuf ExportTraceServiceRequest: %v", err)
+	}
+	return req.Traces(), nil
+}
+
+// writeStatus answers an OTLP/HTTP request that failed with code and a
+// google.rpc.Status holding msg, in the request's encoding, as the OTLP
+// specification asks.
+func writeStatus(w http.ResponseWriter, asJSON bool, code int, msg string) {
+	grpcCode := 3 // INVALID_ARGUMENT
+	switch code {
+	case http.StatusTooManyRequests, http.StatusRequestEntityTooLarge:
+		grpcCode = 8 // RESOURCE_EXHAUSTED
+	case http.StatusServiceUnavailable:
+		grpcCode = 14 // UNAVAILABLE
+	case http.StatusUnauthorized:
+		grpcCode = 16 // UNAUTHENTICATED
+	}
+	if asJSON {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}{grpcCode, msg})
+		return
+	}
+	// google.rpc.Status: code (1, varint), message (2, string).
+	var b bytes.Buffer
+	b.WriteByte(1<<3 | 0)
+	b.Write(binary.AppendUvarint(nil, uint64(grpcCode)))
+	b.WriteByte(2<<3 | 2)
+	b.Write(binary.AppendUvarint(nil, uint64(len(msg))))
+	b.WriteString(msg)
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	w.WriteHeader(code)
+	w.Write(b.Bytes())
+}

@@ -1,0 +1,503 @@
+// Package serve scores live agent traffic: an OTLP receiver that gathers
+// the spans of each trace as they arrive and, once the trace is done,
+// scores it with a policy's evaluators, the same engine as trajeval eval.
+//
+// A trace is gathered and scored by these rules:
+//  1. Spans are grouped by trace id. They may come in any order, spread
+//     over any number of requests, over HTTP and gRPC alike. A span whose
+//     trace already holds a span of its id (an exporter's retry) is
+//     dropped and counted.
+//  2. The root span is the span with no parent. A trace is done at
+//     Config.Grace after its root span arrived (children may still be on
+//     the way), or at Config.Idle after its last span arrived, whichever
+//     comes first.
+//  3. A trace done with no root span is incomplete: its row has status
+//     error and every evaluator's result is marked "not assessed", with
+//     the scores the spans that did arrive would get. It is never a pass.
+//  4. A done trace becomes a trajectory by the rules that read an OTLP
+//     file (package otlp): one trajectory per trace. Traces that share a
+//     conversation id are not joined into one trajectory, as a live
+//     conversation has no end: each trace is scored on its own, and the
+//     row's id is the trace id in hex.
+//  5. The trace is scored by the policy's evaluators whose selectors pick
+//     it (see [LoadPolicy]); a trace that no evaluator picks gives no row,
+//     and is counted in the metrics.
+//  6. A span of a trace already done (queued or scored) is dropped and
+//     counted, for Config.Idle after the trace was done; after that it
+//     starts a new trace, which will be incomplete.
+//
+// The server protects itself: a request is refused whole, never in part,
+// with HTTP 429 (gRPC RESOURCE_EXHAUSTED) and a retry delay when the
+// queue of done traces waiting to be scored is full or when accepting it
+// would hold more than Config.MaxSpans spans; with 413 when its body is
+// larger than Config.MaxRequestBytes (after decompression too); with 400
+// and the reason when it is not OTLP; with 401 when a token is required
+// and not given. Nothing accepted is dropped: on [Server.Shutdown] every
+// trace held is scored (incomplete where its root never came) and written.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/trajeval/trajeval/internal/format/otlp"
+	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/internal/run"
+	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// Config steers a [Server]. The zero value of each setting takes its
+// default.
+type Config struct {
+	// Policy is what the server scores; required.
+	Policy *Policy
+	// Out receives one JSON line per scored trace, as eval --out writes
+	// them; nil writes nowhere. Each row is written whole with one Write.
+	Out io.Writer
+	// OutName names Out in the reasons /readyz gives.
+	OutName string
+	// Grace is how long a trace waits for late children after its root
+	// span arrived (default 2s).
+	Grace time.Duration
+	// Idle is how long a trace without its root span waits for more spans
+	// (default 30s).
+	Idle time.Duration
+	// Tick is how often done traces are looked for (default a quarter of
+	// the shorter of Grace and Idle, between 1ms and 250ms).
+	Tick time.Duration
+	// Queue bounds the done traces waiting to be scored (default 1024).
+	Queue int
+	// MaxSpans bounds the spans held, waiting or queued (default 1,000,000).
+	MaxSpans int
+	// MaxRequestBytes bounds a request's body, compressed and not
+	// (default 16 MiB).
+	MaxRequestBytes int64
+	// Token, when set, is the bearer token every OTLP and /metrics request
+	// must carry.
+	Token string
+	// Workers is how many traces are scored at once (default the policy's
+	// execution.workers, else runtime.GOMAXPROCS).
+	Workers int
+	// Logs, when set, receives a gen_ai.evaluation.result event per
+	// evaluator result (see [LogExporter]).
+	Logs *LogExporter
+	// Log receives the server's own messages; nil discards them.
+	Log *slog.Logger
+}
+
+// Errors of [Server.Ingest].
+var (
+	// errQueueFull refuses a request while the done traces waiting to be
+	// scored fill the queue.
+	errQueueFull = errors.New("the queue of traces waiting to be scored is full")
+	// errSpansFull refuses a request that would hold more spans than
+	// allowed.
+	errSpansFull = errors.New("the server holds as many spans as it may")
+	// errClosing refuses a request after shutdown began.
+	errClosing = errors.New("the server is shutting down")
+)
+
+// A Server gathers spans into traces and scores them.
+type Server struct {
+	cfg     Config
+	metrics *metrics
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending map[pcommon.TraceID]*pending
+	ready   []*pending
+	held    int // spans in pending and ready
+	scored  map[pcommon.TraceID]time.Time
+	// scoredQ holds the ids of scored, oldest first, to forget them in
+	// order.
+	scoredQ []scoredID
+	closing bool
+	workers sync.WaitGroup
+	sweeper chan struct{} // closed to stop the sweeper
+	swept   chan struct{} // closed when it stopped
+
+	outMu  sync.Mutex
+	rows   *report.JSONL
+	outErr error
+}
+
+// A scoredID is a trace scored, and when.
+type scoredID struct {
+	id pcommon.TraceID
+	at time.Time
+}
+
+// A pending trace is one being gathered.
+type pending struct {
+	id         pcommon.TraceID
+	td         ptrace.Traces
+	seen       map[pcommon.SpanID]struct{}
+	spans      int
+	rootAt     time.Time // when the root span arrived; zero before
+	rootEnd    pcommon.Timestamp
+	rootSpan   pcommon.SpanID
+	last       time.Time
+	incomplete bool
+}
+
+// New returns a server for cfg and starts its workers; [Server.Shutdown]
+// stops them.
+func New(cfg Config) (*Server, error) {
+	if cfg.Policy == nil {
+		return nil, errors.New("serve: no policy")
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 2 * time.Second
+	}
+	if cfg.Idle <= 0 {
+		cfg.Idle = 30 * time.Second
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = max(min(cfg.Grace, cfg.Idle, time.Second)/4, time.Millisecond)
+	}
+	if cfg.Queue <= 0 {
+		cfg.Queue = 1024
+	}
+	if cfg.MaxSpans <= 0 {
+		cfg.MaxSpans = 1_000_000
+	}
+	if cfg.MaxRequestBytes <= 0 {
+		cfg.MaxRequestBytes = 16 << 20
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = cfg.Policy.Workers
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, log: log, metrics: newMetrics(cfg.Policy), pending: map[pcommon.TraceID]*pending{},
+		scored: map[pcommon.TraceID]time.Time{}, sweeper: make(chan struct{}), swept: make(chan struct{})}
+	s.cond = sync.NewCond(&s.mu)
+	s.metrics.gauges = s.gauges
+	if cfg.Out != nil {
+		s.rows = report.NewJSONL(cfg.Out)
+	}
+	if cfg.Logs != nil {
+		cfg.Logs.errs = func(n float64) { s.metrics.add(&s.metrics.logErrors, n) }
+	}
+	for range cfg.Workers {
+		s.workers.Add(1)
+		go s.work()
+	}
+	go s.sweep()
+	return s, nil
+}
+
+// Ingest takes the spans of one request, all or none: it returns
+// errQueueFull, errSpansFull or errClosing when it takes none.
+func (s *Server) Ingest(td ptrace.Traces) error {
+	n := td.SpanCount()
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return errClosing
+	case len(s.ready) >= s.cfg.Queue:
+		return errQueueFull
+	case s.held+n > s.cfg.MaxSpans:
+		return errSpansFull
+	}
+	type place struct {
+		p    *pending
+		i, j int
+	}
+	dest := map[place]ptrace.SpanSlice{}
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		rs := rss.At(i)
+		sss := rs.ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			ss := sss.At(j)
+			spans := ss.Spans()
+			for k := 0; k < spans.Len(); k++ {
+				sp := spans.At(k)
+				s.metrics.add(&s.metrics.spansReceived, 1)
+				tid := sp.TraceID()
+				if _, late := s.scored[tid]; late {
+					s.metrics.add(&s.metrics.spansLate, 1)
+					continue
+				}
+				p := s.pending[tid]
+				if p == nil {
+					p = &pending{id: tid, td: ptrace.NewTraces(), seen: map[pcommon.SpanID]struct{}{}}
+					s.pending[tid] = p
+					s.metrics.add(&s.metrics.tracesReceived, 1)
+				}
+				if _, dup := p.seen[sp.SpanID()]; dup {
+					s.metrics.add(&s.metrics.spansDuplicate, 1)
+					continue
+				}
+				p.seen[sp.SpanID()] = struct{}{}
+				at := place{p, i, j}
+				to, ok := dest[at]
+				if !ok {
+					nrs := p.td.ResourceSpans().AppendEmpty()
+					rs.Resource().CopyTo(nrs.Resource())
+					nrs.SetSchemaUrl(rs.SchemaUrl())
+					nss := nrs.ScopeSpans().AppendEmpty()
+					ss.Scope().CopyTo(nss.Scope())
+					nss.SetSchemaUrl(ss.SchemaUrl())
+					to = nss.Spans()
+					dest[at] = to
+				}
+				sp.CopyTo(to.AppendEmpty())
+				p.spans++
+				s.held++
+				p.last = now
+				if sp.ParentSpanID().IsEmpty() && p.rootAt.IsZero() {
+					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sweep moves done traces to the queue, every Tick, until Shutdown.
+func (s *Server) sweep() {
+	defer close(s.swept)
+	t := time.NewTicker(s.cfg.Tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.sweeper:
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			s.moveDone(now, false)
+			n := 0
+			for n < len(s.scoredQ) && now.Sub(s.scoredQ[n].at) > s.cfg.Idle {
+				delete(s.scored, s.scoredQ[n].id)
+				n++
+			}
+			s.scoredQ = s.scoredQ[n:]
+			s.mu.Unlock()
+		}
+	}
+}
+
+// moveDone queues the traces that are done at now, or all of them. It
+// leaves a done trace waiting while the queue is full (Ingest refuses
+// new spans meanwhile), except when all are moved, at shutdown. s.mu is
+// held.
+func (s *Server) moveDone(now time.Time, all bool) {
+	moved := false
+	for id, p := range s.pending {
+		if !all && len(s.ready) >= s.cfg.Queue {
+			break
+		}
+		rootDone := !p.rootAt.IsZero() && now.Sub(p.rootAt) >= s.cfg.Grace
+		if !all && !rootDone && now.Sub(p.last) < s.cfg.Idle {
+			continue
+		}
+		p.incomplete = p.rootAt.IsZero()
+		delete(s.pending, id)
+		// From now on its spans are late: the trace is being scored.
+		s.scored[id] = now
+		s.scoredQ = append(s.scoredQ, scoredID{id, now})
+		s.ready = append(s.ready, p)
+		moved = true
+	}
+	if moved {
+		s.cond.Broadcast()
+	}
+}
+
+// work scores queued traces until Shutdown has emptied the queue.
+func (s *Server) work() {
+	defer s.workers.Done()
+	for {
+		s.mu.Lock()
+		for len(s.ready) == 0 && !s.closing {
+			s.cond.Wait()
+		}
+		if len(s.ready) == 0 {
+			s.mu.Unlock()
+			return
+		}
+		p := s.ready[0]
+		s.ready[0] = nil
+		s.ready = s.ready[1:]
+		s.mu.Unlock()
+
+		s.finish(p)
+
+		s.mu.Lock()
+		s.held -= p.spans
+		s.mu.Unlock()
+	}
+}
+
+// finish scores trace p and hands its row on.
+func (s *Server) finish(p *pending) {
+	start := time.Now()
+	r, ok := s.Score(context.Background(), p.td, p.incomplete)
+	if !ok {
+		s.metrics.add(&s.metrics.tracesUnselected, 1)
+		return
+	}
+	r.StartedAt = start.UTC().Truncate(time.Millisecond)
+	r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	s.write(r)
+	var latency float64 = -1
+	if p.rootEnd != 0 {
+		latency = max(0, time.Since(p.rootEnd.AsTime()).Seconds())
+	}
+	s.metrics.scored(r, latency)
+	if s.cfg.Logs != nil {
+		s.cfg.Logs.Add(p.id, p.rootSpan, r)
+	}
+}
+
+// notAssessed is the error of an incomplete trace's row.
+const notAssessed = "not assessed: the trace's root span never arrived, so the trace may be incomplete"
+
+// Score scores the spans of one trace, td, with the evaluators of the
+// policy that pick it, as the server does when the trace is done; ok is
+// false when none picks it. incomplete marks the result as rule 3 says.
+func (s *Server) Score(ctx context.Context, td ptrace.Traces, incomplete bool) (r trajeval.CaseResult, ok bool) {
+	pol := s.cfg.Policy
+	if !pol.Select.Match(td) {
+		return r, false
+	}
+	c := &suite.Case{}
+	for _, ev := range pol.Evaluators {
+		if ev.Select.Match(td) {
+			c.Evaluators = append(c.Evaluators, ev.Configured)
+		}
+	}
+	if len(c.Evaluators) == 0 {
+		return r, false
+	}
+	id := traceID(td)
+	c.ID = id
+	var warnings []string
+	var traj *trajeval.Trajectory
+	in := trajeval.Input{Name: "trace " + id, Warn: func(w trajeval.Warning) { warnings = append(warnings, w.String()) }}
+	err := otlp.FromTraces(ctx, td, in, func(t *trajeval.Trajectory) error {
+		if traj == nil {
+			traj = t
+		}
+		return nil
+	})
+	if err != nil {
+		return trajeval.CaseResult{ID: id, Suite: pol.Name, Status: trajeval.StatusError, Error: err.Error(),
+			Evaluators: []trajeval.Result{}, Warnings: warnings}, true
+	}
+	traj.ID = id
+	r = run.Score(ctx, pol.suite, c, traj)
+	r.Warnings = append(warnings, r.Warnings...)
+	if incomplete {
+		r.Status, r.Error, r.Partial = trajeval.StatusError, notAssessed, true
+		for i := range r.Evaluators {
+			e := &r.Evaluators[i]
+			e.Status = trajeval.StatusError
+			e.Error = notAssessed
+		}
+	}
+	return r, true
+}
+
+// traceID is the hex id of the trace of td's first span.
+func traceID(td ptrace.Traces) string {
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			if spans := sss.At(j).Spans(); spans.Len() > 0 {
+				id := spans.At(0).TraceID()
+				if id.IsEmpty() {
+					return ""
+				}
+				return id.String()
+			}
+		}
+	}
+	return ""
+}
+
+// write writes one row to Out, and records the outcome for /readyz.
+func (s *Server) write(r trajeval.CaseResult) {
+	if s.rows == nil {
+		return
+	}
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	err := s.rows.Case(r)
+	if err != nil {
+		s.metrics.add(&s.metrics.outErrors, 1)
+		s.log.Error("cannot write a result", "trace", r.ID, "err", err)
+		s.outErr = err
+		return
+	}
+	s.outErr = nil
+}
+
+// Ready returns nil when the server takes traces and can write its
+// results, else why not.
+func (s *Server) Ready() error {
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		return errClosing
+	}
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if s.outErr != nil {
+		return fmt.Errorf("cannot write results to %s: %w", s.cfg.OutName, s.outErr)
+	}
+	return nil
+}
+
+// Shutdown refuses new spans, scores every trace held (rule 3 for those
+// whose root never came) and waits until their rows are written, or ctx
+// ends. Stop the listeners first, so that requests under way are taken.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.closing {
+		s.closing = true
+		close(s.sweeper)
+	}
+	s.mu.Unlock()
+	<-s.swept
+	s.mu.Lock()
+	s.moveDone(time.Now(), true)
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.workers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if s.cfg.Logs != nil {
+		return s.cfg.Logs.Close(ctx)
+	}
+	return nil
+}
