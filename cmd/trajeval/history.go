@@ -121,6 +121,8 @@ type runOptions struct {
 	Workers      int      `json:"workers,omitempty"`
 	Threshold    float64  `json:"threshold,omitempty"`
 	Config       string   `json:"config,omitempty"`
+	Questions    string   `json:"questions,omitempty"`
+	Basis        []string `json:"basis,omitempty"`
 	IncludeTrace bool     `json:"include_trace,omitempty"`
 	DumpTraces   string   `json:"dump_traces,omitempty"`
 }
@@ -161,7 +163,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *trajeval.Sui
 	run.Commit, run.Branch = gitHead(ctx, paths[0])
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
-		Config: opts.Config, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
+		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
 	rec, err := db.Begin(ctx, run)
 	if err != nil {
 		db.Close()
