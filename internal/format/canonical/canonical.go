@@ -49,7 +49,11 @@
 // is then an error naming the field at its line and column.
 //
 // Cost: JSON Lines are streamed, one line in memory at a time; any other
-// layout is read whole.
+// layout is read whole. Trajectories are read by a hand-written fast path
+// (no reflection, tool names interned); on anything it does not read
+// exactly as the strict reader would (an error, damage, a doubt) the strict
+// reader reads the same bytes, and its trajectories, error or warning are
+// the answer.
 package canonical
 
 import (
@@ -110,12 +114,13 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	if err != nil {
 		return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 	}
+	f := &fast{}
 	if json.Valid(first) {
-		if err := newParser(in, first, lineNo).values(each); err != nil {
+		if err := f.read(in, first, lineNo, each); err != nil {
 			return err
 		}
 		err = jsonl.Each(br, func(line []byte, k int) error {
-			if err := newParser(in, line, lineNo+k).values(each); !errors.Is(err, errDamaged) {
+			if err := f.read(in, line, lineNo+k, each); !errors.Is(err, errDamaged) {
 				return err
 			}
 			return nil
@@ -126,7 +131,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 		}
 		data := append(bytes.Repeat([]byte{'\n'}, lineNo-1), first...)
-		if err = newParser(in, append(data, rest...), 1).values(each); errors.Is(err, errDamaged) {
+		if err = f.read(in, append(data, rest...), 1, each); errors.Is(err, errDamaged) {
 			err = nil
 		}
 	}
@@ -134,6 +139,25 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		return &trajeval.TraceError{File: in.Name, Msg: "no trajectories in the file", Hint: `a canonical trajectory is an object {"id", "turns", "steps", "metrics"}`, Err: trajeval.ErrEmptyTrace}
 	}
 	return err
+}
+
+// read reads the trajectories of data, whose first line is line0: with f
+// when it can, and with the parser, whose answer it then is, from the
+// first thing f does not read; the trajectories f yielded before it are
+// not yielded again.
+func (f *fast) read(in trajeval.Input, data []byte, line0 int, yield func(*trajeval.Trajectory) error) error {
+	n, ok, err := f.values(data, yield)
+	if ok || err != nil {
+		return err
+	}
+	skip := n
+	return newParser(in, data, line0).values(func(t *trajeval.Trajectory) error {
+		if skip > 0 {
+			skip--
+			return nil
+		}
+		return yield(t)
+	})
 }
 
 // firstLine returns the first non-blank line, with its line ending, and
