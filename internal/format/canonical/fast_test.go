@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/format/canonical"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/jsonl"
 )
 
@@ -100,5 +101,56 @@ func TestFastRead_goldens(t *testing.T) {
 		if read, diff := canonical.FastAgrees(data); !read || diff != "" {
 			t.Errorf("%s: fast path read %v, %s", path, read, diff)
 		}
+	}
+}
+
+// TestRead_fallback checks the hand-over from the fast path to the strict
+// parser inside one document: the trajectories read before the trouble are
+// given once, in order, and the trouble is the parser's.
+func TestRead_fallback(t *testing.T) {
+	const a, b = `{"id":"a","steps":[]}`, `{"id":"b","steps":[{"index":1,"name":"x","args":{}}]}`
+	tests := []struct {
+		name    string
+		in      string
+		lenient bool
+		ids     string // the ids read, in order
+		err     string
+		warn    string
+		reason  string
+	}{
+		{"error in a list", "[" + a + "," + b + `,{"id":"c","steps":[],"model":"m"}]`, false, "", `unknown field "model"`, "",
+			"strictly, an error stops the read with nothing given"},
+		{"cut list, lenient", "[\n" + a + ",\n" + b + `,{"id":"c","steps":[`, true, "a b", "", "cut off",
+			"leniently, the trajectories before the cut are kept once each"},
+		{"cut line, lenient", a + "\n" + `{"id":"c","steps":[` + "\n" + b + "\n", true, "a b", "", "t.json:2:20: unexpected end",
+			"in JSON Lines the damaged line is dropped and the next read"},
+		{"doubt in a list", "[" + a + `,{"id":"b","steps":[{"index":1,"name":"x","args":"\ud800"}]},` + a + "]", false, "a b a", "", "",
+			"a lone surrogate, which the fast path leaves to the parser: read once each"},
+		{"doubt in a later line", a + "\n" + `{"id":"b","steps":[{"index":1,"name":"x","args":"\ud800"}]}` + "\n" + a + "\n", false, "a b a", "", "",
+			"a line the fast path leaves to the parser"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			read := formattest.Read
+			if tt.lenient {
+				read = formattest.ReadLenient
+			}
+			out, warns, err := read(canonical.Format, "t.json", []byte(tt.in))
+			var ids []string
+			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				if i := strings.Index(line, `"id":"`); i >= 0 {
+					ids = append(ids, strings.SplitN(line[i+6:], `"`, 2)[0])
+				}
+			}
+			if got := strings.Join(ids, " "); err == nil && got != tt.ids {
+				t.Errorf("ids %q, want %q: %s", got, tt.ids, tt.reason)
+			}
+			if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("err = %v, want %q: %s", err, tt.err, tt.reason)
+			}
+			if !strings.Contains(string(warns), tt.warn) {
+				t.Errorf("warnings %q, want %q: %s", warns, tt.warn, tt.reason)
+			}
+		})
 	}
 }
