@@ -333,12 +333,12 @@ func (e *rowEncoder) marshaler(m json.Marshaler) {
 }
 
 func (e *rowEncoder) compact(data []byte) {
-	var buf bytes.Buffer
-	if json.Compact(&buf, data) != nil {
+	buf := bytes.NewBuffer(e.b) // Compact appends only on success
+	if json.Compact(buf, data) != nil {
 		e.ok = false
 		return
 	}
-	e.b = append(e.b, buf.Bytes()...)
+	e.b = buf.Bytes()
 }
 
 // any writes v with encoding/json, HTML left unescaped.

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -191,4 +192,32 @@ func randomEvaluators(rng *rand.Rand, depth int) []trajeval.Result {
 		out = append(out, e)
 	}
 	return out
+}
+
+// BenchmarkJSONL encodes the rows of the report goldens' results, by hand
+// (JSONL.Case) and with encoding/json (what JSONL did before):
+// go test ./internal/report -run XXX -bench JSONL.
+func BenchmarkJSONL(b *testing.B) {
+	cases, _ := results()
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		w := report.NewJSONL(io.Discard)
+		for b.Loop() {
+			for _, r := range cases {
+				if err := w.Case(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range cases {
+				if _, err := report.EncodeRowStd(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
