@@ -9,6 +9,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -137,6 +138,20 @@ func (j *jsonDoc) Close(s Summary) error {
 	if j.cases == nil {
 		j.cases = []trajeval.CaseResult{}
 	}
+	if doc, ok := appendDoc(nil, s, j.cases); ok {
+		var out bytes.Buffer
+		out.Grow(len(doc) + len(doc)/4)
+		if err := json.Indent(&out, doc, "", "  "); err == nil {
+			_, err = j.w.Write(out.Bytes())
+			return err
+		}
+	}
+	return j.encodeStd(s)
+}
+
+// encodeStd writes the document with encoding/json, which appendDoc's
+// output indented is byte for byte.
+func (j *jsonDoc) encodeStd(s Summary) error {
 	rows := make([]row, len(j.cases))
 	for i, r := range j.cases {
 		rows[i] = encodeRow(r)

@@ -27,6 +27,24 @@ func appendRow(b []byte, r trajeval.CaseResult) ([]byte, bool) {
 	return e.b, e.ok
 }
 
+// appendDoc appends the document of the json format, compact, with its
+// newline: what an encoding/json Encoder with SetEscapeHTML(false) writes
+// for {"summary": s, "cases": rows} before it indents. ok is false as for
+// appendRow.
+func appendDoc(b []byte, s Summary, cases []trajeval.CaseResult) ([]byte, bool) {
+	e := rowEncoder{b: append(b, `{"summary":`...), ok: true}
+	e.any(s)
+	e.b = append(e.b, `,"cases":[`...)
+	for i, r := range cases {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.caseResult(r)
+	}
+	e.b = append(e.b, "]}\n"...)
+	return e.b, e.ok
+}
+
 type rowEncoder struct {
 	b  []byte
 	ok bool

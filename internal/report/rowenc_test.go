@@ -51,6 +51,11 @@ func TestJSONL_encodingRefused(t *testing.T) {
 		if b.Len() != 0 {
 			t.Errorf("%s: wrote %q on an error", r.ID, b.Bytes())
 		}
+		w, _ := report.New("json", &b)
+		w.Case(r)
+		if err := w.Close(report.Summary{}); err == nil || b.Len() != 0 {
+			t.Errorf("%s: the json format wrote %q, error %v; want encoding/json's error", r.ID, b.Bytes(), err)
+		}
 	}
 }
 
@@ -220,4 +225,41 @@ func BenchmarkJSONL(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestJSON_encoding does for the json format's document what
+// TestJSONL_encoding does for rows: random results, written by the json
+// writer and by encoding/json, are the same bytes.
+func TestJSON_encoding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 300 {
+		var cases []trajeval.CaseResult
+		var s report.Summary
+		var got bytes.Buffer
+		w, err := report.New("json", &got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range rng.IntN(4) {
+			r := randomResult(rng, 0)
+			cases = append(cases, r)
+			s.Add(r)
+			if err := w.Case(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(s); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if cases == nil {
+			cases = []trajeval.CaseResult{}
+		}
+		want, err := report.EncodeDocStd(s, cases)
+		if err != nil {
+			t.Fatalf("encoding/json: %v", err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("document %d differs:\n got: %s\nwant: %s", i, got.Bytes(), want)
+		}
+	}
 }
