@@ -2,6 +2,8 @@ package canonical_test
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/trajeval/trajeval/internal/format/canonical"
 	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestFastRead checks the fast path against the strict parser: it reads
@@ -118,8 +121,8 @@ func TestRead_fallback(t *testing.T) {
 		warn    string
 		reason  string
 	}{
-		{"error in a list", "[" + a + "," + b + `,{"id":"c","steps":[],"model":"m"}]`, false, "", `unknown field "model"`, "",
-			"strictly, an error stops the read with nothing given"},
+		{"error in a list", "[" + a + "," + b + `,{"id":"c","steps":[],"model":"m"}]`, false, "a b", `unknown field "model"`, "",
+			"strictly, an error stops the read; what came before it was given, once"},
 		{"cut list, lenient", "[\n" + a + ",\n" + b + `,{"id":"c","steps":[`, true, "a b", "", "cut off",
 			"leniently, the trajectories before the cut are kept once each"},
 		{"cut line, lenient", a + "\n" + `{"id":"c","steps":[` + "\n" + b + "\n", true, "a b", "", "t.json:2:20: unexpected end",
@@ -142,7 +145,7 @@ func TestRead_fallback(t *testing.T) {
 					ids = append(ids, strings.SplitN(line[i+6:], `"`, 2)[0])
 				}
 			}
-			if got := strings.Join(ids, " "); err == nil && got != tt.ids {
+			if got := strings.Join(ids, " "); got != tt.ids {
 				t.Errorf("ids %q, want %q: %s", got, tt.ids, tt.reason)
 			}
 			if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
@@ -152,5 +155,49 @@ func TestRead_fallback(t *testing.T) {
 				t.Errorf("warnings %q, want %q: %s", warns, tt.warn, tt.reason)
 			}
 		})
+	}
+}
+
+// TestRead_order checks that JSON Lines, decoded on every core, are handed
+// on as a reading line by line would: trajectories and warnings in the
+// file's order, a line's trajectories before the damage or error that ends
+// it, nothing after an error.
+func TestRead_order(t *testing.T) {
+	var lines []string
+	for i := range 300 {
+		lines = append(lines, fmt.Sprintf(`{"id":"t%d","steps":[{"index":1,"name":"x","args":{"i":%d}}]}`, i, i))
+	}
+	lines[100] = `{"id":"d1","steps":[]} {"id":"cut","steps":[`
+	lines[200] = `{"id":"d2","steps":[]} {"id":"bad","steps":[],"model":1}`
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	for _, lenient := range []bool{false, true} {
+		var events []string
+		in := trajeval.Input{Name: "t.jsonl", R: bytes.NewReader(data), Lenient: lenient,
+			Warn: func(w trajeval.Warning) { events = append(events, fmt.Sprintf("warn %d", w.Line)) }}
+		err := canonical.Format.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
+			events = append(events, t.ID)
+			return nil
+		})
+		var want []string
+		for i := range 100 {
+			want = append(want, fmt.Sprintf("t%d", i))
+		}
+		want = append(want, "d1")
+		if lenient {
+			want = append(want, "warn 101")
+			for i := 101; i < 200; i++ {
+				want = append(want, fmt.Sprintf("t%d", i))
+			}
+			want = append(want, "d2")
+		}
+		if !lenient && (err == nil || !strings.Contains(err.Error(), "t.jsonl:101:")) {
+			t.Errorf("strict: error %v, want the cut at line 101", err)
+		}
+		if lenient && (err == nil || !strings.Contains(err.Error(), `t.jsonl:201:`) || !strings.Contains(err.Error(), `unknown field "model"`)) {
+			t.Errorf("lenient: error %v, want the unknown field at line 201", err)
+		}
+		if got := strings.Join(events, ","); got != strings.Join(want, ",") {
+			t.Errorf("lenient %v: events\n%s\nwant\n%s", lenient, got, strings.Join(want, ","))
+		}
 	}
 }
