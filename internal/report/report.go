@@ -9,6 +9,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -69,17 +70,33 @@ func New(format string, w io.Writer) (Writer, error) {
 }
 
 // JSONL writes one JSON object per case.
-type JSONL struct{ enc *json.Encoder }
+type JSONL struct {
+	w   io.Writer
+	enc *json.Encoder
+	buf []byte // the row being written, reused
+}
 
 // NewJSONL returns a JSON Lines writer.
 func NewJSONL(w io.Writer) *JSONL {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return &JSONL{enc}
+	return &JSONL{w: w, enc: enc}
 }
 
-// Case writes one row.
-func (j *JSONL) Case(r trajeval.CaseResult) error { return j.enc.Encode(encodeRow(r)) }
+// Case writes one row, in one Write. The row is encoded by hand (see
+// appendRow); what that refuses, encoding/json encodes or reports.
+func (j *JSONL) Case(r trajeval.CaseResult) error {
+	b, ok := appendRow(j.buf[:0], r)
+	if !ok {
+		return j.enc.Encode(encodeRow(r))
+	}
+	j.buf = append(b, '\n')
+	if len(j.buf) > 1<<20 {
+		defer func() { j.buf = nil }() // a huge row is not kept
+	}
+	_, err := j.w.Write(j.buf)
+	return err
+}
 
 // A row is a case result as the JSON writers encode it: its start time
 // always with milliseconds (time.Time's own encoding drops trailing zeros
@@ -121,6 +138,20 @@ func (j *jsonDoc) Close(s Summary) error {
 	if j.cases == nil {
 		j.cases = []trajeval.CaseResult{}
 	}
+	if doc, ok := appendDoc(nil, s, j.cases); ok {
+		var out bytes.Buffer
+		out.Grow(len(doc) + len(doc)/4)
+		if err := json.Indent(&out, doc, "", "  "); err == nil {
+			_, err = j.w.Write(out.Bytes())
+			return err
+		}
+	}
+	return j.encodeStd(s)
+}
+
+// encodeStd writes the document with encoding/json, which appendDoc's
+// output indented is byte for byte.
+func (j *jsonDoc) encodeStd(s Summary) error {
 	rows := make([]row, len(j.cases))
 	for i, r := range j.cases {
 		rows[i] = encodeRow(r)

@@ -48,8 +48,13 @@
 // one takes no other format's file. A claimed file with a misspelt field
 // is then an error naming the field at its line and column.
 //
-// Cost: JSON Lines are streamed, one line in memory at a time; any other
-// layout is read whole.
+// Cost: JSON Lines are streamed, a few batches of lines in memory at a
+// time, decoded on every core and handed on in the file's order; any other
+// layout is read whole. Trajectories are read by a hand-written fast path
+// (no reflection, tool names interned); on anything it does not read
+// exactly as the strict reader would (an error, damage, a doubt) the strict
+// reader reads the same bytes, and its trajectories, error or warning are
+// the answer.
 package canonical
 
 import (
@@ -60,6 +65,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -110,15 +116,39 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	if err != nil {
 		return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 	}
+	f := &fast{}
 	if json.Valid(first) {
-		if err := newParser(in, first, lineNo).values(each); err != nil {
+		if err := f.read(in, first, lineNo, each); err != nil {
 			return err
 		}
-		err = jsonl.Each(br, func(line []byte, k int) error {
-			if err := newParser(in, line, lineNo+k).values(each); !errors.Is(err, errDamaged) {
-				return err
+		// The other lines decode on every core; what each gives is handed
+		// on in the file's order, as a reading line by line would.
+		newDecoder := func() jsonl.Decoder[lineResult] {
+			f := &fast{}
+			return func(line []byte, k int, _ func(trajeval.Warning)) (lineResult, error) {
+				var r lineResult
+				in := in
+				in.Warn = func(w trajeval.Warning) { r.warns = append(r.warns, w) }
+				r.err = f.read(in, line, lineNo+k, func(t *trajeval.Trajectory) error {
+					r.ts = append(r.ts, t)
+					return nil
+				})
+				return r, nil
 			}
-			return nil
+		}
+		err = jsonl.Parallel(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, func(r lineResult) error {
+			for _, t := range r.ts {
+				if err := each(t); err != nil {
+					return err
+				}
+			}
+			for _, w := range r.warns {
+				in.Warn(w)
+			}
+			if errors.Is(r.err, errDamaged) {
+				return nil
+			}
+			return r.err
 		})
 	} else {
 		var rest []byte
@@ -126,7 +156,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 		}
 		data := append(bytes.Repeat([]byte{'\n'}, lineNo-1), first...)
-		if err = newParser(in, append(data, rest...), 1).values(each); errors.Is(err, errDamaged) {
+		if err = f.read(in, append(data, rest...), 1, each); errors.Is(err, errDamaged) {
 			err = nil
 		}
 	}
@@ -134,6 +164,34 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		return &trajeval.TraceError{File: in.Name, Msg: "no trajectories in the file", Hint: `a canonical trajectory is an object {"id", "turns", "steps", "metrics"}`, Err: trajeval.ErrEmptyTrace}
 	}
 	return err
+}
+
+// A lineResult is what one line of JSON Lines gives: its trajectories,
+// then the warnings and the error met after them (a damaged value ends the
+// line's reading, so nothing follows them).
+type lineResult struct {
+	ts    []*trajeval.Trajectory
+	warns []trajeval.Warning
+	err   error
+}
+
+// read reads the trajectories of data, whose first line is line0: with f
+// when it can, and with the parser, whose answer it then is, from the
+// first thing f does not read; the trajectories f yielded before it are
+// not yielded again.
+func (f *fast) read(in trajeval.Input, data []byte, line0 int, yield func(*trajeval.Trajectory) error) error {
+	n, ok, err := f.values(data, yield)
+	if ok || err != nil {
+		return err
+	}
+	skip := n
+	return newParser(in, data, line0).values(func(t *trajeval.Trajectory) error {
+		if skip > 0 {
+			skip--
+			return nil
+		}
+		return yield(t)
+	})
 }
 
 // firstLine returns the first non-blank line, with its line ending, and

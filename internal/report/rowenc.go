@@ -1,0 +1,450 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// appendRow appends the JSON of r as a row (see row) to b, byte for byte
+// what an encoding/json Encoder with SetEscapeHTML(false) writes for
+// encodeRow(r), without the newline, and without reflection. It returns
+// ok false, leaving b's contents past its length undefined, when r holds
+// what encoding/json refuses (a NaN or infinite number, a value of Notes
+// it cannot encode): the caller then encodes r with encoding/json, whose
+// error is the answer.
+//
+// The fields come in the order encoding/json gives them: CaseResult's in
+// its order, then the row's own started_at and duration_ms, which hide
+// CaseResult's.
+func appendRow(b []byte, r trajeval.CaseResult) ([]byte, bool) {
+	e := rowEncoder{b: b, ok: true}
+	e.caseResult(r)
+	return e.b, e.ok
+}
+
+// appendDoc appends the document of the json format, compact, with its
+// newline: what an encoding/json Encoder with SetEscapeHTML(false) writes
+// for {"summary": s, "cases": rows} before it indents. ok is false as for
+// appendRow.
+func appendDoc(b []byte, s Summary, cases []trajeval.CaseResult) ([]byte, bool) {
+	e := rowEncoder{b: append(b, `{"summary":`...), ok: true}
+	e.any(s)
+	e.b = append(e.b, `,"cases":[`...)
+	for i, r := range cases {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.caseResult(r)
+	}
+	e.b = append(e.b, "]}\n"...)
+	return e.b, e.ok
+}
+
+type rowEncoder struct {
+	b  []byte
+	ok bool
+}
+
+func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
+	e.b = append(e.b, `{"id":`...)
+	e.str(r.ID)
+	if r.Suite != "" {
+		e.b = append(e.b, `,"suite":`...)
+		e.str(r.Suite)
+	}
+	e.b = append(e.b, `,"status":`...)
+	e.str(string(r.Status))
+	e.b = append(e.b, `,"score":`...)
+	e.float(r.Score)
+	if r.Error != "" {
+		e.b = append(e.b, `,"error":`...)
+		e.str(r.Error)
+	}
+	e.b = append(e.b, `,"evaluators":`...)
+	e.results(r.Evaluators)
+	if len(r.Warnings) > 0 {
+		e.b = append(e.b, `,"warnings":`...)
+		e.strs(r.Warnings)
+	}
+	if r.Partial {
+		e.b = append(e.b, `,"partial":true`...)
+	}
+	if r.Attempt != 0 {
+		e.b = append(e.b, `,"attempt":`...)
+		e.b = strconv.AppendInt(e.b, int64(r.Attempt), 10)
+	}
+	if r.Judge != nil {
+		e.b = append(e.b, `,"judge":`...)
+		e.judge(r.Judge)
+	}
+	if r.Trajectory != nil {
+		e.b = append(e.b, `,"trajectory":`...)
+		e.marshaler(r.Trajectory)
+	}
+	if r.Trace != "" {
+		e.b = append(e.b, `,"trace":`...)
+		e.str(r.Trace)
+	}
+	if !r.StartedAt.IsZero() {
+		e.b = append(e.b, `,"started_at":"`...)
+		e.b = r.StartedAt.UTC().AppendFormat(e.b, timeLayout)
+		e.b = append(e.b, `","duration_ms":`...)
+		e.float(r.DurationMS)
+	}
+	e.b = append(e.b, '}')
+}
+
+// results writes a list of results; nil is null.
+func (e *rowEncoder) results(rs []trajeval.Result) {
+	if rs == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = append(e.b, '[')
+	for i := range rs {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.result(&rs[i])
+	}
+	e.b = append(e.b, ']')
+}
+
+func (e *rowEncoder) result(r *trajeval.Result) {
+	e.b = append(e.b, `{"name":`...)
+	e.str(r.Name)
+	e.b = append(e.b, `,"type":`...)
+	e.str(r.Type)
+	e.b = append(e.b, `,"score":`...)
+	e.float(r.Score)
+	e.b = append(e.b, `,"status":`...)
+	e.str(string(r.Status))
+	e.b = append(e.b, `,"threshold":`...)
+	e.float(r.Threshold)
+	e.b = append(e.b, `,"weight":`...)
+	e.float(r.Weight)
+	e.b = append(e.b, `,"required":`...)
+	e.b = strconv.AppendBool(e.b, r.Required)
+	if r.Error != "" {
+		e.b = append(e.b, `,"error":`...)
+		e.str(r.Error)
+	}
+	if r.Details != nil {
+		e.b = append(e.b, `,"details":`...)
+		e.details(r.Details)
+	}
+	if len(r.Members) > 0 {
+		e.b = append(e.b, `,"members":`...)
+		e.results(r.Members)
+	}
+	if r.Turn != 0 {
+		e.b = append(e.b, `,"turn":`...)
+		e.b = strconv.AppendInt(e.b, int64(r.Turn), 10)
+	}
+	if r.Judge != nil {
+		e.b = append(e.b, `,"judge":`...)
+		e.judge(r.Judge)
+	}
+	e.b = append(e.b, '}')
+}
+
+func (e *rowEncoder) details(d *trajeval.Details) {
+	e.b = append(e.b, '{')
+	if d.Mode != "" {
+		e.b = append(e.b, `"mode":`...)
+		e.str(d.Mode)
+		e.b = append(e.b, ',')
+	}
+	e.b = append(e.b, `"hits":`...)
+	e.b = strconv.AppendInt(e.b, int64(d.Hits), 10)
+	e.b = append(e.b, `,"expected":`...)
+	e.b = strconv.AppendInt(e.b, int64(d.Expected), 10)
+	e.b = append(e.b, `,"actual":`...)
+	e.b = strconv.AppendInt(e.b, int64(d.Actual), 10)
+	if len(d.Matched) > 0 {
+		e.b = append(e.b, `,"matched":[`...)
+		for i, p := range d.Matched {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = append(e.b, `{"item":`...)
+			e.b = strconv.AppendInt(e.b, int64(p.Item), 10)
+			e.b = append(e.b, `,"step":`...)
+			e.b = strconv.AppendInt(e.b, int64(p.Step), 10)
+			e.b = append(e.b, `,"tool":`...)
+			e.str(p.Tool)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Missing) > 0 {
+		e.b = append(e.b, `,"missing":[`...)
+		for i, m := range d.Missing {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.missing(&m)
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Extra) > 0 {
+		e.b = append(e.b, `,"extra":[`...)
+		for i, x := range d.Extra {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = append(e.b, `{"step":`...)
+			e.b = strconv.AppendInt(e.b, int64(x.Step), 10)
+			e.b = append(e.b, `,"tool":`...)
+			e.str(x.Tool)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Checks) > 0 {
+		e.b = append(e.b, `,"checks":[`...)
+		for i, c := range d.Checks {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = append(e.b, `{"name":`...)
+			e.str(c.Name)
+			e.b = append(e.b, `,"status":`...)
+			e.str(c.Status)
+			if c.Message != "" {
+				e.b = append(e.b, `,"message":`...)
+				e.str(c.Message)
+			}
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Warnings) > 0 {
+		e.b = append(e.b, `,"warnings":`...)
+		e.strs(d.Warnings)
+	}
+	if s := d.Scope; s != nil {
+		e.b = append(e.b, `,"scope":{"agents":`...)
+		e.strs(s.Agents)
+		if s.IncludeSubagents {
+			e.b = append(e.b, `,"include_subagents":true`...)
+		}
+		e.b = append(e.b, `,"in_scope":`...)
+		e.strs(s.InScope)
+		e.b = append(e.b, `,"steps":`...)
+		e.b = strconv.AppendInt(e.b, int64(s.Steps), 10)
+		e.b = append(e.b, `,"of":`...)
+		e.b = strconv.AppendInt(e.b, int64(s.Of), 10)
+		e.b = append(e.b, '}')
+	}
+	if len(d.Notes) > 0 {
+		e.b = append(e.b, `,"notes":`...)
+		e.any(d.Notes)
+	}
+	e.b = append(e.b, '}')
+}
+
+func (e *rowEncoder) missing(m *trajeval.Missing) {
+	e.b = append(e.b, `{"item":`...)
+	e.b = strconv.AppendInt(e.b, int64(m.Item), 10)
+	e.b = append(e.b, `,"tool":`...)
+	e.str(m.Tool)
+	if len(m.Near) > 0 {
+		e.b = append(e.b, `,"near":[`...)
+		for i, n := range m.Near {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = append(e.b, `{"step":`...)
+			e.b = strconv.AppendInt(e.b, int64(n.Step), 10)
+			e.b = append(e.b, `,"tool":`...)
+			e.str(n.Tool)
+			if len(n.Diffs) > 0 {
+				e.b = append(e.b, `,"diffs":[`...)
+				for j, d := range n.Diffs {
+					if j > 0 {
+						e.b = append(e.b, ',')
+					}
+					e.argDiff(d)
+				}
+				e.b = append(e.b, ']')
+			}
+			if n.Why != "" {
+				e.b = append(e.b, `,"why":`...)
+				e.str(n.Why)
+			}
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	e.b = append(e.b, '}')
+}
+
+// argDiff writes what ArgDiff.MarshalJSON writes.
+func (e *rowEncoder) argDiff(d trajeval.ArgDiff) {
+	e.b = append(e.b, `{"path":`...)
+	e.str(d.Path)
+	side := func(key, text, none string) {
+		if text == none {
+			return
+		}
+		e.b = append(e.b, `,"`...)
+		e.b = append(e.b, key...)
+		e.b = append(e.b, `":`...)
+		if json.Valid([]byte(text)) {
+			e.compact([]byte(text))
+			return
+		}
+		e.str(text)
+	}
+	side("want", d.Want, trajeval.ArgAbsent)
+	side("got", d.Got, trajeval.ArgMissing)
+	e.b = append(e.b, '}')
+}
+
+func (e *rowEncoder) judge(u *trajeval.JudgeUsage) {
+	e.b = append(e.b, `{"calls":`...)
+	e.b = strconv.AppendInt(e.b, int64(u.Calls), 10)
+	e.b = append(e.b, `,"cached":`...)
+	e.b = strconv.AppendInt(e.b, int64(u.Cached), 10)
+	e.b = append(e.b, `,"input_tokens":`...)
+	e.b = strconv.AppendInt(e.b, u.InputTokens, 10)
+	e.b = append(e.b, `,"output_tokens":`...)
+	e.b = strconv.AppendInt(e.b, u.OutputTokens, 10)
+	if u.CostUSD != nil {
+		e.b = append(e.b, `,"cost_usd":`...)
+		e.float(*u.CostUSD)
+	}
+	e.b = append(e.b, '}')
+}
+
+// strs writes a list of strings; nil is null.
+func (e *rowEncoder) strs(ss []string) {
+	if ss == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = append(e.b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.str(s)
+	}
+	e.b = append(e.b, ']')
+}
+
+// marshaler writes what a json.Marshaler gives, compacted, as
+// encoding/json does.
+func (e *rowEncoder) marshaler(m json.Marshaler) {
+	data, err := m.MarshalJSON()
+	if err != nil {
+		e.ok = false
+		return
+	}
+	e.compact(data)
+}
+
+func (e *rowEncoder) compact(data []byte) {
+	buf := bytes.NewBuffer(e.b) // Compact appends only on success
+	if json.Compact(buf, data) != nil {
+		e.ok = false
+		return
+	}
+	e.b = buf.Bytes()
+}
+
+// any writes v with encoding/json, HTML left unescaped.
+func (e *rowEncoder) any(v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		e.ok = false
+		return
+	}
+	e.b = append(e.b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})...)
+}
+
+// float writes f as encoding/json does: like ES6, %f between 1e-6 and
+// 1e21, exponents unpadded. NaN and infinities are refused.
+func (e *rowEncoder) float(f float64) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		e.ok = false
+		return
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	e.b = strconv.AppendFloat(e.b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 becomes e-9
+		n := len(e.b)
+		if n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
+			e.b[n-2] = e.b[n-1]
+			e.b = e.b[:n-1]
+		}
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// str writes s as encoding/json does with SetEscapeHTML(false): control
+// characters, quote and backslash escaped, invalid UTF-8 as \ufffd, U+2028
+// and U+2029 escaped.
+func (e *rowEncoder) str(s string) {
+	b := append(e.b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	e.b = append(b, '"')
+}

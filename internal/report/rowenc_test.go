@@ -1,0 +1,265 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// TestJSONL_encoding encodes random case results with the JSONL writer
+// and with encoding/json: the rows must be the same bytes, whatever the
+// strings (quotes, control characters, <, > and &, invalid UTF-8, U+2028),
+// the numbers (tiny, huge, negative zero) and the fields set.
+func TestJSONL_encoding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		r := randomResult(rng, 0)
+		want, err := report.EncodeRowStd(r)
+		if err != nil {
+			t.Fatalf("encoding/json: %v", err)
+		}
+		var got bytes.Buffer
+		if err := report.NewJSONL(&got).Case(r); err != nil {
+			t.Fatalf("JSONL.Case: %v", err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("result %d: rows differ:\n got: %s\nwant: %s", i, got.Bytes(), want)
+		}
+	}
+}
+
+// TestJSONL_encodingRefused checks that what encoding/json refuses is
+// still refused: a NaN score is an error, not a row.
+func TestJSONL_encodingRefused(t *testing.T) {
+	for _, r := range []trajeval.CaseResult{
+		{ID: "nan", Status: trajeval.StatusPass, Score: math.NaN()},
+		{ID: "inf", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{{Name: "e", Weight: math.Inf(1)}}},
+	} {
+		var b bytes.Buffer
+		_, want := report.EncodeRowStd(r)
+		err := report.NewJSONL(&b).Case(r)
+		if want == nil || err == nil || err.Error() != want.Error() {
+			t.Errorf("%s: error %v, want encoding/json's %v", r.ID, err, want)
+		}
+		if b.Len() != 0 {
+			t.Errorf("%s: wrote %q on an error", r.ID, b.Bytes())
+		}
+		w, _ := report.New("json", &b)
+		w.Case(r)
+		if err := w.Close(report.Summary{}); err == nil || b.Len() != 0 {
+			t.Errorf("%s: the json format wrote %q, error %v; want encoding/json's error", r.ID, b.Bytes(), err)
+		}
+	}
+}
+
+var texts = []string{"", "a", "search", `say "hi"`, `back\slash`, "tab\tnew\nline\r", "\x00\x01\x1f\x7f", "<b>&amp;</b>",
+	"héllo wörld", "emoji 🎉", "\u2028\u2029", "bad \xff\xfe utf8", "cut \xe2\x82", "(missing)", "(absent)",
+	`{"a": 1, "b": [1, 2.50, "x"]}`, `"NYC"`, "3", "  [ 1 , 2 ]  ", "null", "true", `{"$regex":"^a"}`, "nothing"}
+
+func randomText(rng *rand.Rand) string {
+	s := texts[rng.IntN(len(texts))]
+	if rng.IntN(4) == 0 {
+		s += texts[rng.IntN(len(texts))]
+	}
+	return s
+}
+
+var floats = []float64{0, 1, -1, 0.5, 1.0 / 3, 100, 1e-7, 1e-6, 9.99e-7, 1e20, 1e21, 1.5e300, -2.5e-10, 123456789.125, 0.1 + 0.2}
+
+func randomFloat(rng *rand.Rand) float64 {
+	if rng.IntN(5) == 0 {
+		return math.Copysign(0, -1)
+	}
+	if rng.IntN(3) == 0 {
+		return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(50)-25))
+	}
+	return floats[rng.IntN(len(floats))]
+}
+
+func randomTexts(rng *rand.Rand) []string {
+	switch rng.IntN(3) {
+	case 0:
+		return nil
+	case 1:
+		return []string{}
+	}
+	out := make([]string, 1+rng.IntN(3))
+	for i := range out {
+		out[i] = randomText(rng)
+	}
+	return out
+}
+
+func some(rng *rand.Rand) bool { return rng.IntN(2) == 0 }
+
+func randomUsage(rng *rand.Rand) *trajeval.JudgeUsage {
+	if some(rng) {
+		return nil
+	}
+	u := &trajeval.JudgeUsage{Calls: rng.IntN(5), Cached: rng.IntN(3), InputTokens: rng.Int64(), OutputTokens: rng.Int64N(1000)}
+	if some(rng) {
+		c := randomFloat(rng)
+		u.CostUSD = &c
+	}
+	return u
+}
+
+func randomDetails(rng *rand.Rand) *trajeval.Details {
+	if rng.IntN(4) == 0 {
+		return nil
+	}
+	d := &trajeval.Details{Hits: rng.IntN(10), Expected: rng.IntN(10), Actual: -rng.IntN(3)}
+	if some(rng) {
+		d.Mode = randomText(rng)
+	}
+	for range rng.IntN(3) {
+		d.Matched = append(d.Matched, trajeval.Pair{Item: rng.IntN(9), Step: rng.IntN(9), Tool: randomText(rng)})
+	}
+	for range rng.IntN(3) {
+		m := trajeval.Missing{Item: rng.IntN(9), Tool: randomText(rng)}
+		for range rng.IntN(3) {
+			n := trajeval.NearMiss{Step: rng.IntN(9), Tool: randomText(rng), Why: randomText(rng)}
+			for range rng.IntN(3) {
+				n.Diffs = append(n.Diffs, trajeval.ArgDiff{Path: randomText(rng), Want: randomText(rng), Got: randomText(rng)})
+			}
+			m.Near = append(m.Near, n)
+		}
+		d.Missing = append(d.Missing, m)
+	}
+	if some(rng) {
+		d.Extra = []trajeval.Extra{{Step: 3, Tool: randomText(rng)}, {Step: 4, Tool: randomText(rng)}}
+	}
+	for range rng.IntN(3) {
+		d.Checks = append(d.Checks, trajeval.Check{Name: randomText(rng), Status: randomText(rng), Message: randomText(rng)})
+	}
+	d.Warnings = randomTexts(rng)
+	if some(rng) {
+		d.Scope = &trajeval.Scope{Agents: randomTexts(rng), IncludeSubagents: some(rng), InScope: randomTexts(rng), Steps: rng.IntN(5), Of: rng.IntN(9)}
+	}
+	switch rng.IntN(3) {
+	case 0:
+		d.Notes = map[string]any{}
+	case 1:
+		d.Notes = map[string]any{randomText(rng): randomText(rng), "n": json.Number("9007199254740993"), "f": randomFloat(rng),
+			"list": []any{1, "<a>", nil, true}, "m": map[string]any{"z": 1, "a": []string{"x"}}}
+	}
+	return d
+}
+
+func randomResult(rng *rand.Rand, depth int) trajeval.CaseResult {
+	r := trajeval.CaseResult{ID: randomText(rng), Status: trajeval.Status(randomText(rng)), Score: randomFloat(rng), Warnings: randomTexts(rng),
+		Partial: some(rng), Judge: randomUsage(rng)}
+	if some(rng) {
+		r.Suite, r.Error, r.Trace = randomText(rng), randomText(rng), randomText(rng)
+	}
+	if some(rng) {
+		r.Attempt = rng.IntN(4)
+	}
+	if rng.IntN(4) > 0 {
+		r.Evaluators = randomEvaluators(rng, depth)
+	}
+	if some(rng) {
+		r.StartedAt = time.Unix(rng.Int64N(4e9), rng.Int64N(1e9)).In(time.FixedZone("X", 3600*(rng.IntN(25)-12)))
+		r.DurationMS = randomFloat(rng)
+	} else if some(rng) {
+		r.DurationMS = randomFloat(rng) // hidden by the row's own field
+	}
+	if rng.IntN(5) == 0 {
+		ok := some(rng)
+		d := randomFloat(rng)
+		n := int64(rng.IntN(100))
+		r.Trajectory = &trajeval.Trajectory{ID: randomText(rng), Turns: []trajeval.Turn{{Turn: 1}},
+			Steps: []trajeval.Step{{Index: 1, Name: randomText(rng), Args: map[string]any{"q": randomText(rng), "n": json.Number("1.50")},
+				Result: randomText(rng), Error: &ok, DurationMS: &d, StartTime: time.Unix(1e9, 5).UTC(), Agent: randomText(rng)}},
+			Metrics: trajeval.Metrics{LLMCalls: &n}, Agents: []trajeval.Agent{{Name: randomText(rng)}}, Partial: some(rng)}
+	}
+	return r
+}
+
+func randomEvaluators(rng *rand.Rand, depth int) []trajeval.Result {
+	out := []trajeval.Result{}
+	for range rng.IntN(4) {
+		e := trajeval.Result{Name: randomText(rng), Type: randomText(rng), Score: randomFloat(rng), Status: trajeval.Status(randomText(rng)),
+			Threshold: randomFloat(rng), Weight: randomFloat(rng), Required: some(rng), Details: randomDetails(rng), Judge: randomUsage(rng)}
+		if some(rng) {
+			e.Error, e.Turn = randomText(rng), rng.IntN(3)
+		}
+		if depth < 2 && rng.IntN(4) == 0 {
+			e.Members = randomEvaluators(rng, depth+1)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// BenchmarkJSONL encodes the rows of the report goldens' results, by hand
+// (JSONL.Case) and with encoding/json (what JSONL did before):
+// go test ./internal/report -run XXX -bench JSONL.
+func BenchmarkJSONL(b *testing.B) {
+	cases, _ := results()
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		w := report.NewJSONL(io.Discard)
+		for b.Loop() {
+			for _, r := range cases {
+				if err := w.Case(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range cases {
+				if _, err := report.EncodeRowStd(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
+
+// TestJSON_encoding does for the json format's document what
+// TestJSONL_encoding does for rows: random results, written by the json
+// writer and by encoding/json, are the same bytes.
+func TestJSON_encoding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 300 {
+		var cases []trajeval.CaseResult
+		var s report.Summary
+		var got bytes.Buffer
+		w, err := report.New("json", &got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range rng.IntN(4) {
+			r := randomResult(rng, 0)
+			cases = append(cases, r)
+			s.Add(r)
+			if err := w.Case(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(s); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if cases == nil {
+			cases = []trajeval.CaseResult{}
+		}
+		want, err := report.EncodeDocStd(s, cases)
+		if err != nil {
+			t.Fatalf("encoding/json: %v", err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("document %d differs:\n got: %s\nwant: %s", i, got.Bytes(), want)
+		}
+	}
+}
