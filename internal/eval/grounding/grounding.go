@@ -216,6 +216,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		values = e.leaves(values, j, argmatch.Path{{Key: steps[j].Name, Index: -1}}, steps[j].Args)
 	}
 	d.Expected = len(values)
+	d.Warnings = e.unreached(steps)
 	if len(values) == 0 {
 		d.Checks = append(d.Checks, trajeval.Check{Name: "grounding", Status: trajeval.CheckSkip,
 			Message: fmt.Sprintf("nothing to check: no argument is a number or a string of %d characters or more", e.minLength)})
@@ -279,6 +280,73 @@ func (e *Evaluator) leaves(out []value, j int, path argmatch.Path, v any) []valu
 		out = append(out, value{step: j, path: slices.Clone(path), raw: x, num: k, isNum: true})
 	}
 	return out
+}
+
+// unreached returns a warning for each only and ignore path whose tool
+// the steps call (or *, with any step) but which reaches none of those
+// calls' argument values: a misspelt key, or a path written with args.
+// as reports show it. Such a path would otherwise change nothing, or with
+// only, leave nothing to check, in silence.
+func (e *Evaluator) unreached(steps []trajeval.Step) []string {
+	var out []string
+	for _, l := range []struct {
+		key   string
+		paths []argmatch.Path
+	}{{"only", e.only}, {"ignore", e.ignore}} {
+		for _, p := range l.paths {
+			called, reached := false, false
+			for j := range steps {
+				tool := argmatch.Path{{Key: steps[j].Name, Index: -1}}
+				if !p[:1].Covers(tool) {
+					continue
+				}
+				called = true
+				if reaches(p, tool, steps[j].Args) {
+					reached = true
+					break
+				}
+			}
+			if !called || reached {
+				continue
+			}
+			hint := "a path is the tool, then the argument's keys"
+			if len(p) > 1 && p[1].Key == "args" && p[1].Index < 0 && !p[1].Any {
+				hint = fmt.Sprintf("write it without args.: %s", append(p[:1:1], p[2:]...))
+			}
+			of := "the calls of " + p[:1].String()
+			if p[0].Any {
+				of = "any call"
+			}
+			out = append(out, fmt.Sprintf("%s path %s reaches no argument of %s in this trace (%s)", l.key, p, of, hint))
+		}
+	}
+	return out
+}
+
+// reaches reports whether the pattern p covers the place at, or a place
+// inside v, which is at.
+func reaches(p, at argmatch.Path, v any) bool {
+	if p.Covers(at) {
+		return true
+	}
+	if len(at) >= len(p) {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, el := range x {
+			if reaches(p, append(at, argmatch.Seg{Key: k, Index: -1}), el) {
+				return true
+			}
+		}
+	case []any:
+		for i, el := range x {
+			if reaches(p, append(at, argmatch.Seg{Index: i}), el) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *Evaluator) checked(path argmatch.Path) bool {

@@ -270,3 +270,41 @@ func BenchmarkEvaluate(b *testing.B) {
 		})
 	}
 }
+
+func TestEvaluator_Evaluate_unreachedPaths(t *testing.T) {
+	tr := traj(t, nil,
+		call{name: "search", args: `{"limit":5,"filters":{"city":"Oslo"}}`},
+		call{name: "book", args: `{"seats":[{"name":"Ana"}]}`},
+	)
+	tests := []struct {
+		name   string
+		opt    grounding.Options
+		want   []string
+		reason string
+	}{
+		{"reached", grounding.Options{Ignore: []string{"search.limit", "search.filters", "*.seats[*].name", "book.seats.0"}}, nil, "every path reaches a value"},
+		{"tool not called", grounding.Options{Ignore: []string{"pay.amount"}}, nil, "a path of a tool this trace does not call says nothing"},
+		{"args. prefix", grounding.Options{Only: []string{"search.args.limit"}}, []string{
+			"only path search.args.limit reaches no argument of the calls of search in this trace (write it without args.: search.limit)",
+		}, "the report writes args.limit; the path does not take args."},
+		{"misspelt key", grounding.Options{Ignore: []string{"search.limt", "*.nope"}}, []string{
+			"ignore path search.limt reaches no argument of the calls of search in this trace (a path is the tool, then the argument's keys)",
+			"ignore path *.nope reaches no argument of any call in this trace (a path is the tool, then the argument's keys)",
+		}, "a path that changes nothing is said"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := grounding.New(tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.Evaluate(context.Background(), tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out.Details.Warnings, tt.want) {
+				t.Errorf("warnings = %q, want %q: %s", out.Details.Warnings, tt.want, tt.reason)
+			}
+		})
+	}
+}
