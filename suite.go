@@ -124,7 +124,7 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	suites, errs := suite.Load(paths, lo)
 	if o.Basis != nil && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == tau2.Dialect.Name }) {
 		// A setting that changes nothing is a mistake.
-		errs = append(errs, &SpecError{Msg: "Basis (--basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
+		errs = append(errs, &SpecError{Msg: "the reward basis (Basis, --basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
 	}
 	if len(errs) > 0 {
 		suite.SortErrors(errs)
