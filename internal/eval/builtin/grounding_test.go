@@ -107,6 +107,11 @@ func TestConfigErrors_provenance(t *testing.T) {
 		{"empty only", "type: grounding\nonly: []\n", `only is empty: nothing would be checked`, "a setting that checks nothing"},
 		{"negative length", "type: grounding\nmin_length: -1\n", `min_length`, "lengths are ≥ 0"},
 		{"unknown key", "type: grounding\nignroe: [a.b]\n", `unknown key "ignroe"`, "typos are caught"},
+		{"bad args_match path", "type: tool_trajectory\nmode: in_order\nargs_match: [city, \"passengers[0.name\"]\nexpected: [book]\n",
+			`suite.yaml:3:20: args_match[1]: path "passengers[0.name", column 13: expected ] to close the [ at column 11`,
+			"an args_match path that does not parse is refused, never a key no call has (which would skip the comparison)"},
+		{"args_match wildcard", "type: tool_trajectory\nmode: in_order\nargs_match: [\"passengers[*].name\"]\nexpected: [book]\n",
+			`no * wildcard`, "an args_match path names one place"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
