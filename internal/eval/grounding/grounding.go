@@ -85,6 +85,10 @@ type Options struct {
 	Only, Ignore []string
 	// Input is the case's input, a source of every call.
 	Input string
+	// Shared marks an evaluator built once for every case (a suite's
+	// own), which has no Input: when a value is not found in a trace with
+	// no user message, a warning says the case's input was not looked in.
+	Shared bool
 }
 
 // An OptionError is a setting New refuses. Key is its suite key (only,
@@ -112,6 +116,7 @@ type Evaluator struct {
 	only      []argmatch.Path
 	ignore    []argmatch.Path
 	input     string
+	shared    bool
 	folder    cases.Caser
 }
 
@@ -119,7 +124,7 @@ type Evaluator struct {
 // negative MinLength and a path that does not parse or starts with an
 // index (an [*argmatch.PathError] underneath, with the column).
 func New(o Options) (*Evaluator, error) {
-	e := &Evaluator{minLength: o.MinLength, fold: o.CaseInsensitive, numbers: !o.SkipNumbers, input: o.Input}
+	e := &Evaluator{minLength: o.MinLength, fold: o.CaseInsensitive, numbers: !o.SkipNumbers, input: o.Input, shared: o.Shared}
 	if e.minLength < 0 {
 		return nil, &OptionError{Key: "min_length", Index: -1, Err: fmt.Errorf("must not be negative, got %d", o.MinLength)}
 	}
@@ -240,6 +245,9 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 			Status:  trajeval.CheckFail,
 			Message: "not in " + where,
 		})
+	}
+	if e.shared && d.Hits < d.Expected && !slices.ContainsFunc(turns, func(t trajeval.Turn) bool { return t.User != nil }) {
+		d.Warnings = append(d.Warnings, "the trace has no user message, and an evaluator of the suite's execution does not see the case's input: list grounding under the case's evaluators to look in its input too")
 	}
 	return trajeval.Outcome{Score: float64(d.Hits) / float64(d.Expected), Details: d}, nil
 }

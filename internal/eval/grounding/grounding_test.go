@@ -308,3 +308,33 @@ func TestEvaluator_Evaluate_unreachedPaths(t *testing.T) {
 		})
 	}
 }
+
+func TestEvaluator_Evaluate_sharedWithoutUser(t *testing.T) {
+	tests := []struct {
+		name   string
+		opt    grounding.Options
+		users  []string
+		warned bool
+		reason string
+	}{
+		{"shared, no user message", grounding.Options{Shared: true}, nil, true, "the case's input, not seen, is likely where the value was"},
+		{"shared, user messages", grounding.Options{Shared: true}, []string{"hello there"}, false, "the trace's own user messages were looked in"},
+		{"a case's own", grounding.Options{}, nil, false, "a case's evaluator sees its input"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := grounding.New(tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.Evaluate(context.Background(), traj(t, tt.users, call{name: "lookup", args: `{"order":"ORD-77"}`}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := slices.ContainsFunc(out.Details.Warnings, func(w string) bool { return strings.Contains(w, "does not see the case's input") })
+			if warned != tt.warned {
+				t.Errorf("warned = %v (%q), want %v: %s", warned, out.Details.Warnings, tt.warned, tt.reason)
+			}
+		})
+	}
+}
