@@ -69,6 +69,22 @@ func TestGrounding_suite(t *testing.T) {
 	}
 }
 
+func TestGrounding_forCases(t *testing.T) {
+	tr := provenance(t)
+	tr.Turns[0].User = nil // no user message: the case's input would be the user's words
+	for _, forCases := range []bool{true, false} {
+		c, err := build(t, "type: grounding\n", &spec.Env{ForCases: forCases})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Run(context.Background(), tr)
+		warned := r.Details != nil && len(r.Details.Warnings) > 0 && strings.Contains(strings.Join(r.Details.Warnings, "\n"), "does not see the case's input")
+		if warned != forCases {
+			t.Errorf("ForCases %v: warned %v (%v): a suite's grounding built for its cases says the case's input was not looked in; a case-less suite's has no input to miss", forCases, warned, r.Details)
+		}
+	}
+}
+
 func TestFrom_suite(t *testing.T) {
 	yaml := `type: tool_trajectory
 mode: in_order

@@ -290,11 +290,12 @@ func (e *Evaluator) leaves(out []value, j int, path argmatch.Path, v any) []valu
 	return out
 }
 
-// unreached returns a warning for each only and ignore path whose tool
-// the steps call (or *, with any step) but which reaches none of those
-// calls' argument values: a misspelt key, or a path written with args.
-// as reports show it. Such a path would otherwise change nothing, or with
-// only, leave nothing to check, in silence.
+// unreached returns a warning for each only and ignore path written
+// TOOL.args.KEY, as reports show the value, whose tool the steps call
+// with no argument named args: the path has no args segment, so as
+// written it would change nothing (or, with only, check nothing) in
+// silence. A path of a tool not called, or of an argument a call left
+// out, is not warned about: another trace may have it.
 func (e *Evaluator) unreached(steps []trajeval.Step) []string {
 	var out []string
 	for _, l := range []struct {
@@ -302,6 +303,9 @@ func (e *Evaluator) unreached(steps []trajeval.Step) []string {
 		paths []argmatch.Path
 	}{{"only", e.only}, {"ignore", e.ignore}} {
 		for _, p := range l.paths {
+			if len(p) < 2 || p[1].Key != "args" || p[1].Index >= 0 || p[1].Any {
+				continue
+			}
 			called, reached := false, false
 			for j := range steps {
 				tool := argmatch.Path{{Key: steps[j].Name, Index: -1}}
@@ -314,18 +318,10 @@ func (e *Evaluator) unreached(steps []trajeval.Step) []string {
 					break
 				}
 			}
-			if !called || reached {
-				continue
+			if called && !reached {
+				fixed := append(p[:1:1], p[2:]...)
+				out = append(out, fmt.Sprintf("%s path %s: a path has no args segment (write %s)", l.key, p, fixed))
 			}
-			hint := "a path is the tool, then the argument's keys"
-			if len(p) > 1 && p[1].Key == "args" && p[1].Index < 0 && !p[1].Any {
-				hint = fmt.Sprintf("write it without args.: %s", append(p[:1:1], p[2:]...))
-			}
-			of := "the calls of " + p[:1].String()
-			if p[0].Any {
-				of = "any call"
-			}
-			out = append(out, fmt.Sprintf("%s path %s reaches no argument of %s in this trace (%s)", l.key, p, of, hint))
 		}
 	}
 	return out

@@ -283,22 +283,26 @@ func TestEvaluator_Evaluate_unreachedPaths(t *testing.T) {
 		reason string
 	}{
 		{"reached", grounding.Options{Ignore: []string{"search.limit", "search.filters", "*.seats[*].name", "book.seats.0"}}, nil, "every path reaches a value"},
-		{"tool not called", grounding.Options{Ignore: []string{"pay.amount"}}, nil, "a path of a tool this trace does not call says nothing"},
-		{"args. prefix", grounding.Options{Only: []string{"search.args.limit"}}, []string{
-			"only path search.args.limit reaches no argument of the calls of search in this trace (write it without args.: search.limit)",
+		{"tool not called", grounding.Options{Ignore: []string{"pay.args.amount"}}, nil, "a path of a tool this trace does not call says nothing: another trace may call it"},
+		{"argument left out", grounding.Options{Ignore: []string{"search.page", "*.nope"}}, nil, "an optional argument absent from this trace's calls is no mistake"},
+		{"args. prefix", grounding.Options{Only: []string{"search.args.limit"}, Ignore: []string{"*.args.seats"}}, []string{
+			"only path search.args.limit: a path has no args segment (write search.limit)",
+			"ignore path *.args.seats: a path has no args segment (write *.seats)",
 		}, "the report writes args.limit; the path does not take args."},
-		{"misspelt key", grounding.Options{Ignore: []string{"search.limt", "*.nope"}}, []string{
-			"ignore path search.limt reaches no argument of the calls of search in this trace (a path is the tool, then the argument's keys)",
-			"ignore path *.nope reaches no argument of any call in this trace (a path is the tool, then the argument's keys)",
-		}, "a path that changes nothing is said"},
+		{"an argument named args", grounding.Options{Ignore: []string{"run.args.x"}}, nil, "a tool whose argument is called args is reached"},
 	}
+	tr2 := traj(t, nil, call{name: "run", args: `{"args":{"x":"abc"}}`})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, err := grounding.New(tt.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := e.Evaluate(context.Background(), tr)
+			in := tr
+			if tt.name == "an argument named args" {
+				in = tr2
+			}
+			out, err := e.Evaluate(context.Background(), in)
 			if err != nil {
 				t.Fatal(err)
 			}
