@@ -12,9 +12,10 @@
 //	suite file ───load────────┘ (expected calls, evaluator settings)
 //
 // Every trace format (OpenTelemetry, OpenAI, Anthropic, Google ADK,
-// LangChain, agent CLIs, MCP, AgentV, τ²-bench) is read into one
-// [Trajectory]; every suite dialect (AgentV YAML, ADK eval sets, UiPath
-// evaluation sets, τ²-bench tasks) is translated into evaluators over that
+// LangChain, agent CLIs, MCP, AgentV, τ²-bench, BFCL results) is read into
+// one [Trajectory]; every suite dialect (AgentV YAML, ADK eval sets, UiPath
+// evaluation sets, τ²-bench tasks, BFCL possible answers) is translated
+// into evaluators over that
 // one model. So every evaluator works on every source, and no dialect adds
 // a branch to the engine.
 //
@@ -103,7 +104,11 @@
 // never greedily: exact (position by position), in_order (the largest
 // order-preserving matching: an LCS under the match rule), any_order (the
 // largest one-to-one matching: maximum bipartite matching) and subset (an
-// allow-list). Steps of one parallel group are unordered among themselves.
+// allow-list); in exact and in_order, expected may hold groups (any_order,
+// one_of, optional, repeat) and the best list they allow is scored. Steps
+// of one parallel group are unordered among themselves. Other evaluators
+// check temporal rules over the calls (tool_rules), where argument values
+// came from (grounding), budgets, and BFCL's and τ²-bench's own checks.
 // Each [Result] explains itself: the alignment, what is missing (with the
 // argument paths that differ and close tool names), what is extra, and each
 // check (latency, budgets, minimums).
@@ -153,6 +158,7 @@
 // repository's docs folder: docs/scoring.md (matching and scoring),
 // docs/dialects.md (AgentV, ADK, UiPath and Dokimos suites),
 // docs/formats.md (trace formats, damaged files), docs/judges.md (LLM
-// judges and code graders) and docs/running.md (targets, trials,
-// resuming).
+// judges and code graders), docs/running.md (targets, trials,
+// resuming), docs/bfcl.md (BFCL's AST checker and files) and docs/tau2.md
+// (τ²-bench tasks and results).
 package trajeval

@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/bfcl"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/suite/tau2"
 	"github.com/trajeval/trajeval/internal/trace"
@@ -124,7 +125,10 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	suites, errs := suite.Load(paths, lo)
 	if o.Basis != nil && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == tau2.Dialect.Name }) {
 		// A setting that changes nothing is a mistake.
-		errs = append(errs, &SpecError{Msg: "Basis (--basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
+		errs = append(errs, &SpecError{Msg: "the reward basis (Basis, --basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
+	}
+	if o.Questions != "" && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == bfcl.Dialect.Name }) {
+		errs = append(errs, &SpecError{Msg: "a question file (Questions, --questions) applies to BFCL possible-answer files, and no suite is one", Hint: "leave it out, or load BFCL's possible answers"})
 	}
 	if len(errs) > 0 {
 		suite.SortErrors(errs)
@@ -271,6 +275,7 @@ type RunOptions struct {
 	Basis []string
 	// Questions is the BFCL question file of every BFCL possible-answer
 	// file, over the one found beside each; "" uses the one beside each.
+	// Questions when no suite is a BFCL possible-answer file is an error.
 	Questions string
 	// Judge steers the requests of judged evaluators.
 	Judge JudgeOptions

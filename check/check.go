@@ -242,8 +242,10 @@ var (
 )
 
 // ArgPaths compares only the listed dot-paths (e.g. "query",
-// "filter.year"), each by exact value. A path the expected arguments do
-// not have is skipped; one the actual arguments lack is a difference.
+// "filter.year", "items[0].id" or "items.0.id"), each by exact value. A
+// path the expected arguments do not have is skipped; one the actual
+// arguments lack is a difference. A path that does not parse, or holds a
+// * wildcard, is a setting error.
 func ArgPaths(paths ...string) ArgsMode {
 	return ArgsMode{trajeval.ArgsMatch{Mode: trajeval.ArgsPaths, Paths: paths}}
 }

@@ -12,8 +12,8 @@
 //	}
 //
 // [RunSuite] runs a suite file (AgentV YAML, an ADK eval set, a UiPath
-// evaluation set) with every case a subtest, so that go test's -run picks
-// cases:
+// evaluation set, a τ²-bench task file, a BFCL possible-answer file) with
+// every case a subtest, so that go test's -run picks cases:
 //
 //	func TestEvals(t *testing.T) {
 //		trajevaltest.RunSuite(t, "testdata/research.yaml")

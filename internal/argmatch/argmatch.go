@@ -137,7 +137,11 @@ func New(args any, m trajeval.ArgsMatch, opt Options) (*Matcher, error) {
 	}
 	if mt.mode == trajeval.ArgsPaths {
 		for _, p := range m.Paths {
-			mt.paths = append(mt.paths, strings.Split(p, "."))
+			sp, err := SplitPath(p)
+			if err != nil {
+				return nil, err
+			}
+			mt.paths = append(mt.paths, sp)
 		}
 	}
 	if args != nil {

@@ -84,6 +84,8 @@ func TestMatcher_Match(t *testing.T) {
 		{"paths differ", paths("a"), argmatch.Options{}, `{"a":1}`, `{"a":2}`, false, "a listed path differs"},
 		{"paths nested", paths("user.id"), argmatch.Options{}, `{"user":{"id":7,"name":"x"}}`, `{"user":{"id":7,"name":"y"}}`, true, "dot-path into objects"},
 		{"paths into array", paths("items.1.id"), argmatch.Options{}, `{"items":[{"id":1},{"id":2}]}`, `{"items":[{"id":9},{"id":2}]}`, true, "a numeric segment indexes arrays"},
+		{"paths bracket index", paths("items[1].id"), argmatch.Options{}, `{"items":[{"id":1},{"id":2}]}`, `{"items":[{"id":1},{"id":3}]}`, false, "items[1] is items.1, as $from writes it: compared, not skipped"},
+		{"paths quoted key", paths(`["a.b"]`), argmatch.Options{}, `{"a.b":1}`, `{"a.b":2}`, false, "a key with a dot, quoted"},
 		{"paths into array differ", paths("items.1.id"), argmatch.Options{}, `{"items":[{"id":1},{"id":2}]}`, `{"items":[{"id":1},{"id":3}]}`, false, "a numeric segment indexes arrays"},
 		{"paths missing in expected", paths("a", "zzz"), argmatch.Options{}, `{"a":1}`, `{"a":1,"zzz":5}`, true, "a path missing in expected is skipped"},
 		{"paths only missing in expected", paths("zzz"), argmatch.Options{}, `{"a":1}`, `{"a":2}`, true, "every path skipped: match"},

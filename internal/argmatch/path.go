@@ -145,6 +145,30 @@ func ParsePath(s string) (Path, error) {
 	return p, nil
 }
 
+// SplitPath parses a path of args_match (see [Path]) into its keys, an
+// index written as its digits: passengers[0].name and passengers.0.name
+// are passengers, 0, name. It refuses a wildcard, since such a path
+// names one place. An error is a [*PathError].
+func SplitPath(s string) ([]string, error) {
+	p, err := ParsePath(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(p))
+	for i, seg := range p {
+		switch {
+		case seg.Any:
+			col := utf8.RuneCountInString(s[:max(strings.IndexByte(s, '*'), 0)]) + 1
+			return nil, &PathError{Path: s, Col: col, Msg: "an args_match path names one place: no * wildcard"}
+		case seg.Index >= 0:
+			out[i] = strconv.Itoa(seg.Index)
+		default:
+			out[i] = seg.Key
+		}
+	}
+	return out, nil
+}
+
 // String writes the path in its canonical form.
 func (p Path) String() string {
 	var b strings.Builder

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,6 +64,39 @@ func TestParsePath(t *testing.T) {
 			}
 			if got := p.String(); got != tt.want {
 				t.Errorf("ParsePath(%q).String() = %q, want %q: %s", tt.in, got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestSplitPath(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   []string // nil when an error is expected
+		col    int
+		reason string
+	}{
+		{"city", []string{"city"}, 0, "one key"},
+		{"when.day", []string{"when", "day"}, 0, "dotted keys"},
+		{"passengers[0].name", []string{"passengers", "0", "name"}, 0, "an index in brackets, as $from writes it"},
+		{"passengers.0.name", []string{"passengers", "0", "name"}, 0, "an index as a key of digits"},
+		{`["a.b"].c`, []string{"a.b", "c"}, 0, "a key with a dot, quoted"},
+		{"passengers[0.name", nil, 13, "an unclosed bracket is refused, not a key that is never found"},
+		{"a..b", nil, 3, "an empty key"},
+		{"passengers[*].name", nil, 12, "a wildcard names many places"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := argmatch.SplitPath(tt.in)
+			if tt.want == nil {
+				var pe *argmatch.PathError
+				if !errors.As(err, &pe) || pe.Col != tt.col {
+					t.Errorf("SplitPath(%q) = %q, %v; want a *PathError at column %d: %s", tt.in, got, err, tt.col, tt.reason)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("SplitPath(%q) = %q, %v; want %q: %s", tt.in, got, err, tt.want, tt.reason)
 			}
 		})
 	}

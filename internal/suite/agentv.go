@@ -139,7 +139,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	if defaults != nil {
 		var es []error
 		sc.sharedNodes = map[string]*config.Node{}
-		sc.shared, es = spec.BuildList(defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, sc.sharedNodes)
+		sc.shared, es = spec.BuildList(defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, ForCases: len(items) > 0}, sc.sharedNodes)
 		errs = append(errs, es...)
 		s.Evaluators = sc.shared
 	}
@@ -370,7 +370,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 			// The case's threshold is the default of the suite's evaluators
 			// too; their errors were reported when they were first built.
 			nodes = map[string]*config.Node{}
-			defaults, _ = spec.BuildList(sc.defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock}, nodes)
+			defaults, _ = spec.BuildList(sc.defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock, ForCases: true}, nodes)
 		}
 		for _, d := range defaults {
 			taken[d.Name] = nodes[d.Name]

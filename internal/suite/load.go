@@ -249,6 +249,10 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 			for _, prev := range seen[c.ID] {
 				why := ""
 				switch {
+				case prev.s == s && prev.c.Node != nil:
+					why = fmt.Sprintf("the other is at line %d", prev.c.Node.Line)
+				case prev.s == s:
+					why = "twice in this file: their results could not be told apart"
 				case prev.s.Name == s.Name:
 					why = fmt.Sprintf("also in %s, a suite of the same name: their results could not be told apart", prev.s.File)
 				case tracesFile(prev.s, prev.c, opts) != "" && tracesFile(prev.s, prev.c, opts) == tracesFile(s, c, opts):

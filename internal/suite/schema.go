@@ -79,6 +79,15 @@ func Schema() ([]byte, error) {
 	for _, k := range shape.Spellings("evalcases", "eval_cases", "tests") {
 		need = append(need, map[string]any{"required": []any{k}})
 	}
+	// A suite with no cases scores every trajectory of --traces with
+	// its execution's evaluators.
+	var evaluators []any
+	for _, k := range shape.Spellings("evaluators", "assertions") {
+		evaluators = append(evaluators, map[string]any{"required": []any{k}})
+	}
+	for _, k := range shape.Spellings("execution") {
+		need = append(need, map[string]any{"required": []any{k}, "properties": map[string]any{k: map[string]any{"anyOf": evaluators}}})
+	}
 	root["anyOf"] = need
 	root["$defs"] = defs
 	var b bytes.Buffer

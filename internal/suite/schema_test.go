@@ -136,6 +136,9 @@ func TestSchema_agrees(t *testing.T) {
 		{"threshold out of range", "threshold: 2\n" + head, false, "a threshold is from 0 to 1"},
 		{"vars", head + "    vars: {x: 1}\n", false, "vars are refused, never ignored"},
 		{"no cases", "name: x\n", false, "a suite has cases"},
+		{"grounding path as text", head + "    evaluators: [{type: grounding, ignore: search.limit}]\n", true, "one path may be written without a list, as the loader reads it"},
+		{"evaluators only", "execution:\n  evaluators: [{type: tool_rules, rules: [{never: delete}]}]\n", true, "a suite with no cases scores every trajectory of --traces"},
+		{"execution without evaluators", "execution: {threshold: 0.5}\n", false, "no cases and nothing to score them with"},
 		{"case without id", "evalcases:\n  - trace: t.json\n", false, "a case has an id"},
 	}
 	for _, tc := range tests {

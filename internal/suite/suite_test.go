@@ -169,6 +169,14 @@ func TestLoad_folder(t *testing.T) {
 			})
 		}
 	})
+	t.Run("duplicate ids in one file of a dialect", func(t *testing.T) {
+		task := `{"id": "same", "evaluation_criteria": {"communicate_info": ["hi"], "reward_basis": ["COMMUNICATE"]}}`
+		dir := write(t, map[string]string{"tasks.json": "[\n" + task + ",\n" + task + "\n]\n"})
+		_, errs := suite.Load([]string{dir}, suite.Options{Dialects: dialects.All()})
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), `case id "same" is used twice (the other is at line 2)`) {
+			t.Errorf("errors %v, want one saying where the other case is: the two are in one file, not two suites of one name", errs)
+		}
+	})
 	t.Run("skips non-suites", func(t *testing.T) {
 		dir := write(t, map[string]string{
 			"s.yaml":              "evalcases:\n  - id: a" + okEval,

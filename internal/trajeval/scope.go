@@ -196,9 +196,10 @@ func (e noAgentError) Is(t error) bool { return t == ErrNoAgent }
 
 // Scoped returns ev limited to the steps of the agents of s: it scores
 // the trajectory [AgentScope.Apply] gives, and its details carry the
-// [Scope] (with a warning when the scope kept no step). An invalid scope,
-// or one that names no agent of the trace, is an error: the evaluator
-// cannot run.
+// [Scope] (with a warning when the scope kept no step, and one for each
+// name or glob of a list that matches no agent of the trace, which may be
+// misspelt). An invalid scope, or one that names no agent of the trace,
+// is an error: the evaluator cannot run.
 func Scoped(ev Evaluator, s AgentScope) Evaluator {
 	return scoped{ev, s}
 }
@@ -227,6 +228,14 @@ func (e scoped) Evaluate(ctx context.Context, t *Trajectory) (Outcome, error) {
 	d.Scope = note
 	if note.Steps == 0 {
 		d.Warnings = append(slices.Clip(d.Warnings), fmt.Sprintf("%s made no tool call", strings.Join(note.InScope, ", ")))
+	}
+	if len(e.scope.Agents) > 1 {
+		names := t.AgentNames()
+		for _, p := range e.scope.Agents {
+			if !slices.ContainsFunc(names, func(n string) bool { ok, _ := path.Match(p, n); return ok }) {
+				d.Warnings = append(slices.Clip(d.Warnings), fmt.Sprintf("agent %q matches no agent of this trace (agents in this trace: %s)", p, strings.Join(names, ", ")))
+			}
+		}
 	}
 	out.Details = &d
 	return out, nil

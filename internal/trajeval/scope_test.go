@@ -141,3 +141,17 @@ func TestScoped(t *testing.T) {
 		t.Errorf("warnings = %q: an empty scope must be said", d.Warnings)
 	}
 }
+
+func TestScoped_listEntryMatchingNoAgent(t *testing.T) {
+	inner := trajeval.EvaluatorFunc(func(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+		return trajeval.Outcome{Score: 1}, nil
+	})
+	out, err := trajeval.Scoped(inner, trajeval.AgentScope{Agents: []string{"support", "biling-*"}}).Evaluate(context.Background(), team())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`agent "biling-*" matches no agent of this trace (agents in this trace: triage, support, billing-eu, ledger)`}
+	if !slices.Equal(out.Details.Warnings, want) {
+		t.Errorf("warnings = %q, want %q: a misspelt name in a list must not pass unsaid", out.Details.Warnings, want)
+	}
+}

@@ -40,7 +40,7 @@ func ParseMatching(s string) (Matching, error) {
 	case "optimal":
 		return Optimal, nil
 	}
-	return 0, fmt.Errorf("unknown matching %q (official or optimal)", s)
+	return 0, fmt.Errorf("unknown matching %q: it is official or optimal", s)
 }
 
 // Options are the settings of a checker.

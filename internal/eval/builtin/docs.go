@@ -245,8 +245,8 @@ var docs = map[string]typeDoc{
 			{Key: "min_length", Shape: shape.Count(0), Default: "3", Doc: "The shortest string checked, in characters."},
 			{Key: "case_insensitive", Shape: shape.Bool(), Default: "false", Doc: "Find strings ignoring case (Unicode case folding)."},
 			{Key: "numbers", Shape: shape.Bool(), Default: "true", Doc: "Check numbers too, by value (42 = 42.0, and the text 42)."},
-			{Key: "only", Shape: shape.List(shape.Text()), Doc: "Check only these places: TOOL.arg.path, * for any tool or key, [*] for any element."},
-			{Key: "ignore", Shape: shape.List(shape.Text()), Doc: "Do not check these places (same paths as only); a path covers what is below it."},
+			{Key: "only", Shape: shape.OneOf("a path, or a list of paths", shape.Text(), shape.List(shape.Text())), Doc: "Check only these places: TOOL.arg.path, * for any tool or key, [*] for any element."},
+			{Key: "ignore", Shape: shape.OneOf("a path, or a list of paths", shape.Text(), shape.List(shape.Text())), Doc: "Do not check these places (same paths as only); a path covers what is below it."},
 		},
 	},
 	"tau2_action": {

@@ -34,7 +34,7 @@ func buildGrounding(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) {
 	if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 		return nil, err
 	}
-	o := grounding.Options{MinLength: s.MinLength, CaseInsensitive: s.CaseInsensitive, Input: env.Case.Input}
+	o := grounding.Options{MinLength: s.MinLength, CaseInsensitive: s.CaseInsensitive, Input: env.Case.Input, Shared: env.ForCases}
 	if s.Numbers != nil {
 		o.SkipNumbers = !*s.Numbers
 	}

@@ -69,6 +69,22 @@ func TestGrounding_suite(t *testing.T) {
 	}
 }
 
+func TestGrounding_forCases(t *testing.T) {
+	tr := provenance(t)
+	tr.Turns[0].User = nil // no user message: the case's input would be the user's words
+	for _, forCases := range []bool{true, false} {
+		c, err := build(t, "type: grounding\n", &spec.Env{ForCases: forCases})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Run(context.Background(), tr)
+		warned := r.Details != nil && len(r.Details.Warnings) > 0 && strings.Contains(strings.Join(r.Details.Warnings, "\n"), "does not see the case's input")
+		if warned != forCases {
+			t.Errorf("ForCases %v: warned %v (%v): a suite's grounding built for its cases says the case's input was not looked in; a case-less suite's has no input to miss", forCases, warned, r.Details)
+		}
+	}
+}
+
 func TestFrom_suite(t *testing.T) {
 	yaml := `type: tool_trajectory
 mode: in_order
@@ -107,6 +123,11 @@ func TestConfigErrors_provenance(t *testing.T) {
 		{"empty only", "type: grounding\nonly: []\n", `only is empty: nothing would be checked`, "a setting that checks nothing"},
 		{"negative length", "type: grounding\nmin_length: -1\n", `min_length`, "lengths are ≥ 0"},
 		{"unknown key", "type: grounding\nignroe: [a.b]\n", `unknown key "ignroe"`, "typos are caught"},
+		{"bad args_match path", "type: tool_trajectory\nmode: in_order\nargs_match: [city, \"passengers[0.name\"]\nexpected: [book]\n",
+			`suite.yaml:3:20: args_match[1]: path "passengers[0.name", column 13: expected ] to close the [ at column 11`,
+			"an args_match path that does not parse is refused, never a key no call has (which would skip the comparison)"},
+		{"args_match wildcard", "type: tool_trajectory\nmode: in_order\nargs_match: [\"passengers[*].name\"]\nexpected: [book]\n",
+			`no * wildcard`, "an args_match path names one place"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,10 +56,17 @@ func buildRules(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	if s.ArgsMatch != nil {
 		o.ArgsMatch = s.ArgsMatch.ArgsMatch
 	}
+	named := map[string]bool{}
 	for _, it := range items {
 		r, err := readRule(it)
 		if err != nil {
 			return nil, err
+		}
+		if r.Name != "" {
+			if named[r.Name] {
+				return nil, it.Get("name").Errorf("two rules are named %q", r.Name).With("a name tells a rule's check from the others in reports: give each its own")
+			}
+			named[r.Name] = true
 		}
 		o.Rules = append(o.Rules, r)
 	}
@@ -112,6 +119,9 @@ func readRule(it *config.Node) (rules.Rule, error) {
 		name, err := v.Name()
 		if err != nil {
 			return r, err
+		}
+		if name == "" {
+			return r, v.Errorf("the rule's name is empty").With("name the check, or leave name out and the rule names it, e.g. never delete")
 		}
 		r.Name = name
 	}

@@ -85,6 +85,10 @@ type Options struct {
 	Only, Ignore []string
 	// Input is the case's input, a source of every call.
 	Input string
+	// Shared marks an evaluator built once for every case (a suite's
+	// own), which has no Input: when a value is not found in a trace with
+	// no user message, a warning says the case's input was not looked in.
+	Shared bool
 }
 
 // An OptionError is a setting New refuses. Key is its suite key (only,
@@ -112,6 +116,7 @@ type Evaluator struct {
 	only      []argmatch.Path
 	ignore    []argmatch.Path
 	input     string
+	shared    bool
 	folder    cases.Caser
 }
 
@@ -119,7 +124,7 @@ type Evaluator struct {
 // negative MinLength and a path that does not parse or starts with an
 // index (an [*argmatch.PathError] underneath, with the column).
 func New(o Options) (*Evaluator, error) {
-	e := &Evaluator{minLength: o.MinLength, fold: o.CaseInsensitive, numbers: !o.SkipNumbers, input: o.Input}
+	e := &Evaluator{minLength: o.MinLength, fold: o.CaseInsensitive, numbers: !o.SkipNumbers, input: o.Input, shared: o.Shared}
 	if e.minLength < 0 {
 		return nil, &OptionError{Key: "min_length", Index: -1, Err: fmt.Errorf("must not be negative, got %d", o.MinLength)}
 	}
@@ -216,6 +221,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		values = e.leaves(values, j, argmatch.Path{{Key: steps[j].Name, Index: -1}}, steps[j].Args)
 	}
 	d.Expected = len(values)
+	d.Warnings = e.unreached(steps)
 	if len(values) == 0 {
 		d.Checks = append(d.Checks, trajeval.Check{Name: "grounding", Status: trajeval.CheckSkip,
 			Message: fmt.Sprintf("nothing to check: no argument is a number or a string of %d characters or more", e.minLength)})
@@ -239,6 +245,9 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 			Status:  trajeval.CheckFail,
 			Message: "not in " + where,
 		})
+	}
+	if e.shared && d.Hits < d.Expected && !slices.ContainsFunc(turns, func(t trajeval.Turn) bool { return t.User != nil }) {
+		d.Warnings = append(d.Warnings, "the trace has no user message, and an evaluator of the suite's execution does not see the case's input: list grounding under the case's evaluators to look in its input too")
 	}
 	return trajeval.Outcome{Score: float64(d.Hits) / float64(d.Expected), Details: d}, nil
 }
@@ -279,6 +288,69 @@ func (e *Evaluator) leaves(out []value, j int, path argmatch.Path, v any) []valu
 		out = append(out, value{step: j, path: slices.Clone(path), raw: x, num: k, isNum: true})
 	}
 	return out
+}
+
+// unreached returns a warning for each only and ignore path written
+// TOOL.args.KEY, as reports show the value, whose tool the steps call
+// with no argument named args: the path has no args segment, so as
+// written it would change nothing (or, with only, check nothing) in
+// silence. A path of a tool not called, or of an argument a call left
+// out, is not warned about: another trace may have it.
+func (e *Evaluator) unreached(steps []trajeval.Step) []string {
+	var out []string
+	for _, l := range []struct {
+		key   string
+		paths []argmatch.Path
+	}{{"only", e.only}, {"ignore", e.ignore}} {
+		for _, p := range l.paths {
+			if len(p) < 2 || p[1].Key != "args" || p[1].Index >= 0 || p[1].Any {
+				continue
+			}
+			called, reached := false, false
+			for j := range steps {
+				tool := argmatch.Path{{Key: steps[j].Name, Index: -1}}
+				if !p[:1].Covers(tool) {
+					continue
+				}
+				called = true
+				if reaches(p, tool, steps[j].Args) {
+					reached = true
+					break
+				}
+			}
+			if called && !reached {
+				fixed := append(p[:1:1], p[2:]...)
+				out = append(out, fmt.Sprintf("%s path %s: a path has no args segment (write %s)", l.key, p, fixed))
+			}
+		}
+	}
+	return out
+}
+
+// reaches reports whether the pattern p covers the place at, or a place
+// inside v, which is at.
+func reaches(p, at argmatch.Path, v any) bool {
+	if p.Covers(at) {
+		return true
+	}
+	if len(at) >= len(p) {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, el := range x {
+			if reaches(p, append(at, argmatch.Seg{Key: k, Index: -1}), el) {
+				return true
+			}
+		}
+	case []any:
+		for i, el := range x {
+			if reaches(p, append(at, argmatch.Seg{Index: i}), el) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *Evaluator) checked(path argmatch.Path) bool {

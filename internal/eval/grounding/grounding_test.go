@@ -270,3 +270,75 @@ func BenchmarkEvaluate(b *testing.B) {
 		})
 	}
 }
+
+func TestEvaluator_Evaluate_unreachedPaths(t *testing.T) {
+	tr := traj(t, nil,
+		call{name: "search", args: `{"limit":5,"filters":{"city":"Oslo"}}`},
+		call{name: "book", args: `{"seats":[{"name":"Ana"}]}`},
+	)
+	tests := []struct {
+		name   string
+		opt    grounding.Options
+		want   []string
+		reason string
+	}{
+		{"reached", grounding.Options{Ignore: []string{"search.limit", "search.filters", "*.seats[*].name", "book.seats.0"}}, nil, "every path reaches a value"},
+		{"tool not called", grounding.Options{Ignore: []string{"pay.args.amount"}}, nil, "a path of a tool this trace does not call says nothing: another trace may call it"},
+		{"argument left out", grounding.Options{Ignore: []string{"search.page", "*.nope"}}, nil, "an optional argument absent from this trace's calls is no mistake"},
+		{"args. prefix", grounding.Options{Only: []string{"search.args.limit"}, Ignore: []string{"*.args.seats"}}, []string{
+			"only path search.args.limit: a path has no args segment (write search.limit)",
+			"ignore path *.args.seats: a path has no args segment (write *.seats)",
+		}, "the report writes args.limit; the path does not take args."},
+		{"an argument named args", grounding.Options{Ignore: []string{"run.args.x"}}, nil, "a tool whose argument is called args is reached"},
+	}
+	tr2 := traj(t, nil, call{name: "run", args: `{"args":{"x":"abc"}}`})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := grounding.New(tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := tr
+			if tt.name == "an argument named args" {
+				in = tr2
+			}
+			out, err := e.Evaluate(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out.Details.Warnings, tt.want) {
+				t.Errorf("warnings = %q, want %q: %s", out.Details.Warnings, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestEvaluator_Evaluate_sharedWithoutUser(t *testing.T) {
+	tests := []struct {
+		name   string
+		opt    grounding.Options
+		users  []string
+		warned bool
+		reason string
+	}{
+		{"shared, no user message", grounding.Options{Shared: true}, nil, true, "the case's input, not seen, is likely where the value was"},
+		{"shared, user messages", grounding.Options{Shared: true}, []string{"hello there"}, false, "the trace's own user messages were looked in"},
+		{"a case's own", grounding.Options{}, nil, false, "a case's evaluator sees its input"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := grounding.New(tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.Evaluate(context.Background(), traj(t, tt.users, call{name: "lookup", args: `{"order":"ORD-77"}`}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := slices.ContainsFunc(out.Details.Warnings, func(w string) bool { return strings.Contains(w, "does not see the case's input") })
+			if warned != tt.warned {
+				t.Errorf("warned = %v (%q), want %v: %s", warned, out.Details.Warnings, tt.warned, tt.reason)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/eval/rules/pattern"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -289,9 +290,9 @@ func (c *rule) pattern(s []trajeval.Step) (string, bool) {
 		case it.Any:
 			next = append(next, "any call")
 		case t.text != it.Name:
-			next = append(next, it.Name+" ("+t.text+")")
+			next = append(next, pattern.Quote(it.Name)+" ("+t.text+")")
 		default:
-			next = append(next, it.Name)
+			next = append(next, pattern.Quote(it.Name))
 		}
 	}
 	if r.End {

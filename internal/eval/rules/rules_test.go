@@ -165,6 +165,7 @@ func TestEvaluator_Evaluate(t *testing.T) {
 			"steps 1–2 (search search) fit; then the calls end: expected search or synthesize", "the synthesis never came"},
 		{"pattern empty", rules.Rule{Kind: rules.Pattern, Pattern: "search+"}, "", false, "no calls: expected search", "nothing called"},
 		{"pattern first wrong", rules.Rule{Kind: rules.Pattern, Pattern: "a b?"}, "b", false, "step 1 (turn 1) b {} does not fit: expected a", "the first call is wrong"},
+		{"pattern quoted name", rules.Rule{Kind: rules.Pattern, Pattern: "'read file' | x"}, "y", false, "step 1 (turn 1) y {} does not fit: expected 'read file' or x", "a name with a space is written quoted, as in the pattern"},
 		{"pattern where holds", rules.Rule{Kind: rules.Pattern, Pattern: "search+ refund", Where: map[string]rules.Tool{"refund": withArgs("", `{"amount":{"$lt":100}}`)}},
 			`search refund{"amount":50}`, true, "", "a small refund"},
 		{"pattern where breaks", rules.Rule{Kind: rules.Pattern, Pattern: "search+ refund", Where: map[string]rules.Tool{"refund": withArgs("", `{"amount":{"$lt":100}}`)}},

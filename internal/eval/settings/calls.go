@@ -107,6 +107,11 @@ func ArgsMatch(n *config.Node) (trajeval.ArgsMatch, error) {
 		if err != nil {
 			return trajeval.ArgsMatch{}, err
 		}
+		for i, p := range paths {
+			if _, err := argmatch.SplitPath(p); err != nil {
+				return trajeval.ArgsMatch{}, n.Items[i].Errorf("%s", err).With("a path is the argument's keys, with . or an index: city, when.day, passengers[0].name")
+			}
+		}
 		return trajeval.ArgsMatch{Mode: trajeval.ArgsPaths, Paths: paths}, nil
 	}
 	s, err := n.Enum(argmatch.Modes...)

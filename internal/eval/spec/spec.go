@@ -150,6 +150,9 @@ type Env struct {
 	Dir       string   // folder of the suite file, for relative paths
 	Threshold *float64 // default for evaluators that set none: --threshold, else the turn's, case's or suite's; nil for the type's
 	Case      eval.Case
+	// ForCases marks the evaluators of a suite's execution built once
+	// for its cases, which therefore have no Case.
+	ForCases bool
 	// Warn receives problems that do not stop the evaluator from loading
 	// (see [Env.Warnf]); nil discards them.
 	Warn func(trajeval.Warning)

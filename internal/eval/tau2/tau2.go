@@ -325,7 +325,7 @@ func (r *Reward) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval
 		out.Members = append(out.Members, m)
 	}
 	if failed != nil {
-		return out, fmt.Errorf("%s; leave such components out of the reward basis (--basis) to score the others", strings.Join(failed, "; "))
+		return out, errors.New(strings.Join(failed, "; "))
 	}
 	return out, nil
 }

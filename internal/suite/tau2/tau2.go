@@ -70,13 +70,18 @@ func Claims(path string, root *config.Node) bool {
 
 // Why DB and ENV_ASSERTION cannot be assessed.
 const (
-	whyDB  = "needs τ²'s environment: it replays the simulation there and compares τ²'s database"
-	whyEnv = "needs τ²'s environment: it runs τ²'s assertion functions on it"
+	whyDB  = "needs τ²'s environment: it replays the simulation there and compares τ²'s database; leave it out of the reward basis (--basis) to score the others"
+	whyEnv = "needs τ²'s environment: it runs τ²'s assertion functions on it; leave it out of the reward basis (--basis) to score the others"
 )
 
-// CheckBasis returns an error for each name of basis that is not a τ²
-// reward component.
+// CheckBasis returns an error for the first name of basis that is not a
+// τ² reward component, and for a basis that is empty but not nil (an
+// empty --basis).
 func CheckBasis(basis []string) error {
+	if basis != nil && len(basis) == 0 {
+		// An empty --basis would leave every reward nothing to score.
+		return fmt.Errorf("--basis names no reward component; components: %s", strings.Join(evaltau2.Components, ", "))
+	}
 	for _, b := range basis {
 		if !slices.Contains(evaltau2.Components, b) {
 			msg := fmt.Sprintf("--basis: unknown reward component %q", b)
@@ -243,7 +248,7 @@ func buildCase(it *config.Node, env *spec.Env, narrow []string) (*suite.Case, []
 	}
 	if len(used) == 0 && len(basis) > 0 {
 		// A reward over nothing would be 1: not a silent pass.
-		why := fmt.Sprintf("none of its reward basis (%s) is in --basis %s", strings.Join(basis, ", "), strings.Join(narrow, ","))
+		why := fmt.Sprintf("has none of its reward basis (%s) in --basis %s (add one of them, or leave --basis out)", strings.Join(basis, ", "), strings.Join(narrow, ","))
 		parts = []evaltau2.Part{{Component: "basis", Eval: evaltau2.NotAssessed("the reward", why)}}
 	}
 	c.Evaluators = []*eval.Configured{reward(env, parts)}

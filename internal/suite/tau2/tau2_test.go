@@ -103,6 +103,12 @@ func TestCheckBasis(t *testing.T) {
 	if err := tau2.CheckBasis([]string{"ACTION", "COMMUNICATE"}); err != nil {
 		t.Errorf("CheckBasis(ACTION, COMMUNICATE) = %v", err)
 	}
+	if err := tau2.CheckBasis([]string{}); err == nil || !strings.Contains(err.Error(), "names no reward component") {
+		t.Errorf("CheckBasis([]) = %v, want an error: an empty --basis leaves every reward nothing to score", err)
+	}
+	if err := tau2.CheckBasis(nil); err != nil {
+		t.Errorf("CheckBasis(nil) = %v: no --basis is each task's own basis", err)
+	}
 	if err := tau2.CheckBasis([]string{"action"}); err == nil || !strings.Contains(err.Error(), `did you mean "ACTION"`) {
 		t.Errorf("CheckBasis(action) = %v, want an error suggesting ACTION: τ²'s names are upper case", err)
 	}

@@ -468,6 +468,15 @@ func (ps *parser) atom() (*node, error) {
 	return nil, ps.emptyAlt(t)
 }
 
+// Quote returns name as a pattern writes it: quoted, 'read file', when it
+// holds white space or an operator character, or is ".".
+func Quote(name string) string {
+	if strings.ContainsAny(name, special+" \t\r\n") || name == "." {
+		return "'" + name + "'"
+	}
+	return name
+}
+
 // write prints the node canonically.
 func (n *node) write(b *strings.Builder, items []Item, paren bool) {
 	if paren || n.group {
@@ -477,10 +486,10 @@ func (n *node) write(b *strings.Builder, items []Item, paren bool) {
 	switch n.kind {
 	case nItem:
 		it := items[n.item]
-		if !it.Any && (strings.ContainsAny(it.Name, special+" \t\r\n") || it.Name == ".") {
-			b.WriteString("'" + it.Name + "'")
-		} else {
+		if it.Any {
 			b.WriteString(it.Name)
+		} else {
+			b.WriteString(Quote(it.Name))
 		}
 	case nCat:
 		for i, s := range n.subs {
