@@ -102,19 +102,12 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	s := &suite.Suite{File: path, Name: suiteName(path), Traces: results(path), Exhaustive: true}
 	env := &spec.Env{Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
 	var errs []error
-	seen := map[string]bool{}
 	for _, it := range root.Items {
 		c, cerrs := buildCase(it, env, opts.Basis)
 		errs = append(errs, cerrs...)
-		if c == nil {
-			continue
+		if c != nil {
+			s.Cases = append(s.Cases, c)
 		}
-		if seen[c.ID] {
-			errs = append(errs, it.Get("id").Errorf("task id %q is given twice", c.ID).With("each task needs its own id: results are matched to tasks by it"))
-			continue
-		}
-		seen[c.ID] = true
-		s.Cases = append(s.Cases, c)
 	}
 	return s, errs
 }

@@ -70,7 +70,6 @@ func TestLoad_errors(t *testing.T) {
 			"arguments must be an object"},
 		{"task without id", `[{"user_scenario": {}, "evaluation_criteria": {}}]`, "the task has no id"},
 		{"empty id", `[{"id": "", "evaluation_criteria": {"actions": []}}]`, "the task's id is empty"},
-		{"id twice", `[{"id": "a", "evaluation_criteria": {"actions": []}}, {"id": "a", "evaluation_criteria": {"actions": []}}]`, "task id \"a\" is given twice"},
 		{"communicate_info of numbers", `[{"id": "a", "evaluation_criteria": {"communicate_info": [{"x": 1}], "reward_basis": ["COMMUNICATE"]}}]`,
 			"expected a string"},
 	}
