@@ -211,7 +211,7 @@ func reportPage(title string, rows []report.Row, sum report.Summary, script stri
 
 // backLink adds to a report page a line of links back to the viewer.
 func backLink(links string) string {
-	return `(function(){var p=document.createElement('p');p.className='viewer-nav';p.style.margin='0 0 1em';p.innerHTML=` +
+	return `(function(){var p=document.createElement('p');p.className='viewer-nav';p.style.cssText='margin:0;padding:.6em 24px;font:14px system-ui,sans-serif';p.innerHTML=` +
 		strconv.Quote(links) + `;document.body.prepend(p);})();`
 }
 
