@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,8 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // viewDB records three runs of the shopping-agent example in a new
@@ -193,6 +196,83 @@ func TestRequireToken(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRequireToken_host checks that a viewer without a token answers
+// only requests addressed to this machine.
+func TestRequireToken_host(t *testing.T) {
+	db, _ := viewDB(t)
+	srv := openView(t, db, "")
+	tests := []struct {
+		host string
+		code int
+		why  string
+	}{
+		{"", 200, "the server's own address, 127.0.0.1:PORT"},
+		{"localhost:8080", 200, "localhost"},
+		{"[::1]:8080", 200, "IPv6 loopback"},
+		{"evil.example:8080", 421, "a name that a rebinding DNS points at 127.0.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host, func(t *testing.T) {
+			req, err := http.NewRequest("GET", srv.URL+"/", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.code {
+				t.Fatalf("Host %q: status %d, want %d (%s)\n%s", tt.host, resp.StatusCode, tt.code, tt.why, body)
+			}
+		})
+	}
+}
+
+// TestViewHandler_trials checks the flaky page on trials: a case whose
+// trials disagree in a run is flaky even when its verdict holds.
+func TestViewHandler_trials(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	h, err := history.Open(t.Context(), db, history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 1, 31, 12, 0, 0, 0, time.UTC)
+	for i, trials := range [][]trajeval.Status{{"pass", "pass", "pass"}, {"pass", "fail", "pass"}} {
+		rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"shop"}, Paths: []string{"shop.yaml"}, Start: start.Add(time.Duration(i) * time.Hour), Options: json.RawMessage(`{}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, st := range trials {
+			rec.Record(trajeval.CaseResult{ID: "refund", Suite: "shop", Attempt: n + 1, Status: st, Score: map[trajeval.Status]float64{"pass": 1}[st], Evaluators: []trajeval.Result{}})
+			rec.Record(trajeval.CaseResult{ID: "steady", Suite: "shop", Attempt: n + 1, Status: "pass", Score: 1, Evaluators: []trajeval.Result{}})
+		}
+		if err := rec.End(start.Add(time.Duration(i)*time.Hour+time.Second), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Close()
+	srv := openView(t, db, "")
+	resp, err := http.Get(srv.URL + "/flaky?suite=shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, s := range []string{`<td class="mono">shop/refund</td><td class="n">1</td><td class="n">1</td>`, `title="run 2: mixed (2 of 3 trials passed)"`, `title="run 1: pass (3 of 3 trials passed)"`} {
+		if !strings.Contains(string(body), s) {
+			t.Errorf("the flaky page lacks %q: refund passed 3 of 3, then 2 of 3\n%s", s, body)
+		}
+	}
+	if strings.Contains(string(body), "steady") {
+		t.Errorf("the flaky page lists steady, which passed every trial of every run")
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -63,9 +64,20 @@ const tokenCookie = "trajeval_token"
 // query ?token=TOKEN (which sets the cookie and redirects to the page
 // without it); it answers any other with 401. An empty token lets every
 // request through.
+//
+// Without a token, it answers only requests addressed to this machine by
+// name (Host localhost or a loopback address), so that a web page cannot
+// reach the viewer through a name of its own that resolves to 127.0.0.1
+// (DNS rebinding).
 func requireToken(token string, next http.Handler) http.Handler {
 	if token == "" {
-		return next
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !loopbackHost(r.Host) {
+				http.Error(w, fmt.Sprintf("trajeval view answers only requests for localhost or a loopback address, not %q: open http://127.0.0.1:PORT/, or serve with --token", r.Host), http.StatusMisdirectedRequest)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
 	}
 	same := func(s string) bool { return subtle.ConstantTimeCompare([]byte(s), []byte(token)) == 1 }
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -92,6 +104,20 @@ func requireToken(token string, next http.Handler) http.Handler {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="trajeval view"`)
 		http.Error(w, "trajeval view needs its token: open this address once with ?token=TOKEN (the server then sets a cookie), or send the header Authorization: Bearer TOKEN", http.StatusUnauthorized)
 	})
+}
+
+// loopbackHost reports whether host (HOST or HOST:PORT) names this
+// machine: localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // viewHandler serves the pages of view:
