@@ -23,7 +23,7 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-//go:embed view/*.tmpl view/view.css
+//go:embed view/*.tmpl
 var viewFiles embed.FS
 
 var viewPages = template.Must(template.New("").Funcs(template.FuncMap{
@@ -48,13 +48,8 @@ var viewPages = template.Must(template.New("").Funcs(template.FuncMap{
 	},
 }).ParseFS(viewFiles, "view/*.tmpl"))
 
-var viewCSS = func() template.CSS {
-	b, err := viewFiles.ReadFile("view/view.css")
-	if err != nil {
-		panic(err) // embedded at build time
-	}
-	return template.CSS(b)
-}()
+//go:embed view/view.css
+var viewCSS string
 
 // The cookie requireToken sets from ?token=.
 const tokenCookie = "trajeval_token"
@@ -122,7 +117,7 @@ func loopbackHost(host string) bool {
 
 // viewHandler serves the pages of view:
 //
-//	/                          the runs, newest first (?suite= picks one suite), to choose two to compare
+//	/                          the newest 100 runs (?n=N, ?n=all; ?suite= picks one suite), to choose two to compare
 //	/runs/RUN                  a run's report, with its filters and timelines (RUN: an id, last, last~N)
 //	/runs/RUN.jsonl            its results, as eval --out wrote them
 //	/case?run=RUN&id=ID        one case of a run (&suite= when ids repeat), its timeline open
@@ -164,7 +159,7 @@ func (v *viewer) fail(w http.ResponseWriter, err error) {
 }
 
 func (v *viewer) page(w http.ResponseWriter, name string, data map[string]any) {
-	data["CSS"] = viewCSS
+	data["CSS"] = template.CSS(viewCSS)
 	data["Where"] = v.h.Where()
 	var buf bytes.Buffer
 	if err := viewPages.ExecuteTemplate(&buf, name, data); err != nil {
@@ -195,22 +190,38 @@ func (v *viewer) runs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	suite := r.FormValue("suite")
+	limit := 100
+	if s := r.FormValue("n"); s == "all" {
+		limit = 0
+	} else if s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			v.fail(w, viewError{http.StatusBadRequest, fmt.Errorf("n=%s: give a number of runs, 1 or more, or all", s)})
+			return
+		}
+		limit = n
+	}
 	type row struct {
 		history.Run
 		Suites, Started, Duration, Status string
 		Old, New                          bool
 	}
 	var rows []row
+	more := 0 // runs not shown
 	for i := len(all) - 1; i >= 0; i-- {
 		run := all[i]
 		if suite != "" && !slices.Contains(run.Suites, suite) {
+			continue
+		}
+		if limit > 0 && len(rows) == limit {
+			more++
 			continue
 		}
 		rows = append(rows, row{Run: run, Suites: strings.Join(run.Suites, ", "),
 			Started: run.Start.Local().Format("2006-01-02 15:04:05"), Duration: duration(run), Status: status(run),
 			New: len(rows) == 0, Old: len(rows) == 1})
 	}
-	v.page(w, "runs", map[string]any{"Title": "trajeval runs", "Runs": rows, "Suites": suitesOf(all), "Suite": suite})
+	v.page(w, "runs", map[string]any{"Title": "trajeval runs", "Runs": rows, "Suites": suitesOf(all), "Suite": suite, "More": more})
 }
 
 // reportPage draws rows as the page trajeval report draws, and adds
