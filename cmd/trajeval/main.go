@@ -11,7 +11,7 @@
 //	trajeval serve POLICY.yaml [--http ADDR] [--grpc ADDR] [--out FILE] [--otlp-logs URL] [--grace D] [--idle D] [--token T]
 //	trajeval runs [--suite NAME] [--since DATE] [--json] [--db DB]; trajeval runs prune --keep N
 //	trajeval show RUN [CASE] [--format text|json|jsonl|...] [--db DB]
-//	trajeval view [--db DB] [--addr HOST:PORT]
+//	trajeval view [--db DB] [--addr HOST:PORT] [--token T]
 //	trajeval init [DIR] [--from TRACE]
 //	trajeval evaluators [NAME] [--json]
 //	trajeval formats [--json]

@@ -1,0 +1,637 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/subtle"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/trajeval/trajeval/internal/compare"
+	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+//go:embed view/*.tmpl
+var viewFiles embed.FS
+
+var viewPages = template.Must(template.New("").Funcs(template.FuncMap{
+	"score": func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
+	"signed": func(f *float64) string {
+		if f == nil {
+			return ""
+		}
+		return fmt.Sprintf("%+.2f", *f)
+	},
+	"dict": func(c compare.Case, old, new string) map[string]any {
+		return map[string]any{"C": c, "OldID": old, "NewID": new}
+	},
+	"query": func(kv ...string) template.URL {
+		v := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i+1] != "" {
+				v.Set(kv[i], kv[i+1])
+			}
+		}
+		return template.URL(v.Encode())
+	},
+}).ParseFS(viewFiles, "view/*.tmpl"))
+
+//go:embed view/view.css
+var viewCSS string
+
+// The cookie requireToken sets from ?token=.
+const tokenCookie = "trajeval_token"
+
+// requireToken lets through the requests that carry token, in the header
+// Authorization: Bearer TOKEN, in the cookie trajeval_token, or in the
+// query ?token=TOKEN (which sets the cookie and redirects to the page
+// without it); it answers any other with 401. An empty token lets every
+// request through.
+//
+// Without a token, it answers only requests addressed to this machine by
+// name (Host localhost or a loopback address), so that a web page cannot
+// reach the viewer through a name of its own that resolves to 127.0.0.1
+// (DNS rebinding).
+func requireToken(token string, next http.Handler) http.Handler {
+	if token == "" {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !loopbackHost(r.Host) {
+				http.Error(w, fmt.Sprintf("trajeval view answers only requests for localhost or a loopback address, not %q: open http://127.0.0.1:PORT/, or serve with --token", r.Host), http.StatusMisdirectedRequest)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	same := func(s string) bool { return subtle.ConstantTimeCompare([]byte(s), []byte(token)) == 1 }
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if q := r.URL.Query(); q.Has("token") {
+			if !same(q.Get("token")) {
+				http.Error(w, "trajeval view: wrong token in ?token=", http.StatusUnauthorized)
+				return
+			}
+			http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			q.Del("token")
+			u := *r.URL
+			u.RawQuery = q.Encode()
+			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			return
+		}
+		if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && same(auth) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if c, err := r.Cookie(tokenCookie); err == nil && same(c.Value) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer realm="trajeval view"`)
+		http.Error(w, "trajeval view needs its token: open this address once with ?token=TOKEN (the server then sets a cookie), or send the header Authorization: Bearer TOKEN", http.StatusUnauthorized)
+	})
+}
+
+// loopbackHost reports whether host (HOST or HOST:PORT) names this
+// machine: localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// viewHandler serves the pages of view:
+//
+//	/                          the newest 100 runs (?n=N, ?n=all; ?suite= picks one suite), to choose two to compare
+//	/runs/RUN                  a run's report, with its filters and timelines (RUN: an id, last, last~N)
+//	/runs/RUN.jsonl            its results, as eval --out wrote them
+//	/case?run=RUN&id=ID        one case of a run (&suite= when ids repeat), its timeline open
+//	/compare?old=A&new=B       two runs compared, as trajeval compare A B judges them
+//	/chart?suite=S             the scores of a suite's runs over time (&case=ID for one case)
+//	/flaky?suite=S&n=N         the cases whose verdict changed over the N newest runs of a suite
+func viewHandler(h *history.DB) http.Handler {
+	v := &viewer{h: h}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", v.runs)
+	mux.HandleFunc("GET /runs/{run}", v.run)
+	mux.HandleFunc("GET /case", v.caseTimeline)
+	mux.HandleFunc("GET /compare", v.compare)
+	mux.HandleFunc("GET /chart", v.chart)
+	mux.HandleFunc("GET /flaky", v.flaky)
+	return mux
+}
+
+type viewer struct{ h *history.DB }
+
+// viewError is an error with its HTTP status.
+type viewError struct {
+	code int
+	err  error
+}
+
+func (e viewError) Error() string { return e.err.Error() }
+
+func (v *viewer) fail(w http.ResponseWriter, err error) {
+	code := http.StatusInternalServerError
+	var ve viewError
+	switch {
+	case errors.As(err, &ve):
+		code = ve.code
+	case errors.Is(err, history.ErrNoRun) || strings.Contains(err.Error(), "is not a run"):
+		code = http.StatusNotFound
+	}
+	http.Error(w, err.Error(), code)
+}
+
+func (v *viewer) page(w http.ResponseWriter, name string, data map[string]any) {
+	data["CSS"] = template.CSS(viewCSS)
+	data["Where"] = v.h.Where()
+	var buf bytes.Buffer
+	if err := viewPages.ExecuteTemplate(&buf, name, data); err != nil {
+		v.fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(buf.Bytes())
+}
+
+// suitesOf lists the suite names of runs, in order of first appearance.
+func suitesOf(runs []history.Run) []string {
+	var out []string
+	for _, r := range runs {
+		for _, s := range r.Suites {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func (v *viewer) runs(w http.ResponseWriter, r *http.Request) {
+	all, err := v.h.Runs(r.Context(), history.Filter{})
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	suite := r.FormValue("suite")
+	limit := 100
+	if s := r.FormValue("n"); s == "all" {
+		limit = 0
+	} else if s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			v.fail(w, viewError{http.StatusBadRequest, fmt.Errorf("n=%s: give a number of runs, 1 or more, or all", s)})
+			return
+		}
+		limit = n
+	}
+	type row struct {
+		history.Run
+		Suites, Started, Duration, Status string
+		Old, New                          bool
+	}
+	var rows []row
+	more := 0 // runs not shown
+	for i := len(all) - 1; i >= 0; i-- {
+		run := all[i]
+		if suite != "" && !slices.Contains(run.Suites, suite) {
+			continue
+		}
+		if limit > 0 && len(rows) == limit {
+			more++
+			continue
+		}
+		rows = append(rows, row{Run: run, Suites: strings.Join(run.Suites, ", "),
+			Started: run.Start.Local().Format("2006-01-02 15:04:05"), Duration: duration(run), Status: status(run),
+			New: len(rows) == 0, Old: len(rows) == 1})
+	}
+	v.page(w, "runs", map[string]any{"Title": "trajeval runs", "Runs": rows, "Suites": suitesOf(all), "Suite": suite, "More": more})
+}
+
+// reportPage draws rows as the page trajeval report draws, and adds
+// script to it when script is not empty.
+func reportPage(title string, rows []report.Row, sum report.Summary, script string) ([]byte, error) {
+	var buf bytes.Buffer
+	page := &report.HTML{W: &buf, Title: title}
+	for _, row := range rows {
+		if err := page.Row(row); err != nil {
+			return nil, err
+		}
+	}
+	if err := page.Close(sum); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	if script != "" {
+		if i := bytes.LastIndex(b, []byte("</body>")); i >= 0 {
+			b = slices.Concat(b[:i], []byte("<script>"+script+"</script>\n"), b[i:])
+		}
+	}
+	return b, nil
+}
+
+// backLink adds to a report page a line of links back to the viewer.
+func backLink(links string) string {
+	return `(function(){var p=document.createElement('p');p.className='viewer-nav';p.style.cssText='margin:0;padding:.6em 24px;font:14px system-ui,sans-serif';p.innerHTML=` +
+		strconv.Quote(links) + `;document.body.prepend(p);})();`
+}
+
+func (v *viewer) run(w http.ResponseWriter, r *http.Request) {
+	ref, jsonl := strings.CutSuffix(r.PathValue("run"), ".jsonl")
+	run, results, data, err := runRows(r.Context(), v.h, ref)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	if jsonl {
+		w.Header().Set("Content-Type", "application/jsonl; charset=utf-8")
+		w.Write(data)
+		return
+	}
+	name := "run " + strconv.FormatInt(run.ID, 10)
+	rows, _, err := report.ReadRows(bytes.NewReader(data), name)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	id := strconv.FormatInt(run.ID, 10)
+	links := `<a href="/">all runs</a> · <a href="/runs/` + id + `.jsonl">results (JSON Lines)</a>`
+	if len(run.Suites) > 0 {
+		s := url.QueryEscape(run.Suites[0])
+		links += ` · <a href="/chart?suite=` + s + `">scores over time</a> · <a href="/flaky?suite=` + s + `">flaky cases</a>`
+	}
+	page, err := reportPage("trajeval "+name, rows, summarize(results), backLink(links))
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(page)
+}
+
+// caseTimeline serves the report page of one case of a run (each of its
+// trials), with the case opened on its timeline.
+func (v *viewer) caseTimeline(w http.ResponseWriter, r *http.Request) {
+	run, _, data, err := runRows(r.Context(), v.h, r.FormValue("run"))
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	name := "run " + strconv.FormatInt(run.ID, 10)
+	rows, _, err := report.ReadRows(bytes.NewReader(data), name)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	id, suite := r.FormValue("id"), r.FormValue("suite")
+	var picked []report.Row
+	var sum report.Summary
+	for _, row := range rows {
+		if row.ID == id && (suite == "" || row.Suite == suite) {
+			picked = append(picked, row)
+			sum.Add(row.CaseResult)
+		}
+	}
+	if len(picked) == 0 {
+		v.fail(w, viewError{http.StatusNotFound, fmt.Errorf("%s has no case %q", name, id)})
+		return
+	}
+	// Open every row once the page has drawn them.
+	open := `(function open(){if(!document.body.hasAttribute('data-ready')){return setTimeout(open,20);}` +
+		`document.querySelectorAll('#rows tr.case').forEach(function(tr){tr.click();});})();`
+	runID := strconv.FormatInt(run.ID, 10)
+	links := `<a href="/">all runs</a> · <a href="/runs/` + runID + `">` + name + `</a>`
+	if s := cmp.Or(suite, picked[0].Suite); s != "" {
+		links += ` · <a href="/chart?` + template.HTMLEscapeString(url.Values{"suite": {s}, "case": {id}}.Encode()) + `">this case over time</a>`
+	}
+	page, err := reportPage("trajeval "+name+": "+id, picked, sum, backLink(links)+open)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(page)
+}
+
+func (v *viewer) compare(w http.ResponseWriter, r *http.Request) {
+	var files [2]*compare.File
+	var ids [2]int64
+	for i, key := range []string{"old", "new"} {
+		run, _, data, err := runRows(r.Context(), v.h, r.FormValue(key))
+		if err != nil {
+			v.fail(w, err)
+			return
+		}
+		ids[i] = run.ID
+		if files[i], err = compare.Parse("run "+strconv.FormatInt(run.ID, 10), data); err != nil {
+			v.fail(w, viewError{http.StatusUnprocessableEntity, err})
+			return
+		}
+	}
+	var text bytes.Buffer
+	rep, err := compare.Compare(files[0], files[1], compare.Options{Confidence: 0.95})
+	if err == nil {
+		err = compare.Write(&text, rep, "text")
+	}
+	if err != nil {
+		v.fail(w, viewError{http.StatusUnprocessableEntity, err})
+		return
+	}
+	var changed, same []compare.Case
+	for _, c := range rep.Cases {
+		if c.Verdict == compare.Same {
+			same = append(same, c)
+		} else {
+			changed = append(changed, c)
+		}
+	}
+	v.page(w, "compare", map[string]any{"Title": "trajeval " + rep.Old + " → " + rep.New, "Report": rep,
+		"OldID": ids[0], "NewID": ids[1], "Changed": changed, "Same": same, "Text": text.String()})
+}
+
+// suiteRuns returns the rows of the newest limit runs of suite (every
+// run when limit is 0), oldest first, only the rows of that suite.
+func (v *viewer) suiteRuns(ctx context.Context, suite string, limit int) ([]history.Run, [][]trajeval.CaseResult, error) {
+	if suite == "" {
+		return nil, nil, viewError{http.StatusBadRequest, errors.New("give a suite: ?suite=NAME (the runs page lists them)")}
+	}
+	runs, err := v.h.Runs(ctx, history.Filter{Suite: suite})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(runs) == 0 {
+		return nil, nil, viewError{http.StatusNotFound, fmt.Errorf("no run of suite %q in %s", suite, v.h.Where())}
+	}
+	if limit > 0 && len(runs) > limit {
+		runs = runs[len(runs)-limit:]
+	}
+	all := make([][]trajeval.CaseResult, len(runs))
+	for i, run := range runs {
+		rows, err := v.h.Rows(ctx, run.ID, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		// A run of several suites holds others' cases: keep this suite's.
+		rows = slices.DeleteFunc(rows, func(c trajeval.CaseResult) bool { return c.Suite != "" && c.Suite != suite })
+		all[i] = rows
+	}
+	return runs, all, nil
+}
+
+// A series is one line of a chart: a score per run, NaN where the run has
+// none.
+type series struct {
+	Name   string
+	Colour string
+	Values []float64
+	Points string // the SVG polyline's points
+	Dots   []dot
+}
+
+type dot struct {
+	X, Y  float64
+	Title string
+}
+
+var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"}
+
+func (v *viewer) chart(w http.ResponseWriter, r *http.Request) {
+	suite, caseID, evaluator := r.FormValue("suite"), r.FormValue("case"), r.FormValue("evaluator")
+	runs, all, err := v.suiteRuns(r.Context(), suite, 100)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	// For each run: the case score and each evaluator's score, averaged
+	// over the cases picked (one case, or every case) and their trials.
+	type acc struct{ sum, n float64 }
+	var names []string // "case score" then evaluators, in order of first appearance
+	per := make([]map[string]*acc, len(runs))
+	var cases []string
+	for i, rows := range all {
+		per[i] = map[string]*acc{}
+		add := func(name string, s float64) {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+			a := per[i][name]
+			if a == nil {
+				a = &acc{}
+				per[i][name] = a
+			}
+			a.sum += s
+			a.n++
+		}
+		for _, c := range rows {
+			if !slices.Contains(cases, c.ID) {
+				cases = append(cases, c.ID)
+			}
+			if caseID != "" && c.ID != caseID {
+				continue
+			}
+			if c.Status != trajeval.StatusError {
+				add("case score", c.Score)
+			}
+			for _, e := range c.Evaluators {
+				if e.Status != trajeval.StatusError {
+					add(e.Name, e.Score)
+				}
+			}
+		}
+	}
+	if caseID != "" && !slices.Contains(cases, caseID) {
+		v.fail(w, viewError{http.StatusNotFound, fmt.Errorf("no run of suite %q has a case %q", suite, caseID)})
+		return
+	}
+	var evaluators []string
+	for _, n := range names {
+		if n != "case score" {
+			evaluators = append(evaluators, n)
+		}
+	}
+	const width, height, left, right, top, bottom = 760.0, 260.0, 40.0, 10.0, 10.0, 30.0
+	x := func(i int) float64 {
+		if len(runs) == 1 {
+			return left + (width-left-right)/2
+		}
+		return left + float64(i)*(width-left-right)/float64(len(runs)-1)
+	}
+	y := func(s float64) float64 { return top + (1-s)*(height-top-bottom) }
+	var lines []series
+	for k, name := range names {
+		if evaluator != "" && name != evaluator && name != "case score" {
+			continue
+		}
+		s := series{Name: name, Colour: palette[k%len(palette)]}
+		var pts []string
+		for i := range runs {
+			a := per[i][name]
+			if a == nil {
+				s.Values = append(s.Values, math.NaN())
+				continue
+			}
+			m := a.sum / a.n
+			s.Values = append(s.Values, m)
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(m)))
+			s.Dots = append(s.Dots, dot{x(i), y(m), fmt.Sprintf("run %d: %s %.2f", runs[i].ID, name, m)})
+		}
+		s.Points = strings.Join(pts, " ")
+		lines = append(lines, s)
+	}
+	type tick struct {
+		X     float64
+		Label string
+		ID    int64
+	}
+	var ticks []tick
+	step := max(1, len(runs)/12)
+	for i, run := range runs {
+		if i%step == 0 || i == len(runs)-1 {
+			ticks = append(ticks, tick{x(i), "#" + strconv.FormatInt(run.ID, 10), run.ID})
+		}
+	}
+	type grid struct{ Y, Label string }
+	var grids []grid
+	for _, g := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		grids = append(grids, grid{fmt.Sprintf("%.1f", y(g)), fmt.Sprintf("%.2f", g)})
+	}
+	type cell struct {
+		Text  string
+		Class string
+	}
+	table := make([][]cell, len(runs))
+	for i := range runs {
+		for _, l := range lines {
+			if math.IsNaN(l.Values[i]) {
+				table[i] = append(table[i], cell{"–", ""})
+			} else {
+				table[i] = append(table[i], cell{fmt.Sprintf("%.2f", l.Values[i]), ""})
+			}
+		}
+	}
+	v.page(w, "chart", map[string]any{"Title": "trajeval " + suite + " over time", "Suite": suite, "Case": caseID, "Evaluator": evaluator,
+		"Cases": cases, "Evaluators": evaluators, "Runs": runs, "Lines": lines, "Ticks": ticks, "Grid": grids, "Table": table,
+		"Width": width, "Height": height, "Left": left, "Right": width - right, "Bottom": height - bottom})
+}
+
+// A flakyCase is a case whose verdict changed over the runs looked at, or
+// whose trials disagreed within a run.
+type flakyCase struct {
+	Suite, ID string
+	Flips     int // changes of verdict from one run to the next it ran in
+	Mixed     int // runs whose trials disagreed
+	History   []flakyCell
+}
+
+type flakyCell struct {
+	RunID  int64
+	Status string // pass, fail, error, mixed; "" when the run lacks the case
+	Title  string
+}
+
+func (v *viewer) flaky(w http.ResponseWriter, r *http.Request) {
+	suite := r.FormValue("suite")
+	n := 10
+	if s := r.FormValue("n"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil || n < 2 {
+			v.fail(w, viewError{http.StatusBadRequest, fmt.Errorf("n=%s: give a number of runs, 2 or more", s)})
+			return
+		}
+	}
+	runs, all, err := v.suiteRuns(r.Context(), suite, n)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	type key struct{ suite, id string }
+	var order []key
+	hist := map[key][]flakyCell{}
+	for i, rows := range all {
+		type tally struct{ pass, fail, err int }
+		counts := map[key]*tally{}
+		var seen []key
+		for _, c := range rows {
+			k := key{c.Suite, c.ID}
+			t := counts[k]
+			if t == nil {
+				t = &tally{}
+				counts[k] = t
+				seen = append(seen, k)
+			}
+			switch c.Status {
+			case trajeval.StatusPass:
+				t.pass++
+			case trajeval.StatusError:
+				t.err++
+			default:
+				t.fail++
+			}
+		}
+		for _, k := range seen {
+			if _, ok := hist[k]; !ok {
+				order = append(order, k)
+				hist[k] = make([]flakyCell, len(runs))
+				for j := range runs {
+					hist[k][j].RunID = runs[j].ID
+				}
+			}
+			t := counts[k]
+			cell := &hist[k][i]
+			tot := t.pass + t.fail + t.err
+			switch {
+			case t.pass > 0 && t.pass < tot:
+				cell.Status = "mixed" // trials disagreed
+			case t.pass == tot:
+				cell.Status = "pass"
+			case t.err == tot:
+				cell.Status = "error"
+			default:
+				cell.Status = "fail"
+			}
+			cell.Title = fmt.Sprintf("run %d: %s", runs[i].ID, cell.Status)
+			if tot > 1 {
+				cell.Title += fmt.Sprintf(" (%d of %d trials passed)", t.pass, tot)
+			}
+		}
+	}
+	var flaky []flakyCase
+	for _, k := range order {
+		fc := flakyCase{Suite: k.suite, ID: k.id, History: hist[k]}
+		last := ""
+		for _, c := range fc.History {
+			if c.Status == "" {
+				continue
+			}
+			if c.Status == "mixed" {
+				fc.Mixed++
+			}
+			if last != "" && c.Status != last {
+				fc.Flips++
+			}
+			last = c.Status
+		}
+		if fc.Flips > 0 || fc.Mixed > 0 {
+			flaky = append(flaky, fc)
+		}
+	}
+	slices.SortStableFunc(flaky, func(a, b flakyCase) int { return cmp.Compare(b.Flips+b.Mixed, a.Flips+a.Mixed) })
+	v.page(w, "flaky", map[string]any{"Title": "trajeval flaky cases of " + suite, "Suite": suite, "N": n,
+		"Runs": runs, "Flaky": flaky, "Cases": len(order)})
+}
