@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
@@ -92,11 +93,18 @@ func TestEvaluator_timeout(t *testing.T) {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	// The grader's child must be gone: its process group was killed. A
-	// zombie not yet reaped still answers signal 0, so look at its state.
-	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && !strings.Contains(string(stat), ") Z") {
-		if syscall.Kill(pid, 0) == nil {
-			t.Errorf("the grader's child %d survived the timeout", pid)
-		}
+	// kill takes effect a moment later on a busy machine, so wait a while;
+	// a zombie not yet reaped still answers signal 0, so look at its state.
+	alive := func() bool {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		return err == nil && !strings.Contains(string(stat), ") Z") && syscall.Kill(pid, 0) == nil
+	}
+	for i := 0; i < 200 && alive(); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive() {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the grader's child %d survived the timeout", pid)
 	}
 }
 
