@@ -128,6 +128,11 @@ func TestConfigErrors_provenance(t *testing.T) {
 			"an args_match path that does not parse is refused, never a key no call has (which would skip the comparison)"},
 		{"args_match wildcard", "type: tool_trajectory\nmode: in_order\nargs_match: [\"passengers[*].name\"]\nexpected: [book]\n",
 			`no * wildcard`, "an args_match path names one place"},
+		{"args_match path in no call", "type: tool_trajectory\nmode: in_order\nargs_match: [pasengers.0.seat]\nexpected: [{tool: book, args: {passengers: [{seat: 9Z}]}}]\n",
+			`suite.yaml:3:14: args_match[0]: args_match path pasengers.0.seat is in no expected call's args, so it would compare nothing`,
+			"a misspelt path would compare nothing and pass every seat"},
+		{"a call's args_match path not in its args", "type: tool_trajectory\nmode: in_order\nexpected: [{tool: book, args: {seat: 9Z}, args_match: [sea]}]\n",
+			`args_match path sea is not among this call's args`, "the call's own paths must name its own args"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -84,6 +84,22 @@ func buildTrajectory(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) 
 			}
 		}
 	}
+	if am := n.Get("args_match"); am != nil && o.ArgsMatch.Mode == trajeval.ArgsPaths && o.Groups == nil {
+		// A path no expected call has would compare nothing anywhere.
+		for i, p := range o.ArgsMatch.Paths {
+			found, checked := false, false
+			for _, c := range o.Expected {
+				if c.Args != nil && c.ArgsMatch.Mode == "" {
+					checked = true
+					found = found || settings.HasPath(c.Args, p)
+				}
+			}
+			if checked && !found {
+				return nil, am.Items[i].Errorf("args_match path %s is in no expected call's args, so it would compare nothing", p).
+					With("name a path under some call's args, or add the value to the calls' args")
+			}
+		}
+	}
 	mins := s.Minimums
 	if mins != nil {
 		if o.Mode != trajectory.AnyOrder {

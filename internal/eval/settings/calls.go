@@ -7,6 +7,8 @@ package settings
 
 import (
 	"errors"
+	"slices"
+	"strconv"
 
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
@@ -66,6 +68,14 @@ func Call(it *config.Node) (trajeval.ExpectedCall, error) {
 	if m := it.Get("args_match"); m != nil {
 		if c.ArgsMatch, err = ArgsMatch(m); err != nil {
 			return c, err
+		}
+		if c.ArgsMatch.Mode == trajeval.ArgsPaths && c.Args != nil {
+			for i, p := range c.ArgsMatch.Paths {
+				if !HasPath(c.Args, p) {
+					return c, m.Items[i].Errorf("args_match path %s is not among this call's args, so it would compare nothing", p).
+						With("name a path under args (e.g. %s), or add the value to args", firstPath(c.Args))
+				}
+			}
 		}
 	}
 	if d := it.Get("max_duration_ms"); d != nil {
@@ -145,4 +155,48 @@ func (r *ArgsRule) UnmarshalConfig(n *config.Node) error {
 	m, err := ArgsMatch(n)
 	r.ArgsMatch = m
 	return err
+}
+
+// HasPath reports whether args, a value read from a suite file, holds a
+// value at path (an args_match path: keys, and list indexes as digits).
+func HasPath(args any, path string) bool {
+	keys, err := argmatch.SplitPath(path)
+	if err != nil {
+		return false
+	}
+	v := args
+	for _, k := range keys {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[k]; !ok {
+				return false
+			}
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				return false
+			}
+			v = x[i]
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// firstPath returns an argument name of args for a hint, "city" when it
+// has none.
+func firstPath(args any) string {
+	if m, ok := args.(map[string]any); ok {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		if len(keys) > 0 {
+			slices.Sort(keys)
+			return keys[0]
+		}
+	}
+	return "city"
 }
