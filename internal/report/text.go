@@ -102,8 +102,13 @@ func textTrials(ts *trialSet) string {
 	}
 	fmt.Fprintf(&b, "\ntrials (pass@k and pass^k for k = %s)\n", strings.Join(kl, ", "))
 	for _, c := range ts.cases {
-		fmt.Fprintf(&b, "  %s  %d/%d passed  pass@k %s  pass^k %s  score %s",
-			caseName(c.Suite, c.ID), c.Passed, c.Trials, passKs(c.PassAtK, ks), passKs(c.PassHatK, ks), spread(c))
+		fmt.Fprintf(&b, "  %s  %d/%d passed", caseName(c.Suite, c.ID), c.Passed, c.Trials)
+		if c.Errors > 0 {
+			// They count as not passing; say so, so that pass^k 0 over
+			// trials that could not run is not read as an agent failing.
+			fmt.Fprintf(&b, " (%d could not be scored)", c.Errors)
+		}
+		fmt.Fprintf(&b, "  pass@k %s  pass^k %s  score %s", passKs(c.PassAtK, ks), passKs(c.PassHatK, ks), spread(c))
 		if c.Flaky() {
 			b.WriteString("  flaky")
 		}
