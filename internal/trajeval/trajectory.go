@@ -1,7 +1,6 @@
 package trajeval
 
 import (
-	"encoding/json"
 	"math"
 	"strings"
 	"time"
@@ -331,14 +330,15 @@ func deref[T any](p *T) T {
 	return v
 }
 
-// MarshalJSON writes the step in the canonical form.
+// MarshalJSON writes the step in the canonical form, as AppendJSON
+// writes each step.
 func (s Step) MarshalJSON() ([]byte, error) {
-	return json.Marshal(stepJSON{
-		Index: s.Index, Turn: nonZero(s.Turn), ID: nonZero(s.ID), Name: s.Name,
-		Args: s.Args, Result: s.Result, Error: s.Error, ErrorMessage: nonZero(s.ErrorMessage),
-		DurationMS: s.DurationMS, StartTime: nonZeroTime(s.StartTime), EndTime: nonZeroTime(s.EndTime),
-		ParallelGroup: nonZero(s.ParallelGroup), Agent: nonZero(s.Agent),
-	})
+	e := encoder{ok: true}
+	e.step(&s)
+	if !e.ok {
+		return s.marshalStd()
+	}
+	return e.b, nil
 }
 
 // UnmarshalJSON reads the canonical form. Numbers in args and results stay
@@ -357,24 +357,10 @@ func (s *Step) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the trajectory in the canonical form (docs/scoring.md §1).
+// MarshalJSON writes the trajectory in the canonical form (docs/scoring.md
+// §1); see AppendJSON.
 func (t Trajectory) MarshalJSON() ([]byte, error) {
-	w := trajectoryJSON{ID: t.ID, Turns: make([]turnJSON, len(t.Turns)), Steps: t.Steps, Partial: t.Partial}
-	if w.Steps == nil {
-		w.Steps = []Step{}
-	}
-	for i, tn := range t.Turns {
-		w.Turns[i] = turnJSON(tn)
-	}
-	for _, a := range t.Agents {
-		w.Agents = append(w.Agents, agentJSON{Name: a.Name, Parent: nonZero(a.Parent)})
-	}
-	m := t.Metrics
-	w.Metrics = metricsJSON{DurationMS: m.DurationMS, CostUSD: m.CostUSD, LLMCalls: m.LLMCalls}
-	if m.Tokens.Reported() {
-		w.Metrics.Tokens = &tokensJSON{m.Tokens.Input, m.Tokens.Output, m.Tokens.Total}
-	}
-	return json.Marshal(w)
+	return AppendJSON(nil, &t)
 }
 
 // UnmarshalJSON reads the canonical form written by MarshalJSON.

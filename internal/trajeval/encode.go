@@ -1,0 +1,426 @@
+package trajeval
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// AppendJSON appends the canonical JSON form of t (docs/scoring.md §1) to
+// dst and returns the extended slice: byte for byte what json.Marshal
+// writes for t, without reflection.
+//
+// The rules, which are encoding/json's:
+//  1. Fields come in the order of the wire shapes; what is unknown is null;
+//     "agents" and "partial" are left out when empty or false.
+//  2. Strings escape quote, backslash, control characters, <, > and &, and
+//     U+2028 and U+2029; bytes that are not UTF-8 become \ufffd.
+//  3. Numbers of arguments and results (json.Number) are written as they
+//     are; float64 figures as encoding/json writes them; object keys are
+//     sorted.
+//  4. What encoding/json refuses (a NaN or infinite figure, an invalid
+//     json.Number, a time outside years 0–9999) is refused with its error,
+//     and dst comes back unchanged.
+func AppendJSON(dst []byte, t *Trajectory) ([]byte, error) {
+	e := encoder{b: dst, ok: true}
+	e.trajectory(t)
+	if e.ok {
+		return e.b, nil
+	}
+	data, err := t.marshalStd()
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, data...), nil
+}
+
+// marshalStd is the trajectory's JSON by encoding/json, the reference
+// AppendJSON follows; it answers where AppendJSON gives up.
+func (t *Trajectory) marshalStd() ([]byte, error) {
+	return json.Marshal(t.wire())
+}
+
+func (t *Trajectory) wire() trajectoryJSON {
+	w := trajectoryJSON{ID: t.ID, Turns: make([]turnJSON, len(t.Turns)), Steps: t.Steps, Partial: t.Partial}
+	if w.Steps == nil {
+		w.Steps = []Step{}
+	}
+	for i, tn := range t.Turns {
+		w.Turns[i] = turnJSON(tn)
+	}
+	for _, a := range t.Agents {
+		w.Agents = append(w.Agents, agentJSON{Name: a.Name, Parent: nonZero(a.Parent)})
+	}
+	m := t.Metrics
+	w.Metrics = metricsJSON{DurationMS: m.DurationMS, CostUSD: m.CostUSD, LLMCalls: m.LLMCalls}
+	if m.Tokens.Reported() {
+		w.Metrics.Tokens = &tokensJSON{m.Tokens.Input, m.Tokens.Output, m.Tokens.Total}
+	}
+	return w
+}
+
+// marshalStd is the step's JSON by encoding/json.
+func (s *Step) marshalStd() ([]byte, error) {
+	return json.Marshal(stepJSON{
+		Index: s.Index, Turn: nonZero(s.Turn), ID: nonZero(s.ID), Name: s.Name,
+		Args: s.Args, Result: s.Result, Error: s.Error, ErrorMessage: nonZero(s.ErrorMessage),
+		DurationMS: s.DurationMS, StartTime: nonZeroTime(s.StartTime), EndTime: nonZeroTime(s.EndTime),
+		ParallelGroup: nonZero(s.ParallelGroup), Agent: nonZero(s.Agent),
+	})
+}
+
+// An encoder appends JSON to b; ok turns false at the first value it
+// cannot write as encoding/json would, and b is then to be thrown away.
+type encoder struct {
+	b  []byte
+	ok bool
+}
+
+func (e *encoder) trajectory(t *Trajectory) {
+	e.b = append(e.b, `{"id":`...)
+	e.str(t.ID)
+	e.b = append(e.b, `,"turns":[`...)
+	for i := range t.Turns {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		tn := &t.Turns[i]
+		e.b = append(e.b, `{"turn":`...)
+		e.b = strconv.AppendInt(e.b, int64(tn.Turn), 10)
+		e.b = append(e.b, `,"user":`...)
+		e.strPtr(tn.User)
+		e.b = append(e.b, `,"final_response":`...)
+		e.strPtr(tn.FinalResponse)
+		e.b = append(e.b, '}')
+	}
+	e.b = append(e.b, `],"steps":[`...)
+	for i := range t.Steps {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.step(&t.Steps[i])
+	}
+	m := &t.Metrics
+	e.b = append(e.b, `],"metrics":{"duration_ms":`...)
+	e.floatPtr(m.DurationMS)
+	e.b = append(e.b, `,"cost_usd":`...)
+	e.floatPtr(m.CostUSD)
+	e.b = append(e.b, `,"tokens":`...)
+	if tk := m.Tokens; tk.Reported() {
+		e.b = append(e.b, `{"input":`...)
+		e.intPtr(tk.Input)
+		e.b = append(e.b, `,"output":`...)
+		e.intPtr(tk.Output)
+		e.b = append(e.b, `,"total":`...)
+		e.intPtr(tk.Total)
+		e.b = append(e.b, '}')
+	} else {
+		e.b = append(e.b, "null"...)
+	}
+	e.b = append(e.b, `,"llm_calls":`...)
+	e.intPtr(m.LLMCalls)
+	e.b = append(e.b, '}')
+	if len(t.Agents) > 0 {
+		e.b = append(e.b, `,"agents":[`...)
+		for i, a := range t.Agents {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = append(e.b, `{"name":`...)
+			e.str(a.Name)
+			e.b = append(e.b, `,"parent":`...)
+			e.strOrNull(a.Parent)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if t.Partial {
+		e.b = append(e.b, `,"partial":true`...)
+	}
+	e.b = append(e.b, '}')
+}
+
+func (e *encoder) step(s *Step) {
+	e.b = append(e.b, `{"index":`...)
+	e.b = strconv.AppendInt(e.b, int64(s.Index), 10)
+	e.b = append(e.b, `,"turn":`...)
+	e.intOrNull(s.Turn)
+	e.b = append(e.b, `,"id":`...)
+	e.strOrNull(s.ID)
+	e.b = append(e.b, `,"name":`...)
+	e.str(s.Name)
+	e.b = append(e.b, `,"args":`...)
+	e.value(s.Args)
+	e.b = append(e.b, `,"result":`...)
+	e.value(s.Result)
+	e.b = append(e.b, `,"error":`...)
+	if s.Error == nil {
+		e.b = append(e.b, "null"...)
+	} else {
+		e.b = strconv.AppendBool(e.b, *s.Error)
+	}
+	e.b = append(e.b, `,"error_message":`...)
+	e.strOrNull(s.ErrorMessage)
+	e.b = append(e.b, `,"duration_ms":`...)
+	e.floatPtr(s.DurationMS)
+	e.b = append(e.b, `,"start_time":`...)
+	e.time(s.StartTime)
+	e.b = append(e.b, `,"end_time":`...)
+	e.time(s.EndTime)
+	e.b = append(e.b, `,"parallel_group":`...)
+	e.intOrNull(s.ParallelGroup)
+	e.b = append(e.b, `,"agent":`...)
+	e.strOrNull(s.Agent)
+	e.b = append(e.b, '}')
+}
+
+// value writes a JSON value of the trajectory model; a value of another
+// type goes to encoding/json.
+func (e *encoder) value(v any) {
+	switch x := v.(type) {
+	case nil:
+		e.b = append(e.b, "null"...)
+	case string:
+		e.str(x)
+	case json.Number:
+		e.number(x)
+	case bool:
+		e.b = strconv.AppendBool(e.b, x)
+	case float64:
+		e.float(x)
+	case []any:
+		if x == nil {
+			e.b = append(e.b, "null"...)
+			return
+		}
+		e.b = append(e.b, '[')
+		for i, el := range x {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.value(el)
+		}
+		e.b = append(e.b, ']')
+	case map[string]any:
+		e.object(x)
+	default:
+		data, err := json.Marshal(v)
+		if err != nil {
+			e.ok = false
+			return
+		}
+		e.b = append(e.b, data...)
+	}
+}
+
+// object writes m with its keys sorted, as encoding/json does.
+func (e *encoder) object(m map[string]any) {
+	if m == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	var buf [16]string
+	keys := buf[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	e.b = append(e.b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.str(k)
+		e.b = append(e.b, ':')
+		e.value(m[k])
+	}
+	e.b = append(e.b, '}')
+}
+
+// number writes n as it is; the empty number is 0 and an invalid one is
+// refused, as by encoding/json.
+func (e *encoder) number(n json.Number) {
+	switch {
+	case n == "":
+		e.b = append(e.b, '0')
+	case validNumber(string(n)):
+		e.b = append(e.b, n...)
+	default:
+		e.ok = false
+	}
+}
+
+// validNumber reports whether s is a JSON number literal.
+func validNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		j := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// time writes t in UTC as time.Time's MarshalJSON does; the zero time is
+// null.
+func (e *encoder) time(t time.Time) {
+	if t.IsZero() {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	t = t.UTC()
+	if y := t.Year(); y < 0 || y > 9999 {
+		e.ok = false
+		return
+	}
+	e.b = append(e.b, '"')
+	e.b = t.AppendFormat(e.b, time.RFC3339Nano)
+	e.b = append(e.b, '"')
+}
+
+func (e *encoder) intOrNull(n int) {
+	if n == 0 {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = strconv.AppendInt(e.b, int64(n), 10)
+}
+
+func (e *encoder) intPtr(n *int64) {
+	if n == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = strconv.AppendInt(e.b, *n, 10)
+}
+
+func (e *encoder) floatPtr(f *float64) {
+	if f == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.float(*f)
+}
+
+// float writes f as encoding/json does: like ES6, %f between 1e-6 and
+// 1e21, exponents unpadded. NaN and infinities are refused.
+func (e *encoder) float(f float64) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		e.ok = false
+		return
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	e.b = strconv.AppendFloat(e.b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 becomes e-9
+		n := len(e.b)
+		if n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
+			e.b[n-2] = e.b[n-1]
+			e.b = e.b[:n-1]
+		}
+	}
+}
+
+func (e *encoder) strPtr(s *string) {
+	if s == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.str(*s)
+}
+
+func (e *encoder) strOrNull(s string) {
+	if s == "" {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.str(s)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// str writes s as json.Marshal does: quote, backslash and control
+// characters escaped, <, > and & too, U+2028 and U+2029 escaped, and
+// invalid UTF-8 as \ufffd.
+func (e *encoder) str(s string) {
+	b := append(e.b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	e.b = append(b, '"')
+}

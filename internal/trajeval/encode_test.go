@@ -1,0 +1,251 @@
+package trajeval_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// TestAppendJSON encodes random trajectories by hand and with
+// encoding/json: the bytes must be the same, whatever the strings (quotes,
+// control characters, <, > and &, invalid UTF-8, U+2028), the numbers
+// (exact big ones, tiny and huge figures, negative zero), the nesting of
+// arguments and the fields set or left unknown.
+func TestAppendJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	prefix := []byte("kept")
+	for i := range 3000 {
+		tr := randomTrajectory(rng)
+		want, err := trajeval.MarshalStd(tr)
+		if err != nil {
+			t.Fatalf("encoding/json: %v", err)
+		}
+		got, err := trajeval.AppendJSON(prefix, tr)
+		if err != nil {
+			t.Fatalf("AppendJSON: %v", err)
+		}
+		if !bytes.Equal(got, append(prefix[:len(prefix):len(prefix)], want...)) {
+			t.Fatalf("trajectory %d: JSON differs:\n got: %s\nwant: %s", i, got, want)
+		}
+		if got, _ := tr.MarshalJSON(); !bytes.Equal(got, want) {
+			t.Fatalf("trajectory %d: MarshalJSON differs:\n got: %s\nwant: %s", i, got, want)
+		}
+		for _, s := range tr.Steps {
+			got, _ := s.MarshalJSON()
+			want, _ := trajeval.MarshalStepStd(s)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("trajectory %d: step JSON differs:\n got: %s\nwant: %s", i, got, want)
+			}
+		}
+	}
+}
+
+// TestAppendJSON_refused checks that what encoding/json refuses is still
+// refused with its error, and nothing is appended.
+func TestAppendJSON_refused(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(-1)
+	tests := []struct {
+		name   string
+		tr     trajeval.Trajectory
+		reason string
+	}{
+		{"NaN duration", trajeval.Trajectory{Steps: []trajeval.Step{{DurationMS: &nan}}}, "JSON has no NaN"},
+		{"infinite cost", trajeval.Trajectory{Metrics: trajeval.Metrics{CostUSD: &inf}}, "JSON has no infinity"},
+		{"NaN argument", trajeval.Trajectory{Steps: []trajeval.Step{{Args: map[string]any{"x": []any{nan}}}}}, "nested figures are checked too"},
+		{"bad number", trajeval.Trajectory{Steps: []trajeval.Step{{Result: json.Number("1.")}}}, "json.Number must be a number literal"},
+		{"year 10000", trajeval.Trajectory{Steps: []trajeval.Step{{StartTime: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}}}, "RFC 3339 years have four digits"},
+		{"unencodable value", trajeval.Trajectory{Steps: []trajeval.Step{{Args: map[string]any{"f": func() {}}}}}, "a value of another type goes to encoding/json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, want := trajeval.MarshalStd(&tt.tr)
+			got, err := trajeval.AppendJSON([]byte("kept"), &tt.tr)
+			if want == nil || err == nil {
+				t.Fatalf("error %v, encoding/json's %v; want both to fail: %s", err, want, tt.reason)
+			}
+			// The reference names its own step type; the rest must agree.
+			if w := strings.ReplaceAll(want.Error(), "stdStep", "Step"); err.Error() != w {
+				t.Errorf("error %q, want %q: %s", err, w, tt.reason)
+			}
+			if string(got) != "kept" {
+				t.Errorf("got %q on an error, want dst unchanged", got)
+			}
+		})
+	}
+}
+
+var texts = []string{"", "a", "search", `say "hi"`, `back\slash`, "tab\tnew\nline\r", "\x00\x01\x1f\x7f\b\f", "<b>&amp;</b>",
+	"héllo wörld", "emoji 🎉", "\u2028\u2029", "bad \xff\xfe utf8", "cut \xe2\x82", `{"a": 1}`, "null", "日本語"}
+
+func randomText(rng *rand.Rand) string {
+	s := texts[rng.IntN(len(texts))]
+	if rng.IntN(4) == 0 {
+		s += texts[rng.IntN(len(texts))]
+	}
+	return s
+}
+
+var floats = []float64{0, 1, -1, 0.5, 1.0 / 3, 100, 1e-7, 1e-6, 9.99e-7, 1e20, 1e21, 1.5e300, -2.5e-10, 123456789.125, 0.1 + 0.2}
+
+func randomFloat(rng *rand.Rand) float64 {
+	switch rng.IntN(5) {
+	case 0:
+		return math.Copysign(0, -1)
+	case 1:
+		return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(60)-30))
+	}
+	return floats[rng.IntN(len(floats))]
+}
+
+var numbers = []json.Number{"0", "-0", "1", "-17", "3.14", "1e400", "-1.5E-300", "12345678901234567890123456789", "0.10", "2e+3", ""}
+
+func randomValue(rng *rand.Rand, depth int) any {
+	n := 7
+	if depth > 3 {
+		n = 5
+	}
+	switch rng.IntN(n) {
+	case 0:
+		return nil
+	case 1:
+		return some(rng)
+	case 2:
+		return randomText(rng)
+	case 3:
+		return numbers[rng.IntN(len(numbers))]
+	case 4:
+		return randomFloat(rng)
+	case 5:
+		if rng.IntN(5) == 0 {
+			return []any(nil)
+		}
+		a := make([]any, rng.IntN(4))
+		for i := range a {
+			a[i] = randomValue(rng, depth+1)
+		}
+		return a
+	default:
+		if rng.IntN(5) == 0 {
+			return map[string]any(nil)
+		}
+		m := map[string]any{}
+		for range rng.IntN(20) {
+			m[randomText(rng)] = randomValue(rng, depth+1)
+		}
+		return m
+	}
+}
+
+func some(rng *rand.Rand) bool { return rng.IntN(2) == 0 }
+
+func maybe[T any](rng *rand.Rand, v T) *T {
+	if some(rng) {
+		return nil
+	}
+	return &v
+}
+
+func orZero[T any](rng *rand.Rand, v T) T {
+	if some(rng) {
+		var zero T
+		return zero
+	}
+	return v
+}
+
+func randomTime(rng *rand.Rand) time.Time {
+	if some(rng) {
+		return time.Time{}
+	}
+	zone := time.FixedZone("", (rng.IntN(25)-12)*3600)
+	return time.Unix(rng.Int64N(1<<36)-1<<35, rng.Int64N(1e9)*int64(rng.IntN(2))).In(zone)
+}
+
+func randomTrajectory(rng *rand.Rand) *trajeval.Trajectory {
+	t := &trajeval.Trajectory{ID: randomText(rng), Partial: some(rng), Line: rng.IntN(9), Trial: rng.IntN(3)}
+	if some(rng) {
+		t.Turns = make([]trajeval.Turn, rng.IntN(3))
+	}
+	for i := range t.Turns {
+		t.Turns[i] = trajeval.Turn{Turn: i + 1, User: maybe(rng, randomText(rng)), FinalResponse: maybe(rng, randomText(rng))}
+	}
+	if rng.IntN(5) > 0 {
+		t.Steps = make([]trajeval.Step, rng.IntN(5))
+	}
+	for i := range t.Steps {
+		t.Steps[i] = trajeval.Step{
+			Index: i + 1, Turn: orZero(rng, rng.IntN(4)), ID: orZero(rng, randomText(rng)), Name: randomText(rng),
+			Args: randomValue(rng, 0), Result: randomValue(rng, 0), Error: maybe(rng, some(rng)),
+			ErrorMessage: orZero(rng, randomText(rng)), DurationMS: maybe(rng, randomFloat(rng)),
+			StartTime: randomTime(rng), EndTime: randomTime(rng), ParallelGroup: orZero(rng, rng.IntN(3)-1),
+			Agent: orZero(rng, randomText(rng)),
+		}
+	}
+	t.Metrics = trajeval.Metrics{DurationMS: maybe(rng, randomFloat(rng)), CostUSD: maybe(rng, randomFloat(rng)),
+		LLMCalls: maybe(rng, rng.Int64()-rng.Int64())}
+	if some(rng) {
+		t.Metrics.Tokens = trajeval.Tokens{Input: maybe(rng, rng.Int64()), Output: maybe(rng, -rng.Int64N(9)), Total: maybe(rng, int64(math.MinInt64))}
+	}
+	switch rng.IntN(3) {
+	case 0:
+		t.Agents = []trajeval.Agent{}
+	case 1:
+		for range 1 + rng.IntN(3) {
+			t.Agents = append(t.Agents, trajeval.Agent{Name: randomText(rng), Parent: orZero(rng, randomText(rng))})
+		}
+	}
+	return t
+}
+
+// benchTrajectory is a trajectory of 20 steps with the arguments and
+// results a tool-calling agent gives.
+func benchTrajectory() *trajeval.Trajectory {
+	t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	tr := &trajeval.Trajectory{ID: "case-0042", Turns: []trajeval.Turn{{Turn: 1, User: ptr("Book a flight from NYC to <SFO> & a hotel"), FinalResponse: ptr("Done: flight UA 123, hotel booked.")}}}
+	for i := range 20 {
+		tr.Steps = append(tr.Steps, trajeval.Step{
+			Index: i + 1, Turn: 1, ID: "call_" + strings.Repeat("x", 20), Name: "search_flights",
+			Args:   map[string]any{"origin": "NYC", "destination": "SFO", "date": "2025-06-02", "passengers": json.Number("2"), "filters": map[string]any{"max_stops": json.Number("1"), "cabin": "economy"}},
+			Result: `{"flights": [{"id": "UA123", "price": 312.5}, {"id": "DL456", "price": 289.0}]}`,
+			Error:  ptr(false), DurationMS: ptr(123.456), StartTime: t0.Add(time.Duration(i) * time.Second), EndTime: t0.Add(time.Duration(i)*time.Second + 123456*time.Microsecond),
+		})
+	}
+	tr.Metrics = trajeval.Metrics{DurationMS: ptr(4567.0), CostUSD: ptr(0.0123), Tokens: trajeval.Tokens{Input: ptr[int64](1200), Output: ptr[int64](340), Total: ptr[int64](1540)}, LLMCalls: ptr[int64](4)}
+	return tr
+}
+
+func BenchmarkMarshalJSON(b *testing.B) {
+	tr := benchTrajectory()
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := trajeval.MarshalStd(tr); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("MarshalJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := tr.MarshalJSON(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("AppendJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf []byte
+		for b.Loop() {
+			var err error
+			if buf, err = trajeval.AppendJSON(buf[:0], tr); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
