@@ -81,6 +81,22 @@ func (e *LogExporter) Add(trace pcommon.TraceID, root pcommon.SpanID, r trajeval
 	now := pcommon.NewTimestampFromTime(time.Now())
 	e.mu.Lock()
 	recs := e.batch.ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+	e.n += AppendEvents(recs, trace, root, r, now)
+	full := e.n >= 512
+	e.mu.Unlock()
+	if full {
+		select {
+		case e.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// AppendEvents appends to recs the gen_ai.evaluation.result event of each
+// evaluator result of r, the row of the trace trace, whose root span is
+// root (empty when it never came), stamped now, as [LogExporter] sends
+// them; it returns how many it appended.
+func AppendEvents(recs plog.LogRecordSlice, trace pcommon.TraceID, root pcommon.SpanID, r trajeval.CaseResult, now pcommon.Timestamp) int {
 	for _, ev := range r.Evaluators {
 		lr := recs.AppendEmpty()
 		lr.SetEventName(EventName)
@@ -103,16 +119,8 @@ func (e *LogExporter) Add(trace pcommon.TraceID, root pcommon.SpanID, r trajeval
 			}
 			a.PutStr("error.type", typ)
 		}
-		e.n++
 	}
-	full := e.n >= 512
-	e.mu.Unlock()
-	if full {
-		select {
-		case e.kick <- struct{}{}:
-		default:
-		}
-	}
+	return len(r.Evaluators)
 }
 
 // explanation says in one line why a result is what it is.

@@ -93,6 +93,12 @@ type Config struct {
 	Logs *LogExporter
 	// Log receives the server's own messages; nil discards them.
 	Log *slog.Logger
+	// Results, when set, receives each scored trace's row, with the trace's
+	// id and its root span's id (empty when the root never came), after
+	// Out and Logs did; it is how a host other than the HTTP server (an
+	// OpenTelemetry Collector component) takes the results. It is called
+	// from the scoring workers, several at once.
+	Results func(trace pcommon.TraceID, root pcommon.SpanID, r trajeval.CaseResult)
 }
 
 // Errors of [Server.Ingest].
@@ -367,6 +373,9 @@ func (s *Server) finish(p *pending) {
 	s.metrics.scored(r, latency)
 	if s.cfg.Logs != nil {
 		s.cfg.Logs.Add(p.id, p.rootSpan, r)
+	}
+	if s.cfg.Results != nil {
+		s.cfg.Results(p.id, p.rootSpan, r)
 	}
 }
 
