@@ -3,10 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -374,77 +373,15 @@ func (e *rowEncoder) any(v any) {
 // float writes f as encoding/json does: like ES6, %f between 1e-6 and
 // 1e21, exponents unpadded. NaN and infinities are refused.
 func (e *rowEncoder) float(f float64) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	var ok bool
+	if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
 		e.ok = false
-		return
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	e.b = strconv.AppendFloat(e.b, f, format, -1, 64)
-	if format == 'e' {
-		// e-09 becomes e-9
-		n := len(e.b)
-		if n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
-			e.b[n-2] = e.b[n-1]
-			e.b = e.b[:n-1]
-		}
 	}
 }
-
-const hexDigits = "0123456789abcdef"
 
 // str writes s as encoding/json does with SetEscapeHTML(false): control
 // characters, quote and backslash escaped, invalid UTF-8 as \ufffd, U+2028
 // and U+2029 escaped.
 func (e *rowEncoder) str(s string) {
-	b := append(e.b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	e.b = append(b, '"')
+	e.b = jsonv.AppendString(e.b, s, false)
 }

@@ -2,11 +2,11 @@ package trajeval
 
 import (
 	"encoding/json"
-	"math"
 	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // AppendJSON appends the canonical JSON form of t (docs/scoring.md §1) to
@@ -334,22 +334,9 @@ func (e *encoder) floatPtr(f *float64) {
 // float writes f as encoding/json does: like ES6, %f between 1e-6 and
 // 1e21, exponents unpadded. NaN and infinities are refused.
 func (e *encoder) float(f float64) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	var ok bool
+	if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
 		e.ok = false
-		return
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	e.b = strconv.AppendFloat(e.b, f, format, -1, 64)
-	if format == 'e' {
-		// e-09 becomes e-9
-		n := len(e.b)
-		if n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
-			e.b[n-2] = e.b[n-1]
-			e.b = e.b[:n-1]
-		}
 	}
 }
 
@@ -369,58 +356,9 @@ func (e *encoder) strOrNull(s string) {
 	e.str(s)
 }
 
-const hexDigits = "0123456789abcdef"
-
 // str writes s as json.Marshal does: quote, backslash and control
 // characters escaped, <, > and & too, U+2028 and U+2029 escaped, and
 // invalid UTF-8 as \ufffd.
 func (e *encoder) str(s string) {
-	b := append(e.b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	e.b = append(b, '"')
+	e.b = jsonv.AppendString(e.b, s, true)
 }
