@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -44,8 +43,6 @@ read as, when it was detected (-q: not).`,
 // convert writes the trajectories of each file to w, one JSON object per
 // line, as they are read.
 func convert(cmd *cobra.Command, args []string, ro trajeval.ReadOptions, quiet bool, w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
 	stderr := cmd.ErrOrStderr()
 	ro.Warn = func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
 	for _, path := range args {
@@ -67,7 +64,13 @@ func convert(cmd *cobra.Command, args []string, ro trajeval.ReadOptions, quiet b
 				return err
 			}
 			n++
-			if err := enc.Encode(t); err != nil {
+			// The trajectory's own encoder: what an Encoder would write,
+			// without checking and compacting it again.
+			line, err := t.MarshalJSON()
+			if err != nil {
+				return fmt.Errorf("writing the output: %w", err)
+			}
+			if _, err := w.Write(append(line, '\n')); err != nil {
 				return fmt.Errorf("writing the output: %w", err)
 			}
 		}
