@@ -7,15 +7,22 @@ import "math"
 // potentials, O(n³)).
 func hungarianMax(w [][]int64) []int {
 	n := len(w)
-	const inf = math.MaxInt64 / 4
-	// Minimise the negated weights; rows and columns are 1-based inside.
-	u := make([]int64, n+1)
-	v := make([]int64, n+1)
-	p := make([]int, n+1) // p[col] = row
-	way := make([]int, n+1)
-	minv := make([]int64, n+1)
-	used := make([]bool, n+1)
-	for i := 1; i <= n; i++ {
+	return kuhnMunkres(n, n, func(r, c int) int64 { return w[r][c] }, math.MaxInt64/4)
+}
+
+// kuhnMunkres returns, for rows ≤ cols, the column assigned to each row so
+// that the total weight at(row, col) is maximal: Kuhn–Munkres with
+// potentials, minimising the negated weights, O(rows²·cols). inf must
+// exceed any sum of weights the search can meet.
+func kuhnMunkres[W int64 | float64](rows, cols int, at func(r, c int) W, inf W) []int {
+	// Rows and columns are 1-based inside.
+	u := make([]W, rows+1)
+	v := make([]W, cols+1)
+	p := make([]int, cols+1) // p[col] = row
+	way := make([]int, cols+1)
+	minv := make([]W, cols+1)
+	used := make([]bool, cols+1)
+	for i := 1; i <= rows; i++ {
 		p[0] = i
 		j0 := 0
 		for j := range minv {
@@ -23,12 +30,12 @@ func hungarianMax(w [][]int64) []int {
 		}
 		for {
 			used[j0] = true
-			i0, delta, j1 := p[j0], int64(inf), 0
-			for j := 1; j <= n; j++ {
+			i0, delta, j1 := p[j0], inf, 0
+			for j := 1; j <= cols; j++ {
 				if used[j] {
 					continue
 				}
-				cur := -w[i0-1][j-1] - u[i0] - v[j]
+				cur := -at(i0-1, j-1) - u[i0] - v[j]
 				if cur < minv[j] {
 					minv[j], way[j] = cur, j0
 				}
@@ -36,7 +43,7 @@ func hungarianMax(w [][]int64) []int {
 					delta, j1 = minv[j], j
 				}
 			}
-			for j := 0; j <= n; j++ {
+			for j := 0; j <= cols; j++ {
 				if used[j] {
 					u[p[j]] += delta
 					v[j] -= delta
@@ -55,8 +62,8 @@ func hungarianMax(w [][]int64) []int {
 			j0 = j1
 		}
 	}
-	rowCol := make([]int, n)
-	for j := 1; j <= n; j++ {
+	rowCol := make([]int, rows)
+	for j := 1; j <= cols; j++ {
 		if p[j] > 0 {
 			rowCol[p[j]-1] = j - 1
 		}

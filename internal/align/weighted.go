@@ -24,7 +24,7 @@ func MaxWeight(w [][]float64) []Pair {
 		rows, cols = k, m
 	}
 	var out []Pair
-	for r, c := range hungarianMaxRect(rows, cols, at) {
+	for r, c := range kuhnMunkres(rows, cols, at, math.Inf(1)) {
 		i, j := r, c
 		if m > k {
 			i, j = c, r
@@ -35,66 +35,6 @@ func MaxWeight(w [][]float64) []Pair {
 	}
 	sortPairs(out)
 	return out
-}
-
-// hungarianMaxRect returns, for rows ≤ cols, the column assigned to each
-// row so that the total weight at(row, col) is maximal (Kuhn–Munkres with
-// potentials, O(rows²·cols)).
-func hungarianMaxRect(rows, cols int, at func(r, c int) float64) []int {
-	inf := math.Inf(1)
-	u := make([]float64, rows+1)
-	v := make([]float64, cols+1)
-	p := make([]int, cols+1) // p[col] = row, 1-based
-	way := make([]int, cols+1)
-	minv := make([]float64, cols+1)
-	used := make([]bool, cols+1)
-	for i := 1; i <= rows; i++ {
-		p[0] = i
-		j0 := 0
-		for j := range minv {
-			minv[j], used[j] = inf, false
-		}
-		for {
-			used[j0] = true
-			i0, delta, j1 := p[j0], inf, 0
-			for j := 1; j <= cols; j++ {
-				if used[j] {
-					continue
-				}
-				cur := -at(i0-1, j-1) - u[i0] - v[j]
-				if cur < minv[j] {
-					minv[j], way[j] = cur, j0
-				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
-				}
-			}
-			for j := 0; j <= cols; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
-				}
-			}
-			j0 = j1
-			if p[j0] == 0 {
-				break
-			}
-		}
-		for j0 != 0 {
-			j1 := way[j0]
-			p[j0] = p[j1]
-			j0 = j1
-		}
-	}
-	rowCol := make([]int, rows)
-	for j := 1; j <= cols; j++ {
-		if p[j] > 0 {
-			rowCol[p[j]-1] = j - 1
-		}
-	}
-	return rowCol
 }
 
 // OrderedMaxWeight returns the order-preserving matching of items to
