@@ -22,9 +22,11 @@ import (
 // serveFlags are the settings of trajeval serve.
 type serveFlags struct {
 	http, grpc, out, otlpLogs, token string
-	grace, idle, shutdown            time.Duration
+	grace, idle, shutdown, logsRetry time.Duration
 	queue, maxSpans, workers         int
-	maxRequestBytes                  int64
+	logsBacklog                      int
+	maxRequestBytes, maxBytes        int64
+	outBacklog                       int64
 	otlpLogsHeaders                  []string
 	check                            bool
 }
@@ -44,7 +46,15 @@ of attribute patterns (docs/serve.md).
 Results go to --out as JSON lines, as eval --out jsonl writes them (id = the
 trace id), and as gen_ai.evaluation.result log events to --otlp-logs. The
 HTTP port also serves /metrics (Prometheus), /healthz and /readyz. SIGTERM
-or Ctrl-C stops taking spans, scores what is held and exits.`,
+or Ctrl-C stops taking spans, scores what is held and exits.
+
+No result is dropped silently. A row that cannot be written to --out (a full
+disk) is kept, /readyz says why, and it is written again, in order, once
+writing works; while --out-backlog-bytes of rows wait, requests are refused
+with 503 so that exporters retry. Rows still unwritten at exit go to stderr
+as JSON lines. Log events the endpoint refuses for a while (connection
+errors, 429, 502, 503, 504) are retried with backoff for --otlp-logs-retry;
+the others are dropped, logged and counted in /metrics.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.token == "" {
@@ -62,6 +72,8 @@ or Ctrl-C stops taking spans, scores what is held and exits.`,
 	fl.StringVar(&f.grpc, "grpc", "127.0.0.1:4317", `OTLP/gRPC address; "" for none`)
 	fl.StringVar(&f.out, "out", "", "append each result as a JSON line to this file")
 	fl.StringVar(&f.otlpLogs, "otlp-logs", "", "send gen_ai.evaluation.result events to this OTLP/HTTP logs URL (e.g. http://127.0.0.1:4318/v1/logs)")
+	fl.DurationVar(&f.logsRetry, "otlp-logs-retry", 5*time.Minute, "how long a batch of log events the endpoint refuses for a while is retried; 0 for never")
+	fl.IntVar(&f.logsBacklog, "otlp-logs-backlog", 65536, "log events that may wait to be sent; beyond, new ones are dropped and counted")
 	fl.StringArrayVar(&f.otlpLogsHeaders, "otlp-logs-header", nil, "a header KEY=VALUE sent with the log events (repeatable), e.g. Authorization=Bearer ...")
 	fl.StringVar(&f.token, "token", "", "require this bearer token on OTLP and /metrics requests (default $TRAJEVAL_TOKEN)")
 	fl.DurationVar(&f.grace, "grace", 2*time.Second, "how long a trace waits for late spans after its root span arrived")
@@ -69,6 +81,8 @@ or Ctrl-C stops taking spans, scores what is held and exits.`,
 	fl.DurationVar(&f.shutdown, "shutdown-timeout", 30*time.Second, "how long shutdown may take to score what is held")
 	fl.IntVar(&f.queue, "queue", 1024, "done traces that may wait to be scored; beyond, requests are refused with 429")
 	fl.IntVar(&f.maxSpans, "max-spans", 1_000_000, "spans that may be held; beyond, requests are refused with 429")
+	fl.Int64Var(&f.maxBytes, "max-bytes", 512<<20, "bytes of spans (protobuf size) that may be held; beyond, requests are refused with 429")
+	fl.Int64Var(&f.outBacklog, "out-backlog-bytes", 64<<20, "bytes of result rows that may wait after --out failed; beyond, requests are refused with 503")
 	fl.IntVar(&f.workers, "workers", 0, "traces scored at once (default execution.workers, else one per CPU)")
 	fl.Int64Var(&f.maxRequestBytes, "max-request-bytes", 16<<20, "largest request body, also once decompressed (413 beyond)")
 	return c
@@ -86,6 +100,10 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 		return usageError{errors.New("--grace, --idle and --shutdown-timeout must be more than 0")}
 	case f.queue < 1, f.maxSpans < 1, f.maxRequestBytes < 1:
 		return usageError{errors.New("--queue, --max-spans and --max-request-bytes must be at least 1")}
+	case f.maxBytes < 1, f.outBacklog < 1, f.logsBacklog < 1:
+		return usageError{errors.New("--max-bytes, --out-backlog-bytes and --otlp-logs-backlog must be at least 1")}
+	case f.logsRetry < 0:
+		return usageError{errors.New("--otlp-logs-retry must be 0 (no retry) or more")}
 	case f.workers < 0:
 		return usageError{errors.New("--workers must be at least 1 (0 takes the default)")}
 	}
@@ -95,14 +113,16 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 		return err
 	}
 	cfg := serve.Config{Policy: pol, Grace: f.grace, Idle: f.idle, Queue: f.queue, MaxSpans: f.maxSpans,
-		MaxRequestBytes: f.maxRequestBytes, Token: f.token, Workers: f.workers, Log: log}
+		MaxBytes: f.maxBytes, MaxRequestBytes: f.maxRequestBytes, Token: f.token, Workers: f.workers, Log: log}
 	if f.out != "" {
 		out, err := os.OpenFile(f.out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
 			return err
 		}
 		defer out.Close()
-		cfg.Out, cfg.OutName = out, f.out
+		cfg.Out, cfg.OutName, cfg.OutBacklog = out, f.out, f.outBacklog
+		// The last resort for rows the file still refuses at exit.
+		cfg.OutLost = stderr
 	}
 	if f.otlpLogs != "" {
 		h := http.Header{}
@@ -113,7 +133,8 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 			}
 			h.Add(k, v)
 		}
-		cfg.Logs = serve.NewLogExporter(f.otlpLogs, h, log)
+		cfg.Logs = serve.NewLogExporter(serve.LogConfig{URL: f.otlpLogs, Header: h, Log: log,
+			Retry: f.logsRetry, Backlog: f.logsBacklog})
 	}
 	if cfg.Out == nil && cfg.Logs == nil {
 		log.Warn("neither --out nor --otlp-logs is given: results are only counted in /metrics")

@@ -19,8 +19,10 @@ import (
 // GRPCServer returns a gRPC server with the OTLP TraceService, which
 // takes spans as the HTTP /v1/traces does: a message over
 // Config.MaxRequestBytes is refused (RESOURCE_EXHAUSTED), as is one that
-// finds the queue or the span budget full (RESOURCE_EXHAUSTED, with a
-// RetryInfo of one second); with a token, the "authorization" metadata
+// finds the queue, the span budget or the byte budget full
+// (RESOURCE_EXHAUSTED, with a RetryInfo of one second), or the backlog of
+// rows that could not be written full (UNAVAILABLE, with a RetryInfo of
+// five seconds); with a token, the "authorization" metadata
 // must be "Bearer TOKEN" (else UNAUTHENTICATED).
 func (s *Server) GRPCServer() *grpc.Server {
 	g := grpc.NewServer(
@@ -52,10 +54,15 @@ type traceService struct {
 func (t *traceService) Export(_ context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
 	err := t.s.Ingest(req.Traces())
 	switch {
-	case errors.Is(err, errQueueFull), errors.Is(err, errSpansFull):
+	case errors.Is(err, errQueueFull), errors.Is(err, errSpansFull), errors.Is(err, errBytesFull):
 		t.s.metrics.request("grpc", "refused", int(codes.ResourceExhausted))
 		st, _ := status.New(codes.ResourceExhausted, err.Error()+"; retry later").
 			WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Second)})
+		return ptraceotlp.NewExportResponse(), st.Err()
+	case errors.Is(err, errOutFull):
+		t.s.metrics.request("grpc", "refused", int(codes.Unavailable))
+		st, _ := status.New(codes.Unavailable, err.Error()+"; retry later").
+			WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(5 * time.Second)})
 		return ptraceotlp.NewExportResponse(), st.Err()
 	case err != nil:
 		t.s.metrics.request("grpc", "refused", int(codes.Unavailable))

@@ -45,10 +45,14 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
-func (s *Server) gauges() (queue, pending, held int) {
+func (s *Server) gauges() gaugeValues {
+	var outRows int
+	if s.out != nil {
+		outRows, _ = s.out.state()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.ready), len(s.pending), s.held
+	return gaugeValues{queue: len(s.ready), pending: len(s.pending), spans: s.held, bytes: s.bytes, outBacklog: outRows}
 }
 
 // tokenOK reports whether the Authorization value carries the token, in
@@ -117,9 +121,13 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch err := s.Ingest(td); {
-	case errors.Is(err, errQueueFull), errors.Is(err, errSpansFull):
+	case errors.Is(err, errQueueFull), errors.Is(err, errSpansFull), errors.Is(err, errBytesFull):
 		w.Header().Set("Retry-After", "1")
 		fail("refused", http.StatusTooManyRequests, err.Error()+"; retry later")
+		return
+	case errors.Is(err, errOutFull):
+		w.Header().Set("Retry-After", "5")
+		fail("refused", http.StatusServiceUnavailable, err.Error()+"; retry later")
 		return
 	case err != nil:
 		fail("refused", http.StatusServiceUnavailable, err.Error())

@@ -3,16 +3,27 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"math/rand/v2"
+	"mime"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -36,53 +47,163 @@ const EventName = "gen_ai.evaluation.result"
 //     error.type ("incomplete_trace" for a trace whose root never came,
 //     else "evaluator_error").
 //
-// Records are batched, up to 512 or one second, and sent by one
-// goroutine; a batch that cannot be sent is counted in the metric
-// trajeval_serve_log_export_errors_total and logged, not retried.
+// Records are batched, up to 512 or one second, and sent in order by one
+// goroutine. A request that fails:
+//  1. with a connection error, a timeout, or HTTP 429, 502, 503 or 504 is
+//     retried after the longer of the endpoint's Retry-After and an
+//     exponential backoff with jitter (LogConfig.Backoff, doubling up to
+//     LogConfig.MaxBackoff), as long as the next attempt starts within
+//     LogConfig.Retry of the first; then its records are dropped (reason
+//     "retry_timeout");
+//  2. with any other answer is not retried: its records are dropped
+//     (reason "rejected");
+//  3. with a 2xx answer whose partial_success rejects records loses those
+//     records (reason "partial_success"); the others arrived.
+//
+// While a batch is retried, new records wait behind it, up to
+// LogConfig.Backlog records in all; the records of a result that would
+// hold more are dropped (reason "backlog_full"). [LogExporter.Close] sends
+// what is left until its context ends; what is left then is dropped
+// (reason "shutdown"). Every drop is logged with its count, reason and
+// the endpoint's answer, and counted in the metric
+// trajeval_serve_log_records_dropped_total{reason}.
 type LogExporter struct {
-	URL    string
-	Header http.Header // sent with every request, e.g. Authorization
-	Client *http.Client
-	Log    *slog.Logger
+	cfg    LogConfig
+	client *http.Client
+	log    *slog.Logger
+
+	ctx    context.Context // ends when Close's context does
+	cancel context.CancelFunc
 
 	mu      sync.Mutex
-	batch   plog.Logs
-	n       int
+	queue   []logBatch // oldest first; only the last is still filled
+	held    int        // records in queue and in the batch being sent
+	closed  bool
+	stats   logStats
 	kick    chan struct{}
 	stop    chan struct{}
 	stopped chan struct{}
 	once    sync.Once
-	errs    func(float64)
 }
 
-// NewLogExporter returns an exporter to url and starts its sender.
-func NewLogExporter(url string, header http.Header, log *slog.Logger) *LogExporter {
+// LogConfig steers a [LogExporter].
+type LogConfig struct {
+	// URL is the OTLP/HTTP logs endpoint, e.g. http://host:4318/v1/logs.
+	URL string
+	// Header is sent with every request, e.g. Authorization.
+	Header http.Header
+	// Log receives the exporter's messages; nil discards them.
+	Log *slog.Logger
+	// Retry bounds how long a batch is retried, from its first attempt;
+	// 0 never retries.
+	Retry time.Duration
+	// Backoff is the first delay between attempts (default 1s), doubled
+	// after each up to MaxBackoff (default 30s), each drawn at random
+	// within ±50%.
+	Backoff, MaxBackoff time.Duration
+	// Backlog bounds the records waiting to be sent (default 65,536).
+	Backlog int
+	// Timeout bounds one request (default 10s).
+	Timeout time.Duration
+}
+
+// Reasons for dropping records, the reason label of
+// trajeval_serve_log_records_dropped_total.
+const (
+	dropRejected       = "rejected"
+	dropRetryTimeout   = "retry_timeout"
+	dropPartialSuccess = "partial_success"
+	dropBacklogFull    = "backlog_full"
+	dropShutdown       = "shutdown"
+)
+
+var dropReasons = []string{dropBacklogFull, dropPartialSuccess, dropRejected, dropRetryTimeout, dropShutdown}
+
+// batchSize is how many records a request carries at most, but for the
+// records of one result, which are never split.
+const batchSize = 512
+
+// logStats are a LogExporter's counters.
+type logStats struct {
+	exported, retries float64
+	dropped           map[string]float64 // by reason
+	backlog           int
+}
+
+// A logBatch is the records of one request.
+type logBatch struct {
+	logs plog.Logs
+	n    int
+}
+
+func newLogBatch() logBatch {
+	logs := plog.NewLogs()
+	rl := logs.ResourceLogs().AppendEmpty()
+	rl.Resource().Attributes().PutStr("service.name", "trajeval")
+	rl.ScopeLogs().AppendEmpty().Scope().SetName("github.com/trajeval/trajeval/serve")
+	return logBatch{logs: logs}
+}
+
+// NewLogExporter returns an exporter for cfg and starts its sender;
+// [LogExporter.Close] stops it.
+func NewLogExporter(cfg LogConfig) *LogExporter {
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = time.Second
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = 30 * time.Second
+	}
+	cfg.MaxBackoff = max(cfg.MaxBackoff, cfg.Backoff)
+	if cfg.Backlog <= 0 {
+		cfg.Backlog = 65536
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	log := cfg.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e := &LogExporter{URL: url, Header: header, Client: &http.Client{Timeout: 10 * time.Second}, Log: log,
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
-	e.reset()
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &LogExporter{cfg: cfg, client: &http.Client{Timeout: cfg.Timeout}, log: log, ctx: ctx, cancel: cancel,
+		stats: logStats{dropped: map[string]float64{}},
+		kick:  make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+	for _, r := range dropReasons {
+		e.stats.dropped[r] = 0
+	}
 	go e.run()
 	return e
-}
-
-func (e *LogExporter) reset() {
-	e.batch = plog.NewLogs()
-	rl := e.batch.ResourceLogs().AppendEmpty()
-	rl.Resource().Attributes().PutStr("service.name", "trajeval")
-	rl.ScopeLogs().AppendEmpty().Scope().SetName("github.com/trajeval/trajeval/serve")
-	e.n = 0
 }
 
 // Add adds an event for each evaluator result of r, the row of the trace
 // trace, whose root span is root (empty when it never came).
 func (e *LogExporter) Add(trace pcommon.TraceID, root pcommon.SpanID, r trajeval.CaseResult) {
+	k := len(r.Evaluators)
+	if k == 0 {
+		return
+	}
 	now := pcommon.NewTimestampFromTime(time.Now())
 	e.mu.Lock()
-	recs := e.batch.ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
-	e.n += AppendEvents(recs, trace, root, r, now)
-	full := e.n >= 512
+	switch {
+	case e.closed:
+		e.stats.dropped[dropShutdown] += float64(k)
+		e.mu.Unlock()
+		e.log.Error("dropped evaluation events: the exporter is closed", "events", k, "trace", r.ID, "reason", dropShutdown)
+		return
+	case e.held > 0 && e.held+k > e.cfg.Backlog:
+		e.stats.dropped[dropBacklogFull] += float64(k)
+		e.mu.Unlock()
+		e.log.Error("dropped evaluation events: the backlog of events waiting to be sent is full",
+			"events", k, "trace", r.ID, "backlog", e.cfg.Backlog, "reason", dropBacklogFull)
+		return
+	}
+	if len(e.queue) == 0 || e.queue[len(e.queue)-1].n >= batchSize {
+		e.queue = append(e.queue, newLogBatch())
+	}
+	b := &e.queue[len(e.queue)-1]
+	b.n += AppendEvents(b.logs.ResourceLogs().At(0).ScopeLogs().At(0).LogRecords(), trace, root, r, now)
+	e.held += k
+	full := b.n >= batchSize
 	e.mu.Unlock()
 	if full {
 		select {
@@ -152,66 +273,242 @@ func (e *LogExporter) run() {
 	for {
 		select {
 		case <-e.stop:
-			e.flush(context.Background())
+			e.drain(true)
+			e.abandon()
 			return
 		case <-t.C:
+			e.drain(true)
 		case <-e.kick:
+			e.drain(false)
 		}
-		e.flush(context.Background())
 	}
 }
 
-// flush sends the records gathered so far.
-func (e *LogExporter) flush(ctx context.Context) {
-	e.mu.Lock()
-	if e.n == 0 {
+// drain sends the batches queued, oldest first: all of them, or only the
+// full ones. It stops when Close's context ended.
+func (e *LogExporter) drain(all bool) {
+	for e.ctx.Err() == nil {
+		e.mu.Lock()
+		if len(e.queue) == 0 || !all && e.queue[0].n < batchSize {
+			e.mu.Unlock()
+			return
+		}
+		b := e.queue[0]
+		e.queue[0] = logBatch{}
+		e.queue = e.queue[1:]
 		e.mu.Unlock()
+		e.export(b)
+	}
+}
+
+// abandon drops the batches still queued once Close's context ended.
+func (e *LogExporter) abandon() {
+	e.mu.Lock()
+	n := 0
+	for _, b := range e.queue {
+		n += b.n
+	}
+	e.queue = nil
+	e.mu.Unlock()
+	if n > 0 {
+		e.drop(n, dropShutdown, fmt.Errorf("not sent before the shutdown timeout: %w", context.Cause(e.ctx)))
+	}
+}
+
+// export sends batch b, retrying as the type's comment says, and accounts
+// for every record of it: exported or dropped.
+func (e *LogExporter) export(b logBatch) {
+	body, err := plogotlp.NewExportRequestFromLogs(b.logs).MarshalProto()
+	if err != nil {
+		e.drop(b.n, dropRejected, err)
 		return
 	}
-	batch, n := e.batch, e.n
-	e.reset()
-	e.mu.Unlock()
-	if err := e.send(ctx, batch); err != nil {
-		e.Log.Error("cannot export evaluation events", "events", n, "err", err)
-		if e.errs != nil {
-			e.errs(float64(n))
+	first := time.Now()
+	backoff := e.cfg.Backoff
+	for attempt := 1; ; attempt++ {
+		rejected, msg, err := e.post(body)
+		if err == nil {
+			e.sent(b.n, rejected, msg)
+			return
+		}
+		var fe *exportFailure
+		if !errors.As(err, &fe) || !fe.retryable {
+			e.drop(b.n, dropRejected, err)
+			return
+		}
+		if e.ctx.Err() != nil {
+			e.drop(b.n, dropShutdown, err)
+			return
+		}
+		wait := max(fe.after, jitter(backoff))
+		backoff = min(2*backoff, e.cfg.MaxBackoff)
+		if elapsed := time.Since(first); e.cfg.Retry <= 0 || elapsed+wait > e.cfg.Retry {
+			e.drop(b.n, dropRetryTimeout, fmt.Errorf("%w (gave up after %d attempts in %s; --otlp-logs-retry is %s)",
+				err, attempt, elapsed.Round(time.Millisecond), e.cfg.Retry))
+			return
+		}
+		e.mu.Lock()
+		e.stats.retries++
+		e.mu.Unlock()
+		e.log.Warn("cannot export evaluation events; retrying", "events", b.n, "attempt", attempt, "in", wait.Round(time.Millisecond), "err", err)
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-e.ctx.Done():
+			t.Stop()
+			e.drop(b.n, dropShutdown, fmt.Errorf("%w (not retried before the shutdown timeout)", err))
+			return
 		}
 	}
 }
 
-func (e *LogExporter) send(ctx context.Context, logs plog.Logs) error {
-	body, err := plogotlp.NewExportRequestFromLogs(logs).MarshalProto()
+// jitter draws a delay within ±50% of d, so that many senders refused at
+// once do not come back at once.
+func jitter(d time.Duration) time.Duration {
+	return d/2 + rand.N(d+1)
+}
+
+// An exportFailure is a request the endpoint did not take.
+type exportFailure struct {
+	err       error
+	retryable bool
+	after     time.Duration // the endpoint's Retry-After, if any
+}
+
+func (f *exportFailure) Error() string { return f.err.Error() }
+func (f *exportFailure) Unwrap() error { return f.err }
+
+// post sends one request. On success it returns how many records the
+// endpoint's partial_success rejected, and its message; else an
+// *exportFailure.
+func (e *LogExporter) post(body []byte) (rejected int64, msg string, err error) {
+	req, err := http.NewRequestWithContext(e.ctx, http.MethodPost, e.cfg.URL, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return 0, "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	for k, v := range e.Header {
+	for k, v := range e.cfg.Header {
 		req.Header[k] = v
 	}
 	req.Header.Set("Content-Type", "application/x-protobuf")
-	resp, err := e.Client.Do(req)
+	resp, err := e.client.Do(req)
 	if err != nil {
-		return err
+		// Connection errors and timeouts may pass: retry them.
+		return 0, "", &exportFailure{err: err, retryable: true}
 	}
 	defer resp.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s answered %s", e.URL, resp.Status)
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode/100 == 2 {
+		r := plogotlp.NewExportResponse()
+		var perr error
+		if ct == "application/json" {
+			perr = r.UnmarshalJSON(answer)
+		} else {
+			perr = r.UnmarshalProto(answer)
+		}
+		if perr != nil || len(answer) == 0 {
+			return 0, "", nil // the records arrived; the answer says nothing more
+		}
+		ps := r.PartialSuccess()
+		return ps.RejectedLogRecords(), ps.ErrorMessage(), nil
 	}
-	return nil
+	err = fmt.Errorf("%s answered %s", e.cfg.URL, resp.Status)
+	if m := statusMessage(answer, ct); m != "" {
+		err = fmt.Errorf("%w: %s", err, m)
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return 0, "", &exportFailure{err: err, retryable: true, after: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+	}
+	return 0, "", &exportFailure{err: err}
 }
 
-// Close sends what is left and stops the sender, or gives up when ctx
-// ends.
-func (e *LogExporter) Close(ctx context.Context) error {
-	e.once.Do(func() { close(e.stop) })
-	select {
-	case <-e.stopped:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+// retryAfter reads a Retry-After value, seconds or an HTTP date; 0 when
+// there is none.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
 	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return time.Duration(min(max(n, 0), 3600)) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0)
+	}
+	return 0
+}
+
+// statusMessage is the message of the google.rpc.Status an OTLP endpoint
+// answers an error with, or the start of the answer's text.
+func statusMessage(answer []byte, contentType string) string {
+	switch contentType {
+	case "application/x-protobuf":
+		var st spb.Status
+		if proto.Unmarshal(answer, &st) == nil {
+			return st.GetMessage()
+		}
+	case "application/json":
+		var st struct{ Message string }
+		if json.Unmarshal(answer, &st) == nil {
+			return st.Message
+		}
+	}
+	text := strings.TrimSpace(string(answer))
+	if len(text) > 200 || !utf8.ValidString(text) {
+		return ""
+	}
+	return text
+}
+
+// sent accounts for a batch of n records the endpoint took, but for
+// rejected of them.
+func (e *LogExporter) sent(n int, rejected int64, msg string) {
+	rejected = min(max(rejected, 0), int64(n))
+	e.mu.Lock()
+	e.held -= n
+	e.stats.exported += float64(n - int(rejected))
+	e.stats.dropped[dropPartialSuccess] += float64(rejected)
+	e.mu.Unlock()
+	if rejected > 0 {
+		e.log.Error("dropped evaluation events: the endpoint rejected some of a batch", "events", rejected, "of", n,
+			"reason", dropPartialSuccess, "err", msg)
+	}
+}
+
+// drop accounts for n records that will not be sent, for reason.
+func (e *LogExporter) drop(n int, reason string, err error) {
+	e.mu.Lock()
+	e.held -= n
+	e.stats.dropped[reason] += float64(n)
+	e.mu.Unlock()
+	e.log.Error("dropped evaluation events", "events", n, "reason", reason, "err", err)
+}
+
+// snapshot returns the exporter's counters.
+func (e *LogExporter) snapshot() logStats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.stats
+	s.dropped = maps.Clone(s.dropped)
+	s.backlog = e.held
+	return s
+}
+
+// Close sends what is left, retrying as Add's records are, until ctx
+// ends; then it drops what is still left, stops the sender and says how
+// many records it dropped so.
+func (e *LogExporter) Close(ctx context.Context) error {
+	e.once.Do(func() {
+		e.mu.Lock()
+		e.closed = true
+		e.mu.Unlock()
+		context.AfterFunc(ctx, e.cancel)
+		close(e.stop)
+	})
+	<-e.stopped
+	if n := e.snapshot().dropped[dropShutdown]; n > 0 {
+		return fmt.Errorf("%s evaluation events could not be sent to %s before the shutdown ended", num(n), e.cfg.URL)
+	}
+	return nil
 }

@@ -44,7 +44,7 @@ func TestLogExporter(t *testing.T) {
 	}))
 	defer collector.Close()
 
-	logs := serve.NewLogExporter(collector.URL+"/v1/logs", http.Header{"Authorization": {"Bearer x"}}, nil)
+	logs := serve.NewLogExporter(serve.LogConfig{URL: collector.URL + "/v1/logs", Header: http.Header{"Authorization": {"Bearer x"}}})
 	s := start(t, policy, serve.Config{Logs: logs})
 	td := readTraces(t, filepath.Join(fixtures, "otlp/genai.json"))[0]
 	b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()

@@ -22,13 +22,20 @@ type metrics struct {
 	tracesReceived   float64
 	tracesUnselected float64
 	outErrors        float64
-	logErrors        float64
 	tracesScored     map[string]float64    // by status
 	results          map[[2]string]float64 // by evaluator and status
 	requests         map[[3]string]float64 // by transport, outcome and code
 	scores           map[string]*histogram // by evaluator
 	latency          *histogram            // root span's end to result, seconds
-	gauges           func() (queue, pending, held int)
+	gauges           func() gaugeValues
+	logs             func() logStats // nil without a LogExporter
+}
+
+// gaugeValues are the server's gauges, read when the metrics are.
+type gaugeValues struct {
+	queue, pending, spans int
+	bytes                 int64
+	outBacklog            int // rows waiting to be written to Out
 }
 
 // A histogram counts observations into cumulative buckets.
@@ -111,12 +118,23 @@ func (m *metrics) write(w io.Writer) error {
 	counter := func(name, help string, v float64) {
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s counter\n%s %s\n", name, help, name, name, num(v))
 	}
-	gauge := func(name, help string, v int) {
+	gauge := func(name, help string, v int64) {
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s gauge\n%s %d\n", name, help, name, name, v)
 	}
-	var queue, pend, held int
+	var g gaugeValues
 	if m.gauges != nil {
-		queue, pend, held = m.gauges()
+		g = m.gauges()
+	}
+	ls := logStats{dropped: map[string]float64{}}
+	for _, r := range dropReasons {
+		ls.dropped[r] = 0
+	}
+	if m.logs != nil {
+		ls = m.logs()
+	}
+	var logDropped float64
+	for _, n := range ls.dropped {
+		logDropped += n
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -125,8 +143,14 @@ func (m *metrics) write(w io.Writer) error {
 	counter("trajeval_serve_spans_late_total", "Spans dropped because their trace had been scored.", m.spansLate)
 	counter("trajeval_serve_traces_received_total", "Traces whose first span arrived.", m.tracesReceived)
 	counter("trajeval_serve_traces_unselected_total", "Done traces that no evaluator of the policy selected.", m.tracesUnselected)
-	counter("trajeval_serve_out_errors_total", "Result rows that could not be written to --out.", m.outErrors)
-	counter("trajeval_serve_log_export_errors_total", "Evaluation events that could not be exported to --otlp-logs.", m.logErrors)
+	counter("trajeval_serve_out_errors_total", "Writes of a result row to --out that failed (the row is kept and written again).", m.outErrors)
+	counter("trajeval_serve_log_records_exported_total", "Evaluation events the --otlp-logs endpoint took.", ls.exported)
+	counter("trajeval_serve_log_export_retries_total", "Requests to --otlp-logs retried after a retryable failure.", ls.retries)
+	counter("trajeval_serve_log_export_errors_total", "Evaluation events that could not be exported to --otlp-logs, for any reason.", logDropped)
+	b.WriteString("# HELP trajeval_serve_log_records_dropped_total Evaluation events dropped, by reason.\n# TYPE trajeval_serve_log_records_dropped_total counter\n")
+	for _, k := range sortedKeys(ls.dropped) {
+		fmt.Fprintf(&b, "trajeval_serve_log_records_dropped_total{reason=%s} %s\n", quote(k), num(ls.dropped[k]))
+	}
 
 	b.WriteString("# HELP trajeval_serve_traces_scored_total Traces scored, by the status of their row.\n# TYPE trajeval_serve_traces_scored_total counter\n")
 	for _, k := range sortedKeys(m.tracesScored) {
@@ -147,9 +171,12 @@ func (m *metrics) write(w io.Writer) error {
 	}
 	b.WriteString("# HELP trajeval_serve_result_latency_seconds Time from a trace's root span's end to its result.\n# TYPE trajeval_serve_result_latency_seconds histogram\n")
 	m.latency.write(&b, "trajeval_serve_result_latency_seconds", "")
-	gauge("trajeval_serve_queue_depth", "Done traces waiting to be scored.", queue)
-	gauge("trajeval_serve_pending_traces", "Traces being gathered.", pend)
-	gauge("trajeval_serve_spans_held", "Spans held, gathered or queued.", held)
+	gauge("trajeval_serve_queue_depth", "Done traces waiting to be scored.", int64(g.queue))
+	gauge("trajeval_serve_pending_traces", "Traces being gathered.", int64(g.pending))
+	gauge("trajeval_serve_spans_held", "Spans held, gathered or queued.", int64(g.spans))
+	gauge("trajeval_serve_bytes_held", "Protobuf size of the spans held, gathered or queued, in bytes.", g.bytes)
+	gauge("trajeval_serve_out_backlog_rows", "Result rows waiting to be written to --out after a failed write.", int64(g.outBacklog))
+	gauge("trajeval_serve_log_backlog_records", "Evaluation events waiting to be sent to --otlp-logs.", int64(ls.backlog))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -601,30 +600,6 @@ func TestServer_token(t *testing.T) {
 	ctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer s3cret")
 	if _, err := s.grpc.Export(ctx, td); err != nil {
 		t.Errorf("gRPC with the token: %v", err)
-	}
-}
-
-// failing is an --out on a full disk.
-type failing struct{}
-
-func (failing) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
-
-func TestServer_readyz(t *testing.T) {
-	s := start(t, policy, serve.Config{Out: failing{}, Grace: time.Millisecond, Tick: time.Millisecond})
-	if code, body := s.get(t, "/readyz"); code != 200 {
-		t.Fatalf("readyz before any write: %d %s", code, body)
-	}
-	b, _ := ptraceotlp.NewExportRequestFromTraces(readTraces(t, filepath.Join(fixtures, "otlp/genai.json"))[0]).MarshalProto()
-	sendOK(t, s, b, "application/x-protobuf", nil)
-	for {
-		code, body := s.get(t, "/readyz")
-		if code == 503 {
-			if !strings.Contains(body, "no space left on device") || !strings.Contains(body, "rows") {
-				t.Errorf("readyz does not say why: %s", body)
-			}
-			break
-		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 

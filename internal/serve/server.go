@@ -29,11 +29,15 @@
 // The server protects itself: a request is refused whole, never in part,
 // with HTTP 429 (gRPC RESOURCE_EXHAUSTED) and a retry delay when the
 // queue of done traces waiting to be scored is full or when accepting it
-// would hold more than Config.MaxSpans spans; with 413 when its body is
-// larger than Config.MaxRequestBytes (after decompression too); with 400
-// and the reason when it is not OTLP; with 401 when a token is required
-// and not given. Nothing accepted is dropped: on [Server.Shutdown] every
-// trace held is scored (incomplete where its root never came) and written.
+// would hold more than Config.MaxSpans spans or Config.MaxBytes bytes of
+// spans; with 503 (UNAVAILABLE) and a retry delay while the rows that
+// could not be written to Config.Out fill Config.OutBacklog; with 413
+// when its body is larger than Config.MaxRequestBytes (after
+// decompression too); with 400 and the reason when it is not OTLP; with
+// 401 when a token is required and not given. Nothing accepted is
+// dropped: a row that cannot be written is kept and written again (see
+// outWriter), and on [Server.Shutdown] every trace held is scored
+// (incomplete where its root never came) and written.
 package serve
 
 import (
@@ -50,7 +54,6 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/trajeval/trajeval/internal/format/otlp"
-	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -62,10 +65,23 @@ type Config struct {
 	// Policy is what the server scores; required.
 	Policy *Policy
 	// Out receives one JSON line per scored trace, as eval --out writes
-	// them; nil writes nowhere. Each row is written whole with one Write.
+	// them; nil writes nowhere. Each row is written whole with one Write;
+	// a row whose write fails is kept and written again (see outWriter).
+	// An Out with Seek and Truncate (an *os.File) has a short write
+	// undone.
 	Out io.Writer
 	// OutName names Out in the reasons /readyz gives.
 	OutName string
+	// OutRetry is how often rows that could not be written are written
+	// again (default 1s); they are also before each new row.
+	OutRetry time.Duration
+	// OutBacklog bounds the bytes of the rows that could not be written:
+	// beyond, requests are refused until they are (default 64 MiB).
+	OutBacklog int64
+	// OutLost receives, as JSON lines, the rows that still cannot be
+	// written to Out at Shutdown; nil loses them (they are counted in
+	// the log and in Shutdown's error all the same).
+	OutLost io.Writer
 	// Grace is how long a trace waits for late children after its root
 	// span arrived (default 2s).
 	Grace time.Duration
@@ -79,6 +95,9 @@ type Config struct {
 	Queue int
 	// MaxSpans bounds the spans held, waiting or queued (default 1,000,000).
 	MaxSpans int
+	// MaxBytes bounds the bytes of the spans held, waiting or queued, each
+	// span counted at its protobuf size; 0 sets no bound.
+	MaxBytes int64
 	// MaxRequestBytes bounds a request's body, compressed and not
 	// (default 16 MiB).
 	MaxRequestBytes int64
@@ -109,6 +128,9 @@ var (
 	// errSpansFull refuses a request that would hold more spans than
 	// allowed.
 	errSpansFull = errors.New("the server holds as many spans as it may")
+	// errBytesFull refuses a request that would hold more bytes of spans
+	// than allowed.
+	errBytesFull = errors.New("the server holds as many bytes of spans as it may")
 	// errClosing refuses a request after shutdown began.
 	errClosing = errors.New("the server is shutting down")
 )
@@ -123,7 +145,8 @@ type Server struct {
 	cond    *sync.Cond
 	pending map[pcommon.TraceID]*pending
 	ready   []*pending
-	held    int // spans in pending and ready
+	held    int   // spans in pending and ready
+	bytes   int64 // their protobuf size
 	scored  map[pcommon.TraceID]time.Time
 	// scoredQ holds the ids of scored, oldest first, to forget them in
 	// order.
@@ -133,9 +156,7 @@ type Server struct {
 	sweeper chan struct{} // closed to stop the sweeper
 	swept   chan struct{} // closed when it stopped
 
-	outMu  sync.Mutex
-	rows   *report.JSONL
-	outErr error
+	out *outWriter // nil without Out
 }
 
 // A scoredID is a trace scored, and when.
@@ -150,6 +171,7 @@ type pending struct {
 	td         ptrace.Traces
 	seen       map[pcommon.SpanID]struct{}
 	spans      int
+	bytes      int64
 	rootAt     time.Time // when the root span arrived; zero before
 	rootEnd    pcommon.Timestamp
 	rootSpan   pcommon.SpanID
@@ -181,6 +203,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxRequestBytes <= 0 {
 		cfg.MaxRequestBytes = 16 << 20
 	}
+	if cfg.OutRetry <= 0 {
+		cfg.OutRetry = time.Second
+	}
+	if cfg.OutBacklog <= 0 {
+		cfg.OutBacklog = 64 << 20
+	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = cfg.Policy.Workers
 	}
@@ -196,10 +224,11 @@ func New(cfg Config) (*Server, error) {
 	s.cond = sync.NewCond(&s.mu)
 	s.metrics.gauges = s.gauges
 	if cfg.Out != nil {
-		s.rows = report.NewJSONL(cfg.Out)
+		s.out = newOutWriter(cfg.Out, cfg.OutName, cfg.OutBacklog, cfg.OutRetry, log,
+			func() { s.metrics.add(&s.metrics.outErrors, 1) })
 	}
 	if cfg.Logs != nil {
-		cfg.Logs.errs = func(n float64) { s.metrics.add(&s.metrics.logErrors, n) }
+		s.metrics.logs = cfg.Logs.snapshot
 	}
 	for range cfg.Workers {
 		s.workers.Add(1)
@@ -210,20 +239,29 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Ingest takes the spans of one request, all or none: it returns
-// errQueueFull, errSpansFull or errClosing when it takes none.
+// errQueueFull, errSpansFull, errBytesFull, errOutFull or errClosing when
+// it takes none.
 func (s *Server) Ingest(td ptrace.Traces) error {
 	n := td.SpanCount()
+	sizes, size := spanSizes(td)
 	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case s.closing:
 		return errClosing
+	case s.out != nil && s.out.full.Load():
+		return errOutFull
 	case len(s.ready) >= s.cfg.Queue:
 		return errQueueFull
 	case s.held+n > s.cfg.MaxSpans:
 		return errSpansFull
+	case s.cfg.MaxBytes > 0 && s.held > 0 && s.bytes+size > s.cfg.MaxBytes:
+		// A request alone over the bound is taken when nothing is held:
+		// refusing it would refuse it for ever (MaxRequestBytes bounds it).
+		return errBytesFull
 	}
+	next := 0 // index in sizes
 	type place struct {
 		p    *pending
 		i, j int
@@ -238,6 +276,8 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 			spans := ss.Spans()
 			for k := 0; k < spans.Len(); k++ {
 				sp := spans.At(k)
+				spSize := sizes[next]
+				next++
 				s.metrics.add(&s.metrics.spansReceived, 1)
 				tid := sp.TraceID()
 				if _, late := s.scored[tid]; late {
@@ -269,7 +309,9 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 				}
 				sp.CopyTo(to.AppendEmpty())
 				p.spans++
+				p.bytes += spSize
 				s.held++
+				s.bytes += spSize
 				p.last = now
 				if sp.ParentSpanID().IsEmpty() && p.rootAt.IsZero() {
 					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
@@ -278,6 +320,26 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 		}
 	}
 	return nil
+}
+
+// spanSizes returns the protobuf size of each span of td, in order, and
+// their sum.
+func spanSizes(td ptrace.Traces) (sizes []int64, sum int64) {
+	var m ptrace.ProtoMarshaler
+	sizes = make([]int64, 0, td.SpanCount())
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			spans := sss.At(j).Spans()
+			for k := 0; k < spans.Len(); k++ {
+				n := int64(m.SpanSize(spans.At(k)))
+				sizes = append(sizes, n)
+				sum += n
+			}
+		}
+	}
+	return sizes, sum
 }
 
 // sweep moves done traces to the queue, every Tick, until Shutdown.
@@ -351,6 +413,7 @@ func (s *Server) work() {
 
 		s.mu.Lock()
 		s.held -= p.spans
+		s.bytes -= p.bytes
 		s.mu.Unlock()
 	}
 }
@@ -446,25 +509,15 @@ func traceID(td ptrace.Traces) string {
 	return ""
 }
 
-// write writes one row to Out, and records the outcome for /readyz.
+// write writes one row to Out, or keeps it until it can.
 func (s *Server) write(r trajeval.CaseResult) {
-	if s.rows == nil {
-		return
+	if s.out != nil {
+		s.out.add(r)
 	}
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
-	err := s.rows.Case(r)
-	if err != nil {
-		s.metrics.add(&s.metrics.outErrors, 1)
-		s.log.Error("cannot write a result", "trace", r.ID, "err", err)
-		s.outErr = err
-		return
-	}
-	s.outErr = nil
 }
 
-// Ready returns nil when the server takes traces and can write its
-// results, else why not.
+// Ready returns nil when the server takes traces and has written every
+// result, else why not.
 func (s *Server) Ready() error {
 	s.mu.Lock()
 	closing := s.closing
@@ -472,10 +525,8 @@ func (s *Server) Ready() error {
 	if closing {
 		return errClosing
 	}
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
-	if s.outErr != nil {
-		return fmt.Errorf("cannot write results to %s: %w", s.cfg.OutName, s.outErr)
+	if s.out != nil {
+		return s.out.outError()
 	}
 	return nil
 }
@@ -505,8 +556,30 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if s.cfg.Logs != nil {
-		return s.cfg.Logs.Close(ctx)
+	var errs []error
+	if s.out != nil {
+		if rows, err := s.out.close(); len(rows) > 0 {
+			errs = append(errs, s.lost(rows, err))
+		}
 	}
-	return nil
+	if s.cfg.Logs != nil {
+		errs = append(errs, s.cfg.Logs.Close(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// lost reports the rows that could not be written to Out at shutdown,
+// and hands them to OutLost.
+func (s *Server) lost(rows [][]byte, err error) error {
+	if s.cfg.OutLost == nil {
+		s.log.Error("result rows could not be written; they are lost", "out", s.cfg.OutName, "rows", len(rows), "err", err)
+		return fmt.Errorf("%d result rows could not be written to %s and are lost: %w", len(rows), s.cfg.OutName, err)
+	}
+	s.log.Error("result rows could not be written; they follow as JSON lines", "out", s.cfg.OutName, "rows", len(rows), "err", err)
+	for _, row := range rows {
+		if _, werr := s.cfg.OutLost.Write(row); werr != nil {
+			return fmt.Errorf("%d result rows could not be written to %s (%w), nor elsewhere: %w", len(rows), s.cfg.OutName, err, werr)
+		}
+	}
+	return fmt.Errorf("%d result rows could not be written to %s, and were written with the log instead: %w", len(rows), s.cfg.OutName, err)
 }
