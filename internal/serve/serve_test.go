@@ -157,7 +157,7 @@ func (s *server) get(t *testing.T, path string) (int, string) {
 
 // readTraces reads an OTLP fixture: JSON (a document, or JSON Lines, one
 // request per line) or protobuf.
-func readTraces(t *testing.T, path string) []ptrace.Traces {
+func readTraces(t testing.TB, path string) []ptrace.Traces {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

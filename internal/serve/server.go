@@ -533,7 +533,9 @@ func (s *Server) Ready() error {
 
 // Shutdown refuses new spans, scores every trace held (rule 3 for those
 // whose root never came) and waits until their rows are written, or ctx
-// ends. Stop the listeners first, so that requests under way are taken.
+// ends. Rows that Out still refuses go to OutLost, and the log events go
+// out until ctx ends; the error counts what was lost. Stop the listeners
+// first, so that requests under way are taken.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	if !s.closing {
@@ -551,12 +553,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.workers.Wait()
 		close(done)
 	}()
+	var errs []error
 	select {
 	case <-done:
 	case <-ctx.Done():
-		return ctx.Err()
+		// The traces still being scored are lost; the rows and events
+		// already computed are not, below.
+		errs = append(errs, ctx.Err())
 	}
-	var errs []error
 	if s.out != nil {
 		if rows, err := s.out.close(); len(rows) > 0 {
 			errs = append(errs, s.lost(rows, err))
