@@ -4,14 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/trajeval/trajeval/internal/serve"
@@ -20,23 +18,9 @@ import (
 // benchTraces returns n copies of the genai fixture, each a trace of its
 // own.
 func benchTraces(b *testing.B, n int) []ptrace.Traces {
-	td := readTraces(b, filepath.Join(fixtures, "otlp/genai.json"))[0]
 	out := make([]ptrace.Traces, n)
 	for i := range out {
-		c := ptrace.NewTraces()
-		td.CopyTo(c)
-		id := pcommon.TraceID{0xbb, 12: byte(i >> 24), byte(i >> 16), byte(i >> 8), byte(i)}
-		rss := c.ResourceSpans()
-		for r := 0; r < rss.Len(); r++ {
-			sss := rss.At(r).ScopeSpans()
-			for s := 0; s < sss.Len(); s++ {
-				spans := sss.At(s).Spans()
-				for k := 0; k < spans.Len(); k++ {
-					spans.At(k).SetTraceID(id)
-				}
-			}
-		}
-		out[i] = c
+		out[i] = traceN(b, i)
 	}
 	return out
 }

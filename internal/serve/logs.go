@@ -343,7 +343,7 @@ func (e *LogExporter) export(b logBatch) {
 		wait := max(fe.after, jitter(backoff))
 		backoff = min(2*backoff, e.cfg.MaxBackoff)
 		if elapsed := time.Since(first); e.cfg.Retry <= 0 || elapsed+wait > e.cfg.Retry {
-			e.drop(b.n, dropRetryTimeout, fmt.Errorf("%w (gave up after %d attempts in %s; --otlp-logs-retry is %s)",
+			e.drop(b.n, dropRetryTimeout, fmt.Errorf("%w (gave up after %d attempts in %s: the next would start after the retry limit, %s)",
 				err, attempt, elapsed.Round(time.Millisecond), e.cfg.Retry))
 			return
 		}

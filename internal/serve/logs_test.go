@@ -1,7 +1,6 @@
 package serve_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -44,16 +43,7 @@ func TestLogExporter(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		auth = r.Header.Get("Authorization")
-		rls := req.Logs().ResourceLogs()
-		for i := 0; i < rls.Len(); i++ {
-			sls := rls.At(i).ScopeLogs()
-			for j := 0; j < sls.Len(); j++ {
-				recs := sls.At(j).LogRecords()
-				for k := 0; k < recs.Len(); k++ {
-					got = append(got, recs.At(k))
-				}
-			}
-		}
+		got = append(got, records(req.Logs())...)
 	}))
 	defer collector.Close()
 
@@ -96,6 +86,22 @@ func TestLogExporter(t *testing.T) {
 	}
 }
 
+// records returns every log record of logs.
+func records(logs plog.Logs) []plog.LogRecord {
+	var out []plog.LogRecord
+	rls := logs.ResourceLogs()
+	for i := 0; i < rls.Len(); i++ {
+		sls := rls.At(i).ScopeLogs()
+		for j := 0; j < sls.Len(); j++ {
+			recs := sls.At(j).LogRecords()
+			for k := 0; k < recs.Len(); k++ {
+				out = append(out, recs.At(k))
+			}
+		}
+	}
+	return out
+}
+
 // endpoint is a fake OTLP/HTTP logs endpoint: it answers the requests
 // with answers in turn, the last one again and again, and counts each
 // event of the requests it took (2xx) by trace and evaluator.
@@ -121,23 +127,16 @@ func newEndpoint(t *testing.T, answers ...func(w http.ResponseWriter)) *endpoint
 			t.Errorf("not OTLP logs: %v", err)
 		}
 		e.mu.Lock()
-		answer := e.answers[min(len(e.requests), len(e.answers)-1)]
+		reply := e.answers[min(len(e.requests), len(e.answers)-1)]
 		e.requests = append(e.requests, time.Now())
 		e.mu.Unlock()
 		rec := httptest.NewRecorder()
-		answer(rec)
+		reply(rec)
 		if rec.Code/100 == 2 {
 			e.mu.Lock()
-			rls := req.Logs().ResourceLogs()
-			for i := 0; i < rls.Len(); i++ {
-				sls := rls.At(i).ScopeLogs()
-				for j := 0; j < sls.Len(); j++ {
-					recs := sls.At(j).LogRecords()
-					for k := 0; k < recs.Len(); k++ {
-						name, _ := recs.At(k).Attributes().Get("gen_ai.evaluation.name")
-						e.got[recs.At(k).TraceID().String()+"/"+name.Str()]++
-					}
-				}
+			for _, lr := range records(req.Logs()) {
+				name, _ := lr.Attributes().Get("gen_ai.evaluation.name")
+				e.got[lr.TraceID().String()+"/"+name.Str()]++
 			}
 			e.mu.Unlock()
 		}
@@ -188,24 +187,6 @@ func answerPartial(n int64, msg string) func(w http.ResponseWriter) {
 	}
 }
 
-// logBuffer is a concurrency-safe log output.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // genaiEvents are the events of the genai fixture, by trace and evaluator.
 var genaiEvents = []string{
 	"5b8efff798038103d269b633813fc60c/budget",
@@ -225,7 +206,7 @@ func scoreGenai(t *testing.T, logs *serve.LogExporter) string {
 
 func TestLogExporter_retries(t *testing.T) {
 	ep := newEndpoint(t, answer(503, "Retry-After", "1"), answer(502), answer(200))
-	var log logBuffer
+	var log rows
 	logs := serve.NewLogExporter(serve.LogConfig{URL: ep.URL, Retry: time.Minute, Backoff: time.Millisecond,
 		Log: slog.New(slog.NewTextHandler(&log, nil))})
 	m := scoreGenai(t, logs)
@@ -294,7 +275,7 @@ func TestLogExporter_dropped(t *testing.T) {
 				ep = newEndpoint(t, tt.answers...)
 				url = ep.URL
 			}
-			var log logBuffer
+			var log rows
 			logs := serve.NewLogExporter(serve.LogConfig{URL: url, Retry: tt.retry, Backoff: time.Millisecond,
 				Log: slog.New(slog.NewTextHandler(&log, nil))})
 			m := scoreGenai(t, logs)
@@ -317,7 +298,7 @@ func TestLogExporter_dropped(t *testing.T) {
 func TestLogExporter_backlogFull(t *testing.T) {
 	ep := newEndpoint(t, answer(200))
 	ep.release = make(chan struct{})
-	var log logBuffer
+	var log rows
 	logs := serve.NewLogExporter(serve.LogConfig{URL: ep.URL, Backlog: 3, Log: slog.New(slog.NewTextHandler(&log, nil))})
 	s := start(t, policy, serve.Config{Logs: logs, Grace: time.Millisecond, Tick: time.Millisecond})
 	for n := 1; n <= 2; n++ {
@@ -340,7 +321,7 @@ func TestLogExporter_backlogFull(t *testing.T) {
 
 func TestLogExporter_Close(t *testing.T) {
 	ep := newEndpoint(t, answer(503))
-	var log logBuffer
+	var log rows
 	logs := serve.NewLogExporter(serve.LogConfig{URL: ep.URL, Retry: time.Hour, Backoff: time.Millisecond,
 		Log: slog.New(slog.NewTextHandler(&log, nil))})
 	logs.Add(pcommon.TraceID{1}, pcommon.SpanID{1}, trajeval.CaseResult{ID: "01", Evaluators: []trajeval.Result{{Name: "a"}, {Name: "b"}}})

@@ -28,10 +28,10 @@ import (
 
 // traceN is the genai fixture as trace number n: its spans get a trace
 // id of their own.
-func traceN(t *testing.T, n int) ptrace.Traces {
+func traceN(t testing.TB, n int) ptrace.Traces {
 	t.Helper()
 	td := readTraces(t, filepath.Join(fixtures, "otlp/genai.json"))[0]
-	id := pcommon.TraceID{0xaa, 15: byte(n)}
+	id := pcommon.TraceID{0xaa, 12: byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
 	rss := td.ResourceSpans()
 	for i := 0; i < rss.Len(); i++ {
 		sss := rss.At(i).ScopeSpans()

@@ -43,6 +43,12 @@ func (r *rows) Write(p []byte) (int, error) {
 	return r.buf.Write(p)
 }
 
+func (r *rows) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.buf.String()
+}
+
 func (r *rows) list(t *testing.T) []trajeval.CaseResult {
 	t.Helper()
 	r.mu.Lock()
