@@ -268,6 +268,7 @@ func explanation(r trajeval.Result) string {
 
 func (e *LogExporter) run() {
 	defer close(e.stopped)
+	defer e.cancel()
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {

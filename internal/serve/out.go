@@ -87,7 +87,8 @@ func (o *outWriter) add(r trajeval.CaseResult) {
 	o.buf.Reset()
 	if err := o.enc.Case(r); err != nil {
 		// Not a write error: the row cannot be encoded, and never will.
-		o.log.Error("cannot encode a result row", "trace", r.ID, "err", err)
+		o.count()
+		o.log.Error("cannot encode a result row; it is lost", "trace", r.ID, "err", err)
 		return
 	}
 	row := bytes.Clone(o.buf.Bytes())
@@ -99,7 +100,6 @@ func (o *outWriter) add(r trajeval.CaseResult) {
 // flush writes the rows kept, oldest first, until one fails. o.mu is
 // held.
 func (o *outWriter) flush() {
-	waited := len(o.backlog) > 1 || o.err != nil
 	wrote := 0
 	for len(o.backlog) > 0 {
 		if err := o.write(o.backlog[0]); err != nil {
@@ -118,7 +118,7 @@ func (o *outWriter) flush() {
 		wrote++
 	}
 	o.backlog = nil
-	if waited && o.err != nil {
+	if o.err != nil {
 		o.log.Info("result rows written again", "out", o.name, "rows", wrote)
 	}
 	o.err = nil
