@@ -11,27 +11,46 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// TestServe runs trajeval serve on free ports, sends it a trace, and
-// stops it as SIGTERM does: the trace is scored at shutdown and its row
-// is in --out.
-func TestServe(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "rows.jsonl")
+// serveLog is trajeval serve's stderr, as the test reads it.
+type serveLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *serveLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *serveLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// startServe runs trajeval serve with f on free ports until cancel, sends
+// it the genai trace, and returns what runServe returns, and its stderr.
+func startServe(t *testing.T, f serveFlags) (cancel func(), done <-chan error, stderr *serveLog) {
+	t.Helper()
 	trace, err := os.ReadFile("../../internal/format/otlp/testdata/otlp/genai.json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.http, f.grpc = "127.0.0.1:0", "127.0.0.1:0"
+	f.grace, f.idle, f.shutdown = time.Hour, time.Hour, time.Minute
+	f.queue, f.maxSpans, f.maxRequestBytes, f.maxBytes, f.outBacklog, f.logsBacklog = 8, 1000, 1<<20, 1<<20, 1<<20, 100
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	pr, pw := io.Pipe()
-	done := make(chan error, 1)
+	errc := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, "../../internal/serve/testdata/policy.yaml", serveFlags{http: "127.0.0.1:0", grpc: "127.0.0.1:0", out: out,
-			grace: time.Hour, idle: time.Hour, shutdown: time.Minute, queue: 8, maxSpans: 1000, maxRequestBytes: 1 << 20}, pw)
+		errc <- runServe(ctx, "../../internal/serve/testdata/policy.yaml", f, pw)
 		pw.Close()
 	}()
 	addr := regexp.MustCompile(`OTLP/HTTP listening"? addr=(\S+)`)
@@ -43,9 +62,14 @@ func TestServe(t *testing.T) {
 		}
 	}
 	if url == "" {
-		t.Fatalf("no address: %v", <-done)
+		t.Fatalf("no address: %v", <-errc)
 	}
-	go io.Copy(io.Discard, pr)
+	stderr = &serveLog{}
+	copied := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(stderr, pr)
+		copied <- err
+	}()
 	resp, err := http.Post(url+"/v1/traces", "application/json", bytes.NewReader(trace))
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +78,22 @@ func TestServe(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
+	// done is runServe's error, once its stderr is all read.
+	d := make(chan error, 1)
+	go func() {
+		err := <-errc
+		<-copied
+		d <- err
+	}()
+	return cancel, d, stderr
+}
+
+// TestServe runs trajeval serve on free ports, sends it a trace, and
+// stops it as SIGTERM does: the trace is scored at shutdown and its row
+// is in --out.
+func TestServe(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "rows.jsonl")
+	cancel, done, _ := startServe(t, serveFlags{out: out})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -70,5 +110,28 @@ func TestServe(t *testing.T) {
 	}
 	if row.ID != "5b8efff798038103d269b633813fc60c" || row.Status != "fail" {
 		t.Errorf("row %+v, want the trace's id and status fail", row)
+	}
+}
+
+// TestServe_fullDisk writes --out to /dev/full, a disk always full: the
+// row is not lost but written to stderr at exit, and the exit says so.
+func TestServe_fullDisk(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	cancel, done, stderr := startServe(t, serveFlags{out: "/dev/full"})
+	cancel()
+	err := <-done
+	if err == nil || !strings.Contains(err.Error(), "1 result rows could not be written to /dev/full") {
+		t.Errorf("exit: %v, want the count of rows not written", err)
+	}
+	var row struct{ ID string }
+	for line := range strings.Lines(stderr.String()) {
+		if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &row) == nil {
+			break
+		}
+	}
+	if row.ID != "5b8efff798038103d269b633813fc60c" {
+		t.Errorf("the row is not on stderr:\n%s", stderr.String())
 	}
 }
