@@ -43,6 +43,13 @@ type outWriter struct {
 	err     error // the last failed write's, while rows wait
 	full    atomic.Bool
 
+	// seen is how many rows wait and why, as of the last write: /readyz
+	// and /metrics read it without waiting for a write under way, which
+	// a slow disk can make long.
+	seenMu   sync.Mutex
+	seenRows int
+	seenErr  error
+
 	stop    chan struct{}
 	stopped chan struct{}
 }
@@ -53,6 +60,9 @@ type truncater interface {
 	Truncate(size int64) error
 }
 
+// newOutWriter returns a writer to w, named name in messages, that keeps
+// up to limit bytes of rows it could not write and writes them again
+// every interval; count counts each failed write.
 func newOutWriter(w io.Writer, name string, limit int64, every time.Duration, log *slog.Logger, count func()) *outWriter {
 	o := &outWriter{name: name, log: log, count: count, w: w, limit: limit,
 		stop: make(chan struct{}), stopped: make(chan struct{})}
@@ -110,6 +120,7 @@ func (o *outWriter) flush() {
 			}
 			o.err = err
 			o.full.Store(o.limit > 0 && o.size >= o.limit)
+			o.publish()
 			return
 		}
 		o.size -= int64(len(o.backlog[0]))
@@ -123,6 +134,15 @@ func (o *outWriter) flush() {
 	}
 	o.err = nil
 	o.full.Store(false)
+	o.publish()
+}
+
+// publish makes the state of the backlog what state returns. o.mu is
+// held.
+func (o *outWriter) publish() {
+	o.seenMu.Lock()
+	o.seenRows, o.seenErr = len(o.backlog), o.err
+	o.seenMu.Unlock()
 }
 
 // write writes what of row is not in w yet, or fails; on a short write
@@ -154,11 +174,11 @@ func (o *outWriter) write(row []byte) error {
 	return err
 }
 
-// state returns how many rows wait, and why.
+// state returns how many rows wait, and why, as of the last write.
 func (o *outWriter) state() (rows int, err error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return len(o.backlog), o.err
+	o.seenMu.Lock()
+	defer o.seenMu.Unlock()
+	return o.seenRows, o.seenErr
 }
 
 // close stops the retries, writes the rows kept one last time and
@@ -183,6 +203,7 @@ func (o *outWriter) close() (rows [][]byte, err error) {
 	}
 	// The caller answers for them now: a second close returns none.
 	o.backlog, o.size, o.done = nil, 0, 0
+	o.publish()
 	return rows, err
 }
 
