@@ -32,7 +32,8 @@ import (
 //  4. A turn done after its conversation was scored starts the
 //     conversation anew: a new row, with the same id, whose warnings say
 //     so. It is counted as a late turn while the server remembers the
-//     scored conversation (for Idle after it was scored).
+//     scored conversation: for Idle after it was scored, or Config.Idle
+//     if that is longer (as it remembers a scored trace's id).
 //  5. Held turns keep their spans counted against Config.MaxSpans. When
 //     the spans held pass nine tenths of it, the conversations waiting
 //     longest are scored at once, with a warning, so that held
@@ -121,7 +122,7 @@ type convState struct {
 	cfg  Conversations
 	open map[string]*conversation
 	// scored remembers the keys of scored conversations, for cfg.Idle, to
-	// tell a late turn; scoredQ holds them oldest first.
+	// tell a late turn (rule 4); scoredQ holds them oldest first.
 	scored  map[string]time.Time
 	scoredQ []scoredKey
 }
@@ -183,7 +184,7 @@ func (s *Server) flushConversations(now time.Time, all bool) {
 		return
 	}
 	n := 0
-	for n < len(cs.scoredQ) && now.Sub(cs.scoredQ[n].at) > cs.cfg.Idle {
+	for n < len(cs.scoredQ) && now.Sub(cs.scoredQ[n].at) > max(cs.cfg.Idle, s.cfg.Idle) {
 		if cs.scored[cs.scoredQ[n].key] == cs.scoredQ[n].at {
 			delete(cs.scored, cs.scoredQ[n].key)
 		}
@@ -201,13 +202,13 @@ func (s *Server) flushConversations(now time.Time, all bool) {
 		}
 	}
 	// Rule 5: free the spans of the conversations waiting longest.
-	if !all && s.held > s.cfg.MaxSpans/10*9 && len(cs.open) > 0 {
+	if !all && s.held*10 > s.cfg.MaxSpans*9 && len(cs.open) > 0 {
 		waiting := make([]*conversation, 0, len(cs.open))
 		for _, c := range cs.open {
 			waiting = append(waiting, c)
 		}
 		slices.SortFunc(waiting, func(a, b *conversation) int { return a.last.Compare(b.last) })
-		free := s.held - s.cfg.MaxSpans/10*9
+		free := s.held - s.cfg.MaxSpans*9/10
 		for _, c := range waiting {
 			if free <= 0 || len(s.ready) >= s.cfg.Queue {
 				break
