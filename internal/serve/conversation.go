@@ -23,10 +23,11 @@ import (
 //     conversation, and is held. A trace without a key is scored alone.
 //  2. A conversation is done Idle after its last turn was done, when it
 //     holds MaxTurns turns, or at shutdown. Its turns then become one
-//     trajectory by the rules that read an OTLP file (package otlp), in
-//     the order a file's would: by start time.
+//     trajectory by the rules that read an OTLP file (package otlp), as
+//     a file holding their spans would give it.
 //  3. Its row's id is the conversation key; the row lists the trace ids
-//     of its turns, in turn order. A conversation with a turn whose root
+//     of its turns in start-time order, the last one's trace and root
+//     span are its log events'. A conversation with a turn whose root
 //     span never came is incomplete, as a trace is: status error, never
 //     a pass.
 //  4. A turn done after its conversation was scored starts the
