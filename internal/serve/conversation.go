@@ -167,6 +167,7 @@ func (s *Server) hand(p *pending, now time.Time) {
 		cs.open[key] = c
 	}
 	s.metrics.add(&s.metrics.convTurns, 1)
+	p.seen = nil // a done trace takes no more spans
 	c.turns = append(c.turns, p)
 	c.spans += p.spans
 	c.last = now

@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"cmp"
 	"context"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -39,21 +40,9 @@ func FromTraceList(ctx context.Context, tds []ptrace.Traces, in trajeval.Input, 
 // span has one. For td holding one trace, traces with the same non-empty
 // key are the ones a read joins into one trajectory.
 func ConversationKey(td ptrace.Traces) string {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		rs := rss.At(i)
-		resConv := convKey(rs.Resource().Attributes())
-		sss := rs.ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				if c := convKey(spans.At(k).Attributes()); c != "" {
-					return c
-				}
-				if resConv != "" {
-					return resConv
-				}
-			}
+	for sp, resConv := range spansWithKey(td) {
+		if c := cmp.Or(convKey(sp.Attributes()), resConv); c != "" {
+			return c
 		}
 	}
 	return ""
