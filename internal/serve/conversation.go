@@ -203,14 +203,18 @@ func (s *Server) flushConversations(now time.Time, all bool) {
 			moved = true
 		}
 	}
-	// Rule 5: free the spans of the conversations waiting longest.
+	// Rule 5: free the spans of the conversations waiting longest. The
+	// spans of what is queued are freed soon, and count as freed.
 	if !all && s.held*10 > s.cfg.MaxSpans*9 && len(cs.open) > 0 {
+		free := s.held - s.cfg.MaxSpans*9/10
+		for _, p := range s.ready {
+			free -= p.spans
+		}
 		waiting := make([]*conversation, 0, len(cs.open))
 		for _, c := range cs.open {
 			waiting = append(waiting, c)
 		}
 		slices.SortFunc(waiting, func(a, b *conversation) int { return a.last.Compare(b.last) })
-		free := s.held - s.cfg.MaxSpans*9/10
 		for _, c := range waiting {
 			if free <= 0 || len(s.ready) >= s.cfg.Queue {
 				break
@@ -234,7 +238,11 @@ func (s *Server) queueConversation(c *conversation, now time.Time) {
 	cs.scored[c.key] = now
 	cs.scoredQ = append(cs.scoredQ, scoredKey{c.key, now})
 	// Turns in the order a file's would be read: by start time.
-	slices.SortStableFunc(c.turns, func(a, b *pending) int { return cmp.Compare(startOf(a.td), startOf(b.td)) })
+	starts := make(map[*pending]uint64, len(c.turns))
+	for _, t := range c.turns {
+		starts[t] = startOf(t.td)
+	}
+	slices.SortStableFunc(c.turns, func(a, b *pending) int { return cmp.Compare(starts[a], starts[b]) })
 	last := c.turns[len(c.turns)-1]
 	p := &pending{id: last.id, rootSpan: last.rootSpan, spans: c.spans, conv: c}
 	for _, t := range c.turns {
