@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
@@ -280,5 +282,61 @@ func TestLoadPolicy_conversations(t *testing.T) {
 				t.Errorf("Conversations = %+v, want %+v (%s)", got, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+func TestAppendEvents_conversation(t *testing.T) {
+	tests := []struct {
+		name   string
+		row    trajeval.CaseResult
+		want   string // the gen_ai.conversation.id of the events, "" for none
+		reason string
+	}{
+		{"trace", trajeval.CaseResult{ID: turn1, Evaluators: []trajeval.Result{{Name: "e", Status: trajeval.StatusPass}}},
+			"", "a trace's row names no conversation"},
+		{"conversation", trajeval.CaseResult{ID: "conv-42", TraceIDs: []string{turn1, turn2}, Evaluators: []trajeval.Result{{Name: "e", Status: trajeval.StatusPass}}},
+			"conv-42", "a conversation's row names it, as its trace id is only its last turn's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs := plog.NewLogRecordSlice()
+			if n := serve.AppendEvents(recs, pcommon.TraceID{1}, pcommon.SpanID{2}, tt.row, 0); n != 1 {
+				t.Fatalf("%d events, want 1", n)
+			}
+			got := ""
+			if v, ok := recs.At(0).Attributes().Get("gen_ai.conversation.id"); ok {
+				got = v.Str()
+			}
+			if got != tt.want {
+				t.Errorf("gen_ai.conversation.id %q, want %q: %s", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+// TestServer_conversationLink checks that a conversation's results are
+// linked to its last turn: its trace and its root span.
+func TestServer_conversationLink(t *testing.T) {
+	type link struct{ trace, root string }
+	got := make(chan link, 4)
+	s := start(t, convPolicy(t, "{idle: 1h}"), serve.Config{Results: func(tr pcommon.TraceID, root pcommon.SpanID, r trajeval.CaseResult) {
+		got <- link{tr.String(), root.String()}
+	}})
+	req := ptrace.NewTraces()
+	traceOf(t, turn2, false).ResourceSpans().MoveAndAppendTo(req.ResourceSpans())
+	traceOf(t, turn1, false).ResourceSpans().MoveAndAppendTo(req.ResourceSpans())
+	var want link
+	rss := traceOf(t, turn2, false).ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		if sp := rss.At(i).ScopeSpans().At(0).Spans().At(0); sp.ParentSpanID().IsEmpty() {
+			want = link{turn2, sp.SpanID().String()}
+		}
+	}
+	if err := s.Ingest(req); err != nil {
+		t.Fatal(err)
+	}
+	s.stop()
+	if l := <-got; l != want {
+		t.Errorf("results linked to %+v, want the last turn's %+v", l, want)
 	}
 }
