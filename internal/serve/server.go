@@ -95,7 +95,8 @@ type Config struct {
 	// Log receives the server's own messages; nil discards them.
 	Log *slog.Logger
 	// Results, when set, receives each scored trace's row, with the trace's
-	// id and its root span's id (empty when the root never came), after
+	// id and its root span's id (empty when the root never came; for a
+	// conversation's row, those of its last turn), after
 	// Out and Logs did; it is how a host other than the HTTP server (an
 	// OpenTelemetry Collector component) takes the results. It is called
 	// from the scoring workers, several at once.
