@@ -646,16 +646,7 @@ func stepNo(steps []trajeval.Step, j int) int {
 
 // argPath writes a leaf's place as the results of argument matching do:
 // args.passengers[0].name.
-func argPath(p argmatch.Path) string {
-	rest := p[1:].String()
-	if rest == "" {
-		return "args"
-	}
-	if strings.HasPrefix(rest, "[") {
-		return "args" + rest
-	}
-	return "args." + rest
-}
+func argPath(p argmatch.Path) string { return p[1:].Under("args") }
 
 // maxShow bounds a value shown in a check.
 const maxShow = 80

@@ -97,13 +97,10 @@ func Call(it *config.Node) (trajeval.ExpectedCall, error) {
 func PlaceCompileError(args *config.Node, err error) error {
 	var ce *argmatch.CompileError
 	if errors.As(err, &ce) && args != nil {
-		at := args.At(ce.Path...)
+		at := args.At(ce.Path.Keys()...)
 		e := at.Errorf("%s", ce.Msg)
 		e.Hint = ce.Hint
-		e.Path = args.Path
-		for _, s := range ce.Path {
-			e.Path += "." + s
-		}
+		e.Path = ce.Path.Under(args.Path)
 		return e
 	}
 	return err
