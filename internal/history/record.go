@@ -201,31 +201,51 @@ func (r *Recorder) write(ctx context.Context) {
 	}
 }
 
-var gzipPool = sync.Pool{New: func() any {
-	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	return w
+// A compressor is a gzip writer and the buffers compress reuses, so that
+// compressing a trajectory allocates only the bytes it returns.
+type compressor struct {
+	zw   *gzip.Writer
+	json []byte       // the canonical JSON
+	out  bytes.Buffer // its gzip
+}
+
+// compressors holds a compressor per encoder. gzip.BestSpeed: on
+// trajectories of bench/suitegen (5.5 kB of JSON each) it takes 60% of
+// the time of the default level for 10% more bytes (920 against 838).
+var compressors = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return &compressor{zw: zw}
 }}
+
+// maxKept is the largest buffer a compressor keeps for the next
+// trajectory: one huge trajectory must not hold its memory for the run.
+const maxKept = 1 << 20
 
 // compress returns gzip of the canonical JSON of t; nil for a nil t.
 func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if t == nil {
 		return nil, nil
 	}
-	data, err := t.MarshalJSON() // compact already: json.Marshal would compact it again
-	if err != nil {
+	c := compressors.Get().(*compressor)
+	defer func() {
+		if cap(c.json) > maxKept || c.out.Cap() > maxKept {
+			c.json, c.out = nil, bytes.Buffer{}
+		}
+		compressors.Put(c)
+	}()
+	var err error
+	if c.json, err = trajeval.AppendJSON(c.json[:0], t); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	zw := gzipPool.Get().(*gzip.Writer)
-	defer gzipPool.Put(zw)
-	zw.Reset(&buf)
-	if _, err := zw.Write(data); err != nil {
+	c.out.Reset()
+	c.zw.Reset(&c.out)
+	if _, err := c.zw.Write(c.json); err != nil {
 		return nil, err
 	}
-	if err := zw.Close(); err != nil {
+	if err := c.zw.Close(); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return bytes.Clone(c.out.Bytes()), nil
 }
 
 // Columns of the cases and evaluators tables, in the order written.
