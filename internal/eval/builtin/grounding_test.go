@@ -24,21 +24,28 @@ func build(t *testing.T, yaml string, env *spec.Env) (*eval.Configured, error) {
 	return spec.Build(root, env)
 }
 
-// provenance is a search, then a read of what it found, then a read of
-// an id nobody returned.
-func provenance(t *testing.T) *trajeval.Trajectory {
+// shopping is a trajectory of one turn, "find running shoes", with a
+// step per call: its agent ("" for none), tool, and arguments and result
+// as JSON.
+func shopping(calls ...[4]string) *trajeval.Trajectory {
 	user := "find running shoes"
 	tr := &trajeval.Trajectory{Turns: []trajeval.Turn{{Turn: 1, User: &user}}}
-	for i, s := range [][3]string{
-		{"search_products", `{"query":"running shoes"}`, `"{\"items\":[{\"id\":\"SKU-1\"},{\"id\":\"SKU-2\"}]}"`},
-		{"get_product", `{"product_id":"SKU-2"}`, `{"price":89}`},
-		{"get_product", `{"product_id":"SKU-7"}`, `null`},
-	} {
-		args, _ := jsonv.Decode([]byte(s[1]))
-		res, _ := jsonv.Decode([]byte(s[2]))
-		tr.Steps = append(tr.Steps, trajeval.Step{Index: i + 1, Turn: 1, Name: s[0], Args: args, Result: res})
+	for i, s := range calls {
+		args, _ := jsonv.Decode([]byte(s[2]))
+		res, _ := jsonv.Decode([]byte(s[3]))
+		tr.Steps = append(tr.Steps, trajeval.Step{Index: i + 1, Turn: 1, Agent: s[0], Name: s[1], Args: args, Result: res})
 	}
 	return tr
+}
+
+// provenance is a search, then a read of what it found, then a read of
+// an id nobody returned.
+func provenance(*testing.T) *trajeval.Trajectory {
+	return shopping(
+		[4]string{"", "search_products", `{"query":"running shoes"}`, `"{\"items\":[{\"id\":\"SKU-1\"},{\"id\":\"SKU-2\"}]}"`},
+		[4]string{"", "get_product", `{"product_id":"SKU-2"}`, `{"price":89}`},
+		[4]string{"", "get_product", `{"product_id":"SKU-7"}`, `null`},
+	)
 }
 
 func TestGrounding_suite(t *testing.T) {
@@ -72,22 +79,16 @@ func TestGrounding_suite(t *testing.T) {
 // delegated is a router agent that searched and looked up related
 // products, and a shop agent it called that read what the router found,
 // and an id nobody returned; the router invented one too.
-func delegated(t *testing.T) *trajeval.Trajectory {
-	user := "find running shoes"
-	tr := &trajeval.Trajectory{Turns: []trajeval.Turn{{Turn: 1, User: &user}},
-		Agents: []trajeval.Agent{{Name: "shop", Parent: "router"}}}
-	for i, s := range [][4]string{
-		{"router", "search_products", `{"query":"running shoes"}`, `{"items":[{"id":"SKU-1"}]}`},
-		{"shop", "get_product", `{"product_id":"SKU-1"}`, `{"price":89}`},
-		{"router", "lookup", `{"id":"SKU-1"}`, `{"related":"SKU-9"}`},
-		{"shop", "get_product", `{"product_id":"SKU-9"}`, `null`},
-		{"shop", "get_product", `{"product_id":"SKU-7"}`, `null`},
-		{"router", "lookup", `{"id":"SKU-8"}`, `null`},
-	} {
-		args, _ := jsonv.Decode([]byte(s[2]))
-		res, _ := jsonv.Decode([]byte(s[3]))
-		tr.Steps = append(tr.Steps, trajeval.Step{Index: i + 1, Turn: 1, Agent: s[0], Name: s[1], Args: args, Result: res})
-	}
+func delegated(*testing.T) *trajeval.Trajectory {
+	tr := shopping(
+		[4]string{"router", "search_products", `{"query":"running shoes"}`, `{"items":[{"id":"SKU-1"}]}`},
+		[4]string{"shop", "get_product", `{"product_id":"SKU-1"}`, `{"price":89}`},
+		[4]string{"router", "lookup", `{"id":"SKU-1"}`, `{"related":"SKU-9"}`},
+		[4]string{"shop", "get_product", `{"product_id":"SKU-9"}`, `null`},
+		[4]string{"shop", "get_product", `{"product_id":"SKU-7"}`, `null`},
+		[4]string{"router", "lookup", `{"id":"SKU-8"}`, `null`},
+	)
+	tr.Agents = []trajeval.Agent{{Name: "shop", Parent: "router"}}
 	return tr
 }
 
