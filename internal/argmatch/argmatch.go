@@ -152,7 +152,7 @@ func New(args any, m trajeval.ArgsMatch, opt Options) (*Matcher, error) {
 		}
 		mt.p, mt.back = p, p.back
 	}
-	mt.key = fmt.Sprintf("%s|%q|%v|%s", mt.mode, m.Paths, opt, jsonv.Marshal(args))
+	mt.key = fmt.Sprintf("%s|%q|%v|%s", mt.mode, mt.paths, opt, jsonv.Marshal(args)) // paths as parsed: a.0 and a[0] are one rule
 	if mt.AcceptsAll() {
 		mt.key = "*"
 	}

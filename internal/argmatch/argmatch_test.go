@@ -346,7 +346,7 @@ func TestMatcher_Key(t *testing.T) {
 		`{"a":null}`, `{"a":{"$any":true}}`, `{"a":{"$regex":"^x"}}`, `{"a":{"b":1}}`, `{"$$a":1}`, `{"a":[1,2]}`,
 		`{"a":9007199254740993}`, `{"a":9007199254740992}`,
 	}
-	modes := []trajeval.ArgsMatch{partial, superset, exact, subset, ignore, paths("a"), paths("b"), paths("a.b"), paths()}
+	modes := []trajeval.ArgsMatch{partial, superset, exact, subset, ignore, paths("a"), paths("b"), paths("a.b"), paths(`["a.b"]`), paths("a.0"), paths("a[0]"), paths()}
 	opts := []argmatch.Options{{}, {Trim: true}, {CaseInsensitive: true}}
 	actuals := []string{``, `{}`, `{"a":1}`, `{"a":1,"b":2}`, `{"a":"x"}`, `{"a":"X"}`, `{"a":" x"}`, `{"a":null}`, `{"a":{"b":1}}`,
 		`{"a":{"b":1,"c":2}}`, `{"$a":1}`, `{"a":[1,2]}`, `{"a":9007199254740993}`, `{"b":2}`, `{"a":"xyz","b":2}`}
@@ -385,6 +385,11 @@ func TestMatcher_Key(t *testing.T) {
 	k2, _ := argmatch.New(js(t, `{"b":2,"a":1}`), superset, argmatch.Options{})
 	if k1.Key() != k2.Key() {
 		t.Errorf("keys %q and %q differ for the same expectation", k1.Key(), k2.Key())
+	}
+	p1, _ := argmatch.New(js(t, `{"a":[1]}`), paths("a.0"), argmatch.Options{})
+	p2, _ := argmatch.New(js(t, `{"a":[1]}`), paths("a[0]"), argmatch.Options{})
+	if p1.Key() != p2.Key() {
+		t.Errorf("keys %q and %q differ for a.0 and a[0], one path in two spellings", p1.Key(), p2.Key())
 	}
 }
 
