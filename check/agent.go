@@ -13,7 +13,9 @@ import (
 //     afresh from 1 (the details' step numbers count these steps);
 //  2. every turn of the trajectory, even one left with no step;
 //  3. no run-level metrics: they are the whole run's, so a budget on
-//     them fails as not reported.
+//     them fails as not reported;
+//  4. but [Grounding] checks these agents' calls against everything
+//     earlier in the whole trajectory, every agent's results included.
 //
 // Its result's Details.Scope says which agents were in scope and how many
 // steps were kept. A trajectory that names none of the agents makes
@@ -45,6 +47,11 @@ func forAgent(ev trajeval.Evaluator, s core.AgentScope) trajeval.Evaluator {
 			err = &settingErr{msg: typ + ": " + err.Error(), cause: err}
 		}
 		return &evaluator{typ: typ, err: err}
+	}
+	// The scope wraps this package's evaluator's own, which may read the
+	// whole trajectory (see core.WholeEvaluator).
+	if c, ok := ev.(*evaluator); ok {
+		ev = c.ev
 	}
 	return &evaluator{typ: typ, ev: core.Scoped(ev, s)}
 }

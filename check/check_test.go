@@ -313,3 +313,18 @@ func TestForAgent(t *testing.T) {
 		})
 	}
 }
+
+func TestForAgent_grounding(t *testing.T) {
+	tr := &trajeval.Trajectory{
+		Steps: []trajeval.Step{
+			{Name: "find", Agent: "root", Result: map[string]any{"id": "INV-42"}},
+			{Name: "pay", Agent: "billing", Args: map[string]any{"invoice": "INV-42"}},
+		},
+		Agents: []trajeval.Agent{{Name: "billing", Parent: "root"}},
+	}
+	tr.Finish()
+	out, err := check.ForAgent(check.Grounding(check.GroundingSettings{}), "billing").Evaluate(context.Background(), tr)
+	if err != nil || out.Score != 1 {
+		t.Errorf("Evaluate = %v, %v (%+v); want 1: billing's value comes from root's result, a source though another agent's", out.Score, err, out.Details)
+	}
+}

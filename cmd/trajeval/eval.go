@@ -14,7 +14,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/judge"
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/trace"
@@ -292,13 +294,18 @@ func configErrors(cmd *cobra.Command, err error) error {
 		errs = list.Unwrap()
 	}
 	w := cmd.ErrOrStderr()
+	n := 0
 	for _, e := range errs {
 		fmt.Fprintln(w, e)
+		// A line standing for the errors of a list left out counts them.
+		var more *config.MoreErrors
+		if errors.As(e, &more) {
+			n += more.N
+		} else {
+			n++
+		}
 	}
-	if len(errs) == 1 {
-		return fmt.Errorf("1 configuration error")
-	}
-	return fmt.Errorf("%d configuration errors", len(errs))
+	return errors.New(plural.Count(n, "configuration error", "configuration errors"))
 }
 
 type envKey struct{}

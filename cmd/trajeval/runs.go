@@ -23,8 +23,10 @@ func runsCmd() *cobra.Command {
 		Short: "List the runs that eval recorded",
 		Long: `List the runs of the run history, oldest first: id, suites, git commit,
 start, duration and the counts of passed, failed and errored cases. A run
-whose end was never recorded (killed, or still running) shows as
-interrupted, with the cases it recorded.
+whose end was never recorded shows as running while the trajeval that
+records it is alive (on this host, its process exists; on another, it
+wrote within the last minute), else as interrupted (killed), with the
+cases it recorded.
 
 eval records each run in .trajeval/runs.db beside its first suite (or
 --db, $TRAJEVAL_DB); runs reads --db, else $TRAJEVAL_DB, else the nearest
@@ -113,12 +115,9 @@ func duration(r history.Run) string {
 	return r.End.Sub(r.Start).Round(time.Millisecond).String()
 }
 
-func status(r history.Run) string {
-	if r.End.IsZero() {
-		return history.StatusInterrupted
-	}
-	return r.Status
-}
+// status is the run's status as read back: a run with no end is running
+// while its process lives, else interrupted (see package history).
+func status(r history.Run) string { return r.Status }
 
 func pruneCmd() *cobra.Command {
 	var (

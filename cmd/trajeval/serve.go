@@ -43,8 +43,12 @@ news (then marked incomplete, never a pass), with the evaluators of
 POLICY.yaml: a suite with no cases whose evaluators may carry select: maps
 of attribute patterns (docs/serve.md).
 
+With conversations: in the policy, the traces of one conversation
+(gen_ai.conversation.id) are joined into one multi-turn trajectory, as eval
+joins them, and scored once no turn came for conversations.idle.
+
 Results go to --out as JSON lines, as eval --out jsonl writes them (id = the
-trace id), and as gen_ai.evaluation.result log events to --otlp-logs. The
+trace id, or the conversation id), and as gen_ai.evaluation.result log events to --otlp-logs. The
 HTTP port also serves /metrics (Prometheus), /healthz and /readyz. SIGTERM
 or Ctrl-C stops taking spans, scores what is held and exits.
 
@@ -216,6 +220,13 @@ func checkPolicy(path string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "policy %s: %d evaluators%s\n", pol.Name, len(pol.Evaluators), selects(pol.Select))
 	for _, ev := range pol.Evaluators {
 		fmt.Fprintf(stdout, "  %s (%s)%s\n", ev.Name, ev.Type, selects(ev.Select))
+	}
+	if c := pol.Conversations; c != nil {
+		also := ""
+		if c.ScoreTurns {
+			also = ", each turn also scored alone"
+		}
+		fmt.Fprintf(stdout, "conversations joined: scored %s after their last turn, or at %d turns%s\n", c.Idle, c.MaxTurns, also)
 	}
 	return nil
 }

@@ -100,8 +100,11 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 				}
 				rows, results = picked, pickedResults
 			}
-			if run.End.IsZero() || run.Status == history.StatusInterrupted {
+			switch run.Status {
+			case history.StatusInterrupted:
 				fmt.Fprintf(cmd.ErrOrStderr(), "trajeval: %s was interrupted: it recorded %d cases\n", name, run.Cases)
+			case history.StatusRunning:
+				fmt.Fprintf(cmd.ErrOrStderr(), "trajeval: %s is still running: it has recorded %d cases so far\n", name, run.Cases)
 			}
 			w, err := report.New(format, cmd.OutOrStdout())
 			if err != nil {

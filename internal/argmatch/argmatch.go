@@ -10,9 +10,14 @@
 //  3. exact: the same keys at every depth, every value matching;
 //  4. subset: every actual key is present in the expected arguments with a
 //     matching value, recursively; expected keys may be omitted;
-//  5. paths: only the listed dot-paths are compared, each by exact value; a
+//  5. paths: only the listed paths are compared, each by exact value; a
 //     path missing in the expected arguments is skipped, one missing in the
-//     actual arguments is a difference.
+//     actual arguments is a difference. A path is keys and indexes (see
+//     [Path]): passengers[0].name and passengers.0.name are the same.
+//
+// A difference names its place below args as a [Path] writes it, an index
+// in brackets whichever way the rule wrote it: args.passengers[0].name,
+// args["x.y"] for a key with a dot.
 //
 // In every mode arrays match element by element and must have equal
 // length. Values compare by JSON type: numbers by exact decimal value
@@ -94,17 +99,13 @@ type Matcher struct {
 
 // A CompileError is an invalid expected value, at a path below args.
 type CompileError struct {
-	Path []string // keys and indexes below the args object
+	Path Path // keys and indexes below the args object
 	Msg  string
 	Hint string
 }
 
 func (e *CompileError) Error() string {
-	p := "args"
-	for _, s := range e.Path {
-		p += "." + s
-	}
-	return p + ": " + e.Msg
+	return e.Path.Under("args") + ": " + e.Msg
 }
 
 // Modes lists the valid argument modes, superset included as an alias.
@@ -151,7 +152,7 @@ func New(args any, m trajeval.ArgsMatch, opt Options) (*Matcher, error) {
 		}
 		mt.p, mt.back = p, p.back
 	}
-	mt.key = fmt.Sprintf("%s|%q|%v|%s", mt.mode, m.Paths, opt, jsonv.Marshal(args))
+	mt.key = fmt.Sprintf("%s|%q|%v|%s", mt.mode, mt.paths, opt, jsonv.Marshal(args)) // paths as parsed: a.0 and a[0] are one rule
 	if mt.AcceptsAll() {
 		mt.key = "*"
 	}
@@ -236,7 +237,7 @@ func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int) bool 
 		}
 		name := ""
 		if diffs != nil {
-			name = "args." + strings.Join(path, ".")
+			name = m.p.place(path)
 		}
 		g, present := lookup(got, path)
 		if !present {
@@ -289,9 +290,9 @@ func (p *pattern) String() string { return p.text }
 
 var operators = []string{"$regex", "$contains", "$gt", "$gte", "$lt", "$lte", "$approx", "$type", "$any", "$oneOf", "$not", "$from"}
 
-func compile(v any, path []string) (*pattern, error) {
+func compile(v any, path Path) (*pattern, error) {
 	fail := func(format string, args ...any) error {
-		return &CompileError{Path: append([]string(nil), path...), Msg: fmt.Sprintf(format, args...)}
+		return &CompileError{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
 	}
 	p := &pattern{text: jsonv.Marshal(v)}
 	switch x := v.(type) {
@@ -301,7 +302,7 @@ func compile(v any, path []string) (*pattern, error) {
 	case []any:
 		p.kind = pArray
 		for i, e := range x {
-			sub, err := compile(e, append(path, strconv.Itoa(i)))
+			sub, err := compile(e, append(path, Seg{Index: i}))
 			if err != nil {
 				return nil, err
 			}
@@ -329,7 +330,7 @@ func compile(v any, path []string) (*pattern, error) {
 			if strings.HasPrefix(k, "$$") {
 				key = k[1:]
 			}
-			sub, err := compile(e, append(path, key))
+			sub, err := compile(e, append(path, Seg{Key: key, Index: -1}))
 			if err != nil {
 				return nil, err
 			}
@@ -342,10 +343,10 @@ func compile(v any, path []string) (*pattern, error) {
 	return nil, fail("%T is not a JSON value", v)
 }
 
-func compileOp(op string, arg any, path []string, p *pattern) (*pattern, error) {
-	path = append(path, op)
+func compileOp(op string, arg any, path Path, p *pattern) (*pattern, error) {
+	path = append(path, Seg{Key: op, Index: -1})
 	fail := func(format string, args ...any) error {
-		return &CompileError{Path: append([]string(nil), path...), Msg: fmt.Sprintf(format, args...)}
+		return &CompileError{Path: slices.Clone(path), Msg: fmt.Sprintf(format, args...)}
 	}
 	p.kind, p.op = pOp, op
 	switch op {
@@ -433,7 +434,7 @@ func compileOp(op string, arg any, path []string, p *pattern) (*pattern, error) 
 			return nil, fail("$oneOf needs a non-empty list of values")
 		}
 		for i, e := range list {
-			sub, err := compile(e, append(path, strconv.Itoa(i)))
+			sub, err := compile(e, append(path, Seg{Index: i}))
 			if err != nil {
 				return nil, err
 			}
@@ -452,17 +453,34 @@ func compileOp(op string, arg any, path []string, p *pattern) (*pattern, error) 
 		}
 		src, err := parseSource(s)
 		if err != nil {
-			return nil, &CompileError{Path: append([]string(nil), path...), Msg: err.Error(), Hint: "a $from path is TOOL.result or TOOL.args, then keys, [index] or [*]"}
+			return nil, &CompileError{Path: slices.Clone(path), Msg: err.Error(), Hint: "a $from path is TOOL.result or TOOL.args, then keys, [index] or [*]"}
 		}
 		p.src, p.back = src, true
 	default:
-		e := &CompileError{Path: append([]string(nil), path[:len(path)-1]...), Msg: fmt.Sprintf("unknown operator %s (write $%s for a literal key)", op, op)}
+		e := &CompileError{Path: slices.Clone(path[:len(path)-1]), Msg: fmt.Sprintf("unknown operator %s (write $%s for a literal key)", op, op)}
 		if s := suggest.Closest(op, operators); s != "" {
 			e.Msg = fmt.Sprintf("unknown operator %s (did you mean %s?)", op, s)
 		}
 		return nil, e
 	}
 	return p, nil
+}
+
+// place writes where path, found by lookup, is below args, as an
+// explanation names it: an index of an array in brackets, a key after a
+// dot (args.passengers[0].name, whichever way the path was written).
+func (p *pattern) place(path []string) string {
+	name, cur := "args", p
+	for _, seg := range path {
+		if cur.kind == pArray {
+			i, _ := strconv.Atoi(seg)
+			name, cur = name+"["+strconv.Itoa(i)+"]", cur.items[i]
+			continue
+		}
+		i := sort.Search(len(cur.fields), func(i int) bool { return cur.fields[i].key >= seg })
+		name, cur = JoinKey(name, seg), cur.fields[i].p
+	}
+	return name
 }
 
 // lookup walks a compiled pattern along a dot-path.
@@ -626,7 +644,7 @@ func (c cmp) field(path, key string) string {
 	if c.diffs == nil {
 		return ""
 	}
-	return path + "." + key
+	return JoinKey(path, key)
 }
 
 func (c cmp) index(path string, i int) string {

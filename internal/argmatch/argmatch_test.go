@@ -201,29 +201,30 @@ func TestNew_errors(t *testing.T) {
 	tests := []struct {
 		name   string
 		args   string
-		path   []string
+		path   string // below args, as Path.String writes it
 		msg    string // a part of Error()
 		reason string
 	}{
-		{"unknown operator", `{"city":{"$regx":"^N"}}`, []string{"city"}, `args.city: unknown operator $regx (did you mean $regex?)`, "a close operator is suggested"},
-		{"unknown operator far", `{"city":{"$frobnicate":1}}`, []string{"city"}, `unknown operator $frobnicate (write $$frobnicate for a literal key)`, "no close operator: say how to write a literal"},
-		{"operator with other keys", `{"city":{"$regex":"^N","x":1}}`, []string{"city"}, `operator $regex must be the only key`, "an operator object has one key"},
-		{"operator with literal $$", `{"city":{"$regex":"^N","$$x":1}}`, []string{"city"}, `must be the only key`, "$$x is a literal key beside the operator"},
-		{"bad regex", `{"city":{"$regex":"("}}`, []string{"city", "$regex"}, `invalid regular expression`, "RE2 syntax error"},
-		{"regex not a string", `{"city":{"$regex":1}}`, []string{"city", "$regex"}, `$regex needs a string, got number`, "type of the operand"},
-		{"$approx without value", `{"x":{"$approx":{"abs":0.1}}}`, []string{"x", "$approx"}, `$approx needs a number value`, "value is required"},
-		{"$approx negative", `{"x":{"$approx":{"value":1,"abs":-1}}}`, []string{"x", "$approx"}, `$approx abs must be a number ≥ 0`, "tolerances are not negative"},
-		{"$approx unknown key", `{"x":{"$approx":{"value":1,"tol":1}}}`, []string{"x", "$approx"}, `$approx has no key "tol"`, "only value, abs, rel"},
-		{"$approx string", `{"x":{"$approx":"1"}}`, []string{"x", "$approx"}, `$approx needs a number`, "operand type"},
-		{"$gt string", `{"x":{"$gt":"1"}}`, []string{"x", "$gt"}, `$gt needs a number, got string`, "operand type"},
-		{"$type unknown", `{"x":{"$type":"float"}}`, []string{"x", "$type"}, `unknown type float`, "JSON type names only"},
-		{"$type not a name", `{"x":{"$type":1}}`, []string{"x", "$type"}, `$type needs a type name`, "operand type"},
-		{"$any false", `{"x":{"$any":false}}`, []string{"x", "$any"}, `$any takes true`, "only true"},
-		{"$oneOf empty", `{"x":{"$oneOf":[]}}`, []string{"x", "$oneOf"}, `$oneOf needs a non-empty list`, "nothing to choose from"},
-		{"$oneOf bad member", `{"x":{"$oneOf":[1,{"$regx":"a"}]}}`, []string{"x", "$oneOf", "1"}, `did you mean $regex?`, "errors inside members keep their path"},
-		{"$not bad", `{"x":{"$not":{"$regex":"["}}}`, []string{"x", "$not", "$regex"}, `invalid regular expression`, "errors inside $not keep their path"},
-		{"in array", `{"items":[{"id":1},{"id":{"$gtt":1}}]}`, []string{"items", "1", "id"}, `did you mean $gt?`, "array positions are in the path"},
-		{"deep", `{"a":{"b":{"c":{"$containz":"x"}}}}`, []string{"a", "b", "c"}, `args.a.b.c: unknown operator $containz (did you mean $contains?)`, "the full path"},
+		{"unknown operator", `{"city":{"$regx":"^N"}}`, "city", `args.city: unknown operator $regx (did you mean $regex?)`, "a close operator is suggested"},
+		{"unknown operator far", `{"city":{"$frobnicate":1}}`, "city", `unknown operator $frobnicate (write $$frobnicate for a literal key)`, "no close operator: say how to write a literal"},
+		{"operator with other keys", `{"city":{"$regex":"^N","x":1}}`, "city", `operator $regex must be the only key`, "an operator object has one key"},
+		{"operator with literal $$", `{"city":{"$regex":"^N","$$x":1}}`, "city", `must be the only key`, "$$x is a literal key beside the operator"},
+		{"bad regex", `{"city":{"$regex":"("}}`, "city.$regex", `invalid regular expression`, "RE2 syntax error"},
+		{"regex not a string", `{"city":{"$regex":1}}`, "city.$regex", `$regex needs a string, got number`, "type of the operand"},
+		{"$approx without value", `{"x":{"$approx":{"abs":0.1}}}`, "x.$approx", `$approx needs a number value`, "value is required"},
+		{"$approx negative", `{"x":{"$approx":{"value":1,"abs":-1}}}`, "x.$approx", `$approx abs must be a number ≥ 0`, "tolerances are not negative"},
+		{"$approx unknown key", `{"x":{"$approx":{"value":1,"tol":1}}}`, "x.$approx", `$approx has no key "tol"`, "only value, abs, rel"},
+		{"$approx string", `{"x":{"$approx":"1"}}`, "x.$approx", `$approx needs a number`, "operand type"},
+		{"$gt string", `{"x":{"$gt":"1"}}`, "x.$gt", `$gt needs a number, got string`, "operand type"},
+		{"$type unknown", `{"x":{"$type":"float"}}`, "x.$type", `unknown type float`, "JSON type names only"},
+		{"$type not a name", `{"x":{"$type":1}}`, "x.$type", `$type needs a type name`, "operand type"},
+		{"$any false", `{"x":{"$any":false}}`, "x.$any", `$any takes true`, "only true"},
+		{"$oneOf empty", `{"x":{"$oneOf":[]}}`, "x.$oneOf", `$oneOf needs a non-empty list`, "nothing to choose from"},
+		{"$oneOf bad member", `{"x":{"$oneOf":[1,{"$regx":"a"}]}}`, "x.$oneOf[1]", `did you mean $regex?`, "errors inside members keep their path"},
+		{"$not bad", `{"x":{"$not":{"$regex":"["}}}`, "x.$not.$regex", `invalid regular expression`, "errors inside $not keep their path"},
+		{"in array", `{"items":[{"id":1},{"id":{"$gtt":1}}]}`, "items[1].id", `args.items[1].id: unknown operator $gtt (did you mean $gt?)`, "array positions are in the path, in brackets"},
+		{"key with a dot", `{"a.b":{"$regex":1}}`, "[\"a.b\"].$regex", `args["a.b"].$regex: $regex needs a string`, "a key with a dot is quoted, so the path reads back"},
+		{"deep", `{"a":{"b":{"c":{"$containz":"x"}}}}`, "a.b.c", `args.a.b.c: unknown operator $containz (did you mean $contains?)`, "the full path"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,8 +233,8 @@ func TestNew_errors(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("New(%s) = %v, want a *CompileError: %s", tt.args, err, tt.reason)
 			}
-			if !reflect.DeepEqual(ce.Path, tt.path) {
-				t.Errorf("Path = %q, want %q: %s", ce.Path, tt.path, tt.reason)
+			if got := ce.Path.String(); got != tt.path {
+				t.Errorf("Path = %q, want %q: %s", got, tt.path, tt.reason)
 			}
 			if !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("Error() = %q, want it to contain %q: %s", err, tt.msg, tt.reason)
@@ -263,9 +264,14 @@ func TestMatcher_Diff(t *testing.T) {
 		{"kind", partial, `{"a":{"b":1}}`, `{"a":"b"}`, []string{`args.a: expected {"b":1}, got "b"`}, "an object against a string"},
 		{"operator", partial, `{"c":{"$regex":"^New"}}`, `{"c":"NYC"}`, []string{`args.c: expected {"$regex":"^New"}, got "NYC"`}, "operators shown as written"},
 		{"null vs missing", partial, `{"a":null}`, `{}`, []string{`args.a: expected null, got (missing)`}, "null is not missing"},
-		{"path mode", paths("user.id", "nope"), `{"user":{"id":7}}`, `{"user":{"id":8}}`, []string{`args.user.id: expected 7, got 8`}, "dot-path named as listed"},
+		{"path mode", paths("user.id", "nope"), `{"user":{"id":7}}`, `{"user":{"id":8}}`, []string{`args.user.id: expected 7, got 8`}, "a path named below args"},
 		{"path mode missing", paths("user.id"), `{"user":{"id":7}}`, `{"user":{}}`, []string{`args.user.id: expected 7, got (missing)`}, "missing in actual"},
 		{"nested missing", partial, `{"a":{"b":{"c":1}}}`, `{"a":{"b":{}}}`, []string{`args.a.b.c: expected 1, got (missing)`}, "deep path"},
+		{"path mode dotted index", paths("items.1.id"), `{"items":[{"id":1},{"id":2}]}`, `{"items":[{"id":1},{"id":3}]}`, []string{`args.items[1].id: expected 2, got 3`}, "items.1.id is named as every other difference is, the index in brackets"},
+		{"path mode bracket index", paths("items[1].id"), `{"items":[{"id":1},{"id":2}]}`, `{"items":[{"id":1},{"id":3}]}`, []string{`args.items[1].id: expected 2, got 3`}, "both spellings give one name"},
+		{"path mode digit key", paths("m.1"), `{"m":{"1":"a"}}`, `{"m":{"1":"b"}}`, []string{`args.m.1: expected "a", got "b"`}, "a key of digits in an object is a key, not an index"},
+		{"path mode quoted key", paths(`["a.b"]`), `{"a.b":1}`, `{"a.b":2}`, []string{`args["a.b"]: expected 1, got 2`}, "a key with a dot is quoted, as the rule writes it"},
+		{"dotted key", partial, `{"x":{"a.b":1}}`, `{"x":{"a.b":2}}`, []string{`args.x["a.b"]: expected 1, got 2`}, "a key with a dot is quoted, so the name reads back as one path"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -340,7 +346,7 @@ func TestMatcher_Key(t *testing.T) {
 		`{"a":null}`, `{"a":{"$any":true}}`, `{"a":{"$regex":"^x"}}`, `{"a":{"b":1}}`, `{"$$a":1}`, `{"a":[1,2]}`,
 		`{"a":9007199254740993}`, `{"a":9007199254740992}`,
 	}
-	modes := []trajeval.ArgsMatch{partial, superset, exact, subset, ignore, paths("a"), paths("b"), paths("a.b"), paths()}
+	modes := []trajeval.ArgsMatch{partial, superset, exact, subset, ignore, paths("a"), paths("b"), paths("a.b"), paths(`["a.b"]`), paths("a.0"), paths("a[0]"), paths()}
 	opts := []argmatch.Options{{}, {Trim: true}, {CaseInsensitive: true}}
 	actuals := []string{``, `{}`, `{"a":1}`, `{"a":1,"b":2}`, `{"a":"x"}`, `{"a":"X"}`, `{"a":" x"}`, `{"a":null}`, `{"a":{"b":1}}`,
 		`{"a":{"b":1,"c":2}}`, `{"$a":1}`, `{"a":[1,2]}`, `{"a":9007199254740993}`, `{"b":2}`, `{"a":"xyz","b":2}`}
@@ -379,6 +385,11 @@ func TestMatcher_Key(t *testing.T) {
 	k2, _ := argmatch.New(js(t, `{"b":2,"a":1}`), superset, argmatch.Options{})
 	if k1.Key() != k2.Key() {
 		t.Errorf("keys %q and %q differ for the same expectation", k1.Key(), k2.Key())
+	}
+	p1, _ := argmatch.New(js(t, `{"a":[1]}`), paths("a.0"), argmatch.Options{})
+	p2, _ := argmatch.New(js(t, `{"a":[1]}`), paths("a[0]"), argmatch.Options{})
+	if p1.Key() != p2.Key() {
+		t.Errorf("keys %q and %q differ for a.0 and a[0], one path in two spellings", p1.Key(), p2.Key())
 	}
 }
 

@@ -154,19 +154,58 @@ func SplitPath(s string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if slices.ContainsFunc(p, func(seg Seg) bool { return seg.Any }) {
+		col := utf8.RuneCountInString(s[:max(strings.IndexByte(s, '*'), 0)]) + 1
+		return nil, &PathError{Path: s, Col: col, Msg: "an args_match path names one place: no * wildcard"}
+	}
+	return p.Keys(), nil
+}
+
+// Keys returns the path's keys, an index written as its digits and a
+// wildcard as *.
+func (p Path) Keys() []string {
 	out := make([]string, len(p))
 	for i, seg := range p {
 		switch {
 		case seg.Any:
-			col := utf8.RuneCountInString(s[:max(strings.IndexByte(s, '*'), 0)]) + 1
-			return nil, &PathError{Path: s, Col: col, Msg: "an args_match path names one place: no * wildcard"}
+			out[i] = "*"
 		case seg.Index >= 0:
 			out[i] = strconv.Itoa(seg.Index)
 		default:
 			out[i] = seg.Key
 		}
 	}
-	return out, nil
+	return out
+}
+
+// Under writes the path below root in its canonical form: args.a[0].b,
+// args[1], args["x.y"]; root alone for the empty path.
+func (p Path) Under(root string) string {
+	s := p.String()
+	switch {
+	case s == "":
+		return root
+	case root == "" || strings.HasPrefix(s, "["):
+		return root + s
+	}
+	return root + "." + s
+}
+
+// JoinKey writes the place of key below path as [Path.String] does:
+// path.key, or path["key"] for a key that must be quoted.
+func JoinKey(path, key string) string {
+	if needsQuote(key) {
+		q, _ := json.Marshal(key)
+		return path + "[" + string(q) + "]"
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func needsQuote(key string) bool {
+	return key == "*" || key == "" || strings.ContainsAny(key, ".[]\"")
 }
 
 // String writes the path in its canonical form.
@@ -180,7 +219,7 @@ func (p Path) String() string {
 			b.WriteString("[*]")
 		case seg.Index >= 0:
 			b.WriteString("[" + strconv.Itoa(seg.Index) + "]")
-		case seg.Key == "*" || seg.Key == "" || strings.ContainsAny(seg.Key, ".[]\""):
+		case needsQuote(seg.Key):
 			q, _ := json.Marshal(seg.Key)
 			b.WriteString("[" + string(q) + "]")
 		default:

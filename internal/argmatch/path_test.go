@@ -392,3 +392,50 @@ func BenchmarkMatcher_MatchAt_from(b *testing.B) {
 		}
 	}
 }
+
+func TestPath_Under(t *testing.T) {
+	tests := []struct {
+		path, root, want string
+		reason           string
+	}{
+		{"a[0].b", "args", "args.a[0].b", "the bracket spelling is already canonical"},
+		{"[1]", "args", "args[1]", "an index right below the root"},
+		{`["x.y"].z`, "args", `args["x.y"].z`, "a key with a dot stays quoted"},
+		{"a", "", "a", "no root: the path alone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			p, err := argmatch.ParsePath(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Under(tt.root); got != tt.want {
+				t.Errorf("Under(%q) = %q, want %q: %s", tt.root, got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestJoinKey(t *testing.T) {
+	tests := []struct {
+		path, key, want string
+		reason          string
+	}{
+		{"args", "city", "args.city", "a plain key after a dot"},
+		{"args", "a.b", `args["a.b"]`, "a key with a dot is quoted"},
+		{"args", "*", `args["*"]`, "a key * is not a wildcard"},
+		{"", "city", "city", "no path: the key alone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			if got := argmatch.JoinKey(tt.path, tt.key); got != tt.want {
+				t.Errorf("JoinKey(%q, %q) = %q, want %q: %s", tt.path, tt.key, got, tt.want, tt.reason)
+			}
+			if tt.path != "" {
+				if _, err := argmatch.ParsePath(argmatch.JoinKey(tt.path, tt.key)); err != nil {
+					t.Errorf("JoinKey(%q, %q) does not parse back: %v", tt.path, tt.key, err)
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,9 @@
 //
 // A [Configured] evaluator scores a trajectory in this order:
 //  1. its evaluator runs; one that returns an error, or panics, gives
-//     status error and no score, never a silent score;
+//     status error and no score, never a silent score. An error that
+//     joins several (errors.Join) is written one per line, the first
+//     config.MaxErrors of them;
 //  2. the score is clamped to [0, 1] (NaN is 0);
 //  3. pass or fail is decided on that score: the evaluator's own verdict
 //     (Outcome.Verdict) when it gives one, else score ≥ Threshold;
@@ -23,7 +25,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
+	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -53,7 +58,7 @@ func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.R
 	out, err := safeEvaluate(ctx, c.Eval, t)
 	r.Judge = out.Judge
 	if err != nil {
-		r.Status, r.Error = trajeval.StatusError, err.Error()
+		r.Status, r.Error = trajeval.StatusError, errorText(err)
 		return r
 	}
 	r.Score, r.Details, r.Members = clamp(out.Score), out.Details, out.Members
@@ -69,6 +74,23 @@ func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.R
 		r.Status = trajeval.StatusPass
 	}
 	return r
+}
+
+// errorText writes err for a result: each error it joins on its own
+// line, bounded as configuration errors are.
+func errorText(err error) string {
+	errs := config.Errors(err)
+	if len(errs) <= 1 {
+		return err.Error()
+	}
+	lines := make([]string, 0, min(len(errs), config.MaxErrors+1))
+	for _, e := range errs[:min(len(errs), config.MaxErrors)] {
+		lines = append(lines, e.Error())
+	}
+	if more := len(errs) - config.MaxErrors; more > 0 {
+		lines = append(lines, "and "+plural.Count(more, "more error", "more errors"))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // safeEvaluate turns a panic in an evaluator into an error, so one bad

@@ -23,14 +23,22 @@
 //     typically the last few milliseconds of a run.
 //  5. A run's counts (cases, passed, failed, errors) are updated in the
 //     same transaction as its cases: they always agree with them. Its end
-//     is set by [Recorder.End]; a run whose end is null was killed (or is
-//     still running).
+//     is set by [Recorder.End]; a run whose end is null was killed, or is
+//     still running (rule 8).
 //  6. [DB.Rows] gives a run's results back as the rows eval wrote: the
 //     same values, in the same order, so that reports and comparisons of
 //     a recorded run equal those of its results file.
 //  7. Several runs may write to one database at once: SQLite waits up to
 //     [Options].BusyTimeout for another writer ([ErrLocked] after that), and
 //     PostgreSQL serialises migrations with an advisory lock.
+//  8. A run records the host and process that write it, and a heartbeat:
+//     the time of its last write of results, or of a tick every
+//     [HeartbeatEvery] when none was written. A run with no end reads
+//     back as running when it is live, else as interrupted (killed). It
+//     is live when, recorded on this host, its process still exists; when
+//     recorded on another host (or by a trajeval older than schema
+//     version 2, which recorded neither), when its heartbeat is less than
+//     [HeartbeatLive] old.
 package history
 
 import (

@@ -17,18 +17,27 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-const runColumns = "id, suites, paths, git_commit, git_branch, started_at, ended_at, status, options, cases, passed, failed, errors"
+const runColumns = "id, suites, paths, git_commit, git_branch, started_at, ended_at, status, options, cases, passed, failed, errors, host, pid, heartbeat_at"
 
-func scanRun(s interface{ Scan(...any) error }) (Run, error) {
+// scanRun reads a run, giving a run with no end its status as shown:
+// running while it is live (rule 8 of the package), else interrupted.
+func scanRun(s interface{ Scan(...any) error }, now time.Time, host string) (Run, error) {
 	var (
-		r                   Run
-		suites, paths, opts string
-		commit, branch      sql.NullString
-		start               int64
-		end                 sql.NullInt64
+		r                    Run
+		suites, paths, opts  string
+		commit, branch, from sql.NullString
+		start                int64
+		end, pid, beat       sql.NullInt64
 	)
-	if err := s.Scan(&r.ID, &suites, &paths, &commit, &branch, &start, &end, &r.Status, &opts, &r.Cases, &r.Passed, &r.Failed, &r.Errors); err != nil {
+	if err := s.Scan(&r.ID, &suites, &paths, &commit, &branch, &start, &end, &r.Status, &opts, &r.Cases, &r.Passed, &r.Failed, &r.Errors, &from, &pid, &beat); err != nil {
 		return r, err
+	}
+	r.Host, r.PID = from.String, int(pid.Int64)
+	if beat.Valid {
+		r.Heartbeat = time.UnixMilli(beat.Int64).UTC()
+	}
+	if !end.Valid && r.Status == StatusRunning && !r.live(now, host) {
+		r.Status = StatusInterrupted
 	}
 	if err := json.Unmarshal([]byte(suites), &r.Suites); err != nil {
 		return r, fmt.Errorf("run %d: suites: %w", r.ID, err)
@@ -59,6 +68,7 @@ func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
 		q += " WHERE started_at >= ?"
 		args = append(args, f.Since.UnixMilli())
 	}
+	now, host := time.Now(), hostname()
 	rows, err := h.db.QueryContext(ctx, h.d.bind(q+" ORDER BY id"), args...)
 	if err != nil {
 		return nil, h.wrap(err)
@@ -66,7 +76,7 @@ func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
 	defer rows.Close()
 	var runs []Run
 	for rows.Next() {
-		r, err := scanRun(rows)
+		r, err := scanRun(rows, now, host)
 		if err != nil {
 			return nil, h.wrap(err)
 		}
@@ -79,7 +89,7 @@ func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
 
 // Run returns the run id.
 func (h *DB) Run(ctx context.Context, id int64) (Run, error) {
-	r, err := scanRun(h.db.QueryRowContext(ctx, h.d.bind("SELECT "+runColumns+" FROM runs WHERE id = ?"), id))
+	r, err := scanRun(h.db.QueryRowContext(ctx, h.d.bind("SELECT "+runColumns+" FROM runs WHERE id = ?"), id), time.Now(), hostname())
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("%w %d in %s", ErrNoRun, id, h.where)
 	}

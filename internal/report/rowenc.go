@@ -89,6 +89,10 @@ func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
 		e.b = append(e.b, `,"trace":`...)
 		e.str(r.Trace)
 	}
+	if len(r.TraceIDs) > 0 {
+		e.b = append(e.b, `,"trace_ids":`...)
+		e.strs(r.TraceIDs)
+	}
 	if !r.StartedAt.IsZero() {
 		e.b = append(e.b, `,"started_at":"`...)
 		e.b = r.StartedAt.UTC().AppendFormat(e.b, timeLayout)

@@ -160,6 +160,9 @@ func randomResult(rng *rand.Rand, depth int) trajeval.CaseResult {
 		r.Suite, r.Error, r.Trace = randomText(rng), randomText(rng), randomText(rng)
 	}
 	if some(rng) {
+		r.TraceIDs = randomTexts(rng)
+	}
+	if some(rng) {
 		r.Attempt = rng.IntN(4)
 	}
 	if rng.IntN(4) > 0 {

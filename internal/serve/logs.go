@@ -45,7 +45,10 @@ const EventName = "gen_ai.evaluation.result"
 //     (pass, fail or error), gen_ai.evaluation.explanation (the error, or
 //     the missing and extra calls, when there are any) and, for an error,
 //     error.type ("incomplete_trace" for a trace whose root never came,
-//     else "evaluator_error").
+//     else "evaluator_error");
+//  3. for the row of a conversation (see [Conversations]), has the trace
+//     id and root span id of its last turn, and the attribute
+//     gen_ai.conversation.id.
 //
 // Records are batched, up to 512 or one second, and sent in order by one
 // goroutine. A request that fails:
@@ -228,6 +231,9 @@ func AppendEvents(recs plog.LogRecordSlice, trace pcommon.TraceID, root pcommon.
 		lr.SetSpanID(root)
 		a := lr.Attributes()
 		a.PutStr("gen_ai.evaluation.name", ev.Name)
+		if len(r.TraceIDs) > 0 {
+			a.PutStr("gen_ai.conversation.id", r.ID) // a conversation's row
+		}
 		a.PutDouble("gen_ai.evaluation.score.value", ev.Score)
 		a.PutStr("gen_ai.evaluation.score.label", string(ev.Status))
 		if x := explanation(ev); x != "" {

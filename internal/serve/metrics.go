@@ -29,6 +29,12 @@ type metrics struct {
 	latency          *histogram            // root span's end to result, seconds
 	gauges           func() gaugeValues
 	logs             func() logStats // nil without a LogExporter
+	// Conversations (see Conversations): turns held, turns after their
+	// conversation was scored, rows by status, and those held now.
+	convTurns     float64
+	convTurnsLate float64
+	convScored    map[string]float64
+	conversations func() int
 }
 
 // gaugeValues are the server's gauges, read when the metrics are.
@@ -66,10 +72,13 @@ var scoreBounds = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99
 var latencyBounds = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 5, 10, 30, 60}
 
 func newMetrics(p *Policy) *metrics {
-	m := &metrics{tracesScored: map[string]float64{}, results: map[[2]string]float64{},
+	m := &metrics{tracesScored: map[string]float64{}, convScored: map[string]float64{}, results: map[[2]string]float64{},
 		requests: map[[3]string]float64{}, scores: map[string]*histogram{}, latency: newHistogram(latencyBounds...)}
 	for _, st := range []trajeval.Status{trajeval.StatusPass, trajeval.StatusFail, trajeval.StatusError} {
 		m.tracesScored[string(st)] = 0
+		if p.Conversations != nil {
+			m.convScored[string(st)] = 0
+		}
 	}
 	for _, ev := range p.Evaluators {
 		m.scores[ev.Name] = newHistogram(scoreBounds...)
@@ -95,7 +104,11 @@ func (m *metrics) request(transport, outcome string, code int) {
 func (m *metrics) scored(r trajeval.CaseResult, latency float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.tracesScored[string(r.Status)]++
+	if len(r.TraceIDs) > 0 {
+		m.convScored[string(r.Status)]++
+	} else {
+		m.tracesScored[string(r.Status)]++
+	}
 	for _, e := range r.Evaluators {
 		m.results[[2]string{e.Name, string(e.Status)}]++
 		if e.Status != trajeval.StatusError {
@@ -135,6 +148,10 @@ func (m *metrics) write(w io.Writer) error {
 	var logDropped float64
 	for _, n := range ls.dropped {
 		logDropped += n
+	}
+	convs := 0
+	if m.conversations != nil {
+		convs = m.conversations()
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -177,6 +194,15 @@ func (m *metrics) write(w io.Writer) error {
 	gauge("trajeval_serve_bytes_held", "Protobuf size of the spans held, gathered or queued, in bytes.", g.bytes)
 	gauge("trajeval_serve_out_backlog_rows", "Result rows waiting to be written to --out after a failed write.", int64(g.outBacklog))
 	gauge("trajeval_serve_log_backlog_records", "Evaluation events waiting to be sent to --otlp-logs.", int64(ls.backlog))
+	if m.conversations != nil && len(m.convScored) > 0 {
+		counter("trajeval_serve_conversation_turns_total", "Done traces held as a turn of a conversation.", m.convTurns)
+		counter("trajeval_serve_conversation_turns_late_total", "Turns done after their conversation was scored, which started it anew.", m.convTurnsLate)
+		b.WriteString("# HELP trajeval_serve_conversations_scored_total Conversations scored, by the status of their row.\n# TYPE trajeval_serve_conversations_scored_total counter\n")
+		for _, k := range sortedKeys(m.convScored) {
+			fmt.Fprintf(&b, "trajeval_serve_conversations_scored_total{status=%s} %s\n", quote(k), num(m.convScored[k]))
+		}
+		gauge("trajeval_serve_conversations_pending", "Conversations holding turns, waiting for the next.", int64(convs))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -96,8 +96,8 @@ type truncatable struct{ *diskFull }
 func (f truncatable) Seek(off int64, whence int) (int64, error) { return f.file.Seek(off, whence) }
 func (f truncatable) Truncate(size int64) error                 { return f.file.Truncate(size) }
 
-// ids parses out as JSON Lines and returns the rows' ids, in order.
-func ids(t *testing.T, out string) []string {
+// rowIDs parses out as JSON Lines and returns the rows' ids, in order.
+func rowIDs(t *testing.T, out string) []string {
 	t.Helper()
 	var got []string
 	for line := range strings.Lines(out) {
@@ -184,7 +184,7 @@ func TestServer_outRecovers(t *testing.T) {
 			d.full.Store(false)
 			poll(t, "readyz is 200 again", func() bool { code, _ := s.get(t, "/readyz"); return code == http.StatusOK })
 			s.stop()
-			got := ids(t, d.contents(t))
+			got := rowIDs(t, d.contents(t))
 			if len(got) != 4 || !slices.Equal(got[1:], want) {
 				t.Errorf("%s: rows %v, want the first and then %v, each once, in order", tt.reason, got, want)
 			}
@@ -214,7 +214,7 @@ func TestServer_outBacklogFull(t *testing.T) {
 		return resp.StatusCode == http.StatusOK
 	})
 	s.stop()
-	if got := ids(t, d.contents(t)); len(got) != 2 {
+	if got := rowIDs(t, d.contents(t)); len(got) != 2 {
 		t.Errorf("rows %v, want the two traces taken", got)
 	}
 }
@@ -231,7 +231,7 @@ func TestServer_outLostAtShutdown(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "2 result rows could not be written") {
 		t.Errorf("Shutdown: %v, want the count of rows not written", err)
 	}
-	if got := ids(t, lost.String()); len(got) != 2 {
+	if got := rowIDs(t, lost.String()); len(got) != 2 {
 		t.Errorf("OutLost has rows %v, want both", got)
 	}
 }

@@ -27,6 +27,9 @@ type Policy struct {
 	Evaluators []PolicyEvaluator
 	// Workers is the policy's execution.workers; 0 when it does not say.
 	Workers int
+	// Conversations, when set, joins the traces of a conversation into one
+	// trajectory (see [Conversations]); nil scores each trace alone.
+	Conversations *Conversations
 
 	suite *suite.Suite
 }
@@ -134,6 +137,10 @@ func Glob(pattern, text string) bool {
 //  3. A policy with cases, a traces: file, a target, or a select: that is
 //     not a map of patterns is a configuration error at its place: a
 //     policy scores the traces that arrive, nothing else.
+//  4. conversations:, at the top level, joins the traces of a
+//     conversation into one trajectory (see [Conversations]): a map with
+//     idle (a duration, default 5m), max_turns (default 100) and
+//     score_turns (default false), or true for the defaults.
 func LoadPolicy(path string, judges *judge.Runtime) (*Policy, error) {
 	if judges == nil {
 		judges = &judge.Runtime{}
@@ -152,6 +159,11 @@ func LoadPolicy(path string, judges *judge.Runtime) (*Policy, error) {
 			sel, errs := takeSelect(root)
 			own = append(own, errs...)
 			p.Select = sel
+			conv, err := takeConversations(root)
+			if err != nil {
+				own = append(own, err)
+			}
+			p.Conversations = conv
 			list, _ := root.First("evaluators", "assertions")
 			if list == nil {
 				list, _ = root.Get("execution").First("evaluators", "assertions")

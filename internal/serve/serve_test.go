@@ -241,41 +241,44 @@ func verdicts(rs []trajeval.CaseResult) []verdict {
 const policy = "testdata/policy.yaml"
 
 // The fixtures whose trajectories are each one trace: traces that share
-// a conversation are joined by eval, never by serve (rule 4).
+// a conversation are joined by eval, and by serve only when the policy
+// says conversations: (see conversation_test.go).
 var sameAsEval = []string{
 	"otlp/genai.json", "otlp/openinference-contents.json", "otlp/openinference-failed.json",
 	"otlp/uipath.json", "otlp/uipath-seed.json", "otlp/uipath-python-args.json", "otlp/usage-cost.json",
 	"otlp/chat-only.jsonl", "otlp/duplicates.jsonl", "otlp/no-call-ids.jsonl", "otlp-proto/genai.pb",
 }
 
+// transports send a request over each transport and encoding.
+var transports = []struct {
+	name string
+	send func(t *testing.T, s *server, td ptrace.Traces)
+}{
+	{"http-json", func(t *testing.T, s *server, td ptrace.Traces) {
+		b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalJSON()
+		sendOK(t, s, b, "application/json", nil)
+	}},
+	{"http-proto", func(t *testing.T, s *server, td ptrace.Traces) {
+		b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+		sendOK(t, s, b, "application/x-protobuf", nil)
+	}},
+	{"http-proto-gzip", func(t *testing.T, s *server, td ptrace.Traces) {
+		b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+		sendOK(t, s, gzipped(b), "application/x-protobuf", map[string]string{"Content-Encoding": "gzip"})
+	}},
+	{"grpc", func(t *testing.T, s *server, td ptrace.Traces) {
+		if _, err := s.grpc.Export(context.Background(), ptraceotlp.NewExportRequestFromTraces(td)); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{"grpc-gzip", func(t *testing.T, s *server, td ptrace.Traces) {
+		if _, err := s.grpc.Export(context.Background(), ptraceotlp.NewExportRequestFromTraces(td), grpc.UseCompressor("gzip")); err != nil {
+			t.Fatal(err)
+		}
+	}},
+}
+
 func TestServer_sameScoresAsEval(t *testing.T) {
-	transports := []struct {
-		name string
-		send func(t *testing.T, s *server, td ptrace.Traces)
-	}{
-		{"http-json", func(t *testing.T, s *server, td ptrace.Traces) {
-			b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalJSON()
-			sendOK(t, s, b, "application/json", nil)
-		}},
-		{"http-proto", func(t *testing.T, s *server, td ptrace.Traces) {
-			b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
-			sendOK(t, s, b, "application/x-protobuf", nil)
-		}},
-		{"http-proto-gzip", func(t *testing.T, s *server, td ptrace.Traces) {
-			b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
-			sendOK(t, s, gzipped(b), "application/x-protobuf", map[string]string{"Content-Encoding": "gzip"})
-		}},
-		{"grpc", func(t *testing.T, s *server, td ptrace.Traces) {
-			if _, err := s.grpc.Export(context.Background(), ptraceotlp.NewExportRequestFromTraces(td)); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"grpc-gzip", func(t *testing.T, s *server, td ptrace.Traces) {
-			if _, err := s.grpc.Export(context.Background(), ptraceotlp.NewExportRequestFromTraces(td), grpc.UseCompressor("gzip")); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	}
 	for _, f := range sameAsEval {
 		path := filepath.Join(fixtures, f)
 		want := verdicts(evalRows(t, policy, path))

@@ -15,10 +15,11 @@
 //     error and every evaluator's result is marked "not assessed", with
 //     the scores the spans that did arrive would get. It is never a pass.
 //  4. A done trace becomes a trajectory by the rules that read an OTLP
-//     file (package otlp): one trajectory per trace. Traces that share a
-//     conversation id are not joined into one trajectory, as a live
-//     conversation has no end: each trace is scored on its own, and the
-//     row's id is the trace id in hex.
+//     file (package otlp): one trajectory per trace, and the row's id is
+//     the trace id in hex. Traces that share a conversation id are joined
+//     into one trajectory only when the policy says so (see
+//     [Conversations]): a live conversation has no end, so the server
+//     must be told how long to wait for its next turn.
 //  5. The trace is scored by the policy's evaluators whose selectors pick
 //     it (see [LoadPolicy]); a trace that no evaluator picks gives no row,
 //     and is counted in the metrics.
@@ -113,7 +114,8 @@ type Config struct {
 	// Log receives the server's own messages; nil discards them.
 	Log *slog.Logger
 	// Results, when set, receives each scored trace's row, with the trace's
-	// id and its root span's id (empty when the root never came), after
+	// id and its root span's id (empty when the root never came; for a
+	// conversation's row, those of its last turn), after
 	// Out and Logs did; it is how a host other than the HTTP server (an
 	// OpenTelemetry Collector component) takes the results. It is called
 	// from the scoring workers, several at once.
@@ -152,6 +154,7 @@ type Server struct {
 	// order.
 	scoredQ []scoredID
 	closing bool
+	convs   *convState // nil when conversations are not joined
 	workers sync.WaitGroup
 	sweeper chan struct{} // closed to stop the sweeper
 	swept   chan struct{} // closed when it stopped
@@ -177,6 +180,7 @@ type pending struct {
 	rootSpan   pcommon.SpanID
 	last       time.Time
 	incomplete bool
+	conv       *conversation // set for a done conversation, whose turns hold the spans
 }
 
 // New returns a server for cfg and starts its workers; [Server.Shutdown]
@@ -220,9 +224,11 @@ func New(cfg Config) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, log: log, metrics: newMetrics(cfg.Policy), pending: map[pcommon.TraceID]*pending{},
-		scored: map[pcommon.TraceID]time.Time{}, sweeper: make(chan struct{}), swept: make(chan struct{})}
+		scored: map[pcommon.TraceID]time.Time{}, sweeper: make(chan struct{}), swept: make(chan struct{}),
+		convs: newConvState(cfg.Policy.Conversations)}
 	s.cond = sync.NewCond(&s.mu)
 	s.metrics.gauges = s.gauges
+	s.metrics.conversations = s.openConversations
 	if cfg.Out != nil {
 		s.out = newOutWriter(cfg.Out, cfg.OutName, cfg.OutBacklog, cfg.OutRetry, log,
 			func() { s.metrics.add(&s.metrics.outErrors, 1) })
@@ -354,6 +360,7 @@ func (s *Server) sweep() {
 		case now := <-t.C:
 			s.mu.Lock()
 			s.moveDone(now, false)
+			s.flushConversations(now, false)
 			n := 0
 			for n < len(s.scoredQ) && now.Sub(s.scoredQ[n].at) > s.cfg.Idle {
 				delete(s.scored, s.scoredQ[n].id)
@@ -384,7 +391,7 @@ func (s *Server) moveDone(now time.Time, all bool) {
 		// From now on its spans are late: the trace is being scored.
 		s.scored[id] = now
 		s.scoredQ = append(s.scoredQ, scoredID{id, now})
-		s.ready = append(s.ready, p)
+		s.hand(p, now)
 		moved = true
 	}
 	if moved {
@@ -421,7 +428,7 @@ func (s *Server) work() {
 // finish scores trace p and hands its row on.
 func (s *Server) finish(p *pending) {
 	start := time.Now()
-	r, ok := s.Score(context.Background(), p.td, p.incomplete)
+	r, ok := s.scoreDone(context.Background(), p)
 	if !ok {
 		s.metrics.add(&s.metrics.tracesUnselected, 1)
 		return
@@ -449,28 +456,38 @@ const notAssessed = "not assessed: the trace's root span never arrived, so the t
 // policy that pick it, as the server does when the trace is done; ok is
 // false when none picks it. incomplete marks the result as rule 3 says.
 func (s *Server) Score(ctx context.Context, td ptrace.Traces, incomplete bool) (r trajeval.CaseResult, ok bool) {
+	id := traceID(td)
+	return s.score(ctx, []ptrace.Traces{td}, id, "trace "+id, incomplete)
+}
+
+// score scores the spans of tds, one trace or the turns of one
+// conversation, as one trajectory whose row has id id; source names them
+// in warnings.
+func (s *Server) score(ctx context.Context, tds []ptrace.Traces, id, source string, incomplete bool) (r trajeval.CaseResult, ok bool) {
 	pol := s.cfg.Policy
-	if !pol.Select.Match(td) {
+	if !pol.Select.matchList(tds) {
 		return r, false
 	}
 	c := &suite.Case{}
 	for _, ev := range pol.Evaluators {
-		if ev.Select.Match(td) {
+		if ev.Select.matchList(tds) {
 			c.Evaluators = append(c.Evaluators, ev.Configured)
 		}
 	}
 	if len(c.Evaluators) == 0 {
 		return r, false
 	}
-	id := traceID(td)
 	c.ID = id
 	var warnings []string
 	var traj *trajeval.Trajectory
-	in := trajeval.Input{Name: "trace " + id, Warn: func(w trajeval.Warning) { warnings = append(warnings, w.String()) }}
-	err := otlp.FromTraces(ctx, td, in, func(t *trajeval.Trajectory) error {
-		if traj == nil {
-			traj = t
+	in := trajeval.Input{Name: source, Warn: func(w trajeval.Warning) { warnings = append(warnings, w.String()) }}
+	err := otlp.FromTraceList(ctx, tds, in, func(t *trajeval.Trajectory) error {
+		if traj != nil {
+			// One trace, or traces of one conversation key, are one
+			// trajectory; never score a part of them as the whole.
+			return fmt.Errorf("%s: the spans make more than one trajectory (%s and %s)", source, traj.ID, t.ID)
 		}
+		traj = t
 		return nil
 	})
 	if err != nil {
@@ -545,7 +562,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	<-s.swept
 	s.mu.Lock()
-	s.moveDone(time.Now(), true)
+	now := time.Now()
+	s.moveDone(now, true)
+	s.flushConversations(now, true)
 	s.cond.Broadcast()
 	s.mu.Unlock()
 	done := make(chan struct{})

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/config"
@@ -294,23 +293,4 @@ func pathErr(err error) string {
 }
 
 // SortErrors orders errors by file, line and column, for stable output.
-func SortErrors(errs []error) {
-	pos := func(e error) (string, int, int) {
-		var se *trajeval.SpecError
-		if errors.As(e, &se) {
-			return se.File, se.Line, se.Col
-		}
-		return "", 0, 0
-	}
-	sort.SliceStable(errs, func(i, j int) bool {
-		fi, li, ci := pos(errs[i])
-		fj, lj, cj := pos(errs[j])
-		if fi != fj {
-			return fi < fj
-		}
-		if li != lj {
-			return li < lj
-		}
-		return ci < cj
-	})
-}
+func SortErrors(errs []error) { config.SortErrors(errs) }

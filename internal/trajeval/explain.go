@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/plural"
@@ -59,7 +60,7 @@ func WriteCase(b *strings.Builder, r CaseResult, verbose bool) {
 // error, each evaluator, its warnings, its judge calls.
 func WriteCaseBody(b *strings.Builder, r CaseResult, verbose bool) {
 	if r.Error != "" {
-		fmt.Fprintf(b, "      error: %s\n", r.Error)
+		fmt.Fprintf(b, "      error: %s\n", r.Error) // a target's error lays out its own lines
 	}
 	for _, e := range r.Evaluators {
 		WriteResult(b, e, "  ", verbose)
@@ -70,6 +71,12 @@ func WriteCaseBody(b *strings.Builder, r CaseResult, verbose bool) {
 	if r.Judge != nil {
 		fmt.Fprintf(b, "      judge: %s\n", FormatUsage(r.Judge))
 	}
+}
+
+// hang indents the lines of a text after its first under it, the first
+// written after lead: an error that joins several, one per line.
+func hang(text, lead string) string {
+	return strings.ReplaceAll(text, "\n", "\n"+strings.Repeat(" ", utf8.RuneCountInString(lead)))
 }
 
 // WriteResult writes the explanation of one evaluator's result (see
@@ -111,7 +118,7 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 	b.WriteByte('\n')
 	in := indent + "    "
 	if e.Error != "" {
-		fmt.Fprintf(b, "%serror: %s\n", in, e.Error)
+		fmt.Fprintf(b, "%serror: %s\n", in, hang(e.Error, in+"error: "))
 	}
 	if e.Status == StatusPass && !verbose {
 		if e.Details != nil {

@@ -57,6 +57,11 @@ type CaseResult struct {
 	// (the case's trace:, the run's --traces, the suite's traces file), or
 	// the file a target's trace was dumped to; "" when there is none.
 	Trace string `json:"trace,omitempty"`
+	// TraceIDs are the OTLP trace ids (hex), in start-time order, of the
+	// traces of a conversation that trajeval serve gathered from live
+	// traffic and scored as one row (whose ID is the conversation's); nil
+	// otherwise.
+	TraceIDs []string `json:"trace_ids,omitempty"`
 	// StartedAt is when the case began to be scored (its trace read, its
 	// target run), in UTC to the millisecond; zero in rows written before
 	// it was recorded.

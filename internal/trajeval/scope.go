@@ -46,7 +46,10 @@ var ErrNoAgent = errors.New("no such agent in the trace")
 //     whole run's, never one agent's: the scoped trajectory reports none,
 //     so a budget on them fails as "not reported" rather than charging
 //     the run to one agent;
-//  6. when no agent of the trace (neither a step's agent nor one of its
+//  6. an evaluator that reads the whole trajectory (a [WholeEvaluator],
+//     as grounding is: its sources are every agent's results) scores the
+//     steps in scope, numbered as here, but sees every step;
+//  7. when no agent of the trace (neither a step's agent nor one of its
 //     Agents) matches, Apply returns an error wrapping [ErrNoAgent] that
 //     lists the trace's agents: the evaluator cannot run, never a
 //     silent 0. An agent that is in the trace but made no tool call
@@ -135,8 +138,15 @@ func (t *Trajectory) AgentNames() []string {
 // Apply returns the trajectory t limited to the scope (see [AgentScope])
 // and what it kept. t is not changed.
 func (s AgentScope) Apply(t *Trajectory) (*Trajectory, *Scope, error) {
+	v, _, note, err := s.apply(t)
+	return v, note, err
+}
+
+// apply is Apply that also returns the positions in t.Steps of the steps
+// kept, in order.
+func (s AgentScope) apply(t *Trajectory) (*Trajectory, []int, *Scope, error) {
 	if err := s.Validate(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	names := t.AgentNames()
 	in := map[string]bool{}
@@ -148,7 +158,7 @@ func (s AgentScope) Apply(t *Trajectory) (*Trajectory, *Scope, error) {
 		}
 	}
 	if len(in) == 0 {
-		return nil, nil, s.noAgent(names)
+		return nil, nil, nil, s.noAgent(names)
 	}
 	if s.Subagents {
 		for grew := true; grew; {
@@ -161,10 +171,12 @@ func (s AgentScope) Apply(t *Trajectory) (*Trajectory, *Scope, error) {
 		}
 	}
 	v := &Trajectory{ID: t.ID, Turns: t.Turns, Agents: t.Agents, Partial: t.Partial, Line: t.Line}
-	for _, st := range t.Steps {
+	kept := []int{}
+	for j, st := range t.Steps {
 		if st.Agent != "" && in[st.Agent] {
 			st.Index = len(v.Steps) + 1
 			v.Steps = append(v.Steps, st)
+			kept = append(kept, j)
 		}
 	}
 	note := &Scope{Agents: slices.Clone(s.Agents), IncludeSubagents: s.Subagents, Steps: len(v.Steps), Of: len(t.Steps)}
@@ -173,7 +185,7 @@ func (s AgentScope) Apply(t *Trajectory) (*Trajectory, *Scope, error) {
 			note.InScope = append(note.InScope, n)
 		}
 	}
-	return v, note, nil
+	return v, kept, note, nil
 }
 
 func (s AgentScope) noAgent(names []string) error {
@@ -194,8 +206,21 @@ type noAgentError string
 func (e noAgentError) Error() string   { return string(e) }
 func (e noAgentError) Is(t error) bool { return t == ErrNoAgent }
 
+// A WholeEvaluator is an evaluator that, limited to some agents, still
+// reads the whole trajectory. [Scoped] calls its EvaluateScoped with the
+// whole trajectory t and the positions in t.Steps of the steps in scope,
+// in order, instead of Evaluate with the scoped trajectory. It scores
+// only those steps, numbered from 1 as [AgentScope.Apply] numbers them,
+// and may read the others: grounding checks the scoped agents' calls
+// against every earlier result, whichever agent's call returned it.
+type WholeEvaluator interface {
+	Evaluator
+	EvaluateScoped(ctx context.Context, t *Trajectory, in []int) (Outcome, error)
+}
+
 // Scoped returns ev limited to the steps of the agents of s: it scores
-// the trajectory [AgentScope.Apply] gives, and its details carry the
+// the trajectory [AgentScope.Apply] gives (a [WholeEvaluator] is given
+// the whole trajectory and the steps in scope), and its details carry the
 // [Scope] (with a warning when the scope kept no step, and one for each
 // name or glob of a list that matches no agent of the trace, which may be
 // misspelt). An invalid scope, or one that names no agent of the trace,
@@ -213,11 +238,16 @@ func (e scoped) Evaluate(ctx context.Context, t *Trajectory) (Outcome, error) {
 	if t == nil {
 		t = &Trajectory{}
 	}
-	v, note, err := e.scope.Apply(t)
+	v, kept, note, err := e.scope.apply(t)
 	if err != nil {
 		return Outcome{}, err
 	}
-	out, err := e.ev.Evaluate(ctx, v)
+	var out Outcome
+	if w, ok := e.ev.(WholeEvaluator); ok {
+		out, err = w.EvaluateScoped(ctx, t, kept)
+	} else {
+		out, err = e.ev.Evaluate(ctx, v)
+	}
 	if err != nil {
 		return out, err
 	}

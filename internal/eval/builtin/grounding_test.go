@@ -24,21 +24,28 @@ func build(t *testing.T, yaml string, env *spec.Env) (*eval.Configured, error) {
 	return spec.Build(root, env)
 }
 
-// provenance is a search, then a read of what it found, then a read of
-// an id nobody returned.
-func provenance(t *testing.T) *trajeval.Trajectory {
+// shopping is a trajectory of one turn, "find running shoes", with a
+// step per call: its agent ("" for none), tool, and arguments and result
+// as JSON.
+func shopping(calls ...[4]string) *trajeval.Trajectory {
 	user := "find running shoes"
 	tr := &trajeval.Trajectory{Turns: []trajeval.Turn{{Turn: 1, User: &user}}}
-	for i, s := range [][3]string{
-		{"search_products", `{"query":"running shoes"}`, `"{\"items\":[{\"id\":\"SKU-1\"},{\"id\":\"SKU-2\"}]}"`},
-		{"get_product", `{"product_id":"SKU-2"}`, `{"price":89}`},
-		{"get_product", `{"product_id":"SKU-7"}`, `null`},
-	} {
-		args, _ := jsonv.Decode([]byte(s[1]))
-		res, _ := jsonv.Decode([]byte(s[2]))
-		tr.Steps = append(tr.Steps, trajeval.Step{Index: i + 1, Turn: 1, Name: s[0], Args: args, Result: res})
+	for i, s := range calls {
+		args, _ := jsonv.Decode([]byte(s[2]))
+		res, _ := jsonv.Decode([]byte(s[3]))
+		tr.Steps = append(tr.Steps, trajeval.Step{Index: i + 1, Turn: 1, Agent: s[0], Name: s[1], Args: args, Result: res})
 	}
 	return tr
+}
+
+// provenance is a search, then a read of what it found, then a read of
+// an id nobody returned.
+func provenance(*testing.T) *trajeval.Trajectory {
+	return shopping(
+		[4]string{"", "search_products", `{"query":"running shoes"}`, `"{\"items\":[{\"id\":\"SKU-1\"},{\"id\":\"SKU-2\"}]}"`},
+		[4]string{"", "get_product", `{"product_id":"SKU-2"}`, `{"price":89}`},
+		[4]string{"", "get_product", `{"product_id":"SKU-7"}`, `null`},
+	)
 }
 
 func TestGrounding_suite(t *testing.T) {
@@ -64,6 +71,64 @@ func TestGrounding_suite(t *testing.T) {
 			r := c.Run(context.Background(), provenance(t))
 			if r.Score != tt.score {
 				t.Errorf("score %v, want %v: %s\n%+v", r.Score, tt.score, tt.reason, r.Details)
+			}
+		})
+	}
+}
+
+// delegated is a router agent that searched and looked up related
+// products, and a shop agent it called that read what the router found,
+// and an id nobody returned; the router invented one too.
+func delegated(*testing.T) *trajeval.Trajectory {
+	tr := shopping(
+		[4]string{"router", "search_products", `{"query":"running shoes"}`, `{"items":[{"id":"SKU-1"}]}`},
+		[4]string{"shop", "get_product", `{"product_id":"SKU-1"}`, `{"price":89}`},
+		[4]string{"router", "lookup", `{"id":"SKU-1"}`, `{"related":"SKU-9"}`},
+		[4]string{"shop", "get_product", `{"product_id":"SKU-9"}`, `null`},
+		[4]string{"shop", "get_product", `{"product_id":"SKU-7"}`, `null`},
+		[4]string{"router", "lookup", `{"id":"SKU-8"}`, `null`},
+	)
+	tr.Agents = []trajeval.Agent{{Name: "shop", Parent: "router"}}
+	return tr
+}
+
+func TestGrounding_agent(t *testing.T) {
+	tests := []struct {
+		name   string
+		yaml   string
+		score  float64
+		checks []string // the failed checks: name, then message
+		reason string
+	}{
+		{"sub-agent", "type: grounding\nagent: shop\n", 2.0 / 3, []string{
+			`step 3 get_product args.product_id = "SKU-7": not in the user's messages (turn 1) or the results of trace steps 1–3 (trace steps count every agent's calls)`,
+		}, "SKU-1 and SKU-9 come from the router's results, sources though another agent's; SKU-7 from nowhere, its call numbered among shop's"},
+		{"parent", "type: grounding\nagent: router\n", 2.0 / 3, []string{
+			`step 3 lookup args.id = "SKU-8": not in the user's messages (turn 1) or the results of trace steps 1–3 (trace steps count every agent's calls)`,
+		}, "only the router's calls are checked: the shop's invented SKU-7 is not the router's"},
+		{"whole trace", "type: grounding\n", 4.0 / 6, []string{
+			`step 5 get_product args.product_id = "SKU-7": not in the user's messages (turn 1) or the results of steps 1–3`,
+			`step 6 lookup args.id = "SKU-8": not in the user's messages (turn 1) or the results of steps 1–3`,
+		}, "without agent:, every call is checked against every earlier result (a null result holds nothing)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := build(t, tt.yaml, &spec.Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Run(context.Background(), delegated(t))
+			if r.Score != tt.score {
+				t.Errorf("score %v, want %v: %s\n%+v", r.Score, tt.score, tt.reason, r.Details)
+			}
+			var got []string
+			for _, ch := range r.Details.Checks {
+				if ch.Status == trajeval.CheckFail {
+					got = append(got, ch.Name+": "+ch.Message)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.checks, "\n") {
+				t.Errorf("failed checks:\n got %q\nwant %q\n%s", got, tt.checks, tt.reason)
 			}
 		})
 	}

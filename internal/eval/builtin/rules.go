@@ -56,27 +56,40 @@ func buildRules(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	if s.ArgsMatch != nil {
 		o.ArgsMatch = s.ArgsMatch.ArgsMatch
 	}
+	// Every rule's mistakes are reported, each at its place.
 	named := map[string]bool{}
+	var errs []error
+	read := make([]*config.Node, 0, len(items)) // the node of each rule of o.Rules
 	for _, it := range items {
 		r, err := readRule(it)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		if r.Name != "" {
 			if named[r.Name] {
-				return nil, it.Get("name").Errorf("two rules are named %q", r.Name).With("a name tells a rule's check from the others in reports: give each its own")
+				errs = append(errs, it.Get("name").Errorf("two rules are named %q", r.Name).With("a name tells a rule's check from the others in reports: give each its own"))
+				continue
 			}
 			named[r.Name] = true
 		}
 		o.Rules = append(o.Rules, r)
+		read = append(read, it)
+	}
+	if len(o.Rules) == 0 {
+		return nil, s.Rules.Join(errs)
 	}
 	e, err := rules.New(o)
-	var oe *rules.OptionError
-	if errors.As(err, &oe) && oe.Rule >= 0 && oe.Rule < len(items) {
-		return nil, placeRuleError(items[oe.Rule], oe)
+	for _, err := range config.Errors(err) {
+		var oe *rules.OptionError
+		if errors.As(err, &oe) && oe.Rule >= 0 && oe.Rule < len(read) {
+			errs = append(errs, placeRuleError(read[oe.Rule], oe))
+		} else {
+			errs = append(errs, s.Rules.Errorf("%v", err))
+		}
 	}
-	if err != nil {
-		return nil, s.Rules.Errorf("%v", err)
+	if err := s.Rules.Join(errs); err != nil {
+		return nil, err
 	}
 	return e, nil
 }

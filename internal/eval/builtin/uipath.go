@@ -157,7 +157,7 @@ func buildArgs(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 	var ce *argmatch.CompileError
 	if errors.As(err, &oe) && errors.As(oe.Err, &ce) {
 		args := list[oe.Index].Get("args")
-		e := args.At(ce.Path...).Errorf("%s", ce.Error())
+		e := args.At(ce.Path.Keys()...).Errorf("%s", ce.Error())
 		e.Hint = ce.Hint
 		return nil, e
 	}

@@ -19,6 +19,14 @@
 //     calls are not sources: an agent repeating its own invention does
 //     not ground it.
 //
+// Limited to some agents (agent:, see [trajeval.WholeEvaluator]), only
+// their calls are checked, but their sources are the whole trajectory's:
+// the case's input, every user message and the results of every agent's
+// earlier calls, since a parent agent hands its sub-agents the values it
+// found. A checked call is named by its place among the scoped calls, as
+// every scoped result numbers steps; the results looked in are named as
+// trace steps, counting every agent's calls.
+//
 // A result is read as text: its strings, numbers and object keys, and a
 // string holding a JSON object or array decoded into its own. Matching:
 //  1. a string is grounded when it occurs in a source text, as a
@@ -210,24 +218,62 @@ type value struct {
 
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+	return e.evaluate(t, nil), nil
+}
+
+// EvaluateScoped scores the steps of t at the positions in, as an agent
+// scope asks (see [trajeval.WholeEvaluator]): their values are looked for
+// in every source of the whole trajectory they could have seen, whichever
+// agent's call returned a result.
+func (e *Evaluator) EvaluateScoped(_ context.Context, t *trajeval.Trajectory, in []int) (trajeval.Outcome, error) {
+	if in == nil {
+		in = []int{}
+	}
+	return e.evaluate(t, in), nil
+}
+
+// evaluate checks the values of the steps at the positions in, or of
+// every step when in is nil.
+func (e *Evaluator) evaluate(t *trajeval.Trajectory, in []int) trajeval.Outcome {
 	var steps []trajeval.Step
 	var turns []trajeval.Turn
 	if t != nil {
 		steps, turns = t.Steps, t.Turns
 	}
-	d := &trajeval.Details{Actual: len(steps)}
+	scoped := in != nil
+	if !scoped {
+		in = make([]int, len(steps))
+		for j := range in {
+			in[j] = j
+		}
+	}
+	// no is the number a checked step is shown with: its own, or under a
+	// scope its place among the scoped steps, as every scoped result
+	// numbers them.
+	no := func(j int) int { return stepNo(steps, j) }
+	if scoped {
+		pos := make(map[int]int, len(in))
+		for n, j := range in {
+			pos[j] = n + 1
+		}
+		no = func(j int) int { return pos[j] }
+	}
+	d := &trajeval.Details{Actual: len(in)}
 	var values []value
-	for j := range steps {
+	checked := make([]trajeval.Step, 0, len(in))
+	for _, j := range in {
 		values = e.leaves(values, j, argmatch.Path{{Key: steps[j].Name, Index: -1}}, steps[j].Args)
+		checked = append(checked, steps[j])
 	}
 	d.Expected = len(values)
-	d.Warnings = e.unreached(steps)
+	d.Warnings = e.unreached(checked)
 	if len(values) == 0 {
 		d.Checks = append(d.Checks, trajeval.Check{Name: "grounding", Status: trajeval.CheckSkip,
 			Message: fmt.Sprintf("nothing to check: no argument is a number or a string of %d characters or more", e.minLength)})
-		return trajeval.Outcome{Score: 1, Details: d}, nil
+		return trajeval.Outcome{Score: 1, Details: d}
 	}
 	ix := e.index(steps, turns)
+	ix.whole = scoped
 	looked := map[int]string{} // by step: its values share their sources
 	for _, v := range values {
 		if ix.grounded(v) {
@@ -241,7 +287,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 			looked[v.step] = where
 		}
 		d.Checks = append(d.Checks, trajeval.Check{
-			Name:    fmt.Sprintf("step %d %s %s = %s", stepNo(steps, v.step), s.Name, argPath(v.path), show(v.raw)),
+			Name:    fmt.Sprintf("step %d %s %s = %s", no(v.step), s.Name, argPath(v.path), show(v.raw)),
 			Status:  trajeval.CheckFail,
 			Message: "not in " + where,
 		})
@@ -249,7 +295,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if e.shared && d.Hits < d.Expected && !slices.ContainsFunc(turns, func(t trajeval.Turn) bool { return t.User != nil }) {
 		d.Warnings = append(d.Warnings, "the trace has no user message, and an evaluator of the suite's execution does not see the case's input: list grounding under the case's evaluators to look in its input too")
 	}
-	return trajeval.Outcome{Score: float64(d.Hits) / float64(d.Expected), Details: d}, nil
+	return trajeval.Outcome{Score: float64(d.Hits) / float64(d.Expected), Details: d}
 }
 
 // leaves appends the checked leaves of v, at path, of step j.
@@ -386,6 +432,7 @@ type index struct {
 	cut     []int            // per step: the end of the text it could see
 	nsrc    []int            // per step: the sources it could see
 	nres    []int            // per step: the results before its cut
+	whole   bool             // the checked steps are a scope's: say that step numbers count the whole trace
 	texts   []int            // the sources that are not results
 	results []int            // the steps whose results are sources, in order
 	numbers map[string][]int // canonical number → the sources holding it, ascending
@@ -586,10 +633,14 @@ func (ix *index) looked(j int) string {
 		}
 		parts = append([]string{"the user's messages (" + w + ranges(turns) + ")"}, parts...)
 	}
+	trace := ""
+	if ix.whole {
+		trace = "trace "
+	}
 	if len(results) > 0 {
-		w := "the result of step "
+		w := "the result of " + trace + "step "
 		if len(results) > 1 {
-			w = "the results of steps "
+			w = "the results of " + trace + "steps "
 		}
 		parts = append(parts, w+ranges(results))
 	}
@@ -603,9 +654,12 @@ func (ix *index) looked(j int) string {
 	switch len(together) {
 	case 0:
 	case 1:
-		note = "; step " + strconv.Itoa(together[0]) + " was issued together with this call, so its result does not count"
+		note = "; " + trace + "step " + strconv.Itoa(together[0]) + " was issued together with this call, so its result does not count"
 	default:
-		note = "; steps " + ranges(together) + " were issued together with this call, so their results do not count"
+		note = "; " + trace + "steps " + ranges(together) + " were issued together with this call, so their results do not count"
+	}
+	if ix.whole && (len(results) > 0 || len(together) > 0) {
+		note += " (trace steps count every agent's calls)"
 	}
 	switch len(parts) {
 	case 0:
@@ -646,16 +700,7 @@ func stepNo(steps []trajeval.Step, j int) int {
 
 // argPath writes a leaf's place as the results of argument matching do:
 // args.passengers[0].name.
-func argPath(p argmatch.Path) string {
-	rest := p[1:].String()
-	if rest == "" {
-		return "args"
-	}
-	if strings.HasPrefix(rest, "[") {
-		return "args" + rest
-	}
-	return "args." + rest
-}
+func argPath(p argmatch.Path) string { return p[1:].Under("args") }
 
 // maxShow bounds a value shown in a check.
 const maxShow = 80

@@ -193,19 +193,25 @@ type rule struct {
 	items []*tool // the pattern's items; nil for the wildcard
 }
 
-// New builds a tool_rules evaluator.
+// New builds a tool_rules evaluator. A rule that does not compile is an
+// [*OptionError]; several are joined (errors.Join), one per rule, in order.
 func New(o Options) (*Evaluator, error) {
 	if len(o.Rules) == 0 {
 		return nil, &OptionError{Rule: -1, Msg: ErrNoRules.Error(), Hint: "give at least one rule, e.g. never: delete", Err: ErrNoRules}
 	}
 	e := &Evaluator{perTurn: o.PerTurn}
+	var errs []error
 	for i, r := range o.Rules {
 		c, err := compileRule(r, o)
 		if err != nil {
 			err.Rule = i
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		e.rules = append(e.rules, c)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return e, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -302,6 +303,21 @@ func TestNew_errors(t *testing.T) {
 	var ce *argmatch.CompileError
 	if !errors.As(err, &ce) {
 		t.Errorf("an argument error must unwrap to *argmatch.CompileError: %v", err)
+	}
+	_, err = rules.New(rules.Options{Rules: []rules.Rule{
+		{Kind: rules.Pattern, Pattern: "(a"}, {Kind: rules.Never, Tool: rules.Tool{Name: "ok"}}, {Kind: rules.Never},
+	}})
+	var got []int
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			var oe *rules.OptionError
+			if errors.As(e, &oe) {
+				got = append(got, oe.Rule)
+			}
+		}
+	}
+	if !slices.Equal(got, []int{0, 2}) {
+		t.Errorf("two bad rules: errors of rules %v, want [0 2] (every bad rule, not only the first): %v", got, err)
 	}
 }
 

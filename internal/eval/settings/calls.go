@@ -18,19 +18,25 @@ import (
 // Calls reads a list of expected calls. An item is a map
 // {tool, args, args_match, max_duration_ms} (name is accepted for tool) or,
 // as a shorthand, a tool name. args is a map (operators allowed) or the
-// word any.
+// word any. Every item's mistake is reported, each at its place (see
+// [config.Node.Join]).
 func Calls(n *config.Node) ([]trajeval.ExpectedCall, error) {
 	items, err := n.List()
 	if err != nil {
 		return nil, err
 	}
 	calls := make([]trajeval.ExpectedCall, 0, len(items))
+	var errs []error
 	for _, it := range items {
 		c, err := Call(it)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		calls = append(calls, c)
+	}
+	if err := n.Join(errs); err != nil {
+		return nil, err
 	}
 	return calls, nil
 }
@@ -97,13 +103,10 @@ func Call(it *config.Node) (trajeval.ExpectedCall, error) {
 func PlaceCompileError(args *config.Node, err error) error {
 	var ce *argmatch.CompileError
 	if errors.As(err, &ce) && args != nil {
-		at := args.At(ce.Path...)
+		at := args.At(ce.Path.Keys()...)
 		e := at.Errorf("%s", ce.Msg)
 		e.Hint = ce.Hint
-		e.Path = args.Path
-		for _, s := range ce.Path {
-			e.Path += "." + s
-		}
+		e.Path = ce.Path.Under(args.Path)
 		return e
 	}
 	return err

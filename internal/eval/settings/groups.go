@@ -25,7 +25,8 @@ var callKeys = []string{"tool", "name", "args", "args_match", "max_duration_ms"}
 //
 // Groups nest. An empty group, min below 0, max below 1, min above max,
 // another key beside the group's (repeat also takes min and max) and an
-// entry that is neither a call nor a group are errors at their place.
+// entry that is neither a call nor a group are errors at their place,
+// every entry's reported (see [config.Node.Join]).
 type CallsOrGroups struct {
 	Entries []trajectory.Expect
 	Node    *config.Node   // the list
@@ -57,12 +58,17 @@ func (x *CallsOrGroups) entries(n *config.Node, path string) ([]trajectory.Expec
 		return nil, err
 	}
 	out := make([]trajectory.Expect, 0, len(items))
+	var errs []error
 	for i, it := range items {
 		e, err := x.entry(it, path+"["+strconv.Itoa(i)+"]")
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		out = append(out, e)
+	}
+	if err := n.Join(errs); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -12,7 +12,8 @@ var scopeSettings = []shape.Field{
 	{Key: "agent", Shape: shape.OneOf("an agent name or glob, or a list of them", shape.Text(), shape.List(shape.Text())),
 		Default: "every step",
 		Doc: "Scores only the steps made by these agents (billing, or billing-* as a glob). Steps are numbered afresh, every turn stays, " +
-			"run-level metrics count as not reported; an agent the trace does not name makes the evaluator an error."},
+			"run-level metrics count as not reported; an agent the trace does not name makes the evaluator an error. " +
+			"grounding checks these agents' calls against everything earlier in the whole trace, every agent's results included."},
 	{Key: "include_subagents", Shape: shape.Bool(), Default: "false",
 		Doc: "With agent:, also the steps of the agents they called (as a tool, as a sub-agent, by a handoff), transitively."},
 }

@@ -313,7 +313,8 @@ func Build(n *config.Node, env *Env) (*eval.Configured, error) {
 // BuildList reads a list of evaluators, checking that names are unique
 // among themselves and with the names already in taken, to which it adds
 // each evaluator's name and node. It returns every error it finds, not
-// only the first.
+// only the first: an evaluator's several errors (see [config.Node.Join])
+// each on its own.
 func BuildList(n *config.Node, env *Env, taken map[string]*config.Node) ([]*eval.Configured, []error) {
 	items, err := n.List()
 	if err != nil {
@@ -324,7 +325,7 @@ func BuildList(n *config.Node, env *Env, taken map[string]*config.Node) ([]*eval
 	for _, it := range items {
 		c, err := Build(it, env)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, config.Errors(err)...)
 			continue
 		}
 		if prev, dup := taken[c.Name]; dup {

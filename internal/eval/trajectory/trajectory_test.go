@@ -431,6 +431,7 @@ func TestToolTrajectory_ConfigErrors(t *testing.T) {
 		{"item key", "type: tool_trajectory\nmode: in_order\nexpected: [{tool: a, arg: {}}]", `did you mean "args"`, "a misspelt item key"},
 		{"bad operator", "type: tool_trajectory\nexpected: [{tool: a, args: {x: {$regexp: a}}}]", "did you mean $regex", "an unknown operator"},
 		{"bad regex", "type: tool_trajectory\nexpected: [{tool: a, args: {x: {$regex: '('}}}]", "invalid regular expression", "a regex that does not compile"},
+		{"bad operator in a list", "type: tool_trajectory\nexpected: [{tool: a, args: {items: [1, {$regx: a}]}}]", "s.yaml:2:41: expected[0].args.items[1]: unknown operator $regx", "the place names an index in brackets, as results do"},
 		{"args kind", "type: tool_trajectory\nexpected: [{tool: a, args: [1]}]", "args must be a map", "args is a map or any"},
 		{"dokimos score", "type: tool_trajectory\nmode: strict\nscore: f1\nexpected: [a]", "already scores binary", "mode and score disagree"},
 		{"negative minimum", "type: tool_trajectory\nminimums: {a: -1}", "at least 0", "a count is never negative"},

@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -102,15 +103,27 @@ func (r *reader) warnf(line int, place, format string, args ...any) {
 }
 
 func (r *reader) addTraces(td ptrace.Traces, line int) {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		rs := rss.At(i)
-		resConv := convKey(rs.Resource().Attributes())
-		sss := rs.ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				r.addSpan(spans.At(k), line, resConv)
+	for sp, resConv := range spansWithKey(td) {
+		r.addSpan(sp, line, resConv)
+	}
+}
+
+// spansWithKey yields each span of td, in order, with the conversation key
+// of its resource ("" when it has none).
+func spansWithKey(td ptrace.Traces) iter.Seq2[ptrace.Span, string] {
+	return func(yield func(ptrace.Span, string) bool) {
+		rss := td.ResourceSpans()
+		for i := 0; i < rss.Len(); i++ {
+			rs := rss.At(i)
+			resConv := convKey(rs.Resource().Attributes())
+			sss := rs.ScopeSpans()
+			for j := 0; j < sss.Len(); j++ {
+				spans := sss.At(j).Spans()
+				for k := 0; k < spans.Len(); k++ {
+					if !yield(spans.At(k), resConv) {
+						return
+					}
+				}
 			}
 		}
 	}

@@ -1,0 +1,84 @@
+package history_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// benchTrajectory is a trajectory as bench/suitegen writes them: a user
+// message, 20 calls of a few tools with small arguments and results, and
+// an answer (about 5.5 kB of canonical JSON).
+func benchTrajectory(c int) *trajeval.Trajectory {
+	user, answer := "Research the history of Python", "Python was created by Guido van Rossum."
+	t := &trajeval.Trajectory{ID: fmt.Sprintf("case-%07d", c), Turns: []trajeval.Turn{{Turn: 1, User: &user, FinalResponse: &answer}}}
+	tools := []string{"search", "grep", "fetch", "filter", "write_file", "summarize"}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(c) * time.Minute)
+	for i := range 20 {
+		name := tools[(i+c)%len(tools)]
+		var args any = map[string]any{"id": fmt.Sprintf("doc-%d", i)}
+		if name == "search" {
+			args = map[string]any{"query": "python history", "limit": json.Number("10")}
+		}
+		d := float64(20 + (c*7+i*13)%200)
+		ok := false
+		t.Steps = append(t.Steps, trajeval.Step{Index: i + 1, Turn: 1, ID: fmt.Sprintf("call_%d", i), Name: name, Args: args,
+			Result: map[string]any{"ok": true}, Error: &ok, DurationMS: &d,
+			StartTime: at, EndTime: at.Add(time.Duration(d) * time.Millisecond)})
+		at = at.Add(time.Duration(d+5) * time.Millisecond)
+	}
+	return t
+}
+
+// BenchmarkCompress is the compression of one trajectory as a recorded
+// case stores it.
+func BenchmarkCompress(b *testing.B) {
+	ts := make([]*trajeval.Trajectory, 64)
+	for i := range ts {
+		ts[i] = benchTrajectory(i)
+	}
+	size, i := 0, 0
+	for b.Loop() {
+		z, err := history.Compress(ts[i%len(ts)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += len(z)
+		i++
+	}
+	b.ReportMetric(float64(size)/float64(i), "stored-B/op")
+}
+
+// BenchmarkRecorder_Record records 2,000 cases with their trajectories
+// into a SQLite history per op: the cost eval pays for its history.
+func BenchmarkRecorder_Record(b *testing.B) {
+	const n = 2000
+	cases := make([]trajeval.CaseResult, n)
+	for i := range cases {
+		cases[i] = trajeval.CaseResult{ID: fmt.Sprintf("case-%07d", i), Suite: "bench", Status: trajeval.StatusPass, Score: 1,
+			Trajectory: benchTrajectory(i), Evaluators: []trajeval.Result{{Name: "check", Type: "tool_trajectory", Status: trajeval.StatusPass, Score: 1, Threshold: 1, Weight: 1, Required: true,
+				Details: &trajeval.Details{Mode: "in_order", Hits: 20, Expected: 20, Actual: 20}}}}
+	}
+	h, err := history.Open(b.Context(), filepath.Join(b.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	for b.Loop() {
+		rec, err := h.Begin(b.Context(), history.Run{Start: time.Now(), Suites: []string{"bench"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range cases {
+			rec.Record(c)
+		}
+		if err := rec.End(time.Now(), false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

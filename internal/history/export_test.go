@@ -1,0 +1,4 @@
+package history
+
+// Compress is compress, for the benchmarks.
+var Compress = compress
