@@ -263,16 +263,9 @@ func (s *Server) queueConversation(c *conversation, now time.Time) {
 // package otlp orders the turns of a conversation; 0 when none has one.
 func startOf(td ptrace.Traces) uint64 {
 	var first uint64
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				if st := uint64(spans.At(k).StartTimestamp()); st != 0 && (first == 0 || st < first) {
-					first = st
-				}
-			}
+	for sp := range allSpans(td) {
+		if st := uint64(sp.StartTimestamp()); st != 0 && (first == 0 || st < first) {
+			first = st
 		}
 	}
 	return first

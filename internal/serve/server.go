@@ -46,6 +46,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"runtime"
 	"sync"
@@ -333,19 +334,30 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 func spanSizes(td ptrace.Traces) (sizes []int64, sum int64) {
 	var m ptrace.ProtoMarshaler
 	sizes = make([]int64, 0, td.SpanCount())
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				n := int64(m.SpanSize(spans.At(k)))
-				sizes = append(sizes, n)
-				sum += n
+	for sp := range allSpans(td) {
+		n := int64(m.SpanSize(sp))
+		sizes = append(sizes, n)
+		sum += n
+	}
+	return sizes, sum
+}
+
+// allSpans yields the spans of td in order.
+func allSpans(td ptrace.Traces) iter.Seq[ptrace.Span] {
+	return func(yield func(ptrace.Span) bool) {
+		rss := td.ResourceSpans()
+		for i := 0; i < rss.Len(); i++ {
+			sss := rss.At(i).ScopeSpans()
+			for j := 0; j < sss.Len(); j++ {
+				spans := sss.At(j).Spans()
+				for k := 0; k < spans.Len(); k++ {
+					if !yield(spans.At(k)) {
+						return
+					}
+				}
 			}
 		}
 	}
-	return sizes, sum
 }
 
 // sweep moves done traces to the queue, every Tick, until Shutdown.
@@ -510,18 +522,11 @@ func (s *Server) score(ctx context.Context, tds []ptrace.Traces, id, source stri
 
 // traceID is the hex id of the trace of td's first span.
 func traceID(td ptrace.Traces) string {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			if spans := sss.At(j).Spans(); spans.Len() > 0 {
-				id := spans.At(0).TraceID()
-				if id.IsEmpty() {
-					return ""
-				}
-				return id.String()
-			}
+	for sp := range allSpans(td) {
+		if id := sp.TraceID(); !id.IsEmpty() {
+			return id.String()
 		}
+		return ""
 	}
 	return ""
 }
