@@ -11,32 +11,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// serveLog is trajeval serve's stderr, as the test reads it.
-type serveLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *serveLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *serveLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // startServe runs trajeval serve with f on free ports until cancel, sends
 // it the genai trace, and returns what runServe returns, and its stderr.
-func startServe(t *testing.T, f serveFlags) (cancel func(), done <-chan error, stderr *serveLog) {
+func startServe(t *testing.T, f serveFlags) (cancel func(), done <-chan error, stderr *syncBuffer) {
 	t.Helper()
 	trace, err := os.ReadFile("../../internal/format/otlp/testdata/otlp/genai.json")
 	if err != nil {
@@ -64,7 +45,7 @@ func startServe(t *testing.T, f serveFlags) (cancel func(), done <-chan error, s
 	if url == "" {
 		t.Fatalf("no address: %v", <-errc)
 	}
-	stderr = &serveLog{}
+	stderr = &syncBuffer{}
 	copied := make(chan error, 1)
 	go func() {
 		_, err := io.Copy(stderr, pr)
