@@ -155,6 +155,10 @@ type Server struct {
 	// order.
 	scoredQ []scoredID
 	closing bool
+	// drained is set once Shutdown has queued every trace it held: the
+	// workers stop when it is set and the queue is empty, not at closing,
+	// or a worker could leave before the last traces were queued.
+	drained bool
 	convs   *convState // nil when conversations are not joined
 	workers sync.WaitGroup
 	sweeper chan struct{} // closed to stop the sweeper
@@ -416,7 +420,7 @@ func (s *Server) work() {
 	defer s.workers.Done()
 	for {
 		s.mu.Lock()
-		for len(s.ready) == 0 && !s.closing {
+		for len(s.ready) == 0 && !s.drained {
 			s.cond.Wait()
 		}
 		if len(s.ready) == 0 {
@@ -570,6 +574,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	now := time.Now()
 	s.moveDone(now, true)
 	s.flushConversations(now, true)
+	s.drained = true
 	s.cond.Broadcast()
 	s.mu.Unlock()
 	done := make(chan struct{})
