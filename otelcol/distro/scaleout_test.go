@@ -37,8 +37,9 @@ const (
 )
 
 // A collector is one Collector in this process, started from a
-// configuration file of testdata whose ${env:NAME} references the test
-// fills in (Collectors in one process cannot each have their own
+// configuration file of testdata whose ${env:NAME} and
+// ${env:NAME:-default} references the test fills in as the Collector
+// would (Collectors in one process cannot each have their own
 // environment).
 type collector struct {
 	t    *testing.T
@@ -48,7 +49,7 @@ type collector struct {
 	done chan error
 }
 
-var envRef = regexp.MustCompile(`\$\{env:([A-Z0-9_]+)\}`)
+var envRef = regexp.MustCompile(`\$\{env:([A-Z0-9_]+)(:-([^}]*))?\}`)
 
 func newCollector(t *testing.T, name string, env map[string]string) *collector {
 	t.Helper()
@@ -57,11 +58,16 @@ func newCollector(t *testing.T, name string, env map[string]string) *collector {
 		t.Fatal(err)
 	}
 	conf := envRef.ReplaceAllStringFunc(string(data), func(ref string) string {
-		v, ok := env[envRef.FindStringSubmatch(ref)[1]]
-		if !ok {
-			t.Fatalf("%s.yaml: %s is not set", name, ref)
+		m := envRef.FindStringSubmatch(ref)
+		v, ok := env[m[1]]
+		switch {
+		case ok:
+			return v
+		case m[2] != "":
+			return m[3]
 		}
-		return v
+		t.Fatalf("%s.yaml: %s is not set", name, ref)
+		return ""
 	})
 	c := &collector{t: t, name: name, path: filepath.Join(t.TempDir(), name+".yaml")}
 	if err := os.WriteFile(c.path, []byte(conf), 0o644); err != nil {
