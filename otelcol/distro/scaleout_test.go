@@ -4,20 +4,21 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/confmap"
+	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
 	"go.opentelemetry.io/collector/otelcol"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
@@ -37,52 +38,54 @@ const (
 )
 
 // A collector is one Collector in this process, started from a
-// configuration file of testdata whose ${env:NAME} and
-// ${env:NAME:-default} references the test fills in as the Collector
-// would (Collectors in one process cannot each have their own
-// environment).
+// configuration file of testdata. Its ${env:NAME} references read env,
+// not the process's environment, which Collectors in one process share.
 type collector struct {
 	t    *testing.T
 	name string
 	path string
+	env  map[string]string
 	col  *otelcol.Collector
 	done chan error
 }
 
-var envRef = regexp.MustCompile(`\$\{env:([A-Z0-9_]+)(:-([^}]*))?\}`)
-
 func newCollector(t *testing.T, name string, env map[string]string) *collector {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name+".yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf := envRef.ReplaceAllStringFunc(string(data), func(ref string) string {
-		m := envRef.FindStringSubmatch(ref)
-		v, ok := env[m[1]]
-		switch {
-		case ok:
-			return v
-		case m[2] != "":
-			return m[3]
-		}
-		t.Fatalf("%s.yaml: %s is not set", name, ref)
-		return ""
-	})
-	c := &collector{t: t, name: name, path: filepath.Join(t.TempDir(), name+".yaml")}
-	if err := os.WriteFile(c.path, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	c := &collector{t: t, name: name, path: filepath.Join("testdata", name+".yaml"), env: env}
 	c.start()
 	t.Cleanup(c.stop)
 	return c
 }
+
+// envProvider is the Collector's env: provider reading a map: env:NAME,
+// or env:NAME:-default when the map has no NAME.
+type envProvider map[string]string
+
+func (e envProvider) Retrieve(_ context.Context, uri string, _ confmap.WatcherFunc) (*confmap.Retrieved, error) {
+	name, def, hasDef := strings.Cut(strings.TrimPrefix(uri, "env:"), ":-")
+	v, ok := e[name]
+	switch {
+	case ok:
+	case hasDef:
+		v = def
+	default:
+		return nil, fmt.Errorf("%s: not set in the test", uri)
+	}
+	return confmap.NewRetrievedFromYAML([]byte(v))
+}
+
+func (envProvider) Scheme() string                 { return "env" }
+func (envProvider) Shutdown(context.Context) error { return nil }
 
 // start runs the Collector and waits until it runs.
 func (c *collector) start() {
 	c.t.Helper()
 	set := distro.Settings("test", false, c.path)
 	set.SkipSettingGRPCLogger = true
+	set.ConfigProviderSettings.ResolverSettings.ProviderFactories = []confmap.ProviderFactory{
+		fileprovider.NewFactory(),
+		confmap.NewProviderFactory(func(confmap.ProviderSettings) confmap.Provider { return envProvider(c.env) }),
+	}
 	col, err := otelcol.NewCollector(set)
 	if err != nil {
 		c.t.Fatal(err)
