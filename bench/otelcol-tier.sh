@@ -54,5 +54,7 @@ if [ -n "${RESTART:-}" ]; then
 fi
 wait "$load"
 for p in front:$front scorer-1:$s1 scorer-2:$s2; do
-	echo "${p%%:*} peak RSS $(awk '/VmHWM/ {print int($2/1024) " MB"}' "/proc/${p#*:}/status")"
+	name=${p%%:*}
+	echo "$name peak RSS $(awk '/VmHWM/ {print int($2/1024) " MB"}' "/proc/${p#*:}/status"), $(grep -c '	error	' "$dir/$name.log") errors logged"
 done
+grep -h '	error	' "$dir"/*.log | cut -c1-300 | sort | uniq -c | sort -rn | head -5
