@@ -42,6 +42,8 @@ require (
 	github.com/aws/aws-sdk-go-v2/internal/v4a v1.5.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/accept-encoding v1.13.19 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/presigned-url v1.14.2 // indirect
+	// Not the v1.48.0 that loadbalancingexporter v0.161.0 asks for: the Go
+	// module proxy does not serve it (403).
 	github.com/aws/aws-sdk-go-v2/service/servicediscovery v1.49.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/signin v1.9.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sso v1.37.0 // indirect
