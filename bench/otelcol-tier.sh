@@ -8,6 +8,7 @@
 #   bench/otelcol-tier.sh                  # 20,000 traces or 30 s
 #   TRACES=50000 DURATION=20s bench/otelcol-tier.sh
 #   RESTART=1 bench/otelcol-tier.sh        # scorer 2 down from 3 s to 8 s
+#   LOAD_FLAGS='-concurrency 1' bench/otelcol-tier.sh   # more otlpload flags
 #
 # otlpload stops by itself (a count or a time), waits for every trace's
 # results, and prints throughput, latency from root end to results, and
@@ -41,7 +42,7 @@ for port in 14317 14318 4318; do
 done
 
 "$dir/otlpload" -url http://127.0.0.1:4318/v1/traces -logs 127.0.0.1:4319 \
-	-traces "${TRACES:-20000}" -duration "${DURATION:-30s}" -wait 120s &
+	-traces "${TRACES:-20000}" -duration "${DURATION:-30s}" -wait 120s ${LOAD_FLAGS:-} &
 load=$!
 if [ -n "${RESTART:-}" ]; then
 	sleep 3

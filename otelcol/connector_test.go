@@ -3,7 +3,6 @@ package trajevalconnector_test
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -39,16 +38,6 @@ type instance struct {
 	conn component.Component
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 func unmarshal(t *testing.T, m map[string]any, cfg component.Config) {
 	t.Helper()
 	if err := confmap.NewFromStringMap(m).Unmarshal(cfg); err != nil {
@@ -70,7 +59,7 @@ func startInstance(t *testing.T, conf map[string]any) *instance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := freeAddr(t)
+	addr := otelcoltest.FreeAddr(t)
 	rf := otlpreceiver.NewFactory()
 	rcfg := rf.CreateDefaultConfig()
 	unmarshal(t, map[string]any{"protocols": map[string]any{"http": map[string]any{"endpoint": addr}}}, rcfg)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -204,16 +203,6 @@ func (s *sink) waitFor(t *testing.T, ids []string) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // A tier is the front Collector and the two scoring Collectors behind it.
 type tier struct {
 	front   *collector
@@ -231,13 +220,13 @@ func newTier(t *testing.T) *tier {
 	tr := &tier{sink: newSink(t)}
 	var addrs [2]string
 	for i := range tr.scorers {
-		addrs[i] = freeAddr(t)
+		addrs[i] = otelcoltest.FreeAddr(t)
 		name := string(rune('1' + i))
 		tr.scorers[i] = newCollector(t, "scorer", map[string]string{"SCORER_ENDPOINT": addrs[i],
 			"TRAJEVAL_POLICY": abs, "RESULTS_ENDPOINT": tr.sink.endpoint(name)})
 		tr.scorers[i].name = "scorer " + name
 	}
-	front := freeAddr(t)
+	front := otelcoltest.FreeAddr(t)
 	tr.front = newCollector(t, "front", map[string]string{"FRONT_ENDPOINT": front,
 		"QUEUE_DIR": t.TempDir(), "SCORER_1": addrs[0], "SCORER_2": addrs[1]})
 	tr.url = "http://" + front + "/v1/traces"

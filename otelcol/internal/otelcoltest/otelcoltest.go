@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,4 +138,15 @@ func ReadTraces(t testing.TB, path string) []ptrace.Traces {
 		out = append(out, td)
 	}
 	return out
+}
+
+// FreeAddr gives a loopback address with a free TCP port.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
