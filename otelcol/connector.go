@@ -26,8 +26,11 @@
 //     never came) and its records are sent.
 //
 // Every span of a trace must reach the same connector instance: to run
-// several Collectors, put the loadbalancing exporter, keyed by trace id,
-// in front of them.
+// several Collectors, put the load_balancing exporter, keyed by trace id,
+// in front of them (module otelcol/distro is such a Collector, with
+// configurations for both tiers). Spans of a trace already scored are
+// dropped for idle after it was scored, so that a request the front
+// tier sends again whole does not score a trace twice.
 package trajevalconnector
 
 import (

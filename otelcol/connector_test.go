@@ -3,11 +3,7 @@ package trajevalconnector_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,29 +14,20 @@ import (
 	"go.opentelemetry.io/collector/confmap"
 	"go.opentelemetry.io/collector/connector/connectortest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
-	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"go.opentelemetry.io/collector/receiver"
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
 	"go.opentelemetry.io/collector/receiver/receivertest"
 
-	"github.com/trajeval/trajeval"
 	trajevalconnector "github.com/trajeval/trajeval/otelcol"
+	"github.com/trajeval/trajeval/otelcol/internal/otelcoltest"
 )
 
 const (
 	policy   = "testdata/policy.yaml"
 	fixtures = "../internal/format/otlp/testdata"
 )
-
-// The fixtures whose trajectories are each one trace (traces that share a
-// conversation are joined by eval, never by the connector).
-var sameAsEval = []string{
-	"otlp/genai.json", "otlp/openinference-contents.json", "otlp/openinference-failed.json",
-	"otlp/uipath.json", "otlp/uipath-seed.json", "otlp/uipath-python-args.json", "otlp/usage-cost.json",
-	"otlp/chat-only.jsonl", "otlp/duplicates.jsonl", "otlp/no-call-ids.jsonl", "otlp-proto/genai.pb",
-}
 
 // An instance is one Collector pipeline on loopback: OTLP receiver →
 // trajeval connector → a logs sink.
@@ -49,16 +36,6 @@ type instance struct {
 	sink *consumertest.LogsSink
 	rcv  receiver.Traces
 	conn component.Component
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func unmarshal(t *testing.T, m map[string]any, cfg component.Config) {
@@ -82,7 +59,7 @@ func startInstance(t *testing.T, conf map[string]any) *instance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := freeAddr(t)
+	addr := otelcoltest.FreeAddr(t)
 	rf := otlpreceiver.NewFactory()
 	rcfg := rf.CreateDefaultConfig()
 	unmarshal(t, map[string]any{"protocols": map[string]any{"http": map[string]any{"endpoint": addr}}}, rcfg)
@@ -133,102 +110,13 @@ func (in *instance) send(t *testing.T, td ptrace.Traces) {
 	}
 }
 
-// events gives, per trace id, the evaluator results the sink received, as
-// "name=label:score" sorted; and how many times each trace was scored.
+// events adds, per trace id, the evaluator results the sink received, and
+// how many times each trace was scored.
 func (in *instance) events(t *testing.T, into map[string][]string, times map[string]int) {
 	t.Helper()
 	for _, ld := range in.sink.AllLogs() {
-		seen := map[string]bool{}
-		rls := ld.ResourceLogs()
-		for i := 0; i < rls.Len(); i++ {
-			sls := rls.At(i).ScopeLogs()
-			for j := 0; j < sls.Len(); j++ {
-				recs := sls.At(j).LogRecords()
-				for k := 0; k < recs.Len(); k++ {
-					lr := recs.At(k)
-					if lr.EventName() != "gen_ai.evaluation.result" {
-						t.Errorf("event name %q", lr.EventName())
-					}
-					a := lr.Attributes()
-					get := func(k string) pcommon.Value { v, _ := a.Get(k); return v }
-					id := lr.TraceID().String()
-					into[id] = append(into[id], fmt.Sprintf("%s=%s:%s", get("gen_ai.evaluation.name").Str(),
-						get("gen_ai.evaluation.score.label").Str(), num(get("gen_ai.evaluation.score.value").Double())))
-					seen[id] = true
-				}
-			}
-		}
-		// One plog.Logs per scored trace.
-		for id := range seen {
-			times[id]++
-		}
+		otelcoltest.Events(t, ld, into, times)
 	}
-}
-
-func num(f float64) string {
-	b, _ := json.Marshal(f)
-	return string(b)
-}
-
-// verdicts gives the sorted evaluator results of each trace, sorted.
-func verdicts(per map[string][]string) []string {
-	var out []string
-	for _, evs := range per {
-		slices.Sort(evs)
-		out = append(out, strings.Join(evs, " "))
-	}
-	slices.Sort(out)
-	return out
-}
-
-// evalVerdicts scores the fixture as trajeval eval --traces does.
-func evalVerdicts(t *testing.T, traces string) []string {
-	t.Helper()
-	opts := trajeval.RunOptions{Traces: traces}
-	s, err := opts.Load(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	per := map[string][]string{}
-	for r, err := range s.Run(context.Background(), opts) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range r.Evaluators {
-			per[r.ID] = append(per[r.ID], fmt.Sprintf("%s=%s:%s", e.Name, e.Status, num(e.Score)))
-		}
-	}
-	return verdicts(per)
-}
-
-// readTraces reads an OTLP fixture: JSON (a document, or JSON Lines, one
-// request per line) or protobuf.
-func readTraces(t *testing.T, path string) []ptrace.Traces {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.HasSuffix(path, ".pb") {
-		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return []ptrace.Traces{td}
-	}
-	lines := []string{string(data)}
-	if strings.HasSuffix(path, ".jsonl") {
-		lines = slices.Collect(strings.Lines(string(data)))
-	}
-	var out []ptrace.Traces
-	for _, line := range lines {
-		td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces([]byte(line))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, td)
-	}
-	return out
 }
 
 var conf = map[string]any{"policy": policy, "grace": "50ms", "idle": "5s"}
@@ -237,18 +125,18 @@ var conf = map[string]any{"policy": policy, "grace": "50ms", "idle": "5s"}
 // → trajeval connector → logs sink and checks the events carry the scores
 // trajeval eval gives with the same policy.
 func TestConnector_sameScoresAsEval(t *testing.T) {
-	for _, f := range sameAsEval {
+	for _, f := range otelcoltest.SameAsEval {
 		t.Run(f, func(t *testing.T) {
 			path := filepath.Join(fixtures, f)
-			want := evalVerdicts(t, path)
+			want := otelcoltest.EvalVerdicts(t, policy, path)
 			in := startInstance(t, conf)
-			for _, td := range readTraces(t, path) {
+			for _, td := range otelcoltest.ReadTraces(t, path) {
 				in.send(t, td)
 			}
 			in.stop(t)
 			per, times := map[string][]string{}, map[string]int{}
 			in.events(t, per, times)
-			if got := verdicts(per); !slices.Equal(got, want) {
+			if got := otelcoltest.Verdicts(per); !slices.Equal(got, want) {
 				t.Errorf("the connector scored\n%q\neval scored\n%q", got, want)
 			}
 			for id, n := range times {
@@ -267,13 +155,10 @@ func TestConnector_sameScoresAsEval(t *testing.T) {
 func TestConnector_scaleOut(t *testing.T) {
 	ins := []*instance{startInstance(t, conf), startInstance(t, conf)}
 	var want []string
-	for _, f := range sameAsEval {
-		if f == "otlp-proto/genai.pb" {
-			continue // the traces of otlp/genai.json again: one run holds each trace once
-		}
+	for _, f := range otelcoltest.Distinct() {
 		path := filepath.Join(fixtures, f)
-		want = append(want, evalVerdicts(t, path)...)
-		for _, td := range readTraces(t, path) {
+		want = append(want, otelcoltest.EvalVerdicts(t, policy, path)...)
+		for _, td := range otelcoltest.ReadTraces(t, path) {
 			for i, part := range splitByTrace(td, len(ins)) {
 				if part.SpanCount() > 0 {
 					ins[i].send(t, part)
@@ -296,7 +181,7 @@ func TestConnector_scaleOut(t *testing.T) {
 			t.Errorf("trace %s scored %d times across the instances", id, n)
 		}
 	}
-	if got := verdicts(per); !slices.Equal(got, want) {
+	if got := otelcoltest.Verdicts(per); !slices.Equal(got, want) {
 		t.Errorf("the instances scored\n%q\neval scored\n%q", got, want)
 	}
 }

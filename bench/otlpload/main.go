@@ -17,6 +17,15 @@
 // scored per second over the run, and the latency quantiles read from the
 // histogram trajeval_serve_result_latency_seconds (each an upper bound:
 // the bucket the quantile falls in).
+//
+// With -logs, it is also the OTLP/HTTP logs receiver the results go to
+// (a Collector with the trajeval connector exporting to
+// http://ADDR/v1/logs): it waits (at most -wait) until every trace sent
+// has its gen_ai.evaluation.result events, and prints how many traces
+// were scored, scored more than once and never scored, the traces per
+// second scored, and the exact latency quantiles from a trace's root
+// span end to the arrival of its results. bench/otelcol-tier.sh runs it
+// against three Collectors.
 package main
 
 import (
@@ -51,7 +60,16 @@ func main() {
 	batch := flag.Int("batch", 10, "traces per request")
 	conc := flag.Int("concurrency", 4, "requests in flight")
 	token := flag.String("token", os.Getenv("TRAJEVAL_TOKEN"), "bearer token")
+	logs := flag.String("logs", "", "an address to receive the results on over OTLP/HTTP, e.g. 127.0.0.1:4319")
 	flag.Parse()
+
+	var res *results
+	if *logs != "" {
+		var err error
+		if res, err = listen(*logs); err != nil {
+			log.Fatal(err)
+		}
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), *duration)
 	defer cancel()
@@ -68,7 +86,9 @@ func main() {
 				if n <= 0 {
 					return
 				}
-				body, err := ptraceotlp.NewExportRequestFromTraces(traces(uint64(w), uint64(first), int(n), *tools)).MarshalProto()
+				td := traces(uint64(w), uint64(first), int(n), *tools)
+				res.sending(td)
+				body, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
 				if err != nil {
 					log.Fatal(err)
 				}
@@ -93,6 +113,9 @@ func main() {
 	elapsed := time.Since(start)
 	fmt.Printf("sent %d traces (%d spans each) in %.1fs: %.0f traces/s; %d requests refused and retried, %d traces failed\n",
 		sent.Load(), 2+2**tools, elapsed.Seconds(), float64(sent.Load())/elapsed.Seconds(), refused.Load(), failed.Load())
+	if res != nil {
+		res.report(start, int(sent.Load()), *wait)
+	}
 	if *metrics == "" {
 		return
 	}

@@ -1,40 +1,43 @@
-package trajevalconnector_test
+package distro_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
 )
 
-// TestBuilderConfig checks the builder manifest names the connector and
-// pins every Collector module at a version that agrees with go.mod: the
-// same version when go.mod requires the module, else the one its
-// release pairs with (v1.x for stable modules, v0.x for the others).
+// TestBuilderConfig checks the builder manifest builds the Collector of
+// Components: it names the connector, and pins every module at a version
+// that agrees with go.mod: the same version when go.mod requires the
+// module, else the one its release pairs with (v1.x for stable Collector
+// modules, v0.x for the others).
+const connectorModule = "github.com/trajeval/trajeval/otelcol"
+
 func TestBuilderConfig(t *testing.T) {
 	data, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The lines "path version" of go.mod's require blocks.
-	self, have := "", map[string]string{}
+	have := map[string]string{}
 	for line := range strings.Lines(string(data)) {
 		f := strings.Fields(line)
 		switch {
-		case len(f) == 2 && f[0] == "module":
-			self = f[1]
 		case len(f) >= 2 && strings.HasPrefix(f[1], "v") && !strings.HasSuffix(f[0], ")"):
 			have[f[0]] = f[1]
 		}
 	}
-	stable, unstable := have["go.opentelemetry.io/collector/pdata"], have["go.opentelemetry.io/collector/connector"]
+	// (Not pdata: the core module requires a newer one.)
+	stable, unstable := have["go.opentelemetry.io/collector/component"], have["go.opentelemetry.io/collector/otelcol"]
 	if stable == "" || unstable == "" {
-		t.Fatal("go.mod requires no pdata or connector module")
+		t.Fatal("go.mod requires no component or otelcol module")
 	}
 
 	var manifest struct {
-		Receivers, Exporters, Connectors, Providers []struct {
+		Receivers, Exporters, Connectors, Extensions, Providers []struct {
 			GoMod  string `yaml:"gomod"`
 			Import string `yaml:"import"`
 		}
@@ -47,7 +50,7 @@ func TestBuilderConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	connector := false
-	all := append(append(append(manifest.Receivers, manifest.Exporters...), manifest.Connectors...), manifest.Providers...)
+	all := slices.Concat(manifest.Receivers, manifest.Exporters, manifest.Connectors, manifest.Extensions, manifest.Providers)
 	for _, m := range all {
 		path, version, ok := strings.Cut(m.GoMod, " ")
 		if !ok {
@@ -55,7 +58,7 @@ func TestBuilderConfig(t *testing.T) {
 			continue
 		}
 		switch {
-		case path == self:
+		case path == connectorModule:
 			connector = m.Import == path
 		case have[path] != "":
 			if version != have[path] {
@@ -70,6 +73,6 @@ func TestBuilderConfig(t *testing.T) {
 		}
 	}
 	if !connector {
-		t.Errorf("the manifest does not build in the connector %s", self)
+		t.Errorf("the manifest does not build in the connector %s", connectorModule)
 	}
 }
