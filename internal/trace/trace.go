@@ -62,43 +62,25 @@ import (
 // headSize is how much of a file the formats see when sniffing.
 const headSize = 1 << 20
 
-type entry struct {
-	prio int
-	f    trajeval.Format
-}
-
-var registry []entry
-
-// register adds a format; lower priorities sniff first. Each format package
-// is registered from its own formats_*.go file in this package.
-func register(prio int, f trajeval.Format) {
-	registry = append(registry, entry{prio, f})
-	sort.SliceStable(registry, func(i, j int) bool { return registry[i].prio < registry[j].prio })
-}
-
 // Formats returns every format, in sniffing order.
 func Formats() []trajeval.Format {
-	out := make([]trajeval.Format, len(registry))
-	for i, e := range registry {
-		out[i] = e.f
-	}
-	return out
+	return append([]trajeval.Format(nil), formats...)
 }
 
 // Names returns the names of every format, in sniffing order.
 func Names() []string {
 	var names []string
-	for _, e := range registry {
-		names = append(names, e.f.Name())
+	for _, f := range formats {
+		names = append(names, f.Name())
 	}
 	return names
 }
 
 // Lookup returns the format called name.
 func Lookup(name string) (trajeval.Format, error) {
-	for _, e := range registry {
-		if e.f.Name() == name {
-			return e.f, nil
+	for _, f := range formats {
+		if f.Name() == name {
+			return f, nil
 		}
 	}
 	msg := fmt.Sprintf("unknown format %q", name)
@@ -119,17 +101,17 @@ func Detect(name string, head []byte) (trajeval.Format, error) {
 		c    int
 	}
 	var rejects []reject
-	for _, e := range registry {
-		err := e.f.Sniff(head)
+	for _, f := range formats {
+		err := f.Sniff(head)
 		if err == nil {
-			return e.f, nil
+			return f, nil
 		}
 		c := 0
 		var se *trajeval.SniffError
 		if errors.As(err, &se) {
 			c = se.Closeness
 		}
-		rejects = append(rejects, reject{e.f.Name(), err, c})
+		rejects = append(rejects, reject{f.Name(), err, c})
 	}
 	if looksBinary(head) {
 		return nil, &trajeval.TraceError{File: name, Msg: "binary file: not a trace in any known format", Hint: "traces are JSON, JSON Lines or OTLP protobuf", Err: trajeval.ErrUnknownFormat}

@@ -1,0 +1,57 @@
+package trace
+
+import (
+	"github.com/trajeval/trajeval/internal/format/adk"
+	"github.com/trajeval/trajeval/internal/format/agentv"
+	"github.com/trajeval/trajeval/internal/format/anthropic"
+	"github.com/trajeval/trajeval/internal/format/bfcl"
+	"github.com/trajeval/trajeval/internal/format/canonical"
+	"github.com/trajeval/trajeval/internal/format/claudecode"
+	"github.com/trajeval/trajeval/internal/format/codex"
+	"github.com/trajeval/trajeval/internal/format/gemini"
+	"github.com/trajeval/trajeval/internal/format/langchain"
+	"github.com/trajeval/trajeval/internal/format/mcp"
+	"github.com/trajeval/trajeval/internal/format/openai"
+	"github.com/trajeval/trajeval/internal/format/otlp"
+	"github.com/trajeval/trajeval/internal/format/tau2"
+	"github.com/trajeval/trajeval/internal/format/vertex"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// formats is every trace format, in sniffing order: the first whose sniff
+// claims a file's head reads it. Where two formats could claim one file,
+// the order decides:
+//  1. trajeval's canonical form comes first: its sniff claims only the
+//     exact canonical shape, and no other format may take what convert
+//     wrote.
+//  2. OTLP (JSON, then protobuf) next: its resourceSpans envelope is
+//     unmistakable.
+//  3. LangChain runs and messages, OpenAI Agents and Responses and
+//     Anthropic before OpenAI Chat, whose messages list is the loosest
+//     shape: each of them is a chat log with something more.
+//  4. A Vertex dataset's rows may carry an id, so it goes before AgentV's
+//     JSON Lines with an id per line.
+//  5. The rest claim shapes of their own (ADK eval sets and sessions,
+//     τ²-bench results, Codex, Claude Code and Gemini CLI logs, MCP
+//     sessions, BFCL results).
+var formats = []trajeval.Format{
+	canonical.Format,
+	otlp.JSON,
+	otlp.Proto,
+	langchain.Runs,
+	langchain.Messages,
+	openai.Agents,
+	openai.Responses,
+	anthropic.Format,
+	openai.Chat,
+	vertex.Format,
+	agentv.Format,
+	adk.EvalSetFormat,
+	adk.SessionFormat,
+	tau2.Format,
+	codex.Format,
+	claudecode.Format,
+	gemini.Format,
+	mcp.Format,
+	bfcl.Format,
+}
