@@ -30,11 +30,13 @@ type metrics struct {
 	gauges           func() gaugeValues
 	logs             func() logStats // nil without a LogExporter
 	// Conversations (see Conversations): turns held, turns after their
-	// conversation was scored, rows by status, and those held now.
-	convTurns     float64
-	convTurnsLate float64
-	convScored    map[string]float64
-	conversations func() int
+	// conversation was scored, spans that joined a held turn, rows by
+	// status, and those held now.
+	convTurns       float64
+	convTurnsLate   float64
+	convSpansJoined float64
+	convScored      map[string]float64
+	conversations   func() int
 }
 
 // gaugeValues are the server's gauges, read when the metrics are.
@@ -197,6 +199,7 @@ func (m *metrics) write(w io.Writer) error {
 	if m.conversations != nil && len(m.convScored) > 0 {
 		counter("trajeval_serve_conversation_turns_total", "Done traces held as a turn of a conversation.", m.convTurns)
 		counter("trajeval_serve_conversation_turns_late_total", "Turns done after their conversation was scored, which started it anew.", m.convTurnsLate)
+		counter("trajeval_serve_conversation_spans_joined_total", "Spans that came after their trace was done and joined it, a turn still held in its conversation.", m.convSpansJoined)
 		b.WriteString("# HELP trajeval_serve_conversations_scored_total Conversations scored, by the status of their row.\n# TYPE trajeval_serve_conversations_scored_total counter\n")
 		for _, k := range sortedKeys(m.convScored) {
 			fmt.Fprintf(&b, "trajeval_serve_conversations_scored_total{status=%s} %s\n", quote(k), num(m.convScored[k]))
