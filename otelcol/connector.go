@@ -30,9 +30,12 @@
 // Every span of a trace must reach the same connector instance: to run
 // several Collectors, put the load_balancing exporter, keyed by trace id,
 // in front of them (module otelcol/distro is such a Collector, with
-// configurations for both tiers). Spans of a trace already scored are
-// dropped for idle after it was scored, so that a request the front
-// tier sends again whole does not score a trace twice.
+// configurations for both tiers). Spans of a trace already done (queued
+// or scored) are dropped for idle after it was done, so that a request
+// the front tier sends again whole does not score a trace twice; with a
+// policy's conversations:, as trajeval serve says, a turn takes the spans
+// it lacks until its conversation is scored, and they are dropped after
+// that.
 package trajevalconnector
 
 import (

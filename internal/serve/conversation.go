@@ -351,7 +351,7 @@ func conversationWarnings(c *conversation) []string {
 		w = append(w, fmt.Sprintf("conversation %s went on after it was scored: this row holds its turns from then on; an earlier row holds the turns before", c.key))
 	}
 	if c.early {
-		w = append(w, fmt.Sprintf("conversation %s was scored before it was idle, to free memory (the server held nearly --max-spans spans or --max-bytes bytes); its later turns start a new row", c.key))
+		w = append(w, fmt.Sprintf("conversation %s was scored before it was idle, to free memory (the spans held neared their bound in spans or bytes: --max-spans or --max-bytes, in a Collector max_spans or max_bytes); its later turns start a new row", c.key))
 	}
 	for _, t := range c.turns {
 		if t.incomplete {
