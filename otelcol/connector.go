@@ -77,11 +77,11 @@ type Config struct {
 	// MaxSpans bounds the spans held (default 1,000,000).
 	MaxSpans int `mapstructure:"max_spans"`
 	// MaxBytes bounds the bytes of the spans held, each counted at its
-	// protobuf size (default 512 MiB, trajeval serve's --max-bytes). The
-	// spans a trace or a conversation holds until it is scored are
-	// invisible to the Collector's memory_limiter, which only refuses
-	// new data once the heap is already large; this bound refuses it
-	// before.
+	// protobuf size (default 512 MiB, trajeval serve's --max-bytes). A
+	// memory_limiter processor sees the spans held only as heap: it
+	// refuses new data once the heap is large, but cannot free what the
+	// connector holds until a trace (or a conversation) is scored; this
+	// bound keeps what is held in check by itself.
 	MaxBytes int64 `mapstructure:"max_bytes"`
 }
 
