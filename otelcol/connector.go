@@ -20,17 +20,22 @@
 //     picks gives no record.
 //  4. A batch of spans is taken whole or refused whole: when the queue of
 //     traces waiting to be scored is full, or the spans held would
-//     exceed max_spans, ConsumeTraces returns an error and the receiver
-//     in front answers with a retryable refusal.
+//     exceed max_spans, or their bytes (protobuf size) max_bytes,
+//     ConsumeTraces returns an error and the receiver in front answers
+//     with a retryable refusal. A batch alone over max_bytes is taken
+//     when nothing is held, as trajeval serve takes it.
 //  5. On shutdown every trace held is scored (incomplete where its root
 //     never came) and its records are sent.
 //
 // Every span of a trace must reach the same connector instance: to run
 // several Collectors, put the load_balancing exporter, keyed by trace id,
 // in front of them (module otelcol/distro is such a Collector, with
-// configurations for both tiers). Spans of a trace already scored are
-// dropped for idle after it was scored, so that a request the front
-// tier sends again whole does not score a trace twice.
+// configurations for both tiers). Spans of a trace already done (queued
+// or scored) are dropped for idle after it was done, so that a request
+// the front tier sends again whole does not score a trace twice; with a
+// policy's conversations:, as trajeval serve says, a turn takes the spans
+// it lacks until its conversation is scored, and they are dropped after
+// that.
 package trajevalconnector
 
 import (
@@ -71,7 +76,17 @@ type Config struct {
 	Queue int `mapstructure:"queue"`
 	// MaxSpans bounds the spans held (default 1,000,000).
 	MaxSpans int `mapstructure:"max_spans"`
+	// MaxBytes bounds the bytes of the spans held, each counted at its
+	// protobuf size (default 512 MiB, trajeval serve's --max-bytes). A
+	// memory_limiter processor sees the spans held only as heap: it
+	// refuses new data once the heap is large, but cannot free what the
+	// connector holds until a trace (or a conversation) is scored; this
+	// bound keeps what is held in check by itself.
+	MaxBytes int64 `mapstructure:"max_bytes"`
 }
+
+// defaultMaxBytes is the default of Config.MaxBytes.
+const defaultMaxBytes = 512 << 20
 
 // Validate reads the policy, so that a bad one stops the Collector before
 // it starts.
@@ -89,8 +104,8 @@ func (c *Config) Validate() error {
 	}
 	for _, n := range []struct {
 		name string
-		v    int
-	}{{"workers", c.Workers}, {"queue", c.Queue}, {"max_spans", c.MaxSpans}} {
+		v    int64
+	}{{"workers", int64(c.Workers)}, {"queue", int64(c.Queue)}, {"max_spans", int64(c.MaxSpans)}, {"max_bytes", c.MaxBytes}} {
 		if n.v < 0 {
 			return fmt.Errorf("%s: %d is negative; leave it out for the default", n.name, n.v)
 		}
@@ -125,8 +140,13 @@ type conn struct {
 }
 
 func (c *conn) Start(context.Context, component.Host) error {
+	maxBytes := c.cfg.MaxBytes
+	if maxBytes == 0 {
+		maxBytes = defaultMaxBytes
+	}
 	srv, err := serve.New(serve.Config{Policy: c.pol, Grace: c.cfg.Grace, Idle: c.cfg.Idle,
-		Workers: c.cfg.Workers, Queue: c.cfg.Queue, MaxSpans: c.cfg.MaxSpans, Results: c.results})
+		Workers: c.cfg.Workers, Queue: c.cfg.Queue, MaxSpans: c.cfg.MaxSpans, MaxBytes: maxBytes,
+		Results: c.results})
 	if err != nil {
 		return err
 	}

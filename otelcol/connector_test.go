@@ -3,6 +3,8 @@ package trajevalconnector_test
 import (
 	"bytes"
 	"context"
+	"iter"
+	"maps"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -96,6 +98,14 @@ func (in *instance) stop(t *testing.T) {
 
 func (in *instance) send(t *testing.T, td ptrace.Traces) {
 	t.Helper()
+	if code := in.post(t, td); code != http.StatusOK {
+		t.Fatalf("POST %s: %d", in.url, code)
+	}
+}
+
+// post sends td and returns the receiver's status code.
+func (in *instance) post(t *testing.T, td ptrace.Traces) int {
+	t.Helper()
 	body, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
 	if err != nil {
 		t.Fatal(err)
@@ -105,9 +115,7 @@ func (in *instance) send(t *testing.T, td ptrace.Traces) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("POST %s: %s", in.url, resp.Status)
-	}
+	return resp.StatusCode
 }
 
 // events adds, per trace id, the evaluator results the sink received, and
@@ -221,6 +229,70 @@ func splitByTrace(td ptrace.Traces, n int) []ptrace.Traces {
 	return parts
 }
 
+// TestConnector_ConsumeTraces_caps checks a batch that would hold more
+// than max_spans spans, or max_bytes bytes of spans, is refused whole with
+// a status the exporter retries, and that what was taken is still scored.
+func TestConnector_ConsumeTraces_caps(t *testing.T) {
+	first := otelcoltest.ReadTraces(t, filepath.Join(fixtures, "otlp/genai.json"))[0]
+	second := otelcoltest.ReadTraces(t, filepath.Join(fixtures, "otlp/usage-cost.json"))[0]
+	tests := []struct {
+		name   string
+		cap    map[string]any
+		reason string
+	}{
+		{"max_spans", map[string]any{"max_spans": first.SpanCount()},
+			"the first batch fills max_spans, the second would pass it"},
+		{"max_bytes", map[string]any{"max_bytes": 1},
+			"the first batch is taken alone over max_bytes (nothing is held), the second would add to it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// A long grace and idle: nothing is scored, so nothing is
+			// freed, until the instance stops.
+			c := map[string]any{"policy": policy, "grace": "1h", "idle": "1h"}
+			maps.Copy(c, tt.cap)
+			in := startInstance(t, c)
+			in.send(t, first)
+			code := in.post(t, second)
+			// OTLP/HTTP: 429, 502, 503 and 504 are retried.
+			if !slices.Contains([]int{429, 502, 503, 504}, code) {
+				t.Fatalf("the second batch got %d, want a retryable refusal (%s)", code, tt.reason)
+			}
+			in.stop(t)
+			per, times := map[string][]string{}, map[string]int{}
+			in.events(t, per, times)
+			want := map[string]bool{}
+			for sp := range spans(first) {
+				want[sp.TraceID().String()] = true
+			}
+			for id := range times {
+				if !want[id] {
+					t.Errorf("trace %s of the refused batch was scored", id)
+				}
+				delete(want, id)
+			}
+			for id := range want {
+				t.Errorf("trace %s of the batch taken was not scored", id)
+			}
+		})
+	}
+}
+
+// spans yields the spans of td.
+func spans(td ptrace.Traces) iter.Seq[ptrace.Span] {
+	return func(yield func(ptrace.Span) bool) {
+		for _, rs := range td.ResourceSpans().All() {
+			for _, ss := range rs.ScopeSpans().All() {
+				for _, sp := range ss.Spans().All() {
+					if !yield(sp) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestConfig_Validate(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -230,6 +302,7 @@ func TestConfig_Validate(t *testing.T) {
 		{"no policy is an error", map[string]any{}, "policy: a policy file is required"},
 		{"a missing policy file is an error", map[string]any{"policy": "testdata/nope.yaml"}, "nope.yaml"},
 		{"a negative grace is an error", map[string]any{"policy": policy, "grace": "-1s"}, "grace: -1s is negative"},
+		{"a negative max_bytes is an error", map[string]any{"policy": policy, "max_bytes": -1}, "max_bytes: -1 is negative"},
 		{"a policy with cases is an error at its line", map[string]any{"policy": "testdata/with-cases.yaml"}, "with-cases.yaml:"},
 		{"a good policy passes", conf, ""},
 	}

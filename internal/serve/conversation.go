@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/trajeval/trajeval/internal/config"
@@ -35,12 +36,21 @@ import (
 //     so. It is counted as a late turn while the server remembers the
 //     scored conversation: for Idle after it was scored, or Config.Idle
 //     if that is longer (as it remembers a scored trace's id).
-//  5. Held turns keep their spans counted against Config.MaxSpans and
+//  5. A span of a turn's trace that comes while the turn is held joins
+//     it, as it would have joined the trace before it was done: a span
+//     whose id the turn holds is dropped as a duplicate, the span is
+//     counted against Config.MaxSpans and Config.MaxBytes, and a root
+//     span makes an incomplete turn complete. It does not delay the
+//     conversation, and with ScoreTurns the turn's own row, scored when
+//     it was done, goes without it. Once the conversation is scored,
+//     its turns' spans are late, and dropped, for as long as the server
+//     remembers the scored conversation (rule 4).
+//  6. Held turns keep their spans counted against Config.MaxSpans and
 //     Config.MaxBytes. When the spans or their bytes held pass nine
 //     tenths of either, the conversations waiting longest are scored at
 //     once, with a warning, so that held conversations cannot make the
 //     server refuse new traces for long.
-//  6. With ScoreTurns, each turn is also scored alone, as without
+//  7. With ScoreTurns, each turn is also scored alone, as without
 //     conversations: a row per trace, and one per conversation.
 type Conversations struct {
 	// Idle is how long a conversation waits for its next turn (default 5m).
@@ -124,6 +134,13 @@ type conversation struct {
 type convState struct {
 	cfg  Conversations
 	open map[string]*conversation
+	// turns holds the turns of the open conversations, by trace id, for
+	// the spans that come after their trace was done (rule 5).
+	turns map[pcommon.TraceID]*pending
+	// done remembers the trace ids of the turns of scored conversations,
+	// as long as scored remembers the conversation, and when it was
+	// scored.
+	done map[pcommon.TraceID]time.Time
 	// scored remembers the keys of scored conversations, for cfg.Idle, to
 	// tell a late turn (rule 4); scoredQ holds them oldest first.
 	scored  map[string]time.Time
@@ -131,15 +148,17 @@ type convState struct {
 }
 
 type scoredKey struct {
-	key string
-	at  time.Time
+	key   string
+	at    time.Time
+	turns []pcommon.TraceID
 }
 
 func newConvState(cfg *Conversations) *convState {
 	if cfg == nil {
 		return nil
 	}
-	return &convState{cfg: *cfg, open: map[string]*conversation{}, scored: map[string]time.Time{}}
+	return &convState{cfg: *cfg, open: map[string]*conversation{}, turns: map[pcommon.TraceID]*pending{},
+		done: map[pcommon.TraceID]time.Time{}, scored: map[string]time.Time{}}
 }
 
 // hand queues the done trace p to be scored or, when it is a turn of a
@@ -169,7 +188,10 @@ func (s *Server) hand(p *pending, now time.Time) {
 		cs.open[key] = c
 	}
 	s.metrics.add(&s.metrics.convTurns, 1)
-	p.seen = nil // a done trace takes no more spans
+	// Spans that come from now on go to p.later (rule 5): p.td may be
+	// being scored as the turn's own row.
+	p.later, p.in = ptrace.NewTraces(), c
+	cs.turns[p.id] = p
 	c.turns = append(c.turns, p)
 	c.spans += p.spans
 	c.bytes += p.bytes
@@ -179,10 +201,34 @@ func (s *Server) hand(p *pending, now time.Time) {
 	}
 }
 
+// turnOf returns the turn of trace id held in an open conversation, if
+// any, and whether trace id was a turn of a conversation scored (rule 5
+// of [Conversations]). s.mu is held.
+func (s *Server) turnOf(id pcommon.TraceID) (held *pending, late bool) {
+	if s.convs == nil {
+		return nil, false
+	}
+	if p := s.convs.turns[id]; p != nil {
+		return p, false
+	}
+	_, late = s.convs.done[id]
+	return nil, late
+}
+
+// joined counts a span of size bytes that Ingest added to the held turn
+// p (rule 5 of [Conversations]); the server's counts and p's are Ingest's.
+// s.mu is held.
+func (s *Server) joined(p *pending, size int64) {
+	p.in.spans++
+	p.in.bytes += size
+	p.incomplete = p.rootAt.IsZero()
+	s.metrics.add(&s.metrics.convSpansJoined, 1)
+}
+
 // flushConversations queues the conversations done at now (rules 2 and
-// 5 of [Conversations]), or all of them, and forgets the keys scored
-// longer than Idle ago. Like moveDone, it leaves them waiting while the
-// queue is full, unless all. s.mu is held.
+// 6 of [Conversations]), or all of them, and forgets the keys scored
+// longer than Idle ago, with their turns. Like moveDone, it leaves them
+// waiting while the queue is full, unless all. s.mu is held.
 func (s *Server) flushConversations(now time.Time, all bool) {
 	cs := s.convs
 	if cs == nil {
@@ -190,8 +236,14 @@ func (s *Server) flushConversations(now time.Time, all bool) {
 	}
 	n := 0
 	for n < len(cs.scoredQ) && now.Sub(cs.scoredQ[n].at) > max(cs.cfg.Idle, s.cfg.Idle) {
-		if cs.scored[cs.scoredQ[n].key] == cs.scoredQ[n].at {
-			delete(cs.scored, cs.scoredQ[n].key)
+		sk := cs.scoredQ[n]
+		if cs.scored[sk.key] == sk.at {
+			delete(cs.scored, sk.key)
+		}
+		for _, id := range sk.turns {
+			if cs.done[id] == sk.at {
+				delete(cs.done, id)
+			}
 		}
 		n++
 	}
@@ -206,7 +258,7 @@ func (s *Server) flushConversations(now time.Time, all bool) {
 			moved = true
 		}
 	}
-	// Rule 5: free the spans of the conversations waiting longest. The
+	// Rule 6: free the spans of the conversations waiting longest. The
 	// spans of what is queued are freed soon, and count as freed.
 	byBytes := s.cfg.MaxBytes > 0 && s.bytes*10 > s.cfg.MaxBytes*9
 	if !all && (s.held*10 > s.cfg.MaxSpans*9 || byBytes) && len(cs.open) > 0 {
@@ -243,11 +295,18 @@ func (s *Server) queueConversation(c *conversation, now time.Time) {
 	cs := s.convs
 	delete(cs.open, c.key)
 	cs.scored[c.key] = now
-	cs.scoredQ = append(cs.scoredQ, scoredKey{c.key, now})
+	// From now on the turns' spans are late (rule 5).
+	ids := make([]pcommon.TraceID, len(c.turns))
+	for i, t := range c.turns {
+		delete(cs.turns, t.id)
+		cs.done[t.id] = now
+		ids[i] = t.id
+	}
+	cs.scoredQ = append(cs.scoredQ, scoredKey{c.key, now, ids})
 	// Turns in the order a file's would be read: by start time.
 	starts := make(map[*pending]uint64, len(c.turns))
 	for _, t := range c.turns {
-		starts[t] = startOf(t.td)
+		starts[t] = startOf(t.td, t.later)
 	}
 	slices.SortStableFunc(c.turns, func(a, b *pending) int { return cmp.Compare(starts[a], starts[b]) })
 	last := c.turns[len(c.turns)-1]
@@ -259,13 +318,15 @@ func (s *Server) queueConversation(c *conversation, now time.Time) {
 	s.cond.Broadcast()
 }
 
-// startOf is the earliest start time of a span of td that has one, as
+// startOf is the earliest start time of a span of tds that has one, as
 // package otlp orders the turns of a conversation; 0 when none has one.
-func startOf(td ptrace.Traces) uint64 {
+func startOf(tds ...ptrace.Traces) uint64 {
 	var first uint64
-	for sp := range allSpans(td) {
-		if st := uint64(sp.StartTimestamp()); st != 0 && (first == 0 || st < first) {
-			first = st
+	for _, td := range tds {
+		for sp := range allSpans(td) {
+			if st := uint64(sp.StartTimestamp()); st != 0 && (first == 0 || st < first) {
+				first = st
+			}
 		}
 	}
 	return first
@@ -290,7 +351,7 @@ func conversationWarnings(c *conversation) []string {
 		w = append(w, fmt.Sprintf("conversation %s went on after it was scored: this row holds its turns from then on; an earlier row holds the turns before", c.key))
 	}
 	if c.early {
-		w = append(w, fmt.Sprintf("conversation %s was scored before it was idle, to free memory (the server held nearly --max-spans spans or --max-bytes bytes); its later turns start a new row", c.key))
+		w = append(w, fmt.Sprintf("conversation %s was scored before it was idle, to free memory (the spans held neared their bound in spans or bytes: --max-spans or --max-bytes, in a Collector max_spans or max_bytes); its later turns start a new row", c.key))
 	}
 	for _, t := range c.turns {
 		if t.incomplete {
@@ -317,10 +378,13 @@ func (s *Server) scoreDone(ctx context.Context, p *pending) (trajeval.CaseResult
 	if c == nil {
 		return s.Score(ctx, p.td, p.incomplete)
 	}
-	tds := make([]ptrace.Traces, len(c.turns))
+	tds := make([]ptrace.Traces, 0, len(c.turns))
 	ids := make([]string, len(c.turns))
 	for i, t := range c.turns {
-		tds[i], ids[i] = t.td, t.id.String()
+		tds, ids[i] = append(tds, t.td), t.id.String()
+		if t.later.ResourceSpans().Len() > 0 {
+			tds = append(tds, t.later)
+		}
 	}
 	r, ok := s.score(ctx, tds, c.key, "conversation "+c.key, p.incomplete)
 	if !ok {

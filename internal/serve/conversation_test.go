@@ -102,17 +102,25 @@ const (
 // without its root span when noRoot.
 func traceOf(t *testing.T, id string, noRoot bool) ptrace.Traces {
 	t.Helper()
+	return spansWhere(t, func(sp ptrace.Span) bool {
+		return sp.TraceID().String() == id && !(noRoot && sp.ParentSpanID().IsEmpty())
+	})
+}
+
+// spansWhere returns the spans of otlp/conversation.jsonl that keep
+// keeps.
+func spansWhere(t *testing.T, keep func(ptrace.Span) bool) ptrace.Traces {
+	t.Helper()
 	out := ptrace.NewTraces()
 	for _, td := range readTraces(t, filepath.Join(fixtures, "otlp/conversation.jsonl")) {
 		for _, one := range spansOf(td) {
-			sp := one.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0)
-			if sp.TraceID().String() == id && !(noRoot && sp.ParentSpanID().IsEmpty()) {
+			if keep(one.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0)) {
 				one.ResourceSpans().MoveAndAppendTo(out.ResourceSpans())
 			}
 		}
 	}
 	if out.SpanCount() == 0 {
-		t.Fatalf("no spans of trace %s", id)
+		t.Fatal("no spans")
 	}
 	return out
 }
@@ -226,6 +234,83 @@ func TestServer_conversations(t *testing.T) {
 			// The metric is read before shutdown, and again after.
 			if !strings.Contains(metrics+s.metricsText(t), tt.metric) {
 				t.Errorf("metrics lack %s:\n%s", tt.metric, metrics)
+			}
+		})
+	}
+}
+
+// TestServer_conversationLaterSpans checks that a span that comes after
+// its trace was done joins the trace's turn while its conversation holds
+// it, and is late once the conversation was scored.
+func TestServer_conversationLaterSpans(t *testing.T) {
+	want := byRow(evalRows(t, policy, filepath.Join(fixtures, "otlp/conversation.jsonl")))["conv-42"]
+	all := spansWhere(t, func(sp ptrace.Span) bool { return sp.TraceID().String() != alone }).SpanCount()
+	child := func(sp ptrace.Span) bool { return sp.SpanID().String() == "f000000000000001" } // turn 1's lookup_order call, with its result
+	root1 := func(sp ptrace.Span) bool { return sp.TraceID().String() == turn1 && sp.ParentSpanID().IsEmpty() }
+	tests := []struct {
+		name     string
+		settings string
+		cfg      serve.Config
+		later    func(ptrace.Span) bool // the spans sent, twice, after their turn was done
+		scored   bool                   // sent after the conversation was scored
+		rows     int                    // rows written; 0 for 1
+		metrics  []string
+		reason   string
+	}{
+		{"child", "{idle: 1h}", serve.Config{Grace: time.Millisecond}, child, false, 0,
+			[]string{"trajeval_serve_conversation_spans_joined_total 1", "trajeval_serve_spans_duplicate_total 1",
+				"trajeval_serve_spans_late_total 0", fmt.Sprintf("trajeval_serve_spans_held %d", all)},
+			"a child exported late joins its held turn, once, and counts as held"},
+		{"root", "{idle: 1h}", serve.Config{Idle: 20 * time.Millisecond}, root1, false, 0,
+			[]string{"trajeval_serve_conversation_spans_joined_total 1", "trajeval_serve_spans_duplicate_total 1",
+				"trajeval_serve_spans_late_total 0", fmt.Sprintf("trajeval_serve_spans_held %d", all)},
+			"a root that comes while its turn is held makes the turn complete"},
+		{"score turns", "{idle: 1h, score_turns: true}", serve.Config{Grace: time.Millisecond}, child, false, 3,
+			[]string{"trajeval_serve_conversation_spans_joined_total 1"},
+			"the turn's own row goes without the span, the conversation's has it"},
+		{"scored", "{idle: 1h, max_turns: 2}", serve.Config{Grace: time.Millisecond, Idle: time.Millisecond}, child, true, 0,
+			[]string{"trajeval_serve_conversation_spans_joined_total 0", "trajeval_serve_spans_late_total 2"},
+			"once the conversation is scored, its turns' spans are late while it is remembered, not only for Config.Idle"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.Tick = time.Millisecond
+			s := start(t, convPolicy(t, tt.settings), tt.cfg)
+			first := spansWhere(t, func(sp ptrace.Span) bool { return sp.TraceID().String() != alone && !tt.later(sp) })
+			b, _ := ptraceotlp.NewExportRequestFromTraces(first).MarshalProto()
+			sendOK(t, s, b, "application/x-protobuf", nil)
+			if tt.scored {
+				waitRows(t, s.out, 1)
+			} else {
+				// Both turns are done and held; the test's deadline bounds
+				// the wait.
+				for !strings.Contains(s.metricsText(t), "trajeval_serve_conversation_turns_total 2\n") {
+					time.Sleep(2 * time.Millisecond)
+				}
+			}
+			b, _ = ptraceotlp.NewExportRequestFromTraces(spansWhere(t, tt.later)).MarshalProto()
+			sendOK(t, s, b, "application/x-protobuf", nil)
+			sendOK(t, s, b, "application/x-protobuf", nil) // an exporter's retry
+			metrics := s.metricsText(t)
+			s.stop()
+			for _, m := range tt.metrics {
+				if !strings.Contains(metrics, m+"\n") {
+					t.Errorf("metrics lack %s (%s):\n%s", m, tt.reason, metrics)
+				}
+			}
+			got := s.out.list(t)
+			if len(got) != max(tt.rows, 1) {
+				t.Fatalf("%d rows, want %d (%s): %v", len(got), max(tt.rows, 1), tt.reason, ids(got))
+			}
+			if tt.scored {
+				return
+			}
+			if g := byRow(got)["conv-42"]; g != want {
+				t.Errorf("serve scored\n%s\neval scored\n%s\n(%s)", g, want, tt.reason)
+			}
+			conv := got[slices.IndexFunc(got, func(r trajeval.CaseResult) bool { return r.ID == "conv-42" })]
+			if conv.Status == trajeval.StatusError {
+				t.Errorf("status error: %s; warnings %q (%s)", conv.Error, conv.Warnings, tt.reason)
 			}
 		})
 	}

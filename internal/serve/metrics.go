@@ -30,11 +30,13 @@ type metrics struct {
 	gauges           func() gaugeValues
 	logs             func() logStats // nil without a LogExporter
 	// Conversations (see Conversations): turns held, turns after their
-	// conversation was scored, rows by status, and those held now.
-	convTurns     float64
-	convTurnsLate float64
-	convScored    map[string]float64
-	conversations func() int
+	// conversation was scored, spans that joined a held turn, rows by
+	// status, and those held now.
+	convTurns       float64
+	convTurnsLate   float64
+	convSpansJoined float64
+	convScored      map[string]float64
+	conversations   func() int
 }
 
 // gaugeValues are the server's gauges, read when the metrics are.
@@ -157,7 +159,7 @@ func (m *metrics) write(w io.Writer) error {
 	defer m.mu.Unlock()
 	counter("trajeval_serve_spans_received_total", "Spans received, duplicates and late ones included.", m.spansReceived)
 	counter("trajeval_serve_spans_duplicate_total", "Spans dropped because their trace already held a span of their id.", m.spansDuplicate)
-	counter("trajeval_serve_spans_late_total", "Spans dropped because their trace had been scored.", m.spansLate)
+	counter("trajeval_serve_spans_late_total", "Spans dropped because their trace was done (queued or scored) before they came.", m.spansLate)
 	counter("trajeval_serve_traces_received_total", "Traces whose first span arrived.", m.tracesReceived)
 	counter("trajeval_serve_traces_unselected_total", "Done traces that no evaluator of the policy selected.", m.tracesUnselected)
 	counter("trajeval_serve_out_errors_total", "Writes of a result row to --out that failed (the row is kept and written again).", m.outErrors)
@@ -190,13 +192,14 @@ func (m *metrics) write(w io.Writer) error {
 	m.latency.write(&b, "trajeval_serve_result_latency_seconds", "")
 	gauge("trajeval_serve_queue_depth", "Done traces waiting to be scored.", int64(g.queue))
 	gauge("trajeval_serve_pending_traces", "Traces being gathered.", int64(g.pending))
-	gauge("trajeval_serve_spans_held", "Spans held, gathered or queued.", int64(g.spans))
-	gauge("trajeval_serve_bytes_held", "Protobuf size of the spans held, gathered or queued, in bytes.", g.bytes)
+	gauge("trajeval_serve_spans_held", "Spans held: gathered, queued, or in the turns of conversations.", int64(g.spans))
+	gauge("trajeval_serve_bytes_held", "Protobuf size of the spans held (gathered, queued, or in the turns of conversations), in bytes.", g.bytes)
 	gauge("trajeval_serve_out_backlog_rows", "Result rows waiting to be written to --out after a failed write.", int64(g.outBacklog))
 	gauge("trajeval_serve_log_backlog_records", "Evaluation events waiting to be sent to --otlp-logs.", int64(ls.backlog))
 	if m.conversations != nil && len(m.convScored) > 0 {
 		counter("trajeval_serve_conversation_turns_total", "Done traces held as a turn of a conversation.", m.convTurns)
 		counter("trajeval_serve_conversation_turns_late_total", "Turns done after their conversation was scored, which started it anew.", m.convTurnsLate)
+		counter("trajeval_serve_conversation_spans_joined_total", "Spans that came after their trace was done and joined it, a turn still held in its conversation.", m.convSpansJoined)
 		b.WriteString("# HELP trajeval_serve_conversations_scored_total Conversations scored, by the status of their row.\n# TYPE trajeval_serve_conversations_scored_total counter\n")
 		for _, k := range sortedKeys(m.convScored) {
 			fmt.Fprintf(&b, "trajeval_serve_conversations_scored_total{status=%s} %s\n", quote(k), num(m.convScored[k]))

@@ -25,7 +25,9 @@
 //     and is counted in the metrics.
 //  6. A span of a trace already done (queued or scored) is dropped and
 //     counted, for Config.Idle after the trace was done; after that it
-//     starts a new trace, which will be incomplete.
+//     starts a new trace, which will be incomplete. A trace held as a
+//     turn of a conversation takes such spans until the conversation is
+//     scored (rule 5 of [Conversations]).
 //
 // The server protects itself: a request is refused whole, never in part,
 // with HTTP 429 (gRPC RESOURCE_EXHAUSTED) and a retry delay when the
@@ -186,6 +188,11 @@ type pending struct {
 	last       time.Time
 	incomplete bool
 	conv       *conversation // set for a done conversation, whose turns hold the spans
+	// later holds the spans that came after the trace was done, while it
+	// is a turn held in conversation in (see [Conversations], rule 5); td
+	// is left as it was done, as the turn's own row may be scoring it.
+	later ptrace.Traces
+	in    *conversation
 }
 
 // New returns a server for cfg and starts its workers; [Server.Shutdown]
@@ -274,8 +281,9 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 	}
 	next := 0 // index in sizes
 	type place struct {
-		p    *pending
-		i, j int
+		p     *pending
+		later bool // in p.later
+		i, j  int
 	}
 	dest := map[place]ptrace.SpanSlice{}
 	rss := td.ResourceSpans()
@@ -291,11 +299,15 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 				next++
 				s.metrics.add(&s.metrics.spansReceived, 1)
 				tid := sp.TraceID()
-				if _, late := s.scored[tid]; late {
+				p, late := s.turnOf(tid)
+				held := p != nil
+				if _, done := s.scored[tid]; late || done && !held {
 					s.metrics.add(&s.metrics.spansLate, 1)
 					continue
 				}
-				p := s.pending[tid]
+				if p == nil {
+					p = s.pending[tid]
+				}
 				if p == nil {
 					p = &pending{id: tid, td: ptrace.NewTraces(), seen: map[pcommon.SpanID]struct{}{}}
 					s.pending[tid] = p
@@ -306,10 +318,14 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 					continue
 				}
 				p.seen[sp.SpanID()] = struct{}{}
-				at := place{p, i, j}
+				at := place{p, held, i, j}
 				to, ok := dest[at]
 				if !ok {
-					nrs := p.td.ResourceSpans().AppendEmpty()
+					into := p.td
+					if held {
+						into = p.later
+					}
+					nrs := into.ResourceSpans().AppendEmpty()
 					rs.Resource().CopyTo(nrs.Resource())
 					nrs.SetSchemaUrl(rs.SchemaUrl())
 					nss := nrs.ScopeSpans().AppendEmpty()
@@ -326,6 +342,9 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 				p.last = now
 				if sp.ParentSpanID().IsEmpty() && p.rootAt.IsZero() {
 					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
+				}
+				if held {
+					s.joined(p, spSize)
 				}
 			}
 		}
