@@ -15,8 +15,9 @@ type Call struct {
 	// Positional counts the positional arguments, which BFCL's decoder
 	// drops and so does [ParseCalls].
 	Positional int
-	// Line and Col place the call's name in the text.
-	Line, Col int
+	// Line and Col place the call's name in the text; Offset is its byte
+	// offset.
+	Line, Col, Offset int
 }
 
 // ParseCalls reads a list of Python calls, as the Berkeley Function
@@ -98,7 +99,7 @@ func (p *parser) call(depth int) (Call, error) {
 	}
 	p.space()
 	if p.peek() != '(' {
-		return Call{}, p.errAt(p.i, fmt.Sprintf("%s is not called: expected '(' after it", name), "each element of the list is a call such as "+name+"(...)")
+		return Call{}, p.errAt(start, fmt.Sprintf("%s is not called: expected '(' after it, found %s", name, p.describe()), "each element is a call such as get_weather(city=\"Paris\")")
 	}
 	return p.arguments(name, start, depth)
 }
@@ -110,7 +111,7 @@ func (p *parser) arguments(name string, start, depth int) (Call, error) {
 		return Call{}, p.errAt(p.i, "nested too deep", "")
 	}
 	line, col := Locate(p.s, start)
-	c := Call{Name: name, Args: map[string]any{}, Line: line, Col: col}
+	c := Call{Name: name, Args: map[string]any{}, Line: line, Col: col, Offset: start}
 	p.i++ // (
 	err := p.seq(')', "argument", func() error {
 		at := p.i

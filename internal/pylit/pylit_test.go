@@ -180,3 +180,43 @@ func TestParseCalls(t *testing.T) {
 		})
 	}
 }
+
+func TestDecodePrompting(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     string // the calls as JSON [{name: args}]; "" when it must fail
+		err      string // the error, when it must fail
+		reason   string
+	}{
+		{"list", `[get_weather(city="Paris")]`, `[{"get_weather":{"city":"Paris"}}]`, "", "BFCL's prompting format"},
+		{"bare", `get_weather(city="Paris")`, `[{"get_weather":{"city":"Paris"}}]`, "", "brackets are added"},
+		{"bare several", `f(a=1), g(b=2)`, `[{"f":{"a":1}},{"g":{"b":2}}]`, "", "brackets are added around calls separated by commas"},
+		{"fence", "```\n[f(a=1)]\n```", `[{"f":{"a":1}}]`, "", "backticks and line breaks are trimmed"},
+		{"half bracket", `[f(a=1)`, `[{"f":{"a":1}}]`, "", "each bracket is added when missing"},
+		{"fence with language", "```python\n[f(a=1)]\n```", "", `line 1, column 4: python is not called: expected '(' after it, found '['`, "BFCL trims backticks only, so the language name stays and fails"},
+		{"text", "Sure! get_weather(city='Paris')", "", `line 1, column 1: Sure is not called: expected '(' after it, found '!'`, "leading words are not stripped, as in BFCL; the column is in the text as given"},
+		{"text later line", "  \n[f(a=1),\n g(b=2) x]", "", `line 3, column 9: expected ',' or ']' after the call, found "x"`, "the line counts in the text as given"},
+		{"words", `I cannot help with that.`, "", `line 1, column 1: I is not called: expected '(' after it, found "cannot"`, "a text answer fails"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := pylit.DecodePrompting(tt.in)
+			if tt.want == "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+					t.Fatalf("DecodePrompting(%q) = %v, %v; want the error %q: %s", tt.in, got, err, tt.err, tt.reason)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("DecodePrompting(%q): %v (%s)", tt.in, err, tt.reason)
+			}
+			out := []any{}
+			for _, c := range got {
+				out = append(out, map[string]any{c.Name: c.Args})
+			}
+			if s := jsonv.Marshal(out); s != tt.want {
+				t.Errorf("DecodePrompting(%q) = %s, want %s: %s", tt.in, s, tt.want, tt.reason)
+			}
+		})
+	}
+}
