@@ -55,11 +55,12 @@ func CSVHeader(head []byte) []string {
 // row; a cell may be quoted and span lines. It calls each with every row
 // and stops at the first error, a *CSVError when the file is not CSV.
 func EachCSV(r io.Reader, each func(Row) error) error {
-	cr := csv.NewReader(skipBOM(r))
+	lens := &lineLengths{r: skipBOM(r)}
+	cr := csv.NewReader(lens)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
-		return csvError(err, "the header row")
+		return lens.clamp(csvError(err, "the header row"))
 	}
 	cols := slices.Clone(header)
 	for i, c := range cols {
@@ -74,7 +75,7 @@ func EachCSV(r io.Reader, each func(Row) error) error {
 			return nil
 		}
 		if err != nil {
-			return csvError(err, "")
+			return lens.clamp(csvError(err, ""))
 		}
 		line, _ := cr.FieldPos(0)
 		row := Row{Line: line, Cells: map[string]Cell{}}
@@ -117,4 +118,40 @@ func skipBOM(r io.Reader) io.Reader {
 		return r
 	}
 	return io.MultiReader(bytes.NewReader(b[:n]), r)
+}
+
+// lineLengths counts the bytes of each line read through it, so that an
+// error's column can be kept inside its line: encoding/csv places some
+// errors one past the end.
+type lineLengths struct {
+	r    io.Reader
+	lens []int // lens[i] is the length of line i+1 so far
+}
+
+func (l *lineLengths) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if len(l.lens) == 0 {
+		l.lens = append(l.lens, 0)
+	}
+	for _, c := range p[:n] {
+		if c == '\n' {
+			l.lens = append(l.lens, 0)
+		} else {
+			l.lens[len(l.lens)-1]++
+		}
+	}
+	return n, err
+}
+
+// clamp keeps a *CSVError's position inside the text read.
+func (l *lineLengths) clamp(err error) error {
+	ce, ok := err.(*CSVError)
+	if !ok {
+		return err
+	}
+	ce.Line = min(max(ce.Line, 1), max(len(l.lens), 1))
+	if ce.Line <= len(l.lens) {
+		ce.Col = min(max(ce.Col, 1), l.lens[ce.Line-1]+1)
+	}
+	return ce
 }
