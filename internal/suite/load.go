@@ -17,7 +17,7 @@ import (
 
 // Load reads the suites at paths: suite files, or folders searched
 // recursively for suite files (YAML files, JSON files of a known
-// dialect, and JSON Lines datasets with a reference_trajectory column;
+// dialect, and JSON Lines or CSV datasets with a reference_trajectory column;
 // trace files and other JSON are skipped). It returns every
 // configuration error it finds, not only the first.
 func Load(paths []string, opts Options) ([]*Suite, []error) {
@@ -68,7 +68,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, BFCL possible-answer files, or Vertex AI datasets (*.jsonl with reference_trajectory)"
+			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, BFCL possible-answer files, or Vertex AI datasets (*.jsonl or *.csv with reference_trajectory)"
 			if t := firstTrace(skipped); t != "" {
 				hint += fmt.Sprintf("; %s looks like a trace: pass it with --traces %s, or write a suite from it with trajeval init --from %s", t, t, t)
 			}
@@ -87,7 +87,7 @@ func candidate(path string, dialects []Dialect) bool {
 	switch filepath.Ext(base) {
 	case ".yaml", ".yml":
 		return true
-	case ".json", ".jsonl":
+	case ".json", ".jsonl", ".csv":
 		if strings.HasSuffix(base, ".evalset.json") || strings.HasSuffix(base, ".test.json") {
 			return true
 		}
@@ -157,6 +157,17 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 			s.Dialect = d.Name
 		}
 		return finish(s, errs, path, opts)
+	}
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		// CSV is a suite only as a dataset some dialect sniffs.
+		if !explicit {
+			return nil, nil
+		}
+		if terr := notASuite(path, data); terr != nil {
+			return nil, []error{terr}
+		}
+		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "this CSV file is not a Vertex AI dataset: its header row has no reference_trajectory column",
+			Hint: "a CSV suite is a Vertex AI evaluation dataset as pandas' to_csv writes it, a row per case with the calls expected in reference_trajectory"}}
 	}
 	parse := config.Parse
 	if strings.EqualFold(filepath.Ext(path), ".jsonl") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/eval/calls"
+	"github.com/trajeval/trajeval/internal/pylit"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -155,8 +156,8 @@ func (c *Checker) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 	notes := map[string]any{"category": c.opts.Category, "matching": c.opts.Matching.String()}
 	var v verdict
 	switch {
-	case len(steps) == 0 && answeredInText(t):
-		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{"The model answered in text, not with function calls."}}
+	case len(steps) == 0 && textAnswer(t) != "":
+		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{decodeFailure(textAnswer(t))}}
 	case c.rule == simpleRule && len(steps) != 1:
 		v = verdict{errorType: "simple_function_checker:wrong_count", errors: []string{"Wrong number of functions."}}
 	case c.rule == multipleRule && len(steps) != len(c.items):
@@ -273,13 +274,22 @@ func whyChanged(official, optimal verdict) string {
 		strings.TrimSuffix(first, "."), strings.Join(taken, ", "), strings.Join(best, ", "))
 }
 
-// answeredInText reports whether the trajectory holds a final text and no
-// call.
-func answeredInText(t *trajeval.Trajectory) bool {
+// textAnswer returns the trajectory's first final text that is not
+// blank, or "".
+func textAnswer(t *trajeval.Trajectory) string {
 	for _, tu := range t.Turns {
 		if tu.FinalResponse != nil && strings.TrimSpace(*tu.FinalResponse) != "" {
-			return true
+			return *tu.FinalResponse
 		}
 	}
-	return false
+	return ""
+}
+
+// decodeFailure is BFCL's message for a text answer: why its decoder
+// fails on it.
+func decodeFailure(text string) string {
+	if _, err := pylit.DecodePrompting(text); err != nil {
+		return "Invalid syntax. Failed to decode AST. " + err.Error()
+	}
+	return "The model answered in text, not with function calls."
 }

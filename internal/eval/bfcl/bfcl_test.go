@@ -210,6 +210,10 @@ func TestChecker_textAnswer(t *testing.T) {
 	if got := out.Details.Notes["error_type"]; got != "ast_decoder:decoder_failed" || out.Score != 0 {
 		t.Errorf("error_type %v score %v, want ast_decoder:decoder_failed and 0: a text answer is a decoding failure", got, out.Score)
 	}
+	want := `Invalid syntax. Failed to decode AST. line 1, column 1: I is not called: expected '(' after it, found "cannot"`
+	if errs, _ := out.Details.Notes["error"].([]string); len(errs) != 1 || !strings.HasPrefix(errs[0], want) {
+		t.Errorf("error %v, want BFCL's words and the decoder's reason, placed: %s", out.Details.Notes["error"], want)
+	}
 }
 
 func TestChecker_explains(t *testing.T) {

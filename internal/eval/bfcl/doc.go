@@ -62,7 +62,8 @@
 //
 // The live_ categories follow the same rules. A trajectory with no step
 // but a final text is a model that answered in words: it fails with
-// ast_decoder:decoder_failed.
+// ast_decoder:decoder_failed, and its error says why BFCL's decoder
+// (pylit.DecodePrompting) cannot read the text as calls.
 //
 // The score is 1 when the steps pass, else 0. The details give the
 // alignment (expected call, step), the missing calls with the reason each

@@ -10,13 +10,19 @@
 //     per call, in the order of the list. A call is an object with one
 //     key, the function name, whose value is the arguments: an object, or
 //     a JSON string holding one (as function-calling models give them).
-//  2. result may be the list itself or that list as a JSON string. The
+//  2. result may be the list itself or that list as a JSON string. A
+//     string that is not JSON is a prompting model's answer in Python
+//     call syntax, [get_weather(city="Paris"), f(a=[1, 2])], decoded as
+//     BFCL's default decoder does (see pylit.DecodePrompting): keyword
+//     arguments, Python literals, ints and floats kept apart. Positional
+//     arguments are dropped, as BFCL drops them, with a warning. The
 //     calls of one result were issued together: when there are several,
 //     they share parallel group 1.
-//  3. A result that is not such a list (a model's text answer, Python
-//     call syntax, a list of something else) has no steps: its text (or
-//     its JSON) is the turn's final response, and a warning says so; the
-//     bfcl_ast evaluator then fails it as ast_decoder:decoder_failed.
+//  3. A result that is not such a list (a text that does not decode, a
+//     list of something else) has no steps: its text (or its JSON) is the
+//     turn's final response, and a warning says why, with the decoder's
+//     line and column; the bfcl_ast evaluator then fails it as
+//     ast_decoder:decoder_failed.
 //  4. latency (seconds) becomes the run's duration; input_token_count and
 //     output_token_count its tokens. Steps have no results, times or
 //     errors: the file does not record them.
@@ -33,6 +39,8 @@ import (
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/plural"
+	"github.com/trajeval/trajeval/internal/pylit"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -88,7 +96,10 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 // entry builds the trajectory of one line.
 func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *trajeval.Trajectory {
 	t := &trajeval.Trajectory{ID: id, Line: n, Turns: []trajeval.Turn{{Turn: 1}}, Steps: []trajeval.Step{}}
-	steps, why := Calls(res)
+	steps, notes, why := Calls(res)
+	for _, note := range notes {
+		in.Warn(trajeval.Warning{File: in.Name, Line: n, Place: "id " + id, Msg: note})
+	}
 	if why != "" {
 		text, isText := res.(string)
 		if !isText {
@@ -119,24 +130,26 @@ func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *traj
 	return t
 }
 
-// Calls reads a result's decoded calls: a list of {name: args}, or that
-// list as a JSON string. why says, when it is not, what it is instead.
-func Calls(res any) (steps []trajeval.Step, why string) {
+// Calls reads a result's decoded calls: a list of {name: args}, that list
+// as a JSON string, or a prompting model's text of Python calls. notes
+// are what a reader should be warned of (positional arguments dropped);
+// why says, when the result is not calls, what it is instead.
+func Calls(res any) (steps []trajeval.Step, notes []string, why string) {
 	if s, ok := res.(string); ok {
 		v, err := jsonv.Decode([]byte(strings.TrimSpace(s)))
 		if err != nil {
-			return nil, "the result is text, not a JSON list of calls"
+			return pythonCalls(s)
 		}
 		res = v
 	}
 	list, ok := res.([]any)
 	if !ok {
-		return nil, fmt.Sprintf("the result is a JSON %s, not a list of calls", jsonv.Kind(res))
+		return nil, nil, fmt.Sprintf("the result is a JSON %s, not a list of calls", jsonv.Kind(res))
 	}
 	for i, c := range list {
 		m, ok := c.(map[string]any)
 		if !ok || len(m) != 1 {
-			return nil, fmt.Sprintf("call %d is not an object {function: arguments}", i+1)
+			return nil, nil, fmt.Sprintf("call %d is not an object {function: arguments}", i+1)
 		}
 		for name, args := range m {
 			if s, isStr := args.(string); isStr {
@@ -145,12 +158,28 @@ func Calls(res any) (steps []trajeval.Step, why string) {
 				}
 			}
 			if _, isObj := args.(map[string]any); !isObj {
-				return nil, fmt.Sprintf("the arguments of call %d (%s) are not an object", i+1, name)
+				return nil, nil, fmt.Sprintf("the arguments of call %d (%s) are not an object", i+1, name)
 			}
 			steps = append(steps, trajeval.Step{Name: name, Args: args})
 		}
 	}
-	return steps, ""
+	return steps, nil, ""
+}
+
+// pythonCalls decodes a prompting model's text.
+func pythonCalls(text string) (steps []trajeval.Step, notes []string, why string) {
+	calls, err := pylit.DecodePrompting(text)
+	if err != nil {
+		return nil, nil, "the result does not decode as Python calls: " + err.Error()
+	}
+	steps = []trajeval.Step{}
+	for i, c := range calls {
+		if c.Positional > 0 {
+			notes = append(notes, fmt.Sprintf("call %d (%s, line %d, column %d) has %s, which BFCL's decoder drops, and so does trajeval: name each argument", i+1, c.Name, c.Line, c.Col, plural.Count(c.Positional, "positional argument", "positional arguments")))
+		}
+		steps = append(steps, trajeval.Step{Name: c.Name, Args: c.Args})
+	}
+	return steps, notes, ""
 }
 
 func number(v any) (float64, bool) {

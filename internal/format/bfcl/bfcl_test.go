@@ -41,13 +41,15 @@ func TestCalls(t *testing.T) {
 		{"json string", `[{"f": {}}, {"g": {}}]`, 2, false, "the list as a JSON string"},
 		{"args as json", []any{map[string]any{"f": `{"a": 1}`}}, 1, false, "function-calling models give the arguments as JSON text"},
 		{"empty", []any{}, 0, false, "no call is a valid answer"},
-		{"python syntax", "[f(a=1)]", 0, true, "Python call syntax is not decoded"},
+		{"python syntax", "[f(a=1), mod.g(b='x')]", 2, false, "a prompting model's Python calls are decoded"},
+		{"bare python call", "f(a=1)", 1, false, "BFCL adds the brackets"},
+		{"python text", "I cannot call tools.", 0, true, "text that is not calls"},
 		{"two keys", []any{map[string]any{"f": map[string]any{}, "g": map[string]any{}}}, 0, true, "one function per call"},
 		{"args not object", []any{map[string]any{"f": "x"}}, 0, true, "the arguments must be an object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			steps, why := bfcl.Calls(tt.result)
+			steps, _, why := bfcl.Calls(tt.result)
 			if len(steps) != tt.steps || (why != "") != tt.why {
 				t.Errorf("Calls: %d steps, why %q; want %d steps, why given %v: %s", len(steps), why, tt.steps, tt.why, tt.reason)
 			}

@@ -13,9 +13,21 @@
 //  4. id, optional: the row's id, text or a number; a row without one is
 //     "row-N", N its line number. Other columns are ignored.
 //
-// A trajectory may also be given as text holding the JSON list, and a
-// tool_input as text holding the JSON object, as a pandas DataFrame
-// written to JSON Lines holds them. A missing tool_input is {}.
+// A trajectory may also be given as text holding the list, and a
+// tool_input as text holding the object, as a pandas DataFrame written to
+// JSON Lines or CSV holds them: in JSON, or in Python's syntax (the repr
+// pandas writes for a list of dicts: single quotes, True, False, None;
+// see package pylit). A missing tool_input is {}.
+//
+// The same dataset may be CSV, as DataFrame.to_csv writes it: a header
+// row naming the columns (one of them predicted_trajectory or
+// reference_trajectory; an unnamed index column is ignored), then a
+// record per row, cells quoted when they hold commas, quotes or line
+// breaks. Every cell is text; an empty cell is a missing value. A row's
+// line is the line its record starts on, and its id, when it has no id
+// column, is "row-N" with that line. A CSV file that is not valid CSV (a
+// quote left open, a row with too many cells) is damage at its line and
+// column.
 //
 // A row with no predicted_trajectory, or one that is not a list of calls,
 // gives no trajectory and a warning at its line: its case is then an error
@@ -24,10 +36,12 @@
 // trajeval.Input.Damage).
 //
 // Detection claims a file whose first line is a JSON object with a
-// predicted_trajectory or reference_trajectory column.
+// predicted_trajectory or reference_trajectory column, or a CSV header row
+// naming one.
 package vertex
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,6 +50,7 @@ import (
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/pylit"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -55,8 +70,11 @@ const (
 
 func (format) Sniff(head []byte) error {
 	keys := sniff.Keys(sniff.FirstLine(head))
+	if keys == nil && CSVHeader(head) != nil {
+		return nil
+	}
 	if keys == nil {
-		return &trajeval.SniffError{Why: "the first line is not a JSON object"}
+		return &trajeval.SniffError{Why: "the first line is not a JSON object or a CSV header row naming predicted_trajectory or reference_trajectory"}
 	}
 	if !sniff.HasKey(keys, Predicted, Reference) {
 		return &trajeval.SniffError{Closeness: 10, Why: "the first row has no predicted_trajectory or reference_trajectory column"}
@@ -84,13 +102,13 @@ func ID(row map[string]any, line int) string {
 }
 
 // Trajectory reads a trajectory column's value: a list of calls
-// {tool_name, tool_input}, or text holding one. The error says what is
-// wrong, for a message placed at the row.
+// {tool_name, tool_input}, or text holding one in JSON or Python syntax.
+// The error says what is wrong, for a message placed at the row.
 func Trajectory(v any) ([]Call, error) {
 	if s, ok := v.(string); ok {
-		d, err := jsonv.Decode([]byte(s))
+		d, err := decodeText(s)
 		if err != nil {
-			return nil, fmt.Errorf("text that is not a JSON list of calls")
+			return nil, fmt.Errorf("text that is not a list of calls in JSON or Python syntax: %v", err)
 		}
 		v = d
 	}
@@ -114,10 +132,10 @@ func Trajectory(v any) ([]Call, error) {
 		case map[string]any:
 			c.ToolInput = in
 		case string:
-			d, err := jsonv.Decode([]byte(in))
+			d, err := decodeText(in)
 			obj, isObj := d.(map[string]any)
 			if err != nil || !isObj {
-				return nil, fmt.Errorf("call %d (%s): tool_input is text that is not a JSON object", i+1, name)
+				return nil, fmt.Errorf("call %d (%s): tool_input is text that is not an object in JSON or Python syntax", i+1, name)
 			}
 			c.ToolInput = obj
 		default:
@@ -129,6 +147,12 @@ func Trajectory(v any) ([]Call, error) {
 }
 
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	br := bufio.NewReaderSize(in.R, 64<<10)
+	head, _ := br.Peek(64 << 10)
+	in.R = br
+	if CSVHeader(head) != nil {
+		return readCSV(ctx, in, yield)
+	}
 	skipped := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}
 	rows := 0
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
@@ -145,34 +169,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return nil
 		}
 		rows++
-		id := ID(row, n)
-		warn := func(format string, a ...any) {
-			in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: fmt.Sprintf(format, a...)})
-		}
-		p, has := row[Predicted]
-		if !has || p == nil {
-			warn("row %s has no predicted_trajectory: its case cannot be scored", id)
-			return nil
-		}
-		calls, err := Trajectory(p)
-		if err != nil {
-			warn("row %s: predicted_trajectory: %v; its case cannot be scored", id, err)
-			return nil
-		}
-		t := &trajeval.Trajectory{ID: id, Line: n}
-		turn := trajeval.Turn{Turn: 1}
-		if s, ok := row["prompt"].(string); ok {
-			turn.User = &s
-		}
-		if s, ok := row["response"].(string); ok {
-			turn.FinalResponse = &s
-		}
-		t.Turns = []trajeval.Turn{turn}
-		for _, c := range calls {
-			t.Steps = append(t.Steps, trajeval.Step{Turn: 1, Name: c.ToolName, Args: c.ToolInput})
-		}
-		t.Finish()
-		return yield(t)
+		return readRow(in, n, row, yield)
 	})
 	if err != nil {
 		return err
@@ -182,6 +179,74 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no rows: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
 	return nil
+}
+
+// readCSV reads a CSV dataset.
+func readCSV(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	rows := 0
+	err := EachCSV(in.R, func(r Row) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rows++
+		row := make(map[string]any, len(r.Cells))
+		for k, c := range r.Cells {
+			row[k] = c.Text
+		}
+		return readRow(in, r.Line, row, yield)
+	})
+	if ce, ok := err.(*CSVError); ok {
+		err = in.Damage(ce.Line, ce.Col, ce.Msg)
+	}
+	if err != nil {
+		return err
+	}
+	if rows == 0 {
+		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no rows: the CSV file has a header row only", Err: trajeval.ErrEmptyTrace}
+	}
+	return nil
+}
+
+// readRow yields the trajectory of the row at line n, or warns why it has
+// none.
+func readRow(in trajeval.Input, n int, row map[string]any, yield func(*trajeval.Trajectory) error) error {
+	id := ID(row, n)
+	warn := func(format string, a ...any) {
+		in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: fmt.Sprintf(format, a...)})
+	}
+	p, has := row[Predicted]
+	if !has || p == nil {
+		warn("row %s has no predicted_trajectory: its case cannot be scored", id)
+		return nil
+	}
+	calls, err := Trajectory(p)
+	if err != nil {
+		warn("row %s: predicted_trajectory: %v; its case cannot be scored", id, err)
+		return nil
+	}
+	t := &trajeval.Trajectory{ID: id, Line: n}
+	turn := trajeval.Turn{Turn: 1}
+	if s, ok := row["prompt"].(string); ok {
+		turn.User = &s
+	}
+	if s, ok := row["response"].(string); ok {
+		turn.FinalResponse = &s
+	}
+	t.Turns = []trajeval.Turn{turn}
+	for _, c := range calls {
+		t.Steps = append(t.Steps, trajeval.Step{Turn: 1, Name: c.ToolName, Args: c.ToolInput})
+	}
+	t.Finish()
+	return yield(t)
+}
+
+// decodeText reads a value held as text: JSON, else a Python literal. The
+// error is the Python reader's, which places the problem.
+func decodeText(s string) (any, error) {
+	if v, err := jsonv.Decode([]byte(s)); err == nil {
+		return v, nil
+	}
+	return pylit.ParseValue(s)
 }
 
 // kind names the JSON type of v with its article.

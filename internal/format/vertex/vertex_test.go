@@ -20,6 +20,8 @@ func TestRead_damage(t *testing.T) { formattest.Breaks(t, formats...) }
 
 func TestReadErrors(t *testing.T) {
 	formattest.FailsAtLine(t, vertex.Format, 1, "not json\n")
+	formattest.FailsAtLine(t, vertex.Format, 2, "id,predicted_trajectory\nr1,\"[]\n")
+	formattest.FailsAtLine(t, vertex.Format, 3, "id,predicted_trajectory\nr1,[]\nr2,[],extra\n")
 }
 
 func TestSniffRejects(t *testing.T) {
@@ -41,10 +43,12 @@ func TestTrajectory(t *testing.T) {
 		{"text", `[{"tool_name": "a", "tool_input": {"x": 1}}]`, ""},
 		{"empty", []any{}, ""},
 		{"object", map[string]any{"tool_name": "a"}, "an object, not a list of calls"},
-		{"bad text", `[{"tool_name": `, "text that is not a JSON list"},
+		{"bad text", `[{"tool_name": `, "text that is not a list of calls in JSON or Python syntax: line 1, column 16: expected a value"},
+		{"python repr", `[{'tool_name': 'get_weather', 'tool_input': {'city': 'Paris', 'metric': True, 'days': None}}]`, ""},
+		{"python input", []any{map[string]any{"tool_name": "a", "tool_input": "{'x': (1, 2)}"}}, ""},
 		{"no name", []any{map[string]any{"tool_input": map[string]any{}}}, "call 1 has no tool_name"},
 		{"input a list", []any{map[string]any{"tool_name": "a", "tool_input": []any{}}}, "tool_input is an array"},
-		{"input text not an object", []any{map[string]any{"tool_name": "a", "tool_input": "x=1"}}, "tool_input is text that is not a JSON object"},
+		{"input text not an object", []any{map[string]any{"tool_name": "a", "tool_input": "x=1"}}, "tool_input is text that is not an object in JSON or Python syntax"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

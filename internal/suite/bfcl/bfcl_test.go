@@ -43,8 +43,8 @@ func TestLoad(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if s.Dialect != "bfcl" || len(s.Cases) != 8 || !strings.HasSuffix(s.Traces, "results.jsonl") {
-		t.Fatalf("suite %s with %d cases, traces %q; want the bfcl dialect, 8 cases and results.jsonl beside", s.Dialect, len(s.Cases), s.Traces)
+	if s.Dialect != "bfcl" || len(s.Cases) != 9 || !strings.HasSuffix(s.Traces, "results.jsonl") {
+		t.Fatalf("suite %s with %d cases, traces %q; want the bfcl dialect, 9 cases and results.jsonl beside", s.Dialect, len(s.Cases), s.Traces)
 	}
 	c := s.Cases[0]
 	if c.ID != "simple_0" || !strings.HasPrefix(c.Input, "Find the area") || len(c.Evaluators) != 1 || c.Evaluators[0].Type != "bfcl_ast" {

@@ -3,16 +3,22 @@
 //
 //	trajeval eval dataset.jsonl
 //
-// A dataset is JSON Lines, one row per line (package format/vertex reads
-// the same file as traces). Loading follows these rules:
+// A dataset is JSON Lines, one row per line, or CSV as pandas'
+// DataFrame.to_csv writes it (package format/vertex reads the same file
+// as traces). Loading follows these rules:
 //  1. A .jsonl file whose first row has a reference_trajectory column is a
-//     dataset; in a folder, other .jsonl files are traces and skipped.
+//     dataset, and so is a .csv file whose header row names one; in a
+//     folder, other .jsonl and .csv files are traces, or not ours, and
+//     skipped.
 //  2. Each row is one case. Its id is the row's id column (text or a
-//     number), else "row-N" with N its line number; two rows with one id
-//     are an error. Its input is the prompt column, if any.
+//     number), else "row-N" with N its line number (in CSV, the line its
+//     record starts on); two rows with one id are an error. Its input is
+//     the prompt column, if any.
 //  3. Every row needs a reference_trajectory (unless its only metric is
 //     trajectory_single_tool_use): a list of calls {tool_name,
-//     tool_input} (or text holding one); [] expects no calls.
+//     tool_input}, or text holding one in JSON or in Python's syntax (the
+//     repr pandas writes in a CSV cell); [] expects no calls. A CSV cell
+//     is placed at its line and column; an empty cell is a missing value.
 //     A row without one, or with one of the wrong shape, is a
 //     configuration error at its line, reported before anything runs.
 //  4. Each case is scored by Vertex's five reference metrics, in this
@@ -22,7 +28,7 @@
 //     --threshold). So a row passes when its trajectory is exactly the
 //     reference, and the scores show how far off the others are.
 //  5. A metrics file beside the dataset, NAME.metrics.yaml (or .yml,
-//     .json) for NAME.jsonl, chooses the metrics instead, as EvalTask's
+//     .json) for NAME.jsonl or NAME.csv, chooses the metrics instead, as EvalTask's
 //     metrics list does: {metrics: [name | {metric, tool_name, threshold}]},
 //     tool_name for trajectory_single_tool_use (and only it), threshold
 //     over --threshold. An unknown metric or key is an error at its place.
@@ -51,7 +57,7 @@ import (
 )
 
 // Dialect reads Vertex AI evaluation datasets.
-var Dialect = suite.Dialect{Name: "vertex", Claims: claims, Load: load}
+var Dialect = suite.Dialect{Name: "vertex", Claims: claims, Load: load, Sniff: sniffCSV, LoadData: loadCSV}
 
 // Metrics are the metrics every row is scored by when no metrics file
 // chooses them.

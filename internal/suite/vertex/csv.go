@@ -1,0 +1,53 @@
+package vertex
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/trajeval/trajeval/internal/config"
+	format "github.com/trajeval/trajeval/internal/format/vertex"
+	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// sniffCSV claims a .csv file whose header row names a
+// reference_trajectory column.
+func sniffCSV(path string, head []byte) bool {
+	return strings.EqualFold(filepath.Ext(path), ".csv") && slices.Contains(format.CSVHeader(head), format.Reference)
+}
+
+// loadCSV reads a CSV dataset into the rows the JSON Lines dataset gives,
+// each cell a string placed at its line and column, and loads them by the
+// same rules.
+func loadCSV(path string, data []byte, opts suite.Options) (*suite.Suite, []error) {
+	root := &config.Node{Kind: config.List, File: path, Line: 1, Col: 1}
+	err := format.EachCSV(bytes.NewReader(data), func(r format.Row) error {
+		row := &config.Node{Kind: config.Map, File: path, Line: r.Line, Col: 1}
+		cols := make([]string, 0, len(r.Cells))
+		for k := range r.Cells {
+			cols = append(cols, k)
+		}
+		slices.Sort(cols)
+		for _, k := range cols {
+			c := r.Cells[k]
+			row.Entries = append(row.Entries, config.Entry{Key: k, KeyLine: c.Line, KeyCol: c.Col,
+				Value: &config.Node{Kind: config.String, Text: c.Text, File: path, Line: c.Line, Col: c.Col, Path: k}})
+		}
+		root.Items = append(root.Items, row)
+		return nil
+	})
+	var ce *format.CSVError
+	if errors.As(err, &ce) {
+		return nil, []error{&trajeval.SpecError{File: path, Line: ce.Line, Col: ce.Col, Msg: ce.Msg, Hint: "the file is not valid CSV: a cell holding commas, quotes or line breaks is quoted, its quotes doubled, as pandas' to_csv writes it"}}
+	}
+	if err != nil {
+		return nil, []error{&trajeval.SpecError{File: path, Msg: "cannot read: " + err.Error()}}
+	}
+	if len(root.Items) == 0 {
+		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "the dataset has a header row and no rows", Hint: "add a row per case"}}
+	}
+	return load(path, root, opts)
+}
