@@ -314,7 +314,7 @@ func TestForAgent(t *testing.T) {
 	}
 }
 
-func TestForAgent_grounding(t *testing.T) {
+func TestForAgent_whole(t *testing.T) {
 	tr := &trajeval.Trajectory{
 		Steps: []trajeval.Step{
 			{Name: "find", Agent: "root", Result: map[string]any{"id": "INV-42"}},
@@ -323,8 +323,21 @@ func TestForAgent_grounding(t *testing.T) {
 		Agents: []trajeval.Agent{{Name: "billing", Parent: "root"}},
 	}
 	tr.Finish()
-	out, err := check.ForAgent(check.Grounding(check.GroundingSettings{}), "billing").Evaluate(context.Background(), tr)
-	if err != nil || out.Score != 1 {
-		t.Errorf("Evaluate = %v, %v (%+v); want 1: billing's value comes from root's result, a source though another agent's", out.Score, err, out.Details)
+	tests := []struct {
+		name   string
+		ev     trajeval.Evaluator
+		reason string
+	}{
+		{"grounding", check.Grounding(check.GroundingSettings{}), "billing's value comes from root's result, a source though another agent's"},
+		{"from", check.Exact(check.Call("pay", check.Args{"invoice": check.From("find.result.id")})),
+			"billing's invoice comes from root's find, an earlier call though another agent's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := check.ForAgent(tt.ev, "billing").Evaluate(context.Background(), tr)
+			if err != nil || out.Score != 1 {
+				t.Errorf("Evaluate = %v, %v (%+v); want 1: %s", out.Score, err, out.Details, tt.reason)
+			}
+		})
 	}
 }

@@ -95,7 +95,10 @@ func Not(pattern any) Op { return Op{"$not", pattern} }
 // in From("search.result.items[*].id"). It holds when some call of TOOL
 // issued before the matched one (and not in its parallel group) has an
 // equal value at the path; a result that is JSON in a string is decoded.
-// A path that does not parse is a setting error.
+// Under [ForAgent] the calls matched are the agent's, but the calls
+// looked back at are every agent's, in the whole trajectory's order: a
+// sub-agent may pass on what its parent found. A path that does not
+// parse is a setting error.
 func From(path string) Op { return Op{"$from", path} }
 
 // jsonArgs turns Args into the JSON data model, keys escaped as literal.

@@ -52,7 +52,9 @@
 //     only the closest;
 //  2. earlier means issued before the call matched, and not in the same
 //     parallel group: calls issued together cannot see each other's
-//     results;
+//     results. On a trail limited to some agents' steps ([ScopedTrail])
+//     the earlier calls are those of the whole trajectory, in its order,
+//     whichever agent made them;
 //  3. a result (or a string along the path) that holds a JSON object or
 //     array is decoded first, since tools often return JSON as text;
 //  4. values are equal as literals are: numbers by value, strings exactly

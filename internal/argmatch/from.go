@@ -46,15 +46,35 @@ func parseSource(s string) (source, error) {
 // those of its own parallel group: calls issued together cannot use each
 // other's results. NewTrail is cheap; a Trail decodes each result it
 // looks into once, and is not safe for concurrent use.
+//
+// A trail made by [ScopedTrail] matches some of a trajectory's steps
+// but looks back along all of them.
 type Trail struct {
-	steps   []trajeval.Step
+	steps   []trajeval.Step  // the steps matched
+	whole   []trajeval.Step  // the steps looked back along: steps, or the whole trajectory's
+	pos     []int            // the place in whole of each of steps; nil: the same place
 	byTool  map[string][]int // built on first use
 	results []any            // decoded results, built on first use
 	decoded []bool
 }
 
 // NewTrail returns the trail of steps.
-func NewTrail(steps []trajeval.Step) *Trail { return &Trail{steps: steps} }
+func NewTrail(steps []trajeval.Step) *Trail { return &Trail{steps: steps, whole: steps} }
+
+// ScopedTrail returns the trail of the steps of whole at the positions
+// in (ascending), as an agent scope keeps them: its Steps are those
+// steps, numbered from 1 in order, while a $from looks back along every
+// step of whole issued before the one matched, whichever agent made it.
+// The near misses of a $from then name the steps looked in as trace
+// steps, by their place in whole.
+func ScopedTrail(whole []trajeval.Step, in []int) *Trail {
+	steps := make([]trajeval.Step, len(in))
+	for n, j := range in {
+		steps[n] = whole[j]
+		steps[n].Index = n + 1
+	}
+	return &Trail{steps: steps, whole: whole, pos: in}
+}
 
 // Steps returns the steps of the trail.
 func (t *Trail) Steps() []trajeval.Step { return t.steps }
@@ -69,15 +89,25 @@ func Earlier(steps []trajeval.Step, k, j int) bool {
 	return g == 0 || steps[k].ParallelGroup != g
 }
 
-// earlier calls f with the index of each step of tool ("" any) earlier
-// than step j, in order (latest first when back), until f returns false.
+// place returns the position in whole of step j of the trail.
+func (t *Trail) place(j int) int {
+	if t.pos == nil {
+		return j
+	}
+	return t.pos[j]
+}
+
+// earlier calls f with the position in whole of each step of tool (""
+// any) earlier than step j of the trail, in order (latest first when
+// back), until f returns false.
 func (t *Trail) earlier(j int, tool string, back bool, f func(k int) bool) {
+	j = t.place(j)
 	n, at := j, func(i int) int { return i }
 	if tool != "" {
 		if t.byTool == nil {
 			t.byTool = map[string][]int{}
-			for k := range t.steps {
-				name := t.steps[k].Name
+			for k := range t.whole {
+				name := t.whole[k].Name
 				t.byTool[name] = append(t.byTool[name], k)
 			}
 		}
@@ -88,24 +118,35 @@ func (t *Trail) earlier(j int, tool string, back bool, f func(k int) bool) {
 		if back {
 			i = n - 1 - i
 		}
-		if k := at(i); Earlier(t.steps, k, j) && !f(k) {
+		if k := at(i); Earlier(t.whole, k, j) && !f(k) {
 			return
 		}
 	}
 }
 
-// root is the value a source's path starts from in step k: its arguments,
+// stepNo numbers step k of whole as a near miss shows it: its own
+// number in the whole trajectory, which under a scope is a trace step's
+// (see [Trail.words]), the scope numbering its own steps apart.
+func (t *Trail) stepNo(k int) string {
+	n := t.whole[k].Index
+	if n <= 0 {
+		n = k + 1
+	}
+	return strconv.Itoa(n)
+}
+
+// root is the value a source's path starts from in step k of whole: its arguments,
 // or its result with a string holding JSON decoded.
 func (t *Trail) root(k int, args bool) any {
 	if args {
-		return t.steps[k].Args
+		return t.whole[k].Args
 	}
 	if t.results == nil {
-		t.results = make([]any, len(t.steps))
-		t.decoded = make([]bool, len(t.steps))
+		t.results = make([]any, len(t.whole))
+		t.decoded = make([]bool, len(t.whole))
 	}
 	if !t.decoded[k] {
-		r := t.steps[k].Result
+		r := t.whole[k].Result
 		if s, ok := r.(string); ok {
 			r, _ = jsonv.ParseMaybeJSON(s)
 		}
@@ -146,24 +187,31 @@ func (c cmp) equal(want, got any) bool {
 // were issued with the current step, in its parallel group; "" when none.
 func (c cmp) siblings(tool string) string {
 	var ns []string
-	g := c.trail.steps[c.at].ParallelGroup
-	for k := range c.at {
-		s := &c.trail.steps[k]
+	j := c.trail.place(c.at)
+	g := c.trail.whole[j].ParallelGroup
+	for k := range j {
+		s := &c.trail.whole[k]
 		if g != 0 && s.ParallelGroup == g && (tool == "" || s.Name == tool) {
-			n := s.Index
-			if n <= 0 {
-				n = k + 1
-			}
-			ns = append(ns, strconv.Itoa(n))
+			ns = append(ns, c.trail.stepNo(k))
 		}
 	}
+	step, steps := c.trail.words()
 	switch len(ns) {
 	case 0:
 		return ""
 	case 1:
-		return "step " + ns[0] + " was issued together with this call"
+		return step + " " + ns[0] + " was issued together with this call"
 	}
-	return "steps " + strings.Join(ns, ", ") + " were issued together with this call"
+	return steps + " " + strings.Join(ns, ", ") + " were issued together with this call"
+}
+
+// words returns the words for one step and several of whole: "step",
+// "steps", or under a scope "trace step", "trace steps".
+func (t *Trail) words() (one, many string) {
+	if t.pos != nil {
+		return "trace step", "trace steps"
+	}
+	return "step", "steps"
 }
 
 // maxShown bounds the values a $from near miss lists.
@@ -184,11 +232,7 @@ func (c cmp) fromWant(p *pattern) string {
 	seen := map[string]bool{}
 	more := 0
 	c.trail.earlier(c.at, p.src.tool, false, func(k int) bool {
-		n := c.trail.steps[k].Index
-		if n <= 0 {
-			n = k + 1
-		}
-		steps = append(steps, strconv.Itoa(n))
+		steps = append(steps, c.trail.stepNo(k))
 		p.src.path.Values(c.trail.root(k, p.src.args), func(v any) bool {
 			s := jsonv.Marshal(v)
 			switch {
@@ -204,9 +248,9 @@ func (c cmp) fromWant(p *pattern) string {
 		})
 		return true
 	})
-	at := "step"
+	at, many := c.trail.words()
 	if len(steps) > 1 {
-		at = "steps"
+		at = many
 	}
 	switch {
 	case len(steps) == 0:

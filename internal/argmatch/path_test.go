@@ -296,6 +296,67 @@ func TestMatcher_DiffAt_from(t *testing.T) {
 	}
 }
 
+func TestScopedTrail(t *testing.T) {
+	// The reads (trace steps 2, 5, 6 and 7) are the scoped agent's, its
+	// steps 1–4; the searches another agent's. Step 8 returns what step 7
+	// asks for, too late.
+	whole := steps(t,
+		[3]string{"search", `{}`, `{"items":[{"id":"P1"}]}`},
+		[3]string{"get", `{"id":"P1"}`, ""},
+		[3]string{"search", `{}`, `{"items":[{"id":"P2"}]}`},
+		[3]string{"search@7", `{}`, `{"items":[{"id":"P3"}]}`},
+		[3]string{"get@7", `{"id":"P3"}`, ""},
+		[3]string{"get", `{"id":"P2"}`, ""},
+		[3]string{"get", `{"id":"P5"}`, ""},
+		[3]string{"search", `{}`, `{"items":[{"id":"P5"}]}`},
+	)
+	in := []int{1, 4, 5, 6}
+	tests := []struct {
+		name   string
+		at     int    // the scoped step matched
+		want   string // its difference; "" when it matches
+		reason string
+	}{
+		{"another agent's result", 0, "", "P1 came from trace step 1, made by an agent out of scope"},
+		{"parallel sibling", 1, `args.id: expected {"$from":"search.result.items[*].id"}: one of "P1", "P2" (trace steps 1, 3), got "P3"`,
+			"trace step 4 ran together with it; the sources are named as trace steps"},
+		{"an earlier result", 2, "", "P2 came from trace step 3, before the sibling"},
+		{"only later", 3, `args.id: expected {"$from":"search.result.items[*].id"}: one of "P1", "P2", "P3" (trace steps 1, 3, 4), got "P5"`,
+			"P5 is returned by trace step 8, after the call: every earlier search is listed, whichever agent made it"},
+	}
+	m, err := argmatch.New(js(t, `{"id":{"$from":"search.result.items[*].id"}}`), partial, argmatch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := argmatch.ScopedTrail(whole, in)
+	for n, s := range tr.Steps() {
+		if s.Index != n+1 || s.Name != "get" {
+			t.Fatalf("Steps()[%d] = step %d %s, want step %d get: the scoped steps, numbered afresh", n, s.Index, s.Name, n+1)
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := m.MatchAt(tr, tt.at); got != (tt.want == "") {
+				t.Errorf("MatchAt = %v, want %v: %s", got, tt.want == "", tt.reason)
+			}
+			var got []string
+			for _, d := range m.DiffAt(tr, tt.at) {
+				got = append(got, d.String())
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("DiffAt:\n got %q\nwant %q\n%s", got, tt.want, tt.reason)
+			}
+		})
+	}
+	t.Run("sibling named", func(t *testing.T) {
+		tr := argmatch.ScopedTrail(whole[3:5], []int{1})
+		want := `args.id: expected {"$from":"search.result.items[*].id"}: no earlier calls of search (trace step 4 was issued together with this call), got "P3"`
+		if got := m.DiffAt(tr, 0); len(got) != 1 || got[0].String() != want {
+			t.Errorf("DiffAt = %q, want %q: a sibling made by another agent is named as a trace step", got, want)
+		}
+	})
+}
+
 func TestNew_fromErrors(t *testing.T) {
 	tests := []struct {
 		name, args string

@@ -4,26 +4,24 @@ import (
 	"errors"
 	"sort"
 
+	"github.com/trajeval/trajeval/internal/errlist"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
-
-// MaxErrors is how many of a list's errors [Node.Join] keeps.
-const MaxErrors = 10
 
 // Join returns the errors found in the items of the list n as one error:
 //  1. nil for none, the error itself for one, else an errors.Join of
 //     each, in the order of their places (see [SortErrors]); a joined
 //     error among them is taken apart, so every error keeps its place;
-//  2. past MaxErrors, one error in place of the rest says how many were
+//  2. past [errlist.Max], one error in place of the rest says how many were
 //     left out, at the place of the first of them (at n when it has
 //     none).
 //
-// [Errors] takes the result apart again.
+// [errlist.Split] takes the result apart again.
 func (n *Node) Join(errs []error) error {
 	var flat []error
 	for _, err := range errs {
-		flat = append(flat, Errors(err)...)
+		flat = append(flat, errlist.Split(err)...)
 	}
 	switch len(flat) {
 	case 0:
@@ -32,14 +30,14 @@ func (n *Node) Join(errs []error) error {
 		return flat[0]
 	}
 	SortErrors(flat)
-	if more := len(flat) - MaxErrors; more > 0 {
+	if more := len(flat) - errlist.Max; more > 0 {
 		e := n.Errorf("and %d more %s in this list, not shown", more, plural.Noun(more, "error", "errors"))
 		var at *trajeval.SpecError
-		if errors.As(flat[MaxErrors], &at) && at.Line > 0 {
+		if errors.As(flat[errlist.Max], &at) && at.Line > 0 {
 			e.File, e.Line, e.Col, e.Path = at.File, at.Line, at.Col, at.Path
 			e.Msg = "and " + plural.Count(more, "more error", "more errors") + " from here on in this list, not shown"
 		}
-		flat = append(flat[:MaxErrors:MaxErrors], &MoreErrors{SpecError: e.With("fix the errors above and run again to see the rest"), N: more})
+		flat = append(flat[:errlist.Max:errlist.Max], &MoreErrors{SpecError: e.With("fix the errors above and run again to see the rest"), N: more})
 	}
 	return errors.Join(flat...)
 }
@@ -52,23 +50,6 @@ type MoreErrors struct {
 }
 
 func (e *MoreErrors) Unwrap() error { return e.SpecError }
-
-// Errors returns the errors err joins (see [Node.Join]), or err alone;
-// none for nil.
-func Errors(err error) []error {
-	if err == nil {
-		return nil
-	}
-	j, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return []error{err}
-	}
-	var out []error
-	for _, e := range j.Unwrap() {
-		out = append(out, Errors(e)...)
-	}
-	return out
-}
 
 // SortErrors orders errors by file, line and column, for stable output;
 // an error with no place ([*trajeval.SpecError] underneath) comes first.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/errlist"
 )
 
 // itemErrors returns an error at each of the first n items of the list
@@ -40,12 +41,12 @@ func TestNode_Join(t *testing.T) {
 			"every error, in the order of the file, whatever order they were found in"},
 		{"bounded", 13, append(func() []string {
 			var out []string
-			for i := range config.MaxErrors {
+			for i := range errlist.Max {
 				out = append(out, fmt.Sprintf("f.yaml:%d:3: [%d]: bad item %d", i+1, i, i))
 			}
 			return out
 		}(), "f.yaml:11:3: [10]: and 3 more errors from here on in this list, not shown (fix the errors above and run again to see the rest)"), 3,
-			"the first MaxErrors, then one line standing for the rest at the first one left out"},
+			"the first errlist.Max, then one line standing for the rest at the first one left out"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +54,7 @@ func TestNode_Join(t *testing.T) {
 			err := root.Join(itemErrors(root, tt.n))
 			var got []string
 			more := 0
-			for _, e := range config.Errors(err) {
+			for _, e := range errlist.Split(err) {
 				got = append(got, e.Error())
 				var m *config.MoreErrors
 				if errors.As(e, &m) {
@@ -67,16 +68,5 @@ func TestNode_Join(t *testing.T) {
 				t.Errorf("MoreErrors stand for %d errors, want %d: %s", more, tt.more, tt.reason)
 			}
 		})
-	}
-}
-
-func TestErrors(t *testing.T) {
-	a, b, c := errors.New("a"), errors.New("b"), errors.New("c")
-	got := config.Errors(errors.Join(a, errors.Join(b, c)))
-	if len(got) != 3 || got[0] != a || got[1] != b || got[2] != c {
-		t.Errorf("Errors = %v, want [a b c]: nested joins are taken apart, in order", got)
-	}
-	if config.Errors(nil) != nil {
-		t.Error("Errors(nil) is not empty")
 	}
 }

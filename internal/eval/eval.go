@@ -5,7 +5,7 @@
 //  1. its evaluator runs; one that returns an error, or panics, gives
 //     status error and no score, never a silent score. An error that
 //     joins several (errors.Join) is written one per line, the first
-//     config.MaxErrors of them;
+//     [errlist.Max] of them;
 //  2. the score is clamped to [0, 1] (NaN is 0);
 //  3. pass or fail is decided on that score: the evaluator's own verdict
 //     (Outcome.Verdict) when it gives one, else score ≥ Threshold;
@@ -27,7 +27,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/errlist"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -79,15 +79,15 @@ func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.R
 // errorText writes err for a result: each error it joins on its own
 // line, bounded as configuration errors are.
 func errorText(err error) string {
-	errs := config.Errors(err)
+	errs := errlist.Split(err)
 	if len(errs) <= 1 {
 		return err.Error()
 	}
-	lines := make([]string, 0, min(len(errs), config.MaxErrors+1))
-	for _, e := range errs[:min(len(errs), config.MaxErrors)] {
+	lines := make([]string, 0, min(len(errs), errlist.Max+1))
+	for _, e := range errs[:min(len(errs), errlist.Max)] {
 		lines = append(lines, e.Error())
 	}
-	if more := len(errs) - config.MaxErrors; more > 0 {
+	if more := len(errs) - errlist.Max; more > 0 {
 		lines = append(lines, "and "+plural.Count(more, "more error", "more errors"))
 	}
 	return strings.Join(lines, "\n")

@@ -46,9 +46,11 @@ var ErrNoAgent = errors.New("no such agent in the trace")
 //     whole run's, never one agent's: the scoped trajectory reports none,
 //     so a budget on them fails as "not reported" rather than charging
 //     the run to one agent;
-//  6. an evaluator that reads the whole trajectory (a [WholeEvaluator],
-//     as grounding is: its sources are every agent's results) scores the
-//     steps in scope, numbered as here, but sees every step;
+//  6. an evaluator that reads the whole trajectory (a [WholeEvaluator]:
+//     grounding, whose sources are every agent's results, and the
+//     evaluators whose expected arguments may hold a $from, which looks
+//     back along every agent's calls) scores the steps in scope,
+//     numbered as here, but sees every step;
 //  7. when no agent of the trace (neither a step's agent nor one of its
 //     Agents) matches, Apply returns an error wrapping [ErrNoAgent] that
 //     lists the trace's agents: the evaluator cannot run, never a
@@ -212,7 +214,8 @@ func (e noAgentError) Is(t error) bool { return t == ErrNoAgent }
 // in order, instead of Evaluate with the scoped trajectory. It scores
 // only those steps, numbered from 1 as [AgentScope.Apply] numbers them,
 // and may read the others: grounding checks the scoped agents' calls
-// against every earlier result, whichever agent's call returned it.
+// against every earlier result, and a $from matches a scoped call's
+// argument against every earlier call, whichever agent made it.
 type WholeEvaluator interface {
 	Evaluator
 	EvaluateScoped(ctx context.Context, t *Trajectory, in []int) (Outcome, error)

@@ -175,6 +175,72 @@ expected:
 	}
 }
 
+// chain is a router that searched, a shop it called that read what the
+// router found, and a stock agent the shop called that checked it in the
+// shop's warehouse; then the stock agent checks an id that the router's
+// second search returns only afterwards.
+func chain(*testing.T) *trajeval.Trajectory {
+	tr := shopping(
+		[4]string{"router", "search_products", `{"query":"running shoes"}`, `{"items":[{"id":"SKU-1"}]}`},
+		[4]string{"shop", "get_product", `{"product_id":"SKU-1"}`, `{"warehouse":"W-3"}`},
+		[4]string{"stock", "check_stock", `{"product_id":"SKU-1","warehouse":"W-3"}`, `{"count":4}`},
+		[4]string{"stock", "check_stock", `{"product_id":"SKU-2","warehouse":"W-3"}`, `{"count":0}`},
+		[4]string{"router", "search_products", `{"query":"trail shoes"}`, `{"items":[{"id":"SKU-2"}]}`},
+	)
+	tr.Agents = []trajeval.Agent{{Name: "shop", Parent: "router"}, {Name: "stock", Parent: "shop"}}
+	return tr
+}
+
+func TestFrom_agent(t *testing.T) {
+	const (
+		product = "{product_id: {$from: \"search_products.result.items[*].id\"}}"
+		stock   = "{product_id: {$from: \"search_products.result.items[*].id\"}, warehouse: {$from: get_product.result.warehouse}}"
+	)
+	tests := []struct {
+		name   string
+		yaml   string
+		score  float64
+		near   string // a near miss of the explanation
+		reason string
+	}{
+		{"parent's result", "type: tool_trajectory\nmode: in_order\nagent: shop\nexpected: [{tool: get_product, args: " + product + "}]\n", 1, "",
+			"the shop's id came from the router's search, a step out of its scope"},
+		{"grandparent's and parent's results", "type: tool_trajectory\nmode: in_order\nagent: stock\nexpected: [{tool: check_stock, args: " + stock + "}, check_stock]\n", 1, "",
+			"the id from the router's search, the warehouse from the shop's read"},
+		{"with sub-agents", "type: tool_trajectory\nmode: in_order\nagent: shop\ninclude_subagents: true\nexpected: [{tool: get_product, args: " + product + "}, {tool: check_stock, args: " + stock + "}, check_stock]\n", 1, "",
+			"the shop and the stock agent it called, their values from the router's result and each other's"},
+		{"only later", "type: tool_trajectory\nmode: in_order\nagent: stock\nexpected: [{tool: check_stock, args: " + stock + "}, {tool: check_stock, args: " + stock + "}]\n", 0.5,
+			`step 2 check_stock: args.product_id: expected {"$from":"search_products.result.items[*].id"}: one of "SKU-1" (trace step 1), got "SKU-2"`,
+			"SKU-2 is returned by trace step 5, after the stock agent's second call; that call keeps its scoped number, the sources are trace steps"},
+		{"nowhere", "type: tool_trajectory\nmode: in_order\nagent: shop\nexpected: [{tool: get_product, args: {product_id: {$from: lookup.result.id}}}]\n", 0,
+			`step 1 get_product: args.product_id: expected {"$from":"lookup.result.id"}: no earlier calls of lookup, got "SKU-1"`,
+			"no agent called lookup"},
+		{"groups", "type: tool_trajectory\nmode: in_order\nagent: stock\nexpected: [{any_order: [{tool: check_stock, args: " + stock + "}, {tool: check_stock, args: " + stock + "}]}]\n", 0.5,
+			`"SKU-1" (trace step 1), got "SKU-2"`, "expected groups look back along the whole trace too"},
+		{"subset", "type: tool_trajectory\nmode: subset\nagent: stock\nexpected: [{tool: check_stock, args: " + stock + "}]\n", 0.5, "",
+			"an allow-list of calls whose values came from earlier results: the second check's id came later"},
+		{"tool_correctness", "type: tool_correctness\nmatch: names_and_args\nargs_match: partial\nagent: shop\nexpected: [{tool: get_product, args: " + product + "}]\n", 1, "",
+			"Dokimos's evaluator takes the same operators, and looks back the same way"},
+		{"tool_call_args", "type: tool_call_args\nagent: stock\ntool_calls: [{name: check_stock, args: " + stock + "}, {name: check_stock, args: " + stock + "}]\n", 0.5,
+			`"SKU-1" (trace step 1), got "SKU-2"`, "UiPath's evaluator too"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := build(t, tt.yaml, &spec.Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Run(context.Background(), chain(t))
+			if r.Score != tt.score {
+				t.Fatalf("score %v, want %v: %s\n%s", r.Score, tt.score, tt.reason, r.Explain())
+			}
+			if got := r.Explain(); tt.near != "" && !strings.Contains(got, tt.near) {
+				t.Errorf("explanation lacks %q: %s\n%s", tt.near, tt.reason, got)
+			}
+		})
+	}
+}
+
 func TestConfigErrors_provenance(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string

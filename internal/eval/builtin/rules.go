@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/errlist"
 	"github.com/trajeval/trajeval/internal/eval/rules"
 	"github.com/trajeval/trajeval/internal/eval/rules/pattern"
 	"github.com/trajeval/trajeval/internal/eval/settings"
@@ -80,7 +81,7 @@ func buildRules(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 		return nil, s.Rules.Join(errs)
 	}
 	e, err := rules.New(o)
-	for _, err := range config.Errors(err) {
+	for _, err := range errlist.Split(err) {
 		var oe *rules.OptionError
 		if errors.As(err, &oe) && oe.Rule >= 0 && oe.Rule < len(read) {
 			errs = append(errs, placeRuleError(read[oe.Rule], oe))

@@ -72,7 +72,7 @@ func Args(tool string, m *argmatch.Matcher) Item {
 // parallel group keep their group, so exact and in-order alignments may
 // permute them.
 func Relate(items []Item, steps []trajeval.Step) *align.Relation {
-	return Prepare(items).Relate(steps)
+	return Prepare(items).Relate(argmatch.NewTrail(steps))
 }
 
 // Classes are items grouped into classes of interchangeable items, ready
@@ -83,7 +83,6 @@ type Classes struct {
 	classes   []Item
 	byTool    map[string][]int32 // ascending: classes are numbered in order
 	limited   bool               // some item has a latency limit
-	back      bool               // some item looks at earlier steps
 }
 
 // Prepare groups items into classes.
@@ -106,22 +105,19 @@ func Prepare(items []Item) *Classes {
 			classOf[k] = c
 			cl.classes = append(cl.classes, it)
 			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], c)
-			cl.back = cl.back || it.Back != nil
 		}
 		cl.itemClass[i] = c
 	}
 	return cl
 }
 
-// Relate builds the match relation of the items against steps.
-func (cl *Classes) Relate(steps []trajeval.Step) *align.Relation {
+// Relate builds the match relation of the items against the steps of
+// trail (a $from looks back along the trail: see [argmatch.ScopedTrail]).
+func (cl *Classes) Relate(trail *argmatch.Trail) *align.Relation {
+	steps := trail.Steps()
 	r := &align.Relation{ItemClass: cl.itemClass, Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
 	// The classes of every step share one array.
 	buf := make([]int32, 0, len(steps))
-	var trail *argmatch.Trail
-	if cl.back {
-		trail = argmatch.NewTrail(steps)
-	}
 	for j := range steps {
 		s := &steps[j]
 		r.Group[j] = int32(s.ParallelGroup)
@@ -170,7 +166,13 @@ const (
 // the extra steps. Indexes in d are 1-based; Step numbers are the steps'
 // own indexes when set.
 func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.Alignment, order Order) {
-	trail := argmatch.NewTrail(steps)
+	ExplainTrail(d, items, argmatch.NewTrail(steps), a, order)
+}
+
+// ExplainTrail is [Explain] for the steps of trail, whose $from near
+// misses look back along it (see [argmatch.ScopedTrail]).
+func ExplainTrail(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order) {
+	steps := trail.Steps()
 	usedItem := make([]bool, len(items))
 	usedStep := make([]bool, len(steps))
 	d.Hits = len(a.Pairs)
@@ -292,12 +294,12 @@ func Subsequence(names []string, items []Item, steps []trajeval.Step) ([]string,
 // preserving (Ordered, the longest common subsequence under the match
 // rule) or one-to-one in any order (Unordered).
 func Align(o Order, items []Item, steps []trajeval.Step) align.Alignment {
-	return Prepare(items).Align(o, steps)
+	return Prepare(items).Align(o, argmatch.NewTrail(steps))
 }
 
-// Align is [Align] for classes prepared once.
-func (cl *Classes) Align(o Order, steps []trajeval.Step) align.Alignment {
-	r := cl.Relate(steps)
+// Align is [Align] for classes prepared once, against the steps of trail.
+func (cl *Classes) Align(o Order, trail *argmatch.Trail) align.Alignment {
+	r := cl.Relate(trail)
 	switch o {
 	case Positional:
 		return align.Exact(r)

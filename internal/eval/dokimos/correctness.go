@@ -64,19 +64,33 @@ func NewCorrectness(match string, expected []trajeval.ExpectedCall, def trajeval
 
 // Evaluate scores t.
 func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+	return c.evaluate(argmatch.NewTrail(t.Steps)), nil
+}
+
+// EvaluateScoped scores the steps of t at the positions in, as an agent
+// scope asks (see [trajeval.WholeEvaluator]): a $from in the expected
+// arguments looks back along every step of t, whichever agent made it.
+func (c *Correctness) EvaluateScoped(_ context.Context, t *trajeval.Trajectory, in []int) (trajeval.Outcome, error) {
+	return c.evaluate(argmatch.ScopedTrail(t.Steps, in)), nil
+}
+
+// evaluate scores the steps of trail.
+func (c *Correctness) evaluate(trail *argmatch.Trail) trajeval.Outcome {
+	steps := trail.Steps()
+	cl := calls.Prepare(c.Expected)
 	d := &trajeval.Details{Mode: c.Match}
-	ne, na := len(c.Expected), len(t.Steps)
+	ne, na := len(c.Expected), len(steps)
 	var score float64
 	switch c.Match {
 	case NamesOnly:
 		// Explain with a name-only matching; score on the name sets.
-		a := calls.Align(calls.Unordered, c.Expected, t.Steps)
-		calls.Explain(d, c.Expected, t.Steps, a, calls.Unordered)
+		a := cl.Align(calls.Unordered, trail)
+		calls.ExplainTrail(d, c.Expected, trail, a, calls.Unordered)
 		want, got := map[string]bool{}, map[string]bool{}
 		for _, it := range c.Expected {
 			want[it.Tool] = true
 		}
-		for _, s := range t.Steps {
+		for _, s := range steps {
 			got[s.Name] = true
 		}
 		common := 0
@@ -88,13 +102,13 @@ func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (traje
 		score = sc.HarmonicF1(common, len(want), len(got))
 		d.Notes = map[string]any{"expected_tools": len(want), "actual_tools": len(got), "common_tools": common}
 	case NamesAndOrder:
-		a := calls.Align(calls.Ordered, c.Expected, t.Steps)
-		calls.Explain(d, c.Expected, t.Steps, a, calls.Ordered)
+		a := cl.Align(calls.Ordered, trail)
+		calls.ExplainTrail(d, c.Expected, trail, a, calls.Ordered)
 		score = sc.Ratio(len(a.Pairs), max(ne, na), 1)
 	case NamesAndArgs:
-		a := calls.Align(calls.Unordered, c.Expected, t.Steps)
-		calls.Explain(d, c.Expected, t.Steps, a, calls.Unordered)
+		a := cl.Align(calls.Unordered, trail)
+		calls.ExplainTrail(d, c.Expected, trail, a, calls.Unordered)
 		score = sc.HarmonicF1(len(a.Pairs), ne, na)
 	}
-	return trajeval.Outcome{Score: score, Details: d}, nil
+	return trajeval.Outcome{Score: score, Details: d}
 }

@@ -13,7 +13,7 @@ var scopeSettings = []shape.Field{
 		Default: "every step",
 		Doc: "Scores only the steps made by these agents (billing, or billing-* as a glob). Steps are numbered afresh, every turn stays, " +
 			"run-level metrics count as not reported; an agent the trace does not name makes the evaluator an error. " +
-			"grounding checks these agents' calls against everything earlier in the whole trace, every agent's results included."},
+			"grounding, and a $from in expected arguments, check these agents' calls against everything earlier in the whole trace, every agent's calls included."},
 	{Key: "include_subagents", Shape: shape.Bool(), Default: "false",
 		Doc: "With agent:, also the steps of the agents they called (as a tool, as a sub-agent, by a handoff), transitively."},
 }

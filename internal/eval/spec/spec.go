@@ -45,6 +45,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/errlist"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/shape"
@@ -325,7 +326,7 @@ func BuildList(n *config.Node, env *Env, taken map[string]*config.Node) ([]*eval
 	for _, it := range items {
 		c, err := Build(it, env)
 		if err != nil {
-			errs = append(errs, config.Errors(err)...)
+			errs = append(errs, errlist.Split(err)...)
 			continue
 		}
 		if prev, dup := taken[c.Name]; dup {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/trajeval/trajeval/internal/align"
+	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -178,8 +179,9 @@ func (e *Evaluator) prepareGroups(o *Options) error {
 // evaluateGroups scores entries with groups: the word of the entries
 // (a plain list of calls they allow) and its in-order alignment that
 // score best, scored as in_order scores a plain list.
-func (e *Evaluator) evaluateGroups(steps []trajeval.Step, d *trajeval.Details) (trajeval.Outcome, error) {
-	r := e.classes.Relate(steps)
+func (e *Evaluator) evaluateGroups(trail *argmatch.Trail, d *trajeval.Details) (trajeval.Outcome, error) {
+	steps := trail.Steps()
+	r := e.classes.Relate(trail)
 	limited := map[int32]bool{}
 	for i, c := range r.ItemClass {
 		if e.Items[i].MaxDurationMS != nil {
@@ -245,9 +247,9 @@ func (e *Evaluator) evaluateGroups(steps []trajeval.Step, d *trajeval.Details) (
 			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: s.Name})
 		}
 	case e.Mode == Exact:
-		calls.Explain(d, items, steps, a, calls.Positional)
+		calls.ExplainTrail(d, items, trail, a, calls.Positional)
 	default:
-		calls.Explain(d, items, steps, a, calls.Ordered)
+		calls.ExplainTrail(d, items, trail, a, calls.Ordered)
 	}
 	d.Expected, d.Hits = len(items), len(a.Pairs)
 	d.Notes = map[string]any{"chosen": chosen}

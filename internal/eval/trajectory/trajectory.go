@@ -247,22 +247,36 @@ func (e *OptionError) Is(target error) bool { return target == ErrOption }
 
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
-	steps := t.Steps
+	return e.evaluate(argmatch.NewTrail(t.Steps))
+}
+
+// EvaluateScoped scores the steps of t at the positions in, as an agent
+// scope asks (see [trajeval.WholeEvaluator]): the calls expected are
+// matched against those steps alone, numbered from 1, while a $from
+// looks back along every step of t issued before the call, whichever
+// agent made it.
+func (e *Evaluator) EvaluateScoped(_ context.Context, t *trajeval.Trajectory, in []int) (trajeval.Outcome, error) {
+	return e.evaluate(argmatch.ScopedTrail(t.Steps, in))
+}
+
+// evaluate scores the steps of trail.
+func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
+	steps := trail.Steps()
 	d := &trajeval.Details{Mode: string(e.Mode), Expected: len(e.Calls), Actual: len(steps)}
 	if e.Mode == Subset {
-		return e.subset(steps, d), nil
+		return e.subset(trail, d), nil
 	}
 	if e.auto != nil && e.classes != nil {
-		return e.evaluateGroups(steps, d)
+		return e.evaluateGroups(trail, d)
 	}
 	cl := e.classes
 	if cl == nil { // an Evaluator not made by New
 		cl = calls.Prepare(e.Items)
 	}
-	a := cl.Align(order[e.Mode], steps)
+	a := cl.Align(order[e.Mode], trail)
 	d.Hits = len(a.Pairs)
 	if len(e.Items) > 0 {
-		calls.Explain(d, e.Items, steps, a, order[e.Mode])
+		calls.ExplainTrail(d, e.Items, trail, a, order[e.Mode])
 	}
 	latPass, latSkip, latN := latency(e.Calls, steps, a, d)
 	minMet := e.minimums(steps, d)
@@ -284,9 +298,9 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	return trajeval.Outcome{Score: e.Score.Apply(recall, hits, ne, na), Details: d}, nil
 }
 
-func (e *Evaluator) subset(steps []trajeval.Step, d *trajeval.Details) trajeval.Outcome {
+func (e *Evaluator) subset(trail *argmatch.Trail, d *trajeval.Details) trajeval.Outcome {
 	allowed := 0
-	trail := argmatch.NewTrail(steps)
+	steps := trail.Steps()
 	for j := range steps {
 		s := &steps[j]
 		ok := false

@@ -59,12 +59,24 @@ func NewArgs(expected []ArgsCall, strict, subset bool) (*Matching, error) {
 
 // Evaluate scores t.
 func (m *Matching) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
-	a := calls.Align(calls.Unordered, m.Items, t.Steps)
+	return m.evaluate(argmatch.NewTrail(t.Steps)), nil
+}
+
+// EvaluateScoped scores the steps of t at the positions in, as an agent
+// scope asks (see [trajeval.WholeEvaluator]): a $from in the expected
+// arguments looks back along every step of t, whichever agent made it.
+func (m *Matching) EvaluateScoped(_ context.Context, t *trajeval.Trajectory, in []int) (trajeval.Outcome, error) {
+	return m.evaluate(argmatch.ScopedTrail(t.Steps, in)), nil
+}
+
+// evaluate scores the steps of trail.
+func (m *Matching) evaluate(trail *argmatch.Trail) trajeval.Outcome {
+	a := calls.Prepare(m.Items).Align(calls.Unordered, trail)
 	d := newDetails(m.mode)
-	calls.Explain(d, m.Items, t.Steps, a, calls.Unordered)
+	calls.ExplainTrail(d, m.Items, trail, a, calls.Unordered)
 	sc := score.Ratio(d.Hits, len(m.Items), 1)
 	if m.Strict {
 		sc = score.AllOrNothing(d.Hits, len(m.Items))
 	}
-	return trajeval.Outcome{Score: sc, Details: d}, nil
+	return trajeval.Outcome{Score: sc, Details: d}
 }
