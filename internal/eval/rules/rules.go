@@ -230,6 +230,11 @@ func compileTool(t Tool, field string, o Options) (*tool, *OptionError) {
 		if err != nil {
 			return nil, &OptionError{Field: field, Msg: err.Error(), Err: err}
 		}
+		if m.LooksBack() {
+			// A rule matches each step on its own: a $from would never
+			// find its earlier step, and the rule would never apply.
+			return nil, &OptionError{Field: field, Msg: "$from is not taken in tool_rules (a rule checks each call on its own); check where a value came from with tool_trajectory's $from or the grounding evaluator"}
+		}
 		if !m.AcceptsAll() {
 			c.args = m
 			c.text += " " + jsonv.Marshal(t.Args)

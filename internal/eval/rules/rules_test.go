@@ -272,6 +272,9 @@ func TestNew_errors(t *testing.T) {
 			`rule 1: where names "b", which the pattern does not use (a where key is an item of the pattern)`, "a condition that applies to nothing is a mistake"},
 		{"where elsewhere", rules.Options{Rules: []rules.Rule{{Kind: rules.Never, Tool: tool("a"), Where: map[string]rules.Tool{"a": tool("a")}}}}, 0, "where",
 			"rule 1: never takes no where: only a pattern has items", "where only applies to patterns"},
+		{"from", rules.Options{Rules: []rules.Rule{{Kind: rules.Never, Tool: rules.Tool{Name: "a", Args: map[string]any{"x": map[string]any{"$from": "search.result.id"}}}}}}, 0, "tool",
+			"rule 1: $from is not taken in tool_rules (a rule checks each call on its own); check where a value came from with tool_trajectory's $from or the grounding evaluator",
+			"a $from in a rule would never match: the rule would be ignored in silence"},
 		{"bad args", rules.Options{Rules: []rules.Rule{{Kind: rules.Never, Tool: rules.Tool{Name: "a", Args: map[string]any{"x": map[string]any{"$regex": "("}}}}}}, 0, "tool",
 			"", "an operator that does not compile"},
 	}
