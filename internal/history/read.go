@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -259,37 +260,73 @@ func decompress(blob []byte) (*trajeval.Trajectory, error) {
 	return t, nil
 }
 
-// Prune deletes every run but the keep newest, with their cases, and
-// returns how many it deleted.
-func (h *DB) Prune(ctx context.Context, keep int) (int, error) {
-	if keep < 0 {
-		return 0, fmt.Errorf("keep must be 0 or more, got %d", keep)
+// A Pruning says which runs [DB.Prune] deletes.
+type Pruning struct {
+	// Keep is how many of the newest runs, by start (ties by id), are
+	// kept; below 0, any number.
+	Keep int
+	// Before, when not zero, keeps the runs started at or after it.
+	Before time.Time
+}
+
+// Prune deletes the runs p picks, with their cases, and returns how many
+// it deleted:
+//  1. with Keep alone, every run but the Keep newest by start (the
+//     newest id first when two started at the same millisecond);
+//  2. with Before alone, every run started before it;
+//  3. with both, every run started before Before that is not one of the
+//     Keep newest: Keep runs are kept however old they are;
+//  4. with neither (Keep below 0, Before zero), none.
+func (h *DB) Prune(ctx context.Context, p Pruning) (int, error) {
+	if p.Keep < 0 && p.Before.IsZero() {
+		return 0, nil
+	}
+	q := "SELECT id FROM runs"
+	var args []any
+	if !p.Before.IsZero() {
+		q += " WHERE started_at < ?"
+		args = append(args, p.Before.UnixMilli())
+	}
+	q += " ORDER BY started_at DESC, id DESC"
+	if p.Keep > 0 {
+		// The newest runs are kept whatever Before says: skip the Keep
+		// newest of all, those before Before among them.
+		q = "SELECT id FROM runs WHERE id NOT IN (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?)"
+		args = append([]any{p.Keep}, args...)
+		if !p.Before.IsZero() {
+			q += " AND started_at < ?"
+		}
 	}
 	tx, err := h.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, h.wrap(err)
 	}
 	defer tx.Rollback()
-	var cut sql.NullInt64 // the id of the newest run to delete
-	err = tx.QueryRowContext(ctx, h.d.bind("SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?"), keep).Scan(&cut)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
+	rows, err := tx.QueryContext(ctx, h.d.bind(q), args...)
 	if err != nil {
 		return 0, h.wrap(err)
 	}
-	for _, q := range []string{"DELETE FROM evaluators WHERE run_id <= ?", "DELETE FROM cases WHERE run_id <= ?"} {
-		if _, err := tx.ExecContext(ctx, h.d.bind(q), cut.Int64); err != nil {
+	var ids []any
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
 			return 0, h.wrap(err)
 		}
+		ids = append(ids, id)
 	}
-	res, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM runs WHERE id <= ?"), cut.Int64)
-	if err != nil {
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return 0, h.wrap(err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, h.wrap(err)
+	// In chunks: a statement takes a bounded number of arguments.
+	for chunk := range slices.Chunk(ids, 500) {
+		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
+		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN ", "DELETE FROM cases WHERE run_id IN ", "DELETE FROM runs WHERE id IN "} {
+			if _, err := tx.ExecContext(ctx, h.d.bind(q+in), chunk...); err != nil {
+				return 0, h.wrap(err)
+			}
+		}
 	}
-	return int(n), h.wrap(tx.Commit())
+	return len(ids), h.wrap(tx.Commit())
 }
