@@ -172,25 +172,7 @@ func (v *viewer) page(w http.ResponseWriter, name string, data map[string]any) {
 	w.Write(buf.Bytes())
 }
 
-// suitesOf lists the suite names of runs, in order of first appearance.
-func suitesOf(runs []history.Run) []string {
-	var out []string
-	for _, r := range runs {
-		for _, s := range r.Suites {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
 func (v *viewer) runs(w http.ResponseWriter, r *http.Request) {
-	all, err := v.h.Runs(r.Context(), history.Filter{})
-	if err != nil {
-		v.fail(w, err)
-		return
-	}
 	suite := r.FormValue("suite")
 	limit := 100
 	if s := r.FormValue("n"); s == "all" {
@@ -203,27 +185,36 @@ func (v *viewer) runs(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
+	// Only the runs shown are read: a history of many runs costs a count.
+	f := history.Filter{Suite: suite, Last: limit}
+	runs, err := v.h.Runs(r.Context(), f)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	total, err := v.h.Count(r.Context(), f)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	suites, err := v.h.Suites(r.Context())
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
 	type row struct {
 		history.Run
 		Suites, Started, Duration, Status string
 		Old, New                          bool
 	}
 	var rows []row
-	more := 0 // runs not shown
-	for i := len(all) - 1; i >= 0; i-- {
-		run := all[i]
-		if suite != "" && !slices.Contains(run.Suites, suite) {
-			continue
-		}
-		if limit > 0 && len(rows) == limit {
-			more++
-			continue
-		}
+	for i := len(runs) - 1; i >= 0; i-- {
+		run := runs[i]
 		rows = append(rows, row{Run: run, Suites: strings.Join(run.Suites, ", "),
 			Started: run.Start.Local().Format("2006-01-02 15:04:05"), Duration: duration(run), Status: status(run),
 			New: len(rows) == 0, Old: len(rows) == 1})
 	}
-	v.page(w, "runs", map[string]any{"Title": "trajeval runs", "Runs": rows, "Suites": suitesOf(all), "Suite": suite, "More": more})
+	v.page(w, "runs", map[string]any{"Title": "trajeval runs", "Runs": rows, "Suites": suites, "Suite": suite, "More": max(0, total-len(runs))})
 }
 
 // reportPage draws rows as the page trajeval report draws, and adds
@@ -373,15 +364,12 @@ func (v *viewer) suiteRuns(ctx context.Context, suite string, limit int) ([]hist
 	if suite == "" {
 		return nil, nil, viewError{http.StatusBadRequest, errors.New("give a suite: ?suite=NAME (the runs page lists them)")}
 	}
-	runs, err := v.h.Runs(ctx, history.Filter{Suite: suite})
+	runs, err := v.h.Runs(ctx, history.Filter{Suite: suite, Last: limit})
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(runs) == 0 {
 		return nil, nil, viewError{http.StatusNotFound, fmt.Errorf("no run of suite %q in %s", suite, v.h.Where())}
-	}
-	if limit > 0 && len(runs) > limit {
-		runs = runs[len(runs)-limit:]
 	}
 	ids := make([]int64, len(runs))
 	for i, r := range runs {

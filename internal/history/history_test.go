@@ -406,16 +406,22 @@ func TestDB_Runs(t *testing.T) {
 		record(t, h, history.Run{Start: day, Suites: []string{"shop"}}, results())
 		record(t, h, history.Run{Start: day.Add(48 * time.Hour), Suites: []string{"shop", "bank"}}, results()[:1])
 		record(t, h, history.Run{Start: day.Add(72 * time.Hour), Suites: []string{"bank"}}, results()[:2])
+		record(t, h, history.Run{Start: day.Add(96 * time.Hour), Suites: []string{`say "shop"`}}, nil)
 		tests := []struct {
-			name string
-			f    history.Filter
-			want string // the runs' case counts
+			name  string
+			f     history.Filter
+			want  string // the runs' case counts
+			count int    // how many runs the filter picks, Last aside
 		}{
-			{"all", history.Filter{}, "3 1 2"},
-			{"by suite", history.Filter{Suite: "shop"}, "3 1"},
-			{"since", history.Filter{Since: day.Add(24 * time.Hour)}, "1 2"},
-			{"both", history.Filter{Suite: "bank", Since: day.Add(60 * time.Hour)}, "2"},
-			{"none", history.Filter{Suite: "other"}, ""},
+			{"all", history.Filter{}, "3 1 2 0", 4},
+			{"by suite", history.Filter{Suite: "shop"}, "3 1", 2},
+			{"since", history.Filter{Since: day.Add(24 * time.Hour)}, "1 2 0", 3},
+			{"both", history.Filter{Suite: "bank", Since: day.Add(60 * time.Hour)}, "2", 1},
+			{"none", history.Filter{Suite: "other"}, "", 0},
+			{"a name with quotes", history.Filter{Suite: `say "shop"`}, "0", 1},
+			{"the newest", history.Filter{Last: 2}, "2 0", 4},
+			{"the newest of a suite", history.Filter{Suite: "shop", Last: 1}, "1", 2},
+			{"more than there are", history.Filter{Suite: "bank", Last: 5}, "1 2", 2},
 		}
 		for _, tt := range tests {
 			runs, err := h.Runs(t.Context(), tt.f)
@@ -429,6 +435,12 @@ func TestDB_Runs(t *testing.T) {
 			if g := strings.Join(got, " "); g != tt.want {
 				t.Errorf("%s: runs with %q cases, want %q", tt.name, g, tt.want)
 			}
+			if n, err := h.Count(t.Context(), tt.f); err != nil || n != tt.count {
+				t.Errorf("%s: Count = %d, %v; want %d", tt.name, n, err, tt.count)
+			}
+		}
+		if s, err := h.Suites(t.Context()); err != nil || strings.Join(s, "|") != `shop|bank|say "shop"` {
+			t.Errorf("Suites = %q, %v; want shop, bank, say \"shop\" in order of first appearance", s, err)
 		}
 	})
 }

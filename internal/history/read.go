@@ -59,18 +59,40 @@ func scanRun(s interface{ Scan(...any) error }, now time.Time, host string) (Run
 type Filter struct {
 	Suite string    // runs with a suite of this name; "" any
 	Since time.Time // runs started at or after it; zero any
+	Last  int       // the newest Last (by id) of the runs picked; 0 every one
+}
+
+// where returns the SQL condition of f, and its arguments. The suite is
+// looked for in the JSON of the suites' names: a name with a quote may
+// match the runs of another name too, which Runs drops.
+func (f Filter) where(d dialect) (string, []any) {
+	var conds []string
+	var args []any
+	if f.Suite != "" {
+		name, _ := json.Marshal(f.Suite)
+		conds = append(conds, d.contains("suites", "?"))
+		args = append(args, string(name))
+	}
+	if !f.Since.IsZero() {
+		conds = append(conds, "started_at >= ?")
+		args = append(args, f.Since.UnixMilli())
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
 // Runs returns the runs f picks, oldest first.
 func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
-	q := "SELECT " + runColumns + " FROM runs"
-	var args []any
-	if !f.Since.IsZero() {
-		q += " WHERE started_at >= ?"
-		args = append(args, f.Since.UnixMilli())
+	where, args := f.where(h.d)
+	q := "SELECT " + runColumns + " FROM runs" + where + " ORDER BY id"
+	if f.Last > 0 {
+		q = "SELECT * FROM (SELECT " + runColumns + " FROM runs" + where + " ORDER BY id DESC LIMIT ?) r ORDER BY id"
+		args = append(args, f.Last)
 	}
 	now, host := time.Now(), hostname()
-	rows, err := h.db.QueryContext(ctx, h.d.bind(q+" ORDER BY id"), args...)
+	rows, err := h.db.QueryContext(ctx, h.d.bind(q), args...)
 	if err != nil {
 		return nil, h.wrap(err)
 	}
@@ -86,6 +108,41 @@ func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
 		}
 	}
 	return runs, h.wrap(rows.Err())
+}
+
+// Count returns how many runs f picks, Last aside.
+func (h *DB) Count(ctx context.Context, f Filter) (int, error) {
+	where, args := f.where(h.d)
+	var n int
+	err := h.db.QueryRowContext(ctx, h.d.bind("SELECT COUNT(*) FROM runs"+where), args...).Scan(&n)
+	return n, h.wrap(err)
+}
+
+// Suites returns the names of the suites of every run, in order of first
+// appearance.
+func (h *DB) Suites(ctx context.Context) ([]string, error) {
+	rows, err := h.db.QueryContext(ctx, "SELECT suites FROM runs GROUP BY suites ORDER BY MIN(id)")
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var data string
+		var names []string
+		if err := rows.Scan(&data); err != nil {
+			return nil, h.wrap(err)
+		}
+		if err := json.Unmarshal([]byte(data), &names); err != nil {
+			return nil, fmt.Errorf("%s: suites %s: %w", h.where, data, err)
+		}
+		for _, n := range names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out, h.wrap(rows.Err())
 }
 
 // Run returns the run id.
