@@ -78,7 +78,7 @@ func (h *DB) Scores(ctx context.Context, ids []int64, suite, caseID string) (Sco
 	if err := rows.Err(); err != nil {
 		return s, h.wrap(err)
 	}
-	rows, err = h.db.QueryContext(ctx, h.d.bind(`SELECT e.run_id, e.name, SUM(e.score), COUNT(*), MIN(c.seq * `+strconv.Itoa(posScale)+` + e.seq)
+	rows, err = h.db.QueryContext(ctx, h.d.bind(`SELECT e.run_id, e.name, SUM(e.score), COUNT(*), MIN(CAST(c.seq AS BIGINT) * `+strconv.Itoa(posScale)+` + e.seq)
 		FROM cases c JOIN evaluators e ON e.run_id = c.run_id AND e.case_seq = c.seq
 		WHERE `+in+` AND e.status <> 'error'
 		GROUP BY e.run_id, e.name`), args...)

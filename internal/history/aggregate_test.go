@@ -105,3 +105,28 @@ func TestDB_Verdicts(t *testing.T) {
 		}
 	})
 }
+
+// TestDB_Scores_manyCases checks the evaluators of a run of more cases
+// than a 32-bit place of an evaluator in its run holds (32,768 cases of
+// 65,536 evaluators each).
+func TestDB_Scores_manyCases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records 32,770 cases")
+	}
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		rows := make([]trajeval.CaseResult, 32770)
+		for i := range rows {
+			rows[i] = trajeval.CaseResult{Suite: "shop", ID: fmt.Sprint(i), Status: trajeval.StatusPass, Score: 1, Evaluators: []trajeval.Result{}}
+		}
+		rows[len(rows)-1].Evaluators = []trajeval.Result{{Name: "x", Type: "contains", Status: trajeval.StatusPass, Score: 0.5, Threshold: 1, Weight: 1}}
+		id := record(t, h, history.Run{Start: time.Now(), Suites: []string{"shop"}}, rows)
+		s, err := h.Scores(t.Context(), []int64{id}, "shop", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Evaluators[0]["x"]; len(s.Cases) != len(rows) || m.N != 1 || m.Sum != 0.5 {
+			t.Errorf("%d cases, x %+v; want %d cases, x 0.5 once", len(s.Cases), m, len(rows))
+		}
+	})
+}
