@@ -9,7 +9,7 @@
 //	trajeval convert FILE... [--from FORMAT] [-q]
 //	trajeval compare OLD NEW [--format text|markdown|json] [--tolerance X] [--confidence C]
 //	trajeval serve POLICY.yaml [--http ADDR] [--grpc ADDR] [--out FILE] [--otlp-logs URL] [--grace D] [--idle D] [--token T]
-//	trajeval runs [--suite NAME] [--since DATE] [--json] [--db DB]; trajeval runs prune --keep N
+//	trajeval runs [--suite NAME] [--since DATE] [--json] [--db DB]; trajeval runs prune [--keep N] [--before DATE | --older-than AGE]
 //	trajeval show RUN [CASE] [--format text|json|jsonl|...] [--db DB]
 //	trajeval view [--db DB] [--addr HOST:PORT] [--token T]
 //	trajeval init [DIR] [--from TRACE]

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -33,13 +34,14 @@ eval records each run in .trajeval/runs.db beside its first suite (or
 .trajeval/runs.db from the current folder up. See docs/history.md.`,
 		Example: `  trajeval runs --db examples
   trajeval runs --suite shop --since 2026-01-31 --json
-  trajeval runs prune --keep 50`,
+  trajeval runs prune --keep 50
+  trajeval runs prune --older-than 30d`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var f history.Filter
 			f.Suite = suite
 			if since != "" {
-				t, err := parseSince(since)
+				t, err := parseTime("--since", since)
 				if err != nil {
 					return usageError{err}
 				}
@@ -96,16 +98,16 @@ func cmpOr(s, def string) string {
 	return s
 }
 
-// parseSince reads --since: a date (midnight, local time) or an RFC 3339
-// time.
-func parseSince(s string) (time.Time, error) {
+// parseTime reads the value s of flag (--since, --before): a date
+// (midnight, local time) or an RFC 3339 time.
+func parseTime(flag, s string) (time.Time, error) {
 	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
 		return t, nil
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("--since %q: give a date, 2026-01-31, or a time, 2026-01-31T12:00:00Z", s)
+	return time.Time{}, fmt.Errorf("%s %q: give a date, 2026-01-31, or a time, 2026-01-31T12:00:00Z", flag, s)
 }
 
 func duration(r history.Run) string {
@@ -121,31 +123,81 @@ func status(r history.Run) string { return r.Status }
 
 func pruneCmd() *cobra.Command {
 	var (
-		db   string
-		keep int
+		db, before, olderThan string
+		keep                  int
 	)
 	c := &cobra.Command{
-		Use:   "prune --keep N",
-		Short: "Delete every recorded run but the N newest",
-		Args:  cobra.NoArgs,
+		Use:   "prune [--keep N] [--before DATE | --older-than AGE]",
+		Short: "Delete the recorded runs but the newest",
+		Long: `Delete recorded runs, with their cases: with --keep N, every run but the
+N newest by start time; with --before DATE or --older-than AGE, every run
+started before that time. Given both, the N newest runs are kept however
+old they are.`,
+		Example: `  trajeval runs prune --keep 50
+  trajeval runs prune --older-than 30d
+  trajeval runs prune --before 2026-01-31 --keep 10`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("keep") || keep < 0 {
-				return usageError{errors.New("prune needs --keep N, N the number of the newest runs to keep (0 or more)")}
+			p := history.Pruning{Keep: -1}
+			if cmd.Flags().Changed("keep") {
+				if keep < 0 {
+					return usageError{fmt.Errorf("--keep %d: give the number of the newest runs to keep, 0 or more", keep)}
+				}
+				p.Keep = keep
+			}
+			switch {
+			case before != "" && olderThan != "":
+				return usageError{errors.New("--before and --older-than both say which runs are old: give one")}
+			case before != "":
+				t, err := parseTime("--before", before)
+				if err != nil {
+					return usageError{err}
+				}
+				p.Before = t
+			case olderThan != "":
+				age, err := parseAge(olderThan)
+				if err != nil {
+					return usageError{err}
+				}
+				p.Before = time.Now().Add(-age)
+			}
+			if p.Keep < 0 && p.Before.IsZero() {
+				return usageError{errors.New("prune needs --keep N (the number of the newest runs to keep), --before DATE or --older-than AGE (30d, 12h)")}
 			}
 			h, err := openHistory(cmd, db)
 			if err != nil {
 				return err
 			}
 			defer h.Close()
-			n, err := h.Prune(cmd.Context(), keep)
+			n, err := h.Prune(cmd.Context(), p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "deleted %d runs, kept the %d newest\n", n, keep)
+			left, err := h.Runs(cmd.Context(), history.Filter{})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "deleted %d runs, kept %d\n", n, len(left))
 			return nil
 		},
 	}
-	dbFlag(c.Flags(), &db)
-	c.Flags().IntVar(&keep, "keep", 0, "how many of the newest runs to keep")
+	f := c.Flags()
+	dbFlag(f, &db)
+	f.IntVar(&keep, "keep", 0, "keep the N newest runs, by start time")
+	f.StringVar(&before, "before", "", "delete the runs started before DATE (2026-01-31, or RFC 3339)")
+	f.StringVar(&olderThan, "older-than", "", "delete the runs started longer ago than AGE: days (30d), hours (12h) or minutes (90m)")
 	return c
+}
+
+// parseAge reads --older-than: a number of days (30d), or a duration of
+// Go (12h, 90m).
+func parseAge(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			return time.Duration(n) * 24 * time.Hour, nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d, nil
+	}
+	return 0, fmt.Errorf("--older-than %q: give an age, in days (30d), hours (12h) or minutes (90m)", s)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -277,6 +278,57 @@ func TestViewHandler_trials(t *testing.T) {
 	if strings.Contains(string(body), "steady") {
 		t.Errorf("the flaky page lists steady, which passed every trial of every run")
 	}
+}
+
+// TestViewHandler_newCases checks that the chart and flaky pages, which
+// keep what they read, show the cases recorded after they were drawn:
+// those of a new run, and those a run records while under way.
+func TestViewHandler_newCases(t *testing.T) {
+	db, _ := viewDB(t)
+	srv := openView(t, db, "")
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d\n%s", path, resp.StatusCode, body)
+		}
+		return string(body)
+	}
+	check := func(run int, has bool, why string) {
+		t.Helper()
+		for path, s := range map[string]string{"/chart?suite=shopping-agent": fmt.Sprintf("<title>run %d: case score", run),
+			"/flaky?suite=shopping-agent": fmt.Sprintf(`title="run %d: fail"`, run)} {
+			if strings.Contains(get(path), s) != has {
+				t.Errorf("%s: has %q is %v, want %v: %s", path, s, !has, has, why)
+			}
+		}
+	}
+	check(4, false, "there is no run 4 yet")
+	if code, _, stderr := runArgs(t, "eval", filepath.Join(filepath.Dir(db), "shopping.yaml"), "-q", "--db", db, "--format", "jsonl"); code > 1 {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	check(4, true, "run 4 was recorded")
+
+	h, err := history.Open(t.Context(), db, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"shopping-agent"}, Start: time.Now(), Options: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(5, false, "run 5 has no case yet")
+	rec.Record(trajeval.CaseResult{ID: "exact-match", Suite: "shopping-agent", Status: trajeval.StatusFail, Score: 0.5, Evaluators: []trajeval.Result{}})
+	if err := rec.End(time.Now(), false); err != nil {
+		t.Fatal(err)
+	}
+	check(5, true, "run 5 recorded a case")
 }
 
 // TestCheckViewAddr checks which addresses view serves without a token.

@@ -20,7 +20,6 @@ import (
 	"github.com/trajeval/trajeval/internal/compare"
 	"github.com/trajeval/trajeval/internal/history"
 	"github.com/trajeval/trajeval/internal/report"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 //go:embed view/*.tmpl
@@ -125,7 +124,7 @@ func loopbackHost(host string) bool {
 //	/chart?suite=S             the scores of a suite's runs over time (&case=ID for one case)
 //	/flaky?suite=S&n=N         the cases whose verdict changed over the N newest runs of a suite
 func viewHandler(h *history.DB) http.Handler {
-	v := &viewer{h: h}
+	v := &viewer{h: h, cache: &viewCache{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", v.runs)
 	mux.HandleFunc("GET /runs/{run}", v.run)
@@ -136,7 +135,10 @@ func viewHandler(h *history.DB) http.Handler {
 	return mux
 }
 
-type viewer struct{ h *history.DB }
+type viewer struct {
+	h     *history.DB
+	cache *viewCache
+}
 
 // viewError is an error with its HTTP status.
 type viewError struct {
@@ -170,25 +172,7 @@ func (v *viewer) page(w http.ResponseWriter, name string, data map[string]any) {
 	w.Write(buf.Bytes())
 }
 
-// suitesOf lists the suite names of runs, in order of first appearance.
-func suitesOf(runs []history.Run) []string {
-	var out []string
-	for _, r := range runs {
-		for _, s := range r.Suites {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
 func (v *viewer) runs(w http.ResponseWriter, r *http.Request) {
-	all, err := v.h.Runs(r.Context(), history.Filter{})
-	if err != nil {
-		v.fail(w, err)
-		return
-	}
 	suite := r.FormValue("suite")
 	limit := 100
 	if s := r.FormValue("n"); s == "all" {
@@ -201,27 +185,36 @@ func (v *viewer) runs(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
+	// Only the runs shown are read: a history of many runs costs a count.
+	f := history.Filter{Suite: suite, Last: limit}
+	runs, err := v.h.Runs(r.Context(), f)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	total, err := v.h.Count(r.Context(), f)
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	suites, err := v.h.Suites(r.Context())
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
 	type row struct {
 		history.Run
 		Suites, Started, Duration, Status string
 		Old, New                          bool
 	}
 	var rows []row
-	more := 0 // runs not shown
-	for i := len(all) - 1; i >= 0; i-- {
-		run := all[i]
-		if suite != "" && !slices.Contains(run.Suites, suite) {
-			continue
-		}
-		if limit > 0 && len(rows) == limit {
-			more++
-			continue
-		}
+	for i := len(runs) - 1; i >= 0; i-- {
+		run := runs[i]
 		rows = append(rows, row{Run: run, Suites: strings.Join(run.Suites, ", "),
 			Started: run.Start.Local().Format("2006-01-02 15:04:05"), Duration: duration(run), Status: status(run),
 			New: len(rows) == 0, Old: len(rows) == 1})
 	}
-	v.page(w, "runs", map[string]any{"Title": "trajeval runs", "Runs": rows, "Suites": suitesOf(all), "Suite": suite, "More": more})
+	v.page(w, "runs", map[string]any{"Title": "trajeval runs", "Runs": rows, "Suites": suites, "Suite": suite, "More": max(0, total-len(runs))})
 }
 
 // reportPage draws rows as the page trajeval report draws, and adds
@@ -365,33 +358,24 @@ func (v *viewer) compare(w http.ResponseWriter, r *http.Request) {
 		"OldID": ids[0], "NewID": ids[1], "Changed": changed, "Same": same, "Text": text.String()})
 }
 
-// suiteRuns returns the rows of the newest limit runs of suite (every
-// run when limit is 0), oldest first, only the rows of that suite.
-func (v *viewer) suiteRuns(ctx context.Context, suite string, limit int) ([]history.Run, [][]trajeval.CaseResult, error) {
+// suiteRuns returns the newest limit runs of suite (every run when
+// limit is 0), oldest first, and their ids.
+func (v *viewer) suiteRuns(ctx context.Context, suite string, limit int) ([]history.Run, []int64, error) {
 	if suite == "" {
 		return nil, nil, viewError{http.StatusBadRequest, errors.New("give a suite: ?suite=NAME (the runs page lists them)")}
 	}
-	runs, err := v.h.Runs(ctx, history.Filter{Suite: suite})
+	runs, err := v.h.Runs(ctx, history.Filter{Suite: suite, Last: limit})
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(runs) == 0 {
 		return nil, nil, viewError{http.StatusNotFound, fmt.Errorf("no run of suite %q in %s", suite, v.h.Where())}
 	}
-	if limit > 0 && len(runs) > limit {
-		runs = runs[len(runs)-limit:]
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
 	}
-	all := make([][]trajeval.CaseResult, len(runs))
-	for i, run := range runs {
-		rows, err := v.h.Rows(ctx, run.ID, false)
-		if err != nil {
-			return nil, nil, err
-		}
-		// A run of several suites holds others' cases: keep this suite's.
-		rows = slices.DeleteFunc(rows, func(c trajeval.CaseResult) bool { return c.Suite != "" && c.Suite != suite })
-		all[i] = rows
-	}
-	return runs, all, nil
+	return runs, ids, nil
 }
 
 // A series is one line of a chart: a score per run, NaN where the run has
@@ -413,58 +397,41 @@ var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#
 
 func (v *viewer) chart(w http.ResponseWriter, r *http.Request) {
 	suite, caseID, evaluator := r.FormValue("suite"), r.FormValue("case"), r.FormValue("evaluator")
-	runs, all, err := v.suiteRuns(r.Context(), suite, 100)
+	runs, ids, err := v.suiteRuns(r.Context(), suite, 100)
 	if err != nil {
 		v.fail(w, err)
 		return
 	}
 	// For each run: the case score and each evaluator's score, averaged
 	// over the cases picked (one case, or every case) and their trials.
-	type acc struct{ sum, n float64 }
-	var names []string // "case score" then evaluators, in order of first appearance
-	per := make([]map[string]*acc, len(runs))
-	var cases []string
-	for i, rows := range all {
-		per[i] = map[string]*acc{}
-		add := func(name string, s float64) {
-			if !slices.Contains(names, name) {
-				names = append(names, name)
-			}
-			a := per[i][name]
-			if a == nil {
-				a = &acc{}
-				per[i][name] = a
-			}
-			a.sum += s
-			a.n++
-		}
-		for _, c := range rows {
-			if !slices.Contains(cases, c.ID) {
-				cases = append(cases, c.ID)
-			}
-			if caseID != "" && c.ID != caseID {
-				continue
-			}
-			if c.Status != trajeval.StatusError {
-				add("case score", c.Score)
-			}
-			for _, e := range c.Evaluators {
-				if e.Status != trajeval.StatusError {
-					add(e.Name, e.Score)
-				}
-			}
-		}
+	got, err := v.cache.get(r.Context(), v.h, fmt.Sprint("scores", ids, suite, "\x00", caseID), func() (any, error) {
+		return v.h.Scores(r.Context(), ids, suite, caseID)
+	})
+	if err != nil {
+		v.fail(w, err)
+		return
 	}
+	sc := got.(history.Scores)
+	cases, evaluators := sc.Cases, sc.Names
 	if caseID != "" && !slices.Contains(cases, caseID) {
 		v.fail(w, viewError{http.StatusNotFound, fmt.Errorf("no run of suite %q has a case %q", suite, caseID)})
 		return
 	}
-	var evaluators []string
-	for _, n := range names {
-		if n != "case score" {
-			evaluators = append(evaluators, n)
+	mean := func(i int, name string) (history.Mean, bool) {
+		if name == "case score" {
+			return sc.Case[i], sc.Case[i].N > 0
+		}
+		m, ok := sc.Evaluators[i][name]
+		return m, ok
+	}
+	var names []string // "case score" then evaluators, in order of first appearance
+	for i := range runs {
+		if sc.Case[i].N > 0 {
+			names = append(names, "case score")
+			break
 		}
 	}
+	names = append(names, evaluators...)
 	const width, height, left, right, top, bottom = 760.0, 260.0, 40.0, 10.0, 10.0, 30.0
 	x := func(i int) float64 {
 		if len(runs) == 1 {
@@ -481,12 +448,12 @@ func (v *viewer) chart(w http.ResponseWriter, r *http.Request) {
 		s := series{Name: name, Colour: palette[k%len(palette)]}
 		var pts []string
 		for i := range runs {
-			a := per[i][name]
-			if a == nil {
+			a, ok := mean(i, name)
+			if !ok {
 				s.Values = append(s.Values, math.NaN())
 				continue
 			}
-			m := a.sum / a.n
+			m := a.Sum / float64(a.N)
 			s.Values = append(s.Values, m)
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(m)))
 			s.Dots = append(s.Dots, dot{x(i), y(m), fmt.Sprintf("run %d: %s %.2f", runs[i].ID, name, m)})
@@ -555,60 +522,55 @@ func (v *viewer) flaky(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	runs, all, err := v.suiteRuns(r.Context(), suite, n)
+	runs, ids, err := v.suiteRuns(r.Context(), suite, n)
 	if err != nil {
 		v.fail(w, err)
 		return
 	}
+	type flakyRows struct {
+		verdicts []history.Verdict
+		total    int
+	}
+	got, err := v.cache.get(r.Context(), v.h, fmt.Sprint("flaky", ids, suite), func() (any, error) {
+		vs, n, err := v.h.Verdicts(r.Context(), ids, suite, true)
+		return flakyRows{vs, n}, err
+	})
+	if err != nil {
+		v.fail(w, err)
+		return
+	}
+	verdicts, total := got.(flakyRows).verdicts, got.(flakyRows).total
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
 	type key struct{ suite, id string }
 	var order []key
 	hist := map[key][]flakyCell{}
-	for i, rows := range all {
-		type tally struct{ pass, fail, err int }
-		counts := map[key]*tally{}
-		var seen []key
-		for _, c := range rows {
-			k := key{c.Suite, c.ID}
-			t := counts[k]
-			if t == nil {
-				t = &tally{}
-				counts[k] = t
-				seen = append(seen, k)
-			}
-			switch c.Status {
-			case trajeval.StatusPass:
-				t.pass++
-			case trajeval.StatusError:
-				t.err++
-			default:
-				t.fail++
+	for _, vd := range verdicts {
+		k := key{vd.Suite, vd.ID}
+		if _, ok := hist[k]; !ok {
+			order = append(order, k)
+			hist[k] = make([]flakyCell, len(runs))
+			for j := range runs {
+				hist[k][j].RunID = runs[j].ID
 			}
 		}
-		for _, k := range seen {
-			if _, ok := hist[k]; !ok {
-				order = append(order, k)
-				hist[k] = make([]flakyCell, len(runs))
-				for j := range runs {
-					hist[k][j].RunID = runs[j].ID
-				}
-			}
-			t := counts[k]
-			cell := &hist[k][i]
-			tot := t.pass + t.fail + t.err
-			switch {
-			case t.pass > 0 && t.pass < tot:
-				cell.Status = "mixed" // trials disagreed
-			case t.pass == tot:
-				cell.Status = "pass"
-			case t.err == tot:
-				cell.Status = "error"
-			default:
-				cell.Status = "fail"
-			}
-			cell.Title = fmt.Sprintf("run %d: %s", runs[i].ID, cell.Status)
-			if tot > 1 {
-				cell.Title += fmt.Sprintf(" (%d of %d trials passed)", t.pass, tot)
-			}
+		cell := &hist[k][at[vd.Run]]
+		tot := vd.Pass + vd.Fail + vd.Errors
+		switch {
+		case vd.Pass > 0 && vd.Pass < tot:
+			cell.Status = "mixed" // trials disagreed
+		case vd.Pass == tot:
+			cell.Status = "pass"
+		case vd.Errors == tot:
+			cell.Status = "error"
+		default:
+			cell.Status = "fail"
+		}
+		cell.Title = fmt.Sprintf("run %d: %s", vd.Run, cell.Status)
+		if tot > 1 {
+			cell.Title += fmt.Sprintf(" (%d of %d trials passed)", vd.Pass, tot)
 		}
 	}
 	var flaky []flakyCase
@@ -633,5 +595,5 @@ func (v *viewer) flaky(w http.ResponseWriter, r *http.Request) {
 	}
 	slices.SortStableFunc(flaky, func(a, b flakyCase) int { return cmp.Compare(b.Flips+b.Mixed, a.Flips+a.Mixed) })
 	v.page(w, "flaky", map[string]any{"Title": "trajeval flaky cases of " + suite, "Suite": suite, "N": n,
-		"Runs": runs, "Flaky": flaky, "Cases": len(order)})
+		"Runs": runs, "Flaky": flaky, "Cases": total})
 }

@@ -110,12 +110,18 @@ type dialect struct {
 	name       string // "sqlite" or "postgres"
 	driver     string
 	migrations string // folder of migrations
+	find       string // the function that finds a text in another: instr(haystack, needle), strpos(...)
 }
 
 var (
-	sqliteDialect   = dialect{"sqlite", "sqlite", "migrations/sqlite"}
-	postgresDialect = dialect{"postgres", "pgx", "migrations/postgres"}
+	sqliteDialect   = dialect{"sqlite", "sqlite", "migrations/sqlite", "instr"}
+	postgresDialect = dialect{"postgres", "pgx", "migrations/postgres", "strpos"}
 )
+
+// contains is the SQL condition that text has sub in it, case-sensitive.
+func (d dialect) contains(text, sub string) string {
+	return d.find + "(" + text + ", " + sub + ") > 0"
+}
 
 // bind rewrites the ? placeholders of q as $1, $2, ... for PostgreSQL.
 // The queries of this package have no ? in their text otherwise.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -405,16 +406,22 @@ func TestDB_Runs(t *testing.T) {
 		record(t, h, history.Run{Start: day, Suites: []string{"shop"}}, results())
 		record(t, h, history.Run{Start: day.Add(48 * time.Hour), Suites: []string{"shop", "bank"}}, results()[:1])
 		record(t, h, history.Run{Start: day.Add(72 * time.Hour), Suites: []string{"bank"}}, results()[:2])
+		record(t, h, history.Run{Start: day.Add(96 * time.Hour), Suites: []string{`say "shop"`}}, nil)
 		tests := []struct {
-			name string
-			f    history.Filter
-			want string // the runs' case counts
+			name  string
+			f     history.Filter
+			want  string // the runs' case counts
+			count int    // how many runs the filter picks, Last aside
 		}{
-			{"all", history.Filter{}, "3 1 2"},
-			{"by suite", history.Filter{Suite: "shop"}, "3 1"},
-			{"since", history.Filter{Since: day.Add(24 * time.Hour)}, "1 2"},
-			{"both", history.Filter{Suite: "bank", Since: day.Add(60 * time.Hour)}, "2"},
-			{"none", history.Filter{Suite: "other"}, ""},
+			{"all", history.Filter{}, "3 1 2 0", 4},
+			{"by suite", history.Filter{Suite: "shop"}, "3 1", 2},
+			{"since", history.Filter{Since: day.Add(24 * time.Hour)}, "1 2 0", 3},
+			{"both", history.Filter{Suite: "bank", Since: day.Add(60 * time.Hour)}, "2", 1},
+			{"none", history.Filter{Suite: "other"}, "", 0},
+			{"a name with quotes", history.Filter{Suite: `say "shop"`}, "0", 1},
+			{"the newest", history.Filter{Last: 2}, "2 0", 4},
+			{"the newest of a suite", history.Filter{Suite: "shop", Last: 1}, "1", 2},
+			{"more than there are", history.Filter{Suite: "bank", Last: 5}, "1 2", 2},
 		}
 		for _, tt := range tests {
 			runs, err := h.Runs(t.Context(), tt.f)
@@ -428,31 +435,80 @@ func TestDB_Runs(t *testing.T) {
 			if g := strings.Join(got, " "); g != tt.want {
 				t.Errorf("%s: runs with %q cases, want %q", tt.name, g, tt.want)
 			}
+			if n, err := h.Count(t.Context(), tt.f); err != nil || n != tt.count {
+				t.Errorf("%s: Count = %d, %v; want %d", tt.name, n, err, tt.count)
+			}
+		}
+		if s, err := h.Suites(t.Context()); err != nil || strings.Join(s, "|") != `shop|bank|say "shop"` {
+			t.Errorf("Suites = %q, %v; want shop, bank, say \"shop\" in order of first appearance", s, err)
 		}
 	})
 }
 
 func TestDB_Prune(t *testing.T) {
+	day := time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC)
+	// Runs 1 to 5 start at these hours of the day: by start, newest
+	// first, 1, 5, 4, 3 (4 and 3 start together: the higher id is the
+	// newer), 2.
+	starts := []int{3, 0, 1, 1, 2}
+	tests := []struct {
+		name string
+		p    history.Pruning
+		kept string // the ids of the runs kept
+	}{
+		{"keep counts by start, not by id", history.Pruning{Keep: 2}, "1 5"},
+		{"of two runs started together, the higher id is the newer", history.Pruning{Keep: 3}, "1 4 5"},
+		{"keep 0 deletes every run", history.Pruning{Keep: 0}, ""},
+		{"keeping more runs than there are deletes none", history.Pruning{Keep: 10}, "1 2 3 4 5"},
+		{"before deletes the runs started before it", history.Pruning{Keep: -1, Before: day.Add(90 * time.Minute)}, "1 5"},
+		{"a run started at before is kept", history.Pruning{Keep: -1, Before: day.Add(time.Hour)}, "1 3 4 5"},
+		{"keep keeps the newest runs, however old", history.Pruning{Keep: 4, Before: day.Add(2 * time.Hour)}, "1 3 4 5"},
+		{"before keeps the newer runs beyond keep", history.Pruning{Keep: 1, Before: day.Add(90 * time.Minute)}, "1 5"},
+		{"neither deletes none", history.Pruning{Keep: -1}, "1 2 3 4 5"},
+	}
 	each(t, func(t *testing.T, dsn string) {
-		h := open(t, dsn)
-		var ids []int64
-		for range 4 {
-			ids = append(ids, record(t, h, history.Run{Start: time.Now()}, results()))
-		}
-		n, err := h.Prune(t.Context(), 1)
-		if err != nil || n != 3 {
-			t.Fatalf("Prune(1) = %d, %v; want 3 runs deleted", n, err)
-		}
-		runs, _ := h.Runs(t.Context(), history.Filter{})
-		if len(runs) != 1 || runs[0].ID != ids[3] {
-			t.Fatalf("the newest run should be kept alone, got %+v", runs)
-		}
-		rows, err := h.Rows(t.Context(), ids[0], false)
-		if err != nil || len(rows) != 0 {
-			t.Errorf("a pruned run's cases should be gone: %d rows, %v", len(rows), err)
-		}
-		if n, err := h.Prune(t.Context(), 5); err != nil || n != 0 {
-			t.Errorf("pruning fewer runs than kept: %d, %v; want 0", n, err)
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				h := open(t, dsn)
+				if _, err := h.Prune(t.Context(), history.Pruning{Keep: 0}); err != nil {
+					t.Fatal(err)
+				}
+				var ids []int64
+				for _, hour := range starts {
+					ids = append(ids, record(t, h, history.Run{Start: day.Add(time.Duration(hour) * time.Hour)}, results()))
+				}
+				n, err := h.Prune(t.Context(), tt.p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs, err := h.Runs(t.Context(), history.Filter{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var kept []string
+				for _, r := range runs {
+					kept = append(kept, fmt.Sprint(slices.Index(ids, r.ID)+1))
+				}
+				if g := strings.Join(kept, " "); g != tt.kept {
+					t.Errorf("kept runs %q, want %q", g, tt.kept)
+				}
+				if n != len(ids)-len(runs) {
+					t.Errorf("Prune says it deleted %d runs, and %d are gone", n, len(ids)-len(runs))
+				}
+				for i, id := range ids {
+					rows, err := h.Rows(t.Context(), id, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := 0
+					if slices.ContainsFunc(runs, func(r history.Run) bool { return r.ID == id }) {
+						want = len(results())
+					}
+					if len(rows) != want {
+						t.Errorf("run %d has %d cases, want %d", i+1, len(rows), want)
+					}
+				}
+			})
 		}
 	})
 }

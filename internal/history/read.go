@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -58,18 +59,40 @@ func scanRun(s interface{ Scan(...any) error }, now time.Time, host string) (Run
 type Filter struct {
 	Suite string    // runs with a suite of this name; "" any
 	Since time.Time // runs started at or after it; zero any
+	Last  int       // the newest Last (by id) of the runs picked; 0 every one
+}
+
+// where returns the SQL condition of f, and its arguments. The suite is
+// looked for in the JSON of the suites' names: a name with a quote may
+// match the runs of another name too, which Runs drops.
+func (f Filter) where(d dialect) (string, []any) {
+	var conds []string
+	var args []any
+	if f.Suite != "" {
+		name, _ := json.Marshal(f.Suite)
+		conds = append(conds, d.contains("suites", "?"))
+		args = append(args, string(name))
+	}
+	if !f.Since.IsZero() {
+		conds = append(conds, "started_at >= ?")
+		args = append(args, f.Since.UnixMilli())
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
 // Runs returns the runs f picks, oldest first.
 func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
-	q := "SELECT " + runColumns + " FROM runs"
-	var args []any
-	if !f.Since.IsZero() {
-		q += " WHERE started_at >= ?"
-		args = append(args, f.Since.UnixMilli())
+	where, args := f.where(h.d)
+	q := "SELECT " + runColumns + " FROM runs" + where + " ORDER BY id"
+	if f.Last > 0 {
+		q = "SELECT * FROM (SELECT " + runColumns + " FROM runs" + where + " ORDER BY id DESC LIMIT ?) r ORDER BY id"
+		args = append(args, f.Last)
 	}
 	now, host := time.Now(), hostname()
-	rows, err := h.db.QueryContext(ctx, h.d.bind(q+" ORDER BY id"), args...)
+	rows, err := h.db.QueryContext(ctx, h.d.bind(q), args...)
 	if err != nil {
 		return nil, h.wrap(err)
 	}
@@ -85,6 +108,41 @@ func (h *DB) Runs(ctx context.Context, f Filter) ([]Run, error) {
 		}
 	}
 	return runs, h.wrap(rows.Err())
+}
+
+// Count returns how many runs f picks, Last aside.
+func (h *DB) Count(ctx context.Context, f Filter) (int, error) {
+	where, args := f.where(h.d)
+	var n int
+	err := h.db.QueryRowContext(ctx, h.d.bind("SELECT COUNT(*) FROM runs"+where), args...).Scan(&n)
+	return n, h.wrap(err)
+}
+
+// Suites returns the names of the suites of every run, in order of first
+// appearance.
+func (h *DB) Suites(ctx context.Context) ([]string, error) {
+	rows, err := h.db.QueryContext(ctx, "SELECT suites FROM runs GROUP BY suites ORDER BY MIN(id)")
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var data string
+		var names []string
+		if err := rows.Scan(&data); err != nil {
+			return nil, h.wrap(err)
+		}
+		if err := json.Unmarshal([]byte(data), &names); err != nil {
+			return nil, fmt.Errorf("%s: suites %s: %w", h.where, data, err)
+		}
+		for _, n := range names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out, h.wrap(rows.Err())
 }
 
 // Run returns the run id.
@@ -259,37 +317,73 @@ func decompress(blob []byte) (*trajeval.Trajectory, error) {
 	return t, nil
 }
 
-// Prune deletes every run but the keep newest, with their cases, and
-// returns how many it deleted.
-func (h *DB) Prune(ctx context.Context, keep int) (int, error) {
-	if keep < 0 {
-		return 0, fmt.Errorf("keep must be 0 or more, got %d", keep)
+// A Pruning says which runs [DB.Prune] deletes.
+type Pruning struct {
+	// Keep is how many of the newest runs, by start (ties by id), are
+	// kept; below 0, any number.
+	Keep int
+	// Before, when not zero, keeps the runs started at or after it.
+	Before time.Time
+}
+
+// Prune deletes the runs p picks, with their cases, and returns how many
+// it deleted:
+//  1. with Keep alone, every run but the Keep newest by start (the
+//     newest id first when two started at the same millisecond);
+//  2. with Before alone, every run started before it;
+//  3. with both, every run started before Before that is not one of the
+//     Keep newest: Keep runs are kept however old they are;
+//  4. with neither (Keep below 0, Before zero), none.
+func (h *DB) Prune(ctx context.Context, p Pruning) (int, error) {
+	if p.Keep < 0 && p.Before.IsZero() {
+		return 0, nil
+	}
+	q := "SELECT id FROM runs"
+	var args []any
+	if !p.Before.IsZero() {
+		q += " WHERE started_at < ?"
+		args = append(args, p.Before.UnixMilli())
+	}
+	q += " ORDER BY started_at DESC, id DESC"
+	if p.Keep > 0 {
+		// The newest runs are kept whatever Before says: skip the Keep
+		// newest of all, those before Before among them.
+		q = "SELECT id FROM runs WHERE id NOT IN (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?)"
+		args = append([]any{p.Keep}, args...)
+		if !p.Before.IsZero() {
+			q += " AND started_at < ?"
+		}
 	}
 	tx, err := h.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, h.wrap(err)
 	}
 	defer tx.Rollback()
-	var cut sql.NullInt64 // the id of the newest run to delete
-	err = tx.QueryRowContext(ctx, h.d.bind("SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?"), keep).Scan(&cut)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
+	rows, err := tx.QueryContext(ctx, h.d.bind(q), args...)
 	if err != nil {
 		return 0, h.wrap(err)
 	}
-	for _, q := range []string{"DELETE FROM evaluators WHERE run_id <= ?", "DELETE FROM cases WHERE run_id <= ?"} {
-		if _, err := tx.ExecContext(ctx, h.d.bind(q), cut.Int64); err != nil {
+	var ids []any
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
 			return 0, h.wrap(err)
 		}
+		ids = append(ids, id)
 	}
-	res, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM runs WHERE id <= ?"), cut.Int64)
-	if err != nil {
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return 0, h.wrap(err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, h.wrap(err)
+	// In chunks: a statement takes a bounded number of arguments.
+	for chunk := range slices.Chunk(ids, 500) {
+		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
+		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN ", "DELETE FROM cases WHERE run_id IN ", "DELETE FROM runs WHERE id IN "} {
+			if _, err := tx.ExecContext(ctx, h.d.bind(q+in), chunk...); err != nil {
+				return 0, h.wrap(err)
+			}
+		}
 	}
-	return int(n), h.wrap(tx.Commit())
+	return len(ids), h.wrap(tx.Commit())
 }
