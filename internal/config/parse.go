@@ -56,15 +56,15 @@ func Parse(file string, data []byte) (n *Node, err error) {
 			docs = append(docs, d.Body)
 		}
 	}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(data)}
 	switch len(docs) {
 	case 0:
 		return nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "the file holds no document"}
 	case 1:
 	default:
-		tk := docs[1].GetToken()
-		return nil, &trajeval.SpecError{File: file, Line: tk.Position.Line, Col: tk.Position.Column, Msg: "more than one YAML document in the file"}
+		line, col := c.at(docs[1].GetToken().Position)
+		return nil, &trajeval.SpecError{File: file, Line: line, Col: col, Msg: "more than one YAML document in the file"}
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(data)}
 	n, err = c.convert(docs[0], "", 0)
 	if err == nil && n.size > maxNodes {
 		return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
@@ -131,14 +131,22 @@ type converter struct {
 func (c *converter) place(n *Node, tk *token.Token, path string) *Node {
 	n.File, n.Path, n.size = c.file, path, 1
 	if tk != nil && tk.Position != nil {
-		n.Line, n.Col = tk.Position.Line, tk.Position.Column
-		// The YAML parser places an empty value ("a:" at the end of a line)
-		// past the line's end: point just after it instead.
-		if n.Line >= 1 && n.Line <= len(c.lineLen) {
-			n.Col = min(n.Col, c.lineLen[n.Line-1]+1)
-		}
+		n.Line, n.Col = c.at(tk.Position)
 	}
 	return n
+}
+
+// at returns the line and column of p inside the input. The YAML parser
+// places an empty value ("a:" at the end of a line) past the line's end,
+// and may count a line more than the input has (after a comment ending in
+// CRLF): the place is then just after the last byte of the line, or of
+// the input.
+func (c *converter) at(p *token.Position) (line, col int) {
+	line, col = max(p.Line, 1), max(p.Column, 1)
+	if line > len(c.lineLen) {
+		line, col = len(c.lineLen), c.lineLen[len(c.lineLen)-1]+1
+	}
+	return line, min(col, c.lineLen[line-1]+1)
 }
 
 // lineLengths returns the bytes of each line of data, line breaks
@@ -271,7 +279,7 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 	n := c.place(&Node{Kind: Map}, tk, path)
 	if len(values) > 0 {
 		if ktk := values[0].Key.GetToken(); ktk != nil && ktk.Position != nil {
-			n.Line, n.Col = ktk.Position.Line, ktk.Position.Column
+			n.Line, n.Col = c.at(ktk.Position)
 		}
 	}
 	seen := map[string]bool{}
@@ -316,7 +324,7 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 		}
 		e := Entry{Key: key, Value: v}
 		if ktk != nil && ktk.Position != nil {
-			e.KeyLine, e.KeyCol = ktk.Position.Line, ktk.Position.Column
+			e.KeyLine, e.KeyCol = c.at(ktk.Position)
 		}
 		if merged[key] {
 			delete(merged, key)
