@@ -189,10 +189,9 @@ type pending struct {
 	incomplete bool
 	conv       *conversation // set for a done conversation, whose turns hold the spans
 	// later holds the spans that came after the trace was done, while it
-	// is a turn held in conversation in (see [Conversations], rule 5); td
+	// is a turn held in a conversation (see [Conversations], rule 5); td
 	// is left as it was done, as the turn's own row may be scoring it.
 	later ptrace.Traces
-	in    *conversation
 }
 
 // New returns a server for cfg and starts its workers; [Server.Shutdown]
@@ -344,7 +343,7 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
 				}
 				if held {
-					s.joined(p, spSize)
+					s.joined(p)
 				}
 			}
 		}
