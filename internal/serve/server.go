@@ -100,7 +100,9 @@ type Config struct {
 	// MaxSpans bounds the spans held, waiting or queued (default 1,000,000).
 	MaxSpans int
 	// MaxBytes bounds the bytes of the spans held, waiting or queued, each
-	// span counted at its protobuf size; 0 sets no bound.
+	// span counted at its protobuf size; 0 sets no bound (the hosts,
+	// trajeval serve and the Collector connector, default to
+	// DefaultMaxBytes).
 	MaxBytes int64
 	// MaxRequestBytes bounds a request's body, compressed and not
 	// (default 16 MiB).
@@ -139,6 +141,10 @@ var (
 	// errClosing refuses a request after shutdown began.
 	errClosing = errors.New("the server is shutting down")
 )
+
+// DefaultMaxBytes is the Config.MaxBytes that trajeval serve and the
+// Collector connector take when they are given none: 512 MiB.
+const DefaultMaxBytes = 512 << 20
 
 // A Server gathers spans into traces and scores them.
 type Server struct {
