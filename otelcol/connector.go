@@ -85,9 +85,6 @@ type Config struct {
 	MaxBytes int64 `mapstructure:"max_bytes"`
 }
 
-// defaultMaxBytes is the default of Config.MaxBytes.
-const defaultMaxBytes = 512 << 20
-
 // Validate reads the policy, so that a bad one stops the Collector before
 // it starts.
 func (c *Config) Validate() error {
@@ -142,7 +139,7 @@ type conn struct {
 func (c *conn) Start(context.Context, component.Host) error {
 	maxBytes := c.cfg.MaxBytes
 	if maxBytes == 0 {
-		maxBytes = defaultMaxBytes
+		maxBytes = serve.DefaultMaxBytes
 	}
 	srv, err := serve.New(serve.Config{Policy: c.pol, Grace: c.cfg.Grace, Idle: c.cfg.Idle,
 		Workers: c.cfg.Workers, Queue: c.cfg.Queue, MaxSpans: c.cfg.MaxSpans, MaxBytes: maxBytes,

@@ -9,11 +9,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/retryafter"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -194,7 +194,7 @@ func (c *Client) once(ctx context.Context, req Request) (content string, usage t
 		if len(msg) > 300 {
 			msg = msg[:300] + "…"
 		}
-		return "", usage, retryAfter(resp.Header.Get("Retry-After"), time.Now()), &StatusError{Code: resp.StatusCode, Msg: msg}
+		return "", usage, retryafter.Parse(resp.Header.Get("Retry-After"), time.Now()), &StatusError{Code: resp.StatusCode, Msg: msg}
 	}
 	if jerr != nil {
 		return "", usage, 0, badReplyf("the judge endpoint's answer is not a chat completion: %v", jerr)
@@ -279,20 +279,6 @@ func (e *badReply) Error() string { return e.msg }
 func (e *badReply) Unwrap() error { return errBadReply }
 
 func badReplyf(format string, args ...any) error { return &badReply{fmt.Sprintf(format, args...)} }
-
-// retryAfter reads a Retry-After header: seconds or an HTTP date.
-func retryAfter(h string, now time.Time) time.Duration {
-	if h == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(h, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(h); err == nil {
-		return max(0, t.Sub(now))
-	}
-	return 0
-}
 
 // fullJitter returns a random wait in [0, base·2^attempt], capped.
 func fullJitter(base time.Duration, attempt int, limit time.Duration) time.Duration {

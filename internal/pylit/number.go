@@ -17,12 +17,10 @@ var (
 		"o": regexp.MustCompile(`^(?:_?[0-7])+$`),
 		"b": regexp.MustCompile(`^(?:_?[01])+$`),
 	}
-	float = regexp.MustCompile(`^(?:(?:D)?\.D|D\.)(?:[eE][+-]?D)?$|^D[eE][+-]?D$`)
+	// float is D.D, .D, D. with an optional exponent, or D with one; D
+	// is digits with _ between them.
+	float = regexp.MustCompile(strings.ReplaceAll(`^(?:(?:D)?\.D|D\.)(?:[eE][+-]?D)?$|^D[eE][+-]?D$`, "D", `[0-9](?:_?[0-9])*`))
 )
-
-func init() {
-	float = regexp.MustCompile(strings.ReplaceAll(float.String(), "D", `[0-9](?:_?[0-9])*`))
-}
 
 // number reads the number at p.i, sign being "" or "-".
 func (p *parser) number(sign string) (any, error) {

@@ -120,9 +120,7 @@ func takeConversations(root *config.Node) (*Conversations, error) {
 type conversation struct {
 	key   string
 	turns []*pending // in the order they were done
-	spans int
-	bytes int64
-	last  time.Time // when its last turn was done
+	last  time.Time  // when its last turn was done
 	// resumed is set when the key's conversation was scored before: this
 	// is its next instance.
 	resumed bool
@@ -190,11 +188,9 @@ func (s *Server) hand(p *pending, now time.Time) {
 	s.metrics.add(&s.metrics.convTurns, 1)
 	// Spans that come from now on go to p.later (rule 5): p.td may be
 	// being scored as the turn's own row.
-	p.later, p.in = ptrace.NewTraces(), c
+	p.later = ptrace.NewTraces()
 	cs.turns[p.id] = p
 	c.turns = append(c.turns, p)
-	c.spans += p.spans
-	c.bytes += p.bytes
 	c.last = now
 	if len(c.turns) >= cs.cfg.MaxTurns {
 		s.queueConversation(c, now)
@@ -215,12 +211,10 @@ func (s *Server) turnOf(id pcommon.TraceID) (held *pending, late bool) {
 	return nil, late
 }
 
-// joined counts a span of size bytes that Ingest added to the held turn
-// p (rule 5 of [Conversations]); the server's counts and p's are Ingest's.
-// s.mu is held.
-func (s *Server) joined(p *pending, size int64) {
-	p.in.spans++
-	p.in.bytes += size
+// joined counts a span that Ingest added to the held turn p (rule 5 of
+// [Conversations]); the server's counts and p's are Ingest's. s.mu is
+// held.
+func (s *Server) joined(p *pending) {
 	p.incomplete = p.rootAt.IsZero()
 	s.metrics.add(&s.metrics.convSpansJoined, 1)
 }
@@ -279,8 +273,9 @@ func (s *Server) flushConversations(now time.Time, all bool) {
 			}
 			c.early = true
 			s.queueConversation(c, now)
-			free -= c.spans
-			freeBytes -= c.bytes
+			spans, bytes := c.held()
+			free -= spans
+			freeBytes -= bytes
 			moved = true
 		}
 	}
@@ -310,12 +305,23 @@ func (s *Server) queueConversation(c *conversation, now time.Time) {
 	}
 	slices.SortStableFunc(c.turns, func(a, b *pending) int { return cmp.Compare(starts[a], starts[b]) })
 	last := c.turns[len(c.turns)-1]
-	p := &pending{id: last.id, rootSpan: last.rootSpan, spans: c.spans, bytes: c.bytes, conv: c}
+	spans, bytes := c.held()
+	p := &pending{id: last.id, rootSpan: last.rootSpan, spans: spans, bytes: bytes, conv: c}
 	for _, t := range c.turns {
 		p.incomplete = p.incomplete || t.incomplete
 	}
 	s.ready = append(s.ready, p)
 	s.cond.Broadcast()
+}
+
+// held returns the spans c's turns hold, and their bytes: Ingest counts
+// those that join a held turn in the turn (rule 5 of [Conversations]).
+func (c *conversation) held() (spans int, bytes int64) {
+	for _, t := range c.turns {
+		spans += t.spans
+		bytes += t.bytes
+	}
+	return spans, bytes
 }
 
 // startOf is the earliest start time of a span of tds that has one, as

@@ -206,7 +206,7 @@ func TestServer_conversations(t *testing.T) {
 				t.Errorf("%d rows before shutdown, want %d", n, tt.before)
 			}
 			if strings.HasPrefix(tt.name, "memory") {
-				waitHeld(t, s)
+				poll(t, "no span is held", func() bool { return s.gaugeValue(t, "trajeval_serve_spans_held") == 0 })
 			}
 			metrics := s.metricsText(t)
 			s.stop()
@@ -282,11 +282,9 @@ func TestServer_conversationLaterSpans(t *testing.T) {
 			if tt.scored {
 				waitRows(t, s.out, 1)
 			} else {
-				// Both turns are done and held; the test's deadline bounds
-				// the wait.
-				for !strings.Contains(s.metricsText(t), "trajeval_serve_conversation_turns_total 2\n") {
-					time.Sleep(2 * time.Millisecond)
-				}
+				poll(t, "both turns are done and held", func() bool {
+					return s.gaugeValue(t, "trajeval_serve_conversation_turns_total") == 2
+				})
 			}
 			b, _ = ptraceotlp.NewExportRequestFromTraces(spansWhere(t, tt.later)).MarshalProto()
 			sendOK(t, s, b, "application/x-protobuf", nil)
@@ -313,15 +311,6 @@ func TestServer_conversationLaterSpans(t *testing.T) {
 				t.Errorf("status error: %s; warnings %q (%s)", conv.Error, conv.Warnings, tt.reason)
 			}
 		})
-	}
-}
-
-// waitHeld waits until the server holds no span; the test's deadline
-// bounds it.
-func waitHeld(t *testing.T, s *server) {
-	t.Helper()
-	for !strings.Contains(s.metricsText(t), "trajeval_serve_spans_held 0\n") {
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 

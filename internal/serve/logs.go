@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +24,7 @@ import (
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/trajeval/trajeval/internal/retryafter"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -425,25 +425,9 @@ func (e *LogExporter) post(body []byte) (rejected int64, msg string, err error) 
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return 0, "", &exportFailure{err: err, retryable: true, after: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+		return 0, "", &exportFailure{err: err, retryable: true, after: min(retryafter.Parse(resp.Header.Get("Retry-After"), time.Now()), time.Hour)}
 	}
 	return 0, "", &exportFailure{err: err}
-}
-
-// retryAfter reads a Retry-After value, seconds or an HTTP date; 0 when
-// there is none.
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		return time.Duration(min(max(n, 0), 3600)) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
-	}
-	return 0
 }
 
 // statusMessage is the message of the google.rpc.Status an OTLP endpoint

@@ -100,7 +100,9 @@ type Config struct {
 	// MaxSpans bounds the spans held, waiting or queued (default 1,000,000).
 	MaxSpans int
 	// MaxBytes bounds the bytes of the spans held, waiting or queued, each
-	// span counted at its protobuf size; 0 sets no bound.
+	// span counted at its protobuf size; 0 sets no bound (the hosts,
+	// trajeval serve and the Collector connector, default to
+	// DefaultMaxBytes).
 	MaxBytes int64
 	// MaxRequestBytes bounds a request's body, compressed and not
 	// (default 16 MiB).
@@ -139,6 +141,10 @@ var (
 	// errClosing refuses a request after shutdown began.
 	errClosing = errors.New("the server is shutting down")
 )
+
+// DefaultMaxBytes is the Config.MaxBytes that trajeval serve and the
+// Collector connector take when they are given none: 512 MiB.
+const DefaultMaxBytes = 512 << 20
 
 // A Server gathers spans into traces and scores them.
 type Server struct {
@@ -189,10 +195,9 @@ type pending struct {
 	incomplete bool
 	conv       *conversation // set for a done conversation, whose turns hold the spans
 	// later holds the spans that came after the trace was done, while it
-	// is a turn held in conversation in (see [Conversations], rule 5); td
+	// is a turn held in a conversation (see [Conversations], rule 5); td
 	// is left as it was done, as the turn's own row may be scoring it.
 	later ptrace.Traces
-	in    *conversation
 }
 
 // New returns a server for cfg and starts its workers; [Server.Shutdown]
@@ -344,7 +349,7 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
 				}
 				if held {
-					s.joined(p, spSize)
+					s.joined(p)
 				}
 			}
 		}

@@ -154,10 +154,14 @@ func (c *Checker) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 		d.Mode += " (" + c.opts.Matching.String() + " matching)"
 	}
 	notes := map[string]any{"category": c.opts.Category, "matching": c.opts.Matching.String()}
+	text := ""
+	if len(steps) == 0 {
+		text = textAnswer(t)
+	}
 	var v verdict
 	switch {
-	case len(steps) == 0 && textAnswer(t) != "":
-		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{decodeFailure(textAnswer(t))}}
+	case text != "":
+		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{decodeFailure(text)}}
 	case c.rule == simpleRule && len(steps) != 1:
 		v = verdict{errorType: "simple_function_checker:wrong_count", errors: []string{"Wrong number of functions."}}
 	case c.rule == multipleRule && len(steps) != len(c.items):

@@ -3,6 +3,7 @@ package vertex
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,12 +27,7 @@ func loadCSV(path string, data []byte, opts suite.Options) (*suite.Suite, []erro
 	root := &config.Node{Kind: config.List, File: path, Line: 1, Col: 1}
 	err := format.EachCSV(bytes.NewReader(data), func(r format.Row) error {
 		row := &config.Node{Kind: config.Map, File: path, Line: r.Line, Col: 1}
-		cols := make([]string, 0, len(r.Cells))
-		for k := range r.Cells {
-			cols = append(cols, k)
-		}
-		slices.Sort(cols)
-		for _, k := range cols {
+		for _, k := range slices.Sorted(maps.Keys(r.Cells)) {
 			c := r.Cells[k]
 			row.Entries = append(row.Entries, config.Entry{Key: k, KeyLine: c.Line, KeyCol: c.Col,
 				Value: &config.Node{Kind: config.String, Text: c.Text, File: path, Line: c.Line, Col: c.Col, Path: k}})
