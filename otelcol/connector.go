@@ -74,7 +74,8 @@ type Config struct {
 	Workers int `mapstructure:"workers"`
 	// Queue bounds the traces waiting to be scored (default 1024).
 	Queue int `mapstructure:"queue"`
-	// MaxSpans bounds the spans held (default 1,000,000).
+	// MaxSpans bounds the spans held (default serve.DefaultMaxSpans,
+	// 1,000,000).
 	MaxSpans int `mapstructure:"max_spans"`
 	// MaxBytes bounds the bytes of the spans held, each counted at its
 	// protobuf size (default 512 MiB, trajeval serve's --max-bytes). A

@@ -84,7 +84,7 @@ the others are dropped, logged and counted in /metrics.`,
 	fl.DurationVar(&f.idle, "idle", 30*time.Second, "how long a trace without its root span waits for more spans before it is scored as incomplete")
 	fl.DurationVar(&f.shutdown, "shutdown-timeout", 30*time.Second, "how long shutdown may take to score what is held")
 	fl.IntVar(&f.queue, "queue", 1024, "done traces that may wait to be scored; beyond, requests are refused with 429")
-	fl.IntVar(&f.maxSpans, "max-spans", 1_000_000, "spans that may be held; beyond, requests are refused with 429")
+	fl.IntVar(&f.maxSpans, "max-spans", serve.DefaultMaxSpans, "spans that may be held; beyond, requests are refused with 429")
 	fl.Int64Var(&f.maxBytes, "max-bytes", serve.DefaultMaxBytes, "bytes of spans (protobuf size) that may be held; beyond, requests are refused with 429")
 	fl.Int64Var(&f.outBacklog, "out-backlog-bytes", 64<<20, "bytes of result rows that may wait after --out failed; beyond, requests are refused with 503")
 	fl.IntVar(&f.workers, "workers", 0, "traces scored at once (default execution.workers, else one per CPU)")

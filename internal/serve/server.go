@@ -97,7 +97,8 @@ type Config struct {
 	Tick time.Duration
 	// Queue bounds the done traces waiting to be scored (default 1024).
 	Queue int
-	// MaxSpans bounds the spans held, waiting or queued (default 1,000,000).
+	// MaxSpans bounds the spans held, waiting or queued (default
+	// DefaultMaxSpans).
 	MaxSpans int
 	// MaxBytes bounds the bytes of the spans held, waiting or queued, each
 	// span counted at its protobuf size; 0 sets no bound (the hosts,
@@ -141,6 +142,10 @@ var (
 	// errClosing refuses a request after shutdown began.
 	errClosing = errors.New("the server is shutting down")
 )
+
+// DefaultMaxSpans is the Config.MaxSpans that trajeval serve and the
+// Collector connector take when they are given none.
+const DefaultMaxSpans = 1_000_000
 
 // DefaultMaxBytes is the Config.MaxBytes that trajeval serve and the
 // Collector connector take when they are given none: 512 MiB.
@@ -219,7 +224,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Queue = 1024
 	}
 	if cfg.MaxSpans <= 0 {
-		cfg.MaxSpans = 1_000_000
+		cfg.MaxSpans = DefaultMaxSpans
 	}
 	if cfg.MaxRequestBytes <= 0 {
 		cfg.MaxRequestBytes = 16 << 20
