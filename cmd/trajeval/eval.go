@@ -86,7 +86,8 @@ or a judge: block in the suite (docs/judges.md). Answers are cached: a
 rerun of an unchanged suite asks nothing.
 
 Every run is recorded in the run history (docs/history.md): in --db, else
-$TRAJEVAL_DB, else .trajeval/runs.db beside the first suite; --no-db
+$TRAJEVAL_DB, else .trajeval/runs.db at the project's root (the git work
+tree's root, else the first suite's folder); --no-db
 records nothing. trajeval runs lists the runs, show prints one.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,

@@ -32,7 +32,7 @@ type historyFlags struct {
 }
 
 func (h *historyFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&h.db, "db", "", "record the run in this database: a SQLite file, a folder (its .trajeval/runs.db) or a postgres:// URL (default: $TRAJEVAL_DB, else .trajeval/runs.db beside the first suite)")
+	f.StringVar(&h.db, "db", "", "record the run in this database: a SQLite file, a folder (its .trajeval/runs.db) or a postgres:// URL (default: $TRAJEVAL_DB, else .trajeval/runs.db at the project's root: the git work tree's root, else the first suite's folder)")
 	f.BoolVar(&h.noDB, "no-db", false, "do not record the run in the run history")
 }
 
@@ -71,11 +71,7 @@ func (h *historyFlags) evalDSN(getenv func(string) string, paths []string) (stri
 	if db != "" {
 		return dsnOf(db), nil
 	}
-	dir := paths[0]
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = filepath.Dir(dir)
-	}
-	return filepath.Join(dir, defaultDB), nil
+	return filepath.Join(projectRoot(paths[0]), defaultDB), nil
 }
 
 // openHistory opens the history that runs, show and compare read.
@@ -95,11 +91,25 @@ func openHistory(cmd *cobra.Command, db string) (*history.DB, error) {
 				break
 			}
 			if filepath.Dir(dir) == dir {
-				return nil, fmt.Errorf("%w: no %s in %s or a folder above it (eval records runs beside the first suite: give --db FOLDER, a database file or a postgres:// URL)", history.ErrNoHistory, defaultDB, wd)
+				return nil, noHistoryError(wd)
 			}
 		}
 	}
 	return history.Open(ctx, dsnOf(db), history.Options{})
+}
+
+// noHistoryError says that no history was found from wd up, naming any
+// found below it.
+func noHistoryError(wd string) error {
+	msg := fmt.Sprintf("no %s in %s or a folder above it (eval records runs at the project's root: the git work tree's root, else the suite's folder)", defaultDB, wd)
+	if below := historiesBelow(wd); len(below) > 0 {
+		rel, err := filepath.Rel(wd, filepath.Dir(filepath.Dir(below[0])))
+		if err != nil {
+			rel = below[0]
+		}
+		return fmt.Errorf("%w: %s; there is one in %s: give --db %s", history.ErrNoHistory, msg, rel, shellQuote(rel))
+	}
+	return fmt.Errorf("%w: %s; give --db FOLDER, a database file or a postgres:// URL", history.ErrNoHistory, msg)
 }
 
 // A recording records an eval run; a nil one records nothing.

@@ -94,10 +94,19 @@ func initFrom(cmd *cobra.Command, dir, tracePath string) error {
 	return printNext(cmd, names, full)
 }
 
-// printNext says what was written and the command that runs the suite.
+// printNext makes git ignore the run history, says what was written and
+// the command that runs the suite.
 func printNext(cmd *cobra.Command, written []string, suitePath string) error {
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "wrote %s\n\nrun it:\n  trajeval eval %s\n", strings.Join(written, ", "), shellQuote(suitePath))
+	fmt.Fprintf(w, "wrote %s\n", strings.Join(written, ", "))
+	ignore, err := ignoreHistory(filepath.Dir(suitePath))
+	if err != nil {
+		return fmt.Errorf("the suite is written, but the run history could not be added to the ignore file: %w", err)
+	}
+	if ignore != "" {
+		fmt.Fprintf(w, "added %s to %s, so that git ignores the run history eval keeps there\n", historyIgnore, ignore)
+	}
+	fmt.Fprintf(w, "\nrun it:\n  trajeval eval %s\n", shellQuote(suitePath))
 	return nil
 }
 

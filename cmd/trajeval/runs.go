@@ -29,8 +29,8 @@ records it is alive (on this host, its process exists; on another, it
 wrote within the last minute), else as interrupted (killed), with the
 cases it recorded.
 
-eval records each run in .trajeval/runs.db beside its first suite (or
---db, $TRAJEVAL_DB); runs reads --db, else $TRAJEVAL_DB, else the nearest
+eval records each run in .trajeval/runs.db at the project's root (the git
+work tree's root, else the first suite's folder; or --db, $TRAJEVAL_DB); runs reads --db, else $TRAJEVAL_DB, else the nearest
 .trajeval/runs.db from the current folder up. See docs/history.md.`,
 		Example: `  trajeval runs --db examples
   trajeval runs --suite shop --since 2026-01-31 --json
