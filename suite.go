@@ -153,11 +153,13 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 
 // CheckFiles checks what a run would find only case by case, as the
 // command's validate does: that every trace file the suites name (trace:
-// and traces:) exists and is readable, and that the program of every
+// and traces:) exists and reads without error as a run would read it
+// (damage is the reader's positioned error), and that the program of every
 // target a case runs is found. The error joins a *[SpecError] for each
 // problem, at the setting's place, sorted as [LoadSuite]'s.
 func (s *Suite) CheckFiles() error {
 	errs := suite.CheckTraces(s.suites)
+	errs = append(errs, suite.CheckContents(context.Background(), s.suites)...)
 	errs = append(errs, suite.CheckTargets(s.suites, s.load.traces)...)
 	suite.SortErrors(errs)
 	return errors.Join(errs...)
@@ -325,6 +327,10 @@ type JudgeOptions struct {
 //  5. a Filter pattern that is malformed, or that picks no case when
 //     every suite has cases (a suite without cases picks among its
 //     trajectories, known only as Run reads them).
+//  6. a trace file that a picked case, its suite or o.Traces would have
+//     the run read and that cannot be opened (a *[SpecError] at the key
+//     that names it, with the names near it), so that a mistyped path is
+//     a configuration error, not a failed case.
 //
 // The trajectories of the suites in s.Open are not known before they are
 // read, and are not among the cases.

@@ -3,6 +3,8 @@ package trajeval_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -265,5 +267,57 @@ func TestRunOptions_Load_basis(t *testing.T) {
 				t.Errorf("Load: %v, want a configuration error containing %q (%s)", err, tt.err, tt.reason)
 			}
 		})
+	}
+}
+
+func TestSuite_Plan_missingTrace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("suite.yaml", "execution:\n  evaluators:\n    - {type: tool_trajectory, expected: [search]}\nevalcases:\n  - id: typo\n    trace: tracs/a.json\n  - id: fine\n    trace: traces/a.json\n")
+	write("traces/a.json", `{"messages": [{"role": "user", "content": "hi"}]}`)
+	s, err := trajeval.LoadSuite(filepath.Join(dir, "suite.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts trajeval.RunOptions
+		want string // in the error; "" for none
+		why  string
+	}{
+		{"picked", trajeval.RunOptions{}, "suite.yaml:6:12: evalcases[0].trace: trace file tracs/a.json cannot be read: no such file or directory (record the case's trace there, or fix the path; it is relative to the suite file's folder, " + dir + "; near names: traces/a.json)",
+			"a mistyped trace: path is a configuration error at its key, with what it is relative to and the near name, not a failed case"},
+		{"not picked", trajeval.RunOptions{Filter: []string{"fine"}}, "",
+			"a case the run leaves out is not read, so its file is not checked"},
+		{"missing traces file", trajeval.RunOptions{Filter: []string{"fine"}, Traces: filepath.Join(dir, "runs.jsonl")}, "",
+			"every picked case names its own trace, so --traces is not read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.Plan(tt.opts)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none: %s", err, tt.why)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, trajeval.ErrConfig)):
+				t.Errorf("error %v\nwant a configuration error holding %q: %s", err, tt.want, tt.why)
+			}
+		})
+	}
+	write("open.yaml", "execution:\n  evaluators:\n    - {type: tool_trajectory, expected: [search]}\n")
+	o, err := trajeval.LoadSuite(filepath.Join(dir, "open.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = o.Plan(trajeval.RunOptions{Traces: filepath.Join(dir, "traces", "b.json")})
+	if err == nil || !strings.Contains(err.Error(), "--traces file "+filepath.Join(dir, "traces", "b.json")+" cannot be read: no such file or directory") || !strings.Contains(err.Error(), "near names: "+filepath.Join(dir, "traces", "a.json")) {
+		t.Errorf("error %v; want the missing --traces file as a configuration error naming the near file", err)
 	}
 }

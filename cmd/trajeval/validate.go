@@ -21,9 +21,10 @@ func validateCmd() *cobra.Command {
 
 Every configuration error is printed as file:line:col: path: message, with a
 suggestion where a close valid name exists. Every trace file a suite names
-(trace: and traces:) must exist and be readable, and the program of every
-target a case runs must be found. Exit code 0 when the
-suites are valid, 2 otherwise.`,
+(trace: and traces:) must exist and read without error as eval reads it
+(damage is reported at its file, line and column), and the program of
+every target a case runs must be found. Exit code 0 when the suites are
+valid, 2 otherwise.`,
 		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := trajeval.RunOptions{Config: config, Basis: basis, Questions: questions, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}

@@ -237,8 +237,10 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 
 // Check returns what would stop a run of suites with opts before any
 // case: an unknown opts.From; suites with no cases and no traces to score
-// (one *trajeval.SpecError each, joined); trials with no case that runs a
-// target (ErrTrialsNeedTarget). Run checks the same first.
+// (one *trajeval.SpecError each, joined); a trace file that a picked case,
+// its suite or the run would read and that cannot be opened (one
+// *trajeval.SpecError each, at the key that names it); trials with no case
+// that runs a target (ErrTrialsNeedTarget). Run checks the same first.
 func Check(suites []*suite.Suite, opts Options) error {
 	if opts.From != "" {
 		if _, err := trace.Lookup(opts.From); err != nil {
@@ -246,6 +248,13 @@ func Check(suites []*suite.Suite, opts Options) error {
 		}
 	}
 	if errs := suite.CheckOpen(suites, opts.Traces); len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	var pick func(s *suite.Suite, c *suite.Case) bool
+	if opts.Only != nil {
+		pick = func(s *suite.Suite, c *suite.Case) bool { return opts.Only(s.Name, c.ID) }
+	}
+	if errs := suite.CheckPicked(suites, opts.Traces, pick); len(errs) > 0 {
 		return errors.Join(errs...)
 	}
 	if opts.Trials > 1 && !runsTarget(suites, opts) {
