@@ -251,7 +251,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	}
 	f := c.Flags()
 	f.StringVar(&traces, "traces", "", "trace file (any format) holding the cases' trajectories, matched by id")
-	f.StringVar(&out, "out", "", "also write results as JSON Lines to this file, one row per case")
+	f.StringVarP(&out, "out", "o", "", "also write results as JSON Lines to this file, one row per case")
 	f.StringVar(&format, "format", "text", "report format on standard output: "+strings.Join(report.Formats, ", "))
 	f.Float64Var(&threshold, "threshold", 0, "pass threshold for evaluators that set none, over the file's defaults")
 	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else one per CPU, or 1 with a target)")

@@ -17,7 +17,7 @@ func formatsCmd() *cobra.Command {
 		Long: `List every trace format, one line each: the name --from takes and what it
 reads, in the order formats are tried when a file's format is detected
 from its content (docs/formats.md).`,
-		Args: cobra.NoArgs,
+		Args: noArgs("trajeval formats"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
 			if asJSON {

@@ -7,9 +7,13 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/trajeval/trajeval/internal/suggest"
 )
 
 // Run runs the command line args (without the program name) with the
@@ -32,13 +36,13 @@ scores them with one engine of optimal matchers.`,
 	}
 	root.Version = currentVersion() // --version, as the version command prints it
 	root.SetVersionTemplate("trajeval {{.Version}}\n")
-	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), reportCmd(), compareCmd(), versionCmd(), initCmd(), evaluatorsCmd(), formatsCmd(), schemaCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(runsCmd(), showCmd(), viewCmd())
+	root.SetArgs(commandFirst(root, args))
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
@@ -58,7 +62,7 @@ scores them with one engine of optimal matchers.`,
 		}
 	}()
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
+		return usageError{fmt.Errorf("%w%s\nrun '%s --help' for usage", err, flagHint(c, err), c.CommandPath())}
 	})
 	err := root.ExecuteContext(ctx)
 	if err != nil && !errors.Is(err, errCasesFailed) && !errors.Is(err, errRegressed) {
@@ -68,6 +72,52 @@ scores them with one engine of optimal matchers.`,
 		}
 	}
 	return err
+}
+
+// commandFirst moves the command's name to the front of args when flags
+// come before it, so that flags may stand anywhere on the line:
+// trajeval --quiet eval suite.yaml is trajeval eval --quiet suite.yaml.
+// The name is the first argument, before any "--", that names one of
+// root's commands or their aliases.
+func commandFirst(root *cobra.Command, args []string) []string {
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-") {
+		return args
+	}
+	names := map[string]bool{"help": true}
+	for _, c := range root.Commands() {
+		names[c.Name()] = true
+		for _, a := range c.Aliases {
+			names[a] = true
+		}
+	}
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if names[a] {
+			return slices.Concat([]string{a}, args[:i], args[i+1:])
+		}
+	}
+	return args
+}
+
+// flagHint is "did you mean --NAME?" for an unknown flag near one of c's
+// flags, and "" otherwise.
+func flagHint(c *cobra.Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var flags []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			flags = append(flags, f.Name)
+		}
+	})
+	if best := suggest.Closest(name, flags); best != "" {
+		return fmt.Sprintf(" (did you mean --%s?)", best)
+	}
+	return ""
 }
 
 // A usageError is a mistake in the command line.

@@ -36,7 +36,7 @@ work tree's root, else the first suite's folder; or --db, $TRAJEVAL_DB); runs re
   trajeval runs --suite shop --since 2026-01-31 --json
   trajeval runs prune --keep 50
   trajeval runs prune --older-than 30d`,
-		Args: cobra.NoArgs,
+		Args: noArgs("trajeval runs [--db PATH] [--suite NAME] [--since DATE]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var f history.Filter
 			f.Suite = suite
@@ -136,7 +136,7 @@ old they are.`,
 		Example: `  trajeval runs prune --keep 50
   trajeval runs prune --older-than 30d
   trajeval runs prune --before 2026-01-31 --keep 10`,
-		Args: cobra.NoArgs,
+		Args: noArgs("trajeval runs prune --keep 50"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p := history.Pruning{Keep: -1}
 			if cmd.Flags().Changed("keep") {

@@ -22,7 +22,7 @@ editors that use yaml-language-server, start a suite with
   # yaml-language-server: $schema=` + suite.SchemaURL + `
 
 The schema checks shapes; 'trajeval validate' checks everything.`,
-		Args: cobra.NoArgs,
+		Args: noArgs("trajeval schema > trajeval-suite.schema.json"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			data, err := suite.Schema()
 			if err != nil {

@@ -59,7 +59,7 @@ with 503 so that exporters retry. Rows still unwritten at exit go to stderr
 as JSON lines. Log events the endpoint refuses for a while (connection
 errors, 429, 502, 503, 504) are retried with backoff for --otlp-logs-retry;
 the others are dropped, logged and counted in /metrics.`,
-		Args: cobra.ExactArgs(1),
+		Args: needs(1, 1, "a policy file", "trajeval serve POLICY.yaml (trajeval serve --help shows a policy)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.token == "" {
 				f.token = os.Getenv("TRAJEVAL_TOKEN")
@@ -74,7 +74,7 @@ the others are dropped, logged and counted in /metrics.`,
 	fl.BoolVar(&f.check, "check", false, "check the policy, print its evaluators and selectors, and exit without listening")
 	fl.StringVar(&f.http, "http", "127.0.0.1:4318", `OTLP/HTTP, /metrics and health address; "" for none`)
 	fl.StringVar(&f.grpc, "grpc", "127.0.0.1:4317", `OTLP/gRPC address; "" for none`)
-	fl.StringVar(&f.out, "out", "", "append each result as a JSON line to this file")
+	fl.StringVarP(&f.out, "out", "o", "", "append each result as a JSON line to this file")
 	fl.StringVar(&f.otlpLogs, "otlp-logs", "", "send gen_ai.evaluation.result events to this OTLP/HTTP logs URL (e.g. http://127.0.0.1:4318/v1/logs)")
 	fl.DurationVar(&f.logsRetry, "otlp-logs-retry", 5*time.Minute, "how long a batch of log events the endpoint refuses for a while is retried; 0 for never")
 	fl.IntVar(&f.logsBacklog, "otlp-logs-backlog", 65536, "log events that may wait to be sent; beyond, new ones are dropped and counted")

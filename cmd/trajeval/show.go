@@ -62,7 +62,7 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 		Example: `  trajeval show last
   trajeval show 12 refund-policy -v
   trajeval show last~1 --format jsonl > before.jsonl`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: needs(1, 2, "a run (an id, last, or last~N) and at most one case id", "trajeval show last [CASE]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}

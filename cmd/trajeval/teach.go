@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/trajeval/trajeval/internal/plural"
 )
 
 // agentvSpelling returns the error for eval's arguments spelled as
@@ -20,6 +22,16 @@ func agentvSpelling(args []string) error {
 		return nil
 	}
 	return usageError{fmt.Errorf("trajeval has no `eval run`; did you mean: trajeval eval %s", strings.Join(args[1:], " "))}
+}
+
+// noArgs refuses arguments to a command that takes none, showing its use.
+func noArgs(usage string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		return usageError{fmt.Errorf("%s takes no arguments, got %s (%s): %s", cmd.Name(), plural.Count(len(args), "argument", "arguments"), strings.Join(args, " "), usage)}
+	}
 }
 
 // needs checks a command's arguments, from min to max of them (max < 0:

@@ -15,7 +15,7 @@ func versionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version (the same as trajeval --version)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs("trajeval version"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintf(cmd.OutOrStdout(), "trajeval %s\n", currentVersion())
 			return nil

@@ -32,7 +32,7 @@ in a cookie the server sets when a page is opened with ?token=TOKEN.`,
 		Example: `  trajeval view --db examples
   trajeval view --addr 127.0.0.1:9000
   TRAJEVAL_TOKEN=s3cret trajeval view --addr 0.0.0.0:8080`,
-		Args: cobra.NoArgs,
+		Args: noArgs("trajeval view [--db PATH] [--addr HOST:PORT]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if token == "" {
 				token = getenv(cmd.Context())("TRAJEVAL_TOKEN")
