@@ -256,6 +256,10 @@ type RunOptions struct {
 	// run again, and the row is yielded in its place, as it was. Rows
 	// that are no case of this run are not yielded.
 	Done []CaseResult
+	// Shard runs one part of the cases picked by Filter and Only (see
+	// [Shard] for how they are split), and stamps each result with it
+	// (CaseResult.Shard); the zero Shard runs them all.
+	Shard Shard
 
 	// Workers is how many cases are scored at once; 0 is the largest
 	// execution.workers of the suites, else 1 when some case runs a target
@@ -401,6 +405,22 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 			return o.Only == nil || !ok || o.Only(c)
 		}
 	}
+	if o.Shard != (Shard{}) {
+		if err := o.Shard.check(); err != nil {
+			return nil, err
+		}
+		base := p.opts.Only
+		keys := make([]string, 0, len(cur.Cases))
+		for _, c := range cur.Cases {
+			if base == nil || base(c.Suite, c.ID) {
+				keys = append(keys, shardKey(c.Suite, c.ID))
+			}
+		}
+		in := o.Shard.pick(keys)
+		p.opts.Only = func(suiteName, id string) bool {
+			return (base == nil || base(suiteName, id)) && in(suiteName, id)
+		}
+	}
 	if err := run.Check(cur.suites, p.opts); err != nil {
 		return nil, err
 	}
@@ -497,7 +517,11 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	}
 	done := make(chan error, 1)
 	go func() {
+		shard := opts.Shard.String()
 		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error {
+			if shard != "" {
+				r.Shard = shard
+			}
 			it := item{r: r}
 			if agents {
 				it.ack = make(chan struct{})

@@ -29,6 +29,7 @@ func evalCmd() *cobra.Command {
 		threshold                         float64
 		workers                           int
 		filters                           []string
+		shard                             string
 		basis                             []string
 		verbose, lenient, quiet           bool
 		tg                                targetFlags
@@ -70,6 +71,16 @@ case's suite name and id, so shop/* picks every case of suite shop. A case
 runs when some pattern matches it, with all its turns and trials; a suite
 with no cases picks trajectories by their ids. A pattern that matches
 nothing is an error (exit 2) naming the nearest ids.
+
+--shard K/N runs part K of N of the cases (after --filter), so that N CI
+machines share a suite: every machine gets the same suites and its own K,
+and each case runs on exactly one, with all its trials. The parts are
+balanced (they differ by one case at most) and the same on every machine;
+each row says its shard ("shard": "2/3"). trajeval report merges the
+shards' results files into one report; in the run history the shards of
+one run are one run when they share --run-id ID (default: the CI
+service's own run id: GITHUB_RUN_ID, CI_PIPELINE_ID, BUILDKITE_BUILD_ID,
+CIRCLE_WORKFLOW_ID, BITBUCKET_BUILD_NUMBER, BUILD_BUILDID or BUILD_TAG).
 
 A case with no recorded trace (no trace:, no --traces) runs its suite's
 target: --target NAME, else the suite's execution.target, defined under
@@ -119,6 +130,13 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				Filter: filters, Workers: workers, Config: config, Basis: basis, Questions: questions,
 				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
+			}
+			if shard != "" {
+				sh, err := trajeval.ParseShard(shard)
+				if err != nil {
+					return usageError{fmt.Errorf("--shard: %w", err)}
+				}
+				opts.Shard = sh
 			}
 			if cmd.Flags().Changed("threshold") {
 				if threshold < 0 || threshold > 1 {
@@ -264,6 +282,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
 	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
 	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
+	f.StringVar(&shard, "shard", "", "run part K of N of the cases, such as 2/3, on each of N machines (see above)")
 	f.StringArrayVar(&filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
 	f.StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE (default: each task's reward_basis)")
 	tg.register(f)

@@ -27,13 +27,15 @@ var defaultDB = filepath.Join(".trajeval", "runs.db")
 
 // historyFlags are eval's flags for the run history.
 type historyFlags struct {
-	db   string
-	noDB bool
+	db    string
+	noDB  bool
+	runID string
 }
 
 func (h *historyFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&h.db, "db", "", "record the run in this database: a SQLite file, a folder (its .trajeval/runs.db) or a postgres:// URL (default: $TRAJEVAL_DB, else .trajeval/runs.db at the project's root: the git work tree's root, else the first suite's folder)")
 	f.BoolVar(&h.noDB, "no-db", false, "do not record the run in the run history")
+	f.StringVar(&h.runID, "run-id", "", "with --shard, the id that makes the shards one run in the history (default: the CI service's run id)")
 }
 
 // dbFlag adds --db to a command that reads the history.
@@ -174,7 +176,16 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *trajeval.Sui
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
 		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
-	rec, err := db.Begin(ctx, run)
+	var rec *history.Recorder
+	if opts.Shard == (trajeval.Shard{}) {
+		rec, err = db.Begin(ctx, run)
+	} else if run.Key = runID(h.runID, getenv(ctx)); run.Key != "" {
+		run.Shards = opts.Shard.Count
+		rec, err = db.BeginShard(ctx, run, opts.Shard.Index)
+	} else {
+		stderr(fmt.Sprintf("shard %s is recorded as a run of its own: give --run-id ID, the same on every shard, to record the shards as one run", opts.Shard))
+		rec, err = db.Begin(ctx, run)
+	}
 	if err != nil {
 		db.Close()
 		return failed(err)

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,7 +132,7 @@ func TestScript(t *testing.T) {
 						continue
 					}
 					_, err := os.Stat(ts.MkAbs(a))
-					if err == nil || (i > 0 && (rest[i-1] == "--out" || rest[i-1] == "--dump-traces")) {
+					if err == nil || (i > 0 && slices.Contains([]string{"--out", "-o", "--dump-traces", "--db"}, rest[i-1]) && !strings.Contains(a, "://")) {
 						rest[i] = ts.MkAbs(a)
 					}
 				}

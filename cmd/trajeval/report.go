@@ -47,13 +47,17 @@ command or a results file was wrong.`,
 			if !slices.Contains(report.Formats, format) {
 				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
 			}
-			var rows []report.Row
+			var files [][]report.Row
 			for _, name := range args {
 				rs, err := readResults(cmd, name)
 				if err != nil {
 					return err
 				}
-				rows = append(rows, rs...)
+				files = append(files, rs)
+			}
+			rows, warnings := mergeShards(files)
+			for _, w := range warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 			}
 			var dst io.Writer = cmd.OutOrStdout()
 			var file *os.File

@@ -18,7 +18,7 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-const runColumns = "id, suites, paths, git_commit, git_branch, started_at, ended_at, status, options, cases, passed, failed, errors, host, pid, heartbeat_at"
+const runColumns = "id, suites, paths, git_commit, git_branch, started_at, ended_at, status, options, cases, passed, failed, errors, host, pid, heartbeat_at, run_key, shards"
 
 // scanRun reads a run, giving a run with no end its status as shown:
 // running while it is live (rule 8 of the package), else interrupted.
@@ -27,12 +27,15 @@ func scanRun(s interface{ Scan(...any) error }, now time.Time, host string) (Run
 		r                    Run
 		suites, paths, opts  string
 		commit, branch, from sql.NullString
+		key                  sql.NullString
 		start                int64
 		end, pid, beat       sql.NullInt64
+		shards               sql.NullInt64
 	)
-	if err := s.Scan(&r.ID, &suites, &paths, &commit, &branch, &start, &end, &r.Status, &opts, &r.Cases, &r.Passed, &r.Failed, &r.Errors, &from, &pid, &beat); err != nil {
+	if err := s.Scan(&r.ID, &suites, &paths, &commit, &branch, &start, &end, &r.Status, &opts, &r.Cases, &r.Passed, &r.Failed, &r.Errors, &from, &pid, &beat, &key, &shards); err != nil {
 		return r, err
 	}
+	r.Key, r.Shards = key.String, int(shards.Int64)
 	r.Host, r.PID = from.String, int(pid.Int64)
 	if beat.Valid {
 		r.Heartbeat = time.UnixMilli(beat.Int64).UTC()
@@ -200,8 +203,13 @@ func (h *DB) Resolve(ctx context.Context, ref string) (int64, error) {
 
 // Rows returns the results of run id in the order they were recorded, as
 // eval wrote them (rule 6 of the package); each with its trajectory when
-// trajectories is set.
+// trajectories is set. The rows of a sharded run come shard after shard in
+// turn, each with its Shard.
 func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.CaseResult, error) {
+	var shards sql.NullInt64
+	if err := h.db.QueryRowContext(ctx, h.d.bind("SELECT shards FROM runs WHERE id = ?"), id).Scan(&shards); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, h.wrap(err)
+	}
 	traj := "NULL"
 	if trajectories {
 		traj = "trajectory"
@@ -228,6 +236,9 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 		}
 		c.Status = trajeval.Status(status)
 		c.Error, c.Trace, c.Partial = errText.String, traceName.String, partial != 0
+		if n := int(shards.Int64); n > 0 {
+			c.Shard = strconv.Itoa((seq-1)%n+1) + "/" + strconv.Itoa(n)
+		}
 		if started.Valid {
 			c.StartedAt = time.UnixMilli(started.Int64).UTC()
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -42,10 +43,15 @@ type Run struct {
 	Heartbeat time.Time `json:"heartbeat_at,omitzero"`
 	// Options are the run's options, as JSON.
 	Options json.RawMessage `json:"options"`
-	Cases   int             `json:"cases"`
-	Passed  int             `json:"passed"`
-	Failed  int             `json:"failed"`
-	Errors  int             `json:"errors"`
+	// Key names a run that several processes record, a shard each (eval
+	// --shard K/N --run-id KEY): the shards begun with one Key are one
+	// run. Shards is their count. "" and 0 for a run of one process.
+	Key    string `json:"key,omitempty"`
+	Shards int    `json:"shards,omitempty"`
+	Cases  int    `json:"cases"`
+	Passed int    `json:"passed"`
+	Failed int    `json:"failed"`
+	Errors int    `json:"errors"`
 }
 
 // Run statuses.
@@ -76,6 +82,11 @@ type Recorder struct {
 	done chan struct{} // closed when the writer returns
 	err  error         // the first write error; read after done is closed
 	seq  int
+	// shard and shards are the part of a keyed run this recorder writes
+	// (1-based) and their count; 0 for a run of one process. The shard's
+	// results take the places shard, shard+shards, shard+2·shards, … so
+	// that shards never take the same place.
+	shard, shards int
 }
 
 // A pending result is one handed to the recorder and not yet written.
@@ -106,7 +117,14 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 	if err != nil {
 		return nil, h.wrap(err)
 	}
-	r := &Recorder{h: h, id: id, jobs: make(chan *pending, MaxPending), ch: make(chan *pending, MaxPending), done: make(chan struct{})}
+	return h.start(ctx, id, 0, 0), nil
+}
+
+// start returns the recorder of run id, shard of shards, with its encoders
+// and writer running.
+func (h *DB) start(ctx context.Context, id int64, shard, shards int) *Recorder {
+	r := &Recorder{h: h, id: id, shard: shard, shards: shards,
+		jobs: make(chan *pending, MaxPending), ch: make(chan *pending, MaxPending), done: make(chan struct{})}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for p := range r.jobs {
@@ -116,7 +134,7 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 		}()
 	}
 	go r.write(context.WithoutCancel(ctx))
-	return r, nil
+	return r
 }
 
 // ID is the run's id.
@@ -126,7 +144,11 @@ func (r *Recorder) ID() int64 { return r.id }
 // results wait already. c must not change afterwards.
 func (r *Recorder) Record(c trajeval.CaseResult) {
 	r.seq++
-	p := &pending{c: c, seq: r.seq, ready: make(chan struct{})}
+	seq := r.seq
+	if r.shards > 0 {
+		seq = (r.seq-1)*r.shards + r.shard
+	}
+	p := &pending{c: c, seq: seq, ready: make(chan struct{})}
 	select {
 	case r.ch <- p:
 	case <-r.done: // the writer stopped on an error: End reports it
@@ -148,6 +170,9 @@ func (r *Recorder) End(end time.Time, interrupted bool) error {
 	status := StatusDone
 	if interrupted {
 		status = StatusInterrupted
+	}
+	if r.shards > 0 {
+		return r.endShard(end, status)
 	}
 	_, err := r.h.db.Exec(r.h.d.bind("UPDATE runs SET ended_at = ?, status = ? WHERE id = ?"), end.UnixMilli(), status, r.id)
 	return r.h.wrap(err)
@@ -175,7 +200,8 @@ func (r *Recorder) write(ctx context.Context) {
 			// A heartbeat that cannot be written is not the run's
 			// failure: the run reads as interrupted from another host
 			// sooner, and a write of results reports a lasting fault.
-			r.h.db.ExecContext(ctx, r.h.d.bind("UPDATE runs SET heartbeat_at = ? WHERE id = ?"), time.Now().UnixMilli(), r.id)
+			set, args := r.writer()
+			r.h.db.ExecContext(ctx, r.h.d.bind("UPDATE runs SET heartbeat_at = ?"+set+" WHERE id = ?"), slices.Concat([]any{time.Now().UnixMilli()}, args, []any{r.id})...)
 			continue
 		}
 		batch = append(batch[:0], first)
@@ -300,14 +326,7 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 		cases = append(cases, p.row)
 		evals = append(evals, p.evals...)
 		counts[0]++
-		switch p.c.Status {
-		case trajeval.StatusPass:
-			counts[1]++
-		case trajeval.StatusFail:
-			counts[2]++
-		default:
-			counts[3]++
-		}
+		counts[statusColumn(p.c.Status)]++
 	}
 	tx, err := r.h.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -320,8 +339,9 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 	if err := r.h.insert(ctx, tx, "evaluators", evaluatorColumns, evals); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ?, heartbeat_at = ? WHERE id = ?"),
-		counts[0], counts[1], counts[2], counts[3], time.Now().UnixMilli(), r.id)
+	set, args := r.writer()
+	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ?, heartbeat_at = ?"+set+" WHERE id = ?"),
+		slices.Concat([]any{counts[0], counts[1], counts[2], counts[3], time.Now().UnixMilli()}, args, []any{r.id})...)
 	if err != nil {
 		return r.h.wrap(err)
 	}

@@ -93,6 +93,10 @@ func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
 		e.b = append(e.b, `,"trace_ids":`...)
 		e.strs(r.TraceIDs)
 	}
+	if r.Shard != "" {
+		e.b = append(e.b, `,"shard":`...)
+		e.str(r.Shard)
+	}
 	if !r.StartedAt.IsZero() {
 		e.b = append(e.b, `,"started_at":"`...)
 		e.b = r.StartedAt.UTC().AppendFormat(e.b, timeLayout)

@@ -165,6 +165,9 @@ func randomResult(rng *rand.Rand, depth int) trajeval.CaseResult {
 	if some(rng) {
 		r.Attempt = rng.IntN(4)
 	}
+	if some(rng) {
+		r.Shard = randomText(rng)
+	}
 	if rng.IntN(4) > 0 {
 		r.Evaluators = randomEvaluators(rng, depth)
 	}

@@ -71,6 +71,9 @@ type CaseResult struct {
 	// scoring. A trajectory of a shared traces file is read before its
 	// case starts, and its reading is not counted.
 	DurationMS float64 `json:"duration_ms,omitempty"`
+	// Shard is the part of a sharded run (eval --shard K/N) that scored
+	// the case, as "K/N"; "" when the run was not sharded.
+	Shard string `json:"shard,omitempty"`
 }
 
 // JudgeUsage counts the judge calls of an evaluator, a case or a run.
