@@ -176,6 +176,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *trajeval.Sui
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
 		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
+	run.KeepPassing = opts.IncludeTrace
 	var rec *history.Recorder
 	if opts.Shard == (trajeval.Shard{}) {
 		rec, err = db.Begin(ctx, run)

@@ -54,31 +54,55 @@ func BenchmarkCompress(b *testing.B) {
 	b.ReportMetric(float64(size)/float64(i), "stored-B/op")
 }
 
-// BenchmarkRecorder_Record records 2,000 cases with their trajectories
-// into a SQLite history per op: the cost eval pays for its history.
+// BenchmarkRecorder_Record records 2,000 cases of three evaluators into a
+// SQLite history per op, the cost eval pays for its history: cases that
+// passed (their verdicts and scores kept), cases that failed (their
+// trajectories and details kept too), and passed cases kept whole
+// (Run.KeepPassing, as eval --include-trace records).
 func BenchmarkRecorder_Record(b *testing.B) {
-	const n = 2000
-	cases := make([]trajeval.CaseResult, n)
-	for i := range cases {
-		cases[i] = trajeval.CaseResult{ID: fmt.Sprintf("case-%07d", i), Suite: "bench", Status: trajeval.StatusPass, Score: 1,
-			Trajectory: benchTrajectory(i), Evaluators: []trajeval.Result{{Name: "check", Type: "tool_trajectory", Status: trajeval.StatusPass, Score: 1, Threshold: 1, Weight: 1, Required: true,
-				Details: &trajeval.Details{Mode: "in_order", Hits: 20, Expected: 20, Actual: 20}}}}
-	}
-	h, err := history.Open(b.Context(), filepath.Join(b.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer h.Close()
-	for b.Loop() {
-		rec, err := h.Begin(b.Context(), history.Run{Start: time.Now(), Suites: []string{"bench"}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, c := range cases {
-			rec.Record(c)
-		}
-		if err := rec.End(time.Now(), false); err != nil {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct {
+		name   string
+		status trajeval.Status
+		keep   bool
+	}{{"pass", trajeval.StatusPass, false}, {"fail", trajeval.StatusFail, false}, {"pass-kept", trajeval.StatusPass, true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			const n = 2000
+			cases := make([]trajeval.CaseResult, n)
+			for i := range cases {
+				var matched []trajeval.Pair
+				var extra []trajeval.Extra
+				for s := range 20 {
+					if s%7 == 0 {
+						matched = append(matched, trajeval.Pair{Item: s/7 + 1, Step: s + 1, Tool: "search"})
+					} else {
+						extra = append(extra, trajeval.Extra{Step: s + 1, Tool: "fetch"})
+					}
+				}
+				d := &trajeval.Details{Mode: "in_order", Hits: 3, Expected: 3, Actual: 20, Matched: matched, Extra: extra}
+				ev := func(name, typ string) trajeval.Result {
+					return trajeval.Result{Name: name, Type: typ, Status: bc.status, Score: 1, Threshold: 1, Weight: 1, Required: true, Details: d}
+				}
+				cases[i] = trajeval.CaseResult{ID: fmt.Sprintf("case-%07d", i), Suite: "bench", Status: bc.status, Score: 1,
+					Trajectory: benchTrajectory(i), Evaluators: []trajeval.Result{ev("check", "tool_trajectory"), ev("superset", "tool_trajectory"), ev("budget", "execution_metrics")}}
+			}
+			h, err := history.Open(b.Context(), filepath.Join(b.TempDir(), "runs.db"), history.Options{Create: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer h.Close()
+			for b.Loop() {
+				rec, err := h.Begin(b.Context(), history.Run{Start: time.Now(), Suites: []string{"bench"}, KeepPassing: bc.keep})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, c := range cases {
+					rec.Record(c)
+				}
+				if err := rec.End(time.Now(), false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/case")
+		})
 	}
 }

@@ -13,7 +13,8 @@
 //  3. A run is a row of runs ([DB.Begin]); each case result (each trial
 //     of a case run several times) a row of cases, with a row of
 //     evaluators per evaluator result, and the trajectory it was scored
-//     on as gzip of its canonical JSON ([Recorder.Record]).
+//     on as gzip of its canonical JSON ([Recorder.Record]). The shards of
+//     a run recorded by several processes are one run ([DB.BeginShard]).
 //  4. Results are written by a goroutine of their own, in transactions
 //     that each hold every result handed over while the previous one was
 //     written (group commit): one result at a time when cases are slow, a
@@ -27,7 +28,8 @@
 //     still running (rule 8).
 //  6. [DB.Rows] gives a run's results back as the rows eval wrote: the
 //     same values, in the same order, so that reports and comparisons of
-//     a recorded run equal those of its results file.
+//     a recorded run equal those of its results file; but for what rule
+//     9 leaves out.
 //  7. Several runs may write to one database at once: SQLite waits up to
 //     [Options].BusyTimeout for another writer ([ErrLocked] after that), and
 //     PostgreSQL serialises migrations with an advisory lock.
@@ -39,6 +41,13 @@
 //     recorded on another host (or by a trajeval older than schema
 //     version 2, which recorded neither), when its heartbeat is less than
 //     [HeartbeatLive] old.
+//  9. A case that passed keeps its verdict, score, warnings and its
+//     evaluators' verdicts and scores, but not its trajectory nor its
+//     evaluators' details (the matched and extra steps, the notes),
+//     unless the run is begun with [Run].KeepPassing: a passing case is
+//     most of a healthy run, and those two are nine tenths of its bytes
+//     and most of the time it takes to record it. A case that did not
+//     pass keeps everything, to explain it.
 package history
 
 import (

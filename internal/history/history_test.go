@@ -152,27 +152,38 @@ func record(t *testing.T, h *history.DB, run history.Run, rows []trajeval.CaseRe
 func TestRecorder_Record(t *testing.T) {
 	tests := []struct {
 		name         string
+		keepPassing  bool
 		trajectories bool
 		why          string
 	}{
-		{"with trajectories", true, "the stored trajectory comes back as the canonical JSON eval --include-trace writes"},
-		{"without trajectories", false, "a run without --include-trace reads back without them"},
+		{"with trajectories", true, true, "the stored trajectory comes back as the canonical JSON eval --include-trace writes"},
+		{"without trajectories", true, false, "a run without --include-trace reads back without them"},
+		{"passing cases lean", false, true, "by default a passing case keeps its verdicts and scores, not its trajectory nor its evaluators' details; the others keep everything"},
 	}
 	each(t, func(t *testing.T, dsn string) {
 		h := open(t, dsn)
 		start := time.Date(2026, 1, 31, 12, 0, 0, 0, time.UTC)
-		id := record(t, h, history.Run{Suites: []string{"shop"}, Paths: []string{"suite.yaml"}, Commit: "abc", Branch: "main",
-			Start: start, Options: json.RawMessage(`{"workers":2}`)}, results())
+		ids := map[bool]int64{}
+		for _, keep := range []bool{true, false} {
+			ids[keep] = record(t, h, history.Run{Suites: []string{"shop"}, Paths: []string{"suite.yaml"}, Commit: "abc", Branch: "main",
+				Start: start, Options: json.RawMessage(`{"workers":2}`), KeepPassing: keep}, results())
+		}
+		id := ids[true]
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				got, err := h.Rows(t.Context(), id, tt.trajectories)
+				got, err := h.Rows(t.Context(), ids[tt.keepPassing], tt.trajectories)
 				if err != nil {
 					t.Fatal(err)
 				}
 				want := results()
-				if !tt.trajectories {
-					for i := range want {
+				for i := range want {
+					if !tt.trajectories || (!tt.keepPassing && want[i].Status == trajeval.StatusPass) {
 						want[i].Trajectory = nil
+					}
+					if !tt.keepPassing && want[i].Status == trajeval.StatusPass {
+						for j := range want[i].Evaluators {
+							want[i].Evaluators[j].Details = nil
+						}
 					}
 				}
 				if g, w := jsonl(t, got), jsonl(t, want); g != w {

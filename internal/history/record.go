@@ -48,6 +48,12 @@ type Run struct {
 	// run. Shards is their count. "" and 0 for a run of one process.
 	Key    string `json:"key,omitempty"`
 	Shards int    `json:"shards,omitempty"`
+	// KeepPassing keeps the trajectories and the evaluators' details of
+	// the cases that passed, as of the others. It is how Begin is to
+	// record, and is not stored: by default a passing case keeps its
+	// verdict, score, evaluators' verdicts and scores, and no more (rule
+	// 9 of the package).
+	KeepPassing bool `json:"-"`
 	Cases  int    `json:"cases"`
 	Passed int    `json:"passed"`
 	Failed int    `json:"failed"`
@@ -82,6 +88,7 @@ type Recorder struct {
 	done chan struct{} // closed when the writer returns
 	err  error         // the first write error; read after done is closed
 	seq  int
+	keepPassing bool
 	// shard and shards are the part of a keyed run this recorder writes
 	// (1-based) and their count; 0 for a run of one process. The shard's
 	// results take the places shard, shard+shards, shard+2·shards, … so
@@ -117,18 +124,21 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 	if err != nil {
 		return nil, h.wrap(err)
 	}
-	return h.start(ctx, id, 0, 0), nil
+	return h.start(ctx, id, run.KeepPassing, 0, 0), nil
 }
 
 // start returns the recorder of run id, shard of shards, with its encoders
 // and writer running.
-func (h *DB) start(ctx context.Context, id int64, shard, shards int) *Recorder {
-	r := &Recorder{h: h, id: id, shard: shard, shards: shards,
+func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shards int) *Recorder {
+	r := &Recorder{h: h, id: id, keepPassing: keepPassing, shard: shard, shards: shards,
 		jobs: make(chan *pending, MaxPending), ch: make(chan *pending, MaxPending), done: make(chan struct{})}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for p := range r.jobs {
-				p.encode(r.id)
+				p.encode(r.id, r.keepPassing || p.c.Status != trajeval.StatusPass)
+				// The writer needs no more of it: its trajectory and
+				// details go now, not when the batch is written.
+				p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
 				close(p.ready)
 			}
 		}()
@@ -144,6 +154,9 @@ func (r *Recorder) ID() int64 { return r.id }
 // results wait already. c must not change afterwards.
 func (r *Recorder) Record(c trajeval.CaseResult) {
 	r.seq++
+	if c.Status == trajeval.StatusPass && !r.keepPassing {
+		c.Trajectory = nil // not kept: let it go now, not once encoded
+	}
 	seq := r.seq
 	if r.shards > 0 {
 		seq = (r.seq-1)*r.shards + r.shard
@@ -282,8 +295,9 @@ var (
 		"required", "error", "turn", "details", "members", "judge"}
 )
 
-// encode turns p's result into its rows, as run id's.
-func (p *pending) encode(id int64) {
+// encode turns p's result into its rows, as run id's; without its
+// evaluators' details unless keep.
+func (p *pending) encode(id int64, keep bool) {
 	c := p.c
 	j := func(v any, present bool) any {
 		if !present {
@@ -310,7 +324,7 @@ func (p *pending) encode(id int64) {
 		nullString(c.Trace), started, c.DurationMS, traj}
 	for i, e := range c.Evaluators {
 		p.evals = append(p.evals, []any{id, p.seq, i + 1, e.Name, e.Type, string(e.Status), e.Score, e.Threshold, e.Weight,
-			bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, e.Details != nil),
+			bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, keep && e.Details != nil),
 			j(e.Members, len(e.Members) > 0), j(e.Judge, e.Judge != nil)})
 	}
 }
