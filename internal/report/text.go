@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -24,6 +25,10 @@ import (
 // trials still count every run. With Colour, the report is painted for a
 // terminal: the verdicts in green (pass), red (fail) and yellow (error),
 // the details dimmed.
+//
+// What the results quote (case ids, tool names, arguments, errors) is
+// escaped as [escape.Text] does, so that no control sequence of a trace
+// reaches the terminal, in colour or not.
 type Text struct {
 	W          io.Writer
 	Verbose    bool // explain passing evaluators too
@@ -42,7 +47,7 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 	}
 	var b strings.Builder
 	trajeval.WriteCase(&b, r, t.Verbose)
-	out := b.String()
+	out := escape.Text(b.String()) // before the paint, which is ours
 	if t.Colour {
 		out = paintCase(out)
 	}
@@ -53,7 +58,7 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 // Close writes the summary line.
 func (t *Text) Close(s Summary) error {
 	if t.trials.attempts {
-		if _, err := io.WriteString(t.W, textTrials(&t.trials)); err != nil {
+		if _, err := io.WriteString(t.W, escape.Text(textTrials(&t.trials))); err != nil {
 			return err
 		}
 	}
