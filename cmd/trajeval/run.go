@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/trajeval/trajeval/internal/escape"
 )
 
 // Run runs the command line args (without the program name) with the
@@ -35,7 +37,10 @@ scores them with one engine of optimal matchers.`,
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
-	root.SetErr(stderr)
+	// Warnings and errors quote traces, agents and judges: what they
+	// hold reaches the terminal escaped (see package escape). Standard
+	// output is escaped by each report, whose colours are its own.
+	root.SetErr(escape.NewWriter(stderr))
 	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), reportCmd(), compareCmd(), versionCmd(), initCmd(), evaluatorsCmd(), formatsCmd(), schemaCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(runsCmd(), showCmd(), viewCmd())

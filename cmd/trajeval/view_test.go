@@ -135,6 +135,11 @@ func TestViewHandler(t *testing.T) {
 			if resp.StatusCode != tt.code {
 				t.Fatalf("%s: status %d, want %d (%s)\n%s", tt.path, resp.StatusCode, tt.code, tt.why, body)
 			}
+			// A browser must not guess another type than the one sent (a
+			// results file read as HTML would run what a trace put in it).
+			if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("%s: X-Content-Type-Options %q, want nosniff", tt.path, got)
+			}
 			for _, s := range tt.has {
 				if !strings.Contains(string(body), s) {
 					t.Errorf("%s: %s: the page lacks %q", tt.path, tt.why, s)
