@@ -50,7 +50,7 @@ func hostileResults() ([]trajeval.CaseResult, report.Summary) {
 			}}}}
 	errored := trajeval.CaseResult{ID: h("broken"), Suite: h("suite"), Status: trajeval.StatusError, Attempt: 2, Error: h("agent failed:\nline two"),
 		Evaluators: []trajeval.Result{{Name: h("judge"), Type: "llm_judge", Status: trajeval.StatusError, Error: h("judge said")}}}
-	pass := trajeval.CaseResult{ID: h("fine"), Status: trajeval.StatusPass, Score: 1, Attempt: 1,
+	pass := trajeval.CaseResult{ID: h("fine\nPASS  forged  score 1.00\n"), Status: trajeval.StatusPass, Score: 1, Attempt: 1,
 		Evaluators: []trajeval.Result{{Name: h("flow"), Type: "tool_trajectory", Score: 1, Status: trajeval.StatusPass, Threshold: 1}}}
 	return []trajeval.CaseResult{fail, errored, pass}, report.Summary{Cases: 3, Passed: 1, Failed: 1, Errors: 1}
 }
@@ -74,6 +74,11 @@ func TestWriters_hostile(t *testing.T) {
 
 	t.Run("text", func(t *testing.T) {
 		shownSafely(t, out["text"], "the text report goes to a terminal")
+		for line := range strings.Lines(string(out["text"])) {
+			if strings.HasPrefix(line, "PASS  forged") {
+				t.Errorf("a case id started a line of its own: %q", line)
+			}
+		}
 		for _, id := range []string{`case\x1b]0;pwned\x07`, `\u202egnp.exe\u202c`, `\xff\xfe\xc3`} {
 			if !bytes.Contains(out["text"], []byte(id)) {
 				t.Errorf("the text report does not show %s escaped", id)

@@ -26,9 +26,10 @@ import (
 // terminal: the verdicts in green (pass), red (fail) and yellow (error),
 // the details dimmed.
 //
-// What the results quote (case ids, tool names, arguments, errors) is
-// escaped as [escape.Text] does, so that no control sequence of a trace
-// reaches the terminal, in colour or not.
+// What the results quote is escaped, so that no control sequence of a
+// trace reaches the terminal, in colour or not: a case's id and suite as
+// [escape.Line] does (they stay on their line), its explanation (tool
+// names, arguments, errors, warnings) as [escape.Text] does.
 type Text struct {
 	W          io.Writer
 	Verbose    bool // explain passing evaluators too
@@ -45,9 +46,16 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 	if t.FailedOnly && r.Status == trajeval.StatusPass {
 		return nil
 	}
+	// The heading names the case on one line: its id and suite are
+	// escaped as lines, so that neither can start a line of its own (a
+	// verdict that is not the case's); the explanation below is text of
+	// several lines. Both before the paint, which is ours.
+	h := r
+	h.ID, h.Suite = escape.Line(r.ID), escape.Line(r.Suite)
 	var b strings.Builder
-	trajeval.WriteCase(&b, r, t.Verbose)
-	out := escape.Text(b.String()) // before the paint, which is ours
+	trajeval.WriteCase(&b, h, t.Verbose)
+	head, body, _ := strings.Cut(b.String(), "\n")
+	out := head + "\n" + escape.Text(body)
 	if t.Colour {
 		out = paintCase(out)
 	}
@@ -58,7 +66,7 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 // Close writes the summary line.
 func (t *Text) Close(s Summary) error {
 	if t.trials.attempts {
-		if _, err := io.WriteString(t.W, escape.Text(textTrials(&t.trials))); err != nil {
+		if _, err := io.WriteString(t.W, textTrials(&t.trials)); err != nil {
 			return err
 		}
 	}
@@ -107,7 +115,7 @@ func textTrials(ts *trialSet) string {
 	}
 	fmt.Fprintf(&b, "\ntrials (pass@k and pass^k for k = %s)\n", strings.Join(kl, ", "))
 	for _, c := range ts.cases {
-		fmt.Fprintf(&b, "  %s  %d/%d passed", caseName(c.Suite, c.ID), c.Passed, c.Trials)
+		fmt.Fprintf(&b, "  %s  %d/%d passed", escape.Line(caseName(c.Suite, c.ID)), c.Passed, c.Trials)
 		if c.Errors > 0 {
 			// They count as not passing; say so, so that pass^k 0 over
 			// trials that could not run is not read as an agent failing.
