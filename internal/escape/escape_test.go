@@ -187,3 +187,16 @@ func unescape(s string) string {
 	}
 	return b.String()
 }
+
+func BenchmarkText(b *testing.B) {
+	plain := strings.Repeat("  ✗ flow  tool_trajectory in_order  0.50 < 1.00\n", 40)
+	hostile := strings.Repeat("  ✗ flow\x1b[2J  \u202etool\xff  0.50 < 1.00\n", 40)
+	for _, in := range []struct{ name, s string }{{"plain", plain}, {"hostile", hostile}} {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.s)))
+			for b.Loop() {
+				_ = escape.Text(in.s)
+			}
+		})
+	}
+}
