@@ -61,18 +61,14 @@ type HTML struct {
 // Case adds r. When r carries a trajectory under "trajectory" (however the
 // run stored it), the page draws its steps.
 func (h *HTML) Case(r trajeval.CaseResult) error {
-	// Not json.Marshal: it would write <, > and & in the arguments as
-	// \u003c, \u003e and \u0026, and the page would show those.
-	var raw bytes.Buffer
-	enc := json.NewEncoder(&raw)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	raw, err := json.Marshal(r)
+	if err != nil {
 		return err
 	}
 	var t struct {
 		Trajectory json.RawMessage `json:"trajectory"`
 	}
-	if err := json.Unmarshal(raw.Bytes(), &t); err != nil {
+	if err := json.Unmarshal(raw, &t); err != nil {
 		return err
 	}
 	row := Row{CaseResult: r}
@@ -294,10 +290,9 @@ var slowStep = regexp.MustCompile(`^step (\d+) took `)
 const maxArgs = 2000
 
 // shownArgs is how the page shows a step's arguments: the JSON the agent
-// sent, with <, > and & as they are when an encoder wrote them as
-// \u003c, \u003e and \u0026 (encoding/json does, so rows written by
-// other tools may hold them), cut after maxArgs bytes on a character
-// boundary.
+// sent, with <, > and & as they are where an encoder wrote them as
+// \u003c, \u003e and \u0026 (encoding/json and the canonical form do),
+// cut after maxArgs bytes on a character boundary.
 func shownArgs(raw json.RawMessage) string {
 	var b []byte
 	for i := 0; i < len(raw) && len(b) <= maxArgs; i++ {
