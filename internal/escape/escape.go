@@ -22,6 +22,14 @@
 //     alone, so that C:\Users\me reads as itself.
 //
 // Text with nothing to escape is returned as it is, without a copy.
+//
+// A [Writer] escapes as Text does all that is written through it
+// (standard error, where warnings and errors quote traces). [MarkdownCell]
+// and [HTML] escape as Line does, then what Markdown and HTML would read
+// as markup.
+//
+// Colours and other sequences trajeval writes itself are added after the
+// escaping, or written to the writer under a Writer (see [Raw]).
 package escape
 
 import (
@@ -35,9 +43,6 @@ func Text(s string) string { return escape(s, true) }
 // Line escapes s for a field that must stay on its line: newline and tab
 // are escaped too.
 func Line(s string) string { return escape(s, false) }
-
-// Needed reports whether Text would change s.
-func Needed(s string) bool { return needed(s, true) }
 
 func escape(s string, lines bool) string {
 	if !needed(s, lines) {
