@@ -52,25 +52,44 @@ func escape(s string, lines bool) string {
 }
 
 // needed reports whether s holds anything to escape: a control or bidi
-// character, invalid UTF-8, or a backslash (which may need doubling).
+// character, invalid UTF-8, or a backslash (which may need doubling). It
+// looks at bytes: C1 characters are C2 80 to C2 9F in UTF-8, the bidi
+// ones E2 80 AA to E2 80 AE and E2 81 A6 to E2 81 A9.
 func needed(s string, lines bool) bool {
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == '\\' || control(rune(c), lines) {
-				return true
-			}
-			i++
+		if !suspect[c] {
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || control(r, lines) {
+		switch {
+		case c == '\\' || c == 0x7f:
 			return true
+		case c < 0x20:
+			if !lines || (c != '\n' && c != '\t') {
+				return true
+			}
+		case c == 0xc2:
+			if i+1 < len(s) && s[i+1] <= 0x9f {
+				return true // 80 to 9f; below 80 is invalid, and escaped too
+			}
+		case c == 0xe2:
+			if i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae ||
+				s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9) {
+				return true
+			}
 		}
-		i += n
 	}
-	return false
+	return !utf8.ValidString(s)
 }
+
+// suspect marks the bytes needed looks at closer.
+var suspect = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['\\'], t[0x7f], t[0xc2], t[0xe2] = true, true, true, true
+	return t
+}()
 
 // control reports whether r is escaped by rules 1 to 3.
 func control(r rune, lines bool) bool {
