@@ -166,8 +166,8 @@ func TestWriters_hostile(t *testing.T) {
 		if !utf8.Valid(page) {
 			t.Error("the page is not valid UTF-8")
 		}
-		for _, raw := range []string{"<img", "<!--", "javascript:alert"} {
-			if n := bytes.Count(page, []byte(raw)); n > 0 && raw != "javascript:alert" {
+		for _, raw := range []string{"<img", "<!--"} {
+			if bytes.Contains(page, []byte(raw)) {
 				t.Errorf("the page holds %q raw: the text must stay data", raw)
 			}
 		}
