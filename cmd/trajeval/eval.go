@@ -15,6 +15,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
@@ -295,7 +296,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 // isTerminal reports whether w is a terminal that understands redrawing a
 // line.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := escape.Raw(w).(*os.File)
 	return ok && os.Getenv("TERM") != "dumb" && term.IsTerminal(int(f.Fd()))
 }
 

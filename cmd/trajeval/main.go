@@ -33,6 +33,8 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/trajeval/trajeval/internal/escape"
 )
 
 func main() {
@@ -101,7 +103,8 @@ func stopOf(ctx context.Context) <-chan struct{} {
 // errCasesFailed says the run worked and some case did not pass.
 var errCasesFailed = errors.New("some cases did not pass")
 
-// exitCode is the one place that turns an outcome into an exit code.
+// exitCode is the one place that turns an outcome into an exit code. The
+// error is printed escaped: it may quote a trace (see package escape).
 func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
@@ -109,9 +112,9 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errCasesFailed), errors.Is(err, errRegressed):
 		return 1
 	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(stderr, "trajeval:", err)
+		fmt.Fprintln(stderr, "trajeval:", escape.Text(err.Error()))
 		return 130
 	}
-	fmt.Fprintln(stderr, "trajeval:", err)
+	fmt.Fprintln(stderr, "trajeval:", escape.Text(err.Error()))
 	return 2
 }

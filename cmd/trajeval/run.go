@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
@@ -38,7 +39,10 @@ scores them with one engine of optimal matchers.`,
 	root.SetVersionTemplate("trajeval {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
-	root.SetErr(stderr)
+	// Warnings and errors quote traces, agents and judges: what they
+	// hold reaches the terminal escaped (see package escape). Standard
+	// output is escaped by each report, whose colours are its own.
+	root.SetErr(escape.NewWriter(stderr))
 	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), reportCmd(), compareCmd(), versionCmd(), initCmd(), evaluatorsCmd(), formatsCmd(), schemaCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(runsCmd(), showCmd(), viewCmd())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/history"
 )
 
@@ -76,8 +77,10 @@ work tree's root, else the first suite's folder; or --db, $TRAJEVAL_DB); runs re
 				if len(r.Suites) > 1 {
 					suites = fmt.Sprintf("%s +%d", r.Suites[0], len(r.Suites)-1)
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, suites, cmpOr(commit, "-"),
-					r.Start.Local().Format("2006-01-02 15:04:05"), duration(r), r.Passed, r.Failed, r.Errors, status(r))
+				// A suite's name and the commit are the history's text:
+				// escaped, and kept in their column (a tab would move it).
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, escape.Line(suites), escape.Line(cmpOr(commit, "-")),
+					r.Start.Local().Format("2006-01-02 15:04:05"), duration(r), r.Passed, r.Failed, r.Errors, escape.Line(status(r)))
 			}
 			return tw.Flush()
 		},

@@ -135,6 +135,11 @@ func TestViewHandler(t *testing.T) {
 			if resp.StatusCode != tt.code {
 				t.Fatalf("%s: status %d, want %d (%s)\n%s", tt.path, resp.StatusCode, tt.code, tt.why, body)
 			}
+			// A browser must not guess another type than the one sent (a
+			// results file read as HTML would run what a trace put in it).
+			if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("%s: X-Content-Type-Options %q, want nosniff", tt.path, got)
+			}
 			for _, s := range tt.has {
 				if !strings.Contains(string(body), s) {
 					t.Errorf("%s: %s: the page lacks %q", tt.path, tt.why, s)
@@ -357,5 +362,45 @@ func TestCheckViewAddr(t *testing.T) {
 				t.Errorf("error %q: it must say --token is the way", err)
 			}
 		})
+	}
+}
+
+// TestViewHandler_args checks that a run's page shows a step's arguments
+// as the JSON the agent sent: <, > and & as they are, not \u003c.
+func TestViewHandler_args(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("suite.yaml", "execution:\n  evaluators:\n    - {name: flow, type: tool_trajectory, mode: exact, expected: [{tool: search}]}\n")
+	write("traces.jsonl", `{"id":"html","steps":[{"index":1,"name":"search","args":{"q":"<b> & c"}}]}`+"\n")
+	db := filepath.Join(dir, "runs.db")
+	if code, _, stderr := runArgs(t, "eval", filepath.Join(dir, "suite.yaml"), "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", db, "--include-trace"); code != 0 {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	srv := openView(t, db, "")
+	resp, err := http.Get(srv.URL + "/runs/last")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	const open = `<script id="data" type="application/json">`
+	i := strings.Index(string(body), open)
+	j := strings.Index(string(body[i:]), "</script>")
+	var data struct {
+		Cases []struct {
+			Views []struct {
+				Rows []struct{ Args string }
+			}
+		}
+	}
+	if i < 0 || j < 0 || json.Unmarshal(body[i+len(open):i+j], &data) != nil || len(data.Cases) != 1 || len(data.Cases[0].Views) != 1 {
+		t.Fatalf("no case in the page:\n%s", body)
+	}
+	if got, want := data.Cases[0].Views[0].Rows[0].Args, `{"q":"<b> & c"}`; got != want {
+		t.Errorf("arguments shown as %q, want %q", got, want)
 	}
 }

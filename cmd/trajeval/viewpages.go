@@ -132,7 +132,13 @@ func viewHandler(h *history.DB) http.Handler {
 	mux.HandleFunc("GET /compare", v.compare)
 	mux.HandleFunc("GET /chart", v.chart)
 	mux.HandleFunc("GET /flaky", v.flaky)
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Every answer says its type and forbids the browser to guess
+		// another: a results file it took for HTML would run what a
+		// trace put in it.
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		mux.ServeHTTP(w, r)
+	})
 }
 
 type viewer struct {

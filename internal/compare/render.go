@@ -3,9 +3,11 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/trajeval/trajeval/internal/plural"
 	"io"
 	"strings"
+
+	"github.com/trajeval/trajeval/internal/escape"
+	"github.com/trajeval/trajeval/internal/plural"
 )
 
 // Formats are the names Write accepts.
@@ -14,6 +16,10 @@ var Formats = []string{"text", "markdown", "json"}
 // Write writes r in the named format: text for a terminal, markdown for a
 // pull request or a CI job summary, json for machines. Text and markdown
 // list the cases that differ and count the others; json lists every case.
+//
+// What the results files hold (case ids, suites, evaluator names, errors)
+// is escaped: in text as [escape.Line] does, each on its line; in
+// markdown as [escape.MarkdownCell] does.
 func Write(w io.Writer, r *Report, format string) error {
 	switch format {
 	case "text":
@@ -39,24 +45,24 @@ func writeText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "compare %s (%s) → %s (%s), %d in common, tolerance %.2f\n\n",
-		r.Old, plural.Count(s.OldCases, "case", "cases"), r.New, plural.Count(s.NewCases, "case", "cases"), s.Common, r.Tolerance)
+		escape.Line(r.Old), plural.Count(s.OldCases, "case", "cases"), escape.Line(r.New), plural.Count(s.NewCases, "case", "cases"), s.Common, r.Tolerance)
 	for _, c := range r.Cases {
 		if c.Verdict == Same {
 			continue
 		}
-		fmt.Fprintf(&b, "%s %s", textMark[c.Verdict], c.ID)
+		fmt.Fprintf(&b, "%s %s", textMark[c.Verdict], escape.Line(c.ID))
 		if c.Suite != "" {
-			fmt.Fprintf(&b, "  (%s)", c.Suite)
+			fmt.Fprintf(&b, "  (%s)", escape.Line(c.Suite))
 		}
 		fmt.Fprintf(&b, "  %s\n", transition(c.Old, c.New, c.ScoreChange))
 		if c.Why != "" {
-			fmt.Fprintf(&b, "    %s\n", c.Why)
+			fmt.Fprintf(&b, "    %s\n", escape.Line(c.Why))
 		}
 		if c.New != nil && c.New.Error != "" {
-			fmt.Fprintf(&b, "    error: %s\n", c.New.Error)
+			fmt.Fprintf(&b, "    error: %s\n", escape.Line(c.New.Error))
 		}
 		for _, e := range c.Evaluators {
-			fmt.Fprintf(&b, "  %s %s  %s\n", evalMark[e.Verdict], evalName(e), transition(e.Old, e.New, nil))
+			fmt.Fprintf(&b, "  %s %s  %s\n", evalMark[e.Verdict], escape.Line(evalName(e)), transition(e.Old, e.New, nil))
 		}
 	}
 	if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n\n") {
@@ -64,7 +70,7 @@ func writeText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(&b, "%s\n", counts(s))
 	if r.Regressed() {
-		fmt.Fprintf(&b, "regression: %s than in %s\n", plural.Count(s.Regressed, "case is worse", "cases are worse"), r.Old)
+		fmt.Fprintf(&b, "regression: %s than in %s\n", plural.Count(s.Regressed, "case is worse", "cases are worse"), escape.Line(r.Old))
 	} else {
 		b.WriteString("no regression\n")
 	}
@@ -165,7 +171,7 @@ func describeSide(s *Side) string {
 	}
 	var out string
 	if s.Status != "" {
-		out = fmt.Sprintf("%s %.2f", s.Status, s.Score)
+		out = fmt.Sprintf("%s %.2f", escape.Line(string(s.Status)), s.Score)
 	} else {
 		out = fmt.Sprintf("%d/%d passed, mean %.2f", s.Passed, s.Runs, s.Score)
 		if s.Errors > 0 {
@@ -185,27 +191,5 @@ func evalName(e EvaluatorChange) string {
 	return e.Name
 }
 
-// md escapes text for a markdown table cell: what would end the cell,
-// start markup or an HTML tag is escaped, and a line break becomes a
-// space.
-func md(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '|', '\\', '`', '*', '_', '[', ']', '#', '~':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '\n', '\r':
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// md escapes text for a markdown table cell (see [escape.MarkdownCell]).
+func md(s string) string { return escape.MarkdownCell(s) }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/compare"
@@ -85,5 +86,48 @@ func TestWrite_jsonRoundTrip(t *testing.T) {
 	}
 	if back.Summary != rep.Summary || len(back.Cases) != len(rep.Cases) {
 		t.Errorf("read back %+v with %d cases, want %+v with %d: the JSON report is the report", back.Summary, len(back.Cases), rep.Summary, len(rep.Cases))
+	}
+}
+
+// TestWrite_hostile compares files whose ids, suites, evaluator names and
+// errors hold terminal control sequences, bidirectional overrides and
+// markup: text shows them escaped, each on its line; markdown keeps its
+// table.
+func TestWrite_hostile(t *testing.T) {
+	const bad = "\x1b]0;pwned\x07\x1b[2J\u202e|<img src=x>\nFAKE"
+	row := func(status string, score float64) string {
+		b, _ := json.Marshal(map[string]any{"id": "case" + bad, "suite": "suite" + bad, "status": status, "score": score,
+			"error": "agent\x1b]52;c;eA==\x07", "evaluators": []map[string]any{{"name": "flow" + bad, "type": "tool_trajectory", "status": status, "score": score, "threshold": 1}}})
+		return string(b) + "\n"
+	}
+	old, err := compare.Parse("old.jsonl", []byte(row("pass", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	new, err := compare.Parse("new.jsonl", []byte(row("error", 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := compare.Compare(old, new, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "markdown"} {
+		t.Run(format, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := compare.Write(&out, rep, format); err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range out.String() {
+				if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x202a && r <= 0x202e) {
+					t.Fatalf("%U at byte %d of\n%s", r, i, out.String())
+				}
+			}
+			for line := range strings.Lines(out.String()) {
+				if strings.HasPrefix(line, "FAKE") || (format == "markdown" && strings.Contains(line, "<img")) {
+					t.Errorf("a field broke out of its place: %q", line)
+				}
+			}
+		})
 	}
 }

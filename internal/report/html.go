@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -284,8 +285,48 @@ func worse(a, b trajeval.Status) bool {
 // slowStep finds the step of a failed latency limit ("step 3 took 900ms").
 var slowStep = regexp.MustCompile(`^step (\d+) took `)
 
-// maxArgs bounds the arguments shown per step, to keep the page small.
+// maxArgs bounds the bytes of arguments shown per step, to keep the page
+// small.
 const maxArgs = 2000
+
+// shownArgs is how the page shows a step's arguments: the JSON the agent
+// sent, with <, > and & as they are where an encoder wrote them as
+// \u003c, \u003e and \u0026 (encoding/json and the canonical form do),
+// cut after maxArgs bytes on a character boundary.
+func shownArgs(raw json.RawMessage) string {
+	var b []byte
+	for i := 0; i < len(raw) && len(b) <= maxArgs; i++ {
+		c := raw[i]
+		if c != '\\' || i+1 == len(raw) {
+			b = append(b, c)
+			continue
+		}
+		// An escape: \uXXXX or a backslash and one character.
+		if esc := raw[i:min(i+6, len(raw))]; len(esc) == 6 && esc[1] == 'u' {
+			switch strings.ToLower(string(esc[2:])) {
+			case "003c":
+				b, i = append(b, '<'), i+5
+				continue
+			case "003e":
+				b, i = append(b, '>'), i+5
+				continue
+			case "0026":
+				b, i = append(b, '&'), i+5
+				continue
+			}
+		}
+		b, i = append(b, c, raw[i+1]), i+1
+	}
+	s := string(b)
+	if len(s) <= maxArgs {
+		return s
+	}
+	cut := maxArgs
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
 
 func evalView(e trajeval.Result, steps []TraceStep, traced bool) htmlEval {
 	v := htmlEval{Name: e.Name, Type: e.Type, Status: e.Status, Score: e.Score, Threshold: e.Threshold,
@@ -411,10 +452,7 @@ func timeline(d *trajeval.Details, steps []TraceStep, traced bool) (rows []htmlR
 				}
 			}
 			if len(st.Args) > 0 && string(st.Args) != "null" {
-				row.Args = string(st.Args)
-				if len(row.Args) > maxArgs {
-					row.Args = row.Args[:maxArgs] + "…"
-				}
+				row.Args = shownArgs(st.Args)
 			}
 		}
 		if p, ok := byStep[s]; ok {

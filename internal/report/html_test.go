@@ -327,3 +327,54 @@ func TestHTML_timeline(t *testing.T) {
 		})
 	}
 }
+
+// TestHTML_args checks that a step's arguments show as the JSON the agent
+// sent, cut on a character boundary.
+func TestHTML_args(t *testing.T) {
+	long := strings.Repeat("é", 1500) // 3000 bytes: cut after 2000
+	tests := []struct {
+		name   string
+		args   json.RawMessage
+		want   string
+		reason string
+	}{
+		{"html characters", json.RawMessage(`{"q":"<b> & c"}`), `{"q":"<b> & c"}`, "<, > and & are shown as sent"},
+		{"escaped by an encoder", json.RawMessage(`{"q":"\u003cb\u003E \u0026 c"}`), `{"q":"<b> & c"}`,
+			"a row written by encoding/json holds them escaped; the page shows what the agent sent"},
+		{"an escaped backslash", json.RawMessage(`{"q":"\\u003c"}`), `{"q":"\\u003c"}`, `\\ is a backslash: what follows it is text`},
+		{"other escapes", json.RawMessage(`{"q":"a\"b\n\u00e9"}`), `{"q":"a\"b\n\u00e9"}`, "only the three HTML escapes are undone"},
+		{"long", json.RawMessage(`{"q":"a` + long + `"}`), `{"q":"a` + long[:1992] + "…", "cut at most 2000 bytes in, before the character that byte 2000 splits"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			row := tracedRow()
+			row.Trajectory.Steps[0].Args = tt.args
+			page, err := os.ReadFile(writeHTML(t, t.TempDir(), []report.Row{row}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := pageData(t, page)["cases"].([]any)[0].(map[string]any)
+			got := c["views"].([]any)[0].(map[string]any)["rows"].([]any)[0].(map[string]any)["args"]
+			if got != tt.want {
+				t.Errorf("arguments shown as %.60q…, want %.60q… (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+	t.Run("from a case result", func(t *testing.T) {
+		var b bytes.Buffer
+		h := &report.HTML{W: &b}
+		r := tracedRow().CaseResult
+		r.Trajectory = &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "search", Args: map[string]any{"q": "<b> & c"}}}}
+		if err := h.Case(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Close(report.Summary{Cases: 1, Failed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		c := pageData(t, b.Bytes())["cases"].([]any)[0].(map[string]any)
+		got := c["views"].([]any)[0].(map[string]any)["rows"].([]any)[0].(map[string]any)["args"]
+		if want := `{"q":"<b> & c"}`; got != want {
+			t.Errorf("arguments shown as %q, want %q: eval's own rows must not show \\u003c", got, want)
+		}
+	})
+}

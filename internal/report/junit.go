@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -29,7 +30,11 @@ import (
 //     and score, so passing cases show their scores too (the schema CI
 //     systems read has no properties on a testcase);
 //  6. each testsuite's <properties> give each evaluator's tally over the
-//     suite: "evaluator NAME" = "P of N passed".
+//     suite: "evaluator NAME" = "P of N passed";
+//  7. what the results quote is escaped as [escape.Text] does (control
+//     and bidirectional characters, invalid UTF-8), and what XML 1.0
+//     forbids besides (U+FFFE, U+FFFF) becomes U+FFFD, so that the
+//     document is always well-formed.
 //
 // The document needs every count up front, so it is written by Close.
 type JUnit struct {
@@ -225,23 +230,26 @@ func evalName(e trajeval.Result) string {
 	return e.Name
 }
 
-// attr quotes s as an XML attribute value; line breaks and tabs are
-// escaped so that they survive attribute normalisation.
+// attr quotes s as an XML attribute value, escaped as [escape.Text] does;
+// line breaks and tabs are escaped so that they survive attribute
+// normalisation.
 func attr(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
-	_ = xml.EscapeText(&b, []byte(xmlChars(s)))
+	_ = xml.EscapeText(&b, []byte(xmlChars(escape.Text(s))))
 	b.WriteByte('"')
 	return b.String()
 }
 
-// text escapes s as XML character data, keeping its line breaks readable.
+// text escapes s as XML character data, escaped as [escape.Text] does,
+// keeping its line breaks readable.
 func text(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(xmlChars(s))
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(xmlChars(escape.Text(s)))
 }
 
-// xmlChars replaces what XML 1.0 cannot hold (control characters other
-// than tab and line breaks, invalid UTF-8) with U+FFFD.
+// xmlChars replaces what XML 1.0 cannot hold and escape.Text leaves
+// (U+FFFE and U+FFFF; the control characters and invalid UTF-8 are
+// escaped before) with U+FFFD.
 func xmlChars(s string) string {
 	ok := func(r rune) bool {
 		return r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r != utf8.RuneError && r != 0xFFFE && r != 0xFFFF)

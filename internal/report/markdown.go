@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -28,6 +28,11 @@ import (
 //
 // With FailedOnly, the table lists only the cases that did not pass, while
 // the heading and the trials still count every run.
+//
+// What the results quote is text, never markup: a table cell is escaped
+// as [escape.MarkdownCell] does, a heading as [escape.HTML], an
+// explanation as [escape.Text] inside a code fence longer than any run of
+// backticks it holds.
 type Markdown struct {
 	W          io.Writer
 	FailedOnly bool // list only the cases that did not pass
@@ -86,7 +91,7 @@ func (m *Markdown) Close(s Summary) error {
 	if len(rows) > 0 {
 		b.WriteString("| | case | suite | score | failing evaluators |\n|---|---|---|--:|---|\n")
 		for _, r := range rows {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", emoji[r.Status], cell(rowName(r)), cell(r.Suite), score(r.Score), cell(strings.Join(failing(r), ", ")))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", emoji[r.Status], escape.MarkdownCell(rowName(r)), escape.MarkdownCell(r.Suite), score(r.Score), escape.MarkdownCell(strings.Join(failing(r), ", ")))
 		}
 		b.WriteByte('\n')
 	}
@@ -104,10 +109,10 @@ func (m *Markdown) Close(s Summary) error {
 			break
 		}
 		explained++
-		why := explain(r)
+		why := escape.Text(explain(r))
 		fence := codeFence(why)
 		fmt.Fprintf(&b, "<details><summary>%s <code>%s</code>%s score %s</summary>\n\n%stext\n%s%s\n\n</details>\n\n",
-			emoji[r.Status], html.EscapeString(rowName(r)), html.EscapeString(suiteNote(r.Suite)), score(r.Score), fence, why, fence)
+			emoji[r.Status], escape.HTML(rowName(r)), escape.HTML(suiteNote(r.Suite)), score(r.Score), fence, why, fence)
 	}
 	_, err := io.WriteString(m.W, b.String())
 	return err
@@ -143,7 +148,7 @@ func markdownTrials(b *strings.Builder, ts *trialSet) {
 			fmt.Fprintf(b, "\n%s not shown.\n", plural.Count(len(ts.cases)-MarkdownRows, "more case", "more cases"))
 			break
 		}
-		fmt.Fprintf(b, "| %s | %d/%d |", cell(caseName(c.Suite, c.ID)), c.Passed, c.Trials)
+		fmt.Fprintf(b, "| %s | %d/%d |", escape.MarkdownCell(caseName(c.Suite, c.ID)), c.Passed, c.Trials)
 		for _, k := range ks {
 			fmt.Fprintf(b, " %s |", prob(c.PassAtK(k)))
 		}
@@ -172,14 +177,6 @@ func suiteNote(suite string) string {
 		return ""
 	}
 	return " (" + suite + ")"
-}
-
-// cell makes s safe in a Markdown table cell: no line breaks, no pipes, no
-// HTML.
-func cell(s string) string {
-	s = html.EscapeString(s)
-	s = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-	return s
 }
 
 // codeFence returns a backtick fence longer than any run of backticks in s,

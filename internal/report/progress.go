@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -21,7 +22,9 @@ import (
 //     default): a run shorter than that prints nothing, a long one a
 //     handful of lines, never one per case.
 //
-// Progress never fails a run: errors writing to W are ignored.
+// Progress never fails a run: errors writing to W are ignored. On a
+// terminal, its control sequences go to the writer under an
+// [escape.Writer], which would show them escaped.
 type Progress struct {
 	W        io.Writer
 	Total    int  // cases expected; 0 when unknown (no bar, no time left)
@@ -82,7 +85,7 @@ func (p *Progress) update(force bool) {
 	}
 	p.last = now
 	if p.Terminal {
-		fmt.Fprintf(p.W, "\r\x1b[K%s", p.line(now, true))
+		fmt.Fprintf(escape.Raw(p.W), "\r\x1b[K%s", p.line(now, true))
 		p.shown = true
 	} else {
 		fmt.Fprintf(p.W, "progress: %s\n", p.line(now, false))
@@ -100,7 +103,7 @@ func (p *Progress) Close(Summary) error {
 // Progress does nothing.
 func (p *Progress) Clear() {
 	if p != nil && p.shown {
-		io.WriteString(p.W, "\r\x1b[K")
+		io.WriteString(escape.Raw(p.W), "\r\x1b[K")
 		p.shown = false
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -86,5 +87,17 @@ func TestProgress_terminal(t *testing.T) {
 	}
 	if !strings.Contains(out, "\r\x1b[K\n0 of 0 cases passed") {
 		t.Errorf("the bar is not erased before the summary:\n%q", out)
+	}
+}
+
+// TestProgress_escaped checks that the bar still draws on a terminal whose
+// writer escapes what the run quotes (standard error, for warnings): its
+// own control sequences reach the terminal as they are.
+func TestProgress_escaped(t *testing.T) {
+	var b bytes.Buffer
+	p := &report.Progress{W: escape.NewWriter(&b), Total: 2, Terminal: true}
+	feed(t, p, p, statuses(2), 30*time.Millisecond)
+	if out := b.String(); !strings.Contains(out, "\r\x1b[K[") || strings.Contains(out, `\x1b`) {
+		t.Errorf("the bar is not drawn in place through an escape.Writer:\n%q", out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -24,6 +25,11 @@ import (
 // trials still count every run. With Colour, the report is painted for a
 // terminal: the verdicts in green (pass), red (fail) and yellow (error),
 // the details dimmed.
+//
+// What the results quote is escaped, so that no control sequence of a
+// trace reaches the terminal, in colour or not: a case's id and suite as
+// [escape.Line] does (they stay on their line), its explanation (tool
+// names, arguments, errors, warnings) as [escape.Text] does.
 type Text struct {
 	W          io.Writer
 	Verbose    bool // explain passing evaluators too
@@ -40,9 +46,16 @@ func (t *Text) Case(r trajeval.CaseResult) error {
 	if t.FailedOnly && r.Status == trajeval.StatusPass {
 		return nil
 	}
+	// The heading names the case on one line: its id and suite are
+	// escaped as lines, so that neither can start a line of its own (a
+	// verdict that is not the case's); the explanation below is text of
+	// several lines. Both before the paint, which is ours.
+	h := r
+	h.ID, h.Suite = escape.Line(r.ID), escape.Line(r.Suite)
 	var b strings.Builder
-	trajeval.WriteCase(&b, r, t.Verbose)
-	out := b.String()
+	trajeval.WriteCase(&b, h, t.Verbose)
+	head, body, _ := strings.Cut(b.String(), "\n")
+	out := head + "\n" + escape.Text(body)
 	if t.Colour {
 		out = paintCase(out)
 	}
@@ -102,7 +115,7 @@ func textTrials(ts *trialSet) string {
 	}
 	fmt.Fprintf(&b, "\ntrials (pass@k and pass^k for k = %s)\n", strings.Join(kl, ", "))
 	for _, c := range ts.cases {
-		fmt.Fprintf(&b, "  %s  %d/%d passed", caseName(c.Suite, c.ID), c.Passed, c.Trials)
+		fmt.Fprintf(&b, "  %s  %d/%d passed", escape.Line(caseName(c.Suite, c.ID)), c.Passed, c.Trials)
 		if c.Errors > 0 {
 			// They count as not passing; say so, so that pass^k 0 over
 			// trials that could not run is not read as an agent failing.

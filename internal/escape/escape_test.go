@@ -1,0 +1,202 @@
+package escape_test
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/trajeval/trajeval/internal/escape"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		reason         string
+	}{
+		{"plain", "refund-policy ✓ é", "refund-policy ✓ é", "printable text, ASCII or not, is shown as it is"},
+		{"window title", "a\x1b]0;pwned\x07b", `a\x1b]0;pwned\x07b`, "OSC 0 would set the terminal's title"},
+		{"clear screen", "\x1b[2J", `\x1b[2J`, "CSI 2J would clear the screen"},
+		{"clipboard", "\x1b]52;c;cm0gLXJmIH4=\x07", `\x1b]52;c;cm0gLXJmIH4=\x07`, "OSC 52 would write the clipboard"},
+		{"lines kept", "one\n\ttwo", "one\n\ttwo", "Text is for fields of several lines"},
+		{"carriage return", "ok\rFAIL", `ok\x0dFAIL`, "a carriage return would overwrite what the line showed"},
+		{"DEL", "a\x7fb", `a\x7fb`, "DEL is a control character"},
+		{"C1", "a\u009b2Jb", `a\u009b2Jb`, "U+009B is the one-character CSI of 8-bit terminals"},
+		{"bidi override", "safe\u202egnp.exe", `safe\u202egnp.exe`, "RLO would show the name reversed"},
+		{"bidi isolate", "\u2066x\u2069", `\u2066x\u2069`, "isolates reorder text as overrides do"},
+		{"invalid UTF-8", "a\xffb\xc3", `a\xffb\xc3`, "each invalid byte is shown, never a guessed character"},
+		{"replacement character", "a\uFFFDb", "a\uFFFDb", "a real U+FFFD is valid text"},
+		{"windows path", `C:\Users\me`, `C:\Users\me`, "a backslash that starts no escape is left alone"},
+		{"backslash x", `C:\xyz`, `C:\\xyz`, `\x would read as an escape`},
+		{"backslash before escape", "\\\x1b", `\\\x1b`, "the backslash before an escaped character is doubled"},
+		{"escape-like text", `\x1b`, `\\x1b`, "text that reads as an escape is told apart from one"},
+		{"double backslash", `\\`, `\\\`, "only a backslash followed by one is doubled: the last is alone"},
+		{"trailing backslash", `a\`, `a\`, "nothing follows it"},
+		{"empty", "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := escape.Text(tt.in); got != tt.want {
+				t.Errorf("Text(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+			}
+			if back := unescape(escape.Text(tt.in)); back != tt.in {
+				t.Errorf("reading back Text(%q) gives %q", tt.in, back)
+			}
+		})
+	}
+}
+
+func TestLine(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		reason         string
+	}{
+		{"newline", "case\nPASS fake", `case\x0aPASS fake`, "a single-line field cannot start a line of its own"},
+		{"tab", "a\tb", `a\x09b`, "a tab would shift the columns after it"},
+		{"backslash before newline", "a\\\nb", `a\\\x0ab`, "the newline is escaped, so the backslash before it is doubled"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := escape.Line(tt.in); got != tt.want {
+				t.Errorf("Line(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+			}
+			if back := unescape(escape.Line(tt.in)); back != tt.in {
+				t.Errorf("reading back Line(%q) gives %q", tt.in, back)
+			}
+		})
+	}
+}
+
+func TestText_unchanged(t *testing.T) {
+	// Text with nothing to escape is the caller's string, not a copy.
+	s := strings.Repeat("plain text, nothing to escape ", 100)
+	if allocs := testing.AllocsPerRun(10, func() { _ = escape.Text(s) }); allocs != 0 {
+		t.Errorf("Text of plain text allocated %v times", allocs)
+	}
+}
+
+func TestWriter_Write(t *testing.T) {
+	var b bytes.Buffer
+	w := escape.NewWriter(&b)
+	n, err := w.Write([]byte("warning: case \x1b[2J\n"))
+	if err != nil || n != len("warning: case \x1b[2J\n") {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if got, want := b.String(), "warning: case \\x1b[2J\n"; got != want {
+		t.Errorf("wrote %q, want %q", got, want)
+	}
+	if escape.Raw(w) != &b {
+		t.Error("Raw does not return the writer under the Writer")
+	}
+	if escape.Raw(&b) != &b {
+		t.Error("Raw of a plain writer is not that writer")
+	}
+}
+
+func TestMarkdownCell(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		reason         string
+	}{
+		{"pipe", "a|b", `a\|b`, "a pipe would end the cell"},
+		{"line break", "a\nb\r\nc", "a b c", "a line break would end the row"},
+		{"html", `<img src=x onerror=alert(1)>`, `&lt;img src=x onerror=alert(1)&gt;`, "no tag reaches the page"},
+		{"entity", "&amp;", "&amp;amp;", "an entity shows as typed"},
+		{"link", "[x](http://evil)", `\[x\](http://evil)`, "no link or image is made"},
+		{"image", "![x](http://evil/t.png)", `!\[x\](http://evil/t.png)`, "an image would be fetched"},
+		{"emphasis", "*a* _b_ `c` ~d~", "\\*a\\* \\_b\\_ \\`c\\` \\~d\\~", "markup shows as typed"},
+		{"mention", "@org/team", `\@org/team`, "no one is notified"},
+		{"control", "a\x1b[2Jb", `a\\x1b\[2Jb`, "escaped as Line, its backslash escaped for Markdown"},
+		{"bidi", "a\u202eb", `a\\u202eb`, "escaped as Line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := escape.MarkdownCell(tt.in); got != tt.want {
+				t.Errorf("MarkdownCell(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestHTML(t *testing.T) {
+	if got, want := escape.HTML("<b a=\"1\">'\x1b&"), `&lt;b a=&#34;1&#34;&gt;&#39;\x1b&amp;`; got != want {
+		t.Errorf("HTML = %q, want %q", got, want)
+	}
+}
+
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"", "plain", "\x1b]0;t\x07", `\x1b`, "\\\x1b", "\u202e", "\xff\xfe", `C:\u`, "a\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, lines := range []bool{true, false} {
+			got := escape.Line(s)
+			if lines {
+				got = escape.Text(s)
+			}
+			if !utf8.ValidString(got) {
+				t.Fatalf("escaped %q to invalid UTF-8 %q", s, got)
+			}
+			for _, r := range got {
+				if r == '\n' || r == '\t' {
+					if !lines {
+						t.Fatalf("Line(%q) = %q keeps a line break or tab", s, got)
+					}
+					continue
+				}
+				if r < 0x20 || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+					t.Fatalf("escaped %q to %q, which holds %U", s, got, r)
+				}
+			}
+			if back := unescape(got); back != s {
+				t.Fatalf("escaped %q to %q, which reads back as %q", s, got, back)
+			}
+		}
+	})
+}
+
+// unescape reads escaped text back as the package comment says: \\ is a
+// backslash, \xHH a byte, \uHHHH a character, any other backslash itself.
+func unescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch s[i+1] {
+		case '\\':
+			b.WriteByte('\\')
+			i++
+			continue
+		case 'x':
+			if n, err := strconv.ParseUint(s[min(i+2, len(s)):min(i+4, len(s))], 16, 8); err == nil && i+4 <= len(s) {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		case 'u':
+			if n, err := strconv.ParseUint(s[min(i+2, len(s)):min(i+6, len(s))], 16, 32); err == nil && i+6 <= len(s) {
+				b.WriteRune(rune(n))
+				i += 5
+				continue
+			}
+		}
+		b.WriteByte('\\')
+	}
+	return b.String()
+}
+
+func BenchmarkText(b *testing.B) {
+	plain := strings.Repeat("  ✗ flow  tool_trajectory in_order  0.50 < 1.00\n", 40)
+	hostile := strings.Repeat("  ✗ flow\x1b[2J  \u202etool\xff  0.50 < 1.00\n", 40)
+	for _, in := range []struct{ name, s string }{{"plain", plain}, {"hostile", hostile}} {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.s)))
+			for b.Loop() {
+				_ = escape.Text(in.s)
+			}
+		})
+	}
+}
