@@ -106,6 +106,16 @@ func TestScript(t *testing.T) {
 			// replaced by placeholders: those vary from run to run. It
 			// fails when a value is not of its documented form (RFC 3339
 			// with milliseconds in UTC; milliseconds, not negative).
+			// lean-rows IN OUT writes the rows of results file IN as the
+			// run history keeps them by default (see lean).
+			"lean-rows": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: lean-rows IN OUT")
+				}
+				if err := os.WriteFile(ts.MkAbs(args[1]), []byte(lean(t, ts.ReadFile(args[0]))), 0o644); err != nil {
+					ts.Fatalf("%v", err)
+				}
+			},
 			"cmp-untimed": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
 					ts.Fatalf("usage: cmp-untimed FILE1 FILE2")

@@ -85,10 +85,11 @@ func openView(t *testing.T, db, token string) *httptest.Server {
 func TestViewHandler(t *testing.T) {
 	db, first := viewDB(t)
 	srv := openView(t, db, "")
-	want, err := os.ReadFile(first)
+	whole, err := os.ReadFile(first)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := lean(t, string(whole))
 	tests := []struct {
 		path   string
 		code   int
@@ -105,7 +106,7 @@ func TestViewHandler(t *testing.T) {
 		{"/?n=0", 400, []string{"1 or more, or all"}, nil, "no run to show"},
 		{"/?suite=nothing", 200, []string{"No run recorded yet"}, []string{`href="/runs/1"`}, "a suite no run has"},
 		{"/runs/1", 200, []string{"<title>trajeval run 1</title>", "wrong-argument", `id=\"f-text\"`[:0] + `id="f-text"`, `<a href=\"/\">all runs</a>`}, nil, "a run's report, with its filters and a way back"},
-		{"/runs/last~2.jsonl", 200, []string{string(want)}, nil, "a run's results, as its --out file"},
+		{"/runs/last~2.jsonl", 200, []string{want}, nil, "a run's results, as its --out file but for what passing cases do not keep"},
 		{"/case?run=2&id=exact-match", 200, []string{"<title>trajeval run 2: exact-match</title>", "exact-match", "tr.click()"}, []string{"wrong-argument"}, "one case, opened on its timeline"},
 		{"/case?run=2&id=nothing", 404, []string{`run 2 has no case "nothing"`}, nil, "a case the run lacks"},
 		{"/compare?old=1&new=2", 200, []string{"run 1</a> → <a href=\"/runs/2\">run 2</a>", "1 regressed", "1 improved", "newly failing", "newly passing",
