@@ -35,11 +35,9 @@ func ExampleCheck() {
 	// trajectory "research-rust" failed:
 	// ✗ workflow  tool_trajectory in_order  0.00 < 1.00
 	//     expected 3, actual 1, matched 0
-	//        1 search                       ✗ missing
+	//        1 search                       ✗ near miss: step 1 search, args.query: expected {"$regex":"(?i)python"}, got "rust"
 	//        2 read_document                ✗ missing
 	//        3 synthesize                   ✗ missing
-	//          call 1 search, near step 1 search: args.query: expected {"$regex":"(?i)python"}, got "rust"
-	//     extra steps: 1 search
 }
 
 // RunSuite makes every case of a suite a subtest, so that go test -run

@@ -53,8 +53,7 @@ func TestCheck(t *testing.T) {
 		{"fail", trajs[1], workflow, []string{
 			`trajectory "research-rust" failed:`,
 			"✗ workflow  tool_trajectory in_order  0.00 < 1.00",
-			"1 search                       ✗ missing",
-			`call 1 search, near step 1 search: args.query: expected {"$regex":"(?i)python"}, got "rust"`,
+			`1 search                       ✗ near miss: step 1 search, args.query: expected {"$regex":"(?i)python"}, got "rust"`,
 			"3 synthesize                   ✗ missing",
 		}, "a failure gives the alignment, what is missing and the argument paths that differ"},
 		{"error", nil, []trajeval.Evaluator{broken}, []string{
@@ -125,8 +124,12 @@ func TestRunSuite(t *testing.T) {
 		{"no trace", "testdata/notrace.yaml", "TestEvals", []string{
 			"--- FAIL: TestEvals/lost",
 			`ERROR lost  score 0.00  (notrace)`,
-			"cannot open the trace",
+			"no reader recognises",
 		}, nil, "a case that cannot be scored fails its subtest with the reason"},
+		{"missing traces file", "testdata/missing.yaml", "TestEvals", []string{
+			"--- FAIL: TestEvals ",
+			"missing.yaml:2:9: traces: traces file none.jsonl cannot be read: no such file or directory",
+		}, nil, "a traces file that is not there is a mistake in the suite: the test fails before any case"},
 		{"broken suite", "testdata/broken.yaml", "TestEvals", []string{
 			"--- FAIL: TestEvals ",
 			`broken.yaml:5:13: execution.evaluators[0].type: unknown evaluator type "tool_trajectroy"`,

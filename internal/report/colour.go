@@ -28,7 +28,7 @@ var verdictStyle = map[string]string{
 //     colour, the rest as it is;
 //  3. an error or a warning: yellow;
 //  4. every other line (alignment, near misses, checks, notes): dimmed,
-//     with "✗ missing" in red.
+//     with "✗ missing" and "✗ near miss" in red.
 //
 // The words are left as they are, so that the report reads the same
 // without colour.
@@ -64,14 +64,15 @@ func paintLine(b *strings.Builder, line string) {
 	case strings.HasPrefix(rest, "error:") || strings.HasPrefix(rest, "warning:"):
 		b.WriteString(ansiYellow + rest + ansiReset)
 	default:
-		before, missing, found := strings.Cut(rest, "✗ missing")
-		if !found {
-			b.WriteString(ansiDim + rest + ansiReset)
-			return
+		for _, mark := range []string{"✗ missing", "✗ near miss"} {
+			if before, after, found := strings.Cut(rest, mark); found {
+				b.WriteString(ansiDim + before + ansiReset + ansiRed + mark + ansiReset)
+				if after != "" {
+					b.WriteString(ansiDim + after + ansiReset)
+				}
+				return
+			}
 		}
-		b.WriteString(ansiDim + before + ansiReset + ansiRed + "✗ missing" + ansiReset)
-		if missing != "" {
-			b.WriteString(ansiDim + missing + ansiReset)
-		}
+		b.WriteString(ansiDim + rest + ansiReset)
 	}
 }

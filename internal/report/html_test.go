@@ -145,6 +145,8 @@ func TestHTML_browser(t *testing.T) {
 		extra := js[string](t, tab, `[...document.querySelectorAll('tr.detail-row')[0].querySelectorAll('tr.tl.extra')].map(e => e.children[4].textContent + ' ' + e.children[5].firstChild.textContent).join(', ')`)
 		note := js[string](t, tab, `[...document.querySelectorAll('.trace-note')].map(e => e.textContent).join(' | ')`)
 		unnamed := js[bool](t, tab, `document.querySelectorAll('tr.detail-row')[1].textContent.includes('(not named in the results)')`)
+		marks := js[string](t, tab, `[0, 1].map(i => getComputedStyle(document.querySelector('#rows tr.case[data-i="' + i + '"] td'), '::before').content).join(' ')`)
+		hint := js[string](t, tab, `document.querySelector('#rows tr.case').title`)
 		keyboard := js[string](t, tab, `(r => { r.focus(); r.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); return r.getAttribute('aria-expanded') + ' ' + r.nextElementSibling.className })(document.querySelector('#rows tr.case[data-i="1"]'))`)
 		png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
 		if err != nil {
@@ -187,6 +189,8 @@ func TestHTML_browser(t *testing.T) {
 			{"parallel group", par, "1 first, 2 last"},
 			{"extra steps", extra, "2 search"},
 			{"keyboard", keyboard, "true detail-row"},
+			{"rows show that they open", marks, `"▾" "▸"`},
+			{"rows say what opens", hint, "open: what was expected"},
 			{"trace note", note, "the recorded trajectory"},
 			{"trace note", note, "only those the results name"},
 			{"trials", trials, "3 cases: 1 passed every trial, 1 flaky, 1 passed none"},

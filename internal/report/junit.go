@@ -213,11 +213,17 @@ func failureMessage(r trajeval.CaseResult) string {
 }
 
 // failing lists the names of the evaluators that failed or could not run.
+// failing names the evaluators of r that did not pass, each that was not
+// required marked so: a case passes with those failing.
 func failing(r trajeval.CaseResult) []string {
 	var names []string
 	for _, e := range r.Evaluators {
 		if e.Status != trajeval.StatusPass {
-			names = append(names, evalName(e))
+			name := evalName(e)
+			if !e.Required {
+				name += " (not required)"
+			}
+			names = append(names, name)
 		}
 	}
 	return names

@@ -59,7 +59,7 @@ func WriteCase(b *strings.Builder, r CaseResult, verbose bool) {
 // WriteCaseBody writes the explanation of a case below its heading: its
 // error, each evaluator, its warnings, its judge calls.
 func WriteCaseBody(b *strings.Builder, r CaseResult, verbose bool) {
-	if r.Error != "" {
+	if r.Error != "" && !fromEvaluator(r) {
 		fmt.Fprintf(b, "      error: %s\n", r.Error) // a target's error lays out its own lines
 	}
 	for _, e := range r.Evaluators {
@@ -71,6 +71,17 @@ func WriteCaseBody(b *strings.Builder, r CaseResult, verbose bool) {
 	if r.Judge != nil {
 		fmt.Fprintf(b, "      judge: %s\n", FormatUsage(r.Judge))
 	}
+}
+
+// fromEvaluator reports whether r's error is an evaluator's, which that
+// evaluator's own lines say: it is not said twice.
+func fromEvaluator(r CaseResult) bool {
+	for _, e := range r.Evaluators {
+		if e.Error != "" && r.Error == "evaluator "+e.Name+": "+e.Error {
+			return true
+		}
+	}
+	return false
 }
 
 // hang indents the lines of a text after its first under it, the first
@@ -136,6 +147,15 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 	}
 }
 
+// joinDiffs writes argument differences one after the other.
+func joinDiffs(diffs []ArgDiff) string {
+	parts := make([]string, len(diffs))
+	for i, df := range diffs {
+		parts[i] = df.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
 // TypeAll is the type of the result that stands for several evaluators
 // scored together: its members decide whether it passes.
 const TypeAll = "all"
@@ -144,6 +164,20 @@ func writeDetails(b *strings.Builder, d *Details, in string) {
 	if d.Scope != nil {
 		fmt.Fprintf(b, "%sscope: %s\n", in, d.Scope)
 	}
+	// A missing call whose nearest step differs only in arguments is a
+	// near miss: its row names the step and the argument paths that
+	// differ, and that step is not listed again as extra.
+	nearMiss := make(map[int]*NearMiss) // item → its near miss
+	claimed := make(map[int]bool)       // steps that are some item's near miss
+	for _, m := range d.Missing {
+		for i, n := range m.Near {
+			if len(n.Diffs) > 0 && n.Why == "" && !claimed[n.Step] {
+				nearMiss[m.Item] = &m.Near[i]
+				claimed[n.Step] = true
+				break
+			}
+		}
+	}
 	if len(d.Matched) > 0 || len(d.Missing) > 0 {
 		rows := make(map[int]string)
 		for _, p := range d.Matched {
@@ -151,6 +185,9 @@ func writeDetails(b *strings.Builder, d *Details, in string) {
 		}
 		for _, m := range d.Missing {
 			rows[m.Item] = "✗ missing"
+			if n := nearMiss[m.Item]; n != nil {
+				rows[m.Item] = fmt.Sprintf("✗ near miss: step %d %s, %s", n.Step, n.Tool, joinDiffs(n.Diffs))
+			}
 		}
 		tools := make(map[int]string)
 		for _, p := range d.Matched {
@@ -167,26 +204,28 @@ func writeDetails(b *strings.Builder, d *Details, in string) {
 			fmt.Fprintf(b, "%s  %2d %-28s %s\n", in, i, tools[i], rows[i])
 		}
 		for _, m := range d.Missing {
-			for _, n := range m.Near {
+			for i, n := range m.Near {
+				if nearMiss[m.Item] == &m.Near[i] {
+					continue
+				}
 				fmt.Fprintf(b, "%s     call %d %s, near step %d %s:", in, m.Item, m.Tool, n.Step, n.Tool)
 				if n.Why != "" {
 					fmt.Fprintf(b, " %s", n.Why)
 				}
-				for i, df := range n.Diffs {
-					if i > 0 {
-						b.WriteByte(';')
-					}
-					fmt.Fprintf(b, " %s", df)
+				if len(n.Diffs) > 0 {
+					fmt.Fprintf(b, " %s", joinDiffs(n.Diffs))
 				}
 				b.WriteByte('\n')
 			}
 		}
 	}
-	if len(d.Extra) > 0 {
-		parts := make([]string, len(d.Extra))
-		for i, x := range d.Extra {
-			parts[i] = fmt.Sprintf("%d %s", x.Step, x.Tool)
+	var parts []string
+	for _, x := range d.Extra {
+		if !claimed[x.Step] {
+			parts = append(parts, fmt.Sprintf("%d %s", x.Step, x.Tool))
 		}
+	}
+	if len(parts) > 0 {
 		fmt.Fprintf(b, "%sextra steps: %s\n", in, strings.Join(parts, ", "))
 	}
 	for _, c := range d.Checks {

@@ -125,6 +125,7 @@
     tr.dataset.i = c._i;
     tr.tabIndex = 0;
     tr.setAttribute('aria-expanded', 'false');
+    tr.title = 'open: what was expected, what the agent did, and why';
     var name = el('td', 'mono', c.id);
     if (c.attempt) add(name, el('span', 'attempt', 'attempt ' + c.attempt));
     add(tr, add(el('td'), el('span', 'badge ' + c.status, c.status)), name, el('td', null, c.suite || ''),
