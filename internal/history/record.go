@@ -54,10 +54,10 @@ type Run struct {
 	// verdict, score, evaluators' verdicts and scores, and no more (rule
 	// 9 of the package).
 	KeepPassing bool `json:"-"`
-	Cases  int    `json:"cases"`
-	Passed int    `json:"passed"`
-	Failed int    `json:"failed"`
-	Errors int    `json:"errors"`
+	Cases       int  `json:"cases"`
+	Passed      int  `json:"passed"`
+	Failed      int  `json:"failed"`
+	Errors      int  `json:"errors"`
 }
 
 // Run statuses.
@@ -81,13 +81,13 @@ const maxBatch = 512
 // its rows (JSON, the compressed trajectory), and one writer inserts them,
 // in order, in transactions.
 type Recorder struct {
-	h    *DB
-	id   int64
-	jobs chan *pending // to the encoders
-	ch   chan *pending // to the writer, in order
-	done chan struct{} // closed when the writer returns
-	err  error         // the first write error; read after done is closed
-	seq  int
+	h           *DB
+	id          int64
+	jobs        chan *pending // to the encoders
+	ch          chan *pending // to the writer, in order
+	done        chan struct{} // closed when the writer returns
+	err         error         // the first write error; read after done is closed
+	seq         int
 	keepPassing bool
 	// shard and shards are the part of a keyed run this recorder writes
 	// (1-based) and their count; 0 for a run of one process. The shard's
