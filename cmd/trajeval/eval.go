@@ -148,7 +148,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				}
 				opts.Threshold = threshold
 			}
-			s, err := opts.Load(args...)
+			s, err := load(opts, args)
 			if err != nil {
 				return configErrors(cmd, err)
 			}
