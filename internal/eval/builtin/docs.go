@@ -23,12 +23,14 @@ var (
 		shape.Shape{Text: "null", Schema: map[string]any{"type": "null"}})
 	argsMatchShape = shape.OneOf("one of "+joinWords(argmatch.Modes)+", or a list of argument paths",
 		shape.Enum(argmatch.Modes...), shape.List(shape.Text()))
-	expectedShape = shape.List(shape.OneOf("tool name, or {tool, args, args_match, max_duration_ms}",
+	expectedShape = shape.List(shape.OneOf("tool name, or {tool, args, args_match, max_duration_ms, output}",
 		shape.Name(),
 		shape.Object("expected call",
 			shape.Field{Key: "tool", Shape: shape.Name(), Doc: "The tool's name."},
 			shape.Field{Key: "name", Shape: shape.Name(), Doc: "Same as tool."},
 			shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments expected."},
+			shape.Field{Key: "input", Shape: argsShape, Doc: "Same as args (AgentV's name)."},
+			shape.Field{Key: "output", Shape: shape.Any(), Doc: "The result expected, compared as args are under partial (tool_trajectory only)."},
 			shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How this call's arguments compare, over the evaluator's args_match."},
 			shape.Field{Key: "max_duration_ms", Shape: shape.NonNegative(), Doc: "The longest the call may take."},
 		)))
