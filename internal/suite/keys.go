@@ -1,10 +1,13 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -14,7 +17,8 @@ import (
 // refused as a typo:
 //  1. a key the table marks [Used] or [Descriptive] is read in silence;
 //  2. a key marked [Inert] is accepted with a warning that names it and
-//     says it has no effect here, once per key and file;
+//     says it has no effect here, once per key and file (none when its
+//     value is null, the peer's default);
 //  3. a key marked [Refused] is a configuration error that says why:
 //     trajeval cannot honour it, and ignoring it would change a score;
 //  4. any other key is an error with the closest known key.
@@ -73,7 +77,10 @@ func (t *KeyTable) Lookup(object, name string) (Key, bool) {
 type KeyChecker struct {
 	Table *KeyTable
 	Warn  func(trajeval.Warning)
-	seen  map[string]bool
+	// Lenient makes an unknown key a warning instead of an error (rule 4),
+	// for data the peer itself keeps unread (pydantic's extra="allow").
+	Lenient bool
+	seen    map[string]bool
 }
 
 // Check checks the keys of n, an object of the table (rules 1 to 4);
@@ -85,25 +92,41 @@ func (kc *KeyChecker) Check(n *config.Node, object string, extra ...string) erro
 	}
 	names := append(slices.Clone(extra), kc.Table.Names(object)...)
 	if err := n.Check(names...); err != nil {
-		return err
+		var se *trajeval.SpecError
+		if !kc.Lenient || !errors.As(err, &se) || !strings.HasPrefix(se.Msg, "unknown key") {
+			return err
+		}
+		for _, e := range n.Entries {
+			if slices.ContainsFunc(names, func(x string) bool { return config.Canon(x) == config.Canon(e.Key) }) {
+				continue
+			}
+			msg := fmt.Sprintf("%s: unknown key %q: not one of %s's, so it has no effect", object, e.Key, kc.Table.Dialect)
+			if s := suggest.Closest(config.Canon(e.Key), names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			kc.warnOnce(object+"\x00?"+e.Key, trajeval.Warning{File: n.File, Line: e.KeyLine, Col: e.KeyCol, Msg: msg})
+		}
 	}
 	for _, e := range n.Entries {
 		k, ok := kc.Table.Lookup(object, e.Key)
-		if !ok || k.Use != Inert || slices.ContainsFunc(extra, func(x string) bool { return config.Canon(x) == config.Canon(e.Key) }) {
+		// A null value is the key's default: nothing was asked.
+		if !ok || k.Use != Inert || e.Value.Kind == config.Null || slices.ContainsFunc(extra, func(x string) bool { return config.Canon(x) == config.Canon(e.Key) }) {
 			continue
 		}
-		id := object + "\x00" + k.Name
-		if kc.seen[id] {
-			continue
-		}
-		if kc.seen == nil {
-			kc.seen = map[string]bool{}
-		}
-		kc.seen[id] = true
-		if kc.Warn != nil {
-			kc.Warn(trajeval.Warning{File: n.File, Line: e.KeyLine, Col: e.KeyCol,
-				Msg: fmt.Sprintf("%s: %s has no effect here: %s", object, e.Key, k.Note)})
-		}
+		kc.warnOnce(object+"\x00"+k.Name, trajeval.Warning{File: n.File, Line: e.KeyLine, Col: e.KeyCol,
+			Msg: fmt.Sprintf("%s: %s has no effect here: %s", object, e.Key, k.Note)})
 	}
 	return nil
+}
+
+// warnOnce gives w unless a warning of the same id was given.
+func (kc *KeyChecker) warnOnce(id string, w trajeval.Warning) {
+	if kc.seen[id] || kc.Warn == nil {
+		return
+	}
+	if kc.seen == nil {
+		kc.seen = map[string]bool{}
+	}
+	kc.seen[id] = true
+	kc.Warn(w)
 }
