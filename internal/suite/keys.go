@@ -18,7 +18,8 @@ import (
 //  1. a key the table marks [Used] or [Descriptive] is read in silence;
 //  2. a key marked [Inert] is accepted with a warning that names it and
 //     says it has no effect here, once per key and file (none when its
-//     value is null, the peer's default);
+//     value asks for nothing: null, false, "", [] or {}, the defaults
+//     that the peer's models write);
 //  3. a key marked [Refused] is a configuration error that says why:
 //     trajeval cannot honour it, and ignoring it would change a score;
 //  4. any other key is an error with the closest known key.
@@ -109,14 +110,30 @@ func (kc *KeyChecker) Check(n *config.Node, object string, extra ...string) erro
 	}
 	for _, e := range n.Entries {
 		k, ok := kc.Table.Lookup(object, e.Key)
-		// A null value is the key's default: nothing was asked.
-		if !ok || k.Use != Inert || e.Value.Kind == config.Null || slices.ContainsFunc(extra, func(x string) bool { return config.Canon(x) == config.Canon(e.Key) }) {
+		if !ok || k.Use != Inert || asksNothing(e.Value) || slices.ContainsFunc(extra, func(x string) bool { return config.Canon(x) == config.Canon(e.Key) }) {
 			continue
 		}
 		kc.warnOnce(object+"\x00"+k.Name, trajeval.Warning{File: n.File, Line: e.KeyLine, Col: e.KeyCol,
 			Msg: fmt.Sprintf("%s: %s has no effect here: %s", object, e.Key, k.Note)})
 	}
 	return nil
+}
+
+// asksNothing reports whether v is a value that asks for nothing.
+func asksNothing(v *config.Node) bool {
+	switch v.Kind {
+	case config.Null:
+		return true
+	case config.Bool:
+		return v.Text == "false"
+	case config.String:
+		return v.Text == ""
+	case config.List:
+		return len(v.Items) == 0
+	case config.Map:
+		return len(v.Entries) == 0
+	}
+	return false
 }
 
 // warnOnce gives w unless a warning of the same id was given.
