@@ -70,7 +70,7 @@ var AgentVKeys = KeyTable{
 		{"expected call", "tool", Used, "the tool's name"},
 		{"expected call", "args", Used, "the arguments expected"},
 		{"expected call", "input", Used, "the arguments expected, as args (AgentV itself drops it in silence)"},
-		{"expected call", "output", Used, "the result expected, compared as partial (AgentV itself drops it in silence)"},
+		{"expected call", "output", Used, "the result expected, which the call's result must contain (AgentV itself drops it in silence)"},
 		{"expected call", "max_duration_ms", Used, "a latency check"},
 		{"expected call", "args_match", Used, "how this call's arguments compare"},
 

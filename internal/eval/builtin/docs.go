@@ -30,7 +30,7 @@ var (
 			shape.Field{Key: "name", Shape: shape.Name(), Doc: "Same as tool."},
 			shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments expected."},
 			shape.Field{Key: "input", Shape: argsShape, Doc: "Same as args (AgentV's name)."},
-			shape.Field{Key: "output", Shape: shape.Any(), Doc: "The result expected, compared as args are under partial (tool_trajectory only)."},
+			shape.Field{Key: "output", Shape: shape.Any(), Doc: "The result expected (tool_trajectory only): the keys written must be in the result, a list's elements in order among the result's; operators allowed."},
 			shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How this call's arguments compare, over the evaluator's args_match."},
 			shape.Field{Key: "max_duration_ms", Shape: shape.NonNegative(), Doc: "The longest the call may take."},
 		)))

@@ -21,6 +21,8 @@ func TestEvaluator_inputOutput(t *testing.T) {
 	text.Result = `{"results": [{"link": "https://a", "title": "A"}]}`
 	plain := search
 	plain.Result = "no results"
+	two := search
+	two.Result = map[string]any{"results": []any{map[string]any{"title": "A"}, map[string]any{"title": "B"}}}
 	tests := []struct {
 		name   string
 		yaml   string
@@ -35,7 +37,10 @@ func TestEvaluator_inputOutput(t *testing.T) {
 		{"output differs", "{tool: webSearch, output: {results: [{link: 'https://b'}]}}", search, 0, "output.results[0].link", "a different result fails, and the difference is named under output"},
 		{"output from JSON text", "{tool: webSearch, output: {results: [{link: 'https://a'}]}}", text, 1, "", "a result that is JSON text compares as the value it encodes"},
 		{"output as text", "{tool: webSearch, output: no results}", plain, 1, "", "a text result compares with a text output"},
-		{"both must hold", "{tool: webSearch, input: {query: ThinkPad X1}, output: {results: []}}", search, 0, "output.results", "arguments and result are both checked"},
+		{"both must hold", "{tool: webSearch, input: {query: ThinkPad X1}, output: {results: [{link: 'https://b'}]}}", search, 0, "output.results[0]", "arguments and result are both checked"},
+		{"more elements in the result", "{tool: webSearch, output: {results: [{title: B}]}}", two, 1, "", "a list written matches elements of the result's list, which may hold more"},
+		{"elements in order", "{tool: webSearch, output: {results: [{title: B}, {title: A}]}}", two, 0, "output.results[1]", "the elements written keep their order"},
+		{"operator in output", "{tool: webSearch, output: {results: [{link: {$regex: '^https://'}}]}}", search, 1, "", "operators work in output as in args"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,7 +75,7 @@ func TestEvaluator_inputOutputErrors(t *testing.T) {
 		name, yaml, want, reason string
 	}{
 		{"args and input", "{tool: a, args: {x: 1}, input: {x: 1}}", "both as args and as input", "one call cannot say its arguments twice"},
-		{"bad operator in output", "{tool: a, output: {x: {$nope: 1}}}", "output.x", "a mistake in output is placed below output"},
+		{"bad operator in output", "{tool: a, output: {x: {$nope: 1}}}", "$nope", "a mistake in output is reported"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

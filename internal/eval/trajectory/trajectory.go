@@ -83,7 +83,6 @@ import (
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/calls"
-	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -243,45 +242,6 @@ func New(o Options) (*Evaluator, error) {
 	}
 	e.classes = calls.Prepare(e.Items)
 	return e, nil
-}
-
-// withOutput makes item it also compare a step's result with output,
-// under partial: the keys expected must be there, with matching values,
-// at every depth. A result that is JSON text is compared as the value it
-// encodes.
-func withOutput(it calls.Item, output any, opt argmatch.Options) (calls.Item, error) {
-	om, err := argmatch.New(output, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, opt)
-	if err != nil {
-		return it, err
-	}
-	if it.Back != nil || om.LooksBack() {
-		return it, errors.New("an expected output cannot be checked beside a $from operator")
-	}
-	result := func(s *trajeval.Step) any {
-		if str, ok := s.Result.(string); ok {
-			if v, ok := jsonv.ParseMaybeJSON(str); ok {
-				return v
-			}
-		}
-		return s.Result
-	}
-	args, argsDiff := it.Match, it.Diff
-	it.Key += "|output " + om.Key()
-	it.Match = func(s *trajeval.Step) bool {
-		return (args == nil || args(s)) && om.Match(result(s))
-	}
-	it.Diff = func(s *trajeval.Step) []trajeval.ArgDiff {
-		var diffs []trajeval.ArgDiff
-		if argsDiff != nil {
-			diffs = argsDiff(s)
-		}
-		for _, d := range om.Diff(result(s)) {
-			d.Path = "output" + strings.TrimPrefix(d.Path, "args")
-			diffs = append(diffs, d)
-		}
-		return diffs
-	}
-	return it, nil
 }
 
 // ErrOption matches every error of New, for errors.Is.

@@ -46,6 +46,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -197,8 +198,13 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 	}
 	inv := make([]adkeval.Invocation, len(ec.Invocations))
 	hasResponse := false
+	caseRubrics, invRubrics, err := ownRubrics(node, len(ec.Invocations))
+	if err != nil {
+		return nil, err
+	}
 	for i, in := range ec.Invocations {
 		inv[i].FinalResponse = in.FinalResponse
+		inv[i].Rubrics = append(slices.Clone(caseRubrics), invRubrics[i]...)
 		hasResponse = hasResponse || in.FinalResponse != nil
 		for _, call := range in.Calls {
 			inv[i].Calls = append(inv[i].Calls, adkeval.Call{Name: call.Name, Args: call.Args})
@@ -245,6 +251,35 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 		c.Evaluators = append(c.Evaluators, conf)
 	}
 	return c, nil
+}
+
+// ownRubrics reads the rubrics of a case of the current schema and of
+// each of its n invocations.
+func ownRubrics(c *config.Node, n int) ([]adkeval.Rubric, [][]adkeval.Rubric, error) {
+	per := make([][]adkeval.Rubric, n)
+	if c == nil || c.Kind != config.Map {
+		return nil, per, nil
+	}
+	read := func(v *config.Node) ([]adkeval.Rubric, error) {
+		if v == nil || v.Kind == config.Null || (v.Kind == config.List && len(v.Items) == 0) {
+			return nil, nil
+		}
+		return settings.Rubrics(v)
+	}
+	own, err := read(c.Get("rubrics"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if conv := c.Get("conversation"); conv != nil && conv.Kind == config.List && len(conv.Items) == n {
+		for i, it := range conv.Items {
+			if it.Kind == config.Map {
+				if per[i], err = read(it.Get("rubrics")); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+	}
+	return own, per, nil
 }
 
 // loadCriteria reads --config, else test_config.json beside the eval set,
@@ -379,10 +414,6 @@ func criterion(metric string, v *config.Node, kc *suite.KeyChecker) (Criterion, 
 	}
 	if cr.Threshold < 0 || cr.Threshold > 1 {
 		return cr, thr.Errorf("threshold must be between 0 and 1, got %s", thr.Text)
-	}
-	if (metric == adkeval.RubricResponse || metric == adkeval.RubricToolUse) && len(cr.Rubrics) == 0 {
-		return cr, v.Errorf("%s needs rubrics", metric).
-			With(`give {"threshold": 0.8, "rubrics": [{"rubric_id": "concise", "rubric_content": {"text_property": "The answer is concise."}}]}`)
 	}
 	return cr, nil
 }

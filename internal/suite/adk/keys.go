@@ -42,7 +42,7 @@ var Keys = suite.KeyTable{
 		{Object: "eval case", Name: "conversation_scenario", Use: suite.Refused, Note: "a scenario needs a user simulator; record the conversation instead"},
 		{Object: "eval case", Name: "session_input", Use: suite.Inert, Note: "trajeval scores a recorded run, so it starts no session"},
 		{Object: "eval case", Name: "creation_timestamp", Use: suite.Descriptive, Note: ""},
-		{Object: "eval case", Name: "rubrics", Use: suite.Refused, Note: "when a rubric metric runs: give the rubrics in its criterion; otherwise a warning, as nothing reads them"},
+		{Object: "eval case", Name: "rubrics", Use: suite.Used, Note: "judged by the rubric metrics in every invocation, beside the criterion's; a warning when no rubric metric runs"},
 		{Object: "eval case", Name: "final_session_state", Use: suite.Inert, Note: "trajeval checks no session state"},
 
 		{Object: "invocation", Name: "invocation_id", Use: suite.Descriptive, Note: ""},
@@ -52,7 +52,7 @@ var Keys = suite.KeyTable{
 		{Object: "invocation", Name: "creation_timestamp", Use: suite.Descriptive, Note: ""},
 		{Object: "invocation", Name: "inference_call_count", Use: suite.Descriptive, Note: "a recorded figure of the expected run"},
 		{Object: "invocation", Name: "duration", Use: suite.Descriptive, Note: "a recorded figure of the expected run"},
-		{Object: "invocation", Name: "rubrics", Use: suite.Refused, Note: "when a rubric metric runs: give the rubrics in its criterion; otherwise a warning, as nothing reads them"},
+		{Object: "invocation", Name: "rubrics", Use: suite.Used, Note: "judged by the rubric metrics in this invocation, beside the criterion's and the case's; a warning when no rubric metric runs"},
 		{Object: "invocation", Name: "app_details", Use: suite.Inert, Note: "the judges see the tool calls, not the agent's instructions and tool declarations"},
 
 		{Object: "intermediate data", Name: "tool_uses", Use: suite.Used, Note: "the expected tool calls"},

@@ -38,7 +38,7 @@ func TestLoad_keys(t *testing.T) {
 		{"unknown set key", "", `{"eval_set_id": "s", "eval_cases": [{"eval_id": "c1", "conversaton_notes": "x", "conversation": [{"user_content": {"parts": [{"text": "hi"}]}, "final_response": {"parts": [{"text": "done"}]}}]}]}`,
 			`unknown key "conversaton_notes"`, "", "ADK keeps unknown keys unread, so trajeval warns"},
 		{"case rubrics without a rubric metric", "", caseRubrics, "rubrics have no effect here", "", "nothing would judge them"},
-		{"case rubrics with a rubric metric", `{"criteria": {` + rubric + `}}`, caseRubrics, "", "rubrics here are not judged", "the rubric metric would judge without them"},
+		{"case rubrics with a rubric metric", `{"criteria": {` + rubric + `}}`, caseRubrics, "", "", "the rubric metric judges them beside the criterion's"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

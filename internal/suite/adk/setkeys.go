@@ -12,8 +12,7 @@ import (
 // checkSetKeys checks the keys of an eval set of the current schema
 // against [Keys], object by object; the legacy lists are read as they are.
 // An unknown key is a warning, as ADK keeps it unread. Rubrics on a case
-// or an invocation are refused when a rubric metric runs (it would judge
-// without them), else a warning.
+// or an invocation are a warning when no rubric metric runs.
 func checkSetKeys(root *config.Node, crit []Criterion, warn func(trajeval.Warning)) error {
 	if root.Kind != config.Map {
 		return nil
@@ -86,16 +85,12 @@ func checkCase(c *config.Node, kc *suite.KeyChecker, rubricMetric bool) error {
 	return nil
 }
 
-// rubrics refuses the rubrics of a case or an invocation when a rubric
-// metric runs, and warns about them otherwise.
+// rubrics warns about the rubrics of a case or an invocation when no
+// rubric metric runs: nothing reads them then.
 func rubrics(n *config.Node, rubricMetric bool, kc *suite.KeyChecker) error {
 	v := n.Get("rubrics")
-	if v == nil || v.Kind == config.Null || (v.Kind == config.List && len(v.Items) == 0) {
+	if rubricMetric || v == nil || v.Kind == config.Null || (v.Kind == config.List && len(v.Items) == 0) {
 		return nil
-	}
-	if rubricMetric {
-		return v.Errorf("rubrics here are not judged: trajeval's rubric metrics judge the rubrics of their criterion").
-			With("move them into the criterion's rubrics in test_config.json")
 	}
 	if kc.Warn != nil {
 		kc.Warn(trajeval.Warning{File: v.File, Line: v.Line, Col: v.Col, Msg: "rubrics have no effect here: no rubric metric runs"})
