@@ -384,6 +384,13 @@ func criterion(metric string, v *config.Node, kc *suite.KeyChecker) (Criterion, 
 		case adkeval.ResponseMatchV2:
 			keys = append(keys, "judge_model_options")
 		}
+		for _, e := range v.Entries {
+			// A key of another of ADK's criterion models: ADK would keep it
+			// unread; it is a mistake in this metric's criterion.
+			if k, ok := Keys.Lookup("criterion", e.Key); ok && !slices.Contains(keys, k.Name) {
+				return cr, e.Value.Errorf("%s is not a setting of %s", e.Key, metric).With("it is read for other metrics: %s", k.Note)
+			}
+		}
 		if err := v.Check(keys...); err != nil {
 			return cr, err
 		}
