@@ -23,7 +23,7 @@ import (
 //
 //	targets:                        # in the suite, or in a targets.yaml beside it,
 //	  - name: canned                # or in .agentv/targets.yaml in its folder or above
-//	    provider: cli               # cli | codex | claude-code
+//	    provider: cli               # cli | codex | claude-code | replay
 //	    command: cp fixtures/{EVAL_ID}.json {OUTPUT_FILE}   # or a list of arguments
 //	    cwd: ..                     # relative to the file that defines the target
 //	    timeout_seconds: 30
@@ -57,6 +57,13 @@ import (
 //  6. The command runs in cwd, else in the suite's folder.
 //  7. execution.targets with several names (AgentV's matrix) is an error:
 //     run once per --target NAME.
+//  8. Every key of AgentV's targets is known ([AgentVKeys]): a setting with
+//     no effect here (healthcheck, grader_target, …) is a warning that
+//     names it, one that would change the agent (system_prompt, …) an
+//     error that says what to do instead.
+//  9. A replay target (provider: replay) runs nothing: its fixtures file,
+//     relative to the file that defines it, is the suite's traces file,
+//     each case taking the recorded output of its test id.
 var targetKeys = []string{"name", "provider", "command", "cwd", "timeout_seconds", "env", "format", "binary", "executable", "model", "args"}
 
 // providerAliases are AgentV's other spellings of the providers trajeval
