@@ -37,6 +37,8 @@ func TestLoad_keys(t *testing.T) {
 			"final_session_state has no effect here", "", "a set ADK wrote loads whole"},
 		{"unknown set key", "", `{"eval_set_id": "s", "eval_cases": [{"eval_id": "c1", "conversaton_notes": "x", "conversation": [{"user_content": {"parts": [{"text": "hi"}]}, "final_response": {"parts": [{"text": "done"}]}}]}]}`,
 			`unknown key "conversaton_notes"`, "", "ADK keeps unknown keys unread, so trajeval warns"},
+		{"conversation scenario", "", `{"eval_set_id": "s", "eval_cases": [{"eval_id": "c1", "conversation_scenario": {"starting_prompt": "hi", "conversation_plan": "ask"}}]}`,
+			"", "needs a user simulator", "a scenario has no recorded conversation to compare with"},
 		{"case rubrics without a rubric metric", "", caseRubrics, "rubrics have no effect here", "", "nothing would judge them"},
 		{"case rubrics with a rubric metric", `{"criteria": {` + rubric + `}}`, caseRubrics, "", "", "the rubric metric judges them beside the criterion's"},
 	}
