@@ -120,6 +120,7 @@ var (
 	}
 	invocationsField = shape.Field{Key: "invocations", Shape: invocationsShape, Required: true, Doc: "The expected turns, as an ADK eval case lists them."}
 	uipathPrompt     = []shape.Field{{Key: "prompt", Shape: shape.Text(), Default: "UiPath's", Doc: "The judge's prompt, inline or a file, with UiPath's {{placeholders}}."}}
+	uipathTargetDoc  = []shape.Field{{Key: "target_output_key", Shape: shape.OneOf("* , a dot-path, or a list of dot-paths", shape.Text(), shape.List(shape.Text())), Default: "*", Doc: "The part of the output judged, of the agent's answer and of expected_output: * the whole, result, items[0].name, or a list of paths."}}
 	strictField      = shape.Field{Key: "strict", Shape: shape.Bool(), Default: "false", Doc: "Score 1 when everything matches, else 0."}
 )
 
@@ -431,7 +432,7 @@ var docs = map[string]typeDoc{
 `,
 		settings: fields([]shape.Field{
 			{Key: "expected_output", Shape: shape.Any(), Required: true, Doc: "The output expected."},
-		}, uipathPrompt, judgeFields),
+		}, uipathPrompt, uipathTargetDoc, judgeFields),
 	},
 	"llm_judge_output_strict_json": {
 		summary: "UiPath's judge of the share of the expected JSON output's fields the output has.",
@@ -440,7 +441,7 @@ var docs = map[string]typeDoc{
 `,
 		settings: fields([]shape.Field{
 			{Key: "expected_output", Shape: shape.Any(), Required: true, Doc: "The output expected."},
-		}, uipathPrompt, judgeFields),
+		}, uipathPrompt, uipathTargetDoc, judgeFields),
 	},
 	"tool_trajectory_avg_score": {
 		summary: "ADK's per-turn match of the expected tool calls, averaged over the turns.",

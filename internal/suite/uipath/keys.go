@@ -68,8 +68,8 @@ var Keys = suite.KeyTable{
 		{Object: "evaluator config", Name: "model", Use: suite.Used, Note: "LLM judges: the judge model (same-as-agent: the run's)"},
 		{Object: "evaluator config", Name: "temperature", Use: suite.Used, Note: "LLM judges: the judge's temperature"},
 		{Object: "evaluator config", Name: "max_tokens", Use: suite.Inert, Note: "the judge's answer length is the run's judge setting"},
-		{Object: "evaluator config", Name: "target_output_key", Use: suite.Used, Note: "output judges: * (the whole output) is what trajeval judges; another key is refused"},
-		{Object: "evaluator config", Name: "line_by_line_evaluator", Use: suite.Used, Note: "false; true is refused, as trajeval judges the output whole"},
-		{Object: "evaluator config", Name: "line_delimiter", Use: suite.Inert, Note: "trajeval judges the output whole"},
+		{Object: "evaluator config", Name: "target_output_key", Use: suite.Used, Note: "output judges: the part of the output judged, of the agent's answer and of the expected output (* the whole; a dot-path; a list of them)"},
+		{Object: "evaluator config", Name: "line_by_line_evaluator", Use: suite.Used, Note: "false; true is refused, as trajeval judges the output (or its targetOutputKey) whole"},
+		{Object: "evaluator config", Name: "line_delimiter", Use: suite.Inert, Note: "trajeval judges the output (or its targetOutputKey) whole, not line by line"},
 	},
 }

@@ -47,7 +47,11 @@ func TestLoad_evaluators(t *testing.T) {
 		{"targetOutputKey of one field", map[string]string{
 			"evaluators/order.json": orderFile,
 			"evaluators/judge.json": strings.Replace(judgeEvaluator, "%q", `"result"`, 1),
-		}, "", "trajeval judges the agent's whole output", "judging another value than UiPath would is refused with why, never as a typo"},
+		}, "", "", "targetOutputKey names the part of the output judged"},
+		{"targetOutputKey the expected output lacks", map[string]string{
+			"evaluators/order.json": orderFile,
+			"evaluators/judge.json": strings.Replace(judgeEvaluator, "%q", `"report.total"`, 1),
+		}, "", "the expected output has no such value", "UiPath refuses an expected output without the key, and so does trajeval, before anything runs"},
 		{"model settings", map[string]string{
 			"evaluators/order.json": orderFile,
 			"set.json":              set(`"Order"`, `"Order": null`, `, "modelSettings": [{"id": "m", "modelName": "gpt-4o"}], "agentMemoryEnabled": false`),

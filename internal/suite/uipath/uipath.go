@@ -98,7 +98,7 @@ var types = map[string]string{
 const sameAsAgent = "same-as-agent"
 
 // judgeConfig are the evaluatorConfig keys of the LLM judges, passed on.
-var judgeConfig = []string{"prompt", "model", "temperature"}
+var judgeConfig = []string{"prompt", "model", "temperature", "target_output_key"}
 
 func isJudge(typ string) bool { return strings.HasPrefix(typ, "llm_judge") }
 
@@ -394,10 +394,6 @@ func (ev *evaluator) readConfig(kc *suite.KeyChecker) error {
 		if ok, known := only[config.Canon(e.Key)]; known && !ok(ev.typ) {
 			return e.Value.Errorf("%s is not a setting of %s", e.Key, t)
 		}
-	}
-	if v := ev.config.Get("target_output_key"); v != nil && v.Kind != config.Null && !(v.Kind == config.String && v.Text == "*") {
-		return v.Errorf("targetOutputKey %s: trajeval judges the agent's whole output", v.Text).
-			With(`set "targetOutputKey": "*", and give the expected output whole`)
 	}
 	if v := ev.config.Get("line_by_line_evaluator"); v != nil && v.Kind != config.Null {
 		if b, err := v.BoolValue(); err != nil {
