@@ -66,10 +66,11 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	if root.Kind != config.Map {
 		return nil, []error{root.Errorf("a suite is a map with evalcases (or tests), got a %s", root.Kind)}
 	}
-	if err := root.Check(suiteKeys...); err != nil {
+	s := &Suite{File: path, Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}
+	kc := &KeyChecker{Table: &AgentVKeys, Warn: s.warn}
+	if err := kc.Check(root, "suite", suiteKeys...); err != nil {
 		return nil, []error{err}
 	}
-	s := &Suite{File: path, Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}
 	var errs []error
 	if n := root.Get("name"); n != nil {
 		if name, err := n.Name(); err != nil {
@@ -89,9 +90,17 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 			s.TracesNode = v
 		}
 	}
-	ex, es := readExecution(root, root.Get("execution"), levelSuite)
+	ex, es := readExecution(root, root.Get("execution"), levelSuite, kc)
 	errs = append(errs, es...)
 	s.Workers = ex.workers
+	if v := root.Get("target"); v != nil {
+		// AgentV's suite-level target is execution.target.
+		if ex.targetNode != nil {
+			errs = append(errs, v.Errorf("the target is given both here and under execution at line %d", ex.targetNode.Line).With("keep one"))
+		} else {
+			ex.targetNode = v
+		}
+	}
 	if v := ex.targetNode; v != nil {
 		name, es := readTargetChoice(v)
 		errs = append(errs, es...)
@@ -128,7 +137,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		}
 	}
 	sc := &suiteContext{dir: filepath.Dir(path), defaults: defaults, threshold: threshold, cli: opts.Threshold,
-		judges: opts.Judges, judgeBlock: root.Get("judge")}
+		judges: opts.Judges, judgeBlock: root.Get("judge"), keys: kc}
 	if v := root.Get("input"); v != nil {
 		if sc.input, err = inputText(v); err != nil {
 			errs = append(errs, err)
@@ -173,6 +182,7 @@ type suiteContext struct {
 	// judge: block, for judged evaluators.
 	judges     *judge.Runtime
 	judgeBlock *config.Node
+	keys       *KeyChecker // AgentV's keys, warning once per file
 }
 
 func otherKey(n *config.Node, used string, keys ...string) string {
@@ -207,7 +217,7 @@ type execution struct {
 // workers) or directly under the node (evaluators, assertions, and a
 // suite's threshold). A setting that does not apply at its level is an
 // error that says why, never ignored.
-func readExecution(n, exec *config.Node, level string) (execution, []error) {
+func readExecution(n, exec *config.Node, level string, kc *KeyChecker) (execution, []error) {
 	var ex execution
 	var errs []error
 	var where string
@@ -215,7 +225,7 @@ func readExecution(n, exec *config.Node, level string) (execution, []error) {
 		if exec.Kind != config.Map {
 			return ex, []error{exec.Errorf("execution must be a map")}
 		}
-		if err := exec.Check(executionKeys...); err != nil {
+		if err := kc.Check(exec, "execution", executionKeys...); err != nil {
 			return ex, []error{err}
 		}
 		if v, k := exec.First("evaluators", "assertions"); v != nil {
@@ -307,7 +317,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
-	if err := cn.Check(caseKeys...); err != nil {
+	if err := sc.keys.Check(cn, "case", caseKeys...); err != nil {
 		return nil, []error{err}
 	}
 	c := &Case{Node: cn}
@@ -352,7 +362,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 			c.Trace, c.TraceNode = p, v
 		}
 	}
-	ex, es := readExecution(cn, cn.Get("execution"), levelCase)
+	ex, es := readExecution(cn, cn.Get("execution"), levelCase, sc.keys)
 	errs = append(errs, es...)
 	if v := cn.Get("skip_defaults"); v != nil {
 		b, err := v.BoolValue()
@@ -383,7 +393,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 		c.Evaluators = append(c.Evaluators, list...)
 	}
 	if tn := cn.Get("turns"); tn != nil {
-		turns, es := loadTurns(tn, env, sc.cli)
+		turns, es := loadTurns(tn, env, sc.cli, sc.keys)
 		errs = append(errs, es...)
 		c.Turns = turns
 	}
@@ -395,7 +405,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 
 // loadTurns reads a case's turns; env is the case's, cli the command
 // line's threshold.
-func loadTurns(tn *config.Node, env *spec.Env, cli *float64) ([]*Turn, []error) {
+func loadTurns(tn *config.Node, env *spec.Env, cli *float64, kc *KeyChecker) ([]*Turn, []error) {
 	items, err := tn.List()
 	if err != nil {
 		return nil, []error{err}
@@ -407,7 +417,7 @@ func loadTurns(tn *config.Node, env *spec.Env, cli *float64) ([]*Turn, []error) 
 			errs = append(errs, it.Errorf("a turn is a map with input and evaluators, got %s", it.Kind))
 			continue
 		}
-		if err := it.Check(turnKeys...); err != nil {
+		if err := kc.Check(it, "turn", turnKeys...); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -417,7 +427,7 @@ func loadTurns(tn *config.Node, env *spec.Env, cli *float64) ([]*Turn, []error) 
 				errs = append(errs, err)
 			}
 		}
-		ex, es := readExecution(it, it.Get("execution"), levelTurn)
+		ex, es := readExecution(it, it.Get("execution"), levelTurn, kc)
 		errs = append(errs, es...)
 		out, es := expectedOutput(it)
 		errs = append(errs, es...)

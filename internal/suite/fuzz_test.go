@@ -34,12 +34,17 @@ func FuzzLoad(f *testing.F) {
 		"targets:\n  - {name: t, provider: cli, command: 'cat {EVAL_ID}.json', timeout_seconds: 3, env: {A: b}}\nexecution:\n  target: t\nevalcases:\n  - id: a\n    input: hi" + okEval,
 		"{\"eval_set_id\": \"x\", \"eval_cases\": []}",
 		"evalcases: [oops", "",
+		"tests:\n  - id: a\n    workspace: {template: x}\n    depends_on: [b]\n    assertions: [{type: tool_trajectory, mode: in_order, expected: [{tool: s, input: {q: 1}, output: {r: [{l: x}], s: {$regex: a}}}]}]\n",
+		"targets:\n  - {name: r, provider: replay, fixtures: f.jsonl, source_target: x}\n  - {name: t, provider: cli, command: x, healthcheck: {command: y}, grader_target: g}\nexecution:\n  target: t\ntests:\n  - id: a" + okEval,
 		`{"id": "a", "reference_trajectory": [{"tool_name": "x", "tool_input": {"k": 1}}], "predicted_trajectory": []}` + "\n{\"reference_trajectory\": []}\n",
 	} {
 		f.Add([]byte(s))
 	}
-	// The bundled examples' JSON dialects: an ADK eval set, a UiPath set.
-	for _, p := range []string{"../../examples/adk-shopping/shopping.evalset.json", "../../examples/uipath-orders/evaluations/eval-sets/orders.json", "../../examples/tau2/tasks.json"} {
+	// The bundled examples' JSON dialects (an ADK eval set, a UiPath set),
+	// and real files of AgentV and ADK.
+	for _, p := range []string{"../../examples/adk-shopping/shopping.evalset.json", "../../examples/uipath-orders/evaluations/eval-sets/orders.json", "../../examples/tau2/tasks.json",
+		"../../testdata/real/dialects/agentv/tool-trajectory-advanced/evals/trace-file-demo.eval.yaml",
+		"../../testdata/real/dialects/adk/adk-samples/long-horizon-harness/basic.evalset.json"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

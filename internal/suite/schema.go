@@ -42,15 +42,16 @@ const SchemaURL = "https://raw.githubusercontent.com/trajeval/trajeval/main/sche
 // Schema returns an error when a key the loader takes is not documented,
 // or the reverse: the documentation cannot drift from the loader.
 func Schema() ([]byte, error) {
+	suiteFields, caseFields, turnFields := peerFields("suite", suiteFields), peerFields("case", caseFields), peerFields("turn", turnFields)
 	checks := []struct {
 		what   string
 		fields [][]shape.Field
 		keys   []string
 	}{
-		{"suite", [][]shape.Field{suiteFields}, suiteKeys},
-		{"execution", [][]shape.Field{executionFields(levelSuite), executionFields(levelCase), executionFields(levelTurn)}, executionKeys},
-		{"case", [][]shape.Field{caseFields}, caseKeys},
-		{"turn", [][]shape.Field{turnFields}, turnKeys},
+		{"suite", [][]shape.Field{suiteFields}, peerKeys("suite", suiteKeys)},
+		{"execution", [][]shape.Field{executionFields(levelSuite), executionFields(levelCase), executionFields(levelTurn)}, peerKeys("execution", executionKeys)},
+		{"case", [][]shape.Field{caseFields}, peerKeys("case", caseKeys)},
+		{"turn", [][]shape.Field{turnFields}, peerKeys("turn", turnKeys)},
 		{"target", [][]shape.Field{targetFields}, targetKeys},
 		{"judge", [][]shape.Field{judgeFields}, judge.Keys},
 	}
@@ -283,6 +284,40 @@ func executionFields(level string) []shape.Field {
 			shape.Field{Key: "workers", Shape: shape.Count(1), Doc: "Score up to this many cases at once (--workers wins)."})
 	case levelCase:
 		out = append(out, shape.Field{Key: "skip_defaults", Shape: shape.Bool(), Default: "false", Doc: "Do not run the suite's evaluators on this case."})
+	}
+	return peerFields("execution", out)
+}
+
+// peerKeys returns keys and the keys of AgentV's object that they lack:
+// the keys the loader accepts.
+func peerKeys(object string, keys []string) []string {
+	out := slices.Clone(keys)
+	for _, k := range AgentVKeys.Keys {
+		if k.Object == object && !slices.Contains(out, k.Name) {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// peerFields returns fields and a field for each key of AgentV's object
+// that they lack, described by what trajeval does with it.
+func peerFields(object string, fields []shape.Field) []shape.Field {
+	out := slices.Clone(fields)
+	for _, k := range AgentVKeys.Keys {
+		if k.Object != object || slices.ContainsFunc(out, func(f shape.Field) bool { return f.Key == k.Name }) {
+			continue
+		}
+		switch k.Use {
+		case Inert:
+			out = append(out, shape.Field{Key: k.Name, Shape: shape.Any(), Doc: "AgentV's; accepted with a warning, no effect here: " + k.Note + "."})
+		case Refused:
+			out = append(out, shape.Field{Key: k.Name, Shape: refused(k.Note), Doc: "Not supported."})
+		case Descriptive:
+			out = append(out, descriptive(k.Name))
+		default:
+			out = append(out, shape.Field{Key: k.Name, Shape: shape.Any(), Doc: "AgentV's: " + k.Note + "."})
+		}
 	}
 	return out
 }

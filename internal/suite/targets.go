@@ -23,7 +23,7 @@ import (
 //
 //	targets:                        # in the suite, or in a targets.yaml beside it,
 //	  - name: canned                # or in .agentv/targets.yaml in its folder or above
-//	    provider: cli               # cli | codex | claude-code
+//	    provider: cli               # cli | codex | claude-code | replay
 //	    command: cp fixtures/{EVAL_ID}.json {OUTPUT_FILE}   # or a list of arguments
 //	    cwd: ..                     # relative to the file that defines the target
 //	    timeout_seconds: 30
@@ -57,20 +57,14 @@ import (
 //  6. The command runs in cwd, else in the suite's folder.
 //  7. execution.targets with several names (AgentV's matrix) is an error:
 //     run once per --target NAME.
+//  8. Every key of AgentV's targets is known ([AgentVKeys]): a setting with
+//     no effect here (healthcheck, grader_target, …) is a warning that
+//     names it, one that would change the agent (system_prompt, …) an
+//     error that says what to do instead.
+//  9. A replay target (provider: replay) runs nothing: its fixtures file,
+//     relative to the file that defines it, is the suite's traces file,
+//     each case taking the recorded output of its test id.
 var targetKeys = []string{"name", "provider", "command", "cwd", "timeout_seconds", "env", "format", "binary", "executable", "model", "args"}
-
-// agentvOnly are keys of AgentV's targets that trajeval does not honour,
-// with the reason: refused by name, never ignored.
-var agentvOnly = map[string]string{
-	"workers":           "set execution.workers in the suite, or run with --workers N",
-	"healthcheck":       "trajeval runs the command for each case and reports its failures",
-	"provider_batching": "trajeval runs the command once per case and trial",
-	"keep_temp_files":   "use --dump-traces DIR to keep what the command wrote",
-	"files_format":      "cases have no input files in trajeval",
-	"verbose":           "trajeval quotes the command's standard error when it fails",
-	"judge_target":      "judges are set on the evaluator, not on the target",
-	"grader_target":     "judges are set on the evaluator, not on the target",
-}
 
 // providerAliases are AgentV's other spellings of the providers trajeval
 // runs.
@@ -81,7 +75,12 @@ var providerAliases = map[string]string{
 	"claude-code": target.ClaudeCode,
 	"claude":      target.ClaudeCode,
 	"claude-cli":  target.ClaudeCode,
+	"replay":      replay,
 }
+
+// replay is AgentV's replay provider: the recorded outputs of its
+// fixtures file are the traces of the cases that have none.
+const replay = "replay"
 
 // A targetDef is one entry of a targets list, checked in full only when a
 // suite chooses it.
@@ -290,13 +289,14 @@ func loadTargetsFile(path string) ([]targetDef, []error) {
 // setTarget translates the chosen definition d (rule 3).
 func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 	n := d.node
-	for _, e := range n.Entries {
-		if why, ok := agentvOnly[config.Canon(e.Key)]; ok {
-			return []error{e.Value.Errorf("%s is not supported in a target", e.Key).With("%s", why)}
-		}
-	}
-	if err := n.Check(targetKeys...); err != nil {
+	kc := &KeyChecker{Table: &AgentVKeys, Warn: s.warn}
+	if err := kc.Check(n, "target", targetKeys...); err != nil {
 		return []error{err}
+	}
+	for _, e := range n.Entries {
+		if k, ok := AgentVKeys.Lookup("target", e.Key); ok && k.Use == Refused {
+			return []error{e.Value.Errorf("%s is not supported in a target", e.Key).With("%s", k.Note)}
+		}
 	}
 	t := &target.Target{Name: d.name, File: n.File, Dir: suiteDir}
 	var errs []error
@@ -308,7 +308,9 @@ func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 	if err != nil {
 		return []error{err}
 	}
-	if t.Provider = providerAliases[strings.ToLower(p)]; t.Provider == "" {
+	if t.Provider = providerAliases[strings.ToLower(p)]; t.Provider == replay {
+		return s.setReplay(d)
+	} else if t.Provider == "" {
 		e := pn.Errorf("provider %q is not supported", p)
 		if sug := suggest.Closest(p, target.Providers); sug != "" {
 			e.Hint = fmt.Sprintf("did you mean %q?", sug)
@@ -336,7 +338,7 @@ func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 			t.Binary = filepath.Join(filepath.Dir(n.File), t.Binary)
 		}
 	}
-	for _, k := range []string{"model", "args"} {
+	for _, k := range []string{"model", "args", "arguments"} {
 		if v := n.Get(k); v != nil && t.Provider == target.CLI {
 			errs = append(errs, v.Errorf("a cli target takes no %s: put it in command", k))
 		}
@@ -346,7 +348,7 @@ func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 			errs = append(errs, err)
 		}
 	}
-	if v := n.Get("args"); v != nil && t.Provider != target.CLI {
+	if v, _ := n.First("args", "arguments"); v != nil && t.Provider != target.CLI {
 		if t.Args, err = v.Strings(); err != nil {
 			errs = append(errs, err)
 		}
@@ -385,6 +387,33 @@ func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 		s.Target, s.TargetNode = t, n
 	}
 	return errs
+}
+
+// setReplay translates a replay target: its fixtures file is the suite's
+// traces file, matched to cases by test id.
+func (s *Suite) setReplay(d targetDef) []error {
+	n := d.node
+	for _, k := range []string{"command", "binary", "executable", "model", "args", "arguments", "cwd", "timeout_seconds", "env", "format"} {
+		if v := n.Get(k); v != nil {
+			return []error{v.Errorf("a replay target runs nothing and takes no %s", k).With("give it only fixtures: the recorded outputs")}
+		}
+	}
+	fx := n.Get("fixtures")
+	if fx == nil {
+		return []error{n.Errorf("replay target %q has no fixtures", d.name).With("add fixtures: PATH, the JSON Lines file of its recorded outputs")}
+	}
+	p, err := fx.Str()
+	if err != nil {
+		return []error{err}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(n.File), p)
+	}
+	if st, err := os.Stat(p); err != nil || st.IsDir() {
+		return []error{fx.Errorf("fixtures file %s cannot be read", p).With("it is relative to the file that defines the target")}
+	}
+	s.Traces, s.TracesNode = p, fx
+	return nil
 }
 
 // CheckTargets returns an error for each target some case runs (given the

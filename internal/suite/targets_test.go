@@ -66,6 +66,13 @@ func TestLoadFile_targets(t *testing.T) {
 				t.Errorf("target %+v, want t2 as a list of arguments", tg)
 			}
 		}, "the command line chooses over the suite"},
+		{"suite-level target", map[string]string{
+			"suite.yaml": "target: t\ntargets:\n  - {name: t, provider: codex, arguments: [--full-auto], healthcheck: {command: x}, log_dir: logs}\n" + targetCase,
+		}, suite.Options{Dialects: dialects.All()}, func(t *testing.T, tg *target.Target, dir string) {
+			if tg.Provider != target.Codex || strings.Join(tg.Args, " ") != "--full-auto" {
+				t.Errorf("target %+v, want codex with its arguments", tg)
+			}
+		}, "AgentV's suite-level target: is execution.target; arguments is args; healthcheck and log_dir are warnings"},
 		{"seed 001", map[string]string{
 			"suite.yaml":   "description: Validate research agent tool usage\nexecution:\n  target: codex_agent  # Provider that returns traces\n" + targetCase,
 			"traces.jsonl": "{}\n",
@@ -119,10 +126,16 @@ func TestLoadFile_targetErrors(t *testing.T) {
 			suite.Options{Dialects: dialects.All()}, 2, 41, "a codex target runs codex itself and takes no command", "binary:", "the command would be ignored"},
 		{"unknown key", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, timeout: 3}\nexecution:\n  target: t\n" + targetCase},
 			suite.Options{Dialects: dialects.All()}, 2, 42, "timeout", "timeout_seconds", "an ignored timeout would let an agent hang"},
-		{"AgentV's workers", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, workers: 4}\nexecution:\n  target: t\n" + targetCase},
-			suite.Options{Dialects: dialects.All()}, 2, 51, "workers is not supported in a target", "--workers N", "AgentV's setting is refused by name, with what to do instead"},
+		{"AgentV's system_prompt", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: codex, system_prompt: be brief}\nexecution:\n  target: t\n" + targetCase},
+			suite.Options{Dialects: dialects.All()}, 2, 47, "system_prompt is not supported in a target", "in args", "a setting that would change the agent is refused by name, with what to do instead"},
 		{"AgentV's {FILES}", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: 'run {FILES}'}\nexecution:\n  target: t\n" + targetCase},
 			suite.Options{Dialects: dialects.All()}, 2, 39, "placeholder {FILES} is not supported", "{PROMPT_FILE}", "cases have no input files"},
+		{"replay without fixtures", map[string]string{"suite.yaml": "targets:\n  - {name: r, provider: replay, source_target: live}\nexecution:\n  target: r\n" + targetCase},
+			suite.Options{Dialects: dialects.All()}, 2, 6, `replay target "r" has no fixtures`, "fixtures: PATH", "a replay target replays its fixtures"},
+		{"replay with a command", map[string]string{"suite.yaml": "targets:\n  - {name: r, provider: replay, fixtures: f.jsonl, command: x}\nexecution:\n  target: r\n" + targetCase},
+			suite.Options{Dialects: dialects.All()}, 2, 0, "a replay target runs nothing and takes no command", "only fixtures", "a command would never run"},
+		{"replay fixtures missing", map[string]string{"suite.yaml": "targets:\n  - {name: r, provider: replay, fixtures: f.jsonl}\nexecution:\n  target: r\n" + targetCase},
+			suite.Options{Dialects: dialects.All()}, 2, 0, "cannot be read", "relative to the file that defines the target", "the cases would have no traces"},
 		{"bad timeout", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, timeout_seconds: 0}\nexecution:\n  target: t\n" + targetCase},
 			suite.Options{Dialects: dialects.All()}, 2, 59, "timeout_seconds must be more than 0", "", "no time at all cannot run anything"},
 		{"missing cwd", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, cwd: nowhere}\nexecution:\n  target: t\n" + targetCase},

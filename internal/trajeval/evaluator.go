@@ -43,6 +43,10 @@ type ExpectedCall struct {
 	Args          any
 	ArgsMatch     ArgsMatch // zero: the evaluator's setting
 	MaxDurationMS *float64
+	// Output is the expected result (AgentV's output:), compared with the
+	// step's result as expected arguments are under partial; nil checks
+	// nothing.
+	Output any
 }
 
 // ArgsMatch says how expected arguments are compared with actual ones

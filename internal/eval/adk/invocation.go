@@ -12,6 +12,9 @@ import (
 type Invocation struct {
 	Calls         []Call
 	FinalResponse *string // nil: no expectation
+	// Rubrics are the invocation's own rubrics and its case's, judged by
+	// the rubric metrics beside their criterion's.
+	Rubrics []Rubric
 }
 
 // A Call is one expected tool call; Args is a JSON value ({} when none).

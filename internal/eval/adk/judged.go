@@ -2,7 +2,9 @@ package adk
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
@@ -39,7 +41,11 @@ type Judged struct {
 func NewJudged(metric string, inv []Invocation, rubrics []Rubric, h judge.Handle, threshold float64) (*Judged, error) {
 	switch metric {
 	case RubricResponse, RubricToolUse:
-		if len(rubrics) == 0 {
+		own := false
+		for _, in := range inv {
+			own = own || len(in.Rubrics) > 0
+		}
+		if len(rubrics) == 0 && !own {
 			return nil, fmt.Errorf(`%s needs rubrics (give "rubrics": [{"rubric_id": "concise", "rubric_content": {"text_property": "..."}}])`, metric)
 		}
 	case ResponseMatchV2:
@@ -157,7 +163,7 @@ func (e *Judged) perInvocation(ctx context.Context, j *judge.Judge, t *trajeval.
 		case e.metric == Hallucinations:
 			r.score, r.why, r.usage, err = e.hallucinations(ctx, j, tn)
 		default:
-			r.score, r.why, r.usage, err = e.rubric(ctx, j, tn)
+			r.score, r.why, r.usage, err = e.rubric(ctx, j, tn, e.rubricsOf(i))
 		}
 		if err != nil {
 			return fmt.Errorf("invocation %d: %w", i+1, err)
@@ -214,16 +220,28 @@ func (e *Judged) responseMatch(ctx context.Context, j *judge.Judge, t *trajeval.
 	return nil
 }
 
+// rubricsOf returns the rubrics of invocation i: the criterion's, then
+// the invocation's own (its case's included).
+func (e *Judged) rubricsOf(i int) []Rubric {
+	if len(e.want[i].Rubrics) == 0 {
+		return e.rubrics
+	}
+	return append(slices.Clone(e.rubrics), e.want[i].Rubrics...)
+}
+
 // rubric scores one turn: the share of rubrics it meets.
-func (e *Judged) rubric(ctx context.Context, j *judge.Judge, tn turn) (float64, string, *trajeval.JudgeUsage, error) {
+func (e *Judged) rubric(ctx context.Context, j *judge.Judge, tn turn, rubrics []Rubric) (float64, string, *trajeval.JudgeUsage, error) {
 	user := "The user's prompt:\n" + judge.Data("user_prompt", text(tn.user))
 	if e.metric == RubricToolUse {
 		user += "\n\nThe agent's tool calls in this invocation, with their results:\n" + judge.Data("tool_calls", callsOf(tn.steps))
 	} else {
 		user += "\n\nThe agent's final response:\n" + judge.Data("final_response", text(tn.answer))
 	}
-	items := make([]string, len(e.rubrics))
-	for i, r := range e.rubrics {
+	if len(rubrics) == 0 {
+		return 0, "", nil, errors.New("this invocation has no rubrics, and the criterion gives none")
+	}
+	items := make([]string, len(rubrics))
+	for i, r := range rubrics {
 		items[i] = r.Text
 	}
 	vs, u, err := evaljudge.Checklist(ctx, j, rubricRole, user, "meets", items)
@@ -238,7 +256,7 @@ func (e *Judged) rubric(ctx context.Context, j *judge.Judge, tn turn) (float64, 
 			met++
 			mark = "yes"
 		}
-		why = append(why, fmt.Sprintf("%s: %s (%s)", e.rubrics[i].ID, mark, v.Reason))
+		why = append(why, fmt.Sprintf("%s: %s (%s)", rubrics[i].ID, mark, v.Reason))
 	}
 	return float64(met) / float64(len(vs)), strings.Join(why, "; "), u, nil
 }

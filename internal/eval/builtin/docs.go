@@ -23,12 +23,14 @@ var (
 		shape.Shape{Text: "null", Schema: map[string]any{"type": "null"}})
 	argsMatchShape = shape.OneOf("one of "+joinWords(argmatch.Modes)+", or a list of argument paths",
 		shape.Enum(argmatch.Modes...), shape.List(shape.Text()))
-	expectedShape = shape.List(shape.OneOf("tool name, or {tool, args, args_match, max_duration_ms}",
+	expectedShape = shape.List(shape.OneOf("tool name, or {tool, args, args_match, max_duration_ms, output}",
 		shape.Name(),
 		shape.Object("expected call",
 			shape.Field{Key: "tool", Shape: shape.Name(), Doc: "The tool's name."},
 			shape.Field{Key: "name", Shape: shape.Name(), Doc: "Same as tool."},
 			shape.Field{Key: "args", Shape: argsShape, Default: "any", Doc: "The arguments expected."},
+			shape.Field{Key: "input", Shape: argsShape, Doc: "Same as args (AgentV's name)."},
+			shape.Field{Key: "output", Shape: shape.Any(), Doc: "The result expected (tool_trajectory only): the keys written must be in the result, a list's elements in order among the result's; operators allowed."},
 			shape.Field{Key: "args_match", Shape: argsMatchShape, Doc: "How this call's arguments compare, over the evaluator's args_match."},
 			shape.Field{Key: "max_duration_ms", Shape: shape.NonNegative(), Doc: "The longest the call may take."},
 		)))
@@ -118,6 +120,7 @@ var (
 	}
 	invocationsField = shape.Field{Key: "invocations", Shape: invocationsShape, Required: true, Doc: "The expected turns, as an ADK eval case lists them."}
 	uipathPrompt     = []shape.Field{{Key: "prompt", Shape: shape.Text(), Default: "UiPath's", Doc: "The judge's prompt, inline or a file, with UiPath's {{placeholders}}."}}
+	uipathTargetDoc  = []shape.Field{{Key: "target_output_key", Shape: shape.OneOf("* , a dot-path, or a list of dot-paths", shape.Text(), shape.List(shape.Text())), Default: "*", Doc: "The part of the output judged, of the agent's answer and of expected_output: * the whole, result, items[0].name, or a list of paths."}}
 	strictField      = shape.Field{Key: "strict", Shape: shape.Bool(), Default: "false", Doc: "Score 1 when everything matches, else 0."}
 )
 
@@ -429,7 +432,7 @@ var docs = map[string]typeDoc{
 `,
 		settings: fields([]shape.Field{
 			{Key: "expected_output", Shape: shape.Any(), Required: true, Doc: "The output expected."},
-		}, uipathPrompt, judgeFields),
+		}, uipathPrompt, uipathTargetDoc, judgeFields),
 	},
 	"llm_judge_output_strict_json": {
 		summary: "UiPath's judge of the share of the expected JSON output's fields the output has.",
@@ -438,7 +441,7 @@ var docs = map[string]typeDoc{
 `,
 		settings: fields([]shape.Field{
 			{Key: "expected_output", Shape: shape.Any(), Required: true, Doc: "The output expected."},
-		}, uipathPrompt, judgeFields),
+		}, uipathPrompt, uipathTargetDoc, judgeFields),
 	},
 	"tool_trajectory_avg_score": {
 		summary: "ADK's per-turn match of the expected tool calls, averaged over the turns.",

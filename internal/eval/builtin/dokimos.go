@@ -68,6 +68,9 @@ func buildCorrectness(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 		if e.MaxDurationMS != nil {
 			return nil, s.Expected.Node.Items[i].Errorf("tool_correctness does not check max_duration_ms").With("use tool_trajectory for latency checks")
 		}
+		if e.Output != nil {
+			return nil, s.Expected.Node.Items[i].Get("output").Errorf("tool_correctness does not check output").With("use tool_trajectory to compare a call's result")
+		}
 	}
 	c, err := dokimos.NewCorrectness(s.Match, expected, def, argmatch.Options{Trim: s.Trim, CaseInsensitive: s.CaseInsensitive})
 	if err != nil {

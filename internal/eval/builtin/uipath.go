@@ -243,7 +243,7 @@ func uipathJudgeSpecs() []spec.Spec {
 		out = append(out, spec.Spec{
 			Type:      k.Type,
 			Aliases:   []string{k.UiPath},
-			Keys:      append(slices.Clone(k.Criteria), uipath.JudgeConfigKeys...),
+			Keys:      uipathJudgeKeys(k),
 			Threshold: 0.5,
 			Build:     func(n *config.Node, env *spec.Env) (trajeval.Evaluator, error) { return buildUiPathJudge(k, n, env) },
 		})
@@ -276,7 +276,16 @@ func buildUiPathJudge(k uipath.JudgeKind, n *config.Node, env *spec.Env) (trajev
 		}
 		at = p
 	}
-	tp, err := evaljudge.ParseTemplate(text, uipath.Vars(crit))
+	target, err := uipathTarget(k, n.Get("target_output_key"))
+	if err != nil {
+		return nil, err
+	}
+	if exp, ok := crit["expected_output"]; ok && exp != "" {
+		if _, err := target.Select(exp); err != nil {
+			return nil, n.Get("expected_output").Errorf("%v: the expected output has no such value", err).With("give the expected output whole, as the agent returns it")
+		}
+	}
+	tp, err := evaljudge.ParseTemplate(text, uipath.Vars(crit, target))
 	if err != nil {
 		return nil, spec.Place(at, err)
 	}
@@ -287,5 +296,48 @@ func buildUiPathJudge(k uipath.JudgeKind, n *config.Node, env *spec.Env) (trajev
 	if err != nil {
 		return nil, err
 	}
-	return uipath.NewJudged(k, tp, h, env.Case), nil
+	return uipath.NewJudged(k, tp, h, env.Case, target), nil
+}
+
+// uipathJudgeKeys are the keys of judge kind k: its criteria and configuration.
+func uipathJudgeKeys(k uipath.JudgeKind) []string {
+	keys := append(slices.Clone(k.Criteria), uipath.JudgeConfigKeys...)
+	if slices.Contains(k.Criteria, "expected_output") {
+		keys = append(keys, uipath.OutputConfigKeys...)
+	}
+	return keys
+}
+
+// uipathTarget reads an output judge's targetOutputKey: "*" (the whole
+// output), a dot-path, or a list of dot-paths.
+func uipathTarget(k uipath.JudgeKind, n *config.Node) (uipath.Target, error) {
+	if n == nil || n.Kind == config.Null || (n.Kind == config.String && n.Text == "*") {
+		return uipath.Target{}, nil
+	}
+	if !slices.Contains(k.Criteria, "expected_output") {
+		return uipath.Target{}, n.Errorf("targetOutputKey is a setting of the output judges, not of %s", k.UiPath)
+	}
+	var tg uipath.Target
+	if n.Kind == config.List {
+		paths, err := n.Strings()
+		if err != nil {
+			return tg, err
+		}
+		if len(paths) == 0 {
+			return tg, n.Errorf("targetOutputKey is an empty list").With(`write "*" for the whole output`)
+		}
+		tg = uipath.Target{Paths: paths, List: true}
+	} else {
+		p, err := n.Str()
+		if err != nil {
+			return tg, err
+		}
+		tg = uipath.Target{Paths: []string{p}}
+	}
+	for _, p := range tg.Paths {
+		if _, err := argmatch.ParsePath(p); err != nil || p == "" {
+			return tg, n.Errorf("targetOutputKey %q is not a path", p).With("a path is the output's keys, with . or an index: result, items[0].name")
+		}
+	}
+	return tg, nil
 }

@@ -16,9 +16,10 @@ import (
 )
 
 // Calls reads a list of expected calls. An item is a map
-// {tool, args, args_match, max_duration_ms} (name is accepted for tool) or,
-// as a shorthand, a tool name. args is a map (operators allowed) or the
-// word any. Every item's mistake is reported, each at its place (see
+// {tool, args, args_match, max_duration_ms, output} (name is accepted for
+// tool, and input for args, as AgentV's traces name them) or, as a
+// shorthand, a tool name. args is a map (operators allowed) or the word
+// any; output is the result expected, any value (operators allowed). Every item's mistake is reported, each at its place (see
 // [config.Node.Join]).
 func Calls(n *config.Node) ([]trajeval.ExpectedCall, error) {
 	items, err := n.List()
@@ -50,8 +51,11 @@ func Call(it *config.Node) (trajeval.ExpectedCall, error) {
 	if it.Kind != config.Map {
 		return c, it.Errorf("an expected call is a map with a tool, or a tool name; got %s", it.Kind)
 	}
-	if err := it.Check("tool", "name", "args", "args_match", "max_duration_ms"); err != nil {
+	if err := it.Check("tool", "name", "args", "input", "args_match", "max_duration_ms", "output"); err != nil {
 		return c, err
+	}
+	if it.Has("args") && it.Has("input") {
+		return c, it.Get("input").Errorf("the arguments are given both as args and as input").With("keep one: input is AgentV's name for args")
 	}
 	tn, _ := it.First("tool", "name")
 	if tn == nil {
@@ -61,7 +65,7 @@ func Call(it *config.Node) (trajeval.ExpectedCall, error) {
 	if c.Tool, err = tn.Name(); err != nil {
 		return c, err
 	}
-	if a := it.Get("args"); a != nil {
+	if a, _ := it.First("args", "input"); a != nil {
 		switch {
 		case a.Kind == config.String && a.Text == "any":
 		case a.Kind == config.Null:
@@ -91,9 +95,16 @@ func Call(it *config.Node) (trajeval.ExpectedCall, error) {
 		}
 		c.MaxDurationMS = &v
 	}
+	if o := it.Get("output"); o != nil && o.Kind != config.Null {
+		c.Output = o.Value()
+		if _, err := argmatch.New(c.Output, trajeval.ArgsMatch{}, argmatch.Options{}); err != nil {
+			return c, PlaceCompileError(o, err)
+		}
+	}
 	// Compile now so a bad operator is reported at its place.
 	if _, err := argmatch.New(c.Args, c.ArgsMatch, argmatch.Options{}); err != nil {
-		return c, PlaceCompileError(it.Get("args"), err)
+		a, _ := it.First("args", "input")
+		return c, PlaceCompileError(a, err)
 	}
 	return c, nil
 }

@@ -233,6 +233,11 @@ func New(o Options) (*Evaluator, error) {
 		}
 		it := calls.Args(c.Tool, m)
 		it.MaxDurationMS = c.MaxDurationMS
+		if c.Output != nil {
+			if it, err = withOutput(it, c.Output, o.Strings); err != nil {
+				return nil, &OptionError{Call: i, Minimum: -1, Err: err}
+			}
+		}
 		e.Items = append(e.Items, it)
 	}
 	e.classes = calls.Prepare(e.Items)

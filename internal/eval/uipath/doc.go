@@ -92,4 +92,9 @@
 //     then an error.
 //  3. The default threshold is 0.5. A model of "same-as-agent" in a
 //     UiPath evaluator file means the run's judge model.
+//  4. An output judge's target_output_key (UiPath's targetOutputKey)
+//     picks the part of the answer and of the expected output judged: "*"
+//     (the default) the whole, a dot-path the value there, a list of
+//     paths an object of those values ([Target]). An answer without the
+//     path is an error, never judged.
 package uipath

@@ -2,8 +2,10 @@ package uipath
 
 import (
 	"context"
+	"fmt"
 	"math"
 
+	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -35,8 +37,64 @@ var JudgeKinds = []JudgeKind{
 		"The expected output:\n{{ExpectedOutput}}\n\nThe actual output:\n{{ActualOutput}}"},
 }
 
-// JudgeConfigKeys are the keys of a UiPath LLM judge's evaluatorConfig.
-var JudgeConfigKeys = []string{"prompt", "model", "temperature", "judge"}
+// JudgeConfigKeys are the keys of a UiPath LLM judge's evaluatorConfig;
+// the output judges take OutputConfigKeys too.
+var (
+	JudgeConfigKeys  = []string{"prompt", "model", "temperature", "judge"}
+	OutputConfigKeys = []string{"target_output_key"}
+)
+
+// A Target is an output judge's targetOutputKey: the parts of the output
+// judged. The zero Target ("*") is the whole output.
+type Target struct {
+	Paths []string // dot-paths with [i] indexes, e.g. result, items[0].name
+	List  bool     // a list of keys: the judged value is {path: value}
+}
+
+// Select returns the part of v the target names: v itself for the whole
+// output, the value at the path, or {path: value} for a list of keys. A
+// value that is JSON text is decoded first. A path v lacks is an error,
+// as in UiPath.
+func (tg Target) Select(v any) (any, error) {
+	if len(tg.Paths) == 0 {
+		return v, nil
+	}
+	if s, ok := v.(string); ok {
+		if d, err := jsonv.Decode([]byte(s)); err == nil {
+			v = d
+		}
+	}
+	if !tg.List {
+		return at(v, tg.Paths[0])
+	}
+	out := map[string]any{}
+	for _, p := range tg.Paths {
+		x, err := at(v, p)
+		if err != nil {
+			return nil, err
+		}
+		out[p] = x
+	}
+	return out, nil
+}
+
+// at returns the value at a dot-path of v.
+func at(v any, path string) (any, error) {
+	p, err := argmatch.ParsePath(path)
+	if err != nil {
+		return nil, err
+	}
+	var got any
+	found := false
+	p.Values(v, func(x any) bool {
+		got, found = x, true
+		return false
+	})
+	if !found {
+		return nil, fmt.Errorf("targetOutputKey %s is not in the output", path)
+	}
+	return got, nil
+}
 
 // Judged is one of UiPath's LLM judges on one evaluation.
 type Judged struct {
@@ -44,6 +102,7 @@ type Judged struct {
 	prompt evaljudge.Template
 	judge  judge.Handle
 	c      eval.Case
+	target Target
 }
 
 var uipathSchema = judge.Object(map[string]any{
@@ -54,8 +113,9 @@ var uipathSchema = judge.Object(map[string]any{
 // Vars are the placeholders of a judge's prompt: the run's
 // (UserOrSyntheticInput, AgentRunHistory, ActualOutput) and the
 // criteria's (ExpectedAgentBehavior, SimulationInstructions,
-// ExpectedOutput), from crit by criteria key.
-func Vars(crit map[string]any) map[string]evaljudge.Var {
+// ExpectedOutput), from crit by criteria key. The outputs are the parts
+// target names.
+func Vars(crit map[string]any, target Target) map[string]evaljudge.Var {
 	vars := map[string]evaljudge.Var{
 		"UserOrSyntheticInput": func(c eval.Case, t *trajeval.Trajectory) any {
 			if c.Input != "" {
@@ -64,10 +124,19 @@ func Vars(crit map[string]any) map[string]evaljudge.Var {
 			return judge.UserInput(t)
 		},
 		"AgentRunHistory": func(_ eval.Case, t *trajeval.Trajectory) any { return judge.Messages(t) },
-		"ActualOutput":    func(_ eval.Case, t *trajeval.Trajectory) any { return actualOutput(t) },
+		"ActualOutput": func(_ eval.Case, t *trajeval.Trajectory) any {
+			v, err := target.Select(actualOutput(t))
+			if err != nil {
+				return nil // Evaluate has refused the trajectory already
+			}
+			return v
+		},
 	}
 	for key, val := range map[string]string{"expected_agent_behavior": "ExpectedAgentBehavior", "simulation_instructions": "SimulationInstructions", "expected_output": "ExpectedOutput"} {
 		if v, ok := crit[key]; ok {
+			if key == "expected_output" {
+				v, _ = target.Select(v) // checked by the builder
+			}
 			vars[val] = func(eval.Case, *trajeval.Trajectory) any { return v }
 		}
 	}
@@ -75,9 +144,9 @@ func Vars(crit map[string]any) map[string]evaljudge.Var {
 }
 
 // NewJudged returns the judge of kind k with its prompt, asking h about
-// the case c.
-func NewJudged(k JudgeKind, prompt evaljudge.Template, h judge.Handle, c eval.Case) *Judged {
-	return &Judged{kind: k, prompt: prompt, judge: h, c: c}
+// the case c; target is an output judge's targetOutputKey.
+func NewJudged(k JudgeKind, prompt evaljudge.Template, h judge.Handle, c eval.Case, target Target) *Judged {
+	return &Judged{kind: k, prompt: prompt, judge: h, c: c, target: target}
 }
 
 // actualOutput is the agent's last answer, decoded when it is JSON.
@@ -92,6 +161,9 @@ func actualOutput(t *trajeval.Trajectory) any {
 // Evaluate asks the judge for a score from 0 to 100 and keeps it as
 // round(score/100, 2), with the judge's justification.
 func (e *Judged) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
+	if _, err := e.target.Select(actualOutput(t)); err != nil {
+		return trajeval.Outcome{}, err
+	}
 	j, err := e.judge.Get()
 	if err != nil {
 		return trajeval.Outcome{}, err

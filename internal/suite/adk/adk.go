@@ -14,8 +14,13 @@
 //     tool_trajectory_avg_score 1.0 with match_type EXACT, and
 //     response_match_score 0.8 (a --threshold replaces these defaults);
 //  2. it is {"criteria": {metric: threshold | {threshold, match_type,
-//     ignore_args}}}; keys may be snake_case or camelCase; unknown keys are
-//     errors with a suggestion;
+//     ignore_args}}}; keys may be snake_case or camelCase, as ADK's
+//     pydantic models write them. Every key of ADK's models is known (see
+//     [Keys]): used, or accepted with a warning that it has no effect here
+//     (user_simulator_config, include_intermediate_responses_in_final:
+//     true), or refused with why; any other key of a test config is an
+//     error with a suggestion, and of an eval set a warning (ADK keeps it
+//     unread);
 //  3. tool_trajectory_avg_score and response_match_score are run (see
 //     package eval/adk), and so are the judged final_response_match_v2,
 //     rubric_based_final_response_quality_v1,
@@ -41,6 +46,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,8 +90,8 @@ type Criterion struct {
 	// (judge_model_options.judge_model as the model).
 	Rubrics []adkeval.Rubric
 	Judge   *config.Node
-	// Warning says what of the criterion trajeval does differently.
-	Warning string
+	// Warnings say what of the criterion trajeval does differently.
+	Warnings []string
 }
 
 // DefaultCriteria are ADK's criteria when no test_config.json is given.
@@ -106,8 +112,13 @@ var supported = append([]string{adkeval.TrajectoryMetric, adkeval.ResponseMetric
 
 // Load reads an eval set and its criteria.
 func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []error) {
-	crit, err := loadCriteria(path, opts)
+	var warnings []trajeval.Warning
+	warn := func(w trajeval.Warning) { warnings = append(warnings, w) }
+	crit, err := loadCriteria(path, opts, warn)
 	if err != nil {
+		return nil, []error{err}
+	}
+	if err := checkSetKeys(root, crit, warn); err != nil {
 		return nil, []error{err}
 	}
 	data, err := os.ReadFile(path)
@@ -118,10 +129,10 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	if err != nil {
 		return nil, []error{specError(path, err)}
 	}
-	s := &suite.Suite{Name: set.Name, File: path, Warnings: set.Warnings}
+	s := &suite.Suite{Name: set.Name, File: path, Warnings: append(warnings, set.Warnings...)}
 	for _, cr := range crit {
-		if cr.Warning != "" {
-			w := trajeval.Warning{Msg: cr.Warning}
+		for _, msg := range cr.Warnings {
+			w := trajeval.Warning{Msg: msg}
 			if cr.Node != nil {
 				w.File, w.Line = cr.Node.File, cr.Node.Line
 			}
@@ -187,8 +198,13 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 	}
 	inv := make([]adkeval.Invocation, len(ec.Invocations))
 	hasResponse := false
+	caseRubrics, invRubrics, err := ownRubrics(node, len(ec.Invocations))
+	if err != nil {
+		return nil, err
+	}
 	for i, in := range ec.Invocations {
 		inv[i].FinalResponse = in.FinalResponse
+		inv[i].Rubrics = append(slices.Clone(caseRubrics), invRubrics[i]...)
 		hasResponse = hasResponse || in.FinalResponse != nil
 		for _, call := range in.Calls {
 			inv[i].Calls = append(inv[i].Calls, adkeval.Call{Name: call.Name, Args: call.Args})
@@ -237,9 +253,38 @@ func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts
 	return c, nil
 }
 
+// ownRubrics reads the rubrics of a case of the current schema and of
+// each of its n invocations.
+func ownRubrics(c *config.Node, n int) ([]adkeval.Rubric, [][]adkeval.Rubric, error) {
+	per := make([][]adkeval.Rubric, n)
+	if c == nil || c.Kind != config.Map {
+		return nil, per, nil
+	}
+	read := func(v *config.Node) ([]adkeval.Rubric, error) {
+		if v == nil || v.Kind == config.Null || (v.Kind == config.List && len(v.Items) == 0) {
+			return nil, nil
+		}
+		return settings.Rubrics(v)
+	}
+	own, err := read(c.Get("rubrics"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if conv := c.Get("conversation"); conv != nil && conv.Kind == config.List && len(conv.Items) == n {
+		for i, it := range conv.Items {
+			if it.Kind == config.Map {
+				if per[i], err = read(it.Get("rubrics")); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+	}
+	return own, per, nil
+}
+
 // loadCriteria reads --config, else test_config.json beside the eval set,
 // else ADK's defaults.
-func loadCriteria(path string, opts suite.Options) ([]Criterion, error) {
+func loadCriteria(path string, opts suite.Options, warn func(trajeval.Warning)) ([]Criterion, error) {
 	file := opts.Config
 	if file == "" {
 		p := filepath.Join(filepath.Dir(path), "test_config.json")
@@ -256,7 +301,7 @@ func loadCriteria(path string, opts suite.Options) ([]Criterion, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseCriteria(root)
+	return ParseCriteria(root, warn)
 }
 
 func unwrap(err error) string {
@@ -267,12 +312,14 @@ func unwrap(err error) string {
 	return err.Error()
 }
 
-// ParseCriteria reads a test_config.json document.
-func ParseCriteria(root *config.Node) ([]Criterion, error) {
+// ParseCriteria reads a test_config.json document. Its keys are ADK's
+// (see [Keys]); one that has no effect here is given to warn.
+func ParseCriteria(root *config.Node, warn func(trajeval.Warning)) ([]Criterion, error) {
 	if root.Kind != config.Map {
 		return nil, root.Errorf(`a test config is {"criteria": {...}}, got %s`, root.Kind)
 	}
-	if err := root.Check("criteria", "custom_metrics", "user_simulator_config"); err != nil {
+	kc := &suite.KeyChecker{Table: &Keys, Warn: warn}
+	if err := kc.Check(root, "config"); err != nil {
 		return nil, err
 	}
 	if cm := root.Get("custom_metrics"); cm != nil && !(cm.Kind == config.Map && len(cm.Entries) == 0) && cm.Kind != config.Null {
@@ -309,7 +356,7 @@ func ParseCriteria(root *config.Node) ([]Criterion, error) {
 			}
 			return nil, err
 		}
-		cr, err := criterion(metric, e.Value)
+		cr, err := criterion(metric, e.Value, kc)
 		if err != nil {
 			return nil, err
 		}
@@ -318,14 +365,15 @@ func ParseCriteria(root *config.Node) ([]Criterion, error) {
 	return out, nil
 }
 
-func criterion(metric string, v *config.Node) (Criterion, error) {
+func criterion(metric string, v *config.Node, kc *suite.KeyChecker) (Criterion, error) {
 	cr := Criterion{Metric: metric, MatchType: adkeval.Exact, explicit: true, Node: v}
 	var err error
 	thr := v
 	switch v.Kind {
 	case config.Number:
 	case config.Map:
-		keys := []string{"threshold"}
+		// Every criterion model is a BaseCriterion, whose keys all take.
+		keys := []string{"threshold", "include_intermediate_responses_in_final"}
 		switch metric {
 		case adkeval.TrajectoryMetric:
 			keys = append(keys, "match_type", "ignore_args")
@@ -336,10 +384,20 @@ func criterion(metric string, v *config.Node) (Criterion, error) {
 		case adkeval.ResponseMatchV2:
 			keys = append(keys, "judge_model_options")
 		}
+		for _, e := range v.Entries {
+			// A key of another of ADK's criterion models: ADK would keep it
+			// unread; it is a mistake in this metric's criterion.
+			if k, ok := Keys.Lookup("criterion", e.Key); ok && !slices.Contains(keys, k.Name) {
+				return cr, e.Value.Errorf("%s is not a setting of %s", e.Key, metric).With("it is read for other metrics: %s", k.Note)
+			}
+		}
 		if err := v.Check(keys...); err != nil {
 			return cr, err
 		}
-		if err := judgeOptions(&cr, v); err != nil {
+		if err := intermediate(&cr, v); err != nil {
+			return cr, err
+		}
+		if err := judgeOptions(&cr, v, kc); err != nil {
 			return cr, err
 		}
 		if thr = v.Get("threshold"); thr == nil {
@@ -364,15 +422,37 @@ func criterion(metric string, v *config.Node) (Criterion, error) {
 	if cr.Threshold < 0 || cr.Threshold > 1 {
 		return cr, thr.Errorf("threshold must be between 0 and 1, got %s", thr.Text)
 	}
-	if (metric == adkeval.RubricResponse || metric == adkeval.RubricToolUse) && len(cr.Rubrics) == 0 {
-		return cr, v.Errorf("%s needs rubrics", metric).
-			With(`give {"threshold": 0.8, "rubrics": [{"rubric_id": "concise", "rubric_content": {"text_property": "The answer is concise."}}]}`)
-	}
 	return cr, nil
 }
 
+// intermediate reads include_intermediate_responses_in_final: true asks
+// for the text an agent wrote before its calls, which traces do not keep.
+func intermediate(cr *Criterion, v *config.Node) error {
+	n := v.Get("include_intermediate_responses_in_final")
+	if n == nil {
+		return nil
+	}
+	b, err := n.BoolValue()
+	if err != nil || !b {
+		return err
+	}
+	w := fmt.Sprintf("%s: %s has no effect here: traces keep each turn's final response only, so that alone is scored", cr.Metric, entryKey(v, n))
+	cr.Warnings = append(cr.Warnings, w)
+	return nil
+}
+
+// entryKey returns the key of v under which n is written.
+func entryKey(v, n *config.Node) string {
+	for _, e := range v.Entries {
+		if e.Value == n {
+			return e.Key
+		}
+	}
+	return ""
+}
+
 // judgeOptions reads the judged metrics' settings.
-func judgeOptions(cr *Criterion, v *config.Node) error {
+func judgeOptions(cr *Criterion, v *config.Node, kc *suite.KeyChecker) error {
 	if r := v.Get("rubrics"); r != nil {
 		rs, err := settings.Rubrics(r)
 		if err != nil {
@@ -394,7 +474,7 @@ func judgeOptions(cr *Criterion, v *config.Node) error {
 	if o == nil {
 		return nil
 	}
-	if err := o.Check("judge_model", "num_samples", "judge_model_config"); err != nil {
+	if err := kc.Check(o, "judge_model_options"); err != nil {
 		return err
 	}
 	cr.Judge = &config.Node{Kind: config.Map, File: o.File, Line: o.Line, Col: o.Col, Path: o.Path}
@@ -411,7 +491,7 @@ func judgeOptions(cr *Criterion, v *config.Node) error {
 			return err
 		}
 		if k > 1 {
-			cr.Warning = fmt.Sprintf("%s: num_samples %d: trajeval asks the judge once, at temperature 0, where samples would agree", cr.Metric, k)
+			cr.Warnings = append(cr.Warnings, fmt.Sprintf("%s: num_samples %d: trajeval asks the judge once, at temperature 0, where samples would agree", cr.Metric, k))
 		}
 	}
 	return nil

@@ -128,7 +128,7 @@ func TestBadInput(t *testing.T) {
 		{"vertex metric", map[string]string{"test_config.json": `{"criteria": {"safety_v1": 0.8}}`},
 			"needs Vertex AI", "never silently skipped"},
 		{"rubric metric without rubrics", map[string]string{"test_config.json": `{"criteria": {"rubric_based_tool_use_quality_v1": 0.8}}`},
-			"test_config.json:1:51: criteria.rubric_based_tool_use_quality_v1: rubric_based_tool_use_quality_v1 needs rubrics", "rubrics are what is judged"},
+			"eval case c1: rubric_based_tool_use_quality_v1 needs rubrics", "rubrics are what is judged: the criterion's, the case's or the invocations'"},
 		{"intermediate responses", map[string]string{"test_config.json": `{"criteria": {"hallucinations_v1": {"threshold": 0.8, "evaluate_intermediate_nl_responses": true}}}`},
 			"final response only", "a setting trajeval cannot honour is an error"},
 		{"judge model config", map[string]string{"test_config.json": `{"criteria": {"final_response_match_v2": {"threshold": 0.8, "judge_model_options": {"judge_model_config": {"top_k": 3}}}}}`},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/judge"
@@ -93,5 +94,56 @@ func TestJudgedMetrics(t *testing.T) {
 	// metric and hallucinations_v1 once per invocation.
 	if n := srv.Requests(); n != 1+2+2+2 {
 		t.Errorf("%d requests, want 7", n)
+	}
+}
+
+// TestJudgedMetrics_ownRubrics checks that the rubrics of a case and of
+// an invocation are judged beside the criterion's, in their invocation
+// only, as ADK judges them.
+func TestJudgedMetrics_ownRubrics(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	srv := judgetest.New(t, func(c judgetest.Chat) string {
+		mu.Lock()
+		asked = append(asked, c.User)
+		mu.Unlock()
+		return judgetest.Checklist(func(string, int, string) bool { return true })(c)
+	})
+	set := `{"eval_set_id": "s", "eval_cases": [{"eval_id": "c1",
+  "rubrics": [{"rubric_id": "polite", "rubric_content": {"text_property": "The response is polite."}}],
+  "conversation": [
+    {"user_content": {"parts": [{"text": "Where is order 7?"}]},
+     "rubrics": [{"rubric_id": "date", "rubric_content": {"text_property": "The response gives a delivery date."}}]},
+    {"user_content": {"parts": [{"text": "Thanks"}]}}]}]}`
+	config := `{"criteria": {"rubric_based_final_response_quality_v1": {"threshold": 0.5, "rubrics": [
+  {"rubric_id": "concise", "rubric_content": {"text_property": "The response is concise."}}]}}}`
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"x.evalset.json": set, "test_config.json": config})
+	rt := &judge.Runtime{Getenv: srv.Env(), NoCache: true}
+	s, errs := suite.LoadFile(filepath.Join(dir, "x.evalset.json"), suite.Options{Dialects: dialects.All(), Judges: rt}, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tr := &trajeval.Trajectory{ID: "c1", Turns: []trajeval.Turn{
+		{Turn: 1, User: str("Where is order 7?"), FinalResponse: str("Tomorrow.")},
+		{Turn: 2, User: str("Thanks"), FinalResponse: str("You are welcome.")}}}
+	r := run.Score(context.Background(), s, s.Cases[0], tr)
+	if r.Evaluators[0].Status != trajeval.StatusPass {
+		t.Fatalf("%+v", r.Evaluators[0])
+	}
+	if len(asked) != 2 {
+		t.Fatalf("%d judge requests, want one per invocation", len(asked))
+	}
+	first, second := asked[0], asked[1]
+	if strings.Contains(first, "Thanks") {
+		first, second = second, first
+	}
+	for _, want := range []string{"concise", "polite", "delivery date"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first invocation's request lacks the rubric %q:\n%s", want, first)
+		}
+	}
+	if strings.Contains(second, "delivery date") || !strings.Contains(second, "polite") {
+		t.Errorf("the second invocation's request must hold the case's rubric and not the first invocation's:\n%s", second)
 	}
 }

@@ -82,3 +82,79 @@ func TestLLMJudges(t *testing.T) {
 		t.Errorf("status %s (%s), want an error for a score of 150", res.Status, res.Error)
 	}
 }
+
+// TestLLMJudges_evaluationExpectedOutput checks that an evaluation's own
+// expectedOutput reaches the output judges as UiPath injects it: into
+// criteria null (over the evaluator's defaults) and into criteria without
+// one, never over criteria that give theirs.
+func TestLLMJudges_evaluationExpectedOutput(t *testing.T) {
+	srv := judgetest.New(t, func(c judgetest.Chat) string {
+		switch {
+		case strings.Contains(c.User, "from-evaluation"):
+			return `{"justification": "evaluation's", "score": 100}`
+		case strings.Contains(c.User, "from-criteria"):
+			return `{"justification": "criteria's", "score": 60}`
+		}
+		return `{"justification": "defaults'", "score": 0}`
+	})
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"set.json": `{"version": "1.0", "id": "s", "evaluatorRefs": ["Output"], "evaluations": [
+  {"id": "null", "inputs": {}, "expectedOutput": {"v": "from-evaluation"}, "evaluationCriterias": {"Output": null}},
+  {"id": "own", "inputs": {}, "expectedOutput": {"v": "from-evaluation"}, "evaluationCriterias": {"Output": {"expectedOutput": {"v": "from-criteria"}}}}]}`,
+		"evaluators/output.json": `{"version": "1.0", "id": "Output", "evaluatorTypeId": "uipath-llm-judge-output-semantic-similarity",
+  "evaluatorConfig": {"name": "Output", "targetOutputKey": "*", "defaultEvaluationCriteria": {"expectedOutput": {"v": "from-defaults"}}}}`,
+	})
+	rt := &judge.Runtime{Getenv: srv.Env(), NoCache: true}
+	s, errs := suite.LoadFile(dir+"/set.json", suite.Options{Dialects: dialects.All(), Judges: rt}, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := map[string]float64{"null": 1, "own": 0.6}
+	for _, c := range s.Cases {
+		r := c.Evaluators[0].Run(context.Background(), &trajeval.Trajectory{ID: c.ID})
+		if r.Score != want[c.ID] {
+			t.Errorf("case %s: score %v (%s), want %v", c.ID, r.Score, r.Error, want[c.ID])
+		}
+	}
+}
+
+// TestLLMJudges_targetOutputKey checks that an output judge's
+// targetOutputKey picks the part of the agent's answer and of the
+// expected output the judge sees, as in UiPath, and that an answer
+// without it is an error, never judged.
+func TestLLMJudges_targetOutputKey(t *testing.T) {
+	srv := judgetest.New(t, func(c judgetest.Chat) string {
+		if strings.Contains(c.User, "note") || strings.Contains(c.User, "other") {
+			t.Errorf("the judge saw more than result:\n%s", c.User)
+		}
+		return `{"justification": "same", "score": 100}`
+	})
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"set.json": `{"version": "1.0", "id": "s", "evaluatorRefs": ["Output"], "evaluations": [
+  {"id": "e", "inputs": {}, "evaluationCriterias": {"Output": {"expectedOutput": {"result": 8, "other": "ignored"}}}}]}`,
+		"evaluators/output.json": `{"version": "1.0", "id": "Output", "evaluatorTypeId": "uipath-llm-judge-output-semantic-similarity",
+  "evaluatorConfig": {"name": "Output", "targetOutputKey": "result"}}`,
+	})
+	rt := &judge.Runtime{Getenv: srv.Env(), NoCache: true}
+	s, errs := suite.LoadFile(dir+"/set.json", suite.Options{Dialects: dialects.All(), Judges: rt}, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	answer := func(text string) *trajeval.Trajectory {
+		tr := &trajeval.Trajectory{ID: "e", Turns: []trajeval.Turn{{Turn: 1, FinalResponse: &text}}}
+		tr.Finish()
+		return tr
+	}
+	e := s.Cases[0].Evaluators[0]
+	if r := e.Run(context.Background(), answer(`{"result": 8, "note": "done"}`)); r.Status != trajeval.StatusPass {
+		t.Errorf("status %s (%s), want pass", r.Status, r.Error)
+	}
+	if r := e.Run(context.Background(), answer(`{"total": 8}`)); r.Status != trajeval.StatusError || !strings.Contains(r.Error, "targetOutputKey result") {
+		t.Errorf("status %s (%s), want an error for an answer without result", r.Status, r.Error)
+	}
+	if n := srv.Requests(); n != 1 {
+		t.Errorf("%d judge requests, want 1: an answer without the key is never judged", n)
+	}
+}

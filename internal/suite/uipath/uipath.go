@@ -15,7 +15,15 @@
 //     evaluations/eval-sets and evaluators in evaluations/evaluators). An
 //     evaluator file is {version, id, description, evaluatorTypeId,
 //     evaluatorConfig: {name, strict, subset, defaultEvaluationCriteria}};
-//     the nearest file with an id wins.
+//     the nearest file with an id wins. As in UiPath, only the evaluators
+//     the set references are read past their id: a file no set references
+//     may be of a type trajeval does not run, or hold a mistake. A file
+//     that is not JSON is a warning, or an error when some referenced id
+//     is not found (it may be that file). Every key of UiPath's models is
+//     known (see [Keys]): used, or accepted with a warning that it has no
+//     effect here (modelSettings, mockingStrategy, …); an unknown key of a
+//     set or an evaluation is a warning, as UiPath ignores it, and of an
+//     evaluator an error.
 //  2. Every referenced evaluator must exist and be one of UiPath's
 //     tool-call evaluators (uipath-tool-call-order, -count, -args,
 //     -output), which map onto trajeval's tool_call_order, tool_call_count,
@@ -26,7 +34,8 @@
 //     temperature). UiPath's other evaluators (exact match, contains,
 //     classification) are configuration errors, never skipped silently.
 //  3. Each evaluation is one case; its ID is the evaluation's id, its input
-//     the JSON of its inputs. Its evaluators are those named in
+//     the JSON of its inputs; its expectedOutput is the output judges'
+//     when their criteria give none, as UiPath injects it. Its evaluators are those named in
 //     evaluationCriterias, in file order, each named by its evaluator id and
 //     weighted by evaluatorConfigs' weight (default 1). An evaluator left
 //     out of evaluationCriterias does not score that evaluation, as in
@@ -48,6 +57,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -88,18 +98,28 @@ var types = map[string]string{
 const sameAsAgent = "same-as-agent"
 
 // judgeConfig are the evaluatorConfig keys of the LLM judges, passed on.
-var judgeConfig = []string{"prompt", "model", "temperature"}
+var judgeConfig = []string{"prompt", "model", "temperature", "target_output_key"}
 
 func isJudge(typ string) bool { return strings.HasPrefix(typ, "llm_judge") }
 
-// An evaluator is one evaluator file.
+// An evaluator is one evaluator file. Only its id is read until a set
+// references it (rule 1): then read checks the rest.
 type evaluator struct {
 	id       string
 	file     string
-	typ      string       // trajeval type
+	typ      string       // trajeval type; "" for one trajeval does not run
 	config   *config.Node // evaluatorConfig
 	defaults *config.Node // defaultEvaluationCriteria, nil when none
 	node     *config.Node
+	read     bool  // read has run
+	err      error // what read found wrong
+}
+
+// A broken file is a file of an evaluators folder that is not JSON, or
+// whose id cannot be read: it may be the evaluator a set looks for.
+type broken struct {
+	file string
+	err  error
 }
 
 // A ref is an evaluator the set uses, with its weight.
@@ -111,39 +131,58 @@ type ref struct {
 
 // Load reads an evaluation set and its evaluators.
 func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []error) {
-	refs, err := readRefs(root)
+	s := &suite.Suite{File: path}
+	warn := func(w trajeval.Warning) { s.Warnings = append(s.Warnings, w) }
+	setKeys := &suite.KeyChecker{Table: &Keys, Warn: warn, Lenient: true}
+	if err := setKeys.Check(root, "eval set"); err != nil {
+		return nil, []error{err}
+	}
+	refs, err := readRefs(root, setKeys)
 	if err != nil {
 		return nil, []error{err}
 	}
-	found, dirs, errs := findEvaluators(filepath.Dir(path))
+	found, dirs, bad := findEvaluators(filepath.Dir(path))
+	evKeys := &suite.KeyChecker{Table: &Keys, Warn: warn}
 	used := map[string]*evaluator{}
 	weights := map[string]float64{}
+	var errs []error
+	missing := false
 	for _, r := range refs {
 		ev, ok := found[r.id]
 		if !ok {
+			missing = true
 			e := r.node.Errorf("evaluator %q not found", r.id)
 			if s := suggest.Closest(r.id, keys(found)); s != "" {
 				e.Hint = fmt.Sprintf("did you mean %q?", s)
 			} else {
 				e.Hint = "looked for evaluator files with that id in " + strings.Join(dirs, ", ")
 			}
+			if len(bad) > 0 {
+				e.Hint += fmt.Sprintf("; %d evaluator files there cannot be read, and it may be one of them", len(bad))
+			}
 			errs = append(errs, e)
 			continue
 		}
-		if ev.typ == "" {
-			continue // its own error is already reported
+		if !ev.read {
+			ev.read, ev.err = true, ev.readConfig(evKeys)
+			if ev.err != nil {
+				errs = append(errs, ev.err)
+			}
+		}
+		if ev.err != nil {
+			continue
 		}
 		used[r.id], weights[r.id] = ev, r.weight
 	}
-	for _, ev := range found {
-		if ev.typ == "" && isRef(refs, ev.id) {
-			tn := ev.node.Get("evaluator_type_id")
-			t, _ := tn.Str()
-			errs = append(errs, tn.Errorf("evaluator type %q is not supported", t).
-				With("trajeval runs UiPath's tool-call evaluators (uipath-tool-call-order, -count, -args, -output) and LLM judges (uipath-llm-judge-trajectory-similarity, -trajectory-simulation, -output-semantic-similarity, -output-strict-json-similarity)"))
+	// Rule 1: a file that cannot be read matters only when it may be an
+	// evaluator the set looks for.
+	for _, b := range bad {
+		if missing {
+			errs = append(errs, b.err)
+		} else {
+			warn(trajeval.Warning{File: b.file, Msg: fmt.Sprintf("not read, and not needed: the evaluation set references no evaluator it could be (%v)", b.err)})
 		}
 	}
-	s := &suite.Suite{File: path}
 	if n := root.Get("name"); n != nil {
 		s.Name, _ = n.Name()
 	}
@@ -159,6 +198,10 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	}
 	env := &spec.Env{Types: builtin.Types(), Dir: filepath.Dir(path), Threshold: opts.Threshold, Judges: opts.Judges}
 	for _, it := range items {
+		if err := setKeys.Check(it, "evaluation", "trace"); err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		c, cerrs := buildCase(it, refs, found, used, weights, env)
 		errs = append(errs, cerrs...)
 		if c != nil {
@@ -187,7 +230,7 @@ func keys[V any](m map[string]V) []string {
 }
 
 // readRefs reads evaluatorRefs or evaluatorConfigs.
-func readRefs(root *config.Node) ([]ref, error) {
+func readRefs(root *config.Node, kc *suite.KeyChecker) ([]ref, error) {
 	var out []ref
 	if n := root.Get("evaluator_configs"); n != nil {
 		items, err := n.List()
@@ -195,7 +238,15 @@ func readRefs(root *config.Node) ([]ref, error) {
 			return nil, err
 		}
 		for _, it := range items {
-			if err := it.Check("ref", "weight"); err != nil {
+			if it.Kind == config.String {
+				// EvaluatorReference is also written as its bare id.
+				it = &config.Node{Kind: config.Map, File: it.File, Line: it.Line, Col: it.Col, Path: it.Path,
+					Entries: []config.Entry{{Key: "ref", KeyLine: it.Line, KeyCol: it.Col, Value: it}}}
+			}
+			kc.Lenient = false
+			err := kc.Check(it, "evaluator config ref")
+			kc.Lenient = true
+			if err != nil {
 				return nil, err
 			}
 			rn := it.Get("ref")
@@ -233,12 +284,13 @@ func readRefs(root *config.Node) ([]ref, error) {
 	return out, nil
 }
 
-// findEvaluators reads the evaluator files of every evaluators folder at
-// or above dir, nearest first. It returns the folders it looked in.
-func findEvaluators(dir string) (map[string]*evaluator, []string, []error) {
+// findEvaluators reads the id of each evaluator file of every evaluators
+// folder at or above dir, nearest first. It returns the folders it looked
+// in, and the files it could not read an id from.
+func findEvaluators(dir string) (map[string]*evaluator, []string, []broken) {
 	found := map[string]*evaluator{}
 	var looked []string
-	var errs []error
+	var bad []broken
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
@@ -256,7 +308,7 @@ func findEvaluators(dir string) (map[string]*evaluator, []string, []error) {
 			for _, f := range files {
 				ev, err := readEvaluator(f)
 				if err != nil {
-					errs = append(errs, err)
+					bad = append(bad, broken{file: f, err: err})
 					continue
 				}
 				if ev == nil {
@@ -276,10 +328,11 @@ func findEvaluators(dir string) (map[string]*evaluator, []string, []error) {
 	if len(looked) == 0 {
 		looked = []string{filepath.Join(dir, "evaluators"), filepath.Join(dir, "..", "evaluators")}
 	}
-	return found, looked, errs
+	return found, looked, bad
 }
 
-// readEvaluator reads one evaluator file; nil when the file is not one.
+// readEvaluator reads the id of one evaluator file; nil when the file is
+// not one (a types file, say).
 func readEvaluator(file string) (*evaluator, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -296,35 +349,66 @@ func readEvaluator(file string) (*evaluator, error) {
 	if ev.id, err = root.Get("id").Name(); err != nil {
 		return nil, err
 	}
-	t, err := root.Get("evaluator_type_id").Str()
-	if err != nil {
-		return nil, err
-	}
-	ev.typ = types[t]
-	if ev.typ == "" {
-		return ev, nil
-	}
-	ev.config = root.Get("evaluator_config")
-	if ev.config != nil {
-		if ev.config.Kind != config.Map {
-			return nil, ev.config.Errorf("evaluatorConfig must be an object, got %s", ev.config.Kind)
-		}
-		allowed := []string{"name", "strict", "subset", "default_evaluation_criteria", "description"}
-		if isJudge(ev.typ) {
-			allowed = append([]string{"name", "default_evaluation_criteria", "description"}, judgeConfig...)
-		}
-		if err := ev.config.Check(allowed...); err != nil {
-			return nil, err
-		}
-		if ev.typ != "tool_call_args" && ev.config.Has("subset") {
-			return nil, ev.config.Get("subset").Errorf("subset applies only to uipath-tool-call-args")
-		}
-		if d := ev.config.Get("default_evaluation_criteria"); d != nil && d.Kind != config.Null {
-			ev.defaults = d
-		}
-	}
 	return ev, nil
 }
+
+// readConfig reads the rest of an evaluator a set references: its type
+// and its evaluatorConfig, whose keys are UiPath's (see [Keys]).
+func (ev *evaluator) readConfig(kc *suite.KeyChecker) error {
+	root := ev.node
+	if err := kc.Check(root, "evaluator"); err != nil {
+		return err
+	}
+	tn := root.Get("evaluator_type_id")
+	t, err := tn.Str()
+	if err != nil {
+		return err
+	}
+	if ev.typ = types[t]; ev.typ == "" {
+		return tn.Errorf("evaluator type %q is not supported", t).
+			With("trajeval runs UiPath's tool-call evaluators (uipath-tool-call-order, -count, -args, -output) and LLM judges (uipath-llm-judge-trajectory-similarity, -trajectory-simulation, -output-semantic-similarity, -output-strict-json-similarity)")
+	}
+	ev.config = root.Get("evaluator_config")
+	if ev.config == nil {
+		return nil
+	}
+	if ev.config.Kind != config.Map {
+		return ev.config.Errorf("evaluatorConfig must be an object, got %s", ev.config.Kind)
+	}
+	if err := kc.Check(ev.config, "evaluator config"); err != nil {
+		return err
+	}
+	// Keys of UiPath's other evaluator types are mistakes here.
+	only := map[string]func(string) bool{
+		"strict":                 func(t string) bool { return !isJudge(t) },
+		"subset":                 func(t string) bool { return t == "tool_call_args" },
+		"prompt":                 isJudge,
+		"model":                  isJudge,
+		"temperature":            isJudge,
+		"max_tokens":             isJudge,
+		"target_output_key":      isOutputJudge,
+		"line_by_line_evaluator": isOutputJudge,
+		"line_delimiter":         isOutputJudge,
+	}
+	for _, e := range ev.config.Entries {
+		if ok, known := only[config.Canon(e.Key)]; known && !ok(ev.typ) {
+			return e.Value.Errorf("%s is not a setting of %s", e.Key, t)
+		}
+	}
+	if v := ev.config.Get("line_by_line_evaluator"); v != nil && v.Kind != config.Null {
+		if b, err := v.BoolValue(); err != nil {
+			return err
+		} else if b {
+			return v.Errorf("trajeval judges the agent's output whole, not line by line").With("set lineByLineEvaluator to false")
+		}
+	}
+	if d := ev.config.Get("default_evaluation_criteria"); d != nil && d.Kind != config.Null {
+		ev.defaults = d
+	}
+	return nil
+}
+
+func isOutputJudge(typ string) bool { return strings.HasPrefix(typ, "llm_judge_output") }
 
 func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, weights map[string]float64, env *spec.Env) (*suite.Case, []error) {
 	if it.Kind != config.Map {
@@ -384,6 +468,9 @@ func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, w
 			continue // the evaluator's own error is reported once
 		}
 		cn := e.Value
+		if out := it.Get("expected_output"); out != nil && out.Kind != config.Null && isOutputJudge(ev.typ) {
+			cn = withExpectedOutput(cn, out)
+		}
 		if cn.Kind == config.Null {
 			if ev.defaults == nil {
 				errs = append(errs, cn.Errorf("criteria of %s are null and the evaluator has no defaultEvaluationCriteria", e.Key).
@@ -416,6 +503,23 @@ func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, w
 		c.Evaluators = append(c.Evaluators, conf)
 	}
 	return c, errs
+}
+
+// withExpectedOutput returns the criteria of an output judge with the
+// evaluation's expectedOutput, as UiPath injects it: criteria null become
+// {expectedOutput} (over the evaluator's defaults), and criteria without
+// one get it; criteria that give their own keep it.
+func withExpectedOutput(crit, out *config.Node) *config.Node {
+	entry := config.Entry{Key: "expectedOutput", KeyLine: out.Line, KeyCol: out.Col, Value: out}
+	switch {
+	case crit.Kind == config.Null:
+		return &config.Node{Kind: config.Map, File: crit.File, Line: crit.Line, Col: crit.Col, Path: crit.Path, Entries: []config.Entry{entry}}
+	case crit.Kind == config.Map && !crit.Has("expected_output"):
+		c := *crit
+		c.Entries = append(slices.Clone(crit.Entries), entry)
+		return &c
+	}
+	return crit
 }
 
 func refIDs(refs []ref) []string {
