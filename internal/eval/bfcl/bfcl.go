@@ -154,14 +154,19 @@ func (c *Checker) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 		d.Mode += " (" + c.opts.Matching.String() + " matching)"
 	}
 	notes := map[string]any{"category": c.opts.Category, "matching": c.opts.Matching.String()}
-	text := ""
+	failed := ""
 	if len(steps) == 0 {
-		text = textAnswer(t)
+		if text := textAnswer(t); text != "" {
+			steps, failed = decodeText(text)
+			if failed == "" {
+				d.Warnings = append(d.Warnings, "the steps are the model's text answer, decoded as BFCL's prompting decoder does")
+			}
+		}
 	}
 	var v verdict
 	switch {
-	case text != "":
-		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{decodeFailure(text)}}
+	case failed != "":
+		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{failed}}
 	case c.rule == simpleRule && len(steps) != 1:
 		v = verdict{errorType: "simple_function_checker:wrong_count", errors: []string{"Wrong number of functions."}}
 	case c.rule == multipleRule && len(steps) != len(c.items):
@@ -289,11 +294,18 @@ func textAnswer(t *trajeval.Trajectory) string {
 	return ""
 }
 
-// decodeFailure is BFCL's message for a text answer: why its decoder
-// fails on it.
-func decodeFailure(text string) string {
-	if _, err := pylit.DecodePrompting(text); err != nil {
-		return "Invalid syntax. Failed to decode AST. " + err.Error()
+// decodeText reads a text answer as BFCL's prompting decoder does: the
+// steps it decodes to (a tuple among their arguments kept a
+// pylit.Tuple, as BFCL keeps it), or BFCL's message for a text it cannot
+// decode, with the reason.
+func decodeText(text string) ([]trajeval.Step, string) {
+	cs, err := pylit.DecodePrompting(text)
+	if err != nil {
+		return nil, "Invalid syntax. Failed to decode AST. " + err.Error()
 	}
-	return "The model answered in text, not with function calls."
+	steps := make([]trajeval.Step, len(cs))
+	for i, c := range cs {
+		steps[i] = trajeval.Step{Index: i + 1, Name: c.Name, Args: map[string]any(c.Args)}
+	}
+	return steps, ""
 }

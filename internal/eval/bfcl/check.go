@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/pylit"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -80,6 +81,12 @@ func checkParam(p string, value any, allowed []any, doc Param) *failure {
 	nested, hasNested := tOther, false
 	if (doc.Type == "array" || doc.Type == "tuple") && doc.Items != "" {
 		nested, hasNested = schemaType(doc.Items), true
+	}
+	// BFCL makes a tuple a list where a tuple is asked for (its possible
+	// answers, read from JSON, hold lists); anywhere else a tuple stays a
+	// tuple, and fails the type check or equals no allowed value.
+	if t, ok := value.(pylit.Tuple); ok && doc.Type == "tuple" {
+		value = []any(t)
 	}
 	// Python converts an int to a float where a float is asked for.
 	if doc.Type == "float" && typeOf(value) == tInt {
