@@ -92,7 +92,7 @@ var (
 			Doc: "Every call of A has a call of B at most steps later."},
 		shape.Field{Key: "first", Shape: ruleToolShape, Doc: "The first call (or response) calls the tool."},
 		shape.Field{Key: "last", Shape: ruleToolShape, Doc: "The last call (or response) calls the tool."},
-		shape.Field{Key: "no_repeat", Shape: ruleToolShape, Doc: "No two consecutive calls of the tool with equal arguments."},
+		shape.Field{Key: "no_repeat", Shape: ruleToolShape, Doc: "No call of the tool is the very next step (whatever its tool) after a call of the tool with equal arguments: T(x) T(x) breaks it, T(x) U T(x) does not."},
 		shape.Field{Key: "pattern", Shape: shape.Text(), Doc: "A regular expression over tool names (. | ( ) * + ? {m,n}) the whole call sequence matches."},
 		shape.Field{Key: "where", Shape: shape.Map(shape.OneOf("tool name, or {tool, args, args_match}", shape.Name(), shape.Object("item",
 			shape.Field{Key: "tool", Shape: shape.Name(), Default: "the item's name", Doc: "The tool's name."},
