@@ -15,8 +15,12 @@
 //  4. subset: each step must match some expected call (an allow-list);
 //     score allowed / |A|, 1 when A is empty.
 //
-// Matching is optimal, never greedy; among the largest matchings the one
-// with the most latency passes wins. A matched call with max_duration_ms
+// Matching is optimal, never greedy. In in_order and exact modes the
+// alignment of best score counts, latency checks included (a plain list
+// with a latency limit is aligned as a list with groups, below, so that
+// both follow one rule and an optional call that is absent changes no
+// score); in any_order, among the largest matchings the one with the most
+// latency passes, then the earliest steps. A matched call with max_duration_ms
 // passes its latency check iff the step's duration ≤ the limit; a step with
 // no duration skips the check (out of the denominator, with a warning); an
 // unmatched call with a limit fails it ("not checked: call missing").
@@ -46,10 +50,12 @@
 // one_of counts its best alternative with that alternative's calls, and a
 // repeat counts Min calls, or as many as it matched up to Max (calls
 // beyond Max are extra). Among words of the best score the one with the
-// most hits wins. A latency limit counts only for the calls of w: a slow
+// most hits wins, then the shortest (the smallest denominator). A latency limit counts only for the calls of w: a slow
 // call that an optional, or a repeat beyond Min, may leave out is left
-// out, as an extra step. Precision, f1, max and binary are computed from
-// that word: |E| is |w|. The details explain w as the plain list it is
+// out, as an extra step. Precision, f1 and max choose the word that is
+// best for them (the most hits; the best 2·hits / (|w| + |A|); the best
+// hits / max(|w|, |A|)), ties broken the same way; binary takes the
+// recall word; each is computed with |E| = |w|. The details explain w as the plain list it is
 // (Matched, Missing and Extra number its calls 1..|w|), and
 // Notes["chosen"] gives each call's place in the list, e.g.
 // "2 read: expected[1].any_order[0]", a run of one repeated call on one
@@ -236,6 +242,11 @@ func New(o Options) (*Evaluator, error) {
 		e.Items = append(e.Items, it)
 	}
 	e.classes = calls.Prepare(e.Items)
+	if e.auto == nil {
+		if err := e.preparePlain(); err != nil {
+			return nil, err
+		}
+	}
 	return e, nil
 }
 
