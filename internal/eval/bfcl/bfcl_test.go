@@ -254,7 +254,7 @@ func TestNew(t *testing.T) {
 		opts bfcl.Options
 		key  string
 	}{
-		{"java", bfcl.Options{Category: "simple_java", Functions: fns, GroundTruth: one}, "category"},
+		{"python documents for java", bfcl.Options{Category: "simple_java", Functions: fns, GroundTruth: one}, "functions"},
 		{"irrelevance", bfcl.Options{Category: "irrelevance", Functions: fns, GroundTruth: one}, "category"},
 		{"optimal for simple", bfcl.Options{Category: "simple", Functions: fns, GroundTruth: one, Matching: bfcl.Optimal}, "matching"},
 		{"no functions", bfcl.Options{Category: "simple", GroundTruth: one}, "functions"},

@@ -1,5 +1,6 @@
 // Package bfcl is the Berkeley Function Calling Leaderboard's AST checker
-// for Python (its ast_checker.py), as an evaluator: a model's decoded
+// (its ast_checker.py) for Python, Java and JavaScript, as an evaluator:
+// a model's decoded
 // calls, read as the steps of a trajectory, checked against the
 // question's function documents and the possible answers.
 //
@@ -66,6 +67,17 @@
 // tuple, as in BFCL: it becomes a list where the document asks for a
 // tuple, and anywhere else fails the type check (a tuple is not an
 // array) or equals no allowed value.
+//
+// In the Java and JavaScript categories (simple_java, simple_javascript)
+// each value must be a string of source text (else type_error:java or
+// type_error:js); BFCL's type converters (java_type_converter,
+// js_type_converter, reproduced with their quirks) make it a value, a
+// text that does not parse as its type staying text, and the rules above
+// check it with the language's document types. A value for a type the
+// converters do not implement (Java's Set, Hashtable, Queue, Stack), a
+// collection without items.type, and a text answer (BFCL parses Java and
+// JavaScript text with tree-sitter) are errors of Evaluate: BFCL's run
+// would stop, or trajeval cannot say what it would decide.
 //
 // The live_ categories follow the same rules. A trajectory with no step
 // but a final text is a prompting model's answer: the text is decoded as

@@ -25,32 +25,13 @@ const (
 	tList
 	tDict
 	tTuple
+	tSet
 	tOther
 )
 
-var pyNames = [...]string{"NoneType", "bool", "str", "int", "float", "list", "dict", "tuple", "object"}
+var pyNames = [...]string{"NoneType", "bool", "str", "int", "float", "list", "dict", "tuple", "set", "object"}
 
 func (t pyType) String() string { return pyNames[t] }
-
-// schemaType maps a document type onto Python's (BFCL's
-// PYTHON_TYPE_MAPPING): any is a string, array and tuple are lists.
-func schemaType(t string) pyType {
-	switch t {
-	case "string", "any":
-		return tStr
-	case "integer":
-		return tInt
-	case "float":
-		return tFloat
-	case "boolean":
-		return tBool
-	case "array", "tuple":
-		return tList
-	case "dict":
-		return tDict
-	}
-	return tOther
-}
 
 // typeOf returns the Python type of a JSON value: a number with a point or
 // an exponent is a float, as json.loads reads it.

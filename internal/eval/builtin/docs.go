@@ -509,7 +509,7 @@ var docs = map[string]typeDoc{
 				Shape: shape.List(shape.Shape{Text: "function document {name, description, parameters}", Schema: map[string]any{"type": "object"}})},
 			{Key: "ground_truth", Required: true, Doc: `The possible answer: the expected calls, each {function: {parameter: [allowed values]}}; "" among the values means the parameter may be left out.`,
 				Shape: shape.List(shape.Shape{Text: "{function: {parameter: [allowed values]}}", Schema: map[string]any{"type": "object"}})},
-			{Key: "category", Shape: shape.Enum("simple", "simple_python", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple"), Default: "from the case id (simple_0 → simple)", Doc: "BFCL's test category: how many calls, and whether in any order."},
+			{Key: "category", Shape: shape.Enum("simple", "simple_python", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple", "simple_java", "simple_javascript"), Default: "from the case id (simple_0 → simple)", Doc: "BFCL's test category: how many calls, whether in any order, and the language (simple_java, simple_javascript: values are source text)."},
 			{Key: "matching", Shape: shape.Enum("official", "optimal"), Default: "official", Doc: "How the calls of a parallel category are paired: official first-fit as BFCL does, or optimal (a maximum matching; the result notes where BFCL's verdict differs). Other categories refuse optimal."},
 			{Key: "underscore_to_dot", Shape: shape.Bool(), Default: "false", Doc: "Compare dotted function names with their dots made underscores, as BFCL does for models that cannot call dotted names."},
 		},

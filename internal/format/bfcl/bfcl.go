@@ -27,6 +27,9 @@
 //     text whose arguments hold a tuple is kept as text too: BFCL keeps
 //     the tuple, which is no JSON value, and the bfcl_ast evaluator
 //     decodes the text itself to check it as BFCL does.
+//     A text result of a Java or JavaScript entry (its id's category has
+//     java or javascript in it) is kept as text: BFCL reads it with
+//     tree-sitter parsers, which trajeval does not reproduce.
 //  4. latency (seconds) becomes the run's duration; input_token_count and
 //     output_token_count its tokens. Steps have no results, times or
 //     errors: the file does not record them.
@@ -38,6 +41,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/format/eventlog"
@@ -101,6 +105,11 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *trajeval.Trajectory {
 	t := &trajeval.Trajectory{ID: id, Line: n, Turns: []trajeval.Turn{{Turn: 1}}, Steps: []trajeval.Step{}}
 	steps, notes, why := Calls(res)
+	if _, isText := res.(string); isText && javaLike.MatchString(id) {
+		// Not Python: BFCL reads these with its Java and JavaScript
+		// parsers, which trajeval does not reproduce.
+		steps, notes, why = nil, nil, "a Java or JavaScript model's text, which BFCL decodes with tree-sitter and trajeval does not"
+	}
 	for _, note := range notes {
 		in.Warn(trajeval.Warning{File: in.Name, Line: n, Place: "id " + id, Msg: note})
 	}
@@ -133,6 +142,10 @@ func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *traj
 	}
 	return t
 }
+
+// javaLike matches the ids of BFCL's Java and JavaScript categories
+// (simple_java_3, simple_javascript_12).
+var javaLike = regexp.MustCompile(`java(script)?_[0-9]+(-[0-9]+)*$`)
 
 // Calls reads a result's decoded calls: a list of {name: args} or a
 // prompting model's text of Python calls. notes are what a reader should

@@ -1,6 +1,7 @@
 package bfcl_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -73,5 +74,23 @@ func TestCalls_repeatedKeyword(t *testing.T) {
 	}
 	if len(notes) != 1 || !strings.Contains(notes[0], "time more than once") {
 		t.Errorf("notes = %q, want one warning about time", notes)
+	}
+}
+
+func TestRead_javaText(t *testing.T) {
+	in := `{"id": "simple_java_0", "result": "[f(n=5)]"}` + "\n" + `{"id": "simple_javascript_1", "result": [{"f": {"n": "5"}}]}` + "\n"
+	var got []*trajeval.Trajectory
+	err := bfcl.Format.Read(context.Background(), trajeval.Input{Name: "r.jsonl", R: strings.NewReader(in), Warn: func(trajeval.Warning) {}}, func(tr *trajeval.Trajectory) error {
+		got = append(got, tr)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got[0].Steps) != 0 || got[0].Turns[0].FinalResponse == nil {
+		t.Fatalf("the Java text result has %d steps, want none and its text kept: BFCL reads Java text with tree-sitter, not as Python", len(got[0].Steps))
+	}
+	if len(got[1].Steps) != 1 {
+		t.Errorf("the JavaScript decoded calls have %d steps, want 1", len(got[1].Steps))
 	}
 }
