@@ -16,7 +16,8 @@
 // matchings of that size, the number of pairs with a bonus (a latency
 // check that passes). Ties prefer the earliest steps. (A caller that
 // needs the alignment of best score, skipped latency checks included,
-// compiles the list as a Sequence pattern, below.)
+// compiles the list as a Sequence pattern, below, or, in any order, calls
+// [AnyOrderBest].)
 //
 // A fourth alignment takes expectations with groups: a [Pattern] (items
 // in sequences, any-order groups, one-of alternatives, optional entries,

@@ -19,8 +19,7 @@
 // alignment of best score counts, latency checks included (a plain list
 // with a latency limit is aligned as a list with groups, below, so that
 // both follow one rule and an optional call that is absent changes no
-// score); in any_order, among the largest matchings the one with the most
-// latency passes, then the earliest steps. A matched call with max_duration_ms
+// score), and in any_order the matching of best score likewise. A matched call with max_duration_ms
 // passes its latency check iff the step's duration ≤ the limit; a step with
 // no duration skips the check (out of the denominator, with a warning); an
 // unmatched call with a limit fails it ("not checked: call missing").
@@ -284,7 +283,12 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 	if cl == nil { // an Evaluator not made by New
 		cl = calls.Prepare(e.Items)
 	}
-	a := cl.Align(order[e.Mode], trail)
+	var a align.Alignment
+	if e.Mode == AnyOrder && e.limited() {
+		a = e.anyOrderBest(trail)
+	} else {
+		a = cl.Align(order[e.Mode], trail)
+	}
 	d.Hits = len(a.Pairs)
 	if len(e.Items) > 0 {
 		calls.ExplainTrail(d, e.Items, trail, a, order[e.Mode])
@@ -307,6 +311,36 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 		recall = score.Ratio(hits+minMet+latPass, ne+len(e.Minimums)+latN-latSkip, 1)
 	}
 	return trajeval.Outcome{Score: e.Score.Apply(recall, hits, ne, na), Details: d}, nil
+}
+
+// limited reports whether some expected call has a latency limit.
+func (e *Evaluator) limited() bool {
+	return slices.ContainsFunc(e.Calls, func(c trajeval.ExpectedCall) bool { return c.MaxDurationMS != nil })
+}
+
+// anyOrderBest is the any_order matching of best score, latency checks
+// and minimums included (the same rule as in_order and exact).
+func (e *Evaluator) anyOrderBest(trail *argmatch.Trail) align.Alignment {
+	cl := e.classes
+	if cl == nil {
+		cl = calls.Prepare(e.Items)
+	}
+	steps := trail.Steps()
+	r := cl.Relate(trail)
+	limited := map[int32]bool{}
+	lat := 0
+	for i, c := range r.ItemClass {
+		if e.Calls[i].MaxDurationMS != nil {
+			limited[c] = true
+			lat++
+		}
+	}
+	chk := align.Checks{
+		Limited: func(c int32) bool { return limited[c] },
+		Skipped: func(_ int32, j int) bool { _, ok := steps[j].Duration(); return !ok },
+	}
+	met := e.minimums(steps, &trajeval.Details{})
+	return align.AnyOrderBest(r, chk, met, len(e.Calls)+len(e.Minimums)+lat)
 }
 
 func (e *Evaluator) subset(trail *argmatch.Trail, d *trajeval.Details) trajeval.Outcome {

@@ -358,6 +358,8 @@ func TestToolTrajectory_Semantics(t *testing.T) {
 		{"latency skip", "mode: in_order\nexpected: [{tool: A, max_duration_ms: 5}]", "A", 1, "no duration: removed from the denominator"},
 		{"latency prefers the fast step", "mode: any_order\nexpected: [{tool: search, max_duration_ms: 100}]", "search@200 search@50", 1, "among largest matchings, the most latency passes"},
 		{"latency prefers the fast step in order", "mode: in_order\nexpected: [{tool: search, max_duration_ms: 100}, done]", "search@200 search@50 done", 1, "the later, faster search keeps the order"},
+		{"latency skip over a failed check, any order", "mode: any_order\nexpected: [{tool: A, max_duration_ms: 100}]", "A@200 A", 1, "the same rule in any_order: the matching of best score"},
+		{"latency pass and fail or two skips", "mode: any_order\nexpected: [{tool: A, max_duration_ms: 100}, {tool: A, max_duration_ms: 100}]", "A@50 A@200 A A", 1, "a pass and a skip, or two skips, score 1; the pass and the earlier, failing step would score 3/4"},
 		{"latency skip over a failed check", "mode: in_order\nexpected: [{tool: A, max_duration_ms: 100}]", "A@200 A", 1, "the alignment of best score: the step without a duration skips the check (1/1), the slow one fails it (1/2)"},
 		{"empty exact, empty actual", "mode: exact\nexpected: []", "", 1, "nothing expected, nothing done"},
 		{"empty exact, some actual", "mode: exact\nexpected: []", "A", 0, "exact with nothing expected means no calls"},
