@@ -1,6 +1,9 @@
 package align
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // MaxWeight returns the one-to-one matching of items to steps with the
 // largest total weight, where w[i][j] is the weight of pairing item i
@@ -86,12 +89,28 @@ func OrderedMaxWeight(w [][]float64) []Pair {
 // most bonuses among the largest matchings, it may prefer a step that
 // skips a check to one that fails it: a skipped check leaves the score,
 // a failed one lowers it. It is Dinkelbach's method over maximum-weight
-// matchings ([MaxWeight]), each round O(n²·m) on the steps that match
-// some item.
+// matchings ([MaxWeight]), each round O(n²·m) for n items and m the
+// steps kept: of the steps that match the same classes with the same
+// passes and skips, the first n (200 items against 100,000 steps of a
+// few kinds: about 0.35 s).
 func AnyOrderBest(r *Relation, chk Checks, n0, d0 int) Alignment {
+	// Steps that match the same classes with the same passes and skips
+	// are interchangeable: of each kind, the first |items| are all a
+	// matching can use.
 	var cols []int
+	seen := map[string]int{}
+	var key []byte
 	for j, cs := range r.Steps {
-		if len(cs) > 0 {
+		if len(cs) == 0 {
+			continue
+		}
+		key = key[:0]
+		for _, c := range cs {
+			key = strconv.AppendInt(key, int64(c), 10)
+			key = append(key, '0'+byte(boolInt(chk.Skipped != nil && chk.Skipped(c, j))), '0'+byte(boolInt(r.Bonus != nil && r.Bonus(c, j))), ',')
+		}
+		if seen[string(key)] < len(r.ItemClass) {
+			seen[string(key)]++
 			cols = append(cols, j)
 		}
 	}
@@ -115,9 +134,12 @@ func AnyOrderBest(r *Relation, chk Checks, n0, d0 int) Alignment {
 	k := float64(len(r.ItemClass) + 1) // one hit weighs less than any score gain
 	p, q := int64(0), int64(1)
 	w := make([][]float64, len(r.ItemClass))
+	for i := range w {
+		w[i] = make([]float64, len(cols))
+	}
 	for {
 		for i := range w {
-			w[i] = make([]float64, len(cols))
+			clear(w[i])
 			for x, j := range cols {
 				if r.matches(i, j) {
 					num, skip := gain(i, j)
@@ -143,4 +165,11 @@ func AnyOrderBest(r *Relation, chk Checks, n0, d0 int) Alignment {
 		g := gcd(num, den)
 		p, q = num/g, den/g
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
