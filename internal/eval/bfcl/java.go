@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A language is the language of a category: its document types and how a
@@ -536,20 +537,14 @@ func isPySpace(r rune) bool {
 }
 
 func isPySpaceAt(s string, i int) bool {
-	r := []rune(s[i:min(len(s), i+4)])
-	return len(r) > 0 && isPySpace(r[0])
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return isPySpace(r)
 }
 
+// pyRuneLen is the length of the character at s[i] (1 past the end).
 func pyRuneLen(s string, i int) int {
-	if i >= len(s) {
-		return 1
-	}
-	for n := 1; n <= 4 && i+n <= len(s); n++ {
-		if r := []rune(s[i : i+n]); len(r) == 1 && r[0] != unicode.ReplacementChar {
-			return n
-		}
-	}
-	return 1
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return max(n, 1)
 }
 
 func prevRune(s string, i, floor int) int {
