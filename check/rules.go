@@ -103,7 +103,9 @@ func First(tool string, opts ...CallOption) Rule { return oneTool(rules.First, t
 // calls break it.
 func Last(tool string, opts ...CallOption) Rule { return oneTool(rules.Last, tool, 0, opts) }
 
-// NoRepeat: no two consecutive calls of tool with equal arguments.
+// NoRepeat: no call of tool is the very next step (whatever its tool)
+// after a call of tool with equal arguments; with another step between,
+// the same call again is allowed.
 func NoRepeat(tool string, opts ...CallOption) Rule { return oneTool(rules.NoRepeat, tool, 0, opts) }
 
 // A PatternItem gives an item of a [Pattern] its tool and arguments; made

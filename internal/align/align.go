@@ -14,7 +14,10 @@
 //
 // Each maximises the number of matched pairs first and then, among
 // matchings of that size, the number of pairs with a bonus (a latency
-// check that passes). Ties prefer the earliest steps.
+// check that passes). Ties prefer the earliest steps. (A caller that
+// needs the alignment of best score, skipped latency checks included,
+// compiles the list as a Sequence pattern, below, or, in any order, calls
+// [AnyOrderBest].)
 //
 // A fourth alignment takes expectations with groups: a [Pattern] (items
 // in sequences, any-order groups, one-of alternatives, optional entries,
@@ -23,7 +26,8 @@
 // word and its order-preserving alignment (parallel groups unordered, as
 // in InOrder) with the best in-order score, the score a plain list would
 // get: (hits + latency passes) / (items + latency checks − skipped
-// checks). The score is a ratio over words of different lengths, so it
+// checks), or the best score of another kind (a [Goal]: precision, F1,
+// max). The score is a ratio over words of different lengths, so it
 // is maximised exactly by Dinkelbach's method: each round is a
 // maximum-weight path through the product of the automaton and the
 // steps (a weighted longest common subsequence against a regular

@@ -87,7 +87,12 @@ func Compile(p Pattern) (*Automaton, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	a := &Automaton{states: b.n, start: int32(from), accept: int32(to), edges: b.edges}
+	return newAutomaton(b.n, int32(from), int32(to), b.edges), nil
+}
+
+// newAutomaton indexes the edges of an automaton and orders its states.
+func newAutomaton(states int, start, accept int32, edges []autoEdge) *Automaton {
+	a := &Automaton{states: states, start: start, accept: accept, edges: edges}
 	a.out = make([][]int32, a.states)
 	for e, ed := range a.edges {
 		a.out[ed.from] = append(a.out[ed.from], int32(e))
@@ -127,7 +132,7 @@ func Compile(p Pattern) (*Automaton, error) {
 		a.pos[s] = int32(len(post) - 1 - i)
 	}
 	a.nullable = a.reachesEmpty()
-	return a, nil
+	return a
 }
 
 // States returns the number of states.
@@ -304,14 +309,42 @@ type Checks struct {
 	Skipped func(c int32, j int) bool
 }
 
+// A Goal is the score whose best word an alignment finds (the
+// normalisations of package score). Let h be the hits of a word w against
+// n steps:
+//  1. Recall: (h + latency passes) / (|w| + latency checks − checks
+//     skipped), the empty word scoring 1; position by position
+//     (AlignExact) |w| is max(|w|, n);
+//  2. Precision: h / n, so the most hits;
+//  3. F1: 2h / (|w| + n);
+//  4. Max: h / max(|w|, n).
+//
+// Binary (1 when the recall is 1) takes the Recall word. Only Recall
+// counts latency checks, as the scores do. Among words of the best score
+// the one with the most hits wins, then the shortest (for Recall, the
+// smallest denominator).
+type Goal int
+
+// The goals.
+const (
+	Recall Goal = iota
+	Precision
+	F1
+	Max
+	// ratio is h / |w| in order: Max's score among words of n items or
+	// more.
+	ratio
+)
+
 // A Choice is the word of a pattern that aligned best, and its
 // alignment.
 type Choice struct {
 	Items []int // the chosen word: items in order (an item may come again)
 	Steps []int // Steps[k] is the step Items[k] matched, or -1
-	// Num and Den are the score Num/Den: hits plus latency passes over
-	// the word's length plus its latency checks, less those skipped. Den
-	// is 0 for the empty word, whose score is 1.
+	// Num and Den are the goal's score Num/Den (for Recall: hits plus
+	// latency passes over the word's length plus its latency checks, less
+	// those skipped); Den 0 is a score of 1 (the empty word, or nothing
+	// against no steps).
 	Num, Den int
 	Hits     int
 	// Slots, for AlignExact, is the position of each item: the step it
@@ -320,17 +353,24 @@ type Choice struct {
 }
 
 // Align returns the word of a and its order-preserving alignment with
-// the steps of r that score best, where the score of a word w is that of
-// a plain in-order list: (hits + latency passes) / (|w| + latency checks −
-// checks skipped), the empty word scoring 1. Among words of the best score
-// it takes the most hits, then the shortest. Steps of one parallel group
-// are unordered among themselves, as in [InOrder].
+// the steps of r that score best under g (see [Goal]); for Recall the
+// score of a word w is that of a plain in-order list: (hits + latency
+// passes) / (|w| + latency checks − checks skipped), the empty word
+// scoring 1. Among words of the best score it takes the most hits, then
+// the shortest. Steps of one parallel group are unordered among
+// themselves, as in [InOrder].
 //
 // It maximises the ratio exactly, by Dinkelbach's method: for λ = p/q the
 // best word under the additive weight q·(hits + passes) − p·(length +
 // checks − skipped) is a maximum-weight path through the product of the
 // automaton and the steps; λ then becomes that word's score, until no
-// word does better than λ. Each round runs in O(Σ_b 2^k_b·(k_b·L + ρ·T))
+// word does better than λ. Precision and F1 are found the same way, with
+// their own weights. Max is h / n among the words of at most n items and
+// h / |w| among the longer ones: when the word of most hits has at most n
+// items, or the word of the best h / |w| at least n, that word is the
+// best; else each side is searched in the product of the automaton with
+// a counter of items up to n (n+1 times the states, so with many steps
+// it can exceed the sizes below and return [ErrTooLarge]). Each round runs in O(Σ_b 2^k_b·(k_b·L + ρ·T))
 // time over the steps' blocks b of k_b steps (k = 1 for a step outside a
 // parallel group), L being the automaton's item transitions, T all its
 // transitions and ρ the passes of relaxation within one step (1 plus the
@@ -339,8 +379,11 @@ type Choice struct {
 // [MaxCells]; beyond that, or a parallel group of more than 14 steps, it
 // returns an error wrapping [ErrTooLarge]). The rounds raise λ strictly
 // and converge superlinearly: a handful in practice.
-func (a *Automaton) Align(r *Relation, chk Checks) (Choice, error) {
-	return a.align(r, chk, false)
+func (a *Automaton) Align(r *Relation, chk Checks, g Goal) (Choice, error) {
+	if g == Max {
+		return a.alignMax(r, chk)
+	}
+	return a.align(r, chk, false, g)
 }
 
 // AlignExact is [Automaton.Align] position by position, as [Exact] aligns
@@ -349,14 +392,100 @@ func (a *Automaton) Align(r *Relation, chk Checks) (Choice, error) {
 // with its steps in any permutation), and the score of a word w is
 // (hits + latency passes) / (max(|w|, steps) + latency checks − checks
 // skipped), so a missing, a wrong and an extra call each cost one
-// position. With no steps the empty word scores 1. Choice.Slots gives
-// each item's position. Its cost is Align's, every block storing its
-// layers.
-func (a *Automaton) AlignExact(r *Relation, chk Checks) (Choice, error) {
-	return a.align(r, chk, true)
+// position; the other goals count the hits at their positions, with
+// Max's denominator max(|w|, steps). With no steps the empty word scores
+// 1. Choice.Slots gives each item's position. Its cost is Align's, every
+// block storing its layers.
+func (a *Automaton) AlignExact(r *Relation, chk Checks, g Goal) (Choice, error) {
+	return a.align(r, chk, true, g)
 }
 
-func (a *Automaton) align(r *Relation, chk Checks, exact bool) (Choice, error) {
+// alignMax is Align for Max (see Align).
+func (a *Automaton) alignMax(r *Relation, chk Checks) (Choice, error) {
+	n := len(r.Steps)
+	most, err := a.align(r, chk, false, Precision)
+	if err != nil || len(most.Items) <= n {
+		return maxScore(most, n), err
+	}
+	best, err := a.align(r, chk, false, ratio)
+	if err != nil || len(best.Items) >= n {
+		return maxScore(best, n), err
+	}
+	// The word of most hits is longer than n, the best h/|w| shorter:
+	// each side of n is searched apart.
+	var found []Choice
+	for _, atMost := range []bool{true, false} {
+		b, err := a.byLength(n, atMost)
+		if err != nil {
+			return Choice{}, err
+		}
+		if b == nil {
+			continue // no word on that side
+		}
+		g := Precision
+		if !atMost {
+			g = ratio
+		}
+		c, err := b.align(r, chk, false, g)
+		if err != nil {
+			return Choice{}, err
+		}
+		found = append(found, maxScore(c, n))
+	}
+	c := found[0]
+	for _, o := range found[1:] {
+		if d := int64(o.Num)*int64(max(c.Den, 1)) - int64(c.Num)*int64(max(o.Den, 1)); d > 0 || d == 0 && (o.Hits > c.Hits || o.Hits == c.Hits && len(o.Items) < len(c.Items)) {
+			c = o
+		}
+	}
+	return c, nil
+}
+
+// maxScore sets c's score to Max's: hits / max(|w|, n).
+func maxScore(c Choice, n int) Choice {
+	c.Num, c.Den = c.Hits, max(len(c.Items), n)
+	return c
+}
+
+// byLength returns the product of a with a count of items: with atMost
+// its words are a's words of at most n items; else those of at least n
+// items (the count stops at n). It returns nil when there is no such
+// word.
+func (a *Automaton) byLength(n int, atMost bool) (*Automaton, error) {
+	if (n+1)*a.states+1 > MaxStates {
+		return nil, fmt.Errorf("%w: %d states against %d steps for score max (more than %d states)", ErrTooLarge, a.states, n, MaxStates)
+	}
+	id := func(s int32, l int) int32 { return s*int32(n+1) + int32(l) }
+	var edges []autoEdge
+	for _, e := range a.edges {
+		for l := 0; l <= n; l++ {
+			to := l
+			if e.item >= 0 {
+				to++
+			}
+			if to > n {
+				if atMost {
+					continue
+				}
+				to = n
+			}
+			edges = append(edges, autoEdge{id(e.from, l), id(e.to, to), e.item})
+		}
+	}
+	accept := int32((n + 1) * a.states)
+	for l := 0; l <= n; l++ {
+		if atMost || l == n {
+			edges = append(edges, autoEdge{id(a.accept, l), accept, -1})
+		}
+	}
+	b := newAutomaton(int(accept)+1, id(a.start, 0), accept, edges)
+	if b.pos[accept] < 0 {
+		return nil, nil // the accept state is not reached
+	}
+	return b, nil
+}
+
+func (a *Automaton) align(r *Relation, chk Checks, exact bool, g Goal) (Choice, error) {
 	blocks := r.blocks()
 	cells := 0
 	for _, bl := range blocks {
@@ -370,11 +499,11 @@ func (a *Automaton) align(r *Relation, chk Checks, exact bool) (Choice, error) {
 		}
 	}
 	// The back pointers of every round share one slab, sized once.
-	d := &dp{a: a, r: r, chk: chk, blocks: blocks, exact: exact}
+	d := &dp{a: a, r: r, chk: chk, blocks: blocks, exact: exact, goal: g}
 	d.ptrs = make([]int32, 0, cells-len(blocks)*a.states)
 	d.choice = make([]uint16, 0, len(blocks)*a.states)
 	p, q := int64(0), int64(1)
-	if a.nullable && (!exact || len(r.Steps) == 0) {
+	if a.nullable && (g == Recall && !exact || len(r.Steps) == 0) {
 		p = 1 // the empty word scores 1: nothing does better
 	}
 	for {
@@ -414,6 +543,7 @@ type dp struct {
 	chk    Checks
 	blocks [][2]int
 	exact  bool // position by position (AlignExact)
+	goal   Goal
 	p, q   int64
 	skip   []val // weight of each edge taken without a step
 	vals   []val // the layers of one block
@@ -435,39 +565,81 @@ func ptrMatch(e int32, s int) int32 { return 2*(e*16+int32(s)) + 1 }
 
 func (d *dp) limited(c int32) bool { return d.chk.Limited != nil && d.chk.Limited(c) }
 
+// A cost is what one item of the word adds to the score's numerator
+// and denominator, and to the length that breaks ties (the denominator,
+// for Recall; the items, else).
+type cost struct{ num, den, len int64 }
+
+func (d *dp) weight(c cost, hit bool) val {
+	s := -c.len
+	if hit {
+		s += hitWeight
+	}
+	return val{d.q*c.num - d.p*c.den, s}
+}
+
 // matched is the weight of item i matched with step j. In exact
 // alignments the item's position counts once in the denominator whatever
 // it holds, so only its latency check is weighed here.
 func (d *dp) matched(i, j int) val {
-	c := d.r.ItemClass[i]
-	num, den := int64(1), int64(1)
-	if d.exact {
-		den = 0
-	}
-	if d.limited(c) {
-		switch {
-		case d.chk.Skipped != nil && d.chk.Skipped(c, j):
-		case d.r.bonus(i, j):
-			num, den = num+1, den+1
-		default:
-			den++
+	var c cost
+	switch d.goal {
+	case Recall:
+		c = cost{num: 1, den: 1}
+		if d.exact {
+			c.den = 0
 		}
+		if cl := d.r.ItemClass[i]; d.limited(cl) {
+			switch {
+			case d.chk.Skipped != nil && d.chk.Skipped(cl, j):
+			case d.r.bonus(i, j):
+				c.num, c.den = c.num+1, c.den+1
+			default:
+				c.den++
+			}
+		}
+		c.len = c.den
+	case Precision:
+		c = cost{num: 1, len: 1}
+	case F1:
+		c = cost{num: 2, den: 1, len: 1}
+	case Max: // exact only
+		c = cost{num: 1, len: 1}
+	case ratio:
+		c = cost{num: 1, den: 1, len: 1}
 	}
-	return val{d.q*num - d.p*den, hitWeight - den}
+	return d.weight(c, true)
 }
 
 // mismatched is the weight of item i at an exact position whose step it
-// does not match: its latency check fails.
+// does not match: for Recall its latency check fails.
 func (d *dp) mismatched(i int) val {
-	den := d.unmatched(i) - 1
-	return val{-d.p * den, -den}
+	c := cost{len: 1}
+	switch d.goal {
+	case Recall:
+		c.den = d.unmatched(i).den - 1
+		c.len = c.den
+	case F1:
+		c.den = 1
+	}
+	return d.weight(c, false)
 }
 
-func (d *dp) unmatched(i int) int64 {
-	if d.limited(d.r.ItemClass[i]) {
-		return 2
+// unmatched is the cost of item i taken without a step (in exact
+// alignments, after the last step).
+func (d *dp) unmatched(i int) cost {
+	switch d.goal {
+	case Recall:
+		if d.limited(d.r.ItemClass[i]) {
+			return cost{den: 2, len: 2}
+		}
+		return cost{den: 1, len: 1}
+	case Precision:
+		return cost{len: 1}
+	case Max:
+		return cost{den: 1, len: 1} // exact: a position after the steps
 	}
-	return 1
+	return cost{den: 1, len: 1}
 }
 
 // closure relaxes the transitions taken without a step within one layer
@@ -507,8 +679,7 @@ func (d *dp) round(p, q int64) Choice {
 	for _, ed := range a.edges {
 		w := val{}
 		if ed.item >= 0 {
-			den := d.unmatched(int(ed.item))
-			w = val{-p * den, -den}
+			w = d.weight(d.unmatched(int(ed.item)), false)
 		}
 		d.skip = append(d.skip, w)
 	}
@@ -669,6 +840,24 @@ func (d *dp) trace() Choice {
 			}
 		}
 		c.Slots = slots
+	}
+	if d.goal != Recall {
+		for _, j := range steps {
+			if j >= 0 {
+				c.Hits++
+			}
+		}
+		switch d.goal {
+		case Precision:
+			c.Num, c.Den = c.Hits, n
+		case F1:
+			c.Num, c.Den = 2*c.Hits, len(items)+n
+		case Max:
+			c.Num, c.Den = c.Hits, max(len(items), n)
+		case ratio:
+			c.Num, c.Den = c.Hits, len(items)
+		}
+		return c
 	}
 	for k, i := range items {
 		cl := d.r.ItemClass[i]

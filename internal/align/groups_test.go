@@ -264,7 +264,7 @@ func TestAutomaton_Optimal(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		c, err := a.Align(g.r, g.chk)
+		c, err := a.Align(g.r, g.chk, align.Recall)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -300,7 +300,7 @@ func TestAutomaton_Optimal(t *testing.T) {
 		}
 
 		// Position by position.
-		c, err = a.AlignExact(g.r, g.chk)
+		c, err = a.AlignExact(g.r, g.chk, align.Recall)
 		if err != nil {
 			t.Fatalf("%s exact: %v", name, err)
 		}
@@ -381,7 +381,7 @@ func TestAutomaton_Plain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := a.Align(r, align.Checks{})
+		c, err := a.Align(r, align.Checks{}, align.Recall)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -435,7 +435,113 @@ func TestAutomaton_LargeParallelGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Align(r, align.Checks{}); !errors.Is(err, align.ErrTooLarge) {
+	if _, err := a.Align(r, align.Checks{}, align.Recall); !errors.Is(err, align.ErrTooLarge) {
 		t.Fatalf("a parallel group of 15 steps: %v, want ErrTooLarge", err)
+	}
+}
+
+// assignments calls visit with every assignment of word w's items to
+// steps (-1: none), in order (blocks not going back) or, when exact,
+// item k against a step of position k's block; one item per step.
+func (g *groupCase) assignments(w []int, blk []int, exact bool, visit func(steps []int)) {
+	na := len(g.r.Steps)
+	steps := make([]int, len(w))
+	var rec func(k, last int, used uint)
+	rec = func(k, last int, used uint) {
+		if k == len(w) {
+			visit(steps)
+			return
+		}
+		steps[k] = -1
+		rec(k+1, last, used)
+		for j := range na {
+			ok := used&(1<<j) == 0 && matches(g.r, w[k], j)
+			if exact {
+				ok = ok && k < na && blk[j] == blk[k]
+			} else {
+				ok = ok && blk[j] >= last
+			}
+			if ok {
+				steps[k] = j
+				rec(k+1, blk[j], used|1<<j)
+			}
+		}
+		steps[k] = -1
+	}
+	rec(0, 0, 0)
+}
+
+// goalScore is the score of word w under goal, with the length that
+// breaks ties (the denominator for Recall, the items else).
+func (g *groupCase) goalScore(goal align.Goal, w, steps []int, exact bool) (num, den, hits, length int) {
+	na := len(g.r.Steps)
+	num, den, hits = g.score(w, steps)
+	if exact {
+		den += max(len(w), na) - len(w)
+	}
+	switch goal {
+	case align.Recall:
+		return num, den, hits, den
+	case align.Precision:
+		return hits, na, hits, len(w)
+	case align.F1:
+		return 2 * hits, len(w) + na, hits, len(w)
+	}
+	return hits, max(len(w), na), hits, len(w)
+}
+
+// TestAutomaton_Goals checks, for every goal and both alignments, the
+// word chosen against exhaustive search over every word and assignment:
+// the best score, then the most hits, then the shortest (for Recall, the
+// smallest denominator).
+func TestAutomaton_Goals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	goals := map[align.Goal]string{align.Recall: "recall", align.Precision: "precision", align.F1: "f1", align.Max: "max"}
+	for n := 0; n < 1500; {
+		p, g := randomGroupCase(rng)
+		ws := words(p, len(g.r.Steps)+2)
+		if len(ws) > 200 || slices.ContainsFunc(ws, func(w []int) bool { return len(w) > 7 }) {
+			continue
+		}
+		n++
+		a, err := align.Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blk := blockOf(g.r)
+		for goal, gname := range goals {
+			for _, exact := range []bool{false, true} {
+				name := fmt.Sprintf("case %d %s exact=%v: pattern %s steps %v groups %v classes %v", n, gname, exact, show(p), g.r.Steps, g.r.Group, g.r.ItemClass)
+				var c align.Choice
+				if exact {
+					c, err = a.AlignExact(g.r, g.chk, goal)
+				} else {
+					c, err = a.Align(g.r, g.chk, goal)
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !slices.ContainsFunc(ws, func(w []int) bool { return slices.Equal(w, c.Items) }) {
+					t.Fatalf("%s: chose %v, not a word of the pattern", name, c.Items)
+				}
+				num, den, hits, length := g.goalScore(goal, c.Items, c.Steps, exact)
+				if num != c.Num || den != c.Den || hits != c.Hits {
+					t.Fatalf("%s: reports %d/%d hits %d, its alignment gives %d/%d hits %d", name, c.Num, c.Den, c.Hits, num, den, hits)
+				}
+				bn, bd, bh, bl := -1, 1, 0, 0
+				for _, w := range ws {
+					g.assignments(w, blk, exact, func(steps []int) {
+						n, d, h, l := g.goalScore(goal, w, steps, exact)
+						if b := better(n, d, h, bn, bd, bh); bn < 0 || b > 0 || b == 0 && l < bl {
+							bn, bd, bh, bl = n, d, h, l
+						}
+					})
+				}
+				if b := better(num, den, hits, bn, bd, bh); b != 0 || length != bl {
+					t.Fatalf("%s: got %d/%d with %d hits, length %d (%v → %v); optimum %d/%d with %d hits, length %d",
+						name, num, den, hits, length, c.Items, c.Steps, bn, bd, bh, bl)
+				}
+			}
+		}
 	}
 }

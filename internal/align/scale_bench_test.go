@@ -100,7 +100,7 @@ func BenchmarkAutomaton_1000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		c, err := a.Align(r, align.Checks{})
+		c, err := a.Align(r, align.Checks{}, align.Recall)
 		if err != nil || c.Hits < 19 {
 			b.Fatalf("%v: %d hits; 1,000 random steps hold the 20 calls in order", err, c.Hits)
 		}

@@ -128,3 +128,89 @@ func TestWeighted_random(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyOrderBest checks the matching of best score against every
+// one-to-one matching, on small random relations with latency checks.
+func TestAnyOrderBest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for n := range 3000 {
+		r := random(rng)
+		limit, skip := map[int32]bool{}, map[int]bool{}
+		for _, c := range r.ItemClass {
+			limit[c] = rng.IntN(2) == 0
+		}
+		for j := range r.Steps {
+			skip[j] = rng.IntN(3) == 0
+		}
+		chk := align.Checks{
+			Limited: func(c int32) bool { return limit[c] },
+			Skipped: func(_ int32, j int) bool { return skip[j] },
+		}
+		lat := 0
+		for _, c := range r.ItemClass {
+			if limit[c] {
+				lat++
+			}
+		}
+		n0, d0 := rng.IntN(2), len(r.ItemClass)+lat+1
+		score := func(pairs []align.Pair) (num, den, hits int) {
+			num, den = n0, d0
+			for _, p := range pairs {
+				c := r.ItemClass[p.Item]
+				num++
+				switch {
+				case !limit[c]:
+				case skip[p.Step]:
+					den--
+				case r.Bonus != nil && r.Bonus(c, p.Step):
+					num++
+				}
+			}
+			return num, den, len(pairs)
+		}
+		a := align.AnyOrderBest(r, chk, n0, d0)
+		if !injective(pairsSteps(a.Pairs, len(r.ItemClass))) {
+			t.Fatalf("case %d: pairs %v reuse a step", n, a.Pairs)
+		}
+		for _, p := range a.Pairs {
+			if !matches(r, p.Item, p.Step) {
+				t.Fatalf("case %d: item %d does not match step %d", n, p.Item, p.Step)
+			}
+		}
+		gn, gd, gh := score(a.Pairs)
+		bn, bd, bh := -1, 1, 0
+		var rec func(i int, used map[int]bool, pairs []align.Pair)
+		rec = func(i int, used map[int]bool, pairs []align.Pair) {
+			if i == len(r.ItemClass) {
+				num, den, h := score(pairs)
+				if c := num*bd - bn*den; bn < 0 || c > 0 || c == 0 && h > bh {
+					bn, bd, bh = num, den, h
+				}
+				return
+			}
+			rec(i+1, used, pairs)
+			for j := range r.Steps {
+				if !used[j] && matches(r, i, j) {
+					used[j] = true
+					rec(i+1, used, append(pairs, align.Pair{Item: i, Step: j}))
+					used[j] = false
+				}
+			}
+		}
+		rec(0, map[int]bool{}, nil)
+		if gn*bd != bn*gd || gh != bh {
+			t.Fatalf("case %d: got %d/%d with %d hits (%v), best %d/%d with %d hits; steps %v classes %v", n, gn, gd, gh, a.Pairs, bn, bd, bh, r.Steps, r.ItemClass)
+		}
+	}
+}
+
+func pairsSteps(pairs []align.Pair, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = -1
+	}
+	for _, p := range pairs {
+		out[p.Item] = p.Step
+	}
+	return out
+}

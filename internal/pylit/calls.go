@@ -2,8 +2,58 @@ package pylit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
+
+// A Tuple is a Python tuple among a call's arguments. BFCL's decoder
+// keeps tuples as tuples, and its checker tells them from lists (a tuple
+// is not an array), so [ParseCalls] gives them this type; [JSON] makes
+// them lists.
+type Tuple []any
+
+// JSON returns v with every [Tuple] in it made a list, a value of the
+// JSON data model; v itself is not changed.
+func JSON(v any) any {
+	switch x := v.(type) {
+	case Tuple:
+		return JSON([]any(x))
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = JSON(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = JSON(e)
+		}
+		return out
+	}
+	return v
+}
+
+// HasTuple reports whether v holds a [Tuple], at any depth.
+func HasTuple(v any) bool {
+	switch x := v.(type) {
+	case Tuple:
+		return true
+	case []any:
+		for _, e := range x {
+			if HasTuple(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if HasTuple(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // A Call is one function call of a call list.
 type Call struct {
@@ -15,6 +65,9 @@ type Call struct {
 	// Positional counts the positional arguments, which BFCL's decoder
 	// drops and so does [ParseCalls].
 	Positional int
+	// Repeated are the keywords given more than once, in the order of
+	// their second use; each keeps its last value.
+	Repeated []string
 	// Line and Col place the call's name in the text; Offset is its byte
 	// offset.
 	Line, Col, Offset int
@@ -28,15 +81,18 @@ type Call struct {
 //     element that is not a call is an error;
 //  2. a call's name is a name or a dotted path of names;
 //  3. keyword arguments are read as values: the literals of
-//     [ParseValue], and, as BFCL reads them, a bare name (celsius) as
-//     its text, ... as the string "...", a call with keyword arguments
-//     as {name: {arguments}}, and a call without any as its text as
-//     written (BFCL writes it back with ast.unparse, which can differ in
-//     spaces and quotes);
-//  4. positional arguments are counted in [Call].Positional and otherwise
-//     dropped, as BFCL drops them; **kwargs and *args, a keyword given
-//     twice, or a positional argument after a keyword one are errors;
-//  5. operators are not evaluated (BFCL runs eval on 2*3; a reader of
+//     [ParseValue], except that a tuple is a [Tuple], not a list, and, as
+//     BFCL reads them, a bare name (celsius) as its text, ... as the
+//     string "...", a call with keyword arguments as {name: {arguments}},
+//     and a call without any as its text as written (BFCL writes it back
+//     with ast.unparse, which can differ in spaces and quotes);
+//  4. a keyword given twice keeps its last value, as BFCL's decoder does
+//     (Python's ast.parse accepts the call; only compiling it would
+//     refuse it);
+//  5. positional arguments are counted in [Call].Positional and otherwise
+//     dropped, as BFCL drops them; **kwargs and *args, or a positional
+//     argument after a keyword one are errors;
+//  6. operators are not evaluated (BFCL runs eval on 2*3; a reader of
 //     untrusted text does not): an expression with one is an error, and
 //     so is a unary + (BFCL reads +5 as -5).
 func ParseCalls(src string) ([]Call, error) {
@@ -122,8 +178,8 @@ func (p *parser) arguments(name string, start, depth int) (Call, error) {
 			return p.errAt(at, "*args is not read", "give each argument as name=value")
 		}
 		if kw, ok := p.keyword(); ok {
-			if _, dup := c.Args[kw]; dup {
-				return p.errAt(at, "keyword argument repeated: "+kw, "")
+			if _, dup := c.Args[kw]; dup && !slices.Contains(c.Repeated, kw) {
+				c.Repeated = append(c.Repeated, kw)
 			}
 			v, err := p.value(depth + 1)
 			if err != nil {

@@ -223,7 +223,7 @@ func (p *parser) paren(depth int) (any, error) {
 	p.space()
 	if p.peek() == ')' {
 		p.i++
-		return []any{}, nil
+		return p.tuple([]any{}), nil
 	}
 	first, err := p.value(depth + 1)
 	if err != nil {
@@ -247,7 +247,15 @@ func (p *parser) paren(depth int) (any, error) {
 		l = append(l, v)
 		return err
 	})
-	return l, err
+	return p.tuple(l), err
+}
+
+// tuple is a tuple's value: a list, or under BFCL's rules a [Tuple].
+func (p *parser) tuple(l []any) any {
+	if p.calls {
+		return Tuple(l)
+	}
+	return l
 }
 
 // brace reads a dict, and refuses a set.

@@ -24,7 +24,8 @@
 //
 // [ParseCalls] reads a list of calls as the Berkeley Function Calling
 // Leaderboard's default decoder reads a prompting model's answer, see
-// [ParseCalls].
+// [ParseCalls]; there, and only there, a tuple is a [Tuple], as BFCL's
+// checker tells tuples from lists.
 //
 // Comments (#) and newlines between tokens are allowed. Every error is a
 // [*SyntaxError] with the line and column of the problem and, where one

@@ -141,7 +141,9 @@ func TestParseCalls(t *testing.T) {
 		{"uncalled", `[f]`, "", "not called", "a name alone is no call"},
 		{"kwargs", `[f(**d)]`, "", "**kwargs", "unpacking is not read"},
 		{"args", `[f(*d)]`, "", "*args", "unpacking is not read"},
-		{"repeated", `[f(a=1, a=2)]`, "", "repeated", "Python refuses a repeated keyword"},
+		{"repeated", `[f(time=31, b=1, time=30)]`, `[{"f":{"b":1,"time":30}}]`, "", "BFCL's decoder (Python's ast.parse) keeps a repeated keyword's last value"},
+		{"tuple kept", `[f(a=(2, 3), b=[(1,), ()])]`, `[{"f":{"a":"(2,3)","b":["(1)","()"]}}]`, "", "a tuple stays a tuple, at any depth, as BFCL's decoder keeps it"},
+		{"parenthesised", `[f(a=(2))]`, `[{"f":{"a":2}}]`, "", "parentheses without a comma make no tuple"},
 		{"positional after keyword", `[f(a=1, 2)]`, "", "positional argument follows", "Python refuses it"},
 		{"operator", `[f(a=2*3)]`, "", "not evaluated", "BFCL would eval it; a reader does not"},
 		{"unary plus", `[f(a=+5)]`, "", "unary +", "BFCL reads +5 as -5"},
@@ -172,7 +174,7 @@ func TestParseCalls(t *testing.T) {
 				if c.Positional > 0 {
 					name += "+" + string(rune('0'+c.Positional))
 				}
-				out = append(out, map[string]any{name: c.Args})
+				out = append(out, map[string]any{name: showTuples(c.Args)})
 			}
 			if s := jsonv.Marshal(out); s != tt.want {
 				t.Errorf("ParseCalls(%q) = %s, want %s: %s", tt.in, s, tt.want, tt.reason)
@@ -218,5 +220,52 @@ func TestDecodePrompting(t *testing.T) {
 				t.Errorf("DecodePrompting(%q) = %s, want %s: %s", tt.in, s, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// showTuples writes each pylit.Tuple as a string "(a,b)" of its
+// elements' JSON, so that a test's JSON tells tuples from lists.
+func showTuples(v any) any {
+	switch x := v.(type) {
+	case pylit.Tuple:
+		var parts []string
+		for _, e := range x {
+			parts = append(parts, jsonv.Marshal(showTuples(e)))
+		}
+		return "(" + strings.Join(parts, ",") + ")"
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = showTuples(e)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			out[k] = showTuples(e)
+		}
+		return out
+	}
+	return v
+}
+
+func TestJSON(t *testing.T) {
+	calls, err := pylit.ParseCalls(`f(a=(1, (2, 3)), b={'k': (4,)})`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := calls[0].Args
+	if !pylit.HasTuple(args) {
+		t.Fatalf("HasTuple(%v) = false, want true: the arguments hold tuples", args)
+	}
+	j := pylit.JSON(args)
+	if pylit.HasTuple(j) {
+		t.Errorf("JSON(%v) still holds a tuple", args)
+	}
+	if got, want := jsonv.Marshal(j), `{"a":[1,[2,3]],"b":{"k":[4]}}`; got != want {
+		t.Errorf("JSON = %s, want %s: every tuple becomes a list", got, want)
+	}
+	if _, ok := args["a"].(pylit.Tuple); !ok {
+		t.Errorf("JSON changed its argument: a is %T", args["a"])
 	}
 }

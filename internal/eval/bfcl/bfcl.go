@@ -47,7 +47,8 @@ func ParseMatching(s string) (Matching, error) {
 // Options are the settings of a checker.
 type Options struct {
 	// Category is the BFCL category: simple, simple_python, multiple,
-	// parallel, parallel_multiple, each also with live_ (see [Category]).
+	// parallel, parallel_multiple, each also with live_, simple_java,
+	// simple_javascript (see [Category]).
 	Category string
 	// Functions are the question's function documents.
 	Functions []Function
@@ -73,6 +74,7 @@ func (e *OptionError) Error() string { return e.Key + ": " + e.Msg }
 type Checker struct {
 	opts  Options
 	rule  rule
+	lang  language
 	fns   []*Function // the document each expected call is checked against
 	items []calls.Item
 }
@@ -83,9 +85,12 @@ type Checker struct {
 // category cannot use (simple and multiple take one expected call), and an
 // expected call with no function document of its name.
 func New(o Options) (*Checker, error) {
-	r, err := checkCategory(o.Category)
+	r, lang, err := checkCategory(o.Category)
 	if err != nil {
 		return nil, &OptionError{Key: "category", Msg: err.Error()}
+	}
+	if err := checkTypes(o.Functions, lang); err != nil {
+		return nil, &OptionError{Key: "functions", Msg: err.Error()}
 	}
 	if o.Matching == Optimal && r != parallelRule {
 		return nil, &OptionError{Key: "matching", Msg: fmt.Sprintf("category %s checks one call: matching applies to the parallel categories only", o.Category)}
@@ -96,7 +101,7 @@ func New(o Options) (*Checker, error) {
 	if r != parallelRule && len(o.GroundTruth) != 1 {
 		return nil, &OptionError{Key: "ground_truth", Msg: fmt.Sprintf("category %s expects exactly one call, the possible answer has %d", o.Category, len(o.GroundTruth))}
 	}
-	c := &Checker{opts: o, rule: r}
+	c := &Checker{opts: o, rule: r, lang: lang}
 	for i := range o.GroundTruth {
 		want := &o.GroundTruth[i]
 		var fn *Function
@@ -117,9 +122,9 @@ func New(o Options) (*Checker, error) {
 			// No two expected calls are interchangeable: each has its own
 			// allowed values.
 			Key:   strconv.Itoa(i),
-			Match: func(s *trajeval.Step) bool { return checkCall(fn, want, s, o.UnderscoreToDot) == nil },
+			Match: func(s *trajeval.Step) bool { return checkCall(lang, fn, want, s, o.UnderscoreToDot) == nil },
 			Diff: func(s *trajeval.Step) []trajeval.ArgDiff {
-				if f := checkCall(fn, want, s, o.UnderscoreToDot); f != nil {
+				if f := checkCall(lang, fn, want, s, o.UnderscoreToDot); f != nil {
 					return []trajeval.ArgDiff{f.diff()}
 				}
 				return nil
@@ -154,14 +159,27 @@ func (c *Checker) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 		d.Mode += " (" + c.opts.Matching.String() + " matching)"
 	}
 	notes := map[string]any{"category": c.opts.Category, "matching": c.opts.Matching.String()}
-	text := ""
+	failed := ""
+	if len(steps) == 0 && c.lang != python {
+		if text := textAnswer(t); text != "" {
+			return trajeval.Outcome{}, fmt.Errorf("bfcl_ast: category %s: the model answered in text, which BFCL decodes with a %s parser (tree-sitter) that trajeval does not reproduce; give the decoded calls, their arguments as %s source text", c.opts.Category, c.lang, c.lang)
+		}
+	}
+	if err := c.convertible(steps); err != nil {
+		return trajeval.Outcome{}, err
+	}
 	if len(steps) == 0 {
-		text = textAnswer(t)
+		if text := textAnswer(t); text != "" {
+			steps, failed = decodeText(text)
+			if failed == "" {
+				d.Warnings = append(d.Warnings, "the steps are the model's text answer, decoded as BFCL's prompting decoder does")
+			}
+		}
 	}
 	var v verdict
 	switch {
-	case text != "":
-		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{decodeFailure(text)}}
+	case failed != "":
+		v = verdict{errorType: "ast_decoder:decoder_failed", errors: []string{failed}}
 	case c.rule == simpleRule && len(steps) != 1:
 		v = verdict{errorType: "simple_function_checker:wrong_count", errors: []string{"Wrong number of functions."}}
 	case c.rule == multipleRule && len(steps) != len(c.items):
@@ -193,10 +211,51 @@ func (c *Checker) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 	return trajeval.Outcome{Score: score, Details: d}, nil
 }
 
+// convertible refuses the steps that would stop BFCL's run: a Java or
+// JavaScript value for a parameter whose type its converters do not
+// implement, or a collection whose document gives no items.type.
+func (c *Checker) convertible(steps []trajeval.Step) error {
+	if c.lang == python {
+		return nil
+	}
+	for i := range steps {
+		args, _ := steps[i].Args.(map[string]any)
+		for _, fn := range c.fns {
+			if c.name(fn) != steps[i].Name {
+				continue
+			}
+			for _, p := range sortedKeys(args) {
+				doc, ok := fn.Params[p]
+				if !ok {
+					continue
+				}
+				switch {
+				case c.lang == java && (unconvertible(doc.Type) || unconvertible(doc.Items)):
+					return fmt.Errorf("bfcl_ast: step %d (%s): parameter %s: %w, for %s: BFCL stops here, so the case is not scored", i+1, steps[i].Name, p, errUnconvertible, doc.Type+itemsOf(doc))
+				case c.lang.nests(doc.Type) && doc.Items == "":
+					return fmt.Errorf("bfcl_ast: step %d (%s): parameter %s is a %s whose document gives no items.type, which BFCL reads (a KeyError): the case is not scored", i+1, steps[i].Name, p, doc.Type)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func unconvertible(t string) bool {
+	return t == "Set" || t == "Hashtable" || t == "Queue" || t == "Stack"
+}
+
+func itemsOf(p Param) string {
+	if p.Items == "" {
+		return ""
+	}
+	return " of " + p.Items
+}
+
 // single checks the one step of simple and multiple against the one
 // expected call.
 func (c *Checker) single(steps []trajeval.Step) verdict {
-	if f := checkCall(c.fns[0], &c.opts.GroundTruth[0], &steps[0], c.opts.UnderscoreToDot); f != nil {
+	if f := checkCall(c.lang, c.fns[0], &c.opts.GroundTruth[0], &steps[0], c.opts.UnderscoreToDot); f != nil {
 		return verdict{errorType: f.Type, errors: []string{f.Msg}}
 	}
 	return verdict{pairs: []align.Pair{{Item: 0, Step: 0}}}
@@ -219,7 +278,7 @@ func (c *Checker) firstFit(steps []trajeval.Step) verdict {
 			if used[j] {
 				continue
 			}
-			f := checkCall(c.fns[i], &c.opts.GroundTruth[i], &steps[j], c.opts.UnderscoreToDot)
+			f := checkCall(c.lang, c.fns[i], &c.opts.GroundTruth[i], &steps[j], c.opts.UnderscoreToDot)
 			if f == nil {
 				used[j], found = true, true
 				v.pairs = append(v.pairs, align.Pair{Item: i, Step: j})
@@ -289,11 +348,18 @@ func textAnswer(t *trajeval.Trajectory) string {
 	return ""
 }
 
-// decodeFailure is BFCL's message for a text answer: why its decoder
-// fails on it.
-func decodeFailure(text string) string {
-	if _, err := pylit.DecodePrompting(text); err != nil {
-		return "Invalid syntax. Failed to decode AST. " + err.Error()
+// decodeText reads a text answer as BFCL's prompting decoder does: the
+// steps it decodes to (a tuple among their arguments kept a
+// pylit.Tuple, as BFCL keeps it), or BFCL's message for a text it cannot
+// decode, with the reason.
+func decodeText(text string) ([]trajeval.Step, string) {
+	cs, err := pylit.DecodePrompting(text)
+	if err != nil {
+		return nil, "Invalid syntax. Failed to decode AST. " + err.Error()
 	}
-	return "The model answered in text, not with function calls."
+	steps := make([]trajeval.Step, len(cs))
+	for i, c := range cs {
+		steps[i] = trajeval.Step{Index: i + 1, Name: c.Name, Args: map[string]any(c.Args)}
+	}
+	return steps, ""
 }

@@ -254,7 +254,7 @@ func TestNew(t *testing.T) {
 		opts bfcl.Options
 		key  string
 	}{
-		{"java", bfcl.Options{Category: "simple_java", Functions: fns, GroundTruth: one}, "category"},
+		{"python documents for java", bfcl.Options{Category: "simple_java", Functions: fns, GroundTruth: one}, "functions"},
 		{"irrelevance", bfcl.Options{Category: "irrelevance", Functions: fns, GroundTruth: one}, "category"},
 		{"optimal for simple", bfcl.Options{Category: "simple", Functions: fns, GroundTruth: one, Matching: bfcl.Optimal}, "matching"},
 		{"no functions", bfcl.Options{Category: "simple", GroundTruth: one}, "functions"},
@@ -288,8 +288,20 @@ func TestCategory(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
-	if got := bfcl.Normalize("April 1, 2024 'x' a*b^c/d_e-f."); got != `april12024"x"abcdef` {
-		t.Errorf("Normalize = %q", got)
+	tests := []struct{ in, want, reason string }{
+		{"April 1, 2024 'x' a*b^c/d_e-f.", `april12024"x"abcdef`, "spaces and , . / - _ * ^ go, ' becomes \""},
+		{"İi", "i\u0307i", "Python's full lowercase mapping: İ is i and a combining dot"},
+		{"ΣΑΣ", "σας", "a Σ ending a word is ς, one starting it σ"},
+		{"Σ", "σ", "a Σ alone is no word's end: nothing cased before it"},
+		{"ΑΣ'Β", `ασ"β`, "the apostrophe is case-ignorable: a cased letter follows the Σ"},
+		{"ΑΣ\u0301", "ας\u0301", "a combining accent is case-ignorable: the word ends"},
+		{"ΑΣ1", "ας1", "a digit is not cased: the word ends"},
+		{"ΑΣ ΒΑ", "ασβα", "the space goes first, so Σ is inside ΑΣΒΑ"},
+	}
+	for _, tt := range tests {
+		if got := bfcl.Normalize(tt.in); got != tt.want {
+			t.Errorf("Normalize(%q) = %q, want %q: %s", tt.in, got, tt.want, tt.reason)
+		}
 	}
 }
 
@@ -311,6 +323,61 @@ func TestParse_errors(t *testing.T) {
 			}
 			if err == nil {
 				t.Error("no error for a malformed input")
+			}
+		})
+	}
+}
+
+// TestChecker_pythonExact holds the inputs where reading BFCL's Python
+// (its decoder, ast_parse and resolve_ast_by_type, and the checker's
+// standardize_string and ==) gives another verdict than a reading in Go
+// terms would. got is a prompting model's text answer, or, starting with
+// "json:", decoded calls.
+func TestChecker_pythonExact(t *testing.T) {
+	const area = `[{"area": {"base": [10], "height": [0.06, ""], "tags": [["Red", "blue"], ""], "point": [[1, 2], ""]}}]`
+	tests := []struct {
+		name, truth, got string
+		errorType        string // "" when the steps pass
+		reason           string
+	}{
+		{"tuple for array", area, `[area(base=10, tags=("red", "blue"))]`, "type_error:simple", "resolve_ast_by_type keeps a tuple, and type(value) == list fails for a tuple"},
+		{"tuple for tuple", area, `[area(base=10, point=(1, 2))]`, "", "simple_function_checker makes a tuple a list where the document says tuple"},
+		{"nested tuple", area, `[area(base=10, tags=["red", ("blue",)])]`, "value_error:list/tuple", `the allowed "" lets the nested type check pass; a tuple element then equals no list element`},
+		{"list for array", area, `[area(base=10, tags=["red", "blue"])]`, "", "a list is an array"},
+		{"json string", area, `[{"area": {"base": 10}}]`, "ast_decoder:decoder_failed", "the prompting decoder finds a dict where a call must be (assert isinstance(elem, ast.Call))"},
+		{"empty list text", area, `[]`, "simple_function_checker:wrong_count", "[] decodes to no call: the wrong count, not a decoding failure"},
+		{"repeated keyword", area, `[area(base=11, base=10)]`, "", "ast.parse accepts a repeated keyword; the dict of keywords keeps the last value"},
+		{"repeated keyword last wrong", area, `[area(base=10, base=11)]`, "value_error:others", "the last value is the one checked"},
+		{"dotted capital I", `[{"weather": {"city": ["Istanbul"]}}]`, `[weather(city="İstanbul")]`, "value_error:string", `Python's "İ".lower() is "i̇", two characters, not "i"`},
+		{"dotted capital I both", `[{"weather": {"city": ["İSTANBUL"]}}]`, `[weather(city="İstanbul")]`, "", "both sides lower to i̇stanbul"},
+		{"final sigma", `[{"weather": {"city": ["οδοσ"]}}]`, `[weather(city="ΟΔΟΣ")]`, "value_error:string", "Σ at the end of a word lowers to ς in Python"},
+		{"final sigma matched", `[{"weather": {"city": ["οδος"]}}]`, `[weather(city="ΟΔΟΣ")]`, "", "ΟΔΟΣ lowers to οδος"},
+		{"sigma after removal", `[{"weather": {"city": ["οδοσ βας"]}}]`, `[weather(city="ΟΔΟΣ ΒΑΣ")]`, "", "spaces go before lowering: ΟΔΟΣΒΑΣ's first Σ is inside the word"},
+		{"sigma before quote", `[{"weather": {"city": ["οδος\""]}}]`, `[weather(city="ΟΔΟΣ'")]`, "", "an apostrophe is case-ignorable, and ' becomes \" only after lowering"},
+		{"float digits", area, `json:[{"area": {"base": 10, "height": 0.0600000000000000001}}]`, "", "json.loads reads the float as the float64 of 0.06"},
+		{"float digits in text", area, `[area(base=10, height=0.0600000000000000001)]`, "", "ast.parse reads the float as the float64 of 0.06"},
+		{"big int exact", `[{"area": {"base": [10000000000000000000000]}}]`, `json:[{"area": {"base": 10000000000000000000001}}]`, "value_error:others", "a Python int is exact, whatever its size"},
+		{"int made float", `[{"area": {"base": [10], "height": [9007199254740992.0]}}]`, `json:[{"area": {"base": 10, "height": 9007199254740993}}]`, "", "float(9007199254740993) is 9007199254740992.0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := checker(t, "simple", tt.truth, bfcl.Official)
+			tr := &trajeval.Trajectory{}
+			if js, ok := strings.CutPrefix(tt.got, "json:"); ok {
+				tr.Steps = steps(t, js)
+			} else {
+				tr.Turns = []trajeval.Turn{{Turn: 1, FinalResponse: &tt.got}}
+			}
+			out, err := c.Evaluate(context.Background(), tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := out.Details.Notes["error_type"].(string)
+			if got != tt.errorType {
+				t.Errorf("error_type %q (%v), want %q: %s", got, out.Details.Notes["error"], tt.errorType, tt.reason)
+			}
+			if want := map[bool]float64{true: 1, false: 0}[tt.errorType == ""]; out.Score != want {
+				t.Errorf("score %v, want %v: %s", out.Score, want, tt.reason)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/pylit"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -29,7 +30,7 @@ func (f *failure) diff() trajeval.ArgDiff {
 }
 
 // checkCall is BFCL's simple_function_checker: nil when the step passes.
-func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool) *failure {
+func checkCall(lang language, fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool) *failure {
 	name := fn.Name
 	if underscoreToDot && strings.Contains(name, ".") {
 		name = strings.ReplaceAll(name, ".", "_")
@@ -62,7 +63,7 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 		if !inDoc || !inAnswer {
 			return &failure{Type: "simple_function_checker:unexpected_param", Msg: fmt.Sprintf("Unexpected parameter: %s.", quote(p)), Param: p, Want: trajeval.ArgAbsent, Got: show(value)}
 		}
-		if f := checkParam(p, value, vals, doc); f != nil {
+		if f := checkParam(lang, p, value, vals, doc); f != nil {
 			return f
 		}
 	}
@@ -75,14 +76,39 @@ func checkCall(fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool)
 }
 
 // checkParam checks one given parameter: its type, then its value.
-func checkParam(p string, value any, allowed []any, doc Param) *failure {
-	expected := schemaType(doc.Type)
+func checkParam(lang language, p string, value any, allowed []any, doc Param) *failure {
+	types := lang.types()
+	expected := types[doc.Type]
 	nested, hasNested := tOther, false
-	if (doc.Type == "array" || doc.Type == "tuple") && doc.Items != "" {
-		nested, hasNested = schemaType(doc.Items), true
+	if lang.nests(doc.Type) && doc.Items != "" {
+		nested, hasNested = types[doc.Items], true
+	}
+	if lang != python {
+		// Java and JavaScript values are source text, converted by BFCL's
+		// type converters (Evaluate has refused what they cannot convert).
+		text, ok := value.(string)
+		if !ok {
+			typ := map[language]string{java: "type_error:java", javascript: "type_error:js"}[lang]
+			return &failure{Type: typ, Msg: fmt.Sprintf("Incorrect type for parameter %s. Expected type String, got %s. Parameter value: %s.", quote(p), typeOf(value), show(value)), Param: p, Want: "a string of " + lang.String() + " source", Got: show(value)}
+		}
+		convert := javaConvert
+		if lang == javascript {
+			convert = jsConvert
+		}
+		v, err := convert(text, doc.Type, map[bool]string{true: doc.Items}[hasNested])
+		if err != nil {
+			return &failure{Type: "type_error:simple", Msg: err.Error(), Param: p, Want: doc.Type, Got: show(value)}
+		}
+		value = v
+	}
+	// BFCL makes a tuple a list where a tuple is asked for (its possible
+	// answers, read from JSON, hold lists); anywhere else a tuple stays a
+	// tuple, and fails the type check or equals no allowed value.
+	if t, ok := value.(pylit.Tuple); ok && doc.Type == "tuple" {
+		value = []any(t)
 	}
 	// Python converts an int to a float where a float is asked for.
-	if doc.Type == "float" && typeOf(value) == tInt {
+	if lang == python && doc.Type == "float" && typeOf(value) == tInt {
 		if n, ok := value.(json.Number); ok {
 			value = json.Number(string(n) + ".0")
 		}

@@ -1,5 +1,6 @@
 // Package bfcl is the Berkeley Function Calling Leaderboard's AST checker
-// for Python (its ast_checker.py), as an evaluator: a model's decoded
+// (its ast_checker.py) for Python, Java and JavaScript, as an evaluator:
+// a model's decoded
 // calls, read as the steps of a trajectory, checked against the
 // question's function documents and the possible answers.
 //
@@ -29,7 +30,8 @@
 //     or type_error:nested;
 //  5. unless the parameter is a variable, its value is compared by type:
 //     a string after normalisation (spaces and , . / - _ * ^ removed,
-//     lower-cased, ' read as ") against the allowed strings
+//     lower-cased as Python's str.lower does, İ to i and a combining dot
+//     and a word's final Σ to ς, ' read as ") against the allowed strings
 //     (value_error:string); a list element by element, its strings
 //     normalised, against each allowed list (value_error:list/tuple); a
 //     dict key by key against each allowed dict, whose values are lists of
@@ -37,8 +39,9 @@
 //     (value_error:dict_key, value_error:dict_value); a list of dicts dict
 //     by dict, in order (value_error:list_dict_count);
 //  6. any other value (a number, a boolean, a variable) must equal an
-//     allowed value, numbers by value and a boolean equal to 1 or 0 as in
-//     Python — else value_error:others;
+//     allowed value as Python's == has it after json.loads: an integer
+//     exactly, a float as its float64 (0.0600000000000000001 is 0.06), a
+//     boolean equal to 1 or 0 — else value_error:others;
 //  7. every parameter of the possible answer that was left out allows ""
 //     — else simple_function_checker:missing_optional.
 //
@@ -60,10 +63,27 @@
 //     matching instead, and the result notes when BFCL's first fit would
 //     have said otherwise, and why.
 //
+// A Python tuple (a pylit.Tuple, from a prompting model's text) is a
+// tuple, as in BFCL: it becomes a list where the document asks for a
+// tuple, and anywhere else fails the type check (a tuple is not an
+// array) or equals no allowed value.
+//
+// In the Java and JavaScript categories (simple_java, simple_javascript)
+// each value must be a string of source text (else type_error:java or
+// type_error:js); BFCL's type converters (java_type_converter,
+// js_type_converter, reproduced with their quirks) make it a value, a
+// text that does not parse as its type staying text, and the rules above
+// check it with the language's document types. A value for a type the
+// converters do not implement (Java's Set, Hashtable, Queue, Stack), a
+// collection without items.type, and a text answer (BFCL parses Java and
+// JavaScript text with tree-sitter) are errors of Evaluate: BFCL's run
+// would stop, or trajeval cannot say what it would decide.
+//
 // The live_ categories follow the same rules. A trajectory with no step
-// but a final text is a model that answered in words: it fails with
-// ast_decoder:decoder_failed, and its error says why BFCL's decoder
-// (pylit.DecodePrompting) cannot read the text as calls.
+// but a final text is a prompting model's answer: the text is decoded as
+// BFCL's default decoder does (pylit.DecodePrompting, tuples kept) and its
+// calls are checked; a text that does not decode fails with
+// ast_decoder:decoder_failed, and its error says why.
 //
 // The score is 1 when the steps pass, else 0. The details give the
 // alignment (expected call, step), the missing calls with the reason each

@@ -2,6 +2,7 @@ package bfcl
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -36,8 +37,12 @@ type Allowed struct {
 	Values []any
 }
 
-// Types are the parameter types of a function document.
-var Types = []string{"string", "integer", "float", "boolean", "array", "tuple", "dict", "any"}
+// Types are the parameter types of a function document: Python's, then
+// Java's and JavaScript's not among them. A category accepts its
+// language's only.
+var Types = []string{"string", "integer", "float", "boolean", "array", "tuple", "dict", "any",
+	"byte", "short", "double", "long", "char", "Array", "ArrayList", "Set", "HashMap", "Hashtable", "Queue", "Stack", "String",
+	"Bigint", "Boolean"}
 
 // ParseFunctions reads a question's function documents from their JSON
 // value (the question's "function": a list of documents, or one). Each
@@ -96,7 +101,7 @@ func parseFunction(v any) (Function, error) {
 			return f, fmt.Errorf("%s: parameter %s has type %q, not one of %s", name, p, t, strings.Join(Types, " "))
 		}
 		prm := Param{Type: t}
-		if items, ok := pd["items"].(map[string]any); ok && (t == "array" || t == "tuple") {
+		if items, ok := pd["items"].(map[string]any); ok && (python.nests(t) || java.nests(t)) {
 			it, _ := items["type"].(string)
 			if !slices.Contains(Types, it) {
 				return f, fmt.Errorf("%s: parameter %s has items.type %q, not one of %s", name, p, it, strings.Join(Types, " "))
@@ -156,7 +161,7 @@ func ParseGroundTruth(v any) ([]Call, error) {
 }
 
 // The categories the checker knows, without their live_ prefix.
-var categories = []string{"simple", "simple_python", "multiple", "parallel", "parallel_multiple"}
+var categories = []string{"simple", "simple_python", "multiple", "parallel", "parallel_multiple", "simple_java", "simple_javascript"}
 
 var idSuffix = regexp.MustCompile(`_[0-9]+(-[0-9]+)*$`)
 
@@ -171,24 +176,45 @@ func Category(id string) (cat string, ok bool) {
 	return id[:loc[0]], true
 }
 
-// checkCategory returns the rule set of a category, or an error for a
-// category the checker does not know or does not implement.
-func checkCategory(cat string) (rule, error) {
+// checkCategory returns the rule set and the language of a category, or
+// an error for a category the checker does not know. As in BFCL, a
+// category with javascript in its name is JavaScript's, one with java
+// Java's.
+func checkCategory(cat string) (rule, language, error) {
 	base := strings.TrimPrefix(cat, "live_")
+	if !slices.Contains(categories, base) {
+		return 0, 0, fmt.Errorf("category %q is not an AST category (one of %s, each also with live_)", cat, strings.Join(categories, ", "))
+	}
+	lang := python
 	switch {
-	case slices.Contains(categories, base):
-	case base == "simple_java" || base == "simple_javascript":
-		return 0, fmt.Errorf("category %q: only BFCL's Python rules are implemented (Java and JavaScript values need BFCL's type converters)", cat)
-	default:
-		return 0, fmt.Errorf("category %q is not an AST category (one of simple, simple_python, multiple, parallel, parallel_multiple, each also with live_)", cat)
+	case strings.Contains(base, "javascript"):
+		lang = javascript
+	case strings.Contains(base, "java"):
+		lang = java
 	}
 	switch {
 	case strings.Contains(base, "parallel"):
-		return parallelRule, nil
+		return parallelRule, lang, nil
 	case strings.Contains(base, "multiple"):
-		return multipleRule, nil
+		return multipleRule, lang, nil
 	}
-	return simpleRule, nil
+	return simpleRule, lang, nil
+}
+
+// checkTypes refuses a document type that is not its language's.
+func checkTypes(fns []Function, lang language) error {
+	types := lang.types()
+	for _, f := range fns {
+		for _, p := range slices.Sorted(maps.Keys(f.Params)) {
+			d := f.Params[p]
+			for _, t := range []string{d.Type, d.Items} {
+				if _, ok := types[t]; t != "" && !ok {
+					return fmt.Errorf("%s: parameter %s has type %q, which is not a %s type (one of %s)", f.Name, p, t, lang, strings.Join(slices.Sorted(maps.Keys(types)), " "))
+				}
+			}
+		}
+	}
+	return nil
 }
 
 type rule int

@@ -2,11 +2,15 @@ package bfcl
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/pylit"
 )
 
 // pyType is the Python type a JSON value decodes to.
@@ -20,32 +24,14 @@ const (
 	tFloat
 	tList
 	tDict
+	tTuple
+	tSet
 	tOther
 )
 
-var pyNames = [...]string{"NoneType", "bool", "str", "int", "float", "list", "dict", "object"}
+var pyNames = [...]string{"NoneType", "bool", "str", "int", "float", "list", "dict", "tuple", "set", "object"}
 
 func (t pyType) String() string { return pyNames[t] }
-
-// schemaType maps a document type onto Python's (BFCL's
-// PYTHON_TYPE_MAPPING): any is a string, array and tuple are lists.
-func schemaType(t string) pyType {
-	switch t {
-	case "string", "any":
-		return tStr
-	case "integer":
-		return tInt
-	case "float":
-		return tFloat
-	case "boolean":
-		return tBool
-	case "array", "tuple":
-		return tList
-	case "dict":
-		return tDict
-	}
-	return tOther
-}
 
 // typeOf returns the Python type of a JSON value: a number with a point or
 // an exponent is a float, as json.loads reads it.
@@ -70,27 +56,53 @@ func typeOf(v any) pyType {
 		return tList
 	case map[string]any:
 		return tDict
+	case pylit.Tuple:
+		return tTuple
 	}
 	return tOther
 }
 
-// number returns the exact value of a number or boolean (Python's True
-// is 1), for equality.
-func number(v any) (*big.Rat, bool) {
+// number returns the value of a number or boolean (Python's True is 1)
+// as Python holds it after json.loads: an integer exactly, whatever its
+// size; a float as its float64, so 0.0600000000000000001 is 0.06 and
+// 1e400 is infinity. Python compares an int with a float exactly, and so
+// does big.Float. NaN is no number here: it equals nothing, as in Python.
+func number(v any) (*big.Float, bool) {
 	switch x := v.(type) {
 	case bool:
 		if x {
-			return big.NewRat(1, 1), true
+			return big.NewFloat(1), true
 		}
-		return new(big.Rat), true
+		return new(big.Float), true
 	case json.Number:
-		r, ok := new(big.Rat).SetString(string(x))
-		return r, ok
+		if typeOf(x) == tFloat {
+			// A number too large for a float64 is ±Inf, with ErrRange, as
+			// Python reads it; a malformed one is no number.
+			f, err := strconv.ParseFloat(string(x), 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return nil, false
+			}
+			return new(big.Float).SetFloat64(f), true
+		}
+		i, ok := new(big.Int).SetString(string(x), 10)
+		if !ok {
+			return nil, false
+		}
+		return new(big.Float).SetInt(i), true
+	case float64:
+		if math.IsNaN(x) {
+			return nil, false
+		}
+		return new(big.Float).SetFloat64(x), true
+	case float32:
+		if math.IsNaN(float64(x)) {
+			return nil, false
+		}
+		return new(big.Float).SetFloat64(float64(x)), true
 	}
 	if n, err := jsonv.Normalize(v); err == nil {
 		if num, ok := n.(json.Number); ok {
-			r, ok := new(big.Rat).SetString(string(num))
-			return r, ok
+			return number(num)
 		}
 	}
 	return nil, false
@@ -111,15 +123,11 @@ func pyEqual(a, b any) bool {
 		return ok && x == y
 	case []any:
 		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !pyEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && pyEqualSeq(x, y)
+	case pylit.Tuple:
+		// A tuple never equals a list in Python.
+		y, ok := b.(pylit.Tuple)
+		return ok && pyEqualSeq(x, y)
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {
@@ -134,6 +142,18 @@ func pyEqual(a, b any) bool {
 		return true
 	}
 	return false
+}
+
+func pyEqualSeq(x, y []any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !pyEqual(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // pyIn is Python's "v in list".
@@ -156,7 +176,7 @@ func Normalize(s string) string {
 		}
 		return r
 	}, s)
-	return strings.ReplaceAll(strings.ToLower(s), "'", `"`)
+	return strings.ReplaceAll(pyLower(s), "'", `"`)
 }
 
 // normalizeIfString normalises a string and leaves other values alone.
@@ -183,8 +203,54 @@ func asSequence(v any) ([]any, bool) {
 	return nil, false
 }
 
-// show renders a value for messages, as JSON.
-func show(v any) string { return jsonv.Marshal(v) }
+// show renders a value for messages, as JSON, a tuple in parentheses.
+func show(v any) string {
+	if !pylit.HasTuple(v) {
+		return jsonv.Marshal(v)
+	}
+	var b strings.Builder
+	writeShown(&b, v)
+	return b.String()
+}
+
+func writeShown(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case pylit.Tuple:
+		b.WriteByte('(')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeShown(b, e)
+		}
+		if len(x) == 1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeShown(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		b.WriteByte('{')
+		for i, k := range sortedKeys(x) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(jsonv.Marshal(k))
+			b.WriteByte(':')
+			writeShown(b, x[k])
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString(jsonv.Marshal(v))
+	}
+}
 
 // showList renders allowed values.
 func showList(vs []any) string { return show(vs) }

@@ -26,7 +26,8 @@ func TestBFCL_build(t *testing.T) {
 		{"no category", "x", fns + "ground_truth: [{f: {a: [1]}}]", "not a BFCL id", 0, "the id says nothing and no category is given"},
 		{"bad matching", "simple_0", fns + "matching: best\nground_truth: [{f: {a: [1]}}]", "bench.yaml:3:11", 0, "placed at matching"},
 		{"bad ground truth", "simple_0", fns + "ground_truth: [{f: {a: 1}}]", "bench.yaml:3:15", 0, "allowed values must be a list"},
-		{"java", "simple_java_0", fns + "ground_truth: [{f: {a: [1]}}]", "Python", 0, "Java is not implemented"},
+		{"java", "simple_java_0", fns + "ground_truth: [{f: {a: [1]}}]", "", 0, "a Java value is source text: the integer 1 is type_error:java"},
+		{"not an AST category", "irrelevance_0", fns + "ground_truth: [{f: {a: [1]}}]", "not an AST category", 0, "relevance is not the AST checker's"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,9 +25,10 @@
 //     window cut off by the end of S is not met;
 //  7. first T, last T: the first (last) response of S calls T; an empty S
 //     breaks both;
-//  8. no_repeat T: no two consecutive steps are the same call of T: same
-//     name, equal arguments (numbers by value, a call without arguments
-//     has {});
+//  8. no_repeat T: no call of T is the very next step (in issue order,
+//     whatever its tool) after a call of T with equal arguments (numbers
+//     by value, a call without arguments has {}); the same call again
+//     with any step between is allowed;
 //  9. pattern P: the names of S, as a whole, match the regular expression
 //     P (see package pattern: . any call, | ( ) * + ? {m,n}); where gives
 //     items of P arguments: a where key used as an item of P stands for

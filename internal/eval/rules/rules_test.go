@@ -158,6 +158,7 @@ func TestEvaluator_Evaluate(t *testing.T) {
 		{"no_repeat empty args", rules.Rule{Kind: rules.NoRepeat, Tool: tool("ping")}, `ping ping{}`, false,
 			"step 2 (turn 1) ping {}: repeats step 1 with the same arguments", "no arguments is {}"},
 		{"no_repeat other tool", rules.Rule{Kind: rules.NoRepeat, Tool: tool("search")}, `read read`, true, "", "only search is watched"},
+		{"no_repeat step between", rules.Rule{Kind: rules.NoRepeat, Tool: tool("search")}, `search{"q":"a"} read search{"q":"a"}`, true, "", "consecutive means the very next step, whatever its tool: another call between allows the repeat"},
 
 		{"pattern holds", rules.Rule{Kind: rules.Pattern, Pattern: "search+ read_document{2,} synthesize"}, "search read_document read_document synthesize", true, "", "the brief's example"},
 		{"pattern breaks", rules.Rule{Kind: rules.Pattern, Pattern: "search+ read_document{2,} synthesize"}, "search read_document synthesize", false,

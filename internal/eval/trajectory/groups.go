@@ -196,7 +196,7 @@ func (e *Evaluator) evaluateGroups(trail *argmatch.Trail, d *trajeval.Details) (
 	if e.Mode == Exact {
 		align1 = e.auto.AlignExact
 	}
-	ch, err := align1(r, chk)
+	ch, err := align1(r, chk, goals[e.Score])
 	if err != nil {
 		return trajeval.Outcome{}, fmt.Errorf("tool_trajectory: %w", err)
 	}
@@ -252,7 +252,9 @@ func (e *Evaluator) evaluateGroups(trail *argmatch.Trail, d *trajeval.Details) (
 		calls.ExplainTrail(d, items, trail, a, calls.Ordered)
 	}
 	d.Expected, d.Hits = len(items), len(a.Pairs)
-	d.Notes = map[string]any{"chosen": chosen}
+	if e.Groups != nil {
+		d.Notes = map[string]any{"chosen": chosen}
+	}
 	latPass, latSkip, latN := latency(want, steps, a, d)
 	den := len(items)
 	if e.Mode == Exact {
@@ -260,6 +262,37 @@ func (e *Evaluator) evaluateGroups(trail *argmatch.Trail, d *trajeval.Details) (
 	}
 	recall := score.Ratio(d.Hits+latPass, den+latN-latSkip, 1)
 	return trajeval.Outcome{Score: e.Score.Apply(recall, d.Hits, len(items), len(steps)), Details: d}, nil
+}
+
+// goals are the words each score chooses: binary is 1 when the recall is.
+var goals = map[score.Normalisation]align.Goal{
+	score.Recall: align.Recall, score.Binary: align.Recall,
+	score.Precision: align.Precision, score.F1: align.F1, score.Max: align.Max,
+}
+
+// preparePlain compiles a plain list with latency limits, in InOrder and
+// Exact modes, as the sequence of its calls: the alignment of best score
+// is then found as for a list with groups, so that both follow one rule
+// (see docs/scoring.md) and an optional call that is absent changes no
+// score.
+func (e *Evaluator) preparePlain() error {
+	limited := false
+	p := align.Pattern{Kind: align.Sequence}
+	for i, c := range e.Calls {
+		limited = limited || c.MaxDurationMS != nil
+		p.Sub = append(p.Sub, align.Pattern{Kind: align.Item, Item: i})
+		e.paths = append(e.paths, "expected["+strconv.Itoa(i)+"]")
+	}
+	if !limited || len(e.Calls) == 0 || e.Mode != InOrder && e.Mode != Exact {
+		e.paths = nil
+		return nil
+	}
+	a, err := align.Compile(p)
+	if err != nil {
+		return groupErr("expected", "%v", err)
+	}
+	e.auto = a
+	return nil
 }
 
 func stepNo(steps []trajeval.Step, j int) int {

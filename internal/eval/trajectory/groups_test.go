@@ -3,6 +3,8 @@ package trajectory_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,6 +61,13 @@ func TestToolTrajectory_Groups(t *testing.T) {
 		{"exact empty both", "mode: exact\nexpected: [{optional: A}]", "", 1, "nothing expected, nothing done"},
 		{"exact parallel", "mode: exact\nexpected: [A, {any_order: [B, C]}, D]", "A [C B] D", 1, "a parallel group in any permutation"},
 		{"only optional", "mode: in_order\nexpected: [{optional: a}]", "b", 1, "nothing is required: nothing is missing"},
+		{"one_of recall", "mode: in_order\nexpected: [{one_of: [a, {in_order: [b, c, d]}]}]", "a b c", 1, "a alone completes an alternative"},
+		{"one_of precision", "mode: in_order\nscore: precision\nexpected: [{one_of: [a, {in_order: [b, c, d]}]}]", "a b c", 2.0 / 3, "b c d matches two of the three calls; a only one"},
+		{"one_of f1", "mode: in_order\nscore: f1\nexpected: [{one_of: [a, {in_order: [b, c, d]}]}]", "a b c", 2.0 / 3, "2·2 / (3 + 3) for b c d; 2·1 / (1 + 3) for a"},
+		{"one_of max", "mode: in_order\nscore: max\nexpected: [{one_of: [a, {in_order: [b, c, d]}]}]", "a b c", 2.0 / 3, "2 / max(3, 3) for b c d; 1 / 3 for a"},
+		{"one_of binary", "mode: in_order\nscore: binary\nexpected: [{one_of: [a, {in_order: [b, c, d]}]}]", "a b c", 1, "binary is 1 when the recall is"},
+		{"exact one_of precision", "mode: exact\nscore: precision\nexpected: [{one_of: [a, {in_order: [a, b, c]}]}]", "a b c", 1, "position by position a b c matches all three steps"},
+		{"max longer than the steps", "mode: in_order\nscore: max\nexpected: [{one_of: [{in_order: [a, x, y, z]}, {in_order: [a, b, c, w]}, b]}]", "a b c", 0.75, "a b c w: 3 of max(4, 3) beats b alone (1 of 3) and a x y z (1 of 4)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -188,5 +197,54 @@ func TestToolTrajectory_GroupsSlowOptional(t *testing.T) {
 	r := run(t, "type: tool_trajectory\nmode: in_order\nexpected: [a, {optional: {tool: b, max_duration_ms: 10}}]", "a b@20")
 	if r.Score != 1 || len(r.Details.Extra) != 1 || r.Details.Extra[0].Tool != "b" {
 		t.Fatalf("score %v extra %+v, want 1 with b extra: the list without the optional call scores best", r.Score, r.Details.Extra)
+	}
+}
+
+// TestToolTrajectory_absentOptional checks, on random lists with latency
+// limits, that adding an optional call that is absent from the steps
+// changes no score, in in_order mode and for every score. (In exact mode
+// an optional call holds a position when taken, so it can line the
+// calls after it up with their steps: a placeholder, not a tie.)
+func TestToolTrajectory_absentOptional(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	tools := []string{"a", "b", "c"}
+	for n := range 300 {
+		var calls []string
+		for range 1 + rng.IntN(4) {
+			c := tools[rng.IntN(len(tools))]
+			if rng.IntN(2) == 0 {
+				c = fmt.Sprintf("{tool: %s, max_duration_ms: 100}", c)
+			}
+			calls = append(calls, c)
+		}
+		var acts []string
+		for range rng.IntN(6) {
+			a := append(tools, "x")[rng.IntN(4)]
+			switch rng.IntN(3) {
+			case 0:
+				a += "@50"
+			case 1:
+				a += "@200"
+			}
+			acts = append(acts, a)
+		}
+		actual := strings.Join(acts, " ")
+		at := rng.IntN(len(calls) + 1)
+		with := append(append(slices.Clone(calls[:at]), "{optional: {tool: z, max_duration_ms: 100}}"), calls[at:]...)
+		for _, mode := range []string{"in_order"} {
+			for _, sc := range []string{"recall", "precision", "f1", "max", "binary"} {
+				yaml := func(list []string) string {
+					return fmt.Sprintf("type: tool_trajectory\nmode: %s\nscore: %s\nexpected: [%s]", mode, sc, strings.Join(list, ", "))
+				}
+				plain, grouped := run(t, yaml(calls), actual), run(t, yaml(with), actual)
+				if plain.Status == trajeval.StatusError || grouped.Status == trajeval.StatusError {
+					t.Fatalf("case %d: %v %v", n, plain.Error, grouped.Error)
+				}
+				if !near(plain.Score, grouped.Score) {
+					t.Fatalf("case %d %s %s: [%s] against %q scores %v, %v with an absent optional call",
+						n, mode, sc, strings.Join(calls, ", "), actual, plain.Score, grouped.Score)
+				}
+			}
+		}
 	}
 }

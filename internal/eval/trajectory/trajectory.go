@@ -15,8 +15,11 @@
 //  4. subset: each step must match some expected call (an allow-list);
 //     score allowed / |A|, 1 when A is empty.
 //
-// Matching is optimal, never greedy; among the largest matchings the one
-// with the most latency passes wins. A matched call with max_duration_ms
+// Matching is optimal, never greedy. In in_order and exact modes the
+// alignment of best score counts, latency checks included (a plain list
+// with a latency limit is aligned as a list with groups, below, so that
+// both follow one rule and an optional call that is absent changes no
+// score), and in any_order the matching of best score likewise. A matched call with max_duration_ms
 // passes its latency check iff the step's duration ≤ the limit; a step with
 // no duration skips the check (out of the denominator, with a warning); an
 // unmatched call with a limit fails it ("not checked: call missing").
@@ -46,10 +49,12 @@
 // one_of counts its best alternative with that alternative's calls, and a
 // repeat counts Min calls, or as many as it matched up to Max (calls
 // beyond Max are extra). Among words of the best score the one with the
-// most hits wins. A latency limit counts only for the calls of w: a slow
+// most hits wins, then the shortest (the smallest denominator). A latency limit counts only for the calls of w: a slow
 // call that an optional, or a repeat beyond Min, may leave out is left
-// out, as an extra step. Precision, f1, max and binary are computed from
-// that word: |E| is |w|. The details explain w as the plain list it is
+// out, as an extra step. Precision, f1 and max choose the word that is
+// best for them (the most hits; the best 2·hits / (|w| + |A|); the best
+// hits / max(|w|, |A|)), ties broken the same way; binary takes the
+// recall word; each is computed with |E| = |w|. The details explain w as the plain list it is
 // (Matched, Missing and Extra number its calls 1..|w|), and
 // Notes["chosen"] gives each call's place in the list, e.g.
 // "2 read: expected[1].any_order[0]", a run of one repeated call on one
@@ -241,6 +246,11 @@ func New(o Options) (*Evaluator, error) {
 		e.Items = append(e.Items, it)
 	}
 	e.classes = calls.Prepare(e.Items)
+	if e.auto == nil {
+		if err := e.preparePlain(); err != nil {
+			return nil, err
+		}
+	}
 	return e, nil
 }
 
@@ -278,7 +288,12 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 	if cl == nil { // an Evaluator not made by New
 		cl = calls.Prepare(e.Items)
 	}
-	a := cl.Align(order[e.Mode], trail)
+	var a align.Alignment
+	if e.Mode == AnyOrder && e.limited() {
+		a = e.anyOrderBest(trail)
+	} else {
+		a = cl.Align(order[e.Mode], trail)
+	}
 	d.Hits = len(a.Pairs)
 	if len(e.Items) > 0 {
 		calls.ExplainTrail(d, e.Items, trail, a, order[e.Mode])
@@ -301,6 +316,36 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 		recall = score.Ratio(hits+minMet+latPass, ne+len(e.Minimums)+latN-latSkip, 1)
 	}
 	return trajeval.Outcome{Score: e.Score.Apply(recall, hits, ne, na), Details: d}, nil
+}
+
+// limited reports whether some expected call has a latency limit.
+func (e *Evaluator) limited() bool {
+	return slices.ContainsFunc(e.Calls, func(c trajeval.ExpectedCall) bool { return c.MaxDurationMS != nil })
+}
+
+// anyOrderBest is the any_order matching of best score, latency checks
+// and minimums included (the same rule as in_order and exact).
+func (e *Evaluator) anyOrderBest(trail *argmatch.Trail) align.Alignment {
+	cl := e.classes
+	if cl == nil {
+		cl = calls.Prepare(e.Items)
+	}
+	steps := trail.Steps()
+	r := cl.Relate(trail)
+	limited := map[int32]bool{}
+	lat := 0
+	for i, c := range r.ItemClass {
+		if e.Calls[i].MaxDurationMS != nil {
+			limited[c] = true
+			lat++
+		}
+	}
+	chk := align.Checks{
+		Limited: func(c int32) bool { return limited[c] },
+		Skipped: func(_ int32, j int) bool { _, ok := steps[j].Duration(); return !ok },
+	}
+	met := e.minimums(steps, &trajeval.Details{})
+	return align.AnyOrderBest(r, chk, met, len(e.Calls)+len(e.Minimums)+lat)
 }
 
 func (e *Evaluator) subset(trail *argmatch.Trail, d *trajeval.Details) trajeval.Outcome {

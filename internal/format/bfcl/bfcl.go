@@ -10,19 +10,26 @@
 //     per call, in the order of the list. A call is an object with one
 //     key, the function name, whose value is the arguments: an object, or
 //     a JSON string holding one (as function-calling models give them).
-//  2. result may be the list itself or that list as a JSON string. A
-//     string that is not JSON is a prompting model's answer in Python
-//     call syntax, [get_weather(city="Paris"), f(a=[1, 2])], decoded as
-//     BFCL's default decoder does (see pylit.DecodePrompting): keyword
-//     arguments, Python literals, ints and floats kept apart. Positional
-//     arguments are dropped, as BFCL drops them, with a warning. The
-//     calls of one result were issued together: when there are several,
-//     they share parallel group 1.
-//  3. A result that is not such a list (a text that does not decode, a
-//     list of something else) has no steps: its text (or its JSON) is the
-//     turn's final response, and a warning says why, with the decoder's
-//     line and column; the bfcl_ast evaluator then fails it as
-//     ast_decoder:decoder_failed.
+//  2. result may be the list itself, or a string: a prompting model's
+//     answer in Python call syntax, [get_weather(city="Paris"), f(a=[1,
+//     2])], decoded as BFCL's default decoder does (see
+//     pylit.DecodePrompting): keyword arguments, Python literals, ints
+//     and floats kept apart, a keyword given twice keeping its last value
+//     (with a warning). Positional arguments are dropped, as BFCL drops
+//     them, with a warning. The calls of one result were issued
+//     together: when there are several, they share parallel group 1.
+//  3. A result that is not such a list has no steps: its text (or its
+//     JSON) is the turn's final response, and a warning says why, with
+//     the decoder's line and column; the bfcl_ast evaluator then fails it
+//     as ast_decoder:decoder_failed. This includes, as in BFCL, the list
+//     of calls written as a JSON string (no BFCL decoder reads it: its
+//     prompting decoder finds dicts where calls must be). A Python
+//     text whose arguments hold a tuple is kept as text too: BFCL keeps
+//     the tuple, which is no JSON value, and the bfcl_ast evaluator
+//     decodes the text itself to check it as BFCL does.
+//     A text result of a Java or JavaScript entry (its id's category has
+//     java or javascript in it) is kept as text: BFCL reads it with
+//     tree-sitter parsers, which trajeval does not reproduce.
 //  4. latency (seconds) becomes the run's duration; input_token_count and
 //     output_token_count its tokens. Steps have no results, times or
 //     errors: the file does not record them.
@@ -34,6 +41,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/format/eventlog"
@@ -97,6 +105,11 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *trajeval.Trajectory {
 	t := &trajeval.Trajectory{ID: id, Line: n, Turns: []trajeval.Turn{{Turn: 1}}, Steps: []trajeval.Step{}}
 	steps, notes, why := Calls(res)
+	if _, isText := res.(string); isText && javaLike.MatchString(id) {
+		// Not Python: BFCL reads these with its Java and JavaScript
+		// parsers, which trajeval does not reproduce.
+		steps, notes, why = nil, nil, "a Java or JavaScript model's text, which BFCL decodes with tree-sitter and trajeval does not"
+	}
 	for _, note := range notes {
 		in.Warn(trajeval.Warning{File: in.Name, Line: n, Place: "id " + id, Msg: note})
 	}
@@ -130,17 +143,17 @@ func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *traj
 	return t
 }
 
-// Calls reads a result's decoded calls: a list of {name: args}, that list
-// as a JSON string, or a prompting model's text of Python calls. notes
-// are what a reader should be warned of (positional arguments dropped);
+// javaLike matches the ids of BFCL's Java and JavaScript categories
+// (simple_java_3, simple_javascript_12).
+var javaLike = regexp.MustCompile(`java(script)?_[0-9]+(-[0-9]+)*$`)
+
+// Calls reads a result's decoded calls: a list of {name: args} or a
+// prompting model's text of Python calls. notes are what a reader should
+// be warned of (positional arguments dropped, a keyword given twice);
 // why says, when the result is not calls, what it is instead.
 func Calls(res any) (steps []trajeval.Step, notes []string, why string) {
 	if s, ok := res.(string); ok {
-		v, err := jsonv.Decode([]byte(strings.TrimSpace(s)))
-		if err != nil {
-			return pythonCalls(s)
-		}
-		res = v
+		return pythonCalls(s)
 	}
 	list, ok := res.([]any)
 	if !ok {
@@ -170,14 +183,26 @@ func Calls(res any) (steps []trajeval.Step, notes []string, why string) {
 func pythonCalls(text string) (steps []trajeval.Step, notes []string, why string) {
 	calls, err := pylit.DecodePrompting(text)
 	if err != nil {
+		if v, jerr := jsonv.Decode([]byte(strings.TrimSpace(text))); jerr == nil {
+			if _, isList := v.([]any); isList {
+				return nil, nil, "the result is a list written as a JSON string, which no BFCL decoder reads (its prompting decoder finds no call: " + err.Error() + "): give the list itself"
+			}
+		}
 		return nil, nil, "the result does not decode as Python calls: " + err.Error()
 	}
 	steps = []trajeval.Step{}
 	for i, c := range calls {
-		if c.Positional > 0 {
-			notes = append(notes, fmt.Sprintf("call %d (%s, line %d, column %d) has %s, which BFCL's decoder drops, and so does trajeval: name each argument", i+1, c.Name, c.Line, c.Col, plural.Count(c.Positional, "positional argument", "positional arguments")))
+		at := fmt.Sprintf("call %d (%s, line %d, column %d)", i+1, c.Name, c.Line, c.Col)
+		if pylit.HasTuple(c.Args) {
+			return nil, nil, at + " has a Python tuple among its arguments, which BFCL's decoder keeps a tuple, not a list, and which has no JSON form"
 		}
-		steps = append(steps, trajeval.Step{Name: c.Name, Args: c.Args})
+		if c.Positional > 0 {
+			notes = append(notes, fmt.Sprintf("%s has %s, which BFCL's decoder drops, and so does trajeval: name each argument", at, plural.Count(c.Positional, "positional argument", "positional arguments")))
+		}
+		for _, kw := range c.Repeated {
+			notes = append(notes, fmt.Sprintf("%s gives %s more than once: BFCL's decoder keeps the last value, and so does trajeval", at, kw))
+		}
+		steps = append(steps, trajeval.Step{Name: c.Name, Args: map[string]any(c.Args)})
 	}
 	return steps, notes, ""
 }

@@ -35,7 +35,8 @@
 //  5. A line that is not JSON, an answer without an id or with a
 //     malformed ground_truth, a question with malformed function
 //     documents, an id used twice, a category that is not one of BFCL's
-//     Python AST categories: each is a configuration error at its file and
+//     AST categories, a document type that is not its category's
+//     language's: each is a configuration error at its file and
 //     line, reported before anything runs.
 package bfcl
 

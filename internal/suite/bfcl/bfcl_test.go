@@ -98,7 +98,7 @@ func TestLoad_errors(t *testing.T) {
 		{"allowed not a list", `{"id": "simple_0", "ground_truth": [{"get_weather": {"city": "Paris"}}]}` + "\n", question, "answers.jsonl:1:1: simple_0: ground_truth[0].get_weather.city", "allowed values are a list"},
 		{"no id", `{"ground_truth": []}` + "\n", question, "answers.jsonl:1:1: the answer has no id", "ids pair answers, questions and results"},
 		{"duplicate id", answer + answer, question, "answers.jsonl:2:1: id \"simple_0\" is used twice", "results could not be told apart"},
-		{"java", `{"id": "simple_java_0", "ground_truth": [{"get_weather": {"city": ["Paris"]}}]}` + "\n", strings.Replace(question, "simple_0", "simple_java_0", 1), "answers.jsonl:1:1: simple_java_0: category: category \"simple_java\": only BFCL's Python rules", "Java's rules are not implemented: an error, not a silent pass"},
+		{"java", `{"id": "simple_java_0", "ground_truth": [{"get_weather": {"city": ["Paris"]}}]}` + "\n", strings.Replace(question, "simple_0", "simple_java_0", 1), "answers.jsonl:1:1: simple_java_0: functions: get_weather: parameter city has type \"string\", which is not a Java type", "a Python document under a Java category: an error, not a silent pass"},
 		{"irrelevance", `{"id": "irrelevance_0", "ground_truth": []}` + "\n", strings.Replace(question, "simple_0", "irrelevance_0", 1), "not an AST category", "not a category the checker knows"},
 		{"bad question", answer, `{"id": "simple_0", "function": [{"name": "f", "parameters": {"properties": {"a": {"type": "object"}}}}]}` + "\n", "questions.jsonl:1:1: simple_0: function[0]: f: parameter a has type \"object\"", "a malformed question names its file and line"},
 		{"question not json", answer, "{\n", "questions.jsonl:1:", "the question file is checked too"},
