@@ -2,7 +2,7 @@ package history
 
 import (
 	"bytes"
-	"compress/gzip"
+	"github.com/klauspost/compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"

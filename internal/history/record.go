@@ -3,7 +3,7 @@ package history
 import (
 	"bytes"
 	"cmp"
-	"compress/gzip"
+	"github.com/klauspost/compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
