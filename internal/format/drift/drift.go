@@ -57,7 +57,7 @@ func (u *Unknown) Report(in trajeval.Input, format string) {
 	for _, key := range u.order {
 		c := u.seen[key]
 		in.Warn(trajeval.Warning{File: in.Name, Line: c.line, Msg: fmt.Sprintf(
-			"%s %q is not known to the %s reader (%s, the first here); its content was not read: the file may come from a newer version of the tool",
+			"%s %q is not known to the %s reader (%s, the first here): the file may come from a version of the tool this reader was not checked against",
 			c.what, c.name, format, plural.Count(c.n, "time", "times"))})
 	}
 	u.seen, u.order = nil, nil

@@ -17,13 +17,13 @@ func TestUnknown_Report(t *testing.T) {
 		{"nothing", nil, nil, "a file holding only known kinds gives no warning"},
 		{"once per kind", [][2]string{{"record type", "a"}, {"record type", "b"}, {"record type", "a"}},
 			[]string{
-				`f.jsonl:1: record type "a" is not known to the x reader (2 times, the first here); its content was not read: the file may come from a newer version of the tool`,
-				`f.jsonl:2: record type "b" is not known to the x reader (1 time, the first here); its content was not read: the file may come from a newer version of the tool`,
+				`f.jsonl:1: record type "a" is not known to the x reader (2 times, the first here): the file may come from a version of the tool this reader was not checked against`,
+				`f.jsonl:2: record type "b" is not known to the x reader (1 time, the first here): the file may come from a version of the tool this reader was not checked against`,
 			}, "each kind is one warning with its count, in the order first seen"},
 		{"same name, other what", [][2]string{{"record type", "a"}, {"field", "a"}},
 			[]string{
-				`f.jsonl:1: record type "a" is not known to the x reader (1 time, the first here); its content was not read: the file may come from a newer version of the tool`,
-				`f.jsonl:2: field "a" is not known to the x reader (1 time, the first here); its content was not read: the file may come from a newer version of the tool`,
+				`f.jsonl:1: record type "a" is not known to the x reader (1 time, the first here): the file may come from a version of the tool this reader was not checked against`,
+				`f.jsonl:2: field "a" is not known to the x reader (1 time, the first here): the file may come from a version of the tool this reader was not checked against`,
 			}, "a field and a record type of one name are two kinds"},
 	}
 	for _, tt := range tests {
