@@ -467,4 +467,3 @@ func hasUser(turns []trajeval.Turn) bool {
 	}
 	return false
 }
-
