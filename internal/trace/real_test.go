@@ -76,6 +76,13 @@ func TestRead_realFiles(t *testing.T) {
 		{"claude-code/codemie-turn-1.jsonl", "claude-code", 1, 27, []realTraj{
 			{0, "e9fb405b-169f-40eb-9396-7e75076f045d", 1, "Task " + of("solution-architect", "Glob Glob Read Read Read Read Read Read Grep Read Glob Read Bash Grep Read Bash Grep Read Read Bash") + " Bash Bash Bash Bash Bash Bash", ""},
 		}, "Claude Code 2.1.7: the sub-agent's twenty calls come from subagents/agent-a485154.jsonl"},
+		{"claude-code/takopi-stream-json-session.jsonl", "claude-code", 2, 2, []realTraj{
+			{0, "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", 1, "Bash Write", `{"command":"ls","timeout":600000}`},
+			{1, "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb", 1, "", ""},
+		}, "print mode (stream-json): two sessions, the second failing before any call"},
+		{"codex/takopi-exec-json-all-formats.jsonl", "codex", 1, 7, []realTraj{
+			{0, "0199a213-81c0-7800-8aa1-bbab2a035a53", 2, "command_execution command_execution file_change file_change search_issues search_issues web_search", `{"command":"pytest -q"}`},
+		}, "codex exec --json: every item type, a failed second turn"},
 		{"codex-session/codemie-turn-1.jsonl", "codex-session", 1, 0, []realTraj{
 			{0, "a1b2c3d4-e5f6-7890-abcd-ef1234567890", 1, "", ""},
 		}, "a Codex session without a call is a trajectory, not an error"},
