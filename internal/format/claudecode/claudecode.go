@@ -106,8 +106,9 @@
 //     transcript has no run duration: the time between its first and last
 //     lines includes the user's own, so duration_ms is null.
 //
-// Content blocks of a type the Messages API does not define are reported
-// once per type, with a count (see package drift).
+// A line type Claude Code is not known to write, and content blocks of a
+// type the Messages API does not define, are reported once per type, with
+// a count (see package drift).
 //
 // The file is read line by line; only the current trajectory is held (a
 // session transcript also keeps the uuids of its lines).
@@ -322,6 +323,8 @@ func (r *reader) event(typ string, e map[string]any) {
 		}
 	case "result":
 		r.resultLine(e)
+	default:
+		r.noteLine(typ)
 	}
 }
 

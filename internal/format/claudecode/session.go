@@ -74,6 +74,7 @@ func (r *reader) sessionLine(e map[string]any) {
 		r.subagentFile(e)
 	}
 	if typ != "user" && typ != "assistant" {
+		r.noteLine(typ)
 		// summary, system, file-history-snapshot, queue-operation,
 		// progress, attachment, ...: only a side chain's thread goes on
 		if e["isSidechain"] == true {

@@ -188,3 +188,23 @@ func (r *reader) noteBlock(blk map[string]any) {
 		r.unknown.Saw("content block type", typ, r.line)
 	}
 }
+
+// lineTypes are the line types Claude Code writes, in print mode and in
+// session transcripts, that carry no call: they are skipped on purpose.
+// Any other type is drift.
+var lineTypes = map[string]bool{
+	"system": true, "result": true, "summary": true, "file-history-snapshot": true,
+	"queue-operation": true, "progress": true, "attachment": true, "custom-title": true,
+	"ai-title": true, "tag": true, "agent-name": true, "pr-link": true, "last-prompt": true,
+	"stream_event": true, "tool_progress": true, "auth_status": true, "keep_alive": true,
+	"control_request": true, "control_response": true, "control_cancel_request": true,
+	"rate_limit_event": true,
+}
+
+// noteLine notes a line of a type that is neither user nor assistant,
+// when Claude Code is not known to write it.
+func (r *reader) noteLine(typ string) {
+	if !lineTypes[typ] && typ != "" {
+		r.unknown.Saw("line type", typ, r.line)
+	}
+}
