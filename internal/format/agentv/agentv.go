@@ -15,7 +15,7 @@
 //  1. Messages come from "output", else the legacy "output_messages".
 //  2. A message with role user starts a new turn; steps before the first
 //     user message belong to turn 1. A turn's final response is the text of
-//     its last assistant message.
+//     its last assistant message whose text is not white space only.
 //  3. Calls listed in one message were issued together, but a replay
 //     fixture's calls may carry times showing they ran one after the
 //     other: see [parallel] for which share a parallel group.
@@ -284,7 +284,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 			turn = 1
 		}
 		if m.Role == "assistant" {
-			if s := msglog.Text(m.Content); s != nil && *s != "" {
+			if s := msglog.Text(m.Content); s != nil && strings.TrimSpace(*s) != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}

@@ -16,7 +16,8 @@
 //     the first thread.started belong to a trajectory with an empty id.
 //  2. turn.started starts a turn (one per `codex exec`); items before it are
 //     in turn 1. The stream never holds the prompt, so a turn's user is
-//     null; its final response is the text of its last agent_message.
+//     null; its final response is the text of its last agent_message that
+//     is not white space only.
 //  3. Tool items are steps: command_execution (name "command_execution",
 //     args {"command": ...}, result the aggregated output), mcp_tool_call
 //     (name the MCP tool, without its server; args its arguments; result its
@@ -250,7 +251,7 @@ func (r *reader) item(typ string, data map[string]any) {
 	kind, _ := data["type"].(string)
 	if kind == "agent_message" {
 		if typ == "item.completed" {
-			if s, ok := data["text"].(string); ok {
+			if s, ok := data["text"].(string); ok && strings.TrimSpace(s) != "" {
 				r.finals[r.curTurn()] = &s
 			}
 		}
