@@ -98,6 +98,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"otlp/genai-semconv-js.json", "otlp", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "GenAI execute_tool spans under invoke_agent"},
+		{"otlp-proto/genai-semconv-js.pb", "otlp-proto", 1, 2, []realTraj{
+			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
+		}, "the same GenAI spans as binary OTLP protobuf"},
 		{"otlp/openinference-openai-js.json", "otlp", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "OpenInference TOOL spans under an AGENT span, LLM spans from the OpenAI client"},
@@ -155,7 +158,8 @@ func TestRead_realFiles(t *testing.T) {
 		if info.IsDir() && (rel == "gen" || rel == "dialects" || strings.HasSuffix(rel, "subagents")) {
 			return filepath.SkipDir
 		}
-		if !info.IsDir() && (strings.HasSuffix(rel, ".json") || strings.HasSuffix(rel, ".jsonl")) && !seen[filepath.ToSlash(rel)] {
+		trace := strings.HasSuffix(rel, ".json") || strings.HasSuffix(rel, ".jsonl") || strings.HasSuffix(rel, ".pb")
+		if !info.IsDir() && trace && !seen[filepath.ToSlash(rel)] {
 			t.Errorf("testdata/real/%s is not checked by this test", rel)
 		}
 		return nil

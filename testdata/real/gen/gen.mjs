@@ -20,7 +20,7 @@ import { OpenAITracingExporter } from '@openai/agents-openai';
 import { trace, context, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { OpenAIInstrumentation } from '@arizeai/openinference-instrumentation-openai';
 import { SemanticConventions as OI, OpenInferenceSpanKind } from '@arizeai/openinference-semantic-conventions';
 
@@ -110,11 +110,19 @@ const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(provider);
-const write = (name) => {
+// write writes the spans kept as OTLP/JSON, and as binary OTLP protobuf
+// (an ExportTraceServiceRequest, the same bytes as TracesData) when proto
+// names a file.
+const write = (name, proto) => {
   const spans = exporter.getFinishedSpans();
   const doc = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans)));
   fs.writeFileSync(path.join(out, 'otlp', name), JSON.stringify(doc, null, 1) + '\n');
   console.log(`otlp/${name}:`, spans.length, 'spans');
+  if (proto) {
+    fs.mkdirSync(path.join(out, 'otlp-proto'), { recursive: true });
+    fs.writeFileSync(path.join(out, 'otlp-proto', proto), ProtobufTraceSerializer.serializeRequest(spans));
+    console.log(`otlp-proto/${proto}:`, spans.length, 'spans');
+  }
   exporter.reset();
 };
 const tracer = trace.getTracer('trajeval-real-gen');
@@ -124,6 +132,12 @@ const tools = [
   { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: { timezone: { type: 'string' } } } } },
 ];
 const results = { get_weather: weather, get_time: time };
+// runTool answers after a few milliseconds, as a real tool would: spans
+// whose start times are equal to the millisecond could not be ordered.
+const runTool = async (name) => {
+  await new Promise((ok) => setTimeout(ok, 5));
+  return JSON.stringify(results[name]);
+};
 
 // 2. OpenInference: the OpenAI client instrumented by OpenInference (LLM
 // spans), the agent and its tools as AGENT and TOOL spans.
@@ -139,7 +153,7 @@ const results = { get_weather: weather, get_time: time };
     msgs.push(first.choices[0].message);
     for (const c of calls) {
       await tracer.startActiveSpan(c.function.name, { attributes: { [OI.OPENINFERENCE_SPAN_KIND]: OpenInferenceSpanKind.TOOL, [OI.TOOL_NAME]: c.function.name, [OI.TOOL_CALL_ID]: c.id, [OI.INPUT_VALUE]: c.function.arguments, [OI.INPUT_MIME_TYPE]: 'application/json' } }, async (span) => {
-        const r = JSON.stringify(results[c.function.name]);
+        const r = await runTool(c.function.name);
         span.setAttributes({ [OI.OUTPUT_VALUE]: r, [OI.OUTPUT_MIME_TYPE]: 'application/json' });
         span.end();
         msgs.push({ role: 'tool', tool_call_id: c.id, content: r });
@@ -169,7 +183,7 @@ const results = { get_weather: weather, get_time: time };
     msgs.push(first.choices[0].message);
     for (const c of first.choices[0].message.tool_calls) {
       await tracer.startActiveSpan(`execute_tool ${c.function.name}`, { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': c.function.name, 'gen_ai.tool.call.id': c.id, 'gen_ai.tool.type': 'function', 'gen_ai.tool.call.arguments': c.function.arguments } }, async (span) => {
-        const r = JSON.stringify(results[c.function.name]);
+        const r = await runTool(c.function.name);
         span.setAttribute('gen_ai.tool.call.result', r);
         span.setStatus({ code: SpanStatusCode.OK });
         span.end();
@@ -179,7 +193,7 @@ const results = { get_weather: weather, get_time: time };
     await chat();
     agent.end();
   });
-  write('genai-semconv-js.json');
+  write('genai-semconv-js.json', 'genai-semconv-js.pb');
 }
 
 server.close();
