@@ -17,6 +17,7 @@ var abouts = map[string]string{
 	"adk-session":      "Google ADK saved sessions",
 	"tau2":             "τ²-bench results files (tau2 run): one trajectory per simulation, the agent's calls",
 	"codex":            "the JSON Lines of codex exec --json",
+	"codex-session":    "Codex session files (~/.codex/sessions/…/rollout-*.jsonl)",
 	"claude-code":      "Claude Code's stream-json output and session transcripts (~/.claude/projects)",
 	"gemini-cli":       "the JSON Lines of gemini -p --output-format stream-json",
 	"mcp":              "Model Context Protocol traffic: JSON-RPC messages as JSON Lines",

@@ -23,6 +23,7 @@ var benchInputs = map[string]string{
 	"trajeval":         "canonical/testdata/trajeval/lines.jsonl",
 	"claude-code":      "claudecode/testdata/claude-code/interactive.jsonl",
 	"codex":            "codex/testdata/codex/run.jsonl",
+	"codex-session":    "codex/testdata/codex-session/drift.jsonl",
 	"gemini-cli":       "gemini/testdata/gemini-cli/session.jsonl",
 	"langchain":        "langchain/testdata/langchain/state.json",
 	"langsmith":        "langchain/testdata/langsmith/repr.jsonl",

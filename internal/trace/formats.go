@@ -26,18 +26,22 @@ import (
 //     wrote.
 //  2. OTLP (JSON, then protobuf) next: its resourceSpans envelope is
 //     unmistakable.
-//  3. LangChain runs and messages, OpenAI Agents and Responses and
+//  3. Codex session files next: they hold Responses API items, which
+//     OpenAI Responses would claim, but their envelope (or, in the older
+//     shape, their first line and state lines) is Codex's own.
+//  4. LangChain runs and messages, OpenAI Agents and Responses and
 //     Anthropic before OpenAI Chat, whose messages list is the loosest
 //     shape: each of them is a chat log with something more.
-//  4. A Vertex dataset's rows may carry an id, so it goes before AgentV's
+//  5. A Vertex dataset's rows may carry an id, so it goes before AgentV's
 //     JSON Lines with an id per line.
-//  5. The rest claim shapes of their own (ADK eval sets and sessions,
-//     τ²-bench results, Codex, Claude Code and Gemini CLI logs, MCP
-//     sessions, BFCL results).
+//  6. The rest claim shapes of their own (ADK eval sets and sessions,
+//     τ²-bench results, Codex's exec stream and session files, Claude
+//     Code and Gemini CLI logs, MCP sessions, BFCL results).
 var formats = []trajeval.Format{
 	canonical.Format,
 	otlp.JSON,
 	otlp.Proto,
+	codex.Session,
 	langchain.Runs,
 	langchain.Messages,
 	openai.Agents,

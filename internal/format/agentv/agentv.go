@@ -1,5 +1,8 @@
-// Package agentv reads AgentV's trace shape: the output file of AgentV's
-// cli provider, one JSON object per file or JSON Lines with an id per line.
+// Package agentv reads AgentV's trace shapes: the output file of AgentV's
+// cli provider, one JSON object per file or JSON Lines with an id per line;
+// AgentV's replay fixtures (schema_version agentv.replay_fixture.v1), the
+// same records keyed by test_id; and what `agentv import` writes, one
+// message per line (see [row]).
 //
 //	{"id": "case-1",
 //	 "output": [{"role": "assistant", "content": "...",
@@ -12,9 +15,10 @@
 //  1. Messages come from "output", else the legacy "output_messages".
 //  2. A message with role user starts a new turn; steps before the first
 //     user message belong to turn 1. A turn's final response is the text of
-//     its last assistant message.
-//  3. Calls listed in one message share a parallel group when there are two
-//     or more of them.
+//     its last assistant message whose text is not white space only.
+//  3. Calls listed in one message were issued together, but a replay
+//     fixture's calls may carry times showing they ran one after the
+//     other: see [parallel] for which share a parallel group.
 //  4. "input" given as a JSON string is parsed; text that is not JSON stays
 //     a string and is reported as a warning.
 //  5. status ok gives error false; error, timeout and cancelled give error
@@ -24,6 +28,9 @@
 //  8. The lines of a JSON Lines file are decoded on every core Go may use
 //     (GOMAXPROCS) and handed on in the file's order, with their warnings:
 //     the result is the same as one line at a time.
+//  9. A record's id is its id, else its test_id. In a JSON Lines file of
+//     two or more records, those with neither are reported: a run cannot
+//     match them to a suite's cases.
 package agentv
 
 import (
@@ -66,11 +73,16 @@ func (format) Sniff(head []byte) error {
 		}
 		return &trajeval.SniffError{Closeness: 60, Why: `has "output" but no messages with role or tool_calls`}
 	}
+	if transcriptRow(first) {
+		return nil
+	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no "output" or "output_messages" key`}
 }
 
 type record struct {
-	ID             any         `json:"id"` // a string, or a number
+	ID             any         `json:"id"`      // a string, or a number
+	TestID         any         `json:"test_id"` // a replay fixture's case
+	SchemaVersion  string      `json:"schema_version"`
 	Output         []message   `json:"output"`
 	OutputMessages []message   `json:"output_messages"`
 	TokenUsage     *tokenUsage `json:"token_usage"`
@@ -135,6 +147,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		return yield(t)
 	}
+	if transcriptRow(first) {
+		return readTranscript(ctx, in, first, br, yield)
+	}
 	records := 0
 	firstLine := max(bytes.Count(first, []byte{'\n'}), 1)
 	newDecoder := func() jsonl.Decoder[*trajeval.Trajectory] {
@@ -145,8 +160,10 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			return decode(in, line, n+firstLine, d)
 		}
 	}
+	var unnamed unnamedRecords
 	count := func(t *trajeval.Trajectory) error {
 		records++
+		unnamed.note(t)
 		return yield(t)
 	}
 	if err := ctx.Err(); err != nil {
@@ -163,6 +180,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	err = jsonl.Parallel(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, count)
 	if err == nil && records == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
+	}
+	if err == nil && records > 1 {
+		unnamed.report(in)
 	}
 	return err
 }
@@ -231,7 +251,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
-	t := &trajeval.Trajectory{ID: idString(r.ID), Line: firstLine, Partial: partial}
+	t := &trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
 	n := 0
 	for _, m := range msgs {
 		n += len(m.ToolCalls)
@@ -264,16 +284,12 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 			turn = 1
 		}
 		if m.Role == "assistant" {
-			if s := msglog.Text(m.Content); s != nil && *s != "" {
+			if s := msglog.Text(m.Content); s != nil && strings.TrimSpace(*s) != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
-		g := 0
-		if len(m.ToolCalls) > 1 {
-			group++
-			g = group
-		}
-		for _, c := range m.ToolCalls {
+		groups := parallel(m.ToolCalls, &group)
+		for ci, c := range m.ToolCalls {
 			id := idString(c.ID)
 			if id != "" {
 				if seen[id] {
@@ -290,7 +306,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 			}
 			s := trajeval.Step{
 				Turn: turn, ID: id, Name: c.Tool, Args: args(c.Input, warn, c.Tool),
-				Result: c.Output, DurationMS: c.DurationMS, ParallelGroup: g, Agent: m.Name,
+				Result: c.Output, DurationMS: c.DurationMS, ParallelGroup: groups[ci], Agent: m.Name,
 			}
 			switch c.Status {
 			case "ok", "success":
@@ -330,6 +346,15 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// recordID is a record's id, else its test_id: a replay fixture names
+// the case it recorded so.
+func recordID(r record) string {
+	if id := idString(r.ID); id != "" {
+		return id
+	}
+	return idString(r.TestID)
+}
 
 func idString(v any) string {
 	switch x := v.(type) {

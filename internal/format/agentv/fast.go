@@ -50,6 +50,12 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		case "duration_ms":
 			bit = 32
 			r.DurationMS, ok = fastFloat(p)
+		case "test_id":
+			bit = 64
+			r.TestID, ok = p.Value()
+		case "schema_version":
+			bit = 128
+			ok = fastName(p, &r.SchemaVersion)
 		default:
 			return !folds(key, recordKeys) && p.Skip()
 		}
@@ -63,7 +69,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 }
 
 var (
-	recordKeys  = []string{"id", "output", "output_messages", "token_usage", "cost_usd", "duration_ms"}
+	recordKeys  = []string{"id", "output", "output_messages", "token_usage", "cost_usd", "duration_ms", "test_id", "schema_version"}
 	messageKeys = []string{"role", "name", "content", "tool_calls"}
 	callKeys    = []string{"tool", "input", "output", "id", "status", "error", "start_time", "end_time", "timestamp", "duration_ms"}
 	usageKeys   = []string{"input", "output", "total"}

@@ -68,7 +68,7 @@
 //     only when the model answers it: local commands such as /model never
 //     reach the model.
 //  4. A turn's final response is the main agent's last assistant text in
-//     it. Messages of model "<synthetic>" are written by Claude Code itself
+//     it that is not white space only. Messages of model "<synthetic>" are written by Claude Code itself
 //     (API errors, interruptions): they are neither text, steps nor calls.
 //  5. Side chains (isSidechain true) are sub-agents' conversations; they
 //     never start turns, and their steps carry agent. A side-chain line
@@ -83,8 +83,15 @@
 //     chains included.
 //  6. Newer versions keep each sub-agent's transcript in a file of its own,
 //     <session-id>/subagents/agent-<agentId>.jsonl, where every line is a
-//     side chain: read alone, its steps carry agent agentId, and the main
-//     session's file holds only the Task call and its answer.
+//     side chain: read alone, its steps carry agent agentId. Reading the
+//     session's file reads it too, where the Task call's result (whose
+//     toolUseResult names the agentId) comes; an agentId that is not
+//     letters, digits, '-' and '_' names no file. Claude Code 2.1 also
+//     copies the sub-agent's messages into the session, as progress lines
+//     of type agent_progress whose parentToolUseID is the Task call. Both
+//     give steps of the sub-agent the Task call started (agent as for side
+//     chains); a message in both, which has the same uuid in each, is read
+//     once, so no call is counted twice.
 //  7. A step starts at the timestamp of the line holding its tool_use and
 //     ends at that of the line holding its tool_result; the difference
 //     includes any wait for the user's permission. duration_ms is the
@@ -99,6 +106,10 @@
 //     transcript has no run duration: the time between its first and last
 //     lines includes the user's own, so duration_ms is null.
 //
+// A line type Claude Code is not known to write, and content blocks of a
+// type the Messages API does not define, are reported once per type, with
+// a count (see package drift).
+//
 // The file is read line by line; only the current trajectory is held (a
 // session transcript also keeps the uuids of its lines).
 package claudecode
@@ -110,6 +121,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -176,7 +188,8 @@ type reader struct {
 	groups   int
 	metrics  totals
 
-	tr transcript // what only session transcripts need
+	tr      transcript // what only session transcripts need
+	unknown drift.Unknown
 }
 
 // mode is the shape of the file, known from its first line that tells.
@@ -254,6 +267,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return err
 	}
 	skipped.Report(in)
+	r.unknown.Report(in, "claude-code")
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Claude Code events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
@@ -273,7 +287,7 @@ func (r *reader) reset(session string) {
 	r.callers, r.linked = map[string]string{}, map[string]bool{}
 	r.lastText, r.groups = nil, 0
 	r.metrics = totals{}
-	r.tr = transcript{seen: map[string]bool{}, chains: map[string]string{}, byAgent: map[string]string{}, usage: map[string]usage{}}
+	r.tr = transcript{seen: map[string]bool{}, chains: map[string]string{}, byAgent: map[string]string{}, usage: map[string]usage{}, filesRead: map[string]bool{}}
 }
 
 func (r *reader) started() bool { return len(r.t.Turns) > 0 || len(r.t.Steps) > 0 }
@@ -309,6 +323,8 @@ func (r *reader) event(typ string, e map[string]any) {
 		}
 	case "result":
 		r.resultLine(e)
+	default:
+		r.noteLine(typ)
 	}
 }
 
@@ -344,11 +360,13 @@ func (r *reader) assistant(m map[string]any, agent string, at time.Time) {
 		blk, _ := b.(map[string]any)
 		switch blk["type"] {
 		case "text":
-			if s, ok := blk["text"].(string); ok && agent == "" {
+			if s, ok := blk["text"].(string); ok && agent == "" && strings.TrimSpace(s) != "" {
 				r.lastText = &s
 			}
 		case "tool_use":
 			r.toolUse(blk, msg, agent, turn, at)
+		default:
+			r.noteBlock(blk)
 		}
 	}
 	r.fresh = false
@@ -484,7 +502,7 @@ func (r *reader) resultLine(e map[string]any) {
 	r.turn()
 	mt := &r.metrics
 	mt.runs++
-	if s, ok := e["result"].(string); ok && s != "" {
+	if s, ok := e["result"].(string); ok && strings.TrimSpace(s) != "" {
 		r.t.Turns[len(r.t.Turns)-1].FinalResponse = &s
 	}
 	if d, ok := jsonv.Number(e["duration_ms"]); ok {

@@ -20,6 +20,9 @@ type transcript struct {
 	usage   map[string]usage  // message id -> the usage of its last line
 	order   []string          // the message ids, in file order
 	command *string           // a slash command waiting for the model's answer
+
+	filesRead map[string]bool // agentIds whose sub-agent file was read
+	nested    bool            // reading a sub-agent file
 }
 
 // A task is a Task call, to which a side chain is bound.
@@ -63,7 +66,15 @@ func (r *reader) sessionLine(e map[string]any) {
 	}
 	typ, _ := e["type"].(string)
 	m, _ := e["message"].(map[string]any)
+	if data, _ := e["data"].(map[string]any); typ == "progress" && data["type"] == "agent_progress" {
+		r.agentProgress(e, data)
+		return
+	}
+	if typ == "user" {
+		r.subagentFile(e)
+	}
 	if typ != "user" && typ != "assistant" {
+		r.noteLine(typ)
 		// summary, system, file-history-snapshot, queue-operation,
 		// progress, attachment, ...: only a side chain's thread goes on
 		if e["isSidechain"] == true {

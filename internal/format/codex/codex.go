@@ -16,7 +16,8 @@
 //     the first thread.started belong to a trajectory with an empty id.
 //  2. turn.started starts a turn (one per `codex exec`); items before it are
 //     in turn 1. The stream never holds the prompt, so a turn's user is
-//     null; its final response is the text of its last agent_message.
+//     null; its final response is the text of its last agent_message that
+//     is not white space only.
 //  3. Tool items are steps: command_execution (name "command_execution",
 //     args {"command": ...}, result the aggregated output), mcp_tool_call
 //     (name the MCP tool, without its server; args its arguments; result its
@@ -44,6 +45,8 @@
 //  7. The stream has no times: steps have no start, end or duration.
 //  8. metrics.tokens sums the usage of turn.completed lines (input_tokens
 //     already counts cached_input_tokens); nothing else is reported.
+//  9. An event type or item type this reader does not know is reported
+//     once per type, with a count (see package drift).
 //
 // The file is read line by line; only the current trajectory is held.
 package codex
@@ -54,6 +57,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -105,6 +109,7 @@ type reader struct {
 	tokens  [2]*int64
 	finals  map[int]*string // turn -> last agent message
 	skipped eventlog.Skipped
+	unknown drift.Unknown
 }
 
 type item struct {
@@ -165,6 +170,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return err
 	}
 	r.skipped.Report(in)
+	r.unknown.Report(in, "codex")
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Codex events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
@@ -224,7 +230,15 @@ func (r *reader) event(typ string, e map[string]any) {
 			return
 		}
 		r.item(typ, it)
+	case "error":
+	default:
+		r.unknown.Saw("event type", typ, r.line)
 	}
+}
+
+// otherKinds are the items that are not steps (rule 3).
+var otherKinds = map[string]bool{
+	"reasoning": true, "agent_message": true, "todo_list": true, "plan": true, "error": true,
 }
 
 var toolKinds = map[string]bool{
@@ -237,13 +251,16 @@ func (r *reader) item(typ string, data map[string]any) {
 	kind, _ := data["type"].(string)
 	if kind == "agent_message" {
 		if typ == "item.completed" {
-			if s, ok := data["text"].(string); ok {
+			if s, ok := data["text"].(string); ok && strings.TrimSpace(s) != "" {
 				r.finals[r.curTurn()] = &s
 			}
 		}
 		return
 	}
 	if !toolKinds[kind] {
+		if !otherKinds[kind] && typ != "item.updated" {
+			r.unknown.Saw("item type", kind, r.line)
+		}
 		return
 	}
 	place := "item " + id

@@ -8,7 +8,7 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-var formats = []trajeval.Format{codex.Format}
+var formats = []trajeval.Format{codex.Format, codex.Session}
 
 func TestGolden(t *testing.T) { formattest.Golden(t, formats...) }
 

@@ -35,6 +35,8 @@
 //     input, output and total tokens; resumed invocations add up.
 //  8. A tool_id seen twice is one step; a result for an unknown id, a
 //     second result and a call left without a result are each reported.
+//  9. An event type this reader does not know is reported once per type,
+//     with a count (see package drift).
 //
 // The file is read line by line; only the current trajectory is held.
 package gemini
@@ -46,6 +48,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
@@ -108,6 +111,7 @@ type reader struct {
 	text     strings.Builder // assistant text since the last tool call
 	hasText  bool
 	metrics  totals
+	unknown  drift.Unknown
 }
 
 type totals struct {
@@ -163,6 +167,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return err
 	}
 	skipped.Report(in)
+	r.unknown.Report(in, "gemini-cli")
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Gemini CLI events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
@@ -234,6 +239,9 @@ func (r *reader) event(typ string, e map[string]any) {
 		r.toolResult(e)
 	case "result":
 		r.result(e)
+	case "error":
+	default:
+		r.unknown.Saw("event type", typ, r.line)
 	}
 }
 

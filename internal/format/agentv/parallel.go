@@ -1,0 +1,67 @@
+package agentv
+
+import (
+	"time"
+
+	"github.com/trajeval/trajeval/internal/format/msglog"
+)
+
+// parallel returns the parallel group of each call of one message,
+// numbering new groups after *last. A message's calls were issued in one
+// model response, but AgentV's replay fixtures also record each call's
+// start and end: calls whose times do not overlap ran one after the other
+// and are not parallel. So:
+//  1. one call has no group;
+//  2. when a call lacks a start or an end time, all the message's calls
+//     share one group, as calls of one response do;
+//  3. otherwise calls form a group with the calls before them whose
+//     times overlap theirs (a call starting before the latest end so
+//     far); a call overlapping none has no group.
+func parallel(calls []toolCall, last *int) []int {
+	groups := make([]int, len(calls))
+	if len(calls) < 2 {
+		return groups
+	}
+	starts, ends := make([]time.Time, len(calls)), make([]time.Time, len(calls))
+	timed := true
+	for i, c := range calls {
+		start := c.StartTime
+		if start == "" {
+			start = c.Timestamp
+		}
+		quiet := func(string) {} // build reports a bad time
+		starts[i], ends[i] = msglog.ParseTime(start, quiet), msglog.ParseTime(c.EndTime, quiet)
+		if starts[i].IsZero() || ends[i].IsZero() {
+			timed = false
+			break
+		}
+	}
+	if !timed {
+		*last++
+		for i := range groups {
+			groups[i] = *last
+		}
+		return groups
+	}
+	runStart, runEnd := 0, ends[0]
+	close := func(end int) {
+		if end-runStart >= 2 {
+			*last++
+			for i := runStart; i < end; i++ {
+				groups[i] = *last
+			}
+		}
+	}
+	for i := 1; i < len(calls); i++ {
+		if starts[i].Before(runEnd) {
+			if ends[i].After(runEnd) {
+				runEnd = ends[i]
+			}
+			continue
+		}
+		close(i)
+		runStart, runEnd = i, ends[i]
+	}
+	close(len(calls))
+	return groups
+}

@@ -1,0 +1,202 @@
+package trace_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// realTraj is what one trajectory of a real file holds, as counted by
+// reading the file itself (see testdata/real/README.md).
+type realTraj struct {
+	i     int    // which trajectory of the file, from 0
+	id    string // its id
+	turns int
+	calls string // the calls' names in order, name@agent for a sub-agent's call (spaces in names as _)
+	args  string // the first call's arguments, as JSON with sorted keys; "" when it has no call
+}
+
+// TestRead_realFiles reads every file of testdata/real, files other
+// projects committed and files the real libraries wrote, and checks what
+// each holds: its format, how many trajectories and calls, and for some
+// trajectories their ids, turns, calls in order with their agents, and
+// arguments.
+func TestRead_realFiles(t *testing.T) {
+	tests := []struct {
+		path                string
+		format              string
+		trajectories, steps int
+		want                []realTraj
+		reason              string
+	}{
+		{"adk-evalset/dependent_tool_calls.test.json", "adk-evalset", 1, 2, []realTraj{
+			{0, "tests/integration/fixture/home_automation_agent/test_files/dependent_tool_calls.test.json", 2, "set_device_info get_device_info", `{"device_id":"device_2","location":"Bedroom","status":"OFF"}`},
+		}, "ADK's own eval set: one case, two invocations"},
+		{"adk-evalset/eval_data1.evalset.json", "adk-evalset", 1, 10, []realTraj{
+			{0, "eval_data_set_google_shopping", 6, "transfer_to_agent get_product_details_for_brand transfer_to_agent go_to_url click_element_with_text get_page_source transfer_to_agent transfer_to_agent transfer_to_agent transfer_to_agent", ""},
+		}, "the older list form: six queries, their expected calls"},
+		{"adk-evalset/pretrip.test.json", "adk-evalset", 1, 6, []realTraj{
+			{0, "/home/user/Projects/adk-samples/python/agents/travel-concierge/eval/data/pretrip.test.json", 2, "transfer_to_agent google_search_grounding google_search_grounding google_search_grounding google_search_grounding what_to_pack_agent", ""},
+		}, "an ADK sample's eval set, calls of sub-agents as tools"},
+		{"adk-session/sample.session.json", "adk-session", 1, 2, []realTraj{
+			{0, "683bcc98-7359-4b65-9cdb-307f85ae62c0", 1, "transfer_to_other_agent@spark_assistant transfer_to_other_agent@spark_assistant", `{"agent_name":"research_assistant"}`},
+		}, "a saved session: two transfers by one agent"},
+		{"adk-session/successful_test.session.json", "adk-session", 1, 1, []realTraj{
+			{0, "ead43200-b575-4241-9248-233b4be4f29a", 2, "update_fc@root_agent", `{"data_four":["1","hello","3.14"],"data_one":"RRRR","data_three":["apple","banana"],"data_two":"3.141529"}`},
+		}, "a saved session with state updates"},
+		{"agentv/copilot-transcript.jsonl", "agentv", 1, 1, []realTraj{
+			{0, "should-not-trigger-csv-analyzer", 1, "Read", `{"file_path":"sales.csv","path":"sales.csv"}`},
+		}, "agentv import's rows: one message a line, one trajectory per test_id"},
+		{"agentv/imported-codex-transcript.jsonl", "agentv", 1, 3, []realTraj{
+			{0, "imported-codex-config-fix", 1, "Read Grep Edit", `{"path":"package.json"}`},
+		}, "agentv import codex's rows"},
+		{"agentv/replay-target-output.jsonl", "agentv", 2, 6, []realTraj{
+			{0, "inspect-and-fix-config", 1, "Read Grep Edit", `{"path":"package.json"}`},
+			{1, "recover-from-tool-error", 1, "Read Read Edit", `{"path":"src/missing-config.ts"}`},
+		}, "replay fixtures: ids from test_id"},
+		{"bfcl/airev_BFCL_v4_live_relevance_result.json", "bfcl", 16, 16, []realTraj{
+			{0, "live_relevance_0-0-0", 1, "generate_human_image search_engine.query", ""},
+			{3, "live_relevance_3-3-0", 1, "open_meteo_api.fetch_weather_data", `{"coordinates":[40.7128,-74.0061],"units":"Fahrenheit"}`},
+			{15, "live_relevance_15-15-0", 1, "", ""},
+		}, "prompting mode: Python calls as text; the last does not parse and is the model's text answer"},
+		{"bfcl/glyphh_BFCL_v4_live_parallel_result.json", "bfcl", 16, 39, []realTraj{
+			{0, "live_parallel_3-0-3", 1, "get_current_weather get_current_weather get_current_weather", `{"location":"Cancún, Mexico","unit":"celsius"}`},
+			{14, "live_parallel_12-8-0", 1, "log_food log_food log_food log_food log_food log_food", `{"food_name":"iced coffee","meal_name":"breakfast","portion_amount":12,"portion_unit":"ounces"}`},
+		}, "function-calling mode: a list of {name: JSON arguments}"},
+		{"claude-code/491e126e-subagent.jsonl", "claude-code", 1, 25, []realTraj{
+			{0, "491e126e-1e71-469c-ade2-fcc8af567c74", 2, "WebFetch WebSearch WebSearch WebSearch Glob WebSearch Read WebSearch AskUserQuestion Task Read@Plan Read@Plan Bash@Plan Bash@Plan Bash@Plan Read@Plan Bash@Plan Read@Plan Read@Plan Write ExitPlanMode Bash Bash Bash Bash", ""},
+		}, "Claude Code 2.1.38: the Plan sub-agent's nine calls come from agent_progress lines"},
+		{"claude-code/codemie-turn-1.jsonl", "claude-code", 1, 27, []realTraj{
+			{0, "e9fb405b-169f-40eb-9396-7e75076f045d", 1, "Task " + of("solution-architect", "Glob Glob Read Read Read Read Read Read Grep Read Glob Read Bash Grep Read Bash Grep Read Read Bash") + " Bash Bash Bash Bash Bash Bash", ""},
+		}, "Claude Code 2.1.7: the sub-agent's twenty calls come from subagents/agent-a485154.jsonl"},
+		{"claude-code/takopi-stream-json-session.jsonl", "claude-code", 2, 2, []realTraj{
+			{0, "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", 1, "Bash Write", `{"command":"ls","timeout":600000}`},
+			{1, "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb", 1, "", ""},
+		}, "print mode (stream-json): two sessions, the second failing before any call"},
+		{"codex/takopi-exec-json-all-formats.jsonl", "codex", 1, 7, []realTraj{
+			{0, "0199a213-81c0-7800-8aa1-bbab2a035a53", 2, "command_execution command_execution file_change file_change search_issues search_issues web_search", `{"command":"pytest -q"}`},
+		}, "codex exec --json: every item type, a failed second turn"},
+		{"codex-session/codemie-turn-1.jsonl", "codex-session", 1, 0, []realTraj{
+			{0, "a1b2c3d4-e5f6-7890-abcd-ef1234567890", 1, "", ""},
+		}, "a Codex session without a call is a trajectory, not an error"},
+		{"codex-session/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl", "codex-session", 1, 1, []realTraj{
+			{0, "019c8a70-dda7-7f33-98ea-f30553347322", 1, "exec_command", `"[REDACTED_ARGUMENTS len=456 sha=df6be51a]"`},
+		}, "a session cut after its first call; the arguments were redacted before publishing"},
+		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
+			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
+		}, "Codex Desktop 0.104: MCP calls, one turn"},
+		{"openai-agents/agents-js-handoff.json", "openai-agents", 1, 2, []realTraj{
+			{0, "", 1, "get_weather@Weather_agent get_time@Weather_agent", `{"city":"Paris"}`},
+		}, "the Agents SDK's trace export: the handoff is no call, the two tools are the weather agent's"},
+		{"otlp/genai-semconv-js.json", "otlp", 1, 2, []realTraj{
+			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
+		}, "GenAI execute_tool spans under invoke_agent"},
+		{"otlp-proto/genai-semconv-js.pb", "otlp-proto", 1, 2, []realTraj{
+			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
+		}, "the same GenAI spans as binary OTLP protobuf"},
+		{"otlp/openinference-openai-js.json", "otlp", 1, 2, []realTraj{
+			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
+		}, "OpenInference TOOL spans under an AGENT span, LLM spans from the OpenAI client"},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		seen[tt.path] = true
+		t.Run(tt.path, func(t *testing.T) {
+			var got []*trajeval.Trajectory
+			format := ""
+			err := trace.Read(context.Background(), filepath.Join("../../testdata/real", tt.path),
+				trace.Options{Detected: func(f string) { format = f }},
+				func(tr *trajeval.Trajectory) error { got = append(got, tr); return nil })
+			if err != nil {
+				t.Fatalf("Read: %v (%s)", err, tt.reason)
+			}
+			if format != tt.format {
+				t.Errorf("detected as %s, want %s", format, tt.format)
+			}
+			steps := 0
+			for _, tr := range got {
+				steps += len(tr.Steps)
+			}
+			if len(got) != tt.trajectories || steps != tt.steps {
+				t.Errorf("%d trajectories with %d calls, want %d with %d (%s)", len(got), steps, tt.trajectories, tt.steps, tt.reason)
+			}
+			for _, w := range tt.want {
+				if w.i >= len(got) {
+					continue
+				}
+				tr := got[w.i]
+				if w.id != "" && tr.ID != w.id {
+					t.Errorf("trajectory %d: id %q, want %q", w.i, tr.ID, w.id)
+				}
+				if len(tr.Turns) != w.turns {
+					t.Errorf("trajectory %d: %d turns, want %d", w.i, len(tr.Turns), w.turns)
+				}
+				if c := calls(tr); c != w.calls {
+					t.Errorf("trajectory %d: calls\n%s\nwant\n%s (%s)", w.i, c, w.calls, tt.reason)
+				}
+				if w.args != "" && len(tr.Steps) > 0 {
+					if a := argsJSON(t, tr.Steps[0].Args); a != w.args {
+						t.Errorf("trajectory %d: first call's arguments %s, want %s", w.i, a, w.args)
+					}
+				}
+			}
+		})
+	}
+	// Every file of the corpus is checked here.
+	err := filepath.Walk("../../testdata/real", func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("../../testdata/real", path)
+		if info.IsDir() && (rel == "gen" || rel == "dialects" || strings.HasSuffix(rel, "subagents")) {
+			return filepath.SkipDir
+		}
+		trace := strings.HasSuffix(rel, ".json") || strings.HasSuffix(rel, ".jsonl") || strings.HasSuffix(rel, ".pb")
+		if !info.IsDir() && trace && !seen[filepath.ToSlash(rel)] {
+			t.Errorf("testdata/real/%s is not checked by this test", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// calls writes a trajectory's calls as "name name@agent ...".
+func calls(tr *trajeval.Trajectory) string {
+	var out []string
+	for _, s := range tr.Steps {
+		c := strings.ReplaceAll(s.Name, " ", "_")
+		if s.Agent != "" {
+			c += "@" + strings.ReplaceAll(s.Agent, " ", "_")
+		}
+		out = append(out, c)
+	}
+	return strings.Join(out, " ")
+}
+
+// of writes names, calls of one agent, as calls does.
+func of(agent, names string) string {
+	f := strings.Fields(names)
+	for i := range f {
+		f[i] += "@" + agent
+	}
+	return strings.Join(f, " ")
+}
+
+func argsJSON(t *testing.T, v any) string {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(b.String())
+}
