@@ -114,7 +114,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
 			}
 			opts := trajeval.RunOptions{
-				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials,
+				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials, MaxOutput: tg.maxOutput,
 				Filter: filters, Workers: workers, Config: config, Basis: basis, Questions: questions,
 				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,

@@ -33,9 +33,14 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/trajeval/trajeval/internal/target"
 )
 
 func main() {
+	// First: this program is also the supervisor of the agents it runs,
+	// started again with other arguments (package target).
+	target.Supervise()
 	// Scoring allocates many short-lived values and holds little: trading
 	// some memory for fewer collections roughly halves the CPU time. The
 	// soft limit brings the collector back when a reader must hold a lot

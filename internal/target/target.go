@@ -30,6 +30,7 @@
 package target
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -77,7 +78,11 @@ type Target struct {
 	// Dir is the folder the command runs in ("" for trajeval's own).
 	Dir     string
 	Timeout time.Duration // 0 for DefaultTimeout
-	Env     []string      // KEY=VALUE added to trajeval's environment
+	// MaxOutput caps what the command may write to standard output, to
+	// standard error and to {OUTPUT_FILE}, each, in bytes; 0 for
+	// DefaultMaxOutput.
+	MaxOutput int64
+	Env       []string // KEY=VALUE added to trajeval's environment
 	// Format forces the trace format of the output ("" detects it; codex
 	// and claude-code read their own).
 	Format string
@@ -120,11 +125,14 @@ func (t *Target) TraceFormat() string {
 // failed run wraps ErrFailed, ErrTimeout or ErrNoTrace, or ctx's error when
 // ctx ended first.
 func Run(ctx context.Context, t *Target, req Request) (Output, error) {
-	tmp, err := os.MkdirTemp("", "trajeval-target-")
+	tmp, unlock, err := makeTemp()
 	if err != nil {
 		return Output{}, fmt.Errorf("target %s: %w", t.Name, err)
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		os.RemoveAll(tmp)
+		unlock()
+	}()
 	files := runFiles{
 		prompt: filepath.Join(tmp, "prompt.txt"),
 		output: filepath.Join(tmp, "output"),
@@ -144,40 +152,53 @@ func Run(ctx context.Context, t *Target, req Request) (Output, error) {
 	default:
 		return Output{}, fmt.Errorf("target %s: unknown provider %q", t.Name, t.Provider)
 	}
-	timeout := t.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+	c := command{argv: argv, dir: t.Dir, env: t.Env, timeout: t.Timeout, maxOutput: t.MaxOutput, tmp: tmp}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
 	}
-	res, err := execute(ctx, command{argv: argv, dir: t.Dir, env: t.Env, timeout: timeout, tmp: tmp})
+	if c.maxOutput <= 0 {
+		c.maxOutput = DefaultMaxOutput
+	}
+	if usesFile {
+		c.outputFile = files.output
+	}
+	res, err := execute(ctx, c)
 	if err != nil {
-		return Output{}, t.failure(err, res.stderr)
+		return Output{}, t.failure(err, res)
 	}
 	out := Output{Trace: res.stdout, Name: fmt.Sprintf("target %s (standard output)", t.Name), Format: t.TraceFormat()}
 	if usesFile {
 		out.Name = fmt.Sprintf("target %s ({OUTPUT_FILE})", t.Name)
-		data, err := os.ReadFile(files.output)
+		data, err := readCapped(files.output, c.maxOutput, "{OUTPUT_FILE}")
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			return Output{}, t.failure(fmt.Errorf("%w: the command wrote nothing to {OUTPUT_FILE}", ErrNoTrace), res.stderr)
+			return Output{}, t.failure(fmt.Errorf("%w: the command wrote nothing to {OUTPUT_FILE}", ErrNoTrace), res)
+		case errors.Is(err, ErrTooMuchOutput):
+			return Output{}, t.failure(err, res)
 		case err != nil:
-			return Output{}, t.failure(fmt.Errorf("%w: cannot read {OUTPUT_FILE}: %v", ErrNoTrace, err), res.stderr)
+			return Output{}, t.failure(fmt.Errorf("%w: cannot read {OUTPUT_FILE}: %v", ErrNoTrace, err), res)
 		}
 		out.Trace = data
 	}
-	if len(strings.TrimSpace(string(out.Trace))) == 0 {
+	if len(bytes.TrimSpace(out.Trace)) == 0 {
 		where := "printed nothing on standard output"
 		if usesFile {
 			where = "wrote an empty {OUTPUT_FILE}"
 		}
-		return Output{}, t.failure(fmt.Errorf("%w: the command %s", ErrNoTrace, where), res.stderr)
+		return Output{}, t.failure(fmt.Errorf("%w: the command %s", ErrNoTrace, where), res)
 	}
 	return out, nil
 }
 
 // failure is the error of a failed run, ending with the command's last
 // lines of standard error.
-func (t *Target) failure(err error, stderr []byte) error {
-	return &Error{Target: t.Name, Err: err, Stderr: tail(stderr)}
+func (t *Target) failure(err error, res *result) error {
+	e := &Error{Target: t.Name, Err: err}
+	e.StderrHead, e.Stderr = res.stderr.quote()
+	if e.StderrHead != "" {
+		e.StderrSize = res.stderr.total
+	}
+	return e
 }
 
 // An Error is a run of a target that failed.
@@ -185,13 +206,21 @@ type Error struct {
 	Target string
 	Err    error
 	Stderr string // the last lines the command wrote on standard error
+	// StderrHead is its first lines, and StderrSize its size, when it was
+	// too long to be kept whole: only its head and tail are kept.
+	StderrHead string
+	StderrSize int64
 }
 
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("target %s: %v", e.Target, e.Err)
-	if e.Stderr != "" {
-		// Quoted line by line: the lines are the command's, not trajeval's.
-		msg += "; its standard error ends with:\n  | " + strings.ReplaceAll(e.Stderr, "\n", "\n  | ")
+	// Quoted line by line: the lines are the command's, not trajeval's.
+	quote := func(s string) string { return "\n  | " + strings.ReplaceAll(s, "\n", "\n  | ") }
+	switch {
+	case e.StderrHead != "":
+		msg += fmt.Sprintf("; its standard error (%s) begins with:%s\nand ends with:%s", FormatSize(e.StderrSize), quote(e.StderrHead), quote(e.Stderr))
+	case e.Stderr != "":
+		msg += "; its standard error ends with:" + quote(e.Stderr)
 	}
 	return msg
 }
@@ -199,23 +228,3 @@ func (e *Error) Error() string {
 // Unwrap returns the cause: ErrFailed, ErrTimeout, ErrNoTrace or the
 // run's context error.
 func (e *Error) Unwrap() error { return e.Err }
-
-// tailLines and tailBytes bound the standard error an error quotes.
-const (
-	tailLines = 10
-	tailBytes = 2000
-)
-
-// tail returns the last lines of b, at most tailLines lines and about
-// tailBytes bytes.
-func tail(b []byte) string {
-	s := strings.TrimRight(string(b), "\n\r\t ")
-	if len(s) > tailBytes {
-		s = "…" + s[len(s)-tailBytes:]
-	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > tailLines {
-		lines = append([]string{"…"}, lines[len(lines)-tailLines:]...)
-	}
-	return strings.Join(lines, "\n")
-}
