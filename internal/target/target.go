@@ -15,18 +15,33 @@
 //
 // How a command runs:
 //  1. It starts in its own process group, in Dir, with the environment of
-//     trajeval plus Env, and standard input empty.
-//  2. When it runs longer than Timeout, or the run is stopped at once, the
-//     whole process group is killed (SIGKILL): the command and every
-//     process it started, so nothing is left behind (short of a process
-//     that leaves the group on purpose, with setsid). When it ends by
-//     itself, whatever it left running in its group is killed too. On
-//     Linux the command is killed when trajeval itself is.
-//  3. It fails, and the case is an error naming the target and ending with
-//     the last lines the command wrote to standard error, when it cannot be
-//     started, exits with a non-zero status, is killed, or writes no trace.
-//     A trace that no reader recognises is an error of the case too, never
-//     a trace with no steps.
+//     trajeval plus Env, and standard input empty, in a temporary folder
+//     of its own that holds {PROMPT_FILE} and {OUTPUT_FILE}.
+//  2. Its standard output, standard error and {OUTPUT_FILE} may each hold
+//     at most MaxOutput bytes (DefaultMaxOutput, 256 MiB, when 0). The
+//     streams are read as the command writes them: standard output is
+//     kept in a file up to the cap, standard error only by its first
+//     1 KiB and last 4 KiB (it is only quoted in errors); {OUTPUT_FILE}
+//     is checked ten times a second and before it is read. The first
+//     stream past the cap kills the command, and the run's error wraps
+//     ErrTooMuchOutput, naming the stream and the cap ([OutputError]).
+//  3. When it runs longer than Timeout, a stream goes over its cap, or the
+//     run is stopped at once, the command and every process below it are
+//     killed (SIGKILL). When it ends by itself, whatever it left running
+//     is killed too. Which processes are found depends on the system (see
+//     [Supervise]): on Linux every one of them, a process that called
+//     setsid and was orphaned too, also when trajeval itself is killed;
+//     elsewhere on Unix those that stay in the command's process group;
+//     on Windows the command alone.
+//  4. It fails, and the case is an error naming the target and ending with
+//     the last lines the command wrote to standard error (and its first
+//     lines when it wrote more than was kept), when it cannot be started,
+//     exits with a non-zero status, is killed, or writes no trace. A trace
+//     that no reader recognises is an error of the case too, never a trace
+//     with no steps.
+//  5. Its temporary folder is removed when the run ends, by the supervisor
+//     when trajeval was killed, and else by the next run of trajeval that
+//     runs a target (see [RemoveStale]).
 package target
 
 import (
