@@ -27,6 +27,15 @@ func whenWritten(path string) []string {
 	return nil
 }
 
+// needSetsid skips a test whose agent escapes with the setsid command
+// when the system has none.
+func needSetsid(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid command to escape with")
+	}
+}
+
 // checkEscaped fails the test when the escape agent's child did not leave
 // the agent's session (the test would then prove nothing), and returns
 // the two pids.
@@ -58,6 +67,7 @@ func checkAllGone(t *testing.T, pids []string, why string) {
 }
 
 func TestRun_KillsEscapedProcesses(t *testing.T) {
+	needSetsid(t)
 	tests := []struct {
 		name   string
 		exit   bool          // the agent exits by itself, leaving its child
@@ -105,6 +115,7 @@ func TestRun_KillsEscapedProcesses(t *testing.T) {
 // run again) while its target runs: the agent and its escaped child go,
 // and so does the run's temporary folder.
 func TestRun_TrajevalKilled(t *testing.T) {
+	needSetsid(t)
 	tmp := t.TempDir()
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	cmd := exec.Command(os.Args[0])
@@ -174,4 +185,41 @@ func TestRemoveStale(t *testing.T) {
 			t.Errorf("%s: %v: a folder of a run alive, one just made, or not trajeval's, is kept", p, err)
 		}
 	}
+}
+
+// TestRun_Unsupervised runs a target in a program that never called
+// Supervise: the agent's escaped child survives its timeout there (it
+// cannot be found), and holds its standard output open; the run still
+// ends, soon after the timeout.
+func TestRun_Unsupervised(t *testing.T) {
+	needSetsid(t)
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), helperEnv+"="+testdata(t, "escape")+" "+pidFile, helperTimeout+"=500ms", unsupervisedEnv+"=1")
+	done := make(chan []byte, 1)
+	go func() {
+		out, _ := cmd.Output()
+		done <- out
+	}()
+	pids := checkEscaped(t, whenWritten(pidFile))
+	defer syscall.Kill(atoi(t, pids[1]), syscall.SIGKILL)
+	select {
+	case out := <-done:
+		if !strings.Contains(string(out), "target timed out after 500ms") {
+			t.Errorf("the run ended with %q, want its timeout", out)
+		}
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the run did not end: a process the agent left holds its standard output open")
+	}
+	checkAllGone(t, pids[:1], "the agent itself is killed at its timeout")
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

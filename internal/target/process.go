@@ -139,7 +139,11 @@ wait:
 	p.release()
 	// A stream that went over its cap while the command was ending is
 	// over its cap all the same.
-	waitDrained(&drained, outR, errR)
+	if !waitDrained(&drained, outR, errR) {
+		// Still read (a system where closing a pipe does not end its
+		// reading): what was read is left to the readers.
+		return &result{}, fmt.Errorf("%w: a process it started holds its standard output or error open, and could not be killed", ErrFailed)
+	}
 	if keptHook != nil {
 		if st, err := stdout.Stat(); err == nil {
 			keptHook(st.Size())
@@ -165,20 +169,26 @@ wait:
 }
 
 // waitDrained waits for the pipes to end, at most drainGrace: after that
-// they are closed, which ends their reading.
-func waitDrained(wg *sync.WaitGroup, pipes ...*os.File) {
+// they are closed, which ends their reading, and it waits as long again.
+// It reports whether their reading ended.
+func waitDrained(wg *sync.WaitGroup, pipes ...*os.File) bool {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		return
+		return true
 	case <-time.After(drainGrace):
 	}
 	for _, p := range pipes {
 		_ = p.SetReadDeadline(time.Now())
 		_ = p.Close()
 	}
-	<-done
+	select {
+	case <-done:
+		return true
+	case <-time.After(drainGrace):
+		return false
+	}
 }
 
 // startMessage says why a command could not start.
