@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,11 +43,6 @@ type process interface {
 	release()
 }
 
-// Standard output and error are pipes, read as the command writes them, so
-// that what a command writes is bounded whatever it writes: standard
-// output goes to a file up to the cap, standard error keeps its head and
-// tail. Reaching a cap kills the command.
-
 // drainGrace bounds the wait for the end of the pipes once every process
 // of the command was killed: a process that escaped (where trajeval
 // cannot find every descendant) may hold them open.
@@ -60,16 +56,22 @@ const watchEvery = 100 * time.Millisecond
 var keptHook func(size int64)
 
 // execute runs c and waits for it to end, be killed, or write too much.
+//
+// Standard output and error are pipes, read as the command writes them, so
+// that what a command writes is bounded whatever it writes: standard
+// output goes to a file up to the cap, standard error keeps its head and
+// tail. A pipe, unlike a file, also tells when a stream goes over its cap,
+// so that the command is killed then.
 func execute(ctx context.Context, c command) (*result, error) {
 	res := &result{}
 	if len(c.argv) == 0 || c.argv[0] == "" {
 		return res, fmt.Errorf("%w: the command is empty", ErrFailed)
 	}
-	stdout, err := os.Create(filepath.Join(c.tmp, "stdout"))
+	kept, err := os.Create(filepath.Join(c.tmp, "stdout"))
 	if err != nil {
 		return res, err
 	}
-	defer stdout.Close()
+	defer kept.Close()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return res, err
@@ -89,13 +91,39 @@ func execute(ctx context.Context, c command) (*result, error) {
 	if err != nil {
 		return res, err
 	}
+	s := drain(kept, outR, &res.stderr, errR, c.maxOutput)
+	err = waitFor(ctx, c, p, s)
+	p.release()
+	if !s.wait() {
+		// Still read (a system where closing a pipe does not end its
+		// reading): what was read is left to the readers.
+		return &result{}, fmt.Errorf("%w: a process it started holds its standard output or error open, and could not be killed", ErrFailed)
+	}
+	if keptHook != nil {
+		if st, err := kept.Stat(); err == nil {
+			keptHook(st.Size())
+		}
+	}
+	if err == nil || errors.Is(err, ErrFailed) {
+		// A stream that went over its cap as the command ended is over
+		// its cap all the same.
+		if over := s.over(); over != nil {
+			err = over
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	if s.werr != nil {
+		return res, fmt.Errorf("cannot keep the command's standard output: %w", s.werr)
+	}
+	res.stdout, err = readCapped(kept.Name(), c.maxOutput, "standard output")
+	return res, err
+}
 
-	overOut, overErr := make(chan struct{}), make(chan struct{})
-	var drained sync.WaitGroup
-	var werr error
-	drained.Go(func() { _, werr = drainTo(stdout, outR, c.maxOutput, overOut) })
-	drained.Go(func() { _, _ = drainTo(&res.stderr, errR, c.maxOutput, overErr) })
-
+// waitFor waits for the end of p: by itself, or killed when it runs past
+// c's timeout, writes past c's cap, or ctx ends.
+func waitFor(ctx context.Context, c command, p process, s *streams) error {
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()
 	var watch <-chan time.Time
@@ -109,77 +137,76 @@ func execute(ctx context.Context, c command) (*result, error) {
 		<-p.done()
 		return why
 	}
-wait:
 	for {
 		select {
-		case err = <-p.done():
+		case err := <-p.done():
 			if err != nil {
-				err = fmt.Errorf("%w: %v", ErrFailed, err)
+				return fmt.Errorf("%w: %v", ErrFailed, err)
 			}
-			break wait
+			return nil
 		case <-timer.C:
-			err = stop(fmt.Errorf("%w after %v: the command and every process it started were killed", ErrTimeout, c.timeout))
-			break wait
+			return stop(fmt.Errorf("%w after %v: the command and every process it started were killed", ErrTimeout, c.timeout))
 		case <-ctx.Done():
-			err = stop(fmt.Errorf("stopped: the command and every process it started were killed: %w", ctx.Err()))
-			break wait
-		case <-overOut:
-			err = stop(&OutputError{Stream: "standard output", Limit: c.maxOutput})
-			break wait
-		case <-overErr:
-			err = stop(&OutputError{Stream: "standard error", Limit: c.maxOutput})
-			break wait
+			return stop(fmt.Errorf("stopped: the command and every process it started were killed: %w", ctx.Err()))
+		case <-s.overOut:
+			return stop(&OutputError{Stream: "standard output", Limit: s.limit})
+		case <-s.overErr:
+			return stop(&OutputError{Stream: "standard error", Limit: s.limit})
 		case <-watch:
-			if st, serr := os.Stat(c.outputFile); serr == nil && st.Size() > c.maxOutput {
-				err = stop(&OutputError{Stream: "{OUTPUT_FILE}", Limit: c.maxOutput})
-				break wait
+			if st, err := os.Stat(c.outputFile); err == nil && st.Size() > c.maxOutput {
+				return stop(&OutputError{Stream: "{OUTPUT_FILE}", Limit: c.maxOutput})
 			}
 		}
 	}
-	p.release()
-	// A stream that went over its cap while the command was ending is
-	// over its cap all the same.
-	if !waitDrained(&drained, outR, errR) {
-		// Still read (a system where closing a pipe does not end its
-		// reading): what was read is left to the readers.
-		return &result{}, fmt.Errorf("%w: a process it started holds its standard output or error open, and could not be killed", ErrFailed)
-	}
-	if keptHook != nil {
-		if st, err := stdout.Stat(); err == nil {
-			keptHook(st.Size())
-		}
-	}
-	if err == nil || errors.Is(err, ErrFailed) {
+}
+
+// streams are the standard output and error of a command, read as it
+// writes them.
+type streams struct {
+	pipes            []*os.File
+	limit            int64
+	overOut, overErr chan struct{} // closed when a stream passes limit
+	wg               sync.WaitGroup
+	werr             error // keeping standard output failed
+}
+
+// drain reads standard output from outR into kept, and standard error from
+// errR into stderr, each up to limit.
+func drain(kept io.Writer, outR *os.File, stderr io.Writer, errR *os.File, limit int64) *streams {
+	s := &streams{pipes: []*os.File{outR, errR}, limit: limit, overOut: make(chan struct{}), overErr: make(chan struct{})}
+	s.wg.Go(func() { _, s.werr = drainTo(kept, outR, limit, s.overOut) })
+	s.wg.Go(func() { _, _ = drainTo(stderr, errR, limit, s.overErr) })
+	return s
+}
+
+// over returns the error of a stream that went over its cap, if any:
+// standard output's first.
+func (s *streams) over() error {
+	for _, o := range []struct {
+		ch     chan struct{}
+		stream string
+	}{{s.overOut, "standard output"}, {s.overErr, "standard error"}} {
 		select {
-		case <-overOut:
-			err = &OutputError{Stream: "standard output", Limit: c.maxOutput}
-		case <-overErr:
-			err = &OutputError{Stream: "standard error", Limit: c.maxOutput}
+		case <-o.ch:
+			return &OutputError{Stream: o.stream, Limit: s.limit}
 		default:
 		}
 	}
-	if err != nil {
-		return res, err
-	}
-	if werr != nil {
-		return res, fmt.Errorf("cannot keep the command's standard output: %w", werr)
-	}
-	res.stdout, err = readCapped(stdout.Name(), c.maxOutput, "standard output")
-	return res, err
+	return nil
 }
 
-// waitDrained waits for the pipes to end, at most drainGrace: after that
-// they are closed, which ends their reading, and it waits as long again.
-// It reports whether their reading ended.
-func waitDrained(wg *sync.WaitGroup, pipes ...*os.File) bool {
+// wait waits for the pipes to end, at most drainGrace: after that they
+// are closed, which ends their reading, and it waits as long again. It
+// reports whether their reading ended.
+func (s *streams) wait() bool {
 	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
+	go func() { s.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		return true
 	case <-time.After(drainGrace):
 	}
-	for _, p := range pipes {
+	for _, p := range s.pipes {
 		_ = p.SetReadDeadline(time.Now())
 		_ = p.Close()
 	}

@@ -45,7 +45,7 @@ var supervisor struct {
 //     every process below it; when trajeval is gone (its pipe closes
 //     with nothing said: trajeval was killed), does the same and removes
 //     the run's temporary folder, which trajeval cannot remove any more;
-//  5. ignores Ctrl-C, which is trajeval's to act on, and on SIGTERM or
+//  5. drops Ctrl-C, which is trajeval's to act on, and on SIGTERM or
 //     SIGHUP kills every process below it.
 func Supervise() {
 	if len(os.Args) >= 4 && os.Args[1] == supervisorArg {
@@ -111,12 +111,13 @@ func startSupervised(c command, stdout, stderr *os.File) (process, error) {
 	if err != nil {
 		ctlW.Close()
 		stR.Close()
-		if errors.Is(err, os.ErrNotExist) {
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Path == supervisor.path {
 			// The program is gone (replaced since it started): run the
 			// command directly rather than not at all.
 			return startDirect(c, stdout, stderr)
 		}
-		return nil, fmt.Errorf("%w: cannot start its supervisor: %v", ErrFailed, err)
+		return nil, fmt.Errorf("%w: %s", ErrFailed, startMessage(c.argv[0], err))
 	}
 	s := &supervised{sup: sup, ctl: ctlW, ch: make(chan error, 1), status: bufio.NewReader(stR)}
 	word, rest := s.line()
@@ -173,7 +174,9 @@ func (s *supervised) release() {
 // supervise is the supervisor's work (see [Supervise]); it returns its
 // exit code.
 func supervise(tmp string, argv []string) int {
-	signal.Ignore(os.Interrupt)
+	// Ctrl-C is caught and dropped rather than ignored: an ignored signal
+	// stays ignored in the programs the supervisor starts.
+	signal.Notify(make(chan os.Signal, 1), os.Interrupt)
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGHUP)
 	stdout := os.NewFile(fdStdout, "stdout")
