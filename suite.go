@@ -14,6 +14,7 @@ import (
 	"github.com/trajeval/trajeval/internal/suite/bfcl"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/suite/tau2"
+	"github.com/trajeval/trajeval/internal/target"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
@@ -421,6 +422,17 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 	}
 	return p, nil
 }
+
+// SuperviseTargets must be called first in main, before anything else, by
+// a program that runs targets (cases with no recorded trace, run by their
+// suite's agent). When the program was started as the supervisor of an
+// agent, it does that job and exits; otherwise it returns at once, and
+// each agent then runs under a supervisor: the program itself, started
+// again, which kills every process of the agent when its run ends, and
+// when the program is killed (on Linux, a process that called setsid
+// too). Without it an agent runs as the program's own child, and a
+// process the agent detaches from it may outlive the run.
+func SuperviseTargets() { target.Supervise() }
 
 // Run scores every case of the suite and yields each result as soon as
 // it is known, in file order (with Traces, in that file's order, and the

@@ -34,13 +34,13 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/trajeval/trajeval/internal/target"
+	"github.com/trajeval/trajeval"
 )
 
 func main() {
 	// First: this program is also the supervisor of the agents it runs,
-	// started again with other arguments (package target).
-	target.Supervise()
+	// started again with other arguments.
+	trajeval.SuperviseTargets()
 	// Scoring allocates many short-lived values and holds little: trading
 	// some memory for fewer collections roughly halves the CPU time. The
 	// soft limit brings the collector back when a reader must hold a lot
