@@ -74,7 +74,10 @@ nothing is an error (exit 2) naming the nearest ids.
 A case with no recorded trace (no trace:, no --traces) runs its suite's
 target: --target NAME, else the suite's execution.target, defined under
 targets: in the suite or in a targets.yaml beside it. --trials N runs each
-such case N times. --out FILE gets each row as soon as its case is done;
+such case N times. An agent that runs past its timeout_seconds, or writes
+more than --max-output bytes (else its target's max_output, else 256 MiB)
+to standard output, standard error or {OUTPUT_FILE}, is killed with every
+process it started, and its case is an error. --out FILE gets each row as soon as its case is done;
 after Ctrl-C or a crash, the same command with --resume runs only what is
 missing. The first Ctrl-C lets the cases under way finish; a second stops
 at once.
