@@ -179,6 +179,11 @@ func supervise(tmp string, argv []string) int {
 	signal.Notify(make(chan os.Signal, 1), os.Interrupt)
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGHUP)
+	// Inherited files are not closed on exec: the agent must not hold
+	// them, beyond the standard output and error it is given.
+	for fd := fdStdout; fd <= fdStatus; fd++ {
+		syscall.CloseOnExec(fd)
+	}
 	stdout := os.NewFile(fdStdout, "stdout")
 	stderr := os.NewFile(fdStderr, "stderr")
 	ctl := os.NewFile(fdControl, "control")
