@@ -101,3 +101,14 @@ func procParent(pid int) (int, bool) {
 	ppid, err := strconv.Atoi(string(f[1]))
 	return ppid, err == nil
 }
+
+// reap waits for every child the supervisor has: the command's orphans,
+// given to it as their subreaper, all killed.
+func reap() {
+	for {
+		var ws syscall.WaitStatus
+		if pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); pid <= 0 || err != nil {
+			return
+		}
+	}
+}

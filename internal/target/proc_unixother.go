@@ -20,3 +20,7 @@ func selfExecutable() (string, error) { return os.Executable() }
 // killDescendants does nothing: without /proc the processes below root
 // are only those of its process group, which killTree kills.
 func killDescendants(int) {}
+
+// reap does nothing: without a subreaper the supervisor's only child is
+// the command, which it has waited for.
+func reap() {}

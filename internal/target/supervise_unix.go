@@ -249,14 +249,3 @@ func killBelow(root int, p *os.Process) {
 	killGroup(p)
 	killDescendants(root)
 }
-
-// reap waits for every child the supervisor has: the command's orphans,
-// all killed.
-func reap() {
-	for {
-		var ws syscall.WaitStatus
-		if pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); pid <= 0 || err != nil {
-			return
-		}
-	}
-}
