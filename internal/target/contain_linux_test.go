@@ -195,7 +195,7 @@ func TestRun_Unsupervised(t *testing.T) {
 	needSetsid(t)
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), helperEnv+"="+testdata(t, "escape")+" "+pidFile, helperTimeout+"=500ms", unsupervisedEnv+"=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+testdata(t, "escape")+" "+pidFile, helperTimeout+"=1500ms", unsupervisedEnv+"=1")
 	done := make(chan []byte, 1)
 	go func() {
 		out, _ := cmd.Output()
@@ -205,7 +205,7 @@ func TestRun_Unsupervised(t *testing.T) {
 	defer syscall.Kill(atoi(t, pids[1]), syscall.SIGKILL)
 	select {
 	case out := <-done:
-		if !strings.Contains(string(out), "target timed out after 500ms") {
+		if !strings.Contains(string(out), "target timed out after 1.5s") {
 			t.Errorf("the run ended with %q, want its timeout", out)
 		}
 	case <-time.After(10 * time.Second):
