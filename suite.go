@@ -14,6 +14,7 @@ import (
 	"github.com/trajeval/trajeval/internal/suite/bfcl"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/suite/tau2"
+	"github.com/trajeval/trajeval/internal/target"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
@@ -39,6 +40,7 @@ type Suite struct {
 // loadKey is what of [RunOptions] changes how suite files load.
 type loadKey struct {
 	config, target, traces string
+	maxOutput              int64
 	questions              string
 	threshold              float64
 	judgeWorkers           int
@@ -52,7 +54,7 @@ func keyOf(o RunOptions) loadKey {
 	if o.Basis != nil {
 		basis = strings.Join(o.Basis, ",")
 	}
-	return loadKey{config: o.Config, target: o.Target, traces: o.Traces, questions: o.Questions, threshold: o.Threshold,
+	return loadKey{config: o.Config, target: o.Target, maxOutput: o.MaxOutput, traces: o.Traces, questions: o.Questions, threshold: o.Threshold,
 		judgeWorkers: o.Judge.Workers, cacheDir: o.Judge.CacheDir, noCache: o.Judge.NoCache, basis: basis}
 }
 
@@ -103,7 +105,7 @@ func LoadSuite(paths ...string) (*Suite, error) {
 
 // Load loads the suites at paths as [LoadSuite] does, with the settings
 // of o that change how suite files load: Config, Questions, Target,
-// Threshold, Traces and Judge. [Suite.Run] with the same settings then does not read
+// MaxOutput, Threshold, Traces and Judge. [Suite.Run] with the same settings then does not read
 // the files again. A Threshold out of range is an error wrapping
 // [ErrConfig].
 func (o RunOptions) Load(paths ...string) (*Suite, error) {
@@ -115,7 +117,7 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	}
 	s := &Suite{paths: paths, load: keyOf(o)}
 	s.judges = &judge.Runtime{Getenv: o.Judge.Getenv, Workers: o.Judge.Workers, CacheDir: o.Judge.CacheDir, NoCache: o.Judge.NoCache}
-	lo := suite.Options{Config: o.Config, Target: o.Target, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis, Questions: o.Questions}
+	lo := suite.Options{Config: o.Config, Target: o.Target, MaxOutput: o.MaxOutput, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis, Questions: o.Questions}
 	if o.Threshold != 0 {
 		lo.Threshold = &o.Threshold
 	}
@@ -129,6 +131,9 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	}
 	if o.Questions != "" && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == bfcl.Dialect.Name }) {
 		errs = append(errs, &SpecError{Msg: "a question file (Questions, --questions) applies to BFCL possible-answer files, and no suite is one", Hint: "leave it out, or load BFCL's possible answers"})
+	}
+	if o.MaxOutput > 0 && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Target != nil }) {
+		errs = append(errs, &SpecError{Msg: "an output cap (MaxOutput, --max-output) applies to targets, and no suite has one", Hint: "leave it out, or name a target with --target NAME or execution.target"})
 	}
 	if len(errs) > 0 {
 		suite.SortErrors(errs)
@@ -223,6 +228,13 @@ type RunOptions struct {
 	// with a warning, and Trials with no case that runs a target is an
 	// error.
 	Trials int
+	// MaxOutput caps, in bytes, what a target's command may write to
+	// standard output, to standard error and to {OUTPUT_FILE}, each, over
+	// each target's max_output; 0 keeps the targets' own (256 MiB when
+	// they set none). Set with no suite that has a target, it is an error
+	// wrapping [ErrConfig]. A command that writes more is killed and its
+	// case is an error naming the stream.
+	MaxOutput int64
 
 	// Filter picks the cases to run by id; nil runs them all. Its rules:
 	//  1. a pattern is a glob, matched against the whole id: * matches any
@@ -436,6 +448,17 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 	}
 	return p, nil
 }
+
+// SuperviseTargets must be called first in main, before anything else, by
+// a program that runs targets (cases with no recorded trace, run by their
+// suite's agent). When the program was started as the supervisor of an
+// agent, it does that job and exits; otherwise it returns at once, and
+// each agent then runs under a supervisor: the program itself, started
+// again, which kills every process of the agent when its run ends, and
+// when the program is killed (on Linux, a process that called setsid
+// too). Without it an agent runs as the program's own child, and a
+// process the agent detaches from it may outlive the run.
+func SuperviseTargets() { target.Supervise() }
 
 // Run scores every case of the suite and yields each result as soon as
 // it is known, in file order (with Traces, in that file's order, and the

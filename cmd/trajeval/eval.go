@@ -86,7 +86,10 @@ CIRCLE_WORKFLOW_ID, BITBUCKET_BUILD_NUMBER, BUILD_BUILDID or BUILD_TAG).
 A case with no recorded trace (no trace:, no --traces) runs its suite's
 target: --target NAME, else the suite's execution.target, defined under
 targets: in the suite or in a targets.yaml beside it. --trials N runs each
-such case N times. --out FILE gets each row as soon as its case is done;
+such case N times. An agent that runs past its timeout_seconds, or writes
+more than --max-output bytes (else its target's max_output, else 256 MiB)
+to standard output, standard error or {OUTPUT_FILE}, is killed with every
+process it started, and its case is an error. --out FILE gets each row as soon as its case is done;
 after Ctrl-C or a crash, the same command with --resume runs only what is
 missing. The first Ctrl-C lets the cases under way finish; a second stops
 at once.
@@ -127,7 +130,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
 			}
 			opts := trajeval.RunOptions{
-				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials,
+				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials, MaxOutput: tg.maxOutput,
 				Filter: filters, Workers: workers, Config: config, Basis: basis, Questions: questions,
 				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,

@@ -2,7 +2,7 @@
 // order, with which arguments, how fast.
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
-//	              [--target NAME] [--trials N] [--resume] [--dump-traces DIR] [--include-trace] [--lenient] [--filter PATTERN]...
+//	              [--target NAME] [--trials N] [--max-output BYTES] [--resume] [--dump-traces DIR] [--include-trace] [--lenient] [--filter PATTERN]...
 //	              [--failed-only] [--color auto|always|never]
 //	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...] [--failed-only] [--color WHEN]
 //	trajeval validate PATH...
@@ -40,6 +40,9 @@ import (
 )
 
 func main() {
+	// First: this program is also the supervisor of the agents it runs,
+	// started again with other arguments.
+	trajeval.SuperviseTargets()
 	// Scoring allocates many short-lived values and holds little: trading
 	// some memory for fewer collections roughly halves the CPU time. The
 	// soft limit brings the collector back when a reader must hold a lot

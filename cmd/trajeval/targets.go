@@ -18,6 +18,7 @@ type targetFlags struct {
 	resume       bool
 	dump         string
 	includeTrace bool
+	maxOutput    int64
 }
 
 func (t *targetFlags) register(f *pflag.FlagSet) {
@@ -26,12 +27,15 @@ func (t *targetFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&t.resume, "resume", false, "keep the complete rows of --out and run only the cases missing from it")
 	f.StringVar(&t.dump, "dump-traces", "", "write each trace a target produced to this folder, as SUITE/ID.json")
 	f.BoolVar(&t.includeTrace, "include-trace", false, "put the trajectory each case was scored on into its result row")
+	f.Int64Var(&t.maxOutput, "max-output", 0, "bytes a target's command may write to each of standard output, standard error and {OUTPUT_FILE}, over the targets' max_output (default: theirs, else 256 MiB)")
 }
 
 func (t *targetFlags) check(cmd *cobra.Command, out string) error {
 	switch {
 	case cmd.Flags().Changed("trials") && t.trials < 1:
 		return usageError{fmt.Errorf("--trials must be at least 1, got %d", t.trials)}
+	case cmd.Flags().Changed("max-output") && t.maxOutput < 1:
+		return usageError{fmt.Errorf("--max-output must be at least 1 byte, got %d", t.maxOutput)}
 	case t.resume && out == "":
 		return usageError{errors.New("--resume needs --out FILE: it keeps the complete rows of that file and runs the rest")}
 	}

@@ -244,6 +244,7 @@ var (
 		{Key: "command", Shape: shape.OneOf("text or list of arguments", shape.Text(), shape.List(shape.Text())), Doc: "cli: the command, with {PROMPT_FILE}, {OUTPUT_FILE}, {EVAL_ID} ..."},
 		{Key: "cwd", Shape: shape.Text(), Doc: "Where the command runs, relative to the file that defines the target."},
 		{Key: "timeout_seconds", Shape: shape.NonNegative(), Doc: "How long one run may take."},
+		{Key: "max_output", Shape: shape.Count(1), Default: "268435456 (256 MiB)", Doc: "Bytes the command may write to each of standard output, standard error and {OUTPUT_FILE}; beyond, it is killed and its case is an error (--max-output wins)."},
 		{Key: "env", Shape: shape.Map(shape.Any()), Doc: "Environment variables for the command."},
 		{Key: "format", Shape: shape.Text(), Doc: "Force the trace format of the output (`trajeval formats`)."},
 		{Key: "binary", Shape: shape.Text(), Doc: "codex, claude-code: the program to run."},

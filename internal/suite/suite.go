@@ -93,7 +93,11 @@ type Options struct {
 	// validated (judged evaluators then load but cannot run).
 	Judges *judge.Runtime
 	Target string // --target: the target of every suite, over execution.target
-	Traces string // --traces: the run's traces file, which wins over targets
+	// MaxOutput is --max-output: the cap in bytes of what a target's
+	// command may write to each stream, over the target's max_output; 0
+	// keeps the target's.
+	MaxOutput int64
+	Traces    string // --traces: the run's traces file, which wins over targets
 	// Dialects are asked in order whether a file is theirs; AgentV's YAML,
 	// which claims the rest, is asked last. nil reads AgentV's YAML only;
 	// dialects.All() is every built-in dialect.

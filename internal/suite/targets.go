@@ -29,6 +29,7 @@ import (
 //	    timeout_seconds: 30
 //	    env: {API_BASE: http://localhost:8080}
 //	    format: agentv              # force the trace format of the output
+//	    max_output: 268435456       # bytes each of stdout, stderr, {OUTPUT_FILE}; --max-output wins
 //	  - name: codex_agent
 //	    provider: codex             # also claude-code
 //	    binary: /opt/bin/codex      # or executable; default codex, claude
@@ -64,7 +65,7 @@ import (
 //  9. A replay target (provider: replay) runs nothing: its fixtures file,
 //     relative to the file that defines it, is the suite's traces file,
 //     each case taking the recorded output of its test id.
-var targetKeys = []string{"name", "provider", "command", "cwd", "timeout_seconds", "env", "format", "binary", "executable", "model", "args"}
+var targetKeys = []string{"name", "provider", "command", "cwd", "timeout_seconds", "max_output", "env", "format", "binary", "executable", "model", "args"}
 
 // providerAliases are AgentV's other spellings of the providers trajeval
 // runs.
@@ -170,7 +171,7 @@ func resolveTarget(s *Suite, choice targetChoice, opts Options) []error {
 	var names []string
 	for _, d := range choice.own {
 		if d.name == name {
-			return s.setTarget(d, filepath.Dir(s.File))
+			return s.setTarget(d, filepath.Dir(s.File), opts)
 		}
 		names = append(names, d.name)
 	}
@@ -180,7 +181,7 @@ func resolveTarget(s *Suite, choice targetChoice, opts Options) []error {
 		errs = append(errs, es...)
 		for _, d := range defs {
 			if d.name == name {
-				return append(errs, s.setTarget(d, filepath.Dir(s.File))...)
+				return append(errs, s.setTarget(d, filepath.Dir(s.File), opts)...)
 			}
 			names = append(names, d.name)
 		}
@@ -286,8 +287,9 @@ func loadTargetsFile(path string) ([]targetDef, []error) {
 	return readTargetDefs(list)
 }
 
-// setTarget translates the chosen definition d (rule 3).
-func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
+// setTarget translates the chosen definition d (rule 3), with the run's
+// --max-output over its max_output.
+func (s *Suite) setTarget(d targetDef, suiteDir string, opts Options) []error {
 	n := d.node
 	kc := &KeyChecker{Table: &AgentVKeys, Warn: s.warn}
 	if err := kc.Check(n, "target", targetKeys...); err != nil {
@@ -365,6 +367,15 @@ func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 			t.Timeout = time.Duration(f * float64(time.Second))
 		}
 	}
+	if v := n.Get("max_output"); v != nil {
+		if b, err := v.Int(); err != nil {
+			errs = append(errs, v.Errorf("max_output is a whole number of bytes, got %s", v.Text).With("e.g. 67108864 for 64 MiB"))
+		} else if b <= 0 {
+			errs = append(errs, v.Errorf("max_output must be more than 0 bytes, got %s", v.Text).With("the default is %d (%s)", target.DefaultMaxOutput, target.FormatSize(target.DefaultMaxOutput)))
+		} else {
+			t.MaxOutput = b
+		}
+	}
 	if v := n.Get("env"); v != nil {
 		errs = append(errs, readEnv(v, t)...)
 	}
@@ -382,6 +393,9 @@ func (s *Suite) setTarget(d targetDef, suiteDir string) []error {
 		} else {
 			t.Format = f
 		}
+	}
+	if opts.MaxOutput > 0 {
+		t.MaxOutput = opts.MaxOutput
 	}
 	if len(errs) == 0 {
 		s.Target, s.TargetNode = t, n

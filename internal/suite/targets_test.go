@@ -73,6 +73,20 @@ func TestLoadFile_targets(t *testing.T) {
 				t.Errorf("target %+v, want codex with its arguments", tg)
 			}
 		}, "AgentV's suite-level target: is execution.target; arguments is args; healthcheck and log_dir are warnings"},
+		{"max_output", map[string]string{
+			"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, max_output: 1048576}\nexecution:\n  target: t\n" + targetCase,
+		}, suite.Options{Dialects: dialects.All()}, func(t *testing.T, tg *target.Target, dir string) {
+			if tg.MaxOutput != 1<<20 {
+				t.Errorf("MaxOutput %d, want 1048576", tg.MaxOutput)
+			}
+		}, "the output cap is read in bytes"},
+		{"--max-output wins", map[string]string{
+			"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, max_output: 1048576}\nexecution:\n  target: t\n" + targetCase,
+		}, suite.Options{Dialects: dialects.All(), MaxOutput: 4096}, func(t *testing.T, tg *target.Target, dir string) {
+			if tg.MaxOutput != 4096 {
+				t.Errorf("MaxOutput %d, want the flag's 4096", tg.MaxOutput)
+			}
+		}, "the command line's cap wins over the target's, as --target wins over execution.target"},
 		{"seed 001", map[string]string{
 			"suite.yaml":   "description: Validate research agent tool usage\nexecution:\n  target: codex_agent  # Provider that returns traces\n" + targetCase,
 			"traces.jsonl": "{}\n",
@@ -138,6 +152,10 @@ func TestLoadFile_targetErrors(t *testing.T) {
 			suite.Options{Dialects: dialects.All()}, 2, 0, "cannot be read", "relative to the file that defines the target", "the cases would have no traces"},
 		{"bad timeout", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, timeout_seconds: 0}\nexecution:\n  target: t\n" + targetCase},
 			suite.Options{Dialects: dialects.All()}, 2, 59, "timeout_seconds must be more than 0", "", "no time at all cannot run anything"},
+		{"bad max_output", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, max_output: 0}\nexecution:\n  target: t\n" + targetCase},
+			suite.Options{Dialects: dialects.All()}, 2, 54, "max_output must be more than 0 bytes", "268435456 (256 MiB)", "a cap of nothing would fail every run"},
+		{"max_output with a unit", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, max_output: 64MiB}\nexecution:\n  target: t\n" + targetCase},
+			suite.Options{Dialects: dialects.All()}, 2, 54, "max_output is a whole number of bytes, got 64MiB", "67108864 for 64 MiB", "the cap is a number of bytes, never a string read as 0"},
 		{"missing cwd", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, cwd: nowhere}\nexecution:\n  target: t\n" + targetCase},
 			suite.Options{Dialects: dialects.All()}, 2, 47, "does not exist", "relative to the file that defines the target", "a command cannot run in a missing folder"},
 		{"bad format", map[string]string{"suite.yaml": "targets:\n  - {name: t, provider: cli, command: x, format: codx}\nexecution:\n  target: t\n" + targetCase},

@@ -15,21 +15,37 @@
 //
 // How a command runs:
 //  1. It starts in its own process group, in Dir, with the environment of
-//     trajeval plus Env, and standard input empty.
-//  2. When it runs longer than Timeout, or the run is stopped at once, the
-//     whole process group is killed (SIGKILL): the command and every
-//     process it started, so nothing is left behind (short of a process
-//     that leaves the group on purpose, with setsid). When it ends by
-//     itself, whatever it left running in its group is killed too. On
-//     Linux the command is killed when trajeval itself is.
-//  3. It fails, and the case is an error naming the target and ending with
-//     the last lines the command wrote to standard error, when it cannot be
-//     started, exits with a non-zero status, is killed, or writes no trace.
-//     A trace that no reader recognises is an error of the case too, never
-//     a trace with no steps.
+//     trajeval plus Env, and standard input empty, in a temporary folder
+//     of its own that holds {PROMPT_FILE} and {OUTPUT_FILE}.
+//  2. Its standard output, standard error and {OUTPUT_FILE} may each hold
+//     at most MaxOutput bytes (DefaultMaxOutput, 256 MiB, when 0). The
+//     streams are read as the command writes them: standard output is
+//     kept in a file up to the cap, standard error only by its first
+//     1 KiB and last 4 KiB (it is only quoted in errors); {OUTPUT_FILE}
+//     is checked ten times a second and before it is read. The first
+//     stream past the cap kills the command, and the run's error wraps
+//     ErrTooMuchOutput, naming the stream and the cap ([OutputError]).
+//  3. When it runs longer than Timeout, a stream goes over its cap, or the
+//     run is stopped at once, the command and every process below it are
+//     killed (SIGKILL). When it ends by itself, whatever it left running
+//     is killed too. Which processes are found depends on the system (see
+//     [Supervise]): on Linux every one of them, a process that called
+//     setsid and was orphaned too, also when trajeval itself is killed;
+//     elsewhere on Unix those that stay in the command's process group;
+//     on Windows the command alone.
+//  4. It fails, and the case is an error naming the target and ending with
+//     the last lines the command wrote to standard error (and its first
+//     lines when it wrote more than was kept), when it cannot be started,
+//     exits with a non-zero status, is killed, or writes no trace. A trace
+//     that no reader recognises is an error of the case too, never a trace
+//     with no steps.
+//  5. Its temporary folder is removed when the run ends, by the supervisor
+//     when trajeval was killed, and else by the next run of trajeval that
+//     runs a target (see [RemoveStale]).
 package target
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -77,7 +93,11 @@ type Target struct {
 	// Dir is the folder the command runs in ("" for trajeval's own).
 	Dir     string
 	Timeout time.Duration // 0 for DefaultTimeout
-	Env     []string      // KEY=VALUE added to trajeval's environment
+	// MaxOutput caps what the command may write to standard output, to
+	// standard error and to {OUTPUT_FILE}, each, in bytes; 0 for
+	// DefaultMaxOutput.
+	MaxOutput int64
+	Env       []string // KEY=VALUE added to trajeval's environment
 	// Format forces the trace format of the output ("" detects it; codex
 	// and claude-code read their own).
 	Format string
@@ -120,11 +140,14 @@ func (t *Target) TraceFormat() string {
 // failed run wraps ErrFailed, ErrTimeout or ErrNoTrace, or ctx's error when
 // ctx ended first.
 func Run(ctx context.Context, t *Target, req Request) (Output, error) {
-	tmp, err := os.MkdirTemp("", "trajeval-target-")
+	tmp, unlock, err := makeTemp()
 	if err != nil {
 		return Output{}, fmt.Errorf("target %s: %w", t.Name, err)
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		os.RemoveAll(tmp)
+		unlock()
+	}()
 	files := runFiles{
 		prompt: filepath.Join(tmp, "prompt.txt"),
 		output: filepath.Join(tmp, "output"),
@@ -144,40 +167,53 @@ func Run(ctx context.Context, t *Target, req Request) (Output, error) {
 	default:
 		return Output{}, fmt.Errorf("target %s: unknown provider %q", t.Name, t.Provider)
 	}
-	timeout := t.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+	c := command{argv: argv, dir: t.Dir, env: t.Env, timeout: t.Timeout, maxOutput: t.MaxOutput, tmp: tmp}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
 	}
-	res, err := execute(ctx, command{argv: argv, dir: t.Dir, env: t.Env, timeout: timeout, tmp: tmp})
+	if c.maxOutput <= 0 {
+		c.maxOutput = DefaultMaxOutput
+	}
+	if usesFile {
+		c.outputFile = files.output
+	}
+	res, err := execute(ctx, c)
 	if err != nil {
-		return Output{}, t.failure(err, res.stderr)
+		return Output{}, t.failure(err, res)
 	}
 	out := Output{Trace: res.stdout, Name: fmt.Sprintf("target %s (standard output)", t.Name), Format: t.TraceFormat()}
 	if usesFile {
 		out.Name = fmt.Sprintf("target %s ({OUTPUT_FILE})", t.Name)
-		data, err := os.ReadFile(files.output)
+		data, err := readCapped(files.output, c.maxOutput, "{OUTPUT_FILE}")
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			return Output{}, t.failure(fmt.Errorf("%w: the command wrote nothing to {OUTPUT_FILE}", ErrNoTrace), res.stderr)
+			return Output{}, t.failure(fmt.Errorf("%w: the command wrote nothing to {OUTPUT_FILE}", ErrNoTrace), res)
+		case errors.Is(err, ErrTooMuchOutput):
+			return Output{}, t.failure(err, res)
 		case err != nil:
-			return Output{}, t.failure(fmt.Errorf("%w: cannot read {OUTPUT_FILE}: %v", ErrNoTrace, err), res.stderr)
+			return Output{}, t.failure(fmt.Errorf("%w: cannot read {OUTPUT_FILE}: %v", ErrNoTrace, err), res)
 		}
 		out.Trace = data
 	}
-	if len(strings.TrimSpace(string(out.Trace))) == 0 {
+	if len(bytes.TrimSpace(out.Trace)) == 0 {
 		where := "printed nothing on standard output"
 		if usesFile {
 			where = "wrote an empty {OUTPUT_FILE}"
 		}
-		return Output{}, t.failure(fmt.Errorf("%w: the command %s", ErrNoTrace, where), res.stderr)
+		return Output{}, t.failure(fmt.Errorf("%w: the command %s", ErrNoTrace, where), res)
 	}
 	return out, nil
 }
 
 // failure is the error of a failed run, ending with the command's last
 // lines of standard error.
-func (t *Target) failure(err error, stderr []byte) error {
-	return &Error{Target: t.Name, Err: err, Stderr: tail(stderr)}
+func (t *Target) failure(err error, res *result) error {
+	e := &Error{Target: t.Name, Err: err}
+	e.StderrHead, e.Stderr = res.stderr.quote()
+	if e.StderrHead != "" {
+		e.StderrSize = res.stderr.total
+	}
+	return e
 }
 
 // An Error is a run of a target that failed.
@@ -185,13 +221,21 @@ type Error struct {
 	Target string
 	Err    error
 	Stderr string // the last lines the command wrote on standard error
+	// StderrHead is its first lines, and StderrSize its size, when it was
+	// too long to be kept whole: only its head and tail are kept.
+	StderrHead string
+	StderrSize int64
 }
 
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("target %s: %v", e.Target, e.Err)
-	if e.Stderr != "" {
-		// Quoted line by line: the lines are the command's, not trajeval's.
-		msg += "; its standard error ends with:\n  | " + strings.ReplaceAll(e.Stderr, "\n", "\n  | ")
+	// Quoted line by line: the lines are the command's, not trajeval's.
+	quote := func(s string) string { return "\n  | " + strings.ReplaceAll(s, "\n", "\n  | ") }
+	switch {
+	case e.StderrHead != "":
+		msg += fmt.Sprintf("; its standard error (%s) begins with:%s\nand ends with:%s", FormatSize(e.StderrSize), quote(e.StderrHead), quote(e.Stderr))
+	case e.Stderr != "":
+		msg += "; its standard error ends with:" + quote(e.Stderr)
 	}
 	return msg
 }
@@ -199,23 +243,3 @@ func (e *Error) Error() string {
 // Unwrap returns the cause: ErrFailed, ErrTimeout, ErrNoTrace or the
 // run's context error.
 func (e *Error) Unwrap() error { return e.Err }
-
-// tailLines and tailBytes bound the standard error an error quotes.
-const (
-	tailLines = 10
-	tailBytes = 2000
-)
-
-// tail returns the last lines of b, at most tailLines lines and about
-// tailBytes bytes.
-func tail(b []byte) string {
-	s := strings.TrimRight(string(b), "\n\r\t ")
-	if len(s) > tailBytes {
-		s = "…" + s[len(s)-tailBytes:]
-	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > tailLines {
-		lines = append([]string{"…"}, lines[len(lines)-tailLines:]...)
-	}
-	return strings.Join(lines, "\n")
-}

@@ -1,7 +1,0 @@
-//go:build unix && !linux
-
-package target
-
-import "syscall"
-
-func setParentDeathSignal(*syscall.SysProcAttr) {}
