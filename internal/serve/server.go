@@ -162,8 +162,11 @@ type Server struct {
 	pending map[pcommon.TraceID]*pending
 	ready   []*pending
 	held    int   // spans in pending and ready
-	bytes   int64 // their protobuf size
-	scored  map[pcommon.TraceID]time.Time
+	bytes   int64 // the memory they take (see budget.go)
+	// inflight is the memory charged to requests under way: bodies
+	// being read, and what decoding them builds.
+	inflight int64
+	scored   map[pcommon.TraceID]time.Time
 	// scoredQ holds the ids of scored, oldest first, to forget them in
 	// order.
 	scoredQ []scoredID
@@ -268,10 +271,18 @@ func New(cfg Config) (*Server, error) {
 
 // Ingest takes the spans of one request, all or none: it returns
 // errQueueFull, errSpansFull, errBytesFull, errOutFull or errClosing when
-// it takes none.
-func (s *Server) Ingest(td ptrace.Traces) error {
+// it takes none. The spans are charged to Config.MaxBytes at the memory
+// their copy takes (see budget.go).
+func (s *Server) Ingest(td ptrace.Traces) error { return s.ingest(td, 0, false) }
+
+// ingest is Ingest for a request that reserved bytes for its decoded
+// form: on success the reservation becomes the charge of the spans held,
+// on failure it stays the caller's to release. With move, the spans are
+// moved out of td, not copied: the memory of the decoded request becomes
+// that of the spans held, charged once.
+func (s *Server) ingest(td ptrace.Traces, reserved int64, move bool) error {
 	n := td.SpanCount()
-	sizes, size := spanSizes(td)
+	sizes, places, size := heldMemory(td)
 	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -284,11 +295,18 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 		return errQueueFull
 	case s.held+n > s.cfg.MaxSpans:
 		return errSpansFull
-	case s.cfg.MaxBytes > 0 && s.held > 0 && s.bytes+size > s.cfg.MaxBytes:
-		// A request alone over the bound is taken when nothing is held:
-		// refusing it would refuse it for ever (MaxRequestBytes bounds it).
+	case s.cfg.MaxBytes > 0 && size > s.cfg.MaxBytes:
+		// Each trace of a ScopeSpans holds a copy of its resource: a
+		// large resource shared by many traces costs more held than
+		// decoded.
+		return fmt.Errorf("%w: %d bytes to hold its spans, more than the %d it may hold", errTooCostly, size, s.cfg.MaxBytes)
+	case s.cfg.MaxBytes > 0 && (s.held > 0 || s.inflight > reserved) && s.bytes+s.inflight-reserved+size > s.cfg.MaxBytes:
+		// A request alone is taken when nothing else is held or under
+		// way: refusing it would refuse it for ever (it is no larger than
+		// MaxBytes, above).
 		return errBytesFull
 	}
+	s.inflight -= reserved
 	next := 0 // index in sizes
 	type place struct {
 		p     *pending
@@ -343,16 +361,22 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 					nss.SetSchemaUrl(ss.SchemaUrl())
 					to = nss.Spans()
 					dest[at] = to
+					p.bytes += places[i][j]
+					s.bytes += places[i][j]
 				}
-				sp.CopyTo(to.AppendEmpty())
+				if sp.ParentSpanID().IsEmpty() && p.rootAt.IsZero() {
+					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
+				}
+				if move {
+					sp.MoveTo(to.AppendEmpty())
+				} else {
+					sp.CopyTo(to.AppendEmpty())
+				}
 				p.spans++
 				p.bytes += spSize
 				s.held++
 				s.bytes += spSize
 				p.last = now
-				if sp.ParentSpanID().IsEmpty() && p.rootAt.IsZero() {
-					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
-				}
 				if held {
 					s.joined(p)
 				}
@@ -360,19 +384,6 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 		}
 	}
 	return nil
-}
-
-// spanSizes returns the protobuf size of each span of td, in order, and
-// their sum.
-func spanSizes(td ptrace.Traces) (sizes []int64, sum int64) {
-	var m ptrace.ProtoMarshaler
-	sizes = make([]int64, 0, td.SpanCount())
-	for sp := range allSpans(td) {
-		n := int64(m.SpanSize(sp))
-		sizes = append(sizes, n)
-		sum += n
-	}
-	return sizes, sum
 }
 
 // allSpans yields the spans of td in order.

@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
 // MaxValueDepth is how deeply attribute values may nest: an array or a
@@ -238,4 +241,71 @@ func skip(b []byte, pos int, wire uint64) (int, error) {
 		pos += n
 		wire = tag & 7
 	}
+}
+
+// SpanMemory estimates the memory a decoded span holds, by the costs
+// [ScanProto] charges: what a copy of it takes.
+func SpanMemory(sp ptrace.Span) int64 {
+	n := cost[kSpan] + strMemory(sp.Name()) + strMemory(sp.TraceState().AsRaw()) + strMemory(sp.Status().Message())
+	n += mapMemory(sp.Attributes())
+	for i := 0; i < sp.Events().Len(); i++ {
+		e := sp.Events().At(i)
+		n += cost[kEvent] + strMemory(e.Name()) + mapMemory(e.Attributes())
+	}
+	for i := 0; i < sp.Links().Len(); i++ {
+		l := sp.Links().At(i)
+		n += cost[kLink] + strMemory(l.TraceState().AsRaw()) + mapMemory(l.Attributes())
+	}
+	return n
+}
+
+// ResourceMemory is [SpanMemory] for a resource and its ResourceSpans.
+func ResourceMemory(r pcommon.Resource) int64 {
+	return cost[kResourceSpans] + cost[kResource] + mapMemory(r.Attributes())
+}
+
+// ScopeMemory is [SpanMemory] for a scope and its ScopeSpans.
+func ScopeMemory(s pcommon.InstrumentationScope) int64 {
+	return cost[kScopeSpans] + cost[kScope] + strMemory(s.Name()) + strMemory(s.Version()) + mapMemory(s.Attributes())
+}
+
+func strMemory(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	return cost[kStr] + int64(len(s))
+}
+
+// mapMemory walks the values of m with a stack of its own: values read
+// by another decoder may nest deeper than a recursion should go.
+func mapMemory(m pcommon.Map) int64 {
+	var n int64
+	var stack []pcommon.Value
+	for k, v := range m.All() {
+		n += cost[kKeyValue] + strMemory(k)
+		stack = append(stack, v)
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n += cost[kAnyValue]
+		switch v.Type() {
+		case pcommon.ValueTypeStr:
+			n += strMemory(v.Str())
+		case pcommon.ValueTypeBytes:
+			n += cost[kStr] + int64(v.Bytes().Len())
+		case pcommon.ValueTypeSlice:
+			n += cost[kArrayValue]
+			for _, e := range v.Slice().All() {
+				stack = append(stack, e)
+			}
+		case pcommon.ValueTypeMap:
+			n += cost[kKeyValueList]
+			for k, e := range v.Map().All() {
+				n += cost[kKeyValue] + strMemory(k)
+				stack = append(stack, e)
+			}
+		}
+	}
+	return n
 }
