@@ -136,11 +136,15 @@ func (s *Shape) scan(b []byte, off int64, k kind, depth int) error {
 	for pos := 0; pos < len(b); {
 		at := off + int64(pos)
 		tag, n := binary.Uvarint(b[pos:])
-		if n <= 0 || tag>>3 == 0 || tag>>3 > 1<<29-1 {
+		// The decoder takes the field number's low 32 bits, as a
+		// signed number: so does the scan, or a field could be read
+		// as one thing here and another there.
+		num := int32(tag >> 3)
+		if n <= 0 || num <= 0 {
 			return malformed(at, "a bad field tag")
 		}
 		pos += n
-		field, wire := tag>>3, tag&7
+		field, wire := uint64(num), tag&7
 		child, known := fields[k][field]
 		if !known {
 			end, err := skip(b, pos, wire)
@@ -190,19 +194,20 @@ func malformed(at int64, msg string) error {
 	return &ScanError{Offset: at, Msg: msg, Err: ErrMalformed}
 }
 
-// skip returns the end of the value of wire type wire at b[pos:], as the
-// decoder skips a field it does not know: groups are skipped by counting
-// their starts and ends, never by recursion.
+// skip returns the end of the value of wire type wire at b[pos:], as
+// pdata's decoder skips a field it does not know, quirks included: a
+// group is skipped by counting its starts and ends, never by recursion,
+// up to the first field inside it that is not a group.
 func skip(b []byte, pos int, wire uint64) (int, error) {
 	depth := 0
-	for {
+	for pos < len(b) {
 		switch wire {
 		case 0:
 			_, n := binary.Uvarint(b[pos:])
 			if n <= 0 {
 				return 0, errors.New("a varint is cut off")
 			}
-			pos += n
+			return pos + n, nil
 		case 1, 5:
 			w := 8
 			if wire == 5 {
@@ -211,13 +216,13 @@ func skip(b []byte, pos int, wire uint64) (int, error) {
 			if len(b)-pos < w {
 				return 0, errors.New("a fixed-size field is cut off")
 			}
-			pos += w
+			return pos + w, nil
 		case 2:
 			l, n := binary.Uvarint(b[pos:])
 			if n <= 0 || l > uint64(len(b)-pos-n) {
 				return 0, errors.New("a field is cut off")
 			}
-			pos += n + int(l)
+			return pos + n + int(l), nil
 		case 3:
 			depth++
 		case 4:
@@ -231,9 +236,6 @@ func skip(b []byte, pos int, wire uint64) (int, error) {
 		if depth == 0 {
 			return pos, nil
 		}
-		if pos >= len(b) {
-			return 0, errors.New("a group is cut off")
-		}
 		tag, n := binary.Uvarint(b[pos:])
 		if n <= 0 {
 			return 0, errors.New("a bad field tag")
@@ -241,6 +243,7 @@ func skip(b []byte, pos int, wire uint64) (int, error) {
 		pos += n
 		wire = tag & 7
 	}
+	return 0, errors.New("a field is cut off")
 }
 
 // SpanMemory estimates the memory a decoded span holds, by the costs

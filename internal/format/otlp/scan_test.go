@@ -67,7 +67,8 @@ func TestScanProto(t *testing.T) {
 		{"kvlist", request(msg(2, msg(9, msg(2, nestKV(otlp.MaxValueDepth+1))))), otlp.ErrTooDeep, 0, "key-value lists count as levels too"},
 		{"cut off", request(msg(2, msg(5, []byte("name"))))[:8], otlp.ErrMalformed, 0, "a length past the end is malformed"},
 		{"wrong wire type", append([]byte{1<<3 | 0}, 1), otlp.ErrMalformed, 0, "resource_spans as a varint is not what the decoder reads"},
-		{"unknown fields", append(protowire.AppendTag(nil, 99, protowire.StartGroupType), protowire.AppendTag(nil, 99, protowire.EndGroupType)...), nil, 0, "unknown fields and groups are skipped as the decoder skips them"},
+		{"unknown fields", append(protowire.AppendVarint(protowire.AppendTag(nil, 99, protowire.VarintType), 7), msg(98, []byte("x"))...), nil, 0, "unknown fields are skipped as the decoder skips them"},
+		{"group at the end", append(protowire.AppendTag(nil, 99, protowire.StartGroupType), protowire.AppendTag(nil, 99, protowire.EndGroupType)...), otlp.ErrMalformed, 0, "the decoder refuses a group that ends the message, and so does the scan"},
 		{"spans", request(repeat(3, msg(2))), nil, 3, "spans are counted"},
 	}
 	for _, tt := range tests {
@@ -180,5 +181,37 @@ func TestProto_tooDeep(t *testing.T) {
 		if err := otlp.Proto.Read(t.Context(), in, func(*trajeval.Trajectory) error { return nil }); !errors.Is(err, otlp.ErrTooDeep) {
 			t.Fatalf("framed, lenient %v: err = %v, want ErrTooDeep", lenient, err)
 		}
+	}
+}
+
+// FuzzScanProto checks ScanProto against the decoder it guards: it never
+// panics, and never calls malformed what the decoder reads.
+func FuzzScanProto(f *testing.F) {
+	genai, _ := os.ReadFile("testdata/otlp-proto/genai.pb")
+	f.Add(genai)
+	f.Add(Deep(otlp.MaxValueDepth + 1))
+	f.Add(request(msg(2, msg(9, msg(2, nestKV(3))))))
+	f.Add(append(protowire.AppendTag(nil, 99, protowire.StartGroupType), protowire.AppendTag(nil, 99, protowire.EndGroupType)...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, err := otlp.ScanProto(b)
+		if errors.Is(err, otlp.ErrTooDeep) {
+			return
+		}
+		derr := ptraceotlp.NewExportRequest().UnmarshalProto(b)
+		if errors.Is(err, otlp.ErrMalformed) && derr == nil {
+			t.Fatalf("ScanProto: %v, but the decoder reads it", err)
+		}
+	})
+}
+
+func TestScanProto_fieldNumbers(t *testing.T) {
+	// Field 9 (attributes) plus 2^32: the decoder reads it as field 9, so
+	// must the scan.
+	tag := protowire.AppendVarint(nil, (1<<32+9)<<3|2)
+	deepAttr := deepValue(otlp.MaxValueDepth + 1) // field 9 of a span
+	_, _, n := protowire.ConsumeTag(deepAttr)
+	span := append(tag, deepAttr[n:]...)
+	if _, err := otlp.ScanProto(request(msg(2, span))); !errors.Is(err, otlp.ErrTooDeep) {
+		t.Errorf("ScanProto: %v, want ErrTooDeep: a field number past 32 bits is the decoder's field 9", err)
 	}
 }
