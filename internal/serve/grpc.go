@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
@@ -16,6 +17,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -42,6 +44,12 @@ func (s *Server) GRPCServer() *grpc.Server {
 		grpc.ConnectionTimeout(10*time.Second),
 		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: 5 * time.Minute}),
 		grpc.ForceServerCodecV2(rawCodec{}),
+		// Fixed windows (which turn off gRPC's growing them to the
+		// bandwidth-delay product): what a connection buffers before a
+		// handler asks for it stays small and known.
+		grpc.InitialWindowSize(1<<20),
+		grpc.InitialConnWindowSize(1<<20),
+		grpc.StatsHandler(compression{}),
 		// The token is checked from the headers, before the stream
 		// exists and its message is read.
 		grpc.InTapHandle(func(ctx context.Context, info *tap.Info) (context.Context, error) {
@@ -84,24 +92,39 @@ func export(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServe
 	if err := s.grpcAuth(md); err != nil {
 		return nil, err
 	}
-	var req rawMessage
+	// The message is read by dec, not before: what reading it may take is
+	// charged first, its largest size (twice that when compressed: the
+	// compressed and the decompressed bytes), then only its size.
+	charge := s.cfg.MaxRequestBytes
+	if h, _ := ctx.Value(headerKey{}).(*header); h != nil && h.compressed.Load() {
+		charge *= 2
+	}
+	if err := s.reserve(charge); err != nil {
+		return nil, s.grpcRefusal(err)
+	}
+	var req rawRequest
 	if err := dec(&req); err != nil {
+		s.release(charge)
 		return nil, err
 	}
-	err := s.reserve(int64(len(req)))
-	if err == nil {
-		err = s.take(req, false, int64(len(req)))
+	defer req.free()
+	s.release(charge - int64(len(req.b)))
+	if err := s.take(req.b, false, int64(len(req.b))); err != nil {
+		return nil, s.grpcRefusal(err)
 	}
+	s.metrics.request("grpc", "accepted", int(codes.OK))
+	b, _ := ptraceotlp.NewExportResponse().MarshalProto()
+	return rawMessage(b), nil
+}
+
+// grpcRefusal is the status of a request refused with err, counted.
+func (s *Server) grpcRefusal(err error) error {
 	var code codes.Code
 	var retry time.Duration
 	switch {
-	case err == nil:
-		s.metrics.request("grpc", "accepted", int(codes.OK))
-		b, _ := ptraceotlp.NewExportResponse().MarshalProto()
-		return rawMessage(b), nil
 	case errors.Is(err, errBadRequest):
 		s.metrics.request("grpc", "malformed", int(codes.InvalidArgument))
-		return nil, status.Error(codes.InvalidArgument, strings.TrimPrefix(err.Error(), errBadRequest.Error()+": "))
+		return status.Error(codes.InvalidArgument, strings.TrimPrefix(err.Error(), errBadRequest.Error()+": "))
 	case errors.Is(err, errTooCostly):
 		code = codes.ResourceExhausted
 	case errors.Is(err, errQueueFull), errors.Is(err, errSpansFull), errors.Is(err, errBytesFull):
@@ -113,14 +136,23 @@ func export(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServe
 	}
 	s.metrics.request("grpc", "refused", int(code))
 	if retry == 0 {
-		return nil, status.Error(code, err.Error())
+		return status.Error(code, err.Error())
 	}
 	st, _ := status.New(code, err.Error()+"; retry later").WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(retry)})
-	return nil, st.Err()
+	return st.Err()
 }
 
 // A rawMessage is a protobuf message as bytes.
 type rawMessage []byte
+
+// A rawRequest is a request as the bytes gRPC received, kept in gRPC's
+// own buffer when it is one (no copy), until free.
+type rawRequest struct {
+	b   []byte
+	buf mem.BufferSlice
+}
+
+func (r *rawRequest) free() { r.buf.Free() }
 
 // rawCodec is the server's codec: it hands TraceService its request as
 // bytes, and sends its answer as given. Other messages (none today) go to
@@ -137,9 +169,40 @@ func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
 }
 
 func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	if m, ok := v.(*rawMessage); ok {
-		*m = data.Materialize()
+	if r, ok := v.(*rawRequest); ok {
+		if len(data) == 1 {
+			data.Ref()
+			r.buf, r.b = data, data[0].ReadOnlyData()
+		} else {
+			r.b = data.Materialize()
+		}
 		return nil
 	}
 	return encoding.GetCodecV2("proto").Unmarshal(data, v)
 }
+
+// compression is a stats.Handler that tells the handler whether its
+// request is compressed (gRPC keeps grpc-encoding out of the metadata):
+// it is called with the request's headers before the handler runs.
+type compression struct{}
+
+// A header holds what compression learnt of a request.
+type header struct{ compressed atomic.Bool }
+
+type headerKey struct{}
+
+func (compression) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context {
+	return context.WithValue(ctx, headerKey{}, &header{})
+}
+
+func (compression) HandleRPC(ctx context.Context, st stats.RPCStats) {
+	if in, ok := st.(*stats.InHeader); ok {
+		if h, _ := ctx.Value(headerKey{}).(*header); h != nil {
+			h.compressed.Store(in.Compression != "" && in.Compression != "identity")
+		}
+	}
+}
+
+func (compression) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context { return ctx }
+
+func (compression) HandleConn(context.Context, stats.ConnStats) {}

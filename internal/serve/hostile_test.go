@@ -160,3 +160,19 @@ func TestServer_decodeBudget(t *testing.T) {
 		})
 	}
 }
+
+func TestNew_requestLimit(t *testing.T) {
+	pol, err := serve.LoadPolicy(policy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = serve.New(serve.Config{Policy: pol, MaxBytes: 1 << 20, MaxRequestBytes: 1<<19 + 1})
+	if err == nil || !strings.Contains(err.Error(), "half") {
+		t.Errorf("New: %v; want an error: a compressed gRPC request, charged twice its size, would never fit", err)
+	}
+	s, err := serve.New(serve.Config{Policy: pol, MaxBytes: 1 << 20, MaxRequestBytes: 1 << 19})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown(context.Background())
+}

@@ -106,7 +106,8 @@ type Config struct {
 	// DefaultMaxBytes).
 	MaxBytes int64
 	// MaxRequestBytes bounds a request's body, compressed and not
-	// (default 16 MiB).
+	// (default DefaultMaxRequestBytes, or half of MaxBytes when that is
+	// less); it may be at most half of MaxBytes.
 	MaxRequestBytes int64
 	// Token, when set, is the bearer token every OTLP and /metrics request
 	// must carry.
@@ -146,6 +147,10 @@ var (
 // DefaultMaxSpans is the Config.MaxSpans that trajeval serve and the
 // Collector connector take when they are given none.
 const DefaultMaxSpans = 1_000_000
+
+// DefaultMaxRequestBytes is the Config.MaxRequestBytes that trajeval
+// serve takes when it is given none: 16 MiB.
+const DefaultMaxRequestBytes = 16 << 20
 
 // DefaultMaxBytes is the Config.MaxBytes that trajeval serve and the
 // Collector connector take when they are given none: 512 MiB.
@@ -229,8 +234,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxSpans <= 0 {
 		cfg.MaxSpans = DefaultMaxSpans
 	}
-	if cfg.MaxRequestBytes <= 0 {
-		cfg.MaxRequestBytes = 16 << 20
+	switch {
+	case cfg.MaxRequestBytes <= 0 && cfg.MaxBytes > 0:
+		cfg.MaxRequestBytes = max(min(DefaultMaxRequestBytes, cfg.MaxBytes/2), 1)
+	case cfg.MaxRequestBytes <= 0:
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+	case cfg.MaxBytes > 0 && cfg.MaxRequestBytes > cfg.MaxBytes/2:
+		// A compressed gRPC request is charged twice its largest size
+		// while it is read (see budget.go): it would never fit.
+		return nil, fmt.Errorf("serve: the request size limit (%d bytes) must be at most half the memory limit (%d bytes)", cfg.MaxRequestBytes, cfg.MaxBytes)
 	}
 	if cfg.OutRetry <= 0 {
 		cfg.OutRetry = time.Second
