@@ -31,6 +31,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -51,6 +52,7 @@ func main() {
 	pid := flag.Int("pid", 0, "the server's process id, for its peak memory")
 	workers := flag.Int("concurrency", 8, "requests in flight")
 	duration := flag.Duration("duration", 30*time.Second, "how long to send")
+	skip := flag.String("skip", "", "shapes not to send, comma-separated")
 	flag.Parse()
 
 	shapes := []shape{
@@ -61,6 +63,7 @@ func main() {
 		{name: "held", body: held(2000), token: true},
 		{name: "notoken", body: request(bytes.Repeat([]byte{2<<3 | 2, 0}, 7_000_000)), token: false},
 	}
+	shapes = slices.DeleteFunc(shapes, func(sh shape) bool { return slices.Contains(strings.Split(*skip, ","), sh.name) })
 	for i := range shapes {
 		shapes[i].gz = gzipped(shapes[i].body)
 	}

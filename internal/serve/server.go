@@ -30,14 +30,18 @@
 //     scored (rule 5 of [Conversations]).
 //
 // The server protects itself: a request is refused whole, never in part,
-// with HTTP 429 (gRPC RESOURCE_EXHAUSTED) and a retry delay when the
-// queue of done traces waiting to be scored is full or when accepting it
-// would hold more than Config.MaxSpans spans or Config.MaxBytes bytes of
-// spans; with 503 (UNAVAILABLE) and a retry delay while the rows that
-// could not be written to Config.Out fill Config.OutBacklog; with 413
-// when its body is larger than Config.MaxRequestBytes (after
-// decompression too); with 400 and the reason when it is not OTLP; with
-// 401 when a token is required and not given. Nothing accepted is
+// with 401 (UNAUTHENTICATED) when a token is required and not given,
+// before its body is read; with 413 (RESOURCE_EXHAUSTED) when its body is
+// larger than Config.MaxRequestBytes (after decompression too), or when
+// decoding it alone would take more memory than Config.MaxBytes; with 400
+// (INVALID_ARGUMENT) and the reason when it is not OTLP or nests
+// attribute values deeper than otlp.MaxValueDepth; with HTTP 429 (gRPC
+// RESOURCE_EXHAUSTED) and a retry delay when the queue of done traces
+// waiting to be scored is full or when taking it would hold more than
+// Config.MaxSpans spans or take more than Config.MaxBytes of memory (see
+// budget.go: nothing is decoded before its memory is charged); with 503
+// (UNAVAILABLE) and a retry delay while the rows that could not be
+// written to Config.Out fill Config.OutBacklog. Nothing accepted is
 // dropped: a row that cannot be written is kept and written again (see
 // outWriter), and on [Server.Shutdown] every trace held is scored
 // (incomplete where its root never came) and written.
@@ -100,9 +104,10 @@ type Config struct {
 	// MaxSpans bounds the spans held, waiting or queued (default
 	// DefaultMaxSpans).
 	MaxSpans int
-	// MaxBytes bounds the bytes of the spans held, waiting or queued, each
-	// span counted at its protobuf size; 0 sets no bound (the hosts,
-	// trajeval serve and the Collector connector, default to
+	// MaxBytes bounds the memory of the spans held, waiting or queued,
+	// and of the requests being read and decoded, each counted at an
+	// estimate of what it takes (see budget.go); 0 sets no bound (the
+	// hosts, trajeval serve and the Collector connector, default to
 	// DefaultMaxBytes).
 	MaxBytes int64
 	// MaxRequestBytes bounds a request's body, compressed and not
