@@ -126,9 +126,9 @@ func (s *Server) take(body []byte, asJSON bool, bodyCharge int64) error {
 func jsonMemory(b []byte) (int64, error) {
 	// Objects and arrays around the deepest value: a request, its
 	// resourceSpans, a ResourceSpans, ... down to a span's attribute value
-	// (12 levels), and two levels (an array or kvlist object and its
-	// values) per level of value.
-	const maxDepth = 16 + 3*otlp.MaxValueDepth
+	// (10 levels), and per level of value at most four (a kvlistValue's
+	// value object, the list, its values, a key-value).
+	const maxDepth = 16 + 4*otlp.MaxValueDepth
 	var objects, arrays int64
 	depth := 0
 	inString, escaped := false, false

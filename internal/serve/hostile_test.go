@@ -176,3 +176,28 @@ func TestNew_requestLimit(t *testing.T) {
 	}
 	s.Shutdown(context.Background())
 }
+
+// jsonValue is an OTLP/JSON attribute value nested depth levels of
+// arrays, or of key-value lists.
+func jsonValue(depth int, kvlist bool) string {
+	v := `{"stringValue":"x"}`
+	for range depth {
+		if kvlist {
+			v = `{"kvlistValue":{"values":[{"key":"k","value":` + v + `}]}}`
+		} else {
+			v = `{"arrayValue":{"values":[` + v + `]}}`
+		}
+	}
+	return `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"chat","attributes":[{"key":"k","value":` + v + `}]}]}]}]}`
+}
+
+func TestServer_deepJSON(t *testing.T) {
+	s := start(t, policy, serve.Config{})
+	for _, kvlist := range []bool{false, true} {
+		sendOK(t, s, []byte(jsonValue(128, kvlist)), "application/json", nil)
+		resp, msg := s.post(t, []byte(jsonValue(600, kvlist)), "application/json", nil)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(msg, "deeper") {
+			t.Errorf("kvlist %v, 600 levels: %d %q; want 400 and the reason", kvlist, resp.StatusCode, msg)
+		}
+	}
+}
