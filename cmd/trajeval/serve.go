@@ -110,10 +110,10 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 		return usageError{errors.New("--grace, --idle and --shutdown-timeout must be more than 0")}
 	case f.queue < 1, f.maxSpans < 1, f.maxRequestBytes < 0:
 		return usageError{errors.New("--queue and --max-spans must be at least 1, --max-request-bytes 0 (the default) or more")}
-	case f.maxRequestBytes > f.maxBytes/2:
-		return usageError{fmt.Errorf("--max-request-bytes %d is more than half of --max-bytes %d: a compressed request is charged twice its size while it is read", f.maxRequestBytes, f.maxBytes)}
 	case f.maxBytes < 1, f.outBacklog < 1, f.logsBacklog < 1:
 		return usageError{errors.New("--max-bytes, --out-backlog-bytes and --otlp-logs-backlog must be at least 1")}
+	case f.maxRequestBytes > f.maxBytes/2:
+		return usageError{fmt.Errorf("--max-request-bytes %d is more than half of --max-bytes %d: a compressed request is charged twice its size while it is read", f.maxRequestBytes, f.maxBytes)}
 	case f.logsRetry < 0:
 		return usageError{errors.New("--otlp-logs-retry must be 0 (no retry) or more")}
 	case f.workers < 0:
