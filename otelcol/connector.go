@@ -20,10 +20,11 @@
 //     picks gives no record.
 //  4. A batch of spans is taken whole or refused whole: when the queue of
 //     traces waiting to be scored is full, or the spans held would
-//     exceed max_spans, or their bytes (protobuf size) max_bytes,
+//     exceed max_spans, or the memory they take max_bytes,
 //     ConsumeTraces returns an error and the receiver in front answers
-//     with a retryable refusal. A batch alone over max_bytes is taken
-//     when nothing is held, as trajeval serve takes it.
+//     with a retryable refusal. A batch is taken when nothing is held,
+//     as trajeval serve takes it, unless its spans alone would take more
+//     than max_bytes.
 //  5. On shutdown every trace held is scored (incomplete where its root
 //     never came) and its records are sent.
 //
@@ -77,8 +78,10 @@ type Config struct {
 	// MaxSpans bounds the spans held (default serve.DefaultMaxSpans,
 	// 1,000,000).
 	MaxSpans int `mapstructure:"max_spans"`
-	// MaxBytes bounds the bytes of the spans held, each counted at its
-	// protobuf size (default 512 MiB, trajeval serve's --max-bytes). A
+	// MaxBytes bounds the memory of the spans held, each counted at an
+	// estimate of what its copy takes, its text and a fixed cost for each
+	// attribute, value, event and link (default 512 MiB, trajeval serve's
+	// --max-bytes). A
 	// memory_limiter processor sees the spans held only as heap: it
 	// refuses new data once the heap is large, but cannot free what the
 	// connector holds until a trace (or a conversation) is scored; this

@@ -6,10 +6,13 @@ import (
 	"iter"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/component/componenttest"
@@ -22,6 +25,7 @@ import (
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
 	"go.opentelemetry.io/collector/receiver/receivertest"
 
+	"github.com/trajeval/trajeval/internal/serve"
 	trajevalconnector "github.com/trajeval/trajeval/otelcol"
 	"github.com/trajeval/trajeval/otelcol/internal/otelcoltest"
 )
@@ -242,8 +246,8 @@ func TestConnector_ConsumeTraces_caps(t *testing.T) {
 	}{
 		{"max_spans", map[string]any{"max_spans": first.SpanCount()},
 			"the first batch fills max_spans, the second would pass it"},
-		{"max_bytes", map[string]any{"max_bytes": 1},
-			"the first batch is taken alone over max_bytes (nothing is held), the second would add to it"},
+		{"max_bytes", map[string]any{"max_bytes": heldBytes(t, first) + heldBytes(t, second) - 1},
+			"the first batch fits max_bytes, the second would pass it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -319,4 +323,35 @@ func TestConfig_Validate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// heldBytes is what holding the spans of td charges to max_bytes, as a
+// server with no bound reports it.
+func heldBytes(t *testing.T, td ptrace.Traces) int64 {
+	t.Helper()
+	pol, err := serve.LoadPolicy(policy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(serve.Config{Policy: pol, Grace: time.Hour, Idle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown(context.Background())
+	if err := srv.Ingest(td); err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for line := range strings.Lines(w.Body.String()) {
+		if v, ok := strings.CutPrefix(line, "trajeval_serve_bytes_held "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatal("no trajeval_serve_bytes_held in the metrics")
+	return 0
 }

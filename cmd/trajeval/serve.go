@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -85,12 +86,17 @@ the others are dropped, logged and counted in /metrics.`,
 	fl.DurationVar(&f.shutdown, "shutdown-timeout", 30*time.Second, "how long shutdown may take to score what is held")
 	fl.IntVar(&f.queue, "queue", 1024, "done traces that may wait to be scored; beyond, requests are refused with 429")
 	fl.IntVar(&f.maxSpans, "max-spans", serve.DefaultMaxSpans, "spans that may be held; beyond, requests are refused with 429")
-	fl.Int64Var(&f.maxBytes, "max-bytes", serve.DefaultMaxBytes, "bytes of spans (protobuf size) that may be held; beyond, requests are refused with 429")
+	fl.Int64Var(&f.maxBytes, "max-bytes", serve.DefaultMaxBytes, "memory that the spans held and the requests being read and decoded may take; beyond, requests are refused with 429 (413 for one that alone would take more)")
 	fl.Int64Var(&f.outBacklog, "out-backlog-bytes", 64<<20, "bytes of result rows that may wait after --out failed; beyond, requests are refused with 503")
 	fl.IntVar(&f.workers, "workers", 0, "traces scored at once (default execution.workers, else one per CPU)")
-	fl.Int64Var(&f.maxRequestBytes, "max-request-bytes", 16<<20, "largest request body, also once decompressed (413 beyond)")
+	fl.Int64Var(&f.maxRequestBytes, "max-request-bytes", 0, "largest request body, also once decompressed (413 beyond); at most half of --max-bytes (default 16 MiB, or half of --max-bytes if less)")
 	return c
 }
+
+// memoryMargin is what serve may take beyond --max-bytes and
+// --out-backlog-bytes: the traces being scored, the log events waiting,
+// connections' buffers, and the runtime.
+const memoryMargin = 128 << 20
 
 // runServe serves until ctx ends, then shuts down in order: the listeners
 // stop taking requests (those under way finish), what is held is scored,
@@ -102,10 +108,12 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 	switch {
 	case f.grace <= 0, f.idle <= 0, f.shutdown <= 0:
 		return usageError{errors.New("--grace, --idle and --shutdown-timeout must be more than 0")}
-	case f.queue < 1, f.maxSpans < 1, f.maxRequestBytes < 1:
-		return usageError{errors.New("--queue, --max-spans and --max-request-bytes must be at least 1")}
+	case f.queue < 1, f.maxSpans < 1, f.maxRequestBytes < 0:
+		return usageError{errors.New("--queue and --max-spans must be at least 1, --max-request-bytes 0 (the default) or more")}
 	case f.maxBytes < 1, f.outBacklog < 1, f.logsBacklog < 1:
 		return usageError{errors.New("--max-bytes, --out-backlog-bytes and --otlp-logs-backlog must be at least 1")}
+	case f.maxRequestBytes > f.maxBytes/2:
+		return usageError{fmt.Errorf("--max-request-bytes %d is more than half of --max-bytes %d: a compressed request is charged twice its size while it is read", f.maxRequestBytes, f.maxBytes)}
 	case f.logsRetry < 0:
 		return usageError{errors.New("--otlp-logs-retry must be 0 (no retry) or more")}
 	case f.workers < 0:
@@ -146,6 +154,13 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 	srv, err := serve.New(cfg)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// What is charged to --max-bytes is memory in use; the garbage
+		// collector would let the heap grow to twice that before it
+		// collects. A soft limit just above what serve may hold keeps
+		// the process near it.
+		debug.SetMemoryLimit(f.maxBytes + f.outBacklog + memoryMargin)
 	}
 	errc := make(chan error, 2)
 	var hs *http.Server

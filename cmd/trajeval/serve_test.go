@@ -25,7 +25,7 @@ func startServe(t *testing.T, f serveFlags) (cancel func(), done <-chan error, s
 	}
 	f.http, f.grpc = "127.0.0.1:0", "127.0.0.1:0"
 	f.grace, f.idle, f.shutdown = time.Hour, time.Hour, time.Minute
-	f.queue, f.maxSpans, f.maxRequestBytes, f.maxBytes, f.outBacklog, f.logsBacklog = 8, 1000, 1<<20, 1<<20, 1<<20, 100
+	f.queue, f.maxSpans, f.maxRequestBytes, f.maxBytes, f.outBacklog, f.logsBacklog = 8, 1000, 1<<20, 2<<20, 1<<20, 100
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	pr, pw := io.Pipe()

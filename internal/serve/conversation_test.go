@@ -182,22 +182,37 @@ func TestServer_conversations(t *testing.T) {
 			[]send{{traces: []string{turn1, turn2}, wait: 1}}, 1,
 			[]row{{id: "conv-42", traces: []string{turn1, turn2}, warning: "scored before it was idle"}},
 			"trajeval_serve_spans_held 0", "held turns that fill the span cap are scored early, not kept to block traffic"},
-		{"memory bytes", "{idle: 1h}", serve.Config{Grace: time.Millisecond, MaxBytes: 100},
-			[]send{{traces: []string{turn1, turn2}, wait: 1}}, 1,
+		{"memory bytes", "{idle: 1h}", serve.Config{Grace: time.Millisecond, MaxBytes: -1}, // room for the two requests
+			[]send{{traces: []string{turn1}}, {traces: []string{turn2}, wait: 1}}, 1,
 			[]row{{id: "conv-42", traces: []string{turn1, turn2}, warning: "scored before it was idle"}},
 			"trajeval_serve_bytes_held 0", "held turns that fill the byte cap are scored early too"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.cfg.Tick = time.Millisecond
-			s := start(t, convPolicy(t, tt.settings), tt.cfg)
+			var bodies [][]byte
 			for _, sd := range tt.sends {
 				req := ptrace.NewTraces()
 				for _, id := range sd.traces {
 					traceOf(t, id, id == sd.noRoot).ResourceSpans().MoveAndAppendTo(req.ResourceSpans())
 				}
 				b, _ := ptraceotlp.NewExportRequestFromTraces(req).MarshalProto()
-				sendOK(t, s, b, "application/x-protobuf", nil)
+				bodies = append(bodies, b)
+			}
+			if tt.cfg.MaxBytes < 0 {
+				// What the first turn holds, and room for the second
+				// request: the turns then hold more than nine tenths.
+				held := func(b []byte) int64 {
+					probe := start(t, convPolicy(t, tt.settings), serve.Config{Grace: time.Millisecond})
+					defer probe.stop()
+					sendOK(t, probe, b, "application/x-protobuf", nil)
+					return int64(probe.gaugeValue(t, "trajeval_serve_bytes_held"))
+				}
+				tt.cfg.MaxBytes = held(bodies[0]) + max(oneRequest(t, bodies[1]), int64(len(bodies[1]))+1+held(bodies[1]))
+			}
+			s := start(t, convPolicy(t, tt.settings), tt.cfg)
+			for i, sd := range tt.sends {
+				sendOK(t, s, bodies[i], "application/x-protobuf", nil)
 				if sd.wait > 0 {
 					waitRows(t, s.out, sd.wait)
 				}

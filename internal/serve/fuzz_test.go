@@ -3,12 +3,21 @@ package serve_test
 import (
 	"bytes"
 	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
 	"github.com/trajeval/trajeval/internal/serve"
 )
@@ -64,5 +73,110 @@ func FuzzDecodeTraces(f *testing.F) {
 			t.Fatalf("decoded traces do not decode again: %v", err)
 		}
 		srv.Score(context.Background(), td, false)
+	})
+}
+
+// fuzzSeeds are request bodies to start from: the fixtures, and the
+// hostile shapes that once crashed the server or took gigabytes.
+func fuzzSeeds(f *testing.F) [][]byte {
+	var seeds [][]byte
+	if data, err := os.ReadFile(filepath.Join(fixtures, "otlp-proto", "genai.pb")); err == nil {
+		seeds = append(seeds, data)
+	}
+	return append(seeds, deepRequest(130), deepRequest(128), emptySpans(1000), []byte("\x0a\xff\xff\xff"),
+		protoOf(traceN(f, 1)))
+}
+
+// FuzzServer_http posts arbitrary bodies to POST /v1/traces, protobuf or
+// JSON, plain or gzip, with a token or without: nothing may panic, a
+// request without the token is 401 whatever its body, any other is
+// answered with a status OTLP exporters know, and the server's budget is
+// whole again once the answer is given.
+func FuzzServer_http(f *testing.F) {
+	for _, b := range fuzzSeeds(f) {
+		f.Add(b, false, false, true)
+		f.Add(gzipped(b), false, true, true)
+	}
+	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{}]}]}]}`), true, false, true)
+	f.Add([]byte(`{"resourceSpans":[`), true, false, false)
+	pol, err := serve.LoadPolicy(policy, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv, err := serve.New(serve.Config{Policy: pol, Grace: time.Hour, Idle: time.Hour, Workers: 1,
+		Token: "s3cret", MaxBytes: 64 << 20, MaxRequestBytes: 1 << 20})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { srv.Shutdown(context.Background()) })
+	h := srv.Handler()
+	f.Fuzz(func(t *testing.T, body []byte, asJSON, gz, token bool) {
+		req := httptest.NewRequest(http.MethodPost, "/v1/traces", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-protobuf")
+		if asJSON {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if gz {
+			req.Header.Set("Content-Encoding", "gzip")
+		}
+		if token {
+			req.Header.Set("Authorization", "Bearer s3cret")
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		switch code := w.Code; {
+		case !token && code != http.StatusUnauthorized:
+			t.Fatalf("without the token: %d, want 401", code)
+		case token && !slices.Contains([]int{200, 400, 413, 429}, code):
+			t.Fatalf("status %d: %s", code, w.Body)
+		}
+	})
+}
+
+// FuzzServer_grpc sends arbitrary messages to TraceService.Export over
+// gRPC, with the token or without: nothing may panic, a request without
+// the token is UNAUTHENTICATED whatever its message, any other is OK,
+// INVALID_ARGUMENT or RESOURCE_EXHAUSTED.
+func FuzzServer_grpc(f *testing.F) {
+	for _, b := range fuzzSeeds(f) {
+		f.Add(b, true)
+		f.Add(b, false)
+	}
+	pol, err := serve.LoadPolicy(policy, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv, err := serve.New(serve.Config{Policy: pol, Grace: time.Hour, Idle: time.Hour, Workers: 1,
+		Token: "s3cret", MaxBytes: 64 << 20, MaxRequestBytes: 1 << 20})
+	if err != nil {
+		f.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		f.Fatal(err)
+	}
+	gs := srv.GRPCServer()
+	go gs.Serve(ln)
+	cc, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() {
+		cc.Close()
+		gs.Stop()
+		srv.Shutdown(context.Background())
+	})
+	f.Fuzz(func(t *testing.T, body []byte, token bool) {
+		ctx := t.Context()
+		if token {
+			ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer s3cret")
+		}
+		err := exportRaw(ctx, cc, body)
+		switch code := status.Code(err); {
+		case !token && code != codes.Unauthenticated:
+			t.Fatalf("without the token: %v, want UNAUTHENTICATED", err)
+		case token && !slices.Contains([]codes.Code{codes.OK, codes.InvalidArgument, codes.ResourceExhausted}, code):
+			t.Fatalf("%v", err)
+		}
 	})
 }

@@ -102,25 +102,24 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 		fail("malformed", http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q is not OTLP: send application/x-protobuf or application/json", ct))
 		return
 	}
-	body, err := ReadBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxRequestBytes), r.Header.Get("Content-Encoding"), s.cfg.MaxRequestBytes)
+	body, charged, err := s.readCharged(http.MaxBytesReader(w, r.Body, s.cfg.MaxRequestBytes), r.Header.Get("Content-Encoding"), s.cfg.MaxRequestBytes, r.ContentLength)
+	if err != nil {
+		s.release(charged)
+	} else {
+		err = s.take(body, asJSON, charged)
+	}
 	var mbe *http.MaxBytesError
 	switch {
+	case err == nil:
 	case errors.As(err, &mbe), errors.Is(err, errTooLarge):
 		fail("too_large", http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes", s.cfg.MaxRequestBytes))
+		return
+	case errors.Is(err, errTooCostly):
+		fail("too_large", http.StatusRequestEntityTooLarge, err.Error()+"; send smaller requests, or raise --max-bytes")
 		return
 	case errors.Is(err, errEncoding):
 		fail("malformed", http.StatusUnsupportedMediaType, err.Error())
 		return
-	case err != nil:
-		fail("malformed", http.StatusBadRequest, err.Error())
-		return
-	}
-	td, err := DecodeTraces(body, asJSON)
-	if err != nil {
-		fail("malformed", http.StatusBadRequest, err.Error())
-		return
-	}
-	switch err := s.Ingest(td); {
 	case errors.Is(err, errQueueFull), errors.Is(err, errSpansFull), errors.Is(err, errBytesFull):
 		w.Header().Set("Retry-After", "1")
 		fail("refused", http.StatusTooManyRequests, err.Error()+"; retry later")
@@ -129,8 +128,11 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "5")
 		fail("refused", http.StatusServiceUnavailable, err.Error()+"; retry later")
 		return
-	case err != nil:
+	case errors.Is(err, errClosing):
 		fail("refused", http.StatusServiceUnavailable, err.Error())
+		return
+	default:
+		fail("malformed", http.StatusBadRequest, strings.TrimPrefix(err.Error(), errBadRequest.Error()+": "))
 		return
 	}
 	s.metrics.request("http", "accepted", http.StatusOK)
@@ -152,9 +154,20 @@ var errEncoding = errors.New("unsupported content encoding")
 // ("", "identity" or "gzip"), and fails with errTooLarge when it holds
 // more than limit bytes once decompressed.
 func ReadBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
+	return readBody(r, encoding, limit, 0, func(int64) error { return nil })
+}
+
+// readBody is ReadBody, calling charge with the size of each buffer it
+// allocates before it does: a charge that fails stops the read with its
+// error.
+func readBody(r io.Reader, encoding string, limit, hint int64, charge func(int64) error) ([]byte, error) {
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
 	case "", "identity":
 	case "gzip":
+		hint = 0 // the size of what it decompresses to is not known
+		if err := charge(gzipWindow); err != nil {
+			return nil, err
+		}
 		zr, err := gzip.NewReader(r)
 		if err != nil {
 			return nil, fmt.Errorf("the gzip body is not valid: %w", err)
@@ -164,17 +177,38 @@ func ReadBody(r io.Reader, encoding string, limit int64) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("%w %q: send it plain or gzip", errEncoding, encoding)
 	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		return nil, err
-	case err != nil:
-		return nil, fmt.Errorf("cannot read the body: %w", err)
-	case int64(len(b)) > limit:
-		return nil, errTooLarge
+	b := make([]byte, 0)
+	for {
+		if len(b) == cap(b) {
+			// Grow by doubling, up to one byte past the limit (which
+			// tells a body over it); a body of known size takes one
+			// buffer.
+			n := min(max(2*int64(cap(b)), 4<<10), limit+1)
+			if cap(b) == 0 && hint > 0 {
+				n = min(hint+1, limit+1)
+			}
+			if n <= int64(cap(b)) {
+				return nil, errTooLarge
+			}
+			if err := charge(n); err != nil {
+				return nil, err
+			}
+			b = append(make([]byte, 0, n), b...)
+		}
+		k, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		var mbe *http.MaxBytesError
+		switch {
+		case int64(len(b)) > limit:
+			return nil, errTooLarge
+		case err == io.EOF:
+			return b, nil
+		case errors.As(err, &mbe):
+			return nil, err
+		case err != nil:
+			return nil, fmt.Errorf("cannot read the body: %w", err)
+		}
 	}
-	return b, nil
 }
 
 // DecodeTraces decodes an OTLP ExportTraceServiceRequest, protobuf or

@@ -193,7 +193,7 @@ func (m *metrics) write(w io.Writer) error {
 	gauge("trajeval_serve_queue_depth", "Done traces waiting to be scored.", int64(g.queue))
 	gauge("trajeval_serve_pending_traces", "Traces being gathered.", int64(g.pending))
 	gauge("trajeval_serve_spans_held", "Spans held: gathered, queued, or in the turns of conversations.", int64(g.spans))
-	gauge("trajeval_serve_bytes_held", "Protobuf size of the spans held (gathered, queued, or in the turns of conversations), in bytes.", g.bytes)
+	gauge("trajeval_serve_bytes_held", "Memory of the spans held (gathered, queued, or in the turns of conversations), in bytes, as charged to --max-bytes.", g.bytes)
 	gauge("trajeval_serve_out_backlog_rows", "Result rows waiting to be written to --out after a failed write.", int64(g.outBacklog))
 	gauge("trajeval_serve_log_backlog_records", "Evaluation events waiting to be sent to --otlp-logs.", int64(ls.backlog))
 	if m.conversations != nil && len(m.convScored) > 0 {

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/trajeval/trajeval/internal/format/otlp"
 	"github.com/trajeval/trajeval/internal/serve"
 )
 
@@ -237,12 +238,13 @@ func TestServer_outLostAtShutdown(t *testing.T) {
 }
 
 func TestServer_maxBytes(t *testing.T) {
-	s := start(t, policy, serve.Config{MaxBytes: 100})
-	// Nothing is held: a request over the bound alone is taken, or it
-	// would be refused for ever.
-	sendOK(t, s, protoOf(traceN(t, 1)), "application/x-protobuf", nil)
-	if held := s.gaugeValue(t, "trajeval_serve_bytes_held"); held <= 100 {
-		t.Errorf("bytes held %v, want the fixture's size (over 100)", held)
+	first := protoOf(traceN(t, 1))
+	// Room for one request (its body, and its decoding, which becomes the
+	// spans held), not for two.
+	s := start(t, policy, serve.Config{MaxBytes: oneRequest(t, first)})
+	sendOK(t, s, first, "application/x-protobuf", nil)
+	if held := s.gaugeValue(t, "trajeval_serve_bytes_held"); held <= float64(len(first)) {
+		t.Errorf("bytes held %v, want the memory of the spans (more than their %d bytes of protobuf)", held, len(first))
 	}
 	resp, body := s.post(t, protoOf(traceN(t, 2)), "application/x-protobuf", nil)
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "bytes") {
@@ -259,4 +261,14 @@ func TestServer_maxBytes(t *testing.T) {
 	if held := s.gaugeValue(t, "trajeval_serve_bytes_held"); held != 0 {
 		t.Errorf("bytes held after shutdown: %v, want 0", held)
 	}
+}
+
+// oneRequest is the budget that takes the protobuf request body and
+// nothing more: its body and what decoding it builds.
+func oneRequest(t testing.TB, body []byte) int64 {
+	shape, err := otlp.ScanProto(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(len(body)) + 1 + shape.Memory
 }

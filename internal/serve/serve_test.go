@@ -80,6 +80,7 @@ type server struct {
 	*serve.Server
 	url  string
 	grpc ptraceotlp.GRPCClient
+	cc   *grpc.ClientConn
 	out  *rows
 	stop func()
 }
@@ -117,7 +118,7 @@ func start(t *testing.T, policy string, cfg serve.Config) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{Server: srv, url: hs.URL, grpc: ptraceotlp.NewGRPCClient(cc), out: out}
+	s := &server{Server: srv, url: hs.URL, grpc: ptraceotlp.NewGRPCClient(cc), cc: cc, out: out}
 	var once sync.Once
 	s.stop = func() {
 		once.Do(func() {

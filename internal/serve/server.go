@@ -30,14 +30,18 @@
 //     scored (rule 5 of [Conversations]).
 //
 // The server protects itself: a request is refused whole, never in part,
-// with HTTP 429 (gRPC RESOURCE_EXHAUSTED) and a retry delay when the
-// queue of done traces waiting to be scored is full or when accepting it
-// would hold more than Config.MaxSpans spans or Config.MaxBytes bytes of
-// spans; with 503 (UNAVAILABLE) and a retry delay while the rows that
-// could not be written to Config.Out fill Config.OutBacklog; with 413
-// when its body is larger than Config.MaxRequestBytes (after
-// decompression too); with 400 and the reason when it is not OTLP; with
-// 401 when a token is required and not given. Nothing accepted is
+// with 401 (UNAUTHENTICATED) when a token is required and not given,
+// before its body is read; with 413 (RESOURCE_EXHAUSTED) when its body is
+// larger than Config.MaxRequestBytes (after decompression too), or when
+// decoding it alone would take more memory than Config.MaxBytes; with 400
+// (INVALID_ARGUMENT) and the reason when it is not OTLP or nests
+// attribute values deeper than otlp.MaxValueDepth; with HTTP 429 (gRPC
+// RESOURCE_EXHAUSTED) and a retry delay when the queue of done traces
+// waiting to be scored is full or when taking it would hold more than
+// Config.MaxSpans spans or take more than Config.MaxBytes of memory (see
+// budget.go: nothing is decoded before its memory is charged); with 503
+// (UNAVAILABLE) and a retry delay while the rows that could not be
+// written to Config.Out fill Config.OutBacklog. Nothing accepted is
 // dropped: a row that cannot be written is kept and written again (see
 // outWriter), and on [Server.Shutdown] every trace held is scored
 // (incomplete where its root never came) and written.
@@ -100,13 +104,15 @@ type Config struct {
 	// MaxSpans bounds the spans held, waiting or queued (default
 	// DefaultMaxSpans).
 	MaxSpans int
-	// MaxBytes bounds the bytes of the spans held, waiting or queued, each
-	// span counted at its protobuf size; 0 sets no bound (the hosts,
-	// trajeval serve and the Collector connector, default to
+	// MaxBytes bounds the memory of the spans held, waiting or queued,
+	// and of the requests being read and decoded, each counted at an
+	// estimate of what it takes (see budget.go); 0 sets no bound (the
+	// hosts, trajeval serve and the Collector connector, default to
 	// DefaultMaxBytes).
 	MaxBytes int64
 	// MaxRequestBytes bounds a request's body, compressed and not
-	// (default 16 MiB).
+	// (default DefaultMaxRequestBytes, or half of MaxBytes when that is
+	// less); it may be at most half of MaxBytes.
 	MaxRequestBytes int64
 	// Token, when set, is the bearer token every OTLP and /metrics request
 	// must carry.
@@ -147,6 +153,10 @@ var (
 // Collector connector take when they are given none.
 const DefaultMaxSpans = 1_000_000
 
+// DefaultMaxRequestBytes is the Config.MaxRequestBytes that trajeval
+// serve takes when it is given none: 16 MiB.
+const DefaultMaxRequestBytes = 16 << 20
+
 // DefaultMaxBytes is the Config.MaxBytes that trajeval serve and the
 // Collector connector take when they are given none: 512 MiB.
 const DefaultMaxBytes = 512 << 20
@@ -162,8 +172,11 @@ type Server struct {
 	pending map[pcommon.TraceID]*pending
 	ready   []*pending
 	held    int   // spans in pending and ready
-	bytes   int64 // their protobuf size
-	scored  map[pcommon.TraceID]time.Time
+	bytes   int64 // the memory they take (see budget.go)
+	// inflight is the memory charged to requests under way: bodies
+	// being read, and what decoding them builds.
+	inflight int64
+	scored   map[pcommon.TraceID]time.Time
 	// scoredQ holds the ids of scored, oldest first, to forget them in
 	// order.
 	scoredQ []scoredID
@@ -226,8 +239,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxSpans <= 0 {
 		cfg.MaxSpans = DefaultMaxSpans
 	}
-	if cfg.MaxRequestBytes <= 0 {
-		cfg.MaxRequestBytes = 16 << 20
+	switch {
+	case cfg.MaxRequestBytes <= 0 && cfg.MaxBytes > 0:
+		cfg.MaxRequestBytes = max(min(DefaultMaxRequestBytes, cfg.MaxBytes/2), 1)
+	case cfg.MaxRequestBytes <= 0:
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+	case cfg.MaxBytes > 0 && cfg.MaxRequestBytes > cfg.MaxBytes/2:
+		// A compressed gRPC request is charged twice its largest size
+		// while it is read (see budget.go): it would never fit.
+		return nil, fmt.Errorf("serve: the request size limit (%d bytes) must be at most half the memory limit (%d bytes)", cfg.MaxRequestBytes, cfg.MaxBytes)
 	}
 	if cfg.OutRetry <= 0 {
 		cfg.OutRetry = time.Second
@@ -268,10 +288,18 @@ func New(cfg Config) (*Server, error) {
 
 // Ingest takes the spans of one request, all or none: it returns
 // errQueueFull, errSpansFull, errBytesFull, errOutFull or errClosing when
-// it takes none.
-func (s *Server) Ingest(td ptrace.Traces) error {
+// it takes none. The spans are charged to Config.MaxBytes at the memory
+// their copy takes (see budget.go).
+func (s *Server) Ingest(td ptrace.Traces) error { return s.ingest(td, 0, false) }
+
+// ingest is Ingest for a request that reserved bytes for its decoded
+// form: on success the reservation becomes the charge of the spans held,
+// on failure it stays the caller's to release. With move, the spans are
+// moved out of td, not copied: the memory of the decoded request becomes
+// that of the spans held, charged once.
+func (s *Server) ingest(td ptrace.Traces, reserved int64, move bool) error {
 	n := td.SpanCount()
-	sizes, size := spanSizes(td)
+	sizes, places, size := heldMemory(td)
 	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -284,11 +312,18 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 		return errQueueFull
 	case s.held+n > s.cfg.MaxSpans:
 		return errSpansFull
-	case s.cfg.MaxBytes > 0 && s.held > 0 && s.bytes+size > s.cfg.MaxBytes:
-		// A request alone over the bound is taken when nothing is held:
-		// refusing it would refuse it for ever (MaxRequestBytes bounds it).
+	case s.cfg.MaxBytes > 0 && size > s.cfg.MaxBytes:
+		// Each trace of a ScopeSpans holds a copy of its resource: a
+		// large resource shared by many traces costs more held than
+		// decoded.
+		return fmt.Errorf("%w: %d bytes to hold its spans, more than the %d it may hold", errTooCostly, size, s.cfg.MaxBytes)
+	case s.cfg.MaxBytes > 0 && (s.held > 0 || s.inflight > reserved) && s.bytes+s.inflight-reserved+size > s.cfg.MaxBytes:
+		// A request alone is taken when nothing else is held or under
+		// way: refusing it would refuse it for ever (it is no larger than
+		// MaxBytes, above).
 		return errBytesFull
 	}
+	s.inflight -= reserved
 	next := 0 // index in sizes
 	type place struct {
 		p     *pending
@@ -343,16 +378,22 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 					nss.SetSchemaUrl(ss.SchemaUrl())
 					to = nss.Spans()
 					dest[at] = to
+					p.bytes += places[i][j]
+					s.bytes += places[i][j]
 				}
-				sp.CopyTo(to.AppendEmpty())
+				if sp.ParentSpanID().IsEmpty() && p.rootAt.IsZero() {
+					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
+				}
+				if move {
+					sp.MoveTo(to.AppendEmpty())
+				} else {
+					sp.CopyTo(to.AppendEmpty())
+				}
 				p.spans++
 				p.bytes += spSize
 				s.held++
 				s.bytes += spSize
 				p.last = now
-				if sp.ParentSpanID().IsEmpty() && p.rootAt.IsZero() {
-					p.rootAt, p.rootEnd, p.rootSpan = now, sp.EndTimestamp(), sp.SpanID()
-				}
 				if held {
 					s.joined(p)
 				}
@@ -360,19 +401,6 @@ func (s *Server) Ingest(td ptrace.Traces) error {
 		}
 	}
 	return nil
-}
-
-// spanSizes returns the protobuf size of each span of td, in order, and
-// their sum.
-func spanSizes(td ptrace.Traces) (sizes []int64, sum int64) {
-	var m ptrace.ProtoMarshaler
-	sizes = make([]int64, 0, td.SpanCount())
-	for sp := range allSpans(td) {
-		n := int64(m.SpanSize(sp))
-		sizes = append(sizes, n)
-		sum += n
-	}
-	return sizes, sum
 }
 
 // allSpans yields the spans of td in order.

@@ -407,6 +407,9 @@ func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error 
 		if err != nil {
 			return r.protoError(off, "the protobuf message is cut off", err)
 		}
+		if err := r.tooDeep(rec, off); err != nil {
+			return err
+		}
 		td, err := u.UnmarshalTraces(rec)
 		if err != nil {
 			return r.protoError(off, "bad ResourceSpans", err)
@@ -440,6 +443,9 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 		if err != nil {
 			return r.protoError(off, "the last message is cut off", err)
 		}
+		if err := r.tooDeep(msg, off+4); err != nil {
+			return err
+		}
 		td, err := u.UnmarshalTraces(msg)
 		if err != nil {
 			return r.protoError(off, "bad TracesData message", err)
@@ -447,6 +453,21 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 		r.addTraces(td, 0)
 		off += 4 + int64(n)
 	}
+}
+
+// tooDeep fails when the message b, at byte off of the file, nests
+// attribute values deeper than MaxValueDepth, before the decoder, which
+// would recurse through them all, sees it. It is an error read leniently
+// too: such a message is hostile, not damaged. Other faults are left to
+// the decoder to report.
+func (r *reader) tooDeep(b []byte, off int64) error {
+	_, err := ScanProto(b)
+	var se *ScanError
+	if !errors.As(err, &se) || !errors.Is(err, ErrTooDeep) {
+		return nil
+	}
+	return &trajeval.TraceError{File: r.in.Name, Msg: fmt.Sprintf("byte %d: %s", off+se.Offset, se.Msg),
+		Hint: fmt.Sprintf("trajeval reads attribute values nested up to %d levels", MaxValueDepth), Err: err}
 }
 
 // readN appends the next n bytes of br to prefix. It grows the buffer as
