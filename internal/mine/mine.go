@@ -1,0 +1,163 @@
+// Package mine writes one expectation that accepts every one of several
+// good runs of an agent: a suite with no cases whose tool_trajectory
+// evaluator (and, where it helps, a tool_rules evaluator) scores later runs
+// against what the good runs had in common.
+//
+// The rules, in the order they are applied:
+//  1. Each run's calls are read in issue order; calls issued together (one
+//     parallel group) are put in name order, since the evaluator takes
+//     them in any order anyway. A call without a tool name cannot be
+//     expected: it is left out, and the mode becomes in_order (calls may sit
+//     between expected ones), else the mode is exact (the runs made only
+//     these calls).
+//  2. Consecutive calls of one tool are one segment (a loop); the k-th
+//     segment of tool T in a run is the item (T, k). An item is one entry
+//     of the expectation, the same item in every run that has it.
+//  3. Item u is before item v when u comes first in every run that has
+//     both. Items whose order varied, and every item caught between them,
+//     form one any_order group (the strongly connected components of the
+//     order graph); the groups and items are then written in an order that
+//     every run follows (a topological order, ties broken by the mean
+//     position in the runs). A group of more than 12 entries cannot be an
+//     any_order group: it is written as a repeat of a one_of of its tools,
+//     with tool_rules for the before relations and counts that held.
+//  4. An item missing from some runs is optional; one that ran more than
+//     once in a row is a repeat with the fewest and most times seen.
+//     Neighbouring optional items present in the same runs are one
+//     in_order entry; neighbouring optional entries no run has two of are
+//     one one_of (optional when some runs have none of them).
+//  5. Arguments: a value equal in every call of an item is kept as it is;
+//     a value that varied and always equals what one earlier call of the
+//     same tool returned or was given, at one path, becomes a $from; a
+//     number that varied becomes a range ($approx around the midpoint); a
+//     string that varied among a few values, each seen at least twice,
+//     becomes a $oneOf; anything else a $type. Objects are compared key by
+//     key, recursively. When every call of an item had the same keys at
+//     every depth the arguments are compared exactly, else as a subset
+//     (no key the runs never had). Arguments that are not an object are
+//     not expected (the tool's name is).
+//  6. The suite is loaded and scored against every run it was mined from
+//     before it is returned: each must pass. If one does not (a case the
+//     rules above miss), the arguments are loosened (literals and types
+//     only, then none), then the order (any of the tools seen, as many
+//     times as the runs made calls), and a note says so. The last step
+//     accepts every run by construction.
+//
+// The YAML says why, beside each entry and argument ("optional: called in 7
+// of 12 runs").
+package mine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// ErrNoRuns says there is nothing to mine.
+var ErrNoRuns = errors.New("no runs to mine")
+
+// ErrTooLarge says the runs are too long to mine in bounded time and
+// memory.
+var ErrTooLarge = errors.New("the runs are too large to mine")
+
+// maxPairs bounds the pairs of calls compared (Σ over runs of n²/2 for n
+// segments): about 2 GB of work at most, far above 1,000 runs of 50 steps
+// (1.25 million).
+const maxPairs = 50_000_000
+
+// Options name what is mined.
+type Options struct {
+	Name    string   // the suite's name; "mined" when empty
+	Sources []string // the files the runs came from, named in the header
+}
+
+// A Result is a mined suite.
+type Result struct {
+	YAML []byte
+	// Evaluators are the suite's evaluators, as it loads: tool_trajectory,
+	// then tool_rules when there are rules.
+	Evaluators []*eval.Configured
+	// Notes say what the user should know: a call left out, a rule
+	// loosened.
+	Notes []string
+}
+
+// Mine returns the suite that accepts every run (see the package rules).
+func Mine(ctx context.Context, runs []*trajeval.Trajectory, o Options) (*Result, error) {
+	if len(runs) == 0 {
+		return nil, ErrNoRuns
+	}
+	if o.Name == "" {
+		o.Name = "mined"
+	}
+	m, err := newMiner(runs)
+	if err != nil {
+		return nil, err
+	}
+	var why []string
+	for lv := levelFull; lv <= levelAnything; lv++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		y := m.render(lv, o)
+		res, err := Check(ctx, y, runs)
+		if err == nil && res.Failed == 0 {
+			r := &Result{YAML: y, Evaluators: res.Evaluators, Notes: slices.Clone(m.notes)}
+			if lv > levelFull {
+				r.Notes = append(r.Notes, fmt.Sprintf("the most specific expectation did not pass on every run (%s): %s", why[len(why)-1], loosened[lv]))
+			}
+			return r, nil
+		}
+		if err != nil {
+			why = append(why, err.Error())
+		} else {
+			why = append(why, res.First)
+		}
+	}
+	return nil, fmt.Errorf("the mined suite does not pass on its own runs (please report this as a bug): %s", why[len(why)-1])
+}
+
+// A level is how much of what the runs share is expected.
+type level int
+
+const (
+	levelFull     level = iota // every rule
+	levelTypes                 // arguments: literals and types only
+	levelNames                 // no arguments
+	levelAnything              // the tools seen, in any order, as many calls as seen
+)
+
+var loosened = map[level]string{
+	levelTypes:    "arguments that varied are checked by type only",
+	levelNames:    "arguments are not checked",
+	levelAnything: "the order is not checked, only which tools were called and how many calls were made",
+}
+
+// Holdout splits n runs into those to mine and those held back: a share
+// frac of them (rounded, at least 1 when frac > 0, and never all), chosen
+// by a shuffle seeded by seed, so the same seed holds back the same runs.
+func Holdout(n int, frac float64, seed uint64) (mine, held []int) {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	k := int(frac*float64(n) + 0.5)
+	if frac > 0 && k == 0 {
+		k = 1
+	}
+	k = min(k, n-1)
+	if k <= 0 {
+		return idx, nil
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6d696e65))
+	r.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	held, mine = slices.Clone(idx[:k]), slices.Clone(idx[k:])
+	slices.Sort(held)
+	slices.Sort(mine)
+	return mine, held
+}
