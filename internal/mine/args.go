@@ -69,10 +69,22 @@ func (m *miner) args(it *item, lv level) (p *pat, exact bool, note string) {
 // general returns the pattern that every one of vals matches; at are the
 // calls they came from, path where in the arguments they are.
 func (m *miner) general(vals []any, at []obs, path argmatch.Path, lv level, depth int, exact *bool) *pat {
+	if len(vals) == 1 && lv == levelFull {
+		// One call says nothing of what varies; a value an earlier call
+		// returned will differ in the next run.
+		if o, ok := vals[0].(map[string]any); ok && len(o) > 0 && depth < maxDepth {
+			if p := m.object(vals, at, path, lv, depth, exact); slices.ContainsFunc(p.keys, func(k string) bool { return !p.obj[k].isLit }) {
+				return p
+			}
+		}
+		if f := m.from(vals, at, path); f != "" {
+			return &pat{op: "$from", arg: f, why: "seen once, and was what " + fromText(f)}
+		}
+	}
 	if allEqual(vals) {
 		why := "the same in every call"
 		if len(vals) == 1 {
-			why = "as recorded"
+			why = "as recorded (seen once)"
 		}
 		return &pat{lit: vals[0], isLit: true, why: why}
 	}

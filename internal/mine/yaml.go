@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/scaffold"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -58,7 +59,7 @@ func (m *miner) render(lv level, o Options) []byte {
 	if len(o.Sources) > 0 {
 		src = " (" + strings.Join(o.Sources, ", ") + ")"
 	}
-	w.line(fmt.Sprintf("# Mined by trajeval init --merge from %s%s: the most", plural(m.n, "run"), oneLine(src)), "")
+	w.line(fmt.Sprintf("# Mined by trajeval init --merge from %s%s: the most", plural.Count(m.n, "run", "runs"), oneLine(src)), "")
 	w.line("# specific expectation found that accepts every one of them. The comment", "")
 	w.line("# beside each entry says what in the runs it stands for. Score a new run:", "")
 	w.line("#   trajeval eval THIS_FILE --traces NEW.jsonl", "")
@@ -279,11 +280,4 @@ func (m *miner) alwaysBefore(a, b string) bool {
 		}
 	}
 	return called
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
