@@ -283,6 +283,9 @@ func (m *miner) wrap(e *node) *node {
 	if k == m.n {
 		return e
 	}
+	if e.kind == "call" {
+		e.why = "" // the optional says it
+	}
 	why := fmt.Sprintf("optional: called in %d of %d runs", k, m.n)
 	if e.kind != "call" && e.kind != "repeat" {
 		why = fmt.Sprintf("optional: made in %d of %d runs", k, m.n)
