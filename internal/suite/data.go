@@ -17,3 +17,19 @@ func LoadYAML(path string, data []byte, opts Options) (*Suite, []error) {
 	}
 	return s, errs
 }
+
+// openBeside reports whether a YAML file found in a folder is a suite with
+// no cases that has traces to score: execution.evaluators and no cases,
+// with a traces: key or a traces file beside it (see sidecar). Such a
+// suite is found in a folder as a suite with cases is; one without traces
+// is not (a serve policy, say), since it would have nothing to score.
+func openBeside(path string, root *config.Node) bool {
+	if root.Kind != config.Map {
+		return false
+	}
+	ex := root.Get("execution")
+	if ex == nil || ex.Kind != config.Map || ex.Get("evaluators") == nil {
+		return false
+	}
+	return root.Get("traces") != nil || sidecar(path) != ""
+}
