@@ -7,8 +7,11 @@ import (
 	"github.com/trajeval/trajeval/internal/mine"
 )
 
-// ErrNoRuns is the error of [Mine] given no trajectory.
-var ErrNoRuns = mine.ErrNoRuns
+// The errors of [Mine], for errors.Is.
+var (
+	ErrNoRuns   = mine.ErrNoRuns   // no trajectory given
+	ErrTooLarge = mine.ErrTooLarge // runs too long to compare in bounded time and memory
+)
 
 // A Mined expectation: what [Mine] found that several good runs had in
 // common.

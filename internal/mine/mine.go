@@ -65,10 +65,13 @@ var ErrNoRuns = errors.New("no runs to mine")
 // memory.
 var ErrTooLarge = errors.New("the runs are too large to mine")
 
-// maxPairs bounds the pairs of calls compared (Σ over runs of n²/2 for n
-// segments): about 2 GB of work at most, far above 1,000 runs of 50 steps
-// (1.25 million).
-const maxPairs = 50_000_000
+// Bounds on the order graph: the pairs of segments compared (Σ over runs
+// of n²/2 for n segments: time) and the distinct pairs of items kept
+// (memory). 1,000 runs of 50 calls compare at most 1.25 million pairs.
+const (
+	maxPairs    = 50_000_000
+	maxDistinct = 4_000_000
+)
 
 // Options name what is mined.
 type Options struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -222,5 +223,19 @@ func TestHoldout(t *testing.T) {
 				t.Errorf("the same seed held back %v then %v", h1, h2)
 			}
 		})
+	}
+}
+
+func TestMine_tooLarge(t *testing.T) {
+	// 3,000 calls of distinct tools, in two runs: 4.5 million distinct
+	// pairs, past the bound on memory.
+	var a, b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&a, "t%d ", i)
+		fmt.Fprintf(&b, "t%d ", 2999-i)
+	}
+	_, err := mine.Mine(context.Background(), runsOf(t, a.String(), b.String()), mine.Options{})
+	if !errors.Is(err, mine.ErrTooLarge) {
+		t.Errorf("got %v, want ErrTooLarge: the order graph must be bounded before it is built", err)
 	}
 }

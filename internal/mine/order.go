@@ -121,7 +121,9 @@ func newMiner(runs []*trajeval.Trajectory) (*miner, error) {
 	if err := m.findItems(); err != nil {
 		return nil, err
 	}
-	m.order()
+	if err := m.order(); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -181,18 +183,25 @@ func (m *miner) findItems() error {
 }
 
 // order finds the order of the items and builds the plan (rules 3 and 4).
-func (m *miner) order() {
+func (m *miner) order() error {
 	seq := m.seq
 	// before[u] holds v when u came before v in some run.
 	before := make([]map[int]bool, len(m.items))
 	for i := range before {
 		before[i] = map[int]bool{}
 	}
-	for _, s := range seq {
+	distinct := 0
+	for r, s := range seq {
 		for i, u := range s {
 			for _, v := range s[i+1:] {
-				before[u][v] = true
+				if !before[u][v] {
+					before[u][v] = true
+					distinct++
+				}
 			}
+		}
+		if distinct > maxDistinct {
+			return fmt.Errorf("%w: more than %d distinct pairs of calls by run %d (shorten or split the runs)", ErrTooLarge, maxDistinct, r+1)
 		}
 	}
 	comps := scc(len(m.items), before)
@@ -221,6 +230,7 @@ func (m *miner) order() {
 	for i, e := range m.plan {
 		m.plan[i] = m.wrap(e)
 	}
+	return nil
 }
 
 func cmpPos(a, b *item) int {
