@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
@@ -56,9 +57,25 @@ func failure(r trajeval.CaseResult) string {
 		why = append(why, r.Error)
 	}
 	for _, e := range r.Evaluators {
-		if e.Status != trajeval.StatusPass {
-			why = append(why, fmt.Sprintf("%s %s %.2f %s", e.Name, e.Status, e.Score, e.Error))
+		if e.Status == trajeval.StatusPass {
+			continue
 		}
+		w := fmt.Sprintf("%s %s %.2f", e.Name, e.Status, e.Score)
+		if e.Error != "" {
+			w += ": " + e.Error
+		}
+		if d := e.Details; d != nil {
+			for _, m := range d.Missing {
+				w += fmt.Sprintf(", %s (expected call %d) missing", m.Tool, m.Item)
+				if len(m.Near) > 0 && len(m.Near[0].Diffs) > 0 {
+					w += fmt.Sprintf(" (step %d: %s)", m.Near[0].Step, m.Near[0].Diffs[0])
+				}
+			}
+			for _, x := range d.Extra {
+				w += fmt.Sprintf(", step %d %s not expected", x.Step, x.Tool)
+			}
+		}
+		why = append(why, w)
 	}
-	return strings.Join(why, "; ")
+	return escape.Text(strings.Join(why, "; "))
 }
