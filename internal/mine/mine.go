@@ -40,8 +40,10 @@
 //     before it is returned: each must pass. If one does not (a case the
 //     rules above miss), the arguments are loosened (literals and types
 //     only, then none), then the order (any of the tools seen, as many
-//     times as the runs made calls), and a note says so. The last step
-//     accepts every run by construction.
+//     times as the runs made calls), then the count (mode subset: only
+//     the tools seen, for runs with a parallel group of more than 14
+//     calls, which groups cannot take), and a note says so. The last
+//     step accepts every run whose calls all have a name.
 //
 // The YAML says why, beside each entry and argument ("optional: called in 7
 // of 12 runs").
@@ -103,7 +105,7 @@ func Mine(ctx context.Context, runs []*trajeval.Trajectory, o Options) (*Result,
 		return nil, err
 	}
 	var why []string
-	for lv := levelFull; lv <= levelAnything; lv++ {
+	for lv := levelFull; lv <= levelAllowList; lv++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -129,16 +131,18 @@ func Mine(ctx context.Context, runs []*trajeval.Trajectory, o Options) (*Result,
 type level int
 
 const (
-	levelFull     level = iota // every rule
-	levelTypes                 // arguments: literals and types only
-	levelNames                 // no arguments
-	levelAnything              // the tools seen, in any order, as many calls as seen
+	levelFull      level = iota // every rule
+	levelTypes                  // arguments: literals and types only
+	levelNames                  // no arguments
+	levelAnything               // the tools seen, in any order, as many calls as seen
+	levelAllowList              // only the tools seen (no groups: a parallel group too large for them)
 )
 
 var loosened = map[level]string{
-	levelTypes:    "arguments that varied are checked by type only",
-	levelNames:    "arguments are not checked",
-	levelAnything: "the order is not checked, only which tools were called and how many calls were made",
+	levelTypes:     "arguments that varied are checked by type only",
+	levelNames:     "arguments are not checked",
+	levelAnything:  "the order is not checked, only which tools were called and how many calls were made",
+	levelAllowList: "only which tools were called is checked (mode subset), with the rules that held",
 }
 
 // Holdout splits n runs into those to mine and those held back: a share

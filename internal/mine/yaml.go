@@ -68,9 +68,18 @@ func (m *miner) render(lv level, o Options) []byte {
 	w.line("  evaluators:", "")
 	w.line("    - name: trajectory", "")
 	w.line("      type: tool_trajectory", "")
-	if m.inOrder {
+	switch {
+	case lv == levelAllowList:
+		w.line("      mode: subset", "only the tools the runs called, in any order and number")
+		w.line("      expected:", "")
+		for _, t := range m.tools {
+			w.line("        - "+name(t), "")
+		}
+		m.rules(w, lv)
+		return []byte(w.String())
+	case m.inOrder:
 		w.line("      mode: in_order", "calls without a tool name were left out: other calls may sit between")
-	} else {
+	default:
 		w.line("      mode: exact", "every run made these calls and no others")
 	}
 	var plan []*node
@@ -217,7 +226,7 @@ func flow(p *pat) string {
 // each was called at most.
 func (m *miner) rules(w *writer, lv level) {
 	var tools []string
-	if lv == levelAnything {
+	if lv >= levelAnything {
 		tools = m.tools
 	} else {
 		for _, g := range m.loose {
