@@ -59,9 +59,10 @@ func (m *miner) render(lv level, o Options) []byte {
 	if len(o.Sources) > 0 {
 		src = " (" + strings.Join(o.Sources, ", ") + ")"
 	}
-	w.line(fmt.Sprintf("# Mined by trajeval init --merge from %s%s: the most", plural.Count(m.n, "run", "runs"), oneLine(src)), "")
-	w.line("# specific expectation found that accepts every one of them. The comment", "")
-	w.line("# beside each entry says what in the runs it stands for. Score a new run:", "")
+	w.line(fmt.Sprintf("# Mined from %s%s by trajeval (init --merge): the most", plural.Count(m.n, "run", "runs"), oneLine(src)), "")
+	w.line("# specific expectation found that accepts every one of them (docs/mining.md).", "")
+	w.line("# The comment beside each entry says what in the runs it stands for. Score", "")
+	w.line("# a new run:", "")
 	w.line("#   trajeval eval THIS_FILE --traces NEW.jsonl", "")
 	w.line("name: "+scaffold.Quote(o.Name), "")
 	w.line("execution:", "")
@@ -87,6 +88,9 @@ func (m *miner) render(lv level, o Options) []byte {
 		plan = m.anything()
 	} else {
 		plan = m.plan
+	}
+	if lv < levelNames && len(plan) > 0 {
+		w.line("      args_match: exact", "arguments have the keys the runs had, unless a call says otherwise")
 	}
 	if len(plan) == 0 {
 		w.line("      expected: []", "no run made a tool call")
@@ -130,9 +134,7 @@ func (m *miner) entry(w *writer, first, ind string, e *node, lv level) {
 		if p == nil {
 			return
 		}
-		if exact {
-			w.line(ind+"args_match: exact", "")
-		} else {
+		if !exact {
 			w.line(ind+"args_match: subset", "the keys varied: no key the runs never had")
 		}
 		if p.isLit {
