@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -81,5 +82,42 @@ func TestMine(t *testing.T) {
 	}
 	if _, err := check.Mine(ctx); !errors.Is(err, check.ErrNoRuns) {
 		t.Errorf("no runs: %v, want ErrNoRuns", err)
+	}
+}
+
+func TestMine_goValues(t *testing.T) {
+	// Runs built in Go: no step numbers, arguments as Go ints, floats and
+	// typed maps, a nil run. They are mined as a reader would give them.
+	type query struct {
+		Q string `json:"q"`
+	}
+	run := func(n int, f float64) *trajeval.Trajectory {
+		return &trajeval.Trajectory{Steps: []trajeval.Step{
+			{Name: "search", Args: query{Q: "x"}},
+			{Name: "page", Args: map[string]any{"n": n, "f": f}},
+			{Name: "tag", Args: map[string]string{"k": "v"}},
+		}}
+	}
+	ctx := context.Background()
+	m, err := check.Mine(ctx, run(1, 0.5), run(3, 1.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Later runs as a trace reader gives them: JSON values.
+	later := func(n string) *trajeval.Trajectory {
+		return &trajeval.Trajectory{Steps: []trajeval.Step{
+			{Name: "search", Args: map[string]any{"q": "x"}},
+			{Name: "page", Args: map[string]any{"n": json.Number(n), "f": json.Number("1")}},
+			{Name: "tag", Args: map[string]any{"k": "v"}},
+		}}
+	}
+	if r := trajeval.Evaluate(ctx, later("2"), m.Evaluators...); r.Status != trajeval.StatusPass {
+		t.Errorf("a run inside the ranges seen: %s, want pass\n%s", r.Status, m.YAML)
+	}
+	if r := trajeval.Evaluate(ctx, later("9"), m.Evaluators...); r.Status != trajeval.StatusFail {
+		t.Errorf("n out of the range seen: %s, want fail\n%s", r.Status, m.YAML)
+	}
+	if _, err := check.Mine(ctx, nil, &trajeval.Trajectory{}); err != nil {
+		t.Errorf("runs without calls (one nil): %v", err)
 	}
 }

@@ -51,12 +51,14 @@ package mine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/trajeval/trajeval/internal/eval"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -100,6 +102,10 @@ func Mine(ctx context.Context, runs []*trajeval.Trajectory, o Options) (*Result,
 	if o.Name == "" {
 		o.Name = "mined"
 	}
+	runs, err := prepare(runs)
+	if err != nil {
+		return nil, err
+	}
 	m, err := newMiner(runs)
 	if err != nil {
 		return nil, err
@@ -125,6 +131,47 @@ func Mine(ctx context.Context, runs []*trajeval.Trajectory, o Options) (*Result,
 		}
 	}
 	return nil, fmt.Errorf("the mined suite does not pass on its own runs (please report this as a bug): %s", why[len(why)-1])
+}
+
+// prepare returns copies of the runs as a reader gives them: nil is a run
+// without calls, steps are numbered, arguments and results are JSON values
+// (json.Number, map[string]any ...), whatever Go values a program built
+// them with. The runs given are not changed.
+func prepare(runs []*trajeval.Trajectory) ([]*trajeval.Trajectory, error) {
+	out := make([]*trajeval.Trajectory, len(runs))
+	for i, t := range runs {
+		c := &trajeval.Trajectory{}
+		if t != nil {
+			*c = *t
+		}
+		c.Steps, c.Turns = slices.Clone(c.Steps), slices.Clone(c.Turns)
+		for j := range c.Steps {
+			s := &c.Steps[j]
+			var err error
+			if s.Args, err = jsonValue(s.Args); err != nil {
+				return nil, fmt.Errorf("run %d, call %d (%s): its arguments: %w", i+1, j+1, s.Name, err)
+			}
+			if s.Result, err = jsonValue(s.Result); err != nil {
+				return nil, fmt.Errorf("run %d, call %d (%s): its result: %w", i+1, j+1, s.Name, err)
+			}
+		}
+		c.Finish()
+		out[i] = c
+	}
+	return out, nil
+}
+
+// jsonValue returns v in the JSON data model, a copy: Go values a program
+// wrote (int, float64, structs, typed maps) as JSON would read them back.
+func jsonValue(v any) (any, error) {
+	if n, err := jsonv.Normalize(v); err == nil {
+		return n, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return jsonv.Decode(data)
 }
 
 // A level is how much of what the runs share is expected.
