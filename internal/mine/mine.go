@@ -25,7 +25,10 @@
 //     once in a row is a repeat with the fewest and most times seen.
 //     Neighbouring optional items present in the same runs are one
 //     in_order entry; neighbouring optional entries no run has two of are
-//     one one_of (optional when some runs have none of them).
+//     one one_of (optional when some runs have none of them). Calls made
+//     once in every run, followed by optional entries that repeat their
+//     tools in order, are a loop: a repeat of an in_order of the calls,
+//     1 to as many passes as seen.
 //  5. Arguments: a value equal in every call of an item is kept as it is;
 //     a value that varied and always equals what one earlier call of the
 //     same tool returned or was given, at one path, becomes a $from; a
@@ -42,8 +45,9 @@
 //     only, then none), then the order (any of the tools seen, as many
 //     times as the runs made calls), then the count (mode subset: only
 //     the tools seen, for runs with a parallel group of more than 14
-//     calls, which groups cannot take), and a note says so. The last
-//     step accepts every run whose calls all have a name.
+//     calls, which groups cannot take; with calls without a name, no
+//     order at all), and a note says so. The last step accepts every
+//     run: what it checks is the tool_rules that held in every run.
 //
 // The YAML says why, beside each entry and argument ("optional: called in 7
 // of 12 runs").
@@ -189,7 +193,7 @@ var loosened = map[level]string{
 	levelTypes:     "arguments that varied are checked by type only",
 	levelNames:     "arguments are not checked",
 	levelAnything:  "the order is not checked, only which tools were called and how many calls were made",
-	levelAllowList: "only which tools were called is checked (mode subset), with the rules that held",
+	levelAllowList: "only which tools were called is checked (mode subset, or no order when calls lack a name), with the rules that held",
 }
 
 // Holdout splits n runs into those to mine and those held back: a share

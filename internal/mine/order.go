@@ -230,7 +230,99 @@ func (m *miner) order() error {
 	for i, e := range m.plan {
 		m.plan[i] = m.wrap(e)
 	}
+	m.plan = m.loops(m.plan)
 	return nil
+}
+
+// maxLoop is the most calls in one pass of a loop that loops finds.
+const maxLoop = 8
+
+// loops finds loops of several calls (rule 4): calls made in every run,
+// followed by optional entries that repeat their tools in the same order
+// (the later passes of the loop, made in fewer runs), become one repeat of
+// the calls, from 1 to as many passes as seen. Each call of the loop is
+// then one item over every pass, so its arguments are generalised over
+// all of them.
+func (m *miner) loops(plan []*node) []*node {
+	var out []*node
+	for i := 0; i < len(plan); {
+		bestLen, bestPasses := 0, 0
+		for l := 2; l <= maxLoop && i+l <= len(plan); l++ {
+			base := plan[i : i+l]
+			if !plainCalls(base, m.n) {
+				break
+			}
+			k := 0
+			for i+l+k < len(plan) && samePass(plan[i+l+k], base) {
+				k++
+			}
+			if k > 0 && k*l > bestPasses*bestLen {
+				bestLen, bestPasses = l, k
+			}
+		}
+		if bestLen == 0 {
+			out = append(out, plan[i])
+			i++
+			continue
+		}
+		base := plan[i : i+bestLen]
+		seq := &node{kind: "in_order", runs: base[0].runs}
+		for p, c := range base {
+			merged := &item{id: c.item.id, name: c.item.name, k: c.item.k, runs: c.item.runs, segs: slices.Clone(c.item.segs)}
+			for _, pass := range plan[i+bestLen : i+bestLen+bestPasses] {
+				merged.segs = append(merged.segs, passCalls(pass)[p].item.segs...)
+			}
+			seq.kids = append(seq.kids, &node{kind: "call", item: merged, runs: merged.runs})
+		}
+		names := make([]string, bestLen)
+		for p, c := range base {
+			names[p] = c.item.name
+		}
+		out = append(out, &node{kind: "repeat", kids: []*node{seq}, min: 1, max: 1 + bestPasses, runs: seq.runs,
+			why: fmt.Sprintf("repeat: the loop %s, 1 to %d times in a row", strings.Join(names, ", "), 1+bestPasses)})
+		i += bestLen + bestPasses
+	}
+	return out
+}
+
+// plainCalls reports whether the entries are calls, once each, made in
+// every run.
+func plainCalls(es []*node, n int) bool {
+	for _, e := range es {
+		if e.kind != "call" || e.runs.len() != n {
+			return false
+		}
+	}
+	return true
+}
+
+// passCalls returns the calls of an optional pass of a loop, nil if it is
+// not one: an optional in_order of single calls.
+func passCalls(e *node) []*node {
+	if e.kind != "optional" || e.kids[0].kind != "in_order" {
+		return nil
+	}
+	for _, c := range e.kids[0].kids {
+		if c.kind != "call" {
+			return nil
+		}
+	}
+	return e.kids[0].kids
+}
+
+// samePass reports whether e is an optional pass of the loop base: the
+// same tools in the same order.
+func samePass(e *node, base []*node) bool {
+	calls := passCalls(e)
+	if len(calls) != len(base) {
+		return false
+	}
+	for p, c := range calls {
+		if c.item.name != base[p].item.name {
+			return false
+		}
+	}
+	return true
 }
 
 func cmpPos(a, b *item) int {

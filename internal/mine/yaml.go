@@ -70,6 +70,12 @@ func (m *miner) render(lv level, o Options) []byte {
 	w.line("    - name: trajectory", "")
 	w.line("      type: tool_trajectory", "")
 	switch {
+	case lv == levelAllowList && m.inOrder:
+		// subset would refuse the calls without a name.
+		w.line("      mode: in_order", "calls without a tool name, and too many calls issued together for groups:")
+		w.line("      expected: []", "no order is expected; tool_rules keeps what held")
+		m.rules(w, lv)
+		return []byte(w.String())
 	case lv == levelAllowList:
 		w.line("      mode: subset", "only the tools the runs called, in any order and number")
 		w.line("      expected:", "")
