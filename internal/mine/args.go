@@ -15,8 +15,9 @@ import (
 // Bounds on what is read of one call for $from: its values are agent
 // output, untrusted.
 const (
-	maxLeaves = 512 // values read from one call's arguments and result
-	maxDepth  = 16  // depth of those values, and of arguments generalised
+	maxLeaves = 512       // values read from one call's arguments and result
+	maxKept   = 2_000_000 // values kept from all calls: past it, no more $from is looked for
+	maxDepth  = 16        // depth of those values, and of arguments generalised
 	maxText   = 1 << 20
 )
 
@@ -292,6 +293,11 @@ func (m *miner) leavesOf(r, k int) []leaf {
 	if m.leaves[r][k] != nil {
 		return m.leaves[r][k]
 	}
+	if m.kept >= maxKept {
+		// Memory is bounded: a $from is then not found, never a wrong one
+		// (every call must show the value at the path).
+		return nil
+	}
 	s := m.runs[r][k]
 	out := []leaf{}
 	for _, part := range []struct {
@@ -302,6 +308,7 @@ func (m *miner) leavesOf(r, k int) []leaf {
 		walk(part.v, p, 0, &out)
 	}
 	m.leaves[r][k] = out
+	m.kept += len(out)
 	return out
 }
 

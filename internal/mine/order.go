@@ -22,12 +22,13 @@ type miner struct {
 	inOrder bool // some call had no name: other calls may sit between
 	notes   []string
 	items   []*item
-	plan    []*node  // the top-level entries
-	loose   []*node  // the groups too large for any_order
-	tools   []string // every tool called, sorted
-	counts  [][2]int // fewest and most calls of all runs: [0] fewest, [1] most
-	seq     [][]int  // each run's segments, as item ids, in order
-	leaves  [][][]leaf
+	plan    []*node    // the top-level entries
+	loose   []*node    // the groups too large for any_order
+	tools   []string   // every tool called, sorted
+	counts  [][2]int   // fewest and most calls of all runs: [0] fewest, [1] most
+	seq     [][]int    // each run's segments, as item ids, in order
+	leaves  [][][]leaf // the values of each call, for $from, read when needed
+	kept    int        // values in leaves
 }
 
 // A seg is one segment (rule 2): count calls of one tool from start on,
