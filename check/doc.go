@@ -80,6 +80,14 @@
 // Details.Scope says what was kept; a trajectory that names none of the
 // agents is an error, never a score.
 //
+// # Mining
+//
+// [Mine] writes the expectation instead: given several good runs, it
+// returns the most specific evaluators it finds that accept every one of
+// them (any_order where the order varied, optional and repeated calls,
+// alternatives, arguments kept, ranged or typed), with the suite file
+// that holds them.
+//
 // # Bad settings
 //
 // Every constructor returns an evaluator and never panics. A setting it

@@ -14,7 +14,10 @@ import (
 )
 
 func initCmd() *cobra.Command {
-	var from string
+	var from []string
+	var merge bool
+	var holdout float64
+	var seed uint64
 	c := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Write a small working suite, or turn a recorded run into a regression suite",
@@ -29,15 +32,33 @@ The trace, in any format trajeval reads, is copied under DIR/traces/ (or
 named where it is, when it is inside DIR already). The suite is scored on
 the trace before this command returns: it passes.
 
+With --merge --from RUNS... (--from repeated, or a glob such as
+'runs/*.jsonl'; files of any trace format, each with one or many
+trajectories), write one expectation that accepts every given run: a
+suite with no cases (mined.yaml) that scores any later run against what
+the good runs had in common (docs/mining.md), and the runs it was mined
+from beside it (mined.traces.jsonl). The suite is scored on every run
+before it is written: each passes. --holdout F keeps a share F of the
+runs out of the mining (chosen by --seed) and says how many of them pass.
+
 A file that exists is never overwritten: nothing is written, and the error
 names every file in the way.`,
-		Args: needs(0, 1, "one folder at most", "trajeval init [DIR] [--from TRACE]"),
+		Args: needs(0, 1, "one folder at most", "trajeval init [DIR] [--from TRACE] [--merge --from RUNS...]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			if from == "" {
+			if merge {
+				return initMerge(cmd, dir, from, holdout, seed)
+			}
+			switch {
+			case cmd.Flags().Changed("holdout") || cmd.Flags().Changed("seed"):
+				return usageError{fmt.Errorf("--holdout and --seed go with --merge: trajeval init DIR --merge --from RUNS... --holdout 0.2")}
+			case len(from) > 1:
+				return usageError{fmt.Errorf("--from is given %d times: one trace makes a regression suite, several make one expectation with --merge", len(from))}
+			}
+			if len(from) == 0 {
 				if err := scaffold.Write(dir, scaffold.Starter()); err != nil {
 					return err
 				}
@@ -47,10 +68,13 @@ names every file in the way.`,
 				}
 				return printNext(cmd, names, filepath.Join(dir, scaffold.StarterSuite))
 			}
-			return initFrom(cmd, dir, from)
+			return initFrom(cmd, dir, from[0])
 		},
 	}
-	c.Flags().StringVar(&from, "from", "", "write a suite that expects what this trace did")
+	c.Flags().StringArrayVar(&from, "from", nil, "write a suite that expects what this trace did (with --merge: repeatable, globs allowed)")
+	c.Flags().BoolVar(&merge, "merge", false, "mine one expectation that accepts every run of --from")
+	c.Flags().Float64Var(&holdout, "holdout", 0, "with --merge: the share of runs (0 to 1) held back and scored with the mined suite")
+	c.Flags().Uint64Var(&seed, "seed", 1, "with --holdout: the seed that chooses the runs held back")
 	return c
 }
 

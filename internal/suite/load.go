@@ -68,7 +68,7 @@ func Load(paths []string, opts Options) ([]*Suite, []error) {
 			errs = append(errs, werr)
 		}
 		if found == 0 && len(errs) == 0 {
-			hint := "suites are YAML files with evalcases or tests, ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, BFCL possible-answer files, or Vertex AI datasets (*.jsonl or *.csv with reference_trajectory)"
+			hint := "suites are YAML files with evalcases or tests (or with execution.evaluators alone and the traces they score beside them), ADK *.evalset.json / *.test.json files, UiPath evaluation sets, τ²-bench task files, BFCL possible-answer files, or Vertex AI datasets (*.jsonl or *.csv with reference_trajectory)"
 			if t := firstTrace(skipped); t != "" {
 				hint += fmt.Sprintf("; %s looks like a trace: pass it with --traces %s, or write a suite from it with trajeval init --from %s", t, t, t)
 			}
@@ -195,7 +195,7 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		}
 	}
 	if s == nil && errs == nil {
-		if !agentvClaims(root) && !explicit {
+		if !agentvClaims(root) && !explicit && !openBeside(path, root) {
 			return nil, nil
 		}
 		s, errs = loadAgentV(path, root, opts)
