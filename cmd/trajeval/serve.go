@@ -29,7 +29,7 @@ type serveFlags struct {
 	maxRequestBytes, maxBytes        int64
 	outBacklog                       int64
 	otlpLogsHeaders                  []string
-	check                            bool
+	check, quiet                     bool
 }
 
 func serveCmd() *cobra.Command {
@@ -73,6 +73,7 @@ the others are dropped, logged and counted in /metrics.`,
 	}
 	fl := c.Flags()
 	fl.BoolVar(&f.check, "check", false, "check the policy, print its evaluators and selectors, and exit without listening")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no line on standard error per trace scored (warnings and errors still go there)")
 	fl.StringVar(&f.http, "http", "127.0.0.1:4318", `OTLP/HTTP, /metrics and health address; "" for none`)
 	fl.StringVar(&f.grpc, "grpc", "127.0.0.1:4317", `OTLP/gRPC address; "" for none`)
 	fl.StringVarP(&f.out, "out", "o", "", "append each result as a JSON line to this file")
@@ -119,7 +120,11 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 	case f.workers < 0:
 		return usageError{errors.New("--workers must be at least 1 (0 takes the default)")}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	level := slog.LevelInfo // a line per trace scored
+	if f.quiet {
+		level = slog.LevelWarn
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	pol, err := serve.LoadPolicy(policyPath, nil)
 	if err != nil {
 		return err

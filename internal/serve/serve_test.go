@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -672,7 +674,8 @@ func (s *server) metricsText(t *testing.T) string {
 }
 
 func TestServer_lateSpans(t *testing.T) {
-	s := start(t, policy, serve.Config{Grace: time.Millisecond, Tick: time.Millisecond})
+	var log syncBuffer
+	s := start(t, policy, serve.Config{Grace: time.Millisecond, Tick: time.Millisecond, Log: slog.New(slog.NewTextHandler(&log, nil))})
 	td := readTraces(t, filepath.Join(fixtures, "otlp/genai.json"))[0]
 	b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
 	sendOK(t, s, b, "application/x-protobuf", nil)
@@ -685,4 +688,32 @@ func TestServer_lateSpans(t *testing.T) {
 	if m := s.metricsText(t); !strings.Contains(m, "trajeval_serve_spans_late_total 13\n") {
 		t.Errorf("the late spans are not counted:\n%s", m)
 	}
+	id := hex.EncodeToString(func() []byte { x := td.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).TraceID(); return x[:] }())
+	for _, want := range []string{
+		"msg=scored id=" + id + " status=",                                                 // a line per trace scored
+		`msg="trace sent again after it was scored: its spans are dropped" trace_id=` + id, // once, not per span
+	} {
+		if n := strings.Count(log.String(), want); n != 1 {
+			t.Errorf("the log has %d lines with %q, want 1:\n%s", n, want, log.String())
+		}
+	}
+}
+
+// A syncBuffer is a bytes.Buffer that the server's goroutines may write
+// while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }

@@ -49,12 +49,14 @@ package serve
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -324,6 +326,8 @@ func (s *Server) ingest(td ptrace.Traces, reserved int64, move bool) error {
 		return errBytesFull
 	}
 	s.inflight -= reserved
+	var lateIDs []pcommon.TraceID // traces sent again after they were scored
+	defer func() { s.warnLate(lateIDs) }()
 	next := 0 // index in sizes
 	type place struct {
 		p     *pending
@@ -348,6 +352,9 @@ func (s *Server) ingest(td ptrace.Traces, reserved int64, move bool) error {
 				held := p != nil
 				if _, done := s.scored[tid]; late || done && !held {
 					s.metrics.add(&s.metrics.spansLate, 1)
+					if done && !slices.Contains(lateIDs, tid) {
+						lateIDs = append(lateIDs, tid)
+					}
 					continue
 				}
 				if p == nil {
@@ -596,6 +603,23 @@ func traceID(td ptrace.Traces) string {
 func (s *Server) write(r trajeval.CaseResult) {
 	if s.out != nil {
 		s.out.add(r)
+	}
+	s.log.Info("scored", "id", r.ID, "status", string(r.Status), "score", trajeval.FormatScore(r.Score))
+}
+
+// maxLateWarnings is how many traces sent again one request names.
+const maxLateWarnings = 5
+
+// warnLate says which traces of a request came again after they were
+// scored: their spans are dropped (rule 6), which a sender that resends
+// whole traces should know.
+func (s *Server) warnLate(ids []pcommon.TraceID) {
+	for i, id := range ids {
+		if i == maxLateWarnings {
+			s.log.Warn("more traces sent again after they were scored", "count", len(ids)-i)
+			return
+		}
+		s.log.Warn("trace sent again after it was scored: its spans are dropped", "trace_id", hex.EncodeToString(id[:]))
 	}
 }
 
