@@ -268,9 +268,13 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	}
 	in.R = br
 	if opts.From != "" {
-		return readForced(ctx, f, in, head, yield)
+		err = readForced(ctx, f, in, head, yield)
+	} else {
+		err = f.Read(ctx, in, yield)
 	}
-	return f.Read(ctx, in, yield)
+	// A line nested too deep is found by jsonl.Each, which does not know
+	// the file's name.
+	return jsonl.TooDeep(name, err)
 }
 
 // gzipData reads a gzip stream whose damage (cut off, or corrupt) is

@@ -188,6 +188,9 @@ func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*traj
 	if r, ok := fastDecode(fast, data); ok {
 		return build(in, r, firstLine, false), nil
 	}
+	if err := jsonl.CheckDepth(in.Name, data, firstLine); err != nil {
+		return nil, err
+	}
 	var r record
 	partial := false
 	d := json.NewDecoder(bytes.NewReader(data))

@@ -69,6 +69,9 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		if err != nil {
 			return jsonl.ReadError(in.Name, err)
 		}
+		if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
+			return err
+		}
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
 		for d.More() {

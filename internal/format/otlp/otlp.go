@@ -291,6 +291,9 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 	if err != nil {
 		return jsonl.ReadError(r.in.Name, err)
 	}
+	if err := jsonl.CheckDepth(r.in.Name, data, 1); err != nil {
+		return err
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	u := &ptrace.JSONUnmarshaler{}
 	for {
