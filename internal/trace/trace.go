@@ -54,6 +54,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval/internal/format/otlp"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -267,6 +268,9 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		opts.Detected(f.Name())
 	}
 	in.R = br
+	if f != otlp.Proto { // the one binary format
+		in.R = newUTF8Check(br, in)
+	}
 	if opts.From != "" {
 		err = readForced(ctx, f, in, head, yield)
 	} else {
