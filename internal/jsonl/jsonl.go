@@ -388,3 +388,23 @@ func CheckDepth(name string, data []byte, firstLine int) error {
 	de.Line += firstLine - 1
 	return TooDeep(name, de)
 }
+
+// NotARecord is what a reader calls for a record, at line and col of in,
+// that has none of its format's fields: `{}`, `null`, `{"id": "a"}`. It
+// is never an empty run:
+//  1. read strictly, it is a *trajeval.TraceError wrapping
+//     trajeval.ErrCorruptTrace, which the reader returns;
+//  2. read leniently, it is a warning, the record is skipped, and
+//     NotARecord returns nil.
+//
+// what says what the record lacks, e.g. `no "output" or "output_messages"`.
+func NotARecord(in trajeval.Input, line, col int, what string) error {
+	msg := "not a record of this format: " + what
+	if !in.Lenient {
+		return &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg,
+			Hint: "a line of junk is not an empty run; remove it, or pass --lenient to skip it",
+			Err:  trajeval.ErrCorruptTrace}
+	}
+	in.Warn(trajeval.Warning{File: in.Name, Line: line, Col: col, Msg: msg + "; skipped"})
+	return nil
+}

@@ -120,7 +120,7 @@ type item struct {
 }
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	r := &reader{in: in, skipped: eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}}
+	r := &reader{in: in, skipped: eventlog.Skipped{One: `a Codex event (an object with a "type")`, Many: "Codex events"}}
 	r.reset("")
 	seen := false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
@@ -134,9 +134,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		r.t.Partial = r.t.Partial || damaged
 		e, ok := v.(map[string]any)
-		if !ok {
+		if !ok || !eventlog.Has(e, "type") {
 			if !damaged {
-				r.skipped.Line(in, n)
+				return r.skipped.Line(in, n)
 			}
 			return nil
 		}

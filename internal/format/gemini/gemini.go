@@ -120,7 +120,7 @@ type totals struct {
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	r := &reader{in: in}
 	r.reset("")
-	skipped, seen := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}, false
+	skipped, seen := eventlog.Skipped{One: `a Gemini CLI event (an object with a "type")`, Many: "Gemini CLI events"}, false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -132,9 +132,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		r.t.Partial = r.t.Partial || damaged
 		e, ok := v.(map[string]any)
-		if !ok {
+		if !ok || !eventlog.Has(e, "type") {
 			if !damaged {
-				skipped.Line(in, n)
+				return skipped.Line(in, n)
 			}
 			return nil
 		}

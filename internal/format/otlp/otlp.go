@@ -251,6 +251,11 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		if firstErr == nil {
 			firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg, Err: trajeval.ErrUnknownFormat}
 		}
+		if !in.Lenient {
+			// Never a run with the line's spans silently missing.
+			return &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg,
+				Hint: "a line that is not OTLP traces is not part of a run; remove it, or pass --lenient to skip it", Err: trajeval.ErrCorruptTrace}
+		}
 		r.in.Warn(trajeval.Warning{File: in.Name, Line: l, Col: col, Msg: msg + "; line skipped"})
 		return nil
 	})
