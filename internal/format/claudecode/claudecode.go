@@ -158,6 +158,7 @@ func (format) Sniff(head []byte) error {
 }
 
 type reader struct {
+	open bool // in the stream, an event came after the last result line
 	in   trajeval.Input
 	line int
 	mode mode
@@ -245,7 +246,15 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			r.t.ID = sid
 			r.openTurn(nil)
 			r.fresh = true
+			r.open = true
 			return nil
+		}
+		// The events of a run end with its result line.
+		switch typ {
+		case "result":
+			r.open = false
+		case "assistant", "user":
+			r.open = true
 		}
 		r.event(typ, e)
 		return nil
@@ -533,8 +542,9 @@ func (r *reader) finish() *trajeval.Trajectory {
 		t.Finish()
 		return t
 	}
-	if r.metrics.runs == 0 && len(t.Steps) > 0 {
-		r.in.Warn(trajeval.Warning{File: r.in.Name, Place: "session " + t.ID, Msg: "no result line: the run was cut off, so it reports no metrics"})
+	if r.open {
+		eventlog.Cut(r.in, t, "result")
+		r.open = false
 	}
 	mt := r.metrics
 	if mt.hasDur {

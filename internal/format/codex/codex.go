@@ -92,6 +92,7 @@ func (format) Sniff(head []byte) error {
 }
 
 type reader struct {
+	open  bool // an event came after the last turn.completed or turn.failed
 	in    trajeval.Input
 	t     *trajeval.Trajectory
 	line  int
@@ -148,6 +149,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 				// `codex exec resume` continues the thread in a new process,
 				// whose item ids start again.
 				r.items, r.running, r.batch = map[string]*item{}, 0, nil
+				r.open = true
 				return nil
 			}
 			if r.started() {
@@ -156,7 +158,15 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 				}
 			}
 			r.reset(id)
+			r.open = true
 			return nil
+		}
+		// The events of a run end with turn.completed or turn.failed.
+		switch {
+		case typ == "turn.completed" || typ == "turn.failed":
+			r.open = false
+		case eventTypes[typ]:
+			r.open = true
 		}
 		r.event(typ, e)
 		return nil
@@ -296,6 +306,10 @@ func (r *reader) step(it *item) trajeval.Step {
 
 func (r *reader) finish() *trajeval.Trajectory {
 	t := r.t
+	if r.open {
+		eventlog.Cut(r.in, t, "turn.completed")
+		r.open = false
+	}
 	for i := 1; i <= r.turn; i++ {
 		t.Turns = append(t.Turns, trajeval.Turn{FinalResponse: r.finals[i]})
 	}

@@ -88,3 +88,18 @@ func Args(v any, notJSON func()) any {
 	}
 	return v
 }
+
+// Cut is what a reader of a stream that ends each run with a closing
+// event (closing, e.g. "result") calls when t's stream ends, or the next
+// session starts, before that event came: the run was cut off, so it may
+// lack its last calls. t is marked partial, with a warning: never a whole
+// run in silence.
+func Cut(in trajeval.Input, t *trajeval.Trajectory, closing string) {
+	t.Partial = true
+	place := ""
+	if t.ID != "" {
+		place = "session " + t.ID
+	}
+	in.Warn(trajeval.Warning{File: in.Name, Place: place,
+		Msg: fmt.Sprintf("the stream ends before its closing %q event: the run was cut off and may lack its last calls; read as partial", closing)})
+}

@@ -94,6 +94,7 @@ func (format) Sniff(head []byte) error {
 }
 
 type reader struct {
+	open bool // an event came after the last result line
 	in   trajeval.Input
 	line int
 
@@ -154,7 +155,15 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			r.session, r.t.ID = sid, sid
 			r.openTurn(nil)
 			r.fresh = true
+			r.open = true
 			return nil
+		}
+		// The events of a run end with its result line.
+		switch typ {
+		case "result":
+			r.open = false
+		case "message", "tool_use", "tool_result":
+			r.open = true
 		}
 		r.event(typ, e)
 		return nil
@@ -335,6 +344,10 @@ func (r *reader) result(e map[string]any) {
 func (r *reader) finish() *trajeval.Trajectory {
 	r.closeTurn()
 	t := r.t
+	if r.open {
+		eventlog.Cut(r.in, t, "result")
+		r.open = false
+	}
 	for _, s := range t.Steps {
 		if s.ID != "" && !r.answered[s.ID] {
 			r.in.Warn(trajeval.Warning{File: r.in.Name, Line: r.placeOf[s.ID], Place: "tool_id " + s.ID,
