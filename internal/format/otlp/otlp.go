@@ -231,7 +231,13 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		td, err := u.UnmarshalTraces(line)
+		// pdata's decoder is lenient: it takes `"value":,` and raw
+		// control characters in strings. The line must be JSON first.
+		var td ptrace.Traces
+		err := errNotJSON
+		if json.Valid(line) {
+			td, err = u.UnmarshalTraces(line)
+		}
 		if err == nil {
 			r.lines++
 			r.addTraces(td, n)
@@ -288,6 +294,10 @@ func (r *reader) salvage(data []byte, line int) {
 		r.addTraces(td, line)
 	}
 }
+
+// errNotJSON stands for the error of a line that is not JSON, which
+// jsonl.Decode then describes.
+var errNotJSON = errors.New("not JSON")
 
 // readDocument reads one OTLP/JSON document, or several written one after
 // another.
