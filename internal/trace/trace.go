@@ -254,6 +254,9 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 	}
+	if err := headTooDeep(name, head); err != nil {
+		return err
+	}
 	var f trajeval.Format
 	if opts.From != "" {
 		if f, err = Lookup(opts.From); err != nil {
@@ -279,6 +282,31 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	// A line nested too deep is found by jsonl.Each, which does not know
 	// the file's name.
 	return jsonl.TooDeep(name, err)
+}
+
+// headTooDeep checks each line of a head that starts like JSON for
+// nesting deeper than jsonv.MaxDepth, before the formats sniff it: a
+// line of JSON Lines, or a document on one line, nested that deep is an
+// error at its place, as the reader would say. Each line is checked on
+// its own, so that the lines a damaged file leaves open cannot add up;
+// a pretty-printed document nested too deep is found by its reader,
+// which checks the whole.
+func headTooDeep(name string, head []byte) error {
+	if c := firstByte(head); c != '{' && c != '[' {
+		return nil
+	}
+	for n := 1; len(head) > 0; n++ {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		if err := jsonl.CheckDepth(name, line, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // gzipData reads a gzip stream whose damage (cut off, or corrupt) is

@@ -238,6 +238,9 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		if json.Valid(line) {
 			td, err = u.UnmarshalTraces(line)
 		}
+		if err == nil && !hasSpans(td, line) {
+			return jsonl.NotARecord(in, n, 0, `no "resourceSpans"`)
+		}
 		if err == nil {
 			r.lines++
 			r.addTraces(td, n)
@@ -295,6 +298,14 @@ func (r *reader) salvage(data []byte, line int) {
 	}
 }
 
+// hasSpans reports whether td, decoded from data, is OTLP traces: pdata
+// takes any object (`{}`, `{"id": "a"}`) and null as no spans, which
+// must not pass as a run with no calls. An export without spans still
+// has its resourceSpans key.
+func hasSpans(td ptrace.Traces, data []byte) bool {
+	return td.ResourceSpans().Len() > 0 || sniff.HasKey(sniff.Keys(data), "resourceSpans", "resource_spans")
+}
+
 // errNotJSON stands for the error of a line that is not JSON, which
 // jsonl.Decode then describes.
 var errNotJSON = errors.New("not JSON")
@@ -331,6 +342,12 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 			return nil
 		}
 		td, err := u.UnmarshalTraces(raw)
+		if err == nil && !hasSpans(td, raw) {
+			if err := jsonl.NotARecord(r.in, line, 0, `no "resourceSpans"`); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
 			msg, l, col := explain(raw, err, line)
 			if l == line {
