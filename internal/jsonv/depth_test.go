@@ -1,6 +1,8 @@
 package jsonv_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -67,4 +69,50 @@ func TestParser_Value_depth(t *testing.T) {
 	if _, ok := p.Value(); ok {
 		t.Fatal("Parser reads beyond MaxDepth: it must say no, so that the caller's check refuses it")
 	}
+}
+
+// FuzzCheckDepth checks CheckDepth against encoding/json's tokens: on
+// valid JSON it refuses exactly the values nested deeper than MaxDepth,
+// at the bracket that opens the level beyond; on any input it never
+// panics and places what it finds within the data.
+func FuzzCheckDepth(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"[["}]}`, nest(jsonv.MaxDepth), nest(jsonv.MaxDepth + 1), `["\"[[["]`, "{\"a\":\"cut\n[[", `[1,[2,[3]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := jsonv.CheckDepth(data)
+		var de *jsonv.DepthError
+		if err != nil && (!errors.As(err, &de) || de.Offset < 0 || de.Offset >= int64(len(data)) || de.Line < 1 || de.Col < 1) {
+			t.Fatalf("CheckDepth = %#v: not a DepthError within the data", err)
+		}
+		if !json.Valid(data) {
+			return
+		}
+		d := json.NewDecoder(bytes.NewReader(data))
+		depth, deepest, at := 0, 0, int64(-1)
+		for {
+			before := d.InputOffset()
+			tok, terr := d.Token()
+			if terr != nil {
+				break
+			}
+			switch tok {
+			case json.Delim('{'), json.Delim('['):
+				if depth++; depth > deepest {
+					deepest = depth
+					if depth == jsonv.MaxDepth+1 {
+						at = before + int64(len(data[before:])-len(bytes.TrimLeft(data[before:], " \t\r\n,:")))
+					}
+				}
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+		}
+		if (deepest > jsonv.MaxDepth) != (err != nil) {
+			t.Fatalf("nesting %d levels, CheckDepth = %v", deepest, err)
+		}
+		if err != nil && de.Offset != at {
+			t.Fatalf("CheckDepth at offset %d, the bracket of level %d is at %d", de.Offset, jsonv.MaxDepth+1, at)
+		}
+	})
 }
