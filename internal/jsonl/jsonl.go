@@ -1,6 +1,10 @@
 // Package jsonl reads JSON Lines and places JSON errors at a line and
 // column.
 //
+// Traces and results files are untrusted: every line Each hands on, and
+// every value Decode reads, has been checked for nesting deeper than
+// jsonv.MaxDepth before anything decodes it (see jsonv.CheckDepth).
+//
 // Lines may be of any length: it does not use bufio.Scanner, whose default
 // limit of 64 KiB would reject a long trace line.
 package jsonl

@@ -12,6 +12,16 @@
 // error) is an error at its line and column, unless read leniently (see
 // Options.Lenient and trajeval.Input.Damage).
 //
+// Traces are untrusted, and checked before they are decoded:
+//  1. JSON nested deeper than jsonv.MaxDepth is an error at its line and
+//     column, read leniently or not: the lines of the head before the
+//     formats sniff it, then each line or document as its reader reads it.
+//  2. Every text format is checked as UTF-8 as it is read: an invalid
+//     sequence is an error at its place, or read leniently a warning, and
+//     the readers decode it as U+FFFD.
+//  3. A record with none of its format's fields is an error at its line
+//     (skipped with a warning when read leniently), never an empty run.
+//
 // A format forced by name (--from, Read's from) is used whatever the file
 // holds, but it still sniffs the head, so that forcing the wrong format
 // never reads nothing in silence:

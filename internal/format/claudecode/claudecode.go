@@ -42,6 +42,9 @@
 //     usage (input counts input_tokens plus the cache creation and cache
 //     read tokens); llm_calls is the number of distinct message ids. Resumed
 //     runs add up.
+//  8. A run ends with its result line. A trajectory whose stream stops
+//     after other events (the process was killed, the output cut) is
+//     partial, with a warning: it may lack its last calls and its metrics.
 //
 // # Session transcripts
 //

@@ -44,6 +44,11 @@
 //  7. The stream has no times: steps have no start, end or duration.
 //  8. metrics.tokens sums the usage of turn.completed lines (input_tokens
 //     already counts cached_input_tokens); nothing else is reported.
+//  9. A run ends with turn.completed or turn.failed. A trajectory whose
+//     stream stops after other events (the process was killed, the output
+//     cut) is partial, with a warning: it may lack its last calls.
+//  10. A line that is not an object with a "type" is not an event: an
+//     error, or with --lenient a warning, never an empty run.
 //
 // The file is read line by line; only the current trajectory is held.
 package codex

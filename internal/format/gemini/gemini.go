@@ -35,6 +35,11 @@
 //     input, output and total tokens; resumed invocations add up.
 //  8. A tool_id seen twice is one step; a result for an unknown id, a
 //     second result and a call left without a result are each reported.
+//  9. A run ends with its result line. A trajectory whose stream stops
+//     after other events (the process was killed, the output cut) is
+//     partial, with a warning: it may lack its last calls.
+//  10. A line that is not an object with a "type" is not an event: an
+//     error, or with --lenient a warning, never an empty run.
 //
 // The file is read line by line; only the current trajectory is held.
 package gemini
