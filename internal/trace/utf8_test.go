@@ -1,11 +1,13 @@
 package trace_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/trace"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -60,4 +62,27 @@ func TestReadFrom_utf8(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadFrom_utf8 checks the UTF-8 check on any bytes, read one byte at
+// a time so that sequences split between reads: read strictly, data that
+// is not UTF-8 is an error, and data that is never is one for its
+// encoding; read leniently, no error is about the encoding.
+func FuzzReadFrom_utf8(f *testing.F) {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a☀"}}`, "{\"a\":\"\xff\"}", "{\"a\":\"\xe2\x82\"}", "{\"a\":\"\xf0\x9d\x84\x9e\"}\n{\"b\":\"\xed\xa0\x80\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, lenient := range []bool{false, true} {
+			opts := trace.Options{From: "mcp", Lenient: lenient}
+			err := trace.ReadFrom(context.Background(), "x.jsonl", iotest.OneByteReader(bytes.NewReader(data)), opts, func(*trajeval.Trajectory) error { return nil })
+			aboutUTF8 := err != nil && strings.Contains(err.Error(), "invalid UTF-8")
+			switch {
+			case !lenient && !utf8.Valid(data) && err == nil:
+				t.Fatalf("read strictly: no error on data that is not UTF-8")
+			case (lenient || utf8.Valid(data)) && aboutUTF8:
+				t.Fatalf("read (lenient %v): %v, on data that is UTF-8 or read leniently", lenient, err)
+			}
+		}
+	})
 }
