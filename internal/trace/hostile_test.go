@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -95,8 +96,8 @@ var jsonEscaped = strings.NewReplacer("\x1b", `\u001b`, "\x07", `\u0007`).Replac
 //  3. cut-end: for the streams with a closing event, the file without its
 //     last line, that event;
 //  4. utf8: a byte 0xff in the first string value;
-//  5. control: the first step's name and the first trajectory's id with
-//     control and bidi characters added.
+//  5. control: the first step's name, the first trajectory's id and a
+//     string argument with control and bidi characters added.
 //
 // otlp-proto is binary: only its junk and cut-mid files are made.
 func smallHostile(t *testing.T) []hostileFile {
@@ -143,15 +144,17 @@ func smallHostile(t *testing.T) []hostileFile {
 		}
 		bad := slices.Concat(body[:loc[1]], []byte{0xff}, body[loc[1]:], []byte("\n"))
 		add("utf8", bad, refused)
-		stepName, id := firstNames(t, name, data)
+		stepName, id, arg := firstNames(t, name, data)
 		ctl := bytes.ReplaceAll(data, []byte(`"`+stepName+`"`), []byte(`"`+stepName+jsonEscaped+`"`))
-		if id != "" && id != stepName {
-			ctl = bytes.ReplaceAll(ctl, []byte(`"`+id+`"`), []byte(`"`+id+jsonEscaped+`"`))
+		for _, s := range []string{id, arg} {
+			if s != "" && s != stepName {
+				ctl = bytes.ReplaceAll(ctl, []byte(`"`+s+`"`), []byte(`"`+s+jsonEscaped+`"`))
+			}
 		}
 		if bytes.Equal(ctl, data) {
 			t.Fatalf("%s: the step name %q is nowhere as a JSON string", rel, stepName)
 		}
-		add("control", ctl, kept, stepName+hostileText, id+hostileText)
+		add("control", ctl, kept, stepName+hostileText, id+hostileText, arg+hostileText)
 	}
 	return files
 }
@@ -161,20 +164,29 @@ var stringValue = regexp.MustCompile(`":\s*"`)
 
 // firstNames reads data as format and returns its first step's name and
 // first trajectory's id.
-func firstNames(t *testing.T, format string, data []byte) (step, id string) {
+func firstNames(t *testing.T, format string, data []byte) (step, id, arg string) {
 	err := trace.ReadFrom(context.Background(), format, bytes.NewReader(data), trace.Options{From: format}, func(tr *trajeval.Trajectory) error {
 		if id == "" {
 			id = tr.ID
 		}
-		if step == "" && len(tr.Steps) > 0 {
-			step = tr.Steps[0].Name
+		for _, s := range tr.Steps {
+			if step == "" {
+				step = s.Name
+			}
+			if args, ok := s.Args.(map[string]any); ok && arg == "" {
+				for _, k := range slices.Sorted(maps.Keys(args)) {
+					if v, ok := args[k].(string); ok && len(v) > 2 && arg == "" {
+						arg = v
+					}
+				}
+			}
 		}
 		return nil
 	})
 	if err != nil || step == "" {
 		t.Fatalf("%s sample: %v, first step %q: it must read, with a step", format, err, step)
 	}
-	return step, id
+	return step, id, arg
 }
 
 // bigHostile returns the files too big to keep: deep nesting (one level
@@ -196,7 +208,7 @@ func bigHostile(t *testing.T) []hostileFile {
 			deep := slices.Concat(data[:open+1], []byte(`"deep":`+strings.Repeat("[", n)+strings.Repeat("]", n)+","), data[open+1:])
 			files = append(files, hostileFile{name, fmt.Sprintf("deep-%d", n), deep, tooDeep, nil})
 		}
-		stepName, id := firstNames(t, name, data)
+		stepName, id, _ := firstNames(t, name, data)
 		if id == stepName {
 			id = ""
 		}
@@ -210,10 +222,10 @@ func bigHostile(t *testing.T) []hostileFile {
 	return files
 }
 
-// TestHostile reads every file of the hostile corpus with every reader,
+// TestReadFrom_hostile reads every file of the hostile corpus with every reader,
 // strictly and leniently: no reader panics, and none passes junk or
 // damage in silence.
-func TestHostile(t *testing.T) {
+func TestReadFrom_hostile(t *testing.T) {
 	small := smallHostile(t)
 	if *update {
 		if err := os.RemoveAll(hostileDir); err != nil {
@@ -234,7 +246,7 @@ func TestHostile(t *testing.T) {
 		kept = append(kept, filepath.Join(f.format, f.kind))
 		onDisk, err := os.ReadFile(filepath.Join(hostileDir, f.format, f.kind))
 		if err != nil || !bytes.Equal(onDisk, f.data) {
-			t.Errorf("testdata/hostile/%s/%s is not what the generator makes (run go test ./internal/trace -run TestHostile -update)", f.format, f.kind)
+			t.Errorf("testdata/hostile/%s/%s is not what the generator makes (run go test ./internal/trace -run TestReadFrom_hostile -update)", f.format, f.kind)
 		}
 	}
 	if err := filepath.WalkDir(hostileDir, func(path string, d os.DirEntry, err error) error {
