@@ -50,6 +50,10 @@ var hostileSamples = map[string]string{
 	"tau2":             "tau2/testdata/tau2/airline.json",
 }
 
+// linesOnly are the formats read as JSON Lines only, where a value never
+// spans lines.
+var linesOnly = map[string]bool{"codex": true, "gemini-cli": true, "claude-code": true, "mcp": true, "bfcl": true, "vertex-dataset": true}
+
 // closing names the event that ends each run, in the formats that have
 // one.
 var closing = map[string]string{"codex": "turn.completed", "gemini-cli": "result", "claude-code": "result"}
@@ -191,7 +195,7 @@ func firstNames(t *testing.T, format string, data []byte) (step, id, arg string)
 
 // bigHostile returns the files too big to keep: deep nesting (one level
 // beyond the limit, and a hundred thousand levels, which the decoders
-// would recurse through) and a step name of over a MiB, longer than the
+// would recurse through), on one line and pretty-printed, and a step name of over a MiB, longer than the
 // head that detection sees.
 func bigHostile(t *testing.T) []hostileFile {
 	var files []hostileFile
@@ -207,6 +211,14 @@ func bigHostile(t *testing.T) []hostileFile {
 		for _, n := range []int{jsonv.MaxDepth + 1, 100000} {
 			deep := slices.Concat(data[:open+1], []byte(`"deep":`+strings.Repeat("[", n)+strings.Repeat("]", n)+","), data[open+1:])
 			files = append(files, hostileFile{name, fmt.Sprintf("deep-%d", n), deep, tooDeep, nil})
+			// Pretty-printed, a bracket a line: no line is deep, the
+			// document is. A reader of JSON Lines only sees broken lines.
+			pretty := slices.Concat(data[:open+1], []byte("\n\"deep\":"+strings.Repeat("[\n", n)+strings.Repeat("]\n", n)+","), data[open+1:])
+			want := tooDeep
+			if linesOnly[name] {
+				want = refused
+			}
+			files = append(files, hostileFile{name, fmt.Sprintf("deep-%d-pretty", n), pretty, want, nil})
 		}
 		stepName, id, _ := firstNames(t, name, data)
 		if id == stepName {
