@@ -99,7 +99,9 @@ var jsonEscaped = strings.NewReplacer("\x1b", `\u001b`, "\x07", `\u0007`).Replac
 //  2. cut-mid: the file cut off two thirds in, inside a record;
 //  3. cut-end: for the streams with a closing event, the file without its
 //     last line, that event;
-//  4. utf8: a byte 0xff in the first string value;
+//  4. utf8: a byte 0xff in the first string value; syntax-no-value and
+//     syntax-nul: that value's place taken by a comma (`"key":,"text"`),
+//     a raw NUL at its start (in the first line of JSON Lines);
 //  5. control: the first step's name, the first trajectory's id and a
 //     string argument with control and bidi characters added.
 //
@@ -148,6 +150,12 @@ func smallHostile(t *testing.T) []hostileFile {
 		}
 		bad := slices.Concat(body[:loc[1]], []byte{0xff}, body[loc[1]:], []byte("\n"))
 		add("utf8", bad, refused)
+		// Invalid JSON a lenient decoder might take: a value left out, a
+		// raw NUL in a string.
+		if loc := stringValue.FindIndex(valid); loc != nil {
+			add("syntax-no-value", slices.Concat(valid[:loc[1]-1], []byte(","), valid[loc[1]-1:], []byte("\n")), refused)
+			add("syntax-nul", slices.Concat(valid[:loc[1]], []byte{0}, valid[loc[1]:], []byte("\n")), refused)
+		}
 		stepName, id, arg := firstNames(t, name, data)
 		ctl := bytes.ReplaceAll(data, []byte(`"`+stepName+`"`), []byte(`"`+stepName+jsonEscaped+`"`))
 		for _, s := range []string{id, arg} {
