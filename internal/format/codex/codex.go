@@ -146,8 +146,8 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			}
 			return nil
 		}
-		seen = true
 		typ, _ := e["type"].(string)
+		seen = seen || eventTypes[typ] // events of other types alone are no run
 		if typ == "thread.started" {
 			id, _ := e["thread_id"].(string)
 			if id != "" && id == r.t.ID {
@@ -181,7 +181,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	}
 	r.skipped.Report(in)
 	if !seen {
-		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Codex events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
+		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Codex events: no line is thread.started, turn.* or item.*", Err: trajeval.ErrEmptyTrace}
 	}
 	return yield(r.finish())
 }

@@ -98,6 +98,9 @@ func (format) Sniff(head []byte) error {
 	return &trajeval.SniffError{Closeness: closeness, Why: "no init, message or tool_use event with a timestamp"}
 }
 
+// eventTypes are the events of the stream.
+var eventTypes = map[string]bool{"init": true, "message": true, "tool_use": true, "tool_result": true, "result": true}
+
 type reader struct {
 	open bool // an event came after the last result line
 	in   trajeval.Input
@@ -144,8 +147,8 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			}
 			return nil
 		}
-		seen = true
 		typ, _ := e["type"].(string)
+		seen = seen || eventTypes[typ] // events of other types alone are no run
 		if typ != "tool_use" {
 			r.batch = nil
 		}
@@ -178,7 +181,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	}
 	skipped.Report(in)
 	if !seen {
-		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Gemini CLI events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
+		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Gemini CLI events: no line is init, message, tool_use, tool_result or result", Err: trajeval.ErrEmptyTrace}
 	}
 	return yield(r.finish())
 }
