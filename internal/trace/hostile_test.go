@@ -105,7 +105,8 @@ var jsonEscaped = strings.NewReplacer("\x1b", `\u001b`, "\x07", `\u0007`).Replac
 //  5. control: the first step's name, the first trajectory's id and a
 //     string argument with control and bidi characters added.
 //
-// otlp-proto is binary: only its junk and cut-mid files are made.
+// otlp-proto is binary: only its junk, cut-mid and utf8 files are made,
+// its utf8 file with a byte of the first tool name changed.
 func smallHostile(t *testing.T) []hostileFile {
 	var files []hostileFile
 	for _, name := range trace.Names() {
@@ -135,6 +136,16 @@ func smallHostile(t *testing.T) []hostileFile {
 		}
 		add("cut-mid", slices.Clone(body[:at]), refused)
 		if name == "otlp-proto" {
+			// A byte of the first tool name made invalid: the same length,
+			// so that the message stays whole.
+			stepName, _, _ := firstNames(t, name, data)
+			i := bytes.Index(data, []byte(stepName))
+			if i < 0 {
+				t.Fatalf("%s: the step name %q is not in the file", rel, stepName)
+			}
+			bad := slices.Clone(data)
+			bad[i+1] = 0xff
+			add("utf8", bad, refused)
 			continue
 		}
 		if ev, ok := closing[name]; ok {

@@ -18,7 +18,8 @@
 //     formats sniff it, then each line or document as its reader reads it.
 //  2. Every text format is checked as UTF-8 as it is read: an invalid
 //     sequence is an error at its place, or read leniently a warning, and
-//     the readers decode it as U+FFFD.
+//     the readers decode it as U+FFFD. OTLP protobuf, which is binary,
+//     checks its strings itself.
 //  3. A record with none of its format's fields is an error at its line
 //     (skipped with a warning when read leniently), never an empty run.
 //

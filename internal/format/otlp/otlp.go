@@ -446,6 +446,9 @@ func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error 
 		if err != nil {
 			return r.protoError(off, "bad ResourceSpans", err)
 		}
+		if err := r.checkUTF8(td, off); err != nil {
+			return err
+		}
 		r.addTraces(td, 0)
 		off += int64(len(rec))
 	}
@@ -478,6 +481,9 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 		td, err := u.UnmarshalTraces(msg)
 		if err != nil {
 			return r.protoError(off, "bad TracesData message", err)
+		}
+		if err := r.checkUTF8(td, off); err != nil {
+			return err
 		}
 		r.addTraces(td, 0)
 		off += 4 + int64(n)
