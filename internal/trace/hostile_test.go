@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -214,8 +215,8 @@ func firstNames(t *testing.T, format string, data []byte) (step, id, arg string)
 
 // bigHostile returns the files too big to keep: deep nesting (one level
 // beyond the limit, and a hundred thousand levels, which the decoders
-// would recurse through), on one line and pretty-printed, and a step name of over a MiB, longer than the
-// head that detection sees.
+// would recurse through), on one line and pretty-printed, and a string
+// of over a MiB, longer than the head that detection sees.
 func bigHostile(t *testing.T) []hostileFile {
 	var files []hostileFile
 	for _, name := range trace.Names() {
@@ -232,6 +233,7 @@ func bigHostile(t *testing.T) []hostileFile {
 			files = append(files, hostileFile{name, fmt.Sprintf("deep-%d", n), deep, tooDeep, nil})
 			// Pretty-printed, a bracket a line: no line is deep, the
 			// document is. A reader of JSON Lines only sees broken lines.
+			n := min(n, 10001) // beyond encoding/json's limit, and quick to read
 			pretty := slices.Concat(data[:open+1], []byte("\n\"deep\":"+strings.Repeat("[\n", n)+strings.Repeat("]\n", n)+","), data[open+1:])
 			want := tooDeep
 			if linesOnly[name] {
@@ -239,16 +241,16 @@ func bigHostile(t *testing.T) []hostileFile {
 			}
 			files = append(files, hostileFile{name, fmt.Sprintf("deep-%d-pretty", n), pretty, want, nil})
 		}
-		stepName, id, _ := firstNames(t, name, data)
-		if id == stepName {
-			id = ""
-		}
+		// A string argument (else the tool name) of over a MiB.
+		stepName, _, arg := firstNames(t, name, data)
 		long := strings.Repeat("x", 1<<20+1)
-		huge := bytes.ReplaceAll(data, []byte(`"`+stepName+`"`), []byte(`"`+stepName+long+`"`))
-		if id != "" {
-			huge = bytes.ReplaceAll(huge, []byte(`"`+id+`"`), []byte(`"`+id+long+`"`))
+		s := cmp.Or(arg, stepName)
+		huge := bytes.ReplaceAll(data, []byte(`"`+s+`"`), []byte(`"`+s+long+`"`))
+		if bytes.Equal(huge, data) { // the argument is inside JSON text
+			s = stepName
+			huge = bytes.ReplaceAll(data, []byte(`"`+s+`"`), []byte(`"`+s+long+`"`))
 		}
-		files = append(files, hostileFile{name, "huge-name", huge, kept, []string{stepName + long, id + long}})
+		files = append(files, hostileFile{name, "huge-string", huge, kept, []string{s + long}})
 	}
 	return files
 }
