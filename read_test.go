@@ -25,7 +25,8 @@ func TestRead(t *testing.T) {
 		{"damaged", cutTrace, "openai-chat", trajeval.ErrCorruptTrace, "a cut-off trace is an error, never a partial score"},
 		{"damaged detected", cutTrace, "", trajeval.ErrCorruptTrace, "detection sees the damage too"},
 		{"empty", "  \n", "", trajeval.ErrEmptyTrace, "an empty input holds no trajectory"},
-		{"no trajectory", `{}`, "openai-chat", trajeval.ErrEmptyTrace, "an input that holds no trajectory is an error, as in the command"},
+		{"no trajectory", `[]`, "trajeval", trajeval.ErrEmptyTrace, "an input that holds no trajectory is an error, as in the command"},
+		{"junk", `{}`, "openai-chat", trajeval.ErrCorruptTrace, "a record with none of the format's fields is an error, never an empty run"},
 		{"unknown format", `{}`, "openai", trajeval.ErrUnknownFormat, "a format name that does not exist is an error"},
 		{"unrecognised", `{"hello": "world"}`, "", trajeval.ErrUnknownFormat, "no reader claims it"},
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
@@ -192,6 +193,9 @@ func parseRow(line []byte) (trajeval.CaseResult, string) {
 	var r trajeval.CaseResult
 	if len(bytes.TrimSpace(line)) == 0 {
 		return r, "a blank line"
+	}
+	if err := jsonv.CheckDepth(line); err != nil {
+		return r, err.Error()
 	}
 	if err := json.Unmarshal(line, &r); err != nil {
 		return r, "not valid JSON"

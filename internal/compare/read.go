@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -132,6 +133,9 @@ func Parse(name string, data []byte) (*File, error) {
 		f.Rows = append(f.Rows, Row{CaseResult: row, Line: n})
 		return nil
 	})
+	if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
+		return nil, &FileError{File: name, Line: de.Line, Col: de.Col, Msg: de.Error(), Hint: "no results file nests this deep: it is corrupt", Err: ErrDamaged}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,8 @@ func TestParse(t *testing.T) {
 			`x.jsonl:1:47: not a trajeval result row: expected a number for "score", got a string`, "the value's place"},
 		{"a negative attempt", strings.Replace(rowA1, `"attempt":1`, `"attempt":-1`, 1), compare.ErrNotResults,
 			"x.jsonl:1: not a trajeval result row: attempt -1 is below 1", "attempts count from 1"},
+		{"nested too deep", rowA + "\n" + `{"id":"b","x":` + strings.Repeat("[", 200) + "\n", compare.ErrDamaged,
+			"x.jsonl:2:142: JSON nested deeper than 128 levels of arrays and objects (no results file nests this deep", "refused before any decoder recurses"},
 		{"the JSON report", "{\n  \"summary\": {\"cases\": 1},\n  \"cases\": [" + rowA + "]\n}\n", compare.ErrNotResults,
 			"x.jsonl:1:1: this is the JSON report of trajeval eval --format json, not JSON Lines", "--format json instead of --out"},
 	}

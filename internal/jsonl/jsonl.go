@@ -1,6 +1,10 @@
 // Package jsonl reads JSON Lines and places JSON errors at a line and
 // column.
 //
+// Traces and results files are untrusted: every line Each hands on, and
+// every value Decode reads, has been checked for nesting deeper than
+// jsonv.MaxDepth before anything decodes it (see jsonv.CheckDepth).
+//
 // Lines may be of any length: it does not use bufio.Scanner, whose default
 // limit of 64 KiB would reject a long trace line.
 package jsonl
@@ -16,13 +20,16 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Each calls fn with every non-blank line of r (without its line ending
 // and trailing white space, with its leading white space, so that columns
 // count from the start of the line) and its 1-based line number. The line's bytes are only valid during the
-// call. It stops at the first error fn returns.
+// call. It stops at the first error fn returns, and at a line nested
+// deeper than MaxDepth, with a *jsonv.DepthError placed at its line and column,
+// before fn sees it.
 func Each(r io.Reader, fn func(line []byte, n int) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
@@ -41,6 +48,11 @@ func Each(r io.Reader, fn func(line []byte, n int) error) error {
 			return err
 		}
 		if t := bytes.TrimRight(line, " \t\r\n"); len(bytes.TrimSpace(t)) > 0 {
+			if derr := jsonv.CheckDepth(t); derr != nil {
+				de := derr.(*jsonv.DepthError)
+				de.Line = n
+				return de
+			}
 			if ferr := fn(t, n); ferr != nil {
 				return ferr
 			}
@@ -76,7 +88,13 @@ func (e *TrailingError) Error() string { return "unexpected data after the JSON 
 // Decode reads the one JSON value of data with exact numbers
 // (json.Number). Its errors place themselves for Describe: offsets count
 // from the start of data.
+//
+// JSON nested deeper than MaxDepth is a *jsonv.DepthError, found before
+// decoding.
 func Decode(data []byte) (any, error) {
+	if err := jsonv.CheckDepth(data); err != nil {
+		return nil, err
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v any
@@ -96,9 +114,12 @@ func ErrorOffset(data []byte, err error) (int64, bool) {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	var tr *TrailingError
+	var de *jsonv.DepthError
 	switch {
 	case errors.As(err, &tr):
 		return tr.Offset, true
+	case errors.As(err, &de):
+		return de.Offset, true
 	case errors.As(err, &se):
 		// The offset counts the offending byte itself: point at it.
 		return max(se.Offset-1, 0), true
@@ -135,9 +156,12 @@ func Describe(data []byte, err error, firstLine int) (msg string, line, col int)
 		return "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: "), firstLine, 0
 	}
 	var te *json.UnmarshalTypeError
+	var de *jsonv.DepthError
 	switch {
 	case errors.As(err, &te):
 		msg = typeMessage(te)
+	case errors.As(err, &de):
+		msg = de.Error()
 	case err.Error() == "":
 		msg = "invalid JSON"
 	default:
@@ -240,7 +264,9 @@ func isLiteral(c byte) bool {
 // Salvage reads the JSON value at the start of data as far as it is
 // whole: when it is cut off or broken part-way, it returns what came
 // before the break, with the open arrays and objects closed and the broken
-// value dropped; nil when nothing came before. Numbers stay exact.
+// value dropped; nil when nothing came before. Numbers stay exact. It
+// stops at the bracket that opens level MaxDepth+1, as if the data ended
+// there.
 func Salvage(data []byte) any {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
@@ -295,6 +321,12 @@ func Salvage(data []byte) any {
 		}
 		switch t := tok.(type) {
 		case json.Delim:
+			if (t == '{' || t == '[') && len(stack) == jsonv.MaxDepth {
+				for len(stack) > 0 {
+					closeTop()
+				}
+				return root
+			}
 			switch t {
 			case '{':
 				stack = append(stack, &frame{obj: map[string]any{}, isObj: true})
@@ -316,6 +348,9 @@ func Salvage(data []byte) any {
 // a *trajeval.TraceError (damage to a compressed file, say) or the end of
 // the context as it is, any other error as "cannot read the trace".
 func ReadError(name string, err error) error {
+	if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
+		return TooDeep(name, err)
+	}
 	var te *trajeval.TraceError
 	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -329,4 +364,51 @@ func ReadError(name string, err error) error {
 func Damaged(in trajeval.Input, data []byte, err error, firstLine int) error {
 	msg, line, col := Describe(data, err, firstLine)
 	return in.Damage(line, col, msg)
+}
+
+// TooDeep returns err, found reading the file name, as a
+// *trajeval.TraceError placed at its line and column when it is a
+// *jsonv.DepthError of its own (not one a TraceError already wraps); any
+// other error as it is. Depth is never damage that --lenient reads past:
+// the data is hostile or corrupt beyond repair.
+func TooDeep(name string, err error) error {
+	var te *trajeval.TraceError
+	var de *jsonv.DepthError
+	if errors.As(err, &te) || !errors.As(err, &de) {
+		return err
+	}
+	return &trajeval.TraceError{File: name, Line: de.Line, Col: de.Col, Msg: de.Error(), Hint: jsonv.DepthHint, Err: err}
+}
+
+// CheckDepth is jsonv.CheckDepth for data read from the file name, whose
+// first line is firstLine: JSON nested deeper than jsonv.MaxDepth is a
+// *trajeval.TraceError at its line and column.
+func CheckDepth(name string, data []byte, firstLine int) error {
+	err := jsonv.CheckDepth(data)
+	if err == nil {
+		return nil
+	}
+	de := err.(*jsonv.DepthError)
+	de.Line += firstLine - 1
+	return TooDeep(name, de)
+}
+
+// NotARecord is what a reader calls for a record, at line and col of in,
+// that has none of its format's fields: `{}`, `null`, `{"id": "a"}`. It
+// is never an empty run:
+//  1. read strictly, it is a *trajeval.TraceError wrapping
+//     trajeval.ErrCorruptTrace, which the reader returns;
+//  2. read leniently, it is a warning, the record is skipped, and
+//     NotARecord returns nil.
+//
+// what says what the record lacks, e.g. `no "output" or "output_messages"`.
+func NotARecord(in trajeval.Input, line, col int, what string) error {
+	msg := "not a record of this format: " + what
+	if !in.Lenient {
+		return &trajeval.TraceError{File: in.Name, Line: line, Col: col, Msg: msg,
+			Hint: "a line of junk is not an empty run; remove it, or pass --lenient to skip it",
+			Err:  trajeval.ErrCorruptTrace}
+	}
+	in.Warn(trajeval.Warning{File: in.Name, Line: line, Col: col, Msg: msg + "; skipped"})
+	return nil
 }

@@ -2,10 +2,12 @@ package jsonl_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 func TestDescribe(t *testing.T) {
@@ -91,5 +93,55 @@ func TestSalvage(t *testing.T) {
 		if string(got) != tt.want {
 			t.Errorf("Salvage(%q) = %s, want %s: %s", tt.in, got, tt.want, tt.reason)
 		}
+	}
+}
+
+func TestEach_depth(t *testing.T) {
+	deep := strings.Repeat("[", jsonv.MaxDepth+1) + strings.Repeat("]", jsonv.MaxDepth+1)
+	var seen []int
+	err := jsonl.Each(strings.NewReader("{}\n  "+deep+"\n{}\n"), func(_ []byte, n int) error {
+		seen = append(seen, n)
+		return nil
+	})
+	var de *jsonv.DepthError
+	if !errors.As(err, &de) || de.Line != 2 || de.Col != jsonv.MaxDepth+3 {
+		t.Fatalf("Each = %v (%+v), want a *DepthError at 2:%d", err, de, jsonv.MaxDepth+3)
+	}
+	if len(seen) != 1 {
+		t.Errorf("fn saw lines %v, want only line 1: the deep line is refused before fn decodes it", seen)
+	}
+	if got := jsonl.TooDeep("x.jsonl", err).Error(); !strings.HasPrefix(got, "x.jsonl:2:131: JSON nested deeper than 128") {
+		t.Errorf("TooDeep = %q, want it placed in the file", got)
+	}
+}
+
+func TestSalvage_depth(t *testing.T) {
+	deep := `{"a":` + strings.Repeat("[", 100000)
+	v := jsonl.Salvage([]byte(deep))
+	depth := 0
+	for x := v; ; depth++ {
+		switch y := x.(type) {
+		case map[string]any:
+			x = y["a"]
+			continue
+		case []any:
+			if len(y) > 0 {
+				x = y[0]
+				continue
+			}
+		}
+		break
+	}
+	if depth > jsonv.MaxDepth {
+		t.Errorf("Salvage built %d levels, want at most %d: what it returns is decoded again, recursively", depth, jsonv.MaxDepth)
+	}
+}
+
+func TestDescribe_depth(t *testing.T) {
+	data := []byte("{\"a\":\n" + strings.Repeat("[", 200))
+	_, err := jsonl.Decode(data)
+	msg, line, col := jsonl.Describe(data, err, 10)
+	if !errors.Is(err, jsonv.ErrTooDeep) || line != 11 || col != jsonv.MaxDepth || !strings.Contains(msg, "nested deeper") {
+		t.Errorf("Describe = %q at %d:%d (err %v), want the depth at 11:%d", msg, line, col, err, jsonv.MaxDepth)
 	}
 }

@@ -18,8 +18,12 @@ import (
 	"strings"
 )
 
-// Decode reads one JSON value from b with exact numbers.
+// Decode reads one JSON value from b with exact numbers. JSON nested
+// deeper than MaxDepth is a *DepthError, found before decoding.
 func Decode(b []byte) (any, error) {
+	if err := CheckDepth(b); err != nil {
+		return nil, err
+	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any

@@ -10,9 +10,10 @@ import (
 // scanner with no reflection, names interned. It is a fast path, not a
 // validator of its own: on anything it does not read exactly as
 // encoding/json with UseNumber would (a syntax error, invalid UTF-8, a lone
-// surrogate, nesting deeper than encoding/json allows) it says no (ok
-// false), and the caller decodes the same bytes with encoding/json, whose
-// result, error or salvage is then the answer. So for every input the
+// surrogate, nesting deeper than MaxDepth) it says no (ok false), and the
+// caller decodes the same bytes with encoding/json, whose result, error or
+// salvage is then the answer; the caller checks the depth (CheckDepth)
+// before it does. So for every input the
 // Parser accepts, its values are those encoding/json gives.
 //
 // A Parser is used by one goroutine at a time; its values do not share
@@ -29,8 +30,9 @@ type Parser struct {
 	recent [256]string
 }
 
-// maxDepth is encoding/json's limit on nesting.
-const maxDepth = 10000
+// maxDepth is the limit on nesting: deeper input is refused before any
+// recursive decoder runs (see CheckDepth).
+const maxDepth = MaxDepth
 
 // maxNames bounds the interned strings, and maxNameLen their length.
 const (

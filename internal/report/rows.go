@@ -2,10 +2,12 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -64,6 +66,9 @@ func ReadRows(r io.Reader, name string) (rows []Row, warnings []string, err erro
 		rows = append(rows, row)
 		return nil
 	})
+	if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
+		err = fmt.Errorf("%s:%d:%d: %w (is this a results file written by eval --out?)", name, de.Line, de.Col, de)
+	}
 	return rows, warnings, err
 }
 

@@ -12,6 +12,17 @@
 // error) is an error at its line and column, unless read leniently (see
 // Options.Lenient and trajeval.Input.Damage).
 //
+// Traces are untrusted, and checked before they are decoded:
+//  1. JSON nested deeper than jsonv.MaxDepth is an error at its line and
+//     column, read leniently or not: the lines of the head before the
+//     formats sniff it, then each line or document as its reader reads it.
+//  2. Every text format is checked as UTF-8 as it is read: an invalid
+//     sequence is an error at its place, or read leniently a warning, and
+//     the readers decode it as U+FFFD. OTLP protobuf, which is binary,
+//     checks its strings itself.
+//  3. A record with none of its format's fields is an error at its line
+//     (skipped with a warning when read leniently), never an empty run.
+//
 // A format forced by name (--from, Read's from) is used whatever the file
 // holds, but it still sniffs the head, so that forcing the wrong format
 // never reads nothing in silence:
@@ -54,6 +65,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval/internal/format/otlp"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -253,6 +265,9 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return &trajeval.TraceError{File: name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 	}
+	if err := headTooDeep(name, head); err != nil {
+		return err
+	}
 	var f trajeval.Format
 	if opts.From != "" {
 		if f, err = Lookup(opts.From); err != nil {
@@ -267,10 +282,42 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		opts.Detected(f.Name())
 	}
 	in.R = br
-	if opts.From != "" {
-		return readForced(ctx, f, in, head, yield)
+	if f != otlp.Proto { // the one binary format
+		in.R = newUTF8Check(br, in)
 	}
-	return f.Read(ctx, in, yield)
+	if opts.From != "" {
+		err = readForced(ctx, f, in, head, yield)
+	} else {
+		err = f.Read(ctx, in, yield)
+	}
+	// A line nested too deep is found by jsonl.Each, which does not know
+	// the file's name.
+	return jsonl.TooDeep(name, err)
+}
+
+// headTooDeep checks each line of a head that starts like JSON for
+// nesting deeper than jsonv.MaxDepth, before the formats sniff it: a
+// line of JSON Lines, or a document on one line, nested that deep is an
+// error at its place, as the reader would say. Each line is checked on
+// its own, so that the lines a damaged file leaves open cannot add up;
+// a pretty-printed document nested too deep is found by its reader,
+// which checks the whole.
+func headTooDeep(name string, head []byte) error {
+	if c := firstByte(head); c != '{' && c != '[' {
+		return nil
+	}
+	for n := 1; len(head) > 0; n++ {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		if err := jsonl.CheckDepth(name, line, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // gzipData reads a gzip stream whose damage (cut off, or corrupt) is

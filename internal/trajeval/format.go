@@ -44,8 +44,10 @@ const damageHint = "the file is truncated or corrupt; fix it, or pass --lenient 
 //     on with the next line) and marks every trajectory the damage may
 //     have cut short Partial.
 //
-// Data that is valid but not what the format expects (a JSON line that is
-// not an event) is not damage: readers skip it with a warning.
+// Data that is valid JSON but not a record of the format (a line `{}`,
+// `null` or `{"id": "a"}` among events) is not damage but junk, which is
+// never an empty run: an error at its line, or read leniently a warning,
+// the record skipped (see jsonl.NotARecord).
 func (in Input) Damage(line, col int, reason string) error {
 	if reason == "" {
 		reason = "the trace is not valid"

@@ -141,6 +141,9 @@ func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	if err != nil {
 		return jsonl.ReadError(in.Name, err)
 	}
+	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
+		return err
+	}
 	n := 0
 	var stop error
 	_, err = eachCase(data, in, func(c *EvalCase) error {
@@ -199,6 +202,9 @@ func (sessionFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	data, err := io.ReadAll(in.R)
 	if err != nil {
 		return jsonl.ReadError(in.Name, err)
+	}
+	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
+		return err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}

@@ -25,6 +25,9 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield fun
 			return err
 		}
 		line, _ := jsonl.Position(data, off)
+		if m := obj(v); !partial && (m == nil || m["events"] == nil) {
+			return jsonl.NotARecord(in, line, 0, `a session is an object with "events"`)
+		}
 		t := session(v, line, in)
 		if t == nil {
 			return nil

@@ -145,6 +145,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		if err != nil {
 			return err
 		}
+		if t == nil {
+			return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
+		}
 		return yield(t)
 	}
 	if transcriptRow(first) {
@@ -162,6 +165,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	}
 	var unnamed unnamedRecords
 	count := func(t *trajeval.Trajectory) error {
+		if t == nil {
+			return nil // not a record, skipped leniently
+		}
 		records++
 		unnamed.note(t)
 		return yield(t)
@@ -206,7 +212,10 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {
 	if r, ok := fastDecode(fast, data); ok {
-		return build(in, r, firstLine, false), nil
+		return buildRecord(in, r, firstLine)
+	}
+	if err := jsonl.CheckDepth(in.Name, data, firstLine); err != nil {
+		return nil, err
 	}
 	var r record
 	partial := false
@@ -228,7 +237,20 @@ func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*traj
 		line, col := jsonl.Position(data, int64(len(data)-len(rest)))
 		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
 	}
-	return build(in, r, firstLine, partial), nil
+	if partial {
+		return build(in, r, firstLine, partial), nil
+	}
+	return buildRecord(in, r, firstLine)
+}
+
+// buildRecord is build for a whole record: one without messages (`{}`,
+// `null`, `{"id": "a"}`) is not a record (see jsonl.NotARecord), and
+// gives a nil trajectory when read leniently.
+func buildRecord(in trajeval.Input, r record, firstLine int) (*trajeval.Trajectory, error) {
+	if r.Output == nil && r.OutputMessages == nil {
+		return nil, jsonl.NotARecord(in, firstLine, 0, `no "output" or "output_messages" list`)
+	}
+	return build(in, r, firstLine, false), nil
 }
 
 // salvage reads what comes before the break of a damaged record.

@@ -45,6 +45,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -115,8 +116,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		case m != nil && msglog.List(m["messages"]) != nil:
 			return yield(read(in, line, msglog.RecordID(m), msglog.List(m["messages"])))
 		}
-		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a message or a conversation; skipped"})
-		return nil
+		return jsonl.NotARecord(in, line, 0, "not a message or a conversation")
 	})
 	if err != nil {
 		return err

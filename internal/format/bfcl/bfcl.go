@@ -85,8 +85,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		id, hasID := m["id"].(string)
 		res, hasResult := m["result"]
 		if !ok || !hasID || !hasResult {
-			skipped.Line(in, n)
-			return nil
+			return skipped.Line(in, n)
 		}
 		seen = true
 		return yield(entry(in, n, id, res, m))

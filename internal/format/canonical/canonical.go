@@ -184,6 +184,9 @@ func (f *fast) read(in trajeval.Input, data []byte, line0 int, yield func(*traje
 	if ok || err != nil {
 		return err
 	}
+	if err := jsonl.CheckDepth(in.Name, data, line0); err != nil {
+		return err
+	}
 	skip := n
 	return newParser(in, data, line0).values(func(t *trajeval.Trajectory) error {
 		if skip > 0 {

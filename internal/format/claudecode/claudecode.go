@@ -42,6 +42,9 @@
 //     usage (input counts input_tokens plus the cache creation and cache
 //     read tokens); llm_calls is the number of distinct message ids. Resumed
 //     runs add up.
+//  8. A run ends with its result line. A trajectory whose stream stops
+//     after other events (the process was killed, the output cut) is
+//     partial, with a warning: it may lack its last calls and its metrics.
 //
 // # Session transcripts
 //
@@ -170,6 +173,7 @@ func (format) Sniff(head []byte) error {
 }
 
 type reader struct {
+	open bool // in the stream, an event came after the last result line
 	in   trajeval.Input
 	line int
 	mode mode
@@ -219,7 +223,7 @@ type message struct {
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	r := &reader{in: in}
 	r.reset("")
-	skipped, seen := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}, false
+	skipped, seen := eventlog.Skipped{One: `a Claude Code event (an object with a "type")`, Many: "Claude Code events"}, false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -231,9 +235,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		r.t.Partial = r.t.Partial || damaged
 		e, ok := v.(map[string]any)
-		if !ok {
+		if !ok || !eventlog.Has(e, "type") {
 			if !damaged {
-				skipped.Line(in, n)
+				return skipped.Line(in, n)
 			}
 			return nil
 		}
@@ -258,7 +262,15 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			r.t.ID = sid
 			r.openTurn(nil)
 			r.fresh = true
+			r.open = true
 			return nil
+		}
+		// The events of a run end with its result line.
+		switch typ {
+		case "result":
+			r.open = false
+		case "assistant", "user":
+			r.open = true
 		}
 		r.event(typ, e)
 		return nil
@@ -551,8 +563,9 @@ func (r *reader) finish() *trajeval.Trajectory {
 		t.Finish()
 		return t
 	}
-	if r.metrics.runs == 0 && len(t.Steps) > 0 {
-		r.in.Warn(trajeval.Warning{File: r.in.Name, Place: "session " + t.ID, Msg: "no result line: the run was cut off, so it reports no metrics"})
+	if r.open {
+		eventlog.Cut(r.in, t, "result")
+		r.open = false
 	}
 	mt := r.metrics
 	if mt.hasDur {

@@ -137,7 +137,7 @@ func (r *reader) subagentFile(e map[string]any) {
 		sub, ok := v.(map[string]any)
 		if !ok {
 			if !damaged {
-				skipped.Line(r.in, n)
+				return skipped.Line(r.in, n)
 			}
 			return nil
 		}

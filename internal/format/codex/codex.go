@@ -45,7 +45,12 @@
 //  7. The stream has no times: steps have no start, end or duration.
 //  8. metrics.tokens sums the usage of turn.completed lines (input_tokens
 //     already counts cached_input_tokens); nothing else is reported.
-//  9. An event type or item type this reader does not know is reported
+//  9. A run ends with turn.completed or turn.failed. A trajectory whose
+//     stream stops after other events (the process was killed, the output
+//     cut) is partial, with a warning: it may lack its last calls.
+//  10. A line that is not an object with a "type" is not an event: an
+//     error, or with --lenient a warning, never an empty run.
+//  11. An event type or item type this reader does not know is reported
 //     once per type, with a count (see package drift).
 //
 // The file is read line by line; only the current trajectory is held.
@@ -96,6 +101,7 @@ func (format) Sniff(head []byte) error {
 }
 
 type reader struct {
+	open  bool // an event came after the last turn.completed or turn.failed
 	in    trajeval.Input
 	t     *trajeval.Trajectory
 	line  int
@@ -125,7 +131,7 @@ type item struct {
 }
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	r := &reader{in: in, skipped: eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}}
+	r := &reader{in: in, skipped: eventlog.Skipped{One: `a Codex event (an object with a "type")`, Many: "Codex events"}}
 	r.reset("")
 	seen := false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
@@ -139,20 +145,21 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		r.t.Partial = r.t.Partial || damaged
 		e, ok := v.(map[string]any)
-		if !ok {
+		if !ok || !eventlog.Has(e, "type") {
 			if !damaged {
-				r.skipped.Line(in, n)
+				return r.skipped.Line(in, n)
 			}
 			return nil
 		}
-		seen = true
 		typ, _ := e["type"].(string)
+		seen = seen || eventTypes[typ] // events of other types alone are no run
 		if typ == "thread.started" {
 			id, _ := e["thread_id"].(string)
 			if id != "" && id == r.t.ID {
 				// `codex exec resume` continues the thread in a new process,
 				// whose item ids start again.
 				r.items, r.running, r.batch = map[string]*item{}, 0, nil
+				r.open = true
 				return nil
 			}
 			if r.started() {
@@ -161,7 +168,15 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 				}
 			}
 			r.reset(id)
+			r.open = true
 			return nil
+		}
+		// The events of a run end with turn.completed or turn.failed.
+		switch {
+		case typ == "turn.completed" || typ == "turn.failed":
+			r.open = false
+		case eventTypes[typ]:
+			r.open = true
 		}
 		r.event(typ, e)
 		return nil
@@ -172,7 +187,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	r.skipped.Report(in)
 	r.unknown.Report(in, "codex")
 	if !seen {
-		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Codex events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
+		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Codex events: no line is thread.started, turn.* or item.*", Err: trajeval.ErrEmptyTrace}
 	}
 	return yield(r.finish())
 }
@@ -313,6 +328,10 @@ func (r *reader) step(it *item) trajeval.Step {
 
 func (r *reader) finish() *trajeval.Trajectory {
 	t := r.t
+	if r.open {
+		eventlog.Cut(r.in, t, "turn.completed")
+		r.open = false
+	}
 	for i := 1; i <= r.turn; i++ {
 		t.Turns = append(t.Turns, trajeval.Turn{FinalResponse: r.finals[i]})
 	}

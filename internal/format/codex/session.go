@@ -178,9 +178,9 @@ func (session) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval
 		}
 		r.t.Partial = r.t.Partial || damaged
 		e, ok := v.(map[string]any)
-		if !ok {
+		if !ok || !eventlog.Has(e, "type", "payload", "record_type") && !(n == 1 && eventlog.Has(e, "id")) {
 			if !damaged {
-				skipped.Line(in, n)
+				return skipped.Line(in, n)
 			}
 			return nil
 		}

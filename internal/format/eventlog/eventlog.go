@@ -25,23 +25,41 @@ func Decode(in trajeval.Input, data []byte, n int) (v any, damaged bool, err err
 	return nil, true, jsonl.Damaged(in, data, err, n)
 }
 
-// Skipped counts the lines a reader skips: the first is reported where it
-// is, the others in one summary when the stream ends.
+// Skipped counts the lines a reader skips when read leniently: the first
+// is reported where it is, the others in one summary when the stream
+// ends.
 type Skipped struct {
-	// One and Many name what a skipped line is not: "a JSON object" and
-	// "JSON objects".
+	// One and Many name what a skipped line is not: `a Codex event (an
+	// object with a "type")` and "Codex events".
 	One, Many string
 	n         int
 }
 
-// Line skips line number n of in, which is JSON but not an event. Only
-// the first skipped line is reported.
-func (s *Skipped) Line(in trajeval.Input, n int) {
+// Line is line number n of in, which is JSON but not an event: never an
+// empty run (see jsonl.NotARecord). Read strictly, it is the error Line
+// returns; read leniently, it is skipped, and only the first skipped line
+// is reported.
+func (s *Skipped) Line(in trajeval.Input, n int) error {
+	if !in.Lenient {
+		return jsonl.NotARecord(in, n, 0, "not "+s.One)
+	}
 	s.n++
 	if s.n > 1 {
-		return
+		return nil
 	}
 	in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: "not " + s.One + "; skipped"})
+	return nil
+}
+
+// Has reports whether e holds one of keys: an event with none of its
+// format's fields is not an event.
+func Has(e map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := e[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Report reports, once the stream has ended, how many lines were skipped
@@ -69,4 +87,19 @@ func Args(v any, notJSON func()) any {
 		notJSON()
 	}
 	return v
+}
+
+// Cut is what a reader of a stream that ends each run with a closing
+// event (closing, e.g. "result") calls when t's stream ends, or the next
+// session starts, before that event came: the run was cut off, so it may
+// lack its last calls. t is marked partial, with a warning: never a whole
+// run in silence.
+func Cut(in trajeval.Input, t *trajeval.Trajectory, closing string) {
+	t.Partial = true
+	place := ""
+	if t.ID != "" {
+		place = "session " + t.ID
+	}
+	in.Warn(trajeval.Warning{File: in.Name, Place: place,
+		Msg: fmt.Sprintf("the stream ends before its closing %q event: the run was cut off and may lack its last calls; read as partial", closing)})
 }

@@ -35,7 +35,12 @@
 //     input, output and total tokens; resumed invocations add up.
 //  8. A tool_id seen twice is one step; a result for an unknown id, a
 //     second result and a call left without a result are each reported.
-//  9. An event type this reader does not know is reported once per type,
+//  9. A run ends with its result line. A trajectory whose stream stops
+//     after other events (the process was killed, the output cut) is
+//     partial, with a warning: it may lack its last calls.
+//  10. A line that is not an object with a "type" is not an event: an
+//     error, or with --lenient a warning, never an empty run.
+//  11. An event type this reader does not know is reported once per type,
 //     with a count (see package drift).
 //
 // The file is read line by line; only the current trajectory is held.
@@ -96,7 +101,11 @@ func (format) Sniff(head []byte) error {
 	return &trajeval.SniffError{Closeness: closeness, Why: "no init, message or tool_use event with a timestamp"}
 }
 
+// eventTypes are the events of the stream.
+var eventTypes = map[string]bool{"init": true, "message": true, "tool_use": true, "tool_result": true, "result": true}
+
 type reader struct {
+	open bool // an event came after the last result line
 	in   trajeval.Input
 	line int
 
@@ -124,7 +133,7 @@ type totals struct {
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	r := &reader{in: in}
 	r.reset("")
-	skipped, seen := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}, false
+	skipped, seen := eventlog.Skipped{One: `a Gemini CLI event (an object with a "type")`, Many: "Gemini CLI events"}, false
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -136,14 +145,14 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		r.t.Partial = r.t.Partial || damaged
 		e, ok := v.(map[string]any)
-		if !ok {
+		if !ok || !eventlog.Has(e, "type") {
 			if !damaged {
-				skipped.Line(in, n)
+				return skipped.Line(in, n)
 			}
 			return nil
 		}
-		seen = true
 		typ, _ := e["type"].(string)
+		seen = seen || eventTypes[typ] // events of other types alone are no run
 		if typ != "tool_use" {
 			r.batch = nil
 		}
@@ -158,7 +167,15 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			r.session, r.t.ID = sid, sid
 			r.openTurn(nil)
 			r.fresh = true
+			r.open = true
 			return nil
+		}
+		// The events of a run end with its result line.
+		switch typ {
+		case "result":
+			r.open = false
+		case "message", "tool_use", "tool_result":
+			r.open = true
 		}
 		r.event(typ, e)
 		return nil
@@ -169,7 +186,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	skipped.Report(in)
 	r.unknown.Report(in, "gemini-cli")
 	if !seen {
-		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Gemini CLI events: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
+		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no Gemini CLI events: no line is init, message, tool_use, tool_result or result", Err: trajeval.ErrEmptyTrace}
 	}
 	return yield(r.finish())
 }
@@ -343,6 +360,10 @@ func (r *reader) result(e map[string]any) {
 func (r *reader) finish() *trajeval.Trajectory {
 	r.closeTurn()
 	t := r.t
+	if r.open {
+		eventlog.Cut(r.in, t, "result")
+		r.open = false
+	}
 	for _, s := range t.Steps {
 		if s.ID != "" && !r.answered[s.ID] {
 			r.in.Warn(trajeval.Warning{File: r.in.Name, Line: r.placeOf[s.ID], Place: "tool_id " + s.ID,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -138,8 +139,7 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 			}
 			return yield(readMessages(in, line, id, msgs))
 		}
-		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a message or a list of messages; skipped"})
-		return nil
+		return jsonl.NotARecord(in, line, 0, "not a message or a list of messages")
 	})
 	if err != nil {
 		return err

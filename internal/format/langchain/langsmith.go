@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/pyrepr"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -54,6 +55,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	// whole file is held, as runs.
 	byID := map[string]*run{}
 	var runs []*run
+	var junk error // the first record that is not a run
 	var take func(v any, parent string, line int)
 	take = func(v any, parent string, line int) {
 		if l := msglog.List(v); l != nil {
@@ -65,7 +67,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		m := msglog.Obj(v)
 		switch {
 		case m == nil:
-			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a run; skipped"})
+			junk = cmp.Or(junk, jsonl.NotARecord(in, line, 0, "not a run"))
 			return
 		case m["run_type"] == nil:
 			found := false
@@ -76,7 +78,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 				}
 			}
 			if !found {
-				in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a run; skipped"})
+				junk = cmp.Or(junk, jsonl.NotARecord(in, line, 0, "not a run"))
 			}
 			return
 		}
@@ -110,7 +112,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		if v != nil {
 			take(v, "", line)
 		}
-		return nil
+		return junk
 	})
 	if err != nil {
 		return err

@@ -130,13 +130,15 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		var msgs []any
 		switch x := v.(type) {
 		case map[string]any:
-			msgs = []any{x}
+			if eventlog.Has(x, "jsonrpc", "method", "result", "error") {
+				msgs = []any{x}
+			}
 		case []any:
 			msgs = x
 		}
 		if msgs == nil {
 			if !damaged {
-				skipped.Line(in, n)
+				return skipped.Line(in, n)
 			}
 			return nil
 		}

@@ -31,8 +31,10 @@ import (
 // value, is damage (see trajeval.Input.Damage): an error, or, read
 // leniently, a warning after which fn gets what came before the break with
 // partial set (v nil when nothing did). In JSON Lines the next line is read
-// on; in a document nothing after the break is. It returns a TraceError
-// when nothing at all can be read.
+// on; in a document nothing after the break is. A null is not a record
+// (see jsonl.NotARecord): an error, or read leniently a warning, and fn
+// does not see it. It returns a TraceError when nothing at all can be
+// read.
 func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, partial bool) error) error {
 	br := bufio.NewReaderSize(in.R, 1<<20)
 	head, _ := br.Peek(1 << 20)
@@ -42,6 +44,10 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 	}
 	values := 0
 	use := func(v any, line int, partial bool) error {
+		if v == nil && !partial {
+			// A null is no record, and never an empty run.
+			return jsonl.NotARecord(in, line, 0, "null")
+		}
 		if v != nil {
 			values++
 		}
@@ -68,6 +74,9 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		data, err := io.ReadAll(br)
 		if err != nil {
 			return jsonl.ReadError(in.Name, err)
+		}
+		if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
+			return err
 		}
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()

@@ -1,12 +1,14 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
 	"time"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -63,6 +65,7 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 		}
 		return t
 	}
+	var junk error // the first record that is not a trace or span
 	var take func(v any, line int)
 	take = func(v any, line int) {
 		if l := msglog.List(v); l != nil {
@@ -73,7 +76,7 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 		}
 		m := msglog.Obj(v)
 		if m == nil {
-			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a trace or span; skipped"})
+			junk = cmp.Or(junk, jsonl.NotARecord(in, line, 0, "not a trace or span"))
 			return
 		}
 		if d, ok := m["data"].([]any); ok && m["object"] == nil {
@@ -112,7 +115,7 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 			t := traceOf(s.traceID)
 			t.spans = append(t.spans, s)
 		default:
-			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a trace or span; skipped"})
+			junk = cmp.Or(junk, jsonl.NotARecord(in, line, 0, "not a trace or span"))
 		}
 	}
 	damaged := false // any trace may have lost spans to the damage
@@ -121,7 +124,7 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 		if v != nil {
 			take(v, line)
 		}
-		return nil
+		return junk
 	})
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -103,13 +104,11 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 				}
 			}
 			if msgs == nil {
-				in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "no messages or choices; skipped"})
-				return nil
+				return jsonl.NotARecord(in, line, 0, `no "messages" or "choices"`)
 			}
 			return yield(readChat(in, line, msglog.RecordID(m), msgs, msglog.Obj(m["usage"])))
 		}
-		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a conversation; skipped"})
-		return nil
+		return jsonl.NotARecord(in, line, 0, "not a conversation")
 	})
 	if err != nil {
 		return err

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/format/msglog"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -96,9 +98,8 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 			r.items(l, false)
 			return yield(r.finish())
 		}
-		if m == nil {
-			in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "not a response or a list of items; skipped"})
-			return nil
+		if m == nil || !eventlog.Has(m, "input", "output") && msglog.Str(m["object"]) != "response" {
+			return jsonl.NotARecord(in, line, 0, `not a response (with "output"), a request (with "input"), an item or a list of items`)
 		}
 		r := newResponses(in, line, msglog.RecordID(m))
 		switch x := m["input"].(type) {

@@ -29,6 +29,12 @@ func TestJSON_damage(t *testing.T) {
 			Steps: 2, Reason: "the lines after the break are read on"},
 		{Name: "document truncated", In: "{\"resourceSpans\":[{\"resource\":{},\"scopeSpans\":[{\"scope\":{},\"spans\":[\n" + span("0300000000000001", "ping") + ",\n" + span("0300000000000002", "pong")[:60] + formattest.Mark,
 			Steps: 1, Reason: "a pretty-printed document keeps the spans before the cut"},
+		{Name: "data after the document", In: doc(span("0300000000000001", "ping")) + "\n" + doc(span("0300000000000002", "pong")) + "‸}x\n",
+			Steps: 2, Reason: "pdata's decoder stops at the end of its value and takes what follows: every line is checked as JSON first"},
+		{Name: "a value left out", In: doc(span("0300000000000001", "ping")) + "\n" + strings.Replace(doc(span("0300000000000002", "pong")), `"value":{"stringValue":"pong"}`, `"value":‸,`, 1) + "\n",
+			Steps: 2, Reason: "a value left out is invalid JSON"},
+		{Name: "a raw NUL in a string", In: doc(span("0300000000000001", "ping")) + "\n" + doc(span("0300000000000002", "po‸\x00ng")) + "\n",
+			Steps: 1, Reason: "JSON strings hold no raw control characters"},
 	})
 }
 

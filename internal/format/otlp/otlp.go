@@ -231,7 +231,16 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		td, err := u.UnmarshalTraces(line)
+		// pdata's decoder is lenient: it takes `"value":,` and raw
+		// control characters in strings. The line must be JSON first.
+		var td ptrace.Traces
+		err := errNotJSON
+		if json.Valid(line) {
+			td, err = u.UnmarshalTraces(line)
+		}
+		if err == nil && !hasSpans(td, line) {
+			return jsonl.NotARecord(in, n, 0, `no "resourceSpans"`)
+		}
 		if err == nil {
 			r.lines++
 			r.addTraces(td, n)
@@ -250,6 +259,11 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		msg, l, col := explain(line, err, n)
 		if firstErr == nil {
 			firstErr = &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg, Err: trajeval.ErrUnknownFormat}
+		}
+		if !in.Lenient {
+			// Never a run with the line's spans silently missing.
+			return &trajeval.TraceError{File: in.Name, Line: l, Col: col, Msg: msg,
+				Hint: "a line that is not OTLP traces is not part of a run; remove it, or pass --lenient to skip it", Err: trajeval.ErrCorruptTrace}
 		}
 		r.in.Warn(trajeval.Warning{File: in.Name, Line: l, Col: col, Msg: msg + "; line skipped"})
 		return nil
@@ -284,12 +298,27 @@ func (r *reader) salvage(data []byte, line int) {
 	}
 }
 
+// hasSpans reports whether td, decoded from data, is OTLP traces: pdata
+// takes any object (`{}`, `{"id": "a"}`) and null as no spans, which
+// must not pass as a run with no calls. An export without spans still
+// has its resourceSpans key.
+func hasSpans(td ptrace.Traces, data []byte) bool {
+	return td.ResourceSpans().Len() > 0 || sniff.HasKey(sniff.Keys(data), "resourceSpans", "resource_spans")
+}
+
+// errNotJSON stands for the error of a line that is not JSON, which
+// jsonl.Decode then describes.
+var errNotJSON = errors.New("not JSON")
+
 // readDocument reads one OTLP/JSON document, or several written one after
 // another.
 func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 	data, err := io.ReadAll(br)
 	if err != nil {
 		return jsonl.ReadError(r.in.Name, err)
+	}
+	if err := jsonl.CheckDepth(r.in.Name, data, 1); err != nil {
+		return err
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	u := &ptrace.JSONUnmarshaler{}
@@ -313,6 +342,12 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 			return nil
 		}
 		td, err := u.UnmarshalTraces(raw)
+		if err == nil && !hasSpans(td, raw) {
+			if err := jsonl.NotARecord(r.in, line, 0, `no "resourceSpans"`); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
 			msg, l, col := explain(raw, err, line)
 			if l == line {
@@ -414,6 +449,9 @@ func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error 
 		if err != nil {
 			return r.protoError(off, "bad ResourceSpans", err)
 		}
+		if err := r.checkUTF8(td, off); err != nil {
+			return err
+		}
 		r.addTraces(td, 0)
 		off += int64(len(rec))
 	}
@@ -449,6 +487,9 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 		td, err := u.UnmarshalTraces(msg)
 		if err != nil {
 			return r.protoError(off, "bad TracesData message", err)
+		}
+		if err := r.checkUTF8(td, off); err != nil {
+			return err
 		}
 		r.addTraces(td, 0)
 		off += 4 + int64(n)

@@ -94,6 +94,9 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	if err != nil {
 		return jsonl.ReadError(in.Name, err)
 	}
+	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
+		return err
+	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 	}

@@ -164,9 +164,8 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return err
 		}
 		row, ok := v.(map[string]any)
-		if !ok {
-			skipped.Line(in, n)
-			return nil
+		if !ok || !eventlog.Has(row, Predicted, Reference, "prompt", "response") {
+			return skipped.Line(in, n)
 		}
 		rows++
 		return readRow(in, n, row, yield)

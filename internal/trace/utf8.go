@@ -1,0 +1,138 @@
+package trace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/trajeval/trajeval/internal/plural"
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// utf8Check passes a text trace through, checking that it is UTF-8 as it
+// goes, so that no reader decodes a byte of it before it is checked:
+//  1. Read strictly, the first invalid sequence is a *TraceError at its
+//     line and column, wrapping ErrCorruptTrace.
+//  2. Read leniently, it is a warning at its place, the readers decode it
+//     as U+FFFD, and when the data ends a second warning counts them all
+//     if there was more than one.
+//
+// A sequence split between two reads is checked whole.
+type utf8Check struct {
+	r    io.Reader
+	in   trajeval.Input
+	line int    // the line of the next byte, from 1
+	col  int    // the column, in bytes, of the next byte, from 1
+	tail []byte // the start of a sequence the last read cut off
+	bad  int    // invalid sequences met
+	done bool
+}
+
+func newUTF8Check(r io.Reader, in trajeval.Input) *utf8Check {
+	return &utf8Check{r: r, in: in, line: 1, col: 1}
+}
+
+func (c *utf8Check) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if cerr := c.check(p[:n], err != nil); cerr != nil {
+		return 0, cerr
+	}
+	if errors.Is(err, io.EOF) && !c.done {
+		c.done = true
+		if c.bad > 1 {
+			c.in.Warn(trajeval.Warning{File: c.in.Name, Msg: fmt.Sprintf("%s of invalid UTF-8 in all, read as U+FFFD", plural.Count(c.bad, "sequence", "sequences"))})
+		}
+	}
+	return n, err
+}
+
+// check checks b, which follows what came before; last says no more
+// bytes follow.
+func (c *utf8Check) check(b []byte, last bool) error {
+	if len(c.tail) > 0 {
+		// The sequence the last read cut off, completed from b.
+		joined := append(append([]byte(nil), c.tail...), b[:min(utf8.UTFMax, len(b))]...)
+		if !utf8.FullRune(joined) && !last {
+			c.col += len(joined) - len(c.tail)
+			c.tail = joined
+			return nil
+		}
+		r, size := utf8.DecodeRune(joined)
+		c.col -= len(c.tail)
+		if r == utf8.RuneError && size <= 1 {
+			if err := c.invalid(); err != nil {
+				return err
+			}
+			size = len(c.tail) // go on with b's first byte
+		}
+		c.col += size
+		b = b[size-len(c.tail):]
+		c.tail = nil
+	}
+	for len(b) > 0 {
+		i := invalidAt(b)
+		if i < 0 {
+			c.advance(b)
+			return nil
+		}
+		c.advance(b[:i])
+		b = b[i:]
+		if !utf8.FullRune(b) && !last {
+			c.tail = append([]byte(nil), b...)
+			c.col += len(b)
+			return nil
+		}
+		if err := c.invalid(); err != nil {
+			return err
+		}
+		c.col++
+		b = b[1:]
+	}
+	return nil
+}
+
+// invalidAt returns the index of the first byte of b that does not start
+// a valid sequence, or -1.
+func invalidAt(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+func (c *utf8Check) advance(b []byte) {
+	if k := bytes.Count(b, []byte{'\n'}); k > 0 {
+		c.line += k
+		b = b[bytes.LastIndexByte(b, '\n')+1:]
+		c.col = 1
+	}
+	c.col += len(b)
+}
+
+// invalid reports an invalid sequence at the current place.
+func (c *utf8Check) invalid() error {
+	c.bad++
+	const msg = "invalid UTF-8: a trace is UTF-8 text"
+	if !c.in.Lenient {
+		return &trajeval.TraceError{File: c.in.Name, Line: c.line, Col: c.col, Msg: msg,
+			Hint: "the file is corrupt or in another encoding; fix it, or pass --lenient to read the bad bytes as U+FFFD",
+			Err:  trajeval.ErrCorruptTrace}
+	}
+	if c.bad == 1 {
+		c.in.Warn(trajeval.Warning{File: c.in.Name, Line: c.line, Col: c.col, Msg: msg + "; read leniently as U+FFFD"})
+	}
+	return nil
+}
