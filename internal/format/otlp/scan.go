@@ -1,7 +1,6 @@
 package otlp
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -135,7 +134,7 @@ func ScanProto(b []byte) (Shape, error) {
 func (s *Shape) scan(b []byte, off int64, k kind, depth int) error {
 	for pos := 0; pos < len(b); {
 		at := off + int64(pos)
-		tag, n := binary.Uvarint(b[pos:])
+		tag, n := varint(b[pos:])
 		// The decoder takes the field number's low 32 bits, as a
 		// signed number: so does the scan, or a field could be read
 		// as one thing here and another there.
@@ -157,7 +156,7 @@ func (s *Shape) scan(b []byte, off int64, k kind, depth int) error {
 		if wire != 2 {
 			return malformed(at, fmt.Sprintf("field %d has wire type %d, not length-delimited", field, wire))
 		}
-		l, n := binary.Uvarint(b[pos:])
+		l, n := varint(b[pos:])
 		if n <= 0 || l > uint64(len(b)-pos-n) {
 			return malformed(at, fmt.Sprintf("field %d is cut off", field))
 		}
@@ -203,7 +202,7 @@ func skip(b []byte, pos int, wire uint64) (int, error) {
 	for pos < len(b) {
 		switch wire {
 		case 0:
-			_, n := binary.Uvarint(b[pos:])
+			_, n := varint(b[pos:])
 			if n <= 0 {
 				return 0, errors.New("a varint is cut off")
 			}
@@ -218,7 +217,7 @@ func skip(b []byte, pos int, wire uint64) (int, error) {
 			}
 			return pos + w, nil
 		case 2:
-			l, n := binary.Uvarint(b[pos:])
+			l, n := varint(b[pos:])
 			if n <= 0 || l > uint64(len(b)-pos-n) {
 				return 0, errors.New("a field is cut off")
 			}
@@ -236,7 +235,7 @@ func skip(b []byte, pos int, wire uint64) (int, error) {
 		if depth == 0 {
 			return pos, nil
 		}
-		tag, n := binary.Uvarint(b[pos:])
+		tag, n := varint(b[pos:])
 		if n <= 0 {
 			return 0, errors.New("a bad field tag")
 		}
@@ -311,4 +310,22 @@ func mapMemory(m pcommon.Map) int64 {
 		}
 	}
 	return n
+}
+
+// varint reads a varint as the OTLP decoder does, which differs from
+// encoding/binary.Uvarint: a tenth byte's bits beyond 64 are dropped, not
+// an overflow. It returns the value and the bytes read: 0 when b ends
+// first, -1 when an eleventh byte would be needed.
+func varint(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < 10; i++ {
+		if i == len(b) {
+			return 0, 0
+		}
+		v |= uint64(b[i]&0x7f) << (7 * i)
+		if b[i] < 0x80 {
+			return v, i + 1
+		}
+	}
+	return 0, -1
 }
