@@ -171,3 +171,14 @@ func TestKeepHost_client(t *testing.T) {
 	default:
 	}
 }
+
+// BenchmarkScrubber_String scrubs 1 MiB of text holding the key once, with
+// the secrets of a judge and an exporter with a few headers.
+func BenchmarkScrubber_String(b *testing.B) {
+	s := secret.NewScrubber(key, "Bearer otlp-token-0123456789abcdef", "honeycomb-key-0123456789", "tenant-42")
+	text := strings.Repeat("The judge's reasoning, at some length. ", 1<<20/40) + key
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		s.String(text)
+	}
+}
