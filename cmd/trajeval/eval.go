@@ -202,6 +202,12 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			var file *outFile
 			var resumed *done
 			if out != "" {
+				// Locked before --resume reads it: a second run on the
+				// same file stops here, and rows cannot splice.
+				if file, err = newOut(out); err != nil {
+					return err
+				}
+				defer file.Close()
 				if tg.resume {
 					if resumed, err = readDone(out); err != nil {
 						return err
@@ -212,9 +218,7 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 					for _, r := range resumed.rows {
 						opts.Done = append(opts.Done, r)
 					}
-				}
-				if file, err = newOut(out, resumed); err != nil {
-					return err
+					file.resume = resumed
 				}
 			}
 			opts.Stop = stopOf(cmd.Context())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,13 +66,18 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// judge-double WANT starts an OpenAI-compatible judge that
 			// scores 1 an answer holding WANT, and points the judge
-			// variables at it. judge-requests N checks how many requests
-			// it received.
+			// variables at it; judge-double -quote starts one that scores
+			// 1 and quotes the request's headers, key included.
+			// judge-requests N checks how many requests it received.
 			"judge-double": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {
-					ts.Fatalf("usage: judge-double WANT")
+					ts.Fatalf("usage: judge-double WANT | -quote")
 				}
-				srv := judgetest.New(scriptTB{t, ts}, judgetest.Fair(args[0]))
+				answer := judgetest.Fair(args[0])
+				if args[0] == "-quote" {
+					answer = judgetest.QuoteHeaders
+				}
+				srv := judgetest.New(scriptTB{t, ts}, answer)
 				env := srv.Env()
 				for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "TRAJEVAL_JUDGE_MODEL"} {
 					ts.Setenv(k, env(k))
@@ -85,6 +91,38 @@ func TestScript(t *testing.T) {
 				}
 				if got := strconv.Itoa(srv.Requests()); got != args[0] {
 					ts.Fatalf("the judge received %s requests, want %s", got, args[0])
+				}
+			},
+			// no-key FILE... checks that no file (stdout, stderr, or every
+			// file under a folder) holds 8 bytes in a row of the judge
+			// double's key.
+			"no-key": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) == 0 {
+					ts.Fatalf("usage: no-key FILE...")
+				}
+				for _, name := range args {
+					if name == "stdout" || name == "stderr" {
+						if judgetest.Leaks(ts.ReadFile(name)) {
+							ts.Fatalf("%s holds the key", name)
+						}
+						continue
+					}
+					n := 0
+					filepath.WalkDir(ts.MkAbs(name), func(path string, d fs.DirEntry, err error) error {
+						if err != nil {
+							ts.Fatalf("%s: %v", name, err)
+						}
+						if d.Type().IsRegular() {
+							n++
+							if data, err := os.ReadFile(path); err != nil || judgetest.Leaks(string(data)) {
+								ts.Fatalf("%s holds the key (%v)", path, err)
+							}
+						}
+						return nil
+					})
+					if n == 0 {
+						ts.Fatalf("%s has no file to check", name)
+					}
 				}
 			},
 			// waitfile FILE waits until FILE exists: a background

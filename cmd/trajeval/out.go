@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/lockfile"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
@@ -26,6 +27,10 @@ import (
 //     write: a run that fails before scoring anything leaves it as it was.
 //  3. With --resume the file is kept and appended to; a cut last line is
 //     dropped first (see readDone).
+//  4. One run at a time writes it: the file is locked from the moment it
+//     is opened, before --resume reads it, until the run ends (see
+//     package lockfile); a second run on the same file stops at once,
+//     naming the first, and changes nothing.
 //
 // Its first write error is kept, not returned, so that the report on
 // standard output goes on; Close returns it, so that the run still ends
@@ -34,22 +39,42 @@ type outFile struct {
 	name    string
 	resume  *done // nil without --resume
 	f       *os.File
+	lock    *lockfile.Lock
 	started bool // the first row has been written
+	closed  bool
 	buf     bytes.Buffer
 	w       *report.JSONL
 	err     error
 }
 
-// newOut opens the --out file without changing it, so that a file that
-// cannot be written is an error before any agent runs.
-func newOut(name string, resume *done) (*outFile, error) {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o644)
+// newOut opens and locks the --out file without changing it, so that a
+// file that cannot be written, or that another run writes, is an error
+// before any agent runs. The caller sets resume once the file is locked.
+func newOut(name string) (*outFile, error) {
+	f, lock, err := openLocked(name, os.O_WRONLY|os.O_CREATE)
 	if err != nil {
 		return nil, fmt.Errorf("--out: %w", err)
 	}
-	o := &outFile{name: name, resume: resume, f: f}
+	o := &outFile{name: name, f: f, lock: lock}
 	o.w = report.NewJSONL(&o.buf)
 	return o, nil
+}
+
+// openLocked opens name for writing with flag (without O_TRUNC: a file
+// another run holds must be refused before it is changed) and locks it
+// for this process (see package lockfile). Every writer of results and
+// reports opens its file so: eval --out, report -o, serve --out.
+func openLocked(name string, flag int) (*os.File, *lockfile.Lock, error) {
+	f, err := os.OpenFile(name, flag, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	lock, err := lockfile.Acquire(f, name)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, lock, nil
 }
 
 // start readies the file for the first row (rule 2): emptied, or with
@@ -98,10 +123,14 @@ func (o *outFile) Case(r trajeval.CaseResult) {
 	}
 }
 
-// Close closes the file, returning the first error met since it was
-// created.
+// Close unlocks and closes the file, returning the first error met since
+// it was created. Calls after the first do nothing.
 func (o *outFile) Close() error {
-	if err := o.f.Close(); o.err == nil {
+	if o == nil || o.closed {
+		return nil
+	}
+	o.closed = true
+	if err := errors.Join(o.lock.Release(), o.f.Close()); o.err == nil {
 		o.err = err
 	}
 	if o.err != nil {

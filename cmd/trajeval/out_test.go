@@ -56,10 +56,11 @@ func TestReadDone(t *testing.T) {
 				}
 			}
 			// Appending after resuming leaves whole rows only.
-			o, err := newOut(name, d)
+			o, err := newOut(name)
 			if err != nil {
 				t.Fatal(err)
 			}
+			o.resume = d
 			o.Case(trajeval.CaseResult{ID: "c", Suite: "s", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{}, Attempt: 1})
 			if err := o.Close(); err != nil {
 				t.Fatal(err)

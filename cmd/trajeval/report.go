@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trajeval/trajeval/internal/lockfile"
 	"github.com/trajeval/trajeval/internal/report"
 )
 
@@ -61,20 +62,28 @@ command or a results file was wrong.`,
 			}
 			var dst io.Writer = cmd.OutOrStdout()
 			var file *os.File
+			var lock *lockfile.Lock
 			var buf *bufio.Writer
 			if out != "" {
-				f, err := os.Create(out)
+				// Locked, then emptied: a file another run writes is
+				// refused before it is changed.
+				f, l, err := openLocked(out, os.O_WRONLY|os.O_CREATE)
 				if err != nil {
-					return err
+					return fmt.Errorf("-o: %w", err)
 				}
-				file, buf = f, bufio.NewWriterSize(f, 1<<16)
+				if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+					if err := f.Truncate(0); err != nil {
+						return fmt.Errorf("-o %s: %w", out, errors.Join(err, l.Release(), f.Close()))
+					}
+				}
+				file, lock, buf = f, l, bufio.NewWriterSize(f, 1<<16)
 				dst = buf
 			}
 			err := writeReport(dst, format, title, rows, func(w report.Writer) (report.Writer, error) {
 				return view.apply(cmd, format, w, dst)
 			})
 			if buf != nil {
-				err = errors.Join(err, buf.Flush(), file.Close())
+				err = errors.Join(err, buf.Flush(), lock.Release(), file.Close())
 			}
 			if err != nil && out != "" {
 				return fmt.Errorf("-o %s: %w", out, err)

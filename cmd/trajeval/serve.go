@@ -132,11 +132,12 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 	cfg := serve.Config{Policy: pol, Grace: f.grace, Idle: f.idle, Queue: f.queue, MaxSpans: f.maxSpans,
 		MaxBytes: f.maxBytes, MaxRequestBytes: f.maxRequestBytes, Token: f.token, Workers: f.workers, Log: log}
 	if f.out != "" {
-		out, err := os.OpenFile(f.out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		out, lock, err := openLocked(f.out, os.O_WRONLY|os.O_CREATE|os.O_APPEND)
 		if err != nil {
-			return err
+			return fmt.Errorf("--out: %w", err)
 		}
 		defer out.Close()
+		defer lock.Release() // before the file is closed
 		cfg.Out, cfg.OutName, cfg.OutBacklog = out, f.out, f.outBacklog
 		// The last resort for rows the file still refuses at exit.
 		cfg.OutLost = stderr

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval/internal/retryafter"
+	"github.com/trajeval/trajeval/internal/secret"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -61,6 +62,9 @@ type Client struct {
 	// requests go without it and the answer is parsed tolerantly.
 	plain atomic.Bool
 	limit *limiter
+	// scrub removes the key from whatever the endpoint sends back, at
+	// the one place its text enters trajeval.
+	scrub *secret.Scrubber
 }
 
 type chatRequest struct {
@@ -96,6 +100,10 @@ type apiError struct {
 // as Retry-After says, else an exponential backoff with full jitter. When
 // the server refuses a response_format in auto mode, the request is sent
 // again without one. Usage counts every request sent, failed ones too.
+//
+// The answer and the error hold no part of the key (no run of 8 of its
+// bytes; see package secret): a server may quote the request's headers.
+// A redirect to another host is refused, not followed with the key.
 func (c *Client) Complete(ctx context.Context, req Request) (Reply, error) {
 	var rep Reply
 	var last error
@@ -106,7 +114,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Reply, error) {
 		content, usage, wait, err := c.once(ctx, req)
 		rep.Usage.Add(&usage)
 		if err == nil {
-			rep.Content = content
+			rep.Content = c.scrub.String(content)
 			return rep, nil
 		}
 		last = err
@@ -130,7 +138,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Reply, error) {
 	if c.s.MaxRetries > 0 && retryable(ctx, last) {
 		last = fmt.Errorf("%w (gave up after %d tries)", last, c.s.MaxRetries+1)
 	}
-	return rep, c.scrub(last)
+	return rep, c.scrub.Error(last)
 }
 
 func mentionsFormat(msg string) bool {
@@ -191,9 +199,9 @@ func (c *Client) once(ctx context.Context, req Request) (content string, usage t
 		} else {
 			msg = strings.TrimSpace(string(raw))
 		}
-		if len(msg) > 300 {
-			msg = msg[:300] + "…"
-		}
+		// Scrubbed before it is cut: a cut through the key would leave a
+		// prefix that no longer matches it whole.
+		msg = secret.Cut(c.scrub.String(msg), 300)
 		return "", usage, retryafter.Parse(resp.Header.Get("Retry-After"), time.Now()), &StatusError{Code: resp.StatusCode, Msg: msg}
 	}
 	if jerr != nil {
@@ -213,7 +221,7 @@ func (c *Client) once(ctx context.Context, req Request) (content string, usage t
 	m := cr.Choices[0].Message
 	if m.Content == nil || *m.Content == "" {
 		if m.Refusal != nil && *m.Refusal != "" {
-			return "", usage, 0, badReplyf("the judge refused: %s", *m.Refusal)
+			return "", usage, 0, badReplyf("the judge refused: %s", c.scrub.String(*m.Refusal))
 		}
 		return "", usage, 0, badReplyf("the judge's answer is empty (finish reason %q)", cr.Choices[0].FinishReason)
 	}
@@ -238,14 +246,6 @@ func (c *Client) format(req Request) map[string]any {
 	return nil
 }
 
-// scrub removes the key from an error message, in case a server echoes it.
-func (c *Client) scrub(err error) error {
-	if err == nil || c.s.APIKey == "" || !strings.Contains(err.Error(), c.s.APIKey) {
-		return err
-	}
-	return errors.New(strings.ReplaceAll(err.Error(), c.s.APIKey, "[key]"))
-}
-
 type timeoutError struct{ d time.Duration }
 
 func (e *timeoutError) Error() string {
@@ -264,6 +264,9 @@ func retryable(ctx context.Context, err error) bool {
 	var te *timeoutError
 	if errors.As(err, &te) {
 		return true
+	}
+	if errors.Is(err, secret.ErrOtherHost) {
+		return false // the same redirect comes back
 	}
 	// Transport errors: a refused or reset connection may pass later; an
 	// answer that came but is unusable is the caller's to judge.

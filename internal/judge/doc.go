@@ -54,8 +54,12 @@
 //     --judge-workers requests are in flight at once. An evaluator's
 //     independent calls (one per tool, one per invocation) are sent
 //     together, up to that bound.
-//  5. The key is sent in a header only; it is never written in results,
-//     errors or cache entries.
+//  5. The key is sent in a header only, to the endpoint configured only: a
+//     redirect to another host is refused (see secret.KeepHost).
+//  6. No run of 8 bytes of the key survives in what the endpoint sends
+//     back (answers, each string of a parsed answer, error messages,
+//     cut to 300 bytes after scrubbing): it never reaches results,
+//     errors, cache entries or the history (see package secret).
 //
 // # The cache
 //

@@ -33,13 +33,16 @@ type Judge struct {
 //  3. An answer that is not a JSON object, or that check refuses, is asked
 //     for once more; a second bad answer is [ErrBadAnswer], never a score.
 //  4. Valid answers are cached.
+//  5. No string of the answer holds a part of the key (see package
+//     secret), cached answers of older versions included: a judge may
+//     quote the request's headers, escaped so as to pass a first look.
 //
 // The usage counts every request, those that failed too.
 func (j *Judge) Ask(ctx context.Context, req Request, check func(map[string]any) error) (map[string]any, trajeval.JudgeUsage, error) {
 	var total trajeval.JudgeUsage
 	key := Key(j.Settings, req)
 	if content, _, ok := j.Cache.Get(key); ok {
-		if v, err := Parse(content); err == nil && check(v) == nil {
+		if v, err := Parse(content); err == nil && check(j.scrub(v)) == nil {
 			total.Cached = 1
 			return v, total, nil
 		}
@@ -54,7 +57,7 @@ func (j *Judge) Ask(ctx context.Context, req Request, check func(map[string]any)
 		if err == nil {
 			var v map[string]any
 			if v, err = Parse(rep.Content); err == nil {
-				if err = check(v); err == nil {
+				if err = check(j.scrub(v)); err == nil {
 					if j.Client != nil && j.Client.rt != nil {
 						j.Client.rt.notePut(j.Cache.Put(key, j.Settings.Model, rep.Content, rep.Usage))
 					}
@@ -68,6 +71,16 @@ func (j *Judge) Ask(ctx context.Context, req Request, check func(map[string]any)
 		}
 	}
 	return nil, total, fmt.Errorf("%w (asked twice): %v", ErrBadAnswer, last)
+}
+
+// scrub removes the key from the strings of a parsed answer: its JSON
+// may spell the key with escapes (\u0073k-…) that the scrubbing of the
+// raw answer cannot see.
+func (j *Judge) scrub(v map[string]any) map[string]any {
+	if j.Client != nil {
+		j.Client.scrub.Value(v)
+	}
+	return v
 }
 
 var thinkBlock = regexp.MustCompile(`(?s)<think>.*?</think>`)

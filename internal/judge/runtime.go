@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/trajeval/trajeval/internal/secret"
 )
 
 // A Runtime holds what every judge of a run shares: the cache, the bound
@@ -17,8 +19,11 @@ type Runtime struct {
 	Getenv   func(string) string // nil: os.Getenv
 	CacheDir string              // "": DefaultCacheDir()
 	NoCache  bool
-	Workers  int          // concurrent judge requests (default 4)
-	HTTP     *http.Client // nil: a client without its own timeout
+	Workers  int // concurrent judge requests (default 4)
+	// HTTP sends the requests; nil is a client without its own timeout.
+	// Its CheckRedirect is replaced by one that refuses a redirect to
+	// another host (see secret.KeepHost): the key goes nowhere else.
+	HTTP *http.Client
 	// Sleep waits d or until ctx ends; nil is the real clock. Tests
 	// replace it to record waits without spending them.
 	Sleep   func(ctx context.Context, d time.Duration) error
@@ -26,6 +31,7 @@ type Runtime struct {
 	MaxWait time.Duration // the longest single wait, Retry-After included (default 60s)
 
 	once     sync.Once
+	http     *http.Client
 	sem      chan struct{}
 	mu       sync.Mutex
 	clients  map[string]*Client
@@ -51,6 +57,11 @@ func (rt *Runtime) init() {
 			n = 4
 		}
 		rt.sem = make(chan struct{}, n)
+		rt.http = &http.Client{}
+		if rt.HTTP != nil {
+			*rt.http = *rt.HTTP
+		}
+		rt.http.CheckRedirect = secret.KeepHost
 		rt.clients = map[string]*Client{}
 		rt.limiters = map[string]*limiter{}
 		if rt.NoCache {
@@ -95,7 +106,7 @@ func (rt *Runtime) Judge(s Settings) (*Judge, error) {
 			l = newLimiter(s.RequestsPerMinute)
 			rt.limiters[s.Endpoint()] = l
 		}
-		c = &Client{s: s, rt: rt, limit: l}
+		c = &Client{s: s, rt: rt, limit: l, scrub: secret.NewScrubber(s.APIKey, secret.URLSecret(s.BaseURL))}
 		rt.clients[key] = c
 	}
 	return &Judge{Client: c, Cache: rt.cache, Settings: s}, nil
@@ -153,10 +164,8 @@ func (rt *Runtime) acquire(ctx context.Context) (func(), error) {
 }
 
 func (rt *Runtime) httpClient() *http.Client {
-	if rt.HTTP != nil {
-		return rt.HTTP
-	}
-	return http.DefaultClient
+	rt.init()
+	return rt.http
 }
 
 func (rt *Runtime) sleep(ctx context.Context, d time.Duration) error {

@@ -25,6 +25,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trajeval/trajeval/internal/retryafter"
+	"github.com/trajeval/trajeval/internal/secret"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -70,10 +71,16 @@ const EventName = "gen_ai.evaluation.result"
 // (reason "shutdown"). Every drop is logged with its count, reason and
 // the endpoint's answer, and counted in the metric
 // trajeval_serve_log_records_dropped_total{reason}.
+//
+// The header values (and a password in the URL) are secrets: no run of 8
+// of their bytes in the endpoint's answers reaches the log (see package
+// secret), and a redirect to another host is refused, not followed with
+// them.
 type LogExporter struct {
 	cfg    LogConfig
 	client *http.Client
 	log    *slog.Logger
+	scrub  *secret.Scrubber
 
 	ctx    context.Context // ends when Close's context does
 	cancel context.CancelFunc
@@ -168,7 +175,12 @@ func NewLogExporter(cfg LogConfig) *LogExporter {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &LogExporter{cfg: cfg, client: &http.Client{Timeout: cfg.Timeout}, log: log, ctx: ctx, cancel: cancel,
+	secrets := []string{secret.URLSecret(cfg.URL)}
+	for _, vs := range cfg.Header {
+		secrets = append(secrets, vs...)
+	}
+	e := &LogExporter{cfg: cfg, client: &http.Client{Timeout: cfg.Timeout, CheckRedirect: secret.KeepHost}, log: log,
+		scrub: secret.NewScrubber(secrets...), ctx: ctx, cancel: cancel,
 		stats: logStats{dropped: map[string]float64{}},
 		kick:  make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	for _, r := range dropReasons {
@@ -334,6 +346,7 @@ func (e *LogExporter) export(b logBatch) {
 	backoff := e.cfg.Backoff
 	for attempt := 1; ; attempt++ {
 		rejected, msg, err := e.post(body)
+		msg, err = e.scrub.String(msg), e.scrub.Error(err)
 		if err == nil {
 			e.sent(b.n, rejected, msg)
 			return
@@ -399,8 +412,9 @@ func (e *LogExporter) post(body []byte) (rejected int64, msg string, err error) 
 	req.Header.Set("Content-Type", "application/x-protobuf")
 	resp, err := e.client.Do(req)
 	if err != nil {
-		// Connection errors and timeouts may pass: retry them.
-		return 0, "", &exportFailure{err: err, retryable: true}
+		// Connection errors and timeouts may pass: retry them; a refused
+		// redirect comes back the same.
+		return 0, "", &exportFailure{err: err, retryable: !errors.Is(err, secret.ErrOtherHost)}
 	}
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))

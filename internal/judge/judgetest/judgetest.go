@@ -226,6 +226,23 @@ func Fair(want string) func(Chat) string {
 	}
 }
 
+// QuoteHeaders scores 1 with a reasoning that quotes the request's
+// Authorization and api-key headers, as a judge that repeats its input
+// would: the key must not reach the results.
+func QuoteHeaders(c Chat) string {
+	return Verdict(1, fmt.Sprintf("the request said Authorization: %s; api-key: %s", c.Header.Get("Authorization"), c.Header.Get("Api-Key")))
+}
+
+// Leaks reports whether text holds a run of 8 or more bytes of [Key].
+func Leaks(text string) bool {
+	for i := 0; i+8 <= len(Key); i++ {
+		if strings.Contains(text, Key[i:i+8]) {
+			return true
+		}
+	}
+	return false
+}
+
 // Verdict is an llm_judge answer.
 func Verdict(score float64, why string) string {
 	b, _ := json.Marshal(map[string]any{"reasoning": why, "score": score})
