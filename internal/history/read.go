@@ -2,7 +2,6 @@ package history
 
 import (
 	"bytes"
-	"github.com/klauspost/compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )

@@ -3,7 +3,6 @@ package history
 import (
 	"bytes"
 	"cmp"
-	"github.com/klauspost/compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
