@@ -23,6 +23,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/trace"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -56,7 +57,8 @@ func read(f trajeval.Format, name string, data []byte, lenient bool) (out, warns
 		o.WriteByte('\n')
 		return nil
 	})
-	return o.Bytes(), w.Bytes(), err
+	// Placed as trace.ReadFrom places it (see readAll).
+	return o.Bytes(), w.Bytes(), jsonl.TooDeep(name, err)
 }
 
 // Inputs returns the test files of f, testdata/<f.Name()>/*, less the

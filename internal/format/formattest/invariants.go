@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -131,6 +132,10 @@ func readAll(f trajeval.Format, name string, data []byte, check func(*trajeval.T
 		}
 		return nil
 	})
+	// JSON nested too deep is found as the lines are split, where the
+	// file's name is not known: trace.ReadFrom, which every read goes
+	// through, places it at its file, line and column, as here.
+	r.err = jsonl.TooDeep(name, r.err)
 	r.out = o.Bytes()
 	return r
 }
