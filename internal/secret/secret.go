@@ -90,7 +90,7 @@ func (s *Scrubber) String(text string) string {
 		return text
 	}
 	for _, v := range s.short {
-		text = strings.ReplaceAll(text, v, Marker)
+		text = replaceWhole(text, v)
 	}
 	if len(s.windows) == 0 || len(text) < Window {
 		return text
@@ -133,6 +133,38 @@ func (s *Scrubber) String(text string) string {
 		return text
 	}
 	flush()
+	b.WriteString(text[done:])
+	return b.String()
+}
+
+// replaceWhole replaces every v in text with Marker, widened to whole
+// characters: a secret whose edge splits a character takes the character,
+// so that valid text stays valid.
+func replaceWhole(text, v string) string {
+	i := strings.Index(text, v)
+	if i < 0 {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	done := 0
+	for i >= 0 {
+		start, end := i, i+len(v)
+		for start > done && !utf8.RuneStart(text[start]) {
+			start--
+		}
+		for end < len(text) && !utf8.RuneStart(text[end]) {
+			end++
+		}
+		b.WriteString(text[done:start])
+		b.WriteString(Marker)
+		done = end
+		if j := strings.Index(text[done:], v); j >= 0 {
+			i = done + j
+		} else {
+			i = -1
+		}
+	}
 	b.WriteString(text[done:])
 	return b.String()
 }
