@@ -1,11 +1,22 @@
 // Package check builds trajeval evaluators in Go: the expectations a suite
 // file writes in YAML, written as values in a test.
 //
-//	ev := check.InOrder(
+//	c, err := check.Compile(check.InOrder(
 //		check.Call("search", check.Args{"query": check.Regex("(?i)python")}),
 //		check.Call("read_document"),
-//	)
-//	out, err := ev.Evaluate(ctx, traj)
+//	))
+//	if err != nil {
+//		return err // a bad setting, reported before anything runs
+//	}
+//	r := c.Run(ctx, traj)
+//	fmt.Println(r.Passed(), r.Score, r.Explain())
+//
+// [Compile] checks an evaluator's settings once, when it is built, and
+// [Check.Run] gives the verdict: the score, whether it passes, and the
+// explanation. [MustCompile] is the form for evaluators written as
+// literals, as regexp.MustCompile is for patterns. Every constructor's
+// result is also a trajeval.Evaluator, for trajeval.Evaluate,
+// trajevaltest.Check or a suite.
 //
 // # Trajectories of calls
 //
@@ -92,10 +103,12 @@
 //
 // Every constructor returns an evaluator and never panics. A setting it
 // cannot use (an invalid regular expression, an empty tool name, a
-// negative minimum, an option the evaluator does not take) makes the
-// evaluator's Evaluate return an error that names the setting: the
-// evaluator cannot run, which a test reports as a failure, never as a
-// score. [Validate] returns that error without running the evaluator.
+// negative minimum, an option the evaluator does not take) is an error
+// that names the setting and matches [ErrSetting]: [Compile] returns it
+// at once, and [MustCompile] panics with it. An evaluator used without
+// Compile returns it from every Evaluate: it cannot run, which a test
+// reports as a failure, never as a score. [Validate] returns that error
+// without running the evaluator.
 //
 // A nil trajectory is scored as an empty one.
 package check

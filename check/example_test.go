@@ -3,6 +3,7 @@ package check_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -24,18 +25,44 @@ func research() *trajeval.Trajectory {
 }
 
 func Example() {
-	ev := check.InOrder(
+	c, err := check.Compile(check.InOrder(
 		check.Call("search", check.Args{"query": check.Regex("(?i)python")}),
 		check.Call("read_document"),
-		check.Call("save_answer"),
-	)
-	out, err := ev.Evaluate(context.Background(), research())
+		check.Call("publish"),
+	))
 	if err != nil {
-		fmt.Println("cannot run:", err)
+		fmt.Println("bad setting:", err)
 		return
 	}
-	fmt.Printf("score %.2f, %d of %d expected calls found\n", out.Score, out.Details.Hits, out.Details.Expected)
-	// Output: score 1.00, 3 of 3 expected calls found
+	r := c.Run(context.Background(), research())
+	fmt.Printf("passed %v, score %.2f\n", r.Passed(), r.Score)
+	fmt.Print(r.Explain())
+	// Output:
+	// passed false, score 0.67
+	// ✗ evaluator  tool_trajectory in_order  0.67 < 1.00
+	//     expected 3, actual 4, matched 2
+	//        1 search                       ✓ step 1 search
+	//        2 read_document                ✓ step 2 read_document
+	//        3 publish                      ✗ missing
+	//     extra steps: 3 read_document, 4 save_answer
+}
+
+func ExampleCompile() {
+	// The pattern does not compile: the error comes when the evaluator is
+	// built, not when it first runs.
+	_, err := check.Compile(check.InOrder(check.Call("search", check.Args{"query": check.Regex("(?i)python(")})))
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, check.ErrSetting))
+	// Output:
+	// tool_trajectory: expected call 1: args.query.$regex: invalid regular expression: error parsing regexp: missing closing ): `(?i)python(`
+	// true
+}
+
+func ExampleMustCompile() {
+	workflow := check.MustCompile(check.InOrder(check.Call("search"), check.Call("save_answer")))
+	r := workflow.Run(context.Background(), research())
+	fmt.Printf("passed %v, score %.2f\n", r.Passed(), r.Score)
+	// Output: passed true, score 1.00
 }
 
 func ExampleInOrder() {

@@ -24,8 +24,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+	workflow := Workflow()
 	for _, run := range runs {
-		r := trajeval.Evaluate(context.Background(), run, Workflow())
+		r := workflow.Run(context.Background(), run)
 		fmt.Printf("score %.2f, passed %v\n%s", r.Score, r.Passed(), r.Explain())
 		if !r.Passed() {
 			defer os.Exit(1)
@@ -35,10 +36,12 @@ func main() {
 
 // Workflow is what a good research run does: search for Python, read
 // documents, then synthesize, in that order (other calls may come between).
-func Workflow() trajeval.Evaluator {
-	return check.InOrder(
+// Its settings are literals, so MustCompile: a mistake in them (a pattern
+// that does not compile) stops the program at once, before it reads a run.
+func Workflow() *check.Check {
+	return check.MustCompile(check.InOrder(
 		check.Call("search", check.Args{"query": check.Regex("(?i)python")}),
 		check.Call("read_document"),
 		check.Call("synthesize"),
-	)
+	))
 }

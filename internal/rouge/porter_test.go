@@ -149,14 +149,10 @@ func TestStem(t *testing.T) {
 }
 
 // TestStemMartinVocabulary checks the core algorithm against all of Martin
-// Porter's published vocabulary. The files are not part of the repository:
-// set ROUGE_PORTER_VOCAB to a directory holding voc.txt and output.txt from
-// https://tartarus.org/martin/PorterStemmer/ to run it.
+// Porter's published vocabulary (testdata/porter, whose README names the
+// source).
 func TestStemMartinVocabulary(t *testing.T) {
-	dir := os.Getenv("ROUGE_PORTER_VOCAB")
-	if dir == "" {
-		t.Skip("ROUGE_PORTER_VOCAB not set")
-	}
+	dir := filepath.Join("testdata", "porter")
 	words := readLines(t, filepath.Join(dir, "voc.txt"))
 	stems := readLines(t, filepath.Join(dir, "output.txt"))
 	if len(words) != len(stems) {
@@ -171,7 +167,12 @@ func TestStemMartinVocabulary(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d words, %d mismatches", len(words), bad)
+	if len(words) != 23531 {
+		t.Errorf("voc.txt has %d words, want the 23531 of the published vocabulary", len(words))
+	}
+	if bad > 0 {
+		t.Logf("%d words, %d mismatches", len(words), bad)
+	}
 }
 
 func readLines(t *testing.T, path string) []string {

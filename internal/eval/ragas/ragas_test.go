@@ -185,3 +185,41 @@ func ExampleArgScore() {
 	fmt.Println(ragas.ArgScore(ref, got))
 	// Output: 0.5
 }
+
+// TestAccuracy_Evaluate_pairsEveryNamedCall pins the pairing of calls whose
+// arguments all differ: once the names match as multisets, every call pairs
+// with a step of its name (scoring 0 on its arguments), so the details list
+// the pairs rather than calling them missing and extra.
+func TestAccuracy_Evaluate_pairsEveryNamedCall(t *testing.T) {
+	tests := []struct {
+		name      string
+		ref, pred string
+		strict    bool
+		hits      int
+		score     float64
+		reason    string
+	}{
+		{"all arguments differ", `s{"q":"a"} s{"q":"b"}`, `s{"q":"x"} s{"q":"y"}`, false, 2, 0, "both calls pair at argument score 0"},
+		{"one of two differs", `s{"q":"a"} s{"q":"b"}`, `s{"q":"y"} s{"q":"a"}`, false, 2, 0.5, "the equal pair and the remaining pair"},
+		{"single call, arguments differ", `w{"loc":"NY"}`, `w{"loc":"LA"}`, false, 1, 0, "one call of the name pairs with its one step"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := ragas.NewAccuracy(calls(t, tt.ref), tt.strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := a.Evaluate(context.Background(), traj(t, tt.pred))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := out.Details
+			if d.Hits != tt.hits || len(d.Matched) != tt.hits || len(d.Missing) != 0 || len(d.Extra) != 0 {
+				t.Errorf("hits %d, matched %v, missing %v, extra %v; want %d pairs and nothing missing or extra: %s", d.Hits, d.Matched, d.Missing, d.Extra, tt.hits, tt.reason)
+			}
+			if math.Abs(out.Score-tt.score) > 1e-9 {
+				t.Errorf("score %v, want %v: %s", out.Score, tt.score, tt.reason)
+			}
+		})
+	}
+}

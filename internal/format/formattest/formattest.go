@@ -4,8 +4,9 @@
 //
 // A reader package keeps its test files as testdata/<format-name>/<case>.<ext>,
 // with what reading one gives beside it: <case>.want.jsonl (the
-// trajectories, one JSON line each) and <case>.warnings.txt (the warnings,
-// one a line); an absent file means nothing. A damaged test file (cut off,
+// trajectories, one JSON line each, which every test file must have, even
+// when it holds none) and <case>.warnings.txt (the warnings, one a line;
+// absent when there are none). A damaged test file (cut off,
 // or with a syntax error) has <case>.error.txt, the error of reading it
 // strictly, and its .want.jsonl and .warnings.txt are what reading it
 // leniently gives. Run the package's tests with -update to rewrite them.
@@ -108,7 +109,7 @@ func Golden(t *testing.T, formats ...trajeval.Format) {
 					}
 					msg = []byte(err.Error() + "\n")
 				}
-				compare(t, base+".error.txt", msg)
+				compare(t, base+".error.txt", msg, false)
 				lout, lwarns, lerr := ReadLenient(f, name, data)
 				if lerr != nil {
 					t.Fatalf("Read leniently: %v", lerr)
@@ -116,19 +117,22 @@ func Golden(t *testing.T, formats ...trajeval.Format) {
 				if err == nil && (!bytes.Equal(out, lout) || !bytes.Equal(warns, lwarns)) {
 					t.Errorf("reading a whole file leniently changed what was read:\n strict: %s%s\nlenient: %s%s", out, warns, lout, lwarns)
 				}
-				compare(t, base+".want.jsonl", lout)
-				compare(t, base+".warnings.txt", lwarns)
+				compare(t, base+".want.jsonl", lout, true)
+				compare(t, base+".warnings.txt", lwarns, false)
 			})
 		}
 	}
 }
 
-// compare compares got with the file at path (absent means empty), or
-// rewrites it with -update.
-func compare(t *testing.T, path string, got []byte) {
+// compare compares got with the file at path, or rewrites it with -update.
+// A required file must exist: were its absence read as empty, a reader that
+// lost everything would pass on a test file whose golden was never written.
+// Any other file is absent when empty, so that a test file shows the
+// warnings and errors it has, and no others.
+func compare(t *testing.T, path string, got []byte, required bool) {
 	t.Helper()
 	if *update {
-		if len(got) == 0 {
+		if len(got) == 0 && !required {
 			os.Remove(path)
 			return
 		}
@@ -138,7 +142,10 @@ func compare(t *testing.T, path string, got []byte) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	switch {
+	case required && errors.Is(err, os.ErrNotExist):
+		t.Fatalf("%s is missing (run with -update to write it)", path)
+	case err != nil && !errors.Is(err, os.ErrNotExist):
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
