@@ -30,7 +30,8 @@ standard output, for tools that call an outside grader.
 
 With --agentv, the input is the JSON that AgentV's code-grader gives its
 script and the answer is the JSON it expects back:
-  - the actual calls are the tool_calls of output_messages (or output);
+  - the actual calls are the tool_calls of messages (or output_messages,
+    or output when it is a list of messages);
   - the expected calls are config.expected of the grader (each {tool, args}),
     else the tool_calls of expected_messages (or expected_output);
   - config.mode is in_order (default), any_order, exact or subset, as in
@@ -67,8 +68,11 @@ A payload without actual messages or without expected calls is an error
 // agentvInput is the part of AgentV's code-grader payload that grade reads;
 // AgentV sends more (question, files, trace summary), which is not scored.
 type agentvInput struct {
-	OutputMessages   []agentvMessage `json:"output_messages"`
-	Output           []agentvMessage `json:"output"`
+	OutputMessages []agentvMessage `json:"output_messages"`
+	Messages       []agentvMessage `json:"messages"`
+	// Output is the messages in older payloads, the final text in newer
+	// ones (which carry the messages as messages).
+	Output           json.RawMessage `json:"output"`
 	ExpectedMessages []agentvMessage `json:"expected_messages"`
 	ExpectedOutput   []agentvMessage `json:"expected_output"`
 	Config           struct {
@@ -120,10 +124,15 @@ func gradeAgentV(cmd *cobra.Command, in []byte) (agentvOutput, error) {
 	}
 	actual := p.OutputMessages
 	if actual == nil {
-		actual = p.Output
+		actual = p.Messages
+	}
+	if actual == nil && bytes.HasPrefix(bytes.TrimSpace(p.Output), []byte("[")) {
+		if err := json.Unmarshal(p.Output, &actual); err != nil {
+			return agentvOutput{}, fmt.Errorf("%w: output: %v", errGradeInput, err)
+		}
 	}
 	if actual == nil {
-		return agentvOutput{}, fmt.Errorf("%w: no output_messages (hint: grade --agentv reads AgentV's code-grader payload)", errGradeInput)
+		return agentvOutput{}, fmt.Errorf("%w: no messages or output_messages (hint: grade --agentv reads AgentV's code-grader payload)", errGradeInput)
 	}
 	want := p.Config.Expected
 	if len(want) == 0 {
