@@ -26,5 +26,10 @@ npm init -y >/dev/null
 npm install --offline --no-audit --no-fund --omit=optional "$scratch/pkgs/trajeval-${version#v}.tgz" "$scratch/pkgs/trajeval-$plat-${version#v}.tgz" >/dev/null
 cp "$repo/npm/test/api.test.js" .
 TRAJEVAL_REPO="$repo" TRAJEVAL_DB=off node --test api.test.js
+bin="$scratch/project/node_modules/@trajeval/$plat/bin/trajeval"
+echo "== AgentV code-grader"
+TRAJEVAL_BINARY="$bin" sh "$repo/npm/test-agentv.sh"
+echo "== promptfoo assertion"
+TRAJEVAL_PACKAGES="$scratch/pkgs" TRAJEVAL_PLATFORM="$plat" TRAJEVAL_VERSION="${version#v}" sh "$repo/npm/test-promptfoo.sh"
 echo "== CI action"
-TRAJEVAL_BINARY="$scratch/project/node_modules/@trajeval/$plat/bin/trajeval" "$repo/npm/test-action.sh"
+TRAJEVAL_BINARY="$bin" sh "$repo/npm/test-action.sh"
