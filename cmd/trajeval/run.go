@@ -46,6 +46,7 @@ scores them with one engine of optimal matchers.`,
 	root.AddCommand(evalCmd(), validateCmd(), convertCmd(), reportCmd(), compareCmd(), versionCmd(), initCmd(), evaluatorsCmd(), formatsCmd(), schemaCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(runsCmd(), showCmd(), viewCmd())
+	root.AddCommand(gradeCmd())
 	root.SetArgs(commandFirst(root, args))
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
