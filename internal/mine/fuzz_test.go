@@ -68,9 +68,10 @@ func FuzzMine(f *testing.F) {
 			t.Fatalf("Mine: %v", err)
 		}
 		for _, n := range r.Notes {
-			// Groups take parallel groups of at most 14 calls: past that,
-			// loosening is the rule.
-			if !contains(n, "no tool name") && !(contains(n, "a parallel group of") && bigGroup(runs)) {
+			// Groups take parallel groups of at most 14 calls, and the
+			// scorer's automaton has a size limit: past those, loosening
+			// is the rule (docs/mining.md, rule 6).
+			if !contains(n, "no tool name") && !(contains(n, "a parallel group of") && bigGroup(runs)) && !contains(n, "expectation too large") {
 				t.Errorf("loosened: %s\n%s", n, r.YAML)
 			}
 		}
