@@ -95,9 +95,58 @@ func (tb *traceBuf) start() uint64 {
 	return 0
 }
 
-// build makes one trajectory of traces, one turn per trace.
+// A builder holds what building one trajectory of traces needs: the steps
+// made so far, found by call id, and the calls each message issued
+// together.
+type builder struct {
+	r       *reader
+	traces  []*traceBuf
+	results map[string]lazy // tool results by call id, the first of each
+	steps   []*step
+	byID    map[string]*step
+	batches []*[]*step
+	agents  []func(*span) (string, bool) // per trace: the agent a span runs in
+	byIDs   []map[pcommon.SpanID]*span   // per trace: its spans by id
+	turnOf  map[*span]int                // a chat span's turn, or nil: one turn per trace
+}
+
+// build makes one trajectory of traces, one turn per trace (or, for traces
+// of chat spans alone, one turn per user message). It:
+//  1. makes a step of every tool span;
+//  2. adds the calls the chat spans' messages issued (and, with chat spans
+//     alone, those their histories replay), matching them to tool spans by
+//     call id or, without one, by name;
+//  3. gives each step its result from a tool result of the same call id;
+//  4. orders the steps and numbers the calls issued together;
+//  5. sets the turns, the agents and the run's metrics.
 func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	t := &trajeval.Trajectory{ID: id}
+	b := &builder{r: r, traces: traces, results: firstResults(traces), byID: map[string]*step{}}
+	b.agents = make([]func(*span) (string, bool), len(traces))
+	b.byIDs = make([]map[pcommon.SpanID]*span, len(traces))
+	for ti, tb := range traces {
+		b.byIDs[ti] = spanIndex(tb)
+		b.agents[ti] = agentFinder(tb, b.byIDs[ti])
+	}
+	chatTurns, turnOf := userTurns(traces)
+	b.turnOf = turnOf
+
+	// Tool spans first, so that a chat message's call finds its span
+	// wherever the two sit in the file.
+	b.toolSteps()
+	b.chatBatches()
+	b.attachResults(t.ID)
+	b.batches = append(b.batches, overlapping(b.steps)...)
+	t.Steps = b.ordered()
+	t.Turns = chatTurns
+	b.finish(t)
+	t.Finish()
+	return t
+}
+
+// firstResults returns the tool results of traces by call id, the first
+// trace's where two hold one.
+func firstResults(traces []*traceBuf) map[string]lazy {
 	results := map[string]lazy{}
 	for _, tb := range traces {
 		for k, v := range tb.results {
@@ -106,42 +155,37 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 			}
 		}
 	}
-	var steps []*step
-	byID := map[string]*step{}
-	agents := make([]func(*span) (string, bool), len(traces))
-	byIDs := make([]map[pcommon.SpanID]*span, len(traces))
-	for ti, tb := range traces {
-		byIDs[ti] = spanIndex(tb)
-		agents[ti] = agentFinder(tb, byIDs[ti])
-	}
-	chatTurns, turnOf := userTurns(traces)
-	turn := func(ti int, s *span) int {
-		if turnOf != nil {
-			return turnOf[s]
-		}
-		return ti + 1
-	}
+	return results
+}
 
-	// Tool spans first, so that a chat message's call finds its span
-	// wherever the two sit in the file.
-	for ti, tb := range traces {
+// turn returns the turn of span s of trace ti.
+func (b *builder) turn(ti int, s *span) int {
+	if b.turnOf != nil {
+		return b.turnOf[s]
+	}
+	return ti + 1
+}
+
+// toolSteps makes a step of every tool span, keeping the first of two
+// spans with one call id.
+func (b *builder) toolSteps() {
+	r := b.r
+	for ti, tb := range b.traces {
 		for _, s := range tb.spans {
 			if s.role != roleTool {
 				continue
 			}
 			c := s.tool
-			if c.id != "" {
-				if byID[c.id] != nil {
-					r.warnf(s.line, placeOf(s.id), "call id %q is used by another tool span too; kept the first", c.id)
-					continue
-				}
+			if c.id != "" && b.byID[c.id] != nil {
+				r.warnf(s.line, placeOf(s.id), "call id %q is used by another tool span too; kept the first", c.id)
+				continue
 			}
-			st := &step{turn: turn(ti, s), pos: s.pos, at: s.start, end: s.end, span: s, trace: ti, hasArgs: c.hasArgs}
+			st := &step{turn: b.turn(ti, s), pos: s.pos, at: s.start, end: s.end, span: s, trace: ti, hasArgs: c.hasArgs}
 			st.Step = trajeval.Step{
 				Turn: st.turn, ID: c.id, Name: c.name, Args: r.args(c, s),
 				StartTime: timeOf(s.start), EndTime: timeOf(s.end),
 			}
-			st.Agent, _ = agents[ti](s)
+			st.Agent, _ = b.agents[ti](s)
 			var failed bool
 			if c.hasResult {
 				st.Result, failed = c.resultValue()
@@ -157,113 +201,131 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 				r.warnf(s.line, placeOf(s.id), "tool span has no tool name")
 			}
 			if c.id != "" {
-				byID[c.id] = st
+				b.byID[c.id] = st
 			}
-			steps = append(steps, st)
+			b.steps = append(b.steps, st)
 		}
 	}
+}
 
-	var batches []*[]*step
-	// addBatch adds the calls of one message of chat span s, issued at at.
-	addBatch := func(ti int, s *span, b []call, at uint64) {
-		var members []*step
-		for _, c := range b {
-			st := byID[c.id]
-			if st == nil {
-				st = unnamedSpan(steps, ti, s, &c)
-				if st != nil && c.id != "" {
-					st.ID = c.id
-					byID[c.id] = st
-				}
-			}
-			if st != nil {
-				if !st.hasArgs && c.hasArgs {
-					st.Args, st.hasArgs = r.args(&c, s), true
-				}
-				st.mentioned = true
-				if st.batch == nil {
-					members = append(members, st)
-				}
-				continue
-			}
-			st = &step{turn: turn(ti, s), pos: s.pos, sub: c.sub, at: at, end: at, trace: ti, hasArgs: c.hasArgs, mentioned: true}
-			st.Step = trajeval.Step{Turn: st.turn, ID: c.id, Name: c.name, Args: r.args(&c, s)}
-			st.Agent, _ = agents[ti](s)
-			if c.name == "" {
-				r.warnf(s.line, placeOf(s.id), "a tool call in the messages has no name")
-			}
-			if c.id != "" {
-				byID[c.id] = st
-			}
-			steps = append(steps, st)
-			members = append(members, st)
-		}
-		if len(b) >= 2 && len(members) >= 2 {
-			batch := members
-			batches = append(batches, &batch)
-			for _, st := range members {
-				st.batch = &batch
-			}
-		}
-	}
-	for ti, tb := range traces {
+// chatBatches adds the calls of every chat span's messages, in the order
+// the spans issued them, and, with chat spans alone, the calls their
+// histories replay: a call that no output holds (its chat span lost, or not
+// recorded) is still known from the histories, issued before the first
+// chat span that holds it.
+func (b *builder) chatBatches() {
+	for ti, tb := range b.traces {
 		chats := slices.DeleteFunc(slices.Clone(tb.spans), func(s *span) bool { return s.role != roleChat || len(s.batches) == 0 })
 		slices.SortStableFunc(chats, func(a, b *span) int { return cmp.Compare(issued(a), issued(b)) })
 		for _, s := range chats {
-			for _, b := range s.batches {
-				addBatch(ti, s, b, issued(s))
+			for _, calls := range s.batches {
+				b.addBatch(ti, s, calls, issued(s))
 			}
 		}
 	}
-	if turnOf != nil {
-		// With no tool span, a call that no output holds (its chat span
-		// lost, or not recorded) is still known from the histories that
-		// replay it: issued before the first chat span that holds it.
-		for ti, tb := range traces {
-			if tb.history == nil {
-				continue
-			}
-			for _, hb := range tb.history.batches {
-				addBatch(ti, hb.chat, hb.calls, hb.chat.start)
-			}
+	if b.turnOf == nil {
+		return
+	}
+	for ti, tb := range b.traces {
+		if tb.history == nil {
+			continue
+		}
+		for _, hb := range tb.history.batches {
+			b.addBatch(ti, hb.chat, hb.calls, hb.chat.start)
 		}
 	}
+}
 
-	for id, st := range byID {
+// addBatch adds the calls of one message of chat span s of trace ti,
+// issued at at: a call with a tool span (by id, or by name without one)
+// joins its step; any other becomes a step of its own. Two or more calls
+// new to a batch are issued together.
+func (b *builder) addBatch(ti int, s *span, calls []call, at uint64) {
+	r := b.r
+	var members []*step
+	for _, c := range calls {
+		st := b.byID[c.id]
+		if st == nil {
+			st = unnamedSpan(b.steps, ti, s, &c)
+			if st != nil && c.id != "" {
+				st.ID = c.id
+				b.byID[c.id] = st
+			}
+		}
+		if st != nil {
+			if !st.hasArgs && c.hasArgs {
+				st.Args, st.hasArgs = r.args(&c, s), true
+			}
+			st.mentioned = true
+			if st.batch == nil {
+				members = append(members, st)
+			}
+			continue
+		}
+		st = &step{turn: b.turn(ti, s), pos: s.pos, sub: c.sub, at: at, end: at, trace: ti, hasArgs: c.hasArgs, mentioned: true}
+		st.Step = trajeval.Step{Turn: st.turn, ID: c.id, Name: c.name, Args: r.args(&c, s)}
+		st.Agent, _ = b.agents[ti](s)
+		if c.name == "" {
+			r.warnf(s.line, placeOf(s.id), "a tool call in the messages has no name")
+		}
+		if c.id != "" {
+			b.byID[c.id] = st
+		}
+		b.steps = append(b.steps, st)
+		members = append(members, st)
+	}
+	if len(calls) >= 2 && len(members) >= 2 {
+		batch := members
+		b.batches = append(b.batches, &batch)
+		for _, st := range members {
+			st.batch = &batch
+		}
+	}
+}
+
+// attachResults gives each step without a result or failure the tool
+// result of its call id, and warns of results whose call is not in the
+// trajectory called id.
+func (b *builder) attachResults(id string) {
+	for cid, st := range b.byID {
 		if st.Result == nil && !st.Failed() {
-			if res, ok := results[id]; ok {
+			if res, ok := b.results[cid]; ok {
 				st.Result = result(res.value())
 			}
 		}
 	}
-	for _, id := range sortedStrings(results) {
-		if byID[id] == nil {
-			r.warnf(0, "trajectory "+t.ID, "a tool result for call id %q has no call", id)
+	for _, cid := range sortedStrings(b.results) {
+		if b.byID[cid] == nil {
+			b.r.warnf(0, "trajectory "+id, "a tool result for call id %q has no call", cid)
 		}
 	}
+}
 
-	batches = append(batches, overlapping(steps)...)
-
+// ordered returns the steps in issue order: by turn, issue time, end and
+// place in the file, except that the calls of one message keep the
+// message's order within the slots they were sorted into. Calls issued
+// together share a ParallelGroup, numbered from 1 in that order.
+func (b *builder) ordered() []trajeval.Step {
+	steps := b.steps
 	slices.SortStableFunc(steps, func(a, b *step) int {
 		return cmp.Or(cmp.Compare(a.turn, b.turn), cmp.Compare(a.at, b.at), cmp.Compare(a.end, b.end),
 			cmp.Compare(a.pos, b.pos), cmp.Compare(a.sub, b.sub))
 	})
-	// The calls of one message keep the message's order within the slots
-	// they were sorted into.
 	slot := make(map[*step]int, len(steps))
 	for i, st := range steps {
 		slot[st] = i
 	}
-	for _, b := range batches {
-		idx := make([]int, len(*b))
-		for i, st := range *b {
+	for _, batch := range b.batches {
+		idx := make([]int, len(*batch))
+		for i, st := range *batch {
 			idx[i] = slot[st]
 		}
 		slices.Sort(idx)
-		for i, st := range *b {
+		for i, st := range *batch {
 			steps[idx[i]] = st
 		}
 	}
+	var out []trajeval.Step
 	group := map[*[]*step]int{}
 	for _, st := range steps {
 		if st.batch != nil {
@@ -272,17 +334,22 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 			}
 			st.ParallelGroup = group[st.batch]
 		}
-		t.Steps = append(t.Steps, st.Step)
+		out = append(out, st.Step)
 	}
+	return out
+}
 
+// finish sets t's turns (one per trace, unless the chat spans gave them),
+// its agents (an agent span inside another agent's span was invoked by it)
+// and its metrics: the traces' summed duration and token usage.
+func (b *builder) finish(t *trajeval.Trajectory) {
 	var dur float64
 	var hasDur bool
 	var use usageSum
-	t.Turns = chatTurns
-	for ti, tb := range traces {
-		if turnOf == nil {
+	for ti, tb := range b.traces {
+		if b.turnOf == nil {
 			turn := trajeval.Turn{User: tb.chatUser, FinalResponse: tb.chatFinal}
-			if top := topAgent(tb, agents[ti]); top != nil {
+			if top := topAgent(tb, b.agents[ti]); top != nil {
 				turn.User = cmp.Or(top.user, turn.User)
 				turn.FinalResponse = cmp.Or(top.final, turn.FinalResponse)
 			}
@@ -291,11 +358,10 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 		if d, ok := tb.duration(); ok {
 			dur, hasDur = dur+d, true
 		}
-		use.addTrace(tb, byIDs[ti])
-		// An agent span inside another agent's span was invoked by it.
+		use.addTrace(tb, b.byIDs[ti])
 		for _, s := range tb.spans {
 			if s.role == roleAgent && s.agent != "" {
-				parent, _ := agents[ti](s)
+				parent, _ := b.agents[ti](s)
 				t.Agents = append(t.Agents, trajeval.Agent{Name: s.agent, Parent: parent})
 			}
 		}
@@ -304,8 +370,6 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 		t.Metrics.DurationMS = &dur
 	}
 	use.set(&t.Metrics)
-	t.Finish()
-	return t
 }
 
 // userTurns returns the turns of a conversation read from chat spans
