@@ -169,23 +169,15 @@ func opens(v string) bool { return v == "" || strings.HasPrefix(v, "#") }
 // finds none, or meets what it does not follow (flow collections or quoted
 // text over several lines, complex keys, several documents).
 func indentLesson(lines []string) *lesson {
-	var stack []level
-	scalarIndent := -1 // a block scalar's lines are deeper than this
+	w := &indentWalk{lines: lines, scalarIndent: -1}
 	for n := 1; n <= len(lines); n++ {
 		raw := lines[n-1]
 		text := strings.TrimLeft(raw, " ")
 		indent := len(raw) - len(text)
-		if text == "" || strings.HasPrefix(text, "#") {
+		if w.skip(text, indent) {
 			continue
 		}
-		if scalarIndent >= 0 {
-			if indent > scalarIndent {
-				continue
-			}
-			scalarIndent = -1
-		}
-		if strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "---") || strings.HasPrefix(text, "...") ||
-			strings.HasPrefix(text, "? ") || strings.HasPrefix(text, "- -") {
+		if unfollowed(text) {
 			return nil
 		}
 		l := readLine(indent, text)
@@ -194,108 +186,215 @@ func indentLesson(lines []string) *lesson {
 				return nil // flow or quoted text over several lines
 			}
 		}
-		var popped *level
-		for len(stack) > 0 && stack[len(stack)-1].col > indent {
-			p := stack[len(stack)-1]
-			popped = &p
-			stack = stack[:len(stack)-1]
-		}
-		at := func(msg, hint string) *lesson { return &lesson{line: n, col: indent + 1, msg: msg, hint: hint} }
+		ln := placed{n: n, indent: indent, text: text, line: l, popped: w.pop(indent)}
+		var les *lesson
+		var v verdict
 		switch {
-		case len(stack) == 0:
-			if popped != nil {
-				return at("this line is indented less than the first line of the file", fmt.Sprintf("line it up with %s at column %d", popped.name(), popped.col+1))
-			}
-		case stack[len(stack)-1].col == indent:
-			top := &stack[len(stack)-1]
-			switch {
-			case l.dash && top.list:
-			case l.dash && top.open:
-				top.open = false // a list lined up with its key
-				stack = append(stack, level{col: indent, list: true, line: n})
-			case l.dash:
-				hint := fmt.Sprintf("a list goes on the lines below a key that ends its line (`%s:`)", top.key)
-				for i := len(stack) - 2; i >= 0; i-- {
-					if stack[i].list {
-						hint = fmt.Sprintf("for another item of the list on line %d, line its `-` up with column %d", stack[i].line, stack[i].col+1)
-						break
-					}
-				}
-				return at(fmt.Sprintf("this list item starts at the column of `%s` (line %d), a key whose value is already given", top.key, top.line), hint)
-			case l.keyCol < 0:
-				if lc := colonLesson(lines, n); lc != nil {
-					return lc
-				}
-				if top.list && len(text) > 1 && text[0] == '-' {
-					return at(fmt.Sprintf("`%s` has no space after its `-`, so YAML reads it as one word, not as a list item", text),
-						fmt.Sprintf("write `- %s`", text[1:]))
-				}
-				return nil
-			case !top.list:
-			case len(stack) > 1 && stack[len(stack)-2].col == indent && !stack[len(stack)-2].list:
-				stack = stack[:len(stack)-1] // the key after a list lined up with its key
-			default:
-				hint := ""
-				if popped != nil && !popped.list {
-					hint = fmt.Sprintf("to give the item another key, line it up with `%s` at column %d", popped.key, popped.col+1)
-				}
-				for i := len(stack) - 2; i >= 0; i-- {
-					if !stack[i].list {
-						if hint != "" {
-							hint += "; "
-						}
-						hint += fmt.Sprintf("for a key beside `%s`, line it up with it at column %d", stack[i].key, stack[i].col+1)
-						break
-					}
-				}
-				if hint == "" {
-					hint = "a list cannot be beside keys at one level: indent it under a key that ends its line"
-				}
-				return at(fmt.Sprintf("this key is lined up with %s, where only another `- ` item can start", top.name()), hint)
-			}
-		default: // deeper than the innermost level
-			top := &stack[len(stack)-1]
-			switch {
-			case popped != nil:
-				return at(fmt.Sprintf("this line is indented less than %s above it, and more than %s", popped.name(), top.name()),
-					fmt.Sprintf("line it up with one of them: column %d or column %d", popped.col+1, top.col+1))
-			case top.open:
-				top.open = false
-				if l.keyCol < 0 && !l.dash {
-					continue // a scalar value on the lines below its key
-				}
-			case l.keyCol < 0 || l.dash:
-				continue // a plain scalar over several lines
-			case top.list:
-				return at(fmt.Sprintf("this line is indented more than %s above it, whose value is already given", top.name()),
-					"to give the item keys, write the first after its `- ` and line the others up with it")
-			default:
-				return at(fmt.Sprintf("this line is indented more than the key above it, `%s` (line %d), whose value is already given", top.key, top.line),
-					fmt.Sprintf("did you mean to nest it under `%s`, whose value must then move below it, or to line it up with `%s` at column %d?", top.key, top.key, top.col+1))
-			}
+		case len(w.stack) == 0:
+			les, v = ln.atStart()
+		case w.top().col == indent:
+			les, v = w.atLevel(ln)
+		default:
+			les, v = w.deeper(ln)
 		}
-		// The line is in place: record it.
-		if len(stack) == 0 || stack[len(stack)-1].col < indent {
-			stack = append(stack, level{col: indent, list: l.dash})
-		}
-		top := &stack[len(stack)-1]
-		top.line = n
-		if l.dash {
-			top.open = l.keyCol < 0 && opens(l.value)
-			if l.keyCol >= 0 {
-				stack = append(stack, level{col: l.keyCol, line: n, key: l.key, open: opens(l.value)})
-			}
-		} else {
-			top.key, top.open = l.key, opens(l.value)
-		}
-		if strings.HasPrefix(l.value, "|") || strings.HasPrefix(l.value, ">") {
-			scalarIndent = indent
-			if l.dash && l.keyCol >= 0 {
-				scalarIndent = l.keyCol
-			}
+		switch v {
+		case stop:
+			return les
+		case inPlace:
+			w.record(ln)
 		}
 	}
 	return nil
+}
+
+// An indentWalk is the block structure of the lines read so far.
+type indentWalk struct {
+	lines        []string
+	stack        []level
+	scalarIndent int // a block scalar's lines are deeper than this; -1 outside one
+}
+
+// A placed line is one line of the walk: its number, indentation and text,
+// what it holds, and the innermost level it closed (nil if none).
+type placed struct {
+	n, indent int
+	text      string
+	line      yamlLine
+	popped    *level
+}
+
+// at returns the lesson msg with hint about the line.
+func (p placed) at(msg, hint string) *lesson {
+	return &lesson{line: p.n, col: p.indent + 1, msg: msg, hint: hint}
+}
+
+// A verdict says what a line does to the walk.
+type verdict int
+
+const (
+	inPlace verdict = iota // the line fits: record it
+	scalar                 // the line is part of a value: nothing to record
+	stop                   // stop the walk with a lesson, or nil to give up
+)
+
+func (w *indentWalk) top() *level { return &w.stack[len(w.stack)-1] }
+
+// skip says whether a line at indent holding text is blank, a comment, or
+// part of the block scalar above it.
+func (w *indentWalk) skip(text string, indent int) bool {
+	if text == "" || strings.HasPrefix(text, "#") {
+		return true
+	}
+	if w.scalarIndent >= 0 {
+		if indent > w.scalarIndent {
+			return true
+		}
+		w.scalarIndent = -1
+	}
+	return false
+}
+
+// unfollowed says whether text starts with what the walk does not follow:
+// a tab, a document marker, a complex key or a list in a list on one line.
+func unfollowed(text string) bool {
+	return strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "---") || strings.HasPrefix(text, "...") ||
+		strings.HasPrefix(text, "? ") || strings.HasPrefix(text, "- -")
+}
+
+// pop closes the levels deeper than indent and returns the innermost of
+// them, nil if none.
+func (w *indentWalk) pop(indent int) *level {
+	var popped *level
+	for len(w.stack) > 0 && w.top().col > indent {
+		p := *w.top()
+		popped = &p
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+	return popped
+}
+
+// atStart judges a line when no level is open: only a line indented less
+// than the file's first is wrong.
+func (p placed) atStart() (*lesson, verdict) {
+	if p.popped != nil {
+		return p.at("this line is indented less than the first line of the file",
+			fmt.Sprintf("line it up with %s at column %d", p.popped.name(), p.popped.col+1)), stop
+	}
+	return nil, inPlace
+}
+
+// atLevel judges a line at the column of the innermost level.
+func (w *indentWalk) atLevel(p placed) (*lesson, verdict) {
+	top := w.top()
+	l := p.line
+	switch {
+	case l.dash && top.list:
+	case l.dash && top.open:
+		top.open = false // a list lined up with its key
+		w.stack = append(w.stack, level{col: p.indent, list: true, line: p.n})
+	case l.dash:
+		return w.itemAtKey(p), stop
+	case l.keyCol < 0:
+		if lc := colonLesson(w.lines, p.n); lc != nil {
+			return lc, stop
+		}
+		if top.list && len(p.text) > 1 && p.text[0] == '-' {
+			return p.at(fmt.Sprintf("`%s` has no space after its `-`, so YAML reads it as one word, not as a list item", p.text),
+				fmt.Sprintf("write `- %s`", p.text[1:])), stop
+		}
+		return nil, stop
+	case !top.list:
+	case len(w.stack) > 1 && w.stack[len(w.stack)-2].col == p.indent && !w.stack[len(w.stack)-2].list:
+		w.stack = w.stack[:len(w.stack)-1] // the key after a list lined up with its key
+	default:
+		return w.keyAtList(p), stop
+	}
+	return nil, inPlace
+}
+
+// itemAtKey explains a list item at the column of a key whose value is
+// already given.
+func (w *indentWalk) itemAtKey(p placed) *lesson {
+	top := w.top()
+	hint := fmt.Sprintf("a list goes on the lines below a key that ends its line (`%s:`)", top.key)
+	for i := len(w.stack) - 2; i >= 0; i-- {
+		if w.stack[i].list {
+			hint = fmt.Sprintf("for another item of the list on line %d, line its `-` up with column %d", w.stack[i].line, w.stack[i].col+1)
+			break
+		}
+	}
+	return p.at(fmt.Sprintf("this list item starts at the column of `%s` (line %d), a key whose value is already given", top.key, top.line), hint)
+}
+
+// keyAtList explains a key at the column of a list's `-`.
+func (w *indentWalk) keyAtList(p placed) *lesson {
+	hint := ""
+	if p.popped != nil && !p.popped.list {
+		hint = fmt.Sprintf("to give the item another key, line it up with `%s` at column %d", p.popped.key, p.popped.col+1)
+	}
+	for i := len(w.stack) - 2; i >= 0; i-- {
+		if !w.stack[i].list {
+			if hint != "" {
+				hint += "; "
+			}
+			hint += fmt.Sprintf("for a key beside `%s`, line it up with it at column %d", w.stack[i].key, w.stack[i].col+1)
+			break
+		}
+	}
+	if hint == "" {
+		hint = "a list cannot be beside keys at one level: indent it under a key that ends its line"
+	}
+	return p.at(fmt.Sprintf("this key is lined up with %s, where only another `- ` item can start", w.top().name()), hint)
+}
+
+// deeper judges a line deeper than the innermost level.
+func (w *indentWalk) deeper(p placed) (*lesson, verdict) {
+	top := w.top()
+	l := p.line
+	switch {
+	case p.popped != nil:
+		return p.at(fmt.Sprintf("this line is indented less than %s above it, and more than %s", p.popped.name(), top.name()),
+			fmt.Sprintf("line it up with one of them: column %d or column %d", p.popped.col+1, top.col+1)), stop
+	case top.open:
+		top.open = false
+		if l.keyCol < 0 && !l.dash {
+			return nil, scalar // a scalar value on the lines below its key
+		}
+	case l.keyCol < 0 || l.dash:
+		return nil, scalar // a plain scalar over several lines
+	case top.list:
+		return p.at(fmt.Sprintf("this line is indented more than %s above it, whose value is already given", top.name()),
+			"to give the item keys, write the first after its `- ` and line the others up with it"), stop
+	default:
+		return p.at(fmt.Sprintf("this line is indented more than the key above it, `%s` (line %d), whose value is already given", top.key, top.line),
+			fmt.Sprintf("did you mean to nest it under `%s`, whose value must then move below it, or to line it up with `%s` at column %d?", top.key, top.key, top.col+1)), stop
+	}
+	return nil, inPlace
+}
+
+// record adds a line that is in place to the structure: a level for a new
+// column, its key or item, and the start of a block scalar.
+func (w *indentWalk) record(p placed) {
+	l := p.line
+	if len(w.stack) == 0 || w.top().col < p.indent {
+		w.stack = append(w.stack, level{col: p.indent, list: l.dash})
+	}
+	top := w.top()
+	top.line = p.n
+	if l.dash {
+		top.open = l.keyCol < 0 && opens(l.value)
+		if l.keyCol >= 0 {
+			w.stack = append(w.stack, level{col: l.keyCol, line: p.n, key: l.key, open: opens(l.value)})
+		}
+	} else {
+		top.key, top.open = l.key, opens(l.value)
+	}
+	if strings.HasPrefix(l.value, "|") || strings.HasPrefix(l.value, ">") {
+		w.scalarIndent = p.indent
+		if l.dash && l.keyCol >= 0 {
+			w.scalarIndent = l.keyCol
+		}
+	}
 }
 
 // closed says whether a flow collection or a quoted string that starts v
