@@ -23,21 +23,24 @@ import (
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
+// evalFlags are eval's flags.
+type evalFlags struct {
+	traces, out, format, from, config string
+	questions                         string
+	threshold                         float64
+	workers                           int
+	filters                           []string
+	shard                             string
+	basis                             []string
+	verbose, lenient, quiet           bool
+	tg                                targetFlags
+	view                              viewFlags
+	judges                            judge.Runtime
+	hist                              historyFlags
+}
+
 func evalCmd() *cobra.Command {
-	var (
-		traces, out, format, from, config string
-		questions                         string
-		threshold                         float64
-		workers                           int
-		filters                           []string
-		shard                             string
-		basis                             []string
-		verbose, lenient, quiet           bool
-		tg                                targetFlags
-		view                              viewFlags
-		judges                            judge.Runtime
-		hist                              historyFlags
-	)
+	var e evalFlags
 	c := &cobra.Command{
 		Use:   "eval PATH...",
 		Short: "Score recorded traces against the suites at PATH (files or folders)",
@@ -109,195 +112,271 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong, 130 interrupted before every case ran.`,
 		Args: needs(1, -1, "a suite file or folder", "trajeval eval SUITE.yaml (trajeval init writes a first suite)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := agentvSpelling(args); err != nil {
-				return err
-			}
-			if !slices.Contains(report.Formats, format) {
-				return usageError{fmt.Errorf("unknown --format %q (%s)", format, strings.Join(report.Formats, ", "))}
-			}
-			if from != "" {
-				if _, err := trace.Lookup(from); err != nil {
-					return usageError{err}
-				}
-			}
-			if cmd.Flags().Changed("workers") && workers < 1 {
-				return usageError{fmt.Errorf("--workers must be at least 1, got %d", workers)}
-			}
-			if err := tg.check(cmd, out); err != nil {
-				return err
-			}
-			if judges.Workers < 1 {
-				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
-			}
-			opts := trajeval.RunOptions{
-				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials, MaxOutput: tg.maxOutput,
-				Filter: filters, Workers: workers, Config: config, Basis: basis, Questions: questions,
-				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
-				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
-			}
-			if shard != "" {
-				sh, err := trajeval.ParseShard(shard)
-				if err != nil {
-					return usageError{fmt.Errorf("--shard: %w", err)}
-				}
-				opts.Shard = sh
-			}
-			if cmd.Flags().Changed("threshold") {
-				if threshold < 0 || threshold > 1 {
-					return usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", threshold)}
-				}
-				if threshold == 0 {
-					return usageError{errors.New("--threshold 0 would pass every evaluator that sets no threshold of its own; give a threshold above 0, or leave the flag out to keep the files' thresholds")}
-				}
-				opts.Threshold = threshold
-			}
-			s, err := load(opts, args)
-			if err != nil {
-				return configErrors(cmd, err)
-			}
-			picked, err := s.Plan(opts)
-			switch {
-			case errors.Is(err, trajeval.ErrConfig):
-				return configErrors(cmd, err)
-			case errors.Is(err, run.ErrTrialsNeedTarget):
-				return usageError{err}
-			case err != nil:
-				return err
-			}
-			printWarnings(cmd, s.Warnings)
-			stdout := cmd.OutOrStdout()
-			if !isTerminal(stdout) {
-				// A file or a pipe: a few large writes, flushed every
-				// second and at the end.
-				fw := newFlushWriter(stdout, time.Second)
-				defer fw.Close()
-				stdout = fw
-			}
-			w, err := report.New(format, stdout)
-			if err != nil {
-				return usageError{err}
-			}
-			if t, ok := w.(*report.Text); ok {
-				t.Verbose = verbose
-			}
-			if w, err = view.apply(cmd, format, w, cmd.OutOrStdout()); err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			var prog *report.Progress
-			if !quiet {
-				total := len(picked) * max(tg.trials, 1)
-				if len(s.Open) > 0 {
-					total = 0 // as many cases as trajectories: not known up front
-				}
-				prog = &report.Progress{W: stderr, Total: total, Terminal: isTerminal(stderr)}
-				if isTerminal(cmd.OutOrStdout()) {
-					w = prog.Wrap(w) // the report shares the terminal with the bar
-				} else {
-					w = report.Multi{w, prog}
-				}
-			}
-			warn := func(w trajeval.Warning) { prog.Clear(); fmt.Fprintln(stderr, "warning:", w) }
-			opts.Warn = warn
-			var file *outFile
-			var resumed *done
-			if out != "" {
-				// Locked before --resume reads it: a second run on the
-				// same file stops here, and rows cannot splice.
-				if file, err = newOut(out); err != nil {
-					return err
-				}
-				defer file.Close()
-				if tg.resume {
-					if resumed, err = readDone(out); err != nil {
-						return err
-					}
-					for _, x := range resumed.warnings {
-						warn(x)
-					}
-					for _, r := range resumed.rows {
-						opts.Done = append(opts.Done, r)
-					}
-					file.resume = resumed
-				}
-			}
-			opts.Stop = stopOf(cmd.Context())
-			rec, err := hist.begin(cmd, args, s, &opts)
-			if err != nil {
-				return err
-			}
-			var rs report.Summary
-			for r, rerr := range s.Run(cmd.Context(), opts) {
-				if err = rerr; err != nil {
-					break
-				}
-				r = rec.record(r)
-				rs.Add(r)
-				if r.Judge != nil {
-					if rs.Judge == nil {
-						rs.Judge = &trajeval.JudgeUsage{}
-					}
-					rs.Judge.Add(r.Judge)
-				}
-				if resumed.has(r) {
-					// A row of the --out file: reported, not written again.
-					resumed.reported++
-				} else if file != nil {
-					file.Case(r)
-				}
-				if err = w.Case(r); err != nil {
-					break
-				}
-			}
-			rec.end(err)
-			if file != nil && file.resume != nil && err == nil {
-				file.resume.warnUnused(out, warn)
-			}
-			if cerr := w.Close(rs); err == nil {
-				err = cerr
-			}
-			if fw, ok := stdout.(*flushWriter); ok {
-				if ferr := fw.Close(); err == nil {
-					err = ferr
-				}
-			}
-			if file != nil {
-				if ferr := file.Close(); err == nil {
-					err = ferr
-				}
-			}
-			if err != nil {
-				return interrupted(err, out)
-			}
-			if rs.Failed > 0 || rs.Errors > 0 {
-				return errCasesFailed
-			}
-			return nil
+			return e.run(cmd, args)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&traces, "traces", "", "trace file (any format) holding the cases' trajectories, matched by id")
-	f.StringVarP(&out, "out", "o", "", "also write results as JSON Lines to this file, one row per case")
-	f.StringVar(&format, "format", "text", "report format on standard output: "+strings.Join(report.Formats, ", "))
-	f.Float64Var(&threshold, "threshold", 0, "pass threshold for evaluators that set none, over the file's defaults")
-	f.IntVar(&workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else one per CPU, or 1 with a target)")
-	f.StringVar(&from, "from", "", "force the trace format instead of detecting it")
-	f.StringVar(&config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
-	f.StringVar(&questions, "questions", "", "BFCL question file for possible-answer files (default: the one beside them)")
-	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
-	f.BoolVarP(&quiet, "quiet", "q", false, "no progress on standard error (a bar on a terminal, else a line every 10s)")
-	f.BoolVar(&lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
-	f.IntVar(&judges.Workers, "judge-workers", 4, "judge requests sent at once")
-	f.StringVar(&judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
-	f.BoolVar(&judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
-	f.StringVar(&shard, "shard", "", "run part K of N of the cases, such as 2/3, on each of N machines (see above)")
-	f.StringArrayVar(&filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
-	f.StringSliceVar(&basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE (default: each task's reward_basis)")
-	tg.register(f)
-	view.register(f)
-	hist.register(f)
+	f.StringVar(&e.traces, "traces", "", "trace file (any format) holding the cases' trajectories, matched by id")
+	f.StringVarP(&e.out, "out", "o", "", "also write results as JSON Lines to this file, one row per case")
+	f.StringVar(&e.format, "format", "text", "report format on standard output: "+strings.Join(report.Formats, ", "))
+	f.Float64Var(&e.threshold, "threshold", 0, "pass threshold for evaluators that set none, over the file's defaults")
+	f.IntVar(&e.workers, "workers", 0, "score up to N cases at once (default: the suites' execution.workers, else one per CPU, or 1 with a target)")
+	f.StringVar(&e.from, "from", "", "force the trace format instead of detecting it")
+	f.StringVar(&e.config, "config", "", "ADK test_config.json for eval sets (default: the one beside each eval set)")
+	f.StringVar(&e.questions, "questions", "", "BFCL question file for possible-answer files (default: the one beside them)")
+	f.BoolVarP(&e.verbose, "verbose", "v", false, "explain passing evaluators too")
+	f.BoolVarP(&e.quiet, "quiet", "q", false, "no progress on standard error (a bar on a terminal, else a line every 10s)")
+	f.BoolVar(&e.lenient, "lenient", false, "score what comes before the damage of a cut-off or corrupt trace, marked partial, instead of an error")
+	f.IntVar(&e.judges.Workers, "judge-workers", 4, "judge requests sent at once")
+	f.StringVar(&e.judges.CacheDir, "cache-dir", "", "folder of the judge's cached answers (default: trajeval/judge under the user cache folder)")
+	f.BoolVar(&e.judges.NoCache, "no-cache", false, "ask the judge again instead of using cached answers")
+	f.StringVar(&e.shard, "shard", "", "run part K of N of the cases, such as 2/3, on each of N machines (see above)")
+	f.StringArrayVar(&e.filters, "filter", nil, "run only the cases whose id matches this glob, or /regular expression/ (repeatable; see above)")
+	f.StringSliceVar(&e.basis, "basis", nil, "τ²-bench tasks: score only these reward components, e.g. ACTION,COMMUNICATE (default: each task's reward_basis)")
+	e.tg.register(f)
+	e.view.register(f)
+	e.hist.register(f)
 	c.SuggestFor = []string{"run", "test"} // trajeval run: did you mean eval?
 	return c
+}
+
+// run is eval: it
+//  1. checks the flags and turns them into the run's options;
+//  2. loads the suites at paths and plans which cases run;
+//  3. builds the report on standard output, with the progress on standard
+//     error unless --quiet;
+//  4. opens the --out file (reading what it holds with --resume) and the
+//     run history;
+//  5. runs the cases, each row going to the history, the --out file and
+//     the report as soon as its case is done;
+//  6. closes everything, keeping the first error, and turns the summary
+//     into the exit code.
+func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
+	if err := agentvSpelling(args); err != nil {
+		return err
+	}
+	opts, err := e.options(cmd)
+	if err != nil {
+		return err
+	}
+	s, err := load(opts, args)
+	if err != nil {
+		return configErrors(cmd, err)
+	}
+	picked, err := s.Plan(opts)
+	switch {
+	case errors.Is(err, trajeval.ErrConfig):
+		return configErrors(cmd, err)
+	case errors.Is(err, run.ErrTrialsNeedTarget):
+		return usageError{err}
+	case err != nil:
+		return err
+	}
+	printWarnings(cmd, s.Warnings)
+	stdout := cmd.OutOrStdout()
+	if !isTerminal(stdout) {
+		// A file or a pipe: a few large writes, flushed every second and
+		// at the end.
+		fw := newFlushWriter(stdout, time.Second)
+		defer fw.Close()
+		stdout = fw
+	}
+	w, prog, err := e.reporter(cmd, stdout, total(s, picked, e.tg.trials))
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	warn := func(w trajeval.Warning) { prog.Clear(); fmt.Fprintln(stderr, "warning:", w) }
+	opts.Warn = warn
+	file, err := e.openOut(&opts, warn)
+	if err != nil {
+		return err
+	}
+	if file != nil {
+		defer file.Close()
+	}
+	opts.Stop = stopOf(cmd.Context())
+	rec, err := e.hist.begin(cmd, args, s, &opts)
+	if err != nil {
+		return err
+	}
+	rs, err := runCases(cmd.Context(), s, opts, rec, file, w)
+	rec.end(err)
+	if file != nil && file.resume != nil && err == nil {
+		file.resume.warnUnused(e.out, warn)
+	}
+	err = closeEval(err, w, rs, stdout, file)
+	if err != nil {
+		return interrupted(err, e.out)
+	}
+	if rs.Failed > 0 || rs.Errors > 0 {
+		return errCasesFailed
+	}
+	return nil
+}
+
+// options checks eval's flags and returns the run's options; a wrong flag
+// is a usage error.
+func (e *evalFlags) options(cmd *cobra.Command) (trajeval.RunOptions, error) {
+	var opts trajeval.RunOptions
+	if !slices.Contains(report.Formats, e.format) {
+		return opts, usageError{fmt.Errorf("unknown --format %q (%s)", e.format, strings.Join(report.Formats, ", "))}
+	}
+	if e.from != "" {
+		if _, err := trace.Lookup(e.from); err != nil {
+			return opts, usageError{err}
+		}
+	}
+	if cmd.Flags().Changed("workers") && e.workers < 1 {
+		return opts, usageError{fmt.Errorf("--workers must be at least 1, got %d", e.workers)}
+	}
+	if err := e.tg.check(cmd, e.out); err != nil {
+		return opts, err
+	}
+	if e.judges.Workers < 1 {
+		return opts, usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", e.judges.Workers)}
+	}
+	tg, judges := &e.tg, &e.judges
+	opts = trajeval.RunOptions{
+		Traces: e.traces, Format: e.from, Lenient: e.lenient, Target: tg.target, Trials: tg.trials, MaxOutput: tg.maxOutput,
+		Filter: e.filters, Workers: e.workers, Config: e.config, Basis: e.basis, Questions: e.questions,
+		Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
+		IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
+	}
+	if e.shard != "" {
+		sh, err := trajeval.ParseShard(e.shard)
+		if err != nil {
+			return opts, usageError{fmt.Errorf("--shard: %w", err)}
+		}
+		opts.Shard = sh
+	}
+	if cmd.Flags().Changed("threshold") {
+		if e.threshold < 0 || e.threshold > 1 {
+			return opts, usageError{fmt.Errorf("--threshold must be between 0 and 1, got %v", e.threshold)}
+		}
+		if e.threshold == 0 {
+			return opts, usageError{errors.New("--threshold 0 would pass every evaluator that sets no threshold of its own; give a threshold above 0, or leave the flag out to keep the files' thresholds")}
+		}
+		opts.Threshold = e.threshold
+	}
+	return opts, nil
+}
+
+// total returns how many cases a run of picked makes, 0 when not known up
+// front (a suite with no cases has as many as trajectories).
+func total(s *trajeval.Suite, picked []*trajeval.Case, trials int) int {
+	if len(s.Open) > 0 {
+		return 0
+	}
+	return len(picked) * max(trials, 1)
+}
+
+// reporter returns the report of --format on stdout, with its view flags
+// applied, and, unless --quiet, the progress on standard error of a run of
+// total cases.
+func (e *evalFlags) reporter(cmd *cobra.Command, stdout io.Writer, total int) (report.Writer, *report.Progress, error) {
+	w, err := report.New(e.format, stdout)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	if t, ok := w.(*report.Text); ok {
+		t.Verbose = e.verbose
+	}
+	if w, err = e.view.apply(cmd, e.format, w, cmd.OutOrStdout()); err != nil {
+		return nil, nil, err
+	}
+	if e.quiet {
+		return w, nil, nil
+	}
+	prog := &report.Progress{W: cmd.ErrOrStderr(), Total: total, Terminal: isTerminal(cmd.ErrOrStderr())}
+	if isTerminal(cmd.OutOrStdout()) {
+		return prog.Wrap(w), prog, nil // the report shares the terminal with the bar
+	}
+	return report.Multi{w, prog}, prog, nil
+}
+
+// openOut opens the --out file, nil without one. It is locked before
+// --resume reads it, so a second run on the same file stops here and rows
+// cannot splice; with --resume, the rows it holds go to opts.Done and its
+// warnings to warn.
+func (e *evalFlags) openOut(opts *trajeval.RunOptions, warn func(trajeval.Warning)) (*outFile, error) {
+	if e.out == "" {
+		return nil, nil
+	}
+	file, err := newOut(e.out)
+	if err != nil {
+		return nil, err
+	}
+	if !e.tg.resume {
+		return file, nil
+	}
+	resumed, err := readDone(e.out)
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	for _, x := range resumed.warnings {
+		warn(x)
+	}
+	for _, r := range resumed.rows {
+		opts.Done = append(opts.Done, r)
+	}
+	file.resume = resumed
+	return file, nil
+}
+
+// runCases runs the cases of s, sending each row to the history rec, the
+// --out file (unless it came from there) and the report w, and returns
+// their summary.
+func runCases(ctx context.Context, s *trajeval.Suite, opts trajeval.RunOptions, rec *recording, file *outFile, w report.Writer) (report.Summary, error) {
+	var rs report.Summary
+	var resumed *done
+	if file != nil {
+		resumed = file.resume
+	}
+	for r, err := range s.Run(ctx, opts) {
+		if err != nil {
+			return rs, err
+		}
+		r = rec.record(r)
+		rs.Add(r)
+		if r.Judge != nil {
+			if rs.Judge == nil {
+				rs.Judge = &trajeval.JudgeUsage{}
+			}
+			rs.Judge.Add(r.Judge)
+		}
+		if resumed.has(r) {
+			// A row of the --out file: reported, not written again.
+			resumed.reported++
+		} else if file != nil {
+			file.Case(r)
+		}
+		if err := w.Case(r); err != nil {
+			return rs, err
+		}
+	}
+	return rs, nil
+}
+
+// closeEval closes the report (with its summary rs), the flushed standard
+// output and the --out file, and returns err, else the first error of
+// closing them.
+func closeEval(err error, w report.Writer, rs report.Summary, stdout io.Writer, file *outFile) error {
+	if cerr := w.Close(rs); err == nil {
+		err = cerr
+	}
+	if fw, ok := stdout.(*flushWriter); ok {
+		if ferr := fw.Close(); err == nil {
+			err = ferr
+		}
+	}
+	if file != nil {
+		if ferr := file.Close(); err == nil {
+			err = ferr
+		}
+	}
+	return err
 }
 
 // isTerminal reports whether w is a terminal that understands redrawing a
