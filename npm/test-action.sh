@@ -16,7 +16,7 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 server=""
-trap '[ -z "$server" ] || kill "$server"; rm -rf "$work"' EXIT
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 die() { echo "test-action: $*" >&2; exit 1; }
 
 case "$(uname -s)" in Linux) runner_os=Linux ;; Darwin) runner_os=macOS ;; *) runner_os=Windows ;; esac
