@@ -15,6 +15,7 @@ for pair in linux/amd64/linux/x64 linux/arm64/linux/arm64 darwin/amd64/darwin/x6
   base="$dist/trajeval_${version}_${goos}_${goarch}"
   pkg="$out/$os-$cpu"
   mkdir -p "$pkg/bin"
+  cp "$here/../LICENSE" "$pkg/LICENSE"
   if [ -f "$base.tar.gz" ]; then
     tar xzf "$base.tar.gz" -C "$pkg/bin" trajeval
   elif [ -f "$base.zip" ]; then
@@ -32,7 +33,7 @@ for pair in linux/amd64/linux/x64 linux/arm64/linux/arm64 darwin/amd64/darwin/x6
   "repository": "github:trajeval/trajeval",
   "os": ["$os"],
   "cpu": ["$cpu"],
-  "files": ["bin"],
+  "files": ["bin", "LICENSE"],
   "preferUnplugged": true
 }
 JSON
@@ -41,7 +42,7 @@ JSON
   (cd "$out" && npm pack --silent "$pkg" >/dev/null)
 done
 cp -R "$here/trajeval" "$out/trajeval"
-cp "$here/../README.md" "$out/trajeval/README.md"
+cp "$here/../README.md" "$here/../LICENSE" "$out/trajeval/"
 cat > "$out/trajeval/package.json" <<JSON
 {
   "name": "trajeval",
@@ -51,7 +52,7 @@ cat > "$out/trajeval/package.json" <<JSON
   "repository": "github:trajeval/trajeval",
   "main": "index.js",
   "bin": { "trajeval": "bin/trajeval.js" },
-  "files": ["index.js", "promptfoo.js", "bin", "README.md"],
+  "files": ["index.js", "promptfoo.js", "bin", "README.md", "LICENSE"],
   "engines": { "node": ">=18" },
   "optionalDependencies": {$deps
   }

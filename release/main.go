@@ -1,7 +1,8 @@
 // Command release builds trajeval's release archives: one per platform
 // (linux, darwin, windows × amd64, arm64), each holding the binary with its
-// version stamped, the README and the licence when there is one, as
-// .tar.gz (.zip for windows), with a SHA256SUMS file beside them.
+// version stamped, the README and the LICENSE, as .tar.gz (.zip for
+// windows), with a SHA256SUMS file beside them. A missing README or
+// LICENSE is an error: an archive is never shipped without its licence.
 //
 // Usage, from the repository's root:
 //
@@ -28,6 +29,9 @@ import (
 	"strings"
 	"time"
 )
+
+// extras are the files beside the binary in every archive.
+var extras = []string{"README.md", "LICENSE"}
 
 // A platform is one GOOS/GOARCH pair that gets an archive.
 type platform struct{ os, arch string }
@@ -57,6 +61,11 @@ func run(version, out, only string) error {
 	targets, err := choose(only)
 	if err != nil {
 		return err
+	}
+	for _, name := range extras {
+		if _, err := os.Stat(name); err != nil {
+			return fmt.Errorf("%w (hint: run from the repository's root)", err)
+		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -122,12 +131,7 @@ func archive(p platform, version, tmp, out string) (string, error) {
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("go build: %w", err)
 	}
-	files := []string{bin}
-	for _, extra := range []string{"README.md", "LICENSE"} {
-		if _, err := os.Stat(extra); err == nil {
-			files = append(files, extra)
-		}
-	}
+	files := append([]string{bin}, extras...)
 	base := fmt.Sprintf("trajeval_%s_%s_%s", strings.TrimPrefix(version, "v"), p.os, p.arch)
 	if p.os == "windows" {
 		return base + ".zip", writeZip(filepath.Join(out, base+".zip"), files)

@@ -217,7 +217,8 @@ func agentvVerdict(r trajeval.Result) agentvOutput {
 	if !r.Passed() && exp != "" {
 		for _, line := range strings.Split(exp, "\n") {
 			// The evaluator's heading and its matched items are not misses.
-			if line = strings.TrimSpace(line); line != "" && !strings.Contains(line, "✓") && !strings.HasPrefix(line, "✗ evaluator") {
+			// The columns' padding goes: the graders show a miss on one line.
+			if line = strings.Join(strings.Fields(line), " "); line != "" && !strings.Contains(line, "✓") && !strings.HasPrefix(line, "✗ evaluator") {
 				out.Misses = append(out.Misses, line)
 			}
 		}

@@ -61,6 +61,11 @@ func TestGrade_AgentV(t *testing.T) {
 			if out.Score < 1 && (len(out.Misses) == 0 || !strings.Contains(out.Reasoning, "tool_trajectory")) {
 				t.Errorf("a failure must say why: %s", stdout)
 			}
+			// AgentV and promptfoo show the reasoning on one line, where the
+			// terminal explanation's column padding is noise.
+			if strings.Contains(out.Reasoning, "  ") {
+				t.Errorf("reasoning has a run of spaces: %q", out.Reasoning)
+			}
 		})
 	}
 }
