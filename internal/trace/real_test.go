@@ -117,6 +117,17 @@ func TestRead_realFiles(t *testing.T) {
 		{"otlp/openinference-openai-js.json", "otlp", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "OpenInference TOOL spans under an AGENT span, LLM spans from the OpenAI client"},
+		{"tau2/tau2-enhanced-airline-llm-agent.json", "tau2", 6, 10, []realTraj{
+			{0, "0", 4, "get_reservation_details transfer_to_human_agents", `{"reservation_id":"EHGLP3"}`},
+			{1, "3", 5, "get_user_details get_reservation_details transfer_to_human_agents", `{"user_id":"anya_garcia_5901"}`},
+			{2, "5", 3, "", ""},
+			{4, "3", 4, "get_reservation_details get_user_details transfer_to_human_agents", `{"reservation_id":"JMO1MG"}`},
+		}, "τ²-bench airline results (gemini-2.5-flash, two trials): the agent greets first, so turn 1 has no user; a task without a call"},
+		{"tau2/tau2-enhanced-airline-retry-agent.json", "tau2", 6, 10, []realTraj{
+			{1, "3", 4, "get_reservation_details", `{"reservation_id":"JMO1MG"}`},
+			{3, "0", 6, "get_reservation_details get_flight_status get_flight_status", `{"reservation_id":"EHGLP3"}`},
+			{5, "5", 4, "transfer_to_human_agents", ""},
+		}, "the same fork at a later commit, another agent: the second trials differ from the first"},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {
