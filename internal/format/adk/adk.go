@@ -47,7 +47,7 @@
 //     llm_calls the sum of their inference_call_count, each only when every
 //     invocation gives it.
 //  9. A call id seen twice in one case is one step, with a warning.
-// 10. An event field or a part key that ADK's Event and genai's Part do
+//  10. An event field or a part key that ADK's Event and genai's Part do
 //     not have is drift: one warning per kind, with a count (see package
 //     drift). It holds for sessions too.
 //
