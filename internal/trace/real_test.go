@@ -70,6 +70,13 @@ func TestRead_realFiles(t *testing.T) {
 			{0, "live_parallel_3-0-3", 1, "get_current_weather get_current_weather get_current_weather", `{"location":"Cancún, Mexico","unit":"celsius"}`},
 			{14, "live_parallel_12-8-0", 1, "log_food log_food log_food log_food log_food log_food", `{"food_name":"iced coffee","meal_name":"breakfast","portion_amount":12,"portion_unit":"ounces"}`},
 		}, "function-calling mode: a list of {name: JSON arguments}"},
+		{"canonical/bfcl-glyphh-live-parallel.jsonl", "trajeval", 16, 39, []realTraj{
+			{0, "live_parallel_3-0-3", 1, "get_current_weather get_current_weather get_current_weather", `{"location":"Cancún, Mexico","unit":"celsius"}`},
+			{14, "live_parallel_12-8-0", 1, "log_food log_food log_food log_food log_food log_food", `{"food_name":"iced coffee","meal_name":"breakfast","portion_amount":12,"portion_unit":"ounces"}`},
+		}, "what trajeval convert wrote from bfcl/glyphh_BFCL_v4_live_parallel_result.json"},
+		{"canonical/claude-code-491e126e-subagent.jsonl", "trajeval", 1, 25, []realTraj{
+			{0, "491e126e-1e71-469c-ade2-fcc8af567c74", 2, "WebFetch WebSearch WebSearch WebSearch Glob WebSearch Read WebSearch AskUserQuestion Task Read@Plan Read@Plan Bash@Plan Bash@Plan Bash@Plan Read@Plan Bash@Plan Read@Plan Read@Plan Write ExitPlanMode Bash Bash Bash Bash", ""},
+		}, "what trajeval convert wrote from claude-code/491e126e-subagent.jsonl: the sub-agent's calls keep their agent"},
 		{"claude-code/491e126e-subagent.jsonl", "claude-code", 1, 25, []realTraj{
 			{0, "491e126e-1e71-469c-ade2-fcc8af567c74", 2, "WebFetch WebSearch WebSearch WebSearch Glob WebSearch Read WebSearch AskUserQuestion Task Read@Plan Read@Plan Bash@Plan Bash@Plan Bash@Plan Read@Plan Bash@Plan Read@Plan Read@Plan Write ExitPlanMode Bash Bash Bash Bash", ""},
 		}, "Claude Code 2.1.38: the Plan sub-agent's nine calls come from agent_progress lines"},
@@ -80,6 +87,12 @@ func TestRead_realFiles(t *testing.T) {
 			{0, "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", 1, "Bash Write", `{"command":"ls","timeout":600000}`},
 			{1, "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb", 1, "", ""},
 		}, "print mode (stream-json): two sessions, the second failing before any call"},
+		{"codex/agentcmd-stream-output-2.jsonl", "codex", 1, 1, []realTraj{
+			{0, "019a2d7a-6455-7170-a661-c6d8b94c630a", 1, "command_execution", `{"command":"bash -lc ls"}`},
+		}, "recorded codex exec --json (0.46.0): a command whose item.started has no exit_code"},
+		{"codex/agentcmd-stream-output-3.jsonl", "codex", 1, 1, []realTraj{
+			{0, "019a2d7a-8e1c-7111-b1a6-8cec551a55a0", 1, "file_change", `{"changes":[{"kind":"add","path":"/private/tmp/codex-research-test/hello.txt"}]}`},
+		}, "recorded codex exec --json (0.46.0): a file_change completed without item.started"},
 		{"codex/takopi-exec-json-all-formats.jsonl", "codex", 1, 7, []realTraj{
 			{0, "0199a213-81c0-7800-8aa1-bbab2a035a53", 2, "command_execution command_execution file_change file_change search_issues search_issues web_search", `{"command":"pytest -q"}`},
 		}, "codex exec --json: every item type, a failed second turn"},
@@ -104,6 +117,17 @@ func TestRead_realFiles(t *testing.T) {
 		{"otlp/openinference-openai-js.json", "otlp", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "OpenInference TOOL spans under an AGENT span, LLM spans from the OpenAI client"},
+		{"tau2/tau2-enhanced-airline-llm-agent.json", "tau2", 6, 10, []realTraj{
+			{0, "0", 4, "get_reservation_details transfer_to_human_agents", `{"reservation_id":"EHGLP3"}`},
+			{1, "3", 5, "get_user_details get_reservation_details transfer_to_human_agents", `{"user_id":"anya_garcia_5901"}`},
+			{2, "5", 3, "", ""},
+			{4, "3", 4, "get_reservation_details get_user_details transfer_to_human_agents", `{"reservation_id":"JMO1MG"}`},
+		}, "τ²-bench airline results (gemini-2.5-flash, two trials): the agent greets first, so turn 1 has no user; a task without a call"},
+		{"tau2/tau2-enhanced-airline-retry-agent.json", "tau2", 6, 10, []realTraj{
+			{1, "3", 4, "get_reservation_details", `{"reservation_id":"JMO1MG"}`},
+			{3, "0", 6, "get_reservation_details get_flight_status get_flight_status", `{"reservation_id":"EHGLP3"}`},
+			{5, "5", 4, "transfer_to_human_agents", ""},
+		}, "the same fork at a later commit, another agent: the second trials differ from the first"},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {
@@ -199,4 +223,50 @@ func argsJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// TestRead_realCanonical reads each file of testdata/real/canonical,
+// written by trajeval convert from another file of the corpus, and its
+// source: both must give the same trajectories, field for field.
+func TestRead_realCanonical(t *testing.T) {
+	tests := []struct {
+		converted, source string
+		reason            string
+	}{
+		{"canonical/bfcl-glyphh-live-parallel.jsonl", "bfcl/glyphh_BFCL_v4_live_parallel_result.json", "sixteen trajectories, parallel calls, JSON arguments"},
+		{"canonical/claude-code-491e126e-subagent.jsonl", "claude-code/491e126e-subagent.jsonl", "a sub-agent's calls, results, times and errors"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.converted, func(t *testing.T) {
+			got, want := readJSON(t, tt.converted), readJSON(t, tt.source)
+			if len(got) != len(want) {
+				t.Fatalf("%d trajectories, the source %d (%s)", len(got), len(want), tt.reason)
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("trajectory %d differs from the source's (%s):\n%s\nwant\n%s", i, tt.reason, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// readJSON reads a file of testdata/real and returns its trajectories in
+// canonical JSON.
+func readJSON(t *testing.T, path string) []string {
+	t.Helper()
+	var out []string
+	err := trace.Read(context.Background(), filepath.Join("../../testdata/real", path), trace.Options{},
+		func(tr *trajeval.Trajectory) error {
+			b, err := json.Marshal(tr)
+			if err != nil {
+				return err
+			}
+			out = append(out, string(b))
+			return nil
+		})
+	if err != nil {
+		t.Fatalf("Read %s: %v", path, err)
+	}
+	return out
 }

@@ -47,6 +47,9 @@
 //     llm_calls the sum of their inference_call_count, each only when every
 //     invocation gives it.
 //  9. A call id seen twice in one case is one step, with a warning.
+//  10. An event field or a part key that ADK's Event and genai's Part do
+//     not have is drift: one warning per kind, with a count (see package
+//     drift). It holds for sessions too.
 //
 // The file is one JSON document and is read whole; the decoded cases are
 // handled one at a time. A file cut off or broken by a syntax error is an
@@ -84,6 +87,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/trajeval"
@@ -146,7 +150,9 @@ func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	}
 	n := 0
 	var stop error
-	_, err = eachCase(data, in, func(c *EvalCase) error {
+	var unknown drift.Unknown
+	defer unknown.Report(in, "adk-evalset")
+	_, err = eachCase(data, in, &unknown, func(c *EvalCase) error {
 		if err := ctx.Err(); err != nil {
 			stop = err
 			return err
@@ -209,5 +215,8 @@ func (sessionFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 	}
-	return readSessions(ctx, data, in, yield)
+	var unknown drift.Unknown
+	err = readSessions(ctx, data, in, &unknown, yield)
+	unknown.Report(in, "adk-session")
+	return err
 }

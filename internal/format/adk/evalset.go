@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -75,10 +76,12 @@ type ToolCall struct {
 func DecodeEvalSet(data []byte, name string) (*EvalSet, error) {
 	set := &EvalSet{}
 	in := trajeval.Input{Name: name, Warn: func(w trajeval.Warning) { set.Warnings = append(set.Warnings, w) }}
-	hdr, err := eachCase(data, in, func(c *EvalCase) error {
+	var unknown drift.Unknown
+	hdr, err := eachCase(data, in, &unknown, func(c *EvalCase) error {
 		set.Cases = append(set.Cases, *c)
 		return nil
 	})
+	unknown.Report(in, "adk-evalset")
 	var te *trajeval.TraceError
 	if errors.As(err, &te) && errors.Is(err, trajeval.ErrCorruptTrace) {
 		te.Hint = "the eval set is cut off or corrupt; fix it" // an eval set is never read leniently
@@ -139,7 +142,7 @@ type header struct {
 // syntax error have been passed to fn when the error is returned. Damage
 // is reported to in (see trajeval.Input.Damage): read leniently, the case
 // it cuts short is passed on partial, and nothing after it is read.
-func eachCase(data []byte, in trajeval.Input, fn func(*EvalCase) error) (header, error) {
+func eachCase(data []byte, in trajeval.Input, unknown *drift.Unknown, fn func(*EvalCase) error) (header, error) {
 	var hdr header
 	name, warn := in.Name, in.Warn
 	d := json.NewDecoder(bytes.NewReader(data))
@@ -220,13 +223,13 @@ func eachCase(data []byte, in trajeval.Input, fn func(*EvalCase) error) (header,
 					return hdr, err
 				}
 				if v := jsonl.Salvage(data[off:]); v != nil {
-					c := decodeCase(v, line, n+1, name, warn)
+					c := decodeCase(v, line, n+1, name, warn, unknown)
 					c.Partial = true
 					return hdr, emit(c)
 				}
 				return hdr, nil
 			}
-			c := decodeCase(v, line, n+1, name, warn)
+			c := decodeCase(v, line, n+1, name, warn, unknown)
 			if err := emit(c); err != nil {
 				return hdr, err
 			}
@@ -249,7 +252,7 @@ func eachCase(data []byte, in trajeval.Input, fn func(*EvalCase) error) (header,
 		return hdr, nil
 	}
 	if get(top, "conversation") != nil || get(top, "eval_id") != nil {
-		return hdr, emit(decodeCase(top, 1, 1, name, warn))
+		return hdr, emit(decodeCase(top, 1, 1, name, warn, unknown))
 	}
 	return hdr, at(0, "not an ADK eval set: no eval_cases, eval_id or conversation",
 		"an eval set is {eval_set_id, eval_cases: [...]}; an eval case is {eval_id, conversation: [...]}")
@@ -349,7 +352,7 @@ func caseName(id string, n int) string {
 
 // decodeCase reads one EvalCase object of the new schema, the pos-th case
 // of its file.
-func decodeCase(v any, line, pos int, name string, warn func(trajeval.Warning)) *EvalCase {
+func decodeCase(v any, line, pos int, name string, warn func(trajeval.Warning), unknown *drift.Unknown) *EvalCase {
 	c := &EvalCase{Line: line}
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -369,6 +372,7 @@ func decodeCase(v any, line, pos int, name string, warn func(trajeval.Warning)) 
 		warn(trajeval.Warning{File: name, Line: line, Place: place, Msg: "a conversation_scenario case has no recorded conversation; no turns read"})
 	}
 	b := newBuilder(name, line, place, warn)
+	b.unknown = unknown
 	for i, iv := range conv {
 		im, ok := iv.(map[string]any)
 		if !ok {

@@ -3,9 +3,12 @@ package adk
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -95,6 +98,44 @@ type builder struct {
 	// calledBy is the author of the latest function call of each name: an
 	// AgentTool call is named after its agent, whose events may follow.
 	calledBy map[string]string
+
+	unknown *drift.Unknown // the event fields and part keys not known, for the whole file
+}
+
+// The fields of ADK's Event (with its LlmResponse fields) and the keys of
+// a genai Part, as of ADK 0.x and 1.x and google-genai 1.x; each may also be
+// spelled in camelCase. What is not here is drift.
+var (
+	eventFields = known("invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id",
+		"timestamp", "content", "grounding_metadata", "partial", "turn_complete", "finish_reason",
+		"error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata",
+		"live_session_resumption_update", "input_transcription", "output_transcription",
+		"avg_logprobs", "logprobs_result", "cache_metadata", "citation_metadata", "model_version",
+		"interaction_id",
+		"is_greeting", "options") // ADK 0.x, as in its own fixtures of April 2025
+	partKeys = known("text", "thought", "thought_signature", "function_call", "function_response",
+		"inline_data", "file_data", "executable_code", "code_execution_result", "video_metadata",
+		"media_resolution", "part_metadata", "tool_call", "tool_response")
+)
+
+func known(keys ...string) map[string]bool {
+	m := make(map[string]bool, 2*len(keys))
+	for _, k := range keys {
+		m[k], m[camel(k)] = true, true
+	}
+	return m
+}
+
+// drift notes each key of m not in keys, in sorted order.
+func (b *builder) drift(what string, m map[string]any, keys map[string]bool) {
+	if b.unknown == nil {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !keys[k] {
+			b.unknown.Saw(what, k, b.line)
+		}
+	}
 }
 
 func newBuilder(file string, line int, place string, warn func(trajeval.Warning)) *builder {
@@ -190,6 +231,7 @@ func label(id, name string) string {
 // belonging to invocation inv. Two or more function calls in one event
 // were issued in one model response: they share a parallel group.
 func (b *builder) event(inv int, ev map[string]any) {
+	b.drift("event field", ev, eventFields)
 	author := str(ev["author"])
 	b.caller(inv, author, str(ev["branch"]))
 	if to := str(get(obj(ev["actions"]), "transfer_to_agent")); to != "" && author != "" {
@@ -209,6 +251,7 @@ func (b *builder) event(inv int, ev map[string]any) {
 	}
 	for _, p := range parts {
 		pm := obj(p)
+		b.drift("part key", pm, partKeys)
 		if fc := obj(get(pm, "function_call")); fc != nil {
 			b.call(inv, fc, author, group)
 			if name := str(fc["name"]); author != "" && author != "user" {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -14,7 +15,7 @@ import (
 // readSessions reads one session object or a list of them, one at a time.
 // Damage is reported to in (see trajeval.Input.Damage): read leniently,
 // the session it cuts short is read partial, and nothing after it is.
-func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+func readSessions(ctx context.Context, data []byte, in trajeval.Input, unknown *drift.Unknown, yield func(*trajeval.Trajectory) error) error {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	fail := func(err error) error {
@@ -28,7 +29,7 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield fun
 		if m := obj(v); !partial && (m == nil || m["events"] == nil) {
 			return jsonl.NotARecord(in, line, 0, `a session is an object with "events"`)
 		}
-		t := session(v, line, in)
+		t := session(v, line, in, unknown)
 		if t == nil {
 			return nil
 		}
@@ -93,7 +94,7 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, yield fun
 
 // session turns one session object into a trajectory; nil when it is not
 // an object.
-func session(v any, line int, in trajeval.Input) *trajeval.Trajectory {
+func session(v any, line int, in trajeval.Input, unknown *drift.Unknown) *trajeval.Trajectory {
 	m := obj(v)
 	if m == nil {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Msg: "a session is not an object; skipped"})
@@ -102,6 +103,7 @@ func session(v any, line int, in trajeval.Input) *trajeval.Trajectory {
 	id := str(m["id"])
 	t := &trajeval.Trajectory{ID: id, Turns: []trajeval.Turn{}}
 	b := newBuilder(in.Name, line, "session "+id, in.Warn)
+	b.unknown = unknown
 	events, ok := m["events"].([]any)
 	if !ok {
 		b.warnf("events is not a list; no steps read")

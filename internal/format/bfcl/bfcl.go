@@ -35,6 +35,10 @@
 //     errors: the file does not record them.
 //  5. A line that is JSON but not an object with an id and a result is
 //     skipped with a warning; a line that is not JSON is damage.
+//  6. A key of an entry other than those BFCL v4 writes (id, result,
+//     latency, input_token_count, output_token_count, inference_log,
+//     reasoning_content, traceback) is drift: one warning per key, with a
+//     count (see package drift).
 package bfcl
 
 import (
@@ -44,6 +48,10 @@ import (
 	"regexp"
 	"strings"
 
+	"maps"
+	"slices"
+
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -73,6 +81,7 @@ func (format) Sniff(head []byte) error {
 
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	skipped, seen := eventlog.Skipped{One: `a BFCL result {"id", "result"}`, Many: "BFCL results"}, false
+	var unknown drift.Unknown
 	err := jsonl.Each(in.R, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -88,17 +97,28 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return skipped.Line(in, n)
 		}
 		seen = true
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !entryKeys[k] {
+				unknown.Saw("entry key", k, n)
+			}
+		}
 		return yield(entry(in, n, id, res, m))
 	})
 	if err != nil {
 		return err
 	}
 	skipped.Report(in)
+	unknown.Report(in, "bfcl")
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: `no BFCL results: no line is an object with "id" and "result"`, Err: trajeval.ErrEmptyTrace}
 	}
 	return nil
 }
+
+// entryKeys are the keys of an entry BFCL v4 writes (its
+// _llm_response_generation.py and model handlers).
+var entryKeys = map[string]bool{"id": true, "result": true, "latency": true, "input_token_count": true,
+	"output_token_count": true, "inference_log": true, "reasoning_content": true, "traceback": true}
 
 // entry builds the trajectory of one line.
 func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *trajeval.Trajectory {

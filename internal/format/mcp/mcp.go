@@ -39,6 +39,9 @@
 //     is a new step.
 //  9. A line holding a JSON array is a JSON-RPC batch (protocol 2025-03-26):
 //     its messages are read in order.
+//  10. A method, a key of tools/call's params or result, or a content block
+//     type that the protocol's revisions up to 2025-11-25 do not define is
+//     drift: one warning per kind, with a count (see package drift).
 //
 // The file is read line by line; only the current session is held.
 package mcp
@@ -47,8 +50,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -101,6 +107,42 @@ type reader struct {
 	inflight int                   // tools/call requests not yet answered
 	batch    []int                 // steps of the current run of overlapping calls
 	groups   int
+	unknown  drift.Unknown
+}
+
+// What the protocol's revisions up to 2025-11-25 define; what is not here
+// is drift.
+var (
+	methods = known("initialize", "ping", "tools/list", "tools/call", "resources/list",
+		"resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe",
+		"prompts/list", "prompts/get", "completion/complete", "logging/setLevel",
+		"sampling/createMessage", "elicitation/create", "roots/list",
+		"tasks/get", "tasks/result", "tasks/list", "tasks/cancel",
+		"notifications/initialized", "notifications/cancelled", "notifications/progress",
+		"notifications/message", "notifications/resources/updated",
+		"notifications/resources/list_changed", "notifications/tools/list_changed",
+		"notifications/prompts/list_changed", "notifications/roots/list_changed",
+		"notifications/tasks/status", "notifications/elicitation/complete")
+	callParams = known("name", "arguments", "_meta", "task")
+	callResult = known("content", "structuredContent", "isError", "_meta", "task")
+	blockTypes = known("text", "image", "audio", "resource_link", "resource")
+)
+
+func known(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+// unknownKeys notes each key of m not in keys, in sorted order.
+func (r *reader) unknownKeys(what string, m map[string]any, keys map[string]bool) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !keys[k] {
+			r.unknown.Saw(what, k, r.line)
+		}
+	}
 }
 
 type request struct {
@@ -164,6 +206,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return err
 	}
 	skipped.Report(in)
+	r.unknown.Report(in, "mcp")
 	if !seen {
 		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "no JSON-RPC messages: no line is a JSON object", Err: trajeval.ErrEmptyTrace}
 	}
@@ -200,6 +243,9 @@ func (r *reader) message(m map[string]any) {
 	method, isReq := m["method"].(string)
 	id, hasID := m["id"]
 	key, okID := idKey(id)
+	if isReq && !methods[method] {
+		r.unknown.Saw("method", method, r.line)
+	}
 	switch {
 	case isReq && method == "notifications/cancelled":
 		r.cancel(m)
@@ -245,6 +291,7 @@ func (r *reader) request(key string, id any, method string, m map[string]any) {
 	if method != "tools/call" {
 		return
 	}
+	r.unknownKeys("tools/call params key", params, callParams)
 	name, _ := params["name"].(string)
 	if name == "" {
 		r.warn("id "+idText(id), "tools/call without a tool name")
@@ -315,6 +362,15 @@ func (r *reader) response(key string, id any, m map[string]any) {
 		return
 	}
 	res, _ := m["result"].(map[string]any)
+	r.unknownKeys("tools/call result key", res, callResult)
+	if blocks, ok := res["content"].([]any); ok {
+		for _, b := range blocks {
+			blk, _ := b.(map[string]any)
+			if t, _ := blk["type"].(string); !blockTypes[t] {
+				r.unknown.Saw("content block type", t, r.line)
+			}
+		}
+	}
 	s.Result = result(res)
 	isErr := res["isError"] == true
 	s.Error = &isErr

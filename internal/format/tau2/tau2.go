@@ -36,6 +36,10 @@
 //     ticks) is skipped with a warning; so is one that is not an object.
 //  7. The reward τ² computed (reward_info) is not read: trajeval scores
 //     the simulation itself (see the tau2 suite dialect).
+//  8. A simulation field, message field, tool call field or message role
+//     that τ²-bench 1.0 does not write is drift: one warning per kind,
+//     with a count (see package drift). The role's message is skipped;
+//     an unknown field is left unread.
 //
 // The file is one JSON document and is read whole, the simulations
 // handled one at a time. The "dir" layout of voice runs (a results.json
@@ -53,9 +57,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -100,11 +107,47 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 	}
-	return read(ctx, data, in, yield)
+	var unknown drift.Unknown
+	err = read(ctx, data, in, &unknown, yield)
+	unknown.Report(in, "tau2")
+	return err
+}
+
+// The fields τ²-bench 1.0 writes (its SimulationRun, messages and
+// ToolCall models); what is not here is drift.
+var (
+	simulationFields = known("id", "task_id", "timestamp", "start_time", "end_time", "duration",
+		"termination_reason", "agent_cost", "user_cost", "agent_usage", "reward_info", "messages",
+		"ticks", "trial", "seed", "mode", "speech_environment", "review", "user_only_review", "info",
+		"auth_classification", "hallucination_retries_used")
+	messageFields = known("role", "content", "tool_calls", "is_audio", "turn_idx", "timestamp",
+		"cost", "usage", "raw_data", "generation_time_seconds", "audio_format", "audio_content",
+		"audio_path", "audio_script_gold", "speech_effects", "source_effects", "channel_effects",
+		"turn_taking_action", "utterance_ids", "chunk_id", "is_final_chunk", "source",
+		"contains_speech", "id", "requestor", "error")
+	callFields = known("id", "name", "arguments", "requestor")
+)
+
+func known(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+// unknownKeys notes each key of m that is not in fields, in sorted order
+// so that the warnings come the same on every read.
+func unknownKeys(u *drift.Unknown, what string, m map[string]any, fields map[string]bool, line int) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !fields[k] {
+			u.Saw(what, k, line)
+		}
+	}
 }
 
 // read walks the top-level object, decoding the simulations one at a time.
-func read(ctx context.Context, data []byte, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+func read(ctx context.Context, data []byte, in trajeval.Input, unknown *drift.Unknown, yield func(*trajeval.Trajectory) error) error {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	fail := func(err error) error { return jsonl.Damaged(in, data, absolute(data, err), 1) }
@@ -157,7 +200,7 @@ func read(ctx context.Context, data []byte, in trajeval.Input, yield func(*traje
 				}
 				if v := jsonl.Salvage(data[off:]); v != nil {
 					line, _ := jsonl.Position(data, off)
-					if t := simulation(v, line, n+1, in); t != nil {
+					if t := simulation(v, line, n+1, in, unknown); t != nil {
 						t.Partial = true
 						return yield(t)
 					}
@@ -169,7 +212,7 @@ func read(ctx context.Context, data []byte, in trajeval.Input, yield func(*traje
 			}
 			n++
 			line, _ := jsonl.Position(data, off)
-			if t := simulation(v, line, n, in); t != nil {
+			if t := simulation(v, line, n, in, unknown); t != nil {
 				if err := yield(t); err != nil {
 					return err
 				}
@@ -198,7 +241,7 @@ func read(ctx context.Context, data []byte, in trajeval.Input, yield func(*traje
 
 // simulation turns the n-th simulation, at line, into a trajectory; nil
 // when it is skipped.
-func simulation(v any, line, n int, in trajeval.Input) *trajeval.Trajectory {
+func simulation(v any, line, n int, in trajeval.Input, unknown *drift.Unknown) *trajeval.Trajectory {
 	m, _ := v.(map[string]any)
 	warn := func(place, format string, a ...any) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: fmt.Sprintf(format, a...)})
@@ -207,6 +250,7 @@ func simulation(v any, line, n int, in trajeval.Input) *trajeval.Trajectory {
 		warn("", "simulation %d is not an object; skipped", n)
 		return nil
 	}
+	unknownKeys(unknown, "simulation field", m, simulationFields, line)
 	id := text(m["task_id"])
 	place := fmt.Sprintf("simulation %d", n)
 	if id != "" {
@@ -249,6 +293,7 @@ func simulation(v any, line, n int, in trajeval.Input) *trajeval.Trajectory {
 			warn(place, "message %d is not an object; skipped", i+1)
 			continue
 		}
+		unknownKeys(unknown, "message field", msg, messageFields, line)
 		content := text(msg["content"])
 		switch role := text(msg["role"]); role {
 		case "user":
@@ -271,6 +316,7 @@ func simulation(v any, line, n int, in trajeval.Input) *trajeval.Trajectory {
 					warn(place, "message %d: tool call %d is not an object; skipped", i+1, j+1)
 					continue
 				}
+				unknownKeys(unknown, "tool call field", c, callFields, line)
 				turn()
 				s := trajeval.Step{Turn: len(t.Turns), ID: text(c["id"]), Name: text(c["name"]), ParallelGroup: g}
 				s.Args = eventlog.Args(c["arguments"], func() {
@@ -312,7 +358,7 @@ func simulation(v any, line, n int, in trajeval.Input) *trajeval.Trajectory {
 			}
 		case "system":
 		default:
-			warn(place, "message %d has role %q, which is not user, assistant, tool or system; skipped", i+1, role)
+			unknown.Saw("message role", role, line)
 		}
 	}
 	if f, ok := number(m["duration"]); ok && f >= 0 {

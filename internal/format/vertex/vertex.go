@@ -35,6 +35,11 @@
 // with a warning; a line that is not JSON is damage (see
 // trajeval.Input.Damage).
 //
+// A key of a call other than tool_name and tool_input is drift: one
+// warning per key, with a count (see package drift). Other columns are
+// not, since Vertex's EvalTask itself takes any column (a custom metric
+// may read it).
+//
 // Detection claims a file whose first line is a JSON object with a
 // predicted_trajectory or reference_trajectory column, or a CSV header row
 // naming one.
@@ -45,8 +50,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -86,6 +94,7 @@ func (format) Sniff(head []byte) error {
 type Call struct {
 	ToolName  string
 	ToolInput map[string]any // never nil
+	Extra     []string       // the call's other keys, sorted; Vertex reads none of them
 }
 
 // ID returns the id of the row at line: its id column, else "row-N".
@@ -127,6 +136,11 @@ func Trajectory(v any) ([]Call, error) {
 			return nil, fmt.Errorf("call %d has no tool_name", i+1)
 		}
 		c := Call{ToolName: name, ToolInput: map[string]any{}}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if k != "tool_name" && k != "tool_input" {
+				c.Extra = append(c.Extra, k)
+			}
+		}
 		switch in := m["tool_input"].(type) {
 		case nil:
 		case map[string]any:
@@ -150,8 +164,10 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	br := bufio.NewReaderSize(in.R, 64<<10)
 	head, _ := br.Peek(64 << 10)
 	in.R = br
+	var unknown drift.Unknown
+	defer unknown.Report(in, "vertex-dataset")
 	if CSVHeader(head) != nil {
-		return readCSV(ctx, in, yield)
+		return readCSV(ctx, in, &unknown, yield)
 	}
 	skipped := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}
 	rows := 0
@@ -168,7 +184,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return skipped.Line(in, n)
 		}
 		rows++
-		return readRow(in, n, row, yield)
+		return readRow(in, n, row, &unknown, yield)
 	})
 	if err != nil {
 		return err
@@ -181,7 +197,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 }
 
 // readCSV reads a CSV dataset.
-func readCSV(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+func readCSV(ctx context.Context, in trajeval.Input, unknown *drift.Unknown, yield func(*trajeval.Trajectory) error) error {
 	rows := 0
 	err := EachCSV(in.R, func(r Row) error {
 		if err := ctx.Err(); err != nil {
@@ -192,7 +208,7 @@ func readCSV(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajec
 		for k, c := range r.Cells {
 			row[k] = c.Text
 		}
-		return readRow(in, r.Line, row, yield)
+		return readRow(in, r.Line, row, unknown, yield)
 	})
 	if ce, ok := err.(*CSVError); ok {
 		err = in.Damage(ce.Line, ce.Col, ce.Msg)
@@ -208,7 +224,7 @@ func readCSV(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajec
 
 // readRow yields the trajectory of the row at line n, or warns why it has
 // none.
-func readRow(in trajeval.Input, n int, row map[string]any, yield func(*trajeval.Trajectory) error) error {
+func readRow(in trajeval.Input, n int, row map[string]any, unknown *drift.Unknown, yield func(*trajeval.Trajectory) error) error {
 	id := ID(row, n)
 	warn := func(format string, a ...any) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: n, Msg: fmt.Sprintf(format, a...)})
@@ -233,6 +249,9 @@ func readRow(in trajeval.Input, n int, row map[string]any, yield func(*trajeval.
 	}
 	t.Turns = []trajeval.Turn{turn}
 	for _, c := range calls {
+		for _, k := range c.Extra {
+			unknown.Saw("predicted_trajectory call key", k, n)
+		}
 		t.Steps = append(t.Steps, trajeval.Step{Turn: 1, Name: c.ToolName, Args: c.ToolInput})
 	}
 	t.Finish()
