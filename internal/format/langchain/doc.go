@@ -53,7 +53,9 @@
 //  4. A run's error string gives error true and error_message its first
 //     line (repr of the exception, before the traceback); status error
 //     gives error true; a run that ended without one gives false.
-//  5. start_time and end_time give the step's times (naive times are UTC).
+//  5. start_time and end_time give the step's times: ISO 8601 strings
+//     (naive times are UTC), or numbers of milliseconds since 1970, as
+//     the LangSmith JS client sends them.
 //  6. Sibling tool runs not separated by another run, each starting before
 //     the ones before it ended (when times are known), share a parallel
 //     group: LangGraph runs one model response's calls concurrently under

@@ -3,6 +3,7 @@ package langchain
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -125,7 +126,7 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		warn := func(msg string) {
 			in.Warn(trajeval.Warning{File: in.Name, Line: r.line, Place: "run " + r.id, Msg: msg})
 		}
-		r.start, r.end = msglog.ParseTime(r.f["start_time"], warn), msglog.ParseTime(r.f["end_time"], warn)
+		r.start, r.end = runTime("start_time", r.f["start_time"], warn), runTime("end_time", r.f["end_time"], warn)
 		p := byID[r.parent]
 		if p == nil && r.parent != "" {
 			// Runs whose parent is not in the file hang under a stand-in.
@@ -443,4 +444,24 @@ func rootFinal(outputs any) *string {
 		}
 	}
 	return nil
+}
+
+// maxMillis is 9999-12-31T23:59:59Z in milliseconds since the epoch: a
+// later time cannot be written as RFC 3339.
+const maxMillis = 253402300799000
+
+// runTime reads a run's start_time or end_time: an ISO 8601 string, as the
+// Python SDK writes, or a number of milliseconds since the epoch, as the
+// JS SDK writes (Date.now()).
+func runTime(field string, v any, warn func(string)) time.Time {
+	n, ok := v.(json.Number)
+	if !ok {
+		return msglog.ParseTimeOf(field, v, warn)
+	}
+	ms, err := n.Float64()
+	if err != nil || ms <= 0 || ms > maxMillis {
+		warn(fmt.Sprintf("%s %s is not a time in milliseconds since 1970; ignored", field, n))
+		return time.Time{}
+	}
+	return time.UnixMicro(int64(ms * 1000)).UTC()
 }

@@ -1,0 +1,63 @@
+package langchain_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/format/formattest"
+	"github.com/trajeval/trajeval/internal/format/langchain"
+)
+
+// jsBatch is a batch the LangSmith JS client posts: times are numbers of
+// milliseconds since 1970 (Date.now()), not ISO 8601 strings.
+const jsBatch = `{"post":[` +
+	`{"id":"r1","name":"agent","run_type":"chain","start_time":1795725518397,"end_time":1795725518479,"trace_id":"r1","dotted_order":"20261126T203838397001Zr1","inputs":{"input":"hi"},"outputs":{"output":"done"}},` +
+	`{"id":"t1","name":"get_weather","run_type":"tool","start_time":1795725518400.5,"end_time":1795725518410,"parent_run_id":"r1","trace_id":"r1","dotted_order":"20261126T203838397001Zr1.20261126T203838400001Zt1","inputs":{"city":"Paris"},"outputs":{"outputs":"Sunny"}}` +
+	`]}`
+
+func TestRuns_Read(t *testing.T) {
+	tests := []struct {
+		name, data string
+		want       string // the steps' start and end times, and duration_ms
+		warn       string // a part of the warnings, "" for none
+		reason     string
+	}{
+		{"JS client times", jsBatch,
+			"2026-11-26T20:38:38.4005Z 2026-11-26T20:38:38.41Z 9.5", "",
+			"the JS client's numeric times are milliseconds since 1970"},
+		{"time out of range", strings.Replace(jsBatch, "1795725518400.5", "1e300", 1),
+			" 2026-11-26T20:38:38.41Z 0", "start_time 1e300 is not a time in milliseconds",
+			"a number no time can be is reported, not written as a year past 9999"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, warns, err := formattest.Read(langchain.Runs, "runs.json", []byte(tt.data))
+			if err != nil {
+				t.Fatalf("Read: %v (%s)", err, tt.reason)
+			}
+			if tt.warn == "" && len(warns) > 0 || !strings.Contains(string(warns), tt.warn) {
+				t.Errorf("warnings:\n%s\nwant one with %q (%s)", warns, tt.warn, tt.reason)
+			}
+			var tr struct {
+				Steps []struct {
+					Start    string  `json:"start_time"`
+					End      string  `json:"end_time"`
+					Duration float64 `json:"duration_ms"`
+				}
+			}
+			if err := json.Unmarshal(out, &tr); err != nil || len(tr.Steps) != 1 {
+				t.Fatalf("%v in %s", err, out)
+			}
+			s := tr.Steps[0]
+			if got := strings.Join([]string{s.Start, s.End, jsonNumber(s.Duration)}, " "); got != tt.want {
+				t.Errorf("got  %s\nwant %s (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func jsonNumber(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
