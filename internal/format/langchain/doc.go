@@ -47,7 +47,8 @@
 //     A ToolCall input {name, args, id, type: "tool_call"} (LangGraph's
 //     ToolNode) gives its args and its id. Inputs without a lone "input"
 //     key are the arguments as they are.
-//  3. outputs.output is the result; a ToolMessage gives its content, its
+//  3. outputs.output (outputs.outputs from the JS client's traceable) is
+//     the result; a ToolMessage gives its content, its
 //     tool_call_id as the step id, and status "error" gives error true.
 //     Runs have no call id of their own: id is null otherwise.
 //  4. A run's error string gives error true and error_message its first
@@ -66,7 +67,8 @@
 //     others one each. The turn's user text and final response come from
 //     the root's inputs and outputs (messages, or input/output strings).
 //  8. llm_calls counts llm runs; tokens sum their prompt/completion/total
-//     tokens (or outputs.llm_output.token_usage); cost_usd sums total_cost;
+//     tokens (or outputs.llm_output.token_usage, or LangChain.js's
+//     outputs.llmOutput.tokenUsage); cost_usd sums total_cost;
 //     duration_ms sums the roots' end − start when all have both.
 //  9. agent is the LangGraph subgraph node the tool ran in, read from the
 //     run's extra.metadata.langgraph_checkpoint_ns (else checkpoint_ns):

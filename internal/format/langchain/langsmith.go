@@ -248,6 +248,11 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 					if pt == nil && ct == nil && tt == nil {
 						pt, ct, tt = msglog.Count(tk["prompt_tokens"]), msglog.Count(tk["completion_tokens"]), msglog.Count(tk["total_tokens"])
 					}
+					if pt == nil && ct == nil && tt == nil {
+						// LangChain.js: outputs.llmOutput.tokenUsage, camelCase
+						tk = msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llmOutput"])["tokenUsage"])
+						pt, ct, tt = msglog.Count(tk["promptTokens"]), msglog.Count(tk["completionTokens"]), msglog.Count(tk["totalTokens"])
+					}
 					msglog.AddCount(&b.Tokens.Input, pt)
 					msglog.AddCount(&b.Tokens.Output, ct)
 					msglog.AddCount(&b.Tokens.Total, tt)
@@ -345,8 +350,12 @@ func toolStep(r *run, warn func(string)) trajeval.Step {
 	}
 	outputs := r.f["outputs"]
 	if o := msglog.Obj(outputs); o != nil {
-		if x, ok := o["output"]; ok && len(o) == 1 {
-			outputs = x
+		// LangChain stores a tool's result as {"output": ...}; the JS
+		// client's traceable, a value that is not an object as {"outputs": ...}.
+		for _, k := range []string{"output", "outputs"} {
+			if x, ok := o[k]; ok && len(o) == 1 {
+				outputs = x
+			}
 		}
 	}
 	s.Result = outputs

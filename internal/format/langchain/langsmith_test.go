@@ -57,6 +57,38 @@ func TestRuns_Read(t *testing.T) {
 	}
 }
 
+// jsLangChain is a LangChain.js run tree as the JS client posts it: the
+// model run's token counts in outputs.llmOutput.tokenUsage, a traceable
+// tool's string result wrapped as {"outputs": ...}.
+const jsLangChain = `{"post":[` +
+	`{"id":"r1","name":"agent","run_type":"chain","trace_id":"r1","dotted_order":"1Zr1","inputs":{"input":"hi"},"outputs":{"output":"done"}},` +
+	`{"id":"m1","name":"ChatOpenAI","run_type":"llm","parent_run_id":"r1","trace_id":"r1","dotted_order":"1Zr1.2Zm1","outputs":{"generations":[],"llmOutput":{"tokenUsage":{"promptTokens":40,"completionTokens":12,"totalTokens":52}}}},` +
+	`{"id":"t1","name":"get_weather","run_type":"tool","parent_run_id":"r1","trace_id":"r1","dotted_order":"1Zr1.3Zt1","start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","inputs":{"city":"Paris"},"outputs":{"outputs":"Sunny"}}` +
+	`]}`
+
+func TestRuns_Read_js(t *testing.T) {
+	out, warns, err := formattest.Read(langchain.Runs, "runs.json", []byte(jsLangChain))
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("Read: %v, warnings:\n%s", err, warns)
+	}
+	var tr struct {
+		Steps   []struct{ Result any }
+		Metrics struct {
+			Tokens struct{ Input, Output, Total *int }
+		}
+	}
+	if err := json.Unmarshal(out, &tr); err != nil || len(tr.Steps) != 1 {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if tr.Steps[0].Result != "Sunny" {
+		t.Errorf("result %v, want Sunny: the JS traceable's {outputs: value} is the value", tr.Steps[0].Result)
+	}
+	tk := tr.Metrics.Tokens
+	if tk.Input == nil || tk.Output == nil || tk.Total == nil || *tk.Input != 40 || *tk.Output != 12 || *tk.Total != 52 {
+		t.Errorf("tokens %s, want 40, 12, 52 from LangChain.js's llmOutput.tokenUsage", out)
+	}
+}
+
 func jsonNumber(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
