@@ -92,6 +92,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
 			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
 		}, "Codex Desktop 0.104: MCP calls, one turn"},
+		{"openai-agents/agents-js-0.1-guardrail.json", "openai-agents", 1, 2, []realTraj{
+			{0, "", 1, "lookup_stock@Order_agent ship_order@Order_agent", `{"sku":"A-100"}`},
+		}, "the Agents SDK 0.1's export: a guardrail span is no call, the second tool's error span is a failed call"},
 		{"openai-agents/agents-js-handoff.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@Weather_agent get_time@Weather_agent", `{"city":"Paris"}`},
 		}, "the Agents SDK's trace export: the handoff is no call, the two tools are the weather agent's"},
