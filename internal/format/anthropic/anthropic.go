@@ -9,28 +9,41 @@
 // conversation together.
 //
 // The rules:
+//
 //  1. Each tool_use block {id, name, input} of an assistant message is a
 //     step, in block order. input is an object; a JSON string is parsed.
+//
 //  2. A tool_result block {tool_use_id, content, is_error} in a later user
 //     message is the result of the call with that id. Content that is
 //     only text becomes a string; other content stays a JSON value.
 //     is_error true gives error true (the text is the error message);
 //     absent or false gives error false.
+//
 //  3. Server-side tools (server_tool_use, mcp_tool_use) are steps too, with
 //     their *_tool_result blocks (mcp_tool_result carries is_error; a
 //     server result whose content type ends in "_error" gives error true).
+//
 //  4. An assistant message with two or more tool_use blocks gives them one
 //     parallel group; server-run tools are not grouped.
+//
 //  5. A user message starts a turn unless it holds only tool_result
 //     blocks. The final response is the text of the last assistant message
 //     without tool_use blocks.
+//
 //  6. A tool_use id seen twice is one step (the first), with a warning; so
 //     is a result whose call never appears, and a second result for a call.
+//
 //  7. No timing. llm_calls counts the assistant messages; tokens sum their
 //     usage, input counting input_tokens, cache_creation_input_tokens and
 //     cache_read_input_tokens.
+//
 //  8. The trajectory id is the record's id (a lone response's msg_ id),
 //     conversation_id, thread_id or session_id, also under metadata.
+//
+//  9. A content block of a type this reader does not know is skipped,
+//     with one warning per type and a count (see package drift). Blocks
+//     that carry nothing to score (thinking, redacted_thinking, image,
+//     document, search_result, container_upload, compaction) are known.
 //
 // A request with only plain-text messages and no tool blocks looks the
 // same as an OpenAI chat request and is left to openai-chat.
@@ -44,6 +57,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -87,7 +101,18 @@ func (format) Sniff(head []byte) error {
 	return &trajeval.SniffError{Closeness: 40, Why: "messages, but no Anthropic content blocks (tool_use, tool_result, thinking)"}
 }
 
+// skipped are the block types that carry nothing to score.
+var skipped = map[string]bool{
+	"thinking": true, "redacted_thinking": true, "image": true, "document": true,
+	"search_result": true, "container_upload": true, "compaction": true,
+}
+
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	var unknown drift.Unknown
+	defer unknown.Report(in, "anthropic")
+	read := func(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+		return read(in, line, id, msgs, func(typ string) { unknown.Saw("content block type", typ, line) })
+	}
 	var pending msglog.Pending // messages given one per line
 	flush := func() error {
 		msgs, line, partial := pending.Take()
@@ -124,7 +149,8 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	return flush()
 }
 
-func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+// read reads one conversation; saw notes a block type it does not know.
+func read(in trajeval.Input, line int, id string, msgs []any, saw func(typ string)) *trajeval.Trajectory {
 	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
@@ -137,9 +163,9 @@ func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajecto
 		}
 		switch role := msglog.Str(m["role"]); role {
 		case "user":
-			user(b, m["content"], place)
+			user(b, m["content"], place, saw)
 		case "assistant":
-			assistant(b, m["content"], place)
+			assistant(b, m["content"], place, saw)
 			b.LLMCalls++
 			if u := msglog.Obj(m["usage"]); u != nil {
 				for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
@@ -161,7 +187,7 @@ func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajecto
 
 // user pairs the tool results of a user message and starts a turn when
 // the message says something besides them.
-func user(b *msglog.Builder, content any, place string) {
+func user(b *msglog.Builder, content any, place string, saw func(string)) {
 	blocks, ok := content.([]any)
 	if !ok {
 		b.User(msglog.Text(content))
@@ -182,6 +208,9 @@ func user(b *msglog.Builder, content any, place string) {
 			}
 			b.Result(msglog.IDOf(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
 		default:
+			if typ := msglog.Str(bl["type"]); typ != "text" && !skipped[typ] {
+				saw(typ)
+			}
 			said = append(said, v)
 		}
 	}
@@ -190,7 +219,7 @@ func user(b *msglog.Builder, content any, place string) {
 	}
 }
 
-func assistant(b *msglog.Builder, content any, place string) {
+func assistant(b *msglog.Builder, content any, place string, saw func(string)) {
 	blocks, ok := content.([]any)
 	if !ok {
 		b.Final(msglog.Text(content))
@@ -229,6 +258,8 @@ func assistant(b *msglog.Builder, content any, place string) {
 			b.Result(msglog.IDOf(bl["tool_use_id"]), c, &failed, msg, bp)
 		case typ == "text":
 			said = append(said, v)
+		case !skipped[typ]:
+			saw(typ)
 		}
 	}
 	b.Group(group)
