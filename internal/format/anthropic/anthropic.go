@@ -9,37 +9,28 @@
 // conversation together.
 //
 // The rules:
-//
 //  1. Each tool_use block {id, name, input} of an assistant message is a
 //     step, in block order. input is an object; a JSON string is parsed.
-//
 //  2. A tool_result block {tool_use_id, content, is_error} in a later user
 //     message is the result of the call with that id. Content that is
 //     only text becomes a string; other content stays a JSON value.
 //     is_error true gives error true (the text is the error message);
 //     absent or false gives error false.
-//
 //  3. Server-side tools (server_tool_use, mcp_tool_use) are steps too, with
 //     their *_tool_result blocks (mcp_tool_result carries is_error; a
 //     server result whose content type ends in "_error" gives error true).
-//
 //  4. An assistant message with two or more tool_use blocks gives them one
 //     parallel group; server-run tools are not grouped.
-//
 //  5. A user message starts a turn unless it holds only tool_result
 //     blocks. The final response is the text of the last assistant message
 //     without tool_use blocks.
-//
 //  6. A tool_use id seen twice is one step (the first), with a warning; so
 //     is a result whose call never appears, and a second result for a call.
-//
 //  7. No timing. llm_calls counts the assistant messages; tokens sum their
 //     usage, input counting input_tokens, cache_creation_input_tokens and
 //     cache_read_input_tokens.
-//
 //  8. The trajectory id is the record's id (a lone response's msg_ id),
 //     conversation_id, thread_id or session_id, also under metadata.
-//
 //  9. A content block of a type this reader does not know is skipped,
 //     with one warning per type and a count (see package drift). Blocks
 //     that carry nothing to score (thinking, redacted_thinking, image,
