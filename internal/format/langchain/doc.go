@@ -32,6 +32,9 @@
 //     agent, as a supervisor's workers do) is the agent of its calls. A
 //     call named transfer_to_X (a supervisor's handoff tool) made by one
 //     agent of the conversation to another, X, makes it X's caller.
+//  8. A message of a type this reader does not know (a class or type name
+//     it has no kind for) is skipped, with one warning per type and a
+//     count (see package drift); LangGraph's remove messages are known.
 //
 // # langsmith: run trees
 //
@@ -77,6 +80,9 @@
 //     and a run with no namespace have agent null: the top graph has no
 //     name. A transfer_to_X tool run of one agent, X being another agent,
 //     makes it X's caller (a supervisor's handoff), as in langchain.
+//  10. A run_type other than tool, llm, chain, retriever, prompt, parser
+//     and embedding is one warning per type with a count (see package
+//     drift).
 //
 // Cost: langchain holds one conversation at a time and streams JSON
 // Lines; a single JSON document is read whole. langsmith holds the whole

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -50,6 +51,12 @@ type run struct {
 }
 
 func (r *run) typ() string { return msglog.Str(r.f["run_type"]) }
+
+// runTypes are LangSmith's run types: tool and llm runs are read, the
+// others hold them.
+var runTypes = map[string]bool{
+	"tool": true, "llm": true, "chain": true, "retriever": true, "prompt": true, "parser": true, "embedding": true,
+}
 
 func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	// A trace's runs may be spread over the file (post, then patch): the
@@ -121,8 +128,13 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	if len(runs) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no runs", Err: trajeval.ErrEmptyTrace}
 	}
+	var unknown drift.Unknown
+	defer unknown.Report(in, "langsmith")
 	var roots []*run
 	for _, r := range runs {
+		if !runTypes[r.typ()] {
+			unknown.Saw("run type", r.typ(), r.line)
+		}
 		warn := func(msg string) {
 			in.Warn(trajeval.Warning{File: in.Name, Line: r.line, Place: "run " + r.id, Msg: msg})
 		}
