@@ -1,10 +1,12 @@
-// gen-agents-0.1.mjs writes testdata/real/openai-agents/agents-js-0.1-guardrail.json:
+// gen.mjs writes testdata/real/openai-agents/agents-js-0.1-guardrail.json:
 // the OpenAI Agents SDK for JavaScript at an older minor version (0.1)
 // runs an agent with an input guardrail and two tools, one of which
 // fails, against a fake model server on 127.0.0.1; its trace exporter's
-// body as posted is the file. Run it from this folder:
+// body as posted is the file. It has a folder and package.json of its own
+// because the SDK 0.1 wants zod 3 and 0.20 (../gen.mjs) zod 4. Run it from
+// this folder:
 //
-//	npm install && node gen-agents-0.1.mjs ..
+//	npm install && node gen.mjs ../..
 //
 // Every answer of the fake server is fixed, so each run writes the same
 // calls; ids and times differ from run to run.
@@ -15,10 +17,10 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import {
   Agent, run, tool, setDefaultOpenAIClient, setTraceProcessors, BatchTraceProcessor, getGlobalTraceProvider,
-} from '@openai/agents-0.1';
-import { OpenAITracingExporter } from '@openai/agents-openai-0.1';
+} from '@openai/agents';
+import { OpenAITracingExporter } from '@openai/agents-openai';
 
-const out = process.argv[2] ?? '..';
+const out = process.argv[2] ?? '../..';
 const ingested = [];
 
 // The fake model: the Responses API, and the traces ingest endpoint. The
