@@ -70,8 +70,9 @@
 //     others one each. The turn's user text and final response come from
 //     the root's inputs and outputs (messages, or input/output strings).
 //  8. llm_calls counts llm runs; tokens sum their prompt/completion/total
-//     tokens (or outputs.llm_output.token_usage, or LangChain.js's
-//     outputs.llmOutput.tokenUsage); cost_usd sums total_cost;
+//     tokens (or outputs.llm_output.token_usage, LangChain.js's
+//     outputs.llmOutput.tokenUsage, outputs.usage_metadata, or an OpenAI
+//     body's outputs.usage); cost_usd sums total_cost;
 //     duration_ms sums the roots' end − start when all have both.
 //  9. agent is the LangGraph subgraph node the tool ran in, read from the
 //     run's extra.metadata.langgraph_checkpoint_ns (else checkpoint_ns):

@@ -265,6 +265,17 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 						tk = msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llmOutput"])["tokenUsage"])
 						pt, ct, tt = msglog.Count(tk["promptTokens"]), msglog.Count(tk["completionTokens"]), msglog.Count(tk["totalTokens"])
 					}
+					if pt == nil && ct == nil && tt == nil {
+						// a traced function returning the provider's body:
+						// LangSmith's usage_metadata, else OpenAI's usage
+						out := msglog.Obj(k.f["outputs"])
+						if um := msglog.Obj(out["usage_metadata"]); um != nil {
+							pt, ct, tt = msglog.Count(um["input_tokens"]), msglog.Count(um["output_tokens"]), msglog.Count(um["total_tokens"])
+						} else {
+							u := msglog.Obj(out["usage"])
+							pt, ct, tt = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"]), msglog.Count(u["total_tokens"])
+						}
+					}
 					msglog.AddCount(&b.Tokens.Input, pt)
 					msglog.AddCount(&b.Tokens.Output, ct)
 					msglog.AddCount(&b.Tokens.Total, tt)

@@ -66,8 +66,26 @@ const jsLangChain = `{"post":[` +
 	`{"id":"t1","name":"get_weather","run_type":"tool","parent_run_id":"r1","trace_id":"r1","dotted_order":"1Zr1.3Zt1","start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","inputs":{"city":"Paris"},"outputs":{"outputs":"Sunny"}}` +
 	`]}`
 
+// jsTraceable is the LangSmith JS client's traceable around an OpenAI
+// call: the llm run's outputs are the provider's body, with its usage.
+const jsTraceable = `{"post":[` +
+	`{"id":"r1","name":"agent","run_type":"chain","trace_id":"r1","dotted_order":"1Zr1","inputs":{"input":"hi"},"outputs":{"output":"done"}},` +
+	`{"id":"m1","name":"chat_model","run_type":"llm","parent_run_id":"r1","trace_id":"r1","dotted_order":"1Zr1.2Zm1","outputs":{"id":"chatcmpl_0","object":"chat.completion","usage":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52},"choices":[]}},` +
+	`{"id":"t1","name":"get_weather","run_type":"tool","parent_run_id":"r1","trace_id":"r1","dotted_order":"1Zr1.3Zt1","start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","inputs":{"city":"Paris"},"outputs":{"outputs":"Sunny"}}` +
+	`]}`
+
 func TestRuns_Read_js(t *testing.T) {
-	out, warns, err := formattest.Read(langchain.Runs, "runs.json", []byte(jsLangChain))
+	// A traced function that records LangSmith's usage_metadata.
+	withMetadata := strings.Replace(jsTraceable, `"usage":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}`,
+		`"usage_metadata":{"input_tokens":40,"output_tokens":12,"total_tokens":52}`, 1)
+	for _, data := range []string{jsLangChain, jsTraceable, withMetadata} {
+		readJS(t, data)
+	}
+}
+
+func readJS(t *testing.T, data string) {
+	t.Helper()
+	out, warns, err := formattest.Read(langchain.Runs, "runs.json", []byte(data))
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("Read: %v, warnings:\n%s", err, warns)
 	}
@@ -85,7 +103,7 @@ func TestRuns_Read_js(t *testing.T) {
 	}
 	tk := tr.Metrics.Tokens
 	if tk.Input == nil || tk.Output == nil || tk.Total == nil || *tk.Input != 40 || *tk.Output != 12 || *tk.Total != 52 {
-		t.Errorf("tokens %s, want 40, 12, 52 from LangChain.js's llmOutput.tokenUsage", out)
+		t.Errorf("tokens %s, want 40, 12, 52 from LangChain.js's llmOutput.tokenUsage or the OpenAI body's usage", out)
 	}
 }
 
