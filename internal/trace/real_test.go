@@ -125,6 +125,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"openai-chat/pydantic-ai-multiple-agent-tool-calls-request-4.json", "openai-chat", 1, 2, []realTraj{
 			{0, "", 2, "get_capital get_capital", `{"country":"France"}`},
 		}, "a recorded request body: two questions, a call each, one id not OpenAI's"},
+		{"openai-responses/pydantic-ai-model-retry-request-2.json", "openai-responses", 1, 2, []realTraj{
+			{0, "", 1, "get_location get_location", `{"loc_name":"Londos"}`},
+		}, "a request body of March 2025: two calls of one response, one group, paired with their outputs"},
 		{"openai-responses/pydantic-ai-mcp-server-tool-response-1.json", "openai-responses", 1, 1, []realTraj{
 			{0, "resp_0083938b3a28070e0068fabd81970881a0a1195f2cab45bd04", 1, "ask_question", `{"question":"Provide a brief summary of the repository, including purpose, main features, and status.","repoName":"pydantic/pydantic-ai"}`},
 		}, "a recorded response object: mcp_list_tools and reasoning items, one mcp_call"},
