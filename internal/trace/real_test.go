@@ -104,6 +104,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"anthropic/pydantic-ai-mixed-strict-tool-run-request-3.json", "anthropic", 1, 2, []realTraj{
 			{0, "", 1, "country_source capital_lookup", `{}`},
 		}, "a recorded request body: two tool_use blocks in two assistant messages, each answered by a tool_result"},
+		{"anthropic/pydantic-ai-multiple-parallel-tool-calls-request-2.json", "anthropic", 1, 4, []realTraj{
+			{0, "", 1, "retrieve_entity_info retrieve_entity_info retrieve_entity_info retrieve_entity_info", `{"name":"Alice"}`},
+		}, "a request body of February 2025 (claude-3-5-haiku): four tool_use blocks of one message, answered in one user message"},
 		{"anthropic/pydantic-ai-tool-with-thinking-request-2.json", "anthropic", 1, 1, []realTraj{
 			{0, "", 1, "get_user_country", `{}`},
 		}, "a recorded request body: thinking, text and tool_use blocks in one assistant message"},
