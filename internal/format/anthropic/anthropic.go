@@ -101,7 +101,7 @@ var skipped = map[string]bool{
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	var unknown drift.Unknown
 	defer unknown.Report(in, "anthropic")
-	read := func(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+	readConv := func(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
 		return read(in, line, id, msgs, func(typ string) { unknown.Saw("content block type", typ, line) })
 	}
 	var pending msglog.Pending // messages given one per line
@@ -114,7 +114,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		if len(msgs) == 1 {
 			id = msglog.Str(msglog.Obj(msgs[0])["id"]) // a response on its own
 		}
-		return yield(msglog.Mark(read(in, line, id, msgs), line, partial))
+		return yield(msglog.Mark(readConv(in, line, id, msgs), line, partial))
 	}
 	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		m := msglog.Obj(v)
@@ -128,9 +128,9 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		switch {
 		case msglog.List(v) != nil:
-			return yield(read(in, line, "", msglog.List(v)))
+			return yield(readConv(in, line, "", msglog.List(v)))
 		case m != nil && msglog.List(m["messages"]) != nil:
-			return yield(read(in, line, msglog.RecordID(m), msglog.List(m["messages"])))
+			return yield(readConv(in, line, msglog.RecordID(m), msglog.List(m["messages"])))
 		}
 		return jsonl.NotARecord(in, line, 0, "not a message or a conversation")
 	})

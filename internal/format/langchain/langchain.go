@@ -132,7 +132,7 @@ func typeName(v any) string {
 func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	var unknown drift.Unknown
 	defer unknown.Report(in, "langchain")
-	readMessages := func(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+	readConv := func(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
 		return readMessages(in, line, id, msgs, func(name string) { unknown.Saw("message type", name, line) })
 	}
 	var pending msglog.Pending // messages given one per line
@@ -141,7 +141,7 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 		if msgs == nil {
 			return nil
 		}
-		return yield(msglog.Mark(readMessages(in, line, "", msgs), line, partial))
+		return yield(msglog.Mark(readConv(in, line, "", msgs), line, partial))
 	}
 	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		if _, ok := asMessage(v); v == nil || ok && msglog.Obj(v)["messages"] == nil {
@@ -157,7 +157,7 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 			if id == "" {
 				id = msglog.Str(msglog.Obj(msglog.Obj(msglog.Obj(v)["config"])["configurable"])["thread_id"])
 			}
-			return yield(readMessages(in, line, id, msgs))
+			return yield(readConv(in, line, id, msgs))
 		}
 		return jsonl.NotARecord(in, line, 0, "not a message or a list of messages")
 	})

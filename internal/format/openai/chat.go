@@ -75,7 +75,7 @@ func foreign(f msglog.Facts) string {
 func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	var unknown drift.Unknown
 	defer unknown.Report(in, "openai-chat")
-	readChat := func(in trajeval.Input, line int, id string, msgs []any, usage map[string]any) *trajeval.Trajectory {
+	readConv := func(in trajeval.Input, line int, id string, msgs []any, usage map[string]any) *trajeval.Trajectory {
 		return readChat(in, line, id, msgs, usage, func(what, name string) { unknown.Saw(what, name, line) })
 	}
 	var pending msglog.Pending // messages given one per line
@@ -84,7 +84,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		if msgs == nil {
 			return nil
 		}
-		return yield(msglog.Mark(readChat(in, line, "", msgs, nil), line, partial))
+		return yield(msglog.Mark(readConv(in, line, "", msgs, nil), line, partial))
 	}
 	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		m := msglog.Obj(v)
@@ -98,7 +98,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		switch {
 		case m == nil && msglog.List(v) != nil:
-			return yield(readChat(in, line, "", msglog.List(v), nil))
+			return yield(readConv(in, line, "", msglog.List(v), nil))
 		case m != nil:
 			msgs := msglog.List(m["messages"])
 			if choices := msglog.List(m["choices"]); len(choices) > 0 {
@@ -112,7 +112,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 			if msgs == nil {
 				return jsonl.NotARecord(in, line, 0, `no "messages" or "choices"`)
 			}
-			return yield(readChat(in, line, msglog.RecordID(m), msgs, msglog.Obj(m["usage"])))
+			return yield(readConv(in, line, msglog.RecordID(m), msgs, msglog.Obj(m["usage"])))
 		}
 		return jsonl.NotARecord(in, line, 0, "not a conversation")
 	})

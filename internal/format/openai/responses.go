@@ -82,7 +82,7 @@ func (responsesFormat) Sniff(head []byte) error {
 func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	var unknown drift.Unknown
 	defer unknown.Report(in, "openai-responses")
-	newResponses := func(in trajeval.Input, line int, id string) *responsesReader {
+	newReader := func(in trajeval.Input, line int, id string) *responsesReader {
 		r := newResponses(in, line, id)
 		r.unknown = &unknown
 		return r
@@ -93,7 +93,7 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 		if items == nil {
 			return nil
 		}
-		r := newResponses(in, line, "")
+		r := newReader(in, line, "")
 		r.items(items, false)
 		return yield(msglog.Mark(r.finish(), line, partial))
 	}
@@ -108,14 +108,14 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 		}
 		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		if l := msglog.List(v); l != nil {
-			r := newResponses(in, line, "")
+			r := newReader(in, line, "")
 			r.items(l, false)
 			return yield(r.finish())
 		}
 		if m == nil || !eventlog.Has(m, "input", "output") && msglog.Str(m["object"]) != "response" {
 			return jsonl.NotARecord(in, line, 0, `not a response (with "output"), a request (with "input"), an item or a list of items`)
 		}
-		r := newResponses(in, line, msglog.RecordID(m))
+		r := newReader(in, line, msglog.RecordID(m))
 		switch x := m["input"].(type) {
 		case string:
 			r.b.User(&x)
