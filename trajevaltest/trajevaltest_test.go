@@ -110,14 +110,14 @@ func TestRunSuite(t *testing.T) {
 		{"picked scored", "testdata/picked.yaml", "TestEvals", []string{
 			"--- PASS: TestEvals/clean",
 			"--- PASS: TestEvals/noisy",
-			`unknown role ""`,
+			`message role "" is not known`,
 		}, nil, "a picked case is scored: reading its trace warns"},
 		{"others not scored", "testdata/picked.yaml", "TestEvals/clean", []string{
 			"--- PASS: TestEvals/clean",
-		}, []string{"noisy", "unknown role"}, "a case -run leaves out is not scored: its trace is not even read"},
+		}, []string{"noisy", "message role"}, "a case -run leaves out is not scored: its trace is not even read"},
 		{"skip", "testdata/picked.yaml", "TestEvals", []string{
 			"--- PASS: TestEvals/clean",
-		}, []string{"noisy", "unknown role"}, "a case -skip leaves out is not scored"},
+		}, []string{"noisy", "message role"}, "a case -skip leaves out is not scored"},
 		{"picked by go test alone", "testdata/fallback.yaml", `TestEvals/ctl\\x01here`, []string{
 			`--- PASS: TestEvals/ctl\x01here`,
 		}, []string{"noisy"}, "a case go test picks is scored even when the picker guesses otherwise"},

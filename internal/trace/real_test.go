@@ -105,9 +105,51 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
 			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
 		}, "Codex Desktop 0.104: MCP calls, one turn"},
+		{"openai-agents/agents-js-0.1-guardrail.json", "openai-agents", 1, 2, []realTraj{
+			{0, "", 1, "lookup_stock@Order_agent ship_order@Order_agent", `{"sku":"A-100"}`},
+		}, "the Agents SDK 0.1's export: a guardrail span is no call, the second tool's error span is a failed call"},
 		{"openai-agents/agents-js-handoff.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@Weather_agent get_time@Weather_agent", `{"city":"Paris"}`},
 		}, "the Agents SDK's trace export: the handoff is no call, the two tools are the weather agent's"},
+		{"anthropic/pydantic-ai-mcp-servers-response-1.json", "anthropic", 1, 1, []realTraj{
+			{0, "msg_01MYDjkvBDRaKsY6PDwQz3n6", 1, "ask_question", `{"question":"What is pydantic-ai and what does this repository do?","repoName":"pydantic/pydantic-ai"}`},
+		}, "a recorded Messages API response: the MCP connector's mcp_tool_use and mcp_tool_result blocks are one call"},
+		{"anthropic/pydantic-ai-mixed-strict-tool-run-request-3.json", "anthropic", 1, 2, []realTraj{
+			{0, "", 1, "country_source capital_lookup", `{}`},
+		}, "a recorded request body: two tool_use blocks in two assistant messages, each answered by a tool_result"},
+		{"anthropic/pydantic-ai-multiple-parallel-tool-calls-request-2.json", "anthropic", 1, 4, []realTraj{
+			{0, "", 1, "retrieve_entity_info retrieve_entity_info retrieve_entity_info retrieve_entity_info", `{"name":"Alice"}`},
+		}, "a request body of February 2025 (claude-3-5-haiku): four tool_use blocks of one message, answered in one user message"},
+		{"anthropic/pydantic-ai-tool-with-thinking-request-2.json", "anthropic", 1, 1, []realTraj{
+			{0, "", 1, "get_user_country", `{}`},
+		}, "a recorded request body: thinking, text and tool_use blocks in one assistant message"},
+		{"langchain/langchain-js-0.3-serialized.json", "langchain", 1, 4, []realTraj{
+			{0, "", 2, "get_weather get_time get_weather get_time", `{"city":"Paris"}`},
+		}, "LangChain.js 0.3's toJSON (lc: 1 constructors): two questions, two parallel calls each"},
+		{"langchain/langchain-js-stored-messages.json", "langchain", 1, 4, []realTraj{
+			{0, "", 2, "get_weather get_time get_weather get_time", `{"city":"Paris"}`},
+		}, "LangChain.js 1.4's stored messages ({type, data})"},
+		{"langsmith/langchain-js-batch.jsonl", "langsmith", 1, 4, []realTraj{
+			{0, "thread-weather-1", 2, "get_weather get_time get_weather get_time", `{"city":"Paris"}`},
+		}, "LangChain.js traced by the LangSmith JS client 0.12 (a batch ingest body): two roots of one thread are two turns"},
+		{"langsmith/langsmith-js-0.3-batch.jsonl", "langsmith", 1, 2, []realTraj{
+			{0, "thread-weather-2", 1, "get_weather get_time", `{"city":"Paris"}`},
+		}, "the LangSmith JS client 0.3's traceable runs, the second tool failing"},
+		{"openai-chat/pydantic-ai-keep-instructions-request-2.json", "openai-chat", 1, 1, []realTraj{
+			{0, "", 1, "get_temperature", `{"city":"Tokyo"}`},
+		}, "a recorded Chat Completions request body: the call and its tool message"},
+		{"openai-chat/pydantic-ai-multiple-agent-tool-calls-request-4.json", "openai-chat", 1, 2, []realTraj{
+			{0, "", 2, "get_capital get_capital", `{"country":"France"}`},
+		}, "a recorded request body: two questions, a call each, one id not OpenAI's"},
+		{"openai-responses/pydantic-ai-model-retry-request-2.json", "openai-responses", 1, 2, []realTraj{
+			{0, "", 1, "get_location get_location", `{"loc_name":"Londos"}`},
+		}, "a request body of March 2025: two calls of one response, one group, paired with their outputs"},
+		{"openai-responses/pydantic-ai-mcp-server-tool-response-1.json", "openai-responses", 1, 1, []realTraj{
+			{0, "resp_0083938b3a28070e0068fabd81970881a0a1195f2cab45bd04", 1, "ask_question", `{"question":"Provide a brief summary of the repository, including purpose, main features, and status.","repoName":"pydantic/pydantic-ai"}`},
+		}, "a recorded response object: mcp_list_tools and reasoning items, one mcp_call"},
+		{"openai-responses/pydantic-ai-simple-response-with-tool-call-request-2.json", "openai-responses", 1, 1, []realTraj{
+			{0, "", 1, "get_capital", `{"country":"PotatoLand"}`},
+		}, "a recorded Responses request body: function_call and function_call_output items"},
 		{"otlp/genai-semconv-js.json", "otlp", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "GenAI execute_tool spans under invoke_agent"},

@@ -31,6 +31,10 @@
 //     cache_read_input_tokens.
 //  8. The trajectory id is the record's id (a lone response's msg_ id),
 //     conversation_id, thread_id or session_id, also under metadata.
+//  9. A content block of a type this reader does not know is skipped,
+//     with one warning per type and a count (see package drift). Blocks
+//     that carry nothing to score (thinking, redacted_thinking, image,
+//     document, search_result, container_upload, compaction) are known.
 //
 // A request with only plain-text messages and no tool blocks looks the
 // same as an OpenAI chat request and is left to openai-chat.
@@ -44,6 +48,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -87,7 +92,18 @@ func (format) Sniff(head []byte) error {
 	return &trajeval.SniffError{Closeness: 40, Why: "messages, but no Anthropic content blocks (tool_use, tool_result, thinking)"}
 }
 
+// skipped are the block types that carry nothing to score.
+var skipped = map[string]bool{
+	"thinking": true, "redacted_thinking": true, "image": true, "document": true,
+	"search_result": true, "container_upload": true, "compaction": true,
+}
+
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	var unknown drift.Unknown
+	defer unknown.Report(in, "anthropic")
+	readConv := func(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+		return read(in, line, id, msgs, func(typ string) { unknown.Saw("content block type", typ, line) })
+	}
 	var pending msglog.Pending // messages given one per line
 	flush := func() error {
 		msgs, line, partial := pending.Take()
@@ -98,7 +114,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		if len(msgs) == 1 {
 			id = msglog.Str(msglog.Obj(msgs[0])["id"]) // a response on its own
 		}
-		return yield(msglog.Mark(read(in, line, id, msgs), line, partial))
+		return yield(msglog.Mark(readConv(in, line, id, msgs), line, partial))
 	}
 	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		m := msglog.Obj(v)
@@ -112,9 +128,9 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		switch {
 		case msglog.List(v) != nil:
-			return yield(read(in, line, "", msglog.List(v)))
+			return yield(readConv(in, line, "", msglog.List(v)))
 		case m != nil && msglog.List(m["messages"]) != nil:
-			return yield(read(in, line, msglog.RecordID(m), msglog.List(m["messages"])))
+			return yield(readConv(in, line, msglog.RecordID(m), msglog.List(m["messages"])))
 		}
 		return jsonl.NotARecord(in, line, 0, "not a message or a conversation")
 	})
@@ -124,7 +140,8 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	return flush()
 }
 
-func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+// read reads one conversation; saw notes a block type it does not know.
+func read(in trajeval.Input, line int, id string, msgs []any, saw func(typ string)) *trajeval.Trajectory {
 	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
@@ -137,9 +154,9 @@ func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajecto
 		}
 		switch role := msglog.Str(m["role"]); role {
 		case "user":
-			user(b, m["content"], place)
+			user(b, m["content"], place, saw)
 		case "assistant":
-			assistant(b, m["content"], place)
+			assistant(b, m["content"], place, saw)
 			b.LLMCalls++
 			if u := msglog.Obj(m["usage"]); u != nil {
 				for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
@@ -161,7 +178,7 @@ func read(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajecto
 
 // user pairs the tool results of a user message and starts a turn when
 // the message says something besides them.
-func user(b *msglog.Builder, content any, place string) {
+func user(b *msglog.Builder, content any, place string, saw func(string)) {
 	blocks, ok := content.([]any)
 	if !ok {
 		b.User(msglog.Text(content))
@@ -182,6 +199,9 @@ func user(b *msglog.Builder, content any, place string) {
 			}
 			b.Result(msglog.IDOf(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
 		default:
+			if typ := msglog.Str(bl["type"]); typ != "text" && !skipped[typ] {
+				saw(typ)
+			}
 			said = append(said, v)
 		}
 	}
@@ -190,7 +210,7 @@ func user(b *msglog.Builder, content any, place string) {
 	}
 }
 
-func assistant(b *msglog.Builder, content any, place string) {
+func assistant(b *msglog.Builder, content any, place string, saw func(string)) {
 	blocks, ok := content.([]any)
 	if !ok {
 		b.Final(msglog.Text(content))
@@ -229,6 +249,8 @@ func assistant(b *msglog.Builder, content any, place string) {
 			b.Result(msglog.IDOf(bl["tool_use_id"]), c, &failed, msg, bp)
 		case typ == "text":
 			said = append(said, v)
+		case !skipped[typ]:
+			saw(typ)
 		}
 	}
 	b.Group(group)

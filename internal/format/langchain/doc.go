@@ -32,6 +32,9 @@
 //     agent, as a supervisor's workers do) is the agent of its calls. A
 //     call named transfer_to_X (a supervisor's handoff tool) made by one
 //     agent of the conversation to another, X, makes it X's caller.
+//  8. A message of a type this reader does not know (a class or type name
+//     it has no kind for) is skipped, with one warning per type and a
+//     count (see package drift); LangGraph's remove messages are known.
 //
 // # langsmith: run trees
 //
@@ -47,13 +50,16 @@
 //     A ToolCall input {name, args, id, type: "tool_call"} (LangGraph's
 //     ToolNode) gives its args and its id. Inputs without a lone "input"
 //     key are the arguments as they are.
-//  3. outputs.output is the result; a ToolMessage gives its content, its
+//  3. outputs.output (outputs.outputs from the JS client's traceable) is
+//     the result; a ToolMessage gives its content, its
 //     tool_call_id as the step id, and status "error" gives error true.
 //     Runs have no call id of their own: id is null otherwise.
 //  4. A run's error string gives error true and error_message its first
 //     line (repr of the exception, before the traceback); status error
 //     gives error true; a run that ended without one gives false.
-//  5. start_time and end_time give the step's times (naive times are UTC).
+//  5. start_time and end_time give the step's times: ISO 8601 strings
+//     (naive times are UTC), or numbers of milliseconds since 1970, as
+//     the LangSmith JS client sends them.
 //  6. Sibling tool runs not separated by another run, each starting before
 //     the ones before it ended (when times are known), share a parallel
 //     group: LangGraph runs one model response's calls concurrently under
@@ -64,7 +70,9 @@
 //     others one each. The turn's user text and final response come from
 //     the root's inputs and outputs (messages, or input/output strings).
 //  8. llm_calls counts llm runs; tokens sum their prompt/completion/total
-//     tokens (or outputs.llm_output.token_usage); cost_usd sums total_cost;
+//     tokens (or outputs.llm_output.token_usage, LangChain.js's
+//     outputs.llmOutput.tokenUsage, outputs.usage_metadata, or an OpenAI
+//     body's outputs.usage); cost_usd sums total_cost;
 //     duration_ms sums the roots' end − start when all have both.
 //  9. agent is the LangGraph subgraph node the tool ran in, read from the
 //     run's extra.metadata.langgraph_checkpoint_ns (else checkpoint_ns):
@@ -73,6 +81,9 @@
 //     and a run with no namespace have agent null: the top graph has no
 //     name. A transfer_to_X tool run of one agent, X being another agent,
 //     makes it X's caller (a supervisor's handoff), as in langchain.
+//  10. A run_type other than tool, llm, chain, retriever, prompt, parser
+//     and embedding is one warning per type with a count (see package
+//     drift).
 //
 // Cost: langchain holds one conversation at a time and streams JSON
 // Lines; a single JSON document is read whole. langsmith holds the whole

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -114,14 +115,33 @@ func findMessages(v any) ([]any, bool) {
 	return nil, false
 }
 
+// typeName is the type a message that is not one names for itself: the
+// class of a dumpd constructor, the type of {type, data} or a model_dump,
+// else its role; "" when it names none.
+func typeName(v any) string {
+	m := msglog.Obj(v)
+	if ids := msglog.List(m["id"]); m["lc"] != nil && len(ids) > 0 {
+		return msglog.Str(ids[len(ids)-1])
+	}
+	if t := msglog.Str(m["type"]); t != "" && t != "constructor" {
+		return t
+	}
+	return msglog.Str(m["role"])
+}
+
 func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	var unknown drift.Unknown
+	defer unknown.Report(in, "langchain")
+	readConv := func(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+		return readMessages(in, line, id, msgs, func(name string) { unknown.Saw("message type", name, line) })
+	}
 	var pending msglog.Pending // messages given one per line
 	flush := func() error {
 		msgs, line, partial := pending.Take()
 		if msgs == nil {
 			return nil
 		}
-		return yield(msglog.Mark(readMessages(in, line, "", msgs), line, partial))
+		return yield(msglog.Mark(readConv(in, line, "", msgs), line, partial))
 	}
 	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		if _, ok := asMessage(v); v == nil || ok && msglog.Obj(v)["messages"] == nil {
@@ -137,7 +157,7 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 			if id == "" {
 				id = msglog.Str(msglog.Obj(msglog.Obj(msglog.Obj(v)["config"])["configurable"])["thread_id"])
 			}
-			return yield(readMessages(in, line, id, msgs))
+			return yield(readConv(in, line, id, msgs))
 		}
 		return jsonl.NotARecord(in, line, 0, "not a message or a list of messages")
 	})
@@ -147,7 +167,9 @@ func (messagesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*t
 	return flush()
 }
 
-func readMessages(in trajeval.Input, line int, id string, msgs []any) *trajeval.Trajectory {
+// readMessages reads one conversation; saw notes a message type it does
+// not know.
+func readMessages(in trajeval.Input, line int, id string, msgs []any, saw func(name string)) *trajeval.Trajectory {
 	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
@@ -155,7 +177,13 @@ func readMessages(in trajeval.Input, line int, id string, msgs []any) *trajeval.
 		place := fmt.Sprintf("message %d", i+1)
 		m, ok := asMessage(v)
 		if !ok {
-			b.Warn(place, "not a LangChain message; skipped")
+			if name := typeName(v); name == "remove" || name == "RemoveMessage" {
+				// LangGraph's order to drop a message: nothing to score
+			} else if name != "" {
+				saw(name)
+			} else {
+				b.Warn(place, "not a LangChain message; skipped")
+			}
 			continue
 		}
 		addMessage(b, m, place)

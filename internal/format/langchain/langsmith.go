@@ -3,11 +3,13 @@ package langchain
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -49,6 +51,12 @@ type run struct {
 }
 
 func (r *run) typ() string { return msglog.Str(r.f["run_type"]) }
+
+// runTypes are LangSmith's run types: tool and llm runs are read, the
+// others hold them.
+var runTypes = map[string]bool{
+	"tool": true, "llm": true, "chain": true, "retriever": true, "prompt": true, "parser": true, "embedding": true,
+}
 
 func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	// A trace's runs may be spread over the file (post, then patch): the
@@ -120,12 +128,17 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	if len(runs) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no runs", Err: trajeval.ErrEmptyTrace}
 	}
+	var unknown drift.Unknown
+	defer unknown.Report(in, "langsmith")
 	var roots []*run
 	for _, r := range runs {
+		if !runTypes[r.typ()] {
+			unknown.Saw("run type", r.typ(), r.line)
+		}
 		warn := func(msg string) {
 			in.Warn(trajeval.Warning{File: in.Name, Line: r.line, Place: "run " + r.id, Msg: msg})
 		}
-		r.start, r.end = msglog.ParseTime(r.f["start_time"], warn), msglog.ParseTime(r.f["end_time"], warn)
+		r.start, r.end = runTime("start_time", r.f["start_time"], warn), runTime("end_time", r.f["end_time"], warn)
 		p := byID[r.parent]
 		if p == nil && r.parent != "" {
 			// Runs whose parent is not in the file hang under a stand-in.
@@ -247,6 +260,22 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 					if pt == nil && ct == nil && tt == nil {
 						pt, ct, tt = msglog.Count(tk["prompt_tokens"]), msglog.Count(tk["completion_tokens"]), msglog.Count(tk["total_tokens"])
 					}
+					if pt == nil && ct == nil && tt == nil {
+						// LangChain.js: outputs.llmOutput.tokenUsage, camelCase
+						tk = msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llmOutput"])["tokenUsage"])
+						pt, ct, tt = msglog.Count(tk["promptTokens"]), msglog.Count(tk["completionTokens"]), msglog.Count(tk["totalTokens"])
+					}
+					if pt == nil && ct == nil && tt == nil {
+						// a traced function returning the provider's body:
+						// LangSmith's usage_metadata, else OpenAI's usage
+						out := msglog.Obj(k.f["outputs"])
+						if um := msglog.Obj(out["usage_metadata"]); um != nil {
+							pt, ct, tt = msglog.Count(um["input_tokens"]), msglog.Count(um["output_tokens"]), msglog.Count(um["total_tokens"])
+						} else {
+							u := msglog.Obj(out["usage"])
+							pt, ct, tt = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"]), msglog.Count(u["total_tokens"])
+						}
+					}
 					msglog.AddCount(&b.Tokens.Input, pt)
 					msglog.AddCount(&b.Tokens.Output, ct)
 					msglog.AddCount(&b.Tokens.Total, tt)
@@ -344,8 +373,12 @@ func toolStep(r *run, warn func(string)) trajeval.Step {
 	}
 	outputs := r.f["outputs"]
 	if o := msglog.Obj(outputs); o != nil {
-		if x, ok := o["output"]; ok && len(o) == 1 {
-			outputs = x
+		// LangChain stores a tool's result as {"output": ...}; the JS
+		// client's traceable, a value that is not an object as {"outputs": ...}.
+		for _, k := range []string{"output", "outputs"} {
+			if x, ok := o[k]; ok && len(o) == 1 {
+				outputs = x
+			}
 		}
 	}
 	s.Result = outputs
@@ -443,4 +476,24 @@ func rootFinal(outputs any) *string {
 		}
 	}
 	return nil
+}
+
+// maxMillis is 9999-12-31T23:59:59Z in milliseconds since the epoch: a
+// later time cannot be written as RFC 3339.
+const maxMillis = 253402300799000
+
+// runTime reads a run's start_time or end_time: an ISO 8601 string, as the
+// Python SDK writes, or a number of milliseconds since the epoch, as the
+// JS SDK writes (Date.now()).
+func runTime(field string, v any, warn func(string)) time.Time {
+	n, ok := v.(json.Number)
+	if !ok {
+		return msglog.ParseTimeOf(field, v, warn)
+	}
+	ms, err := n.Float64()
+	if err != nil || ms <= 0 || ms > maxMillis {
+		warn(fmt.Sprintf("%s %s is not a time in milliseconds since 1970; ignored", field, n))
+		return time.Time{}
+	}
+	return time.UnixMicro(int64(ms * 1000)).UTC()
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -56,6 +57,8 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 	spans := map[string]*agentSpan{}
 	var order []*agentTrace
 	n := 0
+	var unknown drift.Unknown
+	defer unknown.Report(in, "openai-agents")
 	traceOf := func(id string) *agentTrace {
 		t := traces[id]
 		if t == nil {
@@ -97,6 +100,9 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 			s := &agentSpan{id: msglog.Str(m["id"]), traceID: msglog.Str(m["trace_id"]), parent: msglog.Str(m["parent_id"]),
 				data: msglog.Obj(m["span_data"]), err: msglog.Obj(m["error"]), line: line, order: n,
 				start: msglog.ParseTime(m["started_at"], warn), end: msglog.ParseTime(m["ended_at"], warn)}
+			if typ := spanType(s); !spanTypes[typ] {
+				unknown.Saw("span type", typ, line)
+			}
 			if m["error"] != nil && s.err == nil {
 				s.err = map[string]any{"message": fmt.Sprint(m["error"])}
 			}
@@ -178,6 +184,14 @@ func traceStart(t *agentTrace) time.Time {
 }
 
 func spanType(s *agentSpan) string { return msglog.Str(s.data["type"]) }
+
+// spanTypes are the span types the Agents SDK writes (JS 0.1 to 0.20,
+// Python): agent, function, generation, response and handoff are read;
+// the others carry nothing to score.
+var spanTypes = map[string]bool{
+	"agent": true, "function": true, "generation": true, "response": true, "handoff": true,
+	"guardrail": true, "custom": true, "mcp_tools": true, "transcription": true, "speech": true, "speech_group": true,
+}
 
 // byStart orders spans by start time, then by their place in the file.
 func byStart(ss []*agentSpan) {

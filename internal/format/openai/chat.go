@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -72,13 +73,18 @@ func foreign(f msglog.Facts) string {
 }
 
 func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	var unknown drift.Unknown
+	defer unknown.Report(in, "openai-chat")
+	readConv := func(in trajeval.Input, line int, id string, msgs []any, usage map[string]any) *trajeval.Trajectory {
+		return readChat(in, line, id, msgs, usage, func(what, name string) { unknown.Saw(what, name, line) })
+	}
 	var pending msglog.Pending // messages given one per line
 	flush := func() error {
 		msgs, line, partial := pending.Take()
 		if msgs == nil {
 			return nil
 		}
-		return yield(msglog.Mark(readChat(in, line, "", msgs, nil), line, partial))
+		return yield(msglog.Mark(readConv(in, line, "", msgs, nil), line, partial))
 	}
 	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		m := msglog.Obj(v)
@@ -92,7 +98,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		switch {
 		case m == nil && msglog.List(v) != nil:
-			return yield(readChat(in, line, "", msglog.List(v), nil))
+			return yield(readConv(in, line, "", msglog.List(v), nil))
 		case m != nil:
 			msgs := msglog.List(m["messages"])
 			if choices := msglog.List(m["choices"]); len(choices) > 0 {
@@ -106,7 +112,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 			if msgs == nil {
 				return jsonl.NotARecord(in, line, 0, `no "messages" or "choices"`)
 			}
-			return yield(readChat(in, line, msglog.RecordID(m), msgs, msglog.Obj(m["usage"])))
+			return yield(readConv(in, line, msglog.RecordID(m), msgs, msglog.Obj(m["usage"])))
 		}
 		return jsonl.NotARecord(in, line, 0, "not a conversation")
 	})
@@ -116,7 +122,9 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	return flush()
 }
 
-func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[string]any) *trajeval.Trajectory {
+// readChat reads one conversation; saw notes a message role or tool call
+// type it does not know.
+func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[string]any, saw func(what, name string)) *trajeval.Trajectory {
 	b := msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
@@ -137,6 +145,9 @@ func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[stri
 			var idx []int
 			for j, c := range calls {
 				cp := fmt.Sprintf("%s tool call %d", place, j+1)
+				if typ, ok := msglog.Obj(c)["type"].(string); ok && typ != "function" && typ != "custom" && typ != "tool_call" {
+					saw("tool call type", typ)
+				}
 				if i := b.Call(chatCall(msglog.Obj(c), func(msg string) { b.Warn(cp, msg) }), cp); i >= 0 {
 					idx = append(idx, i)
 				}
@@ -175,7 +186,7 @@ func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[stri
 			}
 		case "system", "developer":
 		default:
-			b.Warn(place, fmt.Sprintf("unknown role %q; skipped", role))
+			saw("message role", role)
 		}
 	}
 	if len(msgs) > 0 {

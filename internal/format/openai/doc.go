@@ -24,6 +24,9 @@
 //  7. llm_calls counts the assistant messages; tokens come from usage.
 //  8. The trajectory id is the record's id, conversation_id, thread_id or
 //     session_id (also looked up under metadata), else empty.
+//  9. A message role other than system, developer, user, assistant, tool
+//     and function, or a tool call type other than function, custom and
+//     tool_call, is one warning per kind with a count (see package drift).
 //
 // # openai-responses: Responses API items
 //
@@ -46,6 +49,10 @@
 //  5. A user message (or a string input) starts a turn; the last assistant
 //     message gives the final response.
 //  6. A response object counts as one llm call; tokens from usage.
+//  7. reasoning, mcp_list_tools, mcp_approval_request,
+//     mcp_approval_response, item_reference and compaction items carry
+//     nothing to score; any other item type the reader does not know is
+//     one warning per type with a count (see package drift).
 //
 // # openai-agents: Agents SDK trace export
 //
@@ -73,6 +80,9 @@
 //     user text and final response come from generation spans when they
 //     recorded messages.
 //  8. llm_calls counts generation and response spans; tokens sum their usage.
+//  9. guardrail, custom, mcp_tools, transcription, speech and speech_group
+//     spans carry nothing to score; any other span type the reader does
+//     not know is one warning per type with a count (see package drift).
 //
 // Cost: chat and responses hold one conversation at a time and stream JSON
 // Lines; a single JSON document is read whole. openai-agents holds the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
@@ -44,6 +45,12 @@ var hostedCalls = map[string]struct{ name, args, result string }{
 	"image_generation_call": {"image_generation", "", "result"},
 }
 
+// skippedItems are the item types that carry nothing to score.
+var skippedItems = map[string]bool{
+	"reasoning": true, "mcp_list_tools": true, "mcp_approval_request": true, "mcp_approval_response": true,
+	"item_reference": true, "compaction": true,
+}
+
 func (responsesFormat) Sniff(head []byte) error {
 	c := sniff.First(head)
 	if c != '{' && c != '[' {
@@ -73,13 +80,20 @@ func (responsesFormat) Sniff(head []byte) error {
 }
 
 func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
+	var unknown drift.Unknown
+	defer unknown.Report(in, "openai-responses")
+	newReader := func(in trajeval.Input, line int, id string) *responsesReader {
+		r := newResponses(in, line, id)
+		r.unknown = &unknown
+		return r
+	}
 	var pending msglog.Pending // items given one per line
 	flush := func() error {
 		items, line, partial := pending.Take()
 		if items == nil {
 			return nil
 		}
-		r := newResponses(in, line, "")
+		r := newReader(in, line, "")
 		r.items(items, false)
 		return yield(msglog.Mark(r.finish(), line, partial))
 	}
@@ -94,14 +108,14 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 		}
 		yield := func(t *trajeval.Trajectory) error { return yield(msglog.Mark(t, line, partial)) }
 		if l := msglog.List(v); l != nil {
-			r := newResponses(in, line, "")
+			r := newReader(in, line, "")
 			r.items(l, false)
 			return yield(r.finish())
 		}
 		if m == nil || !eventlog.Has(m, "input", "output") && msglog.Str(m["object"]) != "response" {
 			return jsonl.NotARecord(in, line, 0, `not a response (with "output"), a request (with "input"), an item or a list of items`)
 		}
-		r := newResponses(in, line, msglog.RecordID(m))
+		r := newReader(in, line, msglog.RecordID(m))
 		switch x := m["input"].(type) {
 		case string:
 			r.b.User(&x)
@@ -125,8 +139,9 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 }
 
 type responsesReader struct {
-	b    *msglog.Builder
-	line int
+	b       *msglog.Builder
+	line    int
+	unknown *drift.Unknown
 }
 
 func newResponses(in trajeval.Input, line int, id string) *responsesReader {
@@ -252,6 +267,8 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 			case "assistant":
 				b.Final(msglog.Text(m["content"]))
 			}
+		case !skippedItems[typ]:
+			r.unknown.Saw("item type", typ, r.line)
 		}
 	}
 	endBatch()
