@@ -12,9 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -215,7 +217,7 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 	if trajectories {
 		traj = "trajectory"
 	}
-	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`
+	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`, evals
 		FROM cases WHERE run_id = ? ORDER BY seq`), id)
 	if err != nil {
 		return nil, h.wrap(err)
@@ -229,9 +231,9 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			status                              string
 			errText, warnings, judge, traceName sql.NullString
 			started                             sql.NullInt64
-			blob                                []byte
+			blob, packed                        []byte
 		)
-		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob); err != nil {
+		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob, &packed); err != nil {
 			rows.Close()
 			return nil, h.wrap(err)
 		}
@@ -260,6 +262,14 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			c.Trajectory = t
 		}
 		c.Evaluators = []trajeval.Result{}
+		if packed != nil {
+			evals, err := unpack(packed)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%s: run %d: case %s: %w", h.where, id, c.ID, err)
+			}
+			c.Evaluators = evals
+		}
 		out = append(out, c)
 		seqs = append(seqs, seq)
 	}
@@ -313,14 +323,36 @@ func unmarshalNull(s sql.NullString, v any) error {
 	return json.Unmarshal([]byte(s.String), v)
 }
 
+// maxTrajectory bounds the canonical JSON of a stored trajectory, read
+// back: a damaged length must not take the memory of the machine.
+const maxTrajectory = 1 << 30
+
+// zstdDecoder decompresses trajectories written from schema version 5.
+var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
+	d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxTrajectory))
+	return d
+})
+
+// decompress reads a stored trajectory: zstd from schema version 5,
+// gzip before; the first bytes tell which.
 func decompress(blob []byte) (*trajeval.Trajectory, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(blob))
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, err
+	var data []byte
+	if bytes.HasPrefix(blob, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(blob))
+		if err != nil {
+			return nil, err
+		}
+		if data, err = io.ReadAll(io.LimitReader(zr, maxTrajectory+1)); err != nil {
+			return nil, err
+		}
+		if len(data) > maxTrajectory {
+			return nil, fmt.Errorf("over %d bytes", maxTrajectory)
+		}
+	} else {
+		var err error
+		if data, err = zstdDecoder().DecodeAll(blob, nil); err != nil {
+			return nil, err
+		}
 	}
 	t := new(trajeval.Trajectory)
 	if err := json.Unmarshal(data, t); err != nil {

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -14,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -241,35 +240,36 @@ func (r *Recorder) write(ctx context.Context) {
 	}
 }
 
-// A compressor is a gzip writer and the buffers compress reuses, so that
-// compressing a trajectory allocates only the bytes it returns.
-type compressor struct {
-	zw   *gzip.Writer
-	json []byte       // the canonical JSON
-	out  bytes.Buffer // its gzip
-}
+// A compressor holds the buffer of the canonical JSON that compress
+// reuses, so that compressing a trajectory allocates only the bytes it
+// returns.
+type compressor struct{ json []byte }
 
-// compressors holds a compressor per encoder. gzip.BestSpeed: on
-// trajectories of bench/suitegen (5.5 kB of JSON each) it takes 60% of
-// the time of the default level for 10% more bytes (920 against 838).
-var compressors = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	return &compressor{zw: zw}
-}}
+var compressors = sync.Pool{New: func() any { return new(compressor) }}
+
+// zstdEncoder compresses trajectories, from every encoder at once. On
+// trajectories of bench/suitegen (5.5 kB of JSON each) zstd's fastest
+// level takes 40% of the time of gzip's fastest for 7% fewer bytes (814
+// against 872), and needs no Huffman tables built per trajectory.
+var zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
+	e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithLowerEncoderMem(true))
+	return e
+})
 
 // maxKept is the largest buffer a compressor keeps for the next
 // trajectory: one huge trajectory must not hold its memory for the run.
 const maxKept = 1 << 20
 
-// compress returns gzip of the canonical JSON of t; nil for a nil t.
+// compress returns zstd of the canonical JSON of t; nil for a nil t.
 func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if t == nil {
 		return nil, nil
 	}
 	c := compressors.Get().(*compressor)
 	defer func() {
-		if cap(c.json) > maxKept || c.out.Cap() > maxKept {
-			c.json, c.out = nil, bytes.Buffer{}
+		if cap(c.json) > maxKept {
+			c.json = nil
 		}
 		compressors.Put(c)
 	}()
@@ -277,27 +277,20 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if c.json, err = trajeval.AppendJSON(c.json[:0], t); err != nil {
 		return nil, err
 	}
-	c.out.Reset()
-	c.zw.Reset(&c.out)
-	if _, err := c.zw.Write(c.json); err != nil {
-		return nil, err
-	}
-	if err := c.zw.Close(); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(c.out.Bytes()), nil
+	return zstdEncoder().EncodeAll(c.json, make([]byte, 0, len(c.json)/4)), nil
 }
 
 // Columns of the cases and evaluators tables, in the order written.
 var (
 	caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
-		"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory"}
+		"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory", "evals"}
 	evaluatorColumns = []string{"run_id", "case_seq", "seq", "name", "type", "status", "score", "threshold", "weight",
 		"required", "error", "turn", "details", "members", "judge"}
 )
 
-// encode turns p's result into its rows, as run id's; without its
-// evaluators' details unless keep.
+// encode turns p's result into its rows, as run id's. Unless keep, its
+// evaluators' results go packed on its row, without their details (rule 9
+// of the package).
 func (p *pending) encode(id int64, keep bool) {
 	c := p.c
 	j := func(v any, present bool) any {
@@ -320,12 +313,24 @@ func (p *pending) encode(id int64, keep bool) {
 	if !c.StartedAt.IsZero() {
 		started = c.StartedAt.UnixMilli()
 	}
+	var evals any
+	if !keep {
+		packed, err := appendPacked(nil, c.Evaluators)
+		if err != nil {
+			p.err = err
+			return
+		}
+		evals = packed
+	}
 	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
 		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
-		nullString(c.Trace), started, c.DurationMS, traj}
+		nullString(c.Trace), started, c.DurationMS, traj, evals}
+	if !keep {
+		return
+	}
 	for i, e := range c.Evaluators {
 		p.evals = append(p.evals, []any{id, p.seq, i + 1, e.Name, e.Type, string(e.Status), e.Score, e.Threshold, e.Weight,
-			bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, keep && e.Details != nil),
+			bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, e.Details != nil),
 			j(e.Members, len(e.Members) > 0), j(e.Judge, e.Judge != nil)})
 	}
 }
