@@ -98,7 +98,7 @@ func TestOpen_migrateVersion1(t *testing.T) {
 		// evaluators of version 5.
 		for _, q := range []string{
 			"DELETE FROM schema_version WHERE version > 1",
-			"ALTER TABLE cases DROP COLUMN evals",
+			"ALTER TABLE cases DROP COLUMN evals", "ALTER TABLE cases DROP COLUMN details",
 			"DROP TABLE run_shards", "DROP INDEX runs_by_key", "ALTER TABLE runs DROP COLUMN run_key", "ALTER TABLE runs DROP COLUMN shards",
 			"DROP INDEX runs_by_start",
 			"ALTER TABLE runs DROP COLUMN host", "ALTER TABLE runs DROP COLUMN pid", "ALTER TABLE runs DROP COLUMN heartbeat_at",

@@ -11,8 +11,8 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-// A case kept on its row alone (a passing case, rule 9 of the package)
-// holds its evaluators' results in the column evals of cases, packed:
+// A case recorded from schema version 5 on holds its evaluators' results
+// in the column evals of its row of cases, packed:
 //
 //	version byte (1), count (uvarint), then per evaluator in order:
 //	name, type, status, score, threshold, weight, error, members, judge
@@ -21,7 +21,10 @@ import (
 //	judge as JSON, "" when absent), required (a byte, 0 or 1) and turn
 //	(varint).
 //
-// The evaluators table holds the results of the other cases, a row each.
+// The evaluators' details, when kept, are in the column details: zstd of
+// the JSON array of each evaluator's details (null for none), in order.
+// Cases recorded before schema version 5 have neither column, and a row of
+// evaluators per evaluator.
 const packVersion = 1
 
 // errPacked is a packed column that does not read back.
@@ -128,4 +131,41 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 		return nil, fmt.Errorf("%w: %d bytes after the last evaluator", errPacked, len(b))
 	}
 	return out, nil
+}
+
+// packDetails returns zstd of the JSON array of evals' details; nil when
+// none has details.
+func packDetails(evals []trajeval.Result) ([]byte, error) {
+	ds := make([]*trajeval.Details, len(evals))
+	some := false
+	for i, e := range evals {
+		ds[i], some = e.Details, some || e.Details != nil
+	}
+	if !some {
+		return nil, nil
+	}
+	data, err := json.Marshal(ds)
+	if err != nil {
+		return nil, fmt.Errorf("details: %w", err)
+	}
+	return zstdEncoder().EncodeAll(data, make([]byte, 0, len(data)/4)), nil
+}
+
+// unpackDetails sets the details of evals from what packDetails wrote.
+func unpackDetails(blob []byte, evals []trajeval.Result) error {
+	data, err := zstdDecoder().DecodeAll(blob, nil)
+	if err != nil {
+		return fmt.Errorf("%w: details: %v", errPacked, err)
+	}
+	var ds []*trajeval.Details
+	if err := json.Unmarshal(data, &ds); err != nil {
+		return fmt.Errorf("%w: details: %v", errPacked, err)
+	}
+	if len(ds) != len(evals) {
+		return fmt.Errorf("%w: details of %d evaluators, for %d", errPacked, len(ds), len(evals))
+	}
+	for i := range evals {
+		evals[i].Details = ds[i]
+	}
+	return nil
 }

@@ -217,7 +217,7 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 	if trajectories {
 		traj = "trajectory"
 	}
-	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`, evals
+	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`, evals, details
 		FROM cases WHERE run_id = ? ORDER BY seq`), id)
 	if err != nil {
 		return nil, h.wrap(err)
@@ -231,9 +231,9 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			status                              string
 			errText, warnings, judge, traceName sql.NullString
 			started                             sql.NullInt64
-			blob, packed                        []byte
+			blob, packed, details               []byte
 		)
-		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob, &packed); err != nil {
+		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob, &packed, &details); err != nil {
 			rows.Close()
 			return nil, h.wrap(err)
 		}
@@ -264,6 +264,9 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 		c.Evaluators = []trajeval.Result{}
 		if packed != nil {
 			evals, err := unpack(packed)
+			if err == nil && details != nil {
+				err = unpackDetails(details, evals)
+			}
 			if err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("%s: run %d: case %s: %w", h.where, id, c.ID, err)

@@ -100,8 +100,7 @@ type Recorder struct {
 type pending struct {
 	c     trajeval.CaseResult
 	seq   int
-	row   []any   // its row of cases
-	evals [][]any // its rows of evaluators
+	row   []any // its row of cases
 	err   error
 	ready chan struct{} // closed when encoded
 }
@@ -247,12 +246,14 @@ type compressor struct{ json []byte }
 
 var compressors = sync.Pool{New: func() any { return new(compressor) }}
 
-// zstdEncoder compresses trajectories, from every encoder at once. On
-// trajectories of bench/suitegen (5.5 kB of JSON each) zstd's fastest
-// level takes 40% of the time of gzip's fastest for 7% fewer bytes (814
-// against 872), and needs no Huffman tables built per trajectory.
+// zstdEncoder compresses trajectories and details, from every encoder at
+// once. On trajectories of bench/suitegen (5.5 kB of JSON each) zstd's
+// fastest level takes 40% of the time of gzip's fastest for 7% fewer bytes
+// (810 against 872), and builds no Huffman tables per trajectory; without
+// its checksum (a damaged trajectory fails to decode as JSON) and with a
+// 32 kB window it takes less time and memory still.
 var zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
-	e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest),
+	e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<15),
 		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithLowerEncoderMem(true))
 	return e
 })
@@ -280,17 +281,15 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 	return zstdEncoder().EncodeAll(c.json, make([]byte, 0, len(c.json)/4)), nil
 }
 
-// Columns of the cases and evaluators tables, in the order written.
-var (
-	caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
-		"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory", "evals"}
-	evaluatorColumns = []string{"run_id", "case_seq", "seq", "name", "type", "status", "score", "threshold", "weight",
-		"required", "error", "turn", "details", "members", "judge"}
-)
+// caseColumns are the columns of cases, in the order written. The
+// evaluators table is read, for the runs recorded before schema version
+// 5, and no longer written.
+var caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
+	"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory", "evals", "details"}
 
-// encode turns p's result into its rows, as run id's. Unless keep, its
-// evaluators' results go packed on its row, without their details (rule 9
-// of the package).
+// encode turns p's result into its row, as run id's: its evaluators'
+// results packed (see pack.go) and, when keep, their details as zstd of
+// a JSON array (rule 9 of the package).
 func (p *pending) encode(id int64, keep bool) {
 	c := p.c
 	j := func(v any, present bool) any {
@@ -313,30 +312,25 @@ func (p *pending) encode(id int64, keep bool) {
 	if !c.StartedAt.IsZero() {
 		started = c.StartedAt.UnixMilli()
 	}
-	var evals any
-	if !keep {
-		packed, err := appendPacked(nil, c.Evaluators)
-		if err != nil {
+	evals, err := appendPacked(nil, c.Evaluators)
+	if err != nil {
+		p.err = err
+		return
+	}
+	var details any
+	if keep {
+		if details, err = packDetails(c.Evaluators); err != nil {
 			p.err = err
 			return
 		}
-		evals = packed
 	}
 	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
 		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
-		nullString(c.Trace), started, c.DurationMS, traj, evals}
-	if !keep {
-		return
-	}
-	for i, e := range c.Evaluators {
-		p.evals = append(p.evals, []any{id, p.seq, i + 1, e.Name, e.Type, string(e.Status), e.Score, e.Threshold, e.Weight,
-			bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, e.Details != nil),
-			j(e.Members, len(e.Members) > 0), j(e.Judge, e.Judge != nil)})
-	}
+		nullString(c.Trace), started, c.DurationMS, traj, evals, details}
 }
 
 func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
-	var cases, evals [][]any
+	var cases [][]any
 	var counts [4]int
 	for _, p := range batch {
 		<-p.ready
@@ -344,7 +338,6 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 			return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 		}
 		cases = append(cases, p.row)
-		evals = append(evals, p.evals...)
 		counts[0]++
 		counts[statusColumn(p.c.Status)]++
 	}
@@ -354,9 +347,6 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 	}
 	defer tx.Rollback()
 	if err := r.h.insert(ctx, tx, "cases", caseColumns, cases); err != nil {
-		return err
-	}
-	if err := r.h.insert(ctx, tx, "evaluators", evaluatorColumns, evals); err != nil {
 		return err
 	}
 	set, args := r.writer()
