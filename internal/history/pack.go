@@ -21,8 +21,8 @@ import (
 //	judge as JSON, "" when absent), required (a byte, 0 or 1) and turn
 //	(varint).
 //
-// The evaluators' details, when kept, are in the column details: zstd of
-// the JSON array of each evaluator's details (null for none), in order.
+// The evaluators' details, when kept, are in the column details: the JSON
+// array, compressed (see squeeze), of each evaluator's details (null for none), in order.
 // Cases recorded before schema version 5 have neither column, and a row of
 // evaluators per evaluator.
 const packVersion = 1
@@ -133,7 +133,7 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 	return out, nil
 }
 
-// packDetails returns zstd of the JSON array of evals' details; nil when
+// packDetails returns, compressed, the JSON array of evals' details; nil when
 // none has details.
 func packDetails(evals []trajeval.Result) ([]byte, error) {
 	ds := make([]*trajeval.Details, len(evals))
@@ -148,12 +148,12 @@ func packDetails(evals []trajeval.Result) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("details: %w", err)
 	}
-	return zstdEncoder().EncodeAll(data, make([]byte, 0, len(data)/4)), nil
+	return squeeze(data), nil
 }
 
 // unpackDetails sets the details of evals from what packDetails wrote.
 func unpackDetails(blob []byte, evals []trajeval.Result) error {
-	data, err := zstdDecoder().DecodeAll(blob, nil)
+	data, err := unsqueeze(blob)
 	if err != nil {
 		return fmt.Errorf("%w: details: %v", errPacked, err)
 	}

@@ -87,7 +87,7 @@ func oldShape(t *testing.T, dsn string, id int64, rows []trajeval.CaseResult) {
 // TestOpen_migrateVersion4: the runs of a database of schema version 4,
 // whose cases have rows of evaluators and gzip trajectories, read back
 // after the migration to version 5 exactly as the same results recorded in
-// the new shape (one row per case, evaluators packed, zstd): rows as show,
+// the new shape (one row per case, evaluators packed, S2): rows as show,
 // report and compare read them, and the viewer's aggregates.
 func TestOpen_migrateVersion4(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {

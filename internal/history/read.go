@@ -1,22 +1,16 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -326,36 +320,11 @@ func unmarshalNull(s sql.NullString, v any) error {
 	return json.Unmarshal([]byte(s.String), v)
 }
 
-// maxTrajectory bounds the canonical JSON of a stored trajectory, read
-// back: a damaged length must not take the memory of the machine.
-const maxTrajectory = 1 << 30
-
-// zstdDecoder decompresses trajectories written from schema version 5.
-var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
-	d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxTrajectory))
-	return d
-})
-
-// decompress reads a stored trajectory: zstd from schema version 5,
-// gzip before; the first bytes tell which.
+// decompress reads a stored trajectory.
 func decompress(blob []byte) (*trajeval.Trajectory, error) {
-	var data []byte
-	if bytes.HasPrefix(blob, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(bytes.NewReader(blob))
-		if err != nil {
-			return nil, err
-		}
-		if data, err = io.ReadAll(io.LimitReader(zr, maxTrajectory+1)); err != nil {
-			return nil, err
-		}
-		if len(data) > maxTrajectory {
-			return nil, fmt.Errorf("over %d bytes", maxTrajectory)
-		}
-	} else {
-		var err error
-		if data, err = zstdDecoder().DecodeAll(blob, nil); err != nil {
-			return nil, err
-		}
+	data, err := unsqueeze(blob)
+	if err != nil {
+		return nil, err
 	}
 	t := new(trajeval.Trajectory)
 	if err := json.Unmarshal(data, t); err != nil {

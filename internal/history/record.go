@@ -13,8 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
@@ -246,23 +244,12 @@ type compressor struct{ json []byte }
 
 var compressors = sync.Pool{New: func() any { return new(compressor) }}
 
-// zstdEncoder compresses trajectories and details, from every encoder at
-// once. On trajectories of bench/suitegen (5.5 kB of JSON each) zstd's
-// fastest level takes 40% of the time of gzip's fastest for 7% fewer bytes
-// (810 against 872), and builds no Huffman tables per trajectory; without
-// its checksum (a damaged trajectory fails to decode as JSON) and with a
-// 32 kB window it takes less time and memory still.
-var zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
-	e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<15),
-		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithLowerEncoderMem(true))
-	return e
-})
-
 // maxKept is the largest buffer a compressor keeps for the next
 // trajectory: one huge trajectory must not hold its memory for the run.
 const maxKept = 1 << 20
 
-// compress returns zstd of the canonical JSON of t; nil for a nil t.
+// compress returns the canonical JSON of t, compressed (see squeeze); nil
+// for a nil t.
 func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if t == nil {
 		return nil, nil
@@ -278,7 +265,7 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if c.json, err = trajeval.AppendJSON(c.json[:0], t); err != nil {
 		return nil, err
 	}
-	return zstdEncoder().EncodeAll(c.json, make([]byte, 0, len(c.json)/4)), nil
+	return squeeze(c.json), nil
 }
 
 // caseColumns are the columns of cases, in the order written. The
@@ -288,7 +275,7 @@ var caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "stat
 	"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory", "evals", "details"}
 
 // encode turns p's result into its row, as run id's: its evaluators'
-// results packed (see pack.go) and, when keep, their details as zstd of
+// results packed (see pack.go) and, when keep, their details compressed (see squeeze), as
 // a JSON array (rule 9 of the package).
 func (p *pending) encode(id int64, keep bool) {
 	c := p.c
