@@ -67,10 +67,10 @@ const (
 
 // MaxPending is how many results may wait to be written before
 // [Recorder.Record] waits for the database.
-const MaxPending = 1024
+const MaxPending = 256
 
 // maxBatch is the most results one transaction holds.
-const maxBatch = 512
+const maxBatch = 256
 
 // A Recorder writes the results of one run. Its methods are called from
 // one goroutine.
