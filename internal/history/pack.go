@@ -43,6 +43,11 @@ func appendPacked(b []byte, evals []trajeval.Result) ([]byte, error) {
 		return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 	}
 	for _, e := range evals {
+		for _, f := range []float64{e.Score, e.Threshold, e.Weight} {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("evaluator %s: the number %v cannot be stored", e.Name, f)
+			}
+		}
 		var members, judge []byte
 		var err error
 		if len(e.Members) > 0 {
@@ -95,7 +100,7 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 	}
 	num := func() float64 {
 		f, err := strconv.ParseFloat(str(), 64)
-		if err != nil {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			bad = errPacked
 		}
 		return f
