@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -246,4 +247,30 @@ func TestRecorder_killed(t *testing.T) {
 			t.Errorf("the killed run's rows differ from what it recorded")
 		}
 	})
+}
+
+// TestRecorder_Record_notFinite: a score that is not a finite number
+// cannot be stored (nor could it before schema version 5, where it broke
+// a NOT NULL column): End reports it, and the run's rows written before it
+// read back, rather than a row that no longer reads.
+func TestRecorder_Record_notFinite(t *testing.T) {
+	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		t.Run(fmt.Sprint(f), func(t *testing.T) {
+			h := open(t, filepath.Join(t.TempDir(), "runs.db"))
+			rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"shop"}, Start: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := passing(2)
+			bad.Evaluators[1].Weight = f
+			rec.Record(passing(1))
+			rec.Record(bad)
+			if err := rec.End(time.Now(), false); err == nil || !strings.Contains(err.Error(), "cannot be stored") {
+				t.Errorf("End gives %v, want the number refused", err)
+			}
+			if _, err := h.Rows(t.Context(), rec.ID(), false); err != nil {
+				t.Errorf("the run does not read back: %v", err)
+			}
+		})
+	}
 }
