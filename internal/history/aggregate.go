@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Aggregates read many runs at once, summed up by the database, for the
@@ -104,6 +106,42 @@ func (h *DB) Scores(ctx context.Context, ids []int64, suite, caseID string) (Sco
 		}
 	}
 	if err := rows.Err(); err != nil {
+		return s, h.wrap(err)
+	}
+	rows.Close()
+	// The cases kept on their rows alone have their evaluators packed.
+	packed, err := h.db.QueryContext(ctx, h.d.bind(`SELECT c.run_id, c.seq, c.evals FROM cases c WHERE `+in+` AND c.evals IS NOT NULL`), args...)
+	if err != nil {
+		return s, h.wrap(err)
+	}
+	defer packed.Close()
+	for packed.Next() {
+		var run, seq int64
+		var blob []byte
+		if err := packed.Scan(&run, &seq, &blob); err != nil {
+			return s, h.wrap(err)
+		}
+		evals, err := unpack(blob)
+		if err != nil {
+			return s, fmt.Errorf("%s: run %d: case %d: %w", h.where, run, seq, err)
+		}
+		i := at[run]
+		for k, e := range evals {
+			if e.Status == trajeval.StatusError {
+				continue
+			}
+			if s.Evaluators[i] == nil {
+				s.Evaluators[i] = map[string]Mean{}
+			}
+			m := s.Evaluators[i][e.Name]
+			s.Evaluators[i][e.Name] = Mean{Sum: m.Sum + e.Score, N: m.N + 1}
+			pos := seq*posScale + int64(k+1)
+			if f, ok := first[e.Name]; !ok || cmp.Or(cmp.Compare(run, f[0]), cmp.Compare(pos, f[1])) < 0 {
+				first[e.Name] = [2]int64{run, pos}
+			}
+		}
+	}
+	if err := packed.Err(); err != nil {
 		return s, h.wrap(err)
 	}
 	for n := range first {

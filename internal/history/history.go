@@ -11,10 +11,13 @@
 //     of a newer version than this program knows is refused
 //     ([ErrNewerSchema]), naming both versions.
 //  3. A run is a row of runs ([DB.Begin]); each case result (each trial
-//     of a case run several times) a row of cases, with a row of
-//     evaluators per evaluator result, and the trajectory it was scored
-//     on as gzip of its canonical JSON ([Recorder.Record]). The shards of
-//     a run recorded by several processes are one run ([DB.BeginShard]).
+//     of a case run several times) a row of cases ([Recorder.Record]),
+//     which holds its evaluators' results packed, their details and the
+//     trajectory it was scored on as compressed JSON (S2). Cases recorded
+//     before schema version 5 have a row of evaluators per evaluator
+//     result and a gzip trajectory instead; both shapes read back alike.
+//     The shards of a run recorded by several processes are one run
+//     ([DB.BeginShard]).
 //  4. Results are written by a goroutine of their own, in transactions
 //     that each hold every result handed over while the previous one was
 //     written (group commit): one result at a time when cases are slow, a
@@ -42,12 +45,12 @@
 //     version 2, which recorded neither), when its heartbeat is less than
 //     [HeartbeatLive] old.
 //  9. A case that passed keeps its verdict, score, warnings and its
-//     evaluators' verdicts and scores, but not its trajectory nor its
-//     evaluators' details (the matched and extra steps, the notes),
-//     unless the run is begun with [Run].KeepPassing: a passing case is
-//     most of a healthy run, and those two are nine tenths of its bytes
-//     and most of the time it takes to record it. A case that did not
-//     pass keeps everything, to explain it.
+//     evaluators' results, but not its trajectory nor its evaluators'
+//     details (the matched and extra steps, the notes), unless the run is
+//     begun with [Run].KeepPassing: a passing case is most of a healthy
+//     run, and those two are nine tenths of its bytes and most of the
+//     time it takes to record it. It takes about 200 bytes of the
+//     database. A case that did not pass keeps everything, to explain it.
 package history
 
 import (

@@ -1,20 +1,16 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -215,7 +211,7 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 	if trajectories {
 		traj = "trajectory"
 	}
-	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`
+	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`, evals, details
 		FROM cases WHERE run_id = ? ORDER BY seq`), id)
 	if err != nil {
 		return nil, h.wrap(err)
@@ -229,9 +225,9 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			status                              string
 			errText, warnings, judge, traceName sql.NullString
 			started                             sql.NullInt64
-			blob                                []byte
+			blob, packed, details               []byte
 		)
-		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob); err != nil {
+		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob, &packed, &details); err != nil {
 			rows.Close()
 			return nil, h.wrap(err)
 		}
@@ -260,6 +256,17 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			c.Trajectory = t
 		}
 		c.Evaluators = []trajeval.Result{}
+		if packed != nil {
+			evals, err := unpack(packed)
+			if err == nil && details != nil {
+				err = unpackDetails(details, evals)
+			}
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%s: run %d: case %s: %w", h.where, id, c.ID, err)
+			}
+			c.Evaluators = evals
+		}
 		out = append(out, c)
 		seqs = append(seqs, seq)
 	}
@@ -313,12 +320,9 @@ func unmarshalNull(s sql.NullString, v any) error {
 	return json.Unmarshal([]byte(s.String), v)
 }
 
+// decompress reads a stored trajectory.
 func decompress(blob []byte) (*trajeval.Trajectory, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(blob))
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(zr)
+	data, err := unsqueeze(blob)
 	if err != nil {
 		return nil, err
 	}

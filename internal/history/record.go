@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -13,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
 
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
@@ -70,10 +67,10 @@ const (
 
 // MaxPending is how many results may wait to be written before
 // [Recorder.Record] waits for the database.
-const MaxPending = 1024
+const MaxPending = 256
 
 // maxBatch is the most results one transaction holds.
-const maxBatch = 512
+const maxBatch = 256
 
 // A Recorder writes the results of one run. Its methods are called from
 // one goroutine.
@@ -101,8 +98,7 @@ type Recorder struct {
 type pending struct {
 	c     trajeval.CaseResult
 	seq   int
-	row   []any   // its row of cases
-	evals [][]any // its rows of evaluators
+	row   []any // its row of cases
 	err   error
 	ready chan struct{} // closed when encoded
 }
@@ -241,35 +237,27 @@ func (r *Recorder) write(ctx context.Context) {
 	}
 }
 
-// A compressor is a gzip writer and the buffers compress reuses, so that
-// compressing a trajectory allocates only the bytes it returns.
-type compressor struct {
-	zw   *gzip.Writer
-	json []byte       // the canonical JSON
-	out  bytes.Buffer // its gzip
-}
+// A compressor holds the buffer of the canonical JSON that compress
+// reuses, so that compressing a trajectory allocates only the bytes it
+// returns.
+type compressor struct{ json []byte }
 
-// compressors holds a compressor per encoder. gzip.BestSpeed: on
-// trajectories of bench/suitegen (5.5 kB of JSON each) it takes 60% of
-// the time of the default level for 10% more bytes (920 against 838).
-var compressors = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	return &compressor{zw: zw}
-}}
+var compressors = sync.Pool{New: func() any { return new(compressor) }}
 
 // maxKept is the largest buffer a compressor keeps for the next
 // trajectory: one huge trajectory must not hold its memory for the run.
 const maxKept = 1 << 20
 
-// compress returns gzip of the canonical JSON of t; nil for a nil t.
+// compress returns the canonical JSON of t, compressed (see squeeze); nil
+// for a nil t.
 func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if t == nil {
 		return nil, nil
 	}
 	c := compressors.Get().(*compressor)
 	defer func() {
-		if cap(c.json) > maxKept || c.out.Cap() > maxKept {
-			c.json, c.out = nil, bytes.Buffer{}
+		if cap(c.json) > maxKept {
+			c.json = nil
 		}
 		compressors.Put(c)
 	}()
@@ -277,27 +265,18 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if c.json, err = trajeval.AppendJSON(c.json[:0], t); err != nil {
 		return nil, err
 	}
-	c.out.Reset()
-	c.zw.Reset(&c.out)
-	if _, err := c.zw.Write(c.json); err != nil {
-		return nil, err
-	}
-	if err := c.zw.Close(); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(c.out.Bytes()), nil
+	return squeeze(c.json), nil
 }
 
-// Columns of the cases and evaluators tables, in the order written.
-var (
-	caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
-		"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory"}
-	evaluatorColumns = []string{"run_id", "case_seq", "seq", "name", "type", "status", "score", "threshold", "weight",
-		"required", "error", "turn", "details", "members", "judge"}
-)
+// caseColumns are the columns of cases, in the order written. The
+// evaluators table is read, for the runs recorded before schema version
+// 5, and no longer written.
+var caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
+	"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory", "evals", "details"}
 
-// encode turns p's result into its rows, as run id's; without its
-// evaluators' details unless keep.
+// encode turns p's result into its row, as run id's: its evaluators'
+// results packed (see pack.go) and, when keep, their details compressed (see squeeze), as
+// a JSON array (rule 9 of the package).
 func (p *pending) encode(id int64, keep bool) {
 	c := p.c
 	j := func(v any, present bool) any {
@@ -320,18 +299,25 @@ func (p *pending) encode(id int64, keep bool) {
 	if !c.StartedAt.IsZero() {
 		started = c.StartedAt.UnixMilli()
 	}
+	evals, err := appendPacked(nil, c.Evaluators)
+	if err != nil {
+		p.err = err
+		return
+	}
+	var details any
+	if keep {
+		if details, err = packDetails(c.Evaluators); err != nil {
+			p.err = err
+			return
+		}
+	}
 	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
 		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
-		nullString(c.Trace), started, c.DurationMS, traj}
-	for i, e := range c.Evaluators {
-		p.evals = append(p.evals, []any{id, p.seq, i + 1, e.Name, e.Type, string(e.Status), e.Score, e.Threshold, e.Weight,
-			bool01(e.Required), nullString(e.Error), e.Turn, j(e.Details, keep && e.Details != nil),
-			j(e.Members, len(e.Members) > 0), j(e.Judge, e.Judge != nil)})
-	}
+		nullString(c.Trace), started, c.DurationMS, traj, evals, details}
 }
 
 func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
-	var cases, evals [][]any
+	var cases [][]any
 	var counts [4]int
 	for _, p := range batch {
 		<-p.ready
@@ -339,7 +325,6 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 			return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 		}
 		cases = append(cases, p.row)
-		evals = append(evals, p.evals...)
 		counts[0]++
 		counts[statusColumn(p.c.Status)]++
 	}
@@ -349,9 +334,6 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 	}
 	defer tx.Rollback()
 	if err := r.h.insert(ctx, tx, "cases", caseColumns, cases); err != nil {
-		return err
-	}
-	if err := r.h.insert(ctx, tx, "evaluators", evaluatorColumns, evals); err != nil {
 		return err
 	}
 	set, args := r.writer()

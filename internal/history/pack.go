@@ -1,0 +1,176 @@
+package history
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/trajeval/trajeval/internal/trajeval"
+)
+
+// A case recorded from schema version 5 on holds its evaluators' results
+// in the column evals of its row of cases, packed:
+//
+//	version byte (1), count (uvarint), then per evaluator in order:
+//	name, type, status, score, threshold, weight, error, members, judge
+//	(each a string: uvarint length and bytes; a number as its shortest
+//	decimal text, which parses back to the same float64; members and
+//	judge as JSON, "" when absent), required (a byte, 0 or 1) and turn
+//	(varint).
+//
+// The evaluators' details, when kept, are in the column details: the JSON
+// array, compressed (see squeeze), of each evaluator's details (null for none), in order.
+// Cases recorded before schema version 5 have neither column, and a row of
+// evaluators per evaluator.
+const packVersion = 1
+
+// errPacked is a packed column that does not read back.
+var errPacked = errors.New("damaged packed evaluators")
+
+// appendPacked appends the packed form of evals to b.
+func appendPacked(b []byte, evals []trajeval.Result) ([]byte, error) {
+	b = append(b, packVersion)
+	b = binary.AppendUvarint(b, uint64(len(evals)))
+	num := func(b []byte, f float64) []byte {
+		var tmp [32]byte
+		s := strconv.AppendFloat(tmp[:0], f, 'g', -1, 64)
+		return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+	}
+	str := func(b []byte, s string) []byte {
+		return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+	}
+	for _, e := range evals {
+		for _, f := range []float64{e.Score, e.Threshold, e.Weight} {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("evaluator %s: the number %v cannot be stored", e.Name, f)
+			}
+		}
+		var members, judge []byte
+		var err error
+		if len(e.Members) > 0 {
+			if members, err = json.Marshal(e.Members); err != nil {
+				return nil, fmt.Errorf("evaluator %s: members: %w", e.Name, err)
+			}
+		}
+		if e.Judge != nil {
+			if judge, err = json.Marshal(e.Judge); err != nil {
+				return nil, fmt.Errorf("evaluator %s: judge: %w", e.Name, err)
+			}
+		}
+		b = str(b, e.Name)
+		b = str(b, e.Type)
+		b = str(b, string(e.Status))
+		b = num(b, e.Score)
+		b = num(b, e.Threshold)
+		b = num(b, e.Weight)
+		b = str(b, e.Error)
+		b = str(b, string(members))
+		b = str(b, string(judge))
+		b = append(b, byte(bool01(e.Required)))
+		b = binary.AppendVarint(b, int64(e.Turn))
+	}
+	return b, nil
+}
+
+// unpack reads the evaluators' results that appendPacked wrote.
+func unpack(b []byte) ([]trajeval.Result, error) {
+	if len(b) == 0 || b[0] != packVersion {
+		return nil, fmt.Errorf("%w: unknown version", errPacked)
+	}
+	b = b[1:]
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) { // every evaluator takes bytes
+		return nil, fmt.Errorf("%w: count", errPacked)
+	}
+	b = b[k:]
+	var bad error
+	str := func() string {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l > uint64(len(b)-k) {
+			bad = errPacked
+			b = nil
+			return ""
+		}
+		s := string(b[k : k+int(l)])
+		b = b[k+int(l):]
+		return s
+	}
+	num := func() float64 {
+		f, err := strconv.ParseFloat(str(), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			bad = errPacked
+		}
+		return f
+	}
+	out := make([]trajeval.Result, n)
+	for i := range out {
+		e := &out[i]
+		e.Name, e.Type, e.Status = str(), str(), trajeval.Status(str())
+		e.Score, e.Threshold, e.Weight = num(), num(), num()
+		e.Error = str()
+		if m := str(); m != "" {
+			if err := json.Unmarshal([]byte(m), &e.Members); err != nil {
+				return nil, fmt.Errorf("%w: evaluator %s: members: %v", errPacked, e.Name, err)
+			}
+		}
+		if j := str(); j != "" {
+			if err := json.Unmarshal([]byte(j), &e.Judge); err != nil {
+				return nil, fmt.Errorf("%w: evaluator %s: judge: %v", errPacked, e.Name, err)
+			}
+		}
+		if bad != nil || len(b) == 0 || b[0] > 1 {
+			return nil, fmt.Errorf("%w: evaluator %d", errPacked, i+1)
+		}
+		e.Required = b[0] == 1
+		turn, k := binary.Varint(b[1:])
+		if k <= 0 || turn < math.MinInt32 || turn > math.MaxInt32 {
+			return nil, fmt.Errorf("%w: evaluator %d: turn", errPacked, i+1)
+		}
+		e.Turn = int(turn)
+		b = b[1+k:]
+	}
+	if len(b) != 0 {
+		return nil, fmt.Errorf("%w: %d bytes after the last evaluator", errPacked, len(b))
+	}
+	return out, nil
+}
+
+// packDetails returns, compressed, the JSON array of evals' details; nil when
+// none has details.
+func packDetails(evals []trajeval.Result) ([]byte, error) {
+	ds := make([]*trajeval.Details, len(evals))
+	some := false
+	for i, e := range evals {
+		ds[i], some = e.Details, some || e.Details != nil
+	}
+	if !some {
+		return nil, nil
+	}
+	data, err := json.Marshal(ds)
+	if err != nil {
+		return nil, fmt.Errorf("details: %w", err)
+	}
+	return squeeze(data), nil
+}
+
+// unpackDetails sets the details of evals from what packDetails wrote.
+func unpackDetails(blob []byte, evals []trajeval.Result) error {
+	data, err := unsqueeze(blob)
+	if err != nil {
+		return fmt.Errorf("%w: details: %v", errPacked, err)
+	}
+	var ds []*trajeval.Details
+	if err := json.Unmarshal(data, &ds); err != nil {
+		return fmt.Errorf("%w: details: %v", errPacked, err)
+	}
+	if len(ds) != len(evals) {
+		return fmt.Errorf("%w: details of %d evaluators, for %d", errPacked, len(ds), len(evals))
+	}
+	for i := range evals {
+		evals[i].Details = ds[i]
+	}
+	return nil
+}
