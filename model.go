@@ -183,3 +183,8 @@ var (
 	// check.ForAgent) was given a trace that names none of them.
 	ErrNoAgent = core.ErrNoAgent
 )
+
+// TypeAll is the Type of the Result that check.Evaluate returns for
+// several evaluators: its Members are theirs, and they decide whether it
+// passes.
+const TypeAll = core.TypeAll

@@ -15,7 +15,7 @@
 // [Check.Run] gives the verdict: the score, whether it passes, and the
 // explanation. [MustCompile] is the form for evaluators written as
 // literals, as regexp.MustCompile is for patterns. Every constructor's
-// result is also a trajeval.Evaluator, for trajeval.Evaluate,
+// result is also a trajeval.Evaluator, for Evaluate,
 // trajevaltest.Check or a suite.
 //
 // # Trajectories of calls

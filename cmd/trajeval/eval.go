@@ -21,6 +21,7 @@ import (
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/suite"
 )
 
 func evalCmd() *cobra.Command {
@@ -129,14 +130,14 @@ Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 			if judges.Workers < 1 {
 				return usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", judges.Workers)}
 			}
-			opts := trajeval.RunOptions{
+			opts := suite.RunOptions{
 				Traces: traces, Format: from, Lenient: lenient, Target: tg.target, Trials: tg.trials, MaxOutput: tg.maxOutput,
 				Filter: filters, Workers: workers, Config: config, Basis: basis, Questions: questions,
-				Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
+				Judge:        suite.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 				IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
 			}
 			if shard != "" {
-				sh, err := trajeval.ParseShard(shard)
+				sh, err := suite.ParseShard(shard)
 				if err != nil {
 					return usageError{fmt.Errorf("--shard: %w", err)}
 				}
