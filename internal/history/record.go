@@ -16,7 +16,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // A Run is one eval run: a row of the runs table.

@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // get returns m[key], or the value under key's camelCase spelling: ADK's

@@ -44,13 +44,13 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/pylit"
 	"github.com/trajeval/trajeval/internal/sniff"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Format is BFCL's result files.

@@ -56,10 +56,10 @@ import (
 	"math"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Format reads τ²-bench results files.

@@ -47,12 +47,12 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/pylit"
 	"github.com/trajeval/trajeval/internal/sniff"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Format is a Vertex AI evaluation dataset.
