@@ -21,23 +21,31 @@
 //
 // # From Go
 //
-// The library has few names:
+// This package holds the model: [Trajectory], [Step], [Result] and the
+// rest, with the [Evaluator] and [Format] interfaces and the errors every
+// layer shares. It imports only the standard library. The work is done by
+// packages beside it, each with few names:
 //
-//   - [ReadFile] and [Read] read a recorded trace in any of the [Formats]
-//     into trajectories; [ReadOptions] reads leniently, forces a format,
-//     collects warnings or streams a large file.
-//   - [Evaluate] scores a trajectory with evaluators and returns one
-//     [Result]: [Result.Passed], Score, Status and [Result.Explain], the
-//     same explanation as the command's text report. An [Evaluator] is any
+//   - Package trace (github.com/trajeval/trajeval/trace) reads a recorded
+//     trace in any of its formats (trace.Formats) into trajectories:
+//     trace.ReadFile and trace.Read; trace.ReadOptions reads leniently,
+//     forces a format, collects warnings or streams a large file.
+//   - Package check (github.com/trajeval/trajeval/check) makes evaluators
+//     in Go (check.Trajectory, check.Calls, check.Rules...) and scores a
+//     trajectory with them: check.Evaluate returns one [Result], with
+//     [Result.Passed], Score, Status and [Result.Explain], the same
+//     explanation as the command's text report. An [Evaluator] is any
 //     value with an Evaluate method ([EvaluatorFunc] adapts a function);
-//     [Configure] gives it a name, threshold, weight or negation.
-//   - [LoadSuite] loads suite files and folders; [Suite.Run] streams their
-//     results, and [Case.Score] scores a trajectory you have, e.g. from an
-//     agent run in a test, as one of its cases. [RunOptions] do all that
-//     the command's eval does: a traces file (Traces), agents run for the
+//     check.Configure gives it a name, threshold, weight or negation, and
+//     check.Register makes a type of your own usable in suite files.
+//   - Package suite (github.com/trajeval/trajeval/suite) loads suite files
+//     and folders (suite.Load); Suite.Run streams their results, and
+//     Case.Score scores a trajectory you have, e.g. from an agent run in a
+//     test, as one of its cases. suite.RunOptions do all that the
+//     command's eval does: a traces file (Traces), agents run for the
 //     cases (Target, Trials), picking cases by id (Filter, a glob or a
 //     /regular expression/), resuming (Done), a graceful stop (Stop);
-//     [RunOptions.Load] loads with the settings of a run, and [Suite.Plan]
+//     RunOptions.Load loads with the settings of a run, and Suite.Plan
 //     says which cases a run will score, or why it cannot start. Each
 //     [CaseResult] says where its trajectory came from (Trace), when its
 //     case started and how long it took (StartedAt, DurationMS).
@@ -47,15 +55,15 @@
 //
 // For example, in a test:
 //
-//	trajs, err := trajeval.ReadFile("testdata/run.json")
+//	trajs, err := trace.ReadFile("testdata/run.json")
 //	if err != nil {
 //		t.Fatal(err)
 //	}
-//	suite, err := trajeval.LoadSuite("testdata/research.yaml")
+//	s, err := suite.Load("testdata/research.yaml")
 //	if err != nil {
 //		t.Fatal(err)
 //	}
-//	r := trajeval.Evaluate(ctx, trajs[0], suite.Cases[0].Evaluators...)
+//	r := check.Evaluate(ctx, trajs[0], s.Cases[0].Evaluators...)
 //	if !r.Passed() {
 //		t.Error(r.Explain())
 //	}
@@ -121,11 +129,11 @@
 //
 // An evaluator passes when its score reaches its threshold (1.0 for
 // deterministic evaluators unless set otherwise). A case is scored by
-// these rules, which [Evaluate] applies to several evaluators too:
+// these rules, which check.Evaluate applies to several evaluators too:
 //  1. its score is the mean of its evaluators' scores, weighted by their
 //     weights;
 //  2. it passes iff every evaluator not marked required: false (in Go:
-//     [Settings].Optional) passes;
+//     check.Settings.Optional) passes;
 //  3. a case with no trace, an unreadable trace or an evaluator that
 //     cannot run has [StatusError], never a silent 0 or a silent pass;
 //  4. a trace cut off or broken by a syntax error is unreadable, unless

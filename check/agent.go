@@ -2,7 +2,6 @@ package check
 
 import (
 	"github.com/trajeval/trajeval"
-	core "github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ForAgent returns ev limited to the steps made by the named agents, as
@@ -24,17 +23,17 @@ import (
 // trajectory and a warning. No name, an empty name or a malformed glob is
 // a setting error. ev's own setting error, if any, comes first.
 func ForAgent(ev trajeval.Evaluator, agents ...string) trajeval.Evaluator {
-	return forAgent(ev, core.AgentScope{Agents: agents})
+	return forAgent(ev, trajeval.AgentScope{Agents: agents})
 }
 
 // ForAgentTree is [ForAgent] with the agents the named ones called,
 // transitively (include_subagents: true): as a tool, as a sub-agent, or
 // by handing the conversation over (see [trajeval.Agent]).
 func ForAgentTree(ev trajeval.Evaluator, agents ...string) trajeval.Evaluator {
-	return forAgent(ev, core.AgentScope{Agents: agents, Subagents: true})
+	return forAgent(ev, trajeval.AgentScope{Agents: agents, Subagents: true})
 }
 
-func forAgent(ev trajeval.Evaluator, s core.AgentScope) trajeval.Evaluator {
+func forAgent(ev trajeval.Evaluator, s trajeval.AgentScope) trajeval.Evaluator {
 	typ := "evaluator"
 	if t, ok := ev.(interface{ Type() string }); ok {
 		typ = t.Type()
@@ -49,9 +48,9 @@ func forAgent(ev trajeval.Evaluator, s core.AgentScope) trajeval.Evaluator {
 		return &evaluator{typ: typ, err: err}
 	}
 	// The scope wraps this package's evaluator's own, which may read the
-	// whole trajectory (see core.WholeEvaluator).
+	// whole trajectory (see trajeval.WholeEvaluator).
 	if c, ok := ev.(*evaluator); ok {
 		ev = c.ev
 	}
-	return &evaluator{typ: typ, ev: core.Scoped(ev, s)}
+	return &evaluator{typ: typ, ev: trajeval.Scoped(ev, s)}
 }

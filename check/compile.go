@@ -10,7 +10,7 @@ import (
 // A Check is an evaluator whose settings are known to be valid: [Compile]
 // has looked at them. Its Run gives the verdict (Passed, Score, Explain).
 // It is itself a trajeval.Evaluator, so it goes wherever one does
-// (trajeval.Evaluate, trajevaltest.Check, a suite's Go evaluators).
+// (Evaluate, trajevaltest.Check, a suite's Go evaluators).
 // Goroutines may share it.
 type Check struct {
 	ev trajeval.Evaluator
@@ -43,12 +43,12 @@ func MustCompile(ev trajeval.Evaluator) *Check {
 	return c
 }
 
-// Run scores t and returns the verdict, as trajeval.Evaluate gives it: the
-// score, whether it passes (threshold 1 unless trajeval.Configure set
+// Run scores t and returns the verdict, as Evaluate gives it: the
+// score, whether it passes (threshold 1 unless Configure set
 // another), and the explanation of what matched and what did not. A nil
 // trajectory is scored as an empty one.
 func (c *Check) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.Result {
-	return trajeval.Evaluate(ctx, t, c.ev)
+	return Evaluate(ctx, t, c.ev)
 }
 
 // Evaluate returns the raw outcome of the evaluator, before a threshold
@@ -69,13 +69,13 @@ func (c *Check) Type() string {
 	return ""
 }
 
-// Settings returns the evaluator's settings when trajeval.Configure made
+// Settings returns the evaluator's settings when Configure made
 // it, and the defaults otherwise, so that Run scores it as they say.
-func (c *Check) Settings() trajeval.Settings {
-	if s, ok := c.ev.(interface{ Settings() trajeval.Settings }); ok {
+func (c *Check) Settings() Settings {
+	if s, ok := c.ev.(interface{ Settings() Settings }); ok {
 		return s.Settings()
 	}
-	return trajeval.Settings{}
+	return Settings{}
 }
 
 // String describes the evaluator, e.g. "tool_trajectory (in_order)".

@@ -80,8 +80,8 @@ func TestCheck_Run(t *testing.T) {
 			}
 		})
 	}
-	// A Check is an evaluator: the same verdict through trajeval.Evaluate.
-	if r := trajeval.Evaluate(context.Background(), research(), c); r.Score != 0.5 || r.Type != "tool_trajectory" {
-		t.Errorf("trajeval.Evaluate of a Check: score %v, type %q", r.Score, r.Type)
+	// A Check is an evaluator: the same verdict through check.Evaluate.
+	if r := check.Evaluate(context.Background(), research(), c); r.Score != 0.5 || r.Type != "tool_trajectory" {
+		t.Errorf("check.Evaluate of a Check: score %v, type %q", r.Score, r.Type)
 	}
 }

@@ -15,8 +15,10 @@
 // [Check.Run] gives the verdict: the score, whether it passes, and the
 // explanation. [MustCompile] is the form for evaluators written as
 // literals, as regexp.MustCompile is for patterns. Every constructor's
-// result is also a trajeval.Evaluator, for trajeval.Evaluate,
-// trajevaltest.Check or a suite.
+// result is also a [trajeval.Evaluator], for [Evaluate] (which gives
+// any evaluator its settings through [Configure]), trajevaltest.Check or
+// a suite. [Register] makes an evaluator type of your own usable in suite
+// files.
 //
 // # Trajectories of calls
 //

@@ -23,7 +23,7 @@ type Mined struct {
 	// Evaluators are the suite's evaluators, loaded from YAML: a
 	// tool_trajectory evaluator, then a tool_rules evaluator when the
 	// order of many calls varied (see [Mine]). Pass them all to
-	// trajeval.Evaluate.
+	// Evaluate.
 	Evaluators []trajeval.Evaluator
 	// Notes say where the expectation had to be loosened, or calls left
 	// out.
@@ -47,7 +47,7 @@ func Mine(ctx context.Context, runs ...*trajeval.Trajectory) (Mined, error) {
 	}
 	m := Mined{YAML: r.YAML, Notes: r.Notes}
 	for _, c := range r.Evaluators {
-		m.Evaluators = append(m.Evaluators, trajeval.Configure(build(c.Type, c.Eval, nil), trajeval.Settings{Name: c.Name}))
+		m.Evaluators = append(m.Evaluators, Configure(build(c.Type, c.Eval, nil), Settings{Name: c.Name}))
 	}
 	return m, nil
 }

@@ -39,7 +39,7 @@ func ExampleMine() {
 		}
 	}
 	later := runOfCalls("4", "search", map[string]any{"q": "zig"}, "answer", nil)
-	r := trajeval.Evaluate(ctx, later, m.Evaluators...)
+	r := check.Evaluate(ctx, later, m.Evaluators...)
 	fmt.Println("a run that reads nothing:", r.Status)
 	// Output:
 	// - name: trajectory
@@ -75,7 +75,7 @@ func TestMine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if r := trajeval.Evaluate(ctx, tt.run, m.Evaluators...); r.Status != tt.want {
+			if r := check.Evaluate(ctx, tt.run, m.Evaluators...); r.Status != tt.want {
 				t.Errorf("status %s, want %s (%s)", r.Status, tt.want, tt.reason)
 			}
 		})
@@ -111,10 +111,10 @@ func TestMine_goValues(t *testing.T) {
 			{Name: "tag", Args: map[string]any{"k": "v"}},
 		}}
 	}
-	if r := trajeval.Evaluate(ctx, later("2"), m.Evaluators...); r.Status != trajeval.StatusPass {
+	if r := check.Evaluate(ctx, later("2"), m.Evaluators...); r.Status != trajeval.StatusPass {
 		t.Errorf("a run inside the ranges seen: %s, want pass\n%s", r.Status, m.YAML)
 	}
-	if r := trajeval.Evaluate(ctx, later("9"), m.Evaluators...); r.Status != trajeval.StatusFail {
+	if r := check.Evaluate(ctx, later("9"), m.Evaluators...); r.Status != trajeval.StatusFail {
 		t.Errorf("n out of the range seen: %s, want fail\n%s", r.Status, m.YAML)
 	}
 	if _, err := check.Mine(ctx, nil, &trajeval.Trajectory{}); err != nil {

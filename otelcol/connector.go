@@ -53,8 +53,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.uber.org/zap"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/serve"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Type is the connector's type in a Collector configuration.

@@ -5,7 +5,8 @@ import (
 	"log"
 	"testing"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/suite"
+	"github.com/trajeval/trajeval/trace"
 	"github.com/trajeval/trajeval/trajevaltest"
 )
 
@@ -22,11 +23,11 @@ func (printed) Errorf(format string, args ...any) { fmt.Printf(format+"\n", args
 func ExampleCheck() {
 	var t testing.TB = printed{} // in a test: the test's t
 
-	trajs, err := trajeval.ReadFile("testdata/research.traces.jsonl")
+	trajs, err := trace.ReadFile("testdata/research.traces.jsonl")
 	if err != nil {
 		log.Fatal(err)
 	}
-	suite, err := trajeval.LoadSuite("testdata/research.yaml")
+	suite, err := suite.Load("testdata/research.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func ExampleCheck() {
 func ExampleRunSuite() {
 	// In a _test.go file: func TestEvals(t *testing.T) { ... }
 	TestEvals := func(t *testing.T) {
-		trajevaltest.RunSuite(t, "testdata/research.yaml", trajeval.RunOptions{Workers: 2})
+		trajevaltest.RunSuite(t, "testdata/research.yaml", suite.RunOptions{Workers: 2})
 	}
 	_ = TestEvals
 }

@@ -4,7 +4,7 @@
 // explanation when it does not pass:
 //
 //	func TestResearch(t *testing.T) {
-//		trajs, err := trajeval.ReadFile("testdata/run.json")
+//		trajs, err := trace.ReadFile("testdata/run.json")
 //		if err != nil {
 //			t.Fatal(err)
 //		}
@@ -34,9 +34,11 @@ import (
 	"unicode"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/check"
+	"github.com/trajeval/trajeval/suite"
 )
 
-// Check scores traj with evaluators (see [trajeval.Evaluate]) and returns
+// Check scores traj with evaluators (see [check.Evaluate]) and returns
 // the result. Unless it passes, Check marks the test failed with
 // t.Errorf, giving the trajectory's id and the explanation (the alignment
 // of expected calls and steps, what is missing, what is extra, the
@@ -45,7 +47,7 @@ import (
 // too, with its reason.
 func Check(t testing.TB, traj *trajeval.Trajectory, evaluators ...trajeval.Evaluator) trajeval.Result {
 	t.Helper()
-	r := trajeval.Evaluate(context.Background(), traj, evaluators...)
+	r := check.Evaluate(context.Background(), traj, evaluators...)
 	if !r.Passed() {
 		t.Errorf("%s %s:\n%s", what(traj), verdict(r.Status), strings.TrimRight(r.Explain(), "\n"))
 	}
@@ -67,7 +69,7 @@ func verdict(s trajeval.Status) string {
 }
 
 // RunSuite loads the suite at path (a suite file, or a folder of them; see
-// [trajeval.LoadSuite]) and runs it (see [trajeval.Suite.Run]) with opts,
+// [suite.Load]) and runs it (see [suite.Suite.Run]) with opts,
 // if given (at most one).
 //
 // The rules:
@@ -83,16 +85,16 @@ func verdict(s trajeval.Status) string {
 //  4. A suite that does not load fails the test at once with every
 //     configuration error; an error that stops the run fails the test
 //     after the cases already run.
-func RunSuite(t *testing.T, path string, opts ...trajeval.RunOptions) {
+func RunSuite(t *testing.T, path string, opts ...suite.RunOptions) {
 	t.Helper()
 	if len(opts) > 1 {
-		t.Fatalf("RunSuite takes at most one trajeval.RunOptions, got %d", len(opts))
+		t.Fatalf("RunSuite takes at most one suite.RunOptions, got %d", len(opts))
 	}
-	var o trajeval.RunOptions
+	var o suite.RunOptions
 	if len(opts) == 1 {
 		o = opts[0]
 	}
-	s, err := trajeval.LoadSuite(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatalf("%s does not load:\n%v", path, err)
 	}
@@ -114,8 +116,8 @@ func RunSuite(t *testing.T, path string, opts ...trajeval.RunOptions) {
 		return id
 	}
 	only, picks := o.Only, picker(t.Name())
-	wanted := func(c *trajeval.Case) bool { return only == nil || only(c) }
-	o.Only = func(c *trajeval.Case) bool { return wanted(c) && picks(name(c.Suite, c.ID)) }
+	wanted := func(c *suite.Case) bool { return only == nil || only(c) }
+	o.Only = func(c *suite.Case) bool { return wanted(c) && picks(name(c.Suite, c.ID)) }
 	type key struct{ suite, id string }
 	ran := map[key]bool{}
 	for r, err := range s.Run(t.Context(), o) {
@@ -134,7 +136,7 @@ func RunSuite(t *testing.T, path string, opts ...trajeval.RunOptions) {
 		}
 		t.Run(name(c.Suite, c.ID), func(t *testing.T) {
 			one := o
-			one.Only = func(x *trajeval.Case) bool { return x.Suite == c.Suite && x.ID == c.ID }
+			one.Only = func(x *suite.Case) bool { return x.Suite == c.Suite && x.ID == c.ID }
 			for r, err := range s.Run(t.Context(), one) {
 				if err != nil {
 					t.Errorf("the run of %s stopped: %v", path, err)
@@ -156,7 +158,7 @@ func report(t *testing.T, r trajeval.CaseResult) {
 	}
 }
 
-func severalSuites(s *trajeval.Suite) bool {
+func severalSuites(s *suite.Suite) bool {
 	for _, c := range s.Cases {
 		if c.Suite != s.Cases[0].Suite {
 			return true

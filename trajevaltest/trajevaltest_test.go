@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/suite"
+	"github.com/trajeval/trajeval/trace"
 	"github.com/trajeval/trajeval/trajevaltest"
 )
 
@@ -30,11 +32,11 @@ func (f *fakeTB) Fatalf(format string, args ...any) {
 }
 
 func TestCheck(t *testing.T) {
-	trajs, err := trajeval.ReadFile("testdata/research.traces.jsonl")
+	trajs, err := trace.ReadFile("testdata/research.traces.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := trajeval.LoadSuite("testdata/research.yaml")
+	s, err := suite.Load("testdata/research.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/trace"
 )
 
 func convertCmd() *cobra.Command {
@@ -25,7 +26,7 @@ read as, when it was detected (-q: not).`,
 		Args: needs(1, -1, "a trace file", "trajeval convert TRACE.json (- reads standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-			err := convert(cmd, args, trajeval.ReadOptions{Format: from, Lenient: lenient}, quiet, w)
+			err := convert(cmd, args, trace.ReadOptions{Format: from, Lenient: lenient}, quiet, w)
 			// What was converted before an error is still printed; a write
 			// error is an error, never a silent short output.
 			if ferr := w.Flush(); err == nil && ferr != nil {
@@ -34,7 +35,7 @@ read as, when it was detected (-q: not).`,
 			return err
 		},
 	}
-	c.Flags().StringVar(&from, "from", "", "force the trace format: "+fmt.Sprint(trajeval.Formats()))
+	c.Flags().StringVar(&from, "from", "", "force the trace format: "+fmt.Sprint(trace.Formats()))
 	c.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not say on standard error which format each file was detected as")
 	c.Flags().BoolVar(&lenient, "lenient", false, `read what comes before the damage of a cut-off or corrupt trace, marked "partial": true, instead of failing`)
 	return c
@@ -42,7 +43,7 @@ read as, when it was detected (-q: not).`,
 
 // convert writes the trajectories of each file to w, one JSON object per
 // line, as they are read.
-func convert(cmd *cobra.Command, args []string, ro trajeval.ReadOptions, quiet bool, w io.Writer) error {
+func convert(cmd *cobra.Command, args []string, ro trace.ReadOptions, quiet bool, w io.Writer) error {
 	stderr := cmd.ErrOrStderr()
 	ro.Warn = func(x trajeval.Warning) { fmt.Fprintln(stderr, "warning:", x) }
 	for _, path := range args {

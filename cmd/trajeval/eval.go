@@ -21,6 +21,7 @@ import (
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/trace"
+	"github.com/trajeval/trajeval/suite"
 )
 
 // evalFlags are eval's flags.
@@ -217,8 +218,8 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 
 // options checks eval's flags and returns the run's options; a wrong flag
 // is a usage error.
-func (e *evalFlags) options(cmd *cobra.Command) (trajeval.RunOptions, error) {
-	var opts trajeval.RunOptions
+func (e *evalFlags) options(cmd *cobra.Command) (suite.RunOptions, error) {
+	var opts suite.RunOptions
 	if !slices.Contains(report.Formats, e.format) {
 		return opts, usageError{fmt.Errorf("unknown --format %q (%s)", e.format, strings.Join(report.Formats, ", "))}
 	}
@@ -237,14 +238,14 @@ func (e *evalFlags) options(cmd *cobra.Command) (trajeval.RunOptions, error) {
 		return opts, usageError{fmt.Errorf("--judge-workers must be at least 1, got %d", e.judges.Workers)}
 	}
 	tg, judges := &e.tg, &e.judges
-	opts = trajeval.RunOptions{
+	opts = suite.RunOptions{
 		Traces: e.traces, Format: e.from, Lenient: e.lenient, Target: tg.target, Trials: tg.trials, MaxOutput: tg.maxOutput,
 		Filter: e.filters, Workers: e.workers, Config: e.config, Basis: e.basis, Questions: e.questions,
-		Judge:        trajeval.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
+		Judge:        suite.JudgeOptions{Workers: judges.Workers, CacheDir: judges.CacheDir, NoCache: judges.NoCache, Getenv: getenv(cmd.Context())},
 		IncludeTrace: tg.includeTrace, DumpTraces: tg.dump,
 	}
 	if e.shard != "" {
-		sh, err := trajeval.ParseShard(e.shard)
+		sh, err := suite.ParseShard(e.shard)
 		if err != nil {
 			return opts, usageError{fmt.Errorf("--shard: %w", err)}
 		}
@@ -264,7 +265,7 @@ func (e *evalFlags) options(cmd *cobra.Command) (trajeval.RunOptions, error) {
 
 // total returns how many cases a run of picked makes, 0 when not known up
 // front (a suite with no cases has as many as trajectories).
-func total(s *trajeval.Suite, picked []*trajeval.Case, trials int) int {
+func total(s *suite.Suite, picked []*suite.Case, trials int) int {
 	if len(s.Open) > 0 {
 		return 0
 	}
@@ -299,7 +300,7 @@ func (e *evalFlags) reporter(cmd *cobra.Command, stdout io.Writer, total int) (r
 // --resume reads it, so a second run on the same file stops here and rows
 // cannot splice; with --resume, the rows it holds go to opts.Done and its
 // warnings to warn.
-func (e *evalFlags) openOut(opts *trajeval.RunOptions, warn func(trajeval.Warning)) (*outFile, error) {
+func (e *evalFlags) openOut(opts *suite.RunOptions, warn func(trajeval.Warning)) (*outFile, error) {
 	if e.out == "" {
 		return nil, nil
 	}
@@ -328,7 +329,7 @@ func (e *evalFlags) openOut(opts *trajeval.RunOptions, warn func(trajeval.Warnin
 // runCases runs the cases of s, sending each row to the history rec, the
 // --out file (unless it came from there) and the report w, and returns
 // their summary.
-func runCases(ctx context.Context, s *trajeval.Suite, opts trajeval.RunOptions, rec *recording, file *outFile, w report.Writer) (report.Summary, error) {
+func runCases(ctx context.Context, s *suite.Suite, opts suite.RunOptions, rec *recording, file *outFile, w report.Writer) (report.Summary, error) {
 	var rs report.Summary
 	var resumed *done
 	if file != nil {

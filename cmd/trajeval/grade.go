@@ -188,7 +188,7 @@ func gradeAgentV(cmd *cobra.Command, in []byte) (agentvOutput, error) {
 	default:
 		return agentvOutput{}, fmt.Errorf("%w: config.mode %q: want in_order, any_order, exact or subset", errGradeInput, p.Config.Mode)
 	}
-	r := trajeval.Evaluate(cmd.Context(), t, ev)
+	r := check.Evaluate(cmd.Context(), t, ev)
 	if r.Status == trajeval.StatusError {
 		return agentvOutput{}, fmt.Errorf("%w: %s", errGradeInput, r.Error)
 	}

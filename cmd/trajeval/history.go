@@ -18,6 +18,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/compare"
 	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/suite"
 )
 
 // defaultDB is where eval records runs, under the first suite's folder,
@@ -143,7 +144,7 @@ type runOptions struct {
 // keep the trajectories to store. A database that is damaged or too new
 // is an error; one that cannot be reached is said on standard error, and
 // the run goes on unrecorded.
-func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *trajeval.Suite, opts *trajeval.RunOptions) (*recording, error) {
+func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite, opts *suite.RunOptions) (*recording, error) {
 	ctx := cmd.Context()
 	dsn, err := h.evalDSN(getenv(ctx), paths)
 	if dsn == "" || err != nil {
@@ -178,7 +179,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *trajeval.Sui
 		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
 	run.KeepPassing = opts.IncludeTrace
 	var rec *history.Recorder
-	if opts.Shard == (trajeval.Shard{}) {
+	if opts.Shard == (suite.Shard{}) {
 		rec, err = db.Begin(ctx, run)
 	} else if run.Key = runID(h.runID, getenv(ctx)); run.Key != "" {
 		run.Shards = opts.Shard.Count

@@ -35,14 +35,14 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/escape"
+	"github.com/trajeval/trajeval/suite"
 )
 
 func main() {
 	// First: this program is also the supervisor of the agents it runs,
 	// started again with other arguments.
-	trajeval.SuperviseTargets()
+	suite.SuperviseTargets()
 	// Scoring allocates many short-lived values and holds little: trading
 	// some memory for fewer collections roughly halves the CPU time. The
 	// soft limit brings the collector back when a reader must hold a lot
@@ -128,7 +128,7 @@ func exitCode(err error, stderr io.Writer) int {
 // a hundred times the file's size in short-lived values, so while it runs
 // the collector works at its usual pace (GOGC 100) instead of the
 // scoring's 400. A GOGC the user set is left alone.
-func load(opts trajeval.RunOptions, paths []string) (*trajeval.Suite, error) {
+func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOGC") != "" {
 		return opts.Load(paths...)
 	}

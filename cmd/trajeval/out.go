@@ -9,12 +9,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/lockfile"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // An outFile is the --out file: one JSON row per case.

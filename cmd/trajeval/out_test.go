@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/run"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestReadDone(t *testing.T) {

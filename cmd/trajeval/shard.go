@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/report"
+	"github.com/trajeval/trajeval/suite"
 )
 
 // ciRunIDs are the variables that CI services set to the same value in
@@ -73,7 +73,7 @@ func mergeShards(files [][]report.Row) ([]report.Row, []string) {
 				continue
 			}
 			seen[r.Shard] = i
-			if sh, err := trajeval.ParseShard(r.Shard); err == nil {
+			if sh, err := suite.ParseShard(r.Shard); err == nil {
 				count = max(count, sh.Count)
 			}
 		}

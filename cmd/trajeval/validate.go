@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/plural"
+	"github.com/trajeval/trajeval/suite"
 )
 
 func validateCmd() *cobra.Command {
@@ -27,7 +27,7 @@ every target a case runs must be found. Exit code 0 when the suites are
 valid, 2 otherwise.`,
 		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := trajeval.RunOptions{Config: config, Basis: basis, Questions: questions, Judge: trajeval.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
+			opts := suite.RunOptions{Config: config, Basis: basis, Questions: questions, Judge: suite.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
 			s, err := load(opts, args)
 			if err == nil {
 				err = s.CheckFiles()
@@ -51,7 +51,7 @@ valid, 2 otherwise.`,
 
 // suiteCount is the number of suites of s: a suite has cases, or is one
 // of s.Open.
-func suiteCount(s *trajeval.Suite) int {
+func suiteCount(s *suite.Suite) int {
 	files := map[string]bool{}
 	for _, c := range s.Cases {
 		files[c.File] = true

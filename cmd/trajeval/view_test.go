@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // viewDB records three runs of the shopping-agent example in a new

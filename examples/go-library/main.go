@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/check"
+	"github.com/trajeval/trajeval/trace"
 )
 
 func main() {
@@ -19,7 +19,7 @@ func main() {
 	if len(os.Args) > 1 {
 		path = os.Args[1]
 	}
-	runs, err := trajeval.ReadFile(path)
+	runs, err := trace.ReadFile(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

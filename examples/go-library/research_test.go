@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/check"
+	"github.com/trajeval/trajeval/trace"
 	"github.com/trajeval/trajeval/trajevaltest"
 )
 
 // TestResearch scores a recorded run with expectations written in Go.
 func TestResearch(t *testing.T) {
-	runs, err := trajeval.ReadFile("testdata/research.json")
+	runs, err := trace.ReadFile("testdata/research.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestDeliberatelyFailing(t *testing.T) {
 	if os.Getenv("AGENT_EVALS_SHOW_FAILURE") == "" {
 		t.Skip("run by TestFailureExplains")
 	}
-	runs, err := trajeval.ReadFile("testdata/research.json")
+	runs, err := trace.ReadFile("testdata/research.json")
 	if err != nil {
 		t.Fatal(err)
 	}

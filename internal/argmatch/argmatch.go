@@ -78,9 +78,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/suggest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Options are the opt-in string normalisations.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestParsePath(t *testing.T) {

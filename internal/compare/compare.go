@@ -58,8 +58,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/plural"
-	"github.com/trajeval/trajeval/internal/trajeval"
 	"github.com/trajeval/trajeval/internal/trials"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/compare"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // file builds a results file of rows, numbered from line 1.

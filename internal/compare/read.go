@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Sentinel errors, for errors.Is. Every *FileError unwraps to one of them.

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"sort"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/errlist"
 	"github.com/trajeval/trajeval/internal/plural"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Join returns the errors found in the items of the list n as one error:

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // ParseLines reads JSON Lines (a dataset, one object per line) into a

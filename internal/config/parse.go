@@ -14,8 +14,8 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // maxDepth bounds nesting, so a hostile file cannot exhaust the stack.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // failing is an evaluator that cannot run for n reasons at once.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // aggregateRuns records two runs: the first of the suites shop and bank,

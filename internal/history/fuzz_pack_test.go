@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // FuzzUnpack: a packed column, however damaged, is read back or refused

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
 	"github.com/trajeval/trajeval/internal/history/historytest"
 	"github.com/trajeval/trajeval/internal/report"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // pg is the PostgreSQL server of the tests, started by the first test

@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // A case recorded from schema version 5 on holds its evaluators' results

@@ -14,8 +14,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // oldShape writes rows into run id as a trajeval of schema version 4

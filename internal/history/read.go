@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 const runColumns = "id, suites, paths, git_commit, git_branch, started_at, ended_at, status, options, cases, passed, failed, errors, host, pid, heartbeat_at, run_key, shards"

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // A Run is one eval run: a row of the runs table.

@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // ErrShards is the error of a shard whose count of shards differs from

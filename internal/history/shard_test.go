@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // shardRows are the rows of shard k of 3: case k, k+3, k+6, …, of nine.

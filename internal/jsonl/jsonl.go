@@ -20,8 +20,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Each calls fn with every non-blank line of r (without its line ending

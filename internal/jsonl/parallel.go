@@ -5,7 +5,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // A Decoder turns one line (its bytes, valid during the call only: the

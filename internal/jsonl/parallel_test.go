@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestParallel checks that values, warnings and the first error come in

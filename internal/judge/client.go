@@ -13,9 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/retryafter"
 	"github.com/trajeval/trajeval/internal/secret"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Message is one chat message sent to the judge.

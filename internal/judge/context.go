@@ -3,7 +3,7 @@ package judge
 import (
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // maxResult is the longest tool result, in bytes of text, shown to a

@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/mine"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // family returns n runs of exactly steps calls each: eight blocks of a

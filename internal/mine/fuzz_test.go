@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/mine"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // runsFrom reads bytes as runs: 0xff ends a run; otherwise the low three

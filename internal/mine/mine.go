@@ -61,9 +61,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ErrNoRuns says there is nothing to mine.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/mine"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // runOf makes a run from "a b c" shorthand: each word a call; a word

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // maxAnyOrder is the most entries an any_order group takes.

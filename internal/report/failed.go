@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // FailedOnly returns w set to report only the cases that did not pass

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/report"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // hostile is text an agent or a trace may hold to take over what shows

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/escape"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // JUnit writes the JUnit XML report that CI systems read (Jenkins, GitLab,

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/plural"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Progress tells a person watching a long run how far it is, on standard

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/report"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // feed sends rows to w as if case i were done at i×step after the start.

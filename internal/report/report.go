@@ -15,7 +15,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // A Writer receives case results and a closing summary.

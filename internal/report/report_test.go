@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/report"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

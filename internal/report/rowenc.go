@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // appendRow appends the JSON of r as a row (see row) to b, byte for byte

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/report"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestJSONL_encoding encodes random case results with the JSONL writer

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Row is one line of a results file (eval --out, --format jsonl): a case

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/plural"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Text writes a report for people: each case with its verdict and score,

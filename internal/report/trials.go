@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trials"
 )
 

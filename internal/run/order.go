@@ -3,7 +3,7 @@ package run
 import (
 	"sync"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // A job scores one case. It reports its warnings to warn, not to the

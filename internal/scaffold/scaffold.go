@@ -30,9 +30,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ErrExists says a file to write exists already.

@@ -24,9 +24,9 @@ import (
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/retryafter"
 	"github.com/trajeval/trajeval/internal/secret"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // EventName is the name of the events a [LogExporter] sends, from the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // metrics are the server's counters, written in Prometheus's text format

@@ -29,6 +29,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/serve"
+	"github.com/trajeval/trajeval/suite"
 )
 
 const fixtures = "../format/otlp/testdata"
@@ -200,7 +201,7 @@ func readTraces(t testing.TB, path string) []ptrace.Traces {
 // evalRows scores the fixture as trajeval eval --traces does.
 func evalRows(t *testing.T, policy, traces string) []trajeval.CaseResult {
 	t.Helper()
-	opts := trajeval.RunOptions{Traces: traces}
+	opts := suite.RunOptions{Traces: traces}
 	s, err := opts.Load(policy)
 	if err != nil {
 		t.Fatal(err)

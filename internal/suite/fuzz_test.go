@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // FuzzLoad checks LoadFile on any file:

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/suggest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A KeyTable is every key a peer's own models accept in its files, taken

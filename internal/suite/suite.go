@@ -11,11 +11,11 @@
 package suite
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/target"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Suite is a set of cases from one file.

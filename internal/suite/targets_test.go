@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/target"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 const targetCase = "evalcases:\n  - id: a\n    input: hello\n" + okEval

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // notASuite returns the error for a file named as a suite that a trace

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestDetect runs detection on every reader's test files: a file under

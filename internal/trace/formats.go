@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/format/agentv"
 	"github.com/trajeval/trajeval/internal/format/anthropic"
@@ -15,7 +16,6 @@ import (
 	"github.com/trajeval/trajeval/internal/format/otlp"
 	"github.com/trajeval/trajeval/internal/format/tau2"
 	"github.com/trajeval/trajeval/internal/format/vertex"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // formats is every trace format, in sniffing order: the first whose sniff

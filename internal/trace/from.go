@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // readForced reads in with f, the format --from named, and says so when

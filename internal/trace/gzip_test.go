@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func gzipped(t *testing.T, s string) []byte {

@@ -7,8 +7,8 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/plural"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // utf8Check passes a text trace through, checking that it is UTF-8 as it

@@ -9,8 +9,8 @@ import (
 	"testing/iotest"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestReadFrom_utf8 checks that every byte a reader decodes was checked

@@ -19,7 +19,7 @@ package trials
 import (
 	"math"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // A Case is the trials of one case, keyed by suite and id.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trials"
 )
 

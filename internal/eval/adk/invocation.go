@@ -3,9 +3,9 @@ package adk
 import (
 	"fmt"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/calls"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // An Invocation is what one turn should do.

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ADK's judged metrics that trajeval runs.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/rouge"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ResponseMatch is response_match_score.

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/pylit"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Matching is how the calls of a parallel category are paired.

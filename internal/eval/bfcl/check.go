@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/pylit"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A failure is why one step did not pass one expected call: BFCL's error

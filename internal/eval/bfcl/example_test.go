@@ -7,8 +7,8 @@ import (
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/bfcl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func ExampleNew() {

@@ -1,11 +1,11 @@
 package builtin
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/adk"
 	"github.com/trajeval/trajeval/internal/eval/settings"
 	"github.com/trajeval/trajeval/internal/eval/spec"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ADK's metrics written in AgentV YAML: their keys, read into the adk

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // benchTools are the tools of the benchmark trajectory, with their

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/bfcl"
 	"github.com/trajeval/trajeval/internal/eval/spec"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // bfclSettings are bfcl_ast's keys: the Berkeley Function Calling

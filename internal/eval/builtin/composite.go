@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/composite"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/suggest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var compositeSpec = spec.Spec{

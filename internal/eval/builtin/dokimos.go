@@ -3,13 +3,13 @@ package builtin
 import (
 	"reflect"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/dokimos"
 	"github.com/trajeval/trajeval/internal/eval/settings"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/judge"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Dokimos's rule evaluators: their keys, read into the dokimos package's

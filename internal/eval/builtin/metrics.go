@@ -4,10 +4,10 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/metrics"
 	"github.com/trajeval/trajeval/internal/eval/spec"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // metricsSettings are execution_metrics's keys in a suite file.

@@ -3,12 +3,12 @@ package builtin
 import (
 	"reflect"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/deepeval"
 	"github.com/trajeval/trajeval/internal/eval/ragas"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/shape"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // DeepEval's ToolCorrectnessMetric and Ragas's ToolCallAccuracy and

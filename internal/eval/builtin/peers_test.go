@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/spec"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestConfigErrors_vertexAndPeers(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/errlist"
 	"github.com/trajeval/trajeval/internal/eval/rules"
@@ -15,7 +16,6 @@ import (
 	"github.com/trajeval/trajeval/internal/eval/settings"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/suggest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // rulesSettings are tool_rules's keys in a suite file.

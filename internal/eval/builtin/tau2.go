@@ -1,10 +1,10 @@
 package builtin
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/tau2"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // tau2Specs are τ²-bench's ACTION and COMMUNICATE checks as evaluator

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/spec"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestTau2_suite(t *testing.T) {

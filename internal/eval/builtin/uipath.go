@@ -5,12 +5,12 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/uipath"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // UiPath's four tool-call evaluators: their criteria keys, read into the

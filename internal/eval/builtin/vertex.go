@@ -1,11 +1,11 @@
 package builtin
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/vertex"
 	"github.com/trajeval/trajeval/internal/shape"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Vertex AI's Gen AI evaluation trajectory metrics: each metric is its own

@@ -1,8 +1,8 @@
 package calls
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Compile turns expected calls into items: each call's arguments under its

@@ -43,9 +43,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // An Evaluator runs a grading program.

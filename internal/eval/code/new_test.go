@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/code"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestNew(t *testing.T) {

@@ -24,8 +24,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Aggregators are the valid aggregator types.

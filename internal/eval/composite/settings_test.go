@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // TestComposite_requiredMember: in all_pass, a member marked required:

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Efficiency is tool_efficiency: distinct calls over all calls.

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var judgeKeys = []string{"judge", "model", "temperature"}

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func runSuite(t *testing.T, path string, rt *judge.Runtime) (trajeval.CaseResult, error) {

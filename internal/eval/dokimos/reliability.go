@@ -8,10 +8,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trajeval/trajeval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Definitions scores tool definitions with rule checks, and with a

@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ToolError is tool_error: the fraction of calls that succeeded.

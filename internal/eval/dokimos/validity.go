@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/score"
 	"github.com/trajeval/trajeval/internal/suggest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Validity is tool_call_validity: each call checked against its tool's

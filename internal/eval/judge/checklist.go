@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Verdict is the judge's yes or no on one item of a checklist.

@@ -6,11 +6,11 @@ import (
 	"math"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestNew_errors(t *testing.T) {

@@ -22,8 +22,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // DefaultExplorationTools are the tools that count as exploration.

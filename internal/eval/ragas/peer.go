@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // ragasAccuracy is Ragas's own ToolCallAccuracy: argument values compared

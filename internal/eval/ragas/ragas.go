@@ -41,12 +41,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A Call is one reference tool call.

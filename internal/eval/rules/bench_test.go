@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/rules"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // BenchmarkEvaluate scores 10,000 steps with ten rules, one of them a

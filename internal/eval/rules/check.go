@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/rules/pattern"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // check tests the rule over the steps of one scope: "" and true when it

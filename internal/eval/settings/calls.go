@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/config"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Calls reads a list of expected calls. An item is a map

@@ -6,10 +6,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/settings"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // FuzzCallsOrGroups reads any YAML as an expected list with groups:

@@ -1,9 +1,9 @@
 package spec
 
 import (
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/shape"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // scopeSettings document the keys that limit an evaluator to some

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/tau2"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // The reward of a task whose basis is ACTION and COMMUNICATE: the agent

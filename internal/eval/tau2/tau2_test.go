@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/tau2"
 	"github.com/trajeval/trajeval/internal/judge"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // steps builds a trajectory from "name {json args}" lines.

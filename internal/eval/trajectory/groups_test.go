@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestToolTrajectory_Groups(t *testing.T) {

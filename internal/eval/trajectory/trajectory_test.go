@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	_ "github.com/trajeval/trajeval/internal/eval/trajectory"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // steps builds a trajectory from a shorthand: "a b(x=1) c" is three calls;

@@ -3,7 +3,7 @@ package uipath
 import (
 	"fmt"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // An OptionError is a setting a constructor refuses: Index is the 0-based

@@ -6,9 +6,9 @@ import (
 
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Count is tool_call_count: constraints on how often each tool is called.

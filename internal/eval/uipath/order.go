@@ -4,9 +4,9 @@ import (
 	"context"
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Order is tool_call_order: expected names in order, scored by LCS or,

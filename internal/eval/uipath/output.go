@@ -3,9 +3,9 @@ package uipath
 import (
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // An Output is one expected result of tool_call_output: a tool and the

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	_ "github.com/trajeval/trajeval/internal/eval/uipath"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // build reads one evaluator from YAML.

@@ -38,10 +38,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/score"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // The metric names, as Vertex spells them.

@@ -87,10 +87,10 @@ import (
 	"context"
 	"io"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // EvalSetFormat reads ADK eval sets: .evalset.json, the newer .test.json

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/format/formattest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestReadErrors(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // An EvalSet is a Google ADK eval set: an .evalset.json file, a newer

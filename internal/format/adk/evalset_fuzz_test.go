@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/format/formattest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // checkDecodeEvalSet checks DecodeEvalSet on any bytes:

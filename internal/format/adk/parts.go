@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // get returns m[key], or the value under key's camelCase spelling: ADK's
@@ -103,7 +103,7 @@ type builder struct {
 }
 
 // The fields of ADK's Event (with its LlmResponse fields) and the keys of
-// a genai Part, as of ADK 0.x and 1.x and google-genai 1.x; each may also be
+// a genai Part, as of ADK 0.x, 1.x and 2.x and google-genai 1.x; each may also be
 // spelled in camelCase. What is not here is drift.
 var (
 	eventFields = known("invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id",
@@ -112,7 +112,8 @@ var (
 		"live_session_resumption_update", "input_transcription", "output_transcription",
 		"avg_logprobs", "logprobs_result", "cache_metadata", "citation_metadata", "model_version",
 		"interaction_id",
-		"is_greeting", "options") // ADK 0.x, as in its own fixtures of April 2025
+		"is_greeting", "options", // ADK 0.x, as in its own fixtures of April 2025
+		"node_info", "isolation_scope", "output", "requested_input", "routes") // ADK 2.x (ADK Go 2.2.0's Event)
 	partKeys = known("text", "thought", "thought_signature", "function_call", "function_response",
 		"inline_data", "file_data", "executable_code", "code_execution_result", "video_metadata",
 		"media_resolution", "part_metadata", "tool_call", "tool_response")

@@ -7,9 +7,9 @@ import (
 	"errors"
 	"io"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/jsonl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // readSessions reads one session object or a list of them, one at a time.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/agentv"
 	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var formats = []trajeval.Format{agentv.Format}

@@ -3,9 +3,9 @@ package anthropic_test
 import (
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/anthropic"
 	"github.com/trajeval/trajeval/internal/format/formattest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var formats = []trajeval.Format{anthropic.Format}

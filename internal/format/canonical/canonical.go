@@ -70,10 +70,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/suggest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Format is trajeval's canonical trajectory.

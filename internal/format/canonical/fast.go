@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A fast reader reads canonical trajectories with a jsonv.Parser: no

@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Sub-agents of Claude Code 2.1 and later, in session transcripts:

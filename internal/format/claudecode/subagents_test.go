@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/claudecode"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Lines in the shape Claude Code 2.1 writes: a Task call, the sub-agent's

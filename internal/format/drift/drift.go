@@ -17,8 +17,8 @@ package drift
 import (
 	"fmt"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/plural"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Unknown counts the kinds a reader did not know. Its zero value is ready

@@ -3,8 +3,8 @@ package drift_test
 import (
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestUnknown_Report(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/formattest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // lost is a reader that finds nothing in any file: the regression a

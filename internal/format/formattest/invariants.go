@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // CheckRead reads data with f, as a file called name, twice, and checks

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/openai"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func TestRead_drift(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/otlp"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // BenchmarkReadFile reads the file named by $OTLP_BENCH_FILE (for example

@@ -10,8 +10,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // A step is a trajectory step while it is being built.

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/otlp"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // FuzzRead feeds arbitrary bytes to both readers: they must keep the

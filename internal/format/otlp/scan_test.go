@@ -11,8 +11,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/otlp"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // msg is a length-delimited field num holding the fields parts.

@@ -11,8 +11,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/otlp"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestFromTraces checks that spans handed over in memory give the

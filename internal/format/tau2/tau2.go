@@ -62,11 +62,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Format reads τ²-bench results files.

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/tau2"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var formats = []trajeval.Format{tau2.Format}

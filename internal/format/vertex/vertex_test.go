@@ -3,9 +3,9 @@ package vertex_test
 import (
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/vertex"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 var formats = []trajeval.Format{vertex.Format}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // FillStart is the start of the first run [Fill] records; each next run

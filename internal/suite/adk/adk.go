@@ -50,6 +50,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	adkeval "github.com/trajeval/trajeval/internal/eval/adk"
@@ -59,7 +60,6 @@ import (
 	adkformat "github.com/trajeval/trajeval/internal/format/adk"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Dialect is the ADK eval set dialect, for the loader's list of dialects

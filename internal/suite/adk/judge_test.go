@@ -8,12 +8,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 const judgedSet = `{"eval_set_id": "s", "eval_cases": [

@@ -3,10 +3,10 @@ package adk
 import (
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	adkeval "github.com/trajeval/trajeval/internal/eval/adk"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // checkSetKeys checks the keys of an eval set of the current schema

@@ -49,6 +49,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	evalbfcl "github.com/trajeval/trajeval/internal/eval/bfcl"
@@ -56,7 +57,6 @@ import (
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Dialect is the BFCL possible-answer dialect, for the loader's list of

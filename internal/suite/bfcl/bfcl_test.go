@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/bfcl"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 const question = `{"id": "simple_0", "question": [[{"role": "user", "content": "Weather in Paris?"}]], "function": [{"name": "get_weather", "parameters": {"type": "dict", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]}` + "\n"

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 const judged = `[{"id": "t", "evaluation_criteria": {

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/tau2"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 const example = "../../../examples/tau2/tasks.json"

@@ -61,6 +61,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
@@ -68,7 +69,6 @@ import (
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Dialect is the UiPath evaluation set dialect, for the loader's list of

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func write(t *testing.T, dir string, files map[string]string) {

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	format "github.com/trajeval/trajeval/internal/format/vertex"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // sniffCSV claims a .csv file whose header row names a

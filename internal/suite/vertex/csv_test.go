@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/vertex"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 func loadCSV(t testing.TB, data, metrics string) (*suite.Suite, []error) {

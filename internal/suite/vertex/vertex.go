@@ -48,12 +48,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval"
 	evalvertex "github.com/trajeval/trajeval/internal/eval/vertex"
 	format "github.com/trajeval/trajeval/internal/format/vertex"
 	"github.com/trajeval/trajeval/internal/suite"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // Dialect reads Vertex AI evaluation datasets.

@@ -23,7 +23,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/suite"
 )
 
 // SameAsEval lists the fixtures (under internal/format/otlp/testdata)
@@ -93,7 +93,7 @@ func Verdicts(per map[string][]string) []string {
 // --traces does, and gives the verdicts.
 func EvalVerdicts(t testing.TB, policy, traces string) []string {
 	t.Helper()
-	opts := trajeval.RunOptions{Traces: traces}
+	opts := suite.RunOptions{Traces: traces}
 	s, err := opts.Load(policy)
 	if err != nil {
 		t.Fatal(err)

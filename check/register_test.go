@@ -1,4 +1,4 @@
-package trajeval_test
+package check_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/check"
 	"github.com/trajeval/trajeval/internal/suite"
 )
 
@@ -44,7 +45,7 @@ func newCallBudget(s callBudget) (trajeval.Evaluator, error) {
 }
 
 func init() {
-	if err := trajeval.Register("call_budget", newCallBudget); err != nil {
+	if err := check.Register("call_budget", newCallBudget); err != nil {
 		panic(err)
 	}
 }
@@ -119,10 +120,10 @@ func TestRegister_refused(t *testing.T) {
 		err    error
 		reason string
 	}{
-		{"taken", trajeval.Register("tool_trajectory", newCallBudget), "a built-in name"},
-		{"taken twice", trajeval.Register("call-budget", newCallBudget), "a registered name in another spelling"},
-		{"not a struct", trajeval.Register("ints", func(int) (trajeval.Evaluator, error) { return nil, nil }), "settings are a struct"},
-		{"no build", trajeval.Register[callBudget]("nothing", nil), "a build function is needed"},
+		{"taken", check.Register("tool_trajectory", newCallBudget), "a built-in name"},
+		{"taken twice", check.Register("call-budget", newCallBudget), "a registered name in another spelling"},
+		{"not a struct", check.Register("ints", func(int) (trajeval.Evaluator, error) { return nil, nil }), "settings are a struct"},
+		{"no build", check.Register[callBudget]("nothing", nil), "a build function is needed"},
 	}
 	for _, tc := range tests {
 		if tc.err == nil {

@@ -7,6 +7,9 @@ import "context"
 // Evaluate returns the raw outcome; the engine applies the evaluator's
 // threshold, weight and required flag to it. An error means the evaluator
 // could not run (the case gets status error), never a low score.
+// check.Evaluate turns the outcome into a [Result] with the evaluator's
+// settings: those of its Settings method (see check.Configure), if it has
+// one, else the defaults of a deterministic evaluator.
 type Evaluator interface {
 	Evaluate(ctx context.Context, t *Trajectory) (Outcome, error)
 }

@@ -18,7 +18,7 @@ func (r Result) Passed() bool { return r.Status == StatusPass }
 func (r CaseResult) Passed() bool { return r.Status == StatusPass }
 
 // Explain returns the explanation the text report gives of the result;
-// the public package's Result documentation states its rules.
+// [Result] states its rules.
 func (r Result) Explain() string {
 	var b strings.Builder
 	WriteResult(&b, r, "", false)

@@ -14,7 +14,24 @@ const (
 	StatusError Status = "error"
 )
 
-// A Result is one evaluator's verdict on one trajectory.
+// A Result is one evaluator's verdict on one trajectory: its Name and
+// Type, Score (0 to 1), Status, the Threshold and Weight it was scored
+// with, whether it is Required, the Error that kept it from running, the
+// Details that explain the score, and the results of its Members (a
+// composite's, or those of check.Evaluate with several evaluators).
+//
+// Passed reports whether Status is pass. Explain returns the explanation
+// the text report gives, one line per evaluator:
+//  1. its verdict (✓ pass, ✗ fail, ! error), name, type and score, with
+//     the threshold it missed, or "failed by its verdict" when the
+//     evaluator's own verdict failed it;
+//  2. the reason it could not run, if it could not;
+//  3. for a result that did not pass: how the expected calls lined up
+//     with the steps (✓ step N, ✗ missing), each near miss with the
+//     argument paths that differ, the extra steps, each check, the
+//     dialect's notes and the warnings; then its members, explained the
+//     same way, indented;
+//  4. for a result that passed: its warnings alone.
 type Result struct {
 	Name      string   `json:"name"`
 	Type      string   `json:"type"`
@@ -32,7 +49,15 @@ type Result struct {
 	Judge *JudgeUsage `json:"judge,omitempty"`
 }
 
-// A CaseResult is the verdict on one eval case.
+// A CaseResult is the verdict on one eval case: its ID and Suite, Status,
+// Score, the Error that kept it from being scored, the Results of its
+// Evaluators, its Warnings, and whether it was scored from a Partial
+// trajectory.
+//
+// Passed reports whether Status is pass. Explain returns the text
+// report's explanation of the case: a heading (PASS, FAIL or ERROR, id,
+// score, suite), the reason it could not be scored, and each evaluator
+// explained as [Result.Explain] does.
 type CaseResult struct {
 	ID         string   `json:"id"`
 	Suite      string   `json:"suite,omitempty"`

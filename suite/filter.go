@@ -1,4 +1,4 @@
-package trajeval
+package suite
 
 import (
 	"cmp"

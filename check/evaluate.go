@@ -1,4 +1,4 @@
-package trajeval
+package check
 
 import (
 	"context"
@@ -6,21 +6,17 @@ import (
 	"math"
 	"slices"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/run"
-	"github.com/trajeval/trajeval/internal/suite"
-	core "github.com/trajeval/trajeval/internal/trajeval"
+	isuite "github.com/trajeval/trajeval/internal/suite"
 )
-
-// TypeAll is the Type of the Result that [Evaluate] returns for several
-// evaluators: its Members are theirs, and they decide whether it passes.
-const TypeAll = core.TypeAll
 
 // Evaluate scores t with each evaluator and returns the verdict.
 //
-// Each evaluator's raw [Outcome] becomes a [Result] by these rules:
+// Each evaluator's raw [trajeval.Outcome] becomes a [trajeval.Result] by these rules:
 //  1. Its settings are its own when it has a Settings() Settings method
-//     (evaluators made by [Configure], and those of a loaded [Suite], have
+//     (evaluators made by [Configure], and those of a loaded suite.Suite, have
 //     one); otherwise the defaults of a deterministic evaluator: threshold
 //     1, weight 1, required, not negated. Its Type is what a Type() string
 //     method says (the evaluators of package check have one).
@@ -29,48 +25,48 @@ const TypeAll = core.TypeAll
 //     decides instead. Negate then scores 1 − score and swaps pass and
 //     fail.
 //  3. An evaluator that returns an error, panics, or is nil gets
-//     [StatusError] with the reason in Error and a score of 0: never a
+//     [trajeval.StatusError] with the reason in Error and a score of 0: never a
 //     pass, never a silent fail.
 //
 // With one evaluator, Evaluate returns its Result. With several, it
-// returns one Result of Type [TypeAll] whose Members are theirs, in order,
+// returns one Result of Type [trajeval.TypeAll] whose Members are theirs, in order,
 // combined as a suite combines a case's evaluators:
 //  1. its Score is the mean of the members' scores, weighted by their
 //     weights;
 //  2. it passes iff every required member passes;
-//  3. it is [StatusError] when any member is, with that member's reason.
+//  3. it is [trajeval.StatusError] when any member is, with that member's reason.
 //
 // With no evaluator, the Result is an error: nothing to score is not a
 // pass. A nil trajectory is scored as an empty one (no steps, no turns):
 // nil and empty trajectories are valid input, and what an evaluator
 // expects of them is its own rule. A trajectory built by hand whose steps
 // have no Index is scored as a reader would give it: a copy, completed
-// by [Trajectory.Finish]; t itself is not changed.
-func Evaluate(ctx context.Context, t *Trajectory, evaluators ...Evaluator) Result {
+// by [trajeval.Trajectory.Finish]; t itself is not changed.
+func Evaluate(ctx context.Context, t *trajeval.Trajectory, evaluators ...trajeval.Evaluator) trajeval.Result {
 	t = prepare(t)
 	switch len(evaluators) {
 	case 0:
-		return Result{Name: TypeAll, Type: TypeAll, Status: StatusError, Threshold: 1, Weight: 1, Required: true,
-			Error: "no evaluators to run: pass Evaluate at least one", Members: []Result{}}
+		return trajeval.Result{Name: trajeval.TypeAll, Type: trajeval.TypeAll, Status: trajeval.StatusError, Threshold: 1, Weight: 1, Required: true,
+			Error: "no evaluators to run: pass Evaluate at least one", Members: []trajeval.Result{}}
 	case 1:
 		return configured(evaluators[0], "evaluator").Run(ctx, t)
 	}
-	c := &suite.Case{Evaluators: make([]*eval.Configured, len(evaluators))}
+	c := &isuite.Case{Evaluators: make([]*eval.Configured, len(evaluators))}
 	for i, e := range evaluators {
 		c.Evaluators[i] = configured(e, fmt.Sprintf("evaluator %d", i+1))
 	}
-	r := run.Score(ctx, &suite.Suite{}, c, t)
-	return Result{Name: TypeAll, Type: TypeAll, Score: r.Score, Status: r.Status, Threshold: 1, Weight: 1, Required: true,
+	r := run.Score(ctx, &isuite.Suite{}, c, t)
+	return trajeval.Result{Name: trajeval.TypeAll, Type: trajeval.TypeAll, Score: r.Score, Status: r.Status, Threshold: 1, Weight: 1, Required: true,
 		Error: r.Error, Members: r.Evaluators, Judge: r.Judge}
 }
 
 // prepare returns t as the evaluators expect it: nil is empty, and steps
 // built by hand are numbered (on a copy).
-func prepare(t *Trajectory) *Trajectory {
+func prepare(t *trajeval.Trajectory) *trajeval.Trajectory {
 	if t == nil {
-		return &Trajectory{}
+		return &trajeval.Trajectory{}
 	}
-	if !slices.ContainsFunc(t.Steps, func(s Step) bool { return s.Index == 0 }) {
+	if !slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return s.Index == 0 }) {
 		return t
 	}
 	c := *t
@@ -79,8 +75,8 @@ func prepare(t *Trajectory) *Trajectory {
 	return &c
 }
 
-// Settings say how [Evaluate] turns an evaluator's [Outcome] into a
-// [Result]. The zero value holds the defaults of a deterministic
+// Settings say how [Evaluate] turns an evaluator's [trajeval.Outcome] into a
+// [trajeval.Result]. The zero value holds the defaults of a deterministic
 // evaluator.
 type Settings struct {
 	// Name names the Result; "" is "evaluator" (with its place in the
@@ -106,11 +102,11 @@ type Settings struct {
 // (not zero) replace e's own settings (see [Evaluate]). A threshold
 // below 0 or above 1, or a negative or infinite weight, makes the
 // evaluator an error when it runs.
-func Configure(e Evaluator, s Settings) Evaluator {
-	if se, ok := e.(suiteEvaluator); ok {
-		c := *se.c
+func Configure(e trajeval.Evaluator, s Settings) trajeval.Evaluator {
+	if se, ok := e.(configuredEvaluator); ok {
+		c := *se.Configured()
 		apply(&c, s)
-		return suiteEvaluator{&c}
+		return preset{&c}
 	}
 	own := Settings{}
 	if h, ok := e.(interface{ Settings() Settings }); ok {
@@ -138,35 +134,45 @@ func Configure(e Evaluator, s Settings) Evaluator {
 
 // withSettings is an evaluator with its settings.
 type withSettings struct {
-	Evaluator
+	trajeval.Evaluator
 	s Settings
 }
 
 func (w withSettings) Settings() Settings { return w.s }
 
-// suiteEvaluator is an evaluator of a loaded suite, with the settings its
-// file gave it.
-type suiteEvaluator struct{ c *eval.Configured }
+// configuredEvaluator is an evaluator that carries its settings as a run
+// uses them: those of a loaded suite (package suite), and those that
+// Configure gives one.
+type configuredEvaluator interface {
+	trajeval.Evaluator
+	Configured() *eval.Configured
+}
+
+// preset is an evaluator with the settings a run uses.
+type preset struct{ c *eval.Configured }
+
+// Configured returns the evaluator with its settings.
+func (e preset) Configured() *eval.Configured { return e.c }
 
 // Evaluate returns the raw outcome; Evaluate applies the settings.
-func (e suiteEvaluator) Evaluate(ctx context.Context, t *Trajectory) (Outcome, error) {
+func (e preset) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	return e.c.Eval.Evaluate(ctx, t)
 }
 
 // Settings returns the evaluator's settings from its suite file.
-func (e suiteEvaluator) Settings() Settings {
+func (e preset) Settings() Settings {
 	return Settings{Name: e.c.Name, Type: e.c.Type, Threshold: e.c.Threshold, Weight: e.c.Weight, Optional: !e.c.Required, Negate: e.c.Negate}
 }
 
 // configured gives e its settings: its own, else the defaults, named name.
-func configured(e Evaluator, name string) *eval.Configured {
-	if se, ok := e.(suiteEvaluator); ok {
-		return se.c
+func configured(e trajeval.Evaluator, name string) *eval.Configured {
+	if se, ok := e.(configuredEvaluator); ok {
+		return se.Configured()
 	}
 	c := &eval.Configured{Name: name, Weight: 1, Required: true, Threshold: 1, Eval: e}
 	if e == nil {
-		c.Eval = EvaluatorFunc(func(context.Context, *Trajectory) (Outcome, error) {
-			return Outcome{}, fmt.Errorf("%s is nil: pass an evaluator", name)
+		c.Eval = trajeval.EvaluatorFunc(func(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+			return trajeval.Outcome{}, fmt.Errorf("%s is nil: pass an evaluator", name)
 		})
 		return c
 	}
@@ -204,8 +210,8 @@ func apply(c *eval.Configured, s Settings) {
 		bad = fmt.Sprintf("weight must be a number of at least 0, got %v", s.Weight)
 	}
 	if bad != "" {
-		c.Eval = EvaluatorFunc(func(context.Context, *Trajectory) (Outcome, error) {
-			return Outcome{}, fmt.Errorf("%s: %s", c.Name, bad)
+		c.Eval = trajeval.EvaluatorFunc(func(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
+			return trajeval.Outcome{}, fmt.Errorf("%s: %s", c.Name, bad)
 		})
 	}
 }

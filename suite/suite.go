@@ -1,4 +1,4 @@
-package trajeval
+package suite
 
 import (
 	"context"
@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/run"
-	"github.com/trajeval/trajeval/internal/suite"
+	isuite "github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/bfcl"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
 	"github.com/trajeval/trajeval/internal/suite/tau2"
@@ -19,7 +20,7 @@ import (
 )
 
 // A Suite is the eval cases loaded from suite files, or from every suite
-// file of folders. See [LoadSuite].
+// file of folders. See [Load].
 type Suite struct {
 	// Cases are its cases, suite file by suite file, in file order.
 	Cases []*Case
@@ -29,11 +30,11 @@ type Suite struct {
 	Open []string
 	// Warnings are the problems that did not stop it from loading, such
 	// as a setting that checks nothing.
-	Warnings []Warning
+	Warnings []trajeval.Warning
 
 	paths  []string
 	load   loadKey // the settings it was loaded with
-	suites []*suite.Suite
+	suites []*isuite.Suite
 	judges *judge.Runtime
 }
 
@@ -66,15 +67,15 @@ type Case struct {
 	Input string // the user's input, as text
 	// Evaluators are the case's own evaluators, each with the settings
 	// its file gives it (name, threshold, weight, required, negate), which
-	// [Evaluate] applies. A multi-turn case's per-turn evaluators are not
+	// [check.Evaluate] applies. A multi-turn case's per-turn evaluators are not
 	// among them: [Case.Score] runs them.
-	Evaluators []Evaluator
+	Evaluators []trajeval.Evaluator
 
-	c *suite.Case
-	s *suite.Suite
+	c *isuite.Case
+	s *isuite.Suite
 }
 
-// LoadSuite loads the suite files at paths, and every suite file in the
+// Load loads the suite files at paths, and every suite file in the
 // folders at paths (searched recursively; hidden folders, testdata and
 // node_modules are skipped).
 //
@@ -87,8 +88,8 @@ type Case struct {
 //     scored against the results file beside them (docs/tau2.md).
 //
 // The error holds every configuration error found, not only the first,
-// sorted by file, line and column: each is a *[SpecError] (file:line:col,
-// the setting's path, the message and a hint), wrapping [ErrConfig]. The
+// sorted by file, line and column: each is a *[trajeval.SpecError] (file:line:col,
+// the setting's path, the message and a hint), wrapping [trajeval.ErrConfig]. The
 // error is an errors.Join of them: errors.As finds the first, and its
 // Unwrap() []error method lists them all.
 //
@@ -97,46 +98,46 @@ type Case struct {
 // of OPENAI_API_KEY, OPENAI_BASE_URL and TRAJEVAL_JUDGE_MODEL, and caches
 // the answers under the user's cache folder, as the command does.
 //
-// LoadSuite loads with the zero [RunOptions]; [RunOptions.Load] loads
+// Load loads with the zero [RunOptions]; [RunOptions.Load] loads
 // with the settings of a run.
-func LoadSuite(paths ...string) (*Suite, error) {
+func Load(paths ...string) (*Suite, error) {
 	return RunOptions{}.Load(paths...)
 }
 
-// Load loads the suites at paths as [LoadSuite] does, with the settings
+// Load loads the suites at paths as [Load] does, with the settings
 // of o that change how suite files load: Config, Questions, Target,
 // MaxOutput, Threshold, Traces and Judge. [Suite.Run] with the same settings then does not read
 // the files again. A Threshold out of range is an error wrapping
-// [ErrConfig].
+// [trajeval.ErrConfig].
 func (o RunOptions) Load(paths ...string) (*Suite, error) {
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("%w: no suite file or folder to load", ErrConfig)
+		return nil, fmt.Errorf("%w: no suite file or folder to load", trajeval.ErrConfig)
 	}
 	if !(o.Threshold >= 0 && o.Threshold <= 1) {
-		return nil, fmt.Errorf("%w: the threshold must be between 0 and 1, got %v", ErrConfig, o.Threshold)
+		return nil, fmt.Errorf("%w: the threshold must be between 0 and 1, got %v", trajeval.ErrConfig, o.Threshold)
 	}
 	s := &Suite{paths: paths, load: keyOf(o)}
 	s.judges = &judge.Runtime{Getenv: o.Judge.Getenv, Workers: o.Judge.Workers, CacheDir: o.Judge.CacheDir, NoCache: o.Judge.NoCache}
-	lo := suite.Options{Config: o.Config, Target: o.Target, MaxOutput: o.MaxOutput, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis, Questions: o.Questions}
+	lo := isuite.Options{Config: o.Config, Target: o.Target, MaxOutput: o.MaxOutput, Traces: o.Traces, Judges: s.judges, Dialects: dialects.All(), Basis: o.Basis, Questions: o.Questions}
 	if o.Threshold != 0 {
 		lo.Threshold = &o.Threshold
 	}
 	if err := tau2.CheckBasis(o.Basis); err != nil {
-		return nil, &SpecError{Msg: err.Error()}
+		return nil, &trajeval.SpecError{Msg: err.Error()}
 	}
-	suites, errs := suite.Load(paths, lo)
-	if o.Basis != nil && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == tau2.Dialect.Name }) {
+	suites, errs := isuite.Load(paths, lo)
+	if o.Basis != nil && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *isuite.Suite) bool { return s.Dialect == tau2.Dialect.Name }) {
 		// A setting that changes nothing is a mistake.
-		errs = append(errs, &SpecError{Msg: "the reward basis (Basis, --basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
+		errs = append(errs, &trajeval.SpecError{Msg: "the reward basis (Basis, --basis) applies to τ²-bench task files, and no suite is one", Hint: "leave it out, or load a tasks.json"})
 	}
-	if o.Questions != "" && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Dialect == bfcl.Dialect.Name }) {
-		errs = append(errs, &SpecError{Msg: "a question file (Questions, --questions) applies to BFCL possible-answer files, and no suite is one", Hint: "leave it out, or load BFCL's possible answers"})
+	if o.Questions != "" && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *isuite.Suite) bool { return s.Dialect == bfcl.Dialect.Name }) {
+		errs = append(errs, &trajeval.SpecError{Msg: "a question file (Questions, --questions) applies to BFCL possible-answer files, and no suite is one", Hint: "leave it out, or load BFCL's possible answers"})
 	}
-	if o.MaxOutput > 0 && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *suite.Suite) bool { return s.Target != nil }) {
-		errs = append(errs, &SpecError{Msg: "an output cap (MaxOutput, --max-output) applies to targets, and no suite has one", Hint: "leave it out, or name a target with --target NAME or execution.target"})
+	if o.MaxOutput > 0 && len(errs) == 0 && !slices.ContainsFunc(suites, func(s *isuite.Suite) bool { return s.Target != nil }) {
+		errs = append(errs, &trajeval.SpecError{Msg: "an output cap (MaxOutput, --max-output) applies to targets, and no suite has one", Hint: "leave it out, or name a target with --target NAME or execution.target"})
 	}
 	if len(errs) > 0 {
-		suite.SortErrors(errs)
+		isuite.SortErrors(errs)
 		return nil, errors.Join(errs...)
 	}
 	s.suites = suites
@@ -146,9 +147,9 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 			s.Open = append(s.Open, ss.Name)
 		}
 		for _, c := range ss.Cases {
-			evs := make([]Evaluator, len(c.Evaluators))
+			evs := make([]trajeval.Evaluator, len(c.Evaluators))
 			for i, e := range c.Evaluators {
-				evs[i] = suiteEvaluator{e}
+				evs[i] = evaluator{e}
 			}
 			s.Cases = append(s.Cases, &Case{ID: c.ID, Suite: ss.Name, File: ss.File, Input: c.Input, Evaluators: evs, c: c, s: ss})
 		}
@@ -160,13 +161,13 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 // command's validate does: that every trace file the suites name (trace:
 // and traces:) exists and reads without error as a run would read it
 // (damage is the reader's positioned error), and that the program of every
-// target a case runs is found. The error joins a *[SpecError] for each
-// problem, at the setting's place, sorted as [LoadSuite]'s.
+// target a case runs is found. The error joins a *[trajeval.SpecError] for each
+// problem, at the setting's place, sorted as [Load]'s.
 func (s *Suite) CheckFiles() error {
-	errs := suite.CheckTraces(s.suites)
-	errs = append(errs, suite.CheckContents(context.Background(), s.suites)...)
-	errs = append(errs, suite.CheckTargets(s.suites, s.load.traces)...)
-	suite.SortErrors(errs)
+	errs := isuite.CheckTraces(s.suites)
+	errs = append(errs, isuite.CheckContents(context.Background(), s.suites)...)
+	errs = append(errs, isuite.CheckTargets(s.suites, s.load.traces)...)
+	isuite.SortErrors(errs)
 	return errors.Join(errs...)
 }
 
@@ -174,12 +175,12 @@ func (s *Suite) CheckFiles() error {
 // each turn's evaluators on that turn's steps alone. Its score is the
 // mean of the evaluators' scores, weighted by their weights; it passes
 // iff every required evaluator passes; an evaluator that cannot run makes
-// it [StatusError]. A nil t is scored as an empty trajectory, and steps
-// built by hand are numbered, as [Evaluate] does.
-func (c *Case) Score(ctx context.Context, t *Trajectory) CaseResult {
+// it [trajeval.StatusError]. A nil t is scored as an empty trajectory, and steps
+// built by hand are numbered, as [check.Evaluate] does.
+func (c *Case) Score(ctx context.Context, t *trajeval.Trajectory) trajeval.CaseResult {
 	if c.c == nil {
-		return CaseResult{ID: c.ID, Suite: c.Suite, Status: StatusError, Evaluators: []Result{},
-			Error: "the case has no evaluators: score the cases of a suite that LoadSuite loaded"}
+		return trajeval.CaseResult{ID: c.ID, Suite: c.Suite, Status: trajeval.StatusError, Evaluators: []trajeval.Result{},
+			Error: "the case has no evaluators: score the cases of a suite that Load loaded"}
 	}
 	t = prepare(t)
 	r := run.Score(ctx, c.s, c.c, t)
@@ -204,7 +205,7 @@ var ErrStopped = run.ErrStopped
 //
 // Config, Target, Threshold, Traces and Judge change how the suite files
 // load. A run with other values of them than its suite was loaded with
-// ([RunOptions.Load]; [LoadSuite] loads with none) reads the files again
+// ([RunOptions.Load]; [Load] loads with none) reads the files again
 // first, and a configuration error is the run's error.
 type RunOptions struct {
 	// Traces is a trace file holding the trajectories of the cases that
@@ -232,7 +233,7 @@ type RunOptions struct {
 	// standard output, to standard error and to {OUTPUT_FILE}, each, over
 	// each target's max_output; 0 keeps the targets' own (256 MiB when
 	// they set none). Set with no suite that has a target, it is an error
-	// wrapping [ErrConfig]. A command that writes more is killed and its
+	// wrapping [trajeval.ErrConfig]. A command that writes more is killed and its
 	// case is an error naming the stream.
 	MaxOutput int64
 
@@ -267,7 +268,7 @@ type RunOptions struct {
 	// with Trials) with a row of the same Suite, ID and Attempt is not
 	// run again, and the row is yielded in its place, as it was. Rows
 	// that are no case of this run are not yielded.
-	Done []CaseResult
+	Done []trajeval.CaseResult
 	// Shard runs one part of the cases picked by Filter and Only (see
 	// [Shard] for how they are split), and stamps each result with it
 	// (CaseResult.Shard); the zero Shard runs them all.
@@ -309,7 +310,7 @@ type RunOptions struct {
 	// scored (a trace that matches no case, a damaged trace read
 	// leniently); nil drops them. Run calls it on the goroutine that
 	// ranges over it, in order with the results.
-	Warn func(Warning)
+	Warn func(trajeval.Warning)
 	// Stop, when closed, starts no new case: the cases under way finish
 	// and are yielded, and the run ends with [ErrStopped]. Ending ctx
 	// instead stops at once, killing the targets under way.
@@ -337,14 +338,14 @@ type JudgeOptions struct {
 //  1. an unknown Format, a Threshold out of range, a suite file that no
 //     longer loads with o's settings (see [RunOptions]);
 //  2. a judged evaluator with no judge to ask;
-//  3. a suite with no cases and no traces to score (a *[SpecError]
+//  3. a suite with no cases and no traces to score (a *[trajeval.SpecError]
 //     each, joined);
 //  4. Trials with no case that runs a target;
 //  5. a Filter pattern that is malformed, or that picks no case when
 //     every suite has cases (a suite without cases picks among its
 //     trajectories, known only as Run reads them).
 //  6. a trace file that a picked case, its suite or o.Traces would have
-//     the run read and that cannot be opened (a *[SpecError] at the key
+//     the run read and that cannot be opened (a *[trajeval.SpecError] at the key
 //     that names it, with the names near it), so that a mistyped path is
 //     a configuration error, not a failed case.
 //
@@ -394,7 +395,7 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Stop: o.Stop,
 	}
 	if len(o.Done) > 0 {
-		p.opts.Done = make(map[run.Key]CaseResult, len(o.Done))
+		p.opts.Done = make(map[run.Key]trajeval.CaseResult, len(o.Done))
 		for _, r := range o.Done {
 			if _, dup := p.opts.Done[run.KeyOf(r)]; !dup {
 				p.opts.Done[run.KeyOf(r)] = r
@@ -470,7 +471,7 @@ func SuperviseTargets() { target.Supervise() }
 //     its trace read like a recorded one); else the traces file of the
 //     suite (its traces: key, or a traces.jsonl beside it).
 //  2. A case with no trace, an unreadable trace or an evaluator that
-//     cannot run is yielded with [StatusError] and the reason, never a
+//     cannot run is yielded with [trajeval.StatusError] and the reason, never a
 //     silent 0 or a pass; the run goes on.
 //  3. Each result says where its trajectory came from (Trace), when its
 //     case started (StartedAt) and how long it took (DurationMS).
@@ -485,17 +486,17 @@ func SuperviseTargets() { target.Supervise() }
 // The loop body runs on the caller's goroutine. The run goes on while it
 // does: a slow loop body holds up the run only when a few hundred results
 // wait for it.
-func (s *Suite) Run(ctx context.Context, opts RunOptions) iter.Seq2[CaseResult, error] {
-	return func(yield func(CaseResult, error) bool) {
+func (s *Suite) Run(ctx context.Context, opts RunOptions) iter.Seq2[trajeval.CaseResult, error] {
+	return func(yield func(trajeval.CaseResult, error) bool) {
 		if err := s.runAll(ctx, opts, yield); err != nil {
-			yield(CaseResult{}, err)
+			yield(trajeval.CaseResult{}, err)
 		}
 	}
 }
 
 // runAll runs the suites on another goroutine and yields their results
 // on this one, so that the loop body may call t.FailNow or panic.
-func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResult, error) bool) error {
+func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(trajeval.CaseResult, error) bool) error {
 	p, err := s.prepare(opts)
 	if err != nil {
 		return err
@@ -510,8 +511,8 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	// starts, so a run killed while an agent works loses no finished
 	// case. An agent's run costs far more than the wait.
 	type item struct {
-		r   CaseResult
-		w   *Warning
+		r   trajeval.CaseResult
+		w   *trajeval.Warning
 		ack chan struct{} // closed when the caller has taken r
 	}
 	items := make(chan item, 256)
@@ -536,12 +537,12 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	ro := p.opts
 	agents := run.RunsTarget(p.s.suites, ro)
 	if opts.Warn != nil {
-		ro.Warn = func(w Warning) { send(item{w: &w}) }
+		ro.Warn = func(w trajeval.Warning) { send(item{w: &w}) }
 	}
 	done := make(chan error, 1)
 	go func() {
 		shard := opts.Shard.String()
-		_, err := run.Run(ctx, p.s.suites, ro, func(r CaseResult) error {
+		_, err := run.Run(ctx, p.s.suites, ro, func(r trajeval.CaseResult) error {
 			if shard != "" {
 				r.Shard = shard
 			}
@@ -576,7 +577,7 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(CaseResu
 	}
 	err = <-done
 	if cerr := p.s.judges.CacheErr(); judged && cerr != nil && !opts.Judge.NoCache && opts.Warn != nil {
-		opts.Warn(Warning{Msg: "judge answers are not all cached: " + cerr.Error()})
+		opts.Warn(trajeval.Warning{Msg: "judge answers are not all cached: " + cerr.Error()})
 	}
 	if err == nil && len(p.s.Open) > 0 {
 		err = p.filter.unmatched("id of a case or a trajectory")

@@ -1,10 +1,11 @@
-package trajeval
+package check
 
 import (
 	"errors"
 	"fmt"
 	"reflect"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
@@ -36,7 +37,7 @@ import (
 //
 // A mistake in a suite file is a *SpecError with its file, line, column
 // and path.
-func Register[S any](name string, build func(S) (Evaluator, error)) error {
+func Register[S any](name string, build func(S) (trajeval.Evaluator, error)) error {
 	t := reflect.TypeFor[S]()
 	if t.Kind() != reflect.Struct {
 		return fmt.Errorf("register %s: the settings type must be a struct, got %s", name, t)
@@ -48,14 +49,14 @@ func Register[S any](name string, build func(S) (Evaluator, error)) error {
 		Type:      name,
 		Keys:      config.Keys(t),
 		Threshold: 1,
-		Build: func(n *config.Node, _ *spec.Env) (Evaluator, error) {
+		Build: func(n *config.Node, _ *spec.Env) (trajeval.Evaluator, error) {
 			var s S
 			if err := config.Decode(n, &s, spec.CommonKeys...); err != nil {
 				return nil, err
 			}
 			ev, err := build(s)
 			if err != nil {
-				var se *SpecError
+				var se *trajeval.SpecError
 				if errors.As(err, &se) {
 					return nil, err
 				}

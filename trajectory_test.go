@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 func ptr[T any](v T) *T { return &v }

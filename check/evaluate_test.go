@@ -1,4 +1,4 @@
-package trajeval_test
+package check_test
 
 import (
 	"context"
@@ -8,10 +8,13 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/check"
+	"github.com/trajeval/trajeval/suite"
+	"github.com/trajeval/trajeval/trace"
 )
 
 // score returns an evaluator that scores f.
-func score(f float64) trajeval.Evaluator {
+func fixed(f float64) trajeval.Evaluator {
 	return trajeval.EvaluatorFunc(func(context.Context, *trajeval.Trajectory) (trajeval.Outcome, error) {
 		return trajeval.Outcome{Score: f}, nil
 	})
@@ -41,13 +44,13 @@ func TestEvaluate(t *testing.T) {
 		members    int
 		reason     string
 	}{
-		{"one pass", nil, []trajeval.Evaluator{score(1)}, trajeval.StatusPass, 1, "", 0,
+		{"one pass", nil, []trajeval.Evaluator{fixed(1)}, trajeval.StatusPass, 1, "", 0,
 			"one evaluator's result is returned as is"},
-		{"default threshold is 1", nil, []trajeval.Evaluator{score(0.99)}, trajeval.StatusFail, 0.99, "", 0,
+		{"default threshold is 1", nil, []trajeval.Evaluator{fixed(0.99)}, trajeval.StatusFail, 0.99, "", 0,
 			"a plain evaluator is deterministic: threshold 1"},
-		{"own threshold", nil, []trajeval.Evaluator{trajeval.Configure(score(0.5), trajeval.Settings{Threshold: 0.5})}, trajeval.StatusPass, 0.5, "", 0,
+		{"own threshold", nil, []trajeval.Evaluator{check.Configure(fixed(0.5), check.Settings{Threshold: 0.5})}, trajeval.StatusPass, 0.5, "", 0,
 			"Configure's threshold replaces the default"},
-		{"negate", nil, []trajeval.Evaluator{trajeval.Configure(score(0), trajeval.Settings{Negate: true})}, trajeval.StatusPass, 1, "", 0,
+		{"negate", nil, []trajeval.Evaluator{check.Configure(fixed(0), check.Settings{Negate: true})}, trajeval.StatusPass, 1, "", 0,
 			"negate swaps pass and fail and scores 1 − score"},
 		{"error", nil, []trajeval.Evaluator{failing}, trajeval.StatusError, 0, "no judge to ask", 0,
 			"an evaluator that cannot run is an error, never a pass"},
@@ -57,28 +60,28 @@ func TestEvaluate(t *testing.T) {
 			"a nil evaluator is an error, not a crash"},
 		{"nil trajectory", nil, []trajeval.Evaluator{stepCount}, trajeval.StatusFail, 0, "", 0,
 			"a nil trajectory is scored as an empty one"},
-		{"NaN", nil, []trajeval.Evaluator{score(math.NaN())}, trajeval.StatusFail, 0, "", 0,
+		{"NaN", nil, []trajeval.Evaluator{fixed(math.NaN())}, trajeval.StatusFail, 0, "", 0,
 			"a NaN score is 0, never a pass"},
 		{"none", &trajeval.Trajectory{}, nil, trajeval.StatusError, 0, "no evaluators", 0,
 			"nothing to score is not a pass"},
-		{"several pass", nil, []trajeval.Evaluator{score(1), score(1)}, trajeval.StatusPass, 1, "", 2,
+		{"several pass", nil, []trajeval.Evaluator{fixed(1), fixed(1)}, trajeval.StatusPass, 1, "", 2,
 			"several evaluators are members of one result"},
-		{"weighted mean", nil, []trajeval.Evaluator{score(1), trajeval.Configure(score(0), trajeval.Settings{Weight: 3})}, trajeval.StatusFail, 0.25, "", 2,
+		{"weighted mean", nil, []trajeval.Evaluator{fixed(1), check.Configure(fixed(0), check.Settings{Weight: 3})}, trajeval.StatusFail, 0.25, "", 2,
 			"the score is the weighted mean; a failing required member fails the whole"},
-		{"optional member", nil, []trajeval.Evaluator{score(1), trajeval.Configure(score(0), trajeval.Settings{Optional: true})}, trajeval.StatusPass, 0.5, "", 2,
+		{"optional member", nil, []trajeval.Evaluator{fixed(1), check.Configure(fixed(0), check.Settings{Optional: true})}, trajeval.StatusPass, 0.5, "", 2,
 			"an optional member that fails does not fail the whole"},
-		{"member error", nil, []trajeval.Evaluator{score(1), trajeval.Configure(failing, trajeval.Settings{Name: "judge", Optional: true})}, trajeval.StatusError, 0.5, "evaluator judge: no judge to ask", 2,
+		{"member error", nil, []trajeval.Evaluator{fixed(1), check.Configure(failing, check.Settings{Name: "judge", Optional: true})}, trajeval.StatusError, 0.5, "evaluator judge: no judge to ask", 2,
 			"a member that cannot run makes the whole an error, even when optional"},
-		{"bad threshold", nil, []trajeval.Evaluator{trajeval.Configure(score(1), trajeval.Settings{Threshold: 1.5})}, trajeval.StatusError, 0, "threshold must be between 0 and 1", 0,
+		{"bad threshold", nil, []trajeval.Evaluator{check.Configure(fixed(1), check.Settings{Threshold: 1.5})}, trajeval.StatusError, 0, "threshold must be between 0 and 1", 0,
 			"a setting out of range is an error, not a silent pass"},
-		{"NaN threshold", nil, []trajeval.Evaluator{trajeval.Configure(score(1), trajeval.Settings{Threshold: math.NaN()})}, trajeval.StatusError, 0, "threshold must be between 0 and 1", 0,
+		{"NaN threshold", nil, []trajeval.Evaluator{check.Configure(fixed(1), check.Settings{Threshold: math.NaN()})}, trajeval.StatusError, 0, "threshold must be between 0 and 1", 0,
 			"a NaN threshold would fail or pass everything"},
-		{"negative weight", nil, []trajeval.Evaluator{trajeval.Configure(score(1), trajeval.Settings{Weight: -1})}, trajeval.StatusError, 0, "weight must be", 0,
+		{"negative weight", nil, []trajeval.Evaluator{check.Configure(fixed(1), check.Settings{Weight: -1})}, trajeval.StatusError, 0, "weight must be", 0,
 			"a negative weight is an error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := trajeval.Evaluate(ctx, tt.traj, tt.evaluators...)
+			r := check.Evaluate(ctx, tt.traj, tt.evaluators...)
 			if r.Status != tt.status || math.Abs(r.Score-tt.score) > 1e-9 {
 				t.Errorf("got %s %v, want %s %v: %s", r.Status, r.Score, tt.status, tt.score, tt.reason)
 			}
@@ -99,10 +102,10 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestResult_Explain(t *testing.T) {
-	r := trajeval.Evaluate(context.Background(), nil,
-		trajeval.Configure(score(1), trajeval.Settings{Name: "quick", Type: "latency"}),
-		trajeval.Configure(score(0.25), trajeval.Settings{Name: "order", Threshold: 0.5}),
-		trajeval.Configure(failing, trajeval.Settings{Name: "judged", Optional: true}),
+	r := check.Evaluate(context.Background(), nil,
+		check.Configure(fixed(1), check.Settings{Name: "quick", Type: "latency"}),
+		check.Configure(fixed(0.25), check.Settings{Name: "order", Threshold: 0.5}),
+		check.Configure(failing, check.Settings{Name: "judged", Optional: true}),
 	)
 	want := `! all  0.42
     error: evaluator judged: no judge to ask
@@ -117,23 +120,23 @@ func TestResult_Explain(t *testing.T) {
 }
 
 func TestConfigure(t *testing.T) {
-	s, err := trajeval.LoadSuite("testdata/research.yaml")
+	s, err := suite.Load("../testdata/research.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	trajs, err := trajeval.ReadFile("testdata/research.openai.json")
+	trajs, err := trace.ReadFile("../testdata/research.openai.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := s.Cases[0].Evaluators[0]
-	if r := trajeval.Evaluate(context.Background(), trajs[0], e); r.Status != trajeval.StatusFail || r.Name != "workflow" {
+	if r := check.Evaluate(context.Background(), trajs[0], e); r.Status != trajeval.StatusFail || r.Name != "workflow" {
 		t.Fatalf("the suite's evaluator scored %s %q, want fail \"workflow\"", r.Status, r.Name)
 	}
-	r := trajeval.Evaluate(context.Background(), trajs[0], trajeval.Configure(e, trajeval.Settings{Threshold: 0.6}))
+	r := check.Evaluate(context.Background(), trajs[0], check.Configure(e, check.Settings{Threshold: 0.6}))
 	if r.Status != trajeval.StatusPass || r.Name != "workflow" || r.Type != "tool_trajectory" {
 		t.Errorf("configured suite evaluator: %s %q %q; want pass, keeping its name and type", r.Status, r.Name, r.Type)
 	}
-	if r := trajeval.Evaluate(context.Background(), trajs[0], e); r.Status != trajeval.StatusFail {
+	if r := check.Evaluate(context.Background(), trajs[0], e); r.Status != trajeval.StatusFail {
 		t.Errorf("Configure changed the suite's own evaluator: %s", r.Status)
 	}
 }
@@ -146,7 +149,7 @@ func TestEvaluate_handBuilt(t *testing.T) {
 		}
 		return trajeval.Outcome{Score: 1}, nil
 	})
-	if r := trajeval.Evaluate(context.Background(), traj, indexes); !r.Passed() {
+	if r := check.Evaluate(context.Background(), traj, indexes); !r.Passed() {
 		t.Errorf("hand-built steps: %s %s; want them numbered from 1, as a reader does", r.Status, r.Error)
 	}
 	if traj.Steps[0].Index != 0 {
@@ -155,9 +158,9 @@ func TestEvaluate_handBuilt(t *testing.T) {
 }
 
 func TestConfigure_twice(t *testing.T) {
-	e := trajeval.Configure(score(0.5), trajeval.Settings{Name: "half", Threshold: 0.4})
-	e = trajeval.Configure(e, trajeval.Settings{Threshold: 0.6})
-	r := trajeval.Evaluate(context.Background(), nil, e)
+	e := check.Configure(fixed(0.5), check.Settings{Name: "half", Threshold: 0.4})
+	e = check.Configure(e, check.Settings{Threshold: 0.6})
+	r := check.Evaluate(context.Background(), nil, e)
 	if r.Name != "half" || r.Threshold != 0.6 || r.Status != trajeval.StatusFail {
 		t.Errorf("got %q threshold %v %s; want the name kept and the threshold replaced", r.Name, r.Threshold, r.Status)
 	}

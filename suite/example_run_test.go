@@ -1,4 +1,4 @@
-package trajeval_test
+package suite_test
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"log"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/suite"
 )
 
 // Filter picks cases by id: a glob, or a regular expression written
 // /RE/, tried on the id and on SUITE/ID. A pattern that picks nothing is
 // an error naming the nearest ids, never an empty run.
 func ExampleRunOptions_filter() {
-	s, err := trajeval.LoadSuite("testdata/many.yaml")
+	s, err := suite.Load("../testdata/many.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, filter := range [][]string{{"*-python"}, {"/^many/.*nothing$/"}, {"research-pyhton"}} {
-		opts := trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: filter}
+		opts := suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Filter: filter}
 		for r, err := range s.Run(context.Background(), opts) {
 			if err != nil {
 				fmt.Println(err)
@@ -28,19 +29,19 @@ func ExampleRunOptions_filter() {
 		}
 	}
 	// Output:
-	// [*-python]: research-python pass, from testdata/research.traces.jsonl
-	// [/^many/.*nothing$/]: research-nothing fail, from testdata/research.traces.jsonl
+	// [*-python]: research-python pass, from ../testdata/research.traces.jsonl
+	// [/^many/.*nothing$/]: research-nothing fail, from ../testdata/research.traces.jsonl
 	// filter "research-pyhton" matches no case id (nearest: research-python, research-nothing)
 }
 
 // Done finishes a run that stopped midway: the rows it completed are
 // yielded again, as they were, and only the other cases are scored.
 func ExampleRunOptions_done() {
-	s, err := trajeval.LoadSuite("testdata/many.yaml")
+	s, err := suite.Load("../testdata/many.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
-	opts := trajeval.RunOptions{Traces: "testdata/research.traces.jsonl"}
+	opts := suite.RunOptions{Traces: "../testdata/research.traces.jsonl"}
 	var done []trajeval.CaseResult
 	for r, err := range s.Run(context.Background(), opts) {
 		if err != nil {
@@ -65,15 +66,15 @@ func ExampleRunOptions_done() {
 // Stop ends a run gracefully: the cases under way finish, no other
 // starts, and the run's last yield is ErrStopped.
 func ExampleRunOptions_stop() {
-	s, err := trajeval.LoadSuite("testdata/many.yaml")
+	s, err := suite.Load("../testdata/many.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
 	stop := make(chan struct{})
 	close(stop) // as a first Ctrl-C would
-	for r, err := range s.Run(context.Background(), trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Stop: stop}) {
+	for r, err := range s.Run(context.Background(), suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Stop: stop}) {
 		if err != nil {
-			fmt.Println("stopped:", errors.Is(err, trajeval.ErrStopped))
+			fmt.Println("stopped:", errors.Is(err, suite.ErrStopped))
 			continue
 		}
 		fmt.Println(r.ID)
@@ -86,8 +87,8 @@ func ExampleRunOptions_stop() {
 // load again; Plan says which cases the run will score, or why it cannot
 // start.
 func ExampleRunOptions_Load() {
-	opts := trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Threshold: 0.5, Filter: []string{"research-*"}}
-	s, err := opts.Load("testdata/many.yaml", "testdata/research.yaml")
+	opts := suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Threshold: 0.5, Filter: []string{"research-*"}}
+	s, err := opts.Load("../testdata/many.yaml", "../testdata/research.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package trajeval_test
+package trace_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/trace"
 )
 
 const cutTrace = `{"id": "r", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}]}, {"role": "to`
@@ -30,12 +31,12 @@ func TestRead(t *testing.T) {
 		{"unknown format", `{}`, "openai", trajeval.ErrUnknownFormat, "a format name that does not exist is an error"},
 		{"unrecognised", `{"hello": "world"}`, "", trajeval.ErrUnknownFormat, "no reader claims it"},
 	}
-	if _, err := trajeval.Read(nil, ""); !errors.Is(err, trajeval.ErrNoTrace) {
+	if _, err := trace.Read(nil, ""); !errors.Is(err, trajeval.ErrNoTrace) {
 		t.Errorf("a nil reader: error %v, want ErrNoTrace", err)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			trajs, err := trajeval.Read(strings.NewReader(tt.input), tt.format)
+			trajs, err := trace.Read(strings.NewReader(tt.input), tt.format)
 			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
 				t.Fatalf("error %v, want %v: %s", err, tt.want, tt.reason)
 			}
@@ -63,7 +64,7 @@ func TestReadFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := trajeval.ReadFile(tt.path)
+			_, err := trace.ReadFile(tt.path)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("error %v, want %v: %s", err, tt.want, tt.reason)
 			}
@@ -77,7 +78,7 @@ func TestReadFile(t *testing.T) {
 
 func TestReadOptions_Read(t *testing.T) {
 	var warnings []trajeval.Warning
-	o := trajeval.ReadOptions{Lenient: true, Name: "cut.json", Warn: func(w trajeval.Warning) { warnings = append(warnings, w) }}
+	o := trace.ReadOptions{Lenient: true, Name: "cut.json", Warn: func(w trajeval.Warning) { warnings = append(warnings, w) }}
 	trajs, err := o.Read(strings.NewReader(cutTrace))
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ func TestReadOptions_EachFile(t *testing.T) {
 	// Breaking out of the loop stops the reading: the second trajectory
 	// is never asked for.
 	n := 0
-	for tr, err := range (trajeval.ReadOptions{}).EachFile(context.Background(), "testdata/research.traces.jsonl") {
+	for tr, err := range (trace.ReadOptions{}).EachFile(context.Background(), "../testdata/research.traces.jsonl") {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +109,7 @@ func TestReadOptions_EachFile(t *testing.T) {
 		t.Errorf("%d trajectories after a break, want 1", n)
 	}
 	var last error
-	for _, err := range (trajeval.ReadOptions{}).EachFile(context.Background(), "testdata/nope.json") {
+	for _, err := range (trace.ReadOptions{}).EachFile(context.Background(), "../testdata/nope.json") {
 		last = err
 	}
 	if !errors.Is(last, trajeval.ErrNoTrace) {

@@ -1,4 +1,4 @@
-package trajeval_test
+package suite_test
 
 import (
 	"fmt"
@@ -8,27 +8,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/suite"
 )
 
 func TestParseShard(t *testing.T) {
 	tests := []struct {
 		in   string
-		want trajeval.Shard
+		want suite.Shard
 		ok   bool
 		why  string
 	}{
-		{"2/3", trajeval.Shard{Index: 2, Count: 3}, true, "K/N"},
-		{"1/1", trajeval.Shard{Index: 1, Count: 1}, true, "one shard is the whole run"},
-		{"0/3", trajeval.Shard{}, false, "K counts from 1"},
-		{"4/3", trajeval.Shard{}, false, "K at most N"},
-		{"3", trajeval.Shard{}, false, "N is needed"},
-		{"a/b", trajeval.Shard{}, false, "numbers only"},
-		{"1/0", trajeval.Shard{}, false, "N at least 1"},
+		{"2/3", suite.Shard{Index: 2, Count: 3}, true, "K/N"},
+		{"1/1", suite.Shard{Index: 1, Count: 1}, true, "one shard is the whole run"},
+		{"0/3", suite.Shard{}, false, "K counts from 1"},
+		{"4/3", suite.Shard{}, false, "K at most N"},
+		{"3", suite.Shard{}, false, "N is needed"},
+		{"a/b", suite.Shard{}, false, "numbers only"},
+		{"1/0", suite.Shard{}, false, "N at least 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := trajeval.ParseShard(tt.in)
+			got, err := suite.ParseShard(tt.in)
 			if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
 				t.Errorf("ParseShard(%q) = %v, %v: %s", tt.in, got, err, tt.why)
 			}
@@ -71,13 +71,13 @@ func TestRunOptions_Shard(t *testing.T) {
 	}
 	write("suite", ids)
 	shards := func(path string, count int) [][]string {
-		s, err := trajeval.LoadSuite(path)
+		s, err := suite.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out := make([][]string, count)
 		for k := 1; k <= count; k++ {
-			cases, err := s.Plan(trajeval.RunOptions{Traces: "-", Shard: trajeval.Shard{Index: k, Count: count}})
+			cases, err := s.Plan(suite.RunOptions{Traces: "-", Shard: suite.Shard{Index: k, Count: count}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package trajeval_test
+package suite_test
 
 import (
 	"context"
@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/suite"
+	"github.com/trajeval/trajeval/trace"
 )
 
 func TestLoadSuite(t *testing.T) {
-	s, err := trajeval.LoadSuite("testdata/research.yaml")
+	s, err := suite.Load("../testdata/research.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func TestLoadSuite(t *testing.T) {
 		t.Fatalf("cases %+v; want research-python and research-nothing of suite research, one evaluator each", s.Cases)
 	}
 
-	_, err = trajeval.LoadSuite("testdata/broken.yaml")
+	_, err = suite.Load("../testdata/broken.yaml")
 	var list interface{ Unwrap() []error }
 	if !errors.As(err, &list) || len(list.Unwrap()) != 2 {
 		t.Fatalf("error %v; want the two configuration errors, listed", err)
@@ -34,7 +36,7 @@ func TestLoadSuite(t *testing.T) {
 		}
 	}
 
-	if _, err := trajeval.LoadSuite("testdata/nope.yaml"); !errors.Is(err, trajeval.ErrConfig) {
+	if _, err := suite.Load("../testdata/nope.yaml"); !errors.Is(err, trajeval.ErrConfig) {
 		t.Errorf("a missing suite: error %v, want ErrConfig", err)
 	}
 }
@@ -43,48 +45,48 @@ func TestSuite_Run(t *testing.T) {
 	tests := []struct {
 		name   string
 		suite  string
-		opts   trajeval.RunOptions
+		opts   suite.RunOptions
 		want   string // "id status" per result, then "error: ..." for a run error
 		reason string
 	}{
-		{"own traces", "testdata/research.yaml", trajeval.RunOptions{},
+		{"own traces", "../testdata/research.yaml", suite.RunOptions{},
 			"research-python fail; research-nothing error", "a case whose trace cannot be read is an error, and the run goes on"},
-		{"threshold", "testdata/research.yaml", trajeval.RunOptions{Threshold: 0.5},
+		{"threshold", "../testdata/research.yaml", suite.RunOptions{Threshold: 0.5},
 			"research-python pass; research-nothing error", "the run's threshold replaces the files' default"},
-		{"traces file", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Workers: 3},
+		{"traces file", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Workers: 3},
 			"research-python pass; research-nothing fail", "a traces file is matched to cases by id"},
-		{"damaged", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/cut.traces.jsonl"},
+		{"damaged", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/cut.traces.jsonl"},
 			"research-python error; research-nothing error", "a damaged traces file is an error for every case it could not give"},
-		{"damaged lenient", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/cut.traces.jsonl", Lenient: true},
+		{"damaged lenient", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/cut.traces.jsonl", Lenient: true},
 			"research-python fail partial; research-nothing error", "read leniently, the case is scored from what came before the damage, marked partial"},
-		{"adk", "examples/adk-shopping", trajeval.RunOptions{},
+		{"adk", "../examples/adk-shopping", suite.RunOptions{},
 			"", "an ADK eval set with its test_config.json loads and runs"},
-		{"uipath", "examples/uipath-orders", trajeval.RunOptions{},
+		{"uipath", "../examples/uipath-orders", suite.RunOptions{},
 			"", "a UiPath evaluation set loads and runs"},
-		{"only", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Only: func(c *trajeval.Case) bool { return c.ID == "research-nothing" }},
+		{"only", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Only: func(c *suite.Case) bool { return c.ID == "research-nothing" }},
 			"research-nothing fail", "Only leaves the other cases out, in silence"},
-		{"filter glob", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"*-nothing"}},
+		{"filter glob", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Filter: []string{"*-nothing"}},
 			"research-nothing fail", "a glob picks by id; the other trace is passed over in silence"},
-		{"filter qualified", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"many/research-p*", "other/*"}},
+		{"filter qualified", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Filter: []string{"many/research-p*", "other/*"}},
 			"error: filter \"other/*\" matches no case id (nearest: many/research-python, many/research-nothing)", "every pattern must pick something; SUITE/ID patterns suggest SUITE/ID"},
-		{"filter regexp", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"/python/"}, Only: func(c *trajeval.Case) bool { return true }},
+		{"filter regexp", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Filter: []string{"/python/"}, Only: func(c *suite.Case) bool { return true }},
 			"research-python pass", "/RE/ is found anywhere in the id"},
-		{"filter and only", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{"research-*"}, Only: func(c *trajeval.Case) bool { return c.ID == "research-nothing" }},
+		{"filter and only", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Filter: []string{"research-*"}, Only: func(c *suite.Case) bool { return c.ID == "research-nothing" }},
 			"research-nothing fail", "a case runs when both Filter and Only pick it"},
-		{"bad filter", "testdata/many.yaml", trajeval.RunOptions{Filter: []string{"[x"}},
+		{"bad filter", "../testdata/many.yaml", suite.RunOptions{Filter: []string{"[x"}},
 			"error: filter \"[x\": syntax error in pattern (a glob: * ? [a-z], \\ escapes; write /RE/ for a regular expression)", "a malformed glob stops the run before any case"},
-		{"trials without target", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Trials: 2},
+		{"trials without target", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Trials: 2},
 			"error: trials need a target", "recorded traces are the same on every trial"},
-		{"no traces", "testdata/many.yaml", trajeval.RunOptions{},
+		{"no traces", "../testdata/many.yaml", suite.RunOptions{},
 			"research-python error; research-nothing error", "cases without a trace are errors, never a pass"},
-		{"bad format", "testdata/research.yaml", trajeval.RunOptions{Format: "nope"},
+		{"bad format", "../testdata/research.yaml", suite.RunOptions{Format: "nope"},
 			"error: unknown format", "an unknown format stops the run before any case"},
-		{"bad threshold", "testdata/research.yaml", trajeval.RunOptions{Threshold: 2},
+		{"bad threshold", "../testdata/research.yaml", suite.RunOptions{Threshold: 2},
 			"error: configuration error: the threshold must be between 0 and 1", "a threshold out of range is an error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := trajeval.LoadSuite(tt.suite)
+			s, err := suite.Load(tt.suite)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,13 +119,13 @@ func TestSuite_Run(t *testing.T) {
 }
 
 func TestSuite_Run_break(t *testing.T) {
-	s, err := trajeval.LoadSuite("testdata/many.yaml")
+	s, err := suite.Load("../testdata/many.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 4} {
 		n := 0
-		for _, err := range s.Run(context.Background(), trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Workers: workers}) {
+		for _, err := range s.Run(context.Background(), suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Workers: workers}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,11 +139,11 @@ func TestSuite_Run_break(t *testing.T) {
 }
 
 func TestCase_Score(t *testing.T) {
-	s, err := trajeval.LoadSuite("testdata/many.yaml")
+	s, err := suite.Load("../testdata/many.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	trajs, err := trajeval.ReadFile("testdata/research.traces.jsonl")
+	trajs, err := trace.ReadFile("../testdata/research.traces.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +157,7 @@ func TestCase_Score(t *testing.T) {
 		{"other query", trajs[1], trajeval.StatusFail, "the query does not match the regex"},
 		{"nil", nil, trajeval.StatusFail, "a nil trajectory is an empty one: every call is missing"},
 	}
-	if r := new(trajeval.Case).Score(context.Background(), trajs[0]); r.Status != trajeval.StatusError {
+	if r := new(suite.Case).Score(context.Background(), trajs[0]); r.Status != trajeval.StatusError {
 		t.Errorf("a case not loaded from a suite scored %s, want error", r.Status)
 	}
 	for _, tt := range tests {
@@ -169,7 +171,7 @@ func TestCase_Score(t *testing.T) {
 }
 
 func TestSuite_Run_canceled(t *testing.T) {
-	s, err := trajeval.LoadSuite("testdata/research.yaml")
+	s, err := suite.Load("../testdata/research.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +179,7 @@ func TestSuite_Run_canceled(t *testing.T) {
 	cancel()
 	var last error
 	n := 0
-	for _, err := range s.Run(ctx, trajeval.RunOptions{}) {
+	for _, err := range s.Run(ctx, suite.RunOptions{}) {
 		n++
 		last = err
 	}
@@ -191,20 +193,20 @@ func TestSuite_Run_canceled(t *testing.T) {
 func TestSuite_Run_rows(t *testing.T) {
 	tests := []struct {
 		name, suite string
-		opts        trajeval.RunOptions
+		opts        suite.RunOptions
 		trace       map[string]string // id → Trace
 		reason      string
 	}{
-		{"traces file", "testdata/many.yaml", trajeval.RunOptions{Traces: "testdata/research.traces.jsonl"},
-			map[string]string{"research-python": "testdata/research.traces.jsonl", "research-nothing": "testdata/research.traces.jsonl"},
+		{"traces file", "../testdata/many.yaml", suite.RunOptions{Traces: "../testdata/research.traces.jsonl"},
+			map[string]string{"research-python": "../testdata/research.traces.jsonl", "research-nothing": "../testdata/research.traces.jsonl"},
 			"the --traces file, as given"},
-		{"own trace", "testdata/research.yaml", trajeval.RunOptions{},
-			map[string]string{"research-python": "testdata/research.openai.json", "research-nothing": ""},
+		{"own trace", "../testdata/research.yaml", suite.RunOptions{},
+			map[string]string{"research-python": "../testdata/research.openai.json", "research-nothing": ""},
 			"the case's trace: file, relative to the folder the suite was named from; none when it could not be read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := trajeval.LoadSuite(tt.suite)
+			s, err := suite.Load(tt.suite)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,12 +232,12 @@ func FuzzRunOptions_filter(f *testing.F) {
 	for _, p := range []string{"research-*", "*/research-?", "/^research-(python|go)$/", "[a-", "/(/", "//", "/", "\\", "many/*"} {
 		f.Add(p)
 	}
-	s, err := trajeval.LoadSuite("testdata/many.yaml")
+	s, err := suite.Load("../testdata/many.yaml")
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, pattern string) {
-		cases, err := s.Plan(trajeval.RunOptions{Traces: "testdata/research.traces.jsonl", Filter: []string{pattern}})
+		cases, err := s.Plan(suite.RunOptions{Traces: "../testdata/research.traces.jsonl", Filter: []string{pattern}})
 		switch {
 		case err != nil && !strings.Contains(err.Error(), strconv.Quote(pattern)):
 			t.Errorf("pattern %q: error %v does not name it", pattern, err)
@@ -253,13 +255,13 @@ func TestRunOptions_Load_basis(t *testing.T) {
 		err    string // "" for none
 		reason string
 	}{
-		{"narrowed", "examples/tau2", []string{"ACTION", "COMMUNICATE"}, "", "τ²'s components, on a τ² task file"},
-		{"unknown component", "examples/tau2", []string{"ACTIONS"}, `unknown reward component "ACTIONS"`, "a name τ² does not know is refused"},
-		{"no τ² suite", "testdata/research.yaml", []string{"ACTION"}, "no suite is one", "a setting that changes nothing is a mistake"},
+		{"narrowed", "../examples/tau2", []string{"ACTION", "COMMUNICATE"}, "", "τ²'s components, on a τ² task file"},
+		{"unknown component", "../examples/tau2", []string{"ACTIONS"}, `unknown reward component "ACTIONS"`, "a name τ² does not know is refused"},
+		{"no τ² suite", "../testdata/research.yaml", []string{"ACTION"}, "no suite is one", "a setting that changes nothing is a mistake"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := trajeval.RunOptions{Basis: tt.basis}.Load(tt.path)
+			_, err := suite.RunOptions{Basis: tt.basis}.Load(tt.path)
 			switch {
 			case tt.err == "" && err != nil:
 				t.Errorf("Load: %v (%s)", err, tt.reason)
@@ -283,21 +285,21 @@ func TestSuite_Plan_missingTrace(t *testing.T) {
 	}
 	write("suite.yaml", "execution:\n  evaluators:\n    - {type: tool_trajectory, expected: [search]}\nevalcases:\n  - id: typo\n    trace: tracs/a.json\n  - id: fine\n    trace: traces/a.json\n")
 	write("traces/a.json", `{"messages": [{"role": "user", "content": "hi"}]}`)
-	s, err := trajeval.LoadSuite(filepath.Join(dir, "suite.yaml"))
+	s, err := suite.Load(filepath.Join(dir, "suite.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
-		opts trajeval.RunOptions
+		opts suite.RunOptions
 		want string // in the error; "" for none
 		why  string
 	}{
-		{"picked", trajeval.RunOptions{}, "suite.yaml:6:12: evalcases[0].trace: trace file tracs/a.json cannot be read: no such file or directory (record the case's trace there, or fix the path; it is relative to the suite file's folder, " + dir + "; near names: traces/a.json)",
+		{"picked", suite.RunOptions{}, "suite.yaml:6:12: evalcases[0].trace: trace file tracs/a.json cannot be read: no such file or directory (record the case's trace there, or fix the path; it is relative to the suite file's folder, " + dir + "; near names: traces/a.json)",
 			"a mistyped trace: path is a configuration error at its key, with what it is relative to and the near name, not a failed case"},
-		{"not picked", trajeval.RunOptions{Filter: []string{"fine"}}, "",
+		{"not picked", suite.RunOptions{Filter: []string{"fine"}}, "",
 			"a case the run leaves out is not read, so its file is not checked"},
-		{"missing traces file", trajeval.RunOptions{Filter: []string{"fine"}, Traces: filepath.Join(dir, "runs.jsonl")}, "",
+		{"missing traces file", suite.RunOptions{Filter: []string{"fine"}, Traces: filepath.Join(dir, "runs.jsonl")}, "",
 			"every picked case names its own trace, so --traces is not read"},
 	}
 	for _, tt := range tests {
@@ -312,11 +314,11 @@ func TestSuite_Plan_missingTrace(t *testing.T) {
 		})
 	}
 	write("open.yaml", "execution:\n  evaluators:\n    - {type: tool_trajectory, expected: [search]}\n")
-	o, err := trajeval.LoadSuite(filepath.Join(dir, "open.yaml"))
+	o, err := suite.Load(filepath.Join(dir, "open.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = o.Plan(trajeval.RunOptions{Traces: filepath.Join(dir, "traces", "b.json")})
+	_, err = o.Plan(suite.RunOptions{Traces: filepath.Join(dir, "traces", "b.json")})
 	if err == nil || !strings.Contains(err.Error(), "--traces file "+filepath.Join(dir, "traces", "b.json")+" cannot be read: no such file or directory") || !strings.Contains(err.Error(), "near names: "+filepath.Join(dir, "traces", "a.json")) {
 		t.Errorf("error %v; want the missing --traces file as a configuration error naming the near file", err)
 	}

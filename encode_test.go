@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trajeval/trajeval/internal/trajeval"
+	"github.com/trajeval/trajeval"
 )
 
 // TestAppendJSON encodes random trajectories by hand and with
