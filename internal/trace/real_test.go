@@ -141,6 +141,10 @@ func TestRead_realFiles(t *testing.T) {
 		{"mcp/typescript-sdk-1.9-stdio.jsonl", "mcp", 1, 6, []realTraj{
 			{0, "session-1", 0, "get_weather get_weather get_time search_flights book_flight get_news", `{"city":"Paris"}`},
 		}, "the same client and server on the MCP TypeScript SDK 1.9.0, protocol 2024-11-05"},
+		{"mcp/typescript-sdk-1.32-two-sessions.jsonl", "mcp", 2, 2, []realTraj{
+			{0, "session-1", 0, "get_weather", `{"city":"Paris"}`},
+			{1, "session-2", 0, "get_time", `{"timezone":"Europe/Paris"}`},
+		}, "one log of two server processes: the second initialize starts session-2, whose ids start again at 0"},
 		{"openai-chat/pydantic-ai-keep-instructions-request-2.json", "openai-chat", 1, 1, []realTraj{
 			{0, "", 1, "get_temperature", `{"city":"Tokyo"}`},
 		}, "a recorded Chat Completions request body: the call and its tool message"},

@@ -2,16 +2,17 @@
 // version, a real SDK client starts the real SDK server of server.mjs
 // behind tee.mjs, and calls tools/list and several tools/call: two at once,
 // one cancelled by the client's timeout, one failing with isError, one of a
-// tool the server lacks.
+// tool the server lacks. Then two short sessions logged into one file, as a
+// proxy logs a host that starts its server again.
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = process.argv[2] ?? "../../mcp";
 mkdirSync(outDir, { recursive: true });
 
-async function run(sdk, file) {
+async function connect(sdk, file) {
   const { Client } = await import(`${sdk}/client/index.js`);
   const { StdioClientTransport } = await import(`${sdk}/client/stdio.js`);
   const transport = new StdioClientTransport({
@@ -21,6 +22,12 @@ async function run(sdk, file) {
   });
   const client = new Client({ name: "trajeval-gen", version: "1.0.0" });
   await client.connect(transport);
+  return client;
+}
+
+async function run(sdk, file) {
+  writeFileSync(join(outDir, file), "");
+  const client = await connect(sdk, file);
   await client.listTools();
   await client.callTool({ name: "get_weather", arguments: { city: "Paris" } });
   await Promise.all([
@@ -43,3 +50,14 @@ async function run(sdk, file) {
 
 await run("@modelcontextprotocol/sdk", "typescript-sdk-1.32-stdio.jsonl");
 await run("mcp-sdk-1.9", "typescript-sdk-1.9-stdio.jsonl");
+
+const restarted = "typescript-sdk-1.32-two-sessions.jsonl";
+writeFileSync(join(outDir, restarted), "");
+for (const call of [
+  { name: "get_weather", arguments: { city: "Paris" } },
+  { name: "get_time", arguments: { timezone: "Europe/Paris" } },
+]) {
+  const client = await connect("@modelcontextprotocol/sdk", restarted);
+  await client.callTool(call);
+  await client.close();
+}

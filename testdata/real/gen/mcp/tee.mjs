@@ -1,11 +1,11 @@
 // What a stdio proxy sees: runs the command of argv[3..] with piped stdin
 // and stdout, passes both through, and appends every line that crosses
-// them, in the order it crossed, to the file argv[2], byte for byte.
+// them, in the order it crossed, to the file argv[2], byte for byte. The
+// file is appended to, as a proxy's log is across restarts of its server.
 import { spawn } from "node:child_process";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 
 const [out, cmd, ...args] = process.argv.slice(2);
-writeFileSync(out, "");
 const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"] });
 
 function recorder() {
