@@ -135,6 +135,16 @@ func TestRead_realFiles(t *testing.T) {
 		{"langsmith/langsmith-js-0.3-batch.jsonl", "langsmith", 1, 2, []realTraj{
 			{0, "thread-weather-2", 1, "get_weather get_time", `{"city":"Paris"}`},
 		}, "the LangSmith JS client 0.3's traceable runs, the second tool failing"},
+		{"mcp/typescript-sdk-1.32-stdio.jsonl", "mcp", 1, 6, []realTraj{
+			{0, "session-1", 0, "get_weather get_weather get_time search_flights book_flight get_news", `{"city":"Paris"}`},
+		}, "the stdio traffic of the MCP TypeScript SDK 1.32.2, protocol 2025-11-25: initialize and tools/list are no calls"},
+		{"mcp/typescript-sdk-1.9-stdio.jsonl", "mcp", 1, 6, []realTraj{
+			{0, "session-1", 0, "get_weather get_weather get_time search_flights book_flight get_news", `{"city":"Paris"}`},
+		}, "the same client and server on the MCP TypeScript SDK 1.9.0, protocol 2024-11-05"},
+		{"mcp/typescript-sdk-1.32-two-sessions.jsonl", "mcp", 2, 2, []realTraj{
+			{0, "session-1", 0, "get_weather", `{"city":"Paris"}`},
+			{1, "session-2", 0, "get_time", `{"timezone":"Europe/Paris"}`},
+		}, "one log of two server processes: the second initialize starts session-2, whose ids start again at 0"},
 		{"openai-chat/pydantic-ai-keep-instructions-request-2.json", "openai-chat", 1, 1, []realTraj{
 			{0, "", 1, "get_temperature", `{"city":"Tokyo"}`},
 		}, "a recorded Chat Completions request body: the call and its tool message"},
