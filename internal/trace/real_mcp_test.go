@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestRead_realMCP reads the MCP traffic of testdata/real/mcp, written by
