@@ -89,8 +89,10 @@ var notSuites = map[string]struct {
 }
 
 // suiteFiles lists the YAML files under examples/ and testdata/, less fuzz
-// corpora and AgentV's target settings (.agentv/targets.yaml), which
-// configure agents rather than describe cases.
+// corpora, AgentV's target settings (.agentv/targets.yaml), which
+// configure agents rather than describe cases, and the npm packages a
+// generator of testdata/real installs (node_modules, not in the
+// repository).
 func suiteFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
@@ -99,7 +101,7 @@ func suiteFiles(t *testing.T) []string {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() && (d.Name() == "fuzz" || d.Name() == ".agentv") {
+			if d.IsDir() && (d.Name() == "fuzz" || d.Name() == ".agentv" || d.Name() == "node_modules") {
 				return filepath.SkipDir
 			}
 			if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
