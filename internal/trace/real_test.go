@@ -102,9 +102,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex/takopi-exec-json-all-formats.jsonl", "codex", 1, 7, []realTraj{
 			{0, "0199a213-81c0-7800-8aa1-bbab2a035a53", 2, "command_execution command_execution file_change file_change search_issues search_issues web_search", `{"command":"pytest -q"}`},
 		}, "codex exec --json: every item type, a failed second turn"},
-		{"codex/codex-cli-0.171.0-exec.jsonl", "codex", 1, 2, []realTraj{
-			{0, "01a219af-5f3d-71a3-ba4d-d9c8c374d4eb", 1, "command_execution command_execution", `{"command":"/bin/bash -lc 'echo hi'"}`},
-		}, "codex exec --json of codex-cli 0.171.0, generated: an error item (model metadata) is no call"},
+		{"codex/codex-cli-0.171.0-exec.jsonl", "codex", 1, 3, []realTraj{
+			{0, "01a219b0-ec13-7610-b581-3628b22ae3f1", 1, "command_execution command_execution command_execution", `{"command":"/bin/bash -lc 'echo hi'"}`},
+		}, "codex exec --json of codex-cli 0.171.0, generated: an error item (model metadata) is no call; the third command fails"},
 		{"codex-session/codemie-turn-1.jsonl", "codex-session", 1, 0, []realTraj{
 			{0, "a1b2c3d4-e5f6-7890-abcd-ef1234567890", 1, "", ""},
 		}, "a Codex session without a call is a trajectory, not an error"},
@@ -114,8 +114,8 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
 			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
 		}, "Codex Desktop 0.104: MCP calls, one turn"},
-		{"codex-session/codex-cli-0.171.0-rollout-2026-11-26T21-07-33-01a219af-5f3d-71a3-ba4d-d9c8c374d4eb.jsonl", "codex-session", 1, 2, []realTraj{
-			{0, "01a219af-5f3d-71a3-ba4d-d9c8c374d4eb", 1, "exec_command exec_command", `{"cmd":"echo hi"}`},
+		{"codex-session/codex-cli-0.171.0-rollout-2026-11-26T21-09-14-01a219b0-ec13-7610-b581-3628b22ae3f1.jsonl", "codex-session", 1, 3, []realTraj{
+			{0, "01a219b0-ec13-7610-b581-3628b22ae3f1", 1, "exec_command exec_command exec_command", `{"cmd":"echo hi"}`},
 		}, "the session file of the same codex exec run (0.171.0): world_state and token_usage_record lines hold no call"},
 		{"openai-agents/agents-js-0.1-guardrail.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "lookup_stock@Order_agent ship_order@Order_agent", `{"sku":"A-100"}`},

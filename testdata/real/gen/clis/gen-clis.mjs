@@ -71,7 +71,7 @@ async function codex() {
   ].join('\n'));
   const env = { ...baseEnv(s.home), CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-fake' };
   const r = await run(bin('codex'), ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox',
-    'Run echo hi, then show hello.txt.'], env, s.work);
+    'Run echo hi, then show hello.txt and missing.txt.'], env, s.work);
   srv.server.close();
   console.error('codex exit', r.code, r.stderr.slice(-2000));
   console.error(JSON.stringify(srv.log));

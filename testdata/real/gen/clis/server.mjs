@@ -21,7 +21,7 @@ function responses(body, res, log) {
   log.push({ api: 'responses', outputs, tools });
   const id = `resp_${++respN}`;
   const usage = { input_tokens: 100 + outputs, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 + outputs };
-  const commands = ['echo hi', 'cat hello.txt'];
+  const commands = ['echo hi', 'cat hello.txt', 'cat missing.txt'];
   let item;
   if (outputs < commands.length) {
     const command = commands[outputs];
@@ -31,7 +31,7 @@ function responses(body, res, log) {
     else { name = 'shell'; args = { command: ['bash', '-lc', command] }; }
     item = { type: 'function_call', id: `fc_${respN}`, call_id: `call_${respN}`, name, arguments: JSON.stringify(args), status: 'completed' };
   } else {
-    item = { type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'The command printed hi and hello.txt says hello.', annotations: [] }] };
+    item = { type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'The command printed hi, hello.txt says hello and missing.txt is missing.', annotations: [] }] };
   }
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model, status: 'in_progress', output: [] };
   const events = [['response.created', { response }], ['response.output_item.added', { output_index: 0, item }]];
