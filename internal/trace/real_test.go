@@ -87,11 +87,11 @@ func TestRead_realFiles(t *testing.T) {
 			{0, "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", 1, "Bash Write", `{"command":"ls","timeout":600000}`},
 			{1, "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb", 1, "", ""},
 		}, "print mode (stream-json): two sessions, the second failing before any call"},
-		{"claude-code/claude-code-2.1.197-session.jsonl", "claude-code", 1, 4, []realTraj{
-			{0, "569c4e32-1d17-48ee-838a-09cac1e73ba4", 1, "Bash Read Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
-		}, "Claude Code 2.1.197, generated: the Task tool is now named Agent; its sub-agent's call comes from subagents/"},
-		{"claude-code/claude-code-2.1.197-stream-json.jsonl", "claude-code", 1, 4, []realTraj{
-			{0, "569c4e32-1d17-48ee-838a-09cac1e73ba4", 1, "Bash Read Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		{"claude-code/claude-code-2.1.197-session.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "f4b6106e-5cdb-410f-99a1-06311ddee21c", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Claude Code 2.1.197, generated: two calls of one message, a failing command, the Task tool named Agent; its sub-agent's call comes from subagents/"},
+		{"claude-code/claude-code-2.1.197-stream-json.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "f4b6106e-5cdb-410f-99a1-06311ddee21c", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
 		}, "the same run's claude -p --output-format stream-json: the sub-agent's lines carry parent_tool_use_id, task_* system lines are no calls"},
 		{"codex/agentcmd-stream-output-2.jsonl", "codex", 1, 1, []realTraj{
 			{0, "019a2d7a-6455-7170-a661-c6d8b94c630a", 1, "command_execution", `{"command":"bash -lc ls"}`},

@@ -95,7 +95,7 @@ async function claude() {
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
   };
-  const r = await run(bin('claude'), ['-p', 'Run echo hi, read hello.txt, then ask a sub-agent to read it too.',
+  const r = await run(bin('claude'), ['-p', 'Run echo hi, read hello.txt and missing.txt, then ask a sub-agent to read hello.txt too.',
     '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5',
     '--allowedTools', 'Bash,Read,Task,Agent'], env, s.work);
   srv.server.close();

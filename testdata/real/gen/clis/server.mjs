@@ -65,11 +65,15 @@ function messages(body, res, log, dir) {
   } else if (results === 0) {
     blocks = [{ type: 'text', text: 'I will run a command.' }, { type: 'tool_use', id: `toolu_${++msgN}`, name: 'Bash', input: { command: 'echo hi', description: 'Print hi' } }];
   } else if (results === 1) {
-    blocks = [{ type: 'tool_use', id: `toolu_${++msgN}`, name: 'Read', input: { file_path: `${dir}/hello.txt` } }];
-  } else if (results === 2 && taskTool) {
+    // two calls of one message: Claude Code runs them together
+    blocks = [
+      { type: 'tool_use', id: `toolu_${++msgN}`, name: 'Read', input: { file_path: `${dir}/hello.txt` } },
+      { type: 'tool_use', id: `toolu_${++msgN}`, name: 'Bash', input: { command: 'cat missing.txt', description: 'Show missing.txt' } },
+    ];
+  } else if (results === 3 && taskTool) {
     blocks = [{ type: 'tool_use', id: `toolu_${++msgN}`, name: taskTool, input: { description: 'Read hello', prompt: 'SUBAGENT: read hello.txt and say what it holds.', subagent_type: 'general-purpose' } }];
   } else {
-    blocks = [{ type: 'text', text: 'The command printed hi and hello.txt says hello.' }];
+    blocks = [{ type: 'text', text: 'The command printed hi, hello.txt says hello and missing.txt is missing.' }];
   }
   const id = `msg_fake_${++msgN}`;
   const usage = { input_tokens: 100 + results, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
