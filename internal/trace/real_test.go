@@ -103,7 +103,7 @@ func TestRead_realFiles(t *testing.T) {
 			{0, "0199a213-81c0-7800-8aa1-bbab2a035a53", 2, "command_execution command_execution file_change file_change search_issues search_issues web_search", `{"command":"pytest -q"}`},
 		}, "codex exec --json: every item type, a failed second turn"},
 		{"codex/codex-cli-0.171.0-exec.jsonl", "codex", 1, 3, []realTraj{
-			{0, "01a219b0-ec13-7610-b581-3628b22ae3f1", 1, "command_execution command_execution command_execution", `{"command":"/bin/bash -lc 'echo hi'"}`},
+			{0, "01a219b4-9d63-7c91-b76a-569dd872509d", 1, "command_execution command_execution command_execution", `{"command":"/bin/bash -lc 'echo hi'"}`},
 		}, "codex exec --json of codex-cli 0.171.0, generated: an error item (model metadata) is no call; the third command fails"},
 		{"codex-session/codemie-turn-1.jsonl", "codex-session", 1, 0, []realTraj{
 			{0, "a1b2c3d4-e5f6-7890-abcd-ef1234567890", 1, "", ""},
@@ -114,9 +114,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
 			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
 		}, "Codex Desktop 0.104: MCP calls, one turn"},
-		{"codex-session/codex-cli-0.171.0-rollout-2026-11-26T21-09-14-01a219b0-ec13-7610-b581-3628b22ae3f1.jsonl", "codex-session", 1, 3, []realTraj{
-			{0, "01a219b0-ec13-7610-b581-3628b22ae3f1", 1, "exec_command exec_command exec_command", `{"cmd":"echo hi"}`},
-		}, "the session file of the same codex exec run (0.171.0): world_state and token_usage_record lines hold no call"},
+		{"codex-session/codex-cli-0.171.0-rollout-2026-11-26T21-13-16-01a219b4-9d63-7c91-b76a-569dd872509d.jsonl", "codex-session", 1, 3, []realTraj{
+			{0, "01a219b4-9d63-7c91-b76a-569dd872509d", 1, "exec_command exec_command exec_command", `{"cmd":"echo hi"}`},
+		}, "the session file of the same codex exec run (0.171.0): two calls of one response share a group; world_state and token_usage_record lines hold no call"},
 		{"openai-agents/agents-js-0.1-guardrail.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "lookup_stock@Order_agent ship_order@Order_agent", `{"sku":"A-100"}`},
 		}, "the Agents SDK 0.1's export: a guardrail span is no call, the second tool's error span is a failed call"},

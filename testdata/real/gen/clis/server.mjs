@@ -21,25 +21,31 @@ function responses(body, res, log) {
   log.push({ api: 'responses', outputs, tools });
   const id = `resp_${++respN}`;
   const usage = { input_tokens: 100 + outputs, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 + outputs };
-  const commands = ['echo hi', 'cat hello.txt', 'cat missing.txt'];
-  let item;
-  if (outputs < commands.length) {
-    const command = commands[outputs];
-    let name, args;
-    if (tools.includes('shell_command')) { name = 'shell_command'; args = { command }; }
-    else if (tools.includes('exec_command')) { name = 'exec_command'; args = { cmd: command }; }
-    else { name = 'shell'; args = { command: ['bash', '-lc', command] }; }
-    item = { type: 'function_call', id: `fc_${respN}`, call_id: `call_${respN}`, name, arguments: JSON.stringify(args), status: 'completed' };
+  // the second response holds two calls: Codex runs them together
+  const turns = [['echo hi'], ['cat hello.txt', 'cat missing.txt']];
+  let items = [];
+  const turn = outputs === 0 ? 0 : outputs === 1 ? 1 : 2;
+  if (turn < turns.length) {
+    items = turns[turn].map((command, k) => {
+      let name, args;
+      if (tools.includes('shell_command')) { name = 'shell_command'; args = { command }; }
+      else if (tools.includes('exec_command')) { name = 'exec_command'; args = { cmd: command }; }
+      else { name = 'shell'; args = { command: ['bash', '-lc', command] }; }
+      return { type: 'function_call', id: `fc_${respN}_${k}`, call_id: `call_${respN}_${k}`, name, arguments: JSON.stringify(args), status: 'completed' };
+    });
   } else {
-    item = { type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'The command printed hi, hello.txt says hello and missing.txt is missing.', annotations: [] }] };
+    items = [{ type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'The command printed hi, hello.txt says hello and missing.txt is missing.', annotations: [] }] }];
   }
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model, status: 'in_progress', output: [] };
-  const events = [['response.created', { response }], ['response.output_item.added', { output_index: 0, item }]];
-  if (item.type === 'message') {
-    events.push(['response.output_text.delta', { item_id: item.id, output_index: 0, content_index: 0, delta: item.content[0].text }]);
-  }
-  events.push(['response.output_item.done', { output_index: 0, item }]);
-  events.push(['response.completed', { response: { ...response, status: 'completed', output: [item], usage } }]);
+  const events = [['response.created', { response }]];
+  items.forEach((item, output_index) => {
+    events.push(['response.output_item.added', { output_index, item }]);
+    if (item.type === 'message') {
+      events.push(['response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: item.content[0].text }]);
+    }
+    events.push(['response.output_item.done', { output_index, item }]);
+  });
+  events.push(['response.completed', { response: { ...response, status: 'completed', output: items, usage } }]);
   sse(res, events);
 }
 
