@@ -87,6 +87,12 @@ func TestRead_realFiles(t *testing.T) {
 			{0, "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", 1, "Bash Write", `{"command":"ls","timeout":600000}`},
 			{1, "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb", 1, "", ""},
 		}, "print mode (stream-json): two sessions, the second failing before any call"},
+		{"claude-code/claude-code-2.1.197-session.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "f4b6106e-5cdb-410f-99a1-06311ddee21c", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Claude Code 2.1.197, generated: two calls of one message, a failing command, the Task tool named Agent; its sub-agent's call comes from subagents/"},
+		{"claude-code/claude-code-2.1.197-stream-json.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "f4b6106e-5cdb-410f-99a1-06311ddee21c", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "the same run's claude -p --output-format stream-json: the sub-agent's lines carry parent_tool_use_id, task_* system lines are no calls"},
 		{"codex/agentcmd-stream-output-2.jsonl", "codex", 1, 1, []realTraj{
 			{0, "019a2d7a-6455-7170-a661-c6d8b94c630a", 1, "command_execution", `{"command":"bash -lc ls"}`},
 		}, "recorded codex exec --json (0.46.0): a command whose item.started has no exit_code"},
@@ -96,6 +102,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex/takopi-exec-json-all-formats.jsonl", "codex", 1, 7, []realTraj{
 			{0, "0199a213-81c0-7800-8aa1-bbab2a035a53", 2, "command_execution command_execution file_change file_change search_issues search_issues web_search", `{"command":"pytest -q"}`},
 		}, "codex exec --json: every item type, a failed second turn"},
+		{"codex/codex-cli-0.171.0-exec.jsonl", "codex", 1, 3, []realTraj{
+			{0, "01a219b4-9d63-7c91-b76a-569dd872509d", 1, "command_execution command_execution command_execution", `{"command":"/bin/bash -lc 'echo hi'"}`},
+		}, "codex exec --json of codex-cli 0.171.0, generated: an error item (model metadata) is no call; the third command fails"},
 		{"codex-session/codemie-turn-1.jsonl", "codex-session", 1, 0, []realTraj{
 			{0, "a1b2c3d4-e5f6-7890-abcd-ef1234567890", 1, "", ""},
 		}, "a Codex session without a call is a trajectory, not an error"},
@@ -105,6 +114,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
 			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
 		}, "Codex Desktop 0.104: MCP calls, one turn"},
+		{"codex-session/codex-cli-0.171.0-rollout-2026-11-26T21-13-16-01a219b4-9d63-7c91-b76a-569dd872509d.jsonl", "codex-session", 1, 3, []realTraj{
+			{0, "01a219b4-9d63-7c91-b76a-569dd872509d", 1, "exec_command exec_command exec_command", `{"cmd":"echo hi"}`},
+		}, "the session file of the same codex exec run (0.171.0): two calls of one response share a group; world_state and token_usage_record lines hold no call"},
 		{"openai-agents/agents-js-0.1-guardrail.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "lookup_stock@Order_agent ship_order@Order_agent", `{"sku":"A-100"}`},
 		}, "the Agents SDK 0.1's export: a guardrail span is no call, the second tool's error span is a failed call"},

@@ -39,9 +39,13 @@
 //     made that call: none for the main agent, which has no name.
 //  7. There is no per-call timing: steps have no start, end or duration.
 //     Metrics come from the result line: duration_ms, total_cost_usd and
-//     usage (input counts input_tokens plus the cache creation and cache
-//     read tokens); llm_calls is the number of distinct message ids. Resumed
-//     runs add up.
+//     the tokens of modelUsage, summed over its models (input counts
+//     inputTokens plus the cache creation and cache read tokens), which
+//     like the cost count a sub-agent's calls; without modelUsage, usage
+//     (input_tokens plus cache_creation_input_tokens and
+//     cache_read_input_tokens), which counts the main agent's only.
+//     llm_calls is the number of distinct message ids. Resumed runs add
+//     up.
 //  8. A run ends with its result line. A trajectory whose stream stops
 //     after other events (the process was killed, the output cut) is
 //     partial, with a warning: it may lack its last calls and its metrics.
@@ -525,6 +529,9 @@ func (r *reader) resultLine(e map[string]any) {
 		mt.cost += c
 		mt.hasCost = true
 	}
+	if r.modelUsage(e) {
+		return
+	}
 	u, _ := e["usage"].(map[string]any)
 	for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
 		if n, ok := intOf(u[k]); ok {
@@ -536,6 +543,38 @@ func (r *reader) resultLine(e map[string]any) {
 		mt.out += n
 		mt.hasOut = true
 	}
+}
+
+// modelUsage adds the result line's modelUsage, the tokens of every model
+// call of the run by model, to the metrics, and says whether it held any.
+// Its usage counts the main agent's calls only (Claude Code 2.1.197),
+// while modelUsage, like total_cost_usd, counts a sub-agent's too.
+func (r *reader) modelUsage(e map[string]any) bool {
+	models, _ := e["modelUsage"].(map[string]any)
+	var in, out int64
+	hasIn, hasOut := false, false
+	for _, m := range models {
+		u, _ := m.(map[string]any)
+		for _, k := range []string{"inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens"} {
+			if n, ok := intOf(u[k]); ok {
+				in += n
+				hasIn = true
+			}
+		}
+		if n, ok := intOf(u["outputTokens"]); ok {
+			out += n
+			hasOut = true
+		}
+	}
+	if !hasIn && !hasOut {
+		return false
+	}
+	mt := &r.metrics
+	mt.in += in
+	mt.out += out
+	mt.hasIn = mt.hasIn || hasIn
+	mt.hasOut = mt.hasOut || hasOut
+	return true
 }
 
 func intOf(v any) (int64, bool) {

@@ -111,3 +111,48 @@ func TestRead_sessionUsage(t *testing.T) {
 		t.Errorf("final response %q, want %q: neither a sub-agent's text nor Claude Code's own is the answer", got, "a")
 	}
 }
+
+func TestRead_streamModelUsage(t *testing.T) {
+	const (
+		init0 = `{"type":"system","subtype":"init","cwd":"/home/user/project","session_id":"s","tools":["Agent","Read"],"model":"claude-sonnet-4-5"}`
+		call  = `{"type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_1","name":"Agent","input":{"prompt":"read it","subagent_type":"general-purpose"}}],"usage":{"input_tokens":100,"output_tokens":12}},"parent_tool_use_id":null,"session_id":"s"}`
+		sub   = `{"type":"assistant","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"a"}}],"usage":{"input_tokens":100,"output_tokens":12}},"parent_tool_use_id":"toolu_1","session_id":"s"}`
+		subR  = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"a"}]},"parent_tool_use_id":"toolu_1","session_id":"s"}`
+		callR = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"done"}]},"parent_tool_use_id":null,"session_id":"s"}`
+	)
+	tests := []struct {
+		name, result string
+		in, out      int64
+		reason       string
+	}{
+		{"modelUsage of 2.1.197",
+			`{"type":"result","subtype":"success","duration_ms":2061,"num_turns":2,"result":"Done.","session_id":"s","total_cost_usd":0.00158,"usage":{"input_tokens":201,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":24},"modelUsage":{"claude-sonnet-4-5":{"inputTokens":300,"outputTokens":30,"cacheReadInputTokens":5,"cacheCreationInputTokens":1,"costUSD":0.00158},"claude-haiku-4-5":{"inputTokens":10,"outputTokens":2,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,"costUSD":0.00002}}}`,
+			316, 32, "usage counts the main agent only; modelUsage counts every model call the cost counts, a sub-agent's included"},
+		{"usage alone",
+			`{"type":"result","subtype":"success","duration_ms":2061,"num_turns":2,"result":"Done.","session_id":"s","usage":{"input_tokens":201,"cache_read_input_tokens":4,"output_tokens":24}}`,
+			205, 24, "without modelUsage the result line's usage is all there is"},
+		{"modelUsage without its fields",
+			`{"type":"result","subtype":"success","duration_ms":2061,"num_turns":2,"result":"Done.","session_id":"s","usage":{"input_tokens":201,"output_tokens":24},"modelUsage":{"claude-sonnet-4-5":{"input_tokens":201,"output_tokens":24}}}`,
+			201, 24, "a modelUsage without the camelCase counts Claude Code writes is not read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []*trajeval.Trajectory
+			lines := strings.Join([]string{init0, call, sub, subR, callR, tt.result}, "\n")
+			in := trajeval.Input{Name: "stream.jsonl", R: strings.NewReader(lines), Warn: func(w trajeval.Warning) { t.Errorf("warning: %v", w) }}
+			if err := claudecode.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+				got = append(got, tr)
+				return nil
+			}); err != nil || len(got) != 1 {
+				t.Fatalf("Read: %d trajectories, error %v; want one", len(got), err)
+			}
+			tok := got[0].Metrics.Tokens
+			if tok.Input == nil || tok.Output == nil {
+				t.Fatalf("tokens not read (%s)", tt.reason)
+			}
+			if *tok.Input != tt.in || *tok.Output != tt.out {
+				t.Errorf("tokens in %d out %d, want in %d out %d (%s)", *tok.Input, *tok.Output, tt.in, tt.out, tt.reason)
+			}
+		})
+	}
+}

@@ -50,20 +50,22 @@ import (
 //     and a call left without one are each reported.
 //  4. An output is the step's result as written (a string, usually).
 //     error is true when the output is JSON whose metadata.exit_code is
-//     not 0, or whose success is false, or when its text ends "Process
-//     exited with code N" with N not 0; false when such a code is 0, or
-//     a web_search_call or local_shell_call has status completed; null
-//     otherwise.
+//     not 0, or whose success is false, or when its text states "Process
+//     exited with code N" with N not 0 (in the header that ends in a line
+//     "Output:", as 0.171.0 writes it; else as its last line); false when
+//     such a code is 0, or a web_search_call or local_shell_call has
+//     status completed; null otherwise.
 //  5. Call items written one after another, with nothing else between
 //     them, came from one model response: two or more share a parallel
 //     group.
 //  6. A step starts at its call line's timestamp and ends at its output
 //     line's.
 //  7. metrics.tokens is the last token_count event's total_token_usage.
-//  8. reasoning items, turn_context, compacted and the other event_msg
-//     lines (which repeat the items for display) are not read. A line
-//     type or item type this reader does not know is reported once per
-//     type, with a count (see package drift).
+//  8. reasoning items, turn_context, compacted, world_state,
+//     token_usage_record and the other event_msg lines (which repeat the
+//     items for display) are not read. A line type or item type this
+//     reader does not know is reported once per type, with a count (see
+//     package drift).
 var Session trajeval.Format = session{}
 
 type session struct{}
@@ -107,6 +109,9 @@ func (session) Sniff(head []byte) error {
 var lineTypes = map[string]bool{
 	"session_meta": true, "response_item": true, "event_msg": true,
 	"turn_context": true, "compacted": true,
+	// written by codex-cli 0.171.0: the state the model was shown, and
+	// each response's token usage (token_count events carry the totals)
+	"world_state": true, "token_usage_record": true,
 }
 
 // itemTypes are the Responses API items Codex records: calls and outputs
@@ -390,6 +395,7 @@ func (r *sessionReader) call(typ string, p map[string]any, at time.Time) {
 }
 
 var exitLine = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)\s*\z`)
+var exitHeader = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)$`)
 
 func (r *sessionReader) output(p map[string]any, at time.Time) {
 	id, _ := p["call_id"].(string)
@@ -428,14 +434,33 @@ func (r *sessionReader) output(p map[string]any, at time.Time) {
 		failed := !b
 		s.Error = &failed
 	}
-	if m := exitLine.FindStringSubmatch(strings.TrimRight(text, "\n")); s.Error == nil && m != nil {
-		code, _ := strconv.Atoi(m[1])
+	if m := exitCodeOf(text); s.Error == nil && m != "" {
+		code, _ := strconv.Atoi(m)
 		failed := code != 0
 		s.Error = &failed
 		if failed {
-			s.ErrorMessage = "exit code " + m[1]
+			s.ErrorMessage = "exit code " + m
 		}
 	}
+}
+
+// exitCodeOf is the exit code a command's text output states, or "".
+// exec_command of codex-cli 0.171.0 writes a header before what the
+// command printed ("Chunk ID: …\nWall time: …\nProcess exited with code N\n
+// Original token count: …\nOutput:\n…"): there only the header is read,
+// so that a line the command printed decides nothing. Without such a
+// header, the last line is read.
+func exitCodeOf(text string) string {
+	if header, _, ok := strings.Cut(text, "\nOutput:\n"); ok && !strings.Contains(header, "\n\n") {
+		if m := exitHeader.FindStringSubmatch(header); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	if m := exitLine.FindStringSubmatch(strings.TrimRight(text, "\n")); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 func (r *sessionReader) finish() *trajeval.Trajectory {

@@ -35,6 +35,22 @@ const noCalls = `{"timestamp":"2026-05-12T10:00:00.000Z","type":"session_meta","
 {"timestamp":"2026-05-12T10:00:03.100Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hello."}]}}
 `
 
+// unifiedExec is a session in the shape of codex-cli 0.171.0: world_state
+// and token_usage_record lines, and exec_command outputs whose exit code
+// is a line of a header that ends in "Output:".
+const unifiedExec = `{"timestamp":"2026-11-26T21:09:14.000Z","ordinal":0,"type":"session_meta","payload":{"id":"s-unified","cli_version":"0.171.0"}}
+{"timestamp":"2026-11-26T21:09:15.000Z","ordinal":4,"type":"world_state","payload":{"full":true,"state":{"environments":{"environments":{"local":{"cwd":"/home/user/project"}}}}}}
+{"timestamp":"2026-11-26T21:09:15.010Z","ordinal":5,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Run three commands."}]}}
+{"timestamp":"2026-11-26T21:09:15.200Z","ordinal":9,"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"echo hi\"}","call_id":"call_1"}}
+{"timestamp":"2026-11-26T21:09:15.203Z","ordinal":10,"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":100,"output_tokens":10,"total_tokens":110}}}
+{"timestamp":"2026-11-26T21:09:15.318Z","ordinal":12,"type":"response_item","payload":{"type":"function_call_output","call_id":"call_1","output":"Chunk ID: 12ccd2\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n"}}
+{"timestamp":"2026-11-26T21:09:15.400Z","ordinal":14,"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat missing.txt\"}","call_id":"call_2"}}
+{"timestamp":"2026-11-26T21:09:15.500Z","ordinal":16,"type":"response_item","payload":{"type":"function_call_output","call_id":"call_2","output":"Chunk ID: e5ab1e\nWall time: 0.0000 seconds\nProcess exited with code 1\nOriginal token count: 11\nOutput:\ncat: missing.txt: No such file or directory\n"}}
+{"timestamp":"2026-11-26T21:09:15.600Z","ordinal":18,"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat log.txt\"}","call_id":"call_3"}}
+{"timestamp":"2026-11-26T21:09:15.700Z","ordinal":20,"type":"response_item","payload":{"type":"function_call_output","call_id":"call_3","output":"Chunk ID: 0a0a0a\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\nProcess exited with code 2\n"}}
+{"timestamp":"2026-11-26T21:09:15.800Z","ordinal":22,"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}
+`
+
 func TestSession_Read(t *testing.T) {
 	tests := []struct {
 		name, data string
@@ -46,6 +62,8 @@ func TestSession_Read(t *testing.T) {
 			"bare items are read as the envelope's are; context Codex injects starts no turn; a white-space final is none; an exit code fails a call"},
 		{"no calls", noCalls, `s-none|hi>Hello.|`,
 			"a session without a call is a trajectory with its turn, not an error"},
+		{"unified exec of 0.171.0", unifiedExec, `s-unified|Run three commands.>Done.|1:exec_command:false:null 1:exec_command:true:null 1:exec_command:false:null`,
+			"the exit code in the output's header decides error, not a line the command printed; world_state and token_usage_record lines are known"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,121 @@
+// Runs the real Codex CLI and Claude Code against the fake model server of
+// server.mjs and keeps what each writes: the stream on stdout and the
+// session file under the (throwaway) home folder. The temporary home folder
+// is written as /home/user.
+//
+//   npm install && node gen-clis.mjs ../..
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { start } from './server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.resolve(process.argv[2] || '../..');
+const only = process.argv[3]; // "codex" or "claude", or both when absent
+const bin = (name) => path.join(here, 'node_modules', '.bin', name);
+
+function run(cmd, args, env, cwd) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    p.stdout.on('data', (c) => { stdout += c; });
+    p.stderr.on('data', (c) => { stderr += c; });
+    const timer = setTimeout(() => p.kill('SIGKILL'), 180000);
+    p.on('error', reject);
+    p.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}
+
+function walk(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walk(p) : [p];
+  });
+}
+
+function scratch() {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trajeval-clis-')));
+  const home = path.join(root, 'home');
+  const work = path.join(home, 'project');
+  fs.mkdirSync(work, { recursive: true });
+  fs.writeFileSync(path.join(work, 'hello.txt'), 'hello\n');
+  // Paths appear as they are and, in Claude Code's project folder names,
+  // with every / written as -.
+  const scrub = (s) => s.split(home).join('/home/user').split(home.replaceAll('/', '-')).join('-home-user');
+  return { root, home, work, scrub };
+}
+
+function baseEnv(home) {
+  return { PATH: process.env.PATH, HOME: home, USER: 'user', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
+}
+
+async function codex() {
+  const s = scratch();
+  const srv = await start(s.work);
+  const codexHome = path.join(s.home, '.codex');
+  fs.mkdirSync(codexHome, { recursive: true });
+  fs.writeFileSync(path.join(codexHome, 'config.toml'), [
+    'model = "gpt-5-codex"',
+    'model_provider = "fake"',
+    '[model_providers.fake]',
+    'name = "fake"',
+    `base_url = "http://127.0.0.1:${srv.port}/v1"`,
+    'wire_api = "responses"',
+    'env_key = "FAKE_API_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+  ].join('\n'));
+  const env = { ...baseEnv(s.home), CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-fake' };
+  const r = await run(bin('codex'), ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox',
+    'Run echo hi, then show hello.txt and missing.txt.'], env, s.work);
+  srv.server.close();
+  console.error('codex exit', r.code, r.stderr.slice(-2000));
+  console.error(JSON.stringify(srv.log));
+  const version = (await run(bin('codex'), ['--version'], env, s.work)).stdout.trim();
+  fs.writeFileSync(path.join(out, 'codex', `${version.replace(/\s+/g, '-')}-exec.jsonl`), s.scrub(r.stdout));
+  for (const f of walk(path.join(codexHome, 'sessions'))) {
+    fs.writeFileSync(path.join(out, 'codex-session', `${version.replace(/\s+/g, '-')}-${path.basename(f)}`), s.scrub(fs.readFileSync(f, 'utf8')));
+  }
+  console.error(s.root);
+}
+
+async function claude() {
+  const s = scratch();
+  const srv = await start(s.work);
+  const env = {
+    ...baseEnv(s.home),
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${srv.port}`,
+    ANTHROPIC_API_KEY: 'sk-ant-fake',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  };
+  const r = await run(bin('claude'), ['-p', 'Run echo hi, read hello.txt and missing.txt, then ask a sub-agent to read hello.txt too.',
+    '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5',
+    '--allowedTools', 'Bash,Read,Task,Agent'], env, s.work);
+  srv.server.close();
+  console.error('claude exit', r.code, r.stderr.slice(-2000));
+  console.error(JSON.stringify(srv.log));
+  const version = (await run(bin('claude'), ['--version'], env, s.work)).stdout.trim().split(' ')[0];
+  const prefix = `claude-code-${version}`;
+  fs.writeFileSync(path.join(out, 'claude-code', `${prefix}-stream-json.jsonl`), s.scrub(r.stdout));
+  const projects = path.join(s.home, '.claude', 'projects');
+  for (const f of walk(projects)) {
+    // <project>/<session>.jsonl and <project>/<session>/subagents/agent-*.jsonl
+    const rel = path.relative(projects, f).split(path.sep).slice(1);
+    if (!f.endsWith('.jsonl') && !f.endsWith('.meta.json')) continue;
+    rel[0] = rel[0].replace(/^[0-9a-f-]+/, `${prefix}-session`);
+    const dst = path.join(out, 'claude-code', ...rel);
+    fs.mkdirSync(path.dirname(dst), { recursive: true });
+    fs.writeFileSync(dst, s.scrub(fs.readFileSync(f, 'utf8')));
+  }
+  console.error(s.root);
+}
+
+if (!only || only === 'codex') await codex();
+if (!only || only === 'claude') await claude();
