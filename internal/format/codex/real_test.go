@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/codex"
 	"github.com/trajeval/trajeval/internal/format/formattest"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // TestRead_realNoDrift reads the files of testdata/real that Codex wrote:
