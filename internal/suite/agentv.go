@@ -197,6 +197,26 @@ type suiteContext struct {
 	judges     *judge.Runtime
 	judgeBlock *config.Node
 	keys       *KeyChecker // AgentV's keys, warning once per file
+	// inputs holds the case inputs read so far, so that cases that share
+	// an input share its bytes; bounded by maxInterned.
+	inputs map[string]string
+}
+
+// maxInterned bounds suiteContext.inputs: past it, inputs are new ones.
+const maxInterned = 4096
+
+// intern returns s, or an equal string read before.
+func (sc *suiteContext) intern(s string) string {
+	if t, ok := sc.inputs[s]; ok {
+		return t
+	}
+	if sc.inputs == nil {
+		sc.inputs = map[string]string{}
+	}
+	if len(sc.inputs) < maxInterned {
+		sc.inputs[s] = s
+	}
+	return s
 }
 
 func otherKey(n *config.Node, used string, keys ...string) string {
@@ -360,7 +380,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 		if err != nil {
 			errs = append(errs, err)
 		}
-		c.Input = joinText(sc.input, in)
+		c.Input = sc.intern(joinText(sc.input, in))
 	}
 	expectedOutput, es := expectedOutput(cn)
 	errs = append(errs, es...)
@@ -389,7 +409,10 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
 	env := &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
-	taken := map[string]*config.Node{}
+	var taken map[string]*config.Node // the suite's evaluators a case's own may not rename, by name
+	if ex.list != nil {
+		taken = map[string]*config.Node{}
+	}
 	if !ex.skip {
 		defaults, nodes := sc.shared, sc.sharedNodes
 		if threshold != sc.threshold && sc.defaults != nil {
@@ -399,7 +422,9 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 			defaults, _ = spec.BuildList(sc.defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock, ForCases: true}, nodes)
 		}
 		for _, d := range defaults {
-			taken[d.Name] = nodes[d.Name]
+			if taken != nil {
+				taken[d.Name] = nodes[d.Name]
+			}
 		}
 		// Shared, not copied: an append below makes the case its own.
 		c.Evaluators = defaults[:len(defaults):len(defaults)]
