@@ -180,7 +180,11 @@ func (n *Node) Each(f func(item *Node) error) error {
 		if j < len(sp.items) {
 			end = sp.items[j].off
 		}
-		items, ok := convertPart(n.File, data[sp.items[i].off:end], sp.items[i].line-1, sp.key, i, j-i)
+		part := data[sp.items[i].off:end]
+		items, ok := flowLines(n.File, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i)
+		if !ok {
+			items, ok = convertPart(n.File, part, sp.items[i].line-1, sp.key, i, j-i)
+		}
 		if !ok {
 			return n.eachWhole(i, f)
 		}

@@ -77,6 +77,12 @@ func TestParseList(t *testing.T) {
 		{"second document", "evalcases:\n  - id: a\n---\nb: 1\n", "the error Parse gives"},
 		{"indented less", "evalcases:\n    - id: a\n  - id: b\n", "the error Parse gives"},
 		{"many parts", many, "a list longer than one part keeps its indexes and lines"},
+		{"flow lines", "evalcases:\n  - {id: a,   input: Some text here}\n  - { id: b , input:  c-1.x }\n  -  {id: c}\n", "one-line maps of words, spaced any way"},
+		{"flow words YAML reads otherwise", "evalcases:\n  - {id: true, a: null, b: Yes, c: 1, d: ~, e: .5, f: x:y, g: 'q', h: \"q\", i: é}\n", "booleans, null, numbers, quotes and other letters"},
+		{"flow odd commas", "evalcases:\n  - {id: a,}\n  - {id: b, , c: d}\n", "the parser judges commas"},
+		{"flow key twice", "evalcases:\n  - {id: a, id: b}\n", "the parser's error"},
+		{"flow no space", "evalcases:\n  - {id:a}\n  - {id: a}x\n", "not a flow map of words"},
+		{"flow with comment", "evalcases:\n  - {id: a} # c\n  - {id: b}\n", "a comment"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,6 +121,7 @@ func FuzzParseList(f *testing.F) {
 		"evalcases:\n  - id: a\n    input: |\n      - x\n  - id: b\n", "d: &d {x: 1}\nevalcases:\n  - <<: *d\n",
 		"evalcases:\n  - {id: b\n  - id: c\n", "evalcases:\r\n  - a\r\n", "evalcases:\n  - a\n---\n", "tests: # c\n  -\n  - b\n",
 		"evalcases:\n  - id: 'a\n  - b'\n", "evalcases:\n  - \"a\n  - b\"\n", "evalcases:\n  - a: [1,\n  - 2]\n",
+		"evalcases:\n  - {id: a,   input: Some text}\n  - { id: b , input:  c-1.x }\n", "evalcases:\n- {id: true, a: b}\n- {a: b,}\n",
 	} {
 		f.Add([]byte(s))
 	}
