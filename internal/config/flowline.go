@@ -8,7 +8,7 @@ import (
 // flowLines converts part, a run of want list items each written on one
 // line as a flow map of names to plain words,
 //
-//	  - {id: case-0000001, input: Research the history of Python}
+//   - {id: case-0000001, input: Research the history of Python}
 //
 // without the YAML parser, which costs some kilobytes and microseconds an
 // item: the shape a generated suite of a million cases has. It reports
