@@ -77,8 +77,11 @@ func TestLoadFile_manyCases(t *testing.T) {
 				if last.Node.Line != head+n || last.Node.Path != fmt.Sprintf("evalcases[%d]", n-1) {
 					t.Errorf("the last case is placed at %d %s", last.Node.Line, last.Node.Path)
 				}
-				if len(last.Evaluators) != 2 || last.Evaluators[0] != s.Evaluators[0] {
-					t.Errorf("the last case's evaluators are not the suite's")
+				if len(last.Evaluators) != 2 || &last.Evaluators[0] != &s.Cases[0].Evaluators[0] {
+					t.Errorf("the cases do not share the suite's evaluators: each holds a copy")
+				}
+				if last.Node.Entries != nil {
+					t.Errorf("a loaded case keeps its nodes: %d entries", len(last.Node.Entries))
 				}
 				return
 			}
