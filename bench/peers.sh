@@ -2,8 +2,13 @@
 # peers.sh scores the same generated cases with trajeval and, side by side,
 # with AgentV (its cli target replaying the recorded runs), AgentV's grader
 # called directly (@agentv/core), LangChain agentevals and promptfoo's
-# trajectory assertions, and prints wall time, peak memory and the ratio to
-# trajeval for each. See bench/README.md.
+# trajectory assertions, and prints wall time, CPU time (user + system),
+# peak memory and the ratios to trajeval for each. See bench/README.md.
+#
+# trajeval runs twice: as `trajeval eval` runs by default, recording the run
+# in its history (a fresh .trajeval/runs.db beside the suite each time), and
+# with --no-db, which records nothing. The ratios are to the first, the
+# default.
 #
 # Usage (from the repository root):
 #
@@ -57,33 +62,38 @@ results=$(mktemp)
 # measure NAME WHAT PASSED-COMMAND -- COMMAND...: runs COMMAND $repeat times,
 # keeps the fastest, and records its wall time, peak RSS and passed cases.
 measure() {
-	local name=$1 what=$2 count=$3 best="" rss="" out
+	local name=$1 what=$2 count=$3 best="" rss="" cpu="" out
 	shift 4
 	for _ in $(seq "$repeat"); do
 		out=$(mktemp)
 		start=$EPOCHREALTIME
-		/usr/bin/time -f '%M' -o "$out.time" "$@" >"$out" 2>"$out.err" || true
+		/usr/bin/time -f '%M %U %S' -o "$out.time" "$@" >"$out" 2>"$out.err" || true
 		wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.3f", b-a}')
-		if ! grep -qE '^[0-9]+$' <(tail -1 "$out.time"); then
+		if ! grep -qE '^[0-9]+ [0-9.]+ [0-9.]+$' <(tail -1 "$out.time"); then
 			echo "$name failed:" >&2
 			cat "$out.time" "$out.err" >&2
-			echo "$name|$what|failed|-|-|-" >>"$results"
+			echo "$name|$what|failed|-|-|-|-" >>"$results"
 			return
 		fi
-		kb=$(tail -1 "$out.time")
+		read -r kb user sys < <(tail -1 "$out.time")
 		if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN{exit !(a<b)}'; then
-			best=$wall rss=$kb
+			best=$wall rss=$kb cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
 			passed=$(eval "$count" <"$out")
 			grade=$(grep -o '"grade_ms":[0-9.]*' "$out" | cut -d: -f2 || true)
 		fi
 		rm -f "$out" "$out.time" "$out.err"
 	done
-	echo "$name|$what|$best|$((rss / 1024))|$passed|${grade:--}" >>"$results"
+	echo "$name|$what|$best|$cpu|$((rss / 1024))|$passed|${grade:--}" >>"$results"
 }
 passes='grep -o "\"passed\":[0-9]*" | cut -d: -f2'
 
-measure trajeval "eval, in_order + args superset" 'grep -c "^{\"id\":\"[^\"]*\",\"suite\":\"[^\"]*\",\"status\":\"pass\""' -- \
-	"$scratch/trajeval" eval "$data/suite.yaml" --traces "$data/traces.jsonl" --format jsonl
+trajeval_passes='grep -c "^{\"id\":\"[^\"]*\",\"suite\":\"[^\"]*\",\"status\":\"pass\""'
+# The default records the run in a history beside the suite: a fresh one
+# each time, so that every run costs what a project's first run costs.
+measure "trajeval" "eval (default: records the run in its history)" "$trajeval_passes" -- \
+	bash -c 'rm -rf "$1/.trajeval" && exec "$2/trajeval" eval "$1/suite.yaml" --traces "$1/traces.jsonl" --format jsonl' _ "$data" "$scratch"
+measure "trajeval --no-db" "eval --no-db (no history)" "$trajeval_passes" -- \
+	"$scratch/trajeval" eval "$data/suite.yaml" --traces "$data/traces.jsonl" --format jsonl --no-db
 measure "trajeval read only" "the floor: read the traces, no scoring" 'echo -' -- "$scratch/readonly" "$data/traces.jsonl"
 measure "AgentV 4.42.4" "agentv eval run, cli target replaying the runs" 'grep -o "\"verdict\":\"pass\"" "$data/agentv/out/index.jsonl" | wc -l' -- \
 	bash -c 'cd "$1/agentv" && rm -rf out && exec "$2/node_modules/.bin/agentv" eval run evals/bench.eval.yaml --target canned --output out' _ "$data" "$scratch"
@@ -94,11 +104,13 @@ measure "agentevals 0.0.7" "trajectory match superset, args superset" "$passes" 
 measure "promptfoo 0.123.1" "trajectory:tool-sequence + tool-args-match" "$passes" -- node "$scratch/promptfoo.mjs" "$data"
 
 base=$(awk -F'|' 'NR==1{print $3}' "$results")
-echo "$n cases × $steps steps, best of $repeat runs, $(nproc) cores"
-printf '%-22s %-48s %9s %9s %8s %10s %12s\n' tool what "wall s" "peak MB" passed "× trajeval" "grading ms"
-while IFS='|' read -r name what wall mb passed grade; do
-	ratio=-
+basecpu=$(awk -F'|' 'NR==1{print $4}' "$results")
+echo "$n cases × $steps steps, best of $repeat runs (by wall time), $(nproc) cores; ratios to trajeval's default run (first row)"
+printf '%-22s %-48s %8s %8s %8s %8s %7s %7s %11s\n' tool what "wall s" "CPU s" "peak MB" passed "× wall" "× CPU" "grading ms"
+while IFS='|' read -r name what wall cpu mb passed grade; do
+	ratio=- cratio=-
 	[ "$wall" != failed ] && ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN{printf "%.1f", a/(b>0?b:0.01)}')
-	printf '%-22s %-48s %9s %9s %8s %10s %12s\n' "$name" "$what" "$wall" "$mb" "$passed" "$ratio" "$grade"
+	[ "$wall" != failed ] && cratio=$(awk -v a="$cpu" -v b="$basecpu" 'BEGIN{printf "%.1f", a/(b>0?b:0.01)}')
+	printf '%-22s %-48s %8s %8s %8s %8s %7s %7s %11s\n' "$name" "$what" "$wall" "$cpu" "$mb" "$passed" "$ratio" "$cratio" "$grade"
 done <"$results"
 rm -f "$results"

@@ -13,9 +13,9 @@
 //     (the two share an assistant message and a start time); 0 for none.
 //   - -argsize B: every call also carries a "payload" argument of B bytes.
 //   - -split K: the cases go K at a time to suites/bench-NNN.yaml instead
-//     of suite.yaml (trajeval eval DIR/suites --traces DIR/traces.jsonl):
-//     a suite file holds at most a million YAML values, about 200,000
-//     cases.
+//     of suite.yaml (trajeval eval DIR/suites --traces DIR/traces.jsonl),
+//     for a run of several suite files; one suite.yaml of a million cases
+//     loads as well.
 //   - -evaluators: "seven" (default) scores every case as a timing run of
 //     AgentV itself did: any_order with minimums, in_order with arguments
 //     and latency, exact, subset, superset, execution_metrics and a

@@ -45,8 +45,9 @@ type Node struct {
 	File    string
 	Line    int
 	Col     int
-	Path    string // e.g. evalcases[2].execution.evaluators[0]
-	size    int    // nodes in the value with aliases expanded, for Parse's bound
+	Path    string    // e.g. evalcases[2].execution.evaluators[0]
+	size    int       // nodes in the value with aliases expanded, for Parse's bound
+	lazy    *lazyList // a list ParseList has not converted yet (see Each)
 
 	// TextCol is the column of a string's first character when the
 	// string is written on one line as its text is (plain, or quoted
@@ -230,6 +231,9 @@ func (n *Node) List() ([]*Node, error) {
 	if n.Kind != List {
 		return nil, n.Errorf("expected a list, got %s", n.describe())
 	}
+	if err := n.Materialize(); err != nil {
+		return nil, err
+	}
 	return n.Items, nil
 }
 
@@ -311,6 +315,7 @@ func (n *Node) Value() any {
 	case String:
 		return n.Text
 	case List:
+		_ = n.Materialize() // a part that does not convert leaves the list as far as it went
 		out := make([]any, len(n.Items))
 		for i, it := range n.Items {
 			out[i] = it.Value()
@@ -347,6 +352,7 @@ func (n *Node) At(path ...string) *Node {
 			}
 			cur = next
 		case List:
+			_ = cur.Materialize()
 			i, err := strconv.Atoi(p)
 			if err != nil || i < 0 || i >= len(cur.Items) {
 				return cur

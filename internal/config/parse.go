@@ -21,8 +21,10 @@ import (
 // maxDepth bounds nesting, so a hostile file cannot exhaust the stack.
 const maxDepth = 512
 
-// maxNodes bounds the values a document expands to, aliases included, so a
-// small file of nested aliases ("billion laughs") cannot exhaust memory.
+// maxNodes bounds the values a document expands to, aliases included,
+// beyond one a byte of the document, so a small file of nested aliases
+// ("billion laughs") cannot exhaust memory while a long file of plain
+// values (a suite of a million cases) is read.
 const maxNodes = 1_000_000
 
 // Parse reads a YAML (or JSON) document into a node tree. Errors are
@@ -65,9 +67,10 @@ func Parse(file string, data []byte) (n *Node, err error) {
 		line, col := c.at(docs[1].GetToken().Position)
 		return nil, &trajeval.SpecError{File: file, Line: line, Col: col, Msg: "more than one YAML document in the file"}
 	}
+	c.limit = maxNodes + len(data)
 	n, err = c.convert(docs[0], "", 0)
-	if err == nil && n.size > maxNodes {
-		return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
+	if err == nil && n.size > c.limit {
+		return nil, n.Errorf("the document expands to more than %d values (aliases included)", c.limit)
 	}
 	return n, err
 }
@@ -126,6 +129,8 @@ type converter struct {
 	file    string
 	anchors map[string]*Node
 	lineLen []int // bytes of each line, newline excluded
+	base    int   // lines before the input in its file, when it is a part of one
+	limit   int   // the most values the input may expand to
 }
 
 func (c *converter) place(n *Node, tk *token.Token, path string) *Node {
@@ -146,7 +151,7 @@ func (c *converter) at(p *token.Position) (line, col int) {
 	if line > len(c.lineLen) {
 		line, col = len(c.lineLen), c.lineLen[len(c.lineLen)-1]+1
 	}
-	return line, min(col, c.lineLen[line-1]+1)
+	return c.base + line, min(col, c.lineLen[line-1]+1)
 }
 
 // lineLengths returns the bytes of each line of data, line breaks
@@ -226,8 +231,8 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 			if err != nil {
 				return nil, err
 			}
-			if n.size += item.size; n.size > maxNodes {
-				return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
+			if n.size += item.size; n.size > c.limit {
+				return nil, n.Errorf("the document expands to more than %d values (aliases included)", c.limit)
 			}
 			n.Items = append(n.Items, item)
 		}
@@ -299,8 +304,8 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 				if m.Kind != Map {
 					return nil, m.Errorf("a merge key (<<) needs a map or a list of maps")
 				}
-				if n.size += m.size; n.size > maxNodes {
-					return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
+				if n.size += m.size; n.size > c.limit {
+					return nil, n.Errorf("the document expands to more than %d values (aliases included)", c.limit)
 				}
 				for _, e := range m.Entries {
 					if !seen[e.Key] {
@@ -319,8 +324,8 @@ func (c *converter) mapping(values []*ast.MappingValueNode, tk *token.Token, pat
 		if err != nil {
 			return nil, err
 		}
-		if n.size += v.size; n.size > maxNodes {
-			return nil, n.Errorf("the document expands to more than %d values (aliases included)", maxNodes)
+		if n.size += v.size; n.size > c.limit {
+			return nil, n.Errorf("the document expands to more than %d values (aliases included)", c.limit)
 		}
 		e := Entry{Key: key, Value: v}
 		if ktk != nil && ktk.Position != nil {

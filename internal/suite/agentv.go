@@ -57,8 +57,11 @@ var (
 	turnKeys = []string{"input", "input_messages", "expected_output", "expected_outcome", "criteria", "evaluators", "assertions", "execution"}
 )
 
+// caseListKeys are the keys of an AgentV suite's cases.
+var caseListKeys = []string{"evalcases", "eval_cases", "tests"}
+
 func agentvClaims(root *config.Node) bool {
-	_, k := root.First("evalcases", "eval_cases", "tests")
+	_, k := root.First(caseListKeys...)
 	return k != ""
 }
 
@@ -120,15 +123,16 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	if k2 := otherKey(root, k, "evalcases", "eval_cases", "tests"); k2 != "" {
 		errs = append(errs, root.Get(k2).Errorf("cases are given under both %s and %s", k, k2))
 	}
-	var items []*config.Node
+	listed := 0
 	if cases != nil {
-		var err error
-		if items, err = cases.List(); err != nil {
+		if cases.Kind != config.List {
+			_, err := cases.List()
 			return nil, append(errs, err)
 		}
+		listed = cases.Len()
 	}
 	var err error
-	ids := map[string]*config.Node{}
+	ids := make(map[string]int, listed) // a case's line, by id
 	if b := root.Get("judge"); b != nil {
 		// Checked even when no evaluator asks a judge: a setting is never
 		// silently ignored.
@@ -148,22 +152,32 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	if defaults != nil {
 		var es []error
 		sc.sharedNodes = map[string]*config.Node{}
-		sc.shared, es = spec.BuildList(defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, ForCases: len(items) > 0}, sc.sharedNodes)
+		sc.shared, es = spec.BuildList(defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: s.warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, ForCases: listed > 0}, sc.sharedNodes)
 		errs = append(errs, es...)
 		s.Evaluators = sc.shared
 	}
-	for _, cn := range items {
+	if listed > 0 {
+		s.Cases = make([]*Case, 0, listed)
+	}
+	if cases == nil {
+		return s, errs
+	}
+	err = cases.Each(func(cn *config.Node) error {
 		c, es := loadCase(cn, sc, s.warn)
 		errs = append(errs, es...)
 		if c == nil {
-			continue
+			return nil
 		}
 		if prev, dup := ids[c.ID]; dup {
-			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", prev.Line))
-			continue
+			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", prev))
+			return nil
 		}
-		ids[c.ID] = cn
+		ids[c.ID] = cn.Line
 		s.Cases = append(s.Cases, c)
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
 	}
 	return s, errs
 }
@@ -183,6 +197,26 @@ type suiteContext struct {
 	judges     *judge.Runtime
 	judgeBlock *config.Node
 	keys       *KeyChecker // AgentV's keys, warning once per file
+	// inputs holds the case inputs read so far, so that cases that share
+	// an input share its bytes; bounded by maxInterned.
+	inputs map[string]string
+}
+
+// maxInterned bounds suiteContext.inputs: past it, inputs are new ones.
+const maxInterned = 4096
+
+// intern returns s, or an equal string read before.
+func (sc *suiteContext) intern(s string) string {
+	if t, ok := sc.inputs[s]; ok {
+		return t
+	}
+	if sc.inputs == nil {
+		sc.inputs = map[string]string{}
+	}
+	if len(sc.inputs) < maxInterned {
+		sc.inputs[s] = s
+	}
+	return s
 }
 
 func otherKey(n *config.Node, used string, keys ...string) string {
@@ -320,7 +354,9 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 	if err := sc.keys.Check(cn, "case", caseKeys...); err != nil {
 		return nil, []error{err}
 	}
-	c := &Case{Node: cn}
+	// The case keeps its place only: its nodes go with the rest of the
+	// document once it is read.
+	c := &Case{Node: cn.Place()}
 	idn := cn.Get("id")
 	if idn == nil {
 		return nil, []error{cn.Errorf("case has no id").With("add id: a-unique-name")}
@@ -344,7 +380,7 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 		if err != nil {
 			errs = append(errs, err)
 		}
-		c.Input = joinText(sc.input, in)
+		c.Input = sc.intern(joinText(sc.input, in))
 	}
 	expectedOutput, es := expectedOutput(cn)
 	errs = append(errs, es...)
@@ -373,7 +409,10 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
 	env := &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
-	taken := map[string]*config.Node{}
+	var taken map[string]*config.Node // the suite's evaluators a case's own may not rename, by name
+	if ex.list != nil {
+		taken = map[string]*config.Node{}
+	}
 	if !ex.skip {
 		defaults, nodes := sc.shared, sc.sharedNodes
 		if threshold != sc.threshold && sc.defaults != nil {
@@ -383,9 +422,12 @@ func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*
 			defaults, _ = spec.BuildList(sc.defaults, &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Judges: sc.judges, JudgeBlock: sc.judgeBlock, ForCases: true}, nodes)
 		}
 		for _, d := range defaults {
-			taken[d.Name] = nodes[d.Name]
+			if taken != nil {
+				taken[d.Name] = nodes[d.Name]
+			}
 		}
-		c.Evaluators = append(c.Evaluators, defaults...)
+		// Shared, not copied: an append below makes the case its own.
+		c.Evaluators = defaults[:len(defaults):len(defaults)]
 	}
 	if ex.list != nil {
 		list, es := spec.BuildList(ex.list, env, taken)

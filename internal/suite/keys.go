@@ -82,6 +82,45 @@ type KeyChecker struct {
 	// for data the peer itself keeps unread (pydantic's extra="allow").
 	Lenient bool
 	seen    map[string]bool
+	// known caches, for each object and its extra keys, the canonical
+	// keys that need no more than a look: a suite's thousands of cases
+	// then cost a map lookup per key.
+	known map[string]map[string]bool
+}
+
+// plain reports whether every key of n is a known key of object (or one of
+// extra), none is given twice, and none has a note to give (an inert
+// key): Check has nothing to say about n then.
+func (kc *KeyChecker) plain(n *config.Node, object string, extra []string) bool {
+	id := object + "\x00" + strings.Join(extra, "\x00")
+	known, ok := kc.known[id]
+	if !ok {
+		known = map[string]bool{}
+		for _, k := range kc.Table.Keys {
+			if k.Object == object && k.Use != Inert {
+				known[config.Canon(k.Name)] = true
+			}
+		}
+		for _, x := range extra {
+			known[config.Canon(x)] = true
+		}
+		if kc.known == nil {
+			kc.known = map[string]map[string]bool{}
+		}
+		kc.known[id] = known
+	}
+	var seen [8]string
+	if len(n.Entries) > len(seen) {
+		return false
+	}
+	for i, e := range n.Entries {
+		c := config.Canon(e.Key)
+		if !known[c] || slices.Contains(seen[:i], c) {
+			return false
+		}
+		seen[i] = c
+	}
+	return true
 }
 
 // Check checks the keys of n, an object of the table (rules 1 to 4);
@@ -89,6 +128,9 @@ type KeyChecker struct {
 // Refused keys are left to the caller, which knows why it refuses them.
 func (kc *KeyChecker) Check(n *config.Node, object string, extra ...string) error {
 	if n == nil || n.Kind != config.Map {
+		return nil
+	}
+	if kc.plain(n, object, extra) {
 		return nil
 	}
 	names := append(slices.Clone(extra), kc.Table.Names(object)...)

@@ -169,7 +169,11 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 		return nil, []error{&trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "this CSV file is not a Vertex AI dataset: its header row has no reference_trajectory column",
 			Hint: "a CSV suite is a Vertex AI evaluation dataset as pandas' to_csv writes it, a row per case with the calls expected in reference_trajectory"}}
 	}
-	parse := config.Parse
+	parse := func(path string, data []byte) (*config.Node, error) {
+		// The cases are read one part at a time: a suite of a million
+		// cases never sits in memory as a tree.
+		return config.ParseList(path, data, caseListKeys...)
+	}
 	if strings.EqualFold(filepath.Ext(path), ".jsonl") {
 		parse = config.ParseLines // a dataset: one row per line
 	}
@@ -187,6 +191,9 @@ func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
 	var errs []error
 	for _, d := range opts.Dialects {
 		if d.Claims(path, root) {
+			if err := root.Materialize(); err != nil {
+				return nil, []error{err}
+			}
 			s, errs = d.Load(path, root, opts)
 			if s != nil {
 				s.Dialect = d.Name

@@ -1,0 +1,299 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// chunkBytes is about how much of a long list ParseList converts at a time:
+// small enough that the YAML parser's tree of one part is a few hundred
+// kilobytes, large enough that the parser's cost per call stays negligible.
+const chunkBytes = 64 << 10
+
+// ParseList is Parse for a document whose top-level map holds one long
+// block list under one of keys (a suite's evalcases): the list's items
+// are converted a part at a time while [Node.Each] walks them, so the
+// whole document never sits in memory as a tree; the rest of the
+// document is parsed at once.
+//
+// The result is the same as Parse's: the same values, places and errors.
+// A document this reading cannot split (the list is not a block list at
+// the key's own line, an item uses an anchor defined outside its part, the
+// file is JSON) is parsed whole by Parse, and so is a part that does not
+// parse, so that every error is the one Parse reports for the document.
+func ParseList(file string, data []byte, keys ...string) (*Node, error) {
+	sp, ok := splitList(data, keys)
+	if !ok || bytes.IndexByte(data, 0) >= 0 {
+		return Parse(file, data)
+	}
+	// The list's lines are blanked, not removed: the rest keeps its lines.
+	head := make([]byte, 0, sp.start+(sp.end-sp.start)/16+len(data)-sp.end)
+	head = append(head, data[:sp.start]...)
+	head = append(head, bytes.Repeat([]byte{'\n'}, bytes.Count(data[sp.start:sp.end], []byte{'\n'}))...)
+	head = append(head, data[sp.end:]...)
+	root, err := Parse(file, head)
+	if err != nil {
+		return Parse(file, data)
+	}
+	var entry *Entry
+	for i := range root.Entries {
+		if e := &root.Entries[i]; e.Key == sp.key && e.KeyLine == sp.keyLine && e.KeyCol == 1 && e.Value.Kind == Null {
+			entry = e
+		}
+	}
+	if root.Kind != Map || entry == nil {
+		return Parse(file, data)
+	}
+	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1,
+		lazy: &lazyList{data: data, split: sp}}
+	return root, nil
+}
+
+// A lazyList is a block list not yet converted: its items are read a part
+// at a time by Node.Each.
+type lazyList struct {
+	data  []byte // the whole document
+	split listSplit
+}
+
+// listSplit is where a top-level block list lies in a document.
+type listSplit struct {
+	key        string
+	keyLine    int
+	start, end int // the list's bytes: from the line after the key to the next key
+	indent     int // the column of the items' dashes, less one
+	items      []itemStart
+}
+
+type itemStart struct {
+	off, line int // the offset of the item's first line; its line number
+}
+
+// splitList finds the block list under the first of keys written as
+// "key:" at the start of a line, with nothing after it but a comment. Its
+// items are the lines that start with a dash at the first item's
+// indentation; it ends at the first other line (not blank, not a comment)
+// indented no deeper than the dashes.
+func splitList(data []byte, keys []string) (listSplit, bool) {
+	var sp listSplit
+	line, off := 0, 0
+	inList := false
+	for off < len(data) {
+		line++
+		end := off + lineEnd(data[off:])
+		text := data[off:end]
+		next := end
+		if next < len(data) && data[next] == '\r' {
+			next++
+		}
+		if next < len(data) && data[next] == '\n' {
+			next++
+		}
+		switch {
+		case !inList:
+			if k := listKey(text, keys); k != "" && sp.key == "" {
+				sp.key, sp.keyLine, sp.start, inList = k, line, next, true
+			}
+		default:
+			t := bytes.TrimLeft(text, " ")
+			if len(t) == 0 || t[0] == '#' {
+				break
+			}
+			ind := len(text) - len(t)
+			isItem := t[0] == '-' && (len(t) == 1 || t[1] == ' ')
+			if len(sp.items) == 0 {
+				if !isItem {
+					return sp, false
+				}
+				sp.indent = ind
+			}
+			switch {
+			case ind == sp.indent && isItem:
+				sp.items = append(sp.items, itemStart{off: off, line: line})
+			case ind <= sp.indent:
+				sp.end = off
+				return sp, len(sp.items) > 0
+			}
+		}
+		if next == off {
+			break
+		}
+		off = next
+	}
+	sp.end = len(data)
+	return sp, inList && len(sp.items) > 0
+}
+
+// lineEnd returns the length of the first line of b, its line break
+// excluded; as in YAML, a line ends at \n, \r\n or a lone \r.
+func lineEnd(b []byte) int {
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		return i
+	}
+	return len(b)
+}
+
+// listKey returns which of keys the line is, written "key:" from its first
+// column with nothing after but spaces and a comment; else "".
+func listKey(line []byte, keys []string) string {
+	for _, k := range keys {
+		rest, ok := bytes.CutPrefix(line, []byte(k+":"))
+		if !ok {
+			continue
+		}
+		rest = bytes.TrimLeft(rest, " \t")
+		if len(rest) == 0 || rest[0] == '#' {
+			return k
+		}
+	}
+	return ""
+}
+
+// Each calls f with each item of the list n in order, and returns f's
+// first error. A list read by ParseList is converted a part at a time, so
+// items f does not keep are freed as the walk goes on; a part that does
+// not convert on its own is converted with the whole document, and its
+// error (if the whole document has one) returned.
+func (n *Node) Each(f func(item *Node) error) error {
+	if n.Kind != List {
+		return n.Errorf("expected a list, got %s", n.describe())
+	}
+	if n.lazy == nil {
+		for _, it := range n.Items {
+			if err := f(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	sp, data := n.lazy.split, n.lazy.data
+	for i := 0; i < len(sp.items); {
+		j := i + 1
+		for j < len(sp.items) && sp.items[j].off-sp.items[i].off < chunkBytes {
+			j++
+		}
+		end := sp.end
+		if j < len(sp.items) {
+			end = sp.items[j].off
+		}
+		part := data[sp.items[i].off:end]
+		items, ok := flowLines(n.File, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i)
+		if !ok {
+			items, ok = convertPart(n.File, part, sp.items[i].line-1, sp.key, i, j-i)
+		}
+		if !ok {
+			return n.eachWhole(i, f)
+		}
+		for _, it := range items {
+			if err := f(it); err != nil {
+				return err
+			}
+		}
+		i = j
+	}
+	return nil
+}
+
+// eachWhole parses the whole document and walks its list on from the item
+// at the line where item i was taken to start. The parts before it were
+// read right: a line that the split takes for an item's start while it is
+// not (a dash in a quoted text over several lines) leaves the part before
+// it unclosed or with the wrong number of items, so it is the first part
+// to fail.
+func (n *Node) eachWhole(i int, f func(item *Node) error) error {
+	root, err := Parse(n.File, n.lazy.data)
+	if err != nil {
+		return err
+	}
+	list := root.Get(n.lazy.split.key)
+	if list == nil || list.Kind != List {
+		return n.Errorf("the list is not a list when the document is read whole") // not reached: Parse read the head alike
+	}
+	from := n.lazy.split.items[i].line
+	for _, it := range list.Items {
+		if it.Line < from {
+			continue
+		}
+		if err := f(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// convertPart converts part, a run of want items of the list key starting
+// at item first and at line base+1 of the document. It reports false when
+// the part does not parse or convert on its own.
+func convertPart(file string, part []byte, base int, key string, first, want int) (items []*Node, ok bool) {
+	defer func() {
+		if recover() != nil {
+			items, ok = nil, false
+		}
+	}()
+	f, err := parser.ParseBytes(part, 0)
+	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil {
+		return nil, false
+	}
+	seq, isSeq := f.Docs[0].Body.(*ast.SequenceNode)
+	if !isSeq || len(seq.Values) != want {
+		return nil, false
+	}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(part), base: base, limit: maxNodes + len(part)}
+	size := 0
+	for i, v := range seq.Values {
+		it, err := c.convert(v, fmt.Sprintf("%s[%d]", key, first+i), 2)
+		if err != nil {
+			return nil, false
+		}
+		if size += it.size; size > c.limit {
+			return nil, false
+		}
+		items = append(items, it)
+	}
+	return items, true
+}
+
+// Materialize converts a list read by ParseList, anywhere under n, into
+// an ordinary one, for readers that walk Items.
+func (n *Node) Materialize() error {
+	if n == nil {
+		return nil
+	}
+	if n.lazy != nil {
+		var items []*Node
+		if err := n.Each(func(it *Node) error { items = append(items, it); return nil }); err != nil {
+			return err
+		}
+		n.Items, n.lazy = slices.Clip(items), nil
+		return nil
+	}
+	for _, e := range n.Entries {
+		if err := e.Value.Materialize(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Len returns the number of items of the list n, without converting a
+// list read by ParseList.
+func (n *Node) Len() int {
+	if n.lazy != nil {
+		return len(n.lazy.split.items)
+	}
+	return len(n.Items)
+}
+
+// Place returns a node with n's place (file, line, column, path) and kind,
+// and none of its content: what a value that outlives its document keeps
+// to place later errors.
+func (n *Node) Place() *Node {
+	if n == nil {
+		return nil
+	}
+	return &Node{Kind: n.Kind, File: n.File, Line: n.Line, Col: n.Col, Path: n.Path}
+}

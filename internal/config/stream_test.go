@@ -1,0 +1,131 @@
+package config_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/config"
+)
+
+// flat writes every node of n with its place, one a line, walking a list
+// read by ParseList with Each as the loaders do.
+func flat(t *testing.T, n *config.Node) string {
+	t.Helper()
+	var b strings.Builder
+	var walk func(n *config.Node, indent string)
+	walk = func(n *config.Node, indent string) {
+		fmt.Fprintf(&b, "%s%s %q %d:%d %s textcol=%d\n", indent, n.Kind, n.Text, n.Line, n.Col, n.Path, n.TextCol)
+		switch n.Kind {
+		case config.List:
+			if err := n.Each(func(it *config.Node) error { walk(it, indent+"  "); return nil }); err != nil {
+				fmt.Fprintf(&b, "%serror %v\n", indent, err)
+			}
+		case config.Map:
+			for _, e := range n.Entries {
+				fmt.Fprintf(&b, "%skey %q %d:%d\n", indent, e.Key, e.KeyLine, e.KeyCol)
+				walk(e.Value, indent+"  ")
+			}
+		}
+	}
+	walk(n, "")
+	return b.String()
+}
+
+// parseListAgrees checks that ParseList reads data as Parse does: the same
+// nodes at the same places, or the same error.
+func parseListAgrees(t *testing.T, data string) {
+	t.Helper()
+	want, werr := config.Parse("s.yaml", []byte(data))
+	got, gerr := config.ParseList("s.yaml", []byte(data), "evalcases", "tests")
+	if gerr == nil && werr != nil {
+		// A part's error comes when the walk reaches it.
+		gerr = got.Get("evalcases").Each(func(*config.Node) error { return nil })
+	}
+	if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+		t.Fatalf("ParseList error %v, Parse's %v", gerr, werr)
+	}
+	if werr != nil {
+		return
+	}
+	if w, g := flat(t, want), flat(t, got); w != g {
+		t.Fatalf("ParseList read\n%s\nParse read\n%s", g, w)
+	}
+}
+
+func TestParseList(t *testing.T) {
+	many := "name: big\nevalcases:\n" + strings.Repeat("  - {id: c, input: Research the history of Python}\n", 5000) + "after: 1\n"
+	tests := []struct {
+		name, doc, reason string
+	}{
+		{"plain", "name: s\nevalcases:\n  - id: a\n    input: hi\n  - id: b\n", "the common shape"},
+		{"no indent", "evalcases:\n- id: a\n- id: b\nafter: [1]\n", "the dashes may stand at the key's column"},
+		{"keys after", "evalcases:\n  - id: a\nexecution:\n  evaluators: [x]\n", "the rest of the document keeps its lines"},
+		{"comments and blanks", "evalcases:\n  # first\n\n  - id: a   # c\n# at column 1\n  - id: b\n\n", "comments belong to no item"},
+		{"block scalar", "evalcases:\n  - id: a\n    input: |\n      line one\n      - not an item\n  - id: b\n", "a dash inside an item's text is not an item"},
+		{"nested list", "evalcases:\n  - id: a\n    turns:\n      - input: x\n      - input: y\n  - id: b\n", "deeper dashes are the item's own"},
+		{"anchor in a case", "evalcases:\n  - &a {id: a}\n  - id: b\n    x: *a\n", "an anchor and its alias in one part"},
+		{"anchor before the list", "d: &d {input: x}\nevalcases:\n  - <<: *d\n    id: a\n", "read whole: the part does not hold the anchor"},
+		{"crlf", "evalcases:\r\n  - id: a\r\n  - id: \"b\"\r\nz: 1\r\n", "CRLF line ends"},
+		{"flow list", "evalcases: [{id: a}, {id: b}]\n", "not a block list: read whole"},
+		{"json", `{"evalcases": [{"id": "a"}]}`, "JSON is read whole"},
+		{"tests key", "tests:\n  - id: a\n", "any of the keys"},
+		{"empty list", "evalcases:\nexecution: {}\n", "a key with no items is null, as Parse reads it"},
+		{"key twice", "evalcases:\n  - id: a\nevalcases:\n  - id: b\n", "the error Parse gives"},
+		{"bad yaml in a case", "evalcases:\n  - id: a\n  - {id: b\n  - id: c\n", "the error Parse gives, at its place"},
+		{"duplicate key in a case", "evalcases:\n  - id: a\n  - id: b\n    id: c\n", "the error Parse gives"},
+		{"second document", "evalcases:\n  - id: a\n---\nb: 1\n", "the error Parse gives"},
+		{"indented less", "evalcases:\n    - id: a\n  - id: b\n", "the error Parse gives"},
+		{"many parts", many, "a list longer than one part keeps its indexes and lines"},
+		{"flow lines", "evalcases:\n  - {id: a,   input: Some text here}\n  - { id: b , input:  c-1.x }\n  -  {id: c}\n", "one-line maps of words, spaced any way"},
+		{"flow words YAML reads otherwise", "evalcases:\n  - {id: true, a: null, b: Yes, c: 1, d: ~, e: .5, f: x:y, g: 'q', h: \"q\", i: é}\n", "booleans, null, numbers, quotes and other letters"},
+		{"flow odd commas", "evalcases:\n  - {id: a,}\n  - {id: b, , c: d}\n", "the parser judges commas"},
+		{"flow key twice", "evalcases:\n  - {id: a, id: b}\n", "the parser's error"},
+		{"flow no space", "evalcases:\n  - {id:a}\n  - {id: a}x\n", "not a flow map of words"},
+		{"flow with comment", "evalcases:\n  - {id: a} # c\n  - {id: b}\n", "a comment"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parseListAgrees(t, tt.doc)
+		})
+	}
+}
+
+// TestParse_longDocument: Parse's bound on expanded values grows with the
+// document, so a long file of plain values (a suite of a million cases)
+// is not taken for an alias bomb: a million values from aliases, plus a
+// few thousand written out, stay below the bound.
+func TestParse_longDocument(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a: &a [" + strings.Repeat("1, ", 999) + "1]\nb: [")
+	for i := range 1000 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("*a")
+	}
+	b.WriteString("]\nc: [" + strings.Repeat("2, ", 1999) + "2]\n")
+	root, err := config.Parse("long.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if got := root.Get("c").Len(); got != 2000 {
+		t.Fatalf("c has %d values, want 2000", got)
+	}
+}
+
+// FuzzParseList: ParseList reads every document as Parse does.
+func FuzzParseList(f *testing.F) {
+	for _, s := range []string{
+		"name: s\nevalcases:\n  - id: a\n    input: hi\n  - id: b\n", "evalcases:\n- a\n- b\nz: 1\n",
+		"evalcases:\n  - id: a\n    input: |\n      - x\n  - id: b\n", "d: &d {x: 1}\nevalcases:\n  - <<: *d\n",
+		"evalcases:\n  - {id: b\n  - id: c\n", "evalcases:\r\n  - a\r\n", "evalcases:\n  - a\n---\n", "tests: # c\n  -\n  - b\n",
+		"evalcases:\n  - id: 'a\n  - b'\n", "evalcases:\n  - \"a\n  - b\"\n", "evalcases:\n  - a: [1,\n  - 2]\n",
+		"evalcases:\n  - {id: a,   input: Some text}\n  - { id: b , input:  c-1.x }\n", "evalcases:\n- {id: true, a: b}\n- {a: b,}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parseListAgrees(t, string(data))
+	})
+}
