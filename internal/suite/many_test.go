@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
-	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
 // manyCases returns a suite of n listed cases that inherit the suite's
