@@ -32,6 +32,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync/atomic"
 	"syscall"
 
@@ -124,19 +125,50 @@ func exitCode(err error, stderr io.Writer) int {
 	return 2
 }
 
-// load loads the suites at paths with opts. Parsing YAML allocates about
-// a hundred times the file's size in short-lived values, so while it runs
-// the collector works at its usual pace (GOGC 100) instead of the
-// scoring's 400. A GOGC the user set is left alone.
+// load loads the suites at paths with opts. A GOGC the user set is left
+// alone; otherwise:
+//  1. While the suites load, the collector works at its usual pace (GOGC
+//  100. instead of the scoring's 400: parsing YAML allocates about a
+//     hundred times the file's size in short-lived values.
+//  2. The parse's garbage goes at once, so that the scoring's pace is set
+//     by what the suites hold, not by what parsing them left behind.
+//  3. The scoring's headroom is then fixed rather than a multiple of the
+//     suites: GOGC 400 while they hold little, less as they grow (never
+//     under 100), so that the cases a suite lists cost their own bytes,
+//     not five times as much (scoringHeadroom).
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOGC") != "" {
 		return opts.Load(paths...)
 	}
 	prev := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(prev)
 	s, err := opts.Load(paths...)
-	// The parse's garbage goes now, so that the scoring's pace is set by
-	// what the suites hold, not by what parsing them left behind.
 	runtime.GC()
+	debug.SetGCPercent(scoringPercent(prev, liveHeap()))
 	return s, err
+}
+
+// scoringHeadroom is how much the heap may grow over what the suites hold
+// before a collection while cases are scored: what GOGC 400 gives a run
+// whose suites hold little.
+const scoringHeadroom = 128 << 20
+
+// scoringPercent returns the GOGC for scoring with live bytes held after
+// loading: scoringHeadroom over live, as a percentage, between 100 and
+// pace (the pace set before loading).
+func scoringPercent(pace int, live uint64) int {
+	if live == 0 || pace <= 100 {
+		return pace
+	}
+	return int(min(uint64(pace), max(100, 100*scoringHeadroom/live)))
+}
+
+// liveHeap returns the bytes of heap the last collection found in use, 0
+// if the runtime does not say.
+func liveHeap() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
 }
