@@ -36,7 +36,9 @@ import (
 //     JSON Lines with an id per line.
 //  6. The rest claim shapes of their own (ADK eval sets and sessions,
 //     τ²-bench results, Codex's exec stream and session files, Claude
-//     Code and Gemini CLI logs, MCP sessions, BFCL results).
+//     Code and Gemini CLI logs, MCP sessions, BFCL results). Gemini CLI's
+//     saved chats claim only an object with both sessionId and
+//     projectHash, which no other format has.
 var formats = []trajeval.Format{
 	canonical.Format,
 	otlp.JSON,
@@ -56,6 +58,7 @@ var formats = []trajeval.Format{
 	codex.Format,
 	claudecode.Format,
 	gemini.Format,
+	gemini.Chat,
 	mcp.Format,
 	bfcl.Format,
 }

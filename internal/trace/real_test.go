@@ -92,6 +92,15 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
 			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
 		}, "Codex Desktop 0.104: MCP calls, one turn"},
+		{"gemini-chat/agent-sessions-jsonl_v040.jsonl", "gemini-chat", 1, 1, []realTraj{
+			{0, "gemini_stage0_jsonl", 1, "run_shell_command", `{"command":"ls -F","description":"List files in the current directory."}`},
+		}, "the JSON Lines session shape: a metadata line, messages and a $set line"},
+		{"gemini-chat/agentcmd-session-2025-10-29T10-36-453aa339.json", "gemini-chat", 1, 3, []realTraj{
+			{0, "453aa339-7d2b-4709-a41a-b0b73beaff85", 1, "read_file replace read_file", `{"absolute_path":"/private/tmp/gemini-test/created.txt"}`},
+		}, "a saved session, one object: one call per gemini message"},
+		{"gemini-chat/codemie-session-2026-01-16T11-01-file-ops-37b7abef.json", "gemini-chat", 1, 14, []realTraj{
+			{0, "37b7abef-713d-4522-85f0-8ff15a4e6d17", 5, "write_todos delegate_to_agent write_todos read_file read_file read_file write_todos search_file_content read_file write_file read_file write_file read_file write_file", ""},
+		}, "five prompts; one gemini message holds three batches of calls"},
 		{"openai-agents/agents-js-handoff.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@Weather_agent get_time@Weather_agent", `{"city":"Paris"}`},
 		}, "the Agents SDK's trace export: the handoff is no call, the two tools are the weather agent's"},

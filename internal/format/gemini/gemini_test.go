@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/format/formattest"
@@ -8,7 +9,7 @@ import (
 	"github.com/trajeval/trajeval/internal/trajeval"
 )
 
-var formats = []trajeval.Format{gemini.Format}
+var formats = []trajeval.Format{gemini.Format, gemini.Chat}
 
 func TestGolden(t *testing.T) { formattest.Golden(t, formats...) }
 
@@ -27,4 +28,31 @@ func TestSniffRejects(t *testing.T) {
 		`{"type":"result","subtype":"success","session_id":"x","duration_ms":1}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`,
 	}, gemini.Format)
+}
+
+func TestChat_Read(t *testing.T) {
+	tests := []struct {
+		name, in, want, reason string
+	}{
+		{"no messages", `{"sessionId":"s","projectHash":"p","messages":[]}`, "holds no messages", "an empty session is an error, never a score"},
+		{"messages not a list", `{"sessionId":"s","projectHash":"p","messages":{}}`, "messages is not a list", "a record without its format's messages is refused"},
+		{"lines without messages", "{\"sessionId\":\"s\",\"projectHash\":\"p\"}\n{\"$set\":{\"summary\":\"x\"}}\n", "holds no messages", "JSON Lines with metadata only are empty too"},
+		{"not an object", "[1]", "not", "a list is not a session"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := formattest.Read(gemini.Chat, "chat.json", []byte(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Read: %v, want an error with %q (%s)", err, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestChat_Sniff(t *testing.T) {
+	formattest.SniffRejects(t, []string{
+		`{"sessionId":"x","type":"user","message":{"role":"user","content":"hi"}}`,
+		`{"projectHash":"x"}`,
+		`[{"role":"user","parts":[{"text":"hi"}]}]`,
+	}, gemini.Chat)
 }
