@@ -92,6 +92,12 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex-session/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "codex-session", 1, 5, []realTraj{
 			{0, "019c8bfe-ec25-79e0-97d7-bda6a9c575ff", 1, "mcp__cloud-associates__search_workflows [REDACTED_NAME_len=43_sha=c186413b] mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow mcp__cloud-associates__execute_workflow", `"[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]"`},
 		}, "Codex Desktop 0.104: MCP calls, one turn"},
+		{"gemini-cli/agentcmd-0.11.0-453aa339.jsonl", "gemini-cli", 1, 3, []realTraj{
+			{0, "453aa339-7d2b-4709-a41a-b0b73beaff85", 1, "read_file replace read_file", `{"absolute_path":"/private/tmp/gemini-test/created.txt"}`},
+		}, "Gemini CLI 0.11.0's stream of the session whose saved file is gemini-chat/agentcmd-…: the same calls"},
+		{"gemini-cli/oneshot-b35ecd66.jsonl", "gemini-cli", 1, 1, []realTraj{
+			{0, "b35ecd66-4ed8-43cd-b73b-9dd2eb9b2f4e", 1, "google_web_search", `{"query":"capital of columbia"}`},
+		}, "a stream of January 2026: the answer in two delta chunks"},
 		{"gemini-chat/agent-sessions-jsonl_v040.jsonl", "gemini-chat", 1, 1, []realTraj{
 			{0, "gemini_stage0_jsonl", 1, "run_shell_command", `{"command":"ls -F","description":"List files in the current directory."}`},
 		}, "the JSON Lines session shape: a metadata line, messages and a $set line"},
