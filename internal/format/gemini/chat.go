@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/trajeval/trajeval/internal/format/drift"
@@ -132,7 +133,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	}
 	rest := bytes.TrimSpace(data[d.InputOffset():])
 	if c.partial || len(rest) == 0 {
-		err = c.whole(first)
+		err = c.whole(first, messageLines(data))
 	} else {
 		err = c.lines(ctx, data)
 	}
@@ -148,7 +149,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 }
 
 // whole reads the one-object shape.
-func (c *chat) whole(v any) error {
+func (c *chat) whole(v any, lines []int) error {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return jsonl.NotARecord(c.in, 1, 1, "a Gemini CLI session is an object with sessionId and messages")
@@ -159,12 +160,57 @@ func (c *chat) whole(v any) error {
 		return &trajeval.TraceError{File: c.in.Name, Line: 1, Msg: "messages is not a list", Hint: "a Gemini CLI session's messages are a list of objects"}
 	}
 	for i, x := range msgs {
+		line := 1
+		if i < len(lines) {
+			line = lines[i]
+		}
 		msg, ok := x.(map[string]any)
 		if !ok {
-			c.warn(1, "", "message %d is not an object; skipped", i+1)
+			c.warn(line, "", "message %d is not an object; skipped", i+1)
 			continue
 		}
-		c.msgs = append(c.msgs, message{msg, 1})
+		c.msgs = append(c.msgs, message{msg, line})
+	}
+	return nil
+}
+
+// messageLines returns the line on which each message of the one-object
+// shape starts, as far as data is whole, so that warnings name the
+// message's line.
+func messageLines(data []byte) []int {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for d.More() {
+		key, err := d.Token()
+		if err != nil {
+			return nil
+		}
+		if key != "messages" {
+			var skip json.RawMessage
+			if d.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		if t, err := d.Token(); err != nil || t != json.Delim('[') {
+			return nil
+		}
+		var lines []int
+		for d.More() {
+			off := d.InputOffset()
+			for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
+				off++
+			}
+			line, _ := jsonl.Position(data, off)
+			lines = append(lines, line)
+			var skip json.RawMessage
+			if d.Decode(&skip) != nil {
+				return lines
+			}
+		}
+		return lines
 	}
 	return nil
 }
