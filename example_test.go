@@ -90,7 +90,7 @@ func ExampleReadOptions() {
 func ExampleFormats() {
 	fmt.Println(strings.Join(trajeval.Formats(), " "))
 	// Output:
-	// trajeval otlp otlp-proto codex-session langsmith langchain openai-agents openai-responses anthropic openai-chat vertex-dataset agentv adk-evalset adk-session tau2 codex claude-code gemini-cli gemini-chat mcp bfcl
+	// trajeval otlp otlp-proto codex-session langsmith langchain openai-agents openai-responses anthropic gemini-chat openai-chat vertex-dataset agentv adk-evalset adk-session tau2 codex claude-code gemini-cli mcp bfcl
 }
 
 // Run a suite and stream its results.

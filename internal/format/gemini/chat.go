@@ -53,12 +53,15 @@ import (
 //  6. Tokens are the sums of the gemini messages' tokens; the duration is
 //     lastUpdated less startTime.
 //  7. A message type, a field of the session, of a message or of a tool
-//     call, or a status this reader does not know is reported once per
-//     kind, with a count (see package drift).
+//     call, a status, or (in a checkpoint) a content role or part kind
+//     this reader does not know is reported once per kind, with a count
+//     (see package drift).
 //  8. A file with no message is an empty trace: an error, not a score.
 //
-// Gemini CLI's older logs.json (the user's prompts only) and the
-// checkpoints of /chat save hold no tool call results and are not read.
+// The checkpoints that /chat save writes (checkpoint-<tag>.json, a list of
+// Gemini API contents with functionCall and functionResponse parts) are
+// read as the same messages: see [chat.checkpoint]. Gemini CLI's older
+// logs.json holds the user's prompts only and is not read.
 var Chat trajeval.Format = chatFormat{}
 
 type chatFormat struct{}
@@ -66,8 +69,16 @@ type chatFormat struct{}
 func (chatFormat) Name() string { return "gemini-chat" }
 
 func (chatFormat) Sniff(head []byte) error {
-	if sniff.First(head) != '{' {
-		return &trajeval.SniffError{Why: "not a JSON object"}
+	switch sniff.First(head) {
+	case '[':
+		keys := sniff.FirstElementKeys(head)
+		if sniff.HasKey(keys, "role") && sniff.HasKey(keys, "parts") && !sniff.HasKey(keys, "content", "contents") {
+			return nil
+		}
+		return &trajeval.SniffError{Why: "not a list of Gemini contents (role and parts)"}
+	case '{':
+	default:
+		return &trajeval.SniffError{Why: "not a JSON object or list"}
 	}
 	keys := sniff.Keys(head)
 	if sniff.HasKey(keys, "sessionId") && sniff.HasKey(keys, "projectHash") {
@@ -100,6 +111,9 @@ func set(names ...string) map[string]bool {
 type message struct {
 	m    map[string]any
 	line int
+	// oneBatch: the message's calls are one model response (a checkpoint's
+	// content), whatever their timestamps.
+	oneBatch bool
 }
 
 type chat struct {
@@ -132,7 +146,9 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		first, c.partial = jsonl.Salvage(data), true
 	}
 	rest := bytes.TrimSpace(data[d.InputOffset():])
-	if c.partial || len(rest) == 0 {
+	if list, ok := first.([]any); ok {
+		err = c.checkpoint(list, messageLines(data))
+	} else if c.partial || len(rest) == 0 {
 		err = c.whole(first, messageLines(data))
 	} else {
 		err = c.lines(ctx, data)
@@ -169,17 +185,99 @@ func (c *chat) whole(v any, lines []int) error {
 			c.warn(line, "", "message %d is not an object; skipped", i+1)
 			continue
 		}
-		c.msgs = append(c.msgs, message{msg, line})
+		c.msgs = append(c.msgs, message{m: msg, line: line})
 	}
 	return nil
 }
 
+// partKinds are the keys of a Gemini API Part.
+var partKinds = set("text", "functionCall", "functionResponse", "thought", "thoughtSignature", "inlineData",
+	"fileData", "executableCode", "codeExecutionResult", "videoMetadata")
+
+// checkpoint reads what /chat save writes, a list of Gemini API contents,
+// as the messages of a session: a user content's text is a user message,
+// a model content is a gemini message whose functionCall parts are its
+// tool calls, one response, and the functionResponse parts of the user
+// content after it are their results, paired by id, else by name.
+func (c *chat) checkpoint(list []any, lines []int) error {
+	var open []map[string]any // calls without a response yet
+	for i, x := range list {
+		line := 1
+		if i < len(lines) {
+			line = lines[i]
+		}
+		content, ok := x.(map[string]any)
+		if !ok {
+			return jsonl.NotARecord(c.in, line, 1, "a checkpoint is a list of Gemini contents, objects with role and parts")
+		}
+		parts, _ := content["parts"].([]any)
+		var text strings.Builder
+		var calls []any
+		for _, p := range parts {
+			part, _ := p.(map[string]any)
+			c.unknownKeys(part, partKinds, "part", line)
+			if s, ok := part["text"].(string); ok && part["thought"] != true {
+				text.WriteString(s)
+			}
+			if fc, ok := part["functionCall"].(map[string]any); ok {
+				call := map[string]any{"id": fc["id"], "name": fc["name"], "args": fc["args"]}
+				if call["id"] == nil {
+					delete(call, "id")
+				}
+				calls = append(calls, call)
+				open = append(open, call)
+			}
+			if fr, ok := part["functionResponse"].(map[string]any); ok {
+				open = answer(open, fr)
+			}
+		}
+		switch role, _ := content["role"].(string); role {
+		case "user":
+			if text.Len() > 0 {
+				c.msgs = append(c.msgs, message{m: map[string]any{"type": "user", "content": text.String()}, line: line})
+			}
+		case "model":
+			c.msgs = append(c.msgs, message{m: map[string]any{"type": "gemini", "content": text.String(), "toolCalls": calls}, line: line, oneBatch: true})
+		default:
+			c.unknown.Saw("content role", role, line)
+		}
+	}
+	return nil
+}
+
+// answer gives the call that fr answers (by id, else the first open call
+// of its name) its result and status, and returns the calls still open.
+func answer(open []map[string]any, fr map[string]any) []map[string]any {
+	for i, call := range open {
+		if id, ok := fr["id"].(string); ok && id != "" && call["id"] != nil && call["id"] != id {
+			continue
+		}
+		if call["name"] != fr["name"] {
+			continue
+		}
+		call["result"] = []any{map[string]any{"functionResponse": fr}}
+		call["status"] = "success"
+		if r, _ := fr["response"].(map[string]any); r["error"] != nil {
+			call["status"] = "error"
+		}
+		return slices.Delete(open, i, i+1)
+	}
+	return open
+}
+
 // messageLines returns the line on which each message of the one-object
-// shape starts, as far as data is whole, so that warnings name the
-// message's line.
+// shape (or each content of a checkpoint) starts, as far as data is whole,
+// so that warnings name the message's line.
 func messageLines(data []byte) []int {
 	d := json.NewDecoder(bytes.NewReader(data))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+	t, err := d.Token()
+	if err != nil {
+		return nil
+	}
+	if t == json.Delim('[') {
+		return elementLines(d, data)
+	}
+	if t != json.Delim('{') {
 		return nil
 	}
 	for d.More() {
@@ -197,22 +295,28 @@ func messageLines(data []byte) []int {
 		if t, err := d.Token(); err != nil || t != json.Delim('[') {
 			return nil
 		}
-		var lines []int
-		for d.More() {
-			off := d.InputOffset()
-			for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
-				off++
-			}
-			line, _ := jsonl.Position(data, off)
-			lines = append(lines, line)
-			var skip json.RawMessage
-			if d.Decode(&skip) != nil {
-				return lines
-			}
-		}
-		return lines
+		return elementLines(d, data)
 	}
 	return nil
+}
+
+// elementLines returns the lines on which the elements of the list d has
+// just opened start.
+func elementLines(d *json.Decoder, data []byte) []int {
+	var lines []int
+	for d.More() {
+		off := d.InputOffset()
+		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
+			off++
+		}
+		line, _ := jsonl.Position(data, off)
+		lines = append(lines, line)
+		var skip json.RawMessage
+		if d.Decode(&skip) != nil {
+			return lines
+		}
+	}
+	return lines
 }
 
 func (c *chat) setMeta(m map[string]any, line int) {
@@ -255,11 +359,11 @@ func (c *chat) lines(ctx context.Context, data []byte) error {
 			id, _ := m["id"].(string)
 			for i := range c.msgs {
 				if id != "" && c.msgs[i].m["id"] == id {
-					c.msgs[i] = message{m, n}
+					c.msgs[i] = message{m: m, line: n}
 					return nil
 				}
 			}
-			c.msgs = append(c.msgs, message{m, n})
+			c.msgs = append(c.msgs, message{m: m, line: n})
 		default:
 			c.unknown.Saw("line", firstKey(m), n)
 		}
@@ -349,7 +453,11 @@ func (c *chat) build() *trajeval.Trajectory {
 			} else if s := contentText(m["content"]); s != "" {
 				final = &s
 			}
-			for _, batch := range batches(calls) {
+			bs := batches(calls)
+			if msg.oneBatch {
+				bs = [][]map[string]any{slices.Concat(bs...)}
+			}
+			for _, batch := range bs {
 				group := 0
 				if len(batch) > 1 {
 					groups++
@@ -423,6 +531,7 @@ func (c *chat) step(call map[string]any, turn, group, line int) trajeval.Step {
 		if e := resp["error"]; e != nil {
 			s.ErrorMessage = text(e)
 		}
+	case "":
 	default:
 		if !statuses[status] {
 			c.unknown.Saw("tool call status", status, line)

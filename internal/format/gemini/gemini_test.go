@@ -53,6 +53,6 @@ func TestChat_Sniff(t *testing.T) {
 	formattest.SniffRejects(t, []string{
 		`{"sessionId":"x","type":"user","message":{"role":"user","content":"hi"}}`,
 		`{"projectHash":"x"}`,
-		`[{"role":"user","parts":[{"text":"hi"}]}]`,
+		`[{"role":"user","content":"hi"}]`,
 	}, gemini.Chat)
 }
