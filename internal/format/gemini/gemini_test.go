@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -55,4 +56,13 @@ func TestChat_Sniff(t *testing.T) {
 		`{"projectHash":"x"}`,
 		`[{"role":"user","content":"hi"}]`,
 	}, gemini.Chat)
+}
+
+func TestFormat_SniffOutputJSON(t *testing.T) {
+	head := `{"session_id":"c2f3","response":"4","stats":{"tools":{"totalCalls":1,"byName":{"read_file":{"count":1}}}}}`
+	err := gemini.Format.Sniff([]byte(head))
+	var se *trajeval.SniffError
+	if !errors.As(err, &se) || !strings.Contains(se.Why, "stream-json") {
+		t.Errorf("Sniff: %v, want a refusal that points to stream-json (the json output holds no calls to score)", err)
+	}
 }
