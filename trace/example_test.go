@@ -44,5 +44,5 @@ func ExampleReadOptions() {
 func ExampleFormats() {
 	fmt.Println(strings.Join(trace.Formats(), " "))
 	// Output:
-	// trajeval otlp otlp-proto codex-session langsmith langchain openai-agents openai-responses anthropic openai-chat vertex-dataset agentv adk-evalset adk-session tau2 codex claude-code gemini-cli mcp bfcl
+	// trajeval otlp otlp-proto codex-session langsmith langchain openai-agents openai-responses anthropic gemini-chat openai-chat vertex-dataset agentv adk-evalset adk-session tau2 codex claude-code gemini-cli mcp bfcl
 }

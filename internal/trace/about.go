@@ -20,6 +20,7 @@ var abouts = map[string]string{
 	"codex-session":    "Codex session files (~/.codex/sessions/…/rollout-*.jsonl)",
 	"claude-code":      "Claude Code's stream-json output and session transcripts (~/.claude/projects)",
 	"gemini-cli":       "the JSON Lines of gemini -p --output-format stream-json",
+	"gemini-chat":      "Gemini CLI's saved sessions (~/.gemini/tmp/<project hash>/chats/session-*.json)",
 	"mcp":              "Model Context Protocol traffic: JSON-RPC messages as JSON Lines",
 	"bfcl":             "Berkeley Function Calling Leaderboard result files: {id, result} per line, the decoded calls",
 	"vertex-dataset":   "Vertex AI Gen AI evaluation datasets: the predicted_trajectory of each JSON Lines row",

@@ -25,6 +25,7 @@ var benchInputs = map[string]string{
 	"codex":            "codex/testdata/codex/run.jsonl",
 	"codex-session":    "codex/testdata/codex-session/drift.jsonl",
 	"gemini-cli":       "gemini/testdata/gemini-cli/session.jsonl",
+	"gemini-chat":      "gemini/testdata/gemini-chat/session.json",
 	"langchain":        "langchain/testdata/langchain/state.json",
 	"langsmith":        "langchain/testdata/langsmith/repr.jsonl",
 	"mcp":              "mcp/testdata/mcp/session.jsonl",

@@ -31,7 +31,9 @@ import (
 //     shape, their first line and state lines) is Codex's own.
 //  4. LangChain runs and messages, OpenAI Agents and Responses and
 //     Anthropic before OpenAI Chat, whose messages list is the loosest
-//     shape: each of them is a chat log with something more.
+//     shape: each of them is a chat log with something more. Gemini CLI's
+//     saved chats too: their checkpoints are lists of {role, parts}
+//     contents, which OpenAI Chat would claim and read without a call.
 //  5. A Vertex dataset's rows may carry an id, so it goes before AgentV's
 //     JSON Lines with an id per line.
 //  6. The rest claim shapes of their own (ADK eval sets and sessions,
@@ -47,6 +49,7 @@ var formats = []trajeval.Format{
 	openai.Agents,
 	openai.Responses,
 	anthropic.Format,
+	gemini.Chat,
 	openai.Chat,
 	vertex.Format,
 	agentv.Format,

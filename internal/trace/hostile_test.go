@@ -39,6 +39,7 @@ var hostileSamples = map[string]string{
 	"codex":            "codex/testdata/codex/run.jsonl",
 	"codex-session":    "codex/testdata/codex-session/drift.jsonl",
 	"gemini-cli":       "gemini/testdata/gemini-cli/session.jsonl",
+	"gemini-chat":      "gemini/testdata/gemini-chat/session.json",
 	"langchain":        "langchain/testdata/langchain/state.json",
 	"langsmith":        "langchain/testdata/langsmith/repr.jsonl",
 	"mcp":              "mcp/testdata/mcp/session.jsonl",

@@ -120,6 +120,21 @@ func TestRead_realFiles(t *testing.T) {
 		{"openai-agents/agents-js-0.1-guardrail.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "lookup_stock@Order_agent ship_order@Order_agent", `{"sku":"A-100"}`},
 		}, "the Agents SDK 0.1's export: a guardrail span is no call, the second tool's error span is a failed call"},
+		{"gemini-cli/agentcmd-0.11.0-453aa339.jsonl", "gemini-cli", 1, 3, []realTraj{
+			{0, "453aa339-7d2b-4709-a41a-b0b73beaff85", 1, "read_file replace read_file", `{"absolute_path":"/private/tmp/gemini-test/created.txt"}`},
+		}, "Gemini CLI 0.11.0's stream of the session whose saved file is gemini-chat/agentcmd-…: the same calls"},
+		{"gemini-cli/oneshot-b35ecd66.jsonl", "gemini-cli", 1, 1, []realTraj{
+			{0, "b35ecd66-4ed8-43cd-b73b-9dd2eb9b2f4e", 1, "google_web_search", `{"query":"capital of columbia"}`},
+		}, "a stream of January 2026: the answer in two delta chunks"},
+		{"gemini-chat/agent-sessions-jsonl_v040.jsonl", "gemini-chat", 1, 1, []realTraj{
+			{0, "gemini_stage0_jsonl", 1, "run_shell_command", `{"command":"ls -F","description":"List files in the current directory."}`},
+		}, "the JSON Lines session shape: a metadata line, messages and a $set line"},
+		{"gemini-chat/agentcmd-session-2025-10-29T10-36-453aa339.json", "gemini-chat", 1, 3, []realTraj{
+			{0, "453aa339-7d2b-4709-a41a-b0b73beaff85", 1, "read_file replace read_file", `{"absolute_path":"/private/tmp/gemini-test/created.txt"}`},
+		}, "a saved session, one object: one call per gemini message"},
+		{"gemini-chat/codemie-session-2026-01-16T11-01-file-ops-37b7abef.json", "gemini-chat", 1, 14, []realTraj{
+			{0, "37b7abef-713d-4522-85f0-8ff15a4e6d17", 5, "write_todos delegate_to_agent write_todos read_file read_file read_file write_todos search_file_content read_file write_file read_file write_file read_file write_file", ""},
+		}, "five prompts; one gemini message holds three batches of calls"},
 		{"openai-agents/agents-js-handoff.json", "openai-agents", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@Weather_agent get_time@Weather_agent", `{"city":"Paris"}`},
 		}, "the Agents SDK's trace export: the handoff is no call, the two tools are the weather agent's"},

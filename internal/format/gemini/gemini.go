@@ -73,6 +73,10 @@ func (format) Sniff(head []byte) error {
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not JSON Lines of objects"}
 	}
+	if keys := sniff.Keys(head); sniff.HasKey(keys, "response") && sniff.HasKey(keys, "stats") {
+		return &trajeval.SniffError{Closeness: 60, Why: "this looks like Gemini CLI's --output-format json, which holds the answer and counts of calls but no calls: " +
+			"record with --output-format stream-json, or read the session Gemini CLI saved in ~/.gemini/tmp/<project hash>/chats"}
+	}
 	closeness := 0
 	for _, line := range sniff.Lines(head, 5) {
 		var e struct {

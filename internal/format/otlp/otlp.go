@@ -279,6 +279,7 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 
 // emitAll yields the trajectories, each partial when damage was read past.
 func (r *reader) emitAll(ctx context.Context, yield func(*trajeval.Trajectory) error) error {
+	r.reportDrift()
 	return r.emit(ctx, func(t *trajeval.Trajectory) error {
 		t.Partial = t.Partial || r.damaged
 		return yield(t)

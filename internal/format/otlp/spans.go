@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/drift"
 )
 
 type role uint8
@@ -82,6 +83,9 @@ type reader struct {
 	nspans int
 	lines  int
 	warned map[string]bool
+	// unknown counts the GenAI operations and OpenInference kinds not
+	// known (see unread).
+	unknown drift.Unknown
 	// damaged is set when damage was read past leniently: any trace may
 	// have lost spans, so every trajectory is partial.
 	damaged bool
@@ -210,6 +214,8 @@ func (r *reader) addSpan(ps ptrace.Span, line int, resConv string) {
 	case op == "chat" || op == "generate_content" || op == "text_completion" || oiKind == "LLM" || isLegacyChat(attrs):
 		s.role = roleChat
 		r.addChat(tb, s, attrs, w)
+	default:
+		r.unread(attrs, oiKind, line)
 	}
 	if (s.role == roleTool || s.role == roleAgent) && !tb.spanTurns {
 		tb.spanTurns = true
