@@ -10,3 +10,6 @@ var (
 	AppendPacked = appendPacked
 	Unsqueeze    = unsqueeze
 )
+
+// AppendDetails is appendDetails, for its tests.
+var AppendDetails = appendDetails

@@ -149,11 +149,13 @@ func packDetails(evals []trajeval.Result) ([]byte, error) {
 	if !some {
 		return nil, nil
 	}
-	data, err := json.Marshal(ds)
-	if err != nil {
+	c := getCompressor()
+	defer c.put()
+	var err error
+	if c.json, err = appendDetails(c.json[:0], ds); err != nil {
 		return nil, fmt.Errorf("details: %w", err)
 	}
-	return squeeze(data), nil
+	return squeeze(c.json), nil
 }
 
 // unpackDetails sets the details of evals from what packDetails wrote.

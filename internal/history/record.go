@@ -237,15 +237,25 @@ func (r *Recorder) write(ctx context.Context) {
 	}
 }
 
-// A compressor holds the buffer of the canonical JSON that compress
-// reuses, so that compressing a trajectory allocates only the bytes it
-// returns.
+// A compressor holds the buffer of the JSON that compress and
+// packDetails reuse, so that compressing a trajectory or details
+// allocates only the bytes it returns.
 type compressor struct{ json []byte }
 
 var compressors = sync.Pool{New: func() any { return new(compressor) }}
 
+func getCompressor() *compressor { return compressors.Get().(*compressor) }
+
+// put gives c back for the next value.
+func (c *compressor) put() {
+	if cap(c.json) > maxKept {
+		c.json = nil
+	}
+	compressors.Put(c)
+}
+
 // maxKept is the largest buffer a compressor keeps for the next
-// trajectory: one huge trajectory must not hold its memory for the run.
+// value: one huge trajectory must not hold its memory for the run.
 const maxKept = 1 << 20
 
 // compress returns the canonical JSON of t, compressed (see squeeze); nil
@@ -254,13 +264,8 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if t == nil {
 		return nil, nil
 	}
-	c := compressors.Get().(*compressor)
-	defer func() {
-		if cap(c.json) > maxKept {
-			c.json = nil
-		}
-		compressors.Put(c)
-	}()
+	c := getCompressor()
+	defer c.put()
 	var err error
 	if c.json, err = trajeval.AppendJSON(c.json[:0], t); err != nil {
 		return nil, err
