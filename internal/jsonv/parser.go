@@ -213,6 +213,12 @@ func (p *Parser) raw() ([]byte, bool) {
 	start := p.pos
 	ascii := true
 	for p.pos < len(p.data) {
+		for p.pos < len(p.data) && plain[p.data[p.pos]] {
+			p.pos++
+		}
+		if p.pos == len(p.data) {
+			break
+		}
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
@@ -233,6 +239,15 @@ func (p *Parser) raw() ([]byte, bool) {
 	}
 	return nil, false
 }
+
+// plain holds the bytes that stand for themselves in a string: printable
+// ASCII but the quote and the backslash. raw skips them with one look-up.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escaped reads the rest of a string that holds an escape, from its start.
 func (p *Parser) escaped(start int) ([]byte, bool) {
