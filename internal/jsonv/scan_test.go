@@ -3,6 +3,7 @@ package jsonv_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -94,6 +95,41 @@ func BenchmarkParser_Value(b *testing.B) {
 		p.Reset(data)
 		if _, ok := p.Value(); !ok {
 			b.Fatal("Parser refuses the record")
+		}
+	}
+}
+
+// TestParser_Value_reuse reads records one after the other with one
+// Parser, as the readers do: values that repeat come back equal, and no
+// value changes when the Parser reads on.
+func TestParser_Value_reuse(t *testing.T) {
+	inputs := []struct {
+		in       string
+		accepted bool // false: the Parser says no, encoding/json is the answer
+		reason   string
+	}{
+		{`{"a":["ok",10,[1,[2,"x"]],{"b":"ok"}],"c":-1.5e3}`, true, "strings, numbers and nested arrays"},
+		{`["ok",10,"ok",10,[],[[]],"10"]`, true, "the same text as a string and as a number stays apart"},
+		{`[1,[2,[3,` + "\"\\u00e9\"" + `]],4]`, true, "an escaped string in a nested array"},
+		{`[1,[2,` + "\"\xff\"" + `],3]`, false, "an array cut short by a refusal leaves nothing behind for the next"},
+		{`["` + strings.Repeat("long", 30) + `",` + strings.Repeat("9", 100) + `]`, true, "values too long to keep"},
+	}
+	var p jsonv.Parser
+	var kept []any
+	for _, round := range []string{"first", "again"} {
+		for i, tt := range inputs {
+			want, wantOK := stdDecode([]byte(tt.in))
+			p.Reset([]byte(tt.in))
+			got, ok := p.Value()
+			ok = ok && p.End()
+			if ok && (!wantOK || !reflect.DeepEqual(got, want)) || !ok && tt.accepted {
+				t.Errorf("%s, %q: Value = %#v, %v; encoding/json %#v, %v: %s", round, tt.in, got, ok, want, wantOK, tt.reason)
+			}
+			if round == "first" {
+				kept = append(kept, got)
+			} else if tt.accepted && !reflect.DeepEqual(kept[i], want) {
+				t.Errorf("%q read first is now %#v: later reads must not change it", tt.in, kept[i])
+			}
 		}
 	}
 }
