@@ -233,25 +233,45 @@ func validText(s string) string {
 
 // validValue is validText for every string of a JSON value, keys
 // included; v itself comes back when all are valid, as they are for
-// values decoded from JSON.
+// values decoded from JSON. Only what changes is stored again: a value
+// left as it is costs neither a map assignment nor a new interface.
 func validValue(v any) any {
 	switch x := v.(type) {
 	case string:
-		return validText(x)
+		if !utf8.ValidString(x) {
+			return validText(x)
+		}
 	case []any:
 		for i, e := range x {
-			x[i] = validValue(e)
+			if r, ok := revalid(e); ok {
+				x[i] = r
+			}
 		}
 	case map[string]any:
 		for k, e := range x {
 			if !utf8.ValidString(k) {
 				delete(x, k)
-				k = validText(k)
+				x[validText(k)] = validValue(e)
+			} else if r, ok := revalid(e); ok {
+				x[k] = r
 			}
-			x[k] = validValue(e)
 		}
 	}
 	return v
+}
+
+// revalid is validValue for a member of a list or an object: ok when
+// the member is a string that must be replaced by r. Lists and objects
+// are fixed in place.
+func revalid(e any) (r any, ok bool) {
+	if s, isText := e.(string); isText {
+		if utf8.ValidString(s) {
+			return nil, false
+		}
+		return validText(s), true
+	}
+	validValue(e)
+	return nil, false
 }
 
 // The wire shapes below give the exact field names of the canonical JSON

@@ -2,6 +2,7 @@ package trajeval_test
 
 import (
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -83,4 +84,27 @@ func deref[T any](p *T) any {
 		return nil
 	}
 	return *p
+}
+
+func TestTrajectory_Finish_validText(t *testing.T) {
+	tests := []struct {
+		name       string
+		args, want any
+		reason     string
+	}{
+		{"string", "a\xffb", "a\uFFFDb", "a bad byte becomes U+FFFD"},
+		{"in a list", []any{"ok", "x\xfe", []any{"\xff"}}, []any{"ok", "x\uFFFD", []any{"\uFFFD"}}, "lists are fixed in place, nested ones too"},
+		{"in an object", map[string]any{"a": "\xff", "b": map[string]any{"c": "d\xff"}, "e": "ok"}, map[string]any{"a": "\uFFFD", "b": map[string]any{"c": "d\uFFFD"}, "e": "ok"}, "objects' values are fixed, nested ones too"},
+		{"a key", map[string]any{"k\xff": []any{"v\xff"}}, map[string]any{"k\uFFFD": []any{"v\uFFFD"}}, "a key is fixed with its value"},
+		{"all valid", map[string]any{"a": []any{"b", 1.5, nil}}, map[string]any{"a": []any{"b", 1.5, nil}}, "valid values come back as they are"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := trajeval.Trajectory{Steps: []trajeval.Step{{Args: tt.args, Result: tt.args}}}
+			tr.Finish()
+			if s := tr.Steps[0]; !reflect.DeepEqual(s.Args, tt.want) || !reflect.DeepEqual(s.Result, tt.want) {
+				t.Errorf("args %#v, result %#v; want %#v: %s", s.Args, s.Result, tt.want, tt.reason)
+			}
+		})
+	}
 }

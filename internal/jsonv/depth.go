@@ -41,6 +41,12 @@ const DepthHint = "no trace nests this deep: the file is corrupt or hostile, and
 func CheckDepth(data []byte) error {
 	depth, line, lineStart := 0, 1, 0
 	for i := 0; i < len(data); i++ {
+		for i < len(data) && !depthStop[data[i]] {
+			i++
+		}
+		if i == len(data) {
+			break
+		}
 		switch data[i] {
 		case '{', '[':
 			if depth++; depth > MaxDepth {
@@ -62,10 +68,24 @@ func CheckDepth(data []byte) error {
 	return nil
 }
 
+// depthStop holds the bytes CheckDepth looks at, and stringStop those
+// that end or escape a string or break its line: the loops skip every
+// other byte with one look-up.
+var (
+	depthStop  = [256]bool{'{': true, '[': true, '}': true, ']': true, '"': true, '\n': true}
+	stringStop = [256]bool{'"': true, '\\': true, '\n': true}
+)
+
 // stringEnd returns the index of the quote that ends the string starting
 // at i, of the raw newline that breaks it, or len(data).
 func stringEnd(data []byte, i int) int {
 	for ; i < len(data); i++ {
+		for i < len(data) && !stringStop[data[i]] {
+			i++
+		}
+		if i == len(data) {
+			break
+		}
 		switch data[i] {
 		case '"', '\n':
 			return i

@@ -28,6 +28,13 @@ type Parser struct {
 	// from the name's length and ends: most names are found there
 	// without hashing.
 	recent [256]string
+	// boxed holds, in slots picked the same way, the last short string
+	// or number Value returned, boxed: values that repeat from record to
+	// record ("ok", 10) come back without allocating.
+	boxed [256]any
+	// elems holds the elements of the arrays Value is reading, so that
+	// each array is allocated once, at its length.
+	elems []any
 }
 
 // maxDepth is the limit on nesting: deeper input is refused before any
@@ -187,7 +194,7 @@ func (p *Parser) intern(b []byte) string {
 	if len(b) == 0 || len(b) > maxNameLen {
 		return string(b)
 	}
-	slot := (len(b)*31 + int(b[0])*7 + int(b[len(b)-1])) & (len(p.recent) - 1)
+	slot := slot(b, 0)
 	if s := p.recent[slot]; s == string(b) {
 		return s
 	}
@@ -213,6 +220,12 @@ func (p *Parser) raw() ([]byte, bool) {
 	start := p.pos
 	ascii := true
 	for p.pos < len(p.data) {
+		for p.pos < len(p.data) && plain[p.data[p.pos]] {
+			p.pos++
+		}
+		if p.pos == len(p.data) {
+			break
+		}
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
@@ -233,6 +246,15 @@ func (p *Parser) raw() ([]byte, bool) {
 	}
 	return nil, false
 }
+
+// plain holds the bytes that stand for themselves in a string: printable
+// ASCII but the quote and the backslash. raw skips them with one look-up.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escaped reads the rest of a string that holds an escape, from its start.
 func (p *Parser) escaped(start int) ([]byte, bool) {
@@ -323,6 +345,15 @@ func (p *Parser) hex4() (rune, bool) {
 func (p *Parser) Number() (string, bool) {
 	p.space()
 	start := p.pos
+	if !p.numberEnd() {
+		return "", false
+	}
+	return string(p.data[start:p.pos]), true
+}
+
+// numberEnd reports whether a number is at pos, and moves pos past it
+// when one is.
+func (p *Parser) numberEnd() bool {
 	d := p.data
 	i := p.pos
 	if i < len(d) && d[i] == '-' {
@@ -336,12 +367,12 @@ func (p *Parser) Number() (string, bool) {
 			i++
 		}
 	default:
-		return "", false
+		return false
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return "", false
+			return false
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
@@ -353,14 +384,51 @@ func (p *Parser) Number() (string, bool) {
 			i++
 		}
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return "", false
+			return false
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
 		}
 	}
 	p.pos = i
-	return string(d[start:i]), true
+	return true
+}
+
+// slot picks the slot of recent or boxed for b, not empty.
+func slot(b []byte, kind int) int {
+	return (len(b)*31 + int(b[0])*7 + int(b[len(b)-1]) + kind*13) & 255
+}
+
+// box returns b as a string, or as a json.Number when number, boxed; a
+// short one from boxed when the last value in its slot is the same.
+func (p *Parser) box(b []byte, number bool) any {
+	if len(b) == 0 || len(b) > maxNameLen {
+		if number {
+			return json.Number(b)
+		}
+		return string(b)
+	}
+	kind := 0
+	if number {
+		kind = 1
+	}
+	i := slot(b, kind)
+	switch v := p.boxed[i].(type) {
+	case string:
+		if !number && v == string(b) {
+			return p.boxed[i]
+		}
+	case json.Number:
+		if number && string(v) == string(b) {
+			return p.boxed[i]
+		}
+	}
+	var v any = string(b)
+	if number {
+		v = json.Number(b)
+	}
+	p.boxed[i] = v
+	return v
 }
 
 // Value reads any value into the data model: nil, bool, string,
@@ -377,15 +445,26 @@ func (p *Parser) Value() (any, bool) {
 		})
 		return m, ok
 	case '[':
-		a := []any{}
+		base := len(p.elems)
 		ok := p.Array(func() bool {
 			v, ok := p.Value()
-			a = append(a, v)
+			p.elems = append(p.elems, v)
 			return ok
 		})
+		a := make([]any, len(p.elems)-base)
+		copy(a, p.elems[base:])
+		clear(p.elems[base:]) // keep no value alive
+		p.elems = p.elems[:base]
 		return a, ok
 	case '"':
-		return p.Str()
+		if p.Peek() != '"' {
+			return nil, false
+		}
+		b, ok := p.raw()
+		if !ok {
+			return nil, false
+		}
+		return p.box(b, false), true
 	case 't':
 		return true, p.literal("true")
 	case 'f':
@@ -394,8 +473,11 @@ func (p *Parser) Value() (any, bool) {
 		return nil, p.literal("null")
 	default:
 		if c == '-' || c >= '0' && c <= '9' {
-			n, ok := p.Number()
-			return json.Number(n), ok
+			start := p.pos
+			if !p.numberEnd() {
+				return nil, false
+			}
+			return p.box(p.data[start:p.pos], true), true
 		}
 	}
 	return nil, false
