@@ -1,6 +1,7 @@
 package trajeval
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -388,4 +389,247 @@ func (e *encoder) strOrNull(s string) {
 // invalid UTF-8 as \ufffd.
 func (e *encoder) str(s string) {
 	e.b = jsonv.AppendString(e.b, s, true)
+}
+
+// AppendDetailsJSON appends the JSON of d (null for a nil one) to dst,
+// byte for byte what encoding/json writes for it, without reflection:
+// with escapeHTML, what json.Marshal writes; without, what an Encoder
+// with SetEscapeHTML(false) writes, less the newline. Notes, a dialect's
+// own values, go through encoding/json. On an error (Notes encoding/json
+// refuses) dst comes back unchanged.
+func AppendDetailsJSON(dst []byte, d *Details, escapeHTML bool) ([]byte, error) {
+	e := detailsEncoder{b: dst, html: escapeHTML}
+	if err := e.details(d); err != nil {
+		return dst, err
+	}
+	return e.b, nil
+}
+
+type detailsEncoder struct {
+	b       []byte
+	html    bool         // <, >, & escaped, as json.Marshal does
+	compact bytes.Buffer // an argument difference's JSON text, compacted, when html
+}
+
+func (e *detailsEncoder) details(d *Details) error {
+	if d == nil {
+		e.b = append(e.b, "null"...)
+		return nil
+	}
+	e.b = append(e.b, '{')
+	if d.Mode != "" {
+		e.b = append(e.b, `"mode":`...)
+		e.str(d.Mode)
+		e.b = append(e.b, ',')
+	}
+	e.b = append(e.b, `"hits":`...)
+	e.int(d.Hits)
+	e.b = append(e.b, `,"expected":`...)
+	e.int(d.Expected)
+	e.b = append(e.b, `,"actual":`...)
+	e.int(d.Actual)
+	if len(d.Matched) > 0 {
+		e.b = append(e.b, `,"matched":[`...)
+		for i, p := range d.Matched {
+			e.comma(i)
+			e.b = append(e.b, `{"item":`...)
+			e.int(p.Item)
+			e.b = append(e.b, `,"step":`...)
+			e.int(p.Step)
+			e.b = append(e.b, `,"tool":`...)
+			e.str(p.Tool)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Missing) > 0 {
+		e.b = append(e.b, `,"missing":[`...)
+		for i := range d.Missing {
+			e.comma(i)
+			e.missing(&d.Missing[i])
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Extra) > 0 {
+		e.b = append(e.b, `,"extra":[`...)
+		for i, x := range d.Extra {
+			e.comma(i)
+			e.b = append(e.b, `{"step":`...)
+			e.int(x.Step)
+			e.b = append(e.b, `,"tool":`...)
+			e.str(x.Tool)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Checks) > 0 {
+		e.b = append(e.b, `,"checks":[`...)
+		for i, c := range d.Checks {
+			e.comma(i)
+			e.b = append(e.b, `{"name":`...)
+			e.str(c.Name)
+			e.b = append(e.b, `,"status":`...)
+			e.str(c.Status)
+			if c.Message != "" {
+				e.b = append(e.b, `,"message":`...)
+				e.str(c.Message)
+			}
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if len(d.Warnings) > 0 {
+		e.b = append(e.b, `,"warnings":`...)
+		e.strs(d.Warnings)
+	}
+	if s := d.Scope; s != nil {
+		e.b = append(e.b, `,"scope":{"agents":`...)
+		e.strs(s.Agents)
+		if s.IncludeSubagents {
+			e.b = append(e.b, `,"include_subagents":true`...)
+		}
+		e.b = append(e.b, `,"in_scope":`...)
+		e.strs(s.InScope)
+		e.b = append(e.b, `,"steps":`...)
+		e.int(s.Steps)
+		e.b = append(e.b, `,"of":`...)
+		e.int(s.Of)
+		e.b = append(e.b, '}')
+	}
+	if len(d.Notes) > 0 {
+		e.b = append(e.b, `,"notes":`...)
+		if err := e.any(d.Notes); err != nil {
+			return err
+		}
+	}
+	e.b = append(e.b, '}')
+	return nil
+}
+
+func (e *detailsEncoder) missing(m *Missing) {
+	e.b = append(e.b, `{"item":`...)
+	e.int(m.Item)
+	e.b = append(e.b, `,"tool":`...)
+	e.str(m.Tool)
+	if len(m.Near) > 0 {
+		e.b = append(e.b, `,"near":[`...)
+		for i, n := range m.Near {
+			e.comma(i)
+			e.b = append(e.b, `{"step":`...)
+			e.int(n.Step)
+			e.b = append(e.b, `,"tool":`...)
+			e.str(n.Tool)
+			if len(n.Diffs) > 0 {
+				e.b = append(e.b, `,"diffs":[`...)
+				for j, d := range n.Diffs {
+					e.comma(j)
+					e.argDiff(d)
+				}
+				e.b = append(e.b, ']')
+			}
+			if n.Why != "" {
+				e.b = append(e.b, `,"why":`...)
+				e.str(n.Why)
+			}
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	e.b = append(e.b, '}')
+}
+
+// argDiff writes d as encoding/json does: its MarshalJSON's object,
+// compacted, with <, >, &, U+2028 and U+2029 escaped when e.html is set.
+// A side that is JSON text is written as that text, any other as a string.
+func (e *detailsEncoder) argDiff(d ArgDiff) {
+	e.b = append(e.b, `{"path":`...)
+	e.str(d.Path)
+	side := func(key, text, none string) {
+		if text == none {
+			return
+		}
+		e.b = append(e.b, `,"`...)
+		e.b = append(e.b, key...)
+		e.b = append(e.b, `":`...)
+		if !json.Valid([]byte(text)) {
+			e.str(text)
+			return
+		}
+		// Valid text: Compact cannot fail.
+		if !e.html {
+			buf := bytes.NewBuffer(e.b)
+			_ = json.Compact(buf, []byte(text))
+			e.b = buf.Bytes()
+			return
+		}
+		e.compact.Reset()
+		_ = json.Compact(&e.compact, []byte(text))
+		e.b = appendEscapedHTML(e.b, e.compact.Bytes())
+	}
+	side("want", d.Want, ArgAbsent)
+	side("got", d.Got, ArgMissing)
+	e.b = append(e.b, '}')
+}
+
+// appendEscapedHTML appends the compact JSON text data to b with <, > and
+// & escaped, and U+2028 and U+2029, as json.Marshal escapes the JSON a
+// Marshaler returns: in valid JSON they stand only inside strings.
+func appendEscapedHTML(b, data []byte) []byte {
+	start := 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '<' || c == '>' || c == '&':
+			b = append(b, data[start:i]...)
+			b = append(b, `\u00`...)
+			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+			start = i + 1
+		case c == 0xe2 && i+2 < len(data) && data[i+1] == 0x80 && data[i+2]&^1 == 0xa8:
+			b = append(b, data[start:i]...)
+			b = append(b, `\u202`...)
+			b = append(b, "0123456789abcdef"[data[i+2]&0xf])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(b, data[start:]...)
+}
+
+// any writes v with encoding/json, escaping HTML as e.html says.
+func (e *detailsEncoder) any(v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(e.html)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	e.b = append(e.b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})...)
+	return nil
+}
+
+func (e *detailsEncoder) comma(i int) {
+	if i > 0 {
+		e.b = append(e.b, ',')
+	}
+}
+
+func (e *detailsEncoder) int(n int) { e.b = strconv.AppendInt(e.b, int64(n), 10) }
+
+// str writes s as encoding/json does: quote, backslash and control
+// characters escaped, U+2028 and U+2029 too, invalid UTF-8 as \ufffd, and
+// <, > and & when e.html is set.
+func (e *detailsEncoder) str(s string) { e.b = jsonv.AppendString(e.b, s, e.html) }
+
+// strs writes ss as a JSON array; nil is null.
+func (e *detailsEncoder) strs(ss []string) {
+	if ss == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = append(e.b, '[')
+	for i, s := range ss {
+		e.comma(i)
+		e.str(s)
+	}
+	e.b = append(e.b, ']')
 }
