@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
@@ -43,7 +42,7 @@ import (
 // have no Index is scored as a reader would give it: a copy, completed
 // by [trajeval.Trajectory.Finish]; t itself is not changed.
 func Evaluate(ctx context.Context, t *trajeval.Trajectory, evaluators ...trajeval.Evaluator) trajeval.Result {
-	t = prepare(t)
+	t = run.Prepare(t)
 	switch len(evaluators) {
 	case 0:
 		return trajeval.Result{Name: trajeval.TypeAll, Type: trajeval.TypeAll, Status: trajeval.StatusError, Threshold: 1, Weight: 1, Required: true,
@@ -58,21 +57,6 @@ func Evaluate(ctx context.Context, t *trajeval.Trajectory, evaluators ...trajeva
 	r := run.Score(ctx, &isuite.Suite{}, c, t)
 	return trajeval.Result{Name: trajeval.TypeAll, Type: trajeval.TypeAll, Score: r.Score, Status: r.Status, Threshold: 1, Weight: 1, Required: true,
 		Error: r.Error, Members: r.Evaluators, Judge: r.Judge}
-}
-
-// prepare returns t as the evaluators expect it: nil is empty, and steps
-// built by hand are numbered (on a copy).
-func prepare(t *trajeval.Trajectory) *trajeval.Trajectory {
-	if t == nil {
-		return &trajeval.Trajectory{}
-	}
-	if !slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return s.Index == 0 }) {
-		return t
-	}
-	c := *t
-	c.Steps, c.Turns = slices.Clone(t.Steps), slices.Clone(t.Turns)
-	c.Finish()
-	return &c
 }
 
 // Settings say how [Evaluate] turns an evaluator's [trajeval.Outcome] into a

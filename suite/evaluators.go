@@ -2,7 +2,6 @@ package suite
 
 import (
 	"context"
-	"slices"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/check"
@@ -26,18 +25,3 @@ func (e evaluator) Settings() check.Settings {
 // Configured returns the evaluator as the suite configured it, so that
 // check.Evaluate scores it exactly as a run does.
 func (e evaluator) Configured() *eval.Configured { return e.c }
-
-// prepare returns t as the evaluators expect it: nil is empty, and steps
-// built by hand are numbered (on a copy), as check.Evaluate does.
-func prepare(t *trajeval.Trajectory) *trajeval.Trajectory {
-	if t == nil {
-		return &trajeval.Trajectory{}
-	}
-	if !slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return s.Index == 0 }) {
-		return t
-	}
-	c := *t
-	c.Steps, c.Turns = slices.Clone(t.Steps), slices.Clone(t.Turns)
-	c.Finish()
-	return &c
-}

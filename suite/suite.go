@@ -182,7 +182,7 @@ func (c *Case) Score(ctx context.Context, t *trajeval.Trajectory) trajeval.CaseR
 		return trajeval.CaseResult{ID: c.ID, Suite: c.Suite, Status: trajeval.StatusError, Evaluators: []trajeval.Result{},
 			Error: "the case has no evaluators: score the cases of a suite that Load loaded"}
 	}
-	t = prepare(t)
+	t = run.Prepare(t)
 	r := run.Score(ctx, c.s, c.c, t)
 	r.Partial = t.Partial
 	return r

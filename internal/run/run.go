@@ -566,6 +566,22 @@ func timed(j job) job {
 	}
 }
 
+// Prepare returns t as the evaluators expect it: nil is empty, and steps
+// built by hand (with no Index) are numbered by
+// [trajeval.Trajectory.Finish], on a copy: t itself is not changed.
+func Prepare(t *trajeval.Trajectory) *trajeval.Trajectory {
+	if t == nil {
+		return &trajeval.Trajectory{}
+	}
+	if !slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return s.Index == 0 }) {
+		return t
+	}
+	c := *t
+	c.Steps, c.Turns = slices.Clone(t.Steps), slices.Clone(t.Turns)
+	c.Finish()
+	return &c
+}
+
 // Score runs a case's evaluators on t.
 func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory) trajeval.CaseResult {
 	r := trajeval.CaseResult{ID: c.ID, Suite: s.Name}
