@@ -96,20 +96,7 @@ func Configure(e trajeval.Evaluator, s Settings) trajeval.Evaluator {
 	if h, ok := e.(interface{ Settings() Settings }); ok {
 		own = h.Settings()
 	}
-	if s.Name != "" {
-		own.Name = s.Name
-	}
-	if s.Type != "" {
-		own.Type = s.Type
-	}
-	if s.Threshold != 0 {
-		own.Threshold = s.Threshold
-	}
-	if s.Weight != 0 {
-		own.Weight = s.Weight
-	}
-	own.Optional = own.Optional || s.Optional
-	own.Negate = own.Negate || s.Negate
+	own = own.with(s)
 	if w, ok := e.(withSettings); ok {
 		e = w.Evaluator // configured again: one layer
 	}
@@ -144,8 +131,31 @@ func (e preset) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.
 }
 
 // Settings returns the evaluator's settings from its suite file.
-func (e preset) Settings() Settings {
-	return Settings{Name: e.c.Name, Type: e.c.Type, Threshold: e.c.Threshold, Weight: e.c.Weight, Optional: !e.c.Required, Negate: e.c.Negate}
+func (e preset) Settings() Settings { return settingsOf(e.c) }
+
+// settingsOf returns the settings c holds.
+func settingsOf(c *eval.Configured) Settings {
+	return Settings{Name: c.Name, Type: c.Type, Threshold: c.Threshold, Weight: c.Weight, Optional: !c.Required, Negate: c.Negate}
+}
+
+// with returns own with the fields of s that are set (not zero) in their
+// place; Optional and Negate hold when either sets them.
+func (own Settings) with(s Settings) Settings {
+	if s.Name != "" {
+		own.Name = s.Name
+	}
+	if s.Type != "" {
+		own.Type = s.Type
+	}
+	if s.Threshold != 0 {
+		own.Threshold = s.Threshold
+	}
+	if s.Weight != 0 {
+		own.Weight = s.Weight
+	}
+	own.Optional = own.Optional || s.Optional
+	own.Negate = own.Negate || s.Negate
+	return own
 }
 
 // configured gives e its settings: its own, else the defaults, named name.
@@ -172,20 +182,8 @@ func configured(e trajeval.Evaluator, name string) *eval.Configured {
 // apply sets the fields of s that are set on c, and makes c an error when
 // they are out of range.
 func apply(c *eval.Configured, s Settings) {
-	if s.Name != "" {
-		c.Name = s.Name
-	}
-	if s.Type != "" {
-		c.Type = s.Type
-	}
-	if s.Threshold != 0 {
-		c.Threshold = s.Threshold
-	}
-	if s.Weight != 0 {
-		c.Weight = s.Weight
-	}
-	c.Required = c.Required && !s.Optional
-	c.Negate = c.Negate || s.Negate
+	m := settingsOf(c).with(s)
+	c.Name, c.Type, c.Threshold, c.Weight, c.Required, c.Negate = m.Name, m.Type, m.Threshold, m.Weight, !m.Optional, m.Negate
 	var bad string
 	switch {
 	case !(s.Threshold >= 0 && s.Threshold <= 1): // NaN too
