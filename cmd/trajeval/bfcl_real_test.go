@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -126,17 +123,8 @@ type bfclVerdict struct{ status, errorType string }
 // results and returns each case's status and BFCL error type by id.
 func bfclEval(t *testing.T, answers, results string) map[string]bfclVerdict {
 	t.Helper()
-	var out, errb bytes.Buffer
-	stdin, _ := os.Open(os.DevNull)
-	defer stdin.Close()
-	err := execute(context.Background(), []string{"eval", answers, "--traces", results, "--no-db", "-q", "--format", "jsonl"}, stdin, &out, &errb)
-	if code := exitCode(err, &errb); code != 0 && code != 1 {
-		t.Fatalf("trajeval eval %s: exit %d\n%s", answers, code, errb.String())
-	}
 	got := map[string]bfclVerdict{}
-	sc := bufio.NewScanner(&out)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
+	for _, line := range evalRows(t, answers, "--traces", results, "--no-db", "-q") {
 		var row struct {
 			ID         string `json:"id"`
 			Status     string `json:"status"`
@@ -148,8 +136,8 @@ func bfclEval(t *testing.T, answers, results string) map[string]bfclVerdict {
 				} `json:"details"`
 			} `json:"evaluators"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatalf("result row %q: %v", sc.Text(), err)
+		if err := json.Unmarshal(line, &row); err != nil {
+			t.Fatalf("result row %q: %v", line, err)
 		}
 		if len(row.Evaluators) != 1 {
 			t.Fatalf("%s: %d evaluators, want one bfcl_ast", row.ID, len(row.Evaluators))

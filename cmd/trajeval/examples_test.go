@@ -105,23 +105,14 @@ func compareVerdicts(t *testing.T, got, want map[string]string) {
 // by case id.
 func evalVerdicts(t *testing.T, path string) map[string]string {
 	t.Helper()
-	var out, errb bytes.Buffer
-	stdin, _ := os.Open(os.DevNull)
-	defer stdin.Close()
-	err := execute(context.Background(), []string{"eval", path, "--format", "jsonl"}, stdin, &out, &errb)
-	if code := exitCode(err, &errb); code != 0 && code != 1 {
-		t.Fatalf("trajeval eval %s: exit %d\n%s", path, code, errb.String())
-	}
 	got := map[string]string{}
-	sc := bufio.NewScanner(&out)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
+	for _, line := range evalRows(t, path) {
 		var row struct {
 			ID, Status string
 			Attempt    int
 		}
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatalf("result row %q: %v", sc.Text(), err)
+		if err := json.Unmarshal(line, &row); err != nil {
+			t.Fatalf("result row %q: %v", line, err)
 		}
 		if row.Attempt > 0 {
 			// A trial of the case: the README names it "id (attempt N)".
@@ -133,9 +124,29 @@ func evalVerdicts(t *testing.T, path string) map[string]string {
 		got[row.ID] = row.Status
 	}
 	if len(got) == 0 {
-		t.Fatalf("trajeval eval %s scored no case\n%s", path, errb.String())
+		t.Fatalf("trajeval eval %s scored no case", path)
 	}
 	return got
+}
+
+// evalRows runs trajeval eval with args (and --format jsonl) and returns
+// its result rows; an exit code other than 0 or 1 fails the test.
+func evalRows(t *testing.T, args ...string) [][]byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	stdin, _ := os.Open(os.DevNull)
+	defer stdin.Close()
+	err := execute(context.Background(), append(append([]string{"eval"}, args...), "--format", "jsonl"), stdin, &out, &errb)
+	if code := exitCode(err, &errb); code != 0 && code != 1 {
+		t.Fatalf("trajeval eval %s: exit %d\n%s", strings.Join(args, " "), code, errb.String())
+	}
+	var rows [][]byte
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		rows = append(rows, slices.Clone(sc.Bytes()))
+	}
+	return rows
 }
 
 // readmeTables reads the case tables of examples/README.md: under each

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -105,17 +102,8 @@ type tau2Verdict struct {
 // found.
 func tau2Eval(t *testing.T, tasks, results string) map[string]tau2Verdict {
 	t.Helper()
-	var out, errb bytes.Buffer
-	stdin, _ := os.Open(os.DevNull)
-	defer stdin.Close()
-	err := execute(context.Background(), []string{"eval", tasks, "--traces", results, "--no-db", "-q", "--format", "jsonl"}, stdin, &out, &errb)
-	if code := exitCode(err, &errb); code != 0 && code != 1 {
-		t.Fatalf("trajeval eval: exit %d\n%s", code, errb.String())
-	}
 	got := map[string]tau2Verdict{}
-	sc := bufio.NewScanner(&out)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
+	for _, line := range evalRows(t, tasks, "--traces", results, "--no-db", "-q") {
 		var row struct {
 			ID         string `json:"id"`
 			Attempt    int    `json:"attempt"`
@@ -132,8 +120,8 @@ func tau2Eval(t *testing.T, tasks, results string) map[string]tau2Verdict {
 				} `json:"members"`
 			} `json:"evaluators"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatalf("result row %q: %v", sc.Text(), err)
+		if err := json.Unmarshal(line, &row); err != nil {
+			t.Fatalf("result row %q: %v", line, err)
 		}
 		if row.Attempt == 0 || len(row.Evaluators) != 1 {
 			continue // a task with no simulation in the file
