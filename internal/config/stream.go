@@ -77,7 +77,8 @@ type itemStart struct {
 // "key:" at the start of a line, with nothing after it but a comment. Its
 // items are the lines that start with a dash at the first item's
 // indentation; it ends at the first other line (not blank, not a comment)
-// indented no deeper than the dashes.
+// indented no deeper than the dashes. A dash alone on its line makes it
+// give up (false), as the block structure then depends on the parser.
 func splitList(data []byte, keys []string) (listSplit, bool) {
 	var sp listSplit
 	line, off := 0, 0
@@ -105,6 +106,12 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 			}
 			ind := len(text) - len(t)
 			isItem := t[0] == '-' && (len(t) == 1 || t[1] == ' ')
+			if isItem && len(bytes.TrimLeft(t[1:], " ")) == 0 {
+				// A dash alone on its line: what the lines below belong
+				// to is the YAML parser's to say, so the document is
+				// parsed whole.
+				return sp, false
+			}
 			if len(sp.items) == 0 {
 				if !isItem {
 					return sp, false
