@@ -77,8 +77,9 @@ type itemStart struct {
 // "key:" at the start of a line, with nothing after it but a comment. Its
 // items are the lines that start with a dash at the first item's
 // indentation; it ends at the first other line (not blank, not a comment)
-// indented no deeper than the dashes. A dash alone on its line makes it
-// give up (false), as the block structure then depends on the parser.
+// indented no deeper than the dashes. An item whose value does not start
+// on its dash's line (openItem) makes it give up (false), as the block
+// structure then depends on the parser.
 func splitList(data []byte, keys []string) (listSplit, bool) {
 	var sp listSplit
 	line, off := 0, 0
@@ -106,10 +107,10 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 			}
 			ind := len(text) - len(t)
 			isItem := t[0] == '-' && (len(t) == 1 || t[1] == ' ')
-			if isItem && len(bytes.TrimLeft(t[1:], " ")) == 0 {
-				// A dash alone on its line: what the lines below belong
-				// to is the YAML parser's to say, so the document is
-				// parsed whole.
+			if isItem && openItem(t[1:]) {
+				// An item whose value does not start on its line: what
+				// the lines below belong to is the YAML parser's to say,
+				// so the document is parsed whole.
 				return sp, false
 			}
 			if len(sp.items) == 0 {
@@ -133,6 +134,14 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 	}
 	sp.end = len(data)
 	return sp, inList && len(sp.items) > 0
+}
+
+// openItem says whether the text after an item's dash leaves its value to
+// the lines below: nothing, a comment, or only a tag (!), an anchor (&) or
+// a complex key (?) to start it.
+func openItem(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " ")
+	return len(rest) == 0 || rest[0] == '#' || rest[0] == '!' || rest[0] == '&' || rest[0] == '?'
 }
 
 // lineEnd returns the length of the first line of b, its line break
