@@ -417,3 +417,27 @@ func structuralColon(data []byte, from int) int {
 	}
 	return last
 }
+
+// NoDrift reads every file matching glob in testdata/real/dir (from a
+// reader package's folder) with f: a file that a checked version of its
+// tool wrote reads without error and gives no drift warning.
+func NoDrift(t *testing.T, dir, glob string, f trajeval.Format) {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join("../../../testdata/real", dir, glob))
+	if len(paths) == 0 {
+		t.Fatalf("no files in testdata/real/%s", dir)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, warns, err := Read(f, filepath.Base(p), data)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		if strings.Contains(string(warns), "is not known to the") {
+			t.Errorf("%s: drift in a file of a checked version:\n%s", p, warns)
+		}
+	}
+}
