@@ -10,6 +10,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // TestParallel checks that values, warnings and the first error come in
@@ -75,5 +76,55 @@ func TestParallel_yieldError(t *testing.T) {
 		})
 	if !errors.Is(err, stop) || n != 10 {
 		t.Errorf("err %v after %d values, want yield's error after 10", err, n)
+	}
+}
+
+// TestParallel_depth: Parallel refuses a line nested too deep at its line
+// before the decoder sees it, with any number of workers; ParallelBounded
+// hands it to the decoder, which bounds depth itself.
+func TestParallel_depth(t *testing.T) {
+	deep := strings.Repeat("[", jsonv.MaxDepth+1) + strings.Repeat("]", jsonv.MaxDepth+1)
+	data := strings.Repeat("1\n", 300) + "\n " + deep + "\n1\n"
+	tests := []struct {
+		name    string
+		workers int
+		bounded bool
+		reason  string
+	}{
+		{"one worker", 1, false, "as Each does"},
+		{"four workers", 4, false, "the workers check, at the same place"},
+		{"bounded, one worker", 1, true, "the decoder decides"},
+		{"bounded, four workers", 4, true, "the decoder decides"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			saw := 0
+			newDecoder := func() jsonl.Decoder[int] {
+				return func(line []byte, n int, _ func(trajeval.Warning)) (int, error) {
+					if line[0] != '1' {
+						saw = n
+						return 0, errors.New("deep")
+					}
+					return 1, nil
+				}
+			}
+			read := jsonl.Parallel[int]
+			if tt.bounded {
+				read = jsonl.ParallelBounded[int]
+			}
+			values := 0
+			err := read(context.Background(), strings.NewReader(data), tt.workers, newDecoder,
+				func(trajeval.Warning) {}, func(int) error { values++; return nil })
+			if values != 300 {
+				t.Errorf("%d values before the deep line, want 300: %s", values, tt.reason)
+			}
+			var de *jsonv.DepthError
+			switch {
+			case tt.bounded && (saw != 302 || err == nil || errors.As(err, &de)):
+				t.Errorf("decoder saw line %d, err %v; want the decoder's error at line 302: %s", saw, err, tt.reason)
+			case !tt.bounded && (saw != 0 || !errors.As(err, &de) || de.Line != 302 || de.Col != jsonv.MaxDepth+2):
+				t.Errorf("decoder saw line %d, err %v; want a *jsonv.DepthError at 302:%d first: %s", saw, err, jsonv.MaxDepth+2, tt.reason)
+			}
+		})
 	}
 }

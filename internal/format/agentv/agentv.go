@@ -183,7 +183,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return err
 	}
 	// Records decode on every core; they are handed on in order.
-	err = jsonl.Parallel(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, count)
+	// The decoder bounds depth itself (see decode): no line is scanned for
+	// it first.
+	err = jsonl.ParallelBounded(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, count)
 	if err == nil && records == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
 	}
@@ -207,7 +209,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 }
 
 // decode reads one trace record, data, whose first line is firstLine, with
-// fast when it can (see fastDecode), else with encoding/json. A record cut
+// fast when it can (see fastDecode), else with encoding/json. Depth is
+// bounded either way: the fast path's parser says no past jsonv.MaxDepth,
+// and data is checked (jsonl.CheckDepth) before encoding/json reads it. A record cut
 // off or broken is damage (see trajeval.Input.Damage); read leniently,
 // what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/agentv"
 	"github.com/trajeval/trajeval/internal/format/formattest"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
@@ -39,6 +40,8 @@ func TestRead_errors(t *testing.T) {
 		{"wrong string type", "{\"id\": \"x\", \"cost_usd\": \"a\\\"b\"}", 1, 25, `expected a number for "cost_usd", got a string`, "the opening quote of a string with an escaped quote"},
 		{"deep", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), 1, 0, "", "10,000 levels deep: an error, not a crash"},
 		{"deep object", `{"id":"x","output":[{"role":"assistant","tool_calls":[{"tool":"t","input":` + strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001) + `}]}]}`, 1, 0, "", "arguments nested 10,001 deep"},
+		{"deep third line", record("a", 1) + "\n" + record("b", 1) + "\n" + `{"id":"c","output":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "}\n", 3, 19 + jsonv.MaxDepth, "nested deeper", "the line of the file, not of the lines after the first; the bracket past the limit"},
+		{"deep after a blank line", record("a", 1) + "\n\n" + record("b", 1) + "\n" + `  {"id":"c","output":[{"role":"user","content":` + strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("}", 300) + "}]}\n", 4, 0, "nested deeper", "deep in a message's content, read by the fast path"},
 		{"binary", "\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe", 1, 1, "invalid JSON", "a binary file"},
 		{"empty", "", 1, 1, "", "an empty file"},
 		{"blank", "\n\n  \n", 0, 0, "", "white space only"},
