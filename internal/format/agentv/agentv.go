@@ -367,7 +367,11 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 	if u := r.TokenUsage; u != nil {
 		t.Metrics.Tokens = trajeval.Tokens{Input: u.Input, Output: u.Output, Total: u.Total}
 	}
-	t.Finish()
+	// Arguments and results come from encoding/json, which replaces what
+	// is not UTF-8, or from the fast path, which leaves it to
+	// encoding/json; args decodes a string with jsonv.Decode, which
+	// validates too.
+	t.FinishDecoded()
 	return t
 }
 

@@ -2,10 +2,12 @@ package agentv_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -384,5 +386,31 @@ func TestRead_trailingData(t *testing.T) {
 				t.Errorf("Read = %v, want an error at %d:%d: %s", err, tt.line, tt.col, tt.reason)
 			}
 		})
+	}
+}
+
+// TestRead_invalidUTF8: bytes that are not UTF-8 in arguments, results
+// and keys come out as U+FFFD, though the trajectory's values are not
+// walked again once decoded (see trajeval.Trajectory.FinishDecoded).
+func TestRead_invalidUTF8(t *testing.T) {
+	in := "{\"id\":\"a\",\"output\":[{\"role\":\"assistant\",\"tool_calls\":[{\"tool\":\"t\",\"input\":{\"k\xff\":[\"v\xfe\"]},\"output\":{\"r\":\"x\xff\"}}]}]}\n" +
+		"{\"id\":\"b\",\"output\":[{\"role\":\"assistant\",\"tool_calls\":[{\"tool\":\"t\",\"input\":\"{\\\"q\\\":\\\"s\xff\\\"}\"}]}]}\n"
+	var steps []trajeval.Step
+	err := agentv.Format.Read(context.Background(), trajeval.Input{Name: "t.jsonl", R: strings.NewReader(in), Warn: func(trajeval.Warning) {}},
+		func(t *trajeval.Trajectory) error { steps = append(steps, t.Steps...); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ args, result any }{
+		{map[string]any{"k\uFFFD": []any{"v\uFFFD"}}, map[string]any{"r": "x\uFFFD"}},
+		{map[string]any{"q": "s\uFFFD"}, nil},
+	}
+	if len(steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(steps), len(want))
+	}
+	for i, w := range want {
+		if !reflect.DeepEqual(steps[i].Args, w.args) || !reflect.DeepEqual(steps[i].Result, w.result) {
+			t.Errorf("step %d: args %q, result %q; want %q, %q: JSON text decodes to valid UTF-8", i+1, steps[i].Args, steps[i].Result, w.args, w.result)
+		}
 	}
 }
