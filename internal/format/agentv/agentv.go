@@ -354,8 +354,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 			if start == "" {
 				start = c.Timestamp
 			}
-			s.StartTime = msglog.ParseTime(start, warn)
-			s.EndTime = msglog.ParseTime(c.EndTime, warn)
+			s.StartTime = parseTime(start, warn)
+			s.EndTime = parseTime(c.EndTime, warn)
 			t.Steps = append(t.Steps, s)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"time"
 )
 
 // FastAgrees reports whether the fast path read data as a record, and if
@@ -26,3 +27,6 @@ func FastAgrees(data []byte) (read bool, diff string) {
 	}
 	return true, ""
 }
+
+// FastTime is fastTime.
+func FastTime(s string) (time.Time, bool) { return fastTime(s) }

@@ -1,10 +1,6 @@
 package agentv
 
-import (
-	"time"
-
-	"github.com/trajeval/trajeval/internal/format/msglog"
-)
+import "time"
 
 // parallel returns the parallel group of each call of one message,
 // numbering new groups after *last. A message's calls were issued in one
@@ -30,7 +26,7 @@ func parallel(calls []toolCall, last *int) []int {
 			start = c.Timestamp
 		}
 		quiet := func(string) {} // build reports a bad time
-		starts[i], ends[i] = msglog.ParseTime(start, quiet), msglog.ParseTime(c.EndTime, quiet)
+		starts[i], ends[i] = parseTime(start, quiet), parseTime(c.EndTime, quiet)
 		if starts[i].IsZero() || ends[i].IsZero() {
 			timed = false
 			break
