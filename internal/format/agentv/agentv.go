@@ -278,14 +278,28 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 		msgs = r.OutputMessages
 	}
 	t := &trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
-	n := 0
+	n, users := 0, 0
 	for _, m := range msgs {
 		n += len(m.ToolCalls)
+		if m.Role == "user" {
+			users++
+		}
 	}
+	// What the steps point at is allocated once for the trajectory, not
+	// once a step.
+	var errs []bool
+	var durations []float64
 	if n > 0 {
 		t.Steps = make([]trajeval.Step, 0, n)
+		errs, durations = make([]bool, n), make([]float64, n)
 	}
-	seen := make(map[string]bool, n)
+	addTurn := func(tn trajeval.Turn) {
+		if t.Turns == nil {
+			t.Turns = make([]trajeval.Turn, 0, users+1)
+		}
+		t.Turns = append(t.Turns, tn)
+	}
+	var seen seenIDs
 	turn := 0
 	var llm int64
 	group := 0
@@ -295,7 +309,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
-			t.Turns = append(t.Turns, trajeval.Turn{User: msglog.Text(m.Content)})
+			addTurn(trajeval.Turn{User: msglog.Text(m.Content)})
 			turn = len(t.Turns)
 			continue
 		case "assistant":
@@ -306,7 +320,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 			}
 		}
 		if turn == 0 {
-			t.Turns = append(t.Turns, trajeval.Turn{})
+			addTurn(trajeval.Turn{})
 			turn = 1
 		}
 		if m.Role == "assistant" {
@@ -317,12 +331,9 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 		groups := parallel(m.ToolCalls, &group)
 		for ci, c := range m.ToolCalls {
 			id := idString(c.ID)
-			if id != "" {
-				if seen[id] {
-					warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
-					continue
-				}
-				seen[id] = true
+			if id != "" && seen.add(id) {
+				warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
+				continue
 			}
 			if c.Tool == "" {
 				if partial {
@@ -330,15 +341,24 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 				}
 				warn("a tool call has no tool name")
 			}
+			k := len(t.Steps)
 			s := trajeval.Step{
 				Turn: turn, ID: id, Name: c.Tool, Args: args(c.Input, warn, c.Tool),
-				Result: c.Output, DurationMS: c.DurationMS, ParallelGroup: groups[ci], Agent: m.Name,
+				Result: c.Output, Agent: m.Name,
+			}
+			if groups != nil {
+				s.ParallelGroup = groups[ci]
+			}
+			if c.DurationMS != nil {
+				durations[k] = *c.DurationMS
+				s.DurationMS = &durations[k]
 			}
 			switch c.Status {
 			case "ok", "success":
-				s.Error = ptr(false)
+				s.Error = &errs[k]
 			case "error", "timeout", "cancelled":
-				s.Error = ptr(true)
+				errs[k] = true
+				s.Error = &errs[k]
 			}
 			if c.Error != nil {
 				if msg, ok := c.Error.(string); ok {
@@ -347,7 +367,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 					s.ErrorMessage = jsonv.Marshal(c.Error)
 				}
 				if s.Error == nil {
-					s.Error = ptr(true)
+					errs[k] = true
+					s.Error = &errs[k]
 				}
 			}
 			start := c.StartTime
@@ -375,7 +396,39 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 	return t
 }
 
-func ptr[T any](v T) *T { return &v }
+// fewIDs is how many call ids seenIDs keeps in a list, looked along,
+// before it makes a map: a short look costs less than a map.
+const fewIDs = 32
+
+// seenIDs says which call ids a record has given before.
+type seenIDs struct {
+	few [fewIDs]string
+	n   int
+	set map[string]bool
+}
+
+// add reports whether id was seen before, and notes it.
+func (s *seenIDs) add(id string) (seen bool) {
+	if s.set == nil {
+		for _, x := range s.few[:s.n] {
+			if x == id {
+				return true
+			}
+		}
+		if s.n < fewIDs {
+			s.few[s.n] = id
+			s.n++
+			return false
+		}
+		s.set = make(map[string]bool, 2*fewIDs)
+		for _, x := range s.few {
+			s.set[x] = true
+		}
+	}
+	seen = s.set[id]
+	s.set[id] = true
+	return seen
+}
 
 // recordID is a record's id, else its test_id: a replay fixture names
 // the case it recorded so.

@@ -414,3 +414,48 @@ func TestRead_invalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestRead_duplicateIDs: a call id seen before is dropped with a warning,
+// whether the record has few calls or many (whose ids are kept in a map).
+func TestRead_duplicateIDs(t *testing.T) {
+	calls := func(ids ...string) string {
+		var b strings.Builder
+		for i, id := range ids {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"tool":"t","id":%q}`, id)
+		}
+		return `{"id":"r","output":[{"role":"assistant","tool_calls":[` + b.String() + `]}]}`
+	}
+	many := make([]string, 40)
+	for i := range many {
+		many[i] = fmt.Sprint("c", i)
+	}
+	tests := []struct {
+		name   string
+		ids    []string
+		steps  int
+		warns  int
+		reason string
+	}{
+		{"few", []string{"a", "b", "a", "", ""}, 4, 1, "an empty id is no id: never a duplicate"},
+		{"many", append(many, "c0", "c39", "c40", "c40"), 41, 3, "past the first ids, as before them"},
+		{"many, first seen late", append(append([]string{}, many...), many[31:]...), 40, 9, "ids noted before the map is made are in it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, warns, err := formattest.Read(agentv.Format, "t.json", []byte(calls(tt.ids...)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tr trajeval.Trajectory
+			if err := json.Unmarshal(out, &tr); err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Steps) != tt.steps || bytes.Count(warns, []byte("appears twice")) != tt.warns {
+				t.Errorf("%d steps, warnings %s; want %d steps, %d warnings: %s", len(tr.Steps), warns, tt.steps, tt.warns, tt.reason)
+			}
+		})
+	}
+}

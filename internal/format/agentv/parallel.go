@@ -7,17 +7,17 @@ import "time"
 // model response, but AgentV's replay fixtures also record each call's
 // start and end: calls whose times do not overlap ran one after the other
 // and are not parallel. So:
-//  1. one call has no group;
+//  1. one call has no group (the groups are nil);
 //  2. when a call lacks a start or an end time, all the message's calls
 //     share one group, as calls of one response do;
 //  3. otherwise calls form a group with the calls before them whose
 //     times overlap theirs (a call starting before the latest end so
 //     far); a call overlapping none has no group.
 func parallel(calls []toolCall, last *int) []int {
-	groups := make([]int, len(calls))
 	if len(calls) < 2 {
-		return groups
+		return nil
 	}
+	groups := make([]int, len(calls))
 	starts, ends := make([]time.Time, len(calls)), make([]time.Time, len(calls))
 	timed := true
 	for i, c := range calls {
