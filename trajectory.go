@@ -168,12 +168,14 @@ func (t *Trajectory) Finish() { t.finish(true) }
 func (t *Trajectory) FinishDecoded() { t.finish(false) }
 
 func (t *Trajectory) finish(values bool) {
-	t.ID = validText(t.ID)
+	fixText(&t.ID)
 	for i := range t.Steps {
 		s := &t.Steps[i]
 		s.Index = i + 1
-		s.ID, s.Name, s.Agent = validText(s.ID), validText(s.Name), validText(s.Agent)
-		s.ErrorMessage = validText(s.ErrorMessage)
+		fixText(&s.ID)
+		fixText(&s.Name)
+		fixText(&s.Agent)
+		fixText(&s.ErrorMessage)
 		if values {
 			s.Args, s.Result = validValue(s.Args), validValue(s.Result)
 		}
@@ -242,6 +244,14 @@ func validText(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// fixText is validText in place: a valid string, as nearly all are, is
+// not stored again.
+func fixText(p *string) {
+	if !utf8.ValidString(*p) {
+		*p = strings.ToValidUTF8(*p, "\uFFFD")
+	}
 }
 
 // validValue is validText for every string of a JSON value, keys

@@ -216,7 +216,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {
 	if r, ok := fastDecode(fast, data); ok {
-		return buildRecord(in, r, firstLine)
+		return buildRecord(in, r, firstLine, &fast.clock)
 	}
 	if err := jsonl.CheckDepth(in.Name, data, firstLine); err != nil {
 		return nil, err
@@ -242,19 +242,19 @@ func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*traj
 		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
 	}
 	if partial {
-		return build(in, r, firstLine, partial), nil
+		return build(in, r, firstLine, partial, &fast.clock), nil
 	}
-	return buildRecord(in, r, firstLine)
+	return buildRecord(in, r, firstLine, &fast.clock)
 }
 
 // buildRecord is build for a whole record: one without messages (`{}`,
 // `null`, `{"id": "a"}`) is not a record (see jsonl.NotARecord), and
 // gives a nil trajectory when read leniently.
-func buildRecord(in trajeval.Input, r record, firstLine int) (*trajeval.Trajectory, error) {
+func buildRecord(in trajeval.Input, r record, firstLine int, clk *clock) (*trajeval.Trajectory, error) {
 	if r.Output == nil && r.OutputMessages == nil {
 		return nil, jsonl.NotARecord(in, firstLine, 0, `no "output" or "output_messages" list`)
 	}
-	return build(in, r, firstLine, false), nil
+	return build(in, r, firstLine, false, clk), nil
 }
 
 // salvage reads what comes before the break of a damaged record.
@@ -270,9 +270,9 @@ func salvage(data []byte) record {
 	return r
 }
 
-// build makes the trajectory of the record r, which starts at firstLine;
-// partial says damage cut it short.
-func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.Trajectory {
+// build makes the trajectory of the record r, which starts at firstLine,
+// reading its times with clk; partial says damage cut it short.
+func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock) *trajeval.Trajectory {
 	msgs := r.Output
 	if msgs == nil {
 		msgs = r.OutputMessages
@@ -328,7 +328,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
-		groups := parallel(m.ToolCalls, &group)
+		groups := parallel(m.ToolCalls, &group, clk)
 		for ci, c := range m.ToolCalls {
 			id := idString(c.ID)
 			if id != "" && seen.add(id) {
@@ -375,8 +375,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 			if start == "" {
 				start = c.Timestamp
 			}
-			s.StartTime = parseTime(start, warn)
-			s.EndTime = parseTime(c.EndTime, warn)
+			s.StartTime = clk.parseTime(start, warn)
+			s.EndTime = clk.parseTime(c.EndTime, warn)
 			t.Steps = append(t.Steps, s)
 		}
 	}

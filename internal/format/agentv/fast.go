@@ -94,6 +94,7 @@ type decoder struct {
 	msgs   []message
 	calls  []toolCall
 	floats []float64
+	clock  clock // reads the times of build
 }
 
 // messages reads a list of messages; scratch puts them in d.msgs.

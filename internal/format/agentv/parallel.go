@@ -13,7 +13,7 @@ import "time"
 //  3. otherwise calls form a group with the calls before them whose
 //     times overlap theirs (a call starting before the latest end so
 //     far); a call overlapping none has no group.
-func parallel(calls []toolCall, last *int) []int {
+func parallel(calls []toolCall, last *int, clk *clock) []int {
 	if len(calls) < 2 {
 		return nil
 	}
@@ -26,7 +26,7 @@ func parallel(calls []toolCall, last *int) []int {
 			start = c.Timestamp
 		}
 		quiet := func(string) {} // build reports a bad time
-		starts[i], ends[i] = parseTime(start, quiet), parseTime(c.EndTime, quiet)
+		starts[i], ends[i] = clk.parseTime(start, quiet), clk.parseTime(c.EndTime, quiet)
 		if starts[i].IsZero() || ends[i].IsZero() {
 			timed = false
 			break

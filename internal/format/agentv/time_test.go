@@ -40,7 +40,8 @@ func TestFastTime(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, ok := agentv.FastTime(tt.in)
+			ts, oks := agentv.FastTime(tt.in)
+			got, ok := ts[0], oks[0]
 			if ok != tt.read {
 				t.Fatalf("read %v, want %v: %s", ok, tt.read, tt.reason)
 			}
@@ -51,14 +52,18 @@ func TestFastTime(t *testing.T) {
 	}
 }
 
-// FuzzFastTime checks every time the fast path reads against time.Parse.
+// FuzzFastTime checks every time the fast path reads against time.Parse,
+// a second time read with what the clock remembers of the first.
 func FuzzFastTime(f *testing.F) {
-	for _, s := range []string{"2026-01-01T00:00:00.061Z", "2024-02-29T23:59:59Z", "2026-01-01T00:00:00.123456789Z", "2026-01-01T00:00:00+01:00"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, ok := agentv.FastTime(s); ok {
-			checkTime(t, s, got)
+	f.Add("2026-01-01T00:00:00.061Z", "2026-01-01T00:00:59.1Z")
+	f.Add("2024-02-29T23:59:59Z", "2024-02-29T23:59:60Z")
+	f.Add("2026-01-01T00:00:00.123456789Z", "2026-01-01T00:00:00+01:00")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ts, oks := agentv.FastTime(a, b)
+		for i, s := range []string{a, b} {
+			if oks[i] {
+				checkTime(t, s, ts[i])
+			}
 		}
 	})
 }
@@ -86,13 +91,20 @@ func TestFastTime_grid(t *testing.T) {
 				for _, clock := range []string{"00:00:00", "23:59:59", "24:00:00", "12:60:00", "12:00:60"} {
 					for _, frac := range []string{"", ".1", ".06", ".061", ".0610", ".12345", ".123456", ".1234567", ".12345678", ".123456789"} {
 						s := fmt.Sprintf("%04d-%02d-%02dT%s%sZ", year, month, day, clock, frac)
-						got, ok := agentv.FastTime(s)
+						ts, oks := agentv.FastTime(s, s[:17]+"59Z", s[:17]+"60Z")
+						got, ok := ts[0], oks[0]
 						_, err := time.Parse(time.RFC3339Nano, s)
 						if ok != (err == nil) {
 							t.Fatalf("%q: fast path read %v, time.Parse error %v: the common shape must be read the same", s, ok, err)
 						}
 						if ok {
 							checkTime(t, s, got)
+						}
+						if !oks[1] && err == nil || oks[2] {
+							t.Fatalf("%q read as %v, then seconds 59 and 60 of its minute as %v: the minute remembered must not change the answer", s, ok, oks[1:])
+						}
+						if oks[1] {
+							checkTime(t, s[:17]+"59Z", ts[1])
 						}
 					}
 				}
