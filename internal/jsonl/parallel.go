@@ -178,14 +178,16 @@ func (b *lineBatch[T]) decode(decode Decoder[T], checkDepth bool) {
 	b.values = make([]T, len(b.n))
 	b.errs = make([]error, len(b.n))
 	b.warns = make([][]trajeval.Warning, len(b.n))
-	start := 0
-	for i, end := range b.ends {
+	start, i := 0, 0
+	warn := func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) } // one for the batch
+	for ; i < len(b.ends); i++ {
+		end := b.ends[i]
 		line := b.data[start:end]
 		if checkDepth {
 			b.errs[i] = lineDepth(line, b.n[i])
 		}
 		if b.errs[i] == nil {
-			b.values[i], b.errs[i] = decode(line, b.n[i], func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) })
+			b.values[i], b.errs[i] = decode(line, b.n[i], warn)
 		}
 		if b.errs[i] != nil {
 			break

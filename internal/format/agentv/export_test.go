@@ -37,3 +37,6 @@ func FastTime(ss ...string) (ts []time.Time, oks []bool) {
 	}
 	return ts, oks
 }
+
+// ParseFloat is parseFloat.
+var ParseFloat = parseFloat

@@ -265,12 +265,30 @@ func (d *decoder) float() (*float64, bool) {
 	if !ok {
 		return nil, false
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	f, ok := parseFloat(s)
+	if !ok {
 		return nil, false
 	}
 	d.floats = append(d.floats, f)
 	return &d.floats[len(d.floats)-1], true
+}
+
+// parseFloat is strconv.ParseFloat of a JSON number, which reads a whole
+// number of up to 15 digits itself: every such number is a float64
+// exactly, as ParseFloat gives it.
+func parseFloat(s string) (float64, bool) {
+	if len(s) <= 15 {
+		n := int64(0)
+		i := 0
+		for ; i < len(s) && s[i]-'0' <= 9; i++ {
+			n = n*10 + int64(s[i]-'0')
+		}
+		if i == len(s) && i > 0 {
+			return float64(n), true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
 }
 
 func fastFloat(p *jsonv.Parser) (*float64, bool) {
