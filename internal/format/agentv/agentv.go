@@ -211,9 +211,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // decode reads one trace record, data, whose first line is firstLine, with
 // fast when it can (see fastDecode), else with encoding/json. Depth is
 // bounded either way: the fast path's parser says no past jsonv.MaxDepth,
-// and data is checked (jsonl.CheckDepth) before encoding/json reads it. A record cut
-// off or broken is damage (see trajeval.Input.Damage); read leniently,
-// what came before the break is its partial trajectory.
+// and data is checked (jsonl.CheckDepth) before encoding/json reads it.
+// A record cut off or broken is damage (see trajeval.Input.Damage); read
+// leniently, what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {
 	if r, ok := fastDecode(fast, data); ok {
 		return buildRecord(in, r, firstLine, &fast.clock)
