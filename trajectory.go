@@ -155,15 +155,30 @@ func (t *Trajectory) Names() []string {
 
 // Finish fills what can be derived and nothing else: step indexes, each
 // step's duration from its start and end times, turn numbers, and the token
-// total. Readers call it once a trajectory is complete.
-func (t *Trajectory) Finish() {
-	t.ID = validText(t.ID)
+// total. Readers call it once a trajectory is complete. It also replaces
+// each byte sequence that is not UTF-8, in every string, with U+FFFD (see
+// validText).
+func (t *Trajectory) Finish() { t.finish(true) }
+
+// FinishDecoded is Finish for a trajectory whose steps' arguments and
+// results were decoded from JSON text, by encoding/json (which replaces
+// what is not UTF-8) or by a parser that refuses it: their strings are
+// valid already and are not walked again. Every other string is checked
+// as Finish checks it.
+func (t *Trajectory) FinishDecoded() { t.finish(false) }
+
+func (t *Trajectory) finish(values bool) {
+	fixText(&t.ID)
 	for i := range t.Steps {
 		s := &t.Steps[i]
 		s.Index = i + 1
-		s.ID, s.Name, s.Agent = validText(s.ID), validText(s.Name), validText(s.Agent)
-		s.ErrorMessage = validText(s.ErrorMessage)
-		s.Args, s.Result = validValue(s.Args), validValue(s.Result)
+		fixText(&s.ID)
+		fixText(&s.Name)
+		fixText(&s.Agent)
+		fixText(&s.ErrorMessage)
+		if values {
+			s.Args, s.Result = validValue(s.Args), validValue(s.Result)
+		}
 		if s.DurationMS == nil {
 			if d, ok := s.Duration(); ok {
 				s.DurationMS = &d
@@ -229,6 +244,14 @@ func validText(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// fixText is validText in place: a valid string, as nearly all are, is
+// not stored again.
+func fixText(p *string) {
+	if !utf8.ValidString(*p) {
+		*p = strings.ToValidUTF8(*p, "\uFFFD")
+	}
 }
 
 // validValue is validText for every string of a JSON value, keys

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval"
 )
@@ -106,5 +107,29 @@ func TestTrajectory_Finish_validText(t *testing.T) {
 				t.Errorf("args %#v, result %#v; want %#v: %s", s.Args, s.Result, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestTrajectory_FinishDecoded: arguments and results decoded from JSON
+// are valid UTF-8 already and are not walked; every other string is
+// still repaired, as Finish repairs it.
+func TestTrajectory_FinishDecoded(t *testing.T) {
+	tr := trajeval.Trajectory{
+		ID:    "t\xff",
+		Turns: []trajeval.Turn{{User: ptr("u\xff")}},
+		Steps: []trajeval.Step{{ID: "c\xff", Name: "n\xff", Agent: "a\xff", ErrorMessage: "e\xff", Args: map[string]any{"k": "v\xff"}, Result: "r\xff"}},
+	}
+	tr.FinishDecoded()
+	s := tr.Steps[0]
+	for _, got := range []string{tr.ID, *tr.Turns[0].User, s.ID, s.Name, s.Agent, s.ErrorMessage} {
+		if !utf8.ValidString(got) {
+			t.Errorf("%q kept its bad byte: only arguments and results are taken as decoded", got)
+		}
+	}
+	if s.Args.(map[string]any)["k"] != "v\xff" || s.Result != "r\xff" {
+		t.Errorf("args %q, result %q: FinishDecoded must not walk what a JSON decoder gave", s.Args, s.Result)
+	}
+	if s.Index != 1 || tr.Turns[0].Turn != 1 {
+		t.Errorf("index %d, turn %d: the rest of Finish's work must be done", s.Index, tr.Turns[0].Turn)
 	}
 }

@@ -5,15 +5,17 @@
 // GOGC or GOMEMLIMIT is set).
 //
 //	go build -o /tmp/readonly ./bench/readonly
-//	/tmp/readonly /tmp/bench/traces.jsonl
+//	/tmp/readonly [-cpuprofile FILE] /tmp/bench/traces.jsonl
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/trace"
@@ -27,17 +29,37 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1 << 30)
 	}
-	if len(os.Args) != 2 {
-		log.Fatal("usage: readonly FILE")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the reading to `file`")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		log.Fatal("usage: readonly [-cpuprofile FILE] FILE")
+	}
+	if err := run(flag.Arg(0), *cpuprofile); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(name, cpuprofile string) error {
+	if cpuprofile != "" {
+		f, err := os.Create(cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	trajectories, steps := 0, 0
-	err := trace.Read(context.Background(), os.Args[1], trace.Options{}, func(t *trajeval.Trajectory) error {
+	err := trace.Read(context.Background(), name, trace.Options{}, func(t *trajeval.Trajectory) error {
 		trajectories++
 		steps += len(t.Steps)
 		return nil
 	})
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	fmt.Printf("%d trajectories, %d steps\n", trajectories, steps)
+	return nil
 }

@@ -1,9 +1,11 @@
 // Package jsonl reads JSON Lines and places JSON errors at a line and
 // column.
 //
-// Traces and results files are untrusted: every line Each hands on, and
-// every value Decode reads, has been checked for nesting deeper than
-// jsonv.MaxDepth before anything decodes it (see jsonv.CheckDepth).
+// Traces and results files are untrusted: every line Each and Parallel
+// hand on, and every value Decode reads, has been checked for nesting
+// deeper than jsonv.MaxDepth before anything decodes it (see
+// jsonv.CheckDepth). ParallelBounded leaves that to its decoder, which
+// must bound depth itself.
 //
 // Lines may be of any length: it does not use bufio.Scanner, whose default
 // limit of 64 KiB would reject a long trace line.
@@ -31,6 +33,11 @@ import (
 // deeper than MaxDepth, with a *jsonv.DepthError placed at its line and column,
 // before fn sees it.
 func Each(r io.Reader, fn func(line []byte, n int) error) error {
+	return each(r, true, fn)
+}
+
+// each is Each, checking each line's depth when checkDepth.
+func each(r io.Reader, checkDepth bool, fn func(line []byte, n int) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for n := 1; ; n++ {
@@ -48,10 +55,10 @@ func Each(r io.Reader, fn func(line []byte, n int) error) error {
 			return err
 		}
 		if t := bytes.TrimRight(line, " \t\r\n"); len(bytes.TrimSpace(t)) > 0 {
-			if derr := jsonv.CheckDepth(t); derr != nil {
-				de := derr.(*jsonv.DepthError)
-				de.Line = n
-				return de
+			if checkDepth {
+				if err := lineDepth(t, n); err != nil {
+					return err
+				}
 			}
 			if ferr := fn(t, n); ferr != nil {
 				return ferr
@@ -61,6 +68,15 @@ func Each(r io.Reader, fn func(line []byte, n int) error) error {
 			return nil
 		}
 	}
+}
+
+// lineDepth is jsonv.CheckDepth for line n.
+func lineDepth(line []byte, n int) error {
+	err := jsonv.CheckDepth(line)
+	if err != nil {
+		err.(*jsonv.DepthError).Line = n
+	}
+	return err
 }
 
 // Position turns a byte offset in data into a 1-based line and column.

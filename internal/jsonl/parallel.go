@@ -22,11 +22,28 @@ type Decoder[T any] func(line []byte, n int, warn func(trajeval.Warning)) (T, er
 // Memory is bounded by the workers and the longest line, whatever the
 // length of the file.
 //
+// As with Each, a line nested deeper than jsonv.MaxDepth is a
+// *jsonv.DepthError at its line, which the decoder never sees; the
+// workers check it, not the reading goroutine.
+//
 // With workers ≤ 1 it decodes on the calling goroutine, line by line.
 func Parallel[T any](ctx context.Context, r io.Reader, workers int, newDecoder func() Decoder[T], warn func(trajeval.Warning), yield func(T) error) error {
+	return parallel(ctx, r, workers, true, newDecoder, warn, yield)
+}
+
+// ParallelBounded is Parallel for a decoder that bounds nesting itself:
+// it must refuse a line nested deeper than jsonv.MaxDepth before anything
+// decodes it recursively, as a parser that counts its depth does, and
+// place the error itself (see CheckDepth). Its lines are not checked
+// first, so that no byte is scanned twice.
+func ParallelBounded[T any](ctx context.Context, r io.Reader, workers int, newDecoder func() Decoder[T], warn func(trajeval.Warning), yield func(T) error) error {
+	return parallel(ctx, r, workers, false, newDecoder, warn, yield)
+}
+
+func parallel[T any](ctx context.Context, r io.Reader, workers int, checkDepth bool, newDecoder func() Decoder[T], warn func(trajeval.Warning), yield func(T) error) error {
 	if workers <= 1 {
 		decode := newDecoder()
-		return Each(r, func(line []byte, n int) error {
+		return each(r, checkDepth, func(line []byte, n int) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -55,7 +72,7 @@ func Parallel[T any](ctx context.Context, r io.Reader, workers int, newDecoder f
 			b = newBatch[T]()
 			return true
 		}
-		readErr = Each(r, func(line []byte, n int) error {
+		readErr = each(r, false, func(line []byte, n int) error {
 			b.add(line, n)
 			if len(b.n) == batchLines || len(b.data) >= batchBytes {
 				if !send() {
@@ -75,7 +92,7 @@ func Parallel[T any](ctx context.Context, r io.Reader, workers int, newDecoder f
 			defer wg.Done()
 			decode := newDecoder()
 			for b := range work {
-				b.decode(decode)
+				b.decode(decode, checkDepth)
 			}
 		}()
 	}
@@ -153,17 +170,25 @@ func (b *lineBatch[T]) add(line []byte, n int) {
 	b.n = append(b.n, n)
 }
 
-// decode decodes the batch's lines, stopping at the first error: nothing
-// after it is handed on. A Decoder's values must not keep the bytes of
-// its line.
-func (b *lineBatch[T]) decode(decode Decoder[T]) {
+// decode decodes the batch's lines, each checked for depth first when
+// checkDepth, stopping at the first error: nothing after it is handed on.
+// A Decoder's values must not keep the bytes of its line.
+func (b *lineBatch[T]) decode(decode Decoder[T], checkDepth bool) {
 	defer close(b.done)
 	b.values = make([]T, len(b.n))
 	b.errs = make([]error, len(b.n))
 	b.warns = make([][]trajeval.Warning, len(b.n))
-	start := 0
-	for i, end := range b.ends {
-		b.values[i], b.errs[i] = decode(b.data[start:end], b.n[i], func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) })
+	start, i := 0, 0
+	warn := func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) } // one for the batch
+	for ; i < len(b.ends); i++ {
+		end := b.ends[i]
+		line := b.data[start:end]
+		if checkDepth {
+			b.errs[i] = lineDepth(line, b.n[i])
+		}
+		if b.errs[i] == nil {
+			b.values[i], b.errs[i] = decode(line, b.n[i], warn)
+		}
 		if b.errs[i] != nil {
 			break
 		}

@@ -183,7 +183,9 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		return err
 	}
 	// Records decode on every core; they are handed on in order.
-	err = jsonl.Parallel(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, count)
+	// The decoder bounds depth itself (see decode): no line is scanned for
+	// it first.
+	err = jsonl.ParallelBounded(ctx, br, runtime.GOMAXPROCS(0), newDecoder, in.Warn, count)
 	if err == nil && records == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no trace records", Err: trajeval.ErrEmptyTrace}
 	}
@@ -207,12 +209,14 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 }
 
 // decode reads one trace record, data, whose first line is firstLine, with
-// fast when it can (see fastDecode), else with encoding/json. A record cut
-// off or broken is damage (see trajeval.Input.Damage); read leniently,
-// what came before the break is its partial trajectory.
+// fast when it can (see fastDecode), else with encoding/json. Depth is
+// bounded either way: the fast path's parser says no past jsonv.MaxDepth,
+// and data is checked (jsonl.CheckDepth) before encoding/json reads it.
+// A record cut off or broken is damage (see trajeval.Input.Damage); read
+// leniently, what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {
 	if r, ok := fastDecode(fast, data); ok {
-		return buildRecord(in, r, firstLine)
+		return buildRecord(in, r, firstLine, &fast.clock)
 	}
 	if err := jsonl.CheckDepth(in.Name, data, firstLine); err != nil {
 		return nil, err
@@ -238,19 +242,19 @@ func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*traj
 		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
 	}
 	if partial {
-		return build(in, r, firstLine, partial), nil
+		return build(in, r, firstLine, partial, &fast.clock), nil
 	}
-	return buildRecord(in, r, firstLine)
+	return buildRecord(in, r, firstLine, &fast.clock)
 }
 
 // buildRecord is build for a whole record: one without messages (`{}`,
 // `null`, `{"id": "a"}`) is not a record (see jsonl.NotARecord), and
 // gives a nil trajectory when read leniently.
-func buildRecord(in trajeval.Input, r record, firstLine int) (*trajeval.Trajectory, error) {
+func buildRecord(in trajeval.Input, r record, firstLine int, clk *clock) (*trajeval.Trajectory, error) {
 	if r.Output == nil && r.OutputMessages == nil {
 		return nil, jsonl.NotARecord(in, firstLine, 0, `no "output" or "output_messages" list`)
 	}
-	return build(in, r, firstLine, false), nil
+	return build(in, r, firstLine, false, clk), nil
 }
 
 // salvage reads what comes before the break of a damaged record.
@@ -266,22 +270,36 @@ func salvage(data []byte) record {
 	return r
 }
 
-// build makes the trajectory of the record r, which starts at firstLine;
-// partial says damage cut it short.
-func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.Trajectory {
+// build makes the trajectory of the record r, which starts at firstLine,
+// reading its times with clk; partial says damage cut it short.
+func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock) *trajeval.Trajectory {
 	msgs := r.Output
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
 	t := &trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
-	n := 0
+	n, users := 0, 0
 	for _, m := range msgs {
 		n += len(m.ToolCalls)
+		if m.Role == "user" {
+			users++
+		}
 	}
+	// What the steps point at is allocated once for the trajectory, not
+	// once a step.
+	var errs []bool
+	var durations []float64
 	if n > 0 {
 		t.Steps = make([]trajeval.Step, 0, n)
+		errs, durations = make([]bool, n), make([]float64, n)
 	}
-	seen := make(map[string]bool, n)
+	addTurn := func(tn trajeval.Turn) {
+		if t.Turns == nil {
+			t.Turns = make([]trajeval.Turn, 0, users+1)
+		}
+		t.Turns = append(t.Turns, tn)
+	}
+	var seen seenIDs
 	turn := 0
 	var llm int64
 	group := 0
@@ -291,7 +309,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
-			t.Turns = append(t.Turns, trajeval.Turn{User: msglog.Text(m.Content)})
+			addTurn(trajeval.Turn{User: msglog.Text(m.Content)})
 			turn = len(t.Turns)
 			continue
 		case "assistant":
@@ -302,7 +320,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 			}
 		}
 		if turn == 0 {
-			t.Turns = append(t.Turns, trajeval.Turn{})
+			addTurn(trajeval.Turn{})
 			turn = 1
 		}
 		if m.Role == "assistant" {
@@ -310,15 +328,12 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
-		groups := parallel(m.ToolCalls, &group)
+		groups := parallel(m.ToolCalls, &group, clk)
 		for ci, c := range m.ToolCalls {
 			id := idString(c.ID)
-			if id != "" {
-				if seen[id] {
-					warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
-					continue
-				}
-				seen[id] = true
+			if id != "" && seen.add(id) {
+				warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
+				continue
 			}
 			if c.Tool == "" {
 				if partial {
@@ -326,15 +341,24 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 				}
 				warn("a tool call has no tool name")
 			}
+			k := len(t.Steps)
 			s := trajeval.Step{
 				Turn: turn, ID: id, Name: c.Tool, Args: args(c.Input, warn, c.Tool),
-				Result: c.Output, DurationMS: c.DurationMS, ParallelGroup: groups[ci], Agent: m.Name,
+				Result: c.Output, Agent: m.Name,
+			}
+			if groups != nil {
+				s.ParallelGroup = groups[ci]
+			}
+			if c.DurationMS != nil {
+				durations[k] = *c.DurationMS
+				s.DurationMS = &durations[k]
 			}
 			switch c.Status {
 			case "ok", "success":
-				s.Error = ptr(false)
+				s.Error = &errs[k]
 			case "error", "timeout", "cancelled":
-				s.Error = ptr(true)
+				errs[k] = true
+				s.Error = &errs[k]
 			}
 			if c.Error != nil {
 				if msg, ok := c.Error.(string); ok {
@@ -343,15 +367,16 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 					s.ErrorMessage = jsonv.Marshal(c.Error)
 				}
 				if s.Error == nil {
-					s.Error = ptr(true)
+					errs[k] = true
+					s.Error = &errs[k]
 				}
 			}
 			start := c.StartTime
 			if start == "" {
 				start = c.Timestamp
 			}
-			s.StartTime = msglog.ParseTime(start, warn)
-			s.EndTime = msglog.ParseTime(c.EndTime, warn)
+			s.StartTime = clk.parseTime(start, warn)
+			s.EndTime = clk.parseTime(c.EndTime, warn)
 			t.Steps = append(t.Steps, s)
 		}
 	}
@@ -363,11 +388,47 @@ func build(in trajeval.Input, r record, firstLine int, partial bool) *trajeval.T
 	if u := r.TokenUsage; u != nil {
 		t.Metrics.Tokens = trajeval.Tokens{Input: u.Input, Output: u.Output, Total: u.Total}
 	}
-	t.Finish()
+	// Arguments and results come from encoding/json, which replaces what
+	// is not UTF-8, or from the fast path, which leaves it to
+	// encoding/json; args decodes a string with jsonv.Decode, which
+	// validates too.
+	t.FinishDecoded()
 	return t
 }
 
-func ptr[T any](v T) *T { return &v }
+// fewIDs is how many call ids seenIDs keeps in a list, looked along,
+// before it makes a map: a short look costs less than a map.
+const fewIDs = 32
+
+// seenIDs says which call ids a record has given before.
+type seenIDs struct {
+	few [fewIDs]string
+	n   int
+	set map[string]bool
+}
+
+// add reports whether id was seen before, and notes it.
+func (s *seenIDs) add(id string) (seen bool) {
+	if s.set == nil {
+		for _, x := range s.few[:s.n] {
+			if x == id {
+				return true
+			}
+		}
+		if s.n < fewIDs {
+			s.few[s.n] = id
+			s.n++
+			return false
+		}
+		s.set = make(map[string]bool, 2*fewIDs)
+		for _, x := range s.few {
+			s.set[x] = true
+		}
+	}
+	seen = s.set[id]
+	s.set[id] = true
+	return seen
+}
 
 // recordID is a record's id, else its test_id: a replay fixture names
 // the case it recorded so.

@@ -2,16 +2,19 @@ package agentv_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/agentv"
 	"github.com/trajeval/trajeval/internal/format/formattest"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/trace"
 )
 
@@ -39,6 +42,8 @@ func TestRead_errors(t *testing.T) {
 		{"wrong string type", "{\"id\": \"x\", \"cost_usd\": \"a\\\"b\"}", 1, 25, `expected a number for "cost_usd", got a string`, "the opening quote of a string with an escaped quote"},
 		{"deep", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), 1, 0, "", "10,000 levels deep: an error, not a crash"},
 		{"deep object", `{"id":"x","output":[{"role":"assistant","tool_calls":[{"tool":"t","input":` + strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001) + `}]}]}`, 1, 0, "", "arguments nested 10,001 deep"},
+		{"deep third line", record("a", 1) + "\n" + record("b", 1) + "\n" + `{"id":"c","output":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "}\n", 3, 19 + jsonv.MaxDepth, "nested deeper", "the line of the file, not of the lines after the first; the bracket past the limit"},
+		{"deep after a blank line", record("a", 1) + "\n\n" + record("b", 1) + "\n" + `  {"id":"c","output":[{"role":"user","content":` + strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("}", 300) + "}]}\n", 4, 0, "nested deeper", "deep in a message's content, read by the fast path"},
 		{"binary", "\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe", 1, 1, "invalid JSON", "a binary file"},
 		{"empty", "", 1, 1, "", "an empty file"},
 		{"blank", "\n\n  \n", 0, 0, "", "white space only"},
@@ -379,6 +384,77 @@ func TestRead_trailingData(t *testing.T) {
 			var te *trajeval.TraceError
 			if !errors.As(err, &te) || te.Line != tt.line || te.Col != tt.col || !strings.Contains(te.Msg, "unexpected data after") {
 				t.Errorf("Read = %v, want an error at %d:%d: %s", err, tt.line, tt.col, tt.reason)
+			}
+		})
+	}
+}
+
+// TestRead_invalidUTF8: bytes that are not UTF-8 in arguments, results
+// and keys come out as U+FFFD, though the trajectory's values are not
+// walked again once decoded (see trajeval.Trajectory.FinishDecoded).
+func TestRead_invalidUTF8(t *testing.T) {
+	in := "{\"id\":\"a\",\"output\":[{\"role\":\"assistant\",\"tool_calls\":[{\"tool\":\"t\",\"input\":{\"k\xff\":[\"v\xfe\"]},\"output\":{\"r\":\"x\xff\"}}]}]}\n" +
+		"{\"id\":\"b\",\"output\":[{\"role\":\"assistant\",\"tool_calls\":[{\"tool\":\"t\",\"input\":\"{\\\"q\\\":\\\"s\xff\\\"}\"}]}]}\n"
+	var steps []trajeval.Step
+	err := agentv.Format.Read(context.Background(), trajeval.Input{Name: "t.jsonl", R: strings.NewReader(in), Warn: func(trajeval.Warning) {}},
+		func(t *trajeval.Trajectory) error { steps = append(steps, t.Steps...); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ args, result any }{
+		{map[string]any{"k\uFFFD": []any{"v\uFFFD"}}, map[string]any{"r": "x\uFFFD"}},
+		{map[string]any{"q": "s\uFFFD"}, nil},
+	}
+	if len(steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(steps), len(want))
+	}
+	for i, w := range want {
+		if !reflect.DeepEqual(steps[i].Args, w.args) || !reflect.DeepEqual(steps[i].Result, w.result) {
+			t.Errorf("step %d: args %q, result %q; want %q, %q: JSON text decodes to valid UTF-8", i+1, steps[i].Args, steps[i].Result, w.args, w.result)
+		}
+	}
+}
+
+// TestRead_duplicateIDs: a call id seen before is dropped with a warning,
+// whether the record has few calls or many (whose ids are kept in a map).
+func TestRead_duplicateIDs(t *testing.T) {
+	calls := func(ids ...string) string {
+		var b strings.Builder
+		for i, id := range ids {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"tool":"t","id":%q}`, id)
+		}
+		return `{"id":"r","output":[{"role":"assistant","tool_calls":[` + b.String() + `]}]}`
+	}
+	many := make([]string, 40)
+	for i := range many {
+		many[i] = fmt.Sprint("c", i)
+	}
+	tests := []struct {
+		name   string
+		ids    []string
+		steps  int
+		warns  int
+		reason string
+	}{
+		{"few", []string{"a", "b", "a", "", ""}, 4, 1, "an empty id is no id: never a duplicate"},
+		{"many", append(many, "c0", "c39", "c40", "c40"), 41, 3, "past the first ids, as before them"},
+		{"many, first seen late", append(append([]string{}, many...), many[31:]...), 40, 9, "ids noted before the map is made are in it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, warns, err := formattest.Read(agentv.Format, "t.json", []byte(calls(tt.ids...)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tr trajeval.Trajectory
+			if err := json.Unmarshal(out, &tr); err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Steps) != tt.steps || bytes.Count(warns, []byte("appears twice")) != tt.warns {
+				t.Errorf("%d steps, warnings %s; want %d steps, %d warnings: %s", len(tr.Steps), warns, tt.steps, tt.warns, tt.reason)
 			}
 		})
 	}

@@ -14,8 +14,9 @@ import (
 // regard to case). The caller then decodes data with encoding/json, whose
 // result or error is the answer; so a record is read the same either way.
 //
-// The messages and calls of r live in d's scratch, reused by the next
-// record: they are read, not kept (see build).
+// The messages and calls of r, and the calls' durations, live in d's
+// scratch, reused by the next record: they are read, not kept (see
+// build).
 func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	p := &d.p
 	p.Reset(data)
@@ -23,7 +24,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		// Non-nil, so that an empty list reads as one, not as null.
 		d.msgs, d.calls = make([]message, 0, 32), make([]toolCall, 0, 32)
 	}
-	d.calls = d.calls[:0]
+	d.calls, d.floats = d.calls[:0], d.floats[:0]
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
@@ -89,9 +90,11 @@ func folds(key []byte, keys []string) bool {
 // A decoder reads records with a Parser and scratch space for their
 // messages and calls.
 type decoder struct {
-	p     jsonv.Parser
-	msgs  []message
-	calls []toolCall
+	p      jsonv.Parser
+	msgs   []message
+	calls  []toolCall
+	floats []float64
+	clock  clock // reads the times of build
 }
 
 // messages reads a list of messages; scratch puts them in d.msgs.
@@ -184,7 +187,7 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 				ok = fastString(p, &c.Timestamp)
 			case "duration_ms":
 				bit = 512
-				c.DurationMS, ok = fastFloat(p)
+				c.DurationMS, ok = d.float()
 			default:
 				return !folds(key, callKeys) && p.Skip()
 			}
@@ -249,6 +252,43 @@ func fastString(p *jsonv.Parser, dst *string) bool {
 	s, ok := p.Str()
 	*dst = s
 	return ok
+}
+
+// float is fastFloat into d.floats: a pointer that stays valid, as the
+// scratch grows into a new array and leaves the old one to its pointers.
+func (d *decoder) float() (*float64, bool) {
+	p := &d.p
+	if p.Null() {
+		return nil, true
+	}
+	s, ok := p.Number()
+	if !ok {
+		return nil, false
+	}
+	f, ok := parseFloat(s)
+	if !ok {
+		return nil, false
+	}
+	d.floats = append(d.floats, f)
+	return &d.floats[len(d.floats)-1], true
+}
+
+// parseFloat is strconv.ParseFloat of a JSON number, which reads a whole
+// number of up to 15 digits itself: every such number is a float64
+// exactly, as ParseFloat gives it.
+func parseFloat(s string) (float64, bool) {
+	if len(s) <= 15 {
+		n := int64(0)
+		i := 0
+		for ; i < len(s) && s[i]-'0' <= 9; i++ {
+			n = n*10 + int64(s[i]-'0')
+		}
+		if i == len(s) && i > 0 {
+			return float64(n), true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
 }
 
 func fastFloat(p *jsonv.Parser) (*float64, bool) {

@@ -1,27 +1,23 @@
 package agentv
 
-import (
-	"time"
-
-	"github.com/trajeval/trajeval/internal/format/msglog"
-)
+import "time"
 
 // parallel returns the parallel group of each call of one message,
 // numbering new groups after *last. A message's calls were issued in one
 // model response, but AgentV's replay fixtures also record each call's
 // start and end: calls whose times do not overlap ran one after the other
 // and are not parallel. So:
-//  1. one call has no group;
+//  1. one call has no group (the groups are nil);
 //  2. when a call lacks a start or an end time, all the message's calls
 //     share one group, as calls of one response do;
 //  3. otherwise calls form a group with the calls before them whose
 //     times overlap theirs (a call starting before the latest end so
 //     far); a call overlapping none has no group.
-func parallel(calls []toolCall, last *int) []int {
-	groups := make([]int, len(calls))
+func parallel(calls []toolCall, last *int, clk *clock) []int {
 	if len(calls) < 2 {
-		return groups
+		return nil
 	}
+	groups := make([]int, len(calls))
 	starts, ends := make([]time.Time, len(calls)), make([]time.Time, len(calls))
 	timed := true
 	for i, c := range calls {
@@ -30,7 +26,7 @@ func parallel(calls []toolCall, last *int) []int {
 			start = c.Timestamp
 		}
 		quiet := func(string) {} // build reports a bad time
-		starts[i], ends[i] = msglog.ParseTime(start, quiet), msglog.ParseTime(c.EndTime, quiet)
+		starts[i], ends[i] = clk.parseTime(start, quiet), clk.parseTime(c.EndTime, quiet)
 		if starts[i].IsZero() || ends[i].IsZero() {
 			timed = false
 			break

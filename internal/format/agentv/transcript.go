@@ -61,12 +61,13 @@ func readTranscript(ctx context.Context, in trajeval.Input, first []byte, br io.
 		next     int // the message_index expected next
 		unknown  drift.Unknown
 		produced int
+		clk      clock
 	)
 	flush := func() error {
 		if cur == nil {
 			return nil
 		}
-		t := build(in, *cur, curLine, false)
+		t := build(in, *cur, curLine, false, &clk)
 		cur = nil
 		produced++
 		return yield(t)

@@ -1,0 +1,126 @@
+package agentv
+
+import (
+	"time"
+
+	"github.com/trajeval/trajeval/internal/format/msglog"
+)
+
+// parseTime is msglog.ParseTime for a call's time, with a fast path for
+// the shape nearly every trace writes (see clock.parse).
+func (c *clock) parseTime(s string, warn func(string)) time.Time {
+	if t, ok := c.parse(s); ok {
+		return t
+	}
+	return msglog.ParseTime(s, warn)
+}
+
+// A clock reads times of the shape 2006-01-02T15:04:05Z, with 1 to 9
+// digits of a second after a dot before the Z, remembering the last
+// minute it read: a trace's times mostly share their date, hour and
+// minute with the time before.
+type clock struct {
+	minute string // "2006-01-02T15:04" of the last time read
+	unix   int64  // the minute's start, in seconds since 1970 UTC
+}
+
+// parse gives what time.Parse(time.RFC3339Nano, s) then UTC gives, for
+// a time of the clock's shape; ok false for any other text, which it
+// leaves to time.Parse (an offset, a lower-case t or z, a comma, a date
+// that does not exist).
+func (c *clock) parse(s string) (t time.Time, ok bool) {
+	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > len("2006-01-02T15:04:05.999999999Z") ||
+		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
+		return t, false
+	}
+	if s[:16] != c.minute {
+		unix, ok := minuteOf(s)
+		if !ok {
+			return t, false
+		}
+		c.minute, c.unix = s[:16], unix
+	}
+	sec, ok := digits(s[17:19])
+	if !ok || sec > 59 {
+		return t, false
+	}
+	ns := 0
+	if frac := s[19 : len(s)-1]; frac != "" {
+		if frac[0] != '.' || len(frac) == 1 {
+			return t, false
+		}
+		n, ok := digits(frac[1:])
+		if !ok {
+			return t, false
+		}
+		for range 10 - len(frac) {
+			n *= 10
+		}
+		ns = n
+	}
+	return time.Unix(c.unix+int64(sec), int64(ns)).UTC(), true
+}
+
+// minuteOf reads the date, hour and minute of s, checked as time.Parse
+// checks them, as seconds since 1970 UTC.
+func minuteOf(s string) (int64, bool) {
+	year, ok1 := digits(s[0:4])
+	month, ok2 := digits(s[5:7])
+	day, ok3 := digits(s[8:10])
+	hour, ok4 := digits(s[11:13])
+	minute, ok5 := digits(s[14:16])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) ||
+		month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 {
+		return 0, false
+	}
+	return (days(year, month, day)*24+int64(hour))*3600 + int64(minute)*60, true
+}
+
+// days counts the days from 1970-01-01 to the date (proleptic
+// Gregorian), negative before it: the count of whole 400-year eras, each
+// 146097 days, and of the days into the era of a year that starts in
+// March, so that a leap day ends it.
+func days(year, month, day int) int64 {
+	if month <= 2 {
+		year--
+	}
+	era := year / 400
+	if year < 0 {
+		era = (year - 399) / 400
+	}
+	yoe := year - era*400
+	m := month + 9
+	if month > 2 {
+		m = month - 3
+	}
+	doy := (153*m+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// digits reads s, 1 to 9 decimal digits.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int(c)
+	}
+	return n, len(s) > 0
+}
+
+// daysIn is the number of days of month in year (proleptic Gregorian).
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
