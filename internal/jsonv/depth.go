@@ -79,22 +79,17 @@ var (
 // stringEnd returns the index of the quote that ends the string starting
 // at i, of the raw newline that breaks it, or len(data).
 func stringEnd(data []byte, i int) int {
-	for ; i < len(data); i++ {
-		for i < len(data) && !stringStop[data[i]] {
-			i++
-		}
-		if i == len(data) {
-			break
-		}
-		switch data[i] {
-		case '"', '\n':
+	for {
+		i = stringStopAt(data, i)
+		if i == len(data) || data[i] != '\\' {
 			return i
-		case '\\':
-			i++
-			if i < len(data) && data[i] == '\n' {
-				return i
-			}
 		}
+		switch i++; {
+		case i == len(data):
+			return i // cut off after the backslash
+		case data[i] == '\n':
+			return i
+		}
+		i++
 	}
-	return i
 }

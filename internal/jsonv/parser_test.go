@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -97,4 +98,46 @@ func FuzzParser(f *testing.F) {
 			t.Fatalf("%q: got %#v, encoding/json gives %#v", data, got, want)
 		}
 	})
+}
+
+// TestParser_Value_wordEdges puts each kind of byte that matters in a
+// string at every place from the first to past the second eight-byte
+// word, in strings of every length up to three words, so that the
+// word-at-a-time scan is checked at every offset against encoding/json.
+func TestParser_Value_wordEdges(t *testing.T) {
+	bytes := []struct {
+		name, b string
+		reason  string
+	}{
+		{"quote", `\"`, "an escaped quote does not end the string"},
+		{"backslash", `\\`, "an escaped backslash, then plain text"},
+		{"unicode escape", `\u00e9`, "an escape read into the scratch buffer"},
+		{"control", "\x01", "a raw control character is refused"},
+		{"last control", "\x1f", "the highest control character is refused"},
+		{"space", " ", "the lowest plain byte"},
+		{"delete", "\x7f", "plain, though not printable"},
+		{"two-byte rune", "é", "valid UTF-8 above 0x80"},
+		{"invalid byte", "\xff", "invalid UTF-8: encoding/json replaces it"},
+		{"cut rune", "\xc3", "a rune cut short"},
+		{"newline", "\n", "a raw newline is refused"},
+	}
+	for _, c := range bytes {
+		t.Run(c.name, func(t *testing.T) {
+			for n := range 25 {
+				for at := 0; at <= n; at++ {
+					s := strings.Repeat("a", at) + c.b + strings.Repeat("b", n-at)
+					for _, in := range []string{`"` + s + `"`, `{"` + s + `":1}`, `["` + s + `","é"]`} {
+						got, ok := parse([]byte(in))
+						want, wok := stdDecode([]byte(in))
+						if ok && (!wok || !reflect.DeepEqual(got, want)) {
+							t.Fatalf("%q: Parser reads %#v, encoding/json %#v, %v (%s)", in, got, want, wok, c.reason)
+						}
+						if !ok && wok && utf8.ValidString(in) && !strings.ContainsAny(in, "\x01\x1f\n") {
+							t.Fatalf("%q: Parser says no to valid JSON it must read (%s)", in, c.reason)
+						}
+					}
+				}
+			}
+		})
+	}
 }

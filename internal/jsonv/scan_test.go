@@ -99,6 +99,21 @@ func BenchmarkParser_Value(b *testing.B) {
 	}
 }
 
+// BenchmarkParser_Skip is the scanner alone: every key and string of a
+// 20-step record read and checked, nothing built.
+func BenchmarkParser_Skip(b *testing.B) {
+	data := record(20)
+	var p jsonv.Parser
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Reset(data)
+		if !p.Skip() {
+			b.Fatal("Parser refuses the record")
+		}
+	}
+}
+
 // TestParser_Value_reuse reads records one after the other with one
 // Parser, as the readers do: values that repeat come back equal, and no
 // value changes when the Parser reads on.
