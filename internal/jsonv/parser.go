@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"encoding/json"
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -338,6 +339,31 @@ func (p *Parser) Number() (string, bool) {
 		return "", false
 	}
 	return string(p.data[start:p.pos]), true
+}
+
+// Float reads a number as encoding/json reads it into a float64: the
+// nearest one, ok false when it is out of range. It does not allocate.
+func (p *Parser) Float() (float64, bool) {
+	p.space()
+	start := p.pos
+	if !p.numberEnd() {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(p.data[start:p.pos]), 64)
+	return f, err == nil
+}
+
+// Int reads a number as encoding/json reads it into an int64: ok false
+// for a fraction, an exponent or a number out of range. It does not
+// allocate.
+func (p *Parser) Int() (int64, bool) {
+	p.space()
+	start := p.pos
+	if !p.numberEnd() {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(p.data[start:p.pos]), 10, 64)
+	return n, err == nil
 }
 
 // numberEnd reports whether a number is at pos, and moves pos past it

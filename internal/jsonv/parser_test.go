@@ -141,3 +141,72 @@ func TestParser_Value_wordEdges(t *testing.T) {
 		})
 	}
 }
+
+// stdNumber is what encoding/json reads from data into a float64 and an
+// int64.
+func stdNumber(data []byte) (f float64, fok bool, n int64, nok bool) {
+	fok = json.Unmarshal(data, &f) == nil
+	nok = json.Unmarshal(data, &n) == nil
+	return f, fok, n, nok
+}
+
+// TestParser_Float checks Float and Int against encoding/json reading the
+// same number into a float64 and an int64.
+func TestParser_Float(t *testing.T) {
+	tests := []struct {
+		in     string
+		reason string
+	}{
+		{"61", "an integer"},
+		{"-0", "negative zero"},
+		{"0.0123", "a fraction is no int64"},
+		{"1e3", "an exponent is no int64, though whole"},
+		{"9223372036854775807", "the largest int64"},
+		{"9223372036854775808", "one past it: no int64, a float64"},
+		{"1e400", "beyond float64: neither"},
+		{"4.9e-325", "below the smallest float64: zero, as ParseFloat says"},
+		{" 12 ", "white space around"},
+		{"01", "a leading zero is not a number"},
+		{"-", "a bare minus"},
+		{`"12"`, "a string is not a number"},
+		{"1234567890123456789012345678901234567890", "longer than a stack buffer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			f, fok, n, nok := stdNumber([]byte(tt.in))
+			var p jsonv.Parser
+			p.Reset([]byte(tt.in))
+			gf, gfok := p.Float()
+			gfok = gfok && p.End()
+			p.Reset([]byte(tt.in))
+			gn, gnok := p.Int()
+			gnok = gnok && p.End()
+			if gfok != fok || fok && gf != f {
+				t.Errorf("Float = %v, %v; encoding/json %v, %v (%s)", gf, gfok, f, fok, tt.reason)
+			}
+			if gnok != nok || nok && gn != n {
+				t.Errorf("Int = %v, %v; encoding/json %v, %v (%s)", gn, gnok, n, nok, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzParser_Float checks that a number Float or Int reads, encoding/json
+// reads the same into a float64 or an int64.
+func FuzzParser_Float(f *testing.F) {
+	for _, s := range []string{"61", "-0.5e-3", "9223372036854775808", "1e400", "0123", "1.", "-"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, fok, wantN, nok := stdNumber(data)
+		var p jsonv.Parser
+		p.Reset(data)
+		if got, ok := p.Float(); ok && p.End() && (!fok || got != want) {
+			t.Fatalf("%q: Float = %v; encoding/json %v, %v", data, got, want, fok)
+		}
+		p.Reset(data)
+		if got, ok := p.Int(); ok && p.End() && (!nok || got != wantN) {
+			t.Fatalf("%q: Int = %v; encoding/json %v, %v", data, got, wantN, nok)
+		}
+	})
+}
