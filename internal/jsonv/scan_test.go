@@ -1,8 +1,10 @@
 package jsonv_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -64,6 +66,31 @@ func FuzzCheckDepth_reference(f *testing.F) {
 	})
 }
 
+// TestCheckDepth_reference compares CheckDepth with refDepth on many
+// texts drawn from the bytes it looks at, long enough to span words, with
+// and without a run of brackets that brings them near MaxDepth: what
+// random bytes rarely give the fuzzer. A word read at once must end where
+// the byte-at-a-time reading would, in strings and escapes, on every line.
+func TestCheckDepth_reference(t *testing.T) {
+	const alphabet = "[]{}\"\\\na "
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 20000 {
+		var b []byte
+		if n%2 == 1 {
+			b = append(b, strings.Repeat("[", jsonv.MaxDepth-r.IntN(12))...)
+		}
+		for range r.IntN(40) {
+			b = append(b, alphabet[r.IntN(len(alphabet))])
+		}
+		offset, line, col, deep := refDepth(b)
+		err := jsonv.CheckDepth(b)
+		var de *jsonv.DepthError
+		if deep != (err != nil) || deep && (!errors.As(err, &de) || de.Offset != int64(offset) || de.Line != line || de.Col != col) {
+			t.Fatalf("%q: CheckDepth = %#v; the reference: too deep %v at offset %d, %d:%d", b, err, deep, offset, line, col)
+		}
+	}
+}
+
 // record is a JSON Lines trace record of steps tool calls, shaped as the
 // agentv traces the benchmarks read.
 func record(steps int) []byte {
@@ -78,6 +105,26 @@ func record(steps int) []byte {
 
 func BenchmarkCheckDepth(b *testing.B) {
 	data := record(20)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := jsonv.CheckDepth(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckDepth_text is CheckDepth on a record of 200 steps (more
+// brackets than MaxDepth, so each is looked at) whose messages are long
+// text.
+func BenchmarkCheckDepth_text(b *testing.B) {
+	var data []byte
+	for i := range 200 {
+		data = fmt.Appendf(data, `{"role":"assistant","content":"%s step %d, with a \"quote\" and a [bracket]","tool_calls":[]}`, strings.Repeat("The agent reads the document and writes a summary. ", 8), i)
+	}
+	data = append(append([]byte(`{"output":[`), bytes.ReplaceAll(data, []byte("}{"), []byte("},{"))...), "]}"...)
+	if err := jsonv.CheckDepth(data); err != nil {
+		b.Fatal(err)
+	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if err := jsonv.CheckDepth(data); err != nil {
