@@ -161,6 +161,35 @@ func BenchmarkParser_Skip(b *testing.B) {
 	}
 }
 
+// BenchmarkParser_Value_wide reads objects of 20 members, more than a
+// small map holds.
+func BenchmarkParser_Value_wide(b *testing.B) {
+	data := []byte(`[`)
+	for i := range 20 {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, '{')
+		for k := range 20 {
+			if k > 0 {
+				data = append(data, ',')
+			}
+			data = fmt.Appendf(data, `"field_%d":%d`, k, i*k)
+		}
+		data = append(data, '}')
+	}
+	data = append(data, ']')
+	var p jsonv.Parser
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Reset(data)
+		if _, ok := p.Value(); !ok {
+			b.Fatal("Parser refuses the objects")
+		}
+	}
+}
+
 // TestParser_Value_reuse reads records one after the other with one
 // Parser, as the readers do: values that repeat come back equal, and no
 // value changes when the Parser reads on.
@@ -174,6 +203,9 @@ func TestParser_Value_reuse(t *testing.T) {
 		{`["ok",10,"ok",10,[],[[]],"10"]`, true, "the same text as a string and as a number stays apart"},
 		{`[1,[2,[3,` + "\"\\u00e9\"" + `]],4]`, true, "an escaped string in a nested array"},
 		{`[1,[2,` + "\"\xff\"" + `],3]`, false, "an array cut short by a refusal leaves nothing behind for the next"},
+		{`{"a":{"b":[1,{"c":2}],"d":"` + "\xff" + `"},"e":3}`, false, "an object cut short by a refusal leaves no member behind for the next"},
+		{`{"k":1,"k":{"x":[1,{"y":"ok"}]},"z":{}}`, true, "a repeated key: the last wins"},
+		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":{"k":10}}`, true, "more members than a small map holds"},
 		{`["` + strings.Repeat("long", 30) + `",` + strings.Repeat("9", 100) + `]`, true, "values too long to keep"},
 	}
 	var p jsonv.Parser
