@@ -33,11 +33,9 @@ type Parser struct {
 	// or number Value returned, boxed: values that repeat from record to
 	// record ("ok", 10) come back without allocating.
 	boxed [256]any
-	// elems holds the elements of the arrays and the values of the
-	// objects Value is reading, keys the objects' keys, so that each array
-	// and map is allocated once, at its length.
+	// elems holds the elements of the arrays Value is reading, so that
+	// each array is allocated once, at its length.
 	elems []any
-	keys  []string
 }
 
 // maxDepth is the limit on nesting: deeper input is refused before any
@@ -453,23 +451,13 @@ func (p *Parser) box(b []byte, number bool) any {
 func (p *Parser) Value() (any, bool) {
 	switch c := p.Peek(); c {
 	case '{':
-		// The members wait on the scratch stacks, so that the map is
-		// made once, at its size, and never grows.
-		base := len(p.keys)
+		m := map[string]any{}
 		ok := p.Object(func(key []byte) bool {
-			p.keys = append(p.keys, p.intern(key))
+			k := p.intern(key)
 			v, ok := p.Value()
-			p.elems = append(p.elems, v)
+			m[k] = v
 			return ok
 		})
-		keys, vals := p.keys[base:], p.elems[len(p.elems)-len(p.keys)+base:]
-		m := make(map[string]any, len(keys))
-		for i, k := range keys {
-			m[k] = vals[i] // the last of a repeated key wins, as in encoding/json
-		}
-		clear(keys)
-		clear(vals)
-		p.keys, p.elems = p.keys[:base], p.elems[:len(p.elems)-len(vals)]
 		return m, ok
 	case '[':
 		base := len(p.elems)
