@@ -54,14 +54,19 @@ func FuzzCheckDepth_reference(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		offset, line, col, deep := refDepth(data)
-		err := jsonv.CheckDepth(data)
-		var de *jsonv.DepthError
-		if deep != (err != nil) {
-			t.Fatalf("CheckDepth = %v, the reference finds too deep: %v", err, deep)
-		}
-		if deep && (!errors.As(err, &de) || de.Offset != int64(offset) || de.Line != line || de.Col != col) {
-			t.Fatalf("CheckDepth = %#v, the reference: offset %d, line %d, column %d", err, offset, line, col)
+		// Behind brackets near MaxDepth too: short text has too few of
+		// its own for CheckDepth to look further than their count.
+		near := append([]byte(strings.Repeat("[", jsonv.MaxDepth-4)), data...)
+		for _, data := range [][]byte{data, near} {
+			offset, line, col, deep := refDepth(data)
+			err := jsonv.CheckDepth(data)
+			var de *jsonv.DepthError
+			if deep != (err != nil) {
+				t.Fatalf("%q: CheckDepth = %v, the reference finds too deep: %v", data, err, deep)
+			}
+			if deep && (!errors.As(err, &de) || de.Offset != int64(offset) || de.Line != line || de.Col != col) {
+				t.Fatalf("%q: CheckDepth = %#v, the reference: offset %d, line %d, column %d", data, err, offset, line, col)
+			}
 		}
 	})
 }
