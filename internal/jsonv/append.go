@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -21,11 +22,10 @@ func AppendString(dst []byte, s string, escapeHTML bool) []byte {
 	b := append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i = safeEnd(s, i, escapeHTML); i == len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '\\', '"':
@@ -89,4 +89,36 @@ func AppendFloat(dst []byte, f float64) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// safeEnd returns the index of the first byte of s from i that
+// AppendString must look at: one it escapes, or one of 0x80 or more that
+// starts a rune it must check; len(s) when there is none. It looks at
+// eight bytes at once (see below).
+func safeEnd(s string, i int, escapeHTML bool) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := load64(s, i)
+		m := equal(x, '"') | equal(x, '\\') | below(x, 0x20) | x&highs
+		if escapeHTML {
+			m |= equal(x, '<') | equal(x, '>') | equal(x, '&')
+		}
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || escapeHTML && (c == '<' || c == '>' || c == '&') {
+			break
+		}
+	}
+	return i
+}
+
+// load64 returns the eight bytes of s from i as a little-endian word; the
+// compiler makes it one load.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }

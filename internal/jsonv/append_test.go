@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -11,16 +12,55 @@ import (
 
 func TestAppendString(t *testing.T) {
 	for _, s := range []string{"", "plain", "q\"b\\", "\n\t\r\b\f\x00\x1f", "<a&b>", "\u2028\u2029", "bad \xff utf8", "é😀", "cut \xe2\x82"} {
-		want, _ := json.Marshal(s)
-		if got := jsonv.AppendString(nil, s, true); !bytes.Equal(got, want) {
-			t.Errorf("AppendString(%q, html) = %s, want %s as json.Marshal writes it", s, got, want)
+		checkAppendString(t, s)
+	}
+}
+
+// checkAppendString compares AppendString with encoding/json, HTML
+// escaped and not.
+func checkAppendString(t *testing.T, s string) {
+	t.Helper()
+	want, _ := json.Marshal(s)
+	if got := jsonv.AppendString(nil, s, true); !bytes.Equal(got, want) {
+		t.Fatalf("AppendString(%q, html) = %s, want %s as json.Marshal writes it", s, got, want)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	if got := jsonv.AppendString(nil, s, false); !bytes.Equal(got, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))) {
+		t.Fatalf("AppendString(%q) = %s, want %s as an Encoder without HTML escaping writes it", s, got, buf.Bytes())
+	}
+}
+
+// TestAppendString_wordEdges puts each byte AppendString must see at
+// every place of strings up to three words long: the eight-byte scan must
+// stop at it wherever it falls.
+func TestAppendString_wordEdges(t *testing.T) {
+	for _, c := range []string{`"`, `\`, "\x00", "\x1f", "<", ">", "&", "\u2028", "é", "\xff", "\xe2\x80", "\x7f", " "} {
+		for n := range 25 {
+			for at := 0; at <= n; at++ {
+				checkAppendString(t, strings.Repeat("a", at)+c+strings.Repeat("b", n-at))
+			}
 		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(s)
-		if got := jsonv.AppendString(nil, s, false); !bytes.Equal(got, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))) {
-			t.Errorf("AppendString(%q) = %s, want %s as an Encoder without HTML escaping writes it", s, got, buf.Bytes())
+	}
+}
+
+// FuzzAppendString checks AppendString against encoding/json on any
+// string.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"plain text past a word", "q\"b\\<a&b>\u2028", "bad \xff utf8 é😀", "\x00\x1f\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkAppendString)
+}
+
+func BenchmarkAppendString(b *testing.B) {
+	texts := []string{"2026-01-01T00:00:00.066Z", "search", strings.Repeat("The agent reads the document and writes a summary. ", 4)}
+	var buf []byte
+	for b.Loop() {
+		for _, s := range texts {
+			buf = jsonv.AppendString(buf[:0], s, false)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -39,6 +40,12 @@ const DepthHint = "no trace nests this deep: the file is corrupt or hostile, and
 // string, as no valid string holds one, so that a string cut off in one
 // line of JSON Lines cannot hide the brackets of the next.
 func CheckDepth(data []byte) error {
+	// Nothing nests deeper than it has opening brackets, and counting
+	// them is a fast pass of the standard library's: a text with too few
+	// to pass MaxDepth, as most are, needs no closer look.
+	if bytes.Count(data, []byte{'{'})+bytes.Count(data, []byte{'['}) <= MaxDepth {
+		return nil
+	}
 	depth, line, lineStart := 0, 1, 0
 	for i := 0; i < len(data); i++ {
 		for i < len(data) && !depthStop[data[i]] {
@@ -79,22 +86,17 @@ var (
 // stringEnd returns the index of the quote that ends the string starting
 // at i, of the raw newline that breaks it, or len(data).
 func stringEnd(data []byte, i int) int {
-	for ; i < len(data); i++ {
-		for i < len(data) && !stringStop[data[i]] {
-			i++
-		}
-		if i == len(data) {
-			break
-		}
-		switch data[i] {
-		case '"', '\n':
+	for {
+		i = stringStopAt(data, i)
+		if i == len(data) || data[i] != '\\' {
 			return i
-		case '\\':
-			i++
-			if i < len(data) && data[i] == '\n' {
-				return i
-			}
 		}
+		switch i++; {
+		case i == len(data):
+			return i // cut off after the backslash
+		case data[i] == '\n':
+			return i
+		}
+		i++
 	}
-	return i
 }

@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"encoding/json"
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -52,19 +53,27 @@ func (p *Parser) Reset(data []byte) {
 	p.data, p.pos, p.depth = data, 0, 0
 }
 
+// space moves pos past white space.
 func (p *Parser) space() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
+	for p.pos < len(p.data) && p.data[p.pos] <= ' ' && isSpace[p.data[p.pos]] {
+		p.pos++
 	}
 }
 
+// isSpace holds JSON's white space.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
 // Peek returns the first byte of the next value (0 at the end).
 func (p *Parser) Peek() byte {
+	// Compact JSON has no white space between tokens: the next byte is
+	// the one, and Peek is small enough to be inlined for it.
+	if p.pos < len(p.data) && p.data[p.pos] > ' ' {
+		return p.data[p.pos]
+	}
+	return p.peekSpace()
+}
+
+func (p *Parser) peekSpace() byte {
 	p.space()
 	if p.pos < len(p.data) {
 		return p.data[p.pos]
@@ -216,52 +225,37 @@ func (p *Parser) intern(b []byte) string {
 // raw reads the string at pos and returns its unescaped bytes, valid
 // until the next call.
 func (p *Parser) raw() ([]byte, bool) {
-	p.pos++ // the opening quote
-	start := p.pos
-	ascii := true
-	for p.pos < len(p.data) {
-		for p.pos < len(p.data) && plain[p.data[p.pos]] {
-			p.pos++
-		}
-		if p.pos == len(p.data) {
-			break
-		}
-		c := p.data[p.pos]
-		switch {
-		case c == '"':
-			b := p.data[start:p.pos]
-			p.pos++
-			if !ascii && !utf8.Valid(b) {
-				return nil, false // encoding/json replaces invalid bytes
-			}
-			return b, true
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return nil, false
-		case c >= 0x80:
-			ascii = false
-		}
+	start := p.pos + 1 // after the opening quote
+	i, wide := plainEnd(p.data, start)
+	if i == len(p.data) {
+		return nil, false
+	}
+	p.pos = i
+	switch p.data[i] {
+	case '"':
+		b := p.data[start:i]
 		p.pos++
+		if wide && !utf8.Valid(b) {
+			return nil, false // encoding/json replaces invalid bytes
+		}
+		return b, true
+	case '\\':
+		return p.escaped(start)
 	}
-	return nil, false
+	return nil, false // a control character
 }
-
-// plain holds the bytes that stand for themselves in a string: printable
-// ASCII but the quote and the backslash. raw skips them with one look-up.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
 
 // escaped reads the rest of a string that holds an escape, from its start.
 func (p *Parser) escaped(start int) ([]byte, bool) {
 	p.buf = append(p.buf[:0], p.data[start:p.pos]...)
 	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
+		i, _ := plainEnd(p.data, p.pos)
+		p.buf = append(p.buf, p.data[p.pos:i]...)
+		p.pos = i
+		if i == len(p.data) {
+			break
+		}
+		switch c := p.data[i]; {
 		case c == '"':
 			p.pos++
 			if !utf8.Valid(p.buf) {
@@ -270,10 +264,6 @@ func (p *Parser) escaped(start int) ([]byte, bool) {
 			return p.buf, true
 		case c < 0x20:
 			return nil, false
-		case c != '\\':
-			p.buf = append(p.buf, c)
-			p.pos++
-			continue
 		}
 		if p.pos+1 >= len(p.data) {
 			return nil, false
@@ -349,6 +339,31 @@ func (p *Parser) Number() (string, bool) {
 		return "", false
 	}
 	return string(p.data[start:p.pos]), true
+}
+
+// Float reads a number as encoding/json reads it into a float64: the
+// nearest one, ok false when it is out of range. It does not allocate.
+func (p *Parser) Float() (float64, bool) {
+	p.space()
+	start := p.pos
+	if !p.numberEnd() {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(p.data[start:p.pos]), 64)
+	return f, err == nil
+}
+
+// Int reads a number as encoding/json reads it into an int64: ok false
+// for a fraction, an exponent or a number out of range. It does not
+// allocate.
+func (p *Parser) Int() (int64, bool) {
+	p.space()
+	start := p.pos
+	if !p.numberEnd() {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(p.data[start:p.pos]), 10, 64)
+	return n, err == nil
 }
 
 // numberEnd reports whether a number is at pos, and moves pos past it
@@ -501,8 +516,7 @@ func (p *Parser) Skip() bool {
 		return p.literal("null")
 	default:
 		if c == '-' || c >= '0' && c <= '9' {
-			_, ok := p.Number()
-			return ok
+			return p.numberEnd()
 		}
 	}
 	return false

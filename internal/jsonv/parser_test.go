@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -95,6 +96,117 @@ func FuzzParser(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: got %#v, encoding/json gives %#v", data, got, want)
+		}
+	})
+}
+
+// TestParser_Value_wordEdges puts each kind of byte that matters in a
+// string at every place from the first to past the second eight-byte
+// word, in strings of every length up to three words, so that the
+// word-at-a-time scan is checked at every offset against encoding/json.
+func TestParser_Value_wordEdges(t *testing.T) {
+	bytes := []struct {
+		name, b string
+		reason  string
+	}{
+		{"quote", `\"`, "an escaped quote does not end the string"},
+		{"backslash", `\\`, "an escaped backslash, then plain text"},
+		{"unicode escape", `\u00e9`, "an escape read into the scratch buffer"},
+		{"control", "\x01", "a raw control character is refused"},
+		{"last control", "\x1f", "the highest control character is refused"},
+		{"space", " ", "the lowest plain byte"},
+		{"delete", "\x7f", "plain, though not printable"},
+		{"two-byte rune", "é", "valid UTF-8 above 0x80"},
+		{"invalid byte", "\xff", "invalid UTF-8: encoding/json replaces it"},
+		{"cut rune", "\xc3", "a rune cut short"},
+		{"newline", "\n", "a raw newline is refused"},
+	}
+	for _, c := range bytes {
+		t.Run(c.name, func(t *testing.T) {
+			for n := range 25 {
+				for at := 0; at <= n; at++ {
+					s := strings.Repeat("a", at) + c.b + strings.Repeat("b", n-at)
+					for _, in := range []string{`"` + s + `"`, `{"` + s + `":1}`, `["` + s + `","é"]`} {
+						got, ok := parse([]byte(in))
+						want, wok := stdDecode([]byte(in))
+						if ok && (!wok || !reflect.DeepEqual(got, want)) {
+							t.Fatalf("%q: Parser reads %#v, encoding/json %#v, %v (%s)", in, got, want, wok, c.reason)
+						}
+						if !ok && wok && utf8.ValidString(in) && !strings.ContainsAny(in, "\x01\x1f\n") {
+							t.Fatalf("%q: Parser says no to valid JSON it must read (%s)", in, c.reason)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// stdNumber is what encoding/json reads from data into a float64 and an
+// int64.
+func stdNumber(data []byte) (f float64, fok bool, n int64, nok bool) {
+	fok = json.Unmarshal(data, &f) == nil
+	nok = json.Unmarshal(data, &n) == nil
+	return f, fok, n, nok
+}
+
+// TestParser_Float checks Float and Int against encoding/json reading the
+// same number into a float64 and an int64.
+func TestParser_Float(t *testing.T) {
+	tests := []struct {
+		in     string
+		reason string
+	}{
+		{"61", "an integer"},
+		{"-0", "negative zero"},
+		{"0.0123", "a fraction is no int64"},
+		{"1e3", "an exponent is no int64, though whole"},
+		{"9223372036854775807", "the largest int64"},
+		{"9223372036854775808", "one past it: no int64, a float64"},
+		{"1e400", "beyond float64: neither"},
+		{"4.9e-325", "below the smallest float64: zero, as ParseFloat says"},
+		{" 12 ", "white space around"},
+		{"01", "a leading zero is not a number"},
+		{"-", "a bare minus"},
+		{`"12"`, "a string is not a number"},
+		{"1234567890123456789012345678901234567890", "longer than a stack buffer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			f, fok, n, nok := stdNumber([]byte(tt.in))
+			var p jsonv.Parser
+			p.Reset([]byte(tt.in))
+			gf, gfok := p.Float()
+			gfok = gfok && p.End()
+			p.Reset([]byte(tt.in))
+			gn, gnok := p.Int()
+			gnok = gnok && p.End()
+			if gfok != fok || fok && gf != f {
+				t.Errorf("Float = %v, %v; encoding/json %v, %v (%s)", gf, gfok, f, fok, tt.reason)
+			}
+			if gnok != nok || nok && gn != n {
+				t.Errorf("Int = %v, %v; encoding/json %v, %v (%s)", gn, gnok, n, nok, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzParser_Float checks that a number Float or Int reads, encoding/json
+// reads the same into a float64 or an int64.
+func FuzzParser_Float(f *testing.F) {
+	for _, s := range []string{"61", "-0.5e-3", "9223372036854775808", "1e400", "0123", "1.", "-"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, fok, wantN, nok := stdNumber(data)
+		var p jsonv.Parser
+		p.Reset(data)
+		if got, ok := p.Float(); ok && p.End() && (!fok || got != want) {
+			t.Fatalf("%q: Float = %v; encoding/json %v, %v", data, got, want, fok)
+		}
+		p.Reset(data)
+		if got, ok := p.Int(); ok && p.End() && (!nok || got != wantN) {
+			t.Fatalf("%q: Int = %v; encoding/json %v, %v", data, got, wantN, nok)
 		}
 	})
 }

@@ -1,0 +1,67 @@
+package jsonv
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The scanners look for the bytes that end a run of plain text eight at a
+// time, in one 64-bit word (SWAR: SIMD within a register). In a word x,
+// little-endian so that its lowest byte comes first in the data:
+//
+//	below(x, n) has the high bit of each byte less than n (n ≤ 0x80) set;
+//	equal(x, c) has the high bit of each byte equal to c set.
+//
+// Only the lowest set bit is exact: a borrow from a byte that matches can
+// mark the bytes above it, never those below. The scanners use only the
+// lowest, through bits.TrailingZeros64, and an OR of such masks keeps that
+// property, since the lowest bit of the OR is the lowest of one of them.
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func below(x uint64, n byte) uint64 { return (x - lows*uint64(n)) &^ x & highs }
+
+func equal(x uint64, c byte) uint64 { return below(x^(lows*uint64(c)), 1) }
+
+// plainEnd returns the index of the first byte from i that ends or
+// escapes a JSON string (a quote, a backslash) or may not stand in one (a
+// control character), or len(d); and whether a byte of 0x80 or more came
+// before it, so that the text must be checked as UTF-8.
+func plainEnd(d []byte, i int) (end int, wide bool) {
+	var high uint64
+	for ; i+8 <= len(d); i += 8 {
+		x := binary.LittleEndian.Uint64(d[i:])
+		if m := equal(x, '"') | equal(x, '\\') | below(x, 0x20); m != 0 {
+			// Only the bytes before the stop count: m&-m-1 keeps them
+			// and the low seven bits of the stop itself.
+			high |= x & (m&-m - 1)
+			return i + bits.TrailingZeros64(m)>>3, high&highs != 0
+		}
+		high |= x
+	}
+	for ; i < len(d); i++ {
+		c := d[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		high |= uint64(c)
+	}
+	return i, high&highs != 0
+}
+
+// stringStopAt returns the index of the first quote, backslash or newline
+// from i, or len(d): the bytes CheckDepth stops at inside a string.
+func stringStopAt(d []byte, i int) int {
+	for ; i+8 <= len(d); i += 8 {
+		x := binary.LittleEndian.Uint64(d[i:])
+		if m := equal(x, '"') | equal(x, '\\') | equal(x, '\n'); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(d) && !stringStop[d[i]] {
+		i++
+	}
+	return i
+}
