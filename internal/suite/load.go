@@ -266,8 +266,8 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 			for _, prev := range seen[c.ID] {
 				why := ""
 				switch {
-				case prev.s == s && prev.c.Node != nil:
-					why = fmt.Sprintf("the other is at line %d", prev.c.Node.Line)
+				case prev.s == s && prev.c.Place.Line > 0:
+					why = fmt.Sprintf("the other is at line %d", prev.c.Place.Line)
 				case prev.s == s:
 					why = "twice in this file: their results could not be told apart"
 				case prev.s.Name == s.Name:
@@ -278,8 +278,8 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 					continue
 				}
 				e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("case id %q is used twice", c.ID), Hint: why}
-				if c.Node != nil {
-					e.Line, e.Col, e.Path = c.Node.Line, c.Node.Col, c.Node.Path
+				if c.Place.Line > 0 {
+					e.Line, e.Col, e.Path = int(c.Place.Line), int(c.Place.Col), c.Place.Path()
 				}
 				errs = append(errs, e)
 				break
