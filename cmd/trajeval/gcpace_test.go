@@ -2,24 +2,29 @@ package main
 
 import "testing"
 
-func TestScoringPercent(t *testing.T) {
+func TestPaceFor(t *testing.T) {
 	const mb = 1 << 20
 	tests := []struct {
-		pace   int
-		live   uint64
-		want   int
-		reason string
+		name       string
+		pace       int
+		held, live uint64
+		want       int
+		reason     string
 	}{
-		{400, 20 * mb, 400, "suites that hold little keep the scoring's pace"},
-		{400, 32 * mb, 400, "at 32 MB, GOGC 400 is the fixed headroom itself"},
-		{400, 64 * mb, 200, "twice as much held: half the percentage, the same headroom"},
-		{400, 512 * mb, 100, "never under 100: a huge suite is not collected over and over"},
-		{400, 0, 400, "a runtime that does not say keeps the pace"},
-		{100, 20 * mb, 100, "a pace of 100 or less is never raised"},
+		{"right after loading", 400, 400 * mb, 400 * mb, 50, "the suites' own half is the headroom: the goal is 600 MB, not 2000"},
+		{"scoring holds little", 400, 400 * mb, 410 * mb, 48, "the goal follows the live heap: half the suites and what the scoring holds"},
+		{"scoring holds much", 400, 100 * mb, 200 * mb, 200, "the scoring's own pace over what it holds: 400 MB of headroom"},
+		{"huge suites", 400, 8000 * mb, 8000 * mb, 50, "half the suites: the collector does not run over and over"},
+		{"the scoring holds most", 400, 10 * mb, 1000 * mb, 396, "the scoring's pace over what it holds, as a share of all"},
+		{"the least", 400, 800 * mb, 900 * mb, 44, "where the two headrooms meet (scoring = held/8)"},
+		{"unknown live heap", 400, 100 * mb, 0, 400, "a runtime that does not say keeps the pace"},
+		{"never over the pace", 400, 1 * mb, 2 * mb, 200, "the pace is the most"},
 	}
 	for _, tt := range tests {
-		if got := scoringPercent(tt.pace, tt.live); got != tt.want {
-			t.Errorf("scoringPercent(%d, %d MB) = %d, want %d (%s)", tt.pace, tt.live/mb, got, tt.want, tt.reason)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := paceFor(tt.pace, tt.held, tt.live); got != tt.want {
+				t.Errorf("paceFor(%d, %d MB, %d MB) = %d, want %d (%s)", tt.pace, tt.held/mb, tt.live/mb, got, tt.want, tt.reason)
+			}
+		})
 	}
 }

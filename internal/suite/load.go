@@ -259,11 +259,19 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 		s *Suite
 		c *Case
 	}
-	seen := map[string][]at{}
+	// The first case of each id, and the others only when an id repeats:
+	// one map entry a case, no allocation each.
+	first := map[string]at{}
+	more := map[string][]at{}
 	var errs []error
 	for _, s := range suites {
 		for _, c := range s.Cases {
-			for _, prev := range seen[c.ID] {
+			f, ok := first[c.ID]
+			if !ok {
+				first[c.ID] = at{s, c}
+				continue
+			}
+			for _, prev := range append([]at{f}, more[c.ID]...) {
 				why := ""
 				switch {
 				case prev.s == s && prev.c.Place.Line > 0:
@@ -284,7 +292,7 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 				errs = append(errs, e)
 				break
 			}
-			seen[c.ID] = append(seen[c.ID], at{s, c})
+			more[c.ID] = append(more[c.ID], at{s, c})
 		}
 	}
 	return errs
