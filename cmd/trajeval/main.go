@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -37,6 +38,7 @@ import (
 	"syscall"
 
 	"github.com/trajeval/trajeval/internal/escape"
+	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/suite"
 )
 
@@ -131,7 +133,9 @@ func exitCode(err error, stderr io.Writer) int {
 //     100 instead of the scoring's 400: parsing YAML allocates about a
 //     hundred times the file's size in short-lived values.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
-//     by what the suites hold, not by what parsing them left behind.
+//     by what the suites hold, not by what parsing them left behind; the
+//     index of their cases the run will build is counted with them
+//     (run.IndexBytes a case).
 //  3. While the cases are scored, the heap goal follows the live heap
 //     after each collection: the scoring's own headroom (its pace,
 //     applied to what the heap holds beyond the suites) and half of what
@@ -149,7 +153,12 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	before := liveHeap()
 	s, err := opts.Load(paths...)
 	runtime.GC()
+	// What the suites hold, and what the run will hold for their cases
+	// from its start to its end.
 	held := liveHeap() - min(before, liveHeap())
+	if s != nil {
+		held += uint64(len(s.Cases)) * run.IndexBytes
+	}
 	if pace <= 100 {
 		debug.SetGCPercent(pace)
 		return s, err
@@ -157,7 +166,7 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(max(debug.SetMemoryLimit(-1), defaultMemoryLimit+2*int64(held)))
 	}
-	debug.SetGCPercent(paceFor(pace, held, liveHeap()))
+	debug.SetGCPercent(paceFor(pace, held, 0, liveHeap()))
 	follow(pace, held)
 	return s, err
 }
@@ -167,35 +176,69 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 const defaultMemoryLimit = 1 << 30
 
 // paceFor returns the GOGC for a heap of live bytes after a collection,
-// of which held are the suites': a headroom of pace percent of what the
-// scoring holds (live − held), and at least half of what the suites
-// hold, as a percentage of live, at most pace. It is never under 44: the
-// least is where the two headrooms meet (scoring = held/8).
-func paceFor(pace int, held, live uint64) int {
+// of which held are the suites' and scoring what the scoring holds, as a
+// percentage of live, at most pace:
+//  1. the scoring's headroom is pace percent of what it holds, as a run
+//     of suites with no cases has;
+//  2. when the suites hold more than heldSmall, that headroom is between
+//     a quarter of scoringHeadroom and scoringHeadroom, and what the
+//     scoring holds is the least it held since loading (see follow): with
+//     many listed cases, a collection marks for long, and what it finds
+//     allocated meanwhile counts as held; fivefold, it would be the
+//     suites' size again;
+//  3. the headroom is at least half of what the suites hold, so that a
+//     collection, which marks all of it, comes at most once per half of
+//     it allocated.
+func paceFor(pace int, held, scoring, live uint64) int {
 	if live == 0 {
 		return pace
 	}
-	scoring := live - min(held, live)
-	headroom := max(uint64(pace)*scoring/100, held/2)
+	headroom := uint64(pace) * scoring / 100
+	if held > heldSmall {
+		headroom = max(min(headroom, scoringHeadroom), scoringHeadroom/4)
+	}
+	headroom = max(headroom, held/2)
 	return int(min(uint64(pace), 100*headroom/live))
 }
 
-// following is the pace and held bytes the collector follows (see
-// follow); nil until load sets them.
+// heldSmall is how much suites may hold and be scored as suites with no
+// cases are (rule 2 of paceFor).
+const heldSmall = 32 << 20
+
+// scoringHeadroom is the most headroom the scoring of suites that hold
+// more than heldSmall has before a collection: what GOGC 400 gives a
+// scoring that holds 32 MB.
+const scoringHeadroom = 128 << 20
+
+// following is what the collector follows (see follow); nil until load
+// sets it.
 var following atomic.Pointer[followed]
 
 type followed struct {
-	pace int
-	held uint64
+	pace  int
+	held  uint64
+	least atomic.Uint64 // the least the scoring held after a collection
 }
 
 // follow sets GOGC after each collection from then on with paceFor, for
 // the live heap it found. One follower runs whatever the number of calls:
 // the last call's pace and held bytes are followed.
 func follow(pace int, held uint64) {
-	if following.Swap(&followed{pace, held}) == nil {
+	f := &followed{pace: pace, held: held}
+	f.least.Store(math.MaxUint64)
+	if following.Swap(f) == nil {
 		armFollower()
 	}
+}
+
+// percent returns the GOGC for a collection that found live bytes.
+func (f *followed) percent(live uint64) int {
+	scoring := live - min(f.held, live)
+	if f.held > heldSmall {
+		scoring = min(scoring, f.least.Load())
+		f.least.Store(scoring)
+	}
+	return paceFor(f.pace, f.held, scoring, live)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed
@@ -206,7 +249,7 @@ type gcTick struct{ _ *byte }
 func armFollower() {
 	runtime.AddCleanup(&gcTick{}, func(struct{}) {
 		if f := following.Load(); f != nil {
-			debug.SetGCPercent(paceFor(f.pace, f.held, liveHeap()))
+			debug.SetGCPercent(f.percent(liveHeap()))
 		}
 		armFollower()
 	}, struct{}{})
