@@ -290,10 +290,20 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 	// supplies them: the run's --traces, else their suite's own.
 	var sources []*source
 	bySource := map[string]*source{}
+	// The cases each traces file may supply, so that its index is made
+	// once at its size rather than grown through a million cases.
+	supplies := map[string]int{}
+	for _, s := range suites {
+		for _, c := range s.Cases {
+			if from := s.Source(c, opts.Traces); from == suite.FromTraces || from == suite.FromSuite {
+				supplies[tracesOf(s, opts)]++
+			}
+		}
+	}
 	sourceOf := func(file string) *source {
 		src, ok := bySource[file]
 		if !ok {
-			src = &source{file: file, byID: map[string]int32{}}
+			src = &source{file: file, byID: make(map[string]int32, supplies[file]), entries: make([]entry, 0, supplies[file])}
 			bySource[file] = src
 			sources = append(sources, src)
 		}

@@ -261,7 +261,11 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 	}
 	// The first case of each id, and the others only when an id repeats:
 	// one map entry a case, no allocation each.
-	first := map[string]at{}
+	cases := 0
+	for _, s := range suites {
+		cases += len(s.Cases)
+	}
+	first := make(map[string]at, cases)
 	more := map[string][]at{}
 	var errs []error
 	for _, s := range suites {
