@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/run"
 	isuite "github.com/trajeval/trajeval/internal/suite"
@@ -68,7 +69,9 @@ type Case struct {
 	// Evaluators are the case's own evaluators, each with the settings
 	// its file gives it (name, threshold, weight, required, negate), which
 	// [check.Evaluate] applies. A multi-turn case's per-turn evaluators are not
-	// among them: [Case.Score] runs them.
+	// among them: [Case.Score] runs them. Cases of one file with the same
+	// evaluators (the suite's) share this slice: replace it rather than
+	// write into it.
 	Evaluators []trajeval.Evaluator
 
 	c *isuite.Case
@@ -146,15 +149,30 @@ func (o RunOptions) Load(paths ...string) (*Suite, error) {
 		if ss.Open() {
 			s.Open = append(s.Open, ss.Name)
 		}
-		for _, c := range ss.Cases {
-			evs := make([]trajeval.Evaluator, len(c.Evaluators))
-			for i, e := range c.Evaluators {
-				evs[i] = evaluator{e}
+		// One slice of Cases a file, not an allocation each, and one
+		// slice of Evaluators for the cases that share the suite's: a
+		// suite may list a million cases.
+		cases := make([]Case, len(ss.Cases))
+		var shared []*eval.Configured
+		evs := []trajeval.Evaluator{}
+		for i, c := range ss.Cases {
+			if !sameSlice(c.Evaluators, shared) {
+				shared, evs = c.Evaluators, make([]trajeval.Evaluator, len(c.Evaluators))
+				for i, e := range c.Evaluators {
+					evs[i] = evaluator{e}
+				}
 			}
-			s.Cases = append(s.Cases, &Case{ID: c.ID, Suite: ss.Name, File: ss.File, Input: c.Input, Evaluators: evs, c: c, s: ss})
+			cases[i] = Case{ID: c.ID, Suite: ss.Name, File: ss.File, Input: c.Input, Evaluators: evs[:len(evs):len(evs)], c: c, s: ss}
+			s.Cases = append(s.Cases, &cases[i])
 		}
 	}
 	return s, nil
+}
+
+// sameSlice reports whether a and b are the same slice: the same
+// elements, not equal ones.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // CheckFiles checks what a run would find only case by case, as the

@@ -1,25 +1,61 @@
 package main
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
-func TestScoringPercent(t *testing.T) {
+func TestPaceFor(t *testing.T) {
 	const mb = 1 << 20
 	tests := []struct {
-		pace   int
-		live   uint64
-		want   int
-		reason string
+		name                string
+		pace                int
+		held, scoring, live uint64
+		want                int
+		reason              string
 	}{
-		{400, 20 * mb, 400, "suites that hold little keep the scoring's pace"},
-		{400, 32 * mb, 400, "at 32 MB, GOGC 400 is the fixed headroom itself"},
-		{400, 64 * mb, 200, "twice as much held: half the percentage, the same headroom"},
-		{400, 512 * mb, 100, "never under 100: a huge suite is not collected over and over"},
-		{400, 0, 400, "a runtime that does not say keeps the pace"},
-		{100, 20 * mb, 100, "a pace of 100 or less is never raised"},
+		{"right after loading", 400, 400 * mb, 0, 400 * mb, 50, "the suites' own half is the headroom: the goal is 600 MB, not 2000"},
+		{"scoring holds little", 400, 400 * mb, 10 * mb, 410 * mb, 48, "the goal follows the live heap: half the suites over what is live"},
+		{"scoring holds much", 400, 100 * mb, 100 * mb, 200 * mb, 64, "past 32 MB held, the scoring's headroom is at most 128 MB"},
+		{"scoring holds much, suites little", 400, 20 * mb, 100 * mb, 120 * mb, 333, "suites that hold little: the scoring's own pace, uncapped"},
+		{"scoring holds nothing yet", 400, 40 * mb, 0, 40 * mb, 80, "at least 32 MB of headroom: the collector does not run over and over"},
+		{"no suites", 400, 0, 12 * mb, 12 * mb, 400, "a suite with no cases keeps the scoring's pace"},
+		{"huge suites", 400, 8000 * mb, 20 * mb, 8020 * mb, 49, "half the suites: the collector does not run over and over"},
+		{"unknown live heap", 400, 100 * mb, 0, 0, 400, "a runtime that does not say keeps the pace"},
+		{"never over the pace", 400, 1 * mb, 1 * mb, 2 * mb, 200, "the pace is the most"},
 	}
 	for _, tt := range tests {
-		if got := scoringPercent(tt.pace, tt.live); got != tt.want {
-			t.Errorf("scoringPercent(%d, %d MB) = %d, want %d (%s)", tt.pace, tt.live/mb, got, tt.want, tt.reason)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := paceFor(tt.pace, tt.held, tt.scoring, tt.live); got != tt.want {
+				t.Errorf("paceFor(%d, %d MB, %d MB, %d MB) = %d, want %d (%s)", tt.pace, tt.held/mb, tt.scoring/mb, tt.live/mb, got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestFollowed_percent(t *testing.T) {
+	const mb = 1 << 20
+	tests := []struct {
+		name   string
+		held   uint64
+		lives  []uint64 // the live heap after each collection
+		want   []int
+		reason string
+	}{
+		{"many listed cases", 100 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
+			"what a long collection finds allocated meanwhile is not the scoring's: the least it held is"},
+		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{200, 333},
+			"the scoring's own pace over what it holds now, as with no cases"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &followed{pace: 400, held: tt.held}
+			f.least.Store(math.MaxUint64)
+			for i, live := range tt.lives {
+				if got := f.percent(live); got != tt.want[i] {
+					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
+				}
+			}
+		})
 	}
 }

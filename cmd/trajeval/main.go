@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -37,6 +38,7 @@ import (
 	"syscall"
 
 	"github.com/trajeval/trajeval/internal/escape"
+	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/suite"
 )
 
@@ -52,7 +54,7 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(1 << 30)
+		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
 	os.Exit(mainExit(os.Args[1:]))
 }
@@ -128,38 +130,129 @@ func exitCode(err error, stderr io.Writer) int {
 // load loads the suites at paths with opts. A GOGC the user set is left
 // alone; otherwise:
 //  1. While the suites load, the collector works at its usual pace (GOGC
-//  100. instead of the scoring's 400: parsing YAML allocates about a
+//     100 instead of the scoring's 400: parsing YAML allocates about a
 //     hundred times the file's size in short-lived values.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
-//     by what the suites hold, not by what parsing them left behind.
-//  3. The scoring's headroom is then fixed rather than a multiple of the
-//     suites: GOGC 400 while they hold little, less as they grow (never
-//     under 100), so that the cases a suite lists cost their own bytes,
-//     not five times as much (scoringHeadroom).
+//     by what the suites hold, not by what parsing them left behind; the
+//     index of their cases the run will build is counted with them
+//     (run.IndexBytes a case).
+//  3. While the cases are scored, the heap goal follows the live heap
+//     after each collection: the scoring's own headroom (its pace,
+//     applied to what the heap holds beyond the suites) and half of what
+//     the suites hold, whichever is more (see paceFor). So a listed case
+//     costs its own bytes and half as much again, not five times as
+//     much, and a suite with no cases is scored at the scoring's pace.
+//     The memory limit rises by twice what the suites hold, unless
+//     GOMEMLIMIT is set.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOGC") != "" {
 		return opts.Load(paths...)
 	}
-	prev := debug.SetGCPercent(100)
+	pace := debug.SetGCPercent(100)
+	runtime.GC()
+	before := liveHeap()
 	s, err := opts.Load(paths...)
 	runtime.GC()
-	debug.SetGCPercent(scoringPercent(prev, liveHeap()))
+	// What the suites hold, and what the run will hold for their cases
+	// from its start to its end.
+	held := liveHeap() - min(before, liveHeap())
+	if s != nil {
+		held += uint64(len(s.Cases)) * run.IndexBytes
+	}
+	if pace <= 100 {
+		debug.SetGCPercent(pace)
+		return s, err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(max(debug.SetMemoryLimit(-1), defaultMemoryLimit+2*int64(held)))
+	}
+	debug.SetGCPercent(paceFor(pace, held, 0, liveHeap()))
+	follow(pace, held)
 	return s, err
 }
 
-// scoringHeadroom is how much the heap may grow over what the suites hold
-// before a collection while cases are scored: what GOGC 400 gives a run
-// whose suites hold little.
-const scoringHeadroom = 128 << 20
+// defaultMemoryLimit is the soft memory limit main sets unless GOMEMLIMIT
+// is set.
+const defaultMemoryLimit = 1 << 30
 
-// scoringPercent returns the GOGC for scoring with live bytes held after
-// loading: scoringHeadroom over live, as a percentage, between 100 and
-// pace (the pace set before loading).
-func scoringPercent(pace int, live uint64) int {
-	if live == 0 || pace <= 100 {
+// paceFor returns the GOGC for a heap of live bytes after a collection,
+// of which held are the suites' and scoring what the scoring holds, as a
+// percentage of live, at most pace:
+//  1. the scoring's headroom is pace percent of what it holds, as a run
+//     of suites with no cases has;
+//  2. when the suites hold more than heldSmall, that headroom is between
+//     a quarter of scoringHeadroom and scoringHeadroom, and what the
+//     scoring holds is the least it held since loading (see follow): with
+//     many listed cases, a collection marks for long, and what it finds
+//     allocated meanwhile counts as held; fivefold, it would be the
+//     suites' size again;
+//  3. the headroom is at least half of what the suites hold, so that a
+//     collection, which marks all of it, comes at most once per half of
+//     it allocated.
+func paceFor(pace int, held, scoring, live uint64) int {
+	if live == 0 {
 		return pace
 	}
-	return int(min(uint64(pace), max(100, 100*scoringHeadroom/live)))
+	headroom := uint64(pace) * scoring / 100
+	if held > heldSmall {
+		headroom = max(min(headroom, scoringHeadroom), scoringHeadroom/4)
+	}
+	headroom = max(headroom, held/2)
+	return int(min(uint64(pace), 100*headroom/live))
+}
+
+// heldSmall is how much suites may hold and be scored as suites with no
+// cases are (rule 2 of paceFor).
+const heldSmall = 32 << 20
+
+// scoringHeadroom is the most headroom the scoring of suites that hold
+// more than heldSmall has before a collection: what GOGC 400 gives a
+// scoring that holds 32 MB.
+const scoringHeadroom = 128 << 20
+
+// following is what the collector follows (see follow); nil until load
+// sets it.
+var following atomic.Pointer[followed]
+
+type followed struct {
+	pace  int
+	held  uint64
+	least atomic.Uint64 // the least the scoring held after a collection
+}
+
+// follow sets GOGC after each collection from then on with paceFor, for
+// the live heap it found. One follower runs whatever the number of calls:
+// the last call's pace and held bytes are followed.
+func follow(pace int, held uint64) {
+	f := &followed{pace: pace, held: held}
+	f.least.Store(math.MaxUint64)
+	if following.Swap(f) == nil {
+		armFollower()
+	}
+}
+
+// percent returns the GOGC for a collection that found live bytes.
+func (f *followed) percent(live uint64) int {
+	scoring := live - min(f.held, live)
+	if f.held > heldSmall {
+		scoring = min(scoring, f.least.Load())
+		f.least.Store(scoring)
+	}
+	return paceFor(f.pace, f.held, scoring, live)
+}
+
+// A gcTick is garbage whose cleanup runs after the collection that freed
+// it. It holds a pointer so that it is not batched with other small
+// values, which would keep it alive.
+type gcTick struct{ _ *byte }
+
+func armFollower() {
+	runtime.AddCleanup(&gcTick{}, func(struct{}) {
+		if f := following.Load(); f != nil {
+			debug.SetGCPercent(f.percent(liveHeap()))
+		}
+		armFollower()
+	}, struct{}{})
 }
 
 // liveHeap returns the bytes of heap the last collection found in use, 0

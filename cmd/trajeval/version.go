@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime/debug"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -31,7 +32,9 @@ func currentVersion() string {
 
 // pseudo matches a pseudo-version's timestamp and revision, as the go
 // command makes them for a commit without a tag.
-var pseudo = regexp.MustCompile(`[.-](?:0\.)?\d{14}-[0-9a-f]{12}(?:\+incompatible)?(?:\+dirty)?$`)
+var pseudo = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[.-](?:0\.)?\d{14}-[0-9a-f]{12}(?:\+incompatible)?(?:\+dirty)?$`)
+})
 
 // versionOf says which trajeval this is, the first that applies:
 //  1. the version set with -ldflags "-X main.version=...";
@@ -51,7 +54,7 @@ func versionOf(ldflags string, bi *debug.BuildInfo) string {
 		return "(devel, no build information)"
 	}
 	v := bi.Main.Version
-	if v != "" && v != "(devel)" && !pseudo.MatchString(v) {
+	if v != "" && v != "(devel)" && !pseudo().MatchString(v) {
 		return v
 	}
 	var rev, at string

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trajeval/trajeval/internal/compare"
 	"github.com/trajeval/trajeval/internal/history"
@@ -25,27 +26,32 @@ import (
 //go:embed view/*.tmpl
 var viewFiles embed.FS
 
-var viewPages = template.Must(template.New("").Funcs(template.FuncMap{
-	"score": func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
-	"signed": func(f *float64) string {
-		if f == nil {
-			return ""
-		}
-		return fmt.Sprintf("%+.2f", *f)
-	},
-	"dict": func(c compare.Case, old, new string) map[string]any {
-		return map[string]any{"C": c, "OldID": old, "NewID": new}
-	},
-	"query": func(kv ...string) template.URL {
-		v := url.Values{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			if kv[i+1] != "" {
-				v.Set(kv[i], kv[i+1])
+// viewPages parses the view's templates on first use, not at every
+// start of the program: parsing them is most of the command's own
+// start-up, and only view needs them.
+var viewPages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"score": func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
+		"signed": func(f *float64) string {
+			if f == nil {
+				return ""
 			}
-		}
-		return template.URL(v.Encode())
-	},
-}).ParseFS(viewFiles, "view/*.tmpl"))
+			return fmt.Sprintf("%+.2f", *f)
+		},
+		"dict": func(c compare.Case, old, new string) map[string]any {
+			return map[string]any{"C": c, "OldID": old, "NewID": new}
+		},
+		"query": func(kv ...string) template.URL {
+			v := url.Values{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i+1] != "" {
+					v.Set(kv[i], kv[i+1])
+				}
+			}
+			return template.URL(v.Encode())
+		},
+	}).ParseFS(viewFiles, "view/*.tmpl"))
+})
 
 //go:embed view/view.css
 var viewCSS string
@@ -170,7 +176,7 @@ func (v *viewer) page(w http.ResponseWriter, name string, data map[string]any) {
 	data["CSS"] = template.CSS(viewCSS)
 	data["Where"] = v.h.Where()
 	var buf bytes.Buffer
-	if err := viewPages.ExecuteTemplate(&buf, name, data); err != nil {
+	if err := viewPages().ExecuteTemplate(&buf, name, data); err != nil {
 		v.fail(w, err)
 		return
 	}

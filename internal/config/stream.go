@@ -303,13 +303,3 @@ func (n *Node) Len() int {
 	}
 	return len(n.Items)
 }
-
-// Place returns a node with n's place (file, line, column, path) and kind,
-// and none of its content: what a value that outlives its document keeps
-// to place later errors.
-func (n *Node) Place() *Node {
-	if n == nil {
-		return nil
-	}
-	return &Node{Kind: n.Kind, File: n.File, Line: n.Line, Col: n.Col, Path: n.Path}
-}

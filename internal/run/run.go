@@ -82,6 +82,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"time"
@@ -289,10 +290,20 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 	// supplies them: the run's --traces, else their suite's own.
 	var sources []*source
 	bySource := map[string]*source{}
+	// The cases each traces file may supply, so that its index is made
+	// once at its size rather than grown through a million cases.
+	supplies := map[string]int{}
+	for _, s := range suites {
+		for _, c := range s.Cases {
+			if from := s.Source(c, opts.Traces); from == suite.FromTraces || from == suite.FromSuite {
+				supplies[tracesOf(s, opts)]++
+			}
+		}
+	}
 	sourceOf := func(file string) *source {
 		src, ok := bySource[file]
 		if !ok {
-			src = &source{file: file, byID: map[string]*entry{}}
+			src = &source{file: file, byID: make(map[string]int32, supplies[file]), entries: make([]entry, 0, supplies[file])}
 			bySource[file] = src
 			sources = append(sources, src)
 		}
@@ -313,7 +324,7 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 			if !opts.picked(s, c.ID) {
 				if from == suite.FromTraces || from == suite.FromSuite {
 					// Known, so that its trajectory is passed over in silence.
-					sourceOf(tracesOf(s, opts)).byID[c.ID] = &entry{c: c, suite: s, skip: true}
+					sourceOf(tracesOf(s, opts)).add(entry{c: c, suite: s, skip: true})
 				}
 				continue
 			}
@@ -335,12 +346,8 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 				continue
 			}
 			src := sourceOf(tracesOf(s, opts))
-			e := &entry{c: c, suite: s}
-			if _, ok := opts.Done[Key{s.Name, c.ID, 0}]; ok {
-				e.kept = true
-			}
-			src.byID[c.ID] = e
-			src.order = append(src.order, e)
+			_, kept := opts.Done[Key{s.Name, c.ID, 0}]
+			src.add(entry{c: c, suite: s, kept: kept})
 			if s.Exhaustive && src.exhaustive == nil {
 				src.exhaustive = s
 			}
@@ -362,16 +369,55 @@ func tracesOf(s *suite.Suite, opts Options) string {
 	return s.Traces
 }
 
+// IndexBytes is about what a run holds for each case its traces files
+// supply, from before the first trajectory is read to the end: its entry
+// and its slot in the index by id (52 bytes in a heap profile of 100,000
+// cases, rounded up for the index's growth).
+const IndexBytes = 64
+
 // A source is a traces file and what it supplies: the cases matched to its
 // trajectories by id, and the suites with no cases that score every one.
 type source struct {
-	file  string
-	byID  map[string]*entry
-	order []*entry
-	open  []*suite.Suite
+	file string
+	// entries are the cases it supplies, in the run's order, and those
+	// Options.Only leaves out (skip); byID indexes them. Values in one
+	// slice, not one allocation each: a suite may list a million cases.
+	entries []entry
+	byID    map[string]int32
+	open    []*suite.Suite
 	// exhaustive is the first suite whose traces hold its cases only
 	// (suite.Suite.Exhaustive); nil when none.
 	exhaustive *suite.Suite
+}
+
+// add adds e, which takes the place of an entry of the same id in byID.
+func (src *source) add(e entry) {
+	src.byID[e.c.ID] = int32(len(src.entries))
+	src.entries = append(src.entries, e)
+}
+
+// lookup returns the entry of case id.
+func (src *source) lookup(id string) (*entry, bool) {
+	i, ok := src.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return &src.entries[i], true
+}
+
+// order returns the entries of the cases src supplies, in the run's order.
+func (src *source) order() iter.Seq2[int, *entry] {
+	return func(yield func(int, *entry) bool) {
+		n := 0
+		for i := range src.entries {
+			if e := &src.entries[i]; !e.skip {
+				if !yield(n, e) {
+					return
+				}
+				n++
+			}
+		}
+	}
 }
 
 // needsTraces reports whether some case has no trace: file of its own, or
@@ -397,9 +443,9 @@ func result(r trajeval.CaseResult) job {
 
 // runSource streams one traces file and scores the cases it supplies.
 func runSource(ctx context.Context, src *source, opts Options, o *ordered) error {
-	file, order := src.file, src.order
+	file := src.file
 	if file == "" {
-		for _, e := range order {
+		for _, e := range src.order() {
 			r := errorResult(e, fmt.Errorf("%w %q: give the case a trace: file, run with --traces FILE, or give the suite a target", trajeval.ErrNoTrace, e.c.ID))
 			if err := submit(e.suite, e.c, opts, o, result(r)); err != nil {
 				return err
@@ -407,9 +453,9 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 		}
 		return nil
 	}
-	if len(src.open) == 0 && !slices.ContainsFunc(order, func(e *entry) bool { return !e.kept }) {
+	if len(src.open) == 0 && !slices.ContainsFunc(src.entries, func(e entry) bool { return !e.skip && !e.kept }) {
 		// Every case this file supplies is done: it need not be read.
-		for _, e := range order {
+		for _, e := range src.order() {
 			if err := submit(e.suite, e.c, opts, o, nil); err != nil {
 				return err
 			}
@@ -445,7 +491,7 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 			}
 		}
 	}
-	for _, e := range order {
+	for _, e := range src.order() {
 		if e.done {
 			continue
 		}
@@ -463,7 +509,7 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 // scoreOpen submits trajectory t, the n-th of its file, as the case it
 // matches (if any) and as a case of each suite with no cases (rule 2).
 func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, opts Options, o *ordered) error {
-	if _, ok := src.byID[t.ID]; ok && t.ID != "" {
+	if _, ok := src.lookup(t.ID); ok && t.ID != "" {
 		if err := scoreMatched(ctx, src, t, opts, o); err != nil {
 			return err
 		}
@@ -494,7 +540,7 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 // scoreMatched submits trajectory t as the case whose id it has.
 func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts Options, o *ordered) error {
 	file := src.file
-	e, ok := src.byID[t.ID]
+	e, ok := src.lookup(t.ID)
 	switch {
 	case t.ID == "":
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})

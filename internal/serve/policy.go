@@ -182,7 +182,7 @@ func LoadPolicy(path string, judges *judge.Runtime) (*Policy, error) {
 	s, errs := suite.LoadFile(path, suite.Options{Judges: judges, Dialects: []suite.Dialect{dialect}}, true)
 	if len(errs) == 0 && len(s.Cases) > 0 {
 		c := s.Cases[0]
-		errs = append(errs, c.Node.Errorf("a policy has no cases: it scores every trace that arrives").
+		errs = append(errs, c.Place.Errorf("a policy has no cases: it scores every trace that arrives").
 			With("remove the cases, and put the evaluators under execution.evaluators"))
 	}
 	if len(errs) == 0 && len(s.Evaluators) != len(evalSelect) {

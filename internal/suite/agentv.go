@@ -162,8 +162,10 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	if cases == nil {
 		return s, errs
 	}
+	item := 0
 	err = cases.Each(func(cn *config.Node) error {
-		c, es := loadCase(cn, sc, s.warn)
+		c, es := loadCase(cn, cases.Path, item, sc, s.warn)
+		item++
 		errs = append(errs, es...)
 		if c == nil {
 			return nil
@@ -347,16 +349,15 @@ func firstThreshold(ts ...*float64) *float64 {
 	return nil
 }
 
-func loadCase(cn *config.Node, sc *suiteContext, warn func(trajeval.Warning)) (*Case, []error) {
+// loadCase reads cn, item i of the suite's cases, the list at path list.
+func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(trajeval.Warning)) (*Case, []error) {
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
 	if err := sc.keys.Check(cn, "case", caseKeys...); err != nil {
 		return nil, []error{err}
 	}
-	// The case keeps its place only: its nodes go with the rest of the
-	// document once it is read.
-	c := &Case{Node: cn.Place()}
+	c := &Case{Place: config.ItemPlace(cn, list, i)}
 	idn := cn.Get("id")
 	if idn == nil {
 		return nil, []error{cn.Errorf("case has no id").With("add id: a-unique-name")}

@@ -259,15 +259,27 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 		s *Suite
 		c *Case
 	}
-	seen := map[string][]at{}
+	// The first case of each id, and the others only when an id repeats:
+	// one map entry a case, no allocation each.
+	cases := 0
+	for _, s := range suites {
+		cases += len(s.Cases)
+	}
+	first := make(map[string]at, cases)
+	more := map[string][]at{}
 	var errs []error
 	for _, s := range suites {
 		for _, c := range s.Cases {
-			for _, prev := range seen[c.ID] {
+			f, ok := first[c.ID]
+			if !ok {
+				first[c.ID] = at{s, c}
+				continue
+			}
+			for _, prev := range append([]at{f}, more[c.ID]...) {
 				why := ""
 				switch {
-				case prev.s == s && prev.c.Node != nil:
-					why = fmt.Sprintf("the other is at line %d", prev.c.Node.Line)
+				case prev.s == s && prev.c.Place.Line > 0:
+					why = fmt.Sprintf("the other is at line %d", prev.c.Place.Line)
 				case prev.s == s:
 					why = "twice in this file: their results could not be told apart"
 				case prev.s.Name == s.Name:
@@ -278,13 +290,13 @@ func duplicateIDs(suites []*Suite, opts Options) []error {
 					continue
 				}
 				e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("case id %q is used twice", c.ID), Hint: why}
-				if c.Node != nil {
-					e.Line, e.Col, e.Path = c.Node.Line, c.Node.Col, c.Node.Path
+				if c.Place.Line > 0 {
+					e.Line, e.Col, e.Path = int(c.Place.Line), int(c.Place.Col), c.Place.Path()
 				}
 				errs = append(errs, e)
 				break
 			}
-			seen[c.ID] = append(seen[c.ID], at{s, c})
+			more[c.ID] = append(more[c.ID], at{s, c})
 		}
 	}
 	return errs

@@ -75,7 +75,10 @@ type Case struct {
 	// Turns hold per-turn expectations of a multi-turn case; Turns[i]
 	// scores turn i+1 of the trajectory.
 	Turns []*Turn
-	Node  *config.Node
+	// Place is where the case is in its file, for later errors: a place,
+	// not the case's nodes, which go with the rest of the document once
+	// the case is read.
+	Place config.Place
 }
 
 // A Turn is the expectations for one turn of a conversation.

@@ -404,8 +404,8 @@ evalcases:
 	if s.Name != "demo" || c.ID != "42" || c.Input != "first\nsecond" || c.ExpectedOutcome != "done" || c.Trace != "/abs/trace.json" {
 		t.Errorf("suite %q case %+v", s.Name, c)
 	}
-	if c.Node == nil || c.Node.Line != 4 {
-		t.Errorf("case node %v, want the case's place (line 4)", c.Node)
+	if c.Place.Line != 4 {
+		t.Errorf("case place %v, want the case's place (line 4)", c.Place)
 	}
 }
 

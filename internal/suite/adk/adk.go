@@ -189,7 +189,7 @@ func caseNodes(root *config.Node, n int) []*config.Node {
 }
 
 func buildCase(ec *adkformat.EvalCase, node *config.Node, crit []Criterion, opts suite.Options) (*suite.Case, error) {
-	c := &suite.Case{ID: ec.ID, Node: node}
+	c := &suite.Case{ID: ec.ID, Place: config.PlaceOf(node)}
 	if len(ec.Invocations) == 0 {
 		return nil, node.Errorf("eval case %s has no invocations", ec.ID).With("give it a conversation of at least one invocation")
 	}

@@ -240,7 +240,7 @@ func Load(path string, data []byte, opts suite.Options) (*suite.Suite, []error) 
 		threshold = *opts.Threshold
 	}
 	for _, a := range answers {
-		c := &suite.Case{ID: a.ID, Node: &config.Node{Kind: config.Map, File: path, Line: a.Line, Col: 1}}
+		c := &suite.Case{ID: a.ID, Place: config.PlaceOf(&config.Node{File: path, Line: a.Line, Col: 1})}
 		ev, err := checker(a, questions[a.ID], qpath)
 		if err != nil {
 			errs = append(errs, &trajeval.SpecError{File: path, Line: a.Line, Col: 1, Msg: fmt.Sprintf("%s: %v", a.ID, err)})

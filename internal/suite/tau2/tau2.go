@@ -160,7 +160,7 @@ func buildCase(it *config.Node, env *spec.Env, narrow []string) (*suite.Case, []
 	if id == "" {
 		return nil, []error{idn.Errorf("the task's id is empty").With("give the task an id: results are matched to tasks by it")}
 	}
-	c := &suite.Case{ID: id, Node: it}
+	c := &suite.Case{ID: id, Place: config.PlaceOf(it)}
 	if in := it.Get("user_scenario").Get("instructions"); in != nil && in.Kind != config.Null {
 		if in.Kind == config.String {
 			c.Input = in.Text

@@ -422,7 +422,7 @@ func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, w
 	if err != nil {
 		return nil, []error{err}
 	}
-	c := &suite.Case{ID: id, Node: it}
+	c := &suite.Case{ID: id, Place: config.PlaceOf(it)}
 	if in := it.Get("inputs"); in != nil && in.Kind != config.Null {
 		if in.Kind == config.String {
 			c.Input = in.Text

@@ -197,7 +197,7 @@ func loadRow(row *config.Node, metrics []metric, opts suite.Options) (*suite.Cas
 		return nil, row.Errorf("a row is a JSON object, got %s", row.Kind)
 	}
 	values, _ := row.Value().(map[string]any)
-	c := &suite.Case{ID: format.ID(values, row.Line), Node: row}
+	c := &suite.Case{ID: format.ID(values, row.Line), Place: config.PlaceOf(row)}
 	if p, ok := values["prompt"].(string); ok {
 		c.Input = p
 	}

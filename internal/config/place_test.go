@@ -1,0 +1,47 @@
+package config_test
+
+import (
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/config"
+)
+
+func TestItemPlace_Errorf(t *testing.T) {
+	doc := "name: x\nevalcases:\n  - {id: a}\n  - id: b\n    input: hi\n"
+	root, err := config.ParseList("suite.yaml", []byte(doc), "evalcases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := root.Get("evalcases")
+	var places []config.Place
+	i := 0
+	if err := list.Each(func(it *config.Node) error {
+		places = append(places, config.ItemPlace(it, list.Path, i))
+		i++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		p      config.Place
+		want   string
+		reason string
+	}{
+		{"flow item", places[0], "suite.yaml:3:6: evalcases[0]: bad", "an item's place is its node's, its path written from the list's"},
+		{"block item", places[1], "suite.yaml:4:5: evalcases[1]: bad", "the path is the item's whatever the item's form"},
+		{"item of another list", config.ItemPlace(root.Get("name"), "evalcases", 3), "suite.yaml:1:7: name: bad", "a node that is not the item keeps its own path"},
+		{"a node's place", config.PlaceOf(root.Get("evalcases")), "suite.yaml:3:3: evalcases: bad", "PlaceOf keeps the node's path"},
+		{"no place", config.PlaceOf(nil), "bad", "the zero place places nothing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.Errorf("bad").Error(); got != tt.want {
+				t.Errorf("got %q, want %q (%s)", got, tt.want, tt.reason)
+			}
+			if n := tt.p.Node(); n.Errorf("bad").Error() != tt.want {
+				t.Errorf("Node places at %q, want %q", n.Errorf("bad").Error(), tt.want)
+			}
+		})
+	}
+}
