@@ -98,9 +98,11 @@ func (r *Relation) weight(i, j int) int64 {
 
 // blocks splits the steps into runs: a maximal run of one parallel group,
 // or a single step.
-func (r *Relation) blocks() [][2]int {
+func (r *Relation) blocks() [][2]int { return r.appendBlocks(nil) }
+
+// appendBlocks appends the blocks of the steps to out.
+func (r *Relation) appendBlocks(out [][2]int) [][2]int {
 	n := len(r.Steps)
-	var out [][2]int
 	for j := 0; j < n; {
 		k := j + 1
 		if g := r.group(j); g != 0 {
@@ -112,6 +114,17 @@ func (r *Relation) blocks() [][2]int {
 		j = k
 	}
 	return out
+}
+
+// grouped reports whether two consecutive steps share a parallel group:
+// whether some block holds more than one step.
+func (r *Relation) grouped() bool {
+	for j := 1; j < len(r.Group) && j < len(r.Steps); j++ {
+		if g := r.Group[j]; g != 0 && g == r.Group[j-1] {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Relation) group(j int) int32 {

@@ -14,6 +14,8 @@ package calls
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
@@ -83,6 +85,42 @@ type Classes struct {
 	classes   []Item
 	byTool    map[string][]int32 // ascending: classes are numbered in order
 	limited   bool               // some item has a latency limit
+	scratch   sync.Pool          // of *Scratch
+}
+
+// A Scratch is the working memory of relating and aligning one
+// trajectory, kept from one trajectory to the next so that scoring many
+// stops allocating once it has grown. One goroutine at a time uses a
+// Scratch, from [Classes.Scratch] to its Release; the Relation and the
+// Pairs of the Alignment it returns are its own, valid until its next
+// use.
+type Scratch struct {
+	cl    *Classes
+	rel   align.Relation
+	steps [][]int32
+	group []int32
+	buf   []int32
+	used  []bool
+	align align.Scratch
+}
+
+// Scratch returns working memory for aligning the classes, from a pool.
+func (cl *Classes) Scratch() *Scratch {
+	if s, ok := cl.scratch.Get().(*Scratch); ok {
+		return s
+	}
+	return &Scratch{cl: cl}
+}
+
+// Release gives the scratch back to its classes' pool; neither it nor
+// what it returned may be used after.
+func (s *Scratch) Release() {
+	// A scratch grown by a huge trajectory is not kept.
+	if cap(s.buf) > 1<<16 || cap(s.steps) > 1<<16 {
+		return
+	}
+	s.rel.Bonus = nil
+	s.cl.scratch.Put(s)
 }
 
 // Prepare groups items into classes.
@@ -114,13 +152,22 @@ func Prepare(items []Item) *Classes {
 // Relate builds the match relation of the items against the steps of
 // trail (a $from looks back along the trail: see [argmatch.ScopedTrail]).
 func (cl *Classes) Relate(trail *argmatch.Trail) *align.Relation {
+	return (&Scratch{cl: cl}).Relate(trail)
+}
+
+// Relate is [Classes.Relate] in the scratch's memory.
+func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
+	cl := sc.cl
 	steps := trail.Steps()
-	r := &align.Relation{ItemClass: cl.itemClass, Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
+	sc.steps, sc.group = grow(sc.steps, len(steps)), grow(sc.group, len(steps))
+	sc.rel = align.Relation{ItemClass: cl.itemClass, Steps: sc.steps, Group: sc.group}
+	r := &sc.rel
 	// The classes of every step share one array.
-	buf := make([]int32, 0, len(steps))
+	buf := sc.buf[:0]
 	for j := range steps {
 		s := &steps[j]
 		r.Group[j] = int32(s.ParallelGroup)
+		r.Steps[j] = nil
 		start := len(buf)
 		for _, c := range cl.byTool[s.Name] {
 			it := &cl.classes[c]
@@ -136,6 +183,7 @@ func (cl *Classes) Relate(trail *argmatch.Trail) *align.Relation {
 			r.Steps[j] = buf[start:len(buf):len(buf)]
 		}
 	}
+	sc.buf = buf
 	if cl.limited {
 		classes := cl.classes
 		r.Bonus = func(c int32, j int) bool {
@@ -172,35 +220,62 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 // ExplainTrail is [Explain] for the steps of trail, whose $from near
 // misses look back along it (see [argmatch.ScopedTrail]).
 func ExplainTrail(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order) {
+	explain(d, items, trail, a, order, nil)
+}
+
+// Explain is [ExplainTrail] in the scratch's memory.
+func (sc *Scratch) Explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order) {
+	sc.used = explain(d, items, trail, a, order, sc.used)
+}
+
+// explain is ExplainTrail with used as the memory of which items and
+// steps the alignment used; it returns that memory for the next call.
+func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order, used []bool) []bool {
 	steps := trail.Steps()
-	usedItem := make([]bool, len(items))
-	usedStep := make([]bool, len(steps))
+	used = grow(used, len(items)+len(steps))
+	clear(used)
+	usedItem, usedStep := used[:len(items)], used[len(items):]
 	d.Hits = len(a.Pairs)
 	d.Expected, d.Actual = len(items), len(steps)
+	d.Matched = slices.Grow(d.Matched, len(a.Pairs))
 	for _, p := range a.Pairs {
 		usedItem[p.Item], usedStep[p.Step] = true, true
 		d.Matched = append(d.Matched, trajeval.Pair{Item: p.Item + 1, Step: stepNo(steps, p.Step), Tool: items[p.Item].Tool})
 	}
-	// Steps by name, so a missing item looks only at its own tool's steps.
-	var names []string
-	byName := map[string][]int{}
-	for j, s := range steps {
-		if byName[s.Name] == nil {
-			names = append(names, s.Name)
+	if len(a.Pairs) < len(items) {
+		// Steps by name, so a missing item looks only at its own tool's
+		// steps.
+		var names []string
+		byName := map[string][]int{}
+		for j, s := range steps {
+			if byName[s.Name] == nil {
+				names = append(names, s.Name)
+			}
+			byName[s.Name] = append(byName[s.Name], j)
 		}
-		byName[s.Name] = append(byName[s.Name], j)
-	}
-	for i, it := range items {
-		if usedItem[i] {
-			continue
+		for i, it := range items {
+			if usedItem[i] {
+				continue
+			}
+			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, names, byName, order)})
 		}
-		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, names, byName, order)})
 	}
+	// Each pair used a step of its own: the others are extra.
+	d.Extra = slices.Grow(d.Extra, len(steps)-len(a.Pairs))
 	for j, s := range steps {
 		if !usedStep[j] {
 			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: s.Name})
 		}
 	}
+	return used
+}
+
+// grow returns s with length n, its contents undefined.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // maxNear bounds the near misses shown for one missing item.
@@ -299,12 +374,17 @@ func Align(o Order, items []Item, steps []trajeval.Step) align.Alignment {
 
 // Align is [Align] for classes prepared once, against the steps of trail.
 func (cl *Classes) Align(o Order, trail *argmatch.Trail) align.Alignment {
-	r := cl.Relate(trail)
+	return (&Scratch{cl: cl}).Align(o, trail)
+}
+
+// Align is [Classes.Align] in the scratch's memory.
+func (sc *Scratch) Align(o Order, trail *argmatch.Trail) align.Alignment {
+	r := sc.Relate(trail)
 	switch o {
 	case Positional:
-		return align.Exact(r)
+		return sc.align.Exact(r)
 	case Ordered:
-		return align.InOrder(r)
+		return sc.align.InOrder(r)
 	}
-	return align.AnyOrder(r)
+	return sc.align.AnyOrder(r)
 }

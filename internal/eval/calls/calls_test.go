@@ -1,0 +1,96 @@
+package calls_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/eval/calls"
+)
+
+var tools = []string{"search", "read", "list", "fetch", "serch"}
+
+// randomItems are a few expected calls, some with an argument rule.
+func randomItems(t *testing.T, rng *rand.Rand) []calls.Item {
+	var items []calls.Item
+	for range rng.IntN(6) {
+		tool := tools[rng.IntN(len(tools)-1)]
+		var args any
+		if rng.IntN(2) == 0 {
+			args = map[string]any{"id": fmt.Sprint(rng.IntN(3))}
+		}
+		m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, calls.Args(tool, m))
+	}
+	return items
+}
+
+// randomSteps are steps among the tools with ids 0..2, some in parallel
+// groups.
+func randomSteps(rng *rand.Rand) []trajeval.Step {
+	steps := make([]trajeval.Step, rng.IntN(12))
+	for j := range steps {
+		steps[j] = trajeval.Step{Name: tools[rng.IntN(len(tools))], Args: map[string]any{"id": fmt.Sprint(rng.IntN(3))}}
+		if rng.IntN(4) == 0 {
+			steps[j].ParallelGroup = 1 + j/3
+		}
+	}
+	return steps
+}
+
+// TestScratch_Explain checks that aligning and explaining trajectory
+// after trajectory in one Scratch gives the details Align and Explain
+// give afresh, in every order, near misses included.
+func TestScratch_Explain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := range 300 {
+		items := randomItems(t, rng)
+		cl := calls.Prepare(items)
+		for _, o := range []calls.Order{calls.Unordered, calls.Ordered, calls.Positional} {
+			sc := cl.Scratch()
+			for k := range 10 {
+				steps := randomSteps(rng)
+				var want trajeval.Details
+				calls.Explain(&want, items, steps, calls.Align(o, items, steps), o)
+				var got trajeval.Details
+				trail := argmatch.NewTrail(steps)
+				sc.Explain(&got, items, trail, sc.Align(o, trail), o)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("items %d, trajectory %d, order %d: the scratch explains %+v, afresh %+v", n, k, o, got, want)
+				}
+			}
+			sc.Release()
+		}
+	}
+}
+
+// TestScratch_Allocs checks that a Scratch, once grown, aligns and
+// explains a 20-step trajectory that has every expected call in two
+// allocations: the details' matched and extra lists.
+func TestScratch_Allocs(t *testing.T) {
+	items := calls.Names([]string{"search", "read", "summarize"})
+	steps := make([]trajeval.Step, 20)
+	for j := range steps {
+		steps[j].Name = tools[j%4]
+	}
+	steps[2].Name = "summarize" // every call matched, in every order
+	cl := calls.Prepare(items)
+	sc := cl.Scratch()
+	trail := argmatch.NewTrail(steps)
+	for _, o := range []calls.Order{calls.Unordered, calls.Ordered, calls.Positional} {
+		run := func() {
+			var d trajeval.Details
+			sc.Explain(&d, items, trail, sc.Align(o, trail), o)
+		}
+		run()
+		if n := testing.AllocsPerRun(100, run); n > 2 {
+			t.Errorf("order %d: %v allocations, want at most 2", o, n)
+		}
+	}
+}
