@@ -85,7 +85,6 @@ type Classes struct {
 	classes   []Item
 	byTool    map[string][]int32 // ascending: classes are numbered in order
 	limited   bool               // some item has a latency limit
-	scratch   sync.Pool          // of *Scratch
 }
 
 // A Scratch is the working memory of relating and aligning one
@@ -104,23 +103,27 @@ type Scratch struct {
 	align align.Scratch
 }
 
+// scratchPool holds the released scratches of every Classes.
+var scratchPool sync.Pool // of *Scratch
+
 // Scratch returns working memory for aligning the classes, from a pool.
 func (cl *Classes) Scratch() *Scratch {
-	if s, ok := cl.scratch.Get().(*Scratch); ok {
+	if s, ok := scratchPool.Get().(*Scratch); ok {
+		s.cl = cl
 		return s
 	}
 	return &Scratch{cl: cl}
 }
 
-// Release gives the scratch back to its classes' pool; neither it nor
-// what it returned may be used after.
+// Release gives the scratch back to the pool; neither it nor what it
+// returned may be used after.
 func (s *Scratch) Release() {
 	// A scratch grown by a huge trajectory is not kept.
 	if cap(s.buf) > 1<<16 || cap(s.steps) > 1<<16 {
 		return
 	}
-	s.rel.Bonus = nil
-	s.cl.scratch.Put(s)
+	s.cl, s.rel = nil, align.Relation{}
+	scratchPool.Put(s)
 }
 
 // Prepare groups items into classes.
@@ -130,24 +133,48 @@ func Prepare(items []Item) *Classes {
 		max       float64
 		limited   bool
 	}
-	classOf := map[classKey]int32{}
-	cl := &Classes{itemClass: make([]int32, len(items)), byTool: map[string][]int32{}}
+	// A few items find their class one by one; more, through a map.
+	var classOf map[classKey]int32
+	var keys []classKey
+	if len(items) > 2*fewClasses {
+		classOf = map[classKey]int32{}
+	}
+	cl := &Classes{itemClass: make([]int32, len(items))}
 	for i, it := range items {
 		k := classKey{tool: it.Tool, key: it.Key}
 		if it.MaxDurationMS != nil {
 			k.max, k.limited, cl.limited = *it.MaxDurationMS, true, true
 		}
-		c, ok := classOf[k]
+		var c int32
+		var ok bool
+		if classOf != nil {
+			c, ok = classOf[k]
+		} else if x := slices.Index(keys, k); x >= 0 {
+			c, ok = int32(x), true
+		}
 		if !ok {
 			c = int32(len(cl.classes))
-			classOf[k] = c
+			if classOf != nil {
+				classOf[k] = c
+			} else {
+				keys = append(keys, k)
+			}
 			cl.classes = append(cl.classes, it)
-			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], c)
 		}
 		cl.itemClass[i] = c
 	}
+	if len(cl.classes) > fewClasses {
+		cl.byTool = map[string][]int32{}
+		for c, it := range cl.classes {
+			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], int32(c))
+		}
+	}
 	return cl
 }
+
+// fewClasses is the most classes a step's name is looked for among one
+// by one; more are found through a map.
+const fewClasses = 8
 
 // Relate builds the match relation of the items against the steps of
 // trail (a $from looks back along the trail: see [argmatch.ScopedTrail]).
@@ -169,14 +196,17 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 		r.Group[j] = int32(s.ParallelGroup)
 		r.Steps[j] = nil
 		start := len(buf)
-		for _, c := range cl.byTool[s.Name] {
-			it := &cl.classes[c]
-			if it.Back != nil {
-				if it.Back.MatchAt(trail, j) {
+		if cl.byTool != nil {
+			for _, c := range cl.byTool[s.Name] {
+				if cl.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
-			} else if it.Match == nil || it.Match(s) {
-				buf = append(buf, c)
+			}
+		} else {
+			for c := range cl.classes {
+				if cl.classes[c].Tool == s.Name && cl.matches(int32(c), trail, j) {
+					buf = append(buf, int32(c))
+				}
 			}
 		}
 		if len(buf) > start {
@@ -196,6 +226,15 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 		}
 	}
 	return r
+}
+
+// matches reports whether class c, of step j's tool, matches step j.
+func (cl *Classes) matches(c int32, trail *argmatch.Trail, j int) bool {
+	it := &cl.classes[c]
+	if it.Back != nil {
+		return it.Back.MatchAt(trail, j)
+	}
+	return it.Match == nil || it.Match(&trail.Steps()[j])
 }
 
 // Order says how an alignment treated order, for the words of its
@@ -374,7 +413,11 @@ func Align(o Order, items []Item, steps []trajeval.Step) align.Alignment {
 
 // Align is [Align] for classes prepared once, against the steps of trail.
 func (cl *Classes) Align(o Order, trail *argmatch.Trail) align.Alignment {
-	return (&Scratch{cl: cl}).Align(o, trail)
+	sc := cl.Scratch()
+	defer sc.Release()
+	a := sc.Align(o, trail)
+	a.Pairs = slices.Clone(a.Pairs)
+	return a
 }
 
 // Align is [Classes.Align] in the scratch's memory.

@@ -13,10 +13,16 @@ import (
 
 var tools = []string{"search", "read", "list", "fetch", "serch"}
 
-// randomItems are a few expected calls, some with an argument rule.
+// randomItems are a few expected calls (now and then many, in more
+// classes than are looked through one by one), some with an argument
+// rule.
 func randomItems(t *testing.T, rng *rand.Rand) []calls.Item {
 	var items []calls.Item
-	for range rng.IntN(6) {
+	n := rng.IntN(6)
+	if rng.IntN(10) == 0 {
+		n = 20 + rng.IntN(10)
+	}
+	for range n {
 		tool := tools[rng.IntN(len(tools)-1)]
 		var args any
 		if rng.IntN(2) == 0 {
