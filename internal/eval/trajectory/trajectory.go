@@ -290,15 +290,16 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 	}
 	sc := cl.Scratch()
 	defer sc.Release()
+	o := order[e.Mode]
 	var a align.Alignment
 	if e.Mode == AnyOrder && e.limited() {
 		a = e.anyOrderBest(trail, sc)
 	} else {
-		a = sc.Align(order[e.Mode], trail)
+		a = sc.Align(o, trail)
 	}
 	d.Hits = len(a.Pairs)
 	if len(e.Items) > 0 {
-		sc.Explain(d, e.Items, trail, a, order[e.Mode])
+		sc.Explain(d, e.Items, trail, a, o)
 	}
 	latPass, latSkip, latN := latency(e.Calls, steps, a, d)
 	minMet := e.minimums(steps, d)
