@@ -284,19 +284,15 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 	if len(a.Pairs) < len(items) {
 		// Steps by name, so a missing item looks only at its own tool's
 		// steps.
-		var names []string
-		byName := map[string][]int{}
-		for j, s := range steps {
-			if byName[s.Name] == nil {
-				names = append(names, s.Name)
-			}
-			byName[s.Name] = append(byName[s.Name], j)
+		byName := &stepsByName{steps: steps}
+		if len(items)-len(a.Pairs) > fewMissing {
+			byName.index()
 		}
 		for i, it := range items {
 			if usedItem[i] {
 				continue
 			}
-			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, names, byName, order)})
+			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, byName, order)})
 		}
 	}
 	// Each pair used a step of its own: the others are extra.
@@ -320,7 +316,53 @@ func grow[T any](s []T, n int) []T {
 // maxNear bounds the near misses shown for one missing item.
 const maxNear = 3
 
-func near(i int, it Item, trail *argmatch.Trail, used []bool, names []string, byName map[string][]int, order Order) []trajeval.NearMiss {
+// fewMissing is the most missing items whose tool's steps are found by
+// scanning the steps; with more, the steps are indexed by name once.
+const fewMissing = 4
+
+// stepsByName finds the steps of a name, in order.
+type stepsByName struct {
+	steps  []trajeval.Step
+	byName map[string][]int // nil: scan the steps
+	scan   []int            // the last scan's steps
+	names  []string         // the distinct names, in order of first step, once asked
+}
+
+// index indexes the steps by name, for many look-ups.
+func (b *stepsByName) index() {
+	b.byName = map[string][]int{}
+	for j, s := range b.steps {
+		if b.byName[s.Name] == nil {
+			b.names = append(b.names, s.Name)
+		}
+		b.byName[s.Name] = append(b.byName[s.Name], j)
+	}
+}
+
+// of returns the steps named tool, valid until the next call.
+func (b *stepsByName) of(tool string) []int {
+	if b.byName != nil {
+		return b.byName[tool]
+	}
+	b.scan = b.scan[:0]
+	for j := range b.steps {
+		if b.steps[j].Name == tool {
+			b.scan = append(b.scan, j)
+		}
+	}
+	return b.scan
+}
+
+// distinct returns the names of the steps, each once, in order of their
+// first step.
+func (b *stepsByName) distinct() []string {
+	if b.byName == nil {
+		b.index()
+	}
+	return b.names
+}
+
+func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByName, order Order) []trajeval.NearMiss {
 	steps := trail.Steps()
 	var out []trajeval.NearMiss
 	// In a positional alignment the step at the item's own position comes
@@ -337,7 +379,7 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, names []string, by
 	}
 	// Unused steps first: they are the likely intended ones.
 	for pass := 0; pass < 2 && len(out) < maxNear; pass++ {
-		for _, j := range byName[it.Tool] {
+		for _, j := range byName.of(it.Tool) {
 			if len(out) >= maxNear {
 				break
 			}
@@ -365,8 +407,8 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, names []string, by
 	if len(out) > 0 {
 		return out
 	}
-	for _, n := range suggest.Near(it.Tool, names) {
-		out = append(out, trajeval.NearMiss{Step: stepNo(steps, byName[n][0]), Tool: n, Why: "close name"})
+	for _, n := range suggest.Near(it.Tool, byName.distinct()) {
+		out = append(out, trajeval.NearMiss{Step: stepNo(steps, byName.of(n)[0]), Tool: n, Why: "close name"})
 		if len(out) >= maxNear {
 			break
 		}

@@ -100,3 +100,32 @@ func TestScratch_Allocs(t *testing.T) {
 		}
 	}
 }
+
+// TestExplain_manyMissing checks that a missing call's near misses do not
+// depend on how many other calls are missing: a few missing calls look
+// for their tool's steps one by one, many through an index of the steps,
+// and both must find the same steps, close names included.
+func TestExplain_manyMissing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	absent := calls.Names([]string{"zq1", "zq2", "zq3", "zq4", "zq5", "zq6", "zq7", "zq8"})
+	for n := range 2000 {
+		x := randomItems(t, rng)
+		if len(x) == 0 {
+			continue
+		}
+		steps := randomSteps(rng)
+		for _, o := range []calls.Order{calls.Unordered, calls.Ordered, calls.Positional} {
+			one := x[:1]
+			many := append(x[:1:1], absent...)
+			var d1, dn trajeval.Details
+			calls.Explain(&d1, one, steps, calls.Align(o, one, steps), o)
+			calls.Explain(&dn, many, steps, calls.Align(o, many, steps), o)
+			if len(d1.Missing) == 0 {
+				continue
+			}
+			if len(dn.Missing) != len(absent)+1 || !reflect.DeepEqual(dn.Missing[0], d1.Missing[0]) {
+				t.Fatalf("case %d, order %d: alone, call 1 misses with %+v; among %d missing, with %+v", n, o, d1.Missing[0], len(dn.Missing), dn.Missing[0])
+			}
+		}
+	}
+}
