@@ -19,6 +19,10 @@
 // compiles the list as a Sequence pattern, below, or, in any order, calls
 // [AnyOrderBest].)
 //
+// Each of the three has a method of the same name on [Scratch], which
+// gives the same alignment in memory kept from one relation to the next:
+// scoring many trajectories then allocates nothing for their alignments.
+//
 // A fourth alignment takes expectations with groups: a [Pattern] (items
 // in sequences, any-order groups, one-of alternatives, optional entries,
 // repeats, nested) stands for a set of plain item lists, its words.

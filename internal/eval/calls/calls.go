@@ -10,6 +10,11 @@
 //  3. every alignment is computed by package align, optimally: never a
 //     greedy first fit, which loses matches when the relation is not an
 //     equivalence (UiPath's and Dokimos's bug).
+//
+// An evaluator prepares its items once ([Prepare]) and, for each
+// trajectory, aligns and explains it in a [Scratch] from a pool, so that
+// scoring case after case reuses the same memory; the results are those
+// of [Align] and [Explain].
 package calls
 
 import (
