@@ -80,6 +80,9 @@ func TestScratch_Explain(t *testing.T) {
 // explains a 20-step trajectory that has every expected call in two
 // allocations: the details' matched and extra lists.
 func TestScratch_Allocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	items := calls.Names([]string{"search", "read", "summarize"})
 	steps := make([]trajeval.Step, 20)
 	for j := range steps {
