@@ -19,6 +19,10 @@
 // compiles the list as a Sequence pattern, below, or, in any order, calls
 // [AnyOrderBest].)
 //
+// Each of the three has a method of the same name on [Scratch], which
+// gives the same alignment in memory kept from one relation to the next:
+// scoring many trajectories then allocates nothing for their alignments.
+//
 // A fourth alignment takes expectations with groups: a [Pattern] (items
 // in sequences, any-order groups, one-of alternatives, optional entries,
 // repeats, nested) stands for a set of plain item lists, its words.
@@ -98,9 +102,11 @@ func (r *Relation) weight(i, j int) int64 {
 
 // blocks splits the steps into runs: a maximal run of one parallel group,
 // or a single step.
-func (r *Relation) blocks() [][2]int {
+func (r *Relation) blocks() [][2]int { return r.appendBlocks(nil) }
+
+// appendBlocks appends the blocks of the steps to out.
+func (r *Relation) appendBlocks(out [][2]int) [][2]int {
 	n := len(r.Steps)
-	var out [][2]int
 	for j := 0; j < n; {
 		k := j + 1
 		if g := r.group(j); g != 0 {
@@ -112,6 +118,17 @@ func (r *Relation) blocks() [][2]int {
 		j = k
 	}
 	return out
+}
+
+// grouped reports whether two consecutive steps share a parallel group:
+// whether some block holds more than one step.
+func (r *Relation) grouped() bool {
+	for j := 1; j < len(r.Group) && j < len(r.Steps); j++ {
+		if g := r.Group[j]; g != 0 && g == r.Group[j-1] {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Relation) group(j int) int32 {

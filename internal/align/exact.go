@@ -3,10 +3,14 @@ package align
 // Exact matches item i with step i. Inside a parallel group the items at
 // the group's positions may match its steps in any permutation (an optimal
 // assignment).
-func Exact(r *Relation) Alignment {
-	var pairs []Pair
+func Exact(r *Relation) Alignment { return new(Scratch).Exact(r) }
+
+// Exact is [Exact] in the scratch's memory.
+func (s *Scratch) Exact(r *Relation) Alignment {
+	pairs := s.pairs[:0]
 	ne := len(r.ItemClass)
-	for _, b := range r.blocks() {
+	s.blocks = r.appendBlocks(s.blocks[:0])
+	for _, b := range s.blocks {
 		lo, hi := b[0], min(b[1], ne)
 		if lo >= hi {
 			break
@@ -23,6 +27,7 @@ func Exact(r *Relation) Alignment {
 		}
 		pairs = append(pairs, r.assign(items, b[0], b[1])...)
 	}
+	s.pairs = pairs
 	return r.finish(pairs)
 }
 

@@ -20,16 +20,19 @@ const maskLimit = 14
 // size); 100,000 × 100,000 takes about a second. Otherwise a dynamic program over the steps' blocks
 // runs in O(|items|·|steps|) time for single steps, O(|items|·2^k·k) for a
 // group of k ≤ 14 steps, and with O(|items|·|blocks|) memory.
-func InOrder(r *Relation) Alignment {
+func InOrder(r *Relation) Alignment { return new(Scratch).InOrder(r) }
+
+// InOrder is [InOrder] in the scratch's memory.
+func (s *Scratch) InOrder(r *Relation) Alignment {
 	ne, na := len(r.ItemClass), len(r.Steps)
 	if ne == 0 || na == 0 {
 		return Alignment{}
 	}
-	blocks := r.blocks()
-	if r.Bonus == nil && len(blocks) == na {
-		return r.finish(r.lcsBits())
+	if r.Bonus == nil && !r.grouped() {
+		return r.finish(r.lcsBits(s))
 	}
-	return r.finish(r.lcsBlocks(blocks))
+	s.blocks = r.appendBlocks(s.blocks[:0])
+	return r.finish(r.lcsBlocks(s.blocks))
 }
 
 // lcsBits is the bit-parallel LCS of Allison–Dix and Hyyrö, which needs
@@ -44,7 +47,7 @@ func InOrder(r *Relation) Alignment {
 // with each column's ones counted word by word so that each LCS value
 // costs O(1). Time O(|steps|·⌈|items|/64⌉) (twice over when there are
 // several segments), memory O((|steps|/k + k)·⌈|items|/64⌉) words.
-func (r *Relation) lcsBits() []Pair {
+func (r *Relation) lcsBits(s *Scratch) []Pair {
 	ne, na := len(r.ItemClass), len(r.Steps)
 	words := (ne + 63) / 64
 	// One bit vector per class: the items of that class.
@@ -52,11 +55,26 @@ func (r *Relation) lcsBits() []Pair {
 	for _, c := range r.ItemClass {
 		nc = max(nc, c+1)
 	}
-	classBits := make([]uint64, int(nc)*words)
+	// Segments of k steps: one when all columns fit in 8 MiB.
+	k := na
+	if (na+1)*words > 1<<20 {
+		k = min(na, max(int(math.Ceil(math.Sqrt(float64(na)))), (1<<20)/words))
+	}
+	nseg := (na + k - 1) / k
+	// Every vector below is a part of one array: the class bits, m, the
+	// checkpoints, two columns, the segment's columns.
+	mem := s.uint64s((int(nc) + 1 + nseg + 2 + k + 1) * words)
+	take := func(n int) []uint64 {
+		p := mem[:n:n]
+		mem = mem[n:]
+		return p
+	}
+	classBits := take(int(nc) * words)
+	clear(classBits)
 	for i, c := range r.ItemClass {
 		classBits[int(c)*words+i/64] |= 1 << (i % 64)
 	}
-	m := make([]uint64, words)
+	m := take(words)
 	// advance sets cur to the column after step j, from prev before it.
 	advance := func(j int, prev, cur []uint64) {
 		cls := r.Steps[j]
@@ -90,19 +108,13 @@ func (r *Relation) lcsBits() []Pair {
 			cur[w] = sum | (prev[w] &^ match[w])
 		}
 	}
-	// Segments of k steps: one when all columns fit in 8 MiB.
-	k := na
-	if (na+1)*words > 1<<20 {
-		k = min(na, max(int(math.Ceil(math.Sqrt(float64(na)))), (1<<20)/words))
-	}
-	nseg := (na + k - 1) / k
 	// checkpoints holds column s·k for each segment s.
-	checkpoints := make([]uint64, nseg*words)
+	checkpoints := take(nseg * words)
 	for w := range words {
 		checkpoints[w] = ^uint64(0)
 	}
 	if nseg > 1 {
-		col, next := make([]uint64, words), make([]uint64, words)
+		col, next := take(words), take(words)
 		copy(col, checkpoints[:words])
 		for j := range (nseg - 1) * k {
 			advance(j, col, next)
@@ -114,8 +126,8 @@ func (r *Relation) lcsBits() []Pair {
 	}
 	// seg holds columns s·k to s·k+k of the current segment s; ones[c][w]
 	// counts the ones of column s·k+c in its words [0,w).
-	seg := make([]uint64, (k+1)*words)
-	ones := make([]int32, (k+1)*(words+1))
+	seg := take((k + 1) * words)
+	ones := s.int32s((k + 1) * (words + 1))
 	cur := -1
 	load := func(s int) {
 		cur = s
@@ -142,7 +154,7 @@ func (r *Relation) lcsBits() []Pair {
 		}
 		return i - n
 	}
-	var pairs []Pair
+	pairs := s.pairs[:0]
 	for i, j := ne, na; i > 0 && j > 0; {
 		if s := (j - 1) / k; s != cur {
 			load(s)
@@ -161,6 +173,7 @@ func (r *Relation) lcsBits() []Pair {
 		}
 	}
 	reverse(pairs)
+	s.pairs = pairs
 	return pairs
 }
 

@@ -74,10 +74,27 @@ func turns(t *trajeval.Trajectory) [][]trajeval.Step {
 	for _, s := range t.Steps {
 		n = max(n, s.Turn, 1)
 	}
+	// Every turn's steps in one array, each turn's part cut to its size.
+	at := make([]int, n+1)
+	for _, s := range t.Steps {
+		at[max(s.Turn, 1)]++
+	}
+	for k := range n {
+		at[k+1] += at[k]
+	}
+	all := make([]trajeval.Step, len(t.Steps))
 	out := make([][]trajeval.Step, n)
+	for k := range out {
+		out[k] = all[at[k]:at[k]:at[k+1]]
+	}
 	for _, s := range t.Steps {
 		k := max(s.Turn, 1) - 1
 		out[k] = append(out[k], s)
+	}
+	for k := range out {
+		if len(out[k]) == 0 {
+			out[k] = nil // as before: a turn without steps has none
+		}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/score"
 )
@@ -33,6 +34,7 @@ var MatchTypes = []string{Exact, InOrder, AnyOrder}
 type Trajectory struct {
 	matchType string
 	items     [][]calls.Item
+	classes   []*calls.Classes // each invocation's items, prepared once
 }
 
 // NewTrajectory returns tool_trajectory_avg_score for the expected
@@ -51,6 +53,7 @@ func NewTrajectory(invocations []Invocation, matchType string, ignoreArgs bool) 
 			return nil, fmt.Errorf("invocation %d: %w", i+1, err)
 		}
 		e.items = append(e.items, items)
+		e.classes = append(e.classes, calls.Prepare(items))
 	}
 	return e, nil
 }
@@ -84,10 +87,13 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 		}
 		steps := actual[i]
 		order := matchOrder[e.matchType]
-		a := calls.Align(order, items, steps)
+		sc := e.classes[i].Scratch()
+		trail := argmatch.NewTrail(steps)
+		a := sc.Align(order, trail)
 		r.Details = &trajeval.Details{Mode: d.Mode}
-		calls.Explain(r.Details, items, steps, a, order)
+		sc.Explain(r.Details, items, trail, a, order)
 		pass := len(a.Pairs) == len(items)
+		sc.Release()
 		if e.matchType == Exact && len(steps) != len(items) {
 			pass = false
 		}

@@ -272,21 +272,28 @@ func (c *Checker) firstFit(steps []trajeval.Step) verdict {
 	}
 	used := make([]bool, len(steps))
 	for i := range c.items {
-		var why []string
 		found := false
+		name := callName(c.fns[i], c.opts.UnderscoreToDot)
 		for j := range steps {
-			if used[j] {
+			// A step of another name fails: its failure is written
+			// below, only when the call finds no step.
+			if used[j] || steps[j].Name != name {
 				continue
 			}
-			f := checkCall(c.lang, c.fns[i], &c.opts.GroundTruth[i], &steps[j], c.opts.UnderscoreToDot)
-			if f == nil {
+			if checkCall(c.lang, c.fns[i], &c.opts.GroundTruth[i], &steps[j], c.opts.UnderscoreToDot) == nil {
 				used[j], found = true, true
 				v.pairs = append(v.pairs, align.Pair{Item: i, Step: j})
 				break
 			}
-			why = append(why, fmt.Sprintf("step %d: %s: %s", j+1, f.Type, f.Msg))
 		}
 		if !found && v.valid() {
+			var why []string
+			for j := range steps {
+				if !used[j] {
+					f := checkCall(c.lang, c.fns[i], &c.opts.GroundTruth[i], &steps[j], c.opts.UnderscoreToDot)
+					why = append(why, fmt.Sprintf("step %d: %s: %s", j+1, f.Type, f.Msg))
+				}
+			}
 			var free []string
 			for j := range steps {
 				if !used[j] {

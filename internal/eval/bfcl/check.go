@@ -31,10 +31,7 @@ func (f *failure) diff() trajeval.ArgDiff {
 
 // checkCall is BFCL's simple_function_checker: nil when the step passes.
 func checkCall(lang language, fn *Function, want *Call, s *trajeval.Step, underscoreToDot bool) *failure {
-	name := fn.Name
-	if underscoreToDot && strings.Contains(name, ".") {
-		name = strings.ReplaceAll(name, ".", "_")
-	}
+	name := callName(fn, underscoreToDot)
 	if s.Name != name {
 		return &failure{Type: "simple_function_checker:wrong_func_name", Msg: fmt.Sprintf("Function name %s not found in model output.", quote(name)), Want: show(name), Got: show(s.Name)}
 	}
@@ -73,6 +70,14 @@ func checkCall(lang language, fn *Function, want *Call, s *trajeval.Step, unders
 		}
 	}
 	return nil
+}
+
+// callName is the name a call of fn must have.
+func callName(fn *Function, underscoreToDot bool) string {
+	if underscoreToDot && strings.Contains(fn.Name, ".") {
+		return strings.ReplaceAll(fn.Name, ".", "_")
+	}
+	return fn.Name
 }
 
 // checkParam checks one given parameter: its type, then its value.

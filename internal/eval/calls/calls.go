@@ -10,10 +10,17 @@
 //  3. every alignment is computed by package align, optimally: never a
 //     greedy first fit, which loses matches when the relation is not an
 //     equivalence (UiPath's and Dokimos's bug).
+//
+// An evaluator prepares its items once ([Prepare]) and, for each
+// trajectory, aligns and explains it in a [Scratch] from a pool, so that
+// scoring case after case reuses the same memory; the results are those
+// of [Align] and [Explain].
 package calls
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
@@ -85,6 +92,45 @@ type Classes struct {
 	limited   bool               // some item has a latency limit
 }
 
+// A Scratch is the working memory of relating and aligning one
+// trajectory, kept from one trajectory to the next so that scoring many
+// stops allocating once it has grown. One goroutine at a time uses a
+// Scratch, from [Classes.Scratch] to its Release; the Relation and the
+// Pairs of the Alignment it returns are its own, valid until its next
+// use.
+type Scratch struct {
+	cl    *Classes
+	rel   align.Relation
+	steps [][]int32
+	group []int32
+	buf   []int32
+	used  []bool
+	align align.Scratch
+}
+
+// scratchPool holds the released scratches of every Classes.
+var scratchPool sync.Pool // of *Scratch
+
+// Scratch returns working memory for aligning the classes, from a pool.
+func (cl *Classes) Scratch() *Scratch {
+	if s, ok := scratchPool.Get().(*Scratch); ok {
+		s.cl = cl
+		return s
+	}
+	return &Scratch{cl: cl}
+}
+
+// Release gives the scratch back to the pool; neither it nor what it
+// returned may be used after.
+func (s *Scratch) Release() {
+	// A scratch grown by a huge trajectory is not kept.
+	if cap(s.buf) > 1<<16 || cap(s.steps) > 1<<16 {
+		return
+	}
+	s.cl, s.rel = nil, align.Relation{}
+	scratchPool.Put(s)
+}
+
 // Prepare groups items into classes.
 func Prepare(items []Item) *Classes {
 	type classKey struct {
@@ -92,50 +138,87 @@ func Prepare(items []Item) *Classes {
 		max       float64
 		limited   bool
 	}
-	classOf := map[classKey]int32{}
-	cl := &Classes{itemClass: make([]int32, len(items)), byTool: map[string][]int32{}}
+	// A few items find their class one by one; more, through a map.
+	var classOf map[classKey]int32
+	var keys []classKey
+	if len(items) > 2*fewClasses {
+		classOf = map[classKey]int32{}
+	}
+	cl := &Classes{itemClass: make([]int32, len(items))}
 	for i, it := range items {
 		k := classKey{tool: it.Tool, key: it.Key}
 		if it.MaxDurationMS != nil {
 			k.max, k.limited, cl.limited = *it.MaxDurationMS, true, true
 		}
-		c, ok := classOf[k]
+		var c int32
+		var ok bool
+		if classOf != nil {
+			c, ok = classOf[k]
+		} else if x := slices.Index(keys, k); x >= 0 {
+			c, ok = int32(x), true
+		}
 		if !ok {
 			c = int32(len(cl.classes))
-			classOf[k] = c
+			if classOf != nil {
+				classOf[k] = c
+			} else {
+				keys = append(keys, k)
+			}
 			cl.classes = append(cl.classes, it)
-			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], c)
 		}
 		cl.itemClass[i] = c
+	}
+	if len(cl.classes) > fewClasses {
+		cl.byTool = map[string][]int32{}
+		for c, it := range cl.classes {
+			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], int32(c))
+		}
 	}
 	return cl
 }
 
+// fewClasses is the most classes a step's name is looked for among one
+// by one; more are found through a map.
+const fewClasses = 8
+
 // Relate builds the match relation of the items against the steps of
 // trail (a $from looks back along the trail: see [argmatch.ScopedTrail]).
 func (cl *Classes) Relate(trail *argmatch.Trail) *align.Relation {
+	return (&Scratch{cl: cl}).Relate(trail)
+}
+
+// Relate is [Classes.Relate] in the scratch's memory.
+func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
+	cl := sc.cl
 	steps := trail.Steps()
-	r := &align.Relation{ItemClass: cl.itemClass, Steps: make([][]int32, len(steps)), Group: make([]int32, len(steps))}
+	sc.steps, sc.group = grow(sc.steps, len(steps)), grow(sc.group, len(steps))
+	sc.rel = align.Relation{ItemClass: cl.itemClass, Steps: sc.steps, Group: sc.group}
+	r := &sc.rel
 	// The classes of every step share one array.
-	buf := make([]int32, 0, len(steps))
+	buf := sc.buf[:0]
 	for j := range steps {
 		s := &steps[j]
 		r.Group[j] = int32(s.ParallelGroup)
+		r.Steps[j] = nil
 		start := len(buf)
-		for _, c := range cl.byTool[s.Name] {
-			it := &cl.classes[c]
-			if it.Back != nil {
-				if it.Back.MatchAt(trail, j) {
+		if cl.byTool != nil {
+			for _, c := range cl.byTool[s.Name] {
+				if cl.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
-			} else if it.Match == nil || it.Match(s) {
-				buf = append(buf, c)
+			}
+		} else {
+			for c := range cl.classes {
+				if cl.classes[c].Tool == s.Name && cl.matches(int32(c), trail, j) {
+					buf = append(buf, int32(c))
+				}
 			}
 		}
 		if len(buf) > start {
 			r.Steps[j] = buf[start:len(buf):len(buf)]
 		}
 	}
+	sc.buf = buf
 	if cl.limited {
 		classes := cl.classes
 		r.Bonus = func(c int32, j int) bool {
@@ -148,6 +231,15 @@ func (cl *Classes) Relate(trail *argmatch.Trail) *align.Relation {
 		}
 	}
 	return r
+}
+
+// matches reports whether class c, of step j's tool, matches step j.
+func (cl *Classes) matches(c int32, trail *argmatch.Trail, j int) bool {
+	it := &cl.classes[c]
+	if it.Back != nil {
+		return it.Back.MatchAt(trail, j)
+	}
+	return it.Match == nil || it.Match(&trail.Steps()[j])
 }
 
 // Order says how an alignment treated order, for the words of its
@@ -172,41 +264,110 @@ func Explain(d *trajeval.Details, items []Item, steps []trajeval.Step, a align.A
 // ExplainTrail is [Explain] for the steps of trail, whose $from near
 // misses look back along it (see [argmatch.ScopedTrail]).
 func ExplainTrail(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order) {
+	explain(d, items, trail, a, order, nil)
+}
+
+// Explain is [ExplainTrail] in the scratch's memory.
+func (sc *Scratch) Explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order) {
+	sc.used = explain(d, items, trail, a, order, sc.used)
+}
+
+// explain is ExplainTrail with used as the memory of which items and
+// steps the alignment used; it returns that memory for the next call.
+func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order, used []bool) []bool {
 	steps := trail.Steps()
-	usedItem := make([]bool, len(items))
-	usedStep := make([]bool, len(steps))
+	used = grow(used, len(items)+len(steps))
+	clear(used)
+	usedItem, usedStep := used[:len(items)], used[len(items):]
 	d.Hits = len(a.Pairs)
 	d.Expected, d.Actual = len(items), len(steps)
+	d.Matched = slices.Grow(d.Matched, len(a.Pairs))
 	for _, p := range a.Pairs {
 		usedItem[p.Item], usedStep[p.Step] = true, true
 		d.Matched = append(d.Matched, trajeval.Pair{Item: p.Item + 1, Step: stepNo(steps, p.Step), Tool: items[p.Item].Tool})
 	}
-	// Steps by name, so a missing item looks only at its own tool's steps.
-	var names []string
-	byName := map[string][]int{}
-	for j, s := range steps {
-		if byName[s.Name] == nil {
-			names = append(names, s.Name)
+	if len(a.Pairs) < len(items) {
+		// Steps by name, so a missing item looks only at its own tool's
+		// steps.
+		byName := &stepsByName{steps: steps}
+		if len(items)-len(a.Pairs) > fewMissing {
+			byName.index()
 		}
-		byName[s.Name] = append(byName[s.Name], j)
-	}
-	for i, it := range items {
-		if usedItem[i] {
-			continue
+		for i, it := range items {
+			if usedItem[i] {
+				continue
+			}
+			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, byName, order)})
 		}
-		d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, names, byName, order)})
 	}
+	// Each pair used a step of its own: the others are extra.
+	d.Extra = slices.Grow(d.Extra, len(steps)-len(a.Pairs))
 	for j, s := range steps {
 		if !usedStep[j] {
 			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: s.Name})
 		}
 	}
+	return used
+}
+
+// grow returns s with length n, its contents undefined.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // maxNear bounds the near misses shown for one missing item.
 const maxNear = 3
 
-func near(i int, it Item, trail *argmatch.Trail, used []bool, names []string, byName map[string][]int, order Order) []trajeval.NearMiss {
+// fewMissing is the most missing items whose tool's steps are found by
+// scanning the steps; with more, the steps are indexed by name once.
+const fewMissing = 4
+
+// stepsByName finds the steps of a name, in order.
+type stepsByName struct {
+	steps  []trajeval.Step
+	byName map[string][]int // nil: scan the steps
+	scan   []int            // the last scan's steps
+	names  []string         // the distinct names, in order of first step, once asked
+}
+
+// index indexes the steps by name, for many look-ups.
+func (b *stepsByName) index() {
+	b.byName = map[string][]int{}
+	for j, s := range b.steps {
+		if b.byName[s.Name] == nil {
+			b.names = append(b.names, s.Name)
+		}
+		b.byName[s.Name] = append(b.byName[s.Name], j)
+	}
+}
+
+// of returns the steps named tool, valid until the next call.
+func (b *stepsByName) of(tool string) []int {
+	if b.byName != nil {
+		return b.byName[tool]
+	}
+	b.scan = b.scan[:0]
+	for j := range b.steps {
+		if b.steps[j].Name == tool {
+			b.scan = append(b.scan, j)
+		}
+	}
+	return b.scan
+}
+
+// distinct returns the names of the steps, each once, in order of their
+// first step.
+func (b *stepsByName) distinct() []string {
+	if b.byName == nil {
+		b.index()
+	}
+	return b.names
+}
+
+func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByName, order Order) []trajeval.NearMiss {
 	steps := trail.Steps()
 	var out []trajeval.NearMiss
 	// In a positional alignment the step at the item's own position comes
@@ -223,7 +384,7 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, names []string, by
 	}
 	// Unused steps first: they are the likely intended ones.
 	for pass := 0; pass < 2 && len(out) < maxNear; pass++ {
-		for _, j := range byName[it.Tool] {
+		for _, j := range byName.of(it.Tool) {
 			if len(out) >= maxNear {
 				break
 			}
@@ -251,8 +412,8 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, names []string, by
 	if len(out) > 0 {
 		return out
 	}
-	for _, n := range suggest.Near(it.Tool, names) {
-		out = append(out, trajeval.NearMiss{Step: stepNo(steps, byName[n][0]), Tool: n, Why: "close name"})
+	for _, n := range suggest.Near(it.Tool, byName.distinct()) {
+		out = append(out, trajeval.NearMiss{Step: stepNo(steps, byName.of(n)[0]), Tool: n, Why: "close name"})
 		if len(out) >= maxNear {
 			break
 		}
@@ -299,12 +460,21 @@ func Align(o Order, items []Item, steps []trajeval.Step) align.Alignment {
 
 // Align is [Align] for classes prepared once, against the steps of trail.
 func (cl *Classes) Align(o Order, trail *argmatch.Trail) align.Alignment {
-	r := cl.Relate(trail)
+	sc := cl.Scratch()
+	defer sc.Release()
+	a := sc.Align(o, trail)
+	a.Pairs = slices.Clone(a.Pairs)
+	return a
+}
+
+// Align is [Classes.Align] in the scratch's memory.
+func (sc *Scratch) Align(o Order, trail *argmatch.Trail) align.Alignment {
+	r := sc.Relate(trail)
 	switch o {
 	case Positional:
-		return align.Exact(r)
+		return sc.align.Exact(r)
 	case Ordered:
-		return align.InOrder(r)
+		return sc.align.InOrder(r)
 	}
-	return align.AnyOrder(r)
+	return sc.align.AnyOrder(r)
 }

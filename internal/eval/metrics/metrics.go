@@ -47,8 +47,19 @@ type Options struct {
 }
 
 type limit struct {
-	key string
-	max float64
+	key  string
+	max  float64
+	name string // the check's name, e.g. "cost ≤ 0.05 USD"
+	unit string
+}
+
+// The checks of the limits, by suite key: the figure's name and unit.
+var checks = map[string]struct{ name, unit string }{
+	"max_tool_calls":  {"tool calls", ""},
+	"max_llm_calls":   {"llm calls", ""},
+	"max_tokens":      {"tokens", ""},
+	"max_cost_usd":    {"cost", " USD"},
+	"max_duration_ms": {"duration", "ms"},
 }
 
 // Evaluator is a configured execution_metrics.
@@ -57,6 +68,7 @@ type Evaluator struct {
 	target    *float64
 	tolerance float64
 	explore   map[string]bool
+	ratioName string // the exploration check's name
 }
 
 // New builds an execution_metrics evaluator. It refuses options that set
@@ -74,7 +86,8 @@ func New(o Options) (*Evaluator, error) {
 		if *l.v < 0 || math.IsNaN(*l.v) {
 			return nil, &OptionError{Key: l.key, Msg: "must not be negative, got " + num(*l.v)}
 		}
-		e.limits = append(e.limits, limit{l.key, *l.v})
+		c := checks[l.key]
+		e.limits = append(e.limits, limit{key: l.key, max: *l.v, name: fmt.Sprintf("%s ≤ %s%s", c.name, num(*l.v), c.unit), unit: c.unit})
 	}
 	if r := o.TargetExplorationRatio; r != nil {
 		if *r < 0 || *r > 1 || math.IsNaN(*r) {
@@ -94,6 +107,9 @@ func New(o Options) (*Evaluator, error) {
 	}
 	for _, t := range tools {
 		e.explore[t] = true
+	}
+	if e.target != nil {
+		e.ratioName = fmt.Sprintf("exploration ratio %s ± %s", num(*e.target), num(e.tolerance))
 	}
 	if len(e.limits) == 0 && e.target == nil {
 		return nil, &OptionError{Msg: "execution_metrics sets no limit", Hint: "set one of max_tool_calls, max_llm_calls, max_tokens, max_cost_usd, max_duration_ms, target_exploration_ratio"}
@@ -116,52 +132,53 @@ func (e *OptionError) Error() string {
 
 // Evaluate checks each limit against the trajectory's figures.
 func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
-	d := &trajeval.Details{Actual: len(t.Steps)}
+	n := len(e.limits)
+	if e.target != nil {
+		n++
+	}
+	d := &trajeval.Details{Actual: len(t.Steps), Checks: make([]trajeval.Check, 0, n)}
 	passed := 0
-	check := func(name string, got *float64, max float64, unit string) {
-		c := trajeval.Check{Name: fmt.Sprintf("%s ≤ %s%s", name, num(max), unit)}
+	m := t.Metrics
+	for _, l := range e.limits {
+		var got float64
+		known := true
+		switch l.key {
+		case "max_tool_calls":
+			got = float64(len(t.Steps))
+		case "max_llm_calls":
+			if known = m.LLMCalls != nil; known {
+				got = float64(*m.LLMCalls)
+			}
+		case "max_tokens":
+			var s int64
+			s, known = m.Tokens.Sum()
+			got = float64(s)
+		case "max_cost_usd":
+			if known = m.CostUSD != nil; known {
+				got = *m.CostUSD
+			}
+		case "max_duration_ms":
+			if known = m.DurationMS != nil; known {
+				got = *m.DurationMS
+			}
+		}
+		c := trajeval.Check{Name: l.name}
 		switch {
-		case got == nil:
+		case !known:
 			c.Status, c.Message = trajeval.CheckFail, "not reported by the trace"
-		case *got < 0 || math.IsNaN(*got):
+		case got < 0 || math.IsNaN(got):
 			// A negative figure is corrupt data, not a figure under budget.
-			c.Status, c.Message = trajeval.CheckFail, "the trace reports "+num(*got)+unit+", which cannot be right"
-		case *got <= max:
-			c.Status, c.Message = trajeval.CheckPass, "got "+num(*got)+unit
+			c.Status, c.Message = trajeval.CheckFail, "the trace reports "+num(got)+l.unit+", which cannot be right"
+		case got <= l.max:
+			c.Status, c.Message = trajeval.CheckPass, gotText(got, l.unit)
 			passed++
 		default:
-			c.Status, c.Message = trajeval.CheckFail, "got "+num(*got)+unit
+			c.Status, c.Message = trajeval.CheckFail, gotText(got, l.unit)
 		}
 		d.Checks = append(d.Checks, c)
 	}
-	m := t.Metrics
-	for _, l := range e.limits {
-		switch l.key {
-		case "max_tool_calls":
-			n := float64(len(t.Steps))
-			check("tool calls", &n, l.max, "")
-		case "max_llm_calls":
-			var got *float64
-			if m.LLMCalls != nil {
-				f := float64(*m.LLMCalls)
-				got = &f
-			}
-			check("llm calls", got, l.max, "")
-		case "max_tokens":
-			var got *float64
-			if s, ok := m.Tokens.Sum(); ok {
-				f := float64(s)
-				got = &f
-			}
-			check("tokens", got, l.max, "")
-		case "max_cost_usd":
-			check("cost", m.CostUSD, l.max, " USD")
-		case "max_duration_ms":
-			check("duration", m.DurationMS, l.max, "ms")
-		}
-	}
 	if e.target != nil {
-		c := trajeval.Check{Name: fmt.Sprintf("exploration ratio %s ± %s", num(*e.target), num(e.tolerance))}
+		c := trajeval.Check{Name: e.ratioName}
 		if len(t.Steps) == 0 {
 			c.Status, c.Message = trajeval.CheckFail, "no tool calls to measure"
 		} else {
@@ -172,7 +189,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 				}
 			}
 			ratio := float64(n) / float64(len(t.Steps))
-			c.Status, c.Message = trajeval.CheckFail, "got "+num(ratio)
+			c.Status, c.Message = trajeval.CheckFail, gotText(ratio, "")
 			if math.Abs(ratio-*e.target) <= e.tolerance+1e-12 {
 				c.Status = trajeval.CheckPass
 				passed++
@@ -181,6 +198,14 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		d.Checks = append(d.Checks, c)
 	}
 	return trajeval.Outcome{Score: score.Ratio(passed, len(d.Checks), 1), Details: d}, nil
+}
+
+// gotText is "got " num(f) unit, in one allocation.
+func gotText(f float64, unit string) string {
+	var buf [48]byte
+	b := append(buf[:0], "got "...)
+	b = strconv.AppendFloat(b, f, 'f', -1, 64)
+	return string(append(b, unit...))
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -3,6 +3,7 @@ package metrics_test
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,5 +60,54 @@ func TestExecutionMetrics(t *testing.T) {
 	n, _ := config.Parse("m.yaml", []byte("type: execution_metrics\n"))
 	if _, err := spec.Build(n, &spec.Env{Types: builtin.Types()}); err == nil || !strings.Contains(err.Error(), "sets no limit") {
 		t.Errorf("error %v, want a configuration error for no limits", err)
+	}
+}
+
+// TestEvaluator_Evaluate pins each check's name and message, byte for
+// byte: rows written before are compared with rows written now.
+func TestEvaluator_Evaluate(t *testing.T) {
+	full := &trajeval.Trajectory{
+		Steps: []trajeval.Step{{Name: "Read"}, {Name: "Edit"}, {Name: "Grep"}},
+		Metrics: trajeval.Metrics{DurationMS: ptr(1500.25), CostUSD: ptr(1e-7), LLMCalls: ptr(int64(3)),
+			Tokens: trajeval.Tokens{Input: ptr(int64(900)), Output: ptr(int64(200))}},
+	}
+	huge := &trajeval.Trajectory{Metrics: trajeval.Metrics{DurationMS: ptr(1e22), CostUSD: ptr(-0.5)}}
+	tests := []struct {
+		name string
+		yaml string
+		t    *trajeval.Trajectory
+		want []trajeval.Check
+		why  string
+	}{
+		{"every limit", "max_tool_calls: 2\nmax_llm_calls: 3\nmax_tokens: 1e4\nmax_cost_usd: 0.05\nmax_duration_ms: 1500\ntarget_exploration_ratio: 0.5", full, []trajeval.Check{
+			{Name: "tool calls ≤ 2", Status: "fail", Message: "got 3"},
+			{Name: "llm calls ≤ 3", Status: "pass", Message: "got 3"},
+			{Name: "tokens ≤ 10000", Status: "pass", Message: "got 1100"},
+			{Name: "cost ≤ 0.05 USD", Status: "pass", Message: "got 0.0000001 USD"},
+			{Name: "duration ≤ 1500ms", Status: "fail", Message: "got 1500.25ms"},
+			{Name: "exploration ratio 0.5 ± 0.2", Status: "pass", Message: "got 0.6666666666666666"},
+		}, "limits in the order the evaluator lists them, figures in full"},
+		{"huge and corrupt", "max_duration_ms: 1e21\nmax_cost_usd: 1\nmax_llm_calls: 1\ntarget_exploration_ratio: 0.1\nexploration_tolerance: 0.05", huge, []trajeval.Check{
+			{Name: "llm calls ≤ 1", Status: "fail", Message: "not reported by the trace"},
+			{Name: "cost ≤ 1 USD", Status: "fail", Message: "the trace reports -0.5 USD, which cannot be right"},
+			{Name: "duration ≤ 1000000000000000000000ms", Status: "fail", Message: "got 10000000000000000000000ms"},
+			{Name: "exploration ratio 0.1 ± 0.05", Status: "fail", Message: "no tool calls to measure"},
+		}, "numbers are never written in exponent form"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := config.Parse("m.yaml", []byte("type: execution_metrics\n"+tc.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := spec.Build(n, &spec.Env{Types: builtin.Types()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := c.Run(context.Background(), tc.t).Details.Checks
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("checks\n%+v\nwant\n%+v\n(%s)", got, tc.want, tc.why)
+			}
+		})
 	}
 }

@@ -288,15 +288,18 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 	if cl == nil { // an Evaluator not made by New
 		cl = calls.Prepare(e.Items)
 	}
+	sc := cl.Scratch()
+	defer sc.Release()
+	o := order[e.Mode]
 	var a align.Alignment
 	if e.Mode == AnyOrder && e.limited() {
-		a = e.anyOrderBest(trail)
+		a = e.anyOrderBest(trail, sc)
 	} else {
-		a = cl.Align(order[e.Mode], trail)
+		a = sc.Align(o, trail)
 	}
 	d.Hits = len(a.Pairs)
 	if len(e.Items) > 0 {
-		calls.ExplainTrail(d, e.Items, trail, a, order[e.Mode])
+		sc.Explain(d, e.Items, trail, a, o)
 	}
 	latPass, latSkip, latN := latency(e.Calls, steps, a, d)
 	minMet := e.minimums(steps, d)
@@ -325,13 +328,9 @@ func (e *Evaluator) limited() bool {
 
 // anyOrderBest is the any_order matching of best score, latency checks
 // and minimums included (the same rule as in_order and exact).
-func (e *Evaluator) anyOrderBest(trail *argmatch.Trail) align.Alignment {
-	cl := e.classes
-	if cl == nil {
-		cl = calls.Prepare(e.Items)
-	}
+func (e *Evaluator) anyOrderBest(trail *argmatch.Trail, sc *calls.Scratch) align.Alignment {
 	steps := trail.Steps()
-	r := cl.Relate(trail)
+	r := sc.Relate(trail)
 	limited := map[int32]bool{}
 	lat := 0
 	for i, c := range r.ItemClass {
@@ -375,17 +374,18 @@ func (e *Evaluator) subset(trail *argmatch.Trail, d *trajeval.Details) trajeval.
 // latency runs the max_duration_ms checks of the matched and missing
 // calls of want, which a aligned with steps.
 func latency(want []trajeval.ExpectedCall, steps []trajeval.Step, a align.Alignment, d *trajeval.Details) (pass, skipped, total int) {
-	step := make(map[int]int, len(a.Pairs))
-	for _, p := range a.Pairs {
-		step[p.Item] = p.Step
-	}
 	for i, c := range want {
 		if c.MaxDurationMS == nil {
 			continue
 		}
 		total++
 		name := fmt.Sprintf("latency %s (call %d) ≤ %vms", c.Tool, i+1, *c.MaxDurationMS)
-		j, ok := step[i]
+		// Pairs are sorted by item.
+		k, ok := slices.BinarySearchFunc(a.Pairs, i, func(p align.Pair, i int) int { return p.Item - i })
+		j := 0
+		if ok {
+			j = a.Pairs[k].Step
+		}
 		if !ok {
 			d.Checks = append(d.Checks, trajeval.Check{Name: name, Status: trajeval.CheckFail, Message: "not checked: call missing"})
 			continue

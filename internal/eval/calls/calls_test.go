@@ -1,0 +1,134 @@
+package calls_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/eval/calls"
+)
+
+var tools = []string{"search", "read", "list", "fetch", "serch"}
+
+// randomItems are a few expected calls (now and then many, in more
+// classes than are looked through one by one), some with an argument
+// rule.
+func randomItems(t *testing.T, rng *rand.Rand) []calls.Item {
+	var items []calls.Item
+	n := rng.IntN(6)
+	if rng.IntN(10) == 0 {
+		n = 20 + rng.IntN(10)
+	}
+	for range n {
+		tool := tools[rng.IntN(len(tools)-1)]
+		var args any
+		if rng.IntN(2) == 0 {
+			args = map[string]any{"id": fmt.Sprint(rng.IntN(3))}
+		}
+		m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, calls.Args(tool, m))
+	}
+	return items
+}
+
+// randomSteps are steps among the tools with ids 0..2, some in parallel
+// groups.
+func randomSteps(rng *rand.Rand) []trajeval.Step {
+	steps := make([]trajeval.Step, rng.IntN(12))
+	for j := range steps {
+		steps[j] = trajeval.Step{Name: tools[rng.IntN(len(tools))], Args: map[string]any{"id": fmt.Sprint(rng.IntN(3))}}
+		if rng.IntN(4) == 0 {
+			steps[j].ParallelGroup = 1 + j/3
+		}
+	}
+	return steps
+}
+
+// TestScratch_Explain checks that aligning and explaining trajectory
+// after trajectory in one Scratch gives the details Align and Explain
+// give afresh, in every order, near misses included.
+func TestScratch_Explain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := range 300 {
+		items := randomItems(t, rng)
+		cl := calls.Prepare(items)
+		for _, o := range []calls.Order{calls.Unordered, calls.Ordered, calls.Positional} {
+			sc := cl.Scratch()
+			for k := range 10 {
+				steps := randomSteps(rng)
+				var want trajeval.Details
+				calls.Explain(&want, items, steps, calls.Align(o, items, steps), o)
+				var got trajeval.Details
+				trail := argmatch.NewTrail(steps)
+				sc.Explain(&got, items, trail, sc.Align(o, trail), o)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("items %d, trajectory %d, order %d: the scratch explains %+v, afresh %+v", n, k, o, got, want)
+				}
+			}
+			sc.Release()
+		}
+	}
+}
+
+// TestScratch_Allocs checks that a Scratch, once grown, aligns and
+// explains a 20-step trajectory that has every expected call in two
+// allocations: the details' matched and extra lists.
+func TestScratch_Allocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	items := calls.Names([]string{"search", "read", "summarize"})
+	steps := make([]trajeval.Step, 20)
+	for j := range steps {
+		steps[j].Name = tools[j%4]
+	}
+	steps[2].Name = "summarize" // every call matched, in every order
+	cl := calls.Prepare(items)
+	sc := cl.Scratch()
+	trail := argmatch.NewTrail(steps)
+	for _, o := range []calls.Order{calls.Unordered, calls.Ordered, calls.Positional} {
+		run := func() {
+			var d trajeval.Details
+			sc.Explain(&d, items, trail, sc.Align(o, trail), o)
+		}
+		run()
+		if n := testing.AllocsPerRun(100, run); n > 2 {
+			t.Errorf("order %d: %v allocations, want at most 2", o, n)
+		}
+	}
+}
+
+// TestExplain_manyMissing checks that a missing call's near misses do not
+// depend on how many other calls are missing: a few missing calls look
+// for their tool's steps one by one, many through an index of the steps,
+// and both must find the same steps, close names included.
+func TestExplain_manyMissing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	absent := calls.Names([]string{"zq1", "zq2", "zq3", "zq4", "zq5", "zq6", "zq7", "zq8"})
+	for n := range 2000 {
+		x := randomItems(t, rng)
+		if len(x) == 0 {
+			continue
+		}
+		steps := randomSteps(rng)
+		for _, o := range []calls.Order{calls.Unordered, calls.Ordered, calls.Positional} {
+			one := x[:1]
+			many := append(x[:1:1], absent...)
+			var d1, dn trajeval.Details
+			calls.Explain(&d1, one, steps, calls.Align(o, one, steps), o)
+			calls.Explain(&dn, many, steps, calls.Align(o, many, steps), o)
+			if len(d1.Missing) == 0 {
+				continue
+			}
+			if len(dn.Missing) != len(absent)+1 || !reflect.DeepEqual(dn.Missing[0], d1.Missing[0]) {
+				t.Fatalf("case %d, order %d: alone, call 1 misses with %+v; among %d missing, with %+v", n, o, d1.Missing[0], len(dn.Missing), dn.Missing[0])
+			}
+		}
+	}
+}

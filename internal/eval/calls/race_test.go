@@ -1,0 +1,5 @@
+//go:build race
+
+package calls_test
+
+const raceEnabled = true
