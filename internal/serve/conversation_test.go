@@ -206,6 +206,10 @@ func TestServer_conversations(t *testing.T) {
 					probe := start(t, convPolicy(t, tt.settings), serve.Config{Grace: time.Millisecond})
 					defer probe.stop()
 					sendOK(t, probe, b, "application/x-protobuf", nil)
+					// Read once the turn is held: while its spans are still
+					// gathered they are charged differently, and a slow
+					// machine would read that.
+					poll(t, "the turn is held", func() bool { return probe.gaugeValue(t, "trajeval_serve_conversations_pending") == 1 })
 					return int64(probe.gaugeValue(t, "trajeval_serve_bytes_held"))
 				}
 				tt.cfg.MaxBytes = held(bodies[0]) + max(oneRequest(t, bodies[1]), int64(len(bodies[1]))+1+held(bodies[1]))
