@@ -138,9 +138,9 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 	return out, nil
 }
 
-// packDetails returns, compressed, the JSON array of evals' details; nil when
-// none has details.
-func packDetails(evals []trajeval.Result) ([]byte, error) {
+// detailsJSON returns the JSON array of evals' details, in a buffer of
+// values; nil when none has details.
+func detailsJSON(evals []trajeval.Result) (*[]byte, error) {
 	ds := make([]*trajeval.Details, len(evals))
 	some := false
 	for i, e := range evals {
@@ -149,13 +149,25 @@ func packDetails(evals []trajeval.Result) ([]byte, error) {
 	if !some {
 		return nil, nil
 	}
-	c := getCompressor()
-	defer c.put()
-	var err error
-	if c.json, err = appendDetails(c.json[:0], ds); err != nil {
+	buf := getValue()
+	data, err := appendDetails((*buf)[:0], ds)
+	*buf = data
+	if err != nil {
+		putValue(buf)
 		return nil, fmt.Errorf("details: %w", err)
 	}
-	return squeeze(c.json), nil
+	return buf, nil
+}
+
+// packDetails returns, compressed alone, the JSON array of evals'
+// details, as schema version 5 stored them; nil when none has details.
+func packDetails(evals []trajeval.Result) ([]byte, error) {
+	buf, err := detailsJSON(evals)
+	if buf == nil {
+		return nil, err
+	}
+	defer putValue(buf)
+	return squeeze(*buf), nil
 }
 
 // unpackDetails sets the details of evals from what packDetails wrote.
@@ -164,6 +176,11 @@ func unpackDetails(blob []byte, evals []trajeval.Result) error {
 	if err != nil {
 		return fmt.Errorf("%w: details: %v", errPacked, err)
 	}
+	return setDetails(data, evals)
+}
+
+// setDetails sets the details of evals from their JSON array.
+func setDetails(data []byte, evals []trajeval.Result) error {
 	var ds []*trajeval.Details
 	if err := json.Unmarshal(data, &ds); err != nil {
 		return fmt.Errorf("%w: details: %v", errPacked, err)

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/trajeval/trajeval"
@@ -92,15 +91,20 @@ type Recorder struct {
 	// results take the places shard, shard+shards, shard+2·shards, … so
 	// that shards never take the same place.
 	shard, shards int
+	chunks        int // the chunks written
+	trajs, detail chunker
 }
 
 // A pending result is one handed to the recorder and not yet written.
 type pending struct {
-	c     trajeval.CaseResult
-	seq   int
-	row   []any // its row of cases
-	err   error
-	ready chan struct{} // closed when encoded
+	c   trajeval.CaseResult
+	seq int
+	row []any // its row of cases, but for the references into chunks
+	// traj and details are the JSON of its trajectory and details, when
+	// kept, to be put into chunks by the writer.
+	traj, details *[]byte
+	err           error
+	ready         chan struct{} // closed when encoded
 }
 
 // Begin records the start of run (its ID, End, Status, counts, Host, PID
@@ -140,8 +144,20 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 			}
 		}()
 	}
+	r.trajs = chunker{next: r.nextChunk, run: id}
+	r.detail = chunker{next: r.nextChunk, run: id}
 	go r.write(context.WithoutCancel(ctx))
 	return r
+}
+
+// nextChunk returns the id of the recorder's next chunk: from 1, or
+// interleaved with the other shards' (see chunk.go).
+func (r *Recorder) nextChunk() int64 {
+	r.chunks++
+	if r.shards > 0 {
+		return int64((r.chunks-1)*r.shards + r.shard)
+	}
+	return int64(r.chunks)
 }
 
 // ID is the run's id.
@@ -237,41 +253,22 @@ func (r *Recorder) write(ctx context.Context) {
 	}
 }
 
-// A compressor holds the buffer of the JSON that compress and
-// packDetails reuse, so that compressing a trajectory or details
-// allocates only the bytes it returns.
-type compressor struct{ json []byte }
-
-var compressors = sync.Pool{New: func() any { return new(compressor) }}
-
-func getCompressor() *compressor { return compressors.Get().(*compressor) }
-
-// put gives c back for the next value.
-func (c *compressor) put() {
-	if cap(c.json) > maxKept {
-		c.json = nil
-	}
-	compressors.Put(c)
-}
-
-// maxKept is the largest buffer a compressor keeps for the next
-// value: one huge trajectory must not hold its memory for the run.
-const maxKept = 1 << 20
-
-// compress returns the canonical JSON of t, compressed (see squeeze); nil
-// for a nil t.
+// compress returns the canonical JSON of t compressed alone (see
+// squeeze), as schema version 5 stored it; nil for a nil t.
 func compress(t *trajeval.Trajectory) ([]byte, error) {
 	if t == nil {
 		return nil, nil
 	}
-	c := getCompressor()
-	defer c.put()
-	var err error
-	if c.json, err = trajeval.AppendJSON(c.json[:0], t); err != nil {
+	data, err := trajeval.AppendJSON(nil, t)
+	if err != nil {
 		return nil, err
 	}
-	return squeeze(c.json), nil
+	return squeeze(data), nil
 }
+
+// maxKept is the largest buffer kept for the next value: one huge
+// trajectory must not hold its memory for the run.
+const maxKept = 1 << 20
 
 // caseColumns are the columns of cases, in the order written. The
 // evaluators table is read, for the runs recorded before schema version
@@ -279,9 +276,13 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 var caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
 	"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory", "evals", "details"}
 
+// chunkColumns are the columns of chunks, in the order written.
+var chunkColumns = []string{"run_id", "id", "data"}
+
 // encode turns p's result into its row, as run id's: its evaluators'
-// results packed (see pack.go) and, when keep, their details compressed (see squeeze), as
-// a JSON array (rule 9 of the package).
+// results packed (see pack.go) and, when keep, the JSON of their details
+// and of its trajectory, which the writer puts into chunks (rule 9 of
+// the package).
 func (p *pending) encode(id int64, keep bool) {
 	c := p.c
 	j := func(v any, present bool) any {
@@ -295,10 +296,19 @@ func (p *pending) encode(id int64, keep bool) {
 		}
 		return string(data)
 	}
-	traj, err := compress(c.Trajectory)
-	if err != nil {
-		p.err = fmt.Errorf("trajectory: %w", err)
-		return
+	if c.Trajectory != nil {
+		buf := getValue()
+		if n := 512*len(c.Trajectory.Steps) + 512; cap(*buf) < n && n <= maxKept {
+			*buf = make([]byte, 0, n) // not grown by doubling, step after step
+		}
+		data, err := trajeval.AppendJSON((*buf)[:0], c.Trajectory)
+		*buf = data
+		if err != nil {
+			putValue(buf)
+			p.err = fmt.Errorf("trajectory: %w", err)
+			return
+		}
+		p.traj = buf
 	}
 	var started any
 	if !c.StartedAt.IsZero() {
@@ -309,35 +319,57 @@ func (p *pending) encode(id int64, keep bool) {
 		p.err = err
 		return
 	}
-	var details any
 	if keep {
-		if details, err = packDetails(c.Evaluators); err != nil {
+		if p.details, err = detailsJSON(c.Evaluators); err != nil {
 			p.err = err
 			return
 		}
 	}
 	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
 		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
-		nullString(c.Trace), started, c.DurationMS, traj, evals, details}
+		nullString(c.Trace), started, c.DurationMS, nil, evals, nil}
 }
+
+// The places of the trajectory and the details among caseColumns.
+const (
+	trajColumn    = 14
+	detailsColumn = 16
+)
 
 func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 	var cases [][]any
 	var counts [4]int
+	defer r.trajs.reset()
+	defer r.detail.reset()
 	for _, p := range batch {
 		<-p.ready
 		if p.err != nil {
 			return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 		}
+		if p.traj != nil {
+			p.row[trajColumn] = r.trajs.add(*p.traj)
+			putValue(p.traj)
+			p.traj = nil
+		}
+		if p.details != nil {
+			p.row[detailsColumn] = r.detail.add(*p.details)
+			putValue(p.details)
+			p.details = nil
+		}
 		cases = append(cases, p.row)
 		counts[0]++
 		counts[statusColumn(p.c.Status)]++
 	}
+	r.trajs.flush()
+	r.detail.flush()
 	tx, err := r.h.db.BeginTx(ctx, nil)
 	if err != nil {
 		return r.h.wrap(err)
 	}
 	defer tx.Rollback()
+	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, slices.Concat(r.trajs.rows, r.detail.rows)); err != nil {
+		return err
+	}
 	if err := r.h.insert(ctx, tx, "cases", caseColumns, cases); err != nil {
 		return err
 	}
