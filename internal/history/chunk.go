@@ -3,6 +3,7 @@ package history
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -30,9 +31,10 @@ import (
 const refMark = 'C'
 
 // maxChunk bounds the bytes of a chunk before compression, and so the
-// memory a chunk takes to write or to read one case of it. A variable
+// memory a chunk takes to write or to read one case of it: a batch of
+// MaxPending trajectories of 20 calls takes a third of it. A variable
 // for the tests.
-var maxChunk = 4 << 20
+var maxChunk = 1 << 20
 
 // A chunkRef is where a value is in the chunks of its run.
 type chunkRef struct {
@@ -73,57 +75,50 @@ func parseRef(b []byte) (chunkRef, bool) {
 // isRef reports whether a column holds a reference into a chunk.
 func isRef(b []byte) bool { return len(b) > 0 && b[0] == refMark }
 
-// A chunker gathers the values of one kind of a batch into chunks.
+// A chunker gathers the values of one kind of a batch into chunks, and
+// writes each chunk once full, in the batch's transaction.
 type chunker struct {
+	h    *DB
 	next func() int64 // the id of a new chunk
 	run  int64
-	id   int64    // of the chunk being filled
-	raw  []byte   // its values, not yet compressed
-	rows [][]any  // the chunks made: run id, id, data
-	outs [][]byte // the buffers of their data, reused batch after batch
+	id   int64  // of the chunk being filled
+	raw  []byte // its values, not yet compressed
+	out  []byte // its data, compressed: reused chunk after chunk
 }
 
-// add adds v to the chunk being filled, and returns its reference.
-func (c *chunker) add(v []byte) []byte {
+// add adds v to the chunk being filled, writing the chunk before when v
+// would take it beyond maxChunk, and returns v's reference.
+func (c *chunker) add(ctx context.Context, tx *sql.Tx, v []byte) ([]byte, error) {
 	if len(c.raw) > 0 && len(c.raw)+len(v) > maxChunk {
-		c.flush()
+		if err := c.flush(ctx, tx); err != nil {
+			return nil, err
+		}
 	}
 	if len(c.raw) == 0 {
 		c.id = c.next()
 	}
 	ref := appendRef(nil, chunkRef{c.id, len(c.raw), len(v)})
 	c.raw = append(c.raw, v...)
-	return ref
+	return ref, nil
 }
 
-// flush compresses the chunk being filled into a row of chunks.
-func (c *chunker) flush() {
+// flush compresses the chunk being filled and writes it as a row of
+// chunks.
+func (c *chunker) flush(ctx context.Context, tx *sql.Tx) error {
 	if len(c.raw) == 0 {
-		return
+		return nil
 	}
-	i := len(c.rows)
-	if i == len(c.outs) {
-		c.outs = append(c.outs, nil)
-	}
-	c.outs[i] = squeezeInto(c.outs[i], c.raw)
-	c.rows = append(c.rows, []any{c.run, c.id, c.outs[i]})
+	c.out = squeezeInto(c.out, c.raw)
+	err := c.h.insert(ctx, tx, "chunks", chunkColumns, [][]any{{c.run, c.id, c.out}})
 	c.raw = c.raw[:0]
+	if cap(c.raw) > 2*maxChunk || cap(c.out) > 2*maxChunk {
+		c.raw, c.out = nil, nil // one huge value must not hold its memory for the run
+	}
+	return err
 }
 
-// reset makes c ready for the next batch, once its rows are written,
-// keeping its buffers unless they grew huge.
-func (c *chunker) reset() {
-	c.rows = c.rows[:0]
-	if cap(c.raw) > 2*maxChunk {
-		c.raw = nil
-	}
-	c.raw = c.raw[:0]
-	for i, out := range c.outs {
-		if cap(out) > 2*maxChunk {
-			c.outs[i] = nil
-		}
-	}
-}
+// reset drops the chunk being filled, unwritten: its batch failed.
+func (c *chunker) reset() { c.raw = c.raw[:0] }
 
 // values are the buffers of encoded values (the JSON of a trajectory or of
 // details) between an encoder and the writer, which gives them back once

@@ -66,10 +66,13 @@ const (
 
 // MaxPending is how many results may wait to be written before
 // [Recorder.Record] waits for the database.
-const MaxPending = 256
+// Each holds its trajectory's JSON (5.5 kB for 20 calls) until written:
+// 64 bound that memory to a few megabytes, and still fill chunks of 64
+// values, where chunks of 256 would take 3% fewer bytes.
+const MaxPending = 64
 
 // maxBatch is the most results one transaction holds.
-const maxBatch = 256
+const maxBatch = MaxPending
 
 // A Recorder writes the results of one run. Its methods are called from
 // one goroutine.
@@ -144,8 +147,8 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 			}
 		}()
 	}
-	r.trajs = chunker{next: r.nextChunk, run: id}
-	r.detail = chunker{next: r.nextChunk, run: id}
+	r.trajs = chunker{h: h, next: r.nextChunk, run: id}
+	r.detail = chunker{h: h, next: r.nextChunk, run: id}
 	go r.write(context.WithoutCancel(ctx))
 	return r
 }
@@ -339,35 +342,44 @@ const (
 func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 	var cases [][]any
 	var counts [4]int
-	defer r.trajs.reset()
-	defer r.detail.reset()
 	for _, p := range batch {
 		<-p.ready
 		if p.err != nil {
 			return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 		}
-		if p.traj != nil {
-			p.row[trajColumn] = r.trajs.add(*p.traj)
-			putValue(p.traj)
-			p.traj = nil
-		}
-		if p.details != nil {
-			p.row[detailsColumn] = r.detail.add(*p.details)
-			putValue(p.details)
-			p.details = nil
-		}
 		cases = append(cases, p.row)
 		counts[0]++
 		counts[statusColumn(p.c.Status)]++
 	}
-	r.trajs.flush()
-	r.detail.flush()
 	tx, err := r.h.db.BeginTx(ctx, nil)
 	if err != nil {
 		return r.h.wrap(err)
 	}
 	defer tx.Rollback()
-	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, slices.Concat(r.trajs.rows, r.detail.rows)); err != nil {
+	defer r.trajs.reset()
+	defer r.detail.reset()
+	for _, p := range batch {
+		for _, v := range []struct {
+			json   **[]byte
+			c      *chunker
+			column int
+		}{{&p.traj, &r.trajs, trajColumn}, {&p.details, &r.detail, detailsColumn}} {
+			if *v.json == nil {
+				continue
+			}
+			ref, err := v.c.add(ctx, tx, **v.json)
+			if err != nil {
+				return err
+			}
+			p.row[v.column] = ref
+			putValue(*v.json)
+			*v.json = nil
+		}
+	}
+	if err := r.trajs.flush(ctx, tx); err != nil {
+		return err
+	}
+	if err := r.detail.flush(ctx, tx); err != nil {
 		return err
 	}
 	if err := r.h.insert(ctx, tx, "cases", caseColumns, cases); err != nil {
