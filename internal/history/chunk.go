@@ -32,9 +32,8 @@ const refMark = 'C'
 
 // maxChunk bounds the bytes of a chunk before compression, and so the
 // memory a chunk takes to write or to read one case of it: a batch of
-// MaxPending trajectories of 20 calls takes a third of it. A variable
-// for the tests.
-var maxChunk = 1 << 20
+// maxBatch trajectories of 20 calls fills it. A variable for the tests.
+var maxChunk = 2 << 20
 
 // A chunkRef is where a value is in the chunks of its run.
 type chunkRef struct {
