@@ -119,21 +119,19 @@ func (c *chunker) flush(ctx context.Context, tx *sql.Tx) error {
 // reset drops the chunk being filled, unwritten: its batch failed.
 func (c *chunker) reset() { c.raw = c.raw[:0] }
 
-// values are the buffers of encoded values (the JSON of a trajectory or of
-// details) between an encoder and the writer, which gives them back once
-// their bytes are in a chunk.
-var values = sync.Pool{New: func() any { return new([]byte) }}
+// scratch are the buffers the encoders write JSON into, before copying
+// it out at its size.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
-func getValue() *[]byte { return values.Get().(*[]byte) }
+func getScratch() *[]byte { return scratch.Get().(*[]byte) }
 
-// putValue gives v back for another value; one huge value does not hold
+// putScratch gives b back for another value; one huge value does not hold
 // its memory for the run.
-func putValue(v *[]byte) {
-	if v == nil || cap(*v) > maxKept {
+func putScratch(b *[]byte) {
+	if cap(*b) > maxKept {
 		return
 	}
-	*v = (*v)[:0]
-	values.Put(v)
+	scratch.Put(b)
 }
 
 // A resolver reads the values that cases of a run refer to in its chunks:

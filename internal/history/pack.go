@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -138,9 +139,9 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 	return out, nil
 }
 
-// detailsJSON returns the JSON array of evals' details, in a buffer of
-// values; nil when none has details.
-func detailsJSON(evals []trajeval.Result) (*[]byte, error) {
+// detailsJSON returns the JSON array of evals' details; nil when none
+// has details.
+func detailsJSON(evals []trajeval.Result) ([]byte, error) {
 	ds := make([]*trajeval.Details, len(evals))
 	some := false
 	for i, e := range evals {
@@ -149,25 +150,24 @@ func detailsJSON(evals []trajeval.Result) (*[]byte, error) {
 	if !some {
 		return nil, nil
 	}
-	buf := getValue()
+	buf := getScratch()
+	defer putScratch(buf)
 	data, err := appendDetails((*buf)[:0], ds)
 	*buf = data
 	if err != nil {
-		putValue(buf)
 		return nil, fmt.Errorf("details: %w", err)
 	}
-	return buf, nil
+	return bytes.Clone(data), nil
 }
 
 // packDetails returns, compressed alone, the JSON array of evals'
 // details, as schema version 5 stored them; nil when none has details.
 func packDetails(evals []trajeval.Result) ([]byte, error) {
-	buf, err := detailsJSON(evals)
-	if buf == nil {
+	data, err := detailsJSON(evals)
+	if data == nil {
 		return nil, err
 	}
-	defer putValue(buf)
-	return squeeze(*buf), nil
+	return squeeze(data), nil
 }
 
 // unpackDetails sets the details of evals from what packDetails wrote.

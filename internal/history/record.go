@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -65,11 +66,10 @@ const (
 )
 
 // MaxPending is how many results may wait to be written before
-// [Recorder.Record] waits for the database.
-// Each holds its trajectory's JSON (5.5 kB for 20 calls) until written.
-// 64 were measured too: no less peak memory on the bench (the heap's peak
-// is set by the scoring), a little more CPU and 5% more database (chunks
-// of fewer values).
+// [Recorder.Record] waits for the database. Each holds the JSON of its
+// trajectory (5.5 kB for 20 calls) until written; 64 were measured too,
+// on the bench: the same peak memory, more CPU, and 5% more database
+// (chunks of fewer values compress less).
 const MaxPending = 256
 
 // maxBatch is the most results one transaction holds.
@@ -106,7 +106,7 @@ type pending struct {
 	row []any // its row of cases, but for the references into chunks
 	// traj and details are the JSON of its trajectory and details, when
 	// kept, to be put into chunks by the writer.
-	traj, details *[]byte
+	traj, details []byte
 	err           error
 	ready         chan struct{} // closed when encoded
 }
@@ -301,18 +301,18 @@ func (p *pending) encode(id int64, keep bool) {
 		return string(data)
 	}
 	if c.Trajectory != nil {
-		buf := getValue()
-		if n := 512*len(c.Trajectory.Steps) + 512; cap(*buf) < n && n <= maxKept {
-			*buf = make([]byte, 0, n) // not grown by doubling, step after step
-		}
+		buf := getScratch()
 		data, err := trajeval.AppendJSON((*buf)[:0], c.Trajectory)
 		*buf = data
 		if err != nil {
-			putValue(buf)
+			putScratch(buf)
 			p.err = fmt.Errorf("trajectory: %w", err)
 			return
 		}
-		p.traj = buf
+		// A copy of its size: it waits for the writer, and the queue's
+		// bytes are multiplied by the collector's pace in peak memory.
+		p.traj = bytes.Clone(data)
+		putScratch(buf)
 	}
 	var started any
 	if !c.StartedAt.IsZero() {
@@ -361,19 +361,18 @@ func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
 	defer r.detail.reset()
 	for _, p := range batch {
 		for _, v := range []struct {
-			json   **[]byte
+			json   *[]byte
 			c      *chunker
 			column int
 		}{{&p.traj, &r.trajs, trajColumn}, {&p.details, &r.detail, detailsColumn}} {
 			if *v.json == nil {
 				continue
 			}
-			ref, err := v.c.add(ctx, tx, **v.json)
+			ref, err := v.c.add(ctx, tx, *v.json)
 			if err != nil {
 				return err
 			}
 			p.row[v.column] = ref
-			putValue(*v.json)
 			*v.json = nil
 		}
 	}
