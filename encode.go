@@ -3,7 +3,6 @@ package trajeval
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"time"
 
@@ -76,8 +75,9 @@ func (s *Step) marshalStd() ([]byte, error) {
 // An encoder appends JSON to b; ok turns false at the first value it
 // cannot write as encoding/json would, and b is then to be thrown away.
 type encoder struct {
-	b  []byte
-	ok bool
+	b    []byte
+	ok   bool
+	days dayCache
 }
 
 func (e *encoder) trajectory(t *Trajectory) {
@@ -217,26 +217,28 @@ func (e *encoder) value(v any) {
 	}
 }
 
-// object writes m with its keys sorted, as encoding/json does.
+// object writes m with its keys sorted, as encoding/json does. Keys and
+// values are taken in one pass over the map (no lookup per key), and a
+// small object is sorted in place on the stack.
 func (e *encoder) object(m map[string]any) {
 	if m == nil {
 		e.b = append(e.b, "null"...)
 		return
 	}
-	var buf [16]string
-	keys := buf[:0]
-	for k := range m {
-		keys = append(keys, k)
+	var buf [16]member
+	ms := buf[:0]
+	for k, v := range m {
+		ms = append(ms, member{k, v})
 	}
-	slices.Sort(keys)
+	sortMembers(ms)
 	e.b = append(e.b, '{')
-	for i, k := range keys {
+	for i := range ms {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.str(k)
+		e.str(ms[i].key)
 		e.b = append(e.b, ':')
-		e.value(m[k])
+		e.value(ms[i].value)
 	}
 	e.b = append(e.b, '}')
 }
@@ -292,47 +294,17 @@ func validNumber(s string) bool {
 }
 
 // time writes t in UTC as time.Time's MarshalJSON does; the zero time is
-// null.
+// null. The date is worked out once a day of the trajectory (see
+// dayCache): its steps mostly share it.
 func (e *encoder) time(t time.Time) {
 	if t.IsZero() {
 		e.b = append(e.b, "null"...)
 		return
 	}
-	t = t.UTC()
-	if y := t.Year(); y < 0 || y > 9999 {
+	var ok bool
+	if e.b, ok = e.days.appendTime(e.b, t); !ok {
 		e.ok = false
-		return
 	}
-	e.b = append(e.b, '"')
-	e.b = appendRFC3339Nano(e.b, t)
-	e.b = append(e.b, '"')
-}
-
-// appendRFC3339Nano appends t, in UTC and of years 0–9999, as
-// t.AppendFormat(b, time.RFC3339Nano) does (the fraction without its
-// trailing zeros, none when zero), in a quarter of its time: the history
-// writes two times a step.
-func appendRFC3339Nano(b []byte, t time.Time) []byte {
-	year, month, day := t.Date()
-	hour, minute, sec := t.Clock()
-	b = append(b, byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-')
-	b = append(b, byte('0'+month/10), byte('0'+month%10), '-', byte('0'+day/10), byte('0'+day%10), 'T')
-	b = append(b, byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
-		byte('0'+sec/10), byte('0'+sec%10))
-	if ns := t.Nanosecond(); ns != 0 {
-		var frac [10]byte
-		frac[0] = '.'
-		for i := 9; i >= 1; i-- {
-			frac[i] = byte('0' + ns%10)
-			ns /= 10
-		}
-		n := 10
-		for frac[n-1] == '0' {
-			n--
-		}
-		b = append(b, frac[:n]...)
-	}
-	return append(b, 'Z')
 }
 
 func (e *encoder) intOrNull(n int) {
@@ -363,7 +335,7 @@ func (e *encoder) floatPtr(f *float64) {
 // 1e21, exponents unpadded. NaN and infinities are refused.
 func (e *encoder) float(f float64) {
 	var ok bool
-	if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
+	if e.b, ok = appendFloat(e.b, f); !ok {
 		e.ok = false
 	}
 }
@@ -388,7 +360,7 @@ func (e *encoder) strOrNull(s string) {
 // characters escaped, <, > and & too, U+2028 and U+2029 escaped, and
 // invalid UTF-8 as \ufffd.
 func (e *encoder) str(s string) {
-	e.b = jsonv.AppendString(e.b, s, true)
+	e.b = appendString(e.b, s)
 }
 
 // AppendDetailsJSON appends the JSON of d (null for a nil one) to dst,

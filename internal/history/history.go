@@ -5,23 +5,26 @@
 //  1. A database is named by a DSN (see [Open]): a postgres:// or
 //     postgresql:// URL is a PostgreSQL server, anything else the path of
 //     a SQLite file.
-//  2. Both have the same tables: schema_version, runs, cases and
-//     evaluators. Opening a database brings it to the newest schema
+//  2. Both have the same tables: schema_version, runs, cases, chunks,
+//     evaluators and run_shards. Opening a database brings it to the newest schema
 //     version, one migration at a time, each in a transaction; a database
 //     of a newer version than this program knows is refused
 //     ([ErrNewerSchema]), naming both versions.
 //  3. A run is a row of runs ([DB.Begin]); each case result (each trial
 //     of a case run several times) a row of cases ([Recorder.Record]),
-//     which holds its evaluators' results packed, their details and the
-//     trajectory it was scored on as compressed JSON (S2). Cases recorded
-//     before schema version 5 have a row of evaluators per evaluator
-//     result and a gzip trajectory instead; both shapes read back alike.
+//     which holds its evaluators' results packed, and references to their
+//     details and to the trajectory it was scored on: JSON, compressed
+//     (S2) together with those of the other cases of its batch, a row of
+//     chunks each (chunk.go). Cases recorded before schema version 6
+//     hold both compressed on their row; before version 5 they have a
+//     row of evaluators per evaluator result and a gzip trajectory. Every
+//     shape reads back alike.
 //     The shards of a run recorded by several processes are one run
 //     ([DB.BeginShard]).
 //  4. Results are written by a goroutine of their own, in transactions
 //     that each hold every result handed over while the previous one was
-//     written (group commit): one result at a time when cases are slow, a
-//     few hundred at once when they are fast. A run that is killed keeps
+//     written (group commit): one result at a time when cases are slow, up
+//     to [MaxPending] at once when they are fast. A run that is killed keeps
 //     every committed case; it loses only the results of the write under
 //     way and those waiting for it (at most [MaxPending] plus one batch),
 //     typically the last few milliseconds of a run.

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -138,9 +139,9 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 	return out, nil
 }
 
-// packDetails returns, compressed, the JSON array of evals' details; nil when
-// none has details.
-func packDetails(evals []trajeval.Result) ([]byte, error) {
+// detailsJSON returns the JSON array of evals' details; nil when none
+// has details.
+func detailsJSON(evals []trajeval.Result) ([]byte, error) {
 	ds := make([]*trajeval.Details, len(evals))
 	some := false
 	for i, e := range evals {
@@ -149,13 +150,24 @@ func packDetails(evals []trajeval.Result) ([]byte, error) {
 	if !some {
 		return nil, nil
 	}
-	c := getCompressor()
-	defer c.put()
-	var err error
-	if c.json, err = appendDetails(c.json[:0], ds); err != nil {
+	buf := getScratch()
+	defer putScratch(buf)
+	data, err := appendDetails((*buf)[:0], ds)
+	*buf = data
+	if err != nil {
 		return nil, fmt.Errorf("details: %w", err)
 	}
-	return squeeze(c.json), nil
+	return bytes.Clone(data), nil
+}
+
+// packDetails returns, compressed alone, the JSON array of evals'
+// details, as schema version 5 stored them; nil when none has details.
+func packDetails(evals []trajeval.Result) ([]byte, error) {
+	data, err := detailsJSON(evals)
+	if data == nil {
+		return nil, err
+	}
+	return squeeze(data), nil
 }
 
 // unpackDetails sets the details of evals from what packDetails wrote.
@@ -164,6 +176,11 @@ func unpackDetails(blob []byte, evals []trajeval.Result) error {
 	if err != nil {
 		return fmt.Errorf("%w: details: %v", errPacked, err)
 	}
+	return setDetails(data, evals)
+}
+
+// setDetails sets the details of evals from their JSON array.
+func setDetails(data []byte, evals []trajeval.Result) error {
 	var ds []*trajeval.Details
 	if err := json.Unmarshal(data, &ds); err != nil {
 		return fmt.Errorf("%w: details: %v", errPacked, err)

@@ -96,7 +96,7 @@ func TestOpen_migrateVersion4(t *testing.T) {
 		h.Close()
 		raw := rawDB(t, dsn)
 		for _, q := range []string{
-			"DELETE FROM schema_version WHERE version > 4",
+			"DELETE FROM schema_version WHERE version > 4", "DROP TABLE chunks",
 			"ALTER TABLE cases DROP COLUMN evals", "ALTER TABLE cases DROP COLUMN details",
 			`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`,
 		} {

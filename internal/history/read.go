@@ -218,6 +218,7 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 	}
 	var out []trajeval.CaseResult
 	var seqs []int
+	chunks := resolver{run: id}
 	for rows.Next() {
 		var (
 			c                                   trajeval.CaseResult
@@ -247,18 +248,37 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			rows.Close()
 			return nil, fmt.Errorf("run %d: case %s: judge: %w", id, c.ID, err)
 		}
-		if blob != nil {
-			t, err := decompress(blob)
-			if err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("run %d: case %s: trajectory: %w", id, c.ID, err)
-			}
-			c.Trajectory = t
+		i := len(out)
+		switch {
+		case isRef(blob):
+			err = chunks.want(blob, func(data []byte) error {
+				t, err := decodeTrajectory(data)
+				if err != nil {
+					return fmt.Errorf("%s: run %d: case %s: trajectory: %w", h.where, id, out[i].ID, err)
+				}
+				out[i].Trajectory = t
+				return nil
+			})
+		case blob != nil:
+			c.Trajectory, err = decompress(blob)
+		}
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("%s: run %d: case %s: trajectory: %w", h.where, id, c.ID, err)
 		}
 		c.Evaluators = []trajeval.Result{}
 		if packed != nil {
 			evals, err := unpack(packed)
-			if err == nil && details != nil {
+			switch {
+			case err != nil:
+			case isRef(details):
+				err = chunks.want(details, func(data []byte) error {
+					if err := setDetails(data, evals); err != nil {
+						return fmt.Errorf("%s: run %d: case %s: %w", h.where, id, out[i].ID, err)
+					}
+					return nil
+				})
+			case details != nil:
 				err = unpackDetails(details, evals)
 			}
 			if err != nil {
@@ -273,6 +293,9 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, h.wrap(err)
+	}
+	if err := chunks.resolve(ctx, h); err != nil {
+		return nil, err
 	}
 	at := make(map[int]int, len(seqs)) // seq -> index in out
 	for i, s := range seqs {
@@ -326,6 +349,11 @@ func decompress(blob []byte) (*trajeval.Trajectory, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeTrajectory(data)
+}
+
+// decodeTrajectory reads the canonical JSON of a trajectory.
+func decodeTrajectory(data []byte) (*trajeval.Trajectory, error) {
 	t := new(trajeval.Trajectory)
 	if err := json.Unmarshal(data, t); err != nil {
 		return nil, err
@@ -395,7 +423,7 @@ func (h *DB) Prune(ctx context.Context, p Pruning) (int, error) {
 	// In chunks: a statement takes a bounded number of arguments.
 	for chunk := range slices.Chunk(ids, 500) {
 		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
-		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN ", "DELETE FROM cases WHERE run_id IN ", "DELETE FROM runs WHERE id IN "} {
+		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN ", "DELETE FROM chunks WHERE run_id IN ", "DELETE FROM cases WHERE run_id IN ", "DELETE FROM runs WHERE id IN "} {
 			if _, err := tx.ExecContext(ctx, h.d.bind(q+in), chunk...); err != nil {
 				return 0, h.wrap(err)
 			}

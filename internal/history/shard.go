@@ -90,6 +90,10 @@ func (h *DB) BeginShard(ctx context.Context, run Run, shard int) (*Recorder, err
 		if _, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM cases WHERE "+mine), id, shard, run.Shards); err != nil {
 			return nil, h.wrap(err)
 		}
+		// Its chunks, written with its cases.
+		if _, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM chunks WHERE run_id = ? AND (id - ?) % ? = 0"), id, shard, run.Shards); err != nil {
+			return nil, h.wrap(err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, h.d.bind(`UPDATE runs SET cases = cases - ?, passed = passed - ?, failed = failed - ?, errors = errors - ?,
 		status = ?, ended_at = NULL, host = ?, pid = ?, heartbeat_at = ? WHERE id = ?`),

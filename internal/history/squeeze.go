@@ -37,16 +37,23 @@ var buffers = sync.Pool{New: func() any { return new([]byte) }}
 func squeeze(data []byte) []byte {
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
-	if n := 1 + s2.MaxEncodedLen(len(data)); cap(*buf) < n {
-		*buf = make([]byte, n)
-	}
-	b := *buf
-	b[0] = s2Mark
-	out := s2.Encode(b[1:cap(b)], data)
+	b := squeezeInto(*buf, data)
+	*buf = b
 	if cap(b) > maxKept {
 		*buf = nil // one huge value must not hold its memory for the run
 	}
-	return bytes.Clone(b[:1+len(out)])
+	return bytes.Clone(b)
+}
+
+// squeezeInto returns data compressed, in buf when it is large enough.
+func squeezeInto(buf, data []byte) []byte {
+	if n := 1 + s2.MaxEncodedLen(len(data)); cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:cap(buf)]
+	buf[0] = s2Mark
+	out := s2.Encode(buf[1:], data)
+	return buf[:1+len(out)]
 }
 
 // unsqueeze returns what squeeze compressed, or gzip before schema

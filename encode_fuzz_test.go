@@ -1,0 +1,40 @@
+package trajeval_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval"
+)
+
+// FuzzAppendJSON writes a trajectory made of the fuzzer's text, figure,
+// number and time with AppendJSON and with encoding/json: the bytes must
+// be the same, or both must refuse it (with the same error, dst kept).
+// Its seed corpus is in testdata/fuzz/FuzzAppendJSON.
+func FuzzAppendJSON(f *testing.F) {
+	f.Fuzz(func(t *testing.T, text string, figure float64, number string, sec, nsec int64) {
+		at := time.Unix(sec, nsec)
+		tr := &trajeval.Trajectory{ID: text, Steps: []trajeval.Step{{
+			Index: 1, ID: text, Name: text, DurationMS: &figure, StartTime: at, EndTime: at.Add(time.Duration(nsec)),
+			Args:   map[string]any{text: text, "n": json.Number(number), "f": figure, strings.ToUpper(text): []any{text, figure}},
+			Result: text, ErrorMessage: text, Agent: text,
+		}}, Metrics: trajeval.Metrics{CostUSD: &figure}}
+		want, wantErr := trajeval.MarshalStd(tr)
+		got, err := trajeval.AppendJSON([]byte("kept"), tr)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("error %v, encoding/json's %v", err, wantErr)
+		}
+		if err != nil {
+			if string(got) != "kept" {
+				t.Fatalf("got %q on an error, want dst unchanged", got)
+			}
+			return
+		}
+		if !bytes.Equal(got[len("kept"):], want) {
+			t.Fatalf("JSON differs:\n got: %s\nwant: %s", got[len("kept"):], want)
+		}
+	})
+}

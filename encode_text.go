@@ -1,0 +1,190 @@
+package trajeval
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// The pieces of the canonical JSON that every step repeats (its strings,
+// its two times, its duration, the keys of its arguments), written the
+// short way when the value allows it and handed to the general writer
+// otherwise. The run history encodes the trajectory of every case that
+// did not pass: these are on its path.
+
+// plain marks the bytes a JSON string holds as they are, as json.Marshal
+// writes it: printable ASCII but for quote, backslash, <, > and &.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = true
+	}
+	for _, c := range `"\<>&` {
+		t[c] = false
+	}
+	return t
+}()
+
+// appendString appends s as json.Marshal writes a string: quote,
+// backslash and control characters escaped, <, > and & too, U+2028 and
+// U+2029 escaped, and invalid UTF-8 as \ufffd. Runs of plain bytes are
+// copied at once.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default: // other control characters, <, > and &; DEL is plain in JSON
+				if c == 0x7f {
+					i++
+					continue
+				}
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hex = "0123456789abcdef"
+
+// appendFloat appends f as encoding/json writes a float64; false, and b
+// unchanged, for NaN and the infinities. A whole number below 1e15 (a
+// duration in milliseconds, a count) is written as the integer it is,
+// which is what %f gives it; negative zero keeps its sign the long way.
+func appendFloat(b []byte, f float64) ([]byte, bool) {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 && (f != 0 || !math.Signbit(f)) {
+		return strconv.AppendInt(b, int64(f), 10), true
+	}
+	return jsonv.AppendFloat(b, f)
+}
+
+// A member is a key and value of an object, to be sorted by key.
+type member struct {
+	key   string
+	value any
+}
+
+// sortMembers sorts ms by key, byte by byte as encoding/json sorts the
+// keys of a map: by insertion, the objects of arguments and results
+// being small.
+func sortMembers(ms []member) {
+	if len(ms) > 12 {
+		sortMembersLarge(ms)
+		return
+	}
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+func sortMembersLarge(ms []member) {
+	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+}
+
+const secondsPerDay = 86400
+
+// A dayCache writes times in UTC as time.Time's MarshalJSON does
+// (RFC 3339 with nanoseconds, the fraction without its trailing zeros),
+// keeping the date of the last day written: the times of a trajectory's
+// steps mostly fall on one day, and the calendar is the costly part.
+type dayCache struct {
+	known bool
+	day   int64    // days since 1970-01-01 UTC, when known
+	date  [10]byte // YYYY-MM-DD of day
+}
+
+// appendTime appends t, quoted; false, and b unchanged, for a year
+// outside 0–9999, which RFC 3339 cannot write.
+func (c *dayCache) appendTime(b []byte, t time.Time) ([]byte, bool) {
+	sec := t.Unix()
+	day := sec / secondsPerDay
+	if sec%secondsPerDay < 0 {
+		day--
+	}
+	if !c.known || day != c.day {
+		year, month, d := t.UTC().Date()
+		if year < 0 || year > 9999 {
+			return b, false
+		}
+		c.date = [10]byte{byte('0' + year/1000), byte('0' + year/100%10), byte('0' + year/10%10), byte('0' + year%10), '-',
+			byte('0' + month/10), byte('0' + month%10), '-', byte('0' + d/10), byte('0' + d%10)}
+		c.known, c.day = true, day
+	}
+	s := sec - day*secondsPerDay
+	hour, minute, second := s/3600, s/60%60, s%60
+	b = append(b, '"')
+	b = append(b, c.date[:]...)
+	b = append(b, 'T', byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
+		byte('0'+second/10), byte('0'+second%10))
+	b = appendFraction(b, t.Nanosecond())
+	return append(b, 'Z', '"'), true
+}
+
+// appendFraction appends ns nanoseconds as the fraction of a second
+// RFC3339Nano writes: a dot and up to nine digits without trailing
+// zeros; nothing for 0.
+func appendFraction(b []byte, ns int) []byte {
+	if ns == 0 {
+		return b
+	}
+	digits := 9
+	if ns%1_000_000 == 0 { // milliseconds, the common case
+		ns /= 1_000_000
+		digits = 3
+	}
+	for ns%10 == 0 {
+		ns /= 10
+		digits--
+	}
+	var frac [10]byte
+	frac[0] = '.'
+	for i := digits; i >= 1; i-- {
+		frac[i] = byte('0' + ns%10)
+		ns /= 10
+	}
+	return append(b, frac[:digits+1]...)
+}

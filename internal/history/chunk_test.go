@@ -1,0 +1,258 @@
+package history_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/history"
+)
+
+// v5Shape writes rows into run id as a trajeval of schema version 5 wrote
+// them: one row a case, its evaluators packed, its trajectory and details
+// each compressed alone on the row.
+func v5Shape(t *testing.T, dsn string, id int64, rows []trajeval.CaseResult) {
+	t.Helper()
+	raw := rawDB(t, dsn)
+	for i, c := range rows {
+		traj, err := history.Compress(c.Trajectory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evals, err := history.AppendPacked(nil, c.Evaluators)
+		if err != nil {
+			t.Fatal(err)
+		}
+		details, err := history.PackDetails(c.Evaluators)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var started any
+		if !c.StartedAt.IsZero() {
+			started = c.StartedAt.UnixMilli()
+		}
+		var warnings, judge, errText, trace any
+		if len(c.Warnings) > 0 {
+			warnings = `["` + strings.Join(c.Warnings, `","`) + `"]`
+		}
+		if c.Judge != nil {
+			judge = fmt.Sprintf(`{"calls":%d,"cached":%d}`, c.Judge.Calls, c.Judge.Cached)
+		}
+		if c.Error != "" {
+			errText = c.Error
+		}
+		if c.Trace != "" {
+			trace = c.Trace
+		}
+		partial := 0
+		if c.Partial {
+			partial = 1
+		}
+		if _, err := raw.Exec(`INSERT INTO cases (run_id, seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, trajectory, evals, details)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+			id, i+1, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, errText, partial, warnings, judge, trace, started, c.DurationMS, traj, evals, details); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.Exec("UPDATE runs SET cases = $1, ended_at = started_at + 1000, status = 'done' WHERE id = $2", len(rows), id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpen_migrateVersion5: the runs of a database of schema version 5,
+// whose cases hold their trajectory and details compressed on their row,
+// read back after the migration to version 6 exactly as the same results
+// recorded into chunks.
+func TestOpen_migrateVersion5(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		h.Close()
+		raw := rawDB(t, dsn)
+		for _, q := range []string{
+			"DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks",
+			`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`,
+		} {
+			if _, err := raw.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		v5Shape(t, dsn, 1, results())
+		h = open(t, dsn)
+		if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
+			t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
+		}
+		id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
+		for _, run := range []int64{1, id} {
+			got, err := h.Rows(t.Context(), run, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := jsonl(t, got), jsonl(t, results()); g != w {
+				t.Errorf("run %d reads back otherwise than recorded\ngot:\n%s\nwant:\n%s", run, g, w)
+			}
+		}
+		var chunks int
+		if err := raw.QueryRow("SELECT COUNT(*) FROM chunks WHERE run_id = $1", id).Scan(&chunks); err != nil || chunks != 2 {
+			t.Errorf("the new run has %d chunks (%v), want 2: its trajectories and its details", chunks, err)
+		}
+	})
+}
+
+// failing returns n failing cases, each with its own trajectory and
+// details.
+func failing(n int) []trajeval.CaseResult {
+	base := results()[0]
+	out := make([]trajeval.CaseResult, n)
+	for i := range out {
+		c := base
+		c.ID, c.Status, c.Score = fmt.Sprintf("case-%04d", i), trajeval.StatusFail, 0.5
+		tr := *base.Trajectory
+		tr.ID = c.ID
+		tr.Steps = append([]trajeval.Step(nil), tr.Steps...)
+		tr.Steps[0].Result = strings.Repeat("r", i) // some values larger than a small chunk
+		c.Trajectory = &tr
+		c.Evaluators = append([]trajeval.Result(nil), base.Evaluators...)
+		d := *c.Evaluators[0].Details
+		d.Hits = i
+		c.Evaluators[0].Details = &d
+		c.Evaluators[0].Status = trajeval.StatusFail
+		out[i] = c
+	}
+	return out
+}
+
+// TestRecorder_Record_chunks: the trajectories and details of many
+// failing cases, gathered into chunks (small ones here, and values larger
+// than a chunk), read back as recorded, for a whole run and with
+// trajectories left out; pruning a run deletes its chunks.
+func TestRecorder_Record_chunks(t *testing.T) {
+	history.SetMaxChunk(t, 2000)
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		want := failing(300)
+		id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.Now()}, want)
+		got, err := h.Rows(t.Context(), id, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonl(t, got), jsonl(t, want); g != w {
+			t.Errorf("the cases read back otherwise than recorded\ngot:\n%.2000s\nwant:\n%.2000s", g, w)
+		}
+		for i := range got {
+			if got[i].Trajectory == nil || got[i].Trajectory.ID != want[i].ID || got[i].Trajectory.Steps[0].Result != want[i].Trajectory.Steps[0].Result {
+				t.Fatalf("case %d has the trajectory %+v", i, got[i].Trajectory)
+			}
+		}
+		bare, err := h.Rows(t.Context(), id, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			want[i].Trajectory = nil
+		}
+		if g, w := jsonl(t, bare), jsonl(t, want); g != w || bare[0].Trajectory != nil {
+			t.Errorf("without trajectories, the cases read back otherwise")
+		}
+		raw := rawDB(t, dsn)
+		var chunks int
+		if err := raw.QueryRow("SELECT COUNT(*) FROM chunks WHERE run_id = $1", id).Scan(&chunks); err != nil || chunks < 10 {
+			t.Errorf("%d chunks (%v): chunks of 2,000 bytes should be many", chunks, err)
+		}
+		if _, err := h.Prune(t.Context(), history.Pruning{Keep: 0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := raw.QueryRow("SELECT COUNT(*) FROM chunks").Scan(&chunks); err != nil || chunks != 0 {
+			t.Errorf("%d chunks (%v) after every run was pruned, want none", chunks, err)
+		}
+	})
+}
+
+// TestDB_BeginShard_chunks: a shard begun again deletes its chunks with
+// its cases, and leaves the other shards' alone.
+func TestDB_BeginShard_chunks(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		run := history.Run{Key: "ci-1", Shards: 2, Suites: []string{"shop"}, Start: time.Now()}
+		shard := func(k int, cases []trajeval.CaseResult) int64 {
+			rec, err := h.BeginShard(t.Context(), run, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cases {
+				rec.Record(c)
+			}
+			if err := rec.End(time.Now(), false); err != nil {
+				t.Fatal(err)
+			}
+			return rec.ID()
+		}
+		all := failing(4)
+		id := shard(1, all[:2])
+		shard(2, all[2:])
+		shard(1, all[:2]) // again: its first chunks go
+		got, err := h.Rows(t.Context(), id, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 4 {
+			t.Fatalf("%d cases, want 4", len(got))
+		}
+		var chunks int
+		if err := rawDB(t, dsn).QueryRow("SELECT COUNT(*) FROM chunks WHERE run_id = $1", id).Scan(&chunks); err != nil || chunks != 4 {
+			t.Errorf("%d chunks (%v), want 4: two a shard, the first shard's first two deleted", chunks, err)
+		}
+	})
+}
+
+// TestDB_Rows_damagedChunk: a chunk that is missing or damaged, or a
+// reference beyond its chunk, is an error naming the chunk, never a
+// panic nor a case without its trajectory.
+func TestDB_Rows_damagedChunk(t *testing.T) {
+	tests := []struct {
+		name, damage string
+		args         []any
+		reason       string
+	}{
+		{"missing", "DELETE FROM chunks WHERE id = 1", nil, "the trajectories' chunk is gone"},
+		{"damaged", "UPDATE chunks SET data = $1 WHERE id = 2", []any{[]byte("S\xff\xff")}, "the details' chunk does not decompress"},
+		{"beyond", "UPDATE cases SET trajectory = $1", []any{history.AppendRef(nil, 1, 1<<20, 10)}, "the reference points past the end of its chunk"},
+		{"cut short", "UPDATE cases SET details = $1", []any{[]byte("C\x01")}, "a reference cut short"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dsn := t.TempDir() + "/runs.db"
+			h := open(t, dsn)
+			id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.Now()}, failing(3))
+			if _, err := rawDB(t, dsn).Exec(tt.damage, tt.args...); err != nil {
+				t.Fatal(err)
+			}
+			_, err := h.Rows(t.Context(), id, true)
+			if err == nil || !strings.Contains(err.Error(), "damaged") {
+				t.Errorf("error %v, want one saying the history is damaged: %s", err, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzParseRef: a reference into a chunk, however damaged, reads back or
+// is refused, never a panic; one read back writes again to the same
+// bytes.
+func FuzzParseRef(f *testing.F) {
+	f.Add(history.AppendRef(nil, 1, 0, 5512))
+	f.Add(history.AppendRef(nil, 12345, 4<<20, 0))
+	f.Add([]byte("C\x80"))
+	f.Add([]byte("S\x05\x10hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		chunk, off, size, ok := history.ParseRef(b)
+		if !ok {
+			return
+		}
+		if again := history.AppendRef(nil, chunk, off, size); string(again) != string(b) {
+			if back, o, s, ok := history.ParseRef(again); !ok || back != chunk || o != off || s != size {
+				t.Fatalf("%q reads as %d %d %d, which writes as %q and reads back otherwise", b, chunk, off, size, again)
+			}
+		}
+	})
+}
