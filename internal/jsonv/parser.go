@@ -186,6 +186,16 @@ func (p *Parser) Str() (string, bool) {
 	return string(b), true
 }
 
+// Bytes reads a string and returns its unescaped bytes without copying
+// them: they are valid until the next call on p, for a reader that parses
+// or compares the text at once (a time, an id) instead of keeping it.
+func (p *Parser) Bytes() ([]byte, bool) {
+	if p.Peek() != '"' {
+		return nil, false
+	}
+	return p.raw()
+}
+
 // Name reads a string and interns it when it is short: tool names, roles
 // and keys repeat on every line of a trace.
 func (p *Parser) Name() (string, bool) {
@@ -349,7 +359,20 @@ func (p *Parser) Float() (float64, bool) {
 	if !p.numberEnd() {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(string(p.data[start:p.pos]), 64)
+	b := p.data[start:p.pos]
+	if len(b) <= 15 {
+		// A whole number of up to 15 digits is a float64 exactly, the
+		// one ParseFloat gives: read it without ParseFloat.
+		n := int64(0)
+		i := 0
+		for ; i < len(b) && b[i]-'0' <= 9; i++ {
+			n = n*10 + int64(b[i]-'0')
+		}
+		if i == len(b) {
+			return float64(n), true
+		}
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
 	return f, err == nil
 }
 

@@ -43,6 +43,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/msglog"
@@ -114,6 +115,31 @@ type toolCall struct {
 	EndTime    string   `json:"end_time"`
 	Timestamp  string   `json:"timestamp"`
 	DurationMS *float64 `json:"duration_ms"`
+
+	// at holds the start, end and timestamp times the fast path read
+	// itself (bit i of parsed set for at[i]), their text left empty: see
+	// decoder.stamp.
+	at     [3]time.Time
+	parsed uint8
+}
+
+// times returns the call's start (its timestamp when it has no start)
+// and end, read with clk; warn hears of text that is not a time.
+func (c *toolCall) times(clk *clock, warn func(string)) (start, end time.Time) {
+	switch {
+	case c.parsed&1 != 0:
+		start = c.at[0]
+	case c.StartTime != "":
+		start = clk.parseTime(c.StartTime, warn)
+	case c.parsed&4 != 0:
+		start = c.at[2]
+	default:
+		start = clk.parseTime(c.Timestamp, warn)
+	}
+	if c.parsed&2 != 0 {
+		return start, c.at[1]
+	}
+	return start, clk.parseTime(c.EndTime, warn)
 }
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
@@ -371,12 +397,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 					s.Error = &errs[k]
 				}
 			}
-			start := c.StartTime
-			if start == "" {
-				start = c.Timestamp
-			}
-			s.StartTime = clk.parseTime(start, warn)
-			s.EndTime = clk.parseTime(c.EndTime, warn)
+			s.StartTime, s.EndTime = c.times(clk, warn)
 			t.Steps = append(t.Steps, s)
 		}
 	}

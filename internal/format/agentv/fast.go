@@ -2,7 +2,6 @@ package agentv
 
 import (
 	"bytes"
-	"strconv"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -178,13 +177,13 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 				c.Error, ok = p.Value()
 			case "start_time":
 				bit = 64
-				ok = fastString(p, &c.StartTime)
+				ok = d.stamp(&c, 0, &c.StartTime)
 			case "end_time":
 				bit = 128
-				ok = fastString(p, &c.EndTime)
+				ok = d.stamp(&c, 1, &c.EndTime)
 			case "timestamp":
 				bit = 256
-				ok = fastString(p, &c.Timestamp)
+				ok = d.stamp(&c, 2, &c.Timestamp)
 			case "duration_ms":
 				bit = 512
 				c.DurationMS, ok = d.float()
@@ -244,14 +243,25 @@ func fastName(p *jsonv.Parser, dst *string) bool {
 	return ok
 }
 
-// fastString reads a string field; null leaves it as it is.
-func fastString(p *jsonv.Parser, dst *string) bool {
+// stamp reads a call's time, field i of c.at: a time of the usual shape
+// is read at once from the line's bytes (see clock.parse), its text left
+// empty, bit i of c.parsed set; other text is kept for build to read and
+// report. null leaves it as it is.
+func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
+	p := &d.p
 	if p.Null() {
 		return true
 	}
-	s, ok := p.Str()
-	*dst = s
-	return ok
+	b, ok := p.Bytes()
+	if !ok {
+		return false
+	}
+	if t, ok := d.clock.parse(b); ok {
+		c.at[i], c.parsed, *text = t, c.parsed|1<<i, ""
+		return true
+	}
+	*text = string(b)
+	return true
 }
 
 // float is fastFloat into d.floats: a pointer that stays valid, as the
@@ -261,11 +271,7 @@ func (d *decoder) float() (*float64, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	s, ok := p.Number()
-	if !ok {
-		return nil, false
-	}
-	f, ok := parseFloat(s)
+	f, ok := p.Float()
 	if !ok {
 		return nil, false
 	}
@@ -273,44 +279,24 @@ func (d *decoder) float() (*float64, bool) {
 	return &d.floats[len(d.floats)-1], true
 }
 
-// parseFloat is strconv.ParseFloat of a JSON number, which reads a whole
-// number of up to 15 digits itself: every such number is a float64
-// exactly, as ParseFloat gives it.
-func parseFloat(s string) (float64, bool) {
-	if len(s) <= 15 {
-		n := int64(0)
-		i := 0
-		for ; i < len(s) && s[i]-'0' <= 9; i++ {
-			n = n*10 + int64(s[i]-'0')
-		}
-		if i == len(s) && i > 0 {
-			return float64(n), true
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil
-}
-
 func fastFloat(p *jsonv.Parser) (*float64, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	s, ok := p.Number()
+	f, ok := p.Float()
 	if !ok {
 		return nil, false
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	return &f, err == nil
+	return &f, true
 }
 
 func fastInt(p *jsonv.Parser) (*int64, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	s, ok := p.Number()
+	n, ok := p.Int()
 	if !ok {
 		return nil, false
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return &n, err == nil
+	return &n, true
 }
