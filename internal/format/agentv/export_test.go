@@ -39,7 +39,6 @@ func FastTime(ss ...string) (ts []time.Time, oks []bool) {
 	return ts, oks
 }
 
-
 // settle gives the calls of r the times the fast path reads itself, as
 // it stores them (see decoder.stamp).
 func settle(r *record) {
