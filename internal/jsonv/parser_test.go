@@ -97,6 +97,9 @@ func FuzzParser(f *testing.F) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: got %#v, encoding/json gives %#v", data, got, want)
 		}
+		if v, err := jsonv.Decode(data); err != nil || !reflect.DeepEqual(v, want) {
+			t.Fatalf("%q: Decode = %#v, %v; encoding/json gives %#v", data, v, err, want)
+		}
 		var p jsonv.Parser
 		p.Reset(data)
 		if b, ok := p.Bytes(); ok && p.End() && string(b) != want {
