@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"unicode/utf16"
@@ -432,13 +433,25 @@ func (p *Parser) numberEnd() bool {
 	return true
 }
 
-// slot picks the slot of recent or boxed for b, not empty.
+// slot picks the slot of recent or boxed for b, not empty, from all of
+// a short b and the first and last eight bytes of a longer one: the names
+// and values of a record ("call_7", "doc-10") must not share slots.
 func slot(b []byte, kind int) int {
-	return (len(b)*31 + int(b[0])*7 + int(b[len(b)-1]) + kind*13) & 255
+	h := uint64(len(b))<<8 | uint64(kind)
+	if len(b) >= 8 {
+		h ^= binary.LittleEndian.Uint64(b) * 0xff51afd7ed558ccd
+		h ^= binary.LittleEndian.Uint64(b[len(b)-8:]) * 0xc4ceb9fe1a85ec53
+	} else {
+		for _, c := range b {
+			h = h*31 + uint64(c)
+		}
+	}
+	return int(h * 0x9e3779b97f4a7c15 >> 56)
 }
 
 // box returns b as a string, or as a json.Number when number, boxed; a
-// short one from boxed when the last value in its slot is the same.
+// short one from boxed when one of the last two values of its pair of
+// slots is the same.
 func (p *Parser) box(b []byte, number bool) any {
 	if len(b) == 0 || len(b) > maxNameLen {
 		if number {
@@ -450,23 +463,34 @@ func (p *Parser) box(b []byte, number bool) any {
 	if number {
 		kind = 1
 	}
-	i := slot(b, kind)
-	switch v := p.boxed[i].(type) {
-	case string:
-		if !number && v == string(b) {
-			return p.boxed[i]
-		}
-	case json.Number:
-		if number && string(v) == string(b) {
-			return p.boxed[i]
+	i := slot(b, kind) &^ 1
+	for w := i; w <= i+1; w++ {
+		switch v := p.boxed[w].(type) {
+		case string:
+			if !number && v == string(b) {
+				return p.hit(i, w)
+			}
+		case json.Number:
+			if number && string(v) == string(b) {
+				return p.hit(i, w)
+			}
 		}
 	}
 	var v any = string(b)
 	if number {
 		v = json.Number(b)
 	}
-	p.boxed[i] = v
+	p.boxed[i+1], p.boxed[i] = p.boxed[i], v
 	return v
+}
+
+// hit returns the value in way w of the pair of slots at i, first in
+// the pair now: the one a miss keeps.
+func (p *Parser) hit(i, w int) any {
+	if w != i {
+		p.boxed[i], p.boxed[w] = p.boxed[w], p.boxed[i]
+	}
+	return p.boxed[i]
 }
 
 // Value reads any value into the data model: nil, bool, string,

@@ -3,6 +3,7 @@ package jsonv_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -263,4 +264,29 @@ func FuzzParser_Float(f *testing.F) {
 			t.Fatalf("%q: Int = %v; encoding/json %v, %v", data, got, wantN, nok)
 		}
 	})
+}
+
+// TestParser_Value_boxedAgain: the short strings of a record (a trace's
+// call ids and arguments) come back boxed from the record before, each,
+// though their slots would collide ("call_7" and "doc-10" once did): the
+// second read allocates only its array.
+func TestParser_Value_boxedAgain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for k := range 20 {
+		fmt.Fprintf(&b, `"call_%d","doc-%d",`, k, k)
+	}
+	b.WriteString(`"python history","ok"]`)
+	data := []byte(b.String())
+	var p jsonv.Parser
+	read := func() {
+		p.Reset(data)
+		if _, ok := p.Value(); !ok {
+			t.Fatal("not read")
+		}
+	}
+	read()
+	if n := testing.AllocsPerRun(10, read); n > 2 {
+		t.Errorf("reading 42 short strings again: %v allocations, want 2 (the array and its interface)", n)
+	}
 }
