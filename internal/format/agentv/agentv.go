@@ -313,11 +313,10 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	}
 	// What the steps point at is allocated once for the trajectory, not
 	// once a step.
-	var errs []bool
-	var durations []float64
+	var flags []stepFlags
 	if n > 0 {
 		t.Steps = make([]trajeval.Step, 0, n)
-		errs, durations = make([]bool, n), make([]float64, n)
+		flags = make([]stepFlags, n)
 	}
 	addTurn := func(tn trajeval.Turn) {
 		if t.Turns == nil {
@@ -376,15 +375,15 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				s.ParallelGroup = groups[ci]
 			}
 			if c.DurationMS != nil {
-				durations[k] = *c.DurationMS
-				s.DurationMS = &durations[k]
+				flags[k].duration = *c.DurationMS
+				s.DurationMS = &flags[k].duration
 			}
 			switch c.Status {
 			case "ok", "success":
-				s.Error = &errs[k]
+				s.Error = &flags[k].err
 			case "error", "timeout", "cancelled":
-				errs[k] = true
-				s.Error = &errs[k]
+				flags[k].err = true
+				s.Error = &flags[k].err
 			}
 			if c.Error != nil {
 				if msg, ok := c.Error.(string); ok {
@@ -393,8 +392,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 					s.ErrorMessage = jsonv.Marshal(c.Error)
 				}
 				if s.Error == nil {
-					errs[k] = true
-					s.Error = &errs[k]
+					flags[k].err = true
+					s.Error = &flags[k].err
 				}
 			}
 			s.StartTime, s.EndTime = c.times(clk, warn)
@@ -415,6 +414,13 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	// validates too.
 	t.FinishDecoded()
 	return t
+}
+
+// stepFlags is what a step points at, made in one slice for a
+// trajectory's steps.
+type stepFlags struct {
+	duration float64
+	err      bool
 }
 
 // fewIDs is how many call ids seenIDs keeps in a list, looked along,

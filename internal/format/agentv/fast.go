@@ -28,6 +28,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		return r, false // null, or not an object: encoding/json says
 	}
 	var seen uint8
+	var nums *recordNumbers // made for the record's first number
 	ok = p.Object(func(key []byte) bool {
 		var bit uint8
 		var ok bool
@@ -43,13 +44,13 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			r.OutputMessages, ok = d.messages(false)
 		case "token_usage":
 			bit = 8
-			r.TokenUsage, ok = fastUsage(p)
+			r.TokenUsage, ok = fastUsage(p, &nums)
 		case "cost_usd":
 			bit = 16
-			r.CostUSD, ok = fastFloat(p)
+			r.CostUSD, ok = fastFloat(p, &nums, 0)
 		case "duration_ms":
 			bit = 32
-			r.DurationMS, ok = fastFloat(p)
+			r.DurationMS, ok = fastFloat(p, &nums, 1)
 		case "test_id":
 			bit = 64
 			r.TestID, ok = p.Value()
@@ -202,11 +203,28 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
 
-func fastUsage(p *jsonv.Parser) (*tokenUsage, bool) {
+// recordNumbers holds the numbers of one record the trajectory points
+// at (its cost, duration and token counts), so that they take one
+// allocation, not one each.
+type recordNumbers struct {
+	usage  tokenUsage
+	ints   [3]int64
+	floats [2]float64
+}
+
+// get returns *nums, made if it is nil.
+func get(nums **recordNumbers) *recordNumbers {
+	if *nums == nil {
+		*nums = new(recordNumbers)
+	}
+	return *nums
+}
+
+func fastUsage(p *jsonv.Parser, nums **recordNumbers) (*tokenUsage, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	u := &tokenUsage{}
+	u := &get(nums).usage
 	var seen uint8
 	ok := p.Object(func(key []byte) bool {
 		var bit uint8
@@ -214,13 +232,13 @@ func fastUsage(p *jsonv.Parser) (*tokenUsage, bool) {
 		switch string(key) {
 		case "input":
 			bit = 1
-			u.Input, ok = fastInt(p)
+			u.Input, ok = fastInt(p, nums, 0)
 		case "output":
 			bit = 2
-			u.Output, ok = fastInt(p)
+			u.Output, ok = fastInt(p, nums, 1)
 		case "total":
 			bit = 4
-			u.Total, ok = fastInt(p)
+			u.Total, ok = fastInt(p, nums, 2)
 		default:
 			return !folds(key, usageKeys) && p.Skip()
 		}
@@ -279,7 +297,8 @@ func (d *decoder) float() (*float64, bool) {
 	return &d.floats[len(d.floats)-1], true
 }
 
-func fastFloat(p *jsonv.Parser) (*float64, bool) {
+// fastFloat reads a number into float i of *nums.
+func fastFloat(p *jsonv.Parser, nums **recordNumbers, i int) (*float64, bool) {
 	if p.Null() {
 		return nil, true
 	}
@@ -287,16 +306,21 @@ func fastFloat(p *jsonv.Parser) (*float64, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &f, true
+	n := get(nums)
+	n.floats[i] = f
+	return &n.floats[i], true
 }
 
-func fastInt(p *jsonv.Parser) (*int64, bool) {
+// fastInt reads a number into int i of *nums.
+func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	n, ok := p.Int()
+	v, ok := p.Int()
 	if !ok {
 		return nil, false
 	}
-	return &n, true
+	n := get(nums)
+	n.ints[i] = v
+	return &n.ints[i], true
 }
