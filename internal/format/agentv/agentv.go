@@ -354,7 +354,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			}
 		}
 		groups := parallel(m.ToolCalls, &group, clk)
-		for ci, c := range m.ToolCalls {
+		for ci := range m.ToolCalls {
+			c := &m.ToolCalls[ci] // not a copy: a call is some 200 bytes
 			id := idString(c.ID)
 			if id != "" && seen.add(id) {
 				warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
