@@ -431,20 +431,34 @@ const fewIDs = 32
 // seenIDs says which call ids a record has given before.
 type seenIDs struct {
 	few [fewIDs]string
-	n   int
-	set map[string]bool
+	// marks holds each id's length and last two bytes: ids of one
+	// record ("call_1", "call_11") mostly differ there, so few of them
+	// are compared whole.
+	marks [fewIDs]uint32
+	n     int
+	set   map[string]bool
+}
+
+// mark is the length and last two bytes of id.
+func mark(id string) uint32 {
+	m := uint32(len(id)) << 16
+	if len(id) >= 2 {
+		m |= uint32(id[len(id)-2])<<8 | uint32(id[len(id)-1])
+	}
+	return m
 }
 
 // add reports whether id was seen before, and notes it.
 func (s *seenIDs) add(id string) (seen bool) {
 	if s.set == nil {
-		for _, x := range s.few[:s.n] {
-			if x == id {
+		m := mark(id)
+		for i, x := range s.marks[:s.n] {
+			if x == m && s.few[i] == id {
 				return true
 			}
 		}
 		if s.n < fewIDs {
-			s.few[s.n] = id
+			s.few[s.n], s.marks[s.n] = id, m
 			s.n++
 			return false
 		}

@@ -152,7 +152,10 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 	}
 	start := len(d.calls)
 	ok := p.Array(func() bool {
-		var c toolCall
+		// Read in place: a call is some 200 bytes, and nothing below
+		// appends to d.calls while it is read.
+		d.calls = append(d.calls, toolCall{})
+		c := &d.calls[len(d.calls)-1]
 		var seen uint16
 		ok := p.Object(func(key []byte) bool {
 			var bit uint16
@@ -178,13 +181,13 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 				c.Error, ok = p.Value()
 			case "start_time":
 				bit = 64
-				ok = d.stamp(&c, 0, &c.StartTime)
+				ok = d.stamp(c, 0, &c.StartTime)
 			case "end_time":
 				bit = 128
-				ok = d.stamp(&c, 1, &c.EndTime)
+				ok = d.stamp(c, 1, &c.EndTime)
 			case "timestamp":
 				bit = 256
-				ok = d.stamp(&c, 2, &c.Timestamp)
+				ok = d.stamp(c, 2, &c.Timestamp)
 			case "duration_ms":
 				bit = 512
 				c.DurationMS, ok = d.float()
@@ -197,7 +200,6 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			seen |= bit
 			return ok
 		})
-		d.calls = append(d.calls, c)
 		return ok
 	})
 	return d.calls[start:len(d.calls):len(d.calls)], ok
