@@ -27,12 +27,13 @@ type Parser struct {
 	buf   []byte            // unescaped text
 	names map[string]string // interned short strings
 	// recent holds the last name seen in each of a few slots, picked
-	// from the name's length and ends: most names are found there
-	// without hashing.
+	// by a cheap hash of the name (see slot): most names are found
+	// there without the map.
 	recent [256]string
-	// boxed holds, in slots picked the same way, the last short string
-	// or number Value returned, boxed: values that repeat from record to
-	// record ("ok", 10) come back without allocating.
+	// boxed holds, in pairs of slots picked the same way, the last two
+	// short strings or numbers Value returned there, boxed: values that
+	// repeat from record to record ("ok", 10) come back without
+	// allocating.
 	boxed [256]any
 	// elems holds the elements of the arrays Value is reading, so that
 	// each array is allocated once, at its length.
