@@ -106,8 +106,13 @@ func (e *TrailingError) Error() string { return "unexpected data after the JSON 
 // from the start of data.
 //
 // JSON nested deeper than MaxDepth is a *jsonv.DepthError, found before
-// decoding.
+// encoding/json reads it: a jsonv.Parser, which bounds depth itself, reads
+// data first, and only what it refuses is checked and decoded by
+// encoding/json, whose value or error is then the answer.
 func Decode(data []byte) (any, error) {
+	if v, ok := jsonv.FastDecode(data); ok {
+		return v, nil
+	}
 	if err := jsonv.CheckDepth(data); err != nil {
 		return nil, err
 	}

@@ -81,6 +81,26 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestDecode_parserFirst: a value the jsonv.Parser reads is taken from
+// it, without encoding/json's decoder; nesting past MaxDepth is still a
+// *jsonv.DepthError.
+func TestDecode_parserFirst(t *testing.T) {
+	data := []byte(`{"id":"doc-1"}`)
+	jsonl.Decode(data) // the parser's pool and caches
+	if n := testing.AllocsPerRun(20, func() {
+		if _, err := jsonl.Decode(data); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 3 {
+		t.Errorf("Decode of a one-member object: %v allocations, want at most 3 (the map and its members)", n)
+	}
+	deep := []byte(strings.Repeat(`{"a":`, jsonv.MaxDepth+1) + "1" + strings.Repeat("}", jsonv.MaxDepth+1))
+	var de *jsonv.DepthError
+	if _, err := jsonl.Decode(deep); !errors.As(err, &de) {
+		t.Errorf("Decode of %d nested objects: %v, want a *jsonv.DepthError", jsonv.MaxDepth+1, err)
+	}
+}
+
 func TestSalvage(t *testing.T) {
 	tests := []struct{ in, want, reason string }{
 		{`{"a": [1, 2, {"b": "x`, `{"a":[1,2,{}]}`, "open containers closed, the cut string dropped"},

@@ -16,11 +16,40 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
+// parsers holds Parsers for FastDecode: a Parser's caches of names and
+// short values are worth keeping from one value to the next.
+var parsers = sync.Pool{New: func() any { return new(Parser) }}
+
+// FastDecode reads the one JSON value of b with a Parser, for a caller
+// that falls back to encoding/json itself: ok false for whatever the
+// Parser refuses (see Parser), or data after the value.
+func FastDecode(b []byte) (v any, ok bool) {
+	p := parsers.Get().(*Parser)
+	p.Reset(b)
+	v, ok = p.Value()
+	ok = ok && p.End()
+	p.Reset(nil) // keep no input alive
+	parsers.Put(p)
+	if !ok {
+		return nil, false
+	}
+	return v, true
+}
+
 // Decode reads one JSON value from b with exact numbers. JSON nested
-// deeper than MaxDepth is a *DepthError, found before decoding.
+// deeper than MaxDepth is a *DepthError, found before encoding/json reads
+// it.
+//
+// A Parser reads b first: what it reads is what encoding/json gives, and
+// it bounds depth itself. Only what it refuses is checked for depth and
+// decoded by encoding/json, whose value or error is then the answer.
 func Decode(b []byte) (any, error) {
+	if v, ok := FastDecode(b); ok {
+		return v, nil
+	}
 	if err := CheckDepth(b); err != nil {
 		return nil, err
 	}

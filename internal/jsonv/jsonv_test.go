@@ -2,9 +2,11 @@ package jsonv_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -47,6 +49,26 @@ func TestDecode(t *testing.T) {
 				t.Errorf("Decode(%q) = %#v, want %#v: %s", tt.in, got, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestDecode_parserFirst: what the Parser reads, Decode takes from it
+// without encoding/json's decoder and its copies; nesting past MaxDepth
+// is still a *DepthError, from the check the Parser's refusal leads to.
+func TestDecode_parserFirst(t *testing.T) {
+	data := []byte(`{"id":"doc-1"}`)
+	jsonv.Decode(data) // the parser's pool and caches
+	if n := testing.AllocsPerRun(20, func() {
+		if _, err := jsonv.Decode(data); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 3 {
+		t.Errorf("Decode of a one-member object: %v allocations, want at most 3 (the map and its members)", n)
+	}
+	deep := []byte(strings.Repeat("[", jsonv.MaxDepth+1) + strings.Repeat("]", jsonv.MaxDepth+1))
+	var de *jsonv.DepthError
+	if _, err := jsonv.Decode(deep); !errors.As(err, &de) {
+		t.Errorf("Decode of %d nested arrays: %v, want a *DepthError", jsonv.MaxDepth+1, err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"unicode/utf16"
@@ -26,12 +27,13 @@ type Parser struct {
 	buf   []byte            // unescaped text
 	names map[string]string // interned short strings
 	// recent holds the last name seen in each of a few slots, picked
-	// from the name's length and ends: most names are found there
-	// without hashing.
+	// by a cheap hash of the name (see slot): most names are found
+	// there without the map.
 	recent [256]string
-	// boxed holds, in slots picked the same way, the last short string
-	// or number Value returned, boxed: values that repeat from record to
-	// record ("ok", 10) come back without allocating.
+	// boxed holds, in pairs of slots picked the same way, the last two
+	// short strings or numbers Value returned there, boxed: values that
+	// repeat from record to record ("ok", 10) come back without
+	// allocating.
 	boxed [256]any
 	// elems holds the elements of the arrays Value is reading, so that
 	// each array is allocated once, at its length.
@@ -184,6 +186,16 @@ func (p *Parser) Str() (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// Bytes reads a string and returns its unescaped bytes without copying
+// them: they are valid until the next call on p, for a reader that parses
+// or compares the text at once (a time, an id) instead of keeping it.
+func (p *Parser) Bytes() ([]byte, bool) {
+	if p.Peek() != '"' {
+		return nil, false
+	}
+	return p.raw()
 }
 
 // Name reads a string and interns it when it is short: tool names, roles
@@ -349,7 +361,20 @@ func (p *Parser) Float() (float64, bool) {
 	if !p.numberEnd() {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(string(p.data[start:p.pos]), 64)
+	b := p.data[start:p.pos]
+	if len(b) <= 15 {
+		// A whole number of up to 15 digits is a float64 exactly, the
+		// one ParseFloat gives: read it without ParseFloat.
+		n := int64(0)
+		i := 0
+		for ; i < len(b) && b[i]-'0' <= 9; i++ {
+			n = n*10 + int64(b[i]-'0')
+		}
+		if i == len(b) {
+			return float64(n), true
+		}
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
 	return f, err == nil
 }
 
@@ -409,13 +434,25 @@ func (p *Parser) numberEnd() bool {
 	return true
 }
 
-// slot picks the slot of recent or boxed for b, not empty.
+// slot picks the slot of recent or boxed for b, not empty, from all of
+// a short b and the first and last eight bytes of a longer one: the names
+// and values of a record ("call_7", "doc-10") must not share slots.
 func slot(b []byte, kind int) int {
-	return (len(b)*31 + int(b[0])*7 + int(b[len(b)-1]) + kind*13) & 255
+	h := uint64(len(b))<<8 | uint64(kind)
+	if len(b) >= 8 {
+		h ^= binary.LittleEndian.Uint64(b) * 0xff51afd7ed558ccd
+		h ^= binary.LittleEndian.Uint64(b[len(b)-8:]) * 0xc4ceb9fe1a85ec53
+	} else {
+		for _, c := range b {
+			h = h*31 + uint64(c)
+		}
+	}
+	return int(h * 0x9e3779b97f4a7c15 >> 56)
 }
 
 // box returns b as a string, or as a json.Number when number, boxed; a
-// short one from boxed when the last value in its slot is the same.
+// short one from boxed when one of the last two values of its pair of
+// slots is the same.
 func (p *Parser) box(b []byte, number bool) any {
 	if len(b) == 0 || len(b) > maxNameLen {
 		if number {
@@ -427,23 +464,34 @@ func (p *Parser) box(b []byte, number bool) any {
 	if number {
 		kind = 1
 	}
-	i := slot(b, kind)
-	switch v := p.boxed[i].(type) {
-	case string:
-		if !number && v == string(b) {
-			return p.boxed[i]
-		}
-	case json.Number:
-		if number && string(v) == string(b) {
-			return p.boxed[i]
+	i := slot(b, kind) &^ 1
+	for w := i; w <= i+1; w++ {
+		switch v := p.boxed[w].(type) {
+		case string:
+			if !number && v == string(b) {
+				return p.hit(i, w)
+			}
+		case json.Number:
+			if number && string(v) == string(b) {
+				return p.hit(i, w)
+			}
 		}
 	}
 	var v any = string(b)
 	if number {
 		v = json.Number(b)
 	}
-	p.boxed[i] = v
+	p.boxed[i+1], p.boxed[i] = p.boxed[i], v
 	return v
+}
+
+// hit returns the value in way w of the pair of slots at i, first in
+// the pair now: the one a miss keeps.
+func (p *Parser) hit(i, w int) any {
+	if w != i {
+		p.boxed[i], p.boxed[w] = p.boxed[w], p.boxed[i]
+	}
+	return p.boxed[i]
 }
 
 // Value reads any value into the data model: nil, bool, string,

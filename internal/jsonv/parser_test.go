@@ -3,6 +3,7 @@ package jsonv_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -97,7 +98,56 @@ func FuzzParser(f *testing.F) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: got %#v, encoding/json gives %#v", data, got, want)
 		}
+		if v, err := jsonv.Decode(data); err != nil || !reflect.DeepEqual(v, want) {
+			t.Fatalf("%q: Decode = %#v, %v; encoding/json gives %#v", data, v, err, want)
+		}
+		var p jsonv.Parser
+		p.Reset(data)
+		if b, ok := p.Bytes(); ok && p.End() && string(b) != want {
+			t.Fatalf("%q: Bytes = %q, encoding/json gives %#v", data, b, want)
+		}
 	})
+}
+
+// TestParser_Bytes checks that Bytes reads a string as Str does, and
+// hands out a plain string's bytes from the input, not a copy.
+func TestParser_Bytes(t *testing.T) {
+	tests := []struct {
+		in     string
+		ok     bool
+		reason string
+	}{
+		{`"2026-01-01T00:00:00.061Z"`, true, "a time, plain ASCII"},
+		{`"a\"b\u00e9\ud83d\ude00"`, true, "escapes are unescaped"},
+		{`"héllo"`, true, "raw UTF-8"},
+		{`""`, true, "the empty string"},
+		{"\"\xff\"", false, "invalid UTF-8 is encoding/json's to replace"},
+		{`"\ud83d"`, false, "a lone surrogate is encoding/json's to replace"},
+		{`12`, false, "a number is not a string"},
+		{`"cut`, false, "cut off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var p jsonv.Parser
+			p.Reset([]byte(tt.in))
+			want, wok := p.Str()
+			p.Reset([]byte(tt.in))
+			got, ok := p.Bytes()
+			if ok != tt.ok || ok != wok || string(got) != want {
+				t.Errorf("Bytes = %q, %v; Str gives %q, %v; want ok %v (%s)", got, ok, want, wok, tt.ok, tt.reason)
+			}
+		})
+	}
+	data := []byte(`"2026-01-01T00:00:00.061Z"`)
+	var p jsonv.Parser
+	if n := testing.AllocsPerRun(10, func() {
+		p.Reset(data)
+		if _, ok := p.Bytes(); !ok {
+			t.Fatal("not read")
+		}
+	}); n != 0 {
+		t.Errorf("Bytes of a plain string: %v allocations, want 0", n)
+	}
 }
 
 // TestParser_Value_wordEdges puts each kind of byte that matters in a
@@ -170,6 +220,11 @@ func TestParser_Float(t *testing.T) {
 		{"-", "a bare minus"},
 		{`"12"`, "a string is not a number"},
 		{"1234567890123456789012345678901234567890", "longer than a stack buffer"},
+		{"0", "zero, read without ParseFloat"},
+		{"999999999999999", "the longest whole number read without ParseFloat"},
+		{"9007199254740993", "16 digits: no float64 holds it, ParseFloat rounds it"},
+		{"-61", "a negative whole number goes to ParseFloat"},
+		{"123456789012345678", "past 15 digits: ParseFloat"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -209,4 +264,29 @@ func FuzzParser_Float(f *testing.F) {
 			t.Fatalf("%q: Int = %v; encoding/json %v, %v", data, got, wantN, nok)
 		}
 	})
+}
+
+// TestParser_Value_boxedAgain: the short strings of a record (a trace's
+// call ids and arguments) come back boxed from the record before, each,
+// though their slots would collide ("call_7" and "doc-10" once did): the
+// second read allocates only its array.
+func TestParser_Value_boxedAgain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for k := range 20 {
+		fmt.Fprintf(&b, `"call_%d","doc-%d",`, k, k)
+	}
+	b.WriteString(`"python history","ok"]`)
+	data := []byte(b.String())
+	var p jsonv.Parser
+	read := func() {
+		p.Reset(data)
+		if _, ok := p.Value(); !ok {
+			t.Fatal("not read")
+		}
+	}
+	read()
+	if n := testing.AllocsPerRun(10, read); n > 2 {
+		t.Errorf("reading 42 short strings again: %v allocations, want 2 (the array and its interface)", n)
+	}
 }

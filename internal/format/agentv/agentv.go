@@ -43,6 +43,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/msglog"
@@ -114,6 +115,31 @@ type toolCall struct {
 	EndTime    string   `json:"end_time"`
 	Timestamp  string   `json:"timestamp"`
 	DurationMS *float64 `json:"duration_ms"`
+
+	// at holds the start, end and timestamp times the fast path read
+	// itself (bit i of parsed set for at[i]), their text left empty: see
+	// decoder.stamp.
+	at     [3]time.Time
+	parsed uint8
+}
+
+// times returns the call's start (its timestamp when it has no start)
+// and end, read with clk; warn hears of text that is not a time.
+func (c *toolCall) times(clk *clock, warn func(string)) (start, end time.Time) {
+	switch {
+	case c.parsed&1 != 0:
+		start = c.at[0]
+	case c.StartTime != "":
+		start = clk.parseTime(c.StartTime, warn)
+	case c.parsed&4 != 0:
+		start = c.at[2]
+	default:
+		start = clk.parseTime(c.Timestamp, warn)
+	}
+	if c.parsed&2 != 0 {
+		return start, c.at[1]
+	}
+	return start, clk.parseTime(c.EndTime, warn)
 }
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
@@ -287,11 +313,10 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	}
 	// What the steps point at is allocated once for the trajectory, not
 	// once a step.
-	var errs []bool
-	var durations []float64
+	var flags []stepFlags
 	if n > 0 {
 		t.Steps = make([]trajeval.Step, 0, n)
-		errs, durations = make([]bool, n), make([]float64, n)
+		flags = make([]stepFlags, n)
 	}
 	addTurn := func(tn trajeval.Turn) {
 		if t.Turns == nil {
@@ -329,7 +354,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			}
 		}
 		groups := parallel(m.ToolCalls, &group, clk)
-		for ci, c := range m.ToolCalls {
+		for ci := range m.ToolCalls {
+			c := &m.ToolCalls[ci] // not a copy: a call is some 200 bytes
 			id := idString(c.ID)
 			if id != "" && seen.add(id) {
 				warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
@@ -350,15 +376,15 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				s.ParallelGroup = groups[ci]
 			}
 			if c.DurationMS != nil {
-				durations[k] = *c.DurationMS
-				s.DurationMS = &durations[k]
+				flags[k].duration = *c.DurationMS
+				s.DurationMS = &flags[k].duration
 			}
 			switch c.Status {
 			case "ok", "success":
-				s.Error = &errs[k]
+				s.Error = &flags[k].err
 			case "error", "timeout", "cancelled":
-				errs[k] = true
-				s.Error = &errs[k]
+				flags[k].err = true
+				s.Error = &flags[k].err
 			}
 			if c.Error != nil {
 				if msg, ok := c.Error.(string); ok {
@@ -367,16 +393,11 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 					s.ErrorMessage = jsonv.Marshal(c.Error)
 				}
 				if s.Error == nil {
-					errs[k] = true
-					s.Error = &errs[k]
+					flags[k].err = true
+					s.Error = &flags[k].err
 				}
 			}
-			start := c.StartTime
-			if start == "" {
-				start = c.Timestamp
-			}
-			s.StartTime = clk.parseTime(start, warn)
-			s.EndTime = clk.parseTime(c.EndTime, warn)
+			s.StartTime, s.EndTime = c.times(clk, warn)
 			t.Steps = append(t.Steps, s)
 		}
 	}
@@ -396,6 +417,13 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	return t
 }
 
+// stepFlags is what a step points at, made in one slice for a
+// trajectory's steps.
+type stepFlags struct {
+	duration float64
+	err      bool
+}
+
 // fewIDs is how many call ids seenIDs keeps in a list, looked along,
 // before it makes a map: a short look costs less than a map.
 const fewIDs = 32
@@ -403,20 +431,34 @@ const fewIDs = 32
 // seenIDs says which call ids a record has given before.
 type seenIDs struct {
 	few [fewIDs]string
-	n   int
-	set map[string]bool
+	// marks holds each id's length and last two bytes: ids of one
+	// record ("call_1", "call_11") mostly differ there, so few of them
+	// are compared whole.
+	marks [fewIDs]uint32
+	n     int
+	set   map[string]bool
+}
+
+// mark is the length and last two bytes of id.
+func mark(id string) uint32 {
+	m := uint32(len(id)) << 16
+	if len(id) >= 2 {
+		m |= uint32(id[len(id)-2])<<8 | uint32(id[len(id)-1])
+	}
+	return m
 }
 
 // add reports whether id was seen before, and notes it.
 func (s *seenIDs) add(id string) (seen bool) {
 	if s.set == nil {
-		for _, x := range s.few[:s.n] {
-			if x == id {
+		m := mark(id)
+		for i, x := range s.marks[:s.n] {
+			if x == m && s.few[i] == id {
 				return true
 			}
 		}
 		if s.n < fewIDs {
-			s.few[s.n] = id
+			s.few[s.n], s.marks[s.n] = id, m
 			s.n++
 			return false
 		}

@@ -440,6 +440,7 @@ func TestRead_duplicateIDs(t *testing.T) {
 		reason string
 	}{
 		{"few", []string{"a", "b", "a", "", ""}, 4, 1, "an empty id is no id: never a duplicate"},
+		{"same ends", []string{"xa1", "ya1", "a", "xa1"}, 3, 1, "ids of one length and last bytes are told apart by the rest"},
 		{"many", append(many, "c0", "c39", "c40", "c40"), 41, 3, "past the first ids, as before them"},
 		{"many, first seen late", append(append([]string{}, many...), many[31:]...), 40, 9, "ids noted before the map is made are in it"},
 	}

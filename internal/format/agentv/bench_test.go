@@ -59,3 +59,27 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// TestRead_allocations bounds what reading a record of the bench's shape
+// allocates: its 40 argument and result maps take two allocations each
+// (the map and its group), its trajectory, steps and turns a few, its
+// numbers, times and call ids none of their own (read from the line, or
+// boxed once for the records after). 173 a record before the times were
+// read in place.
+func TestRead_allocations(t *testing.T) {
+	var data bytes.Buffer
+	const records = 200
+	for i := range records {
+		data.WriteString(benchRecord(i))
+	}
+	ctx := context.Background()
+	read := func() {
+		in := trajeval.Input{Name: "bench.jsonl", R: bytes.NewReader(data.Bytes()), Warn: func(trajeval.Warning) {}}
+		if err := agentv.Format.Read(ctx, in, func(*trajeval.Trajectory) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := testing.AllocsPerRun(3, read) / records; n > 100 {
+		t.Errorf("%.1f allocations a record, want at most 100", n)
+	}
+}

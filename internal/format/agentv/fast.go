@@ -2,7 +2,6 @@ package agentv
 
 import (
 	"bytes"
-	"strconv"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -29,6 +28,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		return r, false // null, or not an object: encoding/json says
 	}
 	var seen uint8
+	var nums *recordNumbers // made for the record's first number
 	ok = p.Object(func(key []byte) bool {
 		var bit uint8
 		var ok bool
@@ -44,13 +44,13 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			r.OutputMessages, ok = d.messages(false)
 		case "token_usage":
 			bit = 8
-			r.TokenUsage, ok = fastUsage(p)
+			r.TokenUsage, ok = fastUsage(p, &nums)
 		case "cost_usd":
 			bit = 16
-			r.CostUSD, ok = fastFloat(p)
+			r.CostUSD, ok = fastFloat(p, &nums, 0)
 		case "duration_ms":
 			bit = 32
-			r.DurationMS, ok = fastFloat(p)
+			r.DurationMS, ok = fastFloat(p, &nums, 1)
 		case "test_id":
 			bit = 64
 			r.TestID, ok = p.Value()
@@ -152,7 +152,10 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 	}
 	start := len(d.calls)
 	ok := p.Array(func() bool {
-		var c toolCall
+		// Read in place: a call is some 200 bytes, and nothing below
+		// appends to d.calls while it is read.
+		d.calls = append(d.calls, toolCall{})
+		c := &d.calls[len(d.calls)-1]
 		var seen uint16
 		ok := p.Object(func(key []byte) bool {
 			var bit uint16
@@ -178,13 +181,13 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 				c.Error, ok = p.Value()
 			case "start_time":
 				bit = 64
-				ok = fastString(p, &c.StartTime)
+				ok = d.stamp(c, 0, &c.StartTime)
 			case "end_time":
 				bit = 128
-				ok = fastString(p, &c.EndTime)
+				ok = d.stamp(c, 1, &c.EndTime)
 			case "timestamp":
 				bit = 256
-				ok = fastString(p, &c.Timestamp)
+				ok = d.stamp(c, 2, &c.Timestamp)
 			case "duration_ms":
 				bit = 512
 				c.DurationMS, ok = d.float()
@@ -197,17 +200,33 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			seen |= bit
 			return ok
 		})
-		d.calls = append(d.calls, c)
 		return ok
 	})
 	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
 
-func fastUsage(p *jsonv.Parser) (*tokenUsage, bool) {
+// recordNumbers holds the numbers of one record the trajectory points
+// at (its cost, duration and token counts), so that they take one
+// allocation, not one each.
+type recordNumbers struct {
+	usage  tokenUsage
+	ints   [3]int64
+	floats [2]float64
+}
+
+// get returns *nums, made if it is nil.
+func get(nums **recordNumbers) *recordNumbers {
+	if *nums == nil {
+		*nums = new(recordNumbers)
+	}
+	return *nums
+}
+
+func fastUsage(p *jsonv.Parser, nums **recordNumbers) (*tokenUsage, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	u := &tokenUsage{}
+	u := &get(nums).usage
 	var seen uint8
 	ok := p.Object(func(key []byte) bool {
 		var bit uint8
@@ -215,13 +234,13 @@ func fastUsage(p *jsonv.Parser) (*tokenUsage, bool) {
 		switch string(key) {
 		case "input":
 			bit = 1
-			u.Input, ok = fastInt(p)
+			u.Input, ok = fastInt(p, nums, 0)
 		case "output":
 			bit = 2
-			u.Output, ok = fastInt(p)
+			u.Output, ok = fastInt(p, nums, 1)
 		case "total":
 			bit = 4
-			u.Total, ok = fastInt(p)
+			u.Total, ok = fastInt(p, nums, 2)
 		default:
 			return !folds(key, usageKeys) && p.Skip()
 		}
@@ -244,14 +263,25 @@ func fastName(p *jsonv.Parser, dst *string) bool {
 	return ok
 }
 
-// fastString reads a string field; null leaves it as it is.
-func fastString(p *jsonv.Parser, dst *string) bool {
+// stamp reads a call's time, field i of c.at: a time of the usual shape
+// is read at once from the line's bytes (see clock.parse), its text left
+// empty, bit i of c.parsed set; other text is kept for build to read and
+// report. null leaves it as it is.
+func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
+	p := &d.p
 	if p.Null() {
 		return true
 	}
-	s, ok := p.Str()
-	*dst = s
-	return ok
+	b, ok := p.Bytes()
+	if !ok {
+		return false
+	}
+	if t, ok := d.clock.parse(b); ok {
+		c.at[i], c.parsed, *text = t, c.parsed|1<<i, ""
+		return true
+	}
+	*text = string(b)
+	return true
 }
 
 // float is fastFloat into d.floats: a pointer that stays valid, as the
@@ -261,11 +291,7 @@ func (d *decoder) float() (*float64, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	s, ok := p.Number()
-	if !ok {
-		return nil, false
-	}
-	f, ok := parseFloat(s)
+	f, ok := p.Float()
 	if !ok {
 		return nil, false
 	}
@@ -273,44 +299,30 @@ func (d *decoder) float() (*float64, bool) {
 	return &d.floats[len(d.floats)-1], true
 }
 
-// parseFloat is strconv.ParseFloat of a JSON number, which reads a whole
-// number of up to 15 digits itself: every such number is a float64
-// exactly, as ParseFloat gives it.
-func parseFloat(s string) (float64, bool) {
-	if len(s) <= 15 {
-		n := int64(0)
-		i := 0
-		for ; i < len(s) && s[i]-'0' <= 9; i++ {
-			n = n*10 + int64(s[i]-'0')
-		}
-		if i == len(s) && i > 0 {
-			return float64(n), true
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil
-}
-
-func fastFloat(p *jsonv.Parser) (*float64, bool) {
+// fastFloat reads a number into float i of *nums.
+func fastFloat(p *jsonv.Parser, nums **recordNumbers, i int) (*float64, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	s, ok := p.Number()
+	f, ok := p.Float()
 	if !ok {
 		return nil, false
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	return &f, err == nil
+	n := get(nums)
+	n.floats[i] = f
+	return &n.floats[i], true
 }
 
-func fastInt(p *jsonv.Parser) (*int64, bool) {
+// fastInt reads a number into int i of *nums.
+func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	s, ok := p.Number()
+	v, ok := p.Int()
 	if !ok {
 		return nil, false
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return &n, err == nil
+	n := get(nums)
+	n.ints[i] = v
+	return &n.ints[i], true
 }

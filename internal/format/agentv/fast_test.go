@@ -2,10 +2,8 @@ package agentv_test
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/format/agentv"
@@ -65,16 +63,4 @@ func FuzzFastDecode(f *testing.F) {
 			t.Fatalf("%q: %s", data, diff)
 		}
 	})
-}
-
-// TestParseFloat: the whole numbers read without strconv give what
-// strconv.ParseFloat gives, as do the numbers left to it.
-func TestParseFloat(t *testing.T) {
-	for _, s := range []string{"0", "7", "61", "100", "999999999999999", "9007199254740993", "-0", "-61", "0.5", "1e3", "1E400", "123456789012345678"} {
-		want, werr := strconv.ParseFloat(s, 64)
-		got, ok := agentv.ParseFloat(s)
-		if ok != (werr == nil) || ok && (got != want || math.Signbit(got) != math.Signbit(want)) {
-			t.Errorf("parseFloat(%q) = %v, %v; strconv.ParseFloat gives %v, %v", s, got, ok, want, werr)
-		}
-	}
 }

@@ -20,13 +20,9 @@ func parallel(calls []toolCall, last *int, clk *clock) []int {
 	groups := make([]int, len(calls))
 	starts, ends := make([]time.Time, len(calls)), make([]time.Time, len(calls))
 	timed := true
-	for i, c := range calls {
-		start := c.StartTime
-		if start == "" {
-			start = c.Timestamp
-		}
+	for i := range calls {
 		quiet := func(string) {} // build reports a bad time
-		starts[i], ends[i] = clk.parseTime(start, quiet), clk.parseTime(c.EndTime, quiet)
+		starts[i], ends[i] = calls[i].times(clk, quiet)
 		if starts[i].IsZero() || ends[i].IsZero() {
 			timed = false
 			break

@@ -9,7 +9,7 @@ import (
 // parseTime is msglog.ParseTime for a call's time, with a fast path for
 // the shape nearly every trace writes (see clock.parse).
 func (c *clock) parseTime(s string, warn func(string)) time.Time {
-	if t, ok := c.parse(s); ok {
+	if t, ok := c.parse([]byte(s)); ok {
 		return t
 	}
 	return msglog.ParseTime(s, warn)
@@ -20,32 +20,34 @@ func (c *clock) parseTime(s string, warn func(string)) time.Time {
 // minute it read: a trace's times mostly share their date, hour and
 // minute with the time before.
 type clock struct {
-	minute string // "2006-01-02T15:04" of the last time read
-	unix   int64  // the minute's start, in seconds since 1970 UTC
+	minute [16]byte // "2006-01-02T15:04" of the last time read
+	unix   int64    // the minute's start, in seconds since 1970 UTC
 }
 
 // parse gives what time.Parse(time.RFC3339Nano, s) then UTC gives, for
 // a time of the clock's shape; ok false for any other text, which it
 // leaves to time.Parse (an offset, a lower-case t or z, a comma, a date
-// that does not exist).
-func (c *clock) parse(s string) (t time.Time, ok bool) {
+// that does not exist). It reads s in place: the fast path hands it the
+// bytes of the line.
+func (c *clock) parse(s []byte) (t time.Time, ok bool) {
 	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > len("2006-01-02T15:04:05.999999999Z") ||
 		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
 		return t, false
 	}
-	if s[:16] != c.minute {
+	// The zero minute never matches: a time of this shape has a '-' at 4.
+	if [16]byte(s[:16]) != c.minute {
 		unix, ok := minuteOf(s)
 		if !ok {
 			return t, false
 		}
-		c.minute, c.unix = s[:16], unix
+		c.minute, c.unix = [16]byte(s[:16]), unix
 	}
 	sec, ok := digits(s[17:19])
 	if !ok || sec > 59 {
 		return t, false
 	}
 	ns := 0
-	if frac := s[19 : len(s)-1]; frac != "" {
+	if frac := s[19 : len(s)-1]; len(frac) > 0 {
 		if frac[0] != '.' || len(frac) == 1 {
 			return t, false
 		}
@@ -63,7 +65,7 @@ func (c *clock) parse(s string) (t time.Time, ok bool) {
 
 // minuteOf reads the date, hour and minute of s, checked as time.Parse
 // checks them, as seconds since 1970 UTC.
-func minuteOf(s string) (int64, bool) {
+func minuteOf(s []byte) (int64, bool) {
 	year, ok1 := digits(s[0:4])
 	month, ok2 := digits(s[5:7])
 	day, ok3 := digits(s[8:10])
@@ -99,7 +101,7 @@ func days(year, month, day int) int64 {
 }
 
 // digits reads s, 1 to 9 decimal digits.
-func digits(s string) (int, bool) {
+func digits(s []byte) (int, bool) {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i] - '0'
