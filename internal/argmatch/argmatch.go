@@ -70,7 +70,6 @@ package argmatch
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -613,31 +612,50 @@ func (c cmp) match(p *pattern, got any, path string) bool {
 		}
 	}
 	if c.mode == trajeval.ArgsExact || c.mode == trajeval.ArgsSubset {
-		// Only an explanation needs the keys in order: a match visits the
-		// map as it is.
-		keys := maps.Keys(g)
-		if c.diffs != nil {
-			keys = slices.Values(slices.Sorted(keys))
+		if explain {
+			return c.explainKeys(p, g, path) && all
 		}
-		for k := range keys {
-			i := sort.Search(len(p.fields), func(i int) bool { return p.fields[i].key >= k })
-			if i == len(p.fields) || p.fields[i].key != k {
-				if c.diffs != nil {
-					c.report(c.field(path, k), trajeval.ArgAbsent, jsonv.Marshal(g[k]))
-				}
-				if all = false; !explain {
-					return false
-				}
-				continue
-			}
-			if c.mode == trajeval.ArgsSubset && !c.match(p.fields[i].p, g[k], c.field(path, k)) {
-				if all = false; !explain {
-					return false
-				}
+		for k, gv := range g {
+			if !c.key(p, k, gv, path) {
+				return false
 			}
 		}
 	}
 	return all
+}
+
+// explainKeys checks the actual keys of g in order, as an explanation
+// lists them. (A match visits the map as it is, in key, with no slice.)
+func (c cmp) explainKeys(p *pattern, g map[string]any, path string) bool {
+	keys := make([]string, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	all := true
+	for _, k := range keys {
+		if !c.key(p, k, g[k], path) {
+			all = false
+		}
+	}
+	return all
+}
+
+// key checks the actual key k of an object, whose value is gv, against
+// the object pattern p: under exact and subset an actual key must be
+// expected, and under subset its value must match.
+func (c cmp) key(p *pattern, k string, gv any, path string) bool {
+	i := sort.Search(len(p.fields), func(i int) bool { return p.fields[i].key >= k })
+	if i == len(p.fields) || p.fields[i].key != k {
+		if c.diffs != nil {
+			c.report(c.field(path, k), trajeval.ArgAbsent, jsonv.Marshal(gv))
+		}
+		return false
+	}
+	if c.mode == trajeval.ArgsSubset {
+		return c.match(p.fields[i].p, gv, c.field(path, k))
+	}
+	return true
 }
 
 // field is the path of key under path, and index of element i; only an

@@ -61,6 +61,10 @@ type Trail struct {
 // NewTrail returns the trail of steps.
 func NewTrail(steps []trajeval.Step) *Trail { return &Trail{steps: steps, whole: steps} }
 
+// TrailOf returns the trail of steps as a value, which a caller scoring
+// case after case keeps on its stack ([NewTrail] allocates one a case).
+func TrailOf(steps []trajeval.Step) Trail { return Trail{steps: steps, whole: steps} }
+
 // ScopedTrail returns the trail of the steps of whole at the positions
 // in (ascending), as an agent scope keeps them: its Steps are those
 // steps, numbered from 1 in order, while a $from looks back along every

@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
+	"time"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -99,7 +101,7 @@ func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
 	}
 	if !r.StartedAt.IsZero() {
 		e.b = append(e.b, `,"started_at":"`...)
-		e.b = r.StartedAt.UTC().AppendFormat(e.b, timeLayout)
+		e.b = appendStamp(e.b, r.StartedAt.UTC())
 		e.b = append(e.b, `","duration_ms":`...)
 		e.float(r.DurationMS)
 	}
@@ -235,6 +237,13 @@ func (e *rowEncoder) any(v any) {
 // float writes f as encoding/json does: like ES6, %f between 1e-6 and
 // 1e21, exponents unpadded. NaN and infinities are refused.
 func (e *rowEncoder) float(f float64) {
+	// Whole numbers (scores of 0 and 1, thresholds, weights) are most of
+	// a row's numbers, and encoding/json writes them as integers: so
+	// does this, without formatting a float. -0 keeps its sign.
+	if f >= -1e15 && f <= 1e15 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
+		e.b = strconv.AppendInt(e.b, int64(f), 10)
+		return
+	}
 	var ok bool
 	if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
 		e.ok = false
@@ -246,4 +255,39 @@ func (e *rowEncoder) float(f float64) {
 // and U+2029 escaped.
 func (e *rowEncoder) str(s string) {
 	e.b = jsonv.AppendString(e.b, s, false)
+}
+
+// appendStamp appends t, in UTC, as timeLayout writes it (milliseconds
+// truncated, as Format does), without Format's parsing of the layout:
+// every row has one.
+func appendStamp(b []byte, t time.Time) []byte {
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, timeLayout)
+	}
+	hour, min, sec := t.Clock()
+	b = appendDigits(b, year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, hour, 2)
+	b = append(b, ':')
+	b = appendDigits(b, min, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sec, 2)
+	b = append(b, '.')
+	b = appendDigits(b, t.Nanosecond()/1e6, 3)
+	return append(b, 'Z')
+}
+
+// appendDigits appends n ≥ 0 in width decimal digits, zero-padded.
+func appendDigits(b []byte, n, width int) []byte {
+	var d [4]byte
+	for i := width - 1; i >= 0; i-- {
+		d[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, d[:width]...)
 }

@@ -269,3 +269,49 @@ func TestJSON_encoding(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONL_numbersAndStamps checks the row encoder's short ways against
+// encoding/json at their edges: whole numbers written as integers, and
+// start times written without a layout.
+func TestJSONL_numbersAndStamps(t *testing.T) {
+	tests := []struct {
+		name   string
+		score  float64
+		start  time.Time
+		reason string
+	}{
+		{"zero", 0, time.Time{}, "the commonest score"},
+		{"negative zero", math.Copysign(0, -1), time.Time{}, "encoding/json writes -0"},
+		{"one", 1, time.Time{}, "a pass, a threshold, a weight"},
+		{"limit", 1e15, time.Time{}, "the largest whole number written as an integer"},
+		{"past the limit", 1e15 + 2, time.Time{}, "formatted as a float again"},
+		{"negative limit", -1e15, time.Time{}, "the smallest"},
+		{"2^53", 1 << 53, time.Time{}, "beyond the short way"},
+		{"1e20", 1e20, time.Time{}, "still %f in encoding/json"},
+		{"1e21", 1e21, time.Time{}, "an exponent in encoding/json"},
+		{"almost whole", 2.0000000000000004, time.Time{}, "not a whole number"},
+		{"a stamp", 0.5, time.Date(2026, 11, 27, 0, 1, 2, 999_999_999, time.UTC), "milliseconds truncated, not rounded"},
+		{"another zone", 0.5, time.Date(2026, 1, 1, 0, 30, 0, 1_000_000, time.FixedZone("X", 3600)), "written in UTC: the day before"},
+		{"year 1", 0.5, time.Date(1, 1, 1, 0, 0, 0, 1_000_000, time.UTC), "four digits, zero-padded (the zero time has no stamp)"},
+		{"year 9999", 0.5, time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), "the last year of four digits"},
+		{"year 10000", 0.5, time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), "written by Format"},
+		{"before year 0", 0.5, time.Date(-5, 1, 1, 0, 0, 0, 0, time.UTC), "written by Format"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := trajeval.CaseResult{ID: "c", Status: trajeval.StatusPass, Score: tt.score, StartedAt: tt.start, DurationMS: tt.score,
+				Evaluators: []trajeval.Result{{Name: "e", Score: tt.score, Threshold: tt.score, Weight: tt.score}}}
+			want, err := report.EncodeRowStd(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := report.NewJSONL(&got).Case(r); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("row differs (%s):\n got: %s\nwant: %s", tt.reason, got.Bytes(), want)
+			}
+		})
+	}
+}

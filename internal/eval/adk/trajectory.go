@@ -88,10 +88,10 @@ func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajev
 		steps := actual[i]
 		order := matchOrder[e.matchType]
 		sc := e.classes[i].Scratch()
-		trail := argmatch.NewTrail(steps)
-		a := sc.Align(order, trail)
+		trail := argmatch.TrailOf(steps)
+		a := sc.Align(order, &trail)
 		r.Details = &trajeval.Details{Mode: d.Mode}
-		sc.Explain(r.Details, items, trail, a, order)
+		sc.Explain(r.Details, items, &trail, a, order)
 		pass := len(a.Pairs) == len(items)
 		sc.Release()
 		if e.matchType == Exact && len(steps) != len(items) {

@@ -64,7 +64,8 @@ func NewCorrectness(match string, expected []trajeval.ExpectedCall, def trajeval
 
 // Evaluate scores t.
 func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
-	return c.evaluate(argmatch.NewTrail(t.Steps)), nil
+	trail := argmatch.TrailOf(t.Steps)
+	return c.evaluate(&trail), nil
 }
 
 // EvaluateScoped scores the steps of t at the positions in, as an agent

@@ -262,7 +262,8 @@ func (e *OptionError) Is(target error) bool { return target == ErrOption }
 
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
-	return e.evaluate(argmatch.NewTrail(t.Steps))
+	trail := argmatch.TrailOf(t.Steps)
+	return e.evaluate(&trail)
 }
 
 // EvaluateScoped scores the steps of t at the positions in, as an agent

@@ -59,7 +59,8 @@ func NewArgs(expected []ArgsCall, strict, subset bool) (*Matching, error) {
 
 // Evaluate scores t.
 func (m *Matching) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
-	return m.evaluate(argmatch.NewTrail(t.Steps)), nil
+	trail := argmatch.TrailOf(t.Steps)
+	return m.evaluate(&trail), nil
 }
 
 // EvaluateScoped scores the steps of t at the positions in, as an agent

@@ -1,0 +1,5 @@
+//go:build race
+
+package argmatch_test
+
+const raceEnabled = true
