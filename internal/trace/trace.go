@@ -66,6 +66,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/format/otlp"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/suggest"
@@ -104,6 +105,13 @@ func Lookup(name string) (trajeval.Format, error) {
 
 // Detect returns the first format that claims head.
 func Detect(name string, head []byte) (trajeval.Format, error) {
+	return detect(name, msglog.NewHead(head))
+}
+
+// detect is Detect for a head whose facts are read once, by the first
+// format that wants them, for every format that does.
+func detect(name string, h *msglog.Head) (trajeval.Format, error) {
+	head := h.Bytes()
 	if len(bytes.TrimSpace(head)) == 0 {
 		return nil, &trajeval.TraceError{File: name, Msg: "the file is empty", Hint: "record a trace into it, or point the case at another file", Err: trajeval.ErrEmptyTrace}
 	}
@@ -114,7 +122,7 @@ func Detect(name string, head []byte) (trajeval.Format, error) {
 	}
 	var rejects []reject
 	for _, f := range formats {
-		err := f.Sniff(head)
+		err := sniffHead(f, h)
 		if err == nil {
 			return f, nil
 		}
@@ -145,6 +153,14 @@ func Detect(name string, head []byte) (trajeval.Format, error) {
 		Hint: "force a format with --from (" + strings.Join(Names(), ", ") + ")",
 		Err:  trajeval.ErrUnknownFormat,
 	}
+}
+
+// sniffHead is f.Sniff, sharing h's facts when f reads them.
+func sniffHead(f trajeval.Format, h *msglog.Head) error {
+	if hs, ok := f.(msglog.HeadSniffer); ok {
+		return hs.SniffHead(h)
+	}
+	return f.Sniff(h.Bytes())
 }
 
 // invalidJSON returns the syntax error of a head that starts like JSON but

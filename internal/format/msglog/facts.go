@@ -1,0 +1,462 @@
+package msglog
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Facts are what a cut head shows about its JSON: keys, and short string
+// values, each with the nearest enclosing key ("" at the top of a record)
+// as "parent>key" and "parent>key=value", and at the top of a record also
+// as "^key" and "^key=value", and anywhere as "*key" and "*key=value".
+// A record is a top-level value, or an element of a top-level array.
+//
+// They are read from a head as a JSON tokenizer sees it:
+//  1. at most the first 256 KiB of the head (white space and a byte order
+//     mark around it aside), and at most its first 100,000 tokens (a key,
+//     a value, a bracket or a brace: enough for the first records);
+//  2. JSON values one after another (JSON Lines) are read on;
+//  3. the first syntax error, or the end of a cut-off head, ends the
+//     reading: what came before it counts, nothing after;
+//  4. keys and values are unescaped, and invalid UTF-8 in them is read as
+//     U+FFFD, as encoding/json decodes them; a value counts when its
+//     decoded text is at most 64 bytes.
+type Facts map[string]bool
+
+// Head is a file's head and its facts, read once (when first asked)
+// however many formats sniff it.
+type Head struct {
+	b     []byte
+	facts Facts
+}
+
+// NewHead returns the Head of b, a possibly cut-off start of a file.
+func NewHead(b []byte) *Head { return &Head{b: b} }
+
+// Bytes returns the head itself.
+func (h *Head) Bytes() []byte { return h.b }
+
+// Facts returns the head's facts (see SniffFacts), reading them on first
+// use.
+func (h *Head) Facts() Facts {
+	if h.facts == nil {
+		h.facts = SniffFacts(h.b)
+	}
+	return h.facts
+}
+
+// A HeadSniffer is a format whose sniffing reads a Head, so that a head's
+// facts are read once for all formats that want them: Sniff(b) is
+// SniffHead(NewHead(b)).
+type HeadSniffer interface {
+	SniffHead(h *Head) error
+}
+
+// The limits of SniffFacts (see Facts).
+const (
+	factsBytes  = 256 << 10
+	factsTokens = 100000
+	factsValue  = 64 // the longest value, decoded, that is a fact
+)
+
+// The tokenizer's states, those of encoding/json's Decoder.Token: what
+// may come next at the current level.
+const (
+	atTop       = iota // a value (one after another)
+	arrayStart         // a value or ]
+	arrayValue         // a value, after a comma
+	arrayComma         // a comma or ]
+	objectStart        // a key or }
+	objectKey          // a key, after a comma
+	objectColon        // a colon
+	objectValue        // a value, after the colon
+	objectComma        // a comma or }
+)
+
+// SniffFacts reads the facts of head, a possibly cut-off start of a file
+// (see Facts). It allocates only for facts, and keys, it has not met
+// before.
+func SniffFacts(head []byte) Facts {
+	if len(head) > factsBytes {
+		head = head[:factsBytes]
+	}
+	s := factScanner{
+		b:      bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf")),
+		facts:  Facts{},
+		keys:   map[string]string{},
+		frames: make([]factFrame, 0, 16),
+	}
+	s.run()
+	return s.facts
+}
+
+// A factFrame is an open array or object.
+type factFrame struct {
+	isObj  bool
+	outer  int    // the state of the level that holds it, to return to
+	parent string // the nearest key enclosing its contents ("" if none)
+	cur    string // in an object, the key whose value comes next
+}
+
+type factScanner struct {
+	b       []byte
+	i       int
+	facts   Facts
+	keys    map[string]string // interned keys
+	frames  []factFrame
+	buf     []byte // a fact's name, being made
+	scratch []byte // an unescaped string
+}
+
+func (s *factScanner) run() {
+	state := atTop
+	for n := 0; n < factsTokens; n++ {
+		c, ok := s.skipPunct(&state)
+		if !ok {
+			return
+		}
+		switch {
+		case c == '[' || c == '{':
+			if !valueAllowed(state) {
+				return
+			}
+			s.i++
+			key := s.valueKey()
+			parent := key
+			if parent == "" && len(s.frames) > 0 {
+				parent = s.frames[len(s.frames)-1].parent
+			}
+			s.frames = append(s.frames, factFrame{isObj: c == '{', outer: state, parent: parent})
+			state = arrayStart
+			if c == '{' {
+				state = objectStart
+			}
+		case c == ']' || c == '}':
+			if c == ']' && state != arrayStart && state != arrayComma ||
+				c == '}' && state != objectStart && state != objectComma {
+				return
+			}
+			s.i++
+			state = valueEnd(s.frames[len(s.frames)-1].outer)
+			s.frames = s.frames[:len(s.frames)-1]
+		case c == '"' && (state == objectStart || state == objectKey):
+			raw, plain, ok := s.scanString()
+			if !ok {
+				return
+			}
+			s.key(raw, plain)
+			state = objectColon
+		default:
+			if !valueAllowed(state) {
+				return
+			}
+			if c != '"' {
+				if !s.scanLiteral(c) {
+					return
+				}
+			} else {
+				raw, plain, ok := s.scanString()
+				if !ok {
+					return
+				}
+				s.value(raw, plain)
+			}
+			state = valueEnd(state)
+		}
+	}
+}
+
+// skipPunct skips white space, and the commas and colons that state
+// allows, and returns the next byte; false at the end, or at a comma or
+// colon out of place.
+func (s *factScanner) skipPunct(state *int) (byte, bool) {
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; c {
+		case ' ', '\t', '\r', '\n':
+			s.i++
+		case ':':
+			if *state != objectColon {
+				return 0, false
+			}
+			*state = objectValue
+			s.i++
+		case ',':
+			switch *state {
+			case arrayComma:
+				*state = arrayValue
+			case objectComma:
+				*state = objectKey
+			default:
+				return 0, false
+			}
+			s.i++
+		default:
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+func valueAllowed(state int) bool {
+	return state == atTop || state == arrayStart || state == arrayValue || state == objectValue
+}
+
+func valueEnd(state int) int {
+	switch state {
+	case arrayStart, arrayValue:
+		return arrayComma
+	case objectValue:
+		return objectComma
+	}
+	return state
+}
+
+// valueKey returns the key whose value starts now ("" outside an
+// object).
+func (s *factScanner) valueKey() string {
+	if len(s.frames) == 0 {
+		return ""
+	}
+	top := &s.frames[len(s.frames)-1]
+	if !top.isObj {
+		return ""
+	}
+	return top.cur
+}
+
+// atRecord reports whether the innermost object is a record.
+func (s *factScanner) atRecord() bool {
+	return len(s.frames) == 1 || (len(s.frames) == 2 && !s.frames[0].isObj)
+}
+
+func (s *factScanner) key(raw []byte, plain bool) {
+	text := s.unquote(raw, plain)
+	k, ok := s.keys[string(text)]
+	if !ok {
+		k = string(text)
+		s.keys[k] = k
+	}
+	top := &s.frames[len(s.frames)-1]
+	top.cur = k
+	s.add(top.parent, ">", k, "", false)
+	s.add("", "*", k, "", false)
+	if s.atRecord() {
+		s.add("", "^", k, "", false)
+	}
+}
+
+func (s *factScanner) value(raw []byte, plain bool) {
+	key := s.valueKey()
+	// A string decodes to at least one byte for every six of its text
+	// (\u0041): a longer one is no fact, and is not unescaped.
+	if key == "" || len(raw)-2 > 6*factsValue {
+		return
+	}
+	text := s.unquote(raw, plain)
+	if len(text) > factsValue {
+		return
+	}
+	top := &s.frames[len(s.frames)-1]
+	s.add(top.parent, ">", key, string(text), true)
+	s.add("", "*", key, string(text), true)
+	if s.atRecord() {
+		s.add("", "^", key, string(text), true)
+	}
+}
+
+// add records the fact prefix+sep+key, and "="+value when hasValue.
+func (s *factScanner) add(prefix, sep, key, value string, hasValue bool) {
+	b := append(s.buf[:0], prefix...)
+	b = append(b, sep...)
+	b = append(b, key...)
+	if hasValue {
+		b = append(b, '=')
+		b = append(b, value...)
+	}
+	s.buf = b
+	if !s.facts[string(b)] {
+		s.facts[string(b)] = true
+	}
+}
+
+// scanString reads the string at s.i, as encoding/json's scanner checks
+// it, and returns it with its quotes; plain says it holds no escape and
+// no byte past ASCII. It is false for a string cut off or broken.
+func (s *factScanner) scanString() (raw []byte, plain, ok bool) {
+	start := s.i
+	plain = true
+	for i := start + 1; i < len(s.b); i++ {
+		switch c := s.b[i]; {
+		case c == '"':
+			s.i = i + 1
+			return s.b[start:s.i], plain, true
+		case c == '\\':
+			plain = false
+			i++
+			if i >= len(s.b) {
+				return nil, false, false
+			}
+			switch s.b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(s.b) || !isHex(s.b[i+1]) || !isHex(s.b[i+2]) || !isHex(s.b[i+3]) || !isHex(s.b[i+4]) {
+					return nil, false, false
+				}
+				i += 4
+			default:
+				return nil, false, false
+			}
+		case c < 0x20:
+			return nil, false, false
+		case c >= utf8.RuneSelf:
+			plain = false
+		}
+	}
+	return nil, false, false
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// scanLiteral reads the number, true, false or null at s.i, starting
+// with c, as encoding/json's scanner checks it: it ends at the first byte
+// that cannot go on, which the next token then judges. It is false for a
+// literal broken, or cut off by the end of the head.
+func (s *factScanner) scanLiteral(c byte) bool {
+	switch c {
+	case 't':
+		return s.word("true")
+	case 'f':
+		return s.word("false")
+	case 'n':
+		return s.word("null")
+	}
+	b, i := s.b, s.i
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return false
+		}
+		for ; i < len(b) && isDigit(b[i]); i++ {
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return false
+		}
+		for ; i < len(b) && isDigit(b[i]); i++ {
+		}
+	}
+	s.i = i
+	return true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func (s *factScanner) word(w string) bool {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(w)) {
+		return false
+	}
+	s.i += len(w)
+	return true
+}
+
+// unquote returns the text of raw, a string that scanString checked,
+// decoded as encoding/json decodes it: escapes resolved, a surrogate not
+// in a valid pair and each byte of invalid UTF-8 read as U+FFFD. The
+// result is valid until the next call.
+func (s *factScanner) unquote(raw []byte, plain bool) []byte {
+	in := raw[1 : len(raw)-1]
+	if plain || (bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in)) {
+		return in
+	}
+	out := s.scratch[:0]
+	for r := 0; r < len(in); {
+		c := in[r]
+		switch {
+		case c == '\\':
+			switch e := in[r+1]; e {
+			case 'u':
+				rr := hex4(in[r+2:])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(in) && in[r] == '\\' && in[r+1] == 'u' {
+						if d := utf16.DecodeRune(rr, hex4(in[r+2:])); d != unicode.ReplacementChar {
+							r += 6
+							out = utf8.AppendRune(out, d)
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				out = utf8.AppendRune(out, rr)
+				continue
+			case 'b':
+				c = '\b'
+			case 'f':
+				c = '\f'
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			case 't':
+				c = '\t'
+			default: // " \ /
+				c = e
+			}
+			out = append(out, c)
+			r += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(in[r:])
+			out = utf8.AppendRune(out, rr)
+			r += size
+		}
+	}
+	s.scratch = out
+	return out
+}
+
+// hex4 reads the four hex digits that start b, which scanString checked
+// (or which follow a \u it did).
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
