@@ -4,7 +4,6 @@ package sniff
 
 import (
 	"bytes"
-	"encoding/json"
 )
 
 // First returns the first byte that is not white space (or a UTF-8 byte
@@ -49,30 +48,48 @@ func Lines(head []byte, n int) [][]byte {
 
 // Keys returns the top-level keys of the JSON object that head starts
 // with, reading as far as head goes; nil when head does not start with an
-// object.
+// object. It reads as encoding/json's Decoder would, key by key: it stops
+// at the first key or value broken or cut off, keeping the keys before it
+// (and the key of a value cut off).
 func Keys(head []byte) []string {
-	d := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))))
-	d.UseNumber()
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+	b := bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
 		return nil
 	}
+	i++
 	var keys []string
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
+	var text []byte
+	for n := 0; ; n++ {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] == '}' || b[i] == ']' {
 			return keys
 		}
-		k, ok := t.(string)
+		if n > 0 {
+			if b[i] != ',' {
+				return keys
+			}
+			i = skipSpace(b, i+1)
+		}
+		if i >= len(b) || b[i] != '"' {
+			return keys
+		}
+		m, plain, ok := ScanString(b[i:])
 		if !ok {
 			return keys
 		}
-		keys = append(keys, k)
-		var skip json.RawMessage
-		if err := d.Decode(&skip); err != nil {
+		text = Unquote(text[:0], b[i:i+m], plain)
+		keys = append(keys, string(text))
+		i = skipSpace(b, i+m)
+		if i >= len(b) || b[i] != ':' {
 			return keys
 		}
+		m, ok = ScanValue(b[i+1:])
+		if !ok {
+			return keys
+		}
+		i += 1 + m
 	}
-	return keys
 }
 
 // HasKey reports whether keys holds any of names.

@@ -2,9 +2,8 @@ package msglog
 
 import (
 	"bytes"
-	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // Facts are what a cut head shows about its JSON: keys, and short string
@@ -153,7 +152,7 @@ func (s *factScanner) run() {
 				return
 			}
 			if c != '"' {
-				if !s.scanLiteral(c) {
+				if !s.scanLiteral() {
 					return
 				}
 			} else {
@@ -281,182 +280,23 @@ func (s *factScanner) add(prefix, sep, key, value string, hasValue bool) {
 	}
 }
 
-// scanString reads the string at s.i, as encoding/json's scanner checks
-// it, and returns it with its quotes; plain says it holds no escape and
-// no byte past ASCII. It is false for a string cut off or broken.
 func (s *factScanner) scanString() (raw []byte, plain, ok bool) {
-	start := s.i
-	plain = true
-	for i := start + 1; i < len(s.b); i++ {
-		switch c := s.b[i]; {
-		case c == '"':
-			s.i = i + 1
-			return s.b[start:s.i], plain, true
-		case c == '\\':
-			plain = false
-			i++
-			if i >= len(s.b) {
-				return nil, false, false
-			}
-			switch s.b[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(s.b) || !isHex(s.b[i+1]) || !isHex(s.b[i+2]) || !isHex(s.b[i+3]) || !isHex(s.b[i+4]) {
-					return nil, false, false
-				}
-				i += 4
-			default:
-				return nil, false, false
-			}
-		case c < 0x20:
-			return nil, false, false
-		case c >= utf8.RuneSelf:
-			plain = false
-		}
+	n, plain, ok := sniff.ScanString(s.b[s.i:])
+	if !ok {
+		return nil, false, false
 	}
-	return nil, false, false
+	raw = s.b[s.i : s.i+n]
+	s.i += n
+	return raw, plain, true
 }
 
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+func (s *factScanner) scanLiteral() bool {
+	n, ok := sniff.ScanLiteral(s.b[s.i:])
+	s.i += n
+	return ok
 }
 
-// scanLiteral reads the number, true, false or null at s.i, starting
-// with c, as encoding/json's scanner checks it: it ends at the first byte
-// that cannot go on, which the next token then judges. It is false for a
-// literal broken, or cut off by the end of the head.
-func (s *factScanner) scanLiteral(c byte) bool {
-	switch c {
-	case 't':
-		return s.word("true")
-	case 'f':
-		return s.word("false")
-	case 'n':
-		return s.word("null")
-	}
-	b, i := s.b, s.i
-	if b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i++; i < len(b) && isDigit(b[i]); i++ {
-		}
-	default:
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return false
-		}
-		for ; i < len(b) && isDigit(b[i]); i++ {
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || !isDigit(b[i]) {
-			return false
-		}
-		for ; i < len(b) && isDigit(b[i]); i++ {
-		}
-	}
-	s.i = i
-	return true
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-func (s *factScanner) word(w string) bool {
-	if !bytes.HasPrefix(s.b[s.i:], []byte(w)) {
-		return false
-	}
-	s.i += len(w)
-	return true
-}
-
-// unquote returns the text of raw, a string that scanString checked,
-// decoded as encoding/json decodes it: escapes resolved, a surrogate not
-// in a valid pair and each byte of invalid UTF-8 read as U+FFFD. The
-// result is valid until the next call.
 func (s *factScanner) unquote(raw []byte, plain bool) []byte {
-	in := raw[1 : len(raw)-1]
-	if plain || (bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in)) {
-		return in
-	}
-	out := s.scratch[:0]
-	for r := 0; r < len(in); {
-		c := in[r]
-		switch {
-		case c == '\\':
-			switch e := in[r+1]; e {
-			case 'u':
-				rr := hex4(in[r+2:])
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					if r+6 <= len(in) && in[r] == '\\' && in[r+1] == 'u' {
-						if d := utf16.DecodeRune(rr, hex4(in[r+2:])); d != unicode.ReplacementChar {
-							r += 6
-							out = utf8.AppendRune(out, d)
-							continue
-						}
-					}
-					rr = unicode.ReplacementChar
-				}
-				out = utf8.AppendRune(out, rr)
-				continue
-			case 'b':
-				c = '\b'
-			case 'f':
-				c = '\f'
-			case 'n':
-				c = '\n'
-			case 'r':
-				c = '\r'
-			case 't':
-				c = '\t'
-			default: // " \ /
-				c = e
-			}
-			out = append(out, c)
-			r += 2
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(in[r:])
-			out = utf8.AppendRune(out, rr)
-			r += size
-		}
-	}
-	s.scratch = out
-	return out
-}
-
-// hex4 reads the four hex digits that start b, which scanString checked
-// (or which follow a \u it did).
-func hex4(b []byte) rune {
-	if len(b) < 4 {
-		return -1
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
+	s.scratch = sniff.Unquote(s.scratch[:0], raw, plain)
+	return s.scratch
 }
