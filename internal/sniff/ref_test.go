@@ -31,4 +31,3 @@ func refKeys(head []byte) []string {
 	}
 	return keys
 }
-
