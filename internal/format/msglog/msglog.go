@@ -36,8 +36,16 @@ import (
 // does not see it. It returns a TraceError when nothing at all can be
 // read.
 func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, partial bool) error) error {
-	br := bufio.NewReaderSize(in.R, 1<<20)
-	head, _ := br.Peek(1 << 20)
+	br := bufio.NewReaderSize(in.R, bufferSize(in.R))
+	// Peek no more than the buffer holds, so that it reads on to the
+	// input's end and takes its error, as peeking a MiB always did.
+	head, _ := br.Peek(br.Size())
+	if len(head) == br.Size() && br.Size() < 1<<20 {
+		// More than the input said it holds: the head is the first MiB,
+		// as always.
+		br = bufio.NewReaderSize(br, 1<<20)
+		head, _ = br.Peek(1 << 20)
+	}
 	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // a byte order mark
 		head = head[3:]
@@ -109,6 +117,23 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		return &trajeval.TraceError{File: in.Name, Msg: "no JSON values", Err: trajeval.ErrEmptyTrace}
 	}
 	return nil
+}
+
+// A Sizer is an input that knows how many bytes it holds (-1 if it does
+// not), as the trace package's inputs do.
+type Sizer interface {
+	Size() int64
+}
+
+// bufferSize is the size of the buffer that reads r: a MiB, or one byte
+// more than r holds when it is a Sizer holding less (a small file), so
+// that its head is all of it and the end is seen.
+func bufferSize(r io.Reader) int {
+	s, ok := r.(Sizer)
+	if !ok || s.Size() < 0 || s.Size() >= 1<<20 {
+		return 1 << 20
+	}
+	return max(int(s.Size())+1, 64<<10) // jsonl.Each reads on with 64 KiB
 }
 
 // Pending gathers the messages a file gives one per line into one
