@@ -134,7 +134,7 @@ func ScanValue(b []byte) (n int, ok bool) {
 				break
 			}
 			if c == '{' {
-				if i = objectKey(b, i); i < 0 {
+				if i = keyColon(b, i); i < 0 {
 					return 0, false
 				}
 			}
@@ -174,7 +174,7 @@ func ScanValue(b []byte) (n int, ok bool) {
 			}
 			i++
 			if isObj {
-				if i = objectKey(b, skipSpace(b, i)); i < 0 {
+				if i = keyColon(b, skipSpace(b, i)); i < 0 {
 					return 0, false
 				}
 			}
@@ -183,9 +183,9 @@ func ScanValue(b []byte) (n int, ok bool) {
 	}
 }
 
-// objectKey reads a key and its colon at i, and returns where the value
+// keyColon reads a key and its colon at i, and returns where the value
 // may start; -1 if they are not there.
-func objectKey(b []byte, i int) int {
+func keyColon(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
