@@ -84,3 +84,43 @@ func sameKeys(t *testing.T, head []byte) {
 		}
 	}
 }
+
+// FuzzMayHaveKey checks MayHaveKey's promise: when it says no, decoding
+// with encoding/json finds no such key.
+func FuzzMayHaveKey(f *testing.F) {
+	for _, s := range []string{`{"payload":1}`, `{"PayLoad":{}}`, `{"p\u0061yload":1}`, `{"type":"x"}`, `{"record_type":"state"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if sniff.MayHaveKey(b, "payload", "record_type") {
+			return
+		}
+		var e struct {
+			Payload    json.RawMessage `json:"payload"`
+			RecordType *string         `json:"record_type"`
+		}
+		if json.Unmarshal(b, &e) == nil && (e.Payload != nil || e.RecordType != nil) {
+			t.Fatalf("MayHaveKey(%q) = false, but encoding/json found %+v", b, e)
+		}
+	})
+}
+
+// TestMayHaveKey checks MayHaveKey on the cases it must not miss.
+func TestMayHaveKey(t *testing.T) {
+	tests := []struct {
+		b      string
+		want   bool
+		reason string
+	}{
+		{`{"payload":1}`, true, "the name itself"},
+		{`{"PAYload":1}`, true, "in another case, which encoding/json matches"},
+		{`{"p\u0061yload":1}`, true, "an escape could spell it"},
+		{`{"pay` + "\u017f" + `":1}`, true, "a byte past ASCII could fold to it"},
+		{`{"type":"message","content":"pay load"}`, false, "none of it"},
+	}
+	for _, tt := range tests {
+		if got := sniff.MayHaveKey([]byte(tt.b), "payload"); got != tt.want {
+			t.Errorf("MayHaveKey(%q) = %v, want %v (%s)", tt.b, got, tt.want, tt.reason)
+		}
+	}
+}

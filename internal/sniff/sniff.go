@@ -118,3 +118,53 @@ func FirstElementKeys(head []byte) []string {
 func Contains(head []byte, key string) bool {
 	return bytes.Contains(head, []byte(`"`+key+`"`))
 }
+
+// MayHaveKey reports whether encoding/json could find any of the ASCII
+// names as a key of the JSON in b, which it matches without regard to
+// case: false only when b holds none of them in any case, no \u escape
+// and no byte past ASCII (which case folding could match). It saves a
+// decoding that could find none of them.
+func MayHaveKey(b []byte, names ...string) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	if bytes.Contains(b, []byte(`\u`)) {
+		return true
+	}
+	for _, n := range names {
+		if containsFold(b, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether b holds the lower-case ASCII name in any
+// case.
+func containsFold(b []byte, name string) bool {
+	first := name[0]
+	for i := 0; i+len(name) <= len(b); i++ {
+		if b[i]|0x20 != first {
+			continue
+		}
+		if asciiEqualFold(b[i:i+len(name)], name) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiEqualFold(b []byte, lower string) bool {
+	for i := range len(lower) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
