@@ -81,10 +81,13 @@ func SniffFacts(head []byte) Facts {
 	if len(head) > factsBytes {
 		head = head[:factsBytes]
 	}
+	b := bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+	// Sized for the facts of a small file, so that the map seldom grows;
+	// records alike add few new facts.
 	s := factScanner{
-		b:      bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf")),
-		facts:  Facts{},
-		keys:   map[string]string{},
+		b:      b,
+		facts:  make(Facts, min(len(b)/8, 512)),
+		keys:   make(map[string]string, min(len(b)/32, 128)),
 		frames: make([]factFrame, 0, 16),
 	}
 	s.run()
