@@ -61,18 +61,55 @@ func (d *Decoder) valueEnd() {
 	}
 }
 
+// A Kind is what a token is.
+type Kind int
+
+// The kinds of token.
+const (
+	Open    Kind = iota // [ or {
+	Close               // ] or }
+	Key                 // an object's key, a string
+	String              // a string value
+	Literal             // a number, true, false or null
+)
+
 // Token is encoding/json's Decoder.Token: a json.Delim, a string, a
 // json.Number, a bool, or nil for null.
 func (d *Decoder) Token() (json.Token, error) {
+	k, raw, plain, err := d.Next()
+	switch {
+	case err != nil:
+		return nil, err
+	case k == Open || k == Close:
+		return json.Delim(raw[0]), nil
+	case k == Key || k == String:
+		d.text = Unquote(d.text[:0], raw, plain)
+		return string(d.text), nil
+	}
+	switch raw[0] {
+	case 't':
+		return true, nil
+	case 'f':
+		return false, nil
+	case 'n':
+		return nil, nil
+	}
+	return json.Number(raw), nil
+}
+
+// Next reads the token Token would, without decoding it: its kind, and
+// its bytes in b (a string with its quotes; plain says it holds no escape
+// and no byte past ASCII).
+func (d *Decoder) Next() (k Kind, raw []byte, plain bool, err error) {
 	for {
 		c, err := d.peek()
 		if err != nil {
-			return nil, err
+			return 0, nil, false, err
 		}
 		switch c {
 		case '[', '{':
 			if !d.valueAllowed() {
-				return nil, errSyntax
+				return 0, nil, false, errSyntax
 			}
 			d.i++
 			d.stack = append(d.stack, d.state)
@@ -80,20 +117,20 @@ func (d *Decoder) Token() (json.Token, error) {
 			if c == '{' {
 				d.state = objectStart
 			}
-			return json.Delim(c), nil
+			return Open, d.b[d.i-1 : d.i], false, nil
 		case ']', '}':
 			if c == ']' && d.state != arrayStart && d.state != arrayComma ||
 				c == '}' && d.state != objectStart && d.state != objectComma {
-				return nil, errSyntax
+				return 0, nil, false, errSyntax
 			}
 			d.i++
 			d.state = d.stack[len(d.stack)-1]
 			d.stack = d.stack[:len(d.stack)-1]
 			d.valueEnd()
-			return json.Delim(c), nil
+			return Close, d.b[d.i-1 : d.i], false, nil
 		case ':':
 			if d.state != objectColon {
-				return nil, errSyntax
+				return 0, nil, false, errSyntax
 			}
 			d.i++
 			d.state = objectValue
@@ -105,66 +142,58 @@ func (d *Decoder) Token() (json.Token, error) {
 			case objectComma:
 				d.state = objectKey
 			default:
-				return nil, errSyntax
+				return 0, nil, false, errSyntax
 			}
 			d.i++
 			continue
 		case '"':
 			if d.state == objectStart || d.state == objectKey {
 				if d.err != nil {
-					return nil, d.err
+					return 0, nil, false, d.err
 				}
-				s, err := d.scalar()
+				raw, plain, err := d.scalar()
 				if err != nil {
-					return nil, err
+					return 0, nil, false, err
 				}
 				d.state = objectColon
-				return s, nil
+				return Key, raw, plain, nil
 			}
 		}
 		if !d.valueAllowed() {
-			return nil, errSyntax
+			return 0, nil, false, errSyntax
 		}
 		if d.err != nil {
-			return nil, d.err
+			return 0, nil, false, d.err
 		}
-		v, err := d.scalar()
+		raw, plain, err := d.scalar()
 		if err != nil {
-			return nil, err
+			return 0, nil, false, err
 		}
 		d.valueEnd()
-		return v, nil
+		k := Literal
+		if c == '"' {
+			k = String
+		}
+		return k, raw, plain, nil
 	}
 }
 
 // scalar reads the string, number or literal at d.i.
-func (d *Decoder) scalar() (json.Token, error) {
+func (d *Decoder) scalar() (raw []byte, plain bool, err error) {
 	rest := d.b[d.i:]
+	var n int
+	ok := false
 	if rest[0] == '"' {
-		n, plain, ok := ScanString(rest)
-		if !ok {
-			d.err = errSyntax
-			return nil, d.err
-		}
-		d.i += n
-		d.text = Unquote(d.text[:0], rest[:n], plain)
-		return string(d.text), nil
+		n, plain, ok = ScanString(rest)
+	} else {
+		n, ok = ScanLiteral(rest)
 	}
-	n, ok := ScanLiteral(rest)
 	if !ok {
 		d.err = errSyntax
-		return nil, d.err
+		return nil, false, d.err
 	}
 	d.i += n
-	switch rest[0] {
-	case 't':
-		return true, nil
-	case 'f':
-		return false, nil
-	case 'n':
-		return nil, nil
-	}
-	return json.Number(rest[:n]), nil
+	return rest[:n], plain, nil
 }
 
 // More is encoding/json's Decoder.More.

@@ -60,20 +60,6 @@ const (
 	factsValue  = 64 // the longest value, decoded, that is a fact
 )
 
-// The tokenizer's states, those of encoding/json's Decoder.Token: what
-// may come next at the current level.
-const (
-	atTop       = iota // a value (one after another)
-	arrayStart         // a value or ]
-	arrayValue         // a value, after a comma
-	arrayComma         // a comma or ]
-	objectStart        // a key or }
-	objectKey          // a key, after a comma
-	objectColon        // a colon
-	objectValue        // a value, after the colon
-	objectComma        // a comma or }
-)
-
 // SniffFacts reads the facts of head, a possibly cut-off start of a file
 // (see Facts). It allocates only for facts, and keys, it has not met
 // before.
@@ -85,7 +71,7 @@ func SniffFacts(head []byte) Facts {
 	// Sized for the facts of a small file, so that the map seldom grows;
 	// records alike add few new facts.
 	s := factScanner{
-		b:      b,
+		d:      sniff.NewDecoder(b),
 		facts:  make(Facts, min(len(b)/8, 512)),
 		keys:   make(map[string]string, min(len(b)/32, 128)),
 		frames: make([]factFrame, 0, 16),
@@ -97,14 +83,12 @@ func SniffFacts(head []byte) Facts {
 // A factFrame is an open array or object.
 type factFrame struct {
 	isObj  bool
-	outer  int    // the state of the level that holds it, to return to
 	parent string // the nearest key enclosing its contents ("" if none)
 	cur    string // in an object, the key whose value comes next
 }
 
 type factScanner struct {
-	b       []byte
-	i       int
+	d       *sniff.Decoder // encoding/json's tokens, undecoded
 	facts   Facts
 	keys    map[string]string // interned keys
 	frames  []factFrame
@@ -112,107 +96,29 @@ type factScanner struct {
 	scratch []byte // an unescaped string
 }
 
+// run reads tokens until the first error, the end of the head or the
+// last token counted.
 func (s *factScanner) run() {
-	state := atTop
-	for n := 0; n < factsTokens; n++ {
-		c, ok := s.skipPunct(&state)
-		if !ok {
+	for range factsTokens {
+		k, raw, plain, err := s.d.Next()
+		if err != nil {
 			return
 		}
-		switch {
-		case c == '[' || c == '{':
-			if !valueAllowed(state) {
-				return
-			}
-			s.i++
-			key := s.valueKey()
-			parent := key
+		switch k {
+		case sniff.Open:
+			parent := s.valueKey()
 			if parent == "" && len(s.frames) > 0 {
 				parent = s.frames[len(s.frames)-1].parent
 			}
-			s.frames = append(s.frames, factFrame{isObj: c == '{', outer: state, parent: parent})
-			state = arrayStart
-			if c == '{' {
-				state = objectStart
-			}
-		case c == ']' || c == '}':
-			if c == ']' && state != arrayStart && state != arrayComma ||
-				c == '}' && state != objectStart && state != objectComma {
-				return
-			}
-			s.i++
-			state = valueEnd(s.frames[len(s.frames)-1].outer)
+			s.frames = append(s.frames, factFrame{isObj: raw[0] == '{', parent: parent})
+		case sniff.Close:
 			s.frames = s.frames[:len(s.frames)-1]
-		case c == '"' && (state == objectStart || state == objectKey):
-			raw, plain, ok := s.scanString()
-			if !ok {
-				return
-			}
+		case sniff.Key:
 			s.key(raw, plain)
-			state = objectColon
-		default:
-			if !valueAllowed(state) {
-				return
-			}
-			if c != '"' {
-				if !s.scanLiteral() {
-					return
-				}
-			} else {
-				raw, plain, ok := s.scanString()
-				if !ok {
-					return
-				}
-				s.value(raw, plain)
-			}
-			state = valueEnd(state)
+		case sniff.String:
+			s.value(raw, plain)
 		}
 	}
-}
-
-// skipPunct skips white space, and the commas and colons that state
-// allows, and returns the next byte; false at the end, or at a comma or
-// colon out of place.
-func (s *factScanner) skipPunct(state *int) (byte, bool) {
-	for s.i < len(s.b) {
-		switch c := s.b[s.i]; c {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		case ':':
-			if *state != objectColon {
-				return 0, false
-			}
-			*state = objectValue
-			s.i++
-		case ',':
-			switch *state {
-			case arrayComma:
-				*state = arrayValue
-			case objectComma:
-				*state = objectKey
-			default:
-				return 0, false
-			}
-			s.i++
-		default:
-			return c, true
-		}
-	}
-	return 0, false
-}
-
-func valueAllowed(state int) bool {
-	return state == atTop || state == arrayStart || state == arrayValue || state == objectValue
-}
-
-func valueEnd(state int) int {
-	switch state {
-	case arrayStart, arrayValue:
-		return arrayComma
-	case objectValue:
-		return objectComma
-	}
-	return state
 }
 
 // valueKey returns the key whose value starts now ("" outside an
@@ -281,22 +187,6 @@ func (s *factScanner) add(prefix, sep, key, value string, hasValue bool) {
 	if !s.facts[string(b)] {
 		s.facts[string(b)] = true
 	}
-}
-
-func (s *factScanner) scanString() (raw []byte, plain, ok bool) {
-	n, plain, ok := sniff.ScanString(s.b[s.i:])
-	if !ok {
-		return nil, false, false
-	}
-	raw = s.b[s.i : s.i+n]
-	s.i += n
-	return raw, plain, true
-}
-
-func (s *factScanner) scanLiteral() bool {
-	n, ok := sniff.ScanLiteral(s.b[s.i:])
-	s.i += n
-	return ok
 }
 
 func (s *factScanner) unquote(raw []byte, plain bool) []byte {
