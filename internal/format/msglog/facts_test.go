@@ -131,3 +131,16 @@ func sameFacts(t *testing.T, head []byte) {
 		t.Errorf("head %.200q:\nextra facts %q\nmissing facts %q", head, extra, missing)
 	}
 }
+
+// BenchmarkSniffFacts reads the facts of a chat log of 1.7 KB.
+func BenchmarkSniffFacts(b *testing.B) {
+	head, err := os.ReadFile("../openai/testdata/openai-chat/multi_turn.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(head)))
+	b.ReportAllocs()
+	for b.Loop() {
+		msglog.SniffFacts(head)
+	}
+}
