@@ -1,5 +1,14 @@
 // Package sniff looks at the start of a file to guess what it holds,
 // tolerating a head that was cut off mid-value.
+//
+// Its JSON reading (Keys, Decoder, ScanValue and the rest) reads as
+// encoding/json does, so that a format decides the same with it as with
+// encoding/json, at a small part of the cost: detection runs on every
+// trace file, and a suite may give each case a file of its own.
+//  1. The same bytes are accepted and refused, at the same token.
+//  2. Strings are unescaped as encoding/json unescapes them: a surrogate
+//     not in a valid pair, and each byte of invalid UTF-8, read as U+FFFD.
+//  3. Nesting deeper than encoding/json's 10,000 levels is refused.
 package sniff
 
 import (
