@@ -1,10 +1,18 @@
 // Package sniff looks at the start of a file to guess what it holds,
 // tolerating a head that was cut off mid-value.
+//
+// Its JSON reading (Keys, Decoder, ScanValue and the rest) reads as
+// encoding/json does, so that a format decides the same with it as with
+// encoding/json, at a small part of the cost: detection runs on every
+// trace file, and a suite may give each case a file of its own.
+//  1. The same bytes are accepted and refused, at the same token.
+//  2. Strings are unescaped as encoding/json unescapes them: a surrogate
+//     not in a valid pair, and each byte of invalid UTF-8, read as U+FFFD.
+//  3. Nesting deeper than encoding/json's 10,000 levels is refused.
 package sniff
 
 import (
 	"bytes"
-	"encoding/json"
 )
 
 // First returns the first byte that is not white space (or a UTF-8 byte
@@ -49,30 +57,48 @@ func Lines(head []byte, n int) [][]byte {
 
 // Keys returns the top-level keys of the JSON object that head starts
 // with, reading as far as head goes; nil when head does not start with an
-// object.
+// object. It reads as encoding/json's Decoder would, key by key: it stops
+// at the first key or value broken or cut off, keeping the keys before it
+// (and the key of a value cut off).
 func Keys(head []byte) []string {
-	d := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))))
-	d.UseNumber()
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+	b := bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
 		return nil
 	}
+	i++
 	var keys []string
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
+	var text []byte
+	for n := 0; ; n++ {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] == '}' || b[i] == ']' {
 			return keys
 		}
-		k, ok := t.(string)
+		if n > 0 {
+			if b[i] != ',' {
+				return keys
+			}
+			i = skipSpace(b, i+1)
+		}
+		if i >= len(b) || b[i] != '"' {
+			return keys
+		}
+		m, plain, ok := ScanString(b[i:])
 		if !ok {
 			return keys
 		}
-		keys = append(keys, k)
-		var skip json.RawMessage
-		if err := d.Decode(&skip); err != nil {
+		text = Unquote(text[:0], b[i:i+m], plain)
+		keys = append(keys, string(text))
+		i = skipSpace(b, i+m)
+		if i >= len(b) || b[i] != ':' {
 			return keys
 		}
+		m, ok = ScanValue(b[i+1:])
+		if !ok {
+			return keys
+		}
+		i += 1 + m
 	}
-	return keys
 }
 
 // HasKey reports whether keys holds any of names.
@@ -100,4 +126,54 @@ func FirstElementKeys(head []byte) []string {
 // Contains reports whether head contains the quoted JSON key name.
 func Contains(head []byte, key string) bool {
 	return bytes.Contains(head, []byte(`"`+key+`"`))
+}
+
+// MayHaveKey reports whether encoding/json could find any of the ASCII
+// names as a key of the JSON in b, which it matches without regard to
+// case: false only when b holds none of them in any case, no \u escape
+// and no byte past ASCII (which case folding could match). It saves a
+// decoding that could find none of them.
+func MayHaveKey(b []byte, names ...string) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	if bytes.Contains(b, []byte(`\u`)) {
+		return true
+	}
+	for _, n := range names {
+		if containsFold(b, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether b holds the lower-case ASCII name in any
+// case.
+func containsFold(b []byte, name string) bool {
+	first := name[0]
+	for i := 0; i+len(name) <= len(b); i++ {
+		if b[i]|0x20 != first {
+			continue
+		}
+		if asciiEqualFold(b[i:i+len(name)], name) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiEqualFold(b []byte, lower string) bool {
+	for i := range len(lower) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -157,3 +157,37 @@ func TestBenchInputs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDetect detects the format of a few heads: one small file of
+// each of five formats, and the first MiB of a JSON Lines file whose
+// lines are an AgentV trace of about 1 KB (a file per case, and one
+// traces file for all).
+func BenchmarkDetect(b *testing.B) {
+	for _, name := range []string{"agentv", "openai-chat", "anthropic", "langsmith", "openai-agents"} {
+		rel := benchInputs[name]
+		data, err := os.ReadFile(filepath.Join("..", "format", rel))
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchDetect(b, name, data, name)
+	}
+	line := []byte(`{"id":"case-0000000","output":[{"role":"user","content":"Research the history of Python"},{"role":"assistant","tool_calls":[{"tool":"search","id":"call_0","input":{"limit":10,"query":"python history"},"output":{"ok":true},"status":"ok","start_time":"2026-01-01T00:00:00.000Z","end_time":"2026-01-01T00:00:00.066Z","duration_ms":66}]},{"role":"assistant","content":"done"}]}` + "\n")
+	benchDetect(b, "agentv-1KB", line, "agentv")
+	benchDetect(b, "agentv-1MiB", bytes.Repeat(line, (1<<20)/len(line)), "agentv")
+}
+
+func benchDetect(b *testing.B, name string, head []byte, want string) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(len(head)))
+		b.ReportAllocs()
+		for b.Loop() {
+			f, err := trace.Detect(name, head)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if f.Name() != want {
+				b.Fatalf("detected as %s, want %s", f.Name(), want)
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 )
 
 // readForced reads in with f, the format --from named, and says so when
@@ -14,8 +15,9 @@ import (
 func readForced(ctx context.Context, f trajeval.Format, in trajeval.Input, head []byte, yield func(*trajeval.Trajectory) error) error {
 	// Both looks at head come first: head is the reader's buffer, which
 	// reading overwrites.
-	why := f.Sniff(head)
-	other, _ := Detect(in.Name, head)
+	h := msglog.NewHead(head)
+	why := sniffHead(f, h)
+	other, _ := detect(in.Name, h)
 	if other != nil && other.Name() == f.Name() {
 		other = nil
 	}

@@ -66,6 +66,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/format/otlp"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/suggest"
@@ -104,6 +105,13 @@ func Lookup(name string) (trajeval.Format, error) {
 
 // Detect returns the first format that claims head.
 func Detect(name string, head []byte) (trajeval.Format, error) {
+	return detect(name, msglog.NewHead(head))
+}
+
+// detect is Detect for a head whose facts are read once, by the first
+// format that wants them, for every format that does.
+func detect(name string, h *msglog.Head) (trajeval.Format, error) {
+	head := h.Bytes()
 	if len(bytes.TrimSpace(head)) == 0 {
 		return nil, &trajeval.TraceError{File: name, Msg: "the file is empty", Hint: "record a trace into it, or point the case at another file", Err: trajeval.ErrEmptyTrace}
 	}
@@ -114,7 +122,7 @@ func Detect(name string, head []byte) (trajeval.Format, error) {
 	}
 	var rejects []reject
 	for _, f := range formats {
-		err := f.Sniff(head)
+		err := sniffHead(f, h)
 		if err == nil {
 			return f, nil
 		}
@@ -145,6 +153,14 @@ func Detect(name string, head []byte) (trajeval.Format, error) {
 		Hint: "force a format with --from (" + strings.Join(Names(), ", ") + ")",
 		Err:  trajeval.ErrUnknownFormat,
 	}
+}
+
+// sniffHead is f.Sniff, sharing h's facts when f reads them.
+func sniffHead(f trajeval.Format, h *msglog.Head) error {
+	if hs, ok := f.(msglog.HeadSniffer); ok {
+		return hs.SniffHead(h)
+	}
+	return f.Sniff(h.Bytes())
 }
 
 // invalidJSON returns the syntax error of a head that starts like JSON but
@@ -241,7 +257,8 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	if in.Warn == nil {
 		in.Warn = func(trajeval.Warning) {}
 	}
-	br := bufio.NewReaderSize(r, headSize)
+	size := sizeOf(r)
+	br := bufio.NewReaderSize(r, bufferSize(size))
 	var gz *gzipData
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -250,6 +267,7 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		}
 		defer zr.Close()
 		gz = &gzipData{r: zr, in: in}
+		size = -1
 		br = bufio.NewReaderSize(gz, headSize)
 		y := yield
 		yield = func(t *trajeval.Trajectory) error {
@@ -257,7 +275,16 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 			return y(t)
 		}
 	}
-	head, err := br.Peek(headSize)
+	// Peek no more than the buffer holds, so that it reads on to the
+	// input's end and takes its error, as peeking a MiB does.
+	head, err := br.Peek(br.Size())
+	if len(head) == br.Size() && br.Size() < headSize {
+		// The input holds more than it said (a file still being
+		// written): the head is what it always is, the first MiB.
+		br = bufio.NewReaderSize(br, headSize)
+		head, err = br.Peek(headSize)
+		size = -1
+	}
 	var te *trajeval.TraceError
 	if errors.As(err, &te) {
 		return err
@@ -283,7 +310,7 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	}
 	in.R = br
 	if f != otlp.Proto { // the one binary format
-		in.R = newUTF8Check(br, in)
+		in.R = newUTF8Check(br, in, size)
 	}
 	if opts.From != "" {
 		err = readForced(ctx, f, in, head, yield)
@@ -293,6 +320,37 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	// A line nested too deep is found by jsonl.Each, which does not know
 	// the file's name.
 	return jsonl.TooDeep(name, err)
+}
+
+// sizeOf returns how many bytes r holds when it can tell without
+// reading (a regular file, or data in memory), else -1.
+func sizeOf(r io.Reader) int64 {
+	switch x := r.(type) {
+	case *os.File:
+		st, err := x.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return -1
+		}
+		at, err := x.Seek(0, io.SeekCurrent)
+		if err != nil || at > st.Size() {
+			return -1
+		}
+		return st.Size() - at
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
+		return int64(x.Len())
+	}
+	return -1
+}
+
+// bufferSize is the size of the buffer that reads an input of size bytes
+// (-1 if unknown): one byte more than the input, so that the head is all
+// of it and its end is seen, and never more than the head. A small trace
+// (a file per case) gets a few KiB, not a MiB.
+func bufferSize(size int64) int {
+	if size < 0 || size >= headSize {
+		return headSize
+	}
+	return max(int(size)+1, 4<<10)
 }
 
 // headTooDeep checks each line of a head that starts like JSON for

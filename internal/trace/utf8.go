@@ -28,11 +28,17 @@ type utf8Check struct {
 	tail []byte // the start of a sequence the last read cut off
 	bad  int    // invalid sequences met
 	done bool
+	size int64 // bytes the input holds, -1 if unknown
 }
 
-func newUTF8Check(r io.Reader, in trajeval.Input) *utf8Check {
-	return &utf8Check{r: r, in: in, line: 1, col: 1}
+// newUTF8Check checks r, which holds size bytes (-1 if unknown).
+func newUTF8Check(r io.Reader, in trajeval.Input, size int64) *utf8Check {
+	return &utf8Check{r: r, in: in, line: 1, col: 1, size: size}
 }
+
+// Size returns how many bytes the input holds, -1 if unknown, so that a
+// reader can size its buffer to a small file (see msglog.EachValue).
+func (c *utf8Check) Size() int64 { return c.size }
 
 func (c *utf8Check) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)

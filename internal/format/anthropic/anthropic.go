@@ -63,12 +63,16 @@ type format struct{}
 
 func (format) Name() string { return "anthropic" }
 
-func (format) Sniff(head []byte) error {
-	c := sniff.First(head)
+func (x format) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the facts of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (format) SniffHead(h *msglog.Head) error {
+	c := sniff.First(h.Bytes())
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := msglog.SniffFacts(head)
+	f := h.Facts()
 	switch {
 	case f.Has("^jsonrpc"):
 		return &trajeval.SniffError{Closeness: 10, Why: "JSON-RPC traffic"}

@@ -715,8 +715,7 @@ func (format) Sniff(head []byte) error {
 	if c := sniff.First(head); c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	d := json.NewDecoder(bytes.NewReader(head))
-	d.UseNumber()
+	d := sniff.NewDecoder(head)
 	var first *shape
 	for n, depth := 0, 0; n < 100; {
 		t, err := d.Token()
@@ -778,9 +777,8 @@ type shape struct {
 
 // sniffTrajectory walks one object whose '{' was read, as far as the
 // head goes.
-func sniffTrajectory(d *json.Decoder) shape {
+func sniffTrajectory(d *sniff.Decoder) shape {
 	sh := shape{has: map[string]bool{}}
-	var skip json.RawMessage
 	for d.More() {
 		t, err := d.Token()
 		if err != nil {
@@ -801,7 +799,7 @@ func sniffTrajectory(d *json.Decoder) shape {
 		default:
 			sh.has[key] = true
 		}
-		if d.Decode(&skip) != nil {
+		if d.Skip() != nil {
 			return sh
 		}
 	}
@@ -811,8 +809,7 @@ func sniffTrajectory(d *json.Decoder) shape {
 
 // sniffSteps reads the value of "steps", noting the fields of the first
 // step; it returns false when the head ends or the value is not a list.
-func sniffSteps(d *json.Decoder, sh *shape) bool {
-	var skip json.RawMessage
+func sniffSteps(d *sniff.Decoder, sh *shape) bool {
 	if t, err := d.Token(); err != nil || t != json.Delim('[') {
 		sh.notList = err == nil && t != nil
 		return false
@@ -836,7 +833,7 @@ func sniffSteps(d *json.Decoder, sh *shape) bool {
 				sh.stepBad = key
 			}
 			sh.stepOK = contains(keys, "index") && contains(keys, "name") && len(keys) >= 3
-			if d.Decode(&skip) != nil {
+			if d.Skip() != nil {
 				return false
 			}
 		}
@@ -845,7 +842,7 @@ func sniffSteps(d *json.Decoder, sh *shape) bool {
 		}
 	}
 	for d.More() {
-		if d.Decode(&skip) != nil {
+		if d.Skip() != nil {
 			return false
 		}
 	}

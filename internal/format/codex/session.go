@@ -78,6 +78,9 @@ func (session) Sniff(head []byte) error {
 	}
 	closeness := 0
 	for i, line := range sniff.Lines(head, 5) {
+		if !sniff.MayHaveKey(line, "payload", "record_type", "instructions") {
+			continue // no case below can hold: not worth decoding
+		}
 		var e struct {
 			Type         string          `json:"type"`
 			Payload      json.RawMessage `json:"payload"`

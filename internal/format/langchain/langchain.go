@@ -19,12 +19,16 @@ type messagesFormat struct{}
 
 func (messagesFormat) Name() string { return "langchain" }
 
-func (messagesFormat) Sniff(head []byte) error {
-	c := sniff.First(head)
+func (x messagesFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the facts of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (messagesFormat) SniffHead(h *msglog.Head) error {
+	c := sniff.First(h.Bytes())
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := msglog.SniffFacts(head)
+	f := h.Facts()
 	if f.Has("*run_type") {
 		return &trajeval.SniffError{Closeness: 30, Why: "LangSmith runs"}
 	}

@@ -25,12 +25,16 @@ type runsFormat struct{}
 
 func (runsFormat) Name() string { return "langsmith" }
 
-func (runsFormat) Sniff(head []byte) error {
-	c := sniff.First(head)
+func (x runsFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the facts of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (runsFormat) SniffHead(h *msglog.Head) error {
+	c := sniff.First(h.Bytes())
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := msglog.SniffFacts(head)
+	f := h.Facts()
 	for _, t := range []string{"tool", "llm", "chain", "retriever", "prompt", "parser", "embedding"} {
 		if f.Has("^run_type="+t, "runs>run_type="+t, "child_runs>run_type="+t, "post>run_type="+t) {
 			return nil

@@ -36,8 +36,16 @@ import (
 // does not see it. It returns a TraceError when nothing at all can be
 // read.
 func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, partial bool) error) error {
-	br := bufio.NewReaderSize(in.R, 1<<20)
-	head, _ := br.Peek(1 << 20)
+	br := bufio.NewReaderSize(in.R, bufferSize(in.R))
+	// Peek no more than the buffer holds, so that it reads on to the
+	// input's end and takes its error, as peeking a MiB always did.
+	head, _ := br.Peek(br.Size())
+	if len(head) == br.Size() && br.Size() < 1<<20 {
+		// More than the input said it holds: the head is the first MiB,
+		// as always.
+		br = bufio.NewReaderSize(br, 1<<20)
+		head, _ = br.Peek(1 << 20)
+	}
 	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // a byte order mark
 		head = head[3:]
@@ -111,6 +119,23 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 	return nil
 }
 
+// A Sizer is an input that knows how many bytes it holds (-1 if it does
+// not), as the trace package's inputs do.
+type Sizer interface {
+	Size() int64
+}
+
+// bufferSize is the size of the buffer that reads r: a MiB, or one byte
+// more than r holds when it is a Sizer holding less (a small file), so
+// that its head is all of it and the end is seen.
+func bufferSize(r io.Reader) int {
+	s, ok := r.(Sizer)
+	if !ok || s.Size() < 0 || s.Size() >= 1<<20 {
+		return 1 << 20
+	}
+	return max(int(s.Size())+1, 64<<10) // jsonl.Each reads on with 64 KiB
+}
+
 // Pending gathers the messages a file gives one per line into one
 // conversation. A message cut short by damage, or a line lost to it, makes
 // the conversation partial.
@@ -147,90 +172,6 @@ func Mark(t *trajeval.Trajectory, line int, partial bool) *trajeval.Trajectory {
 	t.Line = line
 	t.Partial = t.Partial || partial
 	return t
-}
-
-// Facts are what a cut head shows about its JSON: keys, and short string
-// values, each with the nearest enclosing key ("" at the top of a record)
-// as "parent>key" and "parent>key=value", and at the top of a record also
-// as "^key" and "^key=value", and anywhere as "*key" and "*key=value".
-// A record is a top-level value, or an element
-// of a top-level array.
-type Facts map[string]bool
-
-// SniffFacts reads the facts of head, a possibly cut-off start of a file.
-func SniffFacts(head []byte) Facts {
-	f := Facts{}
-	if len(head) > 256<<10 {
-		head = head[:256<<10] // enough for the first records, and cheap
-	}
-	d := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))))
-	d.UseNumber()
-	type frame struct {
-		isObj   bool
-		key     string // the key whose value this container is
-		cur     string // the current key inside an object
-		haveKey bool
-	}
-	var stack []frame
-	parent := func() string {
-		for i := len(stack) - 1; i >= 0; i-- {
-			if stack[i].key != "" {
-				return stack[i].key
-			}
-		}
-		return ""
-	}
-	atRecord := func() bool {
-		// the object directly holding the key is a record
-		return len(stack) == 1 || (len(stack) == 2 && !stack[0].isObj)
-	}
-	for n := 0; n < 100000; n++ {
-		tok, err := d.Token()
-		if err != nil {
-			break
-		}
-		if len(stack) > 0 && stack[len(stack)-1].isObj && !stack[len(stack)-1].haveKey {
-			if k, ok := tok.(string); ok {
-				top := &stack[len(stack)-1]
-				top.cur, top.haveKey = k, true
-				f[parent()+">"+k] = true
-				f["*"+k] = true
-				if atRecord() {
-					f["^"+k] = true
-				}
-				continue
-			}
-		}
-		var key string
-		if len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.isObj {
-				key = top.cur
-				top.haveKey = false
-			}
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{', '[':
-				// elements of an array inherit its key through parent()
-				stack = append(stack, frame{isObj: t == '{', key: key})
-			default:
-				if len(stack) > 0 {
-					stack = stack[:len(stack)-1]
-				}
-			}
-		case string:
-			if key != "" && len(t) <= 64 {
-				f[parent()+">"+key+"="+t] = true
-				f["*"+key+"="+t] = true
-				if atRecord() {
-					f["^"+key+"="+t] = true
-				}
-			}
-		}
-	}
-	return f
 }
 
 // Has reports whether any of the facts is known.

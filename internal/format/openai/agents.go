@@ -21,12 +21,16 @@ type agentsFormat struct{}
 
 func (agentsFormat) Name() string { return "openai-agents" }
 
-func (agentsFormat) Sniff(head []byte) error {
-	c := sniff.First(head)
+func (x agentsFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the facts of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (agentsFormat) SniffHead(h *msglog.Head) error {
+	c := sniff.First(h.Bytes())
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := msglog.SniffFacts(head)
+	f := h.Facts()
 	if f.Has("*object=trace.span") || (f.Has("*span_data") && f.Has("*started_at")) {
 		return nil
 	}

@@ -51,12 +51,16 @@ var skippedItems = map[string]bool{
 	"item_reference": true, "compaction": true,
 }
 
-func (responsesFormat) Sniff(head []byte) error {
-	c := sniff.First(head)
+func (x responsesFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the facts of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (responsesFormat) SniffHead(h *msglog.Head) error {
+	c := sniff.First(h.Bytes())
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := msglog.SniffFacts(head)
+	f := h.Facts()
 	if why := foreign(f); why != "" {
 		return &trajeval.SniffError{Closeness: 10, Why: why}
 	}

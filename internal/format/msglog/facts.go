@@ -1,0 +1,195 @@
+package msglog
+
+import (
+	"bytes"
+
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// Facts are what a cut head shows about its JSON: keys, and short string
+// values, each with the nearest enclosing key ("" at the top of a record)
+// as "parent>key" and "parent>key=value", and at the top of a record also
+// as "^key" and "^key=value", and anywhere as "*key" and "*key=value".
+// A record is a top-level value, or an element of a top-level array.
+//
+// They are read from a head as a JSON tokenizer sees it:
+//  1. at most the first 256 KiB of the head (white space and a byte order
+//     mark around it aside), and at most its first 100,000 tokens (a key,
+//     a value, a bracket or a brace: enough for the first records);
+//  2. JSON values one after another (JSON Lines) are read on;
+//  3. the first syntax error, or the end of a cut-off head, ends the
+//     reading: what came before it counts, nothing after;
+//  4. keys and values are unescaped, and invalid UTF-8 in them is read as
+//     U+FFFD, as encoding/json decodes them; a value counts when its
+//     decoded text is at most 64 bytes.
+type Facts map[string]bool
+
+// Head is a file's head and its facts, read once (when first asked)
+// however many formats sniff it.
+type Head struct {
+	b     []byte
+	facts Facts
+}
+
+// NewHead returns the Head of b, a possibly cut-off start of a file.
+func NewHead(b []byte) *Head { return &Head{b: b} }
+
+// Bytes returns the head itself.
+func (h *Head) Bytes() []byte { return h.b }
+
+// Facts returns the head's facts (see SniffFacts), reading them on first
+// use.
+func (h *Head) Facts() Facts {
+	if h.facts == nil {
+		h.facts = SniffFacts(h.b)
+	}
+	return h.facts
+}
+
+// A HeadSniffer is a format whose sniffing reads a Head, so that a head's
+// facts are read once for all formats that want them: Sniff(b) is
+// SniffHead(NewHead(b)).
+type HeadSniffer interface {
+	SniffHead(h *Head) error
+}
+
+// The limits of SniffFacts (see Facts).
+const (
+	factsBytes  = 256 << 10
+	factsTokens = 100000
+	factsValue  = 64 // the longest value, decoded, that is a fact
+)
+
+// SniffFacts reads the facts of head, a possibly cut-off start of a file
+// (see Facts). It allocates only for facts, and keys, it has not met
+// before.
+func SniffFacts(head []byte) Facts {
+	if len(head) > factsBytes {
+		head = head[:factsBytes]
+	}
+	b := bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+	// Sized for the facts of a small file, so that the map seldom grows;
+	// records alike add few new facts.
+	s := factScanner{
+		d:      sniff.NewDecoder(b),
+		facts:  make(Facts, min(len(b)/8, 512)),
+		keys:   make(map[string]string, min(len(b)/32, 128)),
+		frames: make([]factFrame, 0, 16),
+	}
+	s.run()
+	return s.facts
+}
+
+// A factFrame is an open array or object.
+type factFrame struct {
+	isObj  bool
+	parent string // the nearest key enclosing its contents ("" if none)
+	cur    string // in an object, the key whose value comes next
+}
+
+type factScanner struct {
+	d       *sniff.Decoder // encoding/json's tokens, undecoded
+	facts   Facts
+	keys    map[string]string // interned keys
+	frames  []factFrame
+	buf     []byte // a fact's name, being made
+	scratch []byte // an unescaped string
+}
+
+// run reads tokens until the first error, the end of the head or the
+// last token counted.
+func (s *factScanner) run() {
+	for range factsTokens {
+		k, raw, plain, err := s.d.Next()
+		if err != nil {
+			return
+		}
+		switch k {
+		case sniff.Open:
+			parent := s.valueKey()
+			if parent == "" && len(s.frames) > 0 {
+				parent = s.frames[len(s.frames)-1].parent
+			}
+			s.frames = append(s.frames, factFrame{isObj: raw[0] == '{', parent: parent})
+		case sniff.Close:
+			s.frames = s.frames[:len(s.frames)-1]
+		case sniff.Key:
+			s.key(raw, plain)
+		case sniff.String:
+			s.value(raw, plain)
+		}
+	}
+}
+
+// valueKey returns the key whose value starts now ("" outside an
+// object).
+func (s *factScanner) valueKey() string {
+	if len(s.frames) == 0 {
+		return ""
+	}
+	top := &s.frames[len(s.frames)-1]
+	if !top.isObj {
+		return ""
+	}
+	return top.cur
+}
+
+// atRecord reports whether the innermost object is a record.
+func (s *factScanner) atRecord() bool {
+	return len(s.frames) == 1 || (len(s.frames) == 2 && !s.frames[0].isObj)
+}
+
+func (s *factScanner) key(raw []byte, plain bool) {
+	text := s.unquote(raw, plain)
+	k, ok := s.keys[string(text)]
+	if !ok {
+		k = string(text)
+		s.keys[k] = k
+	}
+	top := &s.frames[len(s.frames)-1]
+	top.cur = k
+	s.add(top.parent, ">", k, "", false)
+	s.add("", "*", k, "", false)
+	if s.atRecord() {
+		s.add("", "^", k, "", false)
+	}
+}
+
+func (s *factScanner) value(raw []byte, plain bool) {
+	key := s.valueKey()
+	// A string decodes to at least one byte for every six of its text
+	// (\u0041): a longer one is no fact, and is not unescaped.
+	if key == "" || len(raw)-2 > 6*factsValue {
+		return
+	}
+	text := s.unquote(raw, plain)
+	if len(text) > factsValue {
+		return
+	}
+	top := &s.frames[len(s.frames)-1]
+	s.add(top.parent, ">", key, string(text), true)
+	s.add("", "*", key, string(text), true)
+	if s.atRecord() {
+		s.add("", "^", key, string(text), true)
+	}
+}
+
+// add records the fact prefix+sep+key, and "="+value when hasValue.
+func (s *factScanner) add(prefix, sep, key, value string, hasValue bool) {
+	b := append(s.buf[:0], prefix...)
+	b = append(b, sep...)
+	b = append(b, key...)
+	if hasValue {
+		b = append(b, '=')
+		b = append(b, value...)
+	}
+	s.buf = b
+	if !s.facts[string(b)] {
+		s.facts[string(b)] = true
+	}
+}
+
+func (s *factScanner) unquote(raw []byte, plain bool) []byte {
+	s.scratch = sniff.Unquote(s.scratch[:0], raw, plain)
+	return s.scratch
+}

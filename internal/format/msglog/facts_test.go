@@ -1,0 +1,146 @@
+package msglog_test
+
+import (
+	"bytes"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/format/msglog"
+)
+
+// TestSniffFacts compares SniffFacts with refFacts, encoding/json's
+// reading, on heads chosen for the places the two could part: escapes,
+// invalid UTF-8, numbers, literals, syntax errors and cut-off heads.
+func TestSniffFacts(t *testing.T) {
+	tests := []struct {
+		name, head string
+		reason     string
+	}{
+		{"chat", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"function":{"name":"f"}}]}]}`, "keys and values at every depth"},
+		{"lines", "{\"type\":\"human\"}\n{\"type\":\"ai\",\"data\":{\"content\":\"x\"}}\n", "JSON Lines: each line a record"},
+		{"top array", `[{"run_type":"tool"},{"run_type":"llm","child_runs":[{"run_type":"chain"}]}]`, "elements of a top-level array are records"},
+		{"escapes", `{"k\u0065y":"v\n\"\/\\\u00e9","a\ud83d\ude00":"\ud800x","b":"\udc00\u0041"}`, "keys and values unescaped, lone surrogates U+FFFD"},
+		{"bad utf-8", "{\"k\xff\":\"v\xc3\",\"\xed\xa0\x80\":\"ok\"}", "each invalid byte read as U+FFFD"},
+		{"long value", `{"a":"` + strings.Repeat("x", 64) + `","b":"` + strings.Repeat("y", 65) + `","c":"` + strings.Repeat(`\u0041`, 64) + `","d":"` + strings.Repeat(`\u0041`, 65) + `"}`, "64 decoded bytes count, 65 do not"},
+		{"invalid bytes grow", `{"a":"` + strings.Repeat("\xff", 22) + `","b":"` + strings.Repeat("\xff", 21) + `"}`, "U+FFFD takes three bytes"},
+		{"empty key", `{"":{"a":"b"},"x":[{"":"v"}]}`, "an empty key is no parent, and holds no value"},
+		{"numbers", `{"a":[1,-0,1.5e+3,2E-1,0],"b":"x"} {"c":-1}`, "numbers end where they cannot go on"},
+		{"bad number", `{"a":"x","b":1.,"c":"y"}`, "a broken number ends the reading"},
+		{"number then value", `1"a"{"b":"c"}`, "at the top, a number may be followed at once by a value"},
+		{"literals", `{"a":true,"b":false,"c":null,"d":"e"}`, "literals"},
+		{"bad literal", `{"a":tru,"b":"c"}`, "a broken literal ends the reading"},
+		{"cut key", `{"a":"b","messages`, "a key cut off is no fact"},
+		{"cut after key", `{"a":"b","messages"`, "a key whose value is cut off is a fact"},
+		{"cut value", `{"a":"b","role":"us`, "a value cut off is no fact"},
+		{"trailing comma", `{"a":[1,],"b":"c"}`, "a trailing comma ends the reading"},
+		{"missing colon", `{"a" "b","c":"d"}`, "a missing colon ends the reading"},
+		{"object in key place", `{"a":1,{"b":"c"}}`, "a value where a key goes ends the reading"},
+		{"unbalanced", `{"a":"b"}]{"c":"d"}`, "a stray bracket ends the reading"},
+		{"control char", "{\"a\":\"b\",\"c\":\"d\te\",\"f\":\"g\"}", "a control character in a string ends the reading"},
+		{"bad escape", `{"a":"b","c":"\x","f":"g"}`, "an invalid escape ends the reading"},
+		{"bom and space", "\ufeff  {\"a\":\"b\"}  \n", "a byte order mark and white space around the head"},
+		{"empty", "", "nothing"},
+		{"scalars", `"a" 1 true`, "top-level scalars are no facts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sameFacts(t, []byte(tt.head))
+		})
+	}
+}
+
+// TestSniffFacts_limits checks the two limits: 256 KiB of head and
+// 100,000 tokens.
+func TestSniffFacts_limits(t *testing.T) {
+	line := []byte(`{"role":"user","n":[1,2,3,4,5,6,7,8]}` + "\n")
+	for _, n := range []int{100, 7000, 8000} {
+		head := bytes.Repeat(line, n)
+		head = append(head, `{"late":"fact"}`...)
+		sameFacts(t, head)
+	}
+	for _, n := range []int{99994, 99995, 99996} {
+		// {, "a", {, "b", "c": the last is token 100,000 when n is 99995
+		tokens := bytes.Repeat([]byte("1 "), n)
+		sameFacts(t, append(tokens, `{"a":{"b":"c"}}`...))
+	}
+}
+
+// TestSniffFacts_files compares SniffFacts with refFacts on every trace
+// the project keeps.
+func TestSniffFacts_files(t *testing.T) {
+	n := 0
+	for _, root := range []string{"../../../testdata", ".."} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.Contains(filepath.ToSlash(path), "testdata/") {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			n++
+			sameFacts(t, data)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d files compared", n)
+	}
+}
+
+// FuzzSniffFacts checks that SniffFacts and refFacts agree on any bytes.
+func FuzzSniffFacts(f *testing.F) {
+	for _, s := range []string{
+		`{"messages":[{"role":"user","content":"hi"}]}`,
+		"{\"type\":\"human\"}\n{\"type\":\"ai\"}\n",
+		`[{"run_type":"tool","a\u00e9":"\ud83d\ude00"}]`,
+		`{"a":1.5e3,"b":[true,null],"c":"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		sameFacts(t, head)
+	})
+}
+
+func sameFacts(t *testing.T, head []byte) {
+	t.Helper()
+	got, want := msglog.SniffFacts(head), refFacts(head)
+	if !maps.Equal(got, want) {
+		var extra, missing []string
+		for k := range got {
+			if !want[k] {
+				extra = append(extra, k)
+			}
+		}
+		for k := range want {
+			if !got[k] {
+				missing = append(missing, k)
+			}
+		}
+		slices.Sort(extra)
+		slices.Sort(missing)
+		t.Errorf("head %.200q:\nextra facts %q\nmissing facts %q", head, extra, missing)
+	}
+}
+
+// BenchmarkSniffFacts reads the facts of a chat log of 1.7 KB.
+func BenchmarkSniffFacts(b *testing.B) {
+	head, err := os.ReadFile("../openai/testdata/openai-chat/multi_turn.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(head)))
+	b.ReportAllocs()
+	for b.Loop() {
+		msglog.SniffFacts(head)
+	}
+}
