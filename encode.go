@@ -360,7 +360,7 @@ func (e *encoder) strOrNull(s string) {
 // characters escaped, <, > and & too, U+2028 and U+2029 escaped, and
 // invalid UTF-8 as \ufffd.
 func (e *encoder) str(s string) {
-	e.b = appendString(e.b, s)
+	e.b = jsonv.AppendString(e.b, s, true)
 }
 
 // AppendDetailsJSON appends the JSON of d (null for a nil one) to dst,

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -16,78 +15,6 @@ import (
 // short way when the value allows it and handed to the general writer
 // otherwise. The run history encodes the trajectory of every case that
 // did not pass: these are on its path.
-
-// plain marks the bytes a JSON string holds as they are, as json.Marshal
-// writes it: printable ASCII but for quote, backslash, <, > and &.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
-		t[c] = true
-	}
-	for _, c := range `"\<>&` {
-		t[c] = false
-	}
-	return t
-}()
-
-// appendString appends s as json.Marshal writes a string: quote,
-// backslash and control characters escaped, <, > and & too, U+2028 and
-// U+2029 escaped, and invalid UTF-8 as \ufffd. Runs of plain bytes are
-// copied at once.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if plain[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default: // other control characters, <, > and &; DEL is plain in JSON
-				if c == 0x7f {
-					i++
-					continue
-				}
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-const hex = "0123456789abcdef"
 
 // appendFloat appends f as encoding/json writes a float64; false, and b
 // unchanged, for NaN and the infinities. A whole number below 1e15 (a
