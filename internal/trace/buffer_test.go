@@ -26,6 +26,8 @@ func TestRead_smallFile(t *testing.T) {
 		{"openai-chat", "../format/openai/testdata/openai-chat/multi_turn.json", "trace.Read's buffer and msglog.EachValue's"},
 		{"anthropic", "../format/anthropic/testdata/anthropic/conversation.json", "the same for another reader"},
 		{"openai-chat lines", "../format/openai/testdata/openai-chat/messages.jsonl", "JSON Lines read on by jsonl.Each"},
+		{"agentv lines", "../format/agentv/testdata/agentv/batch.jsonl", "the agentv reader's own buffer, as big as the file (a suite with a trace file per case)"},
+		{"agentv object", "../format/agentv/testdata/agentv/errors.json", "the same for one pretty-printed record"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

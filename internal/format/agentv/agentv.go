@@ -143,7 +143,7 @@ func (c *toolCall) times(clk *clock, warn func(string)) (start, end time.Time) {
 }
 
 func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	br := bufio.NewReaderSize(in.R, 1<<20)
+	br := bufio.NewReaderSize(in.R, msglog.BufferSize(in.R))
 	// The first line decides: a whole JSON value means JSON Lines (a
 	// one-line file is both); otherwise the file is one pretty-printed
 	// object. The first line is read whole, however long.

@@ -36,7 +36,7 @@ import (
 // does not see it. It returns a TraceError when nothing at all can be
 // read.
 func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, partial bool) error) error {
-	br := bufio.NewReaderSize(in.R, bufferSize(in.R))
+	br := bufio.NewReaderSize(in.R, BufferSize(in.R))
 	// Peek no more than the buffer holds, so that it reads on to the
 	// input's end and takes its error, as peeking a MiB always did.
 	head, _ := br.Peek(br.Size())
@@ -125,10 +125,10 @@ type Sizer interface {
 	Size() int64
 }
 
-// bufferSize is the size of the buffer that reads r: a MiB, or one byte
+// BufferSize is the size of the buffer that reads r: a MiB, or one byte
 // more than r holds when it is a Sizer holding less (a small file), so
 // that its head is all of it and the end is seen.
-func bufferSize(r io.Reader) int {
+func BufferSize(r io.Reader) int {
 	s, ok := r.(Sizer)
 	if !ok || s.Size() < 0 || s.Size() >= 1<<20 {
 		return 1 << 20
