@@ -182,7 +182,12 @@ func TestServer_conversations(t *testing.T) {
 			[]send{{traces: []string{turn1, turn2}, wait: 1}}, 1,
 			[]row{{id: "conv-42", traces: []string{turn1, turn2}, warning: "scored before it was idle"}},
 			"trajeval_serve_spans_held 0", "held turns that fill the span cap are scored early, not kept to block traffic"},
-		{"memory bytes", "{idle: 1h}", serve.Config{Grace: time.Millisecond, MaxBytes: -1}, // room for the two requests
+		// A nanosecond's grace: the sweep that follows the second turn's
+		// request moves it into its conversation before it checks the
+		// byte cap, so the two turns are scored early together; with a
+		// longer grace the turn could still be gathering, its bytes
+		// counted, and the conversation scored without it.
+		{"memory bytes", "{idle: 1h}", serve.Config{Grace: time.Nanosecond, MaxBytes: -1}, // room for the two requests
 			[]send{{traces: []string{turn1}}, {traces: []string{turn2}, wait: 1}}, 1,
 			[]row{{id: "conv-42", traces: []string{turn1, turn2}, warning: "scored before it was idle"}},
 			"trajeval_serve_bytes_held 0", "held turns that fill the byte cap are scored early too"},

@@ -437,8 +437,12 @@ func (s *Server) sweep() {
 		select {
 		case <-s.sweeper:
 			return
-		case now := <-t.C:
+		case <-t.C:
 			s.mu.Lock()
+			// The time now, not the tick's: on a busy machine the tick
+			// is read late, and a trace that arrived since would seem
+			// to have arrived after now.
+			now := time.Now()
 			s.moveDone(now, false)
 			s.flushConversations(now, false)
 			n := 0
