@@ -9,12 +9,28 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	_ "github.com/trajeval/trajeval/internal/eval/metrics"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 )
 
 func ptr[T any](v T) *T { return &v }
+
+// build returns the execution_metrics evaluator that settings (YAML)
+// configure.
+func build(t *testing.T, settings string) *eval.Configured {
+	t.Helper()
+	n, err := config.Parse("m.yaml", []byte("type: execution_metrics\n"+settings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := spec.Build(n, &spec.Env{Types: builtin.Types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 func TestExecutionMetrics(t *testing.T) {
 	full := &trajeval.Trajectory{
@@ -40,14 +56,7 @@ func TestExecutionMetrics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := config.Parse("m.yaml", []byte("type: execution_metrics\n"+tc.yaml))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := spec.Build(n, &spec.Env{Types: builtin.Types()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := build(t, tc.yaml)
 			r := c.Run(context.Background(), tc.t)
 			if math.Abs(r.Score-tc.score) > 1e-9 {
 				t.Errorf("score %v, want %v: %s (%+v)", r.Score, tc.score, tc.reason, r.Details.Checks)
@@ -96,14 +105,7 @@ func TestEvaluator_Evaluate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := config.Parse("m.yaml", []byte("type: execution_metrics\n"+tc.yaml))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := spec.Build(n, &spec.Env{Types: builtin.Types()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := build(t, tc.yaml)
 			got := c.Run(context.Background(), tc.t).Details.Checks
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("checks\n%+v\nwant\n%+v\n(%s)", got, tc.want, tc.why)
