@@ -38,7 +38,7 @@ func Each(r io.Reader, fn func(line []byte, n int) error) error {
 
 // each is Each, checking each line's depth when checkDepth.
 func each(r io.Reader, checkDepth bool, fn func(line []byte, n int) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := reader(r)
 	var long []byte
 	for n := 1; ; n++ {
 		chunk, err := br.ReadSlice('\n')
@@ -68,6 +68,27 @@ func each(r io.Reader, checkDepth bool, fn func(line []byte, n int) error) error
 			return nil
 		}
 	}
+}
+
+// bufferSize is the most Each buffers of its input: a line longer than
+// the buffer is gathered in a copy, so this bounds only the reads.
+const bufferSize = 64 << 10
+
+// reader returns r buffered for Each: a *bufio.Reader as it is (the
+// readers that sniffed the file's head with one read on with it), an
+// input that says how many bytes it holds (a file, a bytes.Reader) with
+// a buffer of that size when it is smaller than bufferSize, so that a
+// suite with a trace file per case does not make 64 KiB for each.
+func reader(r io.Reader) *bufio.Reader {
+	if br, ok := r.(*bufio.Reader); ok {
+		return br
+	}
+	size := bufferSize
+	if s, ok := r.(interface{ Size() int64 }); ok && s.Size() >= 0 && s.Size() < bufferSize {
+		// One byte more than it holds, so that the first read sees the end.
+		size = int(s.Size()) + 1
+	}
+	return bufio.NewReaderSize(r, size)
 }
 
 // lineDepth is jsonv.CheckDepth for line n.

@@ -1,8 +1,12 @@
 package jsonl_test
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -165,3 +169,75 @@ func TestDescribe_depth(t *testing.T) {
 		t.Errorf("Describe = %q at %d:%d (err %v), want the depth at 11:%d", msg, line, col, err, jsonv.MaxDepth)
 	}
 }
+
+// TestEach_buffer checks that Each buffers an input no more than its size
+// when it says what it holds, and reads the lines of a *bufio.Reader with
+// that reader: a suite with a trace file per case reads thousands of small
+// files, and 64 KiB for each was most of what reading them allocated.
+func TestEach_buffer(t *testing.T) {
+	const data = `{"a": 1}` + "\n" + `{"b": [1, 2]}` + "\n"
+	tests := []struct {
+		name   string
+		r      func() io.Reader
+		max    uint64 // bytes allocated a read, at most
+		reason string
+	}{
+		{"sized", func() io.Reader { return bytes.NewReader([]byte(data)) }, 4 << 10, "a buffer of the input's size, not 64 KiB"},
+		{"buffered", func() io.Reader { return bufio.NewReaderSize(strings.NewReader(data), 64) }, 4 << 10, "the reader itself, however small its buffer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			read := func() {
+				lines := 0
+				if err := jsonl.Each(tt.r(), func([]byte, int) error { lines++; return nil }); err != nil || lines != 2 {
+					t.Fatalf("%d lines, %v", lines, err)
+				}
+			}
+			read()
+			const runs = 20
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range runs {
+				read()
+			}
+			runtime.ReadMemStats(&after)
+			if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > tt.max {
+				t.Errorf("%d bytes allocated a read, want at most %d (%s)", per, tt.max, tt.reason)
+			}
+		})
+	}
+}
+
+// TestEach_longLine checks that a line longer than the buffer, made small
+// for an input that says it holds little, is still read whole.
+func TestEach_longLine(t *testing.T) {
+	long := `{"a": "` + strings.Repeat("x", 200<<10) + `"}`
+	tests := []struct {
+		name   string
+		r      io.Reader
+		reason string
+	}{
+		{"said less", sizedReader{bytes.NewReader([]byte(long + "\n{}\n")), 10}, "an input that grew after its size was taken"},
+		{"small bufio", bufio.NewReaderSize(strings.NewReader(long+"\n{}\n"), 16), "a reader with the smallest buffer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []int
+			err := jsonl.Each(tt.r, func(line []byte, n int) error {
+				got = append(got, len(line))
+				return nil
+			})
+			if err != nil || len(got) != 2 || got[0] != len(long) || got[1] != 2 {
+				t.Errorf("lines of %v bytes, %v; want [%d 2] (%s)", got, err, len(long), tt.reason)
+			}
+		})
+	}
+}
+
+// sizedReader says it holds size bytes, whatever it holds.
+type sizedReader struct {
+	*bytes.Reader
+	size int64
+}
+
+func (r sizedReader) Size() int64 { return r.size }

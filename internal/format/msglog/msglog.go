@@ -133,7 +133,7 @@ func BufferSize(r io.Reader) int {
 	if !ok || s.Size() < 0 || s.Size() >= 1<<20 {
 		return 1 << 20
 	}
-	return max(int(s.Size())+1, 64<<10) // jsonl.Each reads on with 64 KiB
+	return int(s.Size()) + 1 // jsonl.Each reads on with this buffer
 }
 
 // Pending gathers the messages a file gives one per line into one
