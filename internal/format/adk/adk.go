@@ -89,6 +89,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
@@ -101,10 +102,15 @@ type evalSetFormat struct{}
 
 func (evalSetFormat) Name() string { return "adk-evalset" }
 
-func (evalSetFormat) Sniff(head []byte) error {
+func (x evalSetFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (evalSetFormat) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	switch sniff.First(head) {
 	case '{':
-		keys := sniff.Keys(head)
+		keys := h.Keys()
 		if sniff.HasKey(keys, "eval_set_id", "eval_cases", "evalSetId", "evalCases") {
 			return nil
 		}
@@ -182,11 +188,16 @@ type sessionFormat struct{}
 
 func (sessionFormat) Name() string { return "adk-session" }
 
-func (sessionFormat) Sniff(head []byte) error {
+func (x sessionFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (sessionFormat) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	var keys []string
 	switch sniff.First(head) {
 	case '{':
-		keys = sniff.Keys(head)
+		keys = h.Keys()
 	case '[':
 		keys = sniff.FirstElementKeys(head)
 	default:

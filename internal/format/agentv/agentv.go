@@ -59,14 +59,20 @@ type format struct{}
 
 func (format) Name() string { return "agentv" }
 
-func (format) Sniff(head []byte) error {
+func (x format) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (format) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not a JSON object"}
 	}
-	first := sniff.FirstLine(head)
-	keys := sniff.Keys(first)
-	if !json.Valid(first) {
-		keys = sniff.Keys(head)
+	// The keys of the first line when it is a whole value, else of the
+	// head: a one-line head is both.
+	keys := h.FirstLineKeys()
+	if !h.OneLine() && !json.Valid(sniff.FirstLine(head)) {
+		keys = h.Keys()
 	}
 	if sniff.HasKey(keys, "output", "output_messages") {
 		if sniff.Contains(head, "tool_calls") || sniff.Contains(head, "role") || sniff.HasKey(keys, "token_usage", "cost_usd") {
@@ -74,7 +80,7 @@ func (format) Sniff(head []byte) error {
 		}
 		return &trajeval.SniffError{Closeness: 60, Why: `has "output" but no messages with role or tool_calls`}
 	}
-	if transcriptRow(first) {
+	if transcriptKeys(h.FirstLineKeys()) {
 		return nil
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no "output" or "output_messages" key`}

@@ -44,8 +44,10 @@ type row struct {
 }
 
 // transcriptRow reports whether a line is a transcript row.
-func transcriptRow(line []byte) bool {
-	keys := sniff.Keys(line)
+func transcriptRow(line []byte) bool { return transcriptKeys(sniff.Keys(line)) }
+
+// transcriptKeys reports whether keys, a line's, are a transcript row's.
+func transcriptKeys(keys []string) bool {
 	return sniff.HasKey(keys, "message_index") && sniff.HasKey(keys, "test_id") && sniff.HasKey(keys, "role") &&
 		!sniff.HasKey(keys, "output", "output_messages")
 }

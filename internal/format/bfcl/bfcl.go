@@ -54,6 +54,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/plural"
@@ -68,11 +69,16 @@ type format struct{}
 
 func (format) Name() string { return "bfcl" }
 
-func (format) Sniff(head []byte) error {
+func (x format) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (format) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not JSON Lines of objects"}
 	}
-	keys := sniff.Keys(sniff.FirstLine(head))
+	keys := h.FirstLineKeys()
 	if sniff.HasKey(keys, "id") && sniff.HasKey(keys, "result") && !sniff.HasKey(keys, "ground_truth") {
 		return nil
 	}

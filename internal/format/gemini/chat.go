@@ -68,7 +68,12 @@ type chatFormat struct{}
 
 func (chatFormat) Name() string { return "gemini-chat" }
 
-func (chatFormat) Sniff(head []byte) error {
+func (x chatFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (chatFormat) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	switch sniff.First(head) {
 	case '[':
 		keys := sniff.FirstElementKeys(head)
@@ -80,7 +85,7 @@ func (chatFormat) Sniff(head []byte) error {
 	default:
 		return &trajeval.SniffError{Why: "not a JSON object or list"}
 	}
-	keys := sniff.Keys(head)
+	keys := h.Keys()
 	if sniff.HasKey(keys, "sessionId") && sniff.HasKey(keys, "projectHash") {
 		return nil
 	}

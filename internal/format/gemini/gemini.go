@@ -69,11 +69,16 @@ type format struct{}
 
 func (format) Name() string { return "gemini-cli" }
 
-func (format) Sniff(head []byte) error {
+func (x format) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (format) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not JSON Lines of objects"}
 	}
-	if keys := sniff.Keys(head); sniff.HasKey(keys, "response") && sniff.HasKey(keys, "stats") {
+	if keys := h.Keys(); sniff.HasKey(keys, "response") && sniff.HasKey(keys, "stats") {
 		return &trajeval.SniffError{Closeness: 60, Why: "this looks like Gemini CLI's --output-format json, which holds the answer and counts of calls but no calls: " +
 			"record with --output-format stream-json, or read the session Gemini CLI saved in ~/.gemini/tmp/<project hash>/chats"}
 	}

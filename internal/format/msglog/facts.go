@@ -24,11 +24,16 @@ import (
 //     decoded text is at most 64 bytes.
 type Facts map[string]bool
 
-// Head is a file's head and its facts, read once (when first asked)
-// however many formats sniff it.
+// Head is a file's head and what the formats sniff of it (its facts, its
+// top-level keys), each read once, when first asked, however many formats
+// sniff it.
 type Head struct {
 	b     []byte
 	facts Facts
+	// keys and firstKeys are sniff.Keys of the head and of its first
+	// line, when read bit 0 and bit 1 are set.
+	keys, firstKeys []string
+	read            uint8
 }
 
 // NewHead returns the Head of b, a possibly cut-off start of a file.
@@ -44,6 +49,38 @@ func (h *Head) Facts() Facts {
 		h.facts = SniffFacts(h.b)
 	}
 	return h.facts
+}
+
+// Keys returns sniff.Keys of the head: the top-level keys of the JSON
+// object it starts with. The slice is shared: read it, do not change it.
+func (h *Head) Keys() []string {
+	if h.read&1 == 0 {
+		h.keys, h.read = sniff.Keys(h.b), h.read|1
+		if h.OneLine() {
+			// The head is its first line: the keys are the same.
+			h.firstKeys, h.read = h.keys, h.read|2
+		}
+	}
+	return h.keys
+}
+
+// FirstLineKeys returns sniff.Keys of the head's first line (see
+// sniff.FirstLine), shared as Keys's are.
+func (h *Head) FirstLineKeys() []string {
+	if h.read&2 == 0 {
+		h.firstKeys, h.read = sniff.Keys(sniff.FirstLine(h.b)), h.read|2
+		if h.OneLine() {
+			h.keys, h.read = h.firstKeys, h.read|1
+		}
+	}
+	return h.firstKeys
+}
+
+// OneLine reports whether the head, white space around it aside, is one
+// line: its first line is then all of it, as in a small JSON Lines file of
+// one record, and what is read of either is read of both.
+func (h *Head) OneLine() bool {
+	return bytes.IndexByte(bytes.TrimSpace(h.b), '\n') < 0
 }
 
 // A HeadSniffer is a format whose sniffing reads a Head, so that a head's

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // TestSniffFacts compares SniffFacts with refFacts, encoding/json's
@@ -142,5 +143,69 @@ func BenchmarkSniffFacts(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		msglog.SniffFacts(head)
+	}
+}
+
+// TestHead_Keys checks that a Head's keys are sniff.Keys of the head and
+// of its first line, read once: every format that sniffs a file asks, and
+// a suite may give each of 10,000 cases a file of its own.
+func TestHead_Keys(t *testing.T) {
+	tests := []struct {
+		name, head string
+		reason     string
+	}{
+		{"one line", `{"id":"a","output":[{"role":"user"}]}` + "\n", "a trace file of one record: its first line is the head"},
+		{"blank around", "\n \r\n\t" + `{"id":"a","output":[]}` + " \r\n\n", "white space around one line is still one line"},
+		{"lines", `{"id":"a","output":[]}` + "\n" + `{"id":"b","cost_usd":1}` + "\n", "two records: the head's keys stop at the first"},
+		{"pretty", "{\n  \"id\": \"a\",\n  \"output\": []\n}\n", "a pretty-printed object: its first line has no key"},
+		{"cut", `{"id":"a","output":[{"role":"us`, "a head cut off in a value keeps the keys before it"},
+		{"bom", "\xef\xbb\xbf" + `{"a":1}`, "a byte order mark before the object"},
+		{"not an object", `[{"a":1}]`, "no keys"},
+		{"empty", "", "no keys"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := []byte(tt.head)
+			wantKeys, wantFirst := sniff.Keys(b), sniff.Keys(sniff.FirstLine(b))
+			// Asked in either order, the same answers.
+			for _, keysFirst := range []bool{true, false} {
+				h := msglog.NewHead(b)
+				var keys, first []string
+				if keysFirst {
+					keys, first = h.Keys(), h.FirstLineKeys()
+				} else {
+					first, keys = h.FirstLineKeys(), h.Keys()
+				}
+				if !slices.Equal(keys, wantKeys) || !slices.Equal(first, wantFirst) {
+					t.Errorf("Keys %q, FirstLineKeys %q; want %q, %q (%s)", keys, first, wantKeys, wantFirst, tt.reason)
+				}
+			}
+		})
+	}
+}
+
+// TestHead_Keys_once checks that a head's keys are read once: asked again,
+// or asked for the first line of a one-line head, they allocate nothing.
+func TestHead_Keys_once(t *testing.T) {
+	tests := []struct {
+		name, head string
+		ask        func(h *msglog.Head)
+		reason     string
+	}{
+		{"keys again", "{\"a\":1}\n{\"b\":2}\n", func(h *msglog.Head) { h.Keys() }, "the head's keys are kept"},
+		{"first line again", "{\"a\":1}\n{\"b\":2}\n", func(h *msglog.Head) { h.FirstLineKeys() }, "the first line's keys are kept"},
+		{"one line, keys then first", `{"a":1,"b":[2]}` + "\n", func(h *msglog.Head) { h.FirstLineKeys() }, "a one-line head's keys are its first line's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := msglog.NewHead([]byte(tt.head))
+			h.Keys()
+			if strings.Contains(tt.name, "again") {
+				tt.ask(h)
+			}
+			if n := testing.AllocsPerRun(10, func() { tt.ask(h) }); n != 0 {
+				t.Errorf("%v allocations, want none (%s)", n, tt.reason)
+			}
+		})
 	}
 }

@@ -180,6 +180,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
@@ -196,11 +197,16 @@ type jsonFormat struct{}
 
 func (jsonFormat) Name() string { return "otlp" }
 
-func (jsonFormat) Sniff(head []byte) error {
+func (x jsonFormat) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (jsonFormat) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not a JSON object"}
 	}
-	keys := sniff.Keys(head)
+	keys := h.Keys()
 	switch {
 	case sniff.HasKey(keys, "resourceSpans", "resource_spans"):
 		return nil

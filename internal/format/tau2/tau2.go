@@ -65,6 +65,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
@@ -76,11 +77,16 @@ type format struct{}
 
 func (format) Name() string { return "tau2" }
 
-func (format) Sniff(head []byte) error {
+func (x format) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (format) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
 	if sniff.First(head) != '{' {
 		return &trajeval.SniffError{Why: "not a JSON object"}
 	}
-	keys := sniff.Keys(head)
+	keys := h.Keys()
 	switch {
 	case sniff.HasKey(keys, "simulations") && sniff.HasKey(keys, "info", "tasks"):
 		return nil

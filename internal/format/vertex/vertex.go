@@ -57,6 +57,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/pylit"
@@ -76,8 +77,13 @@ const (
 	Reference = "reference_trajectory"
 )
 
-func (format) Sniff(head []byte) error {
-	keys := sniff.Keys(sniff.FirstLine(head))
+func (x format) Sniff(head []byte) error { return x.SniffHead(msglog.NewHead(head)) }
+
+// SniffHead is Sniff reading the keys of a head that other formats
+// read too (see msglog.HeadSniffer).
+func (format) SniffHead(h *msglog.Head) error {
+	head := h.Bytes()
+	keys := h.FirstLineKeys()
 	if keys == nil && CSVHeader(head) != nil {
 		return nil
 	}
