@@ -439,14 +439,19 @@ func (p *Parser) numberEnd() bool {
 // and values of a record ("call_7", "doc-10") must not share slots.
 func slot(b []byte, kind int) int {
 	h := uint64(len(b))<<8 | uint64(kind)
-	if len(b) >= 8 {
-		h ^= binary.LittleEndian.Uint64(b) * 0xff51afd7ed558ccd
-		h ^= binary.LittleEndian.Uint64(b[len(b)-8:]) * 0xc4ceb9fe1a85ec53
-	} else {
-		for _, c := range b {
-			h = h*31 + uint64(c)
-		}
+	// Two loads that overlap when b is short cover all of it: every byte
+	// of a text of up to 16 bytes counts, with no loop over them.
+	var lo, hi uint64
+	switch n := len(b); {
+	case n >= 8:
+		lo, hi = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 4:
+		lo, hi = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	default:
+		lo, hi = uint64(b[0]), uint64(b[n/2])<<8|uint64(b[n-1])
 	}
+	h ^= lo * 0xff51afd7ed558ccd
+	h ^= hi * 0xc4ceb9fe1a85ec53
 	return int(h * 0x9e3779b97f4a7c15 >> 56)
 }
 
@@ -499,26 +504,9 @@ func (p *Parser) hit(i, w int) any {
 func (p *Parser) Value() (any, bool) {
 	switch c := p.Peek(); c {
 	case '{':
-		m := map[string]any{}
-		ok := p.Object(func(key []byte) bool {
-			k := p.intern(key)
-			v, ok := p.Value()
-			m[k] = v
-			return ok
-		})
-		return m, ok
+		return p.object()
 	case '[':
-		base := len(p.elems)
-		ok := p.Array(func() bool {
-			v, ok := p.Value()
-			p.elems = append(p.elems, v)
-			return ok
-		})
-		a := make([]any, len(p.elems)-base)
-		copy(a, p.elems[base:])
-		clear(p.elems[base:]) // keep no value alive
-		p.elems = p.elems[:base]
-		return a, ok
+		return p.array()
 	case '"':
 		if p.Peek() != '"' {
 			return nil, false
@@ -544,6 +532,89 @@ func (p *Parser) Value() (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// object is Value for an object, read here rather than through Object:
+// a member costs no call of a closure, and most of a trace's values are
+// small objects.
+func (p *Parser) object() (any, bool) {
+	m := map[string]any{}
+	p.pos++ // the brace
+	if p.depth++; p.depth > maxDepth {
+		return m, false
+	}
+	if p.Peek() == '}' {
+		p.pos++
+		p.depth--
+		return m, true
+	}
+	for {
+		if p.Peek() != '"' {
+			return m, false
+		}
+		key, ok := p.raw()
+		if !ok || p.Peek() != ':' {
+			return m, false
+		}
+		p.pos++
+		k := p.intern(key)
+		v, ok := p.Value()
+		if !ok {
+			return m, false
+		}
+		m[k] = v
+		switch p.Peek() {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return m, true
+		default:
+			return m, false
+		}
+	}
+}
+
+// array is Value for an array: its elements gather on p.elems, so that
+// it is allocated once, at its length.
+func (p *Parser) array() (any, bool) {
+	base := len(p.elems)
+	ok := p.arrayElems()
+	a := make([]any, len(p.elems)-base)
+	copy(a, p.elems[base:])
+	clear(p.elems[base:]) // keep no value alive
+	p.elems = p.elems[:base]
+	return a, ok
+}
+
+func (p *Parser) arrayElems() bool {
+	p.pos++ // the bracket
+	if p.depth++; p.depth > maxDepth {
+		return false
+	}
+	if p.Peek() == ']' {
+		p.pos++
+		p.depth--
+		return true
+	}
+	for {
+		v, ok := p.Value()
+		if !ok {
+			return false
+		}
+		p.elems = append(p.elems, v)
+		switch p.Peek() {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // Skip reads a value and drops it, checking it as Value does.
