@@ -145,6 +145,143 @@ func (p *Parser) Object(member func(key []byte) bool) bool {
 	}
 }
 
+// Keys are the names an object's members mostly have, for ObjectKeys:
+// plain ASCII names of at most 15 bytes, no two alike, in the order they
+// are usually written.
+type Keys struct {
+	names []string
+	words []keyWords
+}
+
+// keyWords are a name's bytes with its closing quote, n of them (0 for a
+// name never compared by its bytes): the first eight under mask, and the
+// last eight when there are more.
+type keyWords struct {
+	first, last, mask uint64
+	n                 int
+}
+
+// NewKeys returns the Keys of names. A name past 15 bytes, or holding a
+// quote, a backslash or a byte that is not printable ASCII, is still
+// found, by Object's reading.
+func NewKeys(names ...string) *Keys {
+	k := &Keys{names: names}
+	for _, n := range names {
+		q := []byte(n + `"`)
+		var w keyWords
+		switch {
+		case !plainName(n) || len(q) > 16:
+			// never compared by its bytes
+		case len(q) < 8:
+			w = keyWords{mask: 1<<(8*len(q)) - 1, n: len(q)}
+			w.first = binary.LittleEndian.Uint64(append(q, make([]byte, 8-len(q))...))
+		default:
+			w = keyWords{mask: ^uint64(0), n: len(q)}
+			w.first, w.last = binary.LittleEndian.Uint64(q), binary.LittleEndian.Uint64(q[len(q)-8:])
+		}
+		k.words = append(k.words, w)
+	}
+	return k
+}
+
+func plainName(n string) bool {
+	for i := range len(n) {
+		if c := n[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return n != ""
+}
+
+// ObjectKeys is Object for an object whose keys are mostly among keys:
+// member gets a key's index in keys (and a nil key), or -1 and any other
+// key. Each key is
+// first compared, by its bytes, with the one that follows the last key
+// found, then with the others, so that the names of keys are read
+// without scanning them, and in the order of keys with one comparison
+// each; a key written otherwise (escaped, or another) is read as Object
+// reads it. member sees the same keys either way.
+func (p *Parser) ObjectKeys(keys *Keys, member func(i int, key []byte) bool) bool {
+	if p.Peek() != '{' {
+		return false
+	}
+	p.pos++
+	if p.depth++; p.depth > maxDepth {
+		return false
+	}
+	if p.Peek() == '}' {
+		p.pos++
+		p.depth--
+		return true
+	}
+	next := 0 // the key compared first
+	for {
+		if p.Peek() != '"' {
+			return false
+		}
+		i := p.known(keys, next)
+		var key []byte // nil for a key of keys
+		if i >= 0 {
+			p.pos += keys.words[i].n + 1
+		} else {
+			var ok bool
+			if key, ok = p.raw(); !ok {
+				return false
+			}
+			for j, k := range keys.names {
+				if string(key) == k {
+					i = j
+					break
+				}
+			}
+		}
+		if p.Peek() != ':' {
+			return false
+		}
+		p.pos++
+		if i >= 0 {
+			if next = i + 1; next == len(keys.names) {
+				next = 0
+			}
+		}
+		if !member(i, key) {
+			return false
+		}
+		switch p.Peek() {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// known returns the index of the name in keys that the string at pos is,
+// compared by its bytes, from next on; -1 if none is.
+func (p *Parser) known(keys *Keys, next int) int {
+	start := p.pos + 1
+	if start+16 > len(p.data) {
+		return -1 // near the end: read as Object does
+	}
+	d := p.data[start : start+16]
+	w := binary.LittleEndian.Uint64(d)
+	words := keys.words
+	for n, j := 0, next; n < len(words); n++ {
+		k := &words[j]
+		if w&k.mask == k.first && k.n != 0 && (k.n <= 8 || binary.LittleEndian.Uint64(d[k.n-8:]) == k.last) {
+			return j
+		}
+		if j++; j == len(words) {
+			j = 0
+		}
+	}
+	return -1
+}
+
 // Array reads an array, calling elem for each element, which reads it.
 func (p *Parser) Array(elem func() bool) bool {
 	if p.Peek() != '[' {

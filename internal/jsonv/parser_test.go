@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -289,4 +290,99 @@ func TestParser_Value_boxedAgain(t *testing.T) {
 	if n := testing.AllocsPerRun(10, read); n > 2 {
 		t.Errorf("reading 42 short strings again: %v allocations, want 2 (the array and its interface)", n)
 	}
+}
+
+// objectKeys reads the object of data with ObjectKeys over names,
+// skipping each value, and returns the keys member saw (its name for a
+// key of names) and whether all went well.
+func objectKeys(data []byte, keys *jsonv.Keys, names []string) ([]string, bool) {
+	var p jsonv.Parser
+	p.Reset(data)
+	var got []string
+	ok := p.ObjectKeys(keys, func(i int, key []byte) bool {
+		if i >= 0 {
+			got = append(got, names[i])
+		} else {
+			got = append(got, "?"+string(key))
+		}
+		return p.Skip()
+	})
+	return got, ok && p.End()
+}
+
+// objectRef is objectKeys read with Object, the key's index found by its
+// unescaped text.
+func objectRef(data []byte, names []string) ([]string, bool) {
+	var p jsonv.Parser
+	p.Reset(data)
+	var got []string
+	ok := p.Object(func(key []byte) bool {
+		k := "?" + string(key)
+		for _, n := range names {
+			if n == string(key) {
+				k = n
+				break
+			}
+		}
+		got = append(got, k)
+		return p.Skip()
+	})
+	return got, ok && p.End()
+}
+
+// objectNames are the names FuzzParser_ObjectKeys and TestParser_ObjectKeys
+// read with: short and long, one a prefix of another, and two that are
+// never compared by their bytes (too long; an escape).
+var objectNames = []string{"id", "ids", "tool", "start_time", "duration_ms", "a_name_of_15_by", "a_name_of_sixteen", `q"uote`, ""}
+
+// TestParser_ObjectKeys checks that ObjectKeys hands on the keys Object
+// does, found by their bytes or read, in order or not.
+func TestParser_ObjectKeys(t *testing.T) {
+	tests := []struct {
+		name, data string
+		reason     string
+	}{
+		{"in order", `{"id":1,"ids":2,"tool":"x","start_time":"t","duration_ms":3}`, "each key the one after the last"},
+		{"out of order", `{"duration_ms":3,"tool":"x","id":1,"start_time":"t"}`, "each key compared with the others"},
+		{"prefix", `{"ids":1,"id":2}`, "a name that starts another is not taken for it"},
+		{"escaped", `{"\u0069d":1,"to\u006fl":2}`, "escaped keys read and found by their text"},
+		{"other keys", `{"x":1,"idx":2,"Id":3,"tool ":4}`, "keys like a name are other keys"},
+		{"15 and 16 bytes", `{"a_name_of_15_by":1,"a_name_of_sixteen":2}`, "the longest name compared by bytes, and one past it"},
+		{"quote and empty", `{"q\"uote":1,"":2}`, "names never compared by bytes still found"},
+		{"repeated", `{"id":1,"id":2}`, "a key given twice is handed on twice"},
+		{"near the end", `{"x":0,"id":1}`, "fewer than 16 bytes left: read as Object reads"},
+		{"white space", "{ \"id\" : 1 ,\n\t\"tool\"\t:\"x\" }", "space around keys and colons"},
+		{"empty", `{}`, "no members"},
+		{"cut key", `{"id":1,"too`, "a key cut off"},
+		{"cut after key", `{"start_time"`, "no colon"},
+		{"no colon", `{"id" 1}`, "a key without its colon"},
+		{"bad utf-8 key", "{\"i\xffd\":1,\"id\":2}", "invalid UTF-8 in a key is refused, as Object refuses it"},
+		{"control in key", "{\"id\x01\":1}", "a raw control character"},
+		{"not an object", `["id"]`, "an array"},
+	}
+	keys := jsonv.NewKeys(objectNames...)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := objectKeys([]byte(tt.data), keys, objectNames)
+			want, wok := objectRef([]byte(tt.data), objectNames)
+			if ok != wok || ok && !slices.Equal(got, want) {
+				t.Errorf("ObjectKeys: %q, %v; Object: %q, %v (%s)", got, ok, want, wok, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzParser_ObjectKeys checks ObjectKeys against Object on any input.
+func FuzzParser_ObjectKeys(f *testing.F) {
+	for _, s := range []string{`{"id":1,"tool":"x","start_time":"t","duration_ms":3}`, `{"\u0069d":1,"idx":2}`, `{"a_name_of_15_by":1,"q\"uote":2,"":3}`} {
+		f.Add([]byte(s))
+	}
+	keys := jsonv.NewKeys(objectNames...)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := objectKeys(data, keys, objectNames)
+		want, wok := objectRef(data, objectNames)
+		if ok != wok || ok && !slices.Equal(got, want) {
+			t.Fatalf("%q: ObjectKeys %q, %v; Object %q, %v", data, got, ok, want, wok)
+		}
+	})
 }

@@ -27,39 +27,31 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
-	var seen uint8
+	var seen uint16
 	var nums *recordNumbers // made for the record's first number
-	ok = p.Object(func(key []byte) bool {
-		var bit uint8
+	ok = p.ObjectKeys(recordNames, func(i int, key []byte) bool {
 		var ok bool
-		switch string(key) {
-		case "id":
-			bit = 1
+		switch i {
+		case fieldID:
 			r.ID, ok = p.Value()
-		case "output":
-			bit = 2
+		case fieldOutput:
 			r.Output, ok = d.messages(true)
-		case "output_messages":
-			bit = 4
+		case fieldOutputMessages:
 			r.OutputMessages, ok = d.messages(false)
-		case "token_usage":
-			bit = 8
+		case fieldTokenUsage:
 			r.TokenUsage, ok = fastUsage(p, &nums)
-		case "cost_usd":
-			bit = 16
+		case fieldCost:
 			r.CostUSD, ok = fastFloat(p, &nums, 0)
-		case "duration_ms":
-			bit = 32
+		case fieldDuration:
 			r.DurationMS, ok = fastFloat(p, &nums, 1)
-		case "test_id":
-			bit = 64
+		case fieldTestID:
 			r.TestID, ok = p.Value()
-		case "schema_version":
-			bit = 128
+		case fieldSchema:
 			ok = fastName(p, &r.SchemaVersion)
 		default:
 			return !folds(key, recordKeys) && p.Skip()
 		}
+		bit := uint16(1) << i
 		if seen&bit != 0 {
 			return false
 		}
@@ -69,11 +61,56 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	return r, ok && p.End()
 }
 
+// The fields of each object, listed in the order AgentV writes them, so
+// that jsonv's ObjectKeys finds each key by its bytes (see there); the
+// constants are their places in the lists.
 var (
-	recordKeys  = []string{"id", "output", "output_messages", "token_usage", "cost_usd", "duration_ms", "test_id", "schema_version"}
-	messageKeys = []string{"role", "name", "content", "tool_calls"}
-	callKeys    = []string{"tool", "input", "output", "id", "status", "error", "start_time", "end_time", "timestamp", "duration_ms"}
+	recordKeys  = []string{"id", "output", "token_usage", "cost_usd", "duration_ms", "output_messages", "test_id", "schema_version"}
+	messageKeys = []string{"role", "tool_calls", "content", "name"}
+	callKeys    = []string{"tool", "id", "input", "output", "status", "error", "start_time", "end_time", "timestamp", "duration_ms"}
 	usageKeys   = []string{"input", "output", "total"}
+
+	recordNames  = jsonv.NewKeys(recordKeys...)
+	messageNames = jsonv.NewKeys(messageKeys...)
+	callNames    = jsonv.NewKeys(callKeys...)
+	usageNames   = jsonv.NewKeys(usageKeys...)
+)
+
+const (
+	fieldID = iota
+	fieldOutput
+	fieldTokenUsage
+	fieldCost
+	fieldDuration
+	fieldOutputMessages
+	fieldTestID
+	fieldSchema
+)
+
+const (
+	messageRole = iota
+	messageToolCalls
+	messageContent
+	messageName
+)
+
+const (
+	callTool = iota
+	callID
+	callInput
+	callOutput
+	callStatus
+	callError
+	callStart
+	callEnd
+	callTimestamp
+	callDuration
+)
+
+const (
+	usageInput = iota
+	usageOutput
+	usageTotal
 )
 
 // folds reports whether key is one of keys but for case: encoding/json
@@ -109,26 +146,22 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	}
 	ok := p.Array(func() bool {
 		var m message
-		var seen uint8
-		ok := p.Object(func(key []byte) bool {
-			var bit uint8
+		var seen uint16
+		ok := p.ObjectKeys(messageNames, func(i int, key []byte) bool {
 			ok := true
-			switch string(key) {
-			case "role":
-				bit = 1
+			switch i {
+			case messageRole:
 				ok = fastName(p, &m.Role)
-			case "name":
-				bit = 2
+			case messageName:
 				ok = fastName(p, &m.Name)
-			case "content":
-				bit = 4
+			case messageContent:
 				m.Content, ok = p.Value()
-			case "tool_calls":
-				bit = 8
+			case messageToolCalls:
 				m.ToolCalls, ok = d.toolCalls()
 			default:
 				return !folds(key, messageKeys) && p.Skip()
 			}
+			bit := uint16(1) << i
 			if seen&bit != 0 {
 				return false
 			}
@@ -157,43 +190,33 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		d.calls = append(d.calls, toolCall{})
 		c := &d.calls[len(d.calls)-1]
 		var seen uint16
-		ok := p.Object(func(key []byte) bool {
-			var bit uint16
+		ok := p.ObjectKeys(callNames, func(i int, key []byte) bool {
 			ok := true
-			switch string(key) {
-			case "tool":
-				bit = 1
+			switch i {
+			case callTool:
 				ok = fastName(p, &c.Tool)
-			case "input":
-				bit = 2
+			case callInput:
 				c.Input, ok = p.Value()
-			case "output":
-				bit = 4
+			case callOutput:
 				c.Output, ok = p.Value()
-			case "id":
-				bit = 8
+			case callID:
 				c.ID, ok = p.Value()
-			case "status":
-				bit = 16
+			case callStatus:
 				ok = fastName(p, &c.Status)
-			case "error":
-				bit = 32
+			case callError:
 				c.Error, ok = p.Value()
-			case "start_time":
-				bit = 64
+			case callStart:
 				ok = d.stamp(c, 0, &c.StartTime)
-			case "end_time":
-				bit = 128
+			case callEnd:
 				ok = d.stamp(c, 1, &c.EndTime)
-			case "timestamp":
-				bit = 256
+			case callTimestamp:
 				ok = d.stamp(c, 2, &c.Timestamp)
-			case "duration_ms":
-				bit = 512
+			case callDuration:
 				c.DurationMS, ok = d.float()
 			default:
 				return !folds(key, callKeys) && p.Skip()
 			}
+			bit := uint16(1) << i
 			if seen&bit != 0 {
 				return false
 			}
@@ -227,23 +250,20 @@ func fastUsage(p *jsonv.Parser, nums **recordNumbers) (*tokenUsage, bool) {
 		return nil, true
 	}
 	u := &get(nums).usage
-	var seen uint8
-	ok := p.Object(func(key []byte) bool {
-		var bit uint8
+	var seen uint16
+	ok := p.ObjectKeys(usageNames, func(i int, key []byte) bool {
 		var ok bool
-		switch string(key) {
-		case "input":
-			bit = 1
+		switch i {
+		case usageInput:
 			u.Input, ok = fastInt(p, nums, 0)
-		case "output":
-			bit = 2
+		case usageOutput:
 			u.Output, ok = fastInt(p, nums, 1)
-		case "total":
-			bit = 4
+		case usageTotal:
 			u.Total, ok = fastInt(p, nums, 2)
 		default:
 			return !folds(key, usageKeys) && p.Skip()
 		}
+		bit := uint16(1) << i
 		if seen&bit != 0 {
 			return false
 		}

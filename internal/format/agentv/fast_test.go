@@ -27,6 +27,9 @@ func TestFastDecode(t *testing.T) {
 		{"key twice", `{"output": [], "output": [{"role": "user"}]}`, false, "encoding/json merges a second list into the first"},
 		{"wrong type", `{"output": [{"role": 1}]}`, false, "a type error is encoding/json's to report"},
 		{"fractional tokens", `{"output": [], "token_usage": {"input": 1.5}}`, false, "not an integer"},
+		{"bench order", `{"id":"case-1","output":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"tool":"grep","id":"call_1","input":{"id":"doc-1"},"output":{"ok":true},"status":"ok","start_time":"2026-01-01T00:00:00.066Z","end_time":"2026-01-01T00:00:00.090Z","duration_ms":24}]}],"token_usage":{"input":1193,"output":200},"cost_usd":0.01,"duration_ms":3000}`, true, "keys in the order AgentV writes them, each found by its bytes"},
+		{"escaped keys", `{"\u0069d":"c1","outp\u0075t":[{"r\u006fle":"assistant","tool_calls":[{"t\u006fol":"x","start\u005ftime":"2025-01-01T00:00:00Z"}]}]}`, true, "escaped keys read as the names they spell"},
+		{"escaped key twice", `{"output": [], "outp\u0075t": [{"role": "user"}]}`, false, "a key twice, once escaped, is still twice"},
 		{"not an object", `null`, false, "encoding/json reads null as an empty record"},
 		{"cut off", `{"output": [`, false, "damage is encoding/json's to place"},
 	}
