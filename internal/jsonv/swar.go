@@ -25,6 +25,22 @@ func below(x uint64, n byte) uint64 { return (x - lows*uint64(n)) &^ x & highs }
 
 func equal(x uint64, c byte) uint64 { return below(x^(lows*uint64(c)), 1) }
 
+// PlainEnd is plainEnd, for the scanners of other packages.
+func PlainEnd(d []byte, i int) (end int, wide bool) { return plainEnd(d, i) }
+
+// ASCII reports whether every byte of b is below 0x80, eight at a time.
+func ASCII(b []byte) bool {
+	var high uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		high |= binary.LittleEndian.Uint64(b[i:])
+	}
+	for ; i < len(b); i++ {
+		high |= uint64(b[i])
+	}
+	return high&highs == 0
+}
+
 // plainEnd returns the index of the first byte from i that ends or
 // escapes a JSON string (a quote, a backslash) or may not stand in one (a
 // control character), or len(d); and whether a byte of 0x80 or more came

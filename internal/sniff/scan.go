@@ -5,6 +5,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // The JSON scanning below reads as encoding/json does, and is tested
@@ -21,6 +23,15 @@ const maxDepth = 10000
 func ScanString(b []byte) (n int, plain, ok bool) {
 	plain = true
 	for i := 1; i < len(b); i++ {
+		// Runs of plain text are skipped a word at a time: only a quote,
+		// a backslash or a control character stops the scan.
+		end, wide := jsonv.PlainEnd(b, i)
+		if wide {
+			plain = false
+		}
+		if i = end; i == len(b) {
+			break
+		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, plain, true

@@ -13,6 +13,8 @@ package sniff
 
 import (
 	"bytes"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // First returns the first byte that is not white space (or a UTF-8 byte
@@ -134,10 +136,8 @@ func Contains(head []byte, key string) bool {
 // and no byte past ASCII (which case folding could match). It saves a
 // decoding that could find none of them.
 func MayHaveKey(b []byte, names ...string) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return true
-		}
+	if !jsonv.ASCII(b) {
+		return true
 	}
 	if bytes.Contains(b, []byte(`\u`)) {
 		return true
@@ -153,14 +153,26 @@ func MayHaveKey(b []byte, names ...string) bool {
 // containsFold reports whether b holds the lower-case ASCII name in any
 // case.
 func containsFold(b []byte, name string) bool {
+	// The places to compare are found by bytes.IndexByte (vector code),
+	// for the first letter in each case.
 	first := name[0]
-	for i := 0; i+len(name) <= len(b); i++ {
-		if b[i]|0x20 != first {
-			continue
+	if containsFrom(b, name, first) {
+		return true
+	}
+	return 'a' <= first && first <= 'z' && containsFrom(b, name, first-('a'-'A'))
+}
+
+// containsFold is containsFold at the places of b that start with c.
+func containsFrom(b []byte, name string, c byte) bool {
+	for off := 0; off+len(name) <= len(b); {
+		i := bytes.IndexByte(b[off:len(b)-len(name)+1], c)
+		if i < 0 {
+			return false
 		}
-		if asciiEqualFold(b[i:i+len(name)], name) {
+		if asciiEqualFold(b[off+i:off+i+len(name)], name) {
 			return true
 		}
+		off += i + 1
 	}
 	return false
 }
