@@ -39,6 +39,20 @@ func FastDecode(b []byte) (v any, ok bool) {
 	return v, true
 }
 
+// Valid reports whether b is one JSON value, white space around it
+// allowed, as json.Valid does. A Parser checks b first, a word of a string
+// at a time and with nothing allocated; only what it refuses (invalid
+// UTF-8, a lone surrogate, deep nesting, or not JSON at all) is checked by
+// json.Valid, whose answer it then is.
+func Valid(b []byte) bool {
+	p := parsers.Get().(*Parser)
+	p.Reset(b)
+	ok := p.Skip() && p.End()
+	p.Reset(nil) // keep no input alive
+	parsers.Put(p)
+	return ok || json.Valid(b)
+}
+
 // Decode reads one JSON value from b with exact numbers. JSON nested
 // deeper than MaxDepth is a *DepthError, found before encoding/json reads
 // it.

@@ -394,3 +394,48 @@ func ExampleParseMaybeJSON() {
 	// {"query":"weather"} true
 	// weather false
 }
+
+// TestValid checks Valid against json.Valid where the Parser and
+// encoding/json part: what the Parser refuses must still be judged as
+// json.Valid judges it.
+func TestValid(t *testing.T) {
+	tests := []struct {
+		name, in string
+		reason   string
+	}{
+		{"record", `{"id":"a","output":[{"role":"user","content":"hi"}],"n":-1.5e3}`, "a trace line"},
+		{"white space", " \t\r\n[1, {\"a\": null}] \n", "around and inside"},
+		{"invalid utf-8", "{\"a\":\"\xff\"}", "the Parser refuses it, json.Valid takes it"},
+		{"lone surrogate", `"\ud800"`, "the same for a lone surrogate"},
+		{"deep", strings.Repeat("[", 2000) + strings.Repeat("]", 2000), "past the Parser's depth, within encoding/json's"},
+		{"too deep", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), "past encoding/json's depth too"},
+		{"two values", `{} {}`, "one value only"},
+		{"cut", `{"a": [1, 2`, "cut off"},
+		{"empty", ``, "nothing"},
+		{"control", "\"a\x01\"", "a raw control character"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, want := jsonv.Valid([]byte(tt.in)), json.Valid([]byte(tt.in)); got != want {
+				t.Errorf("Valid = %v, json.Valid = %v (%s)", got, want, tt.reason)
+			}
+		})
+	}
+	// A valid record is checked without allocating.
+	line := []byte(`{"id":"a","output":[{"role":"assistant","tool_calls":[{"tool":"x","input":{"q":"y"}}]}]}`)
+	if n := testing.AllocsPerRun(10, func() { jsonv.Valid(line) }); n != 0 {
+		t.Errorf("Valid of a record: %v allocations, want none", n)
+	}
+}
+
+// FuzzValid checks Valid against json.Valid on any input.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x",null,true]}`, "\"\xff\"", `[1,]`, ` 0 `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := jsonv.Valid(data), json.Valid(data); got != want {
+			t.Fatalf("%q: Valid = %v, json.Valid = %v", data, got, want)
+		}
+	})
+}

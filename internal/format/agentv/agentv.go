@@ -71,7 +71,7 @@ func (format) SniffHead(h *msglog.Head) error {
 	// The keys of the first line when it is a whole value, else of the
 	// head: a one-line head is both.
 	keys := h.FirstLineKeys()
-	if !h.OneLine() && !json.Valid(sniff.FirstLine(head)) {
+	if !h.OneLine() && !jsonv.Valid(sniff.FirstLine(head)) {
 		keys = h.Keys()
 	}
 	if sniff.HasKey(keys, "output", "output_messages") {
@@ -164,7 +164,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		first = append(first, more...)
 	}
-	if t := bytes.TrimSpace(first); len(t) == 0 || !json.Valid(t) {
+	if t := bytes.TrimSpace(first); len(t) == 0 || !jsonv.Valid(t) {
 		rest, err := io.ReadAll(br)
 		if err != nil {
 			return jsonl.ReadError(in.Name, err)

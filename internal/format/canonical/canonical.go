@@ -72,6 +72,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
@@ -117,7 +118,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
 	}
 	f := &fast{}
-	if json.Valid(first) {
+	if jsonv.Valid(first) {
 		if err := f.read(in, first, lineNo, each); err != nil {
 			return err
 		}

@@ -61,7 +61,7 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		}
 		return fn(v, line, partial)
 	}
-	if json.Valid(sniff.FirstLine(head)) {
+	if jsonv.Valid(sniff.FirstLine(head)) {
 		err := jsonl.Each(br, func(b []byte, n int) error {
 			if err := ctx.Err(); err != nil {
 				return err

@@ -182,6 +182,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -225,7 +226,7 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	// A first line that ends within the head and is not a whole JSON value
 	// is the start of a pretty-printed document. A first line longer than
 	// the head is read as a line: JSON Lines has no length limit.
-	if i := bytes.IndexByte(head, '\n'); i >= 0 && !json.Valid(bytes.TrimSpace(head[:i])) {
+	if i := bytes.IndexByte(head, '\n'); i >= 0 && !jsonv.Valid(bytes.TrimSpace(head[:i])) {
 		if err := r.readDocument(ctx, br); err != nil {
 			return err
 		}
@@ -241,7 +242,7 @@ func (jsonFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		// control characters in strings. The line must be JSON first.
 		var td ptrace.Traces
 		err := errNotJSON
-		if json.Valid(line) {
+		if jsonv.Valid(line) {
 			td, err = u.UnmarshalTraces(line)
 		}
 		if err == nil && !hasSpans(td, line) {
