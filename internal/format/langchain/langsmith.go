@@ -35,16 +35,25 @@ func (runsFormat) SniffHead(h *msglog.Head) error {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
 	f := h.Facts()
-	for _, t := range []string{"tool", "llm", "chain", "retriever", "prompt", "parser", "embedding"} {
-		if f.Has("^run_type="+t, "runs>run_type="+t, "child_runs>run_type="+t, "post>run_type="+t) {
-			return nil
-		}
+	if f.Has(runTypeFacts...) {
+		return nil
 	}
 	if f.Has("*run_type") {
 		return &trajeval.SniffError{Closeness: 60, Why: "run_type values are not LangSmith's"}
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no LangSmith runs ("run_type")`}
 }
+
+// runTypeFacts are the facts (see msglog.Facts) of a LangSmith run type
+// where runs are found: at the top of a record, in a list of runs, among
+// a run's children, in a post.
+var runTypeFacts = func() []string {
+	var facts []string
+	for _, t := range []string{"tool", "llm", "chain", "retriever", "prompt", "parser", "embedding"} {
+		facts = append(facts, "^run_type="+t, "runs>run_type="+t, "child_runs>run_type="+t, "post>run_type="+t)
+	}
+	return facts
+}()
 
 type run struct {
 	f          map[string]any

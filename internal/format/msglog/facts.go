@@ -185,10 +185,13 @@ func (s *factScanner) key(raw []byte, plain bool) {
 	}
 	top := &s.frames[len(s.frames)-1]
 	top.cur = k
-	s.add(top.parent, ">", k, "", false)
-	s.add("", "*", k, "", false)
+	// "*key" is added with every "parent>key": when the second is there
+	// already, so is the first. Records alike repeat most keys.
+	if s.add(top.parent, ">", k, nil, false) {
+		s.add("", "*", k, nil, false)
+	}
 	if s.atRecord() {
-		s.add("", "^", k, "", false)
+		s.add("", "^", k, nil, false)
 	}
 }
 
@@ -204,15 +207,17 @@ func (s *factScanner) value(raw []byte, plain bool) {
 		return
 	}
 	top := &s.frames[len(s.frames)-1]
-	s.add(top.parent, ">", key, string(text), true)
-	s.add("", "*", key, string(text), true)
+	if s.add(top.parent, ">", key, text, true) {
+		s.add("", "*", key, text, true)
+	}
 	if s.atRecord() {
-		s.add("", "^", key, string(text), true)
+		s.add("", "^", key, text, true)
 	}
 }
 
-// add records the fact prefix+sep+key, and "="+value when hasValue.
-func (s *factScanner) add(prefix, sep, key, value string, hasValue bool) {
+// add records the fact prefix+sep+key, and "="+value when hasValue, and
+// reports whether it is new.
+func (s *factScanner) add(prefix, sep, key string, value []byte, hasValue bool) bool {
 	b := append(s.buf[:0], prefix...)
 	b = append(b, sep...)
 	b = append(b, key...)
@@ -221,9 +226,11 @@ func (s *factScanner) add(prefix, sep, key, value string, hasValue bool) {
 		b = append(b, value...)
 	}
 	s.buf = b
-	if !s.facts[string(b)] {
-		s.facts[string(b)] = true
+	if s.facts[string(b)] {
+		return false
 	}
+	s.facts[string(b)] = true
+	return true
 }
 
 func (s *factScanner) unquote(raw []byte, plain bool) []byte {
