@@ -2,6 +2,8 @@ package history_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -255,4 +257,55 @@ func FuzzParseRef(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOpen_migrateVersion5File: a SQLite file made by the migrations of
+// versions 1 to 5 as released (cases a table with a rowid), holding a run
+// of version 4 (rows of evaluators) and one of version 5, migrates to the
+// newest version: both runs read back as recorded, the rows of evaluators
+// included, and a new run records beside them. (A migration that rebuilds
+// cases must set those rows aside: dropping the old table deletes them by
+// their foreign key.)
+func TestOpen_migrateVersion5File(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	raw := rawDB(t, dsn)
+	names, err := filepath.Glob("migrations/sqlite/00[1-5]_*.sql")
+	if err != nil || len(names) != 5 {
+		t.Fatalf("the migrations of versions 1 to 5: %v, %v", names, err)
+	}
+	for i, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raw.Exec(string(data)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := raw.Exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at BIGINT NOT NULL); INSERT INTO schema_version VALUES ($1, 0)", i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if _, err := raw.Exec(`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldShape(t, dsn, 1, results())
+	v5Shape(t, dsn, 2, results())
+	raw.Close()
+
+	h := open(t, dsn)
+	if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
+		t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
+	}
+	id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
+	for _, run := range []int64{1, 2, id} {
+		got, err := h.Rows(t.Context(), run, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonl(t, got), jsonl(t, results()); g != w {
+			t.Errorf("run %d reads back otherwise than recorded\ngot:\n%s\nwant:\n%s", run, g, w)
+		}
+	}
 }

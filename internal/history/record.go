@@ -72,8 +72,16 @@ const (
 // (chunks of fewer values compress less).
 const MaxPending = 256
 
-// maxBatch is the most results one transaction holds.
-const maxBatch = 256
+// maxBatch is the most results one transaction holds, and batchEvery how
+// long the first result of a batch waits for others before the batch is
+// written. Each transaction costs the pages it rewrites (the last page of
+// each B-tree, the run's row) and a chunk of each kind begun again: one a
+// few hundred results wrote half as many bytes again to the database's
+// log as the results themselves.
+const (
+	maxBatch   = 1024
+	batchEvery = 100 * time.Millisecond
+)
 
 // A Recorder writes the results of one run. Its methods are called from
 // one goroutine.
@@ -148,8 +156,8 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 			}
 		}()
 	}
-	r.trajs = chunker{h: h, next: r.nextChunk, run: id}
-	r.detail = chunker{h: h, next: r.nextChunk, run: id}
+	r.trajs = chunker{next: r.nextChunk, run: id}
+	r.detail = chunker{next: r.nextChunk, run: id}
 	go r.write(context.WithoutCancel(ctx))
 	return r
 }
@@ -208,51 +216,61 @@ func (r *Recorder) End(end time.Time, interrupted bool) error {
 	return r.h.wrap(err)
 }
 
-// write writes the results handed over, each batch in a transaction: all
-// that wait when the previous batch is committed (rule 4 of the package).
-// Each batch beats the run's heartbeat; so does a tick of HeartbeatEvery
-// with no batch, so a run with slow cases reads as running from
-// another host.
+// write writes the results handed over, in batches, each in a
+// transaction (rule 4 of the package): a batch is written when it holds
+// maxBatch results, or batchEvery after its first result came. As each
+// result comes, its trajectory and details go into the chunks being
+// filled (compressed once full), so that what waits for the transaction
+// is the rows and the compressed chunks, not the JSON. Each batch beats
+// the run's heartbeat; so does a tick of HeartbeatEvery with no batch,
+// so a run with slow cases reads as running from another host.
 func (r *Recorder) write(ctx context.Context) {
 	defer close(r.done)
-	batch := make([]*pending, 0, maxBatch)
+	var b batch
 	tick := time.NewTicker(HeartbeatEvery)
 	defer tick.Stop()
+	due := time.NewTimer(batchEvery)
+	due.Stop()
+	fail := func(err error) {
+		r.err = err
+		for range r.ch {
+			// Let Record and the encoders finish: nothing more is written.
+		}
+	}
 	for {
-		var first *pending
 		select {
 		case p, ok := <-r.ch:
 			if !ok {
+				if err := r.writeBatch(ctx, &b); err != nil {
+					r.err = err
+				}
 				return
 			}
-			first = p
+			if err := r.add(&b, p); err != nil {
+				fail(err)
+				return
+			}
+			switch {
+			case len(b.rows) >= maxBatch:
+				due.Stop()
+				if err := r.writeBatch(ctx, &b); err != nil {
+					fail(err)
+					return
+				}
+			case len(b.rows) == 1:
+				due.Reset(batchEvery)
+			}
+		case <-due.C:
+			if err := r.writeBatch(ctx, &b); err != nil {
+				fail(err)
+				return
+			}
 		case <-tick.C:
 			// A heartbeat that cannot be written is not the run's
 			// failure: the run reads as interrupted from another host
 			// sooner, and a write of results reports a lasting fault.
 			set, args := r.writer()
 			r.h.db.ExecContext(ctx, r.h.d.bind("UPDATE runs SET heartbeat_at = ?"+set+" WHERE id = ?"), slices.Concat([]any{time.Now().UnixMilli()}, args, []any{r.id})...)
-			continue
-		}
-		batch = append(batch[:0], first)
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case p, ok := <-r.ch:
-				if !ok {
-					break more
-				}
-				batch = append(batch, p)
-			default:
-				break more
-			}
-		}
-		if err := r.writeBatch(ctx, batch); err != nil {
-			r.err = err
-			for range r.ch {
-				// Let Record and the encoders finish: nothing more is written.
-			}
-			return
 		}
 	}
 }
@@ -340,58 +358,63 @@ const (
 	detailsColumn = 16
 )
 
-func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
-	var cases [][]any
-	var counts [4]int
-	for _, p := range batch {
-		<-p.ready
-		if p.err != nil {
-			return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
-		}
-		cases = append(cases, p.row)
-		counts[0]++
-		counts[statusColumn(p.c.Status)]++
+// A batch is the results the writer has taken and not yet written: their
+// rows, their counts (cases, passed, failed, errors), and the chunks their
+// trajectories and details filled (in the recorder's chunkers).
+type batch struct {
+	rows   [][]any
+	counts [4]int
+}
+
+// add takes p into b once encoded: its row, and its trajectory and
+// details into the chunks, which hold them from then on.
+func (r *Recorder) add(b *batch, p *pending) error {
+	<-p.ready
+	if p.err != nil {
+		return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 	}
+	if p.traj != nil {
+		p.row[trajColumn] = r.trajs.add(p.traj)
+	}
+	if p.details != nil {
+		p.row[detailsColumn] = r.detail.add(p.details)
+	}
+	b.rows = append(b.rows, p.row)
+	b.counts[0]++
+	b.counts[statusColumn(p.c.Status)]++
+	return nil
+}
+
+// writeBatch writes b in one transaction, with the chunks its rows refer
+// to and the run's counts, and empties it.
+func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
+	if len(b.rows) == 0 {
+		return nil
+	}
+	chunks := append(r.trajs.take(), r.detail.take()...)
 	tx, err := r.h.db.BeginTx(ctx, nil)
 	if err != nil {
 		return r.h.wrap(err)
 	}
 	defer tx.Rollback()
-	defer r.trajs.reset()
-	defer r.detail.reset()
-	for _, p := range batch {
-		for _, v := range []struct {
-			json   *[]byte
-			c      *chunker
-			column int
-		}{{&p.traj, &r.trajs, trajColumn}, {&p.details, &r.detail, detailsColumn}} {
-			if *v.json == nil {
-				continue
-			}
-			ref, err := v.c.add(ctx, tx, *v.json)
-			if err != nil {
-				return err
-			}
-			p.row[v.column] = ref
-			*v.json = nil
-		}
-	}
-	if err := r.trajs.flush(ctx, tx); err != nil {
+	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, chunks); err != nil {
 		return err
 	}
-	if err := r.detail.flush(ctx, tx); err != nil {
-		return err
-	}
-	if err := r.h.insert(ctx, tx, "cases", caseColumns, cases); err != nil {
+	if err := r.h.insert(ctx, tx, "cases", caseColumns, b.rows); err != nil {
 		return err
 	}
 	set, args := r.writer()
 	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ?, heartbeat_at = ?"+set+" WHERE id = ?"),
-		slices.Concat([]any{counts[0], counts[1], counts[2], counts[3], time.Now().UnixMilli()}, args, []any{r.id})...)
+		slices.Concat([]any{b.counts[0], b.counts[1], b.counts[2], b.counts[3], time.Now().UnixMilli()}, args, []any{r.id})...)
 	if err != nil {
 		return r.h.wrap(err)
 	}
-	return r.h.wrap(tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return r.h.wrap(err)
+	}
+	clear(b.rows)
+	b.rows, b.counts = b.rows[:0], [4]int{}
+	return nil
 }
 
 // insertChunks are the numbers of rows of the INSERT statements insert
