@@ -1,5 +1,7 @@
 package history
 
+import "github.com/trajeval/trajeval"
+
 // Compress is compress, for the benchmarks.
 var Compress = compress
 
@@ -11,8 +13,10 @@ var (
 	Unsqueeze    = unsqueeze
 )
 
-// AppendDetails is appendDetails, for its tests.
-var AppendDetails = appendDetails
+// AppendDetails is appendDetails of ds, for its tests.
+func AppendDetails(b []byte, ds []*trajeval.Details) ([]byte, error) {
+	return appendDetails(b, len(ds), func(i int) *trajeval.Details { return ds[i] })
+}
 
 // PackDetails is packDetails, to write cases as schema version 5 did.
 var PackDetails = packDetails

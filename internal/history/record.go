@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -113,8 +112,9 @@ type pending struct {
 	seq int
 	row []any // its row of cases, but for the references into chunks
 	// traj and details are the JSON of its trajectory and details, when
-	// kept, to be put into chunks by the writer.
-	traj, details []byte
+	// kept, in scratch buffers: the writer copies them into its chunks as
+	// it takes the result, and gives the buffers back.
+	traj, details *[]byte
 	err           error
 	ready         chan struct{} // closed when encoded
 }
@@ -327,10 +327,7 @@ func (p *pending) encode(id int64, keep bool) {
 			p.err = fmt.Errorf("trajectory: %w", err)
 			return
 		}
-		// A copy of its size: it waits for the writer, and the queue's
-		// bytes are multiplied by the collector's pace in peak memory.
-		p.traj = bytes.Clone(data)
-		putScratch(buf)
+		p.traj = buf
 	}
 	var started any
 	if !c.StartedAt.IsZero() {
@@ -342,9 +339,17 @@ func (p *pending) encode(id int64, keep bool) {
 		return
 	}
 	if keep {
-		if p.details, err = detailsJSON(c.Evaluators); err != nil {
+		buf := getScratch()
+		data, some, err := appendDetailsOf((*buf)[:0], c.Evaluators)
+		*buf = data
+		if err != nil || !some {
+			putScratch(buf)
 			p.err = err
-			return
+			if err != nil {
+				return
+			}
+		} else {
+			p.details = buf
 		}
 	}
 	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
@@ -374,10 +379,12 @@ func (r *Recorder) add(b *batch, p *pending) error {
 		return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 	}
 	if p.traj != nil {
-		p.row[trajColumn] = r.trajs.add(p.traj)
+		p.row[trajColumn] = r.trajs.add(*p.traj)
+		putScratch(p.traj)
 	}
 	if p.details != nil {
-		p.row[detailsColumn] = r.detail.add(p.details)
+		p.row[detailsColumn] = r.detail.add(*p.details)
+		putScratch(p.details)
 	}
 	b.rows = append(b.rows, p.row)
 	b.counts[0]++
