@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/trajeval/trajeval"
@@ -85,9 +86,10 @@ const (
 // A Recorder writes the results of one run. Its methods are called from
 // one goroutine.
 //
-// Results go through two stages: encoders (one per CPU) turn each into
-// its rows (JSON, the compressed trajectory), and one writer inserts them,
-// in order, in transactions.
+// Results go through three stages: encoders (one per CPU) turn each into
+// its row, putting the JSON of its trajectory and details into the
+// chunks being filled; a writer gathers the rows, in order, into batches;
+// and a committer inserts each batch, with its chunks, in a transaction.
 type Recorder struct {
 	h           *DB
 	id          int64
@@ -102,21 +104,21 @@ type Recorder struct {
 	// results take the places shard, shard+shards, shard+2·shards, … so
 	// that shards never take the same place.
 	shard, shards int
-	chunks        int // the chunks written
+	// mu guards the chunks being filled, which the encoders fill (in
+	// the order they finish: a chunk's values need not be in the cases'
+	// order) and the writer takes with each batch.
+	mu            sync.Mutex
+	chunks        int // the chunks begun
 	trajs, detail chunker
 }
 
 // A pending result is one handed to the recorder and not yet written.
 type pending struct {
-	c   trajeval.CaseResult
-	seq int
-	row []any // its row of cases, but for the references into chunks
-	// traj and details are the JSON of its trajectory and details, when
-	// kept, in scratch buffers: the writer copies them into its chunks as
-	// it takes the result, and gives the buffers back.
-	traj, details *[]byte
-	err           error
-	ready         chan struct{} // closed when encoded
+	c     trajeval.CaseResult
+	seq   int
+	row   []any // its row of cases
+	err   error
+	ready chan struct{} // closed when encoded
 }
 
 // Begin records the start of run (its ID, End, Status, counts, Host, PID
@@ -148,7 +150,7 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for p := range r.jobs {
-				p.encode(r.id, r.keepPassing || p.c.Status != trajeval.StatusPass)
+				p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass)
 				// The writer needs no more of it: its trajectory and
 				// details go now, not when the batch is written.
 				p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
@@ -163,7 +165,7 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 }
 
 // nextChunk returns the id of the recorder's next chunk: from 1, or
-// interleaved with the other shards' (see chunk.go).
+// interleaved with the other shards' (see chunk.go). r.mu is held.
 func (r *Recorder) nextChunk() int64 {
 	r.chunks++
 	if r.shards > 0 {
@@ -218,59 +220,91 @@ func (r *Recorder) End(end time.Time, interrupted bool) error {
 
 // write writes the results handed over, in batches, each in a
 // transaction (rule 4 of the package): a batch is written when it holds
-// maxBatch results, or batchEvery after its first result came. As each
-// result comes, its trajectory and details go into the chunks being
-// filled (compressed once full), so that what waits for the transaction
-// is the rows and the compressed chunks, not the JSON. Each batch beats
-// the run's heartbeat; so does a tick of HeartbeatEvery with no batch,
-// so a run with slow cases reads as running from another host.
+// maxBatch results, or batchEvery after its first result came. What
+// waits for the transaction is the batch's rows and the chunks its
+// values went into, compressed (the encoders filled them); and a batch
+// is filled while the one before is written, by a goroutine of its own,
+// so that results do not wait in the queue for a transaction to end.
+// Each batch beats the run's heartbeat; so does a tick of HeartbeatEvery
+// with no batch, so a run with slow cases reads as running from another
+// host.
 func (r *Recorder) write(ctx context.Context) {
+	batches := make(chan *batch)  // to the committer, in order
+	failed := make(chan struct{}) // closed when a batch could not be written
+	committed := make(chan struct{})
+	go func() {
+		defer close(committed)
+		for b := range batches {
+			if err := r.writeBatch(ctx, b); err != nil {
+				r.err = err
+				close(failed)
+				for range batches {
+				}
+				return
+			}
+		}
+	}()
+	var err error // of the writer's own: a result that could not be encoded
 	defer close(r.done)
-	var b batch
+	defer func() {
+		close(batches)
+		<-committed
+		r.err = cmp.Or(r.err, err) // the committer's came first
+	}()
+	b := new(batch)
+	send := func() bool {
+		// Every chunk begun holds values of this batch's cases or of
+		// later ones (encoded since): all go with this batch.
+		r.mu.Lock()
+		b.chunks = append(r.trajs.take(), r.detail.take()...)
+		r.mu.Unlock()
+		select {
+		case batches <- b:
+			b = new(batch)
+			return true
+		case <-failed:
+			for range r.ch {
+				// Let Record and the encoders finish: nothing more is written.
+			}
+			return false
+		}
+	}
 	tick := time.NewTicker(HeartbeatEvery)
 	defer tick.Stop()
 	due := time.NewTimer(batchEvery)
 	due.Stop()
-	fail := func(err error) {
-		r.err = err
-		for range r.ch {
-			// Let Record and the encoders finish: nothing more is written.
-		}
-	}
 	for {
 		select {
 		case p, ok := <-r.ch:
 			if !ok {
-				if err := r.writeBatch(ctx, &b); err != nil {
-					r.err = err
+				if len(b.rows) > 0 {
+					send()
 				}
 				return
 			}
-			if err := r.add(&b, p); err != nil {
-				fail(err)
+			if err = r.add(b, p); err != nil {
+				for range r.ch {
+					// Let Record and the encoders finish: nothing more is written.
+				}
 				return
 			}
 			switch {
 			case len(b.rows) >= maxBatch:
 				due.Stop()
-				if err := r.writeBatch(ctx, &b); err != nil {
-					fail(err)
+				if !send() {
 					return
 				}
 			case len(b.rows) == 1:
 				due.Reset(batchEvery)
 			}
 		case <-due.C:
-			if err := r.writeBatch(ctx, &b); err != nil {
-				fail(err)
+			if !send() {
 				return
 			}
 		case <-tick.C:
-			// A heartbeat that cannot be written is not the run's
-			// failure: the run reads as interrupted from another host
-			// sooner, and a write of results reports a lasting fault.
-			set, args := r.writer()
-			r.h.db.ExecContext(ctx, r.h.d.bind("UPDATE runs SET heartbeat_at = ?"+set+" WHERE id = ?"), slices.Concat([]any{time.Now().UnixMilli()}, args, []any{r.id})...)
+			if len(b.rows) == 0 && !send() {
+				return
+			}
 		}
 	}
 }
@@ -301,11 +335,12 @@ var caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "stat
 // chunkColumns are the columns of chunks, in the order written.
 var chunkColumns = []string{"run_id", "id", "data"}
 
-// encode turns p's result into its row, as run id's: its evaluators'
-// results packed (see pack.go) and, when keep, the JSON of their details
-// and of its trajectory, which the writer puts into chunks (rule 9 of
-// the package).
-func (p *pending) encode(id int64, keep bool) {
+// encode turns p's result into its row, as r's: its evaluators' results
+// packed (see pack.go) and, when keep, the JSON of their details and of
+// its trajectory put into r's chunks, the row referring to them (rule 9
+// of the package). The JSON is written into a scratch buffer and copied
+// into the chunk at once: it does not wait for the writer.
+func (p *pending) encode(r *Recorder, keep bool) {
 	c := p.c
 	j := func(v any, present bool) any {
 		if !present {
@@ -318,17 +353,6 @@ func (p *pending) encode(id int64, keep bool) {
 		}
 		return string(data)
 	}
-	if c.Trajectory != nil {
-		buf := getScratch()
-		data, err := trajeval.AppendJSON((*buf)[:0], c.Trajectory)
-		*buf = data
-		if err != nil {
-			putScratch(buf)
-			p.err = fmt.Errorf("trajectory: %w", err)
-			return
-		}
-		p.traj = buf
-	}
 	var started any
 	if !c.StartedAt.IsZero() {
 		started = c.StartedAt.UnixMilli()
@@ -338,23 +362,35 @@ func (p *pending) encode(id int64, keep bool) {
 		p.err = err
 		return
 	}
-	if keep {
-		buf := getScratch()
-		data, some, err := appendDetailsOf((*buf)[:0], c.Evaluators)
-		*buf = data
-		if err != nil || !some {
-			putScratch(buf)
-			p.err = err
-			if err != nil {
-				return
-			}
-		} else {
-			p.details = buf
-		}
-	}
-	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
+	p.row = []any{r.id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
 		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
 		nullString(c.Trace), started, c.DurationMS, nil, evals, nil}
+	buf := getScratch()
+	defer putScratch(buf)
+	if c.Trajectory != nil {
+		data, err := trajeval.AppendJSON((*buf)[:0], c.Trajectory)
+		*buf = data
+		if err != nil {
+			p.err = fmt.Errorf("trajectory: %w", err)
+			return
+		}
+		r.mu.Lock()
+		p.row[trajColumn] = r.trajs.add(data)
+		r.mu.Unlock()
+	}
+	if keep {
+		data, some, err := appendDetailsOf((*buf)[:0], c.Evaluators)
+		*buf = data
+		if err != nil {
+			p.err = err
+			return
+		}
+		if some {
+			r.mu.Lock()
+			p.row[detailsColumn] = r.detail.add(data)
+			r.mu.Unlock()
+		}
+	}
 }
 
 // The places of the trajectory and the details among caseColumns.
@@ -364,27 +400,19 @@ const (
 )
 
 // A batch is the results the writer has taken and not yet written: their
-// rows, their counts (cases, passed, failed, errors), and the chunks their
-// trajectories and details filled (in the recorder's chunkers).
+// rows, their counts (cases, passed, failed, errors), and the rows of the
+// chunks their trajectories and details filled.
 type batch struct {
 	rows   [][]any
 	counts [4]int
+	chunks [][]any
 }
 
-// add takes p into b once encoded: its row, and its trajectory and
-// details into the chunks, which hold them from then on.
+// add takes p into b once encoded.
 func (r *Recorder) add(b *batch, p *pending) error {
 	<-p.ready
 	if p.err != nil {
 		return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
-	}
-	if p.traj != nil {
-		p.row[trajColumn] = r.trajs.add(*p.traj)
-		putScratch(p.traj)
-	}
-	if p.details != nil {
-		p.row[detailsColumn] = r.detail.add(*p.details)
-		putScratch(p.details)
 	}
 	b.rows = append(b.rows, p.row)
 	b.counts[0]++
@@ -393,35 +421,34 @@ func (r *Recorder) add(b *batch, p *pending) error {
 }
 
 // writeBatch writes b in one transaction, with the chunks its rows refer
-// to and the run's counts, and empties it.
+// to and the run's counts; a batch of no rows beats the run's heartbeat
+// alone.
 func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
+	set, args := r.writer()
 	if len(b.rows) == 0 {
+		// A heartbeat that cannot be written is not the run's failure:
+		// the run reads as interrupted from another host sooner, and a
+		// write of results reports a lasting fault.
+		r.h.db.ExecContext(ctx, r.h.d.bind("UPDATE runs SET heartbeat_at = ?"+set+" WHERE id = ?"), slices.Concat([]any{time.Now().UnixMilli()}, args, []any{r.id})...)
 		return nil
 	}
-	chunks := append(r.trajs.take(), r.detail.take()...)
 	tx, err := r.h.db.BeginTx(ctx, nil)
 	if err != nil {
 		return r.h.wrap(err)
 	}
 	defer tx.Rollback()
-	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, chunks); err != nil {
+	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, b.chunks); err != nil {
 		return err
 	}
 	if err := r.h.insert(ctx, tx, "cases", caseColumns, b.rows); err != nil {
 		return err
 	}
-	set, args := r.writer()
 	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ?, heartbeat_at = ?"+set+" WHERE id = ?"),
 		slices.Concat([]any{b.counts[0], b.counts[1], b.counts[2], b.counts[3], time.Now().UnixMilli()}, args, []any{r.id})...)
 	if err != nil {
 		return r.h.wrap(err)
 	}
-	if err := tx.Commit(); err != nil {
-		return r.h.wrap(err)
-	}
-	clear(b.rows)
-	b.rows, b.counts = b.rows[:0], [4]int{}
-	return nil
+	return r.h.wrap(tx.Commit())
 }
 
 // insertChunks are the numbers of rows of the INSERT statements insert
