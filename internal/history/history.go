@@ -25,9 +25,9 @@
 //     of at most 1,024 results each: a batch is written when it is full,
 //     or 100 ms after its first result came (one result at a time when
 //     cases are slower than that). A run that is killed keeps every
-//     committed case; it loses only the batch not yet written and the
-//     results waiting for the writer (at most [MaxPending]), typically the
-//     last tenth of a second of a run.
+//     committed case; it loses only the batch being written, the one
+//     being filled and the results waiting for the writer (at most
+//     [MaxPending]), typically the last tenth of a second of a run.
 //  5. A run's counts (cases, passed, failed, errors) are updated in the
 //     same transaction as its cases: they always agree with them. Its end
 //     is set by [Recorder.End]; a run whose end is null was killed, or is
