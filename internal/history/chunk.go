@@ -13,12 +13,12 @@ import (
 
 // From schema version 6 the trajectories kept by cases recorded together
 // are compressed together, one chunk (a row of chunks), and so are their
-// evaluators' details, another chunk (the encoders fill them as each case
-// is encoded, and each batch of cases is written with the chunks begun
-// until then): the values of one run share
-// most of their bytes (the same tools, keys and shapes), so that a chunk
-// of a few hundred values takes a third of the bytes they take compressed
-// one by one, and less time to compress.
+// evaluators' details, another chunk: the encoders fill them as they
+// encode each case, and each batch of cases is written with the chunks
+// begun until then. The values of one run share most of their bytes (the
+// same tools, keys and shapes), so that a chunk of a few hundred values
+// takes a third of the bytes they take compressed one by one, and less
+// time to compress.
 //
 // A chunk is the values one after another, compressed as one (see
 // squeeze), of at most maxChunk bytes before compression but for a single
