@@ -309,3 +309,29 @@ func TestOpen_migrateVersion5File(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorder_Record_heartbeats: a heartbeat between batches, while the
+// encoders fill chunks for results the writer has not taken yet (they
+// wait while the batch before is written), writes those chunks rather
+// than drop them: every case reads back, none refers to a chunk that is
+// missing.
+func TestRecorder_Record_heartbeats(t *testing.T) {
+	history.SetMaxChunk(t, 2<<10)
+	history.SetHeartbeatEvery(t, 20*time.Microsecond)
+	h := open(t, filepath.Join(t.TempDir(), "runs.db"))
+	// Batches of 1,024: from the third on, each waits for the one before
+	// to be written, and the results after it are encoded meanwhile.
+	want := make([]trajeval.CaseResult, 10000)
+	for i := range want {
+		want[i] = failing(1)[0]
+		want[i].ID = fmt.Sprintf("case-%05d", i)
+	}
+	id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0)}, want)
+	got, err := h.Rows(t.Context(), id, true)
+	if err != nil {
+		t.Fatalf("reading the run back: %v", err)
+	}
+	if g, w := jsonl(t, got), jsonl(t, want); g != w {
+		t.Errorf("the run reads back otherwise than recorded")
+	}
+}

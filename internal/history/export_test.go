@@ -1,6 +1,10 @@
 package history
 
-import "github.com/trajeval/trajeval"
+import (
+	"time"
+
+	"github.com/trajeval/trajeval"
+)
 
 // Compress is compress, for the benchmarks.
 var Compress = compress
@@ -37,4 +41,12 @@ func SetMaxChunk(t interface{ Cleanup(func()) }, n int) {
 	old := maxChunk
 	maxChunk = n
 	t.Cleanup(func() { maxChunk = old })
+}
+
+// SetHeartbeatEvery sets how often recorders begun from now on beat when
+// idle, until the test ends.
+func SetHeartbeatEvery(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := heartbeatEvery
+	heartbeatEvery = d
+	t.Cleanup(func() { heartbeatEvery = old })
 }

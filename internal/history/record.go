@@ -269,7 +269,7 @@ func (r *Recorder) write(ctx context.Context) {
 			return false
 		}
 	}
-	tick := time.NewTicker(HeartbeatEvery)
+	tick := time.NewTicker(heartbeatEvery)
 	defer tick.Stop()
 	due := time.NewTimer(batchEvery)
 	due.Stop()
@@ -421,11 +421,13 @@ func (r *Recorder) add(b *batch, p *pending) error {
 }
 
 // writeBatch writes b in one transaction, with the chunks its rows refer
-// to and the run's counts; a batch of no rows beats the run's heartbeat
-// alone.
+// to and the run's counts; a batch of no rows and no chunks beats the
+// run's heartbeat alone. (A batch of a tick may have no rows and chunks
+// that the encoders began since the last batch, for results the writer
+// has not taken yet: they are written, for those rows will refer to them.)
 func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 	set, args := r.writer()
-	if len(b.rows) == 0 {
+	if len(b.rows) == 0 && len(b.chunks) == 0 {
 		// A heartbeat that cannot be written is not the run's failure:
 		// the run reads as interrupted from another host sooner, and a
 		// write of results reports a lasting fault.
