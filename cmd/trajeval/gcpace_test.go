@@ -17,7 +17,9 @@ func TestPaceFor(t *testing.T) {
 		{"right after loading", 400, 400 * mb, 0, 400 * mb, 50, "the suites' own half is the headroom: the goal is 600 MB, not 2000"},
 		{"scoring holds little", 400, 400 * mb, 10 * mb, 410 * mb, 48, "the goal follows the live heap: half the suites over what is live"},
 		{"scoring holds much", 400, 100 * mb, 100 * mb, 200 * mb, 64, "past 32 MB held, the scoring's headroom is at most 128 MB"},
-		{"scoring holds much, suites little", 400, 20 * mb, 100 * mb, 120 * mb, 333, "suites that hold little: the scoring's own pace, uncapped"},
+		{"scoring holds much, suites little", 400, 20 * mb, 100 * mb, 120 * mb, 53, "suites that hold little: the scoring's own pace, but at most 64 MB of headroom"},
+		{"scoring holds a usual amount", 400, 0, 14 * mb, 14 * mb, 400, "under 16 MB held, the scoring's own pace"},
+		{"a moment of much live", 400, 0, 25 * mb, 25 * mb, 256, "the run history's batch and the traces read ahead: 64 MB of headroom, not 100"},
 		{"scoring holds nothing yet", 400, 40 * mb, 0, 40 * mb, 80, "at least 32 MB of headroom: the collector does not run over and over"},
 		{"no suites", 400, 0, 12 * mb, 12 * mb, 400, "a suite with no cases keeps the scoring's pace"},
 		{"huge suites", 400, 8000 * mb, 20 * mb, 8020 * mb, 49, "half the suites: the collector does not run over and over"},
@@ -44,8 +46,8 @@ func TestFollowed_percent(t *testing.T) {
 	}{
 		{"many listed cases", 100 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
 			"what a long collection finds allocated meanwhile is not the scoring's: the least it held is"},
-		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{200, 333},
-			"the scoring's own pace over what it holds now, as with no cases"},
+		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{200, 106},
+			"the scoring's own pace over what it holds now, as with no cases, up to 64 MB of headroom"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -179,7 +179,11 @@ const defaultMemoryLimit = 1 << 30
 // of which held are the suites' and scoring what the scoring holds, as a
 // percentage of live, at most pace:
 //  1. the scoring's headroom is pace percent of what it holds, as a run
-//     of suites with no cases has;
+//     of suites with no cases has, but at most smallHeadroom while the
+//     suites hold little: what a collection finds live moves (the
+//     results waiting for the run history, a batch being written, traces
+//     read ahead), and a moment of twice the usual must not give twice
+//     the headroom;
 //  2. when the suites hold more than heldSmall, that headroom is between
 //     a quarter of scoringHeadroom and scoringHeadroom, and what the
 //     scoring holds is the least it held since loading (see follow): with
@@ -196,6 +200,8 @@ func paceFor(pace int, held, scoring, live uint64) int {
 	headroom := uint64(pace) * scoring / 100
 	if held > heldSmall {
 		headroom = max(min(headroom, scoringHeadroom), scoringHeadroom/4)
+	} else {
+		headroom = min(headroom, smallHeadroom)
 	}
 	headroom = max(headroom, held/2)
 	return int(min(uint64(pace), 100*headroom/live))
@@ -204,6 +210,12 @@ func paceFor(pace int, held, scoring, live uint64) int {
 // heldSmall is how much suites may hold and be scored as suites with no
 // cases are (rule 2 of paceFor).
 const heldSmall = 32 << 20
+
+// smallHeadroom is the most headroom the scoring of suites that hold
+// little has before a collection (rule 1 of paceFor): what GOGC 400 gives
+// a scoring that holds 16 MB. On bench/suitegen's traces the scoring holds
+// 9 to 14 MB, with the run history 11 to 25.
+const smallHeadroom = 64 << 20
 
 // scoringHeadroom is the most headroom the scoring of suites that hold
 // more than heldSmall has before a collection: what GOGC 400 gives a

@@ -1,9 +1,9 @@
 package history
 
 import (
+	"bytes"
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -11,12 +11,14 @@ import (
 	"sync"
 )
 
-// From schema version 6 the trajectories kept by the cases of one written
-// batch are compressed together, one chunk (a row of chunks), and so are
-// their evaluators' details, another chunk: the values of one run share
-// most of their bytes (the same tools, keys and shapes), so that a chunk
-// of a few hundred values takes a third of the bytes they take compressed
-// one by one, and less time to compress.
+// From schema version 6 the trajectories kept by cases recorded together
+// are compressed together, one chunk (a row of chunks), and so are their
+// evaluators' details, another chunk: the encoders fill them as they
+// encode each case, and each batch of cases is written with the chunks
+// begun until then. The values of one run share most of their bytes (the
+// same tools, keys and shapes), so that a chunk of a few hundred values
+// takes a third of the bytes they take compressed one by one, and less
+// time to compress.
 //
 // A chunk is the values one after another, compressed as one (see
 // squeeze), of at most maxChunk bytes before compression but for a single
@@ -76,50 +78,54 @@ func parseRef(b []byte) (chunkRef, bool) {
 // isRef reports whether a column holds a reference into a chunk.
 func isRef(b []byte) bool { return len(b) > 0 && b[0] == refMark }
 
-// A chunker gathers the values of one kind of a batch into chunks, and
-// writes each chunk once full, in the batch's transaction.
+// A chunker gathers the values of one kind into chunks, compressing each
+// once full; the chunks wait, compressed, for the transaction of the batch
+// whose rows refer to them (take).
 type chunker struct {
-	h    *DB
 	next func() int64 // the id of a new chunk
 	run  int64
-	id   int64  // of the chunk being filled
-	raw  []byte // its values, not yet compressed
-	out  []byte // its data, compressed: reused chunk after chunk
+	id   int64   // of the chunk being filled
+	raw  []byte  // its values, not yet compressed
+	out  []byte  // scratch to compress into, reused chunk after chunk
+	done [][]any // rows of chunks, compressed, not yet written
 }
 
-// add adds v to the chunk being filled, writing the chunk before when v
+// add adds v to the chunk being filled, closing the chunk before when v
 // would take it beyond maxChunk, and returns v's reference.
-func (c *chunker) add(ctx context.Context, tx *sql.Tx, v []byte) ([]byte, error) {
+func (c *chunker) add(v []byte) []byte {
 	if len(c.raw) > 0 && len(c.raw)+len(v) > maxChunk {
-		if err := c.flush(ctx, tx); err != nil {
-			return nil, err
-		}
+		c.close()
 	}
 	if len(c.raw) == 0 {
 		c.id = c.next()
 	}
 	ref := appendRef(nil, chunkRef{c.id, len(c.raw), len(v)})
 	c.raw = append(c.raw, v...)
-	return ref, nil
+	return ref
 }
 
-// flush compresses the chunk being filled and writes it as a row of
-// chunks.
-func (c *chunker) flush(ctx context.Context, tx *sql.Tx) error {
+// close compresses the chunk being filled into a row of chunks, to be
+// written.
+func (c *chunker) close() {
 	if len(c.raw) == 0 {
-		return nil
+		return
 	}
 	c.out = squeezeInto(c.out, c.raw)
-	err := c.h.insert(ctx, tx, "chunks", chunkColumns, [][]any{{c.run, c.id, c.out}})
+	c.done = append(c.done, []any{c.run, c.id, bytes.Clone(c.out)})
 	c.raw = c.raw[:0]
 	if cap(c.raw) > 2*maxChunk || cap(c.out) > 2*maxChunk {
 		c.raw, c.out = nil, nil // one huge value must not hold its memory for the run
 	}
-	return err
 }
 
-// reset drops the chunk being filled, unwritten: its batch failed.
-func (c *chunker) reset() { c.raw = c.raw[:0] }
+// take closes the chunk being filled and returns the rows of chunks not
+// yet written, which the chunker no longer holds.
+func (c *chunker) take() [][]any {
+	c.close()
+	rows := c.done
+	c.done = nil
+	return rows
+}
 
 // scratch are the buffers the encoders write JSON into, before copying
 // it out at its size.

@@ -2,6 +2,8 @@ package history_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -255,4 +257,81 @@ func FuzzParseRef(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOpen_migrateVersion5File: a SQLite file made by the migrations of
+// versions 1 to 5 as released (cases a table with a rowid), holding a run
+// of version 4 (rows of evaluators) and one of version 5, migrates to the
+// newest version: both runs read back as recorded, the rows of evaluators
+// included, and a new run records beside them. (A migration that rebuilds
+// cases must set those rows aside: dropping the old table deletes them by
+// their foreign key.)
+func TestOpen_migrateVersion5File(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	raw := rawDB(t, dsn)
+	names, err := filepath.Glob("migrations/sqlite/00[1-5]_*.sql")
+	if err != nil || len(names) != 5 {
+		t.Fatalf("the migrations of versions 1 to 5: %v, %v", names, err)
+	}
+	for i, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raw.Exec(string(data)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := raw.Exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at BIGINT NOT NULL); INSERT INTO schema_version VALUES ($1, 0)", i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if _, err := raw.Exec(`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldShape(t, dsn, 1, results())
+	v5Shape(t, dsn, 2, results())
+	raw.Close()
+
+	h := open(t, dsn)
+	if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
+		t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
+	}
+	id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
+	for _, run := range []int64{1, 2, id} {
+		got, err := h.Rows(t.Context(), run, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonl(t, got), jsonl(t, results()); g != w {
+			t.Errorf("run %d reads back otherwise than recorded\ngot:\n%s\nwant:\n%s", run, g, w)
+		}
+	}
+}
+
+// TestRecorder_Record_heartbeats: a heartbeat between batches, while the
+// encoders fill chunks for results the writer has not taken yet (they
+// wait while the batch before is written), writes those chunks rather
+// than drop them: every case reads back, none refers to a chunk that is
+// missing.
+func TestRecorder_Record_heartbeats(t *testing.T) {
+	history.SetMaxChunk(t, 2<<10)
+	history.SetHeartbeatEvery(t, 20*time.Microsecond)
+	h := open(t, filepath.Join(t.TempDir(), "runs.db"))
+	// Batches of 1,024: from the third on, each waits for the one before
+	// to be written, and the results after it are encoded meanwhile.
+	want := make([]trajeval.CaseResult, 10000)
+	for i := range want {
+		want[i] = failing(1)[0]
+		want[i].ID = fmt.Sprintf("case-%05d", i)
+	}
+	id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0)}, want)
+	got, err := h.Rows(t.Context(), id, true)
+	if err != nil {
+		t.Fatalf("reading the run back: %v", err)
+	}
+	if g, w := jsonl(t, got), jsonl(t, want); g != w {
+		t.Errorf("the run reads back otherwise than recorded")
+	}
 }

@@ -1,21 +1,42 @@
 package history
 
-import "github.com/trajeval/trajeval"
+import (
+	"fmt"
 
-// appendDetails appends the JSON array of ds (null for a nil element) to b,
-// byte for byte as json.Marshal writes it, without reflection: the
-// history writes the details of every failing case. On an error b comes
-// back as it was given.
-func appendDetails(b []byte, ds []*trajeval.Details) ([]byte, error) {
+	"github.com/trajeval/trajeval"
+)
+
+// appendDetails appends the JSON array of the n details at(0), …,
+// at(n-1) (null for a nil one) to b, byte for byte as json.Marshal writes
+// it, without reflection: the history writes the details of every
+// failing case. On an error b comes back as it was given.
+func appendDetails(b []byte, n int, at func(i int) *trajeval.Details) ([]byte, error) {
 	out := append(b, '[')
-	for i, d := range ds {
+	for i := range n {
 		if i > 0 {
 			out = append(out, ',')
 		}
 		var err error
-		if out, err = trajeval.AppendDetailsJSON(out, d, true); err != nil {
+		if out, err = trajeval.AppendDetailsJSON(out, at(i), true); err != nil {
 			return b, err
 		}
 	}
 	return append(out, ']'), nil
+}
+
+// appendDetailsOf appends the JSON array of evals' details to b, and
+// whether any evaluator has details (if none, b comes back as given).
+func appendDetailsOf(b []byte, evals []trajeval.Result) ([]byte, bool, error) {
+	some := false
+	for _, e := range evals {
+		some = some || e.Details != nil
+	}
+	if !some {
+		return b, false, nil
+	}
+	out, err := appendDetails(b, len(evals), func(i int) *trajeval.Details { return evals[i].Details })
+	if err != nil {
+		return b, false, fmt.Errorf("details: %w", err)
+	}
+	return out, true, nil
 }

@@ -1,5 +1,11 @@
 package history
 
+import (
+	"time"
+
+	"github.com/trajeval/trajeval"
+)
+
 // Compress is compress, for the benchmarks.
 var Compress = compress
 
@@ -11,8 +17,10 @@ var (
 	Unsqueeze    = unsqueeze
 )
 
-// AppendDetails is appendDetails, for its tests.
-var AppendDetails = appendDetails
+// AppendDetails is appendDetails of ds, for its tests.
+func AppendDetails(b []byte, ds []*trajeval.Details) ([]byte, error) {
+	return appendDetails(b, len(ds), func(i int) *trajeval.Details { return ds[i] })
+}
 
 // PackDetails is packDetails, to write cases as schema version 5 did.
 var PackDetails = packDetails
@@ -33,4 +41,12 @@ func SetMaxChunk(t interface{ Cleanup(func()) }, n int) {
 	old := maxChunk
 	maxChunk = n
 	t.Cleanup(func() { maxChunk = old })
+}
+
+// SetHeartbeatEvery sets how often recorders begun from now on beat when
+// idle, until the test ends.
+func SetHeartbeatEvery(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := heartbeatEvery
+	heartbeatEvery = d
+	t.Cleanup(func() { heartbeatEvery = old })
 }

@@ -22,12 +22,12 @@
 //     The shards of a run recorded by several processes are one run
 //     ([DB.BeginShard]).
 //  4. Results are written by a goroutine of their own, in transactions
-//     that each hold every result handed over while the previous one was
-//     written (group commit): one result at a time when cases are slow, up
-//     to [MaxPending] at once when they are fast. A run that is killed keeps
-//     every committed case; it loses only the results of the write under
-//     way and those waiting for it (at most [MaxPending] plus one batch),
-//     typically the last few milliseconds of a run.
+//     of at most 1,024 results each: a batch is written when it is full,
+//     or 100 ms after its first result came (one result at a time when
+//     cases are slower than that). A run that is killed keeps every
+//     committed case; it loses only the batch being written, the one
+//     being filled and the results waiting for the writer (at most
+//     [MaxPending]), typically the last tenth of a second of a run.
 //  5. A run's counts (cases, passed, failed, errors) are updated in the
 //     same transaction as its cases: they always agree with them. Its end
 //     is set by [Recorder.End]; a run whose end is null was killed, or is

@@ -9,6 +9,9 @@ import (
 // no result was written meanwhile (each write of results beats too).
 const HeartbeatEvery = 20 * time.Second
 
+// heartbeatEvery is HeartbeatEvery, but for the tests.
+var heartbeatEvery = HeartbeatEvery
+
 // HeartbeatLive is how recent a run's heartbeat must be for a run
 // recorded on another host to count as running.
 const HeartbeatLive = time.Minute

@@ -142,20 +142,12 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 // detailsJSON returns the JSON array of evals' details; nil when none
 // has details.
 func detailsJSON(evals []trajeval.Result) ([]byte, error) {
-	ds := make([]*trajeval.Details, len(evals))
-	some := false
-	for i, e := range evals {
-		ds[i], some = e.Details, some || e.Details != nil
-	}
-	if !some {
-		return nil, nil
-	}
 	buf := getScratch()
 	defer putScratch(buf)
-	data, err := appendDetails((*buf)[:0], ds)
+	data, some, err := appendDetailsOf((*buf)[:0], evals)
 	*buf = data
-	if err != nil {
-		return nil, fmt.Errorf("details: %w", err)
+	if err != nil || !some {
+		return nil, err
 	}
 	return bytes.Clone(data), nil
 }

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -11,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/trajeval/trajeval"
@@ -72,15 +72,24 @@ const (
 // (chunks of fewer values compress less).
 const MaxPending = 256
 
-// maxBatch is the most results one transaction holds.
-const maxBatch = 256
+// maxBatch is the most results one transaction holds, and batchEvery how
+// long the first result of a batch waits for others before the batch is
+// written. Each transaction costs the pages it rewrites (the last page of
+// each B-tree, the run's row) and a chunk of each kind begun again: one a
+// few hundred results wrote half as many bytes again to the database's
+// log as the results themselves.
+const (
+	maxBatch   = 1024
+	batchEvery = 100 * time.Millisecond
+)
 
 // A Recorder writes the results of one run. Its methods are called from
 // one goroutine.
 //
-// Results go through two stages: encoders (one per CPU) turn each into
-// its rows (JSON, the compressed trajectory), and one writer inserts them,
-// in order, in transactions.
+// Results go through three stages: encoders (one per CPU) turn each into
+// its row, putting the JSON of its trajectory and details into the
+// chunks being filled; a writer gathers the rows, in order, into batches;
+// and a committer inserts each batch, with its chunks, in a transaction.
 type Recorder struct {
 	h           *DB
 	id          int64
@@ -95,20 +104,21 @@ type Recorder struct {
 	// results take the places shard, shard+shards, shard+2·shards, … so
 	// that shards never take the same place.
 	shard, shards int
-	chunks        int // the chunks written
+	// mu guards the chunks being filled, which the encoders fill (in
+	// the order they finish: a chunk's values need not be in the cases'
+	// order) and the writer takes with each batch.
+	mu            sync.Mutex
+	chunks        int // the chunks begun
 	trajs, detail chunker
 }
 
 // A pending result is one handed to the recorder and not yet written.
 type pending struct {
-	c   trajeval.CaseResult
-	seq int
-	row []any // its row of cases, but for the references into chunks
-	// traj and details are the JSON of its trajectory and details, when
-	// kept, to be put into chunks by the writer.
-	traj, details []byte
-	err           error
-	ready         chan struct{} // closed when encoded
+	c     trajeval.CaseResult
+	seq   int
+	row   []any // its row of cases
+	err   error
+	ready chan struct{} // closed when encoded
 }
 
 // Begin records the start of run (its ID, End, Status, counts, Host, PID
@@ -140,7 +150,7 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for p := range r.jobs {
-				p.encode(r.id, r.keepPassing || p.c.Status != trajeval.StatusPass)
+				p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass)
 				// The writer needs no more of it: its trajectory and
 				// details go now, not when the batch is written.
 				p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
@@ -148,14 +158,14 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 			}
 		}()
 	}
-	r.trajs = chunker{h: h, next: r.nextChunk, run: id}
-	r.detail = chunker{h: h, next: r.nextChunk, run: id}
+	r.trajs = chunker{next: r.nextChunk, run: id}
+	r.detail = chunker{next: r.nextChunk, run: id}
 	go r.write(context.WithoutCancel(ctx))
 	return r
 }
 
 // nextChunk returns the id of the recorder's next chunk: from 1, or
-// interleaved with the other shards' (see chunk.go).
+// interleaved with the other shards' (see chunk.go). r.mu is held.
 func (r *Recorder) nextChunk() int64 {
 	r.chunks++
 	if r.shards > 0 {
@@ -208,51 +218,93 @@ func (r *Recorder) End(end time.Time, interrupted bool) error {
 	return r.h.wrap(err)
 }
 
-// write writes the results handed over, each batch in a transaction: all
-// that wait when the previous batch is committed (rule 4 of the package).
+// write writes the results handed over, in batches, each in a
+// transaction (rule 4 of the package): a batch is written when it holds
+// maxBatch results, or batchEvery after its first result came. What
+// waits for the transaction is the batch's rows and the chunks its
+// values went into, compressed (the encoders filled them); and a batch
+// is filled while the one before is written, by a goroutine of its own,
+// so that results do not wait in the queue for a transaction to end.
 // Each batch beats the run's heartbeat; so does a tick of HeartbeatEvery
-// with no batch, so a run with slow cases reads as running from
-// another host.
+// with no batch, so a run with slow cases reads as running from another
+// host.
 func (r *Recorder) write(ctx context.Context) {
-	defer close(r.done)
-	batch := make([]*pending, 0, maxBatch)
-	tick := time.NewTicker(HeartbeatEvery)
-	defer tick.Stop()
-	for {
-		var first *pending
-		select {
-		case p, ok := <-r.ch:
-			if !ok {
+	batches := make(chan *batch)  // to the committer, in order
+	failed := make(chan struct{}) // closed when a batch could not be written
+	committed := make(chan struct{})
+	go func() {
+		defer close(committed)
+		for b := range batches {
+			if err := r.writeBatch(ctx, b); err != nil {
+				r.err = err
+				close(failed)
+				for range batches {
+				}
 				return
 			}
-			first = p
-		case <-tick.C:
-			// A heartbeat that cannot be written is not the run's
-			// failure: the run reads as interrupted from another host
-			// sooner, and a write of results reports a lasting fault.
-			set, args := r.writer()
-			r.h.db.ExecContext(ctx, r.h.d.bind("UPDATE runs SET heartbeat_at = ?"+set+" WHERE id = ?"), slices.Concat([]any{time.Now().UnixMilli()}, args, []any{r.id})...)
-			continue
 		}
-		batch = append(batch[:0], first)
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case p, ok := <-r.ch:
-				if !ok {
-					break more
-				}
-				batch = append(batch, p)
-			default:
-				break more
-			}
-		}
-		if err := r.writeBatch(ctx, batch); err != nil {
-			r.err = err
+	}()
+	var err error // of the writer's own: a result that could not be encoded
+	defer close(r.done)
+	defer func() {
+		close(batches)
+		<-committed
+		r.err = cmp.Or(r.err, err) // the committer's came first
+	}()
+	b := new(batch)
+	send := func() bool {
+		// Every chunk begun holds values of this batch's cases or of
+		// later ones (encoded since): all go with this batch.
+		r.mu.Lock()
+		b.chunks = append(r.trajs.take(), r.detail.take()...)
+		r.mu.Unlock()
+		select {
+		case batches <- b:
+			b = new(batch)
+			return true
+		case <-failed:
 			for range r.ch {
 				// Let Record and the encoders finish: nothing more is written.
 			}
-			return
+			return false
+		}
+	}
+	tick := time.NewTicker(heartbeatEvery)
+	defer tick.Stop()
+	due := time.NewTimer(batchEvery)
+	due.Stop()
+	for {
+		select {
+		case p, ok := <-r.ch:
+			if !ok {
+				if len(b.rows) > 0 {
+					send()
+				}
+				return
+			}
+			if err = r.add(b, p); err != nil {
+				for range r.ch {
+					// Let Record and the encoders finish: nothing more is written.
+				}
+				return
+			}
+			switch {
+			case len(b.rows) >= maxBatch:
+				due.Stop()
+				if !send() {
+					return
+				}
+			case len(b.rows) == 1:
+				due.Reset(batchEvery)
+			}
+		case <-due.C:
+			if !send() {
+				return
+			}
+		case <-tick.C:
+			if len(b.rows) == 0 && !send() {
+				return
+			}
 		}
 	}
 }
@@ -283,11 +335,12 @@ var caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "stat
 // chunkColumns are the columns of chunks, in the order written.
 var chunkColumns = []string{"run_id", "id", "data"}
 
-// encode turns p's result into its row, as run id's: its evaluators'
-// results packed (see pack.go) and, when keep, the JSON of their details
-// and of its trajectory, which the writer puts into chunks (rule 9 of
-// the package).
-func (p *pending) encode(id int64, keep bool) {
+// encode turns p's result into its row, as r's: its evaluators' results
+// packed (see pack.go) and, when keep, the JSON of their details and of
+// its trajectory put into r's chunks, the row referring to them (rule 9
+// of the package). The JSON is written into a scratch buffer and copied
+// into the chunk at once: it does not wait for the writer.
+func (p *pending) encode(r *Recorder, keep bool) {
 	c := p.c
 	j := func(v any, present bool) any {
 		if !present {
@@ -300,20 +353,6 @@ func (p *pending) encode(id int64, keep bool) {
 		}
 		return string(data)
 	}
-	if c.Trajectory != nil {
-		buf := getScratch()
-		data, err := trajeval.AppendJSON((*buf)[:0], c.Trajectory)
-		*buf = data
-		if err != nil {
-			putScratch(buf)
-			p.err = fmt.Errorf("trajectory: %w", err)
-			return
-		}
-		// A copy of its size: it waits for the writer, and the queue's
-		// bytes are multiplied by the collector's pace in peak memory.
-		p.traj = bytes.Clone(data)
-		putScratch(buf)
-	}
 	var started any
 	if !c.StartedAt.IsZero() {
 		started = c.StartedAt.UnixMilli()
@@ -323,15 +362,35 @@ func (p *pending) encode(id int64, keep bool) {
 		p.err = err
 		return
 	}
+	p.row = []any{r.id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
+		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
+		nullString(c.Trace), started, c.DurationMS, nil, evals, nil}
+	buf := getScratch()
+	defer putScratch(buf)
+	if c.Trajectory != nil {
+		data, err := trajeval.AppendJSON((*buf)[:0], c.Trajectory)
+		*buf = data
+		if err != nil {
+			p.err = fmt.Errorf("trajectory: %w", err)
+			return
+		}
+		r.mu.Lock()
+		p.row[trajColumn] = r.trajs.add(data)
+		r.mu.Unlock()
+	}
 	if keep {
-		if p.details, err = detailsJSON(c.Evaluators); err != nil {
+		data, some, err := appendDetailsOf((*buf)[:0], c.Evaluators)
+		*buf = data
+		if err != nil {
 			p.err = err
 			return
 		}
+		if some {
+			r.mu.Lock()
+			p.row[detailsColumn] = r.detail.add(data)
+			r.mu.Unlock()
+		}
 	}
-	p.row = []any{id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
-		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
-		nullString(c.Trace), started, c.DurationMS, nil, evals, nil}
 }
 
 // The places of the trajectory and the details among caseColumns.
@@ -340,54 +399,54 @@ const (
 	detailsColumn = 16
 )
 
-func (r *Recorder) writeBatch(ctx context.Context, batch []*pending) error {
-	var cases [][]any
-	var counts [4]int
-	for _, p := range batch {
-		<-p.ready
-		if p.err != nil {
-			return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
-		}
-		cases = append(cases, p.row)
-		counts[0]++
-		counts[statusColumn(p.c.Status)]++
+// A batch is the results the writer has taken and not yet written: their
+// rows, their counts (cases, passed, failed, errors), and the rows of the
+// chunks their trajectories and details filled.
+type batch struct {
+	rows   [][]any
+	counts [4]int
+	chunks [][]any
+}
+
+// add takes p into b once encoded.
+func (r *Recorder) add(b *batch, p *pending) error {
+	<-p.ready
+	if p.err != nil {
+		return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
+	}
+	b.rows = append(b.rows, p.row)
+	b.counts[0]++
+	b.counts[statusColumn(p.c.Status)]++
+	return nil
+}
+
+// writeBatch writes b in one transaction, with the chunks its rows refer
+// to and the run's counts; a batch of no rows and no chunks beats the
+// run's heartbeat alone. (A batch of a tick may have no rows and chunks
+// that the encoders began since the last batch, for results the writer
+// has not taken yet: they are written, for those rows will refer to them.)
+func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
+	set, args := r.writer()
+	if len(b.rows) == 0 && len(b.chunks) == 0 {
+		// A heartbeat that cannot be written is not the run's failure:
+		// the run reads as interrupted from another host sooner, and a
+		// write of results reports a lasting fault.
+		r.h.db.ExecContext(ctx, r.h.d.bind("UPDATE runs SET heartbeat_at = ?"+set+" WHERE id = ?"), slices.Concat([]any{time.Now().UnixMilli()}, args, []any{r.id})...)
+		return nil
 	}
 	tx, err := r.h.db.BeginTx(ctx, nil)
 	if err != nil {
 		return r.h.wrap(err)
 	}
 	defer tx.Rollback()
-	defer r.trajs.reset()
-	defer r.detail.reset()
-	for _, p := range batch {
-		for _, v := range []struct {
-			json   *[]byte
-			c      *chunker
-			column int
-		}{{&p.traj, &r.trajs, trajColumn}, {&p.details, &r.detail, detailsColumn}} {
-			if *v.json == nil {
-				continue
-			}
-			ref, err := v.c.add(ctx, tx, *v.json)
-			if err != nil {
-				return err
-			}
-			p.row[v.column] = ref
-			*v.json = nil
-		}
-	}
-	if err := r.trajs.flush(ctx, tx); err != nil {
+	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, b.chunks); err != nil {
 		return err
 	}
-	if err := r.detail.flush(ctx, tx); err != nil {
+	if err := r.h.insert(ctx, tx, "cases", caseColumns, b.rows); err != nil {
 		return err
 	}
-	if err := r.h.insert(ctx, tx, "cases", caseColumns, cases); err != nil {
-		return err
-	}
-	set, args := r.writer()
 	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ?, heartbeat_at = ?"+set+" WHERE id = ?"),
-		slices.Concat([]any{counts[0], counts[1], counts[2], counts[3], time.Now().UnixMilli()}, args, []any{r.id})...)
+		slices.Concat([]any{b.counts[0], b.counts[1], b.counts[2], b.counts[3], time.Now().UnixMilli()}, args, []any{r.id})...)
 	if err != nil {
 		return r.h.wrap(err)
 	}
