@@ -242,6 +242,9 @@ func TestCanon(t *testing.T) {
 		{"llm2Calls", "llm2_calls", "a digit before an upper-case letter"},
 		{"max_Duration", "max_duration", "no double underscore"},
 		{"evalcases", "evalcases", "one word"},
+		{"max_2x", "max_2x", "lower case, digits and underscores are canonical as they are"},
+		{"maxé", "maxé", "a letter past ASCII goes the long way and stays"},
+		{"Éclair", "éclair", "an upper-case letter past ASCII is lowered"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
