@@ -34,7 +34,8 @@ func PlaceOf(n *Node) Place {
 // list's when an error asks for it, so a million items share one string.
 func ItemPlace(n *Node, list string, i int) Place {
 	p := PlaceOf(n)
-	if rest, ok := strings.CutPrefix(p.path, list); ok && rest == "["+strconv.Itoa(i)+"]" {
+	var idx [24]byte
+	if rest, ok := strings.CutPrefix(p.path, list); ok && rest == string(append(strconv.AppendInt(append(idx[:0], '['), int64(i), 10), ']')) {
 		p.path, p.item = list, clamp32(i)
 	}
 	return p

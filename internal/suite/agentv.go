@@ -396,7 +396,9 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(sc.dir, p)
 			}
-			c.Trace, c.TraceNode = p, v
+			// Its place, not the node: the nodes of a case are one
+			// allocation, dropped once the case is read.
+			c.Trace, c.TraceNode = p, config.PlaceOf(v).Node()
 		}
 	}
 	ex, es := readExecution(cn, cn.Get("execution"), levelCase, sc.keys)
