@@ -163,8 +163,14 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		return s, errs
 	}
 	item := 0
+	// The cases in one slice, not an allocation each.
+	slab := make([]Case, listed)
 	err = cases.Each(func(cn *config.Node) error {
-		c, es := loadCase(cn, cases.Path, item, sc, s.warn)
+		into := &Case{}
+		if item < len(slab) {
+			into = &slab[item]
+		}
+		c, es := loadCase(cn, cases.Path, item, sc, s.warn, into)
 		item++
 		errs = append(errs, es...)
 		if c == nil {
@@ -187,6 +193,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 // suiteContext is what every case of an AgentV suite inherits.
 type suiteContext struct {
 	dir      string
+	places   config.Places      // the cases' places, sharing the file and path
 	defaults *config.Node       // the suite's evaluators, nil when none
 	shared   []*eval.Configured // built from defaults with the suite's threshold
 	// sharedNodes are the nodes of shared, by name.
@@ -349,15 +356,16 @@ func firstThreshold(ts ...*float64) *float64 {
 	return nil
 }
 
-// loadCase reads cn, item i of the suite's cases, the list at path list.
-func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(trajeval.Warning)) (*Case, []error) {
+// loadCase reads cn, item i of the suite's cases, the list at path list,
+// into c.
+func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(trajeval.Warning), c *Case) (*Case, []error) {
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
 	if err := sc.keys.Check(cn, "case", caseKeys...); err != nil {
 		return nil, []error{err}
 	}
-	c := &Case{Place: config.ItemPlace(cn, list, i)}
+	c.Place = sc.places.Item(cn, list, i)
 	idn := cn.Get("id")
 	if idn == nil {
 		return nil, []error{cn.Errorf("case has no id").With("add id: a-unique-name")}
