@@ -174,9 +174,16 @@ func isFlowWord(v []byte) bool {
 			return false
 		}
 	}
-	switch string(bytes.ToLower(v)) {
-	case "true", "false", "null", "yes", "no", "on", "off", "y", "n", "inf", "nan":
-		return false
+	if len(v) > 5 {
+		return true // longer than any of YAML's words
+	}
+	for _, w := range yamlWords {
+		if bytes.EqualFold(v, []byte(w)) {
+			return false
+		}
 	}
 	return true
 }
+
+// yamlWords are the plain words YAML reads as booleans and null, in any case.
+var yamlWords = [...]string{"true", "false", "null", "yes", "no", "on", "off", "y", "n", "inf", "nan"}

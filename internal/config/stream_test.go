@@ -79,6 +79,7 @@ func TestParseList(t *testing.T) {
 		{"many parts", many, "a list longer than one part keeps its indexes and lines"},
 		{"flow lines", "evalcases:\n  - {id: a,   input: Some text here}\n  - { id: b , input:  c-1.x }\n  -  {id: c}\n", "one-line maps of words, spaced any way"},
 		{"flow words YAML reads otherwise", "evalcases:\n  - {id: true, a: null, b: Yes, c: 1, d: ~, e: .5, f: x:y, g: 'q', h: \"q\", i: é}\n", "booleans, null, numbers, quotes and other letters"},
+		{"flow words one a line", "evalcases:\n  - {id: a, b: TRUE}\n  - {id: b, b: Off}\n  - {id: c, b: n}\n  - {id: d, b: NaN}\n  - {id: e, b: Null}\n  - {id: f, b: falsey}\n  - {id: g, b: nope}\n", "each of YAML's words, in any case, is the parser's; a longer word is text"},
 		{"flow odd commas", "evalcases:\n  - {id: a,}\n  - {id: b, , c: d}\n", "the parser judges commas"},
 		{"flow key twice", "evalcases:\n  - {id: a, id: b}\n", "the parser's error"},
 		{"flow no space", "evalcases:\n  - {id:a}\n  - {id: a}x\n", "not a flow map of words"},
