@@ -165,12 +165,15 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	item := 0
 	// The cases in one slice, not an allocation each.
 	slab := make([]Case, listed)
+	warn := s.warn // one func value, not one a case
 	err = cases.Each(func(cn *config.Node) error {
-		into := &Case{}
+		var into *Case
 		if item < len(slab) {
 			into = &slab[item]
+		} else {
+			into = &Case{}
 		}
-		c, es := loadCase(cn, cases.Path, item, sc, s.warn, into)
+		c, es := loadCase(cn, cases.Path, item, sc, warn, into)
 		item++
 		errs = append(errs, es...)
 		if c == nil {
@@ -419,7 +422,16 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		ex.skip = ex.skip || b
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
-	env := &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
+	// The case's own evaluators' environment, made only for a case that
+	// has some.
+	var caseEnv *spec.Env
+	env := func() *spec.Env {
+		if caseEnv != nil {
+			return caseEnv
+		}
+		caseEnv = &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
+		return caseEnv
+	}
 	var taken map[string]*config.Node // the suite's evaluators a case's own may not rename, by name
 	if ex.list != nil {
 		taken = map[string]*config.Node{}
@@ -441,12 +453,12 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		c.Evaluators = defaults[:len(defaults):len(defaults)]
 	}
 	if ex.list != nil {
-		list, es := spec.BuildList(ex.list, env, taken)
+		list, es := spec.BuildList(ex.list, env(), taken)
 		errs = append(errs, es...)
 		c.Evaluators = append(c.Evaluators, list...)
 	}
 	if tn := cn.Get("turns"); tn != nil {
-		turns, es := loadTurns(tn, env, sc.cli, sc.keys)
+		turns, es := loadTurns(tn, env(), sc.cli, sc.keys)
 		errs = append(errs, es...)
 		c.Turns = turns
 	}
