@@ -190,6 +190,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	if err != nil {
 		errs = append(errs, err)
 	}
+	s.uniqueIDs = true
 	return s, errs
 }
 

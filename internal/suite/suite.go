@@ -51,6 +51,8 @@ type Suite struct {
 	// τ²-bench results file and its tasks): a trajectory of them whose id
 	// matches no case is an error row of the suite, not a warning.
 	Exhaustive bool
+	// uniqueIDs says that the loader checked its cases' ids for repeats.
+	uniqueIDs bool
 }
 
 // Open reports whether the suite has no cases and scores every trajectory
