@@ -431,7 +431,7 @@ func needsTraces(suites []*suite.Suite) bool {
 			return true
 		}
 		for _, c := range s.Cases {
-			if c.Trace == "" {
+			if c.Trace() == "" {
 				return true
 			}
 		}
@@ -592,16 +592,16 @@ func errorResult(e *entry, err error) trajeval.CaseResult {
 // scoreFromFile reads a case's own trace file. A file holding several
 // trajectories must hold one with the case's id.
 func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Options, warn func(trajeval.Warning)) trajeval.CaseResult {
-	t, warnings, err := readOne(c, c.Trace, opts.Lenient, warn, func(o trace.Options, yield func(*trajeval.Trajectory) error) error {
+	t, warnings, err := readOne(c, c.Trace(), opts.Lenient, warn, func(o trace.Options, yield func(*trajeval.Trajectory) error) error {
 		o.From = opts.From
-		return trace.Read(ctx, c.Trace, o, yield)
+		return trace.Read(ctx, c.Trace(), o, yield)
 	})
 	if err != nil {
 		r := errorResult(&entry{c: c, suite: s}, err)
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, c.Trace, opts)
+	r := score(ctx, s, c, t, c.Trace(), opts)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }
@@ -640,7 +640,7 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 	for _, ev := range c.Evaluators {
 		r.Evaluators = append(r.Evaluators, ev.Run(ctx, t))
 	}
-	if len(c.Turns) > 0 {
+	if len(c.Turns()) > 0 {
 		r.Evaluators = append(r.Evaluators, scoreTurns(ctx, c, t, &r)...)
 	}
 	if r.Evaluators == nil {
@@ -655,14 +655,14 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 
 func scoreTurns(ctx context.Context, c *suite.Case, t *trajeval.Trajectory, r *trajeval.CaseResult) []trajeval.Result {
 	have := turnCount(t)
-	if have > len(c.Turns) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %s, the case expects %d; turns %d to %d are not scored per turn", plural.Count(have, "turn", "turns"), len(c.Turns), len(c.Turns)+1, have))
+	if have > len(c.Turns()) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %s, the case expects %d; turns %d to %d are not scored per turn", plural.Count(have, "turn", "turns"), len(c.Turns()), len(c.Turns())+1, have))
 	}
 	var out []trajeval.Result
-	for i, turn := range c.Turns {
+	for i, turn := range c.Turns() {
 		n := i + 1
 		if n > have {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %s, the trace has %d", plural.Count(len(c.Turns), "turn", "turns"), have))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %s, the trace has %d", plural.Count(len(c.Turns()), "turn", "turns"), have))
 			for _, ev := range turn.Evaluators {
 				out = append(out, trajeval.Result{Name: ev.Name, Type: ev.Type, Turn: n, Status: trajeval.StatusFail, Threshold: ev.Threshold,
 					Weight: ev.Weight, Required: ev.Required, Error: fmt.Sprintf("turn %d is not in the trace", n)})

@@ -383,9 +383,11 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 	}
 	var errs []error
 	if v, _ := cn.First("expected_outcome", "criteria"); v != nil {
-		if c.ExpectedOutcome, err = v.Str(); err != nil {
+		outcome, err := v.Str()
+		if err != nil {
 			errs = append(errs, err)
 		}
+		c.SetExpectedOutcome(outcome)
 	}
 	c.Input = sc.input
 	if v, _ := cn.First("input", "input_messages"); v != nil {
@@ -410,7 +412,7 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 			}
 			// Its place, not the node: the nodes of a case are one
 			// allocation, dropped once the case is read.
-			c.Trace, c.TraceNode = p, config.PlaceOf(v).Node()
+			c.SetTrace(p, config.PlaceOf(v).Node())
 		}
 	}
 	ex, es := readExecution(cn, cn.Get("execution"), levelCase, sc.keys)
@@ -430,7 +432,7 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		if caseEnv != nil {
 			return caseEnv
 		}
-		caseEnv = &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
+		caseEnv = &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome(), ExpectedOutput: expectedOutput}}
 		return caseEnv
 	}
 	var taken map[string]*config.Node // the suite's evaluators a case's own may not rename, by name
@@ -461,9 +463,9 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 	if tn := cn.Get("turns"); tn != nil {
 		turns, es := loadTurns(tn, env(), sc.cli, sc.keys)
 		errs = append(errs, es...)
-		c.Turns = turns
+		c.SetTurns(turns)
 	}
-	if len(c.Evaluators) == 0 && len(c.Turns) == 0 && len(errs) == 0 && !(sc.defaults != nil && !ex.skip) {
+	if len(c.Evaluators) == 0 && len(c.Turns()) == 0 && len(errs) == 0 && !(sc.defaults != nil && !ex.skip) {
 		errs = append(errs, cn.Errorf("case %q has no evaluators", c.ID).With("add execution.evaluators to the case or the suite"))
 	}
 	return c, errs
