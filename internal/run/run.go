@@ -301,7 +301,7 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 	sourceOf := func(file string) *source {
 		src, ok := bySource[file]
 		if !ok {
-			src = &source{file: file, byID: newIDIndex(supplies[file]), entries: make([]entry, 0, supplies[file])}
+			src = &source{file: file, byID: suite.NewIDIndex(supplies[file]), entries: make([]entry, 0, supplies[file])}
 			bySource[file] = src
 			sources = append(sources, src)
 		}
@@ -380,7 +380,7 @@ type source struct {
 	// Options.Only leaves out (skip); byID indexes them. Values in one
 	// slice, not one allocation each: a suite may list a million cases.
 	entries []entry
-	byID    idIndex
+	byID    suite.IDIndex
 	// trials are the trials scored of the entries whose traces mark them
 	// (trajeval.Trajectory.Trial), by position.
 	trials map[int32]map[int]bool
@@ -393,7 +393,7 @@ type source struct {
 // add adds e, which takes the place of an entry of the same id in byID.
 func (src *source) add(e entry) {
 	src.entries = append(src.entries, e)
-	src.byID.put(e.c.ID, int32(len(src.entries)-1), src.idOf)
+	src.byID.Put(e.c.ID, int32(len(src.entries)-1), src.idOf)
 }
 
 // idOf returns the case id of the entry at position i.
@@ -401,7 +401,7 @@ func (src *source) idOf(i int32) string { return src.entries[i].c.ID }
 
 // lookup returns the entry of case id and its position.
 func (src *source) lookup(id string) (*entry, int32, bool) {
-	i, ok := src.byID.get(id, src.idOf)
+	i, ok := src.byID.Get(id, src.idOf)
 	if !ok {
 		return nil, 0, false
 	}

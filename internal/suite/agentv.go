@@ -132,7 +132,8 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		listed = cases.Len()
 	}
 	var err error
-	ids := make(map[string]int, listed) // a case's line, by id
+	ids := NewIDIndex(listed) // the cases' positions in s.Cases, by id
+	idOf := func(i int32) string { return s.Cases[i].ID }
 	if b := root.Get("judge"); b != nil {
 		// Checked even when no evaluator asks a judge: a setting is never
 		// silently ignored.
@@ -179,12 +180,12 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		if c == nil {
 			return nil
 		}
-		if prev, dup := ids[c.ID]; dup {
-			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", prev))
+		if prev, dup := ids.Get(c.ID, idOf); dup {
+			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", s.Cases[prev].Place.Line))
 			return nil
 		}
-		ids[c.ID] = cn.Line
 		s.Cases = append(s.Cases, c)
+		ids.Put(c.ID, int32(len(s.Cases)-1), idOf)
 		return nil
 	})
 	if err != nil {

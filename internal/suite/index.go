@@ -1,30 +1,31 @@
-package run
+package suite
 
 import "hash/maphash"
 
-// An idIndex finds a source's entry by its case's id: a table of positions
-// in the entries, found by the id's hash, at most half full. It keeps no
-// copy of the ids (each is its case's), so a million cases cost 4 to 8
-// bytes each, where a map from id to position costs 30 to 60.
-type idIndex struct {
+// An IDIndex finds a case by its id among a list of cases: a table of
+// positions in the list, found by the id's hash, at most half full. It
+// keeps no copy of the ids (each is its case's), so a million cases cost
+// 4 to 8 bytes each, where a map from id to position costs 30 to 60. The
+// list is the caller's: each method takes idOf, the id at a position.
+type IDIndex struct {
 	seed  maphash.Seed
 	slots []int32 // 1 + the entry's position; 0 for an empty slot
 	n     int     // positions held
 }
 
-// newIDIndex returns an index sized for n ids.
-func newIDIndex(n int) idIndex {
+// NewIDIndex returns an index sized for n ids.
+func NewIDIndex(n int) IDIndex {
 	size := 8
 	for size < 2*n {
 		size *= 2
 	}
-	return idIndex{seed: maphash.MakeSeed(), slots: make([]int32, size)}
+	return IDIndex{seed: maphash.MakeSeed(), slots: make([]int32, size)}
 }
 
 // find returns the slot of id: the one holding the position of an entry
 // with that id, or the empty slot where it would go. idOf returns the id
 // of the entry at a position.
-func (x *idIndex) find(id string, idOf func(int32) string) int {
+func (x *IDIndex) find(id string, idOf func(int32) string) int {
 	mask := len(x.slots) - 1
 	i := int(maphash.String(x.seed, id)) & mask
 	for {
@@ -36,9 +37,9 @@ func (x *idIndex) find(id string, idOf func(int32) string) int {
 	}
 }
 
-// put makes id's slot hold pos, replacing the position of an earlier
+// Put makes id's slot hold pos, replacing the position of an earlier
 // entry of the same id.
-func (x *idIndex) put(id string, pos int32, idOf func(int32) string) {
+func (x *IDIndex) Put(id string, pos int32, idOf func(int32) string) {
 	if 2*(x.n+1) > len(x.slots) {
 		x.grow(idOf)
 	}
@@ -49,8 +50,8 @@ func (x *idIndex) put(id string, pos int32, idOf func(int32) string) {
 	x.slots[i] = pos + 1
 }
 
-// get returns the position of the entry of id.
-func (x *idIndex) get(id string, idOf func(int32) string) (int32, bool) {
+// Get returns the position of the entry of id.
+func (x *IDIndex) Get(id string, idOf func(int32) string) (int32, bool) {
 	if len(x.slots) == 0 {
 		return 0, false
 	}
@@ -59,7 +60,7 @@ func (x *idIndex) get(id string, idOf func(int32) string) (int32, bool) {
 }
 
 // grow doubles the table: a source given more cases than it was sized for.
-func (x *idIndex) grow(idOf func(int32) string) {
+func (x *IDIndex) grow(idOf func(int32) string) {
 	old := x.slots
 	x.slots = make([]int32, max(8, 2*len(old)))
 	for _, p := range old {
