@@ -65,6 +65,7 @@ func TestParseList(t *testing.T) {
 		{"block scalar", "evalcases:\n  - id: a\n    input: |\n      line one\n      - not an item\n  - id: b\n", "a dash inside an item's text is not an item"},
 		{"nested list", "evalcases:\n  - id: a\n    turns:\n      - input: x\n      - input: y\n  - id: b\n", "deeper dashes are the item's own"},
 		{"anchor in a case", "evalcases:\n  - &a {id: a}\n  - id: b\n    x: *a\n", "an anchor and its alias in one part"},
+		{"alias of an anchor before the list", "d: &d x\nevalcases:\n  - id: a\n  - *d\n  - id: b\n", "read whole from the part that fails, by index: the alias's node is placed at its anchor, above the list"},
 		{"anchor before the list", "d: &d {input: x}\nevalcases:\n  - <<: *d\n    id: a\n", "read whole: the part does not hold the anchor"},
 		{"crlf", "evalcases:\r\n  - id: a\r\n  - id: \"b\"\r\nz: 1\r\n", "CRLF line ends"},
 		{"flow list", "evalcases: [{id: a}, {id: b}]\n", "not a block list: read whole"},
