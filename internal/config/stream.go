@@ -255,7 +255,7 @@ func convertPart(file string, part []byte, base int, key string, first, want int
 	if !isSeq || len(seq.Values) != want {
 		return nil, false
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(part), base: base, limit: maxNodes + len(part)}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(part), base: base, limit: maxNodes + len(part), data: part}
 	size := 0
 	for i, v := range seq.Values {
 		it, err := c.convert(v, fmt.Sprintf("%s[%d]", key, first+i), 2)
