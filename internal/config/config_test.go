@@ -242,6 +242,9 @@ func TestCanon(t *testing.T) {
 		{"llm2Calls", "llm2_calls", "a digit before an upper-case letter"},
 		{"max_Duration", "max_duration", "no double underscore"},
 		{"evalcases", "evalcases", "one word"},
+		{"max_2x", "max_2x", "lower case, digits and underscores are canonical as they are"},
+		{"maxé", "maxé", "a letter past ASCII goes the long way and stays"},
+		{"Éclair", "éclair", "an upper-case letter past ASCII is lowered"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -457,5 +460,45 @@ func TestParse_textCol(t *testing.T) {
 		if got := n.Get(key).TextCol; got != want {
 			t.Errorf("%s: TextCol %d, want %d (only text written on one line as it is has columns)", key, got, want)
 		}
+	}
+}
+
+// TestParse_emptyValuePlace: a value written as nothing is placed just
+// after its key's colon (or its item's dash), whether or not the input
+// ends on its line, so a part of a document places it as the whole does.
+func TestParse_emptyValuePlace(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		line, col int
+		reason    string
+	}{
+		{"at the end", "a: ", 1, 3, "the input ends after the blanks"},
+		{"before more", "a: \nb: 1\n", 1, 3, "the input goes on"},
+		{"no blank", "a:\n", 1, 3, "just after the colon"},
+		{"blanks and a comment", "a:   # c\n", 1, 3, "a comment is not the value"},
+		{"an item", "x:\n  - 0: \n", 2, 7, "a key in a list item"},
+		{"a dash", "- \n", 1, 2, "an empty item"},
+		{"written", "a: ~\n", 1, 4, "a null written out keeps its own place"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := config.Parse("f.yaml", []byte(tt.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := root
+			if n.Kind == config.List {
+				n = n.Items[0]
+			}
+			for n.Kind == config.Map {
+				n = n.Entries[0].Value
+				if n.Kind == config.List {
+					n = n.Items[0]
+				}
+			}
+			if n.Kind != config.Null || n.Line != tt.line || n.Col != tt.col {
+				t.Errorf("%s at %d:%d, want null at %d:%d: %s", n.Kind, n.Line, n.Col, tt.line, tt.col, tt.reason)
+			}
+		})
 	}
 }

@@ -11,7 +11,21 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/suggest"
 )
+
+// FuzzCanon checks that Canon's short way for keys already canonical
+// gives what suggest.Canon gives for any key.
+func FuzzCanon(f *testing.F) {
+	for _, s := range []string{"id", "input", "max_duration_ms", "maxDurationMs", "tool-calls-order", "IN_ORDER", "a b", "é", "x\xff", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		if got, want := config.Canon(key), suggest.Canon(key); got != want {
+			t.Fatalf("Canon(%q) = %q, suggest.Canon gives %q", key, got, want)
+		}
+	})
+}
 
 // FuzzParse checks Parse on any bytes:
 //  1. it is deterministic;

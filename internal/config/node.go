@@ -65,7 +65,25 @@ type Entry struct {
 
 // Canon returns the canonical spelling of a key: snake_case, lower case
 // (see suggest.Canon).
-func Canon(key string) string { return suggest.Canon(key) }
+func Canon(key string) string {
+	if canonical(key) {
+		// Already canonical: a suite's keys are nearly all spelt so, and
+		// each case asks for a dozen of them.
+		return key
+	}
+	return suggest.Canon(key)
+}
+
+// canonical reports whether key is lower case letters, digits and
+// underscores only, which suggest.Canon leaves as they are.
+func canonical(key string) bool {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // Get returns the value of key (any spelling), or nil. A nil node answers
 // every method as if absent.

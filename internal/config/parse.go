@@ -58,7 +58,7 @@ func Parse(file string, data []byte) (n *Node, err error) {
 			docs = append(docs, d.Body)
 		}
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(data)}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(data), data: data}
 	switch len(docs) {
 	case 0:
 		return nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "the file holds no document"}
@@ -131,6 +131,8 @@ type converter struct {
 	lineLen []int // bytes of each line, newline excluded
 	base    int   // lines before the input in its file, when it is a part of one
 	limit   int   // the most values the input may expand to
+	data    []byte
+	starts  []int // the offset of each line of data, made when a null asks
 }
 
 func (c *converter) place(n *Node, tk *token.Token, path string) *Node {
@@ -152,6 +154,41 @@ func (c *converter) at(p *token.Position) (line, col int) {
 		line, col = len(c.lineLen), c.lineLen[len(c.lineLen)-1]+1
 	}
 	return c.base + line, min(col, c.lineLen[line-1]+1)
+}
+
+// placeNull places a null written as nothing (a key or dash with only
+// blanks and a comment after it on its line) just after the last byte
+// before the blanks. The YAML parser places it there, unless the input
+// ends after it, where it places it a column further: a part of a
+// document must place it as the whole document does.
+func (c *converter) placeNull(n *Node) *Node {
+	line := n.Line - c.base
+	if line < 1 || line > len(c.lineLen) || c.data == nil {
+		return n
+	}
+	if c.starts == nil {
+		off := 0
+		for _, l := range c.lineLen {
+			c.starts = append(c.starts, off)
+			off += l
+			if off < len(c.data) && c.data[off] == '\r' {
+				off++
+			}
+			if off < len(c.data) && c.data[off] == '\n' {
+				off++
+			}
+		}
+	}
+	text := c.data[c.starts[line-1] : c.starts[line-1]+c.lineLen[line-1]]
+	col := max(1, min(n.Col, len(text)+1))
+	if rest := bytes.TrimLeft(text[col-1:], " \t"); len(rest) > 0 && rest[0] != '#' {
+		return n // written: ~, null
+	}
+	for col > 1 && (text[col-2] == ' ' || text[col-2] == '\t') {
+		col--
+	}
+	n.Col = col
+	return n
 }
 
 // lineLengths returns the bytes of each line of data, line breaks
@@ -179,7 +216,7 @@ func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) 
 	tk := an.GetToken()
 	switch x := an.(type) {
 	case *ast.NullNode:
-		return c.place(&Node{Kind: Null}, tk, path), nil
+		return c.placeNull(c.place(&Node{Kind: Null}, tk, path)), nil
 	case *ast.BoolNode:
 		return c.place(&Node{Kind: Bool, Text: strconv.FormatBool(x.Value)}, tk, path), nil
 	case *ast.IntegerNode:

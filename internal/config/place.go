@@ -10,15 +10,20 @@ import (
 
 // A Place is where a value was in its file, without the value: what a
 // value that outlives its document (a suite's case) keeps to place later
-// errors. It is a few words held inline, with no allocation of its own,
-// so that a million cases do not hold a million nodes.
+// errors. It is three words held inline; the places of a list's items
+// made by one [Places] share their file and the list's path, so that a
+// million cases hold neither a million nodes nor a million paths.
 type Place struct {
-	File      string
+	at        *placeAt // nil for no place
 	Line, Col int32
-	// path is the whole path, or the list's key when item ≥ 0: the path
-	// of an item is written only when an error asks for it.
-	path string
+	// item is the index of an item whose path is at.path[item], written
+	// only when an error asks for it; -1 when at.path is the whole path.
 	item int32
+}
+
+// placeAt is the file and path that places share.
+type placeAt struct {
+	file, path string
 }
 
 // PlaceOf returns the place of n; the zero Place when n is nil.
@@ -26,40 +31,73 @@ func PlaceOf(n *Node) Place {
 	if n == nil {
 		return Place{}
 	}
-	return Place{File: n.File, Line: clamp32(n.Line), Col: clamp32(n.Col), path: n.Path, item: -1}
+	return Place{at: &placeAt{n.File, n.Path}, Line: clamp32(n.Line), Col: clamp32(n.Col), item: -1}
 }
 
-// ItemPlace returns the place of n, item i of the list at path list,
-// without n's own path string: the item's path is written from the
-// list's when an error asks for it, so a million items share one string.
+// ItemPlace returns the place of n, item i of the list at path list (see
+// [Places.Item]).
 func ItemPlace(n *Node, list string, i int) Place {
-	p := PlaceOf(n)
-	if rest, ok := strings.CutPrefix(p.path, list); ok && rest == "["+strconv.Itoa(i)+"]" {
-		p.path, p.item = list, clamp32(i)
+	var ps Places
+	return ps.Item(n, list, i)
+}
+
+// Places makes the places of a list's items, sharing their file and the
+// list's path. The zero value is ready to use.
+type Places struct {
+	last *placeAt
+}
+
+// Item returns the place of n, item i of the list at path list, without
+// n's own path string: the item's path is written from the list's when
+// an error asks for it.
+func (ps *Places) Item(n *Node, list string, i int) Place {
+	if n == nil {
+		return Place{}
 	}
-	return p
+	var idx [24]byte
+	rest, ok := strings.CutPrefix(n.Path, list)
+	if !ok || rest != string(append(strconv.AppendInt(append(idx[:0], '['), int64(i), 10), ']')) {
+		return PlaceOf(n)
+	}
+	if ps.last == nil || ps.last.file != n.File || ps.last.path != list {
+		ps.last = &placeAt{n.File, list}
+	}
+	return Place{at: ps.last, Line: clamp32(n.Line), Col: clamp32(n.Col), item: clamp32(i)}
 }
 
 // IsZero reports whether p is no place.
-func (p Place) IsZero() bool { return p.File == "" && p.Line == 0 && p.path == "" }
+func (p Place) IsZero() bool {
+	return (p.at == nil || p.at.file == "" && p.at.path == "") && p.Line == 0
+}
+
+// File returns the file of the value; "" for no place.
+func (p Place) File() string {
+	if p.at == nil {
+		return ""
+	}
+	return p.at.file
+}
 
 // Path returns the path of the value, e.g. evalcases[2].
 func (p Place) Path() string {
-	if p.item < 0 || p.path == "" && p.item == 0 {
-		return p.path
+	if p.at == nil {
+		return ""
 	}
-	return p.path + "[" + strconv.Itoa(int(p.item)) + "]"
+	if p.item < 0 {
+		return p.at.path
+	}
+	return p.at.path + "[" + strconv.Itoa(int(p.item)) + "]"
 }
 
 // Errorf returns a SpecError placed at p.
 func (p Place) Errorf(format string, args ...any) *trajeval.SpecError {
-	return &trajeval.SpecError{File: p.File, Line: int(p.Line), Col: int(p.Col), Path: p.Path(), Msg: fmt.Sprintf(format, args...)}
+	return &trajeval.SpecError{File: p.File(), Line: int(p.Line), Col: int(p.Col), Path: p.Path(), Msg: fmt.Sprintf(format, args...)}
 }
 
 // Node returns a node with p's place and none of its content, for code
 // that takes a node to place its errors.
 func (p Place) Node() *Node {
-	return &Node{File: p.File, Line: int(p.Line), Col: int(p.Col), Path: p.Path()}
+	return &Node{File: p.File(), Line: int(p.Line), Col: int(p.Col), Path: p.Path()}
 }
 
 // clamp32 returns i as an int32; a line past 2³¹ (no file trajeval reads

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/config"
@@ -43,5 +44,30 @@ func TestItemPlace_Errorf(t *testing.T) {
 				t.Errorf("Node places at %q, want %q", n.Errorf("bad").Error(), tt.want)
 			}
 		})
+	}
+}
+
+// TestPlaces_Item checks that the places of a list's items share their
+// file and the list's path: after the first, a place allocates nothing,
+// and each still writes its own item's path.
+func TestPlaces_Item(t *testing.T) {
+	doc := "evalcases:\n  - {id: a}\n  - {id: b}\n  - {id: c}\n"
+	root, err := config.Parse("suite.yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := root.Get("evalcases").Items
+	var ps config.Places
+	places := []config.Place{ps.Item(items[0], "evalcases", 0)}
+	allocs := testing.AllocsPerRun(10, func() {
+		places = append(places[:1], ps.Item(items[1], "evalcases", 1), ps.Item(items[2], "evalcases", 2))
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations for two places, want none: items of one list share their file and path", allocs)
+	}
+	for i, p := range places {
+		if want := fmt.Sprintf("suite.yaml:%d:6: evalcases[%d]: bad", i+2, i); p.Errorf("bad").Error() != want {
+			t.Errorf("place %d: %q, want %q", i, p.Errorf("bad").Error(), want)
+		}
 	}
 }

@@ -214,12 +214,13 @@ func (n *Node) Each(f func(item *Node) error) error {
 	return nil
 }
 
-// eachWhole parses the whole document and walks its list on from the item
-// at the line where item i was taken to start. The parts before it were
-// read right: a line that the split takes for an item's start while it is
-// not (a dash in a quoted text over several lines) leaves the part before
-// it unclosed or with the wrong number of items, so it is the first part
-// to fail.
+// eachWhole parses the whole document and walks its list on from item i.
+// The parts before it were read right: a line that the split takes for an
+// item's start while it is not (a dash in a quoted text over several
+// lines) leaves the part before it unclosed or with the wrong number of
+// items, so it is the first part to fail. Items are skipped by their
+// index, not their line: an alias's node has its anchor's place, which
+// may come before the list.
 func (n *Node) eachWhole(i int, f func(item *Node) error) error {
 	root, err := Parse(n.File, n.lazy.data)
 	if err != nil {
@@ -229,11 +230,7 @@ func (n *Node) eachWhole(i int, f func(item *Node) error) error {
 	if list == nil || list.Kind != List {
 		return n.Errorf("the list is not a list when the document is read whole") // not reached: Parse read the head alike
 	}
-	from := n.lazy.split.items[i].line
-	for _, it := range list.Items {
-		if it.Line < from {
-			continue
-		}
+	for _, it := range list.Items[min(i, len(list.Items)):] {
 		if err := f(it); err != nil {
 			return err
 		}
@@ -258,7 +255,7 @@ func convertPart(file string, part []byte, base int, key string, first, want int
 	if !isSeq || len(seq.Values) != want {
 		return nil, false
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(part), base: base, limit: maxNodes + len(part)}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(part), base: base, limit: maxNodes + len(part), data: part}
 	size := 0
 	for i, v := range seq.Values {
 		it, err := c.convert(v, fmt.Sprintf("%s[%d]", key, first+i), 2)

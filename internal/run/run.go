@@ -195,8 +195,6 @@ type entry struct {
 	done  bool
 	kept  bool // completed by a previous run: its row is in Options.Done
 	skip  bool // left out by Options.Only: its trajectory is passed over
-	// trials are the trials scored (trajeval.Trajectory.Trial).
-	trials map[int]bool
 }
 
 // Run scores every case of suites and calls emit with each result, in
@@ -303,7 +301,7 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 	sourceOf := func(file string) *source {
 		src, ok := bySource[file]
 		if !ok {
-			src = &source{file: file, byID: make(map[string]int32, supplies[file]), entries: make([]entry, 0, supplies[file])}
+			src = &source{file: file, byID: suite.NewIDIndex(supplies[file]), entries: make([]entry, 0, supplies[file])}
 			bySource[file] = src
 			sources = append(sources, src)
 		}
@@ -371,9 +369,8 @@ func tracesOf(s *suite.Suite, opts Options) string {
 
 // IndexBytes is about what a run holds for each case its traces files
 // supply, from before the first trajectory is read to the end: its entry
-// and its slot in the index by id (52 bytes in a heap profile of 100,000
-// cases, rounded up for the index's growth).
-const IndexBytes = 64
+// (24 bytes) and its slots in the index by id (2 to 4 of 4 bytes).
+const IndexBytes = 40
 
 // A source is a traces file and what it supplies: the cases matched to its
 // trajectories by id, and the suites with no cases that score every one.
@@ -383,8 +380,11 @@ type source struct {
 	// Options.Only leaves out (skip); byID indexes them. Values in one
 	// slice, not one allocation each: a suite may list a million cases.
 	entries []entry
-	byID    map[string]int32
-	open    []*suite.Suite
+	byID    suite.IDIndex
+	// trials are the trials scored of the entries whose traces mark them
+	// (trajeval.Trajectory.Trial), by position.
+	trials map[int32]map[int]bool
+	open   []*suite.Suite
 	// exhaustive is the first suite whose traces hold its cases only
 	// (suite.Suite.Exhaustive); nil when none.
 	exhaustive *suite.Suite
@@ -392,17 +392,20 @@ type source struct {
 
 // add adds e, which takes the place of an entry of the same id in byID.
 func (src *source) add(e entry) {
-	src.byID[e.c.ID] = int32(len(src.entries))
 	src.entries = append(src.entries, e)
+	src.byID.Put(e.c.ID, int32(len(src.entries)-1), src.idOf)
 }
 
-// lookup returns the entry of case id.
-func (src *source) lookup(id string) (*entry, bool) {
-	i, ok := src.byID[id]
+// idOf returns the case id of the entry at position i.
+func (src *source) idOf(i int32) string { return src.entries[i].c.ID }
+
+// lookup returns the entry of case id and its position.
+func (src *source) lookup(id string) (*entry, int32, bool) {
+	i, ok := src.byID.Get(id, src.idOf)
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
-	return &src.entries[i], true
+	return &src.entries[i], i, true
 }
 
 // order returns the entries of the cases src supplies, in the run's order.
@@ -428,7 +431,7 @@ func needsTraces(suites []*suite.Suite) bool {
 			return true
 		}
 		for _, c := range s.Cases {
-			if c.Trace == "" {
+			if c.Trace() == "" {
 				return true
 			}
 		}
@@ -509,7 +512,7 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 // scoreOpen submits trajectory t, the n-th of its file, as the case it
 // matches (if any) and as a case of each suite with no cases (rule 2).
 func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, opts Options, o *ordered) error {
-	if _, ok := src.lookup(t.ID); ok && t.ID != "" {
+	if _, _, ok := src.lookup(t.ID); ok && t.ID != "" {
 		if err := scoreMatched(ctx, src, t, opts, o); err != nil {
 			return err
 		}
@@ -540,7 +543,7 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 // scoreMatched submits trajectory t as the case whose id it has.
 func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts Options, o *ordered) error {
 	file := src.file
-	e, ok := src.lookup(t.ID)
+	e, pos, ok := src.lookup(t.ID)
 	switch {
 	case t.ID == "":
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Msg: "a trace without an id cannot be matched to a case; skipped"})
@@ -558,14 +561,17 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		return nil
 	case t.Trial > 0:
 		// Several runs of the case (rule 16): each trial once.
-		if e.trials[t.Trial] {
+		if src.trials[pos][t.Trial] {
 			o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: fmt.Sprintf("trial %d appears twice; the first was scored", t.Trial)})
 			return nil
 		}
-		if e.trials == nil {
-			e.trials = map[int]bool{}
+		if src.trials == nil {
+			src.trials = map[int32]map[int]bool{}
 		}
-		e.trials[t.Trial], e.done = true, true
+		if src.trials[pos] == nil {
+			src.trials[pos] = map[int]bool{}
+		}
+		src.trials[pos][t.Trial], e.done = true, true
 		return submitAttempt(e.suite, e.c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
 			r := score(ctx, e.suite, e.c, t, file, opts)
 			r.Attempt = t.Trial
@@ -586,16 +592,16 @@ func errorResult(e *entry, err error) trajeval.CaseResult {
 // scoreFromFile reads a case's own trace file. A file holding several
 // trajectories must hold one with the case's id.
 func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Options, warn func(trajeval.Warning)) trajeval.CaseResult {
-	t, warnings, err := readOne(c, c.Trace, opts.Lenient, warn, func(o trace.Options, yield func(*trajeval.Trajectory) error) error {
+	t, warnings, err := readOne(c, c.Trace(), opts.Lenient, warn, func(o trace.Options, yield func(*trajeval.Trajectory) error) error {
 		o.From = opts.From
-		return trace.Read(ctx, c.Trace, o, yield)
+		return trace.Read(ctx, c.Trace(), o, yield)
 	})
 	if err != nil {
 		r := errorResult(&entry{c: c, suite: s}, err)
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, c.Trace, opts)
+	r := score(ctx, s, c, t, c.Trace(), opts)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }
@@ -634,7 +640,7 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 	for _, ev := range c.Evaluators {
 		r.Evaluators = append(r.Evaluators, ev.Run(ctx, t))
 	}
-	if len(c.Turns) > 0 {
+	if len(c.Turns()) > 0 {
 		r.Evaluators = append(r.Evaluators, scoreTurns(ctx, c, t, &r)...)
 	}
 	if r.Evaluators == nil {
@@ -649,14 +655,14 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 
 func scoreTurns(ctx context.Context, c *suite.Case, t *trajeval.Trajectory, r *trajeval.CaseResult) []trajeval.Result {
 	have := turnCount(t)
-	if have > len(c.Turns) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %s, the case expects %d; turns %d to %d are not scored per turn", plural.Count(have, "turn", "turns"), len(c.Turns), len(c.Turns)+1, have))
+	if have > len(c.Turns()) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the trace has %s, the case expects %d; turns %d to %d are not scored per turn", plural.Count(have, "turn", "turns"), len(c.Turns()), len(c.Turns())+1, have))
 	}
 	var out []trajeval.Result
-	for i, turn := range c.Turns {
+	for i, turn := range c.Turns() {
 		n := i + 1
 		if n > have {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %s, the trace has %d", plural.Count(len(c.Turns), "turn", "turns"), have))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the case expects %s, the trace has %d", plural.Count(len(c.Turns()), "turn", "turns"), have))
 			for _, ev := range turn.Evaluators {
 				out = append(out, trajeval.Result{Name: ev.Name, Type: ev.Type, Turn: n, Status: trajeval.StatusFail, Threshold: ev.Threshold,
 					Weight: ev.Weight, Required: ev.Required, Error: fmt.Sprintf("turn %d is not in the trace", n)})

@@ -2,6 +2,7 @@ package run_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -148,6 +149,44 @@ func TestRun_matchedByID(t *testing.T) {
 			"runs.jsonl": traj("third", "good") + traj("first", "good")}, "runs.jsonl")
 		if want := "third=pass first=pass second=error"; strings.Join(o.statuses, " ") != want {
 			t.Errorf("results %v, want %s: results come in the file's order, cases without a trajectory last", o.statuses, want)
+		}
+	})
+	t.Run("many cases", func(t *testing.T) {
+		// Enough ids that many share a slot of the index by id; the
+		// trajectories come in another order, every fifth one failing,
+		// and ids that differ from a case's by a byte match none.
+		const n = 3000
+		var cases, runs strings.Builder
+		cases.WriteString("execution:\n  evaluators:\n    - {name: flow, type: tool_trajectory, mode: exact, expected: [good]}\nevalcases:\n")
+		want := map[string]string{}
+		for i := range n {
+			id := fmt.Sprintf("c%d", i)
+			fmt.Fprintf(&cases, "  - {id: %s, input: x}\n", id)
+			want[id] = "pass"
+		}
+		for i := range n {
+			j := (i * 7919) % n // every case once, out of order
+			id, tool := fmt.Sprintf("c%d", j), "good"
+			if j%5 == 0 {
+				tool, want[id] = "bad", "fail"
+			}
+			runs.WriteString(traj(id, tool))
+			if i%100 == 0 {
+				runs.WriteString(traj(id+"x", "good"))
+			}
+		}
+		o := runIn(t, map[string]string{"suite.yaml": cases.String(), "runs.jsonl": runs.String()}, "runs.jsonl")
+		if len(o.statuses) != n {
+			t.Fatalf("%d results, want %d: one a case", len(o.statuses), n)
+		}
+		for _, st := range o.statuses {
+			id, status, _ := strings.Cut(st, "=")
+			if want[id] != status {
+				t.Errorf("case %s is %s, want %s: each case scores the trajectory with its id", id, status, want[id])
+			}
+		}
+		if len(o.warnings) != n/100 {
+			t.Errorf("%d warnings, want %d: each trajectory whose id is one byte off matches no case", len(o.warnings), n/100)
 		}
 	})
 	t.Run("duplicate ids", func(t *testing.T) {

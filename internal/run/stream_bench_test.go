@@ -71,17 +71,39 @@ func BenchmarkRun_stream(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/trajectory")
 	})
-	b.Run("score", func(b *testing.B) {
-		s, errs := suite.LoadFile(suitePath, suite.Options{}, true)
-		if len(errs) > 0 {
-			b.Fatal(errs)
+	// The same runs as listed cases of the same suite, loaded once: what
+	// the run's bookkeeping of a listed case adds to scoring it.
+	listed := filepath.Join(filepath.Dir(suitePath), "listed.yaml")
+	yaml, err := os.ReadFile(suitePath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cases strings.Builder
+	cases.WriteString("evalcases:\n")
+	for i := range n {
+		fmt.Fprintf(&cases, "  - {id: case-%06d, input: Research the history of Python}\n", i)
+	}
+	if err := os.WriteFile(listed, append(yaml, cases.String()...), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, bb := range []struct{ name, suite string }{{"score", suitePath}, {"score listed", listed}} {
+		b.Run(bb.name, func(b *testing.B) {
+			scoreAll(b, bb.suite, tracesPath, n)
+		})
+	}
+}
+
+// scoreAll runs the suite at suitePath on tracesPath, which holds n runs.
+func scoreAll(b *testing.B, suitePath, tracesPath string, n int) {
+	s, errs := suite.LoadFile(suitePath, suite.Options{}, true)
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	for b.Loop() {
+		sum, err := run.Run(context.Background(), []*suite.Suite{s}, run.Options{Traces: tracesPath}, func(trajeval.CaseResult) error { return nil })
+		if err != nil || sum.Cases != n {
+			b.Fatalf("%d cases, %v", sum.Cases, err)
 		}
-		for b.Loop() {
-			sum, err := run.Run(context.Background(), []*suite.Suite{s}, run.Options{Traces: tracesPath}, func(trajeval.CaseResult) error { return nil })
-			if err != nil || sum.Cases != n {
-				b.Fatalf("%d cases, %v", sum.Cases, err)
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/trajectory")
-	})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/trajectory")
 }

@@ -118,7 +118,7 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 	}
 	tg := s.Target
 	switch {
-	case len(c.Turns) > 0:
+	case len(c.Turns()) > 0:
 		return fail(fmt.Errorf("case %q has turns, and target %s is given one input and runs one turn; record the conversation and name it with trace: FILE", c.ID, tg.Name))
 	case strings.TrimSpace(c.Input) == "":
 		return fail(fmt.Errorf("case %q has no input to give target %s; add input: to the case", c.ID, tg.Name))

@@ -132,7 +132,8 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		listed = cases.Len()
 	}
 	var err error
-	ids := make(map[string]int, listed) // a case's line, by id
+	ids := NewIDIndex(listed) // the cases' positions in s.Cases, by id
+	idOf := func(i int32) string { return s.Cases[i].ID }
 	if b := root.Get("judge"); b != nil {
 		// Checked even when no evaluator asks a judge: a setting is never
 		// silently ignored.
@@ -163,30 +164,41 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		return s, errs
 	}
 	item := 0
+	// The cases in one slice, not an allocation each.
+	slab := make([]Case, listed)
+	warn := s.warn // one func value, not one a case
 	err = cases.Each(func(cn *config.Node) error {
-		c, es := loadCase(cn, cases.Path, item, sc, s.warn)
+		var into *Case
+		if item < len(slab) {
+			into = &slab[item]
+		} else {
+			into = &Case{}
+		}
+		c, es := loadCase(cn, cases.Path, item, sc, warn, into)
 		item++
 		errs = append(errs, es...)
 		if c == nil {
 			return nil
 		}
-		if prev, dup := ids[c.ID]; dup {
-			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", prev))
+		if prev, dup := ids.Get(c.ID, idOf); dup {
+			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", s.Cases[prev].Place.Line))
 			return nil
 		}
-		ids[c.ID] = cn.Line
 		s.Cases = append(s.Cases, c)
+		ids.Put(c.ID, int32(len(s.Cases)-1), idOf)
 		return nil
 	})
 	if err != nil {
 		errs = append(errs, err)
 	}
+	s.uniqueIDs = true
 	return s, errs
 }
 
 // suiteContext is what every case of an AgentV suite inherits.
 type suiteContext struct {
 	dir      string
+	places   config.Places      // the cases' places, sharing the file and path
 	defaults *config.Node       // the suite's evaluators, nil when none
 	shared   []*eval.Configured // built from defaults with the suite's threshold
 	// sharedNodes are the nodes of shared, by name.
@@ -349,15 +361,16 @@ func firstThreshold(ts ...*float64) *float64 {
 	return nil
 }
 
-// loadCase reads cn, item i of the suite's cases, the list at path list.
-func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(trajeval.Warning)) (*Case, []error) {
+// loadCase reads cn, item i of the suite's cases, the list at path list,
+// into c.
+func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(trajeval.Warning), c *Case) (*Case, []error) {
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
 	if err := sc.keys.Check(cn, "case", caseKeys...); err != nil {
 		return nil, []error{err}
 	}
-	c := &Case{Place: config.ItemPlace(cn, list, i)}
+	c.Place = sc.places.Item(cn, list, i)
 	idn := cn.Get("id")
 	if idn == nil {
 		return nil, []error{cn.Errorf("case has no id").With("add id: a-unique-name")}
@@ -371,9 +384,11 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 	}
 	var errs []error
 	if v, _ := cn.First("expected_outcome", "criteria"); v != nil {
-		if c.ExpectedOutcome, err = v.Str(); err != nil {
+		outcome, err := v.Str()
+		if err != nil {
 			errs = append(errs, err)
 		}
+		c.SetExpectedOutcome(outcome)
 	}
 	c.Input = sc.input
 	if v, _ := cn.First("input", "input_messages"); v != nil {
@@ -396,7 +411,9 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(sc.dir, p)
 			}
-			c.Trace, c.TraceNode = p, v
+			// Its place, not the node: the nodes of a case are one
+			// allocation, dropped once the case is read.
+			c.SetTrace(p, config.PlaceOf(v).Node())
 		}
 	}
 	ex, es := readExecution(cn, cn.Get("execution"), levelCase, sc.keys)
@@ -409,7 +426,16 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		ex.skip = ex.skip || b
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
-	env := &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome, ExpectedOutput: expectedOutput}}
+	// The case's own evaluators' environment, made only for a case that
+	// has some.
+	var caseEnv *spec.Env
+	env := func() *spec.Env {
+		if caseEnv != nil {
+			return caseEnv
+		}
+		caseEnv = &spec.Env{Types: builtin.Types(), Dir: sc.dir, Threshold: threshold, Warn: warn, Judges: sc.judges, JudgeBlock: sc.judgeBlock, Case: eval.Case{ID: c.ID, Input: c.Input, ExpectedOutcome: c.ExpectedOutcome(), ExpectedOutput: expectedOutput}}
+		return caseEnv
+	}
 	var taken map[string]*config.Node // the suite's evaluators a case's own may not rename, by name
 	if ex.list != nil {
 		taken = map[string]*config.Node{}
@@ -431,16 +457,16 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		c.Evaluators = defaults[:len(defaults):len(defaults)]
 	}
 	if ex.list != nil {
-		list, es := spec.BuildList(ex.list, env, taken)
+		list, es := spec.BuildList(ex.list, env(), taken)
 		errs = append(errs, es...)
 		c.Evaluators = append(c.Evaluators, list...)
 	}
 	if tn := cn.Get("turns"); tn != nil {
-		turns, es := loadTurns(tn, env, sc.cli, sc.keys)
+		turns, es := loadTurns(tn, env(), sc.cli, sc.keys)
 		errs = append(errs, es...)
-		c.Turns = turns
+		c.SetTurns(turns)
 	}
-	if len(c.Evaluators) == 0 && len(c.Turns) == 0 && len(errs) == 0 && !(sc.defaults != nil && !ex.skip) {
+	if len(c.Evaluators) == 0 && len(c.Turns()) == 0 && len(errs) == 0 && !(sc.defaults != nil && !ex.skip) {
 		errs = append(errs, cn.Errorf("case %q has no evaluators", c.ID).With("add execution.evaluators to the case or the suite"))
 	}
 	return c, errs

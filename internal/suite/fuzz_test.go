@@ -96,7 +96,7 @@ func checkLoad(t *testing.T, path string, data []byte) {
 			t.Fatalf("case id %q is empty or given twice: %s", c.ID, describeSuite(s))
 		}
 		ids[c.ID] = true
-		if len(c.Evaluators) == 0 && len(c.Turns) == 0 {
+		if len(c.Evaluators) == 0 && len(c.Turns()) == 0 {
 			t.Fatalf("case %s loaded with nothing to score", c.ID)
 		}
 		for _, e := range c.Evaluators {
@@ -115,7 +115,7 @@ func describeSuite(s *suite.Suite) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s %s %q|", s.Name, s.Dialect, s.Traces, s.Warnings)
 	for _, c := range s.Cases {
-		fmt.Fprintf(&b, "%s %q %q %s %d:", c.ID, c.Input, c.ExpectedOutcome, c.Trace, len(c.Turns))
+		fmt.Fprintf(&b, "%s %q %q %s %d:", c.ID, c.Input, c.ExpectedOutcome(), c.Trace(), len(c.Turns()))
 		for _, e := range c.Evaluators {
 			fmt.Fprintf(&b, " %s/%s/%v/%v/%v/%v", e.Name, e.Type, e.Threshold, e.Weight, e.Required, e.Negate)
 		}

@@ -86,14 +86,22 @@ type KeyChecker struct {
 	// keys that need no more than a look: a suite's thousands of cases
 	// then cost a map lookup per key.
 	known map[string]map[string]bool
+	// The key set of the latest call, found again without building its
+	// name when the next call is for the same object and extra keys (a
+	// suite's cases all pass caseKeys).
+	lastObject string
+	lastExtra  []string
+	lastKnown  map[string]bool
 }
 
 // plain reports whether every key of n is a known key of object (or one of
 // extra), none is given twice, and none has a note to give (an inert
 // key): Check has nothing to say about n then.
 func (kc *KeyChecker) plain(n *config.Node, object string, extra []string) bool {
-	id := object + "\x00" + strings.Join(extra, "\x00")
-	known, ok := kc.known[id]
+	known, ok := kc.lastKnown, kc.lastKnown != nil && kc.lastObject == object && slices.Equal(kc.lastExtra, extra)
+	if !ok {
+		known, ok = kc.known[object+"\x00"+strings.Join(extra, "\x00")]
+	}
 	if !ok {
 		known = map[string]bool{}
 		for _, k := range kc.Table.Keys {
@@ -107,8 +115,12 @@ func (kc *KeyChecker) plain(n *config.Node, object string, extra []string) bool 
 		if kc.known == nil {
 			kc.known = map[string]map[string]bool{}
 		}
-		kc.known[id] = known
+		kc.known[object+"\x00"+strings.Join(extra, "\x00")] = known
 	}
+	if !slices.Equal(kc.lastExtra, extra) {
+		kc.lastExtra = append(kc.lastExtra[:0], extra...) // a copy: extra may live on the caller's stack
+	}
+	kc.lastObject, kc.lastKnown = object, known
 	var seen [8]string
 	if len(n.Entries) > len(seen) {
 		return false

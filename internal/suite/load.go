@@ -255,6 +255,9 @@ func sidecar(path string) string {
 // the two suites have the same name, or when both cases take their trace
 // from the same traces file; otherwise it is fine.
 func duplicateIDs(suites []*Suite, opts Options) []error {
+	if len(suites) == 1 && suites[0].uniqueIDs {
+		return nil // its loader found every repeat, with a map of its own
+	}
 	type at struct {
 		s *Suite
 		c *Case

@@ -91,10 +91,10 @@ func TestLoadFile_threshold(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatalf("LoadFile: %v", errs)
 		}
-		if got := s.Cases[0].Turns[0].Evaluators[0].Threshold; got != 0.4 {
+		if got := s.Cases[0].Turns()[0].Evaluators[0].Threshold; got != 0.4 {
 			t.Errorf("turn 1 threshold %v, want the turn's 0.4", got)
 		}
-		if got := s.Cases[0].Turns[1].Evaluators[0].Threshold; got != 0.6 {
+		if got := s.Cases[0].Turns()[1].Evaluators[0].Threshold; got != 0.6 {
 			t.Errorf("turn 2 threshold %v, want the suite's 0.6", got)
 		}
 	})

@@ -51,6 +51,8 @@ type Suite struct {
 	// τ²-bench results file and its tasks): a trajectory of them whose id
 	// matches no case is an error row of the suite, not a warning.
 	Exhaustive bool
+	// uniqueIDs says that the loader checked its cases' ids for repeats.
+	uniqueIDs bool
 }
 
 // Open reports whether the suite has no cases and scores every trajectory
@@ -61,24 +63,86 @@ func (s *Suite) Open() bool { return len(s.Cases) == 0 && len(s.Evaluators) > 0 
 // warn records a problem that does not stop the suite from loading.
 func (s *Suite) warn(w trajeval.Warning) { s.Warnings = append(s.Warnings, w) }
 
-// A Case is one scenario to score.
+// A Case is one scenario to score. What few cases have (a trace file of
+// their own, turns, an expected outcome) is held apart, so that a suite
+// of a million cases that have none of it holds a few words a case.
 type Case struct {
-	ID              string
-	Input           string // the user input, as text
-	ExpectedOutcome string
-	// Trace is the path of the case's recorded trace ("" when the run's
-	// --traces file must supply it, matched by ID).
-	Trace string
-	// TraceNode is the trace: key that named Trace, for errors.
-	TraceNode  *config.Node
+	ID         string
+	Input      string // the user input, as text
 	Evaluators []*eval.Configured
-	// Turns hold per-turn expectations of a multi-turn case; Turns[i]
-	// scores turn i+1 of the trajectory.
-	Turns []*Turn
 	// Place is where the case is in its file, for later errors: a place,
 	// not the case's nodes, which go with the rest of the document once
 	// the case is read.
 	Place config.Place
+	more  *caseMore
+}
+
+// caseMore is what few cases have.
+type caseMore struct {
+	expectedOutcome string
+	trace           string
+	traceNode       *config.Node
+	turns           []*Turn
+}
+
+// get returns c's rare fields, made on first use.
+func (c *Case) get() *caseMore {
+	if c.more == nil {
+		c.more = &caseMore{}
+	}
+	return c.more
+}
+
+// Trace returns the path of the case's recorded trace ("" when the run's
+// --traces file must supply it, matched by ID).
+func (c *Case) Trace() string {
+	if c.more == nil {
+		return ""
+	}
+	return c.more.trace
+}
+
+// TraceNode returns the trace: key that named Trace, for errors; nil when
+// none did.
+func (c *Case) TraceNode() *config.Node {
+	if c.more == nil {
+		return nil
+	}
+	return c.more.traceNode
+}
+
+// SetTrace sets the case's trace file and the key that named it.
+func (c *Case) SetTrace(path string, n *config.Node) { c.get().trace, c.get().traceNode = path, n }
+
+// Turns returns the per-turn expectations of a multi-turn case; Turns()[i]
+// scores turn i+1 of the trajectory.
+func (c *Case) Turns() []*Turn {
+	if c.more == nil {
+		return nil
+	}
+	return c.more.turns
+}
+
+// SetTurns sets the case's per-turn expectations.
+func (c *Case) SetTurns(turns []*Turn) {
+	if turns != nil || c.more != nil {
+		c.get().turns = turns
+	}
+}
+
+// ExpectedOutcome returns what the case's judges are told to expect.
+func (c *Case) ExpectedOutcome() string {
+	if c.more == nil {
+		return ""
+	}
+	return c.more.expectedOutcome
+}
+
+// SetExpectedOutcome sets what the case's judges are told to expect.
+func (c *Case) SetExpectedOutcome(s string) {
+	if s != "" || c.more != nil {
+		c.get().expectedOutcome = s
+	}
 }
 
 // A Turn is the expectations for one turn of a conversation.

@@ -201,7 +201,7 @@ func TestLoad_folder(t *testing.T) {
 func shape(s *suite.Suite) string {
 	var b strings.Builder
 	for _, c := range s.Cases {
-		fmt.Fprintf(&b, "%s|%q|%q|", c.ID, c.Input, c.ExpectedOutcome)
+		fmt.Fprintf(&b, "%s|%q|%q|", c.ID, c.Input, c.ExpectedOutcome())
 		for _, e := range c.Evaluators {
 			fmt.Fprintf(&b, "%s:%s threshold=%v weight=%v required=%v negate=%v", e.Name, e.Type, e.Threshold, e.Weight, e.Required, e.Negate)
 			if tr, ok := e.Eval.(*trajectory.Evaluator); ok {
@@ -385,8 +385,8 @@ func TestLoadFile_traces(t *testing.T) {
 			if s.Traces != want {
 				t.Errorf("Traces = %q, want %q: %s", s.Traces, want, tt.reason)
 			}
-			if wantTrace := filepath.Join(dir, filepath.Dir(tt.suiteFile), "runs/a.json"); s.Cases[0].Trace != wantTrace {
-				t.Errorf("case trace = %q, want %q: trace paths are relative to the suite file", s.Cases[0].Trace, wantTrace)
+			if wantTrace := filepath.Join(dir, filepath.Dir(tt.suiteFile), "runs/a.json"); s.Cases[0].Trace() != wantTrace {
+				t.Errorf("case trace = %q, want %q: trace paths are relative to the suite file", s.Cases[0].Trace(), wantTrace)
 			}
 		})
 	}
@@ -401,7 +401,7 @@ evalcases:
     expected_outcome: done
     trace: /abs/trace.json`+okEval)
 	c := s.Cases[0]
-	if s.Name != "demo" || c.ID != "42" || c.Input != "first\nsecond" || c.ExpectedOutcome != "done" || c.Trace != "/abs/trace.json" {
+	if s.Name != "demo" || c.ID != "42" || c.Input != "first\nsecond" || c.ExpectedOutcome() != "done" || c.Trace() != "/abs/trace.json" {
 		t.Errorf("suite %q case %+v", s.Name, c)
 	}
 	if c.Place.Line != 4 {

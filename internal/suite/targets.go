@@ -200,7 +200,7 @@ func resolveTarget(s *Suite, choice targetChoice, opts Options) []error {
 	default:
 		e.Hint = "define it under targets: in the suite, or in a targets.yaml beside it"
 	}
-	if !slices.ContainsFunc(s.Cases, func(c *Case) bool { return c.Trace == "" && opts.Traces == "" && s.Traces == "" }) {
+	if !slices.ContainsFunc(s.Cases, func(c *Case) bool { return c.Trace() == "" && opts.Traces == "" && s.Traces == "" }) {
 		// Rule 5: every case is scored from a recorded trace.
 		w := trajeval.Warning{File: e.File, Line: e.Line, Col: e.Col, Msg: e.Msg + "; not needed: every case has a recorded trace"}
 		s.warn(w)
@@ -222,7 +222,7 @@ const (
 // the run's --traces file.
 func (s *Suite) Source(c *Case, traces string) string {
 	switch {
-	case c.Trace != "":
+	case c.Trace() != "":
 		return FromFile
 	case traces != "":
 		return FromTraces

@@ -51,12 +51,12 @@ func CheckPicked(suites []*Suite, traces string, pick func(s *Suite, c *Case) bo
 			case FromSuite:
 				suiteTraces = true
 			case FromFile:
-				if why := unreadable(c.Trace); why != "" {
-					e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("trace file %s cannot be read: %s", rel(s.File, c.Trace), why)}
-					if n := c.TraceNode; n != nil {
+				if why := unreadable(c.Trace()); why != "" {
+					e := &trajeval.SpecError{File: s.File, Msg: fmt.Sprintf("trace file %s cannot be read: %s", rel(s.File, c.Trace()), why)}
+					if n := c.TraceNode(); n != nil {
 						e = n.Errorf("%s", e.Msg)
 					}
-					errs = append(errs, e.With("%s", missingHint(s.File, c.Trace, "record the case's trace there, or fix the path")))
+					errs = append(errs, e.With("%s", missingHint(s.File, c.Trace(), "record the case's trace there, or fix the path")))
 				}
 			}
 		}
@@ -208,7 +208,7 @@ func CheckContents(ctx context.Context, suites []*Suite) []error {
 	for _, s := range suites {
 		check(s.Traces)
 		for _, c := range s.Cases {
-			check(c.Trace)
+			check(c.Trace())
 		}
 	}
 	return errs

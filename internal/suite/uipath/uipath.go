@@ -438,7 +438,7 @@ func buildCase(it *config.Node, refs []ref, found, used map[string]*evaluator, w
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(env.Dir, p)
 		}
-		c.Trace, c.TraceNode = p, tr
+		c.SetTrace(p, tr)
 	}
 	crit := it.Get("evaluation_criterias")
 	if crit == nil || crit.Kind == config.Null {
