@@ -39,9 +39,13 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	if err != nil {
 		return Parse(file, data)
 	}
+	// The key's value in the head must be the null written as nothing on
+	// its own line: the YAML parser also takes a value below a key at the
+	// key's own column ("~" after the list) for the key's, which the list
+	// must not hide.
 	var entry *Entry
 	for i := range root.Entries {
-		if e := &root.Entries[i]; e.Key == sp.key && e.KeyLine == sp.keyLine && e.KeyCol == 1 && e.Value.Kind == Null {
+		if e := &root.Entries[i]; e.Key == sp.key && e.KeyLine == sp.keyLine && e.KeyCol == 1 && e.Value.Kind == Null && e.Value.Line == sp.keyLine {
 			entry = e
 		}
 	}
@@ -199,7 +203,7 @@ func (n *Node) Each(f func(item *Node) error) error {
 		part := data[sp.items[i].off:end]
 		items, ok := flowLines(n.File, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i)
 		if !ok {
-			items, ok = convertPart(n.File, part, sp.items[i].line-1, sp.key, i, j-i)
+			items, ok = convertPart(n.File, part, end < len(data), sp, i, j-i)
 		}
 		if !ok {
 			return n.eachWhole(i, f)
@@ -238,27 +242,47 @@ func (n *Node) eachWhole(i int, f func(item *Node) error) error {
 	return nil
 }
 
-// convertPart converts part, a run of want items of the list key starting
-// at item first and at line base+1 of the document. It reports false when
-// the part does not parse or convert on its own.
-func convertPart(file string, part []byte, base int, key string, first, want int) (items []*Node, ok bool) {
+// convertPart converts part, a run of want items of the list sp starting
+// at item first. It reports false when the part does not parse or convert
+// on its own.
+//
+// When more of the document follows the part (followed), the part is
+// parsed with one more item after it, which is dropped: in the whole
+// document a line no deeper than the dashes ends the part's last item, and
+// the YAML parser places some values by what ends them (a plain text over
+// several lines whose last line starts with a dash is placed at its last
+// line when the input ends there, at its first line when a line follows).
+func convertPart(file string, part []byte, followed bool, sp listSplit, first, want int) (items []*Node, ok bool) {
 	defer func() {
 		if recover() != nil {
 			items, ok = nil, false
 		}
 	}()
-	f, err := parser.ParseBytes(part, 0)
+	parsed, values := part, want
+	if followed && (part[len(part)-1] == '\n' || part[len(part)-1] == '\r') {
+		br := part[len(part)-1:]
+		if len(part) > 1 && br[0] == '\n' && part[len(part)-2] == '\r' {
+			br = part[len(part)-2:]
+		}
+		parsed = make([]byte, 0, len(part)+sp.indent+3+len(br))
+		parsed = append(parsed, part...)
+		parsed = append(parsed, bytes.Repeat([]byte{' '}, sp.indent)...)
+		parsed = append(parsed, "- 0"...)
+		parsed = append(parsed, br...)
+		values++
+	}
+	f, err := parser.ParseBytes(parsed, 0)
 	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil {
 		return nil, false
 	}
 	seq, isSeq := f.Docs[0].Body.(*ast.SequenceNode)
-	if !isSeq || len(seq.Values) != want {
+	if !isSeq || len(seq.Values) != values {
 		return nil, false
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(part), base: base, limit: maxNodes + len(part), data: part}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(parsed), base: sp.items[first].line - 1, limit: maxNodes + len(part), data: parsed}
 	size := 0
-	for i, v := range seq.Values {
-		it, err := c.convert(v, fmt.Sprintf("%s[%d]", key, first+i), 2)
+	for i, v := range seq.Values[:want] {
+		it, err := c.convert(v, fmt.Sprintf("%s[%d]", sp.key, first+i), 2)
 		if err != nil {
 			return nil, false
 		}

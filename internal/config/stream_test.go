@@ -55,6 +55,7 @@ func parseListAgrees(t *testing.T, data string) {
 
 func TestParseList(t *testing.T) {
 	many := "name: big\nevalcases:\n" + strings.Repeat("  - {id: c, input: Research the history of Python}\n", 5000) + "after: 1\n"
+	manyFolded := "evalcases:\n" + strings.Repeat("  - 0\n   -00\n", 10000) + "after: 1\n"
 	tests := []struct {
 		name, doc, reason string
 	}{
@@ -85,6 +86,9 @@ func TestParseList(t *testing.T) {
 		{"flow key twice", "evalcases:\n  - {id: a, id: b}\n", "the parser's error"},
 		{"flow no space", "evalcases:\n  - {id:a}\n  - {id: a}x\n", "not a flow map of words"},
 		{"flow with comment", "evalcases:\n  - {id: a} # c\n  - {id: b}\n", "a comment"},
+		{"a value below the key after the list", "evalcases:\n- 0\n~", "the YAML parser reads the ~ at the key's column as the key's value when the list's lines are blanked: ParseList must give Parse's error, not hide the ~ behind the list"},
+		{"plain text over lines, the last starting with a dash", "evalcases:\n  - 0\n   -00\n0:", "the YAML parser places such a text at its last line when the input ends after it: the part is parsed with a line after it, as in the document"},
+		{"many parts ending in such texts", manyFolded, "the last item of every part, not only the list's, is placed as in the whole document"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
