@@ -23,8 +23,9 @@ const chunkBytes = 64 << 10
 // The result is the same as Parse's: the same values, places and errors.
 // A document this reading cannot split (the list is not a block list at
 // the key's own line, an item uses an anchor defined outside its part, the
-// file is JSON) is parsed whole by Parse, and so is a part that does not
-// parse, so that every error is the one Parse reports for the document.
+// list's last part does not convert on its own, the file is JSON) is
+// parsed whole by Parse, and so is a part that does not parse, so that
+// every error is the one Parse reports for the document.
 func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	sp, ok := splitList(data, keys)
 	if !ok || bytes.IndexByte(data, 0) >= 0 {
@@ -52,8 +53,15 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	if root.Kind != Map || entry == nil {
 		return Parse(file, data)
 	}
-	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1,
-		lazy: &lazyList{data: data, split: sp}}
+	lazy := &lazyList{data: data, split: sp}
+	// The line after the list ends its last item only if that item is
+	// closed: a flow map or a quoted text left open goes on below, where
+	// the head read the lines as its own. The last part must convert on
+	// its own, or the document is parsed whole.
+	if _, ok := lazy.convert(file, sp.lastPart(), len(sp.items)); !ok {
+		return Parse(file, data)
+	}
+	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1, lazy: lazy}
 	return root, nil
 }
 
@@ -190,21 +198,9 @@ func (n *Node) Each(f func(item *Node) error) error {
 		}
 		return nil
 	}
-	sp, data := n.lazy.split, n.lazy.data
-	for i := 0; i < len(sp.items); {
-		j := i + 1
-		for j < len(sp.items) && sp.items[j].off-sp.items[i].off < chunkBytes {
-			j++
-		}
-		end := sp.end
-		if j < len(sp.items) {
-			end = sp.items[j].off
-		}
-		part := data[sp.items[i].off:end]
-		items, ok := flowLines(n.File, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i)
-		if !ok {
-			items, ok = convertPart(n.File, part, end < len(data), sp, i, j-i)
-		}
+	for i := 0; i < len(n.lazy.split.items); {
+		j := n.lazy.split.part(i)
+		items, ok := n.lazy.convert(n.File, i, j)
 		if !ok {
 			return n.eachWhole(i, f)
 		}
@@ -216,6 +212,40 @@ func (n *Node) Each(f func(item *Node) error) error {
 		i = j
 	}
 	return nil
+}
+
+// part returns the end j of the part of the list that starts at item i:
+// items i to j-1, about chunkBytes of them.
+func (sp *listSplit) part(i int) (j int) {
+	j = i + 1
+	for j < len(sp.items) && sp.items[j].off-sp.items[i].off < chunkBytes {
+		j++
+	}
+	return j
+}
+
+// lastPart returns the first item of the list's last part.
+func (sp *listSplit) lastPart() int {
+	i := 0
+	for j := sp.part(0); j < len(sp.items); j = sp.part(j) {
+		i = j
+	}
+	return i
+}
+
+// convert converts items i to j-1 of the list, a part (see part); it
+// reports false when they do not convert on their own.
+func (l *lazyList) convert(file string, i, j int) ([]*Node, bool) {
+	sp := &l.split
+	end := sp.end
+	if j < len(sp.items) {
+		end = sp.items[j].off
+	}
+	part := l.data[sp.items[i].off:end]
+	if items, ok := flowLines(file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
+		return items, true
+	}
+	return convertPart(file, part, end < len(l.data), *sp, i, j-i)
 }
 
 // eachWhole parses the whole document and walks its list on from item i.

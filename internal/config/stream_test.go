@@ -94,6 +94,7 @@ func TestParseList(t *testing.T) {
 		{"flow with comment", "evalcases:\n  - {id: a} # c\n  - {id: b}\n", "a comment"},
 		{"a value below the key after the list", "evalcases:\n- 0\n~", "the YAML parser reads the ~ at the key's column as the key's value when the list's lines are blanked: ParseList must give Parse's error, not hide the ~ behind the list"},
 		{"plain text over lines, the last starting with a dash", "evalcases:\n  - 0\n   -00\n0:", "the YAML parser places such a text at its last line when the input ends after it: the part is parsed with a line after it, as in the document"},
+		{"a flow map open past the list", "evalcases:\n- {\n0: }", "the line below the list is the open map's: the head must not read it as a key of its own"},
 		{"many parts ending in such texts", manyFolded, "the last item of every part, not only the list's, is placed as in the whole document"},
 	}
 	for _, tt := range tests {
