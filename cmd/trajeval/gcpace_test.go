@@ -13,10 +13,10 @@ func TestPaceFor(t *testing.T) {
 	}{
 		{"right after loading", 400, 400 * mb, 0, 400 * mb, 50, "the suites' own half is the headroom: the goal is 600 MB, not 2000"},
 		{"scoring holds little", 400, 400 * mb, 10 * mb, 410 * mb, 48, "the goal follows the live heap: half the suites over what is live"},
-		{"scoring holds much", 400, 100 * mb, 100 * mb, 200 * mb, 25, "the suites take all of the scoring's 64 MB of headroom: half the suites is left"},
-		{"scoring holds much, suites little", 400, 20 * mb, 100 * mb, 120 * mb, 36, "the scoring's own pace, but at most 64 MB of headroom, less the suites' 20 MB"},
-		{"100,000 listed cases", 400, 26 * mb, 20 * mb, 46 * mb, 82, "the cases take the room of the scoring's garbage: the goal is the 84 MB a run with no cases has for the same scoring, not 110 MB"},
-		{"suites at two thirds of the cap", 400, 48 * mb, 10 * mb, 58 * mb, 41, "the scoring's 40 MB of headroom is the suites': half of them is left, no step at a size"},
+		{"scoring holds much", 400, 100 * mb, 100 * mb, 200 * mb, 25, "half the suites is more than the scoring's 64 MB of headroom: half the suites is the headroom"},
+		{"scoring holds much, suites little", 400, 20 * mb, 100 * mb, 120 * mb, 45, "the scoring's own pace, but at most 64 MB of headroom, less half the suites' 20 MB"},
+		{"100,000 listed cases", 400, 26 * mb, 20 * mb, 46 * mb, 110, "half the cases' 26 MB comes out of the scoring's 64 MB: the goal is 97 MB, not 110 MB"},
+		{"suites past the scoring's headroom", 400, 48 * mb, 10 * mb, 58 * mb, 41, "the scoring's 40 MB of headroom is less than the suites' 48 MB: half of them, with no step at a size"},
 		{"scoring holds a usual amount", 400, 0, 14 * mb, 14 * mb, 400, "under 16 MB held, the scoring's own pace"},
 		{"a moment of much live", 400, 0, 25 * mb, 25 * mb, 256, "the run history's batch and the traces read ahead: 64 MB of headroom, not 100"},
 		{"scoring holds nothing yet", 400, 40 * mb, 0, 40 * mb, 50, "half the suites: the collector does not run over and over"},
@@ -44,9 +44,9 @@ func TestFollowed_percent(t *testing.T) {
 		reason string
 	}{
 		{"many listed cases", 100 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
-			"what a long collection finds allocated meanwhile is not multiplied: the suites take the scoring's 64 MB, half of them is the headroom"},
-		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{150, 90},
-			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less the suites' 10 MB"},
+			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
+		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
+			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

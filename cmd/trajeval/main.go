@@ -138,10 +138,10 @@ func exitCode(err error, stderr io.Writer) int {
 //  3. While the cases are scored, the heap goal follows the live heap
 //     after each collection: the scoring's own headroom (its pace,
 //     applied to what the heap holds beyond the suites, up to a cap) less
-//     what the suites hold, and half of what the suites hold, whichever
-//     is more (see paceFor). So a listed case costs at most its own bytes
-//     and half as much again, not five times as much, and a suite with no
-//     cases is scored at the scoring's pace.
+//     half of what the suites hold, and half of what the suites hold,
+//     whichever is more (see paceFor). So a listed case costs at most its
+//     own bytes and half as much again, not five times as much, and a
+//     suite with no cases is scored at the scoring's pace.
 //     The memory limit rises by twice what the suites hold, unless
 //     GOMEMLIMIT is set.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
@@ -185,10 +185,13 @@ const defaultMemoryLimit = 1 << 30
 //     written, traces read ahead, what a long collection finds allocated
 //     meanwhile), and a moment of twice the usual must not give twice the
 //     headroom;
-//  2. less what the suites hold: their cases take the room the scoring's
-//     garbage would have had, so that while they hold at most two thirds
-//     of that headroom, the heap goal (live plus headroom) is the one a
-//     run of suites with no cases has for the same scoring;
+//  2. less half of what the suites hold: their cases take half their
+//     size from the room the scoring's garbage would have had, so that
+//     while they hold at most that headroom, the heap goal (live plus
+//     headroom) is the one a run of suites with no cases has for the same
+//     scoring and half the suites more, not the suites more and the
+//     headroom whole (taking all of their size costs a third more
+//     collections, each of which marks the suites);
 //  3. at least half of what the suites hold, so that a collection, which
 //     marks all of it, comes at most once per half of it allocated: the
 //     heap goal of large suites is what they hold and half as much again,
@@ -198,7 +201,7 @@ func paceFor(pace int, held, scoring, live uint64) int {
 		return pace
 	}
 	headroom := min(uint64(pace)*scoring/100, smallHeadroom)
-	headroom = max(headroom-min(held, headroom), held/2)
+	headroom = max(headroom-min(held/2, headroom), held/2)
 	return int(min(uint64(pace), 100*headroom/live))
 }
 
