@@ -1,9 +1,6 @@
 package main
 
-import (
-	"math"
-	"testing"
-)
+import "testing"
 
 func TestPaceFor(t *testing.T) {
 	const mb = 1 << 20
@@ -16,15 +13,17 @@ func TestPaceFor(t *testing.T) {
 	}{
 		{"right after loading", 400, 400 * mb, 0, 400 * mb, 50, "the suites' own half is the headroom: the goal is 600 MB, not 2000"},
 		{"scoring holds little", 400, 400 * mb, 10 * mb, 410 * mb, 48, "the goal follows the live heap: half the suites over what is live"},
-		{"scoring holds much", 400, 100 * mb, 100 * mb, 200 * mb, 64, "past 32 MB held, the scoring's headroom is at most 128 MB"},
-		{"scoring holds much, suites little", 400, 20 * mb, 100 * mb, 120 * mb, 53, "suites that hold little: the scoring's own pace, but at most 64 MB of headroom"},
+		{"scoring holds much", 400, 100 * mb, 100 * mb, 200 * mb, 25, "half the suites is more than the scoring's 64 MB of headroom: half the suites is the headroom"},
+		{"scoring holds much, suites little", 400, 20 * mb, 100 * mb, 120 * mb, 45, "the scoring's own pace, but at most 64 MB of headroom, less half the suites' 20 MB"},
+		{"100,000 listed cases", 400, 26 * mb, 20 * mb, 46 * mb, 110, "half the cases' 26 MB comes out of the scoring's 64 MB: the goal is 97 MB, not 110 MB"},
+		{"suites past the scoring's headroom", 400, 48 * mb, 10 * mb, 58 * mb, 41, "the scoring's 40 MB of headroom is less than the suites' 48 MB: half of them, with no step at a size"},
 		{"scoring holds a usual amount", 400, 0, 14 * mb, 14 * mb, 400, "under 16 MB held, the scoring's own pace"},
 		{"a moment of much live", 400, 0, 25 * mb, 25 * mb, 256, "the run history's batch and the traces read ahead: 64 MB of headroom, not 100"},
-		{"scoring holds nothing yet", 400, 40 * mb, 0, 40 * mb, 80, "at least 32 MB of headroom: the collector does not run over and over"},
+		{"scoring holds nothing yet", 400, 40 * mb, 0, 40 * mb, 50, "half the suites: the collector does not run over and over"},
 		{"no suites", 400, 0, 12 * mb, 12 * mb, 400, "a suite with no cases keeps the scoring's pace"},
 		{"huge suites", 400, 8000 * mb, 20 * mb, 8020 * mb, 49, "half the suites: the collector does not run over and over"},
 		{"unknown live heap", 400, 100 * mb, 0, 0, 400, "a runtime that does not say keeps the pace"},
-		{"never over the pace", 400, 1 * mb, 1 * mb, 2 * mb, 200, "the pace is the most"},
+		{"never over the pace", 400, 0, 1 * mb, 1 * mb, 400, "the pace is the most"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,14 +44,13 @@ func TestFollowed_percent(t *testing.T) {
 		reason string
 	}{
 		{"many listed cases", 100 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
-			"what a long collection finds allocated meanwhile is not the scoring's: the least it held is"},
-		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{200, 106},
-			"the scoring's own pace over what it holds now, as with no cases, up to 64 MB of headroom"},
+			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
+		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
+			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &followed{pace: 400, held: tt.held}
-			f.least.Store(math.MaxUint64)
 			for i, live := range tt.lives {
 				if got := f.percent(live); got != tt.want[i] {
 					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)

@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -138,10 +137,11 @@ func exitCode(err error, stderr io.Writer) int {
 //     (run.IndexBytes a case).
 //  3. While the cases are scored, the heap goal follows the live heap
 //     after each collection: the scoring's own headroom (its pace,
-//     applied to what the heap holds beyond the suites) and half of what
-//     the suites hold, whichever is more (see paceFor). So a listed case
-//     costs its own bytes and half as much again, not five times as
-//     much, and a suite with no cases is scored at the scoring's pace.
+//     applied to what the heap holds beyond the suites, up to a cap) less
+//     half of what the suites hold, and half of what the suites hold,
+//     whichever is more (see paceFor). So a listed case costs at most its
+//     own bytes and half as much again, not five times as much, and a
+//     suite with no cases is scored at the scoring's pace.
 //     The memory limit rises by twice what the suites hold, unless
 //     GOMEMLIMIT is set.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
@@ -177,80 +177,62 @@ const defaultMemoryLimit = 1 << 30
 
 // paceFor returns the GOGC for a heap of live bytes after a collection,
 // of which held are the suites' and scoring what the scoring holds, as a
-// percentage of live, at most pace:
-//  1. the scoring's headroom is pace percent of what it holds, as a run
-//     of suites with no cases has, but at most smallHeadroom while the
-//     suites hold little: what a collection finds live moves (the
-//     results waiting for the run history, a batch being written, traces
-//     read ahead), and a moment of twice the usual must not give twice
-//     the headroom;
-//  2. when the suites hold more than heldSmall, that headroom is between
-//     a quarter of scoringHeadroom and scoringHeadroom, and what the
-//     scoring holds is the least it held since loading (see follow): with
-//     many listed cases, a collection marks for long, and what it finds
-//     allocated meanwhile counts as held; fivefold, it would be the
-//     suites' size again;
-//  3. the headroom is at least half of what the suites hold, so that a
-//     collection, which marks all of it, comes at most once per half of
-//     it allocated.
+// percentage of live, at most pace. The headroom (the heap the collector
+// lets grow before it starts again) is:
+//  1. pace percent of what the scoring holds, as a run of suites with no
+//     cases has, but at most smallHeadroom: what a collection finds live
+//     moves (the results waiting for the run history, a batch being
+//     written, traces read ahead, what a long collection finds allocated
+//     meanwhile), and a moment of twice the usual must not give twice the
+//     headroom;
+//  2. less half of what the suites hold: their cases take half their
+//     size from the room the scoring's garbage would have had, so that
+//     while they hold at most that headroom, the heap goal (live plus
+//     headroom) is the one a run of suites with no cases has for the same
+//     scoring and half the suites more, not the suites more and the
+//     headroom whole (taking all of their size costs a third more
+//     collections, each of which marks the suites);
+//  3. at least half of what the suites hold, so that a collection, which
+//     marks all of it, comes at most once per half of it allocated: the
+//     heap goal of large suites is what they hold and half as much again,
+//     over what the scoring holds.
 func paceFor(pace int, held, scoring, live uint64) int {
 	if live == 0 {
 		return pace
 	}
-	headroom := uint64(pace) * scoring / 100
-	if held > heldSmall {
-		headroom = max(min(headroom, scoringHeadroom), scoringHeadroom/4)
-	} else {
-		headroom = min(headroom, smallHeadroom)
-	}
-	headroom = max(headroom, held/2)
+	headroom := min(uint64(pace)*scoring/100, smallHeadroom)
+	headroom = max(headroom-min(held/2, headroom), held/2)
 	return int(min(uint64(pace), 100*headroom/live))
 }
 
-// heldSmall is how much suites may hold and be scored as suites with no
-// cases are (rule 2 of paceFor).
-const heldSmall = 32 << 20
-
-// smallHeadroom is the most headroom the scoring of suites that hold
-// little has before a collection (rule 1 of paceFor): what GOGC 400 gives
-// a scoring that holds 16 MB. On bench/suitegen's traces the scoring holds
-// 9 to 14 MB, with the run history 11 to 25.
+// smallHeadroom is the most headroom the scoring has before a collection
+// (rule 1 of paceFor): what GOGC 400 gives a scoring that holds 16 MB. On
+// bench/suitegen's traces the scoring holds 9 to 14 MB, with the run
+// history 11 to 25.
 const smallHeadroom = 64 << 20
-
-// scoringHeadroom is the most headroom the scoring of suites that hold
-// more than heldSmall has before a collection: what GOGC 400 gives a
-// scoring that holds 32 MB.
-const scoringHeadroom = 128 << 20
 
 // following is what the collector follows (see follow); nil until load
 // sets it.
 var following atomic.Pointer[followed]
 
 type followed struct {
-	pace  int
-	held  uint64
-	least atomic.Uint64 // the least the scoring held after a collection
+	pace int
+	held uint64
 }
 
 // follow sets GOGC after each collection from then on with paceFor, for
 // the live heap it found. One follower runs whatever the number of calls:
 // the last call's pace and held bytes are followed.
 func follow(pace int, held uint64) {
-	f := &followed{pace: pace, held: held}
-	f.least.Store(math.MaxUint64)
-	if following.Swap(f) == nil {
+	if following.Swap(&followed{pace: pace, held: held}) == nil {
 		armFollower()
 	}
 }
 
-// percent returns the GOGC for a collection that found live bytes.
+// percent returns the GOGC for a collection that found live bytes: what
+// the suites do not hold is the scoring's.
 func (f *followed) percent(live uint64) int {
-	scoring := live - min(f.held, live)
-	if f.held > heldSmall {
-		scoring = min(scoring, f.least.Load())
-		f.least.Store(scoring)
-	}
-	return paceFor(f.pace, f.held, scoring, live)
+	return paceFor(f.pace, f.held, live-min(f.held, live), live)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed

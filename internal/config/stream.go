@@ -23,8 +23,9 @@ const chunkBytes = 64 << 10
 // The result is the same as Parse's: the same values, places and errors.
 // A document this reading cannot split (the list is not a block list at
 // the key's own line, an item uses an anchor defined outside its part, the
-// file is JSON) is parsed whole by Parse, and so is a part that does not
-// parse, so that every error is the one Parse reports for the document.
+// list's last part does not convert on its own, the file is JSON) is
+// parsed whole by Parse, and so is a part that does not parse, so that
+// every error is the one Parse reports for the document.
 func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	sp, ok := splitList(data, keys)
 	if !ok || bytes.IndexByte(data, 0) >= 0 {
@@ -39,17 +40,28 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	if err != nil {
 		return Parse(file, data)
 	}
+	// The key's value in the head must be the null written as nothing on
+	// its own line: the YAML parser also takes a value below a key at the
+	// key's own column ("~" after the list) for the key's, which the list
+	// must not hide.
 	var entry *Entry
 	for i := range root.Entries {
-		if e := &root.Entries[i]; e.Key == sp.key && e.KeyLine == sp.keyLine && e.KeyCol == 1 && e.Value.Kind == Null {
+		if e := &root.Entries[i]; e.Key == sp.key && e.KeyLine == sp.keyLine && e.KeyCol == 1 && e.Value.Kind == Null && e.Value.Line == sp.keyLine {
 			entry = e
 		}
 	}
 	if root.Kind != Map || entry == nil {
 		return Parse(file, data)
 	}
-	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1,
-		lazy: &lazyList{data: data, split: sp}}
+	lazy := &lazyList{data: data, split: sp}
+	// The line after the list ends its last item only if that item is
+	// closed: a flow map or a quoted text left open goes on below, where
+	// the head read the lines as its own. The last part must convert on
+	// its own, or the document is parsed whole.
+	if _, ok := lazy.convert(file, sp.lastPart(), len(sp.items)); !ok {
+		return Parse(file, data)
+	}
+	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1, lazy: lazy}
 	return root, nil
 }
 
@@ -186,21 +198,9 @@ func (n *Node) Each(f func(item *Node) error) error {
 		}
 		return nil
 	}
-	sp, data := n.lazy.split, n.lazy.data
-	for i := 0; i < len(sp.items); {
-		j := i + 1
-		for j < len(sp.items) && sp.items[j].off-sp.items[i].off < chunkBytes {
-			j++
-		}
-		end := sp.end
-		if j < len(sp.items) {
-			end = sp.items[j].off
-		}
-		part := data[sp.items[i].off:end]
-		items, ok := flowLines(n.File, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i)
-		if !ok {
-			items, ok = convertPart(n.File, part, sp.items[i].line-1, sp.key, i, j-i)
-		}
+	for i := 0; i < len(n.lazy.split.items); {
+		j := n.lazy.split.part(i)
+		items, ok := n.lazy.convert(n.File, i, j)
 		if !ok {
 			return n.eachWhole(i, f)
 		}
@@ -212,6 +212,40 @@ func (n *Node) Each(f func(item *Node) error) error {
 		i = j
 	}
 	return nil
+}
+
+// part returns the end j of the part of the list that starts at item i:
+// items i to j-1, about chunkBytes of them.
+func (sp *listSplit) part(i int) (j int) {
+	j = i + 1
+	for j < len(sp.items) && sp.items[j].off-sp.items[i].off < chunkBytes {
+		j++
+	}
+	return j
+}
+
+// lastPart returns the first item of the list's last part.
+func (sp *listSplit) lastPart() int {
+	i := 0
+	for j := sp.part(0); j < len(sp.items); j = sp.part(j) {
+		i = j
+	}
+	return i
+}
+
+// convert converts items i to j-1 of the list, a part (see part); it
+// reports false when they do not convert on their own.
+func (l *lazyList) convert(file string, i, j int) ([]*Node, bool) {
+	sp := &l.split
+	end := sp.end
+	if j < len(sp.items) {
+		end = sp.items[j].off
+	}
+	part := l.data[sp.items[i].off:end]
+	if items, ok := flowLines(file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
+		return items, true
+	}
+	return convertPart(file, part, end < len(l.data), *sp, i, j-i)
 }
 
 // eachWhole parses the whole document and walks its list on from item i.
@@ -238,27 +272,47 @@ func (n *Node) eachWhole(i int, f func(item *Node) error) error {
 	return nil
 }
 
-// convertPart converts part, a run of want items of the list key starting
-// at item first and at line base+1 of the document. It reports false when
-// the part does not parse or convert on its own.
-func convertPart(file string, part []byte, base int, key string, first, want int) (items []*Node, ok bool) {
+// convertPart converts part, a run of want items of the list sp starting
+// at item first. It reports false when the part does not parse or convert
+// on its own.
+//
+// When more of the document follows the part (followed), the part is
+// parsed with one more item after it, which is dropped: in the whole
+// document a line no deeper than the dashes ends the part's last item, and
+// the YAML parser places some values by what ends them (a plain text over
+// several lines whose last line starts with a dash is placed at its last
+// line when the input ends there, at its first line when a line follows).
+func convertPart(file string, part []byte, followed bool, sp listSplit, first, want int) (items []*Node, ok bool) {
 	defer func() {
 		if recover() != nil {
 			items, ok = nil, false
 		}
 	}()
-	f, err := parser.ParseBytes(part, 0)
+	parsed, values := part, want
+	if followed && (part[len(part)-1] == '\n' || part[len(part)-1] == '\r') {
+		br := part[len(part)-1:]
+		if len(part) > 1 && br[0] == '\n' && part[len(part)-2] == '\r' {
+			br = part[len(part)-2:]
+		}
+		parsed = make([]byte, 0, len(part)+sp.indent+3+len(br))
+		parsed = append(parsed, part...)
+		parsed = append(parsed, bytes.Repeat([]byte{' '}, sp.indent)...)
+		parsed = append(parsed, "- 0"...)
+		parsed = append(parsed, br...)
+		values++
+	}
+	f, err := parser.ParseBytes(parsed, 0)
 	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil {
 		return nil, false
 	}
 	seq, isSeq := f.Docs[0].Body.(*ast.SequenceNode)
-	if !isSeq || len(seq.Values) != want {
+	if !isSeq || len(seq.Values) != values {
 		return nil, false
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(part), base: base, limit: maxNodes + len(part), data: part}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(parsed), base: sp.items[first].line - 1, limit: maxNodes + len(part), data: parsed}
 	size := 0
-	for i, v := range seq.Values {
-		it, err := c.convert(v, fmt.Sprintf("%s[%d]", key, first+i), 2)
+	for i, v := range seq.Values[:want] {
+		it, err := c.convert(v, fmt.Sprintf("%s[%d]", sp.key, first+i), 2)
 		if err != nil {
 			return nil, false
 		}
