@@ -495,34 +495,41 @@ func (e *encoder) strOrNull(s string) {
 // str writes s as json.Marshal does: quote, backslash and control
 // characters escaped, <, > and & too, U+2028 and U+2029 escaped, and
 // invalid UTF-8 as \ufffd.
-//
-// A short string with nothing to escape (a name, an id, a key: most of a
-// trajectory's strings) is checked byte by byte against plainByte and
-// copied in one append; the general writer looks at eight bytes at a
-// time, which pays on longer strings.
-func (e *encoder) str(s string) {
+func (e *encoder) str(s string) { e.b = appendString(e.b, s, true) }
+
+// appendString appends s as a JSON string, as jsonv.AppendString does. A
+// short string with nothing to escape (a name, an id, a key: most of a
+// trajectory's and of details' strings) is checked byte by byte against a
+// table and copied in one append; jsonv.AppendString looks at eight bytes
+// at a time, which pays on longer strings.
+func appendString(b []byte, s string, escapeHTML bool) []byte {
 	if len(s) <= 32 {
+		plain := &plainJSON
+		if escapeHTML {
+			plain = &plainHTML
+		}
 		i := 0
-		for i < len(s) && plainByte[s[i]] {
+		for i < len(s) && plain[s[i]] {
 			i++
 		}
 		if i == len(s) {
-			e.b = append(e.b, '"')
-			e.b = append(e.b, s...)
-			e.b = append(e.b, '"')
-			return
+			b = append(b, '"')
+			b = append(b, s...)
+			return append(b, '"')
 		}
 	}
-	e.b = jsonv.AppendString(e.b, s, true)
+	return jsonv.AppendString(b, s, escapeHTML)
 }
 
-// plainByte tells the bytes json.Marshal writes as they are in a string:
-// ASCII but for control characters, quote, backslash, <, > and &.
-var plainByte = func() (t [256]bool) {
+// plainJSON tells the bytes encoding/json writes as they are in a string:
+// ASCII but for control characters, quote and backslash; plainHTML, those
+// json.Marshal writes so, which escapes <, > and & too.
+var plainJSON, plainHTML = func() (t, h [256]bool) {
 	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+		t[c] = c != '"' && c != '\\'
+		h[c] = t[c] && c != '<' && c != '>' && c != '&'
 	}
-	return t
+	return t, h
 }()
 
 // AppendDetailsJSON appends the JSON of d (null for a nil one) to dst,
@@ -752,7 +759,7 @@ func (e *detailsEncoder) int(n int) { e.b = strconv.AppendInt(e.b, int64(n), 10)
 // str writes s as encoding/json does: quote, backslash and control
 // characters escaped, U+2028 and U+2029 too, invalid UTF-8 as \ufffd, and
 // <, > and & when e.html is set.
-func (e *detailsEncoder) str(s string) { e.b = jsonv.AppendString(e.b, s, e.html) }
+func (e *detailsEncoder) str(s string) { e.b = appendString(e.b, s, e.html) }
 
 // strs writes ss as a JSON array; nil is null.
 func (e *detailsEncoder) strs(ss []string) {

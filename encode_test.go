@@ -138,6 +138,42 @@ func TestAppendJSON_strings(t *testing.T) {
 	}
 }
 
+// TestAppendDetailsJSON_strings writes details whose strings need escaping
+// or not, with <, > and & escaped (as json.Marshal) and left (as an
+// Encoder with SetEscapeHTML(false)): encoding/json's bytes either way.
+func TestAppendDetailsJSON_strings(t *testing.T) {
+	tests := []struct {
+		name, s, reason string
+	}{
+		{"plain", "search_flights", "copied as it is"},
+		{"html", "a<b>&c", "escaped only as json.Marshal does"},
+		{"quote and backslash", `"\\"`, "escaped either way"},
+		{"control", "\t", "escaped either way"},
+		{"non-ASCII", "naïve\u2029", "U+2029 escaped either way"},
+		{"long html", strings.Repeat("<", 40), "the general writer's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &trajeval.Details{Mode: tt.s, Extra: []trajeval.Extra{{Step: 1, Tool: tt.s}}, Checks: []trajeval.Check{{Name: tt.s, Status: tt.s}}}
+			for _, html := range []bool{true, false} {
+				var buf bytes.Buffer
+				enc := json.NewEncoder(&buf)
+				enc.SetEscapeHTML(html)
+				if err := enc.Encode(d); err != nil {
+					t.Fatal(err)
+				}
+				got, err := trajeval.AppendDetailsJSON(nil, d, html)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+					t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: %s", tt.reason, html, got, want)
+				}
+			}
+		})
+	}
+}
+
 // TestAppendJSON_refused checks that what encoding/json refuses is still
 // refused with its error, and nothing is appended.
 func TestAppendJSON_refused(t *testing.T) {
