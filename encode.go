@@ -158,20 +158,33 @@ func (e *encoder) step(s *Step) {
 	e.value(s.Args)
 	e.b = append(e.b, `,"result":`...)
 	e.value(s.Result)
-	e.b = append(e.b, `,"error":`...)
-	if s.Error == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = strconv.AppendBool(e.b, *s.Error)
+	// A step without error message, parallel group or agent (most) has
+	// its run of fields with their nulls written at once.
+	switch {
+	case s.ErrorMessage != "" || s.Error == nil:
+		e.b = append(e.b, `,"error":`...)
+		if s.Error == nil {
+			e.b = append(e.b, "null"...)
+		} else {
+			e.b = strconv.AppendBool(e.b, *s.Error)
+		}
+		e.b = append(e.b, `,"error_message":`...)
+		e.strOrNull(s.ErrorMessage)
+		e.b = append(e.b, `,"duration_ms":`...)
+	case *s.Error:
+		e.b = append(e.b, `,"error":true,"error_message":null,"duration_ms":`...)
+	default:
+		e.b = append(e.b, `,"error":false,"error_message":null,"duration_ms":`...)
 	}
-	e.b = append(e.b, `,"error_message":`...)
-	e.strOrNull(s.ErrorMessage)
-	e.b = append(e.b, `,"duration_ms":`...)
 	e.floatPtr(s.DurationMS)
 	e.b = append(e.b, `,"start_time":`...)
 	e.time(s.StartTime)
 	e.b = append(e.b, `,"end_time":`...)
 	e.time(s.EndTime)
+	if s.ParallelGroup == 0 && s.Agent == "" {
+		e.b = append(e.b, `,"parallel_group":null,"agent":null}`...)
+		return
+	}
 	e.b = append(e.b, `,"parallel_group":`...)
 	e.intOrNull(s.ParallelGroup)
 	e.b = append(e.b, `,"agent":`...)
