@@ -460,70 +460,83 @@ func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 // literals of the statement rather than bound: binding costs a call into
 // the database for each value (for SQLite, each through its mutex), and
 // the common rows bind 11 or 9 values, not 17.
-var plainColumns = []struct {
-	col     int
-	literal string
-}{{4, "0"}, {7, "NULL"}, {8, "0"}, {9, "NULL"}, {10, "NULL"}, {11, "NULL"}, {trajColumn, "NULL"}, {detailsColumn, "NULL"}}
+var plainColumns = []literal{
+	{col: "attempt", sql: "0"}, {col: "error", sql: "NULL"}, {col: "partial", sql: "0"}, {col: "warnings", sql: "NULL"},
+	{col: "judge", sql: "NULL"}, {col: "trace", sql: "NULL"}, {col: "trajectory", sql: "NULL"}, {col: "details", sql: "NULL"},
+}
 
-// plainMask is the set of plainColumns (bit i for plainColumns[i]) that
-// row leaves at their default.
-func plainMask(row []any) uint16 {
+// A literal is a column written as the SQL sql, not bound; i is the
+// column's place among the table's columns.
+type literal struct {
+	col, sql string
+	i        int
+}
+
+func init() {
+	for i := range plainColumns {
+		plainColumns[i].i = slices.Index(caseColumns, plainColumns[i].col)
+	}
+}
+
+// A shape is the columns that rows written together leave at their
+// default, ascending; key names it among the statements prepared.
+type shape struct {
+	literals []literal
+	key      string
+}
+
+// rareColumns is the set of plainColumns (bit i for plainColumns[i]) that
+// a plain row leaves at their default: the others, the trajectory and the
+// details, may or may not be. A row that sets any of them binds every
+// column, so that a run prepares few statements (four plain shapes and
+// the full one, of each size).
+const rareColumns = 1<<6 - 1
+
+// shapeOf returns the set of plainColumns (bit i for plainColumns[i])
+// that row leaves at their default, as written: none unless the row is
+// plain.
+func shapeOf(row []any) uint16 {
 	var m uint16
 	for i, p := range plainColumns {
-		v := row[p.col]
-		if v == nil || p.literal == "0" && v == 0 {
+		v := row[p.i]
+		if v == nil || p.sql == "0" && v == 0 {
 			m |= 1 << i
 		}
+	}
+	if m&rareColumns != rareColumns {
+		return 0
 	}
 	return m
 }
 
-// insertCases inserts rows of cases, those that leave the same columns at
-// their default (see plainColumns) together. Their order in the table
-// does not matter: cases are read by seq.
+// insertCases inserts rows of cases, those of the same shape (see
+// plainColumns) together. Their order in the table does not matter: cases
+// are read by seq.
 func (h *DB) insertCases(ctx context.Context, tx *sql.Tx, rows [][]any) error {
 	var (
 		masks []uint16 // in the order first met
 		by    = map[uint16][][]any{}
 	)
 	for _, row := range rows {
-		m := plainMask(row)
+		m := shapeOf(row)
 		if _, ok := by[m]; !ok {
 			masks = append(masks, m)
 		}
 		by[m] = append(by[m], row)
 	}
 	for _, m := range masks {
-		var s shape
+		s := shape{key: fmt.Sprint(m)}
 		for i, p := range plainColumns {
 			if m&(1<<i) != 0 {
-				s.literal = append(s.literal, p.col)
+				s.literals = append(s.literals, p)
 			}
 		}
-		s.key = fmt.Sprint(m)
+		slices.SortFunc(s.literals, func(a, b literal) int { return cmp.Compare(a.i, b.i) })
 		if err := h.insertShaped(ctx, tx, "cases", caseColumns, s, by[m]); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// A shape is the columns of rows to be written as their default literals
-// (plainColumns) rather than bound; key names it among the statements
-// prepared.
-type shape struct {
-	literal []int // indexes into the columns, ascending
-	key     string
-}
-
-// literalOf returns the SQL literal of column col of cases.
-func literalOf(col int) string {
-	for _, p := range plainColumns {
-		if p.col == col {
-			return p.literal
-		}
-	}
-	return "NULL"
 }
 
 // insertChunks are the numbers of rows of the INSERT statements insert
@@ -540,7 +553,7 @@ func (h *DB) insert(ctx context.Context, tx *sql.Tx, table string, cols []string
 // insertShaped inserts rows into table as insert does, binding only the
 // columns s does not write as literals.
 func (h *DB) insertShaped(ctx context.Context, tx *sql.Tx, table string, cols []string, s shape, rows [][]any) error {
-	bound := len(cols) - len(s.literal)
+	bound := len(cols) - len(s.literals)
 	for _, n := range insertChunks {
 		if len(rows) < n {
 			continue
@@ -554,9 +567,9 @@ func (h *DB) insertShaped(ctx context.Context, tx *sql.Tx, table string, cols []
 		for len(rows) >= n {
 			args = args[:0]
 			for _, row := range rows[:n] {
-				lit := s.literal
+				lit := s.literals
 				for i, v := range row {
-					if len(lit) > 0 && lit[0] == i {
+					if len(lit) > 0 && lit[0].i == i {
 						lit = lit[1:]
 						continue
 					}
@@ -583,11 +596,11 @@ func (h *DB) prepared(ctx context.Context, table string, cols []string, s shape,
 		return st, nil
 	}
 	values := make([]string, len(cols))
-	lit := s.literal
+	lit := s.literals
 	for i := range cols {
 		values[i] = "?"
-		if len(lit) > 0 && lit[0] == i {
-			values[i] = literalOf(i)
+		if len(lit) > 0 && lit[0].i == i {
+			values[i] = lit[0].sql
 			lit = lit[1:]
 		}
 	}
