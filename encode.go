@@ -78,6 +78,7 @@ type encoder struct {
 	b    []byte
 	ok   bool
 	days dayCache
+	keys keyCache
 }
 
 func (e *encoder) trajectory(t *Trajectory) {
@@ -157,20 +158,33 @@ func (e *encoder) step(s *Step) {
 	e.value(s.Args)
 	e.b = append(e.b, `,"result":`...)
 	e.value(s.Result)
-	e.b = append(e.b, `,"error":`...)
-	if s.Error == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = strconv.AppendBool(e.b, *s.Error)
+	// A step without error message, parallel group or agent (most) has
+	// its run of fields with their nulls written at once.
+	switch {
+	case s.ErrorMessage != "" || s.Error == nil:
+		e.b = append(e.b, `,"error":`...)
+		if s.Error == nil {
+			e.b = append(e.b, "null"...)
+		} else {
+			e.b = strconv.AppendBool(e.b, *s.Error)
+		}
+		e.b = append(e.b, `,"error_message":`...)
+		e.strOrNull(s.ErrorMessage)
+		e.b = append(e.b, `,"duration_ms":`...)
+	case *s.Error:
+		e.b = append(e.b, `,"error":true,"error_message":null,"duration_ms":`...)
+	default:
+		e.b = append(e.b, `,"error":false,"error_message":null,"duration_ms":`...)
 	}
-	e.b = append(e.b, `,"error_message":`...)
-	e.strOrNull(s.ErrorMessage)
-	e.b = append(e.b, `,"duration_ms":`...)
 	e.floatPtr(s.DurationMS)
 	e.b = append(e.b, `,"start_time":`...)
 	e.time(s.StartTime)
 	e.b = append(e.b, `,"end_time":`...)
 	e.time(s.EndTime)
+	if s.ParallelGroup == 0 && s.Agent == "" {
+		e.b = append(e.b, `,"parallel_group":null,"agent":null}`...)
+		return
+	}
 	e.b = append(e.b, `,"parallel_group":`...)
 	e.intOrNull(s.ParallelGroup)
 	e.b = append(e.b, `,"agent":`...)
@@ -217,30 +231,165 @@ func (e *encoder) value(v any) {
 	}
 }
 
-// object writes m with its keys sorted, as encoding/json does. Keys and
-// values are taken in one pass over the map (no lookup per key), and a
-// small object is sorted in place on the stack.
+// object writes m with its keys sorted, as encoding/json does.
+//
+// The objects of arguments and results mostly hold one or two members,
+// and the steps of a trajectory mostly repeat their keys: such an object
+// is looked up by the keys of the last objects of its size (see
+// keyCache), which costs a fraction of walking the map, and so is an
+// object of up to eight members with the keys of the last such. Otherwise
+// keys and values are taken in one pass over the map (no lookup per key);
+// a pair is swapped when out of order, a larger object sorted in place on
+// the stack.
 func (e *encoder) object(m map[string]any) {
-	if m == nil {
-		e.b = append(e.b, "null"...)
+	switch len(m) {
+	case 0:
+		if m == nil {
+			e.b = append(e.b, "null"...)
+		} else {
+			e.b = append(e.b, "{}"...)
+		}
+		return
+	case 1:
+		k, v, ok := e.keys.one(m)
+		if !ok {
+			for k, v = range m {
+			}
+			e.keys.addOne(k)
+		}
+		e.b = append(e.b, '{')
+		e.member(k, v)
+		e.b = append(e.b, '}')
+		return
+	case 2:
+		ms, ok := e.keys.two(m)
+		if !ok {
+			i := 0
+			for k, v := range m {
+				ms[i] = member{k, v}
+				i++
+			}
+			if ms[1].key < ms[0].key {
+				ms[0], ms[1] = ms[1], ms[0]
+			}
+			e.keys.addTwo(ms[0].key, ms[1].key)
+		}
+		e.b = append(e.b, '{')
+		e.member(ms[0].key, ms[0].value)
+		e.b = append(e.b, ',')
+		e.member(ms[1].key, ms[1].value)
+		e.b = append(e.b, '}')
 		return
 	}
 	var buf [16]member
-	ms := buf[:0]
-	for k, v := range m {
-		ms = append(ms, member{k, v})
+	ms, ok := e.keys.many(m, buf[:0])
+	if !ok {
+		ms = buf[:0]
+		for k, v := range m {
+			ms = append(ms, member{k, v})
+		}
+		sortMembers(ms)
+		e.keys.addMany(ms)
 	}
-	sortMembers(ms)
 	e.b = append(e.b, '{')
 	for i := range ms {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.str(ms[i].key)
-		e.b = append(e.b, ':')
-		e.value(ms[i].value)
+		e.member(ms[i].key, ms[i].value)
 	}
 	e.b = append(e.b, '}')
+}
+
+// A keyCache holds the keys of the last objects of one member and of two
+// that an encoder wrote, and of the last larger one of at most eight,
+// sorted, to find the members of the next objects of those sizes by
+// lookup. An object of n members that holds n given distinct keys holds
+// those and no others: what is found is exact, and a key not found costs
+// a lookup before the walk.
+type keyCache struct {
+	ones  [3]string
+	nOnes int // how many of ones are set
+	twos  [2][2]string
+	nTwos int // how many of twos are set
+	lots  [8]string
+	nLots int // how many of lots are set: the keys of an object of nLots members
+}
+
+// many appends the members of m, an object of more than two members, to
+// ms, sorted, if its keys are the cache's larger object's.
+func (c *keyCache) many(m map[string]any, ms []member) ([]member, bool) {
+	if len(m) != c.nLots {
+		return nil, false
+	}
+	for _, k := range c.lots[:c.nLots] {
+		v, ok := m[k]
+		if !ok {
+			return nil, false
+		}
+		ms = append(ms, member{k, v})
+	}
+	return ms, true
+}
+
+// addMany remembers the keys of ms, sorted, if they are few enough.
+func (c *keyCache) addMany(ms []member) {
+	if len(ms) > len(c.lots) {
+		return
+	}
+	for i := range ms {
+		c.lots[i] = ms[i].key
+	}
+	c.nLots = len(ms)
+}
+
+// one returns the member of m, an object of one member, if its key is one
+// of the cache's.
+func (c *keyCache) one(m map[string]any) (string, any, bool) {
+	for _, k := range c.ones[:c.nOnes] {
+		if v, ok := m[k]; ok {
+			return k, v, true
+		}
+	}
+	return "", nil, false
+}
+
+// addOne remembers k, the key of an object of one member, in place of the
+// oldest.
+func (c *keyCache) addOne(k string) {
+	copy(c.ones[1:], c.ones[:])
+	c.ones[0] = k
+	c.nOnes = min(c.nOnes+1, len(c.ones))
+}
+
+// two returns the members of m, an object of two members, sorted, if its
+// keys are a pair of the cache's.
+func (c *keyCache) two(m map[string]any) ([2]member, bool) {
+	for _, p := range c.twos[:c.nTwos] {
+		v0, ok0 := m[p[0]]
+		if !ok0 {
+			continue
+		}
+		if v1, ok1 := m[p[1]]; ok1 {
+			return [2]member{{p[0], v0}, {p[1], v1}}, true
+		}
+	}
+	return [2]member{}, false
+}
+
+// addTwo remembers k0 < k1, the keys of an object of two members, in
+// place of the oldest pair.
+func (c *keyCache) addTwo(k0, k1 string) {
+	c.twos[1] = c.twos[0]
+	c.twos[0] = [2]string{k0, k1}
+	c.nTwos = min(c.nTwos+1, len(c.twos))
+}
+
+// member writes an object's member, its key and value.
+func (e *encoder) member(k string, v any) {
+	e.str(k)
+	e.b = append(e.b, ':')
+	e.value(v)
 }
 
 // number writes n as it is; the empty number is 0 and an invalid one is
@@ -359,9 +508,42 @@ func (e *encoder) strOrNull(s string) {
 // str writes s as json.Marshal does: quote, backslash and control
 // characters escaped, <, > and & too, U+2028 and U+2029 escaped, and
 // invalid UTF-8 as \ufffd.
-func (e *encoder) str(s string) {
-	e.b = jsonv.AppendString(e.b, s, true)
+func (e *encoder) str(s string) { e.b = appendString(e.b, s, true) }
+
+// appendString appends s as a JSON string, as jsonv.AppendString does. A
+// short string with nothing to escape (a name, an id, a key: most of a
+// trajectory's and of details' strings) is checked byte by byte against a
+// table and copied in one append; jsonv.AppendString looks at eight bytes
+// at a time, which pays on longer strings.
+func appendString(b []byte, s string, escapeHTML bool) []byte {
+	if len(s) <= 32 {
+		plain := &plainJSON
+		if escapeHTML {
+			plain = &plainHTML
+		}
+		i := 0
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			b = append(b, '"')
+			b = append(b, s...)
+			return append(b, '"')
+		}
+	}
+	return jsonv.AppendString(b, s, escapeHTML)
 }
+
+// plainJSON tells the bytes encoding/json writes as they are in a string:
+// ASCII but for control characters, quote and backslash; plainHTML, those
+// json.Marshal writes so, which escapes <, > and & too.
+var plainJSON, plainHTML = func() (t, h [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+		h[c] = t[c] && c != '<' && c != '>' && c != '&'
+	}
+	return t, h
+}()
 
 // AppendDetailsJSON appends the JSON of d (null for a nil one) to dst,
 // byte for byte what encoding/json writes for it, without reflection:
@@ -590,7 +772,7 @@ func (e *detailsEncoder) int(n int) { e.b = strconv.AppendInt(e.b, int64(n), 10)
 // str writes s as encoding/json does: quote, backslash and control
 // characters escaped, U+2028 and U+2029 too, invalid UTF-8 as \ufffd, and
 // <, > and & when e.html is set.
-func (e *detailsEncoder) str(s string) { e.b = jsonv.AppendString(e.b, s, e.html) }
+func (e *detailsEncoder) str(s string) { e.b = appendString(e.b, s, e.html) }
 
 // strs writes ss as a JSON array; nil is null.
 func (e *detailsEncoder) strs(ss []string) {

@@ -21,6 +21,10 @@ func FuzzAppendJSON(f *testing.F) {
 			Index: 1, ID: text, Name: text, DurationMS: &figure, StartTime: at, EndTime: at.Add(time.Duration(nsec)),
 			Args:   map[string]any{text: text, "n": json.Number(number), "f": figure, strings.ToUpper(text): []any{text, figure}},
 			Result: text, ErrorMessage: text, Agent: text,
+		}, {
+			Index: 2, Name: text, Args: map[string]any{text: figure}, Result: map[string]any{text: number, "n": text},
+		}, {
+			Index: 3, Name: text, Args: map[string]any{"n": figure}, Result: map[string]any{"n": text, text: json.Number(number)},
 		}}, Metrics: trajeval.Metrics{CostUSD: &figure}}
 		want, wantErr := trajeval.MarshalStd(tr)
 		got, err := trajeval.AppendJSON([]byte("kept"), tr)

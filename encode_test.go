@@ -3,6 +3,7 @@ package trajeval_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -43,6 +44,133 @@ func TestAppendJSON(t *testing.T) {
 				t.Fatalf("trajectory %d: step JSON differs:\n got: %s\nwant: %s", i, got, want)
 			}
 		}
+	}
+}
+
+// TestAppendJSON_objects writes trajectories whose steps' arguments are
+// objects of the sizes AppendJSON finds by the keys of the objects before
+// (one member, two, up to eight) and larger: the keys sorted as
+// encoding/json sorts them whether the keys repeat, change, or only some
+// of them repeat.
+func TestAppendJSON_objects(t *testing.T) {
+	type obj = map[string]any
+	tests := []struct {
+		name   string
+		args   []obj
+		reason string
+	}{
+		{"one key repeated", []obj{{"id": "a"}, {"id": "b"}, {"id": "c"}}, "found by the key of the object before"},
+		{"one key changing", []obj{{"id": 1.0}, {"ok": true}, {"id": 2.0}, {"x": 1.0}, {"y": 1.0}, {"z": 1.0}, {"id": 3.0}}, "more keys than are remembered: the oldest is walked again"},
+		{"two keys, one shared", []obj{{"a": 1.0, "b": 2.0}, {"a": 1.0, "c": 2.0}, {"c": 1.0, "b": 2.0}, {"b": 1.0, "a": 2.0}}, "a pair of which one key is found is walked"},
+		{"two keys out of order", []obj{{"z": 1.0, "a": 2.0}, {"z": 3.0, "a": 4.0}}, "sorted, found or walked"},
+		{"more keys, one differing", []obj{{"a": 1.0, "b": 2.0, "c": 3.0}, {"a": 1.0, "b": 2.0, "d": 3.0}, {"c": 1.0, "b": 2.0, "a": 3.0}}, "an object of the same size with another key is walked"},
+		{"more keys, sizes changing", []obj{{"a": 1.0, "b": 2.0, "c": 3.0}, {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}, {"a": 1.0, "b": 2.0, "c": 3.0}}, "the size of the remembered object must match"},
+		{"nine keys", []obj{{"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0, "e": 5.0, "f": 6.0, "g": 7.0, "h": 8.0, "i": 9.0}, {"i": 1.0, "h": 2.0, "g": 3.0, "f": 4.0, "e": 5.0, "d": 6.0, "c": 7.0, "b": 8.0, "a": 9.0}}, "beyond what is remembered: walked and sorted each time"},
+		{"the empty key", []obj{{"": 1.0}, {"": 2.0, "a": 3.0}, {"": 4.0}, {"a": 5.0, "": 6.0}}, "the empty key is a key like another"},
+		{"nested, the same keys", []obj{{"a": obj{"a": obj{"a": 1.0}}}, {"a": obj{"b": 2.0, "a": obj{}}}}, "objects within objects share what is remembered"},
+		{"empty and nil", []obj{{}, nil, {"a": obj(nil)}, {"a": obj{}}}, "{} and null, never a remembered key"},
+		{"prefix keys", []obj{{"ab": 1.0, "a": 2.0}, {"a": 1.0, "ab": 2.0}, {"abc": 1.0, "ab": 2.0}}, "byte order: a prefix first"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &trajeval.Trajectory{ID: "t"}
+			for i, a := range tt.args {
+				var args any = a
+				if a == nil {
+					args = obj(nil)
+				}
+				tr.Steps = append(tr.Steps, trajeval.Step{Index: i, Name: "tool", Args: args, Result: a})
+			}
+			want, err := trajeval.MarshalStd(tr)
+			if err != nil {
+				t.Fatalf("encoding/json: %v", err)
+			}
+			got, err := trajeval.AppendJSON(nil, tr)
+			if err != nil {
+				t.Fatalf("AppendJSON: %v", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: JSON differs:\n got: %s\nwant: %s", tt.reason, got, want)
+			}
+		})
+	}
+}
+
+// TestAppendJSON_strings writes short strings, which AppendJSON copies at
+// once when they hold nothing to escape, and strings about the length
+// where it stops trying that: the same bytes as encoding/json.
+func TestAppendJSON_strings(t *testing.T) {
+	tests := []struct {
+		name, s, reason string
+	}{
+		{"plain", "call_0", "copied as it is"},
+		{"empty", "", "two quotes"},
+		{"less than", "a<b", "escaped as \\u003c"},
+		{"greater than", ">", "escaped as \\u003e"},
+		{"ampersand", "a&b", "escaped as \\u0026"},
+		{"quote", `say "hi"`, "escaped with a backslash"},
+		{"backslash", `C:\dir`, "escaped with a backslash"},
+		{"newline", "a\nb", "a control character, escaped"},
+		{"unit separator", "\x1f", "the last control character"},
+		{"delete", "\x7f", "not escaped by encoding/json"},
+		{"non-ASCII", "café", "UTF-8 copied as it is"},
+		{"invalid UTF-8", "a\xffb", "written as \\ufffd"},
+		{"line separator", "a\u2028b", "escaped as \\u2028"},
+		{"32 bytes, escaped last", strings.Repeat("a", 31) + "<", "the longest string checked byte by byte"},
+		{"33 bytes, escaped last", strings.Repeat("a", 32) + "<", "the general writer's"},
+		{"33 bytes, plain", strings.Repeat("a", 33), "the general writer's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &trajeval.Trajectory{ID: tt.s, Steps: []trajeval.Step{{Name: tt.s, Args: map[string]any{tt.s: tt.s}}}}
+			want, err := trajeval.MarshalStd(tr)
+			if err != nil {
+				t.Fatalf("encoding/json: %v", err)
+			}
+			got, err := trajeval.AppendJSON(nil, tr)
+			if err != nil {
+				t.Fatalf("AppendJSON: %v", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: JSON differs:\n got: %s\nwant: %s", tt.reason, got, want)
+			}
+		})
+	}
+}
+
+// TestAppendDetailsJSON_strings writes details whose strings need escaping
+// or not, with <, > and & escaped (as json.Marshal) and left (as an
+// Encoder with SetEscapeHTML(false)): encoding/json's bytes either way.
+func TestAppendDetailsJSON_strings(t *testing.T) {
+	tests := []struct {
+		name, s, reason string
+	}{
+		{"plain", "search_flights", "copied as it is"},
+		{"html", "a<b>&c", "escaped only as json.Marshal does"},
+		{"quote and backslash", `"\\"`, "escaped either way"},
+		{"control", "\t", "escaped either way"},
+		{"non-ASCII", "naïve\u2029", "U+2029 escaped either way"},
+		{"long html", strings.Repeat("<", 40), "the general writer's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &trajeval.Details{Mode: tt.s, Extra: []trajeval.Extra{{Step: 1, Tool: tt.s}}, Checks: []trajeval.Check{{Name: tt.s, Status: tt.s}}}
+			for _, html := range []bool{true, false} {
+				var buf bytes.Buffer
+				enc := json.NewEncoder(&buf)
+				enc.SetEscapeHTML(html)
+				if err := enc.Encode(d); err != nil {
+					t.Fatal(err)
+				}
+				got, err := trajeval.AppendDetailsJSON(nil, d, html)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+					t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: %s", tt.reason, html, got, want)
+				}
+			}
+		})
 	}
 }
 
@@ -248,4 +376,30 @@ func BenchmarkMarshalJSON(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkAppendJSON_smallObjects writes a trajectory of 20 steps whose
+// arguments and results are objects of one or two members, the shape of
+// most tool calls (and of bench/suitegen's traces).
+func BenchmarkAppendJSON_smallObjects(b *testing.B) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tr := &trajeval.Trajectory{ID: "case-0000001"}
+	for i := range 20 {
+		args := map[string]any{"id": fmt.Sprintf("doc-%d", i)}
+		if i%5 == 0 {
+			args = map[string]any{"query": "python history", "limit": json.Number("10")}
+		}
+		tr.Steps = append(tr.Steps, trajeval.Step{
+			Index: i, ID: fmt.Sprintf("call_%d", i), Name: "grep", Args: args, Result: map[string]any{"ok": true},
+			Error: ptr(false), DurationMS: ptr(61.0), StartTime: t0.Add(time.Duration(i) * 100 * time.Millisecond), EndTime: t0.Add(time.Duration(i)*100*time.Millisecond + 61*time.Millisecond),
+		})
+	}
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		var err error
+		if buf, err = trajeval.AppendJSON(buf[:0], tr); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -83,20 +83,24 @@ func (c *dayCache) appendTime(b []byte, t time.Time) ([]byte, bool) {
 	}
 	s := sec - day*secondsPerDay
 	hour, minute, second := s/3600, s/60%60, s%60
-	b = append(b, '"')
-	b = append(b, c.date[:]...)
-	b = append(b, 'T', byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
-		byte('0'+second/10), byte('0'+second%10))
-	b = appendFraction(b, t.Nanosecond())
-	return append(b, 'Z', '"'), true
+	// The whole time is made on the stack and appended at once.
+	var buf [32]byte
+	buf[0] = '"'
+	copy(buf[1:11], c.date[:])
+	buf[11], buf[12], buf[13], buf[14] = 'T', byte('0'+hour/10), byte('0'+hour%10), ':'
+	buf[15], buf[16], buf[17] = byte('0'+minute/10), byte('0'+minute%10), ':'
+	buf[18], buf[19] = byte('0'+second/10), byte('0'+second%10)
+	n := 20 + putFraction(buf[20:30], t.Nanosecond())
+	buf[n], buf[n+1] = 'Z', '"'
+	return append(b, buf[:n+2]...), true
 }
 
-// appendFraction appends ns nanoseconds as the fraction of a second
-// RFC3339Nano writes: a dot and up to nine digits without trailing
-// zeros; nothing for 0.
-func appendFraction(b []byte, ns int) []byte {
+// putFraction puts ns nanoseconds into b as the fraction of a second
+// RFC3339Nano writes, a dot and up to nine digits without trailing zeros,
+// and returns how many bytes it took: 0 for 0. b holds ten bytes.
+func putFraction(b []byte, ns int) int {
 	if ns == 0 {
-		return b
+		return 0
 	}
 	digits := 9
 	if ns%1_000_000 == 0 { // milliseconds, the common case
@@ -107,11 +111,11 @@ func appendFraction(b []byte, ns int) []byte {
 		ns /= 10
 		digits--
 	}
-	var frac [10]byte
-	frac[0] = '.'
+	b = b[:10]
+	b[0] = '.'
 	for i := digits; i >= 1; i-- {
-		frac[i] = byte('0' + ns%10)
+		b[i] = byte('0' + ns%10)
 		ns /= 10
 	}
-	return append(b, frac[:digits+1]...)
+	return digits + 1
 }

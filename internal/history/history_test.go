@@ -203,6 +203,57 @@ func TestRecorder_Record(t *testing.T) {
 	})
 }
 
+// TestRecorder_Record_shapes records 400 results of one batch, cycling
+// through the shapes of rows: a plain pass, a plain failure, a trial, a
+// partial trace, an error, warnings, a judge, a trace's name, all of
+// them. Rows whose columns are at their defaults are written with
+// statements of their own (those columns as literals), many rows a
+// statement: each row reads back as recorded, in order.
+func TestRecorder_Record_shapes(t *testing.T) {
+	base := results()
+	shapes := []struct {
+		name string
+		set  func(c *trajeval.CaseResult)
+	}{
+		{"plain pass", func(c *trajeval.CaseResult) { c.Status, c.Score, c.Trajectory = trajeval.StatusPass, 1, nil }},
+		{"plain failure", func(c *trajeval.CaseResult) {}},
+		{"a trial", func(c *trajeval.CaseResult) { c.Attempt = 3 }},
+		{"partial", func(c *trajeval.CaseResult) { c.Partial = true }},
+		{"an error", func(c *trajeval.CaseResult) { c.Status, c.Error = trajeval.StatusError, "boom" }},
+		{"warnings", func(c *trajeval.CaseResult) { c.Warnings = []string{"w"} }},
+		{"a judge", func(c *trajeval.CaseResult) { c.Judge = &trajeval.JudgeUsage{Calls: 1} }},
+		{"a trace", func(c *trajeval.CaseResult) { c.Trace = "t.jsonl" }},
+		{"everything", func(c *trajeval.CaseResult) {
+			c.Attempt, c.Partial, c.Error, c.Warnings, c.Trace = 1, true, "e", []string{"w"}, "t.jsonl"
+			c.Judge = &trajeval.JudgeUsage{Calls: 2}
+		}},
+	}
+	var rows []trajeval.CaseResult
+	for i := range 400 {
+		c := base[1]
+		c.ID, c.Attempt, c.Partial, c.Warnings, c.Judge = fmt.Sprintf("case-%03d", i), 0, false, nil, nil
+		c.Trajectory = base[0].Trajectory
+		shapes[i*7%len(shapes)].set(&c)
+		rows = append(rows, c)
+	}
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.Now(), KeepPassing: true}, rows)
+		got, err := h.Rows(t.Context(), id, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(rows) {
+			t.Fatalf("%d rows read back, %d recorded", len(got), len(rows))
+		}
+		for i := range rows {
+			if g, w := jsonl(t, got[i:i+1]), jsonl(t, rows[i:i+1]); g != w {
+				t.Fatalf("row %d (%s) differs\ngot:  %s\nwant: %s", i, shapes[i*7%len(shapes)].name, g, w)
+			}
+		}
+	})
+}
+
 // TestRecorder_unended checks that the results of a run that never ends
 // (a killed eval) are committed as they come, without End.
 func TestRecorder_unended(t *testing.T) {

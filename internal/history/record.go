@@ -442,7 +442,7 @@ func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, b.chunks); err != nil {
 		return err
 	}
-	if err := r.h.insert(ctx, tx, "cases", caseColumns, b.rows); err != nil {
+	if err := r.h.insertCases(ctx, tx, b.rows); err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ?, heartbeat_at = ?"+set+" WHERE id = ?"),
@@ -453,6 +453,92 @@ func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 	return r.h.wrap(tx.Commit())
 }
 
+// plainColumns are the columns of cases that most rows leave at their
+// default (a case run once, complete, without error, warnings, judge or
+// trace; a passing case keeps no trajectory or details), with that
+// default as SQL. A row's columns at their default are written as
+// literals of the statement rather than bound: binding costs a call into
+// the database for each value (for SQLite, each through its mutex), and
+// the common rows bind 11 or 9 values, not 17.
+var plainColumns = []literal{
+	{col: "attempt", sql: "0"}, {col: "error", sql: "NULL"}, {col: "partial", sql: "0"}, {col: "warnings", sql: "NULL"},
+	{col: "judge", sql: "NULL"}, {col: "trace", sql: "NULL"}, {col: "trajectory", sql: "NULL"}, {col: "details", sql: "NULL"},
+}
+
+// A literal is a column written as the SQL sql, not bound; i is the
+// column's place among the table's columns.
+type literal struct {
+	col, sql string
+	i        int
+}
+
+func init() {
+	for i := range plainColumns {
+		plainColumns[i].i = slices.Index(caseColumns, plainColumns[i].col)
+	}
+}
+
+// A shape is the columns that rows written together leave at their
+// default, ascending; key names it among the statements prepared.
+type shape struct {
+	literals []literal
+	key      string
+}
+
+// rareColumns is the set of plainColumns (bit i for plainColumns[i]) that
+// a plain row leaves at their default: the others, the trajectory and the
+// details, may or may not be. A row that sets any of them binds every
+// column, so that a run prepares few statements (four plain shapes and
+// the full one, of each size).
+const rareColumns = 1<<6 - 1
+
+// shapeOf returns the set of plainColumns (bit i for plainColumns[i])
+// that row leaves at their default, as written: none unless the row is
+// plain.
+func shapeOf(row []any) uint16 {
+	var m uint16
+	for i, p := range plainColumns {
+		v := row[p.i]
+		if v == nil || p.sql == "0" && v == 0 {
+			m |= 1 << i
+		}
+	}
+	if m&rareColumns != rareColumns {
+		return 0
+	}
+	return m
+}
+
+// insertCases inserts rows of cases, those of the same shape (see
+// plainColumns) together. Their order in the table does not matter: cases
+// are read by seq.
+func (h *DB) insertCases(ctx context.Context, tx *sql.Tx, rows [][]any) error {
+	var (
+		masks []uint16 // in the order first met
+		by    = map[uint16][][]any{}
+	)
+	for _, row := range rows {
+		m := shapeOf(row)
+		if _, ok := by[m]; !ok {
+			masks = append(masks, m)
+		}
+		by[m] = append(by[m], row)
+	}
+	for _, m := range masks {
+		s := shape{key: fmt.Sprint(m)}
+		for i, p := range plainColumns {
+			if m&(1<<i) != 0 {
+				s.literals = append(s.literals, p)
+			}
+		}
+		slices.SortFunc(s.literals, func(a, b literal) int { return cmp.Compare(a.i, b.i) })
+		if err := h.insertShaped(ctx, tx, "cases", caseColumns, s, by[m]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // insertChunks are the numbers of rows of the INSERT statements insert
 // prepares: rows go in chunks of the largest that fits.
 var insertChunks = []int{128, 16, 1}
@@ -461,20 +547,34 @@ var insertChunks = []int{128, 16, 1}
 // PostgreSQL), through statements prepared once per database (no parsing
 // of long statements for each batch).
 func (h *DB) insert(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+	return h.insertShaped(ctx, tx, table, cols, shape{}, rows)
+}
+
+// insertShaped inserts rows into table as insert does, binding only the
+// columns s does not write as literals.
+func (h *DB) insertShaped(ctx context.Context, tx *sql.Tx, table string, cols []string, s shape, rows [][]any) error {
+	bound := len(cols) - len(s.literals)
 	for _, n := range insertChunks {
 		if len(rows) < n {
 			continue
 		}
-		stmt, err := h.prepared(ctx, table, cols, n)
+		stmt, err := h.prepared(ctx, table, cols, s, n)
 		if err != nil {
 			return err
 		}
 		txStmt := tx.StmtContext(ctx, stmt)
-		args := make([]any, 0, n*len(cols))
+		args := make([]any, 0, n*bound)
 		for len(rows) >= n {
 			args = args[:0]
 			for _, row := range rows[:n] {
-				args = append(args, row...)
+				lit := s.literals
+				for i, v := range row {
+					if len(lit) > 0 && lit[0].i == i {
+						lit = lit[1:]
+						continue
+					}
+					args = append(args, v)
+				}
 			}
 			if _, err := txStmt.ExecContext(ctx, args...); err != nil {
 				txStmt.Close()
@@ -487,25 +587,34 @@ func (h *DB) insert(ctx context.Context, tx *sql.Tx, table string, cols []string
 	return nil
 }
 
-// prepared returns the statement inserting n rows into table.
-func (h *DB) prepared(ctx context.Context, table string, cols []string, n int) (*sql.Stmt, error) {
+// prepared returns the statement inserting n rows of shape s into table.
+func (h *DB) prepared(ctx context.Context, table string, cols []string, s shape, n int) (*sql.Stmt, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	key := fmt.Sprint(table, "/", n)
-	if s, ok := h.stmts[key]; ok {
-		return s, nil
+	key := fmt.Sprint(table, "/", s.key, "/", n)
+	if st, ok := h.stmts[key]; ok {
+		return st, nil
 	}
-	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	values := make([]string, len(cols))
+	lit := s.literals
+	for i := range cols {
+		values[i] = "?"
+		if len(lit) > 0 && lit[0].i == i {
+			values[i] = lit[0].sql
+			lit = lit[1:]
+		}
+	}
+	one := "(" + strings.Join(values, ", ") + ")"
 	q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
-	s, err := h.db.PrepareContext(ctx, h.d.bind(q))
+	st, err := h.db.PrepareContext(ctx, h.d.bind(q))
 	if err != nil {
 		return nil, h.wrap(fmt.Errorf("writing %s: %w", table, err))
 	}
 	if h.stmts == nil {
 		h.stmts = map[string]*sql.Stmt{}
 	}
-	h.stmts[key] = s
-	return s, nil
+	h.stmts[key] = st
+	return st, nil
 }
 
 func nonNil(s []string) []string {
