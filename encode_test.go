@@ -81,17 +81,7 @@ func TestAppendJSON_objects(t *testing.T) {
 				}
 				tr.Steps = append(tr.Steps, trajeval.Step{Index: i, Name: "tool", Args: args, Result: a})
 			}
-			want, err := trajeval.MarshalStd(tr)
-			if err != nil {
-				t.Fatalf("encoding/json: %v", err)
-			}
-			got, err := trajeval.AppendJSON(nil, tr)
-			if err != nil {
-				t.Fatalf("AppendJSON: %v", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s: JSON differs:\n got: %s\nwant: %s", tt.reason, got, want)
-			}
+			sameAsStd(t, tr, tt.reason)
 		})
 	}
 }
@@ -123,17 +113,7 @@ func TestAppendJSON_strings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := &trajeval.Trajectory{ID: tt.s, Steps: []trajeval.Step{{Name: tt.s, Args: map[string]any{tt.s: tt.s}}}}
-			want, err := trajeval.MarshalStd(tr)
-			if err != nil {
-				t.Fatalf("encoding/json: %v", err)
-			}
-			got, err := trajeval.AppendJSON(nil, tr)
-			if err != nil {
-				t.Fatalf("AppendJSON: %v", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s: JSON differs:\n got: %s\nwant: %s", tt.reason, got, want)
-			}
+			sameAsStd(t, tr, tt.reason)
 		})
 	}
 }
@@ -176,6 +156,23 @@ func TestAppendDetailsJSON_strings(t *testing.T) {
 
 // TestAppendJSON_refused checks that what encoding/json refuses is still
 // refused with its error, and nothing is appended.
+// sameAsStd fails t, with reason, unless AppendJSON writes tr as
+// encoding/json does.
+func sameAsStd(t *testing.T, tr *trajeval.Trajectory, reason string) {
+	t.Helper()
+	want, err := trajeval.MarshalStd(tr)
+	if err != nil {
+		t.Fatalf("encoding/json: %v", err)
+	}
+	got, err := trajeval.AppendJSON(nil, tr)
+	if err != nil {
+		t.Fatalf("AppendJSON: %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: JSON differs:\n got: %s\nwant: %s", reason, got, want)
+	}
+}
+
 func TestAppendJSON_refused(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(-1)
 	tests := []struct {

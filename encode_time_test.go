@@ -1,7 +1,6 @@
 package trajeval_test
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
@@ -30,17 +29,7 @@ func TestAppendJSON_times(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "x", StartTime: tt.at, EndTime: tt.at}}}
-			want, err := trajeval.MarshalStd(tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := trajeval.AppendJSON(nil, tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s:\n got: %s\nwant: %s", tt.reason, got, want)
-			}
+			sameAsStd(t, tr, tt.reason)
 		})
 	}
 }
