@@ -95,6 +95,10 @@ type record struct {
 	TokenUsage     *tokenUsage `json:"token_usage"`
 	CostUSD        *float64    `json:"cost_usd"`
 	DurationMS     *float64    `json:"duration_ms"`
+
+	// valid says that every string of the record was read by the fast
+	// path's parser, which refuses what is not UTF-8 (see build).
+	valid bool
 }
 
 type tokenUsage struct {
@@ -415,11 +419,18 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	if u := r.TokenUsage; u != nil {
 		t.Metrics.Tokens = trajeval.Tokens{Input: u.Input, Output: u.Output, Total: u.Total}
 	}
-	// Arguments and results come from encoding/json, which replaces what
-	// is not UTF-8, or from the fast path, which leaves it to
-	// encoding/json; args decodes a string with jsonv.Decode, which
-	// validates too.
-	t.FinishDecoded()
+	// Every string of a record the fast path read is UTF-8: its parser
+	// refuses what is not, and what build makes of its strings (joined
+	// texts, JSON written by jsonv.Marshal, arguments decoded by
+	// jsonv.Decode) is UTF-8 too. Otherwise arguments and results come
+	// from encoding/json, which replaces what is not UTF-8, and args
+	// decodes a string with jsonv.Decode, which validates too; the rest is
+	// checked.
+	if r.valid {
+		t.FinishValid()
+	} else {
+		t.FinishDecoded()
+	}
 	return t
 }
 

@@ -58,6 +58,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		seen |= bit
 		return ok
 	})
+	r.valid = true
 	return r, ok && p.End()
 }
 
