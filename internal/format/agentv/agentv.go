@@ -452,8 +452,11 @@ type seenIDs struct {
 	// record ("call_1", "call_11") mostly differ there, so few of them
 	// are compared whole.
 	marks [fewIDs]uint32
-	n     int
-	set   map[string]bool
+	// seen has bit mark%64 set for each id in few: an id whose bit is
+	// clear is new without a look along the list, as most are.
+	seen uint64
+	n    int
+	set  map[string]bool
 }
 
 // mark is the length and last two bytes of id.
@@ -469,13 +472,19 @@ func mark(id string) uint32 {
 func (s *seenIDs) add(id string) (seen bool) {
 	if s.set == nil {
 		m := mark(id)
-		for i, x := range s.marks[:s.n] {
-			if x == m && s.few[i] == id {
-				return true
+		// The mark's bit is picked by a multiplicative hash, whose top
+		// six bits depend on all of the mark's.
+		bit := uint64(1) << (m * 0x9E3779B1 >> 26)
+		if s.seen&bit != 0 {
+			for i, x := range s.marks[:s.n] {
+				if x == m && s.few[i] == id {
+					return true
+				}
 			}
 		}
 		if s.n < fewIDs {
 			s.few[s.n], s.marks[s.n] = id, m
+			s.seen |= bit
 			s.n++
 			return false
 		}

@@ -45,10 +45,11 @@ func (c *clock) parse(s []byte) (t time.Time, ok bool) {
 		}
 		c.minute, c.unix = [16]byte(s[:16]), unix
 	}
-	sec, ok := digits(s[17:19])
-	if !ok || sec > 59 {
+	tens, ones := s[17]-'0', s[18]-'0' // two digits, not a loop over them
+	if tens > 5 || ones > 9 {
 		return t, false
 	}
+	sec := int(tens)*10 + int(ones)
 	ns := 0
 	if frac := s[19 : len(s)-1]; len(frac) > 0 {
 		if frac[0] != '.' || len(frac) == 1 {
