@@ -155,28 +155,57 @@ func (t *Trajectory) Names() []string {
 
 // Finish fills what can be derived and nothing else: step indexes, each
 // step's duration from its start and end times, turn numbers, and the token
-// total. Readers call it once a trajectory is complete. It also replaces
-// each byte sequence that is not UTF-8, in every string, with U+FFFD (see
-// validText).
-func (t *Trajectory) Finish() { t.finish(true) }
+// total. Readers call it once a trajectory is complete, or one of the two
+// below when they know more about their text. What each checks for UTF-8,
+// replacing each byte sequence that is not UTF-8 with U+FFFD (see
+// validText):
+//  1. Finish checks every string: ids, names, agents, error messages, the
+//     turns' texts, and every string of every argument and result, keys
+//     included.
+//  2. FinishDecoded checks the same but for arguments and results.
+//  3. FinishValid checks none.
+//
+// The derived fields are the same whichever is called.
+func (t *Trajectory) Finish() { t.finish(checkAll) }
 
 // FinishDecoded is Finish for a trajectory whose steps' arguments and
 // results were decoded from JSON text, by encoding/json (which replaces
 // what is not UTF-8) or by a parser that refuses it: their strings are
 // valid already and are not walked again. Every other string is checked
 // as Finish checks it.
-func (t *Trajectory) FinishDecoded() { t.finish(false) }
+func (t *Trajectory) FinishDecoded() { t.finish(checkText) }
 
-func (t *Trajectory) finish(values bool) {
-	fixText(&t.ID)
+// FinishValid is Finish for a trajectory every string of which (ids,
+// names, agents, error messages, texts, arguments and results) is known
+// to be UTF-8 already: each was read by a parser that refuses what is not
+// UTF-8, or made from such strings. No string is checked; a reader that
+// cannot say so of all of them calls FinishDecoded or Finish.
+func (t *Trajectory) FinishValid() { t.finish(checkNone) }
+
+// checks says which strings finish checks for UTF-8 (see Finish).
+type checks int
+
+const (
+	checkAll  checks = iota // every string
+	checkText               // all but arguments and results
+	checkNone               // none
+)
+
+func (t *Trajectory) finish(c checks) {
+	text := c <= checkText
+	if text {
+		fixText(&t.ID)
+	}
 	for i := range t.Steps {
 		s := &t.Steps[i]
 		s.Index = i + 1
-		fixText(&s.ID)
-		fixText(&s.Name)
-		fixText(&s.Agent)
-		fixText(&s.ErrorMessage)
-		if values {
+		if text {
+			fixText(&s.ID)
+			fixText(&s.Name)
+			fixText(&s.Agent)
+			fixText(&s.ErrorMessage)
+		}
+		if c == checkAll {
 			s.Args, s.Result = validValue(s.Args), validValue(s.Result)
 		}
 		if s.DurationMS == nil {
@@ -185,10 +214,13 @@ func (t *Trajectory) finish(values bool) {
 			}
 		}
 	}
-	t.finishAgents()
+	t.finishAgents(text)
 	for i := range t.Turns {
 		tn := &t.Turns[i]
 		tn.Turn = i + 1
+		if !text {
+			continue
+		}
 		for _, p := range []**string{&tn.User, &tn.FinalResponse} {
 			if *p != nil && !utf8.ValidString(**p) {
 				v := validText(**p)
@@ -205,13 +237,16 @@ func (t *Trajectory) finish(values bool) {
 
 // finishAgents lists each (name, parent) pair of Agents once, in order,
 // and an agent with no parent only when no pair gives it one; then every
-// agent a step names that Agents does not, with no parent.
-func (t *Trajectory) finishAgents() {
+// agent a step names that Agents does not, with no parent. text says
+// whether the agents' names are checked for UTF-8.
+func (t *Trajectory) finishAgents(text bool) {
 	seen := map[Agent]bool{}
 	named, called := map[string]bool{}, map[string]bool{}
 	for i := range t.Agents {
 		a := &t.Agents[i]
-		a.Name, a.Parent = validText(a.Name), validText(a.Parent)
+		if text {
+			a.Name, a.Parent = validText(a.Name), validText(a.Parent)
+		}
 		if a.Parent != "" {
 			called[a.Name] = true
 		}

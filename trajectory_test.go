@@ -133,3 +133,52 @@ func TestTrajectory_FinishDecoded(t *testing.T) {
 		t.Errorf("index %d, turn %d: the rest of Finish's work must be done", s.Index, tr.Turns[0].Turn)
 	}
 }
+
+// TestTrajectory_FinishValid: each of the three says which strings it
+// checks for UTF-8 (see Trajectory.Finish), and all three derive the same
+// fields.
+func TestTrajectory_FinishValid(t *testing.T) {
+	bad := func() trajeval.Trajectory {
+		return trajeval.Trajectory{
+			ID:     "t\xff",
+			Agents: []trajeval.Agent{{Name: "p\xff"}},
+			Turns:  []trajeval.Turn{{User: ptr("u\xff"), FinalResponse: ptr("f\xff")}},
+			Steps:  []trajeval.Step{{ID: "c\xff", Name: "n\xff", Agent: "a\xff", ErrorMessage: "e\xff", Args: map[string]any{"k": "v\xff"}, Result: "r\xff"}},
+		}
+	}
+	strs := func(tr trajeval.Trajectory) (text []string, values []string) {
+		s := tr.Steps[0]
+		text = []string{tr.ID, tr.Agents[0].Name, *tr.Turns[0].User, *tr.Turns[0].FinalResponse, s.ID, s.Name, s.Agent, s.ErrorMessage}
+		return text, []string{s.Args.(map[string]any)["k"].(string), s.Result.(string)}
+	}
+	tests := []struct {
+		name         string
+		finish       func(*trajeval.Trajectory)
+		text, values bool // whether each kind comes back valid
+		reason       string
+	}{
+		{"Finish", (*trajeval.Trajectory).Finish, true, true, "a source that does not validate (protobuf strings) is repaired everywhere"},
+		{"FinishDecoded", (*trajeval.Trajectory).FinishDecoded, true, false, "arguments and results from a JSON decoder are not walked; the rest is repaired"},
+		{"FinishValid", (*trajeval.Trajectory).FinishValid, false, false, "a reader whose parser refused invalid UTF-8 has nothing to repair"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := bad()
+			tt.finish(&tr)
+			text, values := strs(tr)
+			for _, s := range text {
+				if utf8.ValidString(s) != tt.text {
+					t.Errorf("%q: valid %v, want %v: %s", s, !tt.text, tt.text, tt.reason)
+				}
+			}
+			for _, s := range values {
+				if utf8.ValidString(s) != tt.values {
+					t.Errorf("%q: valid %v, want %v: %s", s, !tt.values, tt.values, tt.reason)
+				}
+			}
+			if s := tr.Steps[0]; s.Index != 1 || tr.Turns[0].Turn != 1 || len(tr.Agents) != 2 {
+				t.Errorf("index %d, turn %d, agents %v: the derived fields are the same for all three", s.Index, tr.Turns[0].Turn, tr.Agents)
+			}
+		})
+	}
+}

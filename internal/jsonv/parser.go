@@ -335,6 +335,27 @@ func (p *Parser) Bytes() ([]byte, bool) {
 	return p.raw()
 }
 
+// Plain reads a string of at most max bytes, all ASCII and none escaped,
+// and returns them in place, valid until the next call on p: a reader
+// that parses short text at once (a time) takes it with no look for
+// escapes past max bytes and no check for UTF-8. For any other value (not
+// a string, a longer one, an escape, a byte past ASCII, a control
+// character) ok is false and nothing is read: the caller reads it another
+// way (Bytes, Str, Skip).
+func (p *Parser) Plain(max int) (b []byte, ok bool) {
+	if p.Peek() != '"' {
+		return nil, false
+	}
+	start := p.pos + 1
+	end := min(start+max+1, len(p.data)) // room for the closing quote
+	i, wide := plainEnd(p.data[:end], start)
+	if i == end || p.data[i] != '"' || wide {
+		return nil, false
+	}
+	p.pos = i + 1
+	return p.data[start:i], true
+}
+
 // Name reads a string and interns it when it is short: tool names, roles
 // and keys repeat on every line of a trace.
 func (p *Parser) Name() (string, bool) {

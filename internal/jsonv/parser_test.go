@@ -151,6 +151,87 @@ func TestParser_Bytes(t *testing.T) {
 	}
 }
 
+// TestParser_Plain checks that Plain reads a short plain string as Bytes
+// does, in place, and refuses everything else without reading it.
+func TestParser_Plain(t *testing.T) {
+	tests := []struct {
+		in     string
+		max    int
+		ok     bool
+		reason string
+	}{
+		{`"2026-01-01T00:00:00.061Z"`, 30, true, "a time, plain ASCII"},
+		{`"2026-01-01T00:00:00.061Z"`, 24, true, "exactly max bytes"},
+		{`"2026-01-01T00:00:00.061Z"`, 23, false, "one byte past max"},
+		{`""`, 0, true, "the empty string"},
+		{`"a\"b"`, 30, false, "an escape is Bytes' to unescape"},
+		{`"héllo"`, 30, false, "a byte past ASCII is Bytes' to check"},
+		{"\"a\tb\"", 30, false, "a control character is an error"},
+		{`12`, 30, false, "a number is not a string"},
+		{`"cut`, 30, false, "cut off"},
+		{`"2026-01-01T00:00:00Z`, 30, false, "cut off at max"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var p jsonv.Parser
+			p.Reset([]byte(tt.in))
+			want, wok := p.Bytes()
+			p.Reset([]byte(tt.in))
+			got, ok := p.Plain(tt.max)
+			if ok != tt.ok || ok && (!wok || string(got) != string(want)) {
+				t.Errorf("Plain(%d) = %q, %v; Bytes gives %q, %v; want ok %v (%s)", tt.max, got, ok, want, wok, tt.ok, tt.reason)
+			}
+			if !ok && p.Peek() != tt.in[0] {
+				t.Errorf("Plain refused %q but moved on: %s", tt.in, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzParser_Plain checks Plain against Bytes: what Plain reads, Bytes
+// reads the same, leaving the parser at the same place; what it refuses is
+// left unread, and is not a plain ASCII string of at most max bytes.
+func FuzzParser_Plain(f *testing.F) {
+	for _, s := range []string{`"2026-01-01T00:00:00.061Z"`, `"a\"b"`, `"héllo" 1`, `""`, `"x"]`, "\"\x01\"", `"abcdefghijklmnop"`} {
+		f.Add([]byte(s), 30)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, max int) {
+		max = min(max&63, 64)
+		var p, q jsonv.Parser
+		p.Reset(data)
+		q.Reset(data)
+		got, ok := p.Plain(max)
+		want, wok := q.Bytes()
+		if !ok {
+			if wok && len(want) <= max && jsonv.ASCII(want) && unescaped(data, want) {
+				t.Fatalf("%q: Plain(%d) refused a plain string Bytes reads as %q", data, max, want)
+			}
+			// Nothing read: Bytes after it reads what Bytes alone does.
+			again, aok := p.Bytes()
+			if aok != wok || string(again) != string(want) || p.End() != q.End() {
+				t.Fatalf("%q: Plain refused but moved on", data)
+			}
+			return
+		}
+		if !wok || string(got) != string(want) {
+			t.Fatalf("%q: Plain(%d) = %q; Bytes gives %q, %v", data, max, got, want, wok)
+		}
+		if len(got) > max || !jsonv.ASCII(got) {
+			t.Fatalf("%q: Plain(%d) = %q: longer than max or past ASCII", data, max, got)
+		}
+		if p.End() != q.End() {
+			t.Fatalf("%q: Plain and Bytes end at different places", data)
+		}
+	})
+}
+
+// unescaped reports whether the first string of data is text as it
+// stands, no escape in it.
+func unescaped(data, text []byte) bool {
+	i := bytes.IndexByte(data, '"') + 1
+	return i > 0 && i+len(text) < len(data) && string(data[i:i+len(text)]) == string(text) && data[i+len(text)] == '"'
+}
+
 // TestParser_Value_wordEdges puts each kind of byte that matters in a
 // string at every place from the first to past the second eight-byte
 // word, in strings of every length up to three words, so that the

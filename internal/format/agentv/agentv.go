@@ -95,6 +95,10 @@ type record struct {
 	TokenUsage     *tokenUsage `json:"token_usage"`
 	CostUSD        *float64    `json:"cost_usd"`
 	DurationMS     *float64    `json:"duration_ms"`
+
+	// valid says that every string of the record was read by the fast
+	// path's parser, which refuses what is not UTF-8 (see build).
+	valid bool
 }
 
 type tokenUsage struct {
@@ -415,11 +419,18 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	if u := r.TokenUsage; u != nil {
 		t.Metrics.Tokens = trajeval.Tokens{Input: u.Input, Output: u.Output, Total: u.Total}
 	}
-	// Arguments and results come from encoding/json, which replaces what
-	// is not UTF-8, or from the fast path, which leaves it to
-	// encoding/json; args decodes a string with jsonv.Decode, which
-	// validates too.
-	t.FinishDecoded()
+	// Every string of a record the fast path read is UTF-8: its parser
+	// refuses what is not, and what build makes of its strings (joined
+	// texts, JSON written by jsonv.Marshal, arguments decoded by
+	// jsonv.Decode) is UTF-8 too. Otherwise arguments and results come
+	// from encoding/json, which replaces what is not UTF-8, and args
+	// decodes a string with jsonv.Decode, which validates too; the rest is
+	// checked.
+	if r.valid {
+		t.FinishValid()
+	} else {
+		t.FinishDecoded()
+	}
 	return t
 }
 
@@ -441,8 +452,11 @@ type seenIDs struct {
 	// record ("call_1", "call_11") mostly differ there, so few of them
 	// are compared whole.
 	marks [fewIDs]uint32
-	n     int
-	set   map[string]bool
+	// seen has bit mark%64 set for each id in few: an id whose bit is
+	// clear is new without a look along the list, as most are.
+	seen uint64
+	n    int
+	set  map[string]bool
 }
 
 // mark is the length and last two bytes of id.
@@ -458,13 +472,19 @@ func mark(id string) uint32 {
 func (s *seenIDs) add(id string) (seen bool) {
 	if s.set == nil {
 		m := mark(id)
-		for i, x := range s.marks[:s.n] {
-			if x == m && s.few[i] == id {
-				return true
+		// The mark's bit is picked by a multiplicative hash, whose top
+		// six bits depend on all of the mark's.
+		bit := uint64(1) << (m * 0x9E3779B1 >> 26)
+		if s.seen&bit != 0 {
+			for i, x := range s.marks[:s.n] {
+				if x == m && s.few[i] == id {
+					return true
+				}
 			}
 		}
 		if s.n < fewIDs {
 			s.few[s.n], s.marks[s.n] = id, m
+			s.seen |= bit
 			s.n++
 			return false
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"time"
+
+	"github.com/trajeval/trajeval"
 )
 
 // FastAgrees reports whether the fast path read data as a record, and if
@@ -23,8 +25,23 @@ func FastAgrees(data []byte) (read bool, diff string) {
 		return true, "encoding/json fails: " + err.Error()
 	}
 	settle(&std)
+	if !fast.valid {
+		return true, "the fast path did not mark its record valid"
+	}
+	std.valid = true
 	if !reflect.DeepEqual(fast, std) {
 		return true, fmt.Sprintf("fast %#v, encoding/json %#v", fast, std)
+	}
+	// The fast path's claim that every string is UTF-8 (see build): the
+	// trajectory is the same with every string checked.
+	in := trajeval.Input{Name: "fuzz", Warn: func(trajeval.Warning) {}}
+	var clk clock
+	valid := build(in, fast, 1, false, &clk)
+	fast.valid = false
+	checked := build(in, fast, 1, false, &clk)
+	checked.Finish()
+	if !reflect.DeepEqual(valid, checked) {
+		return true, fmt.Sprintf("unchecked %#v, checked %#v", valid, checked)
 	}
 	return true, ""
 }

@@ -58,6 +58,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		seen |= bit
 		return ok
 	})
+	r.valid = true
 	return r, ok && p.End()
 }
 
@@ -292,12 +293,18 @@ func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
 	if p.Null() {
 		return true
 	}
-	b, ok := p.Bytes()
+	// A time of the clock's shape is plain ASCII: read without a look for
+	// escapes past its end or a check for UTF-8.
+	b, ok := p.Plain(maxTime)
 	if !ok {
-		return false
+		if b, ok = p.Bytes(); !ok {
+			return false
+		}
 	}
 	if t, ok := d.clock.parse(b); ok {
-		c.at[i], c.parsed, *text = t, c.parsed|1<<i, ""
+		// text is empty already: the call is new, and a key given twice
+		// sends the record to encoding/json.
+		c.at[i], c.parsed = t, c.parsed|1<<i
 		return true
 	}
 	*text = string(b)

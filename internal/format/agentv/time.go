@@ -24,13 +24,16 @@ type clock struct {
 	unix   int64    // the minute's start, in seconds since 1970 UTC
 }
 
+// maxTime is the length of the longest time clock.parse reads.
+const maxTime = len("2006-01-02T15:04:05.999999999Z")
+
 // parse gives what time.Parse(time.RFC3339Nano, s) then UTC gives, for
 // a time of the clock's shape; ok false for any other text, which it
 // leaves to time.Parse (an offset, a lower-case t or z, a comma, a date
 // that does not exist). It reads s in place: the fast path hands it the
 // bytes of the line.
 func (c *clock) parse(s []byte) (t time.Time, ok bool) {
-	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > len("2006-01-02T15:04:05.999999999Z") ||
+	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > maxTime ||
 		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
 		return t, false
 	}
@@ -42,10 +45,11 @@ func (c *clock) parse(s []byte) (t time.Time, ok bool) {
 		}
 		c.minute, c.unix = [16]byte(s[:16]), unix
 	}
-	sec, ok := digits(s[17:19])
-	if !ok || sec > 59 {
+	tens, ones := s[17]-'0', s[18]-'0' // two digits, not a loop over them
+	if tens > 5 || ones > 9 {
 		return t, false
 	}
+	sec := int(tens)*10 + int(ones)
 	ns := 0
 	if frac := s[19 : len(s)-1]; len(frac) > 0 {
 		if frac[0] != '.' || len(frac) == 1 {
@@ -55,13 +59,13 @@ func (c *clock) parse(s []byte) (t time.Time, ok bool) {
 		if !ok {
 			return t, false
 		}
-		for range 10 - len(frac) {
-			n *= 10
-		}
-		ns = n
+		ns = n * nanos[len(frac)-1] // no loop a digit short of nine
 	}
 	return time.Unix(c.unix+int64(sec), int64(ns)).UTC(), true
 }
+
+// nanos[k] is the nanoseconds of a unit of the k-th digit after the dot.
+var nanos = [10]int{1, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
 
 // minuteOf reads the date, hour and minute of s, checked as time.Parse
 // checks them, as seconds since 1970 UTC.
