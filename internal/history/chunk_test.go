@@ -428,3 +428,38 @@ func TestRecorder_Record_lastRunID(t *testing.T) {
 		})
 	}
 }
+
+// TestDB_Prune_manyRuns: pruning more runs than one statement names (500)
+// deletes the cases of each, a range of pos for each run on SQLite, and
+// keeps those of the runs kept.
+func TestDB_Prune_manyRuns(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		first := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0)}, failing(2))
+		raw := rawDB(t, dsn)
+		for i := range 600 {
+			if _, err := raw.Exec(`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', $1, 'done', '{}')`, i+1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		last := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(10000)}, failing(3))
+		n, err := h.Prune(t.Context(), history.Pruning{Keep: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != 601 {
+			t.Errorf("pruned %d runs, want 601", n)
+		}
+		var cases int
+		if err := raw.QueryRow("SELECT COUNT(*) FROM cases").Scan(&cases); err != nil || cases != 3 {
+			t.Errorf("%d rows of cases left (%v), want the kept run's 3", cases, err)
+		}
+		if got, err := h.Rows(t.Context(), first, false); err != nil || len(got) != 0 {
+			t.Errorf("run %d reads %d rows (%v) after it was pruned, want none", first, len(got), err)
+		}
+		got, err := h.Rows(t.Context(), last, false)
+		if err != nil || len(got) != 3 {
+			t.Errorf("the kept run reads %d rows (%v), want 3", len(got), err)
+		}
+	})
+}
