@@ -45,7 +45,7 @@ func (h *DB) Scores(ctx context.Context, ids []int64, suite, caseID string) (Sco
 		return s, nil
 	}
 	at := index(ids)
-	in, args := inRuns(ids, suite, "")
+	in, args := inRuns(h.d, ids, suite, "")
 	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT c.case_id FROM cases c WHERE `+in+` GROUP BY c.case_id ORDER BY MIN(`+casePos+`)`), args...)
 	if err != nil {
 		return s, h.wrap(err)
@@ -62,7 +62,7 @@ func (h *DB) Scores(ctx context.Context, ids []int64, suite, caseID string) (Sco
 	if err := rows.Err(); err != nil {
 		return s, h.wrap(err)
 	}
-	in, args = inRuns(ids, suite, caseID)
+	in, args = inRuns(h.d, ids, suite, caseID)
 	rows, err = h.db.QueryContext(ctx, h.d.bind(`SELECT c.run_id, SUM(c.score), COUNT(*) FROM cases c WHERE `+in+` AND c.status <> 'error' GROUP BY c.run_id`), args...)
 	if err != nil {
 		return s, h.wrap(err)
@@ -171,7 +171,7 @@ func (h *DB) Verdicts(ctx context.Context, ids []int64, suite string, changing b
 	if len(ids) == 0 {
 		return nil, 0, nil
 	}
-	in, args := inRuns(ids, suite, "")
+	in, args := inRuns(h.d, ids, suite, "")
 	having := ""
 	if changing {
 		having = `HAVING COUNT(DISTINCT CASE WHEN pass = n THEN 'pass' WHEN errs = n THEN 'error' WHEN pass > 0 THEN 'mixed' ELSE 'fail' END) > 1
@@ -221,19 +221,21 @@ const posScale = 1 << 16
 //
 // Without a case, the suite is an expression, suite || ”, so that
 // SQLite, which has no statistics of the table, looks rows up by run (its
-// primary key) rather than by suite (the index cases_by_id): a suite
-// holds the rows of every run, and reading them by the index is
-// tenfold slower. With a case, that index finds its rows at once.
-func inRuns(ids []int64, suite, caseID string) (string, []any) {
+// primary key, a range of pos for each run: dialect.ofRuns) rather than
+// by suite: a suite holds the rows of every run, and reading them by an
+// index is tenfold slower. With a case, the index cases_by_id finds its
+// rows at once (on SQLite, its case_id; run_id, worked out of pos, is
+// checked on the row).
+func inRuns(d dialect, ids []int64, suite, caseID string) (string, []any) {
 	args := make([]any, 0, len(ids)+2)
 	for _, id := range ids {
 		args = append(args, id)
 	}
 	args = append(args, suite)
-	q := "c.run_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
 	if caseID == "" {
-		return q + " AND c.suite || '' IN ('', ?)", args
+		return d.ofRuns("c.", len(ids)) + " AND c.suite || '' IN ('', ?)", args
 	}
+	q := "c.run_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
 	return q + " AND c.suite IN ('', ?) AND c.case_id = ?", append(args, caseID)
 }
 

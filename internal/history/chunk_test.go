@@ -1,6 +1,8 @@
 package history_test
 
 import (
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,19 +71,26 @@ func v5Shape(t *testing.T, dsn string, id int64, rows []trajeval.CaseResult) {
 // recorded into chunks.
 func TestOpen_migrateVersion5(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
-		h := open(t, dsn)
-		h.Close()
-		raw := rawDB(t, dsn)
-		for _, q := range []string{
-			"DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks",
+		// PostgreSQL's version 6 adds chunks alone: dropping it makes
+		// version 5. SQLite's rebuilds cases: the file is made so.
+		downgrade := []string{"DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks"}
+		var raw *sql.DB
+		if history.IsPostgres(dsn) {
+			h := open(t, dsn)
+			h.Close()
+			raw = rawDB(t, dsn)
+		} else {
+			raw, downgrade = sqliteAt(t, dsn, 5), nil
+		}
+		for _, q := range append(downgrade,
 			`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`,
-		} {
+		) {
 			if _, err := raw.Exec(q); err != nil {
 				t.Fatalf("%s: %v", q, err)
 			}
 		}
 		v5Shape(t, dsn, 1, results())
-		h = open(t, dsn)
+		h := open(t, dsn)
 		if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
 			t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
 		}
@@ -268,23 +277,7 @@ func FuzzParseRef(f *testing.F) {
 // their foreign key.)
 func TestOpen_migrateVersion5File(t *testing.T) {
 	dsn := filepath.Join(t.TempDir(), "runs.db")
-	raw := rawDB(t, dsn)
-	names, err := filepath.Glob("migrations/sqlite/00[1-5]_*.sql")
-	if err != nil || len(names) != 5 {
-		t.Fatalf("the migrations of versions 1 to 5: %v, %v", names, err)
-	}
-	for i, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := raw.Exec(string(data)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if _, err := raw.Exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at BIGINT NOT NULL); INSERT INTO schema_version VALUES ($1, 0)", i+1); err != nil {
-			t.Fatal(err)
-		}
-	}
+	raw := sqliteAt(t, dsn, 5)
 	for range 2 {
 		if _, err := raw.Exec(`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`); err != nil {
 			t.Fatal(err)
@@ -334,4 +327,139 @@ func TestRecorder_Record_heartbeats(t *testing.T) {
 	if g, w := jsonl(t, got), jsonl(t, want); g != w {
 		t.Errorf("the run reads back otherwise than recorded")
 	}
+}
+
+// sqliteAt makes the SQLite file dsn of schema version v, by the
+// migrations of versions 1 to v as released, and opens it raw.
+func sqliteAt(t *testing.T, dsn string, v int) *sql.DB {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	raw := rawDB(t, dsn)
+	names, err := filepath.Glob("migrations/sqlite/00*_*.sql")
+	if err != nil || len(names) < v {
+		t.Fatalf("the migrations of versions 1 to %d: %v, %v", v, names, err)
+	}
+	for i, name := range names[:v] {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raw.Exec(string(data)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := raw.Exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at BIGINT NOT NULL); INSERT INTO schema_version VALUES ($1, 0)", i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return raw
+}
+
+// TestOpen_casesKey: SQLite writes a row of cases into two B-trees, the
+// table keyed by pos (the run's id times 2^32 plus the case's seq) and
+// cases_by_id, not three: (run_id, seq) has no index of its own.
+func TestOpen_casesKey(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	open(t, dsn).Close()
+	rows, err := rawDB(t, dsn).Query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'cases' ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if g := strings.Join(names, ", "); g != "cases_by_id" {
+		t.Errorf("the indexes of cases are %q, want cases_by_id alone", g)
+	}
+}
+
+// TestRecorder_Record_lastRunID: the runs whose ids are at the bounds of
+// SQLite's key of cases. Each case is the reason given.
+func TestRecorder_Record_lastRunID(t *testing.T) {
+	tests := []struct {
+		id      int64 // the run's id
+		wantErr error
+		why     string
+	}{
+		{1<<31 - 1, nil, "the last run id whose rows pos holds: its rows, and no other run's, read back"},
+		{1 << 31, history.ErrTooMany, "a run id past the bound is an error, not rows written under another run's key"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.id), func(t *testing.T) {
+			dsn := filepath.Join(t.TempDir(), "runs.db")
+			h := open(t, dsn)
+			before := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0)}, failing(3))
+			if _, err := rawDB(t, dsn).Exec(`INSERT INTO runs (id, suites, paths, started_at, status, options) VALUES ($1, '["shop"]', '[]', 0, 'done', '{}')`, tt.id-1); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.ID() != tt.id {
+				t.Fatalf("run %d, want %d", rec.ID(), tt.id)
+			}
+			for _, r := range results() {
+				rec.Record(r)
+			}
+			err = rec.End(time.UnixMilli(1000), false)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("End: %v, want %v (%s)", err, tt.wantErr, tt.why)
+			}
+			if tt.wantErr != nil {
+				return
+			}
+			for run, want := range map[int64][]trajeval.CaseResult{tt.id: results(), before: failing(3), tt.id - 1: nil} {
+				got, err := h.Rows(t.Context(), run, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := jsonl(t, got), jsonl(t, want); g != w {
+					t.Errorf("run %d reads back otherwise than recorded (%s)\ngot:\n%s\nwant:\n%s", run, tt.why, g, w)
+				}
+			}
+		})
+	}
+}
+
+// TestDB_Prune_manyRuns: pruning more runs than one statement names (500)
+// deletes the cases of each, a range of pos for each run on SQLite, and
+// keeps those of the runs kept.
+func TestDB_Prune_manyRuns(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		first := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0)}, failing(2))
+		raw := rawDB(t, dsn)
+		for i := range 600 {
+			if _, err := raw.Exec(`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', $1, 'done', '{}')`, i+1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		last := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(10000)}, failing(3))
+		n, err := h.Prune(t.Context(), history.Pruning{Keep: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != 601 {
+			t.Errorf("pruned %d runs, want 601", n)
+		}
+		var cases int
+		if err := raw.QueryRow("SELECT COUNT(*) FROM cases").Scan(&cases); err != nil || cases != 3 {
+			t.Errorf("%d rows of cases left (%v), want the kept run's 3", cases, err)
+		}
+		if got, err := h.Rows(t.Context(), first, false); err != nil || len(got) != 0 {
+			t.Errorf("run %d reads %d rows (%v) after it was pruned, want none", first, len(got), err)
+		}
+		got, err := h.Rows(t.Context(), last, false)
+		if err != nil || len(got) != 3 {
+			t.Errorf("the kept run reads %d rows (%v), want 3", len(got), err)
+		}
+	})
 }

@@ -92,6 +92,9 @@ var (
 	ErrNoHistory = errors.New("no run history")
 	// ErrNoRun is a run or case that the database does not hold.
 	ErrNoRun = errors.New("no such run")
+	// ErrTooMany is a run past the history's bounds: more than 2^31-1 runs,
+	// or 2^32-1 cases in one.
+	ErrTooMany = errors.New("run history full: too many runs or cases")
 )
 
 // Options steer [Open].
@@ -136,6 +139,42 @@ var (
 // contains is the SQL condition that text has sub in it, case-sensitive.
 func (d dialect) contains(text, sub string) string {
 	return d.find + "(" + text + ", " + sub + ") > 0"
+}
+
+// ofRun is the SQL condition that a row of cases, its columns named
+// after prefix (as "c."), is one of the run whose id is parameter n of the
+// statement (from 1). SQLite keys cases by pos, the run's id times 2^32
+// plus the case's seq (migration 006): a run's rows are a range of it,
+// read from the table itself, the parameter named by its number (a later
+// ? of the statement takes the next one). PostgreSQL's primary key is
+// (run_id, seq).
+func (d dialect) ofRun(prefix string, n int) string {
+	if d.name != "sqlite" {
+		return prefix + "run_id = ?"
+	}
+	p := "?" + strconv.Itoa(n)
+	return prefix + "pos BETWEEN " + p + " * 4294967296 AND " + p + " * 4294967296 + 4294967295"
+}
+
+// bySeq is the order of a run's rows of cases by seq: SQLite's pos,
+// which its table is in.
+func (d dialect) bySeq() string {
+	if d.name == "sqlite" {
+		return "pos"
+	}
+	return "seq"
+}
+
+// ofRuns is ofRun for any of the runs of parameters 1 to n.
+func (d dialect) ofRuns(prefix string, n int) string {
+	if d.name != "sqlite" {
+		return prefix + "run_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
+	}
+	or := make([]string, n)
+	for i := range or {
+		or[i] = d.ofRun(prefix, i+1)
+	}
+	return "(" + strings.Join(or, " OR ") + ")"
 }
 
 // bind rewrites the ? placeholders of q as $1, $2, ... for PostgreSQL.

@@ -212,7 +212,7 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 		traj = "trajectory"
 	}
 	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, `+traj+`, evals, details
-		FROM cases WHERE run_id = ? ORDER BY seq`), id)
+		FROM cases WHERE `+h.d.ofRun("", 1)+` ORDER BY `+h.d.bySeq()), id)
 	if err != nil {
 		return nil, h.wrap(err)
 	}
@@ -423,8 +423,8 @@ func (h *DB) Prune(ctx context.Context, p Pruning) (int, error) {
 	// In chunks: a statement takes a bounded number of arguments.
 	for chunk := range slices.Chunk(ids, 500) {
 		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
-		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN ", "DELETE FROM chunks WHERE run_id IN ", "DELETE FROM cases WHERE run_id IN ", "DELETE FROM runs WHERE id IN "} {
-			if _, err := tx.ExecContext(ctx, h.d.bind(q+in), chunk...); err != nil {
+		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN " + in, "DELETE FROM chunks WHERE run_id IN " + in, "DELETE FROM cases WHERE " + h.d.ofRuns("", len(chunk)), "DELETE FROM runs WHERE id IN " + in} {
+			if _, err := tx.ExecContext(ctx, h.d.bind(q), chunk...); err != nil {
 				return 0, h.wrap(err)
 			}
 		}

@@ -357,6 +357,10 @@ func (p *pending) encode(r *Recorder, keep bool) {
 	if !c.StartedAt.IsZero() {
 		started = c.StartedAt.UnixMilli()
 	}
+	if r.id > maxRunID || p.seq > maxSeq {
+		p.err = fmt.Errorf("%w: run %d, case %d", ErrTooMany, r.id, p.seq)
+		return
+	}
 	evals, err := appendPacked(nil, c.Evaluators)
 	if err != nil {
 		p.err = err
@@ -392,6 +396,13 @@ func (p *pending) encode(r *Recorder, keep bool) {
 		}
 	}
 }
+
+// The largest run id and seq a row of cases takes: SQLite keys it by
+// the run's id times 2^32 plus its seq, in 63 bits (dialect.ofRun).
+const (
+	maxRunID = 1<<31 - 1
+	maxSeq   = 1<<32 - 1
+)
 
 // The places of the trajectory and the details among caseColumns.
 const (
@@ -554,6 +565,7 @@ func (h *DB) insert(ctx context.Context, tx *sql.Tx, table string, cols []string
 // columns s does not write as literals.
 func (h *DB) insertShaped(ctx context.Context, tx *sql.Tx, table string, cols []string, s shape, rows [][]any) error {
 	bound := len(cols) - len(s.literals)
+	keyed := table == "cases" && h.d.name == "sqlite" // by pos: see dialect.ofRun
 	for _, n := range insertChunks {
 		if len(rows) < n {
 			continue
@@ -568,7 +580,19 @@ func (h *DB) insertShaped(ctx context.Context, tx *sql.Tx, table string, cols []
 			args = args[:0]
 			for _, row := range rows[:n] {
 				lit := s.literals
+				if keyed {
+					run, ok := row[0].(int64)
+					seq, ok2 := row[1].(int)
+					if !ok || !ok2 {
+						txStmt.Close()
+						return fmt.Errorf("writing %s: a row keyed by %T and %T", table, row[0], row[1])
+					}
+					args = append(args, run<<32|int64(seq))
+				}
 				for i, v := range row {
+					if keyed && i < 2 {
+						continue
+					}
 					if len(lit) > 0 && lit[0].i == i {
 						lit = lit[1:]
 						continue
@@ -604,8 +628,14 @@ func (h *DB) prepared(ctx context.Context, table string, cols []string, s shape,
 			lit = lit[1:]
 		}
 	}
+	names := cols
+	if table == "cases" && h.d.name == "sqlite" {
+		// Keyed by pos, run_id and seq worked out of it (see dialect.ofRun).
+		names = append([]string{"pos"}, cols[2:]...)
+		values = append([]string{"?"}, values[2:]...)
+	}
 	one := "(" + strings.Join(values, ", ") + ")"
-	q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
+	q := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
 	st, err := h.db.PrepareContext(ctx, h.d.bind(q))
 	if err != nil {
 		return nil, h.wrap(fmt.Errorf("writing %s: %w", table, err))

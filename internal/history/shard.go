@@ -64,7 +64,7 @@ func (h *DB) BeginShard(ctx context.Context, run Run, shard int) (*Recorder, err
 		return nil, fmt.Errorf("%w: run %d (%s) has %d shards, and this one says %d", ErrShards, id, run.Key, shards.Int64, run.Shards)
 	}
 	// Rule 2: what this shard recorded before goes.
-	mine := "run_id = ? AND (seq - ?) % ? = 0"
+	mine := h.d.ofRun("", 1) + " AND (seq - ?) % ? = 0"
 	rows, err := tx.QueryContext(ctx, h.d.bind("SELECT status, COUNT(*) FROM cases WHERE "+mine+" GROUP BY status"), id, shard, run.Shards)
 	if err != nil {
 		return nil, h.wrap(err)
