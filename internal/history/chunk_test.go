@@ -71,8 +71,9 @@ func v5Shape(t *testing.T, dsn string, id int64, rows []trajeval.CaseResult) {
 // recorded into chunks.
 func TestOpen_migrateVersion5(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
-		// PostgreSQL's version 6 adds chunks alone: dropping it makes
-		// version 5. SQLite's rebuilds cases: the file is made so.
+		// PostgreSQL's versions 6 and 7 add chunks alone: dropping it
+		// makes version 5. SQLite's 7 rebuilds cases: the file is made
+		// so.
 		downgrade := []string{"DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks"}
 		var raw *sql.DB
 		if history.IsPostgres(dsn) {
@@ -329,8 +330,34 @@ func TestRecorder_Record_heartbeats(t *testing.T) {
 	}
 }
 
+// TestOpen_migrateVersion6: a SQLite file of schema version 6, whose
+// cases are keyed by (run_id, seq), migrates to cases keyed by pos, and
+// its runs read back as recorded.
+func TestOpen_migrateVersion6(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	raw := sqliteAt(t, dsn, 6)
+	if _, err := raw.Exec(`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`); err != nil {
+		t.Fatal(err)
+	}
+	v5Shape(t, dsn, 1, results())
+	h := open(t, dsn)
+	if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
+		t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
+	}
+	id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
+	for _, run := range []int64{1, id} {
+		got, err := h.Rows(t.Context(), run, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonl(t, got), jsonl(t, results()); g != w {
+			t.Errorf("run %d reads back otherwise than recorded\ngot:\n%s\nwant:\n%s", run, g, w)
+		}
+	}
+}
+
 // sqliteAt makes the SQLite file dsn of schema version v, by the
-// migrations of versions 1 to v as released, and opens it raw.
+// migrations of versions 1 to v, and opens it raw.
 func sqliteAt(t *testing.T, dsn string, v int) *sql.DB {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
