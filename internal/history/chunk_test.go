@@ -74,37 +74,10 @@ func TestOpen_migrateVersion5(t *testing.T) {
 		// PostgreSQL's versions 6 and 7 add chunks alone: dropping it
 		// makes version 5. SQLite's 7 rebuilds cases: the file is made
 		// so.
-		downgrade := []string{"DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks"}
-		var raw *sql.DB
-		if history.IsPostgres(dsn) {
-			h := open(t, dsn)
-			h.Close()
-			raw = rawDB(t, dsn)
-		} else {
-			raw, downgrade = sqliteAt(t, dsn, 5), nil
-		}
-		for _, q := range append(downgrade,
-			`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`,
-		) {
-			if _, err := raw.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
+		raw := oldFile(t, dsn, 5, "DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks")
 		v5Shape(t, dsn, 1, results())
-		h := open(t, dsn)
-		if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
-			t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
-		}
-		id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
-		for _, run := range []int64{1, id} {
-			got, err := h.Rows(t.Context(), run, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g, w := jsonl(t, got), jsonl(t, results()); g != w {
-				t.Errorf("run %d reads back otherwise than recorded\ngot:\n%s\nwant:\n%s", run, g, w)
-			}
-		}
+		h, id := migrated(t, dsn)
+		readsBack(t, h, 1, id)
 		var chunks int
 		if err := raw.QueryRow("SELECT COUNT(*) FROM chunks WHERE run_id = $1", id).Scan(&chunks); err != nil || chunks != 2 {
 			t.Errorf("the new run has %d chunks (%v), want 2: its trajectories and its details", chunks, err)
@@ -335,17 +308,50 @@ func TestRecorder_Record_heartbeats(t *testing.T) {
 // its runs read back as recorded.
 func TestOpen_migrateVersion6(t *testing.T) {
 	dsn := filepath.Join(t.TempDir(), "runs.db")
-	raw := sqliteAt(t, dsn, 6)
-	if _, err := raw.Exec(`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`); err != nil {
-		t.Fatal(err)
-	}
+	oldFile(t, dsn, 6)
 	v5Shape(t, dsn, 1, results())
+	h, id := migrated(t, dsn)
+	readsBack(t, h, 1, id)
+}
+
+// oldFile makes dsn a history of schema version v holding one run (id 1)
+// with no cases, and opens it raw: a SQLite file by the migrations of
+// versions 1 to v, a PostgreSQL database by today's migrations and then
+// the downgrade statements, which must undo those past v.
+func oldFile(t *testing.T, dsn string, v int, downgrade ...string) *sql.DB {
+	t.Helper()
+	var raw *sql.DB
+	if history.IsPostgres(dsn) {
+		open(t, dsn).Close()
+		raw = rawDB(t, dsn)
+	} else {
+		raw, downgrade = sqliteAt(t, dsn, v), nil
+	}
+	for _, q := range append(downgrade,
+		`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`,
+	) {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return raw
+}
+
+// migrated opens dsn, which must migrate to today's schema version, and
+// records results() in a new run: its id.
+func migrated(t *testing.T, dsn string) (*history.DB, int64) {
+	t.Helper()
 	h := open(t, dsn)
 	if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
 		t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
 	}
-	id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
-	for _, run := range []int64{1, id} {
+	return h, record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
+}
+
+// readsBack checks that each of runs reads back as results().
+func readsBack(t *testing.T, h *history.DB, runs ...int64) {
+	t.Helper()
+	for _, run := range runs {
 		got, err := h.Rows(t.Context(), run, true)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package history_test
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -94,31 +93,12 @@ func oldShape(t *testing.T, dsn string, id int64, rows []trajeval.CaseResult) {
 func TestOpen_migrateVersion4(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
 		// PostgreSQL's versions 5 and 6 add columns and a table: dropping
-		// them makes version 4. SQLite's 6 rebuilds cases: the file is made
+		// them makes version 4. SQLite's 7 rebuilds cases: the file is made
 		// so.
-		downgrade := []string{"DELETE FROM schema_version WHERE version > 4", "DROP TABLE chunks",
-			"ALTER TABLE cases DROP COLUMN evals", "ALTER TABLE cases DROP COLUMN details"}
-		var raw *sql.DB
-		if history.IsPostgres(dsn) {
-			h := open(t, dsn)
-			h.Close()
-			raw = rawDB(t, dsn)
-		} else {
-			raw, downgrade = sqliteAt(t, dsn, 4), nil
-		}
-		for _, q := range append(downgrade,
-			`INSERT INTO runs (suites, paths, started_at, status, options) VALUES ('["shop"]', '[]', 0, 'running', '{}')`,
-		) {
-			if _, err := raw.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
+		oldFile(t, dsn, 4, "DELETE FROM schema_version WHERE version > 4", "DROP TABLE chunks",
+			"ALTER TABLE cases DROP COLUMN evals", "ALTER TABLE cases DROP COLUMN details")
 		oldShape(t, dsn, 1, results())
-		h := open(t, dsn)
-		if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
-			t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
-		}
-		id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
+		h, id := migrated(t, dsn)
 		old, err := h.Rows(t.Context(), 1, true)
 		if err != nil {
 			t.Fatal(err)
