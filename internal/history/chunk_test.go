@@ -67,7 +67,7 @@ func v5Shape(t *testing.T, dsn string, id int64, rows []trajeval.CaseResult) {
 
 // TestOpen_migrateVersion5: the runs of a database of schema version 5,
 // whose cases hold their trajectory and details compressed on their row,
-// read back after the migration to version 6 exactly as the same results
+// read back after the migration to today's version exactly as the same results
 // recorded into chunks.
 func TestOpen_migrateVersion5(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {

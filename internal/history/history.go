@@ -144,7 +144,7 @@ func (d dialect) contains(text, sub string) string {
 // ofRun is the SQL condition that a row of cases, its columns named
 // after prefix (as "c."), is one of the run whose id is parameter n of the
 // statement (from 1). SQLite keys cases by pos, the run's id times 2^32
-// plus the case's seq (migration 006): a run's rows are a range of it,
+// plus the case's seq (migration 007): a run's rows are a range of it,
 // read from the table itself, the parameter named by its number (a later
 // ? of the statement takes the next one). PostgreSQL's primary key is
 // (run_id, seq).
