@@ -34,7 +34,13 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	// The list's lines are blanked, not removed: the rest keeps its lines.
 	head := make([]byte, 0, sp.start+(sp.end-sp.start)/16+len(data)-sp.end)
 	head = append(head, data[:sp.start]...)
-	head = append(head, bytes.Repeat([]byte{'\n'}, bytes.Count(data[sp.start:sp.end], []byte{'\n'}))...)
+	// A blank line is a \n, or a \r after a \r: a \n would join it to
+	// make one break.
+	blank := byte('\n')
+	if sp.start > 0 && data[sp.start-1] == '\r' {
+		blank = '\r'
+	}
+	head = append(head, bytes.Repeat([]byte{blank}, lineBreaks(data[sp.start:sp.end]))...)
 	head = append(head, data[sp.end:]...)
 	root, err := Parse(file, head)
 	if err != nil {
@@ -63,6 +69,12 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	}
 	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1, lazy: lazy}
 	return root, nil
+}
+
+// lineBreaks counts the line breaks of b as YAML does: \n, \r\n and a
+// lone \r each end a line.
+func lineBreaks(b []byte) int {
+	return bytes.Count(b, []byte{'\n'}) + bytes.Count(b, []byte{'\r'}) - bytes.Count(b, []byte("\r\n"))
 }
 
 // A lazyList is a block list not yet converted: its items are read a part

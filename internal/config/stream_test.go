@@ -95,6 +95,8 @@ func TestParseList(t *testing.T) {
 		{"a value below the key after the list", "evalcases:\n- 0\n~", "the YAML parser reads the ~ at the key's column as the key's value when the list's lines are blanked: ParseList must give Parse's error, not hide the ~ behind the list"},
 		{"plain text over lines, the last starting with a dash", "evalcases:\n  - 0\n   -00\n0:", "the YAML parser places such a text at its last line when the input ends after it: the part is parsed with a line after it, as in the document"},
 		{"a flow map open past the list", "evalcases:\n- {\n0: }", "the line below the list is the open map's: the head must not read it as a key of its own"},
+		{"a lone carriage return ends the list", "evalcases:\n  - a\rf:\n  - b\r\ng: 1\r", "YAML ends a line at a lone \\r too: the blanked list keeps as many lines, so the keys after it keep theirs"},
+		{"lone carriage returns throughout", "evalcases:\r- 0\r0:", "the blanked list's lines are \\r too: a \\n after the key's \\r would join it into one break"},
 		{"many parts ending in such texts", manyFolded, "the last item of every part, not only the list's, is placed as in the whole document"},
 	}
 	for _, tt := range tests {
