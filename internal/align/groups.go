@@ -39,15 +39,33 @@ const (
 	Repeat
 )
 
-// The sizes a compiled pattern may reach. An Unordered group of k entries
-// compiles to 2^k hub states (one per set of entries already taken), with
-// a copy of each entry between hubs, so both bound it.
+// The sizes a compiled pattern, and one alignment of it, may reach. An
+// Unordered group of k entries compiles to 2^k hub states (one per set of
+// entries already taken), with a copy of each entry between hubs, so both
+// bound it. An alignment works through the steps' blocks (a parallel
+// group of k steps is one block of 2^k layers, one per subset of its
+// steps taken; any other step is a block of its own, k = 1), so that its
+// memory and time are bounded before it starts:
+//  1. MaxCells bounds the traceback, kept for the whole alignment: the
+//     sum over the blocks of (2^k − 1) × states (4 bytes each);
+//  2. MaxLayers bounds the layers of one block, kept while it is
+//     aligned: 2^k × states (16 bytes each);
+//  3. MaxWork bounds the work of one round of the alignment (about half a
+//     second on one core): the sum over the blocks of 2^k × states (each
+//     layer set and read), (2^k − 1) × transitions (each subset's
+//     closure) and k × 2^(k−1) × item transitions (each subset and step
+//     not in it).
+//
+// Past any of them an alignment is refused with [ErrTooLarge], never
+// approximated. A plain list of 100 calls fits against 100,000 steps, and
+// a parallel group of 14 steps against an automaton of about 200 states;
+// an any_order group of 12 calls (4,096 states) against 1,000 steps.
 const (
 	MaxUnordered = 12      // entries of one Unordered group
 	MaxStates    = 1 << 16 // states of a compiled pattern
-	// MaxCells bounds the traceback of one alignment: the sum, over the
-	// steps' blocks, of 2^(block size) × states.
-	MaxCells = 1 << 24
+	MaxCells     = 1 << 24 // back pointers of one alignment (64 MiB)
+	MaxLayers    = 1 << 22 // layers of one block (64 MiB)
+	MaxWork      = 1 << 26 // states and transitions taken in one round
 )
 
 // ErrTooLarge is returned when a pattern or an alignment exceeds the
@@ -375,9 +393,9 @@ type Choice struct {
 // parallel group), L being the automaton's item transitions, T all its
 // transitions and ρ the passes of relaxation within one step (1 plus the
 // nesting of unbounded repeats that a step's closure goes round, in
-// practice); a round stores Σ_b 2^k_b × states back pointers (at most
-// [MaxCells]; beyond that, or a parallel group of more than 14 steps, it
-// returns an error wrapping [ErrTooLarge]). The rounds raise λ strictly
+// practice); a round stores Σ_b 2^k_b × states back pointers. Beyond
+// [MaxCells], [MaxLayers] or [MaxWork], or with a parallel group of more
+// than 14 steps, it returns an error wrapping [ErrTooLarge]. The rounds raise λ strictly
 // and converge superlinearly: a handful in practice.
 func (a *Automaton) Align(r *Relation, chk Checks, g Goal) (Choice, error) {
 	if g == Max {
@@ -487,20 +505,25 @@ func (a *Automaton) byLength(n int, atMost bool) (*Automaton, error) {
 
 func (a *Automaton) align(r *Relation, chk Checks, exact bool, g Goal) (Choice, error) {
 	blocks := r.blocks()
-	cells := 0
+	cells, work := 0, 0
 	for _, bl := range blocks {
 		k := bl[1] - bl[0]
 		if k > maskLimit {
 			return Choice{}, fmt.Errorf("%w: a parallel group of %d steps (at most %d with groups in expected)", ErrTooLarge, k, maskLimit)
 		}
-		cells += (1 << k) * a.states
-		if cells > MaxCells {
-			return Choice{}, fmt.Errorf("%w: %d states against %d steps (more than %d cells)", ErrTooLarge, a.states, len(r.Steps), MaxCells)
+		n := 1 << k
+		if n*a.states > MaxLayers {
+			return Choice{}, fmt.Errorf("%w: %d states against a parallel group of %d steps (more than %d layers)", ErrTooLarge, a.states, k, MaxLayers)
+		}
+		cells += (n - 1) * a.states
+		work += n*a.states + (n-1)*len(a.edges) + k*n/2*len(a.leafEdges)
+		if cells > MaxCells || work > MaxWork {
+			return Choice{}, fmt.Errorf("%w: %d states and %d transitions against %d steps (more than %d cells or %d units of work a round)", ErrTooLarge, a.states, len(a.edges), len(r.Steps), MaxCells, MaxWork)
 		}
 	}
 	// The back pointers of every round share one slab, sized once.
 	d := &dp{a: a, r: r, chk: chk, blocks: blocks, exact: exact, goal: g}
-	d.ptrs = make([]int32, 0, cells-len(blocks)*a.states)
+	d.ptrs = make([]int32, 0, cells)
 	d.choice = make([]uint16, 0, len(blocks)*a.states)
 	p, q := int64(0), int64(1)
 	if a.nullable && (g == Recall && !exact || len(r.Steps) == 0) {

@@ -545,3 +545,70 @@ func TestAutomaton_Goals(t *testing.T) {
 		}
 	}
 }
+
+// TestAutomaton_Align_bounds checks the sizes an alignment may reach
+// (MaxCells, MaxLayers, MaxWork): what the doc says fits is aligned, and
+// what is past them is refused before any work, however small the input
+// that asks for it.
+func TestAutomaton_Align_bounds(t *testing.T) {
+	item := func(i int) align.Pattern { return align.Pattern{Kind: align.Item, Item: i} }
+	list := align.Pattern{Kind: align.Sequence}
+	for i := range 100 {
+		list.Sub = append(list.Sub, item(i%40))
+	}
+	pairs := func(k int) align.Pattern { // an any_order group of k sequences of 2 calls
+		p := align.Pattern{Kind: align.Unordered}
+		for i := range k {
+			p.Sub = append(p.Sub, align.Pattern{Kind: align.Sequence, Sub: []align.Pattern{item(i), item(i + 20)}})
+		}
+		return p
+	}
+	any12 := align.Pattern{Kind: align.Unordered}
+	for i := range 12 {
+		any12.Sub = append(any12.Sub, item(i))
+	}
+	tests := []struct {
+		name     string
+		p        align.Pattern
+		steps    int
+		parallel int // the first steps in one parallel group
+		tooLarge bool
+		slow     bool // skipped under the race detector
+		reason   string
+	}{
+		{"list of 100 calls, 100,000 steps", list, 100000, 0, false, true, "the documented plain-list size: 10.1 M cells, 40 M units a round"},
+		{"any_order of 5 pairs, 14 parallel steps", pairs(5), 14, 14, false, false, "192 states × 2^14 layers: 3.1 M, under MaxLayers"},
+		{"any_order of 6 pairs, 14 parallel steps", pairs(6), 14, 14, true, false, "448 states × 2^14 layers: 7.3 M (117 MB of layers)"},
+		{"any_order of 7 pairs, 14 parallel steps", pairs(7), 14, 14, true, false, "the size of an expectation FuzzMine mined: 16 M layers took 650 MB and seconds"},
+		{"any_order of 12, 1,000 steps", any12, 1000, 0, false, false, "4,096 states, 24,576 transitions: 57 M units a round"},
+		{"any_order of 12, 1,200 steps", any12, 1200, 0, true, false, "69 M units a round: past MaxWork though under MaxCells (4.9 M)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.slow && raceEnabled {
+				t.Skip("a second without the race detector; minutes with it")
+			}
+			a, err := align.Compile(tt.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &align.Relation{ItemClass: make([]int32, 40), Steps: make([][]int32, tt.steps), Group: make([]int32, tt.steps)}
+			for i := range r.ItemClass {
+				r.ItemClass[i] = int32(i)
+			}
+			for j := range tt.steps {
+				r.Steps[j] = []int32{int32(j % 40)}
+				if j < tt.parallel {
+					r.Group[j] = 1
+				}
+			}
+			c, err := a.Align(r, align.Checks{}, align.Recall)
+			if got := errors.Is(err, align.ErrTooLarge); got != tt.tooLarge {
+				t.Fatalf("Align: %v, want too large %v (%s)", err, tt.tooLarge, tt.reason)
+			}
+			if err == nil && c.Hits == 0 {
+				t.Fatalf("no hits: the steps hold the expected calls (%s)", tt.reason)
+			}
+		})
+	}
+}
