@@ -50,11 +50,12 @@ const (
 //     sum over the blocks of (2^k − 1) × states (4 bytes each);
 //  2. MaxLayers bounds the layers of one block, kept while it is
 //     aligned: 2^k × states (16 bytes each);
-//  3. MaxWork bounds the work of one round of the alignment (about half a
-//     second on one core): the sum over the blocks of 2^k × states (each
-//     layer set and read), (2^k − 1) × transitions (each subset's
-//     closure) and k × 2^(k−1) × item transitions (each subset and step
-//     not in it).
+//  3. MaxWork bounds the work of one round of the alignment (12 to 60
+//     instructions a unit measured, so under a second on one core): the
+//     sum over the blocks of 2^k × states (each layer set and read),
+//     (2^k − 1) × transitions (each subset's closure) and 2^(k−1) × the
+//     item transitions its steps are tried against (each subset and step
+//     not in it: those of the step's classes; in exact alignments all).
 //
 // Past any of them an alignment is refused with [ErrTooLarge], never
 // approximated. A plain list of 100 calls fits against 100,000 steps, and
@@ -65,7 +66,7 @@ const (
 	MaxStates    = 1 << 16 // states of a compiled pattern
 	MaxCells     = 1 << 24 // back pointers of one alignment (64 MiB)
 	MaxLayers    = 1 << 22 // layers of one block (64 MiB)
-	MaxWork      = 1 << 26 // states and transitions taken in one round
+	MaxWork      = 1 << 25 // states and transitions taken in one round
 )
 
 // ErrTooLarge is returned when a pattern or an alignment exceeds the
@@ -505,7 +506,15 @@ func (a *Automaton) byLength(n int, atMost bool) (*Automaton, error) {
 
 func (a *Automaton) align(r *Relation, chk Checks, exact bool, g Goal) (Choice, error) {
 	blocks := r.blocks()
-	cells, work := 0, 0
+	// The item transitions of each class, in the automaton's order: a
+	// step is tried only against those of its classes (but in exact
+	// alignments, where every item transition takes a position).
+	byClass := map[int32][]int32{}
+	for _, e := range a.leafEdges {
+		c := r.ItemClass[a.edges[e].item]
+		byClass[c] = append(byClass[c], e)
+	}
+	cells, work, hits := 0, 0, 0
 	for _, bl := range blocks {
 		k := bl[1] - bl[0]
 		if k > maskLimit {
@@ -515,14 +524,27 @@ func (a *Automaton) align(r *Relation, chk Checks, exact bool, g Goal) (Choice, 
 		if n*a.states > MaxLayers {
 			return Choice{}, fmt.Errorf("%w: %d states against a parallel group of %d steps (more than %d layers)", ErrTooLarge, a.states, k, MaxLayers)
 		}
+		tried := k * len(a.leafEdges)
+		if !exact {
+			tried = 0
+			for j := bl[0]; j < bl[1]; j++ {
+				for _, c := range r.Steps[j] {
+					tried += len(byClass[c])
+				}
+			}
+		}
+		hits += tried
 		cells += (n - 1) * a.states
-		work += n*a.states + (n-1)*len(a.edges) + k*n/2*len(a.leafEdges)
+		work += n*a.states + (n-1)*len(a.edges) + n/2*tried
 		if cells > MaxCells || work > MaxWork {
 			return Choice{}, fmt.Errorf("%w: %d states and %d transitions against %d steps (more than %d cells or %d units of work a round)", ErrTooLarge, a.states, len(a.edges), len(r.Steps), MaxCells, MaxWork)
 		}
 	}
 	// The back pointers of every round share one slab, sized once.
 	d := &dp{a: a, r: r, chk: chk, blocks: blocks, exact: exact, goal: g}
+	if !exact {
+		d.index(byClass, hits)
+	}
 	d.ptrs = make([]int32, 0, cells)
 	d.choice = make([]uint16, 0, len(blocks)*a.states)
 	p, q := int64(0), int64(1)
@@ -578,6 +600,61 @@ type dp struct {
 	choice []uint16
 	init   []int32 // back pointers of the start's closure
 	tail   []int32 // exact: back pointers of the items after the last step
+	// Not exact: the item transitions that step j matches are
+	// hitEdge[hitOff[j]:hitOff[j+1]], in the automaton's order, each with
+	// the cost of taking it with the step (hitCost) and, in a round, its
+	// weight (hitW).
+	hitOff  []int32
+	hitEdge []int32
+	hitCost []cost
+	hitW    []val
+	// Exact: the weight of each item transition at each position of the
+	// block being aligned (exactW[s·item transitions + x] for step lo+s
+	// and transition a.leafEdges[x]), and, in a round, each item
+	// transition's weight at a position whose step it does not match.
+	exactW []val
+	missW  []val
+}
+
+// weighBlock fills exactW for the block of k steps from step lo.
+func (d *dp) weighBlock(lo, k int) {
+	a, r := d.a, d.r
+	L := len(a.leafEdges)
+	d.exactW = slices.Grow(d.exactW[:0], k*L)[:k*L]
+	for s := range k {
+		j := lo + s
+		ws := d.exactW[s*L : (s+1)*L]
+		for x, e := range a.leafEdges {
+			ws[x] = d.missW[x]
+			if i := int(a.edges[e].item); r.matches(i, j) {
+				ws[x] = d.matched(i, j)
+			}
+		}
+	}
+}
+
+// index fills the item transitions each step matches (see dp.hitOff):
+// hits of them in all, those of the step's classes in byClass.
+func (d *dp) index(byClass map[int32][]int32, hits int) {
+	a, r := d.a, d.r
+	d.hitOff = make([]int32, 0, len(r.Steps)+1)
+	d.hitEdge = make([]int32, 0, hits)
+	d.hitCost = make([]cost, 0, hits)
+	d.hitW = make([]val, hits)
+	for j, classes := range r.Steps {
+		d.hitOff = append(d.hitOff, int32(len(d.hitEdge)))
+		from := len(d.hitEdge)
+		for _, c := range classes {
+			d.hitEdge = append(d.hitEdge, byClass[c]...)
+		}
+		if len(classes) > 1 {
+			slices.Sort(d.hitEdge[from:]) // the automaton's order breaks ties
+		}
+		for _, e := range d.hitEdge[from:] {
+			d.hitCost = append(d.hitCost, d.matchedCost(int(a.edges[e].item), j))
+		}
+	}
+	d.hitOff = append(d.hitOff, int32(len(d.hitEdge)))
 }
 
 // Back pointers: -1 none (layer 0: carried from the block before);
@@ -604,7 +681,10 @@ func (d *dp) weight(c cost, hit bool) val {
 // matched is the weight of item i matched with step j. In exact
 // alignments the item's position counts once in the denominator whatever
 // it holds, so only its latency check is weighed here.
-func (d *dp) matched(i, j int) val {
+func (d *dp) matched(i, j int) val { return d.weight(d.matchedCost(i, j), true) }
+
+// matchedCost is what item i matched with step j adds (see matched).
+func (d *dp) matchedCost(i, j int) cost {
 	var c cost
 	switch d.goal {
 	case Recall:
@@ -631,7 +711,7 @@ func (d *dp) matched(i, j int) val {
 	case ratio:
 		c = cost{num: 1, den: 1, len: 1}
 	}
-	return d.weight(c, true)
+	return c
 }
 
 // mismatched is the weight of item i at an exact position whose step it
@@ -695,7 +775,7 @@ func (d *dp) relax(v []val, ptr []int32, items bool) {
 }
 
 func (d *dp) round(p, q int64) Choice {
-	a, r := d.a, d.r
+	a := d.a
 	d.p, d.q = p, q
 	S := a.states
 	d.skip = d.skip[:0]
@@ -713,21 +793,24 @@ func (d *dp) round(p, q int64) Choice {
 	cur[a.start] = val{}
 	d.init = fill(d.init, S, -1)
 	d.relax(cur, d.init, !d.exact)
+	for h, c := range d.hitCost {
+		d.hitW[h] = d.weight(c, true)
+	}
+	if d.exact {
+		d.missW = d.missW[:0]
+		for _, e := range a.leafEdges {
+			d.missW = append(d.missW, d.mismatched(int(a.edges[e].item)))
+		}
+	}
 	d.off, d.ptrs, d.choice = d.off[:0], d.ptrs[:0], d.choice[:0]
 	for _, bl := range d.blocks {
 		lo, k := bl[0], bl[1]-bl[0]
-		live := false
-		for j := lo; j < bl[1] && !live; j++ {
-			for _, e := range a.leafEdges {
-				if r.matches(int(a.edges[e].item), j) {
-					live = true
-					break
-				}
-			}
-		}
-		if !live && !d.exact {
-			d.off = append(d.off, -1)
+		if !d.exact && d.hitOff[lo] == d.hitOff[bl[1]] {
+			d.off = append(d.off, -1) // no step of the block matches
 			continue
+		}
+		if d.exact {
+			d.weighBlock(lo, k)
 		}
 		n := 1 << k
 		d.vals = fillVal(d.vals, n*S)
@@ -750,21 +833,26 @@ func (d *dp) round(p, q int64) Choice {
 				}
 				j, nm := lo+s, m|1<<s
 				nv, np := d.vals[nm*S:(nm+1)*S], ptr[(nm-1)*S:nm*S]
-				for _, e := range a.leafEdges {
+				if !d.exact {
+					for h := d.hitOff[j]; h < d.hitOff[j+1]; h++ {
+						e := d.hitEdge[h]
+						ed := a.edges[e]
+						if v[ed.from] == unreachable {
+							continue
+						}
+						if c := v[ed.from].add(d.hitW[h]); nv[ed.to].less(c) {
+							nv[ed.to], np[ed.to] = c, ptrMatch(e, s)
+						}
+					}
+					continue
+				}
+				ws := d.exactW[s*len(a.leafEdges) : (s+1)*len(a.leafEdges)]
+				for x, e := range a.leafEdges {
 					ed := a.edges[e]
 					if v[ed.from] == unreachable {
 						continue
 					}
-					var w val
-					switch {
-					case r.matches(int(ed.item), j):
-						w = d.matched(int(ed.item), j)
-					case d.exact:
-						w = d.mismatched(int(ed.item))
-					default:
-						continue
-					}
-					if c := v[ed.from].add(w); nv[ed.to].less(c) {
+					if c := v[ed.from].add(ws[x]); nv[ed.to].less(c) {
 						nv[ed.to], np[ed.to] = c, ptrMatch(e, s)
 					}
 				}
