@@ -41,8 +41,9 @@ func ASCII(b []byte) bool {
 	return high&highs == 0
 }
 
-// plainEndSWAR is plainEnd a word at a time, on every architecture: the
-// one plainEnd calls where there is no vector version (see plain_amd64.s).
+// plainEndSWAR is plainEnd a word at a time, on every architecture: it
+// is plainEnd where there is no vector version (see plain_amd64.s), other
+// architectures and the purego build tag, and the tests compare the two.
 //
 // plainEnd returns the index of the first byte from i that ends or
 // escapes a JSON string (a quote, a backslash) or may not stand in one (a
