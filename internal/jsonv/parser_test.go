@@ -233,9 +233,9 @@ func unescaped(data, text []byte) bool {
 }
 
 // TestParser_Value_wordEdges puts each kind of byte that matters in a
-// string at every place from the first to past the second eight-byte
-// word, in strings of every length up to three words, so that the
-// word-at-a-time scan is checked at every offset against encoding/json.
+// string at every place of strings of every length up to 69 bytes (past
+// the 8-byte words, 16-byte blocks and 64 bytes a scan may read at once),
+// so that the scan is checked at every offset against encoding/json.
 func TestParser_Value_wordEdges(t *testing.T) {
 	bytes := []struct {
 		name, b string
@@ -255,7 +255,7 @@ func TestParser_Value_wordEdges(t *testing.T) {
 	}
 	for _, c := range bytes {
 		t.Run(c.name, func(t *testing.T) {
-			for n := range 25 {
+			for n := range 70 {
 				for at := 0; at <= n; at++ {
 					s := strings.Repeat("a", at) + c.b + strings.Repeat("b", n-at)
 					for _, in := range []string{`"` + s + `"`, `{"` + s + `":1}`, `["` + s + `","é"]`} {

@@ -41,11 +41,15 @@ func ASCII(b []byte) bool {
 	return high&highs == 0
 }
 
+// plainEndSWAR is plainEnd a word at a time, on every architecture: it
+// is plainEnd where there is no vector version (see plain_amd64.s), other
+// architectures and the purego build tag, and the tests compare the two.
+//
 // plainEnd returns the index of the first byte from i that ends or
 // escapes a JSON string (a quote, a backslash) or may not stand in one (a
 // control character), or len(d); and whether a byte of 0x80 or more came
 // before it, so that the text must be checked as UTF-8.
-func plainEnd(d []byte, i int) (end int, wide bool) {
+func plainEndSWAR(d []byte, i int) (end int, wide bool) {
 	var high uint64
 	for ; i+8 <= len(d); i += 8 {
 		x := binary.LittleEndian.Uint64(d[i:])

@@ -1,0 +1,5 @@
+package jsonv
+
+// PlainEndSWAR is plainEndSWAR, for the tests that compare plainEnd with
+// it on every architecture.
+var PlainEndSWAR = plainEndSWAR

@@ -1,0 +1,42 @@
+package jsonv_test
+
+import (
+	"syscall"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// TestPlainEnd_pageEnd scans texts that end where readable memory ends
+// (the page after them is mapped unreadable): a scan that loaded a byte
+// past the slice would fault. Texts of every length up to 80 bytes, with
+// and without a stop, from every start, and the Parser reading a string
+// that ends there.
+func TestPlainEnd_pageEnd(t *testing.T) {
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(mem)
+	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	for n := range 81 {
+		d := mem[page-n : page]
+		for j := range d {
+			d[j] = 'a'
+		}
+		checkPlainEnd(t, d, "a plain text up to the page's end")
+		if n > 0 {
+			d[n-1] = '"'
+			checkPlainEnd(t, d, "a quote as the page's last byte")
+			d[0] = '"'
+			var p jsonv.Parser
+			p.Reset(d)
+			if b, ok := p.Bytes(); n > 1 && (!ok || len(b) != n-2) {
+				t.Fatalf("Bytes of a %d-byte string at the page's end = %q, %v", n, b, ok)
+			}
+		}
+	}
+}
