@@ -88,7 +88,7 @@ func Relate(items []Item, steps []trajeval.Step) *align.Relation {
 type Classes struct {
 	itemClass []int32
 	classes   []Item
-	tools     []string // each class's Tool, side by side for Relate's scan
+	tools     []string           // each class's Tool, side by side for Relate's scan
 	byTool    map[string][]int32 // ascending: classes are numbered in order
 	limited   bool               // some item has a latency limit
 }
