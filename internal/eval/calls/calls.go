@@ -306,9 +306,10 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 	}
 	// Each pair used a step of its own: the others are extra.
 	d.Extra = slices.Grow(d.Extra, len(steps)-len(a.Pairs))
-	for j, s := range steps {
+	for j := range steps {
+		// By index: a range value would copy every step, used or not.
 		if !usedStep[j] {
-			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: s.Name})
+			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: steps[j].Name})
 		}
 	}
 	return used
