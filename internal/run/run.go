@@ -147,15 +147,17 @@ var (
 const partialWarning = "the trace was damaged and read leniently: the case was scored from a partial trajectory"
 
 // score scores a case from t, read from the file named from, marking it
-// partial when t is.
-func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, opts Options) trajeval.CaseResult {
+// partial when t is, and keeping t in the row with includeTrace. It takes
+// the one option it needs, not Options: a job's closure holds what it
+// names, once a case.
+func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, includeTrace bool) trajeval.CaseResult {
 	r := Score(ctx, s, c, t)
 	r.Trace = from
 	if t.Partial {
 		r.Partial = true
 		r.Warnings = append(r.Warnings, partialWarning)
 	}
-	if opts.IncludeTrace {
+	if includeTrace {
 		r.Trajectory = t
 	}
 	return r
@@ -524,13 +526,14 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 			id = fmt.Sprintf("line %d", t.Line)
 		}
 	}
+	include := opts.IncludeTrace
 	for _, s := range src.open {
 		if !opts.picked(s, id) {
 			continue
 		}
 		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
 		if err := submitAttempt(s, c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
-			r := score(ctx, s, c, t, src.file, opts)
+			r := score(ctx, s, c, t, src.file, include)
 			r.Attempt = t.Trial
 			return r
 		}); err != nil {
@@ -542,7 +545,7 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 
 // scoreMatched submits trajectory t as the case whose id it has.
 func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts Options, o *ordered) error {
-	file := src.file
+	file, include := src.file, opts.IncludeTrace
 	e, pos, ok := src.lookup(t.ID)
 	switch {
 	case t.ID == "":
@@ -573,7 +576,7 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		}
 		src.trials[pos][t.Trial], e.done = true, true
 		return submitAttempt(e.suite, e.c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
-			r := score(ctx, e.suite, e.c, t, file, opts)
+			r := score(ctx, e.suite, e.c, t, file, include)
 			r.Attempt = t.Trial
 			return r
 		})
@@ -582,7 +585,7 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		return nil
 	}
 	e.done = true
-	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, file, opts) })
+	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, file, include) })
 }
 
 func errorResult(e *entry, err error) trajeval.CaseResult {
@@ -601,7 +604,7 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, c.Trace(), opts)
+	r := score(ctx, s, c, t, c.Trace(), opts.IncludeTrace)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }
@@ -637,6 +640,11 @@ func Prepare(t *trajeval.Trajectory) *trajeval.Trajectory {
 // Score runs a case's evaluators on t.
 func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory) trajeval.CaseResult {
 	r := trajeval.CaseResult{ID: c.ID, Suite: s.Name}
+	if n := evaluatorCount(c); n > 0 {
+		// At its size: grown by append, the results of three evaluators
+		// take three allocations and two copies.
+		r.Evaluators = make([]trajeval.Result, 0, n)
+	}
 	for _, ev := range c.Evaluators {
 		r.Evaluators = append(r.Evaluators, ev.Run(ctx, t))
 	}
@@ -651,6 +659,16 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 	}
 	aggregate(&r)
 	return r
+}
+
+// evaluatorCount is how many results scoring c gives: its evaluators'
+// and its turns'.
+func evaluatorCount(c *suite.Case) int {
+	n := len(c.Evaluators)
+	for _, turn := range c.Turns() {
+		n += len(turn.Evaluators)
+	}
+	return n
 }
 
 func scoreTurns(ctx context.Context, c *suite.Case, t *trajeval.Trajectory, r *trajeval.CaseResult) []trajeval.Result {

@@ -263,3 +263,40 @@ func TestTurnView_agents(t *testing.T) {
 		t.Errorf("scope on turn 2 = %v, %v; want no step and no error: the turn view keeps the run's agents", note, err)
 	}
 }
+
+// TestScore_resultsAtSize: a case's results are made at their size, not
+// grown by append (three evaluators grown one by one take three
+// allocations and two copies of the results).
+func TestScore_resultsAtSize(t *testing.T) {
+	tests := []struct {
+		name   string
+		evals  string
+		want   int
+		reason string
+	}{
+		{"one", "[{name: a, type: tool_trajectory, expected: [good]}]", 1, "one result, one slot"},
+		{"three", "[{name: a, type: tool_trajectory, expected: [good]}, {name: b, type: execution_metrics, max_tool_calls: 1}, {name: c, type: tool_trajectory, expected: [other]}]",
+			3, "append would leave a capacity of 4"},
+		{"five", "[{name: a, type: tool_trajectory, expected: [good]}, {name: b, type: execution_metrics, max_tool_calls: 1}, {name: c, type: tool_trajectory, expected: [other]}, {name: d, type: tool_trajectory, expected: [good], mode: any_order}, {name: e, type: execution_metrics, max_tool_calls: 2}]",
+			5, "append would leave a capacity of 8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			yaml := "evalcases:\n  - id: a\n    execution:\n      evaluators: " + tt.evals + "\n"
+			if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			tr := &trajeval.Trajectory{ID: "a", Steps: []trajeval.Step{{Turn: 1, Name: "good"}}}
+			tr.Finish()
+			r := run.Score(context.Background(), s, s.Cases[0], tr)
+			if len(r.Evaluators) != tt.want || cap(r.Evaluators) != tt.want {
+				t.Errorf("results: length %d, capacity %d; want %d and %d: %s", len(r.Evaluators), cap(r.Evaluators), tt.want, tt.want, tt.reason)
+			}
+		})
+	}
+}

@@ -149,7 +149,7 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, dumped, opts)
+	r := score(ctx, s, c, t, dumped, opts.IncludeTrace)
 	r.Attempt = attempt
 	r.Warnings = append(warnings, r.Warnings...)
 	return r

@@ -98,7 +98,8 @@ type KeyChecker struct {
 // extra), none is given twice, and none has a note to give (an inert
 // key): Check has nothing to say about n then.
 func (kc *KeyChecker) plain(n *config.Node, object string, extra []string) bool {
-	known, ok := kc.lastKnown, kc.lastKnown != nil && kc.lastObject == object && slices.Equal(kc.lastExtra, extra)
+	sameExtra := slices.Equal(kc.lastExtra, extra) // compared once: a case's extra keys are a score of names
+	known, ok := kc.lastKnown, kc.lastKnown != nil && kc.lastObject == object && sameExtra
 	if !ok {
 		known, ok = kc.known[object+"\x00"+strings.Join(extra, "\x00")]
 	}
@@ -117,7 +118,7 @@ func (kc *KeyChecker) plain(n *config.Node, object string, extra []string) bool 
 		}
 		kc.known[object+"\x00"+strings.Join(extra, "\x00")] = known
 	}
-	if !slices.Equal(kc.lastExtra, extra) {
+	if !sameExtra {
 		kc.lastExtra = append(kc.lastExtra[:0], extra...) // a copy: extra may live on the caller's stack
 	}
 	kc.lastObject, kc.lastKnown = object, known

@@ -462,3 +462,41 @@ func TestSuite_Open(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadFile_idAndInput: a case of only id and input, which the loader
+// reads without looking for its other keys, loads as any other case, and a
+// case with one key more still has that key read and checked.
+func TestLoadFile_idAndInput(t *testing.T) {
+	const suiteEvals = "execution:\n  evaluators:\n    - {name: t, type: tool_trajectory, expected: [{tool: search}]}\n"
+	tests := []struct {
+		name, cases string
+		input, msg  string
+		reason      string
+	}{
+		{"id and input", "  - {id: a, input: hi}\n", "hi", "", "the suite's evaluators, the input"},
+		{"id alone", "  - {id: a}\n", "", "", "no input is a case too"},
+		{"input first", "  - {input: hi, id: a}\n", "hi", "", "the keys in any order"},
+		{"other spelling", "  - {ID: a, Input: hi}\n", "hi", "", "keys spelt otherwise take the usual way"},
+		{"one key more", "  - {id: a, input: hi, vars: {x: 1}}\n", "", "vars are not supported", "a third key is read and checked"},
+		{"execution", "  - {id: a, input: hi, execution: {threshold: 2}}\n", "", "threshold must be between 0 and 1", "the case's execution is read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, errs := load(t, suiteEvals+"evalcases:\n"+tt.cases)
+			if tt.msg != "" {
+				if len(errs) == 0 || !strings.Contains(errs[0].Error(), tt.msg) {
+					t.Fatalf("errors %v, want %q: %s", errs, tt.msg, tt.reason)
+				}
+				return
+			}
+			if len(errs) > 0 {
+				t.Fatalf("errors %v: %s", errs, tt.reason)
+			}
+			c := s.Cases[0]
+			if c.ID != "a" || c.Input != tt.input || len(c.Evaluators) != 1 || c.Trace() != "" || len(c.Turns()) != 0 {
+				t.Errorf("case %q input %q, %d evaluators, trace %q, %d turns; want a, %q, 1, none, none: %s",
+					c.ID, c.Input, len(c.Evaluators), c.Trace(), len(c.Turns()), tt.input, tt.reason)
+			}
+		})
+	}
+}

@@ -88,6 +88,7 @@ func Relate(items []Item, steps []trajeval.Step) *align.Relation {
 type Classes struct {
 	itemClass []int32
 	classes   []Item
+	tools     []string           // each class's Tool, side by side for Relate's scan
 	byTool    map[string][]int32 // ascending: classes are numbered in order
 	limited   bool               // some item has a latency limit
 }
@@ -165,6 +166,7 @@ func Prepare(items []Item) *Classes {
 				keys = append(keys, k)
 			}
 			cl.classes = append(cl.classes, it)
+			cl.tools = append(cl.tools, it.Tool)
 		}
 		cl.itemClass[i] = c
 	}
@@ -196,10 +198,11 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 	r := &sc.rel
 	// The classes of every step share one array.
 	buf := sc.buf[:0]
+	relSteps, group, tools := r.Steps[:len(steps)], r.Group[:len(steps)], cl.tools
+	clear(relSteps) // at once: most steps stay of no class
 	for j := range steps {
 		s := &steps[j]
-		r.Group[j] = int32(s.ParallelGroup)
-		r.Steps[j] = nil
+		group[j] = int32(s.ParallelGroup)
 		start := len(buf)
 		if cl.byTool != nil {
 			for _, c := range cl.byTool[s.Name] {
@@ -208,14 +211,15 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 				}
 			}
 		} else {
-			for c := range cl.classes {
-				if cl.classes[c].Tool == s.Name && cl.matches(int32(c), trail, j) {
+			// Most steps are of no class's tool: lengths first.
+			for c, tool := range tools {
+				if len(tool) == len(s.Name) && tool == s.Name && cl.matches(int32(c), trail, j) {
 					buf = append(buf, int32(c))
 				}
 			}
 		}
 		if len(buf) > start {
-			r.Steps[j] = buf[start:len(buf):len(buf)]
+			relSteps[j] = buf[start:len(buf):len(buf)]
 		}
 	}
 	sc.buf = buf
@@ -302,9 +306,10 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 	}
 	// Each pair used a step of its own: the others are extra.
 	d.Extra = slices.Grow(d.Extra, len(steps)-len(a.Pairs))
-	for j, s := range steps {
+	for j := range steps {
+		// By index: a range value would copy every step, used or not.
 		if !usedStep[j] {
-			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: s.Name})
+			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: steps[j].Name})
 		}
 	}
 	return used

@@ -183,8 +183,8 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 			c.Status, c.Message = trajeval.CheckFail, "no tool calls to measure"
 		} else {
 			n := 0
-			for _, s := range t.Steps {
-				if e.explore[s.Name] {
+			for j := range t.Steps { // by index: a range value copies each step
+				if e.explore[t.Steps[j].Name] {
 					n++
 				}
 			}

@@ -424,9 +424,9 @@ func (e *Evaluator) minimums(steps []trajeval.Step, d *trajeval.Details) int {
 		for _, m := range e.Minimums {
 			count[m.Tool] = 0
 		}
-		for _, s := range steps {
-			if n, ok := count[s.Name]; ok {
-				count[s.Name] = n + 1
+		for j := range steps { // by index: a range value copies each step
+			if n, ok := count[steps[j].Name]; ok {
+				count[steps[j].Name] = n + 1
 			}
 		}
 	}
@@ -437,8 +437,8 @@ func (e *Evaluator) minimums(steps []trajeval.Step, d *trajeval.Details) int {
 		if count != nil {
 			n = count[m.Tool]
 		} else {
-			for _, s := range steps {
-				if s.Name == m.Tool {
+			for j := range steps {
+				if steps[j].Name == m.Tool {
 					n++
 				}
 			}
