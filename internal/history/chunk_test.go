@@ -74,7 +74,7 @@ func TestOpen_migrateVersion5(t *testing.T) {
 		// PostgreSQL's versions 6 and 7 add chunks alone: dropping it
 		// makes version 5. SQLite's 7 rebuilds cases: the file is made
 		// so.
-		raw := oldFile(t, dsn, 5, "DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks")
+		raw := oldFile(t, dsn, 5, "DELETE FROM schema_version WHERE version > 5", "DROP TABLE packs", "DROP TABLE chunks")
 		v5Shape(t, dsn, 1, results())
 		h, id := migrated(t, dsn)
 		readsBack(t, h, 1, id)
@@ -202,15 +202,43 @@ func TestDB_Rows_damagedChunk(t *testing.T) {
 	}{
 		{"missing", "DELETE FROM chunks WHERE id = 1", nil, "the trajectories' chunk is gone"},
 		{"damaged", "UPDATE chunks SET data = $1 WHERE id = 2", []any{[]byte("S\xff\xff")}, "the details' chunk does not decompress"},
-		{"beyond", "UPDATE cases SET trajectory = $1", []any{history.AppendRef(nil, 1, 1<<20, 10)}, "the reference points past the end of its chunk"},
-		{"cut short", "UPDATE cases SET details = $1", []any{[]byte("C\x01")}, "a reference cut short"},
+		{"beyond", "", []any{history.AppendRef(nil, 1, 1<<20, 10), nil}, "the reference points past the end of its chunk"},
+		{"cut short", "", []any{nil, []byte("C\x01")}, "a reference cut short"},
+		{"pack damaged", "UPDATE packs SET data = $1", []any{[]byte("S\xff\xff")}, "the pack of cases does not decompress"},
+		{"pack cut short", "cut", nil, "the pack of cases ends within its last case"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dsn := t.TempDir() + "/runs.db"
 			h := open(t, dsn)
 			id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.Now()}, failing(3))
-			if _, err := rawDB(t, dsn).Exec(tt.damage, tt.args...); err != nil {
+			raw := rawDB(t, dsn)
+			if tt.damage == "" || tt.damage == "cut" {
+				// The references are in the run's pack: write it again,
+				// damaged.
+				var blob []byte
+				if err := raw.QueryRow("SELECT data FROM packs").Scan(&blob); err != nil {
+					t.Fatal(err)
+				}
+				cut := 0
+				if tt.damage == "cut" {
+					cut = 5
+				}
+				damaged, err := history.RewritePack(blob, cut, func(traj, details []byte) ([]byte, []byte) {
+					if tt.args != nil && tt.args[0] != nil {
+						traj = tt.args[0].([]byte)
+					}
+					if tt.args != nil && tt.args[1] != nil {
+						details = tt.args[1].([]byte)
+					}
+					return traj, details
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tt.damage, tt.args = "UPDATE packs SET data = $1", []any{damaged}
+			}
+			if _, err := raw.Exec(tt.damage, tt.args...); err != nil {
 				t.Fatal(err)
 			}
 			_, err := h.Rows(t.Context(), id, true)
@@ -483,9 +511,9 @@ func TestDB_Prune_manyRuns(t *testing.T) {
 		if n != 601 {
 			t.Errorf("pruned %d runs, want 601", n)
 		}
-		var cases int
-		if err := raw.QueryRow("SELECT COUNT(*) FROM cases").Scan(&cases); err != nil || cases != 3 {
-			t.Errorf("%d rows of cases left (%v), want the kept run's 3", cases, err)
+		var packs int
+		if err := raw.QueryRow("SELECT COUNT(*) FROM packs").Scan(&packs); err != nil || packs != 1 {
+			t.Errorf("%d packs of cases left (%v), want the kept run's one", packs, err)
 		}
 		if got, err := h.Rows(t.Context(), first, false); err != nil || len(got) != 0 {
 			t.Errorf("run %d reads %d rows (%v) after it was pruned, want none", first, len(got), err)

@@ -50,3 +50,24 @@ func SetHeartbeatEvery(t interface{ Cleanup(func()) }, d time.Duration) {
 	heartbeatEvery = d
 	t.Cleanup(func() { heartbeatEvery = old })
 }
+
+// RewritePack returns the pack blob (compressed, as stored) with each
+// case's references to its trajectory and details replaced by f's, and
+// cut short by cut bytes before it is compressed again: a pack damaged
+// on purpose, for the tests.
+func RewritePack(blob []byte, cut int, f func(traj, details []byte) ([]byte, []byte)) ([]byte, error) {
+	data, err := unsqueeze(blob)
+	if err != nil {
+		return nil, err
+	}
+	cases, err := unpackCases(data)
+	if err != nil {
+		return nil, err
+	}
+	out := packHeader(len(cases))
+	for i := range cases {
+		cases[i].traj, cases[i].details = f(cases[i].traj, cases[i].details)
+		out = appendStored(out, &cases[i])
+	}
+	return squeeze(out[:len(out)-cut]), nil
+}

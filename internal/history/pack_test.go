@@ -95,7 +95,7 @@ func TestOpen_migrateVersion4(t *testing.T) {
 		// PostgreSQL's versions 5 and 6 add columns and a table: dropping
 		// them makes version 4. SQLite's 7 rebuilds cases: the file is made
 		// so.
-		oldFile(t, dsn, 4, "DELETE FROM schema_version WHERE version > 4", "DROP TABLE chunks",
+		oldFile(t, dsn, 4, "DELETE FROM schema_version WHERE version > 4", "DROP TABLE packs", "DROP TABLE chunks",
 			"ALTER TABLE cases DROP COLUMN evals", "ALTER TABLE cases DROP COLUMN details")
 		oldShape(t, dsn, 1, results())
 		h, id := migrated(t, dsn)
