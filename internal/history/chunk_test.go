@@ -342,6 +342,80 @@ func TestOpen_migrateVersion6(t *testing.T) {
 	readsBack(t, h, 1, id)
 }
 
+// TestOpen_migrateVersion7: a SQLite file of schema version 7 (a row of
+// cases each, keyed by pos, their trajectories and details in chunks)
+// migrates to today's, and its run reads back as recorded beside one
+// recorded after, in packs.
+func TestOpen_migrateVersion7(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	raw := oldFile(t, dsn, 7)
+	for i, c := range results() {
+		seq := int64(i + 1)
+		var refs [2][]byte
+		for k, value := range [2]func() ([]byte, error){
+			func() ([]byte, error) { return history.Compress(c.Trajectory) },
+			func() ([]byte, error) { return history.PackDetails(c.Evaluators) },
+		} {
+			blob, err := value()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if blob == nil {
+				continue
+			}
+			data, err := history.Unsqueeze(blob)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A chunk of one value: the value compressed alone.
+			chunk := 2*seq - 1 + int64(k)
+			if _, err := raw.Exec("INSERT INTO chunks (run_id, id, data) VALUES (1, $1, $2)", chunk, blob); err != nil {
+				t.Fatal(err)
+			}
+			refs[k] = history.AppendRef(nil, chunk, 0, len(data))
+		}
+		evals, err := history.AppendPacked(nil, c.Evaluators)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var started, warnings, judge, errText, trace any
+		if !c.StartedAt.IsZero() {
+			started = c.StartedAt.UnixMilli()
+		}
+		if len(c.Warnings) > 0 {
+			warnings = `["` + strings.Join(c.Warnings, `","`) + `"]`
+		}
+		if c.Judge != nil {
+			judge = fmt.Sprintf(`{"calls":%d,"cached":%d}`, c.Judge.Calls, c.Judge.Cached)
+		}
+		if c.Error != "" {
+			errText = c.Error
+		}
+		if c.Trace != "" {
+			trace = c.Trace
+		}
+		partial := 0
+		if c.Partial {
+			partial = 1
+		}
+		if _, err := raw.Exec(`INSERT INTO cases (pos, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, trajectory, evals, details)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+			1<<32|seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, errText, partial, warnings, judge, trace, started, c.DurationMS, refs[0], evals, refs[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.Exec("UPDATE runs SET cases = $1, ended_at = started_at + 1000, status = 'done' WHERE id = 1", len(results())); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	h, id := migrated(t, dsn)
+	readsBack(t, h, 1, id)
+	var packs int
+	if err := rawDB(t, dsn).QueryRow("SELECT COUNT(*) FROM packs WHERE run_id = $1", id).Scan(&packs); err != nil || packs != 1 {
+		t.Errorf("the run recorded after is in %d packs (%v), want one", packs, err)
+	}
+}
+
 // oldFile makes dsn a history of schema version v holding one run (id 1)
 // with no cases, and opens it raw: a SQLite file by the migrations of
 // versions 1 to v, a PostgreSQL database by today's migrations and then

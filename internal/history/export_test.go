@@ -71,3 +71,21 @@ func RewritePack(blob []byte, cut int, f func(traj, details []byte) ([]byte, []b
 	}
 	return squeeze(out[:len(out)-cut]), nil
 }
+
+// UnpackCases reads a pack of cases (decompressed) and writes it again:
+// the bytes its cases write, for the fuzz target.
+func UnpackCases(data []byte) ([]byte, int, error) {
+	cases, err := unpackCases(data)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := packHeader(len(cases))
+	for i := range cases {
+		out = appendStored(out, &cases[i])
+	}
+	return out, len(cases), nil
+}
+
+// PackOf returns the decompressed pack of the cases of a run's first
+// pack blob, for the fuzz target's seeds.
+func PackOf(blob []byte) ([]byte, error) { return unsqueeze(blob) }
