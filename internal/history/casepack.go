@@ -29,6 +29,11 @@ import (
 // same whichever way it is stored, and reads back alike (DB.Rows).
 const casePackVersion = 1
 
+// minCase is the fewest bytes a case takes in a pack: its seq, attempt
+// and flags a byte each, ten strings of a byte each when empty, and two
+// numbers of eight bytes.
+const minCase = 3 + 10 + 16
+
 // errCasePack is a pack of cases that does not read back.
 var errCasePack = errors.New("damaged pack of cases")
 
@@ -146,9 +151,9 @@ func unpackCases(data []byte) ([]stored, error) {
 	}
 	r := packReader{b: data[1:]}
 	n := r.uvarint("count")
-	// A case takes at least 30 bytes: a damaged count must not take the
-	// memory of the machine.
-	if r.err != nil || n > uint64(len(r.b))/30 {
+	// A case takes at least minCase bytes: a damaged count must not take
+	// the memory of the machine.
+	if r.err != nil || n > uint64(len(r.b))/minCase {
 		return nil, fmt.Errorf("%w: a count of %d cases in %d bytes", errCasePack, n, len(data))
 	}
 	out := make([]stored, n)
