@@ -13,7 +13,8 @@ import (
 )
 
 // A case recorded from schema version 5 on holds its evaluators' results
-// in the column evals of its row of cases, packed:
+// packed, in the column evals of its row of cases (in its row in a pack
+// from version 8, casepack.go):
 //
 //	version byte (1), count (uvarint), then per evaluator in order:
 //	name, type, status, score, threshold, weight, error, members, judge

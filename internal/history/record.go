@@ -75,9 +75,9 @@ const MaxPending = 256
 // maxBatch is the most results one transaction holds, and batchEvery how
 // long the first result of a batch waits for others before the batch is
 // written. Each transaction costs the pages it rewrites (the last page of
-// each B-tree, the run's row) and a chunk of each kind begun again: one a
-// few hundred results wrote half as many bytes again to the database's
-// log as the results themselves.
+// each B-tree, the run's row), a chunk of each kind begun again and a pack
+// of its own: one a few hundred results wrote half as many bytes again to
+// the database's log as the results themselves.
 const (
 	maxBatch   = 1024
 	batchEvery = 100 * time.Millisecond
