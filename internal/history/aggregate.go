@@ -34,14 +34,15 @@ type Scores struct {
 
 // eachRun calls fn with the cases of each of runs ids whose suite is
 // suite or empty (rule 1), by run id (rule 2), without their
-// trajectories and evaluators' details. Since schema version 8 most
-// cases are in packs, which only Go reads: the aggregates read a run's
-// cases as DB.Rows does, whatever their storage.
-func (h *DB) eachRun(ctx context.Context, ids []int64, suite string, fn func(run int64, cases []trajeval.CaseResult)) error {
+// trajectories and evaluators' details, and with their evaluators' results
+// when evaluators is set. Since schema version 8 most cases are in packs,
+// which only Go reads: the aggregates read a run's cases as DB.Rows does,
+// whatever their storage.
+func (h *DB) eachRun(ctx context.Context, ids []int64, suite string, evaluators bool, fn func(run int64, cases []trajeval.CaseResult)) error {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	for _, id := range slices.Compact(sorted) {
-		rows, err := h.rows(ctx, id, false, false)
+		rows, err := h.rows(ctx, id, reading{evaluators: evaluators})
 		if err != nil {
 			return err
 		}
@@ -63,7 +64,7 @@ func (h *DB) Scores(ctx context.Context, ids []int64, suite, caseID string) (Sco
 	at := index(ids)
 	seen := map[string]bool{}
 	named := map[string]bool{}
-	err := h.eachRun(ctx, ids, suite, func(run int64, cases []trajeval.CaseResult) {
+	err := h.eachRun(ctx, ids, suite, true, func(run int64, cases []trajeval.CaseResult) {
 		i := at[run]
 		for _, c := range cases {
 			if !seen[c.ID] {
@@ -119,7 +120,7 @@ func (h *DB) Verdicts(ctx context.Context, ids []int64, suite string, changing b
 		order []key                 // the cases, in order of first appearance
 		runs  = map[key][]Verdict{} // each case's, by run id
 	)
-	err := h.eachRun(ctx, ids, suite, func(run int64, cases []trajeval.CaseResult) {
+	err := h.eachRun(ctx, ids, suite, false, func(run int64, cases []trajeval.CaseResult) {
 		for _, c := range cases {
 			k := key{c.Suite, c.ID}
 			vs, ok := runs[k]

@@ -204,7 +204,7 @@ func (h *DB) Resolve(ctx context.Context, ref string) (int64, error) {
 // trajectories is set. The rows of a sharded run come shard after shard in
 // turn, each with its Shard.
 func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.CaseResult, error) {
-	return h.rows(ctx, id, trajectories, true)
+	return h.rows(ctx, id, reading{trajectories: trajectories, evaluators: true, details: true})
 }
 
 // storedCases returns the cases of run id as the database holds them, in
@@ -296,14 +296,17 @@ func (h *DB) packsIn(ctx context.Context, q interface {
 	return out, h.wrap(rows.Err())
 }
 
-// rows is Rows, leaving out the evaluators' details unless details is
-// set.
-func (h *DB) rows(ctx context.Context, id int64, trajectories, details bool) ([]trajeval.CaseResult, error) {
+// What rows reads of each case besides its row: its trajectory, its
+// evaluators' results, and their details (with them).
+type reading struct{ trajectories, evaluators, details bool }
+
+// rows is Rows, reading of each case what r says.
+func (h *DB) rows(ctx context.Context, id int64, r reading) ([]trajeval.CaseResult, error) {
 	var shards sql.NullInt64
 	if err := h.db.QueryRowContext(ctx, h.d.bind("SELECT shards FROM runs WHERE id = ?"), id).Scan(&shards); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, h.wrap(err)
 	}
-	stored, err := h.storedCases(ctx, id, trajectories)
+	stored, err := h.storedCases(ctx, id, r.trajectories)
 	if err != nil {
 		return nil, err
 	}
@@ -345,10 +348,10 @@ func (h *DB) rows(ctx context.Context, id int64, trajectories, details bool) ([]
 			return nil, fmt.Errorf("%s: run %d: case %s: trajectory: %w", h.where, id, c.ID, err)
 		}
 		c.Evaluators = []trajeval.Result{}
-		if s.hasEvals {
+		if s.hasEvals && r.evaluators {
 			evals, err := unpack(s.evals)
 			switch {
-			case err != nil || !details:
+			case err != nil || !r.details:
 			case isRef(s.details):
 				err = chunks.want(s.details, func(data []byte) error {
 					if err := setDetails(data, evals); err != nil {
@@ -373,6 +376,9 @@ func (h *DB) rows(ctx context.Context, id int64, trajectories, details bool) ([]
 	at := make(map[int]int, len(seqs)) // seq -> index in out
 	for i, s := range seqs {
 		at[s] = i
+	}
+	if !r.evaluators {
+		return out, nil
 	}
 	ev, err := h.db.QueryContext(ctx, h.d.bind(`SELECT case_seq, name, type, status, score, threshold, weight, required, error, turn, details, members, judge
 		FROM evaluators WHERE run_id = ? ORDER BY case_seq, seq`), id)
