@@ -120,6 +120,16 @@ func TestOpen_migrateVersion4(t *testing.T) {
 		if fmt.Sprint(s.Case[0], s.Evaluators[0]) != fmt.Sprint(s.Case[1], s.Evaluators[1]) || strings.Join(s.Names, " ") != "calls both x" {
 			t.Errorf("the aggregates of the two shapes differ: %+v", s)
 		}
+		// Of one case: the rows of evaluators of the others are left out.
+		for _, c := range results() {
+			s, err := h.Scores(t.Context(), []int64{1, id}, "shop", c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(s.Case[0], s.Evaluators[0]) != fmt.Sprint(s.Case[1], s.Evaluators[1]) || s.Case[0].N+len(s.Evaluators[0]) == 0 && c.Status != trajeval.StatusError {
+				t.Errorf("case %s: the aggregates of the two shapes differ, or are empty: %+v", c.ID, s)
+			}
+		}
 	})
 }
 

@@ -297,8 +297,13 @@ func (h *DB) packsIn(ctx context.Context, q interface {
 }
 
 // What rows reads of each case besides its row: its trajectory, its
-// evaluators' results, and their details (with them).
-type reading struct{ trajectories, evaluators, details bool }
+// evaluators' results, and their details (with them); and, when only is
+// not nil, of the cases it keeps alone (by suite and id), the others
+// left out.
+type reading struct {
+	trajectories, evaluators, details bool
+	only                              func(suite, id string) bool
+}
 
 // rows is Rows, reading of each case what r says.
 func (h *DB) rows(ctx context.Context, id int64, r reading) ([]trajeval.CaseResult, error) {
@@ -313,7 +318,15 @@ func (h *DB) rows(ctx context.Context, id int64, r reading) ([]trajeval.CaseResu
 	out := make([]trajeval.CaseResult, 0, len(stored))
 	seqs := make([]int, 0, len(stored))
 	chunks := resolver{run: id}
+	var skipped map[int]bool // the seqs only left out
 	for _, s := range stored {
+		if r.only != nil && !r.only(s.suite, s.id) {
+			if skipped == nil {
+				skipped = map[int]bool{}
+			}
+			skipped[s.seq] = true
+			continue
+		}
 		c := trajeval.CaseResult{Suite: s.suite, ID: s.id, Attempt: s.attempt, Status: trajeval.Status(s.status), Score: s.score,
 			Error: s.errText, Trace: s.trace, Partial: s.partial, DurationMS: s.duration}
 		seq := s.seq
@@ -407,6 +420,9 @@ func (h *DB) rows(ctx context.Context, id int64, r reading) ([]trajeval.CaseResu
 			}
 		}
 		i, ok := at[seq]
+		if !ok && skipped[seq] {
+			continue
+		}
 		if !ok {
 			return nil, fmt.Errorf("run %d: evaluator %s of case %d, which the run does not hold", id, e.Name, seq)
 		}
