@@ -1,12 +1,9 @@
 package history
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/trajeval/trajeval"
 )
@@ -35,6 +32,46 @@ type Scores struct {
 	Evaluators []map[string]Mean // each evaluator's score, per run
 }
 
+// eachRun calls fn with the cases of each of runs ids whose suite is
+// suite or empty (rule 1), by run id (rule 2), without their
+// trajectories and evaluators' details, and with their evaluators' results
+// when evaluators is set. Since schema version 8 most cases are in packs,
+// which only Go reads: the aggregates read a run's cases as DB.Rows does,
+// whatever their storage.
+func (h *DB) eachRun(ctx context.Context, ids []int64, suite string, evaluators bool, fn func(run int64, cases []trajeval.CaseResult)) error {
+	return h.eachCaseRun(ctx, ids, suite, "", evaluators, fn)
+}
+
+// eachCaseRun is eachRun, reading the evaluators' results of case caseID
+// alone when it is not "" (the other cases come without them).
+func (h *DB) eachCaseRun(ctx context.Context, ids []int64, suite, caseID string, evaluators bool, fn func(run int64, cases []trajeval.CaseResult)) error {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	of := func(s, id string) bool { return s == "" || s == suite }
+	for _, id := range slices.Compact(sorted) {
+		rows, err := h.rows(ctx, id, reading{evaluators: evaluators && caseID == "", only: of})
+		if err != nil {
+			return err
+		}
+		if evaluators && caseID != "" {
+			// The evaluators of the case wanted alone: unpacking them is
+			// most of the cost of reading a case.
+			want, err := h.rows(ctx, id, reading{evaluators: true, only: func(s, c string) bool { return of(s, c) && c == caseID }})
+			if err != nil {
+				return err
+			}
+			for i, k := 0, 0; i < len(rows) && k < len(want); i++ {
+				if rows[i].ID == caseID {
+					rows[i] = want[k]
+					k++
+				}
+			}
+		}
+		fn(id, rows)
+	}
+	return nil
+}
+
 // Scores returns the case scores and evaluator scores of the rows of
 // suite in runs ids, of case caseID alone when it is not "". A case or
 // evaluator whose status is error is left out of the means, not of
@@ -45,112 +82,39 @@ func (h *DB) Scores(ctx context.Context, ids []int64, suite, caseID string) (Sco
 		return s, nil
 	}
 	at := index(ids)
-	in, args := inRuns(h.d, ids, suite, "")
-	rows, err := h.db.QueryContext(ctx, h.d.bind(`SELECT c.case_id FROM cases c WHERE `+in+` GROUP BY c.case_id ORDER BY MIN(`+casePos+`)`), args...)
-	if err != nil {
-		return s, h.wrap(err)
-	}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return s, h.wrap(err)
-		}
-		s.Cases = append(s.Cases, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return s, h.wrap(err)
-	}
-	in, args = inRuns(h.d, ids, suite, caseID)
-	rows, err = h.db.QueryContext(ctx, h.d.bind(`SELECT c.run_id, SUM(c.score), COUNT(*) FROM cases c WHERE `+in+` AND c.status <> 'error' GROUP BY c.run_id`), args...)
-	if err != nil {
-		return s, h.wrap(err)
-	}
-	for rows.Next() {
-		var run int64
-		var m Mean
-		if err := rows.Scan(&run, &m.Sum, &m.N); err != nil {
-			rows.Close()
-			return s, h.wrap(err)
-		}
-		s.Case[at[run]] = m
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return s, h.wrap(err)
-	}
-	rows, err = h.db.QueryContext(ctx, h.d.bind(`SELECT e.run_id, e.name, SUM(e.score), COUNT(*), MIN(CAST(c.seq AS BIGINT) * `+strconv.Itoa(posScale)+` + e.seq)
-		FROM cases c JOIN evaluators e ON e.run_id = c.run_id AND e.case_seq = c.seq
-		WHERE `+in+` AND e.status <> 'error'
-		GROUP BY e.run_id, e.name`), args...)
-	if err != nil {
-		return s, h.wrap(err)
-	}
-	defer rows.Close()
-	first := map[string][2]int64{} // the least (run id, place in the run)
-	for rows.Next() {
-		var run, pos int64
-		var name string
-		var m Mean
-		if err := rows.Scan(&run, &name, &m.Sum, &m.N, &pos); err != nil {
-			return s, h.wrap(err)
-		}
+	seen := map[string]bool{}
+	named := map[string]bool{}
+	err := h.eachCaseRun(ctx, ids, suite, caseID, true, func(run int64, cases []trajeval.CaseResult) {
 		i := at[run]
-		if s.Evaluators[i] == nil {
-			s.Evaluators[i] = map[string]Mean{}
-		}
-		s.Evaluators[i][name] = m
-		if f, ok := first[name]; !ok || cmp.Or(cmp.Compare(run, f[0]), cmp.Compare(pos, f[1])) < 0 {
-			first[name] = [2]int64{run, pos}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return s, h.wrap(err)
-	}
-	rows.Close()
-	// The cases kept on their rows alone have their evaluators packed.
-	packed, err := h.db.QueryContext(ctx, h.d.bind(`SELECT c.run_id, c.seq, c.evals FROM cases c WHERE `+in+` AND c.evals IS NOT NULL`), args...)
-	if err != nil {
-		return s, h.wrap(err)
-	}
-	defer packed.Close()
-	for packed.Next() {
-		var run, seq int64
-		var blob []byte
-		if err := packed.Scan(&run, &seq, &blob); err != nil {
-			return s, h.wrap(err)
-		}
-		evals, err := unpack(blob)
-		if err != nil {
-			return s, fmt.Errorf("%s: run %d: case %d: %w", h.where, run, seq, err)
-		}
-		i := at[run]
-		for k, e := range evals {
-			if e.Status == trajeval.StatusError {
+		for _, c := range cases {
+			if !seen[c.ID] {
+				seen[c.ID] = true
+				s.Cases = append(s.Cases, c.ID)
+			}
+			if caseID != "" && c.ID != caseID {
 				continue
 			}
-			if s.Evaluators[i] == nil {
-				s.Evaluators[i] = map[string]Mean{}
+			if c.Status != trajeval.StatusError {
+				s.Case[i].Sum += c.Score
+				s.Case[i].N++
 			}
-			m := s.Evaluators[i][e.Name]
-			s.Evaluators[i][e.Name] = Mean{Sum: m.Sum + e.Score, N: m.N + 1}
-			pos := seq*posScale + int64(k+1)
-			if f, ok := first[e.Name]; !ok || cmp.Or(cmp.Compare(run, f[0]), cmp.Compare(pos, f[1])) < 0 {
-				first[e.Name] = [2]int64{run, pos}
+			for _, e := range c.Evaluators {
+				if e.Status == trajeval.StatusError {
+					continue
+				}
+				if s.Evaluators[i] == nil {
+					s.Evaluators[i] = map[string]Mean{}
+				}
+				m := s.Evaluators[i][e.Name]
+				s.Evaluators[i][e.Name] = Mean{Sum: m.Sum + e.Score, N: m.N + 1}
+				if !named[e.Name] {
+					named[e.Name] = true
+					s.Names = append(s.Names, e.Name)
+				}
 			}
 		}
-	}
-	if err := packed.Err(); err != nil {
-		return s, h.wrap(err)
-	}
-	for n := range first {
-		s.Names = append(s.Names, n)
-	}
-	slices.SortFunc(s.Names, func(a, b string) int {
-		return cmp.Or(cmp.Compare(first[a][0], first[b][0]), cmp.Compare(first[a][1], first[b][1]))
 	})
-	return s, nil
+	return s, err
 }
 
 // A Verdict is the verdict of a case in a run: how many of its rows
@@ -171,72 +135,68 @@ func (h *DB) Verdicts(ctx context.Context, ids []int64, suite string, changing b
 	if len(ids) == 0 {
 		return nil, 0, nil
 	}
-	in, args := inRuns(h.d, ids, suite, "")
-	having := ""
-	if changing {
-		having = `HAVING COUNT(DISTINCT CASE WHEN pass = n THEN 'pass' WHEN errs = n THEN 'error' WHEN pass > 0 THEN 'mixed' ELSE 'fail' END) > 1
-			OR SUM(CASE WHEN pass > 0 AND pass < n THEN 1 ELSE 0 END) > 0`
-	}
-	q := `WITH v AS (
-			SELECT c.run_id, c.suite, c.case_id, MIN(` + casePos + `) AS pos,
-				SUM(CASE WHEN c.status = 'pass' THEN 1 ELSE 0 END) AS pass,
-				SUM(CASE WHEN c.status = 'error' THEN 1 ELSE 0 END) AS errs,
-				COUNT(*) AS n
-			FROM cases c WHERE ` + in + ` GROUP BY c.run_id, c.suite, c.case_id),
-		f AS (SELECT suite, case_id, MIN(pos) AS pos FROM v GROUP BY suite, case_id ` + having + `)
-		SELECT v.run_id, v.suite, v.case_id, v.pass, v.errs, v.n FROM v JOIN f ON f.suite = v.suite AND f.case_id = v.case_id
-		ORDER BY f.pos, v.run_id`
-	var total int
-	if err := h.db.QueryRowContext(ctx, h.d.bind(`SELECT COUNT(*) FROM (SELECT DISTINCT c.suite, c.case_id FROM cases c WHERE `+in+`) d`), args...).Scan(&total); err != nil {
-		return nil, 0, h.wrap(err)
-	}
-	rows, err := h.db.QueryContext(ctx, h.d.bind(q), args...)
-	if err != nil {
-		return nil, 0, h.wrap(err)
-	}
-	defer rows.Close()
-	var out []Verdict
-	for rows.Next() {
-		var r Verdict
-		var n int
-		if err := rows.Scan(&r.Run, &r.Suite, &r.ID, &r.Pass, &r.Errors, &n); err != nil {
-			return nil, 0, h.wrap(err)
+	type key struct{ suite, id string }
+	var (
+		order []key                 // the cases, in order of first appearance
+		runs  = map[key][]Verdict{} // each case's, by run id
+	)
+	err := h.eachRun(ctx, ids, suite, false, func(run int64, cases []trajeval.CaseResult) {
+		for _, c := range cases {
+			k := key{c.Suite, c.ID}
+			vs, ok := runs[k]
+			if !ok {
+				order = append(order, k)
+			}
+			if len(vs) == 0 || vs[len(vs)-1].Run != run {
+				vs = append(vs, Verdict{Run: run, Suite: c.Suite, ID: c.ID})
+			}
+			v := &vs[len(vs)-1]
+			switch c.Status {
+			case trajeval.StatusPass:
+				v.Pass++
+			case trajeval.StatusError:
+				v.Errors++
+			default:
+				v.Fail++
+			}
+			runs[k] = vs
 		}
-		r.Fail = n - r.Pass - r.Errors
-		out = append(out, r)
+	})
+	if err != nil {
+		return nil, 0, err
 	}
-	return out, total, h.wrap(rows.Err())
+	var out []Verdict
+	for _, k := range order {
+		vs := runs[k]
+		if changing && !changes(vs) {
+			continue
+		}
+		out = append(out, vs...)
+	}
+	return out, len(order), nil
 }
 
-// casePos is a row of cases c's place in the history, as one integer:
-// by run id, then by its place in the run.
-const casePos = "c.run_id * 2147483648 + c.seq"
-
-// posScale is above the number of evaluators of a case: an evaluator's
-// place in its run is its case's seq times posScale plus its own.
-const posScale = 1 << 16
-
-// inRuns is the condition on the cases c of rule 1, of case caseID
-// alone when it is not "", and its arguments.
-//
-// Without a case, the suite is an expression, suite || ”, so that
-// SQLite, which has no statistics of the table, looks rows up by run (its
-// primary key, a range of pos for each run: dialect.ofRuns) rather than
-// by suite: a suite holds the rows of every run, and reading them by an
-// index is tenfold slower. With a case, the index cases_by_id finds its
-// rows at once (on SQLite, its case_id; run_id, worked out of pos, is
-// checked on the row).
-func inRuns(d dialect, ids []int64, suite, caseID string) (string, []any) {
-	args := make([]any, 0, len(ids)+2)
-	for _, id := range ids {
-		args = append(args, id)
+// changes reports whether the verdict of a case differs between its runs
+// vs, or its trials disagreed within one of them (mixed).
+func changes(vs []Verdict) bool {
+	verdict := func(v Verdict) string {
+		n := v.Pass + v.Fail + v.Errors
+		switch {
+		case v.Pass == n:
+			return "pass"
+		case v.Errors == n:
+			return "error"
+		case v.Pass > 0:
+			return "mixed"
+		}
+		return "fail"
 	}
-	args = append(args, suite)
-	if caseID == "" {
-		return d.ofRuns("c.", len(ids)) + " AND c.suite || '' IN ('', ?)", args
+	for _, v := range vs {
+		if verdict(v) == "mixed" || verdict(v) != verdict(vs[0]) {
+			return true
+		}
 	}
-	q := "c.run_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
-	return q + " AND c.suite IN ('', ?) AND c.case_id = ?", append(args, caseID)
+	return false
 }
 
 // index maps each id to its place in ids.

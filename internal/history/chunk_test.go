@@ -74,7 +74,7 @@ func TestOpen_migrateVersion5(t *testing.T) {
 		// PostgreSQL's versions 6 and 7 add chunks alone: dropping it
 		// makes version 5. SQLite's 7 rebuilds cases: the file is made
 		// so.
-		raw := oldFile(t, dsn, 5, "DELETE FROM schema_version WHERE version > 5", "DROP TABLE chunks")
+		raw := oldFile(t, dsn, 5, "DELETE FROM schema_version WHERE version > 5", "DROP TABLE packs", "DROP TABLE chunks")
 		v5Shape(t, dsn, 1, results())
 		h, id := migrated(t, dsn)
 		readsBack(t, h, 1, id)
@@ -202,15 +202,43 @@ func TestDB_Rows_damagedChunk(t *testing.T) {
 	}{
 		{"missing", "DELETE FROM chunks WHERE id = 1", nil, "the trajectories' chunk is gone"},
 		{"damaged", "UPDATE chunks SET data = $1 WHERE id = 2", []any{[]byte("S\xff\xff")}, "the details' chunk does not decompress"},
-		{"beyond", "UPDATE cases SET trajectory = $1", []any{history.AppendRef(nil, 1, 1<<20, 10)}, "the reference points past the end of its chunk"},
-		{"cut short", "UPDATE cases SET details = $1", []any{[]byte("C\x01")}, "a reference cut short"},
+		{"beyond", "", []any{history.AppendRef(nil, 1, 1<<20, 10), nil}, "the reference points past the end of its chunk"},
+		{"cut short", "", []any{nil, []byte("C\x01")}, "a reference cut short"},
+		{"pack damaged", "UPDATE packs SET data = $1", []any{[]byte("S\xff\xff")}, "the pack of cases does not decompress"},
+		{"pack cut short", "cut", nil, "the pack of cases ends within its last case"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dsn := t.TempDir() + "/runs.db"
 			h := open(t, dsn)
 			id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.Now()}, failing(3))
-			if _, err := rawDB(t, dsn).Exec(tt.damage, tt.args...); err != nil {
+			raw := rawDB(t, dsn)
+			if tt.damage == "" || tt.damage == "cut" {
+				// The references are in the run's pack: write it again,
+				// damaged.
+				var blob []byte
+				if err := raw.QueryRow("SELECT data FROM packs").Scan(&blob); err != nil {
+					t.Fatal(err)
+				}
+				cut := 0
+				if tt.damage == "cut" {
+					cut = 5
+				}
+				damaged, err := history.RewritePack(blob, cut, func(traj, details []byte) ([]byte, []byte) {
+					if tt.args != nil && tt.args[0] != nil {
+						traj = tt.args[0].([]byte)
+					}
+					if tt.args != nil && tt.args[1] != nil {
+						details = tt.args[1].([]byte)
+					}
+					return traj, details
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tt.damage, tt.args = "UPDATE packs SET data = $1", []any{damaged}
+			}
+			if _, err := raw.Exec(tt.damage, tt.args...); err != nil {
 				t.Fatal(err)
 			}
 			_, err := h.Rows(t.Context(), id, true)
@@ -312,6 +340,80 @@ func TestOpen_migrateVersion6(t *testing.T) {
 	v5Shape(t, dsn, 1, results())
 	h, id := migrated(t, dsn)
 	readsBack(t, h, 1, id)
+}
+
+// TestOpen_migrateVersion7: a SQLite file of schema version 7 (a row of
+// cases each, keyed by pos, their trajectories and details in chunks)
+// migrates to today's, and its run reads back as recorded beside one
+// recorded after, in packs.
+func TestOpen_migrateVersion7(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	raw := oldFile(t, dsn, 7)
+	for i, c := range results() {
+		seq := int64(i + 1)
+		var refs [2][]byte
+		for k, value := range [2]func() ([]byte, error){
+			func() ([]byte, error) { return history.Compress(c.Trajectory) },
+			func() ([]byte, error) { return history.PackDetails(c.Evaluators) },
+		} {
+			blob, err := value()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if blob == nil {
+				continue
+			}
+			data, err := history.Unsqueeze(blob)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A chunk of one value: the value compressed alone.
+			chunk := 2*seq - 1 + int64(k)
+			if _, err := raw.Exec("INSERT INTO chunks (run_id, id, data) VALUES (1, $1, $2)", chunk, blob); err != nil {
+				t.Fatal(err)
+			}
+			refs[k] = history.AppendRef(nil, chunk, 0, len(data))
+		}
+		evals, err := history.AppendPacked(nil, c.Evaluators)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var started, warnings, judge, errText, trace any
+		if !c.StartedAt.IsZero() {
+			started = c.StartedAt.UnixMilli()
+		}
+		if len(c.Warnings) > 0 {
+			warnings = `["` + strings.Join(c.Warnings, `","`) + `"]`
+		}
+		if c.Judge != nil {
+			judge = fmt.Sprintf(`{"calls":%d,"cached":%d}`, c.Judge.Calls, c.Judge.Cached)
+		}
+		if c.Error != "" {
+			errText = c.Error
+		}
+		if c.Trace != "" {
+			trace = c.Trace
+		}
+		partial := 0
+		if c.Partial {
+			partial = 1
+		}
+		if _, err := raw.Exec(`INSERT INTO cases (pos, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, trajectory, evals, details)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+			1<<32|seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, errText, partial, warnings, judge, trace, started, c.DurationMS, refs[0], evals, refs[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.Exec("UPDATE runs SET cases = $1, ended_at = started_at + 1000, status = 'done' WHERE id = 1", len(results())); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	h, id := migrated(t, dsn)
+	readsBack(t, h, 1, id)
+	var packs int
+	if err := rawDB(t, dsn).QueryRow("SELECT COUNT(*) FROM packs WHERE run_id = $1", id).Scan(&packs); err != nil || packs != 1 {
+		t.Errorf("the run recorded after is in %d packs (%v), want one", packs, err)
+	}
 }
 
 // oldFile makes dsn a history of schema version v holding one run (id 1)
@@ -483,9 +585,9 @@ func TestDB_Prune_manyRuns(t *testing.T) {
 		if n != 601 {
 			t.Errorf("pruned %d runs, want 601", n)
 		}
-		var cases int
-		if err := raw.QueryRow("SELECT COUNT(*) FROM cases").Scan(&cases); err != nil || cases != 3 {
-			t.Errorf("%d rows of cases left (%v), want the kept run's 3", cases, err)
+		var packs int
+		if err := raw.QueryRow("SELECT COUNT(*) FROM packs").Scan(&packs); err != nil || packs != 1 {
+			t.Errorf("%d packs of cases left (%v), want the kept run's one", packs, err)
 		}
 		if got, err := h.Rows(t.Context(), first, false); err != nil || len(got) != 0 {
 			t.Errorf("run %d reads %d rows (%v) after it was pruned, want none", first, len(got), err)

@@ -50,3 +50,42 @@ func SetHeartbeatEvery(t interface{ Cleanup(func()) }, d time.Duration) {
 	heartbeatEvery = d
 	t.Cleanup(func() { heartbeatEvery = old })
 }
+
+// RewritePack returns the pack blob (compressed, as stored) with each
+// case's references to its trajectory and details replaced by f's, and
+// cut short by cut bytes before it is compressed again: a pack damaged
+// on purpose, for the tests.
+func RewritePack(blob []byte, cut int, f func(traj, details []byte) ([]byte, []byte)) ([]byte, error) {
+	data, err := unsqueeze(blob)
+	if err != nil {
+		return nil, err
+	}
+	cases, err := unpackCases(data)
+	if err != nil {
+		return nil, err
+	}
+	out := packHeader(len(cases))
+	for i := range cases {
+		cases[i].traj, cases[i].details = f(cases[i].traj, cases[i].details)
+		out = appendStored(out, &cases[i])
+	}
+	return squeeze(out[:len(out)-cut]), nil
+}
+
+// UnpackCases reads a pack of cases (decompressed) and writes it again:
+// the bytes its cases write, for the fuzz target.
+func UnpackCases(data []byte) ([]byte, int, error) {
+	cases, err := unpackCases(data)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := packHeader(len(cases))
+	for i := range cases {
+		out = appendStored(out, &cases[i])
+	}
+	return out, len(cases), nil
+}
+
+// PackOf returns the decompressed pack of the cases of a run's first
+// pack blob, for the fuzz target's seeds.
+func PackOf(blob []byte) ([]byte, error) { return unsqueeze(blob) }

@@ -5,20 +5,22 @@
 //  1. A database is named by a DSN (see [Open]): a postgres:// or
 //     postgresql:// URL is a PostgreSQL server, anything else the path of
 //     a SQLite file.
-//  2. Both have the same tables: schema_version, runs, cases, chunks,
-//     evaluators and run_shards. Opening a database brings it to the newest schema
+//  2. Both have the same tables: schema_version, runs, packs, chunks,
+//     run_shards, and cases and evaluators for what was recorded before. Opening a database brings it to the newest schema
 //     version, one migration at a time, each in a transaction; a database
 //     of a newer version than this program knows is refused
 //     ([ErrNewerSchema]), naming both versions.
-//  3. A run is a row of runs ([DB.Begin]); each case result (each trial
-//     of a case run several times) a row of cases ([Recorder.Record]),
-//     which holds its evaluators' results packed, and references to their
-//     details and to the trajectory it was scored on: JSON, compressed
-//     (S2) together with those of the other cases of its batch, a row of
-//     chunks each (chunk.go). Cases recorded before schema version 6
-//     hold both compressed on their row; before version 5 they have a
-//     row of evaluators per evaluator result and a gzip trajectory. Every
-//     shape reads back alike.
+//  3. A run is a row of runs ([DB.Begin]); the case results written in
+//     one batch (each trial of a case run several times a result) a row
+//     of packs ([Recorder.Record], casepack.go): each result's row holds
+//     its evaluators' results packed, and references to their details
+//     and to the trajectory it was scored on: JSON, compressed (S2)
+//     together with those of the other cases of its batch, a row of
+//     chunks each (chunk.go). Cases recorded before schema version 8 are
+//     a row of cases each; before version 6 they hold both compressed on
+//     their row; before version 5 they have a row of evaluators per
+//     evaluator result and a gzip trajectory. Every shape reads back
+//     alike.
 //     The shards of a run recorded by several processes are one run
 //     ([DB.BeginShard]).
 //  4. Results are written by a goroutine of their own, in transactions
@@ -52,7 +54,7 @@
 //     details (the matched and extra steps, the notes), unless the run is
 //     begun with [Run].KeepPassing: a passing case is most of a healthy
 //     run, and those two are nine tenths of its bytes and most of the
-//     time it takes to record it. It takes about 200 bytes of the
+//     time it takes to record it. It takes about 30 bytes of the
 //     database. A case that did not pass keeps everything, to explain it.
 package history
 

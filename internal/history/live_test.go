@@ -97,7 +97,7 @@ func TestOpen_migrateVersion1(t *testing.T) {
 		// index of version 3, the shards of version 4, the packed
 		// evaluators of version 5 and the chunks of version 6.
 		for _, q := range []string{
-			"DELETE FROM schema_version WHERE version > 1", "DROP TABLE chunks",
+			"DELETE FROM schema_version WHERE version > 1", "DROP TABLE packs", "DROP TABLE chunks",
 			"ALTER TABLE cases DROP COLUMN evals", "ALTER TABLE cases DROP COLUMN details",
 			"DROP TABLE run_shards", "DROP INDEX runs_by_key", "ALTER TABLE runs DROP COLUMN run_key", "ALTER TABLE runs DROP COLUMN shards",
 			"DROP INDEX runs_by_start",

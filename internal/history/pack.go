@@ -13,20 +13,28 @@ import (
 )
 
 // A case recorded from schema version 5 on holds its evaluators' results
-// in the column evals of its row of cases, packed:
+// packed, in the column evals of its row of cases (in its row in a pack
+// from version 8, casepack.go):
 //
-//	version byte (1), count (uvarint), then per evaluator in order:
+//	version byte (2), count (uvarint), then per evaluator in order:
 //	name, type, status, score, threshold, weight, error, members, judge
-//	(each a string: uvarint length and bytes; a number as its shortest
-//	decimal text, which parses back to the same float64; members and
-//	judge as JSON, "" when absent), required (a byte, 0 or 1) and turn
-//	(varint).
+//	(each a string: uvarint length and bytes; a number as the 8 bytes
+//	of its float64, little-endian; members and judge as JSON, "" when
+//	absent), required (a byte, 0 or 1) and turn (varint).
+//
+// Version 1, written before schema version 8, held each number as a
+// string, its shortest decimal text (which parses back to the same
+// float64): formatting three numbers an evaluator was a third of the
+// time recording a passing case took once cases went into packs.
 //
 // The evaluators' details, when kept, are in the column details: the JSON
 // array, compressed (see squeeze), of each evaluator's details (null for none), in order.
 // Cases recorded before schema version 5 have neither column, and a row of
 // evaluators per evaluator.
-const packVersion = 1
+const (
+	packVersion     = 2
+	packVersionText = 1 // numbers as their decimal text
+)
 
 // errPacked is a packed column that does not read back.
 var errPacked = errors.New("damaged packed evaluators")
@@ -36,9 +44,7 @@ func appendPacked(b []byte, evals []trajeval.Result) ([]byte, error) {
 	b = append(b, packVersion)
 	b = binary.AppendUvarint(b, uint64(len(evals)))
 	num := func(b []byte, f float64) []byte {
-		var tmp [32]byte
-		s := strconv.AppendFloat(tmp[:0], f, 'g', -1, 64)
-		return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 	}
 	str := func(b []byte, s string) []byte {
 		return append(binary.AppendUvarint(b, uint64(len(s))), s...)
@@ -78,9 +84,10 @@ func appendPacked(b []byte, evals []trajeval.Result) ([]byte, error) {
 
 // unpack reads the evaluators' results that appendPacked wrote.
 func unpack(b []byte) ([]trajeval.Result, error) {
-	if len(b) == 0 || b[0] != packVersion {
+	if len(b) == 0 || b[0] != packVersion && b[0] != packVersionText {
 		return nil, fmt.Errorf("%w: unknown version", errPacked)
 	}
+	text := b[0] == packVersionText
 	b = b[1:]
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) { // every evaluator takes bytes
@@ -100,7 +107,16 @@ func unpack(b []byte) ([]trajeval.Result, error) {
 		return s
 	}
 	num := func() float64 {
-		f, err := strconv.ParseFloat(str(), 64)
+		var f float64
+		var err error
+		switch {
+		case text:
+			f, err = strconv.ParseFloat(str(), 64)
+		case len(b) < 8:
+			err, b = errPacked, nil
+		default:
+			f, b = math.Float64frombits(binary.LittleEndian.Uint64(b)), b[8:]
+		}
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			bad = errPacked
 		}

@@ -95,7 +95,7 @@ func TestOpen_migrateVersion4(t *testing.T) {
 		// PostgreSQL's versions 5 and 6 add columns and a table: dropping
 		// them makes version 4. SQLite's 7 rebuilds cases: the file is made
 		// so.
-		oldFile(t, dsn, 4, "DELETE FROM schema_version WHERE version > 4", "DROP TABLE chunks",
+		oldFile(t, dsn, 4, "DELETE FROM schema_version WHERE version > 4", "DROP TABLE packs", "DROP TABLE chunks",
 			"ALTER TABLE cases DROP COLUMN evals", "ALTER TABLE cases DROP COLUMN details")
 		oldShape(t, dsn, 1, results())
 		h, id := migrated(t, dsn)
@@ -119,6 +119,16 @@ func TestOpen_migrateVersion4(t *testing.T) {
 		}
 		if fmt.Sprint(s.Case[0], s.Evaluators[0]) != fmt.Sprint(s.Case[1], s.Evaluators[1]) || strings.Join(s.Names, " ") != "calls both x" {
 			t.Errorf("the aggregates of the two shapes differ: %+v", s)
+		}
+		// Of one case: the rows of evaluators of the others are left out.
+		for _, c := range results() {
+			s, err := h.Scores(t.Context(), []int64{1, id}, "shop", c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(s.Case[0], s.Evaluators[0]) != fmt.Sprint(s.Case[1], s.Evaluators[1]) || s.Case[0].N+len(s.Evaluators[0]) == 0 && c.Status != trajeval.StatusError {
+				t.Errorf("case %s: the aggregates of the two shapes differ, or are empty: %+v", c.ID, s)
+			}
 		}
 	})
 }
@@ -259,6 +269,53 @@ func TestRecorder_Record_notFinite(t *testing.T) {
 			}
 			if _, err := h.Rows(t.Context(), rec.ID(), false); err != nil {
 				t.Errorf("the run does not read back: %v", err)
+			}
+		})
+	}
+}
+
+// TestUnpack_versions: evaluators packed with their numbers as text
+// (version 1, before schema version 8) read back as those packed with
+// their numbers' bits (version 2, today's): the same results, to the
+// last bit; a number cut short or not a number is refused.
+func TestUnpack_versions(t *testing.T) {
+	str := func(b []byte, s string) []byte { return append(append(b, byte(len(s))), s...) }
+	v1 := func(nums ...string) []byte {
+		b := str([]byte{1, 1}, "ordre ✓")
+		b = str(str(b, "contains"), "pass")
+		for _, n := range nums {
+			b = str(b, n)
+		}
+		b = str(str(str(b, ""), ""), "")
+		return append(b, 1, 14) // required, turn 7
+	}
+	want := []trajeval.Result{{Name: "ordre ✓", Type: "contains", Status: trajeval.StatusPass, Score: 1.0 / 3, Threshold: math.Copysign(0, -1), Weight: 1e300, Required: true, Turn: 7}}
+	v2, err := history.AppendPacked(nil, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		packed []byte
+		ok     bool
+		reason string
+	}{
+		{"version 1", v1("0.3333333333333333", "-0", "1e+300"), true, "numbers as their shortest text"},
+		{"version 2", v2, true, "numbers as their bits"},
+		{"version 1, not a number", v1("0.3333333333333333", "-0", "NaN"), false, "NaN is never stored"},
+		{"version 2, cut short", v2[:len(v2)-20], false, "the numbers end past the column"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := history.Unpack(tt.packed)
+			if (err == nil) != tt.ok {
+				t.Fatalf("error %v, want ok %v (%s)", err, tt.ok, tt.reason)
+			}
+			if !tt.ok {
+				return
+			}
+			if len(got) != 1 || math.Float64bits(got[0].Threshold) != math.Float64bits(want[0].Threshold) || jsonlEvals(t, got) != jsonlEvals(t, want) {
+				t.Errorf("read back %+v, want %+v (%s)", got, want, tt.reason)
 			}
 		})
 	}

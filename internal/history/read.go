@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -203,10 +204,14 @@ func (h *DB) Resolve(ctx context.Context, ref string) (int64, error) {
 // trajectories is set. The rows of a sharded run come shard after shard in
 // turn, each with its Shard.
 func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.CaseResult, error) {
-	var shards sql.NullInt64
-	if err := h.db.QueryRowContext(ctx, h.d.bind("SELECT shards FROM runs WHERE id = ?"), id).Scan(&shards); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, h.wrap(err)
-	}
+	return h.rows(ctx, id, reading{trajectories: trajectories, evaluators: true, details: true})
+}
+
+// storedCases returns the cases of run id as the database holds them, in
+// the order of their seq: the rows of cases of those recorded before
+// schema version 8, and the rows in its packs. Their trajectories are
+// read when trajectories is set.
+func (h *DB) storedCases(ctx context.Context, id int64, trajectories bool) ([]stored, error) {
 	traj := "NULL"
 	if trajectories {
 		traj = "trajectory"
@@ -216,39 +221,129 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 	if err != nil {
 		return nil, h.wrap(err)
 	}
-	var out []trajeval.CaseResult
-	var seqs []int
-	chunks := resolver{run: id}
+	var out []stored
 	for rows.Next() {
 		var (
-			c                                   trajeval.CaseResult
-			seq, partial                        int
-			status                              string
+			s                                   stored
+			partial                             int
 			errText, warnings, judge, traceName sql.NullString
 			started                             sql.NullInt64
-			blob, packed, details               []byte
 		)
-		if err := rows.Scan(&seq, &c.Suite, &c.ID, &c.Attempt, &status, &c.Score, &errText, &partial, &warnings, &judge, &traceName, &started, &c.DurationMS, &blob, &packed, &details); err != nil {
+		if err := rows.Scan(&s.seq, &s.suite, &s.id, &s.attempt, &s.status, &s.score, &errText, &partial, &warnings, &judge, &traceName, &started, &s.duration, &s.traj, &s.evals, &s.details); err != nil {
 			rows.Close()
 			return nil, h.wrap(err)
 		}
-		c.Status = trajeval.Status(status)
-		c.Error, c.Trace, c.Partial = errText.String, traceName.String, partial != 0
+		s.errText, s.warnings, s.judge, s.trace = errText.String, warnings.String, judge.String, traceName.String
+		s.partial, s.hasStart, s.started, s.hasEvals = partial != 0, started.Valid, started.Int64, s.evals != nil
+		out = append(out, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, h.wrap(err)
+	}
+	packed, err := h.packs(ctx, "run_id = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	if len(packed) > 0 {
+		out = append(out, packed...)
+		// The packs of a run's shards interleave; a run migrated while
+		// under way holds rows of both kinds.
+		slices.SortStableFunc(out, func(a, b stored) int { return cmp.Compare(a.seq, b.seq) })
+	}
+	if !trajectories {
+		for i := range out {
+			out[i].traj = nil
+		}
+	}
+	return out, nil
+}
+
+// packs returns the cases of the packs the condition where picks (on
+// their columns run_id and id), in the order of the packs' ids.
+func (h *DB) packs(ctx context.Context, where string, args ...any) ([]stored, error) {
+	return h.packsIn(ctx, h.db, where, args...)
+}
+
+// packsIn is packs, read by q (the database, or a transaction).
+func (h *DB) packsIn(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, where string, args ...any) ([]stored, error) {
+	rows, err := q.QueryContext(ctx, h.d.bind("SELECT run_id, id, data FROM packs WHERE "+where+" ORDER BY run_id, id"), args...)
+	if err != nil {
+		return nil, h.wrap(err)
+	}
+	defer rows.Close()
+	var out []stored
+	for rows.Next() {
+		var (
+			run, id int64
+			blob    []byte
+		)
+		if err := rows.Scan(&run, &id, &blob); err != nil {
+			return nil, h.wrap(err)
+		}
+		data, err := unsqueeze(blob)
+		if err == nil {
+			var cases []stored
+			cases, err = unpackCases(data)
+			out = append(out, cases...)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: run %d: pack %d: %w", h.where, run, id, err)
+		}
+	}
+	return out, h.wrap(rows.Err())
+}
+
+// What rows reads of each case besides its row: its trajectory, its
+// evaluators' results, and their details (with them); and, when only is
+// not nil, of the cases it keeps alone (by suite and id), the others
+// left out.
+type reading struct {
+	trajectories, evaluators, details bool
+	only                              func(suite, id string) bool
+}
+
+// rows is Rows, reading of each case what r says.
+func (h *DB) rows(ctx context.Context, id int64, r reading) ([]trajeval.CaseResult, error) {
+	var shards sql.NullInt64
+	if err := h.db.QueryRowContext(ctx, h.d.bind("SELECT shards FROM runs WHERE id = ?"), id).Scan(&shards); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, h.wrap(err)
+	}
+	stored, err := h.storedCases(ctx, id, r.trajectories)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]trajeval.CaseResult, 0, len(stored))
+	seqs := make([]int, 0, len(stored))
+	chunks := resolver{run: id}
+	var skipped map[int]bool // the seqs only left out
+	for _, s := range stored {
+		if r.only != nil && !r.only(s.suite, s.id) {
+			if skipped == nil {
+				skipped = map[int]bool{}
+			}
+			skipped[s.seq] = true
+			continue
+		}
+		c := trajeval.CaseResult{Suite: s.suite, ID: s.id, Attempt: s.attempt, Status: trajeval.Status(s.status), Score: s.score,
+			Error: s.errText, Trace: s.trace, Partial: s.partial, DurationMS: s.duration}
+		seq := s.seq
 		if n := int(shards.Int64); n > 0 {
 			c.Shard = strconv.Itoa((seq-1)%n+1) + "/" + strconv.Itoa(n)
 		}
-		if started.Valid {
-			c.StartedAt = time.UnixMilli(started.Int64).UTC()
+		if s.hasStart {
+			c.StartedAt = time.UnixMilli(s.started).UTC()
 		}
-		if err := unmarshalNull(warnings, &c.Warnings); err != nil {
-			rows.Close()
+		if err := unmarshalText(s.warnings, &c.Warnings); err != nil {
 			return nil, fmt.Errorf("run %d: case %s: warnings: %w", id, c.ID, err)
 		}
-		if err := unmarshalNull(judge, &c.Judge); err != nil {
-			rows.Close()
+		if err := unmarshalText(s.judge, &c.Judge); err != nil {
 			return nil, fmt.Errorf("run %d: case %s: judge: %w", id, c.ID, err)
 		}
 		i := len(out)
+		blob := s.traj
 		switch {
 		case isRef(blob):
 			err = chunks.want(blob, func(data []byte) error {
@@ -263,26 +358,24 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			c.Trajectory, err = decompress(blob)
 		}
 		if err != nil {
-			rows.Close()
 			return nil, fmt.Errorf("%s: run %d: case %s: trajectory: %w", h.where, id, c.ID, err)
 		}
 		c.Evaluators = []trajeval.Result{}
-		if packed != nil {
-			evals, err := unpack(packed)
+		if s.hasEvals && r.evaluators {
+			evals, err := unpack(s.evals)
 			switch {
-			case err != nil:
-			case isRef(details):
-				err = chunks.want(details, func(data []byte) error {
+			case err != nil || !r.details:
+			case isRef(s.details):
+				err = chunks.want(s.details, func(data []byte) error {
 					if err := setDetails(data, evals); err != nil {
 						return fmt.Errorf("%s: run %d: case %s: %w", h.where, id, out[i].ID, err)
 					}
 					return nil
 				})
-			case details != nil:
-				err = unpackDetails(details, evals)
+			case s.details != nil:
+				err = unpackDetails(s.details, evals)
 			}
 			if err != nil {
-				rows.Close()
 				return nil, fmt.Errorf("%s: run %d: case %s: %w", h.where, id, c.ID, err)
 			}
 			c.Evaluators = evals
@@ -290,16 +383,15 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 		out = append(out, c)
 		seqs = append(seqs, seq)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, h.wrap(err)
-	}
 	if err := chunks.resolve(ctx, h); err != nil {
 		return nil, err
 	}
 	at := make(map[int]int, len(seqs)) // seq -> index in out
 	for i, s := range seqs {
 		at[s] = i
+	}
+	if !r.evaluators {
+		return out, nil
 	}
 	ev, err := h.db.QueryContext(ctx, h.d.bind(`SELECT case_seq, name, type, status, score, threshold, weight, required, error, turn, details, members, judge
 		FROM evaluators WHERE run_id = ? ORDER BY case_seq, seq`), id)
@@ -328,12 +420,23 @@ func (h *DB) Rows(ctx context.Context, id int64, trajectories bool) ([]trajeval.
 			}
 		}
 		i, ok := at[seq]
+		if !ok && skipped[seq] {
+			continue
+		}
 		if !ok {
 			return nil, fmt.Errorf("run %d: evaluator %s of case %d, which the run does not hold", id, e.Name, seq)
 		}
 		out[i].Evaluators = append(out[i].Evaluators, e)
 	}
 	return out, h.wrap(ev.Err())
+}
+
+// unmarshalText reads the JSON s into v; "" is absent, and leaves v.
+func unmarshalText(s string, v any) error {
+	if s == "" {
+		return nil
+	}
+	return json.Unmarshal([]byte(s), v)
 }
 
 func unmarshalNull(s sql.NullString, v any) error {
@@ -423,7 +526,7 @@ func (h *DB) Prune(ctx context.Context, p Pruning) (int, error) {
 	// In chunks: a statement takes a bounded number of arguments.
 	for chunk := range slices.Chunk(ids, 500) {
 		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
-		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN " + in, "DELETE FROM chunks WHERE run_id IN " + in, "DELETE FROM cases WHERE " + h.d.ofRuns("", len(chunk)), "DELETE FROM runs WHERE id IN " + in} {
+		for _, q := range []string{"DELETE FROM evaluators WHERE run_id IN " + in, "DELETE FROM chunks WHERE run_id IN " + in, "DELETE FROM packs WHERE run_id IN " + in, "DELETE FROM cases WHERE " + h.d.ofRuns("", len(chunk)), "DELETE FROM runs WHERE id IN " + in} {
 			if _, err := tx.ExecContext(ctx, h.d.bind(q), chunk...); err != nil {
 				return 0, h.wrap(err)
 			}

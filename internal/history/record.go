@@ -75,9 +75,9 @@ const MaxPending = 256
 // maxBatch is the most results one transaction holds, and batchEvery how
 // long the first result of a batch waits for others before the batch is
 // written. Each transaction costs the pages it rewrites (the last page of
-// each B-tree, the run's row) and a chunk of each kind begun again: one a
-// few hundred results wrote half as many bytes again to the database's
-// log as the results themselves.
+// each B-tree, the run's row), a chunk of each kind begun again and a pack
+// of its own: one a few hundred results wrote half as many bytes again to
+// the database's log as the results themselves.
 const (
 	maxBatch   = 1024
 	batchEvery = 100 * time.Millisecond
@@ -89,7 +89,8 @@ const (
 // Results go through three stages: encoders (one per CPU) turn each into
 // its row, putting the JSON of its trajectory and details into the
 // chunks being filled; a writer gathers the rows, in order, into batches;
-// and a committer inserts each batch, with its chunks, in a transaction.
+// and a committer compresses each batch's rows into a pack and inserts
+// it, with its chunks, in a transaction.
 type Recorder struct {
 	h           *DB
 	id          int64
@@ -109,6 +110,7 @@ type Recorder struct {
 	// order) and the writer takes with each batch.
 	mu            sync.Mutex
 	chunks        int // the chunks begun
+	packs         int // the packs begun; the writer's alone
 	trajs, detail chunker
 }
 
@@ -116,7 +118,7 @@ type Recorder struct {
 type pending struct {
 	c     trajeval.CaseResult
 	seq   int
-	row   []any // its row of cases
+	rec   []byte // its row, as a pack holds it (casepack.go)
 	err   error
 	ready chan struct{} // closed when encoded
 }
@@ -166,12 +168,16 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 
 // nextChunk returns the id of the recorder's next chunk: from 1, or
 // interleaved with the other shards' (see chunk.go). r.mu is held.
-func (r *Recorder) nextChunk() int64 {
-	r.chunks++
+func (r *Recorder) nextChunk() int64 { return r.next(&r.chunks) }
+
+// next counts one more of the recorder's chunks or packs, and returns its
+// id: from 1, or interleaved with the other shards'.
+func (r *Recorder) next(count *int) int64 {
+	*count++
 	if r.shards > 0 {
-		return int64((r.chunks-1)*r.shards + r.shard)
+		return int64((*count-1)*r.shards + r.shard)
 	}
-	return int64(r.chunks)
+	return int64(*count)
 }
 
 // ID is the run's id.
@@ -258,6 +264,9 @@ func (r *Recorder) write(ctx context.Context) {
 		r.mu.Lock()
 		b.chunks = append(r.trajs.take(), r.detail.take()...)
 		r.mu.Unlock()
+		if b.n > 0 {
+			b.id = r.next(&r.packs)
+		}
 		select {
 		case batches <- b:
 			b = new(batch)
@@ -277,7 +286,7 @@ func (r *Recorder) write(ctx context.Context) {
 		select {
 		case p, ok := <-r.ch:
 			if !ok {
-				if len(b.rows) > 0 {
+				if b.n > 0 {
 					send()
 				}
 				return
@@ -289,12 +298,12 @@ func (r *Recorder) write(ctx context.Context) {
 				return
 			}
 			switch {
-			case len(b.rows) >= maxBatch:
+			case b.n >= maxBatch:
 				due.Stop()
 				if !send() {
 					return
 				}
-			case len(b.rows) == 1:
+			case b.n == 1:
 				due.Reset(batchEvery)
 			}
 		case <-due.C:
@@ -302,7 +311,7 @@ func (r *Recorder) write(ctx context.Context) {
 				return
 			}
 		case <-tick.C:
-			if len(b.rows) == 0 && !send() {
+			if b.n == 0 && !send() {
 				return
 			}
 		}
@@ -326,95 +335,100 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 // trajectory must not hold its memory for the run.
 const maxKept = 1 << 20
 
-// caseColumns are the columns of cases, in the order written. The
-// evaluators table is read, for the runs recorded before schema version
-// 5, and no longer written.
-var caseColumns = []string{"run_id", "seq", "suite", "case_id", "attempt", "status", "score", "error", "partial",
-	"warnings", "judge", "trace", "started_at", "duration_ms", "trajectory", "evals", "details"}
-
 // chunkColumns are the columns of chunks, in the order written.
 var chunkColumns = []string{"run_id", "id", "data"}
 
-// encode turns p's result into its row, as r's: its evaluators' results
-// packed (see pack.go) and, when keep, the JSON of their details and of
-// its trajectory put into r's chunks, the row referring to them (rule 9
-// of the package). The JSON is written into a scratch buffer and copied
-// into the chunk at once: it does not wait for the writer.
+// encode turns p's result into its row, as r's pack holds it
+// (casepack.go): its evaluators' results packed (see pack.go) and, when
+// keep, the JSON of their details and of its trajectory put into r's
+// chunks, the row referring to them (rule 9 of the package). The JSON is
+// written into a scratch buffer and copied into the chunk at once: it
+// does not wait for the writer.
 func (p *pending) encode(r *Recorder, keep bool) {
 	c := p.c
-	j := func(v any, present bool) any {
+	j := func(v any, present bool) string {
 		if !present {
-			return nil
+			return ""
 		}
 		data, err := json.Marshal(v)
 		if err != nil {
 			p.err = cmp.Or(p.err, err)
-			return nil
+			return ""
 		}
 		return string(data)
-	}
-	var started any
-	if !c.StartedAt.IsZero() {
-		started = c.StartedAt.UnixMilli()
 	}
 	if r.id > maxRunID || p.seq > maxSeq {
 		p.err = fmt.Errorf("%w: run %d, case %d", ErrTooMany, r.id, p.seq)
 		return
 	}
-	evals, err := appendPacked(nil, c.Evaluators)
+	if c.Attempt < 0 {
+		p.err = fmt.Errorf("attempt %d", c.Attempt)
+		return
+	}
+	buf := getScratch()
+	defer putScratch(buf)
+	evals, err := appendPacked((*buf)[:0], c.Evaluators)
+	*buf = evals
 	if err != nil {
 		p.err = err
 		return
 	}
-	p.row = []any{r.id, p.seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, nullString(c.Error),
-		bool01(c.Partial), j(c.Warnings, len(c.Warnings) > 0), j(c.Judge, c.Judge != nil),
-		nullString(c.Trace), started, c.DurationMS, nil, evals, nil}
-	buf := getScratch()
-	defer putScratch(buf)
+	s := stored{seq: p.seq, suite: c.Suite, id: c.ID, status: string(c.Status), errText: c.Error,
+		warnings: j(c.Warnings, len(c.Warnings) > 0), judge: j(c.Judge, c.Judge != nil), trace: c.Trace,
+		attempt: c.Attempt, partial: c.Partial, hasStart: !c.StartedAt.IsZero(), hasEvals: true,
+		score: c.Score, duration: c.DurationMS, evals: evals}
+	if s.hasStart {
+		s.started = c.StartedAt.UnixMilli()
+	}
+	rest := (*buf)[len(evals):]
 	if c.Trajectory != nil {
-		data, err := trajeval.AppendJSON((*buf)[:0], c.Trajectory)
-		*buf = data
+		data, err := trajeval.AppendJSON(rest[:0], c.Trajectory)
 		if err != nil {
 			p.err = fmt.Errorf("trajectory: %w", err)
 			return
 		}
 		r.mu.Lock()
-		p.row[trajColumn] = r.trajs.add(data)
+		s.traj = r.trajs.add(data)
 		r.mu.Unlock()
+		rest = data
 	}
 	if keep {
-		data, some, err := appendDetailsOf((*buf)[:0], c.Evaluators)
-		*buf = data
+		data, some, err := appendDetailsOf(rest[:0], c.Evaluators)
 		if err != nil {
 			p.err = err
 			return
 		}
 		if some {
 			r.mu.Lock()
-			p.row[detailsColumn] = r.detail.add(data)
+			s.details = r.detail.add(data)
 			r.mu.Unlock()
 		}
+		rest = data
 	}
+	if cap(rest) > cap(*buf)-len(evals) {
+		// Grown: keep the larger buffer, for the next value.
+		*buf = rest[:0]
+	}
+	p.rec = appendStored(make([]byte, 0, 64+len(s.suite)+len(s.id)+len(evals)+len(s.traj)+len(s.details)), &s)
 }
 
-// The largest run id and seq a row of cases takes: SQLite keys it by
-// the run's id times 2^32 plus its seq, in 63 bits (dialect.ofRun).
+// The largest run id and seq a case takes: SQLite keyed the rows of
+// cases by the run's id times 2^32 plus its seq, in 63 bits
+// (dialect.ofRun), and a pack keeps to the same bounds.
 const (
 	maxRunID = 1<<31 - 1
 	maxSeq   = 1<<32 - 1
 )
 
-// The places of the trajectory and the details among caseColumns.
-const (
-	trajColumn    = 14
-	detailsColumn = 16
-)
-
 // A batch is the results the writer has taken and not yet written: their
-// rows, their counts (cases, passed, failed, errors), and the rows of the
-// chunks their trajectories and details filled.
+// rows one after another as a pack holds them (n of them; the pack's id
+// given when the batch is sent), their counts (cases, passed, failed,
+// errors), and the rows of the chunks their trajectories and details
+// filled.
 type batch struct {
-	rows   [][]any
+	pack   []byte
+	n      int
+	id     int64
 	counts [4]int
 	chunks [][]any
 }
@@ -425,7 +439,8 @@ func (r *Recorder) add(b *batch, p *pending) error {
 	if p.err != nil {
 		return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 	}
-	b.rows = append(b.rows, p.row)
+	b.pack = append(b.pack, p.rec...)
+	b.n++
 	b.counts[0]++
 	b.counts[statusColumn(p.c.Status)]++
 	return nil
@@ -438,7 +453,7 @@ func (r *Recorder) add(b *batch, p *pending) error {
 // has not taken yet: they are written, for those rows will refer to them.)
 func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 	set, args := r.writer()
-	if len(b.rows) == 0 && len(b.chunks) == 0 {
+	if b.n == 0 && len(b.chunks) == 0 {
 		// A heartbeat that cannot be written is not the run's failure:
 		// the run reads as interrupted from another host sooner, and a
 		// write of results reports a lasting fault.
@@ -453,8 +468,11 @@ func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 	if err := r.h.insert(ctx, tx, "chunks", chunkColumns, b.chunks); err != nil {
 		return err
 	}
-	if err := r.h.insertCases(ctx, tx, b.rows); err != nil {
-		return err
+	if b.n > 0 {
+		data := squeeze(append(packHeader(b.n), b.pack...))
+		if err := r.h.insert(ctx, tx, "packs", chunkColumns, [][]any{{r.id, b.id, data}}); err != nil {
+			return err
+		}
 	}
 	_, err = tx.ExecContext(ctx, r.h.d.bind("UPDATE runs SET cases = cases + ?, passed = passed + ?, failed = failed + ?, errors = errors + ?, heartbeat_at = ?"+set+" WHERE id = ?"),
 		slices.Concat([]any{b.counts[0], b.counts[1], b.counts[2], b.counts[3], time.Now().UnixMilli()}, args, []any{r.id})...)
@@ -462,92 +480,6 @@ func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 		return r.h.wrap(err)
 	}
 	return r.h.wrap(tx.Commit())
-}
-
-// plainColumns are the columns of cases that most rows leave at their
-// default (a case run once, complete, without error, warnings, judge or
-// trace; a passing case keeps no trajectory or details), with that
-// default as SQL. A row's columns at their default are written as
-// literals of the statement rather than bound: binding costs a call into
-// the database for each value (for SQLite, each through its mutex), and
-// the common rows bind 11 or 9 values, not 17.
-var plainColumns = []literal{
-	{col: "attempt", sql: "0"}, {col: "error", sql: "NULL"}, {col: "partial", sql: "0"}, {col: "warnings", sql: "NULL"},
-	{col: "judge", sql: "NULL"}, {col: "trace", sql: "NULL"}, {col: "trajectory", sql: "NULL"}, {col: "details", sql: "NULL"},
-}
-
-// A literal is a column written as the SQL sql, not bound; i is the
-// column's place among the table's columns.
-type literal struct {
-	col, sql string
-	i        int
-}
-
-func init() {
-	for i := range plainColumns {
-		plainColumns[i].i = slices.Index(caseColumns, plainColumns[i].col)
-	}
-}
-
-// A shape is the columns that rows written together leave at their
-// default, ascending; key names it among the statements prepared.
-type shape struct {
-	literals []literal
-	key      string
-}
-
-// rareColumns is the set of plainColumns (bit i for plainColumns[i]) that
-// a plain row leaves at their default: the others, the trajectory and the
-// details, may or may not be. A row that sets any of them binds every
-// column, so that a run prepares few statements (four plain shapes and
-// the full one, of each size).
-const rareColumns = 1<<6 - 1
-
-// shapeOf returns the set of plainColumns (bit i for plainColumns[i])
-// that row leaves at their default, as written: none unless the row is
-// plain.
-func shapeOf(row []any) uint16 {
-	var m uint16
-	for i, p := range plainColumns {
-		v := row[p.i]
-		if v == nil || p.sql == "0" && v == 0 {
-			m |= 1 << i
-		}
-	}
-	if m&rareColumns != rareColumns {
-		return 0
-	}
-	return m
-}
-
-// insertCases inserts rows of cases, those of the same shape (see
-// plainColumns) together. Their order in the table does not matter: cases
-// are read by seq.
-func (h *DB) insertCases(ctx context.Context, tx *sql.Tx, rows [][]any) error {
-	var (
-		masks []uint16 // in the order first met
-		by    = map[uint16][][]any{}
-	)
-	for _, row := range rows {
-		m := shapeOf(row)
-		if _, ok := by[m]; !ok {
-			masks = append(masks, m)
-		}
-		by[m] = append(by[m], row)
-	}
-	for _, m := range masks {
-		s := shape{key: fmt.Sprint(m)}
-		for i, p := range plainColumns {
-			if m&(1<<i) != 0 {
-				s.literals = append(s.literals, p)
-			}
-		}
-		slices.SortFunc(s.literals, func(a, b literal) int { return cmp.Compare(a.i, b.i) })
-		if err := h.insertShaped(ctx, tx, "cases", caseColumns, s, by[m]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // insertChunks are the numbers of rows of the INSERT statements insert
@@ -558,47 +490,20 @@ var insertChunks = []int{128, 16, 1}
 // PostgreSQL), through statements prepared once per database (no parsing
 // of long statements for each batch).
 func (h *DB) insert(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
-	return h.insertShaped(ctx, tx, table, cols, shape{}, rows)
-}
-
-// insertShaped inserts rows into table as insert does, binding only the
-// columns s does not write as literals.
-func (h *DB) insertShaped(ctx context.Context, tx *sql.Tx, table string, cols []string, s shape, rows [][]any) error {
-	bound := len(cols) - len(s.literals)
-	keyed := table == "cases" && h.d.name == "sqlite" // by pos: see dialect.ofRun
 	for _, n := range insertChunks {
 		if len(rows) < n {
 			continue
 		}
-		stmt, err := h.prepared(ctx, table, cols, s, n)
+		stmt, err := h.prepared(ctx, table, cols, n)
 		if err != nil {
 			return err
 		}
 		txStmt := tx.StmtContext(ctx, stmt)
-		args := make([]any, 0, n*bound)
+		args := make([]any, 0, n*len(cols))
 		for len(rows) >= n {
 			args = args[:0]
 			for _, row := range rows[:n] {
-				lit := s.literals
-				if keyed {
-					run, ok := row[0].(int64)
-					seq, ok2 := row[1].(int)
-					if !ok || !ok2 {
-						txStmt.Close()
-						return fmt.Errorf("writing %s: a row keyed by %T and %T", table, row[0], row[1])
-					}
-					args = append(args, run<<32|int64(seq))
-				}
-				for i, v := range row {
-					if keyed && i < 2 {
-						continue
-					}
-					if len(lit) > 0 && lit[0].i == i {
-						lit = lit[1:]
-						continue
-					}
-					args = append(args, v)
-				}
+				args = append(args, row...)
 			}
 			if _, err := txStmt.ExecContext(ctx, args...); err != nil {
 				txStmt.Close()
@@ -611,31 +516,16 @@ func (h *DB) insertShaped(ctx context.Context, tx *sql.Tx, table string, cols []
 	return nil
 }
 
-// prepared returns the statement inserting n rows of shape s into table.
-func (h *DB) prepared(ctx context.Context, table string, cols []string, s shape, n int) (*sql.Stmt, error) {
+// prepared returns the statement inserting n rows into table.
+func (h *DB) prepared(ctx context.Context, table string, cols []string, n int) (*sql.Stmt, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	key := fmt.Sprint(table, "/", s.key, "/", n)
+	key := fmt.Sprint(table, "/", n)
 	if st, ok := h.stmts[key]; ok {
 		return st, nil
 	}
-	values := make([]string, len(cols))
-	lit := s.literals
-	for i := range cols {
-		values[i] = "?"
-		if len(lit) > 0 && lit[0].i == i {
-			values[i] = lit[0].sql
-			lit = lit[1:]
-		}
-	}
-	names := cols
-	if table == "cases" && h.d.name == "sqlite" {
-		// Keyed by pos, run_id and seq worked out of it (see dialect.ofRun).
-		names = append([]string{"pos"}, cols[2:]...)
-		values = append([]string{"?"}, values[2:]...)
-	}
-	one := "(" + strings.Join(values, ", ") + ")"
-	q := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
 	st, err := h.db.PrepareContext(ctx, h.d.bind(q))
 	if err != nil {
 		return nil, h.wrap(fmt.Errorf("writing %s: %w", table, err))

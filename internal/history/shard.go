@@ -83,6 +83,21 @@ func (h *DB) BeginShard(ctx context.Context, run Run, shard int) (*Recorder, err
 	if err := rows.Close(); err != nil {
 		return nil, h.wrap(err)
 	}
+	// Its packs (from schema version 8), numbered as its chunks are.
+	ofShard := "run_id = ? AND (id - ?) % ? = 0"
+	packed, err := h.packsIn(ctx, tx, ofShard, id, shard, run.Shards)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range packed {
+		counts[0]++
+		counts[statusColumn(trajeval.Status(c.status))]++
+	}
+	if len(packed) > 0 {
+		if _, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM packs WHERE "+ofShard), id, shard, run.Shards); err != nil {
+			return nil, h.wrap(err)
+		}
+	}
 	if counts[0] > 0 {
 		if _, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM evaluators WHERE run_id = ? AND (case_seq - ?) % ? = 0"), id, shard, run.Shards); err != nil {
 			return nil, h.wrap(err)
@@ -91,7 +106,7 @@ func (h *DB) BeginShard(ctx context.Context, run Run, shard int) (*Recorder, err
 			return nil, h.wrap(err)
 		}
 		// Its chunks, written with its cases.
-		if _, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM chunks WHERE run_id = ? AND (id - ?) % ? = 0"), id, shard, run.Shards); err != nil {
+		if _, err := tx.ExecContext(ctx, h.d.bind("DELETE FROM chunks WHERE "+ofShard), id, shard, run.Shards); err != nil {
 			return nil, h.wrap(err)
 		}
 	}
