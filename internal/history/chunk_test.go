@@ -33,27 +33,7 @@ func v5Shape(t *testing.T, dsn string, id int64, rows []trajeval.CaseResult) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var started any
-		if !c.StartedAt.IsZero() {
-			started = c.StartedAt.UnixMilli()
-		}
-		var warnings, judge, errText, trace any
-		if len(c.Warnings) > 0 {
-			warnings = `["` + strings.Join(c.Warnings, `","`) + `"]`
-		}
-		if c.Judge != nil {
-			judge = fmt.Sprintf(`{"calls":%d,"cached":%d}`, c.Judge.Calls, c.Judge.Cached)
-		}
-		if c.Error != "" {
-			errText = c.Error
-		}
-		if c.Trace != "" {
-			trace = c.Trace
-		}
-		partial := 0
-		if c.Partial {
-			partial = 1
-		}
+		started, warnings, judge, errText, trace, partial := rowValues(c)
 		if _, err := raw.Exec(`INSERT INTO cases (run_id, seq, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, trajectory, evals, details)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 			id, i+1, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, errText, partial, warnings, judge, trace, started, c.DurationMS, traj, evals, details); err != nil {
@@ -378,26 +358,7 @@ func TestOpen_migrateVersion7(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var started, warnings, judge, errText, trace any
-		if !c.StartedAt.IsZero() {
-			started = c.StartedAt.UnixMilli()
-		}
-		if len(c.Warnings) > 0 {
-			warnings = `["` + strings.Join(c.Warnings, `","`) + `"]`
-		}
-		if c.Judge != nil {
-			judge = fmt.Sprintf(`{"calls":%d,"cached":%d}`, c.Judge.Calls, c.Judge.Cached)
-		}
-		if c.Error != "" {
-			errText = c.Error
-		}
-		if c.Trace != "" {
-			trace = c.Trace
-		}
-		partial := 0
-		if c.Partial {
-			partial = 1
-		}
+		started, warnings, judge, errText, trace, partial := rowValues(c)
 		if _, err := raw.Exec(`INSERT INTO cases (pos, suite, case_id, attempt, status, score, error, partial, warnings, judge, trace, started_at, duration_ms, trajectory, evals, details)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 			1<<32|seq, c.Suite, c.ID, c.Attempt, string(c.Status), c.Score, errText, partial, warnings, judge, trace, started, c.DurationMS, refs[0], evals, refs[1]); err != nil {
@@ -597,4 +558,29 @@ func TestDB_Prune_manyRuns(t *testing.T) {
 			t.Errorf("the kept run reads %d rows (%v), want 3", len(got), err)
 		}
 	})
+}
+
+// rowValues returns the values an old row of cases holds for c's start,
+// warnings, judge usage, error, trace file and partial flag, as the
+// recorder of its version wrote them (NULL for none).
+func rowValues(c trajeval.CaseResult) (started, warnings, judge, errText, trace any, partial int) {
+	if !c.StartedAt.IsZero() {
+		started = c.StartedAt.UnixMilli()
+	}
+	if len(c.Warnings) > 0 {
+		warnings = `["` + strings.Join(c.Warnings, `","`) + `"]`
+	}
+	if c.Judge != nil {
+		judge = fmt.Sprintf(`{"calls":%d,"cached":%d}`, c.Judge.Calls, c.Judge.Cached)
+	}
+	if c.Error != "" {
+		errText = c.Error
+	}
+	if c.Trace != "" {
+		trace = c.Trace
+	}
+	if c.Partial {
+		partial = 1
+	}
+	return started, warnings, judge, errText, trace, partial
 }

@@ -220,18 +220,7 @@ func TestScore_verdict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			yaml := "evalcases:\n  - id: a\n    execution:\n      evaluators: " + tt.evals + "\n"
-			if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(yaml), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
-			if len(errs) > 0 {
-				t.Fatal(errs)
-			}
-			tr := &trajeval.Trajectory{ID: "a", Steps: []trajeval.Step{{Turn: 1, Name: "good"}}}
-			tr.Finish()
-			r := run.Score(context.Background(), s, s.Cases[0], tr)
+			r := scoreGood(t, tt.evals)
 			if r.Status != tt.status || r.Score != tt.score {
 				t.Errorf("case %s %v, want %s %v: %s", r.Status, r.Score, tt.status, tt.score, tt.reason)
 			}
@@ -282,21 +271,28 @@ func TestScore_resultsAtSize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			yaml := "evalcases:\n  - id: a\n    execution:\n      evaluators: " + tt.evals + "\n"
-			if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(yaml), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
-			if len(errs) > 0 {
-				t.Fatal(errs)
-			}
-			tr := &trajeval.Trajectory{ID: "a", Steps: []trajeval.Step{{Turn: 1, Name: "good"}}}
-			tr.Finish()
-			r := run.Score(context.Background(), s, s.Cases[0], tr)
+			r := scoreGood(t, tt.evals)
 			if len(r.Evaluators) != tt.want || cap(r.Evaluators) != tt.want {
 				t.Errorf("results: length %d, capacity %d; want %d and %d: %s", len(r.Evaluators), cap(r.Evaluators), tt.want, tt.want, tt.reason)
 			}
 		})
 	}
+}
+
+// scoreGood scores a run of one call, good, against a suite of one case
+// whose evaluators are the YAML flow list evals.
+func scoreGood(t *testing.T, evals string) trajeval.CaseResult {
+	t.Helper()
+	dir := t.TempDir()
+	yaml := "evalcases:\n  - id: a\n    execution:\n      evaluators: " + evals + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tr := &trajeval.Trajectory{ID: "a", Steps: []trajeval.Step{{Turn: 1, Name: "good"}}}
+	tr.Finish()
+	return run.Score(context.Background(), s, s.Cases[0], tr)
 }
