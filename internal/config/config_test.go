@@ -201,6 +201,8 @@ func TestParse_errors(t *testing.T) {
 		{"binary", "\x00\x01\x02ELF", 1, 1, "binary", "a NUL byte means binary"},
 		{"too deep flow", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), 1, 0, "nested more than", "10,000 levels: an error, not a crash"},
 		{"too deep maps", strings.Repeat("{a: ", 600) + "1" + strings.Repeat("}", 600), 1, 0, "nested more than", "deep maps"},
+		{"too deep to parse, flow", "a: " + strings.Repeat("[", 100_000), 1, 1027, "nested more than", "refused at the 1,024th bracket (the key is the 1,025th level), from the tokens: the YAML parser's time grows with the square of the depth (these 100 KB took a minute and a half)"},
+		{"too deep to parse, block", strings.Repeat("- ", 50_000), 1, 2049, "nested more than", "refused at the 1,025th dash, from the tokens, not after seconds in the YAML parser"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
@@ -45,7 +46,7 @@ func Parse(file string, data []byte) (n *Node, err error) {
 			n, err = nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	f, perr := parser.ParseBytes(data, 0)
+	f, perr := parseYAML(data)
 	if perr != nil {
 		if jerr := jsonError(file, data); jerr != nil {
 			return nil, jerr
@@ -100,6 +101,87 @@ func jsonError(file string, data []byte) error {
 	}
 	msg, line, col := jsonl.Describe(yamlLines, err, 1)
 	return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: msg}
+}
+
+// maxParseDepth bounds the nesting the YAML parser is given: its time
+// grows with the square of the depth (32 KB of "[" took a second, 100 KB
+// a minute and a half), so a deeper document is refused from its tokens,
+// which take linear time. It is twice maxDepth: the depth counted from
+// tokens needs no more precision than that, the converter refusing, at
+// its exact place, every document deeper than maxDepth.
+const maxParseDepth = 2 * maxDepth
+
+// parseYAML is the YAML parser's ParseBytes, refusing a document nested
+// deeper than maxParseDepth before parsing it.
+func parseYAML(data []byte) (*ast.File, error) {
+	tokens := lexer.Tokenize(string(data))
+	if tk := tooDeep(tokens); tk != nil {
+		return nil, &depthError{tk}
+	}
+	return parser.Parse(tokens, 0)
+}
+
+// tooDeep returns the first token nested deeper than maxParseDepth, or
+// nil. Flow collections nest by their brackets; block collections by
+// their indicators' columns: a dash or a key further right than the
+// collection it is in opens one more, and a key at a sequence's column
+// (a sequence under a key may stand at the key's column) closes it.
+func tooDeep(tokens token.Tokens) *token.Token {
+	type level struct {
+		col int
+		seq bool
+	}
+	var block []level
+	flow := 0
+	for i, tk := range tokens {
+		if tk.Position == nil {
+			continue
+		}
+		col := tk.Position.Column
+		switch tk.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			flow++
+		case token.SequenceEndType, token.MappingEndType:
+			flow = max(flow-1, 0)
+		case token.SequenceEntryType:
+			if flow > 0 {
+				continue
+			}
+			for len(block) > 0 && block[len(block)-1].col > col {
+				block = block[:len(block)-1]
+			}
+			if len(block) == 0 || block[len(block)-1].col < col || !block[len(block)-1].seq {
+				block = append(block, level{col, true})
+			}
+		case token.MappingKeyType, token.MappingValueType:
+			if flow > 0 {
+				continue
+			}
+			if tk.Type == token.MappingValueType && i > 0 && tokens[i-1].Position != nil {
+				col = tokens[i-1].Position.Column // the key's
+			}
+			for len(block) > 0 && (block[len(block)-1].col > col || block[len(block)-1].col == col && block[len(block)-1].seq) {
+				block = block[:len(block)-1]
+			}
+			if len(block) == 0 || block[len(block)-1].col < col {
+				block = append(block, level{col, false})
+			}
+		}
+		if flow+len(block) > maxParseDepth {
+			return tk
+		}
+	}
+	return nil
+}
+
+// A depthError is a document nested deeper than maxParseDepth, at the
+// token that goes deeper; it reads as the YAML parser's errors do.
+type depthError struct{ tk *token.Token }
+
+func (e *depthError) Error() string          { return e.GetMessage() }
+func (e *depthError) GetToken() *token.Token { return e.tk }
+func (e *depthError) GetMessage() string {
+	return fmt.Sprintf("nested more than %d levels deep", maxDepth)
 }
 
 func yamlError(file string, data []byte, err error) error {
