@@ -227,6 +227,47 @@ func TestParse_errors(t *testing.T) {
 	}
 }
 
+// TestParse_blockKeys: the YAML parser's time grows with the square of a
+// block map's keys, so their sum of squares is bounded (see parse.go);
+// flow maps are not.
+func TestParse_blockKeys(t *testing.T) {
+	keys := func(n int, indent string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%sk%d: %d\n", indent, i, i)
+		}
+		return b.String()
+	}
+	flow := "{" + strings.TrimSuffix(strings.ReplaceAll(keys(20_000, ""), "\n", ", "), ", ") + "}"
+	tests := []struct {
+		name, src string
+		line, col int // of the error; 0: none
+		reason    string
+	}{
+		{"4,096 keys", keys(4096, ""), 0, 0, "the bound's map is read"},
+		{"4,097 keys", keys(4097, ""), 4097, 1, "refused at the key past the bound, from the tokens (40,000 keys took half a minute)"},
+		{"4,096 keys under a key", "a:\n" + keys(4096, "  "), 4097, 3, "a nested map too; the key above it counts, the bound being on the document's maps together"},
+		{"20,000 keys in flow style", flow, 0, 0, "a flow map is read in linear time: the way out the error suggests"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := config.Parse("f.yaml", []byte(tt.src))
+			if tt.line == 0 {
+				if err != nil {
+					t.Fatalf("Parse: %v: %s", err, tt.reason)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Parse succeeded, want an error at %d:%d: %s", tt.line, tt.col, tt.reason)
+			}
+			if se := specErr(t, err); se.Line != tt.line || se.Col != tt.col || !strings.Contains(se.Msg, "block maps") {
+				t.Errorf("error %v, want one at %d:%d about block maps: %s", err, tt.line, tt.col, tt.reason)
+			}
+		})
+	}
+}
+
 func TestCanon(t *testing.T) {
 	tests := []struct {
 		in, want string

@@ -111,28 +111,41 @@ func jsonError(file string, data []byte) error {
 // its exact place, every document deeper than maxDepth.
 const maxParseDepth = 2 * maxDepth
 
-// parseYAML is the YAML parser's ParseBytes, refusing a document nested
-// deeper than maxParseDepth before parsing it.
+// maxBlockKeys bounds the keys of block maps (one key a line) the YAML
+// parser is given: it reads each key of such a map one call deeper than
+// the last and copies the keys after it, so its time grows with the
+// square of a map's keys (10,000 keys, 80 KB, took two seconds; 40,000,
+// half a minute). The sum of the squares is bounded: one map of
+// maxBlockKeys keys is read (in a third of a second), and a document of
+// many smaller maps costs no more. Flow maps ({…}, JSON) are read in
+// linear time and are not bounded.
+const maxBlockKeys = 4096
+
+// parseYAML is the YAML parser's ParseBytes, refusing a document that
+// would take it too long (see maxParseDepth and maxBlockKeys) before
+// parsing it.
 func parseYAML(data []byte) (*ast.File, error) {
 	tokens := lexer.Tokenize(string(data))
-	if tk := tooDeep(tokens); tk != nil {
-		return nil, &depthError{tk}
+	if err := tooHard(tokens); err != nil {
+		return nil, err
 	}
 	return parser.Parse(tokens, 0)
 }
 
-// tooDeep returns the first token nested deeper than maxParseDepth, or
+// tooHard returns an error at the first token nested deeper than
+// maxParseDepth, or past the keys of block maps maxBlockKeys allows; else
 // nil. Flow collections nest by their brackets; block collections by
 // their indicators' columns: a dash or a key further right than the
 // collection it is in opens one more, and a key at a sequence's column
 // (a sequence under a key may stand at the key's column) closes it.
-func tooDeep(tokens token.Tokens) *token.Token {
+func tooHard(tokens token.Tokens) error {
 	type level struct {
-		col int
-		seq bool
+		col  int
+		seq  bool
+		keys int
 	}
 	var block []level
-	flow := 0
+	flow, work := 0, 0
 	for i, tk := range tokens {
 		if tk.Position == nil {
 			continue
@@ -151,38 +164,46 @@ func tooDeep(tokens token.Tokens) *token.Token {
 				block = block[:len(block)-1]
 			}
 			if len(block) == 0 || block[len(block)-1].col < col || !block[len(block)-1].seq {
-				block = append(block, level{col, true})
+				block = append(block, level{col: col, seq: true})
 			}
 		case token.MappingKeyType, token.MappingValueType:
 			if flow > 0 {
 				continue
 			}
+			at := tk
 			if tk.Type == token.MappingValueType && i > 0 && tokens[i-1].Position != nil {
-				col = tokens[i-1].Position.Column // the key's
+				at = tokens[i-1] // the key
+				col = at.Position.Column
 			}
 			for len(block) > 0 && (block[len(block)-1].col > col || block[len(block)-1].col == col && block[len(block)-1].seq) {
 				block = block[:len(block)-1]
 			}
 			if len(block) == 0 || block[len(block)-1].col < col {
-				block = append(block, level{col, false})
+				block = append(block, level{col: col})
+			}
+			top := &block[len(block)-1]
+			top.keys++
+			if work += top.keys; work > maxBlockKeys*(maxBlockKeys+1)/2 {
+				return &loadError{at, fmt.Sprintf("more keys in block maps than the YAML parser reads in good time (one map of %d keys, or as much work in smaller ones): write large maps in flow style, {key: value, ...}, or as JSON", maxBlockKeys)}
 			}
 		}
 		if flow+len(block) > maxParseDepth {
-			return tk
+			return &loadError{tk, fmt.Sprintf("nested more than %d levels deep", maxDepth)}
 		}
 	}
 	return nil
 }
 
-// A depthError is a document nested deeper than maxParseDepth, at the
-// token that goes deeper; it reads as the YAML parser's errors do.
-type depthError struct{ tk *token.Token }
-
-func (e *depthError) Error() string          { return e.GetMessage() }
-func (e *depthError) GetToken() *token.Token { return e.tk }
-func (e *depthError) GetMessage() string {
-	return fmt.Sprintf("nested more than %d levels deep", maxDepth)
+// A loadError is a document the YAML parser would take too long to read,
+// at the token that tips it over; it reads as the parser's errors do.
+type loadError struct {
+	tk  *token.Token
+	msg string
 }
+
+func (e *loadError) Error() string          { return e.msg }
+func (e *loadError) GetToken() *token.Token { return e.tk }
+func (e *loadError) GetMessage() string     { return e.msg }
 
 func yamlError(file string, data []byte, err error) error {
 	var ye interface {
