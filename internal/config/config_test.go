@@ -378,9 +378,14 @@ func TestNode_Check(t *testing.T) {
 		{"typo camel", "type: x\nmaxDurationMS: 1\nminimms: {}", 3, 1, `unknown key "minimms"`, `did you mean "minimums"?`, "first unknown key"},
 		{"far", "zzzzzzzz: 1", 1, 1, `unknown key "zzzzzzzz"`, "allowed: expected, max_duration_ms, minimums, mode, type", "nothing close: list the keys"},
 		{"two spellings", "max_duration_ms: 1\nmaxDurationMs: 2", 2, 1, `key "maxDurationMs" repeats "max_duration_ms"`, "", "one key under two spellings"},
+		{"far, keys allowed twice", "zzzzzzzz: 1", 1, 1, `unknown key "zzzzzzzz"`, "allowed: expected, max_duration_ms, minimums, mode, type", "a key the caller lists twice (a suite's keys and a dialect's overlap) is named once"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			allowed := allowed
+			if strings.Contains(tt.name, "twice") {
+				allowed = append(allowed, allowed...)
+			}
 			err := mustParse(t, tt.src).Check(allowed...)
 			if tt.msg == "" {
 				if err != nil {

@@ -11,6 +11,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,7 +149,9 @@ func (n *Node) Check(allowed ...string) error {
 			} else {
 				sorted := append([]string(nil), allowed...)
 				sort.Strings(sorted)
-				err.Hint = "allowed: " + strings.Join(sorted, ", ")
+				// The lists callers join may overlap (a suite's keys and a
+				// dialect's): each key is named once.
+				err.Hint = "allowed: " + strings.Join(slices.Compact(sorted), ", ")
 			}
 			return err
 		}
