@@ -111,15 +111,16 @@ func jsonError(file string, data []byte) error {
 // its exact place, every document deeper than maxDepth.
 const maxParseDepth = 2 * maxDepth
 
-// maxBlockKeys bounds the keys of block maps (one key a line) the YAML
+// maxBlockKeys bounds the keys of one block map (a key a line) the YAML
 // parser is given: it reads each key of such a map one call deeper than
 // the last and copies the keys after it, so its time grows with the
-// square of a map's keys (10,000 keys, 80 KB, took two seconds; 40,000,
-// half a minute). The sum of the squares is bounded: one map of
-// maxBlockKeys keys is read (in a third of a second), and a document of
-// many smaller maps costs no more. Flow maps ({…}, JSON) are read in
-// linear time and are not bounded.
-const maxBlockKeys = 4096
+// square of a map's keys (10,000 keys, 80 KB, took two seconds; 40,000
+// half a minute). A document of maps this large is read in linear time,
+// about as fast as an ordinary one; a map of more keys is refused. Flow
+// maps ({…}, JSON) are read in linear time and are not bounded. The bound
+// is on each map, not on the document, so a case list read in parts
+// (ParseList) meets the same maps as the whole document.
+const maxBlockKeys = 1024
 
 // parseYAML is the YAML parser's ParseBytes, refusing a document that
 // would take it too long (see maxParseDepth and maxBlockKeys) before
@@ -133,8 +134,8 @@ func parseYAML(data []byte) (*ast.File, error) {
 }
 
 // tooHard returns an error at the first token nested deeper than
-// maxParseDepth, or past the keys of block maps maxBlockKeys allows; else
-// nil. Flow collections nest by their brackets; block collections by
+// maxParseDepth, or at the first key past maxBlockKeys in its block map;
+// else nil. Flow collections nest by their brackets; block collections by
 // their indicators' columns: a dash or a key further right than the
 // collection it is in opens one more, and a key at a sequence's column
 // (a sequence under a key may stand at the key's column) closes it.
@@ -145,7 +146,7 @@ func tooHard(tokens token.Tokens) error {
 		keys int
 	}
 	var block []level
-	flow, work := 0, 0
+	flow := 0
 	for i, tk := range tokens {
 		if tk.Position == nil {
 			continue
@@ -182,9 +183,8 @@ func tooHard(tokens token.Tokens) error {
 				block = append(block, level{col: col})
 			}
 			top := &block[len(block)-1]
-			top.keys++
-			if work += top.keys; work > maxBlockKeys*(maxBlockKeys+1)/2 {
-				return &loadError{at, fmt.Sprintf("more keys in block maps than the YAML parser reads in good time (one map of %d keys, or as much work in smaller ones): write large maps in flow style, {key: value, ...}, or as JSON", maxBlockKeys)}
+			if top.keys++; top.keys > maxBlockKeys {
+				return &loadError{at, fmt.Sprintf("a block map of more than %d keys: write a map this large in flow style, {key: value, ...}, or as JSON", maxBlockKeys)}
 			}
 		}
 		if flow+len(block) > maxParseDepth {
