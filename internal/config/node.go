@@ -6,6 +6,16 @@
 // snake_case are the same key (maxDurationMs = max-duration-ms =
 // max_duration_ms). User data inside a map (argument objects, tool names in
 // minimums) is never respelled.
+//
+// A document is bounded before it is read, so that no file, written by
+// mistake or on purpose, holds a run for minutes:
+//  1. it nests at most 512 levels (refused from its tokens past 1,024,
+//     before the YAML parser, whose time grows with the square of the
+//     depth);
+//  2. its aliases expand to at most a million values beyond its bytes;
+//  3. a block map (a key a line) holds at most 1,024 keys, the YAML
+//     parser's time growing with the square of a block map's keys; a
+//     larger map is written in flow style, {key: value, ...}, or as JSON.
 package config
 
 import (
