@@ -201,6 +201,8 @@ func TestParse_errors(t *testing.T) {
 		{"binary", "\x00\x01\x02ELF", 1, 1, "binary", "a NUL byte means binary"},
 		{"too deep flow", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), 1, 0, "nested more than", "10,000 levels: an error, not a crash"},
 		{"too deep maps", strings.Repeat("{a: ", 600) + "1" + strings.Repeat("}", 600), 1, 0, "nested more than", "deep maps"},
+		{"too deep to parse, flow", "a: " + strings.Repeat("[", 100_000), 1, 1027, "nested more than", "refused at the 1,024th bracket (the key is the 1,025th level), from the tokens: the YAML parser's time grows with the square of the depth (these 100 KB took a minute and a half)"},
+		{"too deep to parse, block", strings.Repeat("- ", 50_000), 1, 2049, "nested more than", "refused at the 1,025th dash, from the tokens, not after seconds in the YAML parser"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,6 +222,48 @@ func TestParse_errors(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), fmt.Sprintf("f.yaml:%d:%d: ", se.Line, se.Col)) {
 				t.Errorf("error %.200q does not start with file:line:col", err)
+			}
+		})
+	}
+}
+
+// TestParse_blockKeys: the YAML parser's time grows with the square of a
+// block map's keys, so a block map's keys are bounded (see parse.go);
+// flow maps' are not.
+func TestParse_blockKeys(t *testing.T) {
+	keys := func(n int, indent string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%sk%d: %d\n", indent, i, i)
+		}
+		return b.String()
+	}
+	flow := "{" + strings.TrimSuffix(strings.ReplaceAll(keys(20_000, ""), "\n", ", "), ", ") + "}"
+	tests := []struct {
+		name, src string
+		line, col int // of the error; 0: none
+		reason    string
+	}{
+		{"1,024 keys", keys(1024, ""), 0, 0, "the bound's map is read"},
+		{"1,025 keys", keys(1025, ""), 1025, 1, "refused at the key past the bound, from the tokens (40,000 keys took half a minute)"},
+		{"1,025 keys under a key", "a:\n" + keys(1025, "  "), 1026, 3, "a nested map, as deep as any"},
+		{"many maps of 1,024 keys", strings.Repeat("- "+strings.ReplaceAll(strings.TrimSuffix(keys(1024, ""), "\n"), "\n", "\n  ")+"\n", 8), 0, 0, "the bound is on each map: a document of such maps is read in linear time"},
+		{"20,000 keys in flow style", flow, 0, 0, "a flow map is read in linear time: the way out the error suggests"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := config.Parse("f.yaml", []byte(tt.src))
+			if tt.line == 0 {
+				if err != nil {
+					t.Fatalf("Parse: %v: %s", err, tt.reason)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Parse succeeded, want an error at %d:%d: %s", tt.line, tt.col, tt.reason)
+			}
+			if se := specErr(t, err); se.Line != tt.line || se.Col != tt.col || !strings.Contains(se.Msg, "block map of more than") {
+				t.Errorf("error %v, want one at %d:%d about a block map: %s", err, tt.line, tt.col, tt.reason)
 			}
 		})
 	}
@@ -335,9 +379,14 @@ func TestNode_Check(t *testing.T) {
 		{"typo camel", "type: x\nmaxDurationMS: 1\nminimms: {}", 3, 1, `unknown key "minimms"`, `did you mean "minimums"?`, "first unknown key"},
 		{"far", "zzzzzzzz: 1", 1, 1, `unknown key "zzzzzzzz"`, "allowed: expected, max_duration_ms, minimums, mode, type", "nothing close: list the keys"},
 		{"two spellings", "max_duration_ms: 1\nmaxDurationMs: 2", 2, 1, `key "maxDurationMs" repeats "max_duration_ms"`, "", "one key under two spellings"},
+		{"far, keys allowed twice", "zzzzzzzz: 1", 1, 1, `unknown key "zzzzzzzz"`, "allowed: expected, max_duration_ms, minimums, mode, type", "a key the caller lists twice (a suite's keys and a dialect's overlap) is named once"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			allowed := allowed
+			if strings.Contains(tt.name, "twice") {
+				allowed = append(allowed, allowed...)
+			}
 			err := mustParse(t, tt.src).Check(allowed...)
 			if tt.msg == "" {
 				if err != nil {

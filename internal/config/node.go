@@ -6,11 +6,22 @@
 // snake_case are the same key (maxDurationMs = max-duration-ms =
 // max_duration_ms). User data inside a map (argument objects, tool names in
 // minimums) is never respelled.
+//
+// A document is bounded before it is read, so that no file, written by
+// mistake or on purpose, holds a run for minutes:
+//  1. it nests at most 512 levels (refused from its tokens past 1,024,
+//     before the YAML parser, whose time grows with the square of the
+//     depth);
+//  2. its aliases expand to at most a million values beyond its bytes;
+//  3. a block map (a key a line) holds at most 1,024 keys, the YAML
+//     parser's time growing with the square of a block map's keys; a
+//     larger map is written in flow style, {key: value, ...}, or as JSON.
 package config
 
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,7 +159,9 @@ func (n *Node) Check(allowed ...string) error {
 			} else {
 				sorted := append([]string(nil), allowed...)
 				sort.Strings(sorted)
-				err.Hint = "allowed: " + strings.Join(sorted, ", ")
+				// The lists callers join may overlap (a suite's keys and a
+				// dialect's): each key is named once.
+				err.Hint = "allowed: " + strings.Join(slices.Compact(sorted), ", ")
 			}
 			return err
 		}

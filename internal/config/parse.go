@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
@@ -45,7 +46,7 @@ func Parse(file string, data []byte) (n *Node, err error) {
 			n, err = nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	f, perr := parser.ParseBytes(data, 0)
+	f, perr := parseYAML(data)
 	if perr != nil {
 		if jerr := jsonError(file, data); jerr != nil {
 			return nil, jerr
@@ -101,6 +102,108 @@ func jsonError(file string, data []byte) error {
 	msg, line, col := jsonl.Describe(yamlLines, err, 1)
 	return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: msg}
 }
+
+// maxParseDepth bounds the nesting the YAML parser is given: its time
+// grows with the square of the depth (32 KB of "[" took a second, 100 KB
+// a minute and a half), so a deeper document is refused from its tokens,
+// which take linear time. It is twice maxDepth: the depth counted from
+// tokens needs no more precision than that, the converter refusing, at
+// its exact place, every document deeper than maxDepth.
+const maxParseDepth = 2 * maxDepth
+
+// maxBlockKeys bounds the keys of one block map (a key a line) the YAML
+// parser is given: it reads each key of such a map one call deeper than
+// the last and copies the keys after it, so its time grows with the
+// square of a map's keys (10,000 keys, 80 KB, took two seconds; 40,000
+// half a minute). A document of maps this large is read in linear time,
+// about as fast as an ordinary one; a map of more keys is refused. Flow
+// maps ({…}, JSON) are read in linear time and are not bounded. The bound
+// is on each map, not on the document, so a case list read in parts
+// (ParseList) meets the same maps as the whole document.
+const maxBlockKeys = 1024
+
+// parseYAML is the YAML parser's ParseBytes, refusing a document that
+// would take it too long (see maxParseDepth and maxBlockKeys) before
+// parsing it.
+func parseYAML(data []byte) (*ast.File, error) {
+	tokens := lexer.Tokenize(string(data))
+	if err := tooHard(tokens); err != nil {
+		return nil, err
+	}
+	return parser.Parse(tokens, 0)
+}
+
+// tooHard returns an error at the first token nested deeper than
+// maxParseDepth, or at the first key past maxBlockKeys in its block map;
+// else nil. Flow collections nest by their brackets; block collections by
+// their indicators' columns: a dash or a key further right than the
+// collection it is in opens one more, and a key at a sequence's column
+// (a sequence under a key may stand at the key's column) closes it.
+func tooHard(tokens token.Tokens) error {
+	type level struct {
+		col  int
+		seq  bool
+		keys int
+	}
+	var block []level
+	flow := 0
+	for i, tk := range tokens {
+		if tk.Position == nil {
+			continue
+		}
+		col := tk.Position.Column
+		switch tk.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			flow++
+		case token.SequenceEndType, token.MappingEndType:
+			flow = max(flow-1, 0)
+		case token.SequenceEntryType:
+			if flow > 0 {
+				continue
+			}
+			for len(block) > 0 && block[len(block)-1].col > col {
+				block = block[:len(block)-1]
+			}
+			if len(block) == 0 || block[len(block)-1].col < col || !block[len(block)-1].seq {
+				block = append(block, level{col: col, seq: true})
+			}
+		case token.MappingKeyType, token.MappingValueType:
+			if flow > 0 {
+				continue
+			}
+			at := tk
+			if tk.Type == token.MappingValueType && i > 0 && tokens[i-1].Position != nil {
+				at = tokens[i-1] // the key
+				col = at.Position.Column
+			}
+			for len(block) > 0 && (block[len(block)-1].col > col || block[len(block)-1].col == col && block[len(block)-1].seq) {
+				block = block[:len(block)-1]
+			}
+			if len(block) == 0 || block[len(block)-1].col < col {
+				block = append(block, level{col: col})
+			}
+			top := &block[len(block)-1]
+			if top.keys++; top.keys > maxBlockKeys {
+				return &loadError{at, fmt.Sprintf("a block map of more than %d keys: write a map this large in flow style, {key: value, ...}, or as JSON", maxBlockKeys)}
+			}
+		}
+		if flow+len(block) > maxParseDepth {
+			return &loadError{tk, fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+		}
+	}
+	return nil
+}
+
+// A loadError is a document the YAML parser would take too long to read,
+// at the token that tips it over; it reads as the parser's errors do.
+type loadError struct {
+	tk  *token.Token
+	msg string
+}
+
+func (e *loadError) Error() string          { return e.msg }
+func (e *loadError) GetToken() *token.Token { return e.tk }
+func (e *loadError) GetMessage() string     { return e.msg }
 
 func yamlError(file string, data []byte, err error) error {
 	var ye interface {

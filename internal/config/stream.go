@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 )
 
 // chunkBytes is about how much of a long list ParseList converts at a time:
@@ -313,7 +312,7 @@ func convertPart(file string, part []byte, followed bool, sp listSplit, first, w
 		parsed = append(parsed, br...)
 		values++
 	}
-	f, err := parser.ParseBytes(parsed, 0)
+	f, err := parseYAML(parsed)
 	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil {
 		return nil, false
 	}
