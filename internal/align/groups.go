@@ -1,6 +1,7 @@
 package align
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -509,11 +510,11 @@ func (a *Automaton) align(r *Relation, chk Checks, exact bool, g Goal) (Choice, 
 	// The item transitions of each class, in the automaton's order: a
 	// step is tried only against those of its classes (but in exact
 	// alignments, where every item transition takes a position).
-	byClass := map[int32][]int32{}
-	for _, e := range a.leafEdges {
-		c := r.ItemClass[a.edges[e].item]
-		byClass[c] = append(byClass[c], e)
+	byClass := make(classEdges, len(a.leafEdges))
+	for x, e := range a.leafEdges {
+		byClass[x] = classEdge{r.ItemClass[a.edges[e].item], e}
 	}
+	slices.SortStableFunc(byClass, func(x, y classEdge) int { return cmp.Compare(x.class, y.class) })
 	cells, work, hits := 0, 0, 0
 	for _, bl := range blocks {
 		k := bl[1] - bl[0]
@@ -529,7 +530,7 @@ func (a *Automaton) align(r *Relation, chk Checks, exact bool, g Goal) (Choice, 
 			tried = 0
 			for j := bl[0]; j < bl[1]; j++ {
 				for _, c := range r.Steps[j] {
-					tried += len(byClass[c])
+					tried += len(byClass.of(c))
 				}
 			}
 		}
@@ -601,13 +602,9 @@ type dp struct {
 	init   []int32 // back pointers of the start's closure
 	tail   []int32 // exact: back pointers of the items after the last step
 	// Not exact: the item transitions that step j matches are
-	// hitEdge[hitOff[j]:hitOff[j+1]], in the automaton's order, each with
-	// the cost of taking it with the step (hitCost) and, in a round, its
-	// weight (hitW).
-	hitOff  []int32
-	hitEdge []int32
-	hitCost []cost
-	hitW    []val
+	// hits[hitOff[j]:hitOff[j+1]], in the automaton's order.
+	hitOff []int32
+	hits   []hit
 	// Exact: the weight of each item transition at each position of the
 	// block being aligned (exactW[s·item transitions + x] for step lo+s
 	// and transition a.leafEdges[x]), and, in a round, each item
@@ -633,28 +630,49 @@ func (d *dp) weighBlock(lo, k int) {
 	}
 }
 
+// A hit is an item transition a step matches: the cost of taking it with
+// the step and, in a round, its weight.
+type hit struct {
+	edge int32
+	cost cost
+	w    val
+}
+
+// classEdges are the item transitions by the class of their item, then
+// in the automaton's order.
+type classEdges []classEdge
+
+type classEdge struct{ class, edge int32 }
+
+// of returns the item transitions of class c.
+func (ce classEdges) of(c int32) []classEdge {
+	i, _ := slices.BinarySearchFunc(ce, c, func(x classEdge, c int32) int { return cmp.Compare(x.class, c) })
+	j := i
+	for j < len(ce) && ce[j].class == c {
+		j++
+	}
+	return ce[i:j]
+}
+
 // index fills the item transitions each step matches (see dp.hitOff):
-// hits of them in all, those of the step's classes in byClass.
-func (d *dp) index(byClass map[int32][]int32, hits int) {
+// n of them in all, those of the step's classes in byClass.
+func (d *dp) index(byClass classEdges, n int) {
 	a, r := d.a, d.r
 	d.hitOff = make([]int32, 0, len(r.Steps)+1)
-	d.hitEdge = make([]int32, 0, hits)
-	d.hitCost = make([]cost, 0, hits)
-	d.hitW = make([]val, hits)
+	d.hits = make([]hit, 0, n)
 	for j, classes := range r.Steps {
-		d.hitOff = append(d.hitOff, int32(len(d.hitEdge)))
-		from := len(d.hitEdge)
+		d.hitOff = append(d.hitOff, int32(len(d.hits)))
+		from := len(d.hits)
 		for _, c := range classes {
-			d.hitEdge = append(d.hitEdge, byClass[c]...)
+			for _, ce := range byClass.of(c) {
+				d.hits = append(d.hits, hit{edge: ce.edge, cost: d.matchedCost(int(a.edges[ce.edge].item), j)})
+			}
 		}
-		if len(classes) > 1 {
-			slices.Sort(d.hitEdge[from:]) // the automaton's order breaks ties
-		}
-		for _, e := range d.hitEdge[from:] {
-			d.hitCost = append(d.hitCost, d.matchedCost(int(a.edges[e].item), j))
+		if len(classes) > 1 { // the automaton's order breaks ties
+			slices.SortFunc(d.hits[from:], func(x, y hit) int { return cmp.Compare(x.edge, y.edge) })
 		}
 	}
-	d.hitOff = append(d.hitOff, int32(len(d.hitEdge)))
+	d.hitOff = append(d.hitOff, int32(len(d.hits)))
 }
 
 // Back pointers: -1 none (layer 0: carried from the block before);
@@ -793,8 +811,8 @@ func (d *dp) round(p, q int64) Choice {
 	cur[a.start] = val{}
 	d.init = fill(d.init, S, -1)
 	d.relax(cur, d.init, !d.exact)
-	for h, c := range d.hitCost {
-		d.hitW[h] = d.weight(c, true)
+	for h := range d.hits {
+		d.hits[h].w = d.weight(d.hits[h].cost, true)
 	}
 	if d.exact {
 		d.missW = d.missW[:0]
@@ -834,13 +852,13 @@ func (d *dp) round(p, q int64) Choice {
 				j, nm := lo+s, m|1<<s
 				nv, np := d.vals[nm*S:(nm+1)*S], ptr[(nm-1)*S:nm*S]
 				if !d.exact {
-					for h := d.hitOff[j]; h < d.hitOff[j+1]; h++ {
-						e := d.hitEdge[h]
+					for _, h := range d.hits[d.hitOff[j]:d.hitOff[j+1]] {
+						e := h.edge
 						ed := a.edges[e]
 						if v[ed.from] == unreachable {
 							continue
 						}
-						if c := v[ed.from].add(d.hitW[h]); nv[ed.to].less(c) {
+						if c := v[ed.from].add(h.w); nv[ed.to].less(c) {
 							nv[ed.to], np[ed.to] = c, ptrMatch(e, s)
 						}
 					}
