@@ -3,6 +3,7 @@ package trajeval
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"time"
 
@@ -91,7 +92,7 @@ func (e *encoder) trajectory(t *Trajectory) {
 		}
 		tn := &t.Turns[i]
 		e.b = append(e.b, `{"turn":`...)
-		e.b = strconv.AppendInt(e.b, int64(tn.Turn), 10)
+		e.b = appendInt(e.b, tn.Turn)
 		e.b = append(e.b, `,"user":`...)
 		e.strPtr(tn.User)
 		e.b = append(e.b, `,"final_response":`...)
@@ -147,7 +148,7 @@ func (e *encoder) trajectory(t *Trajectory) {
 
 func (e *encoder) step(s *Step) {
 	e.b = append(e.b, `{"index":`...)
-	e.b = strconv.AppendInt(e.b, int64(s.Index), 10)
+	e.b = appendInt(e.b, s.Index)
 	e.b = append(e.b, `,"turn":`...)
 	e.intOrNull(s.Turn)
 	e.b = append(e.b, `,"id":`...)
@@ -461,7 +462,7 @@ func (e *encoder) intOrNull(n int) {
 		e.b = append(e.b, "null"...)
 		return
 	}
-	e.b = strconv.AppendInt(e.b, int64(n), 10)
+	e.b = appendInt(e.b, n)
 }
 
 func (e *encoder) intPtr(n *int64) {
@@ -512,26 +513,84 @@ func (e *encoder) str(s string) { e.b = appendString(e.b, s, true) }
 
 // appendString appends s as a JSON string, as jsonv.AppendString does. A
 // short string with nothing to escape (a name, an id, a key: most of a
-// trajectory's and of details' strings) is checked byte by byte against a
-// table and copied in one append; jsonv.AppendString looks at eight bytes
-// at a time, which pays on longer strings.
+// trajectory's and of details' strings) is checked a word at a time (see
+// plainShort) and copied with its quotes in one step; jsonv.AppendString
+// pays on longer strings.
 func appendString(b []byte, s string, escapeHTML bool) []byte {
-	if len(s) <= 32 {
-		plain := &plainJSON
-		if escapeHTML {
-			plain = &plainHTML
-		}
-		i := 0
-		for i < len(s) && plain[s[i]] {
-			i++
-		}
-		if i == len(s) {
-			b = append(b, '"')
-			b = append(b, s...)
-			return append(b, '"')
-		}
+	if len(s) <= 32 && plainShort(s, escapeHTML) {
+		n := len(b)
+		b = slices.Grow(b, len(s)+2)[:n+len(s)+2]
+		b[n] = '"'
+		copy(b[n+1:], s)
+		b[n+1+len(s)] = '"'
+		return b
 	}
 	return jsonv.AppendString(b, s, escapeHTML)
+}
+
+// plainShort reports whether s holds only bytes encoding/json writes as
+// they are: ASCII but for control characters, quote and backslash, and
+// with escapeHTML but for <, > and & too. It looks at eight bytes at once,
+// overlapping the last word with the one before it; a string of four to
+// seven bytes makes one word of its first four and last four.
+func plainShort(s string, escapeHTML bool) bool {
+	n := len(s)
+	switch {
+	case n >= 8:
+		for i := 0; i < n-8; i += 8 {
+			if !plainWord(load64(s, i), escapeHTML) {
+				return false
+			}
+		}
+		return plainWord(load64(s, n-8), escapeHTML)
+	case n >= 4:
+		return plainWord(uint64(load32(s, 0))|uint64(load32(s, n-4))<<32, escapeHTML)
+	}
+	plain := &plainJSON
+	if escapeHTML {
+		plain = &plainHTML
+	}
+	for i := 0; i < n; i++ {
+		if !plain[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// Word-at-a-time tests: lows has the low bit of each byte set, highs the
+// high bit. below(x, c) has a byte's high bit set where a byte of x is
+// below c (exact for the lowest such byte, enough to tell whether any
+// is), provided c ≤ 0x80; has(x, c) where a byte of x equals c.
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func below(x uint64, c byte) uint64 { return (x - lows*uint64(c)) &^ x & highs }
+func has(x uint64, c byte) uint64   { return below(x^(lows*uint64(c)), 1) }
+
+// plainWord reports whether the eight bytes of x are plain (see
+// plainShort).
+func plainWord(x uint64, escapeHTML bool) bool {
+	m := x&highs | below(x, 0x20) | has(x, '"') | has(x, '\\')
+	if escapeHTML {
+		m |= has(x, '<') | has(x, '>') | has(x, '&')
+	}
+	return m == 0
+}
+
+// load64 and load32 return the bytes of s from i as a little-endian word;
+// the compiler makes each one load.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func load32(s string, i int) uint32 {
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // plainJSON tells the bytes encoding/json writes as they are in a string:
@@ -767,7 +826,32 @@ func (e *detailsEncoder) comma(i int) {
 	}
 }
 
-func (e *detailsEncoder) int(n int) { e.b = strconv.AppendInt(e.b, int64(n), 10) }
+func (e *detailsEncoder) int(n int) { e.b = appendInt(e.b, n) }
+
+// appendInt appends n in decimal, as strconv.AppendInt does. The counts,
+// items and steps of details and the indexes of steps are mostly below a
+// hundred: those are copied from a table, without strconv's calls.
+func appendInt(b []byte, n int) []byte {
+	if uint(n) < 100 {
+		if n < 10 {
+			return append(b, byte('0'+n))
+		}
+		return append(b, digitPairs[2*n], digitPairs[2*n+1])
+	}
+	return strconv.AppendInt(b, int64(n), 10)
+}
+
+// digitPairs holds the two digits of 0 to 99, in order.
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
 
 // str writes s as encoding/json does: quote, backslash and control
 // characters escaped, U+2028 and U+2029 too, invalid UTF-8 as \ufffd, and
