@@ -328,15 +328,17 @@ func TestJSONL_numbersAndStamps(t *testing.T) {
 	}
 }
 
-// FuzzJSONL_numbers writes rows whose numbers are the fuzzer's figure and
-// a decimal k/10ᵈ (the short way's domain) with the JSONL writer and with
-// encoding/json: the bytes must be the same, or both must refuse the row.
-// Its seed corpus is in testdata/fuzz/FuzzJSONL_numbers.
-func FuzzJSONL_numbers(f *testing.F) {
-	f.Fuzz(func(t *testing.T, figure float64, k int64, d uint8) {
+// FuzzJSONL_row writes rows made of the fuzzer's text, figure and a
+// decimal k/10ᵈ with the JSONL writer and with encoding/json: the bytes
+// must be the same, or both must refuse the row. The text covers the
+// short way of plain strings (up to 32 bytes, byte by byte against a
+// table), the decimal that of numbers of up to six places. Its seed
+// corpus is in testdata/fuzz/FuzzJSONL_row.
+func FuzzJSONL_row(f *testing.F) {
+	f.Fuzz(func(t *testing.T, text string, figure float64, k int64, d uint8) {
 		decimal := float64(k%1e16) / math.Pow10(int(d%9))
-		r := trajeval.CaseResult{ID: "c", Status: trajeval.StatusPass, Score: figure, StartedAt: time.Unix(1, 0), DurationMS: decimal,
-			Evaluators: []trajeval.Result{{Name: "e", Score: decimal, Threshold: -decimal, Weight: figure}}}
+		r := trajeval.CaseResult{ID: text, Suite: text + text, Status: trajeval.StatusPass, Score: figure, StartedAt: time.Unix(1, 0), DurationMS: decimal,
+			Evaluators: []trajeval.Result{{Name: text, Type: text[len(text)/2:], Score: decimal, Threshold: -decimal, Weight: figure}}}
 		want, wantErr := report.EncodeRowStd(r)
 		var got bytes.Buffer
 		err := report.NewJSONL(&got).Case(r)
