@@ -586,20 +586,20 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, ',')
 	}
 	e.b = append(e.b, `"hits":`...)
-	e.int(d.Hits)
+	e.b = appendInt(e.b, d.Hits)
 	e.b = append(e.b, `,"expected":`...)
-	e.int(d.Expected)
+	e.b = appendInt(e.b, d.Expected)
 	e.b = append(e.b, `,"actual":`...)
-	e.int(d.Actual)
+	e.b = appendInt(e.b, d.Actual)
 	if len(d.Matched) > 0 {
 		e.b = append(e.b, `,"matched":[{"item":`...)
 		for i, p := range d.Matched {
 			if i > 0 {
 				e.b = append(e.b, `,{"item":`...)
 			}
-			e.int(p.Item)
+			e.b = appendInt(e.b, p.Item)
 			e.b = append(e.b, `,"step":`...)
-			e.int(p.Step)
+			e.b = appendInt(e.b, p.Step)
 			e.toolEnd(p.Tool)
 		}
 		e.b = append(e.b, ']')
@@ -618,7 +618,7 @@ func (e *detailsEncoder) details(d *Details) error {
 			if i > 0 {
 				e.b = append(e.b, `,{"step":`...)
 			}
-			e.int(x.Step)
+			e.b = appendInt(e.b, x.Step)
 			e.toolEnd(x.Tool)
 		}
 		e.b = append(e.b, ']')
@@ -652,9 +652,9 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, `,"in_scope":`...)
 		e.strs(s.InScope)
 		e.b = append(e.b, `,"steps":`...)
-		e.int(s.Steps)
+		e.b = appendInt(e.b, s.Steps)
 		e.b = append(e.b, `,"of":`...)
-		e.int(s.Of)
+		e.b = appendInt(e.b, s.Of)
 		e.b = append(e.b, '}')
 	}
 	if len(d.Notes) > 0 {
@@ -684,7 +684,7 @@ func (e *detailsEncoder) toolEnd(s string) {
 
 func (e *detailsEncoder) missing(m *Missing) {
 	e.b = append(e.b, `{"item":`...)
-	e.int(m.Item)
+	e.b = appendInt(e.b, m.Item)
 	e.b = append(e.b, `,"tool":`...)
 	e.str(m.Tool)
 	if len(m.Near) > 0 {
@@ -692,7 +692,7 @@ func (e *detailsEncoder) missing(m *Missing) {
 		for i, n := range m.Near {
 			e.comma(i)
 			e.b = append(e.b, `{"step":`...)
-			e.int(n.Step)
+			e.b = appendInt(e.b, n.Step)
 			e.b = append(e.b, `,"tool":`...)
 			e.str(n.Tool)
 			if len(n.Diffs) > 0 {
@@ -789,16 +789,20 @@ func (e *detailsEncoder) comma(i int) {
 	}
 }
 
-func (e *detailsEncoder) int(n int) { e.b = appendInt(e.b, n) }
 
 // appendInt appends n in decimal, as strconv.AppendInt does. The counts,
 // items and steps of details and the indexes of steps are mostly below a
-// hundred: those are copied from a table, without strconv's calls.
+// hundred: those are copied from a table, without strconv's calls, and a
+// single digit without a call at all.
 func appendInt(b []byte, n int) []byte {
+	if uint(n) < 10 {
+		return append(b, byte('0'+n))
+	}
+	return appendIntTwo(b, n)
+}
+
+func appendIntTwo(b []byte, n int) []byte {
 	if uint(n) < 100 {
-		if n < 10 {
-			return append(b, byte('0'+n))
-		}
 		return append(b, digitPairs[2*n], digitPairs[2*n+1])
 	}
 	return strconv.AppendInt(b, int64(n), 10)
