@@ -789,7 +789,6 @@ func (e *detailsEncoder) comma(i int) {
 	}
 }
 
-
 // appendInt appends n in decimal, as strconv.AppendInt does. The counts,
 // items and steps of details and the indexes of steps are mostly below a
 // hundred: those are copied from a table, without strconv's calls, and a
