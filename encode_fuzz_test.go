@@ -42,3 +42,35 @@ func FuzzAppendJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendDetailsJSON writes details made of the fuzzer's text and
+// counts with AppendDetailsJSON and with encoding/json, HTML escaped and
+// not: the bytes must be the same. It covers the short ways of strings
+// (a word at a time, up to 32 bytes) and of integers (0 to 99 from a
+// table). Its seed corpus is in testdata/fuzz/FuzzAppendDetailsJSON.
+func FuzzAppendDetailsJSON(f *testing.F) {
+	f.Fuzz(func(t *testing.T, text string, n int) {
+		d := &trajeval.Details{
+			Mode: text, Hits: n, Expected: -n, Actual: n % 1000,
+			Matched:  []trajeval.Pair{{Item: n % 100, Step: n, Tool: text}},
+			Extra:    []trajeval.Extra{{Step: n % 10, Tool: text}, {Step: -(n % 100), Tool: strings.ToUpper(text)}},
+			Checks:   []trajeval.Check{{Name: text, Status: text + text, Message: text}},
+			Warnings: []string{text, text[len(text)/2:]},
+		}
+		for _, html := range []bool{true, false} {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(html)
+			if err := enc.Encode(d); err != nil {
+				t.Fatal(err)
+			}
+			got, err := trajeval.AppendDetailsJSON([]byte("kept"), d, html)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got[len("kept"):], want) {
+				t.Fatalf("escapeHTML %v: JSON differs:\n got: %s\nwant: %s", html, got[len("kept"):], want)
+			}
+		}
+	})
+}

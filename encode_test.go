@@ -131,6 +131,19 @@ func TestAppendDetailsJSON_strings(t *testing.T) {
 		{"control", "\t", "escaped either way"},
 		{"non-ASCII", "naïve\u2029", "U+2029 escaped either way"},
 		{"long html", strings.Repeat("<", 40), "the general writer's"},
+		{"empty", "", "no word to look at"},
+		{"three bytes", "a&b", "checked byte by byte"},
+		{"four bytes, quote last", `abc"`, "one word of the first four and the last four"},
+		{"seven bytes, control in the middle", "abc\x01def", "the overlapping halves cover the middle"},
+		{"eight bytes, backslash last", `abcdefg\`, "exactly one word"},
+		{"nine bytes, quote last", `abcdefgh"`, "the last word overlaps the first"},
+		{"sixteen bytes, < in the second word", "abcdefghijk<mnop", "two words"},
+		{"32 bytes, > last", strings.Repeat("a", 31) + ">", "the longest short string"},
+		{"32 bytes, non-ASCII last", strings.Repeat("a", 30) + "é", "a high bit"},
+		{"33 bytes plain", strings.Repeat("b", 33), "the general writer's"},
+		{"DEL and tilde", "\x7f~~~", "plain, not control characters"},
+		{"space", "    ", "0x20 is the first plain byte"},
+		{"0x1f", "   \x1f", "the last control character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,6 +162,42 @@ func TestAppendDetailsJSON_strings(t *testing.T) {
 				if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
 					t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: %s", tt.reason, html, got, want)
 				}
+			}
+		})
+	}
+}
+
+// TestAppendDetailsJSON_counts writes details whose counts sit at the
+// edges of the table of small integers: encoding/json's bytes.
+func TestAppendDetailsJSON_counts(t *testing.T) {
+	tests := []struct {
+		name   string
+		n      int
+		reason string
+	}{
+		{"zero", 0, "the first digit"},
+		{"nine", 9, "the last single digit"},
+		{"ten", 10, "the first pair"},
+		{"99", 99, "the last pair"},
+		{"100", 100, "strconv's again"},
+		{"minus one", -1, "negative: strconv's"},
+		{"largest", math.MaxInt, "strconv's"},
+		{"smallest", math.MinInt, "no overflow in the test for small ones"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &trajeval.Details{Hits: tt.n, Expected: tt.n, Actual: tt.n,
+				Matched: []trajeval.Pair{{Item: tt.n, Step: tt.n, Tool: "t"}}, Extra: []trajeval.Extra{{Step: tt.n, Tool: "t"}}}
+			want, err := json.Marshal(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := trajeval.AppendDetailsJSON(nil, d, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: JSON differs:\n got: %s\nwant: %s", tt.reason, got, want)
 			}
 		})
 	}

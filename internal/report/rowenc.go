@@ -241,21 +241,117 @@ func (e *rowEncoder) float(f float64) {
 	// a row's numbers, and encoding/json writes them as integers: so
 	// does this, without formatting a float. -0 keeps its sign.
 	if f >= -1e15 && f <= 1e15 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
-		e.b = strconv.AppendInt(e.b, int64(f), 10)
+		e.b = appendInt(e.b, int64(f))
 		return
 	}
 	var ok bool
+	if e.b, ok = appendDecimal(e.b, f); ok {
+		return
+	}
 	if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
 		e.ok = false
 	}
+}
+
+// appendInt appends n in decimal, as strconv.AppendInt does; 0 to 99
+// (scores, thresholds, weights, counts) from a table, without strconv's
+// calls.
+func appendInt(b []byte, n int64) []byte {
+	if uint64(n) < 100 {
+		if n < 10 {
+			return append(b, byte('0'+n))
+		}
+		return append(b, digitPairs[2*n], digitPairs[2*n+1])
+	}
+	return strconv.AppendInt(b, n, 10)
+}
+
+// digitPairs holds the two digits of 0 to 99, in order.
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// pow10 holds 10⁰ to 10⁶, each exact in a float64.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
+
+// appendDecimal appends f, not a whole number, as encoding/json does when
+// f is the float64 nearest to a decimal k/10ᵈ of at most six places below
+// 10⁹ (a duration in milliseconds to the nanosecond, a score of 0.75),
+// and reports whether it did; otherwise b is unchanged. Such a decimal has
+// at most fifteen significant digits, and distinct decimals of fifteen
+// digits are distinct float64s: no shorter decimal reads back as f, so
+// the decimal's own digits, without trailing zeros, are the shortest that
+// strconv finds the long way, and %f writes them as they are.
+//
+// k/10ᵈ is tried for d = 1 to 6, k the nearest integer to |f|·10ᵈ; the
+// test is exact, the division of two exact float64s being rounded once.
+// The first d that holds has no trailing zero in k.
+func appendDecimal(b []byte, f float64) ([]byte, bool) {
+	a := math.Abs(f)
+	if !(a >= 1e-6 && a < 1e9) {
+		return b, false
+	}
+	for d := 1; d < len(pow10); d++ {
+		k := math.Floor(a*pow10[d] + 0.5)
+		if k/pow10[d] != a {
+			continue
+		}
+		n, unit := uint64(k), uint64(pow10[d])
+		if n%10 == 0 {
+			return b, false // not reached: d-1 would have held
+		}
+		if f < 0 {
+			b = append(b, '-')
+		}
+		b = appendInt(b, int64(n/unit))
+		b = append(b, '.')
+		frac := n % unit
+		for unit /= 10; unit > frac && unit > 1; unit /= 10 {
+			b = append(b, '0')
+		}
+		return strconv.AppendUint(b, frac, 10), true
+	}
+	return b, false
 }
 
 // str writes s as encoding/json does with SetEscapeHTML(false): control
 // characters, quote and backslash escaped, invalid UTF-8 as \ufffd, U+2028
 // and U+2029 escaped.
 func (e *rowEncoder) str(s string) {
+	// A row's strings are mostly short and plain (ids, names, types,
+	// statuses): checked byte by byte against a table, which costs half
+	// of the general writer's word-at-a-time scan at these lengths.
+	if len(s) <= 32 {
+		i := 0
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			e.b = append(e.b, '"')
+			e.b = append(e.b, s...)
+			e.b = append(e.b, '"')
+			return
+		}
+	}
 	e.b = jsonv.AppendString(e.b, s, false)
 }
+
+// plain tells the bytes an Encoder with SetEscapeHTML(false) writes as
+// they are in a string: ASCII but for control characters, quote and
+// backslash.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendStamp appends t, in UTC, as timeLayout writes it (milliseconds
 // truncated, as Format does), without Format's parsing of the layout:

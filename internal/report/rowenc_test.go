@@ -290,6 +290,18 @@ func TestJSONL_numbersAndStamps(t *testing.T) {
 		{"1e20", 1e20, time.Time{}, "still %f in encoding/json"},
 		{"1e21", 1e21, time.Time{}, "an exponent in encoding/json"},
 		{"almost whole", 2.0000000000000004, time.Time{}, "not a whole number"},
+		{"a half", 0.5, time.Time{}, "one decimal place"},
+		{"negative decimal", -2.25, time.Time{}, "the sign before the digits"},
+		{"a duration", 123.456789, time.Time{}, "milliseconds to the nanosecond: six places"},
+		{"leading zeros of the fraction", 7.000001, time.Time{}, "zero-padded to six places"},
+		{"smallest decimal", 1e-6, time.Time{}, "still %f in encoding/json"},
+		{"below the smallest", 9e-7, time.Time{}, "an exponent in encoding/json"},
+		{"seven places", 0.1234567, time.Time{}, "past six places: strconv's"},
+		{"largest decimal", 999999999.999999, time.Time{}, "fifteen digits"},
+		{"past the largest", 1e9 + 0.5, time.Time{}, "strconv's again"},
+		{"a third", 1.0 / 3, time.Time{}, "no short decimal: strconv's"},
+		{"0.1 + 0.2", 0.1 + 0.2, time.Time{}, "near 0.3, not it: seventeen digits"},
+		{"next after 0.3", math.Nextafter(0.3, 1), time.Time{}, "not the float64 nearest 0.3"},
 		{"a stamp", 0.5, time.Date(2026, 11, 27, 0, 1, 2, 999_999_999, time.UTC), "milliseconds truncated, not rounded"},
 		{"another zone", 0.5, time.Date(2026, 1, 1, 0, 30, 0, 1_000_000, time.FixedZone("X", 3600)), "written in UTC: the day before"},
 		{"year 1", 0.5, time.Date(1, 1, 1, 0, 0, 0, 1_000_000, time.UTC), "four digits, zero-padded (the zero time has no stamp)"},
@@ -314,4 +326,27 @@ func TestJSONL_numbersAndStamps(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzJSONL_row writes rows made of the fuzzer's text, figure and a
+// decimal k/10ᵈ with the JSONL writer and with encoding/json: the bytes
+// must be the same, or both must refuse the row. The text covers the
+// short way of plain strings (up to 32 bytes, byte by byte against a
+// table), the decimal that of numbers of up to six places. Its seed
+// corpus is in testdata/fuzz/FuzzJSONL_row.
+func FuzzJSONL_row(f *testing.F) {
+	f.Fuzz(func(t *testing.T, text string, figure float64, k int64, d uint8) {
+		decimal := float64(k%1e16) / math.Pow10(int(d%9))
+		r := trajeval.CaseResult{ID: text, Suite: text + text, Status: trajeval.StatusPass, Score: figure, StartedAt: time.Unix(1, 0), DurationMS: decimal,
+			Evaluators: []trajeval.Result{{Name: text, Type: text[len(text)/2:], Score: decimal, Threshold: -decimal, Weight: figure}}}
+		want, wantErr := report.EncodeRowStd(r)
+		var got bytes.Buffer
+		err := report.NewJSONL(&got).Case(r)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("error %v, encoding/json's %v", err, wantErr)
+		}
+		if err == nil && !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("rows differ:\n got: %s\nwant: %s", got.Bytes(), want)
+		}
+	})
 }
