@@ -41,16 +41,22 @@ var mark = map[Status]string{StatusPass: "PASS ", StatusFail: "FAIL ", StatusErr
 // WriteCase writes the explanation of a case; verbose explains passing
 // evaluators too. The text report writes each case with it.
 func WriteCase(b *strings.Builder, r CaseResult, verbose bool) {
-	fmt.Fprintf(b, "%s %s", mark[r.Status], r.ID)
+	b.WriteString(mark[r.Status])
+	b.WriteByte(' ')
+	b.WriteString(r.ID)
 	if r.Attempt > 0 {
-		fmt.Fprintf(b, "  attempt %d", r.Attempt)
+		b.WriteString("  attempt ")
+		b.WriteString(strconv.Itoa(r.Attempt))
 	}
-	fmt.Fprintf(b, "  score %s", FormatScore(r.Score))
+	b.WriteString("  score ")
+	b.WriteString(FormatScore(r.Score))
 	if r.Partial {
 		b.WriteString("  partial trace")
 	}
 	if r.Suite != "" {
-		fmt.Fprintf(b, "  (%s)", r.Suite)
+		b.WriteString("  (")
+		b.WriteString(r.Suite)
+		b.WriteByte(')')
 	}
 	b.WriteByte('\n')
 	WriteCaseBody(b, r, verbose)
@@ -94,10 +100,18 @@ func hang(text, lead string) string {
 // [Result.Explain]), each line starting with indent; verbose explains a
 // passing result too.
 func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
-	sym := map[Status]string{StatusPass: "✓", StatusFail: "✗", StatusError: "!"}[e.Status]
+	var sym string
+	switch e.Status {
+	case StatusPass:
+		sym = "✓"
+	case StatusFail:
+		sym = "✗"
+	case StatusError:
+		sym = "!"
+	}
 	name := e.Name
 	if e.Turn > 0 {
-		name = fmt.Sprintf("turn %d: %s", e.Turn, e.Name)
+		name = "turn " + strconv.Itoa(e.Turn) + ": " + e.Name
 	}
 	kind := e.Type
 	if e.Name == e.Type {
@@ -111,13 +125,16 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 	} else {
 		kind = "  " + kind
 	}
-	fmt.Fprintf(b, "%s%s %s%s  %s", indent, sym, name, kind, FormatScore(e.Score))
+	for _, s := range [...]string{indent, sym, " ", name, kind, "  ", FormatScore(e.Score)} {
+		b.WriteString(s)
+	}
 	switch {
 	case e.Status != StatusFail:
 	case e.Type == TypeAll:
 		// Its members decide, not a threshold.
 	case e.Score < e.Threshold:
-		fmt.Fprintf(b, " < %s", FormatScore(e.Threshold))
+		b.WriteString(" < ")
+		b.WriteString(FormatScore(e.Threshold))
 	default:
 		// The evaluator's own verdict failed it (all_pass, a program's
 		// pass: false, a required criterion), not its threshold.
@@ -147,6 +164,14 @@ func WriteResult(b *strings.Builder, e Result, indent string, verbose bool) {
 	}
 }
 
+// A detailRow is an expected item's row in the text of details: the
+// step that matched it, or its place among the missing.
+type detailRow struct {
+	tool    string
+	matched *Pair
+	missing *Missing
+}
+
 // joinDiffs writes argument differences one after the other.
 func joinDiffs(diffs []ArgDiff) string {
 	parts := make([]string, len(diffs))
@@ -167,11 +192,14 @@ func writeDetails(b *strings.Builder, d *Details, in string) {
 	// A missing call whose nearest step differs only in arguments is a
 	// near miss: its row names the step and the argument paths that
 	// differ, and that step is not listed again as extra.
-	nearMiss := make(map[int]*NearMiss) // item → its near miss
-	claimed := make(map[int]bool)       // steps that are some item's near miss
+	var nearMiss map[int]*NearMiss // item → its near miss
+	var claimed map[int]bool       // steps that are some item's near miss
 	for _, m := range d.Missing {
 		for i, n := range m.Near {
 			if len(n.Diffs) > 0 && n.Why == "" && !claimed[n.Step] {
+				if nearMiss == nil {
+					nearMiss, claimed = map[int]*NearMiss{}, map[int]bool{}
+				}
 				nearMiss[m.Item] = &m.Near[i]
 				claimed[n.Step] = true
 				break
@@ -179,29 +207,56 @@ func writeDetails(b *strings.Builder, d *Details, in string) {
 		}
 	}
 	if len(d.Matched) > 0 || len(d.Missing) > 0 {
-		rows := make(map[int]string)
-		for _, p := range d.Matched {
-			rows[p.Item] = fmt.Sprintf("✓ step %d %s", p.Step, p.Tool)
+		for _, s := range [...]string{in, "expected ", strconv.Itoa(d.Expected), ", actual ", strconv.Itoa(d.Actual), ", matched ", strconv.Itoa(d.Hits), "\n"} {
+			b.WriteString(s)
 		}
-		for _, m := range d.Missing {
-			rows[m.Item] = "✗ missing"
-			if n := nearMiss[m.Item]; n != nil {
-				rows[m.Item] = fmt.Sprintf("✗ near miss: step %d %s, %s", n.Step, n.Tool, joinDiffs(n.Diffs))
+		// The rows of items 1 to d.Expected: a missing item's row (and
+		// tool) over a matched one's, the last of each kind over the
+		// ones before.
+		rows := make([]detailRow, d.Expected+1)
+		for k, p := range d.Matched {
+			if p.Item >= 1 && p.Item <= d.Expected {
+				rows[p.Item] = detailRow{tool: p.Tool, matched: &d.Matched[k]}
 			}
 		}
-		tools := make(map[int]string)
-		for _, p := range d.Matched {
-			tools[p.Item] = p.Tool
+		for k, m := range d.Missing {
+			if m.Item >= 1 && m.Item <= d.Expected {
+				rows[m.Item] = detailRow{tool: m.Tool, missing: &d.Missing[k]}
+			}
 		}
-		for _, m := range d.Missing {
-			tools[m.Item] = m.Tool
-		}
-		fmt.Fprintf(b, "%sexpected %d, actual %d, matched %d\n", in, d.Expected, d.Actual, d.Hits)
-		for i := 1; i <= d.Expected; i++ {
-			if rows[i] == "" {
+		for i, row := range rows {
+			if row.matched == nil && row.missing == nil {
 				continue
 			}
-			fmt.Fprintf(b, "%s  %2d %-28s %s\n", in, i, tools[i], rows[i])
+			b.WriteString(in)
+			b.WriteString("  ")
+			if i < 10 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.Itoa(i))
+			b.WriteByte(' ')
+			b.WriteString(row.tool)
+			for n := utf8.RuneCountInString(row.tool); n < 28; n++ {
+				b.WriteByte(' ')
+			}
+			b.WriteByte(' ')
+			switch n := nearMiss[i]; {
+			case row.matched != nil:
+				b.WriteString("✓ step ")
+				b.WriteString(strconv.Itoa(row.matched.Step))
+				b.WriteByte(' ')
+				b.WriteString(row.matched.Tool)
+			case n != nil:
+				b.WriteString("✗ near miss: step ")
+				b.WriteString(strconv.Itoa(n.Step))
+				b.WriteByte(' ')
+				b.WriteString(n.Tool)
+				b.WriteString(", ")
+				b.WriteString(joinDiffs(n.Diffs))
+			default:
+				b.WriteString("✗ missing")
+			}
+			b.WriteByte('\n')
 		}
 		for _, m := range d.Missing {
 			for i, n := range m.Near {
@@ -219,19 +274,32 @@ func writeDetails(b *strings.Builder, d *Details, in string) {
 			}
 		}
 	}
-	var parts []string
+	first := true
 	for _, x := range d.Extra {
-		if !claimed[x.Step] {
-			parts = append(parts, fmt.Sprintf("%d %s", x.Step, x.Tool))
+		if claimed[x.Step] {
+			continue
 		}
+		if first {
+			b.WriteString(in)
+			b.WriteString("extra steps: ")
+			first = false
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(x.Step))
+		b.WriteByte(' ')
+		b.WriteString(x.Tool)
 	}
-	if len(parts) > 0 {
-		fmt.Fprintf(b, "%sextra steps: %s\n", in, strings.Join(parts, ", "))
+	if !first {
+		b.WriteByte('\n')
 	}
 	for _, c := range d.Checks {
-		fmt.Fprintf(b, "%s%s %s", in, c.Status, c.Name)
+		for _, s := range [...]string{in, string(c.Status), " ", c.Name} {
+			b.WriteString(s)
+		}
 		if c.Message != "" {
-			fmt.Fprintf(b, ": %s", c.Message)
+			b.WriteString(": ")
+			b.WriteString(c.Message)
 		}
 		b.WriteByte('\n')
 	}
