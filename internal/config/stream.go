@@ -312,7 +312,7 @@ func convertPart(file string, part []byte, followed bool, sp listSplit, first, w
 		parsed = append(parsed, br...)
 		values++
 	}
-	f, err := parseYAML(parsed)
+	f, err := parseYAML(parsed, maxParseDepth, maxDepth)
 	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil {
 		return nil, false
 	}
@@ -320,7 +320,7 @@ func convertPart(file string, part []byte, followed bool, sp listSplit, first, w
 	if !isSeq || len(seq.Values) != values {
 		return nil, false
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(parsed), base: sp.items[first].line - 1, limit: maxNodes + len(part), data: parsed}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(parsed), base: sp.items[first].line - 1, limit: maxNodes + len(part), data: parsed, maxDepth: maxDepth}
 	size := 0
 	for i, v := range seq.Values[:want] {
 		it, err := c.convert(v, fmt.Sprintf("%s[%d]", sp.key, first+i), 2)
