@@ -114,15 +114,13 @@ func jsonError(file string, data []byte) error {
 // maxParseDepth bounds the nesting the YAML parser is given: its time
 // grows with the square of the depth (32 KB of "[" took a second, 100 KB
 // a minute and a half), so a deeper document is refused from its tokens,
-// which take linear time. It is maxDepth + 1: a collection's tokens open
-// one level, where the converter counts its values one deeper than the
-// collection (an empty "[]" at the top opens a level from the tokens and
-// is at depth 0), so a document passing it is refused by the converter
-// too, at its exact place (FuzzParse_tokenDepth and
-// TestParse_tokenDepth check it on any input and on generated documents).
-// With the bound so tight, a document of many chunks nested just too deep
-// costs the parser the square of maxDepth once per chunk only up to the
-// first, where the converter stops.
+// which take linear time. It is maxDepth + 1: the tokens count a
+// collection one level, where the converter counts its values one deeper
+// (an empty "[]" at the top is a level from the tokens, at depth 0), so
+// a document refused from its tokens is refused by the converter too
+// (TestParse_tokenDepth checks it on generated documents, FuzzTokenDepth
+// on any input). A bound any looser lets through chunks the converter
+// then refuses, each costing the parser the square of their depth.
 const maxParseDepth = maxDepth + 1
 
 // maxBlockKeys bounds the keys of one block map (a key a line) the YAML
