@@ -201,8 +201,10 @@ func TestParse_errors(t *testing.T) {
 		{"binary", "\x00\x01\x02ELF", 1, 1, "binary", "a NUL byte means binary"},
 		{"too deep flow", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), 1, 0, "nested more than", "10,000 levels: an error, not a crash"},
 		{"too deep maps", strings.Repeat("{a: ", 600) + "1" + strings.Repeat("}", 600), 1, 0, "nested more than", "deep maps"},
-		{"too deep to parse, flow", "a: " + strings.Repeat("[", 100_000), 1, 1027, "nested more than", "refused at the 1,024th bracket (the key is the 1,025th level), from the tokens: the YAML parser's time grows with the square of the depth (these 100 KB took a minute and a half)"},
-		{"too deep to parse, block", strings.Repeat("- ", 50_000), 1, 2049, "nested more than", "refused at the 1,025th dash, from the tokens, not after seconds in the YAML parser"},
+		{"too deep maps, JSON", strings.Repeat(`{"a": `, 600) + "1" + strings.Repeat("}", 600), 1, 3079, "nested more than", "refused from the tokens at the 514th map, where the converter would refuse it, not with JSON's complaint about YAML's keys"},
+		{"too deep to parse, flow", "a: " + strings.Repeat("[", 100_000), 1, 516, "nested more than", "refused at the 513th bracket (the key is the 514th level), from the tokens, where the converter would: the YAML parser's time grows with the square of the depth (these 100 KB took a minute and a half)"},
+		{"too deep to parse, block", strings.Repeat("- ", 50_000), 1, 1027, "nested more than", "refused at the 514th dash, from the tokens, not after seconds in the YAML parser"},
+		{"chunks too deep to parse", "a:\n" + strings.Repeat("- "+strings.Repeat("[", 514)+strings.Repeat("]", 514)+"\n", 200), 2, 514, "nested more than", "refused at the first chunk's 512th bracket, from the tokens, where the converter would: 100 chunks 1,000 deep (200 KB) took the parser 1.9 s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

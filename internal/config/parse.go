@@ -32,7 +32,13 @@ const maxNodes = 1_000_000
 // *trajeval.SpecError placed at the offending line and column. Duplicate
 // keys, anchors that are never defined and multi-document files are
 // errors.
-func Parse(file string, data []byte) (n *Node, err error) {
+func Parse(file string, data []byte) (*Node, error) {
+	return parse(file, data, maxDepth, maxParseDepth)
+}
+
+// parse is Parse reading at most depth levels, and refusing from the
+// tokens a document nested deeper than tokenDepth.
+func parse(file string, data []byte, depth, tokenDepth int) (n *Node, err error) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "the file is empty"}
 	}
@@ -46,9 +52,11 @@ func Parse(file string, data []byte) (n *Node, err error) {
 			n, err = nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	f, perr := parseYAML(data)
+	f, perr := parseYAML(data, tokenDepth, depth)
 	if perr != nil {
-		if jerr := jsonError(file, data); jerr != nil {
+		// A bound passed is the error, even in a file meant as JSON.
+		var le *loadError
+		if jerr := jsonError(file, data); jerr != nil && !errors.As(perr, &le) {
 			return nil, jerr
 		}
 		return nil, yamlError(file, data, perr)
@@ -59,7 +67,7 @@ func Parse(file string, data []byte) (n *Node, err error) {
 			docs = append(docs, d.Body)
 		}
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(data), data: data}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(data), data: data, maxDepth: depth}
 	switch len(docs) {
 	case 0:
 		return nil, &trajeval.SpecError{File: file, Line: 1, Col: 1, Msg: "the file holds no document"}
@@ -106,10 +114,14 @@ func jsonError(file string, data []byte) error {
 // maxParseDepth bounds the nesting the YAML parser is given: its time
 // grows with the square of the depth (32 KB of "[" took a second, 100 KB
 // a minute and a half), so a deeper document is refused from its tokens,
-// which take linear time. It is twice maxDepth: the depth counted from
-// tokens needs no more precision than that, the converter refusing, at
-// its exact place, every document deeper than maxDepth.
-const maxParseDepth = 2 * maxDepth
+// which take linear time. It is maxDepth + 1: the tokens count a
+// collection one level, where the converter counts its values one deeper
+// (an empty "[]" at the top is a level from the tokens, at depth 0), so
+// a document refused from its tokens is refused by the converter too
+// (TestParse_tokenDepth checks it on generated documents, FuzzTokenDepth
+// on any input). A bound any looser lets through chunks the converter
+// then refuses, each costing the parser the square of their depth.
+const maxParseDepth = maxDepth + 1
 
 // maxBlockKeys bounds the keys of one block map (a key a line) the YAML
 // parser is given: it reads each key of such a map one call deeper than
@@ -125,21 +137,21 @@ const maxBlockKeys = 1024
 // parseYAML is the YAML parser's ParseBytes, refusing a document that
 // would take it too long (see maxParseDepth and maxBlockKeys) before
 // parsing it.
-func parseYAML(data []byte) (*ast.File, error) {
+func parseYAML(data []byte, tokenDepth, depth int) (*ast.File, error) {
 	tokens := lexer.Tokenize(string(data))
-	if err := tooHard(tokens); err != nil {
+	if err := tooHard(tokens, tokenDepth, depth); err != nil {
 		return nil, err
 	}
 	return parser.Parse(tokens, 0)
 }
 
 // tooHard returns an error at the first token nested deeper than
-// maxParseDepth, or at the first key past maxBlockKeys in its block map;
+// tokenDepth levels (its message says depth, the converter's bound), or at the first key past maxBlockKeys in its block map;
 // else nil. Flow collections nest by their brackets; block collections by
 // their indicators' columns: a dash or a key further right than the
 // collection it is in opens one more, and a key at a sequence's column
 // (a sequence under a key may stand at the key's column) closes it.
-func tooHard(tokens token.Tokens) error {
+func tooHard(tokens token.Tokens, tokenDepth, depth int) error {
 	type level struct {
 		col  int
 		seq  bool
@@ -187,8 +199,8 @@ func tooHard(tokens token.Tokens) error {
 				return &loadError{at, fmt.Sprintf("a block map of more than %d keys: write a map this large in flow style, {key: value, ...}, or as JSON", maxBlockKeys)}
 			}
 		}
-		if flow+len(block) > maxParseDepth {
-			return &loadError{tk, fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+		if flow+len(block) > tokenDepth {
+			return &loadError{tk, fmt.Sprintf("nested more than %d levels deep", depth)}
 		}
 	}
 	return nil
@@ -220,6 +232,10 @@ func yamlError(file string, data []byte, err error) error {
 		} else if line > len(lens) {
 			line, col = len(lens), lens[len(lens)-1]+1
 		}
+		if le, ok := ye.(*loadError); ok {
+			// The document is valid YAML, too costly to read.
+			return &trajeval.SpecError{File: file, Line: line, Col: col, Msg: le.msg}
+		}
 		if l := teach(data, line, col, ye.GetMessage()); l != nil {
 			return &trajeval.SpecError{File: file, Line: l.line, Col: l.col, Msg: "invalid YAML: " + l.msg, Hint: l.hint}
 		}
@@ -229,13 +245,14 @@ func yamlError(file string, data []byte, err error) error {
 }
 
 type converter struct {
-	file    string
-	anchors map[string]*Node
-	lineLen []int // bytes of each line, newline excluded
-	base    int   // lines before the input in its file, when it is a part of one
-	limit   int   // the most values the input may expand to
-	data    []byte
-	starts  []int // the offset of each line of data, made when a null asks
+	file     string
+	anchors  map[string]*Node
+	lineLen  []int // bytes of each line, newline excluded
+	base     int   // lines before the input in its file, when it is a part of one
+	limit    int   // the most values the input may expand to
+	maxDepth int   // the deepest a value may be
+	data     []byte
+	starts   []int // the offset of each line of data, made when a null asks
 }
 
 func (c *converter) place(n *Node, tk *token.Token, path string) *Node {
@@ -312,9 +329,9 @@ func lineLengths(data []byte) []int {
 }
 
 func (c *converter) convert(an ast.Node, path string, depth int) (*Node, error) {
-	if depth > maxDepth {
+	if depth > c.maxDepth {
 		tk := an.GetToken()
-		return nil, c.place(&Node{}, tk, path).Errorf("nested more than %d levels deep", maxDepth)
+		return nil, c.place(&Node{}, tk, path).Errorf("nested more than %d levels deep", c.maxDepth)
 	}
 	tk := an.GetToken()
 	switch x := an.(type) {

@@ -62,10 +62,14 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	// The line after the list ends its last item only if that item is
 	// closed: a flow map or a quoted text left open goes on below, where
 	// the head read the lines as its own. The last part must convert on
-	// its own, or the document is parsed whole.
-	if _, ok := lazy.convert(file, sp.lastPart(), len(sp.items)); !ok {
+	// its own, or the document is parsed whole. It is kept for Each: a
+	// list of one long item (a case of 50,000 expected calls) is one part,
+	// which would be converted twice.
+	last, ok := lazy.convert(file, sp.lastPart(), len(sp.items))
+	if !ok {
 		return Parse(file, data)
 	}
+	lazy.last = last
 	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1, lazy: lazy}
 	return root, nil
 }
@@ -81,6 +85,7 @@ func lineBreaks(b []byte) int {
 type lazyList struct {
 	data  []byte // the whole document
 	split listSplit
+	last  []*Node // the items of the last part, converted
 }
 
 // listSplit is where a top-level block list lies in a document.
@@ -211,7 +216,10 @@ func (n *Node) Each(f func(item *Node) error) error {
 	}
 	for i := 0; i < len(n.lazy.split.items); {
 		j := n.lazy.split.part(i)
-		items, ok := n.lazy.convert(n.File, i, j)
+		items, ok := n.lazy.last, true
+		if j < len(n.lazy.split.items) {
+			items, ok = n.lazy.convert(n.File, i, j)
+		}
 		if !ok {
 			return n.eachWhole(i, f)
 		}
@@ -312,7 +320,7 @@ func convertPart(file string, part []byte, followed bool, sp listSplit, first, w
 		parsed = append(parsed, br...)
 		values++
 	}
-	f, err := parseYAML(parsed)
+	f, err := parseYAML(parsed, maxParseDepth, maxDepth)
 	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil {
 		return nil, false
 	}
@@ -320,7 +328,7 @@ func convertPart(file string, part []byte, followed bool, sp listSplit, first, w
 	if !isSeq || len(seq.Values) != values {
 		return nil, false
 	}
-	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(parsed), base: sp.items[first].line - 1, limit: maxNodes + len(part), data: parsed}
+	c := converter{file: file, anchors: map[string]*Node{}, lineLen: lineLengths(parsed), base: sp.items[first].line - 1, limit: maxNodes + len(part), data: parsed, maxDepth: maxDepth}
 	size := 0
 	for i, v := range seq.Values[:want] {
 		it, err := c.convert(v, fmt.Sprintf("%s[%d]", sp.key, first+i), 2)

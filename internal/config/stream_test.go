@@ -106,6 +106,36 @@ func TestParseList(t *testing.T) {
 	}
 }
 
+// TestParseList_onePart: a list of one long item (a case of thousands of
+// expected calls) is one part, which ParseList converts to check that it
+// converts on its own: Each must not convert it again. Allocations are
+// counted, not time: reading the list takes about what Parse takes.
+func TestParseList_onePart(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("evalcases:\n- id: one\n  expected:\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "  - tool: t%d\n    args: {q: %d}\n", i, i)
+	}
+	doc := []byte(b.String())
+	parse := testing.AllocsPerRun(1, func() {
+		if _, err := config.Parse("one.yaml", doc); err != nil {
+			t.Fatal(err)
+		}
+	})
+	list := testing.AllocsPerRun(1, func() {
+		root, err := config.ParseList("one.yaml", doc, "evalcases")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := root.Get("evalcases").Each(func(*config.Node) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if list > 1.3*parse {
+		t.Errorf("ParseList and Each allocate %.0f times, Parse %.0f: the one part is converted twice", list, parse)
+	}
+}
+
 // TestParse_longDocument: Parse's bound on expanded values grows with the
 // document, so a long file of plain values (a suite of a million cases)
 // is not taken for an alias bomb: a million values from aliases, plus a
