@@ -789,35 +789,14 @@ func (e *detailsEncoder) comma(i int) {
 	}
 }
 
-// appendInt appends n in decimal, as strconv.AppendInt does. The counts,
-// items and steps of details and the indexes of steps are mostly below a
-// hundred: those are copied from a table, without strconv's calls, and a
-// single digit without a call at all.
+// appendInt appends n in decimal, as strconv.AppendInt does: a single
+// digit inline, the rest by jsonv.AppendInt (a table below a hundred).
 func appendInt(b []byte, n int) []byte {
 	if uint(n) < 10 {
 		return append(b, byte('0'+n))
 	}
-	return appendIntTwo(b, n)
+	return jsonv.AppendInt(b, int64(n))
 }
-
-func appendIntTwo(b []byte, n int) []byte {
-	if uint(n) < 100 {
-		return append(b, digitPairs[2*n], digitPairs[2*n+1])
-	}
-	return strconv.AppendInt(b, int64(n), 10)
-}
-
-// digitPairs holds the two digits of 0 to 99, in order.
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
 
 // str writes s as encoding/json does: quote, backslash and control
 // characters escaped, U+2028 and U+2029 too, invalid UTF-8 as \ufffd, and

@@ -91,6 +91,32 @@ func AppendFloat(dst []byte, f float64) ([]byte, bool) {
 	return b, true
 }
 
+// AppendInt appends n to dst in decimal, as strconv.AppendInt(dst, n, 10)
+// does. The numbers of results and details (counts, items, steps,
+// indexes, whole scores) are mostly below a hundred: those are copied
+// from a table, without strconv's calls.
+func AppendInt(dst []byte, n int64) []byte {
+	if uint64(n) < 100 {
+		if n < 10 {
+			return append(dst, byte('0'+n))
+		}
+		return append(dst, digitPairs[2*n], digitPairs[2*n+1])
+	}
+	return strconv.AppendInt(dst, n, 10)
+}
+
+// digitPairs holds the two digits of 0 to 99, in order.
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
 // safeEnd returns the index of the first byte of s from i that
 // AppendString must look at: one it escapes, or one of 0x80 or more that
 // starts a rune it must check; len(s) when there is none. It looks at

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,6 +76,21 @@ func TestAppendFloat(t *testing.T) {
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		if got, ok := jsonv.AppendFloat([]byte("x"), f); ok || string(got) != "x" {
 			t.Errorf("AppendFloat(%v) = %s %v, want x unchanged and false: JSON has no such number", f, got, ok)
+		}
+	}
+}
+
+// TestAppendInt compares AppendInt with strconv around its table (0 to
+// 99), at the ends of int64 and below zero.
+func TestAppendInt(t *testing.T) {
+	var ns []int64
+	for n := int64(-12); n <= 1012; n++ {
+		ns = append(ns, n)
+	}
+	ns = append(ns, math.MaxInt64, math.MinInt64, math.MinInt64+1, 1<<32, -(1 << 32))
+	for _, n := range ns {
+		if got, want := string(jsonv.AppendInt([]byte("x"), n)), "x"+strconv.FormatInt(n, 10); got != want {
+			t.Errorf("AppendInt(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -241,7 +241,7 @@ func (e *rowEncoder) float(f float64) {
 	// a row's numbers, and encoding/json writes them as integers: so
 	// does this, without formatting a float. -0 keeps its sign.
 	if f >= -1e15 && f <= 1e15 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
-		e.b = appendInt(e.b, int64(f))
+		e.b = jsonv.AppendInt(e.b, int64(f))
 		return
 	}
 	var ok bool
@@ -252,31 +252,6 @@ func (e *rowEncoder) float(f float64) {
 		e.ok = false
 	}
 }
-
-// appendInt appends n in decimal, as strconv.AppendInt does; 0 to 99
-// (scores, thresholds, weights, counts) from a table, without strconv's
-// calls.
-func appendInt(b []byte, n int64) []byte {
-	if uint64(n) < 100 {
-		if n < 10 {
-			return append(b, byte('0'+n))
-		}
-		return append(b, digitPairs[2*n], digitPairs[2*n+1])
-	}
-	return strconv.AppendInt(b, n, 10)
-}
-
-// digitPairs holds the two digits of 0 to 99, in order.
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
 
 // pow10 holds 10⁰ to 10⁶, each exact in a float64.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
@@ -310,7 +285,7 @@ func appendDecimal(b []byte, f float64) ([]byte, bool) {
 		if f < 0 {
 			b = append(b, '-')
 		}
-		b = appendInt(b, int64(n/unit))
+		b = jsonv.AppendInt(b, int64(n/unit))
 		b = append(b, '.')
 		frac := n % unit
 		for unit /= 10; unit > frac && unit > 1; unit /= 10 {
