@@ -147,22 +147,7 @@ func TestAppendDetailsJSON_strings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := &trajeval.Details{Mode: tt.s, Extra: []trajeval.Extra{{Step: 1, Tool: tt.s}}, Checks: []trajeval.Check{{Name: tt.s, Status: tt.s}}}
-			for _, html := range []bool{true, false} {
-				var buf bytes.Buffer
-				enc := json.NewEncoder(&buf)
-				enc.SetEscapeHTML(html)
-				if err := enc.Encode(d); err != nil {
-					t.Fatal(err)
-				}
-				got, err := trajeval.AppendDetailsJSON(nil, d, html)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
-					t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: %s", tt.reason, html, got, want)
-				}
-			}
+			detailsSameAsStd(t, &trajeval.Details{Mode: tt.s, Extra: []trajeval.Extra{{Step: 1, Tool: tt.s}}, Checks: []trajeval.Check{{Name: tt.s, Status: tt.s}}}, tt.reason)
 		})
 	}
 }
@@ -186,19 +171,8 @@ func TestAppendDetailsJSON_counts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := &trajeval.Details{Hits: tt.n, Expected: tt.n, Actual: tt.n,
-				Matched: []trajeval.Pair{{Item: tt.n, Step: tt.n, Tool: "t"}}, Extra: []trajeval.Extra{{Step: tt.n, Tool: "t"}}}
-			want, err := json.Marshal(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := trajeval.AppendDetailsJSON(nil, d, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s: JSON differs:\n got: %s\nwant: %s", tt.reason, got, want)
-			}
+			detailsSameAsStd(t, &trajeval.Details{Hits: tt.n, Expected: tt.n, Actual: tt.n,
+				Matched: []trajeval.Pair{{Item: tt.n, Step: tt.n, Tool: "t"}}, Extra: []trajeval.Extra{{Step: tt.n, Tool: "t"}}}, tt.reason)
 		})
 	}
 }
@@ -207,6 +181,27 @@ func TestAppendDetailsJSON_counts(t *testing.T) {
 // refused with its error, and nothing is appended.
 // sameAsStd fails t, with reason, unless AppendJSON writes tr as
 // encoding/json does.
+// detailsSameAsStd checks that AppendDetailsJSON appends to what a
+// buffer holds the bytes encoding/json writes for d, HTML escaped and not.
+func detailsSameAsStd(t *testing.T, d *trajeval.Details, reason string) {
+	t.Helper()
+	for _, html := range []bool{true, false} {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(html)
+		if err := enc.Encode(d); err != nil {
+			t.Fatal(err)
+		}
+		got, err := trajeval.AppendDetailsJSON([]byte("kept"), d, html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, append([]byte("kept"), want...)) {
+			t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", reason, html, got, want)
+		}
+	}
+}
+
 func sameAsStd(t *testing.T, tr *trajeval.Trajectory, reason string) {
 	t.Helper()
 	want, err := trajeval.MarshalStd(tr)
