@@ -68,6 +68,53 @@ func TestLine(t *testing.T) {
 	}
 }
 
+func TestText_everyOffset(t *testing.T) {
+	// What is to be escaped is found wherever it stands in a longer text
+	// (a faster scan that looks at several bytes at once must keep this);
+	// the bytes next to those that are escaped are shown as they are.
+	escaped := []struct{ s, reason string }{
+		{"\x1b", "a control character"},
+		{"\x00", "the lowest control character"},
+		{"\x1f", "the highest control character"},
+		{"\x7f", "DEL"},
+		{`\x`, "a backslash before x"},
+		{"\u0080", "a C1 character"},
+		{"\u009f", "the last C1 character"},
+		{"\u202e", "a bidi override"},
+		{"\xff", "a byte that is not UTF-8"},
+		{"\xc3", "a truncated character"},
+	}
+	kept := []struct{ s, reason string }{
+		{" ", "0x20, the first printable byte"},
+		{"~", "0x7e, the last printable ASCII byte"},
+		{"[]", "0x5b and 0x5d, beside the backslash"},
+		{"é✓", "valid UTF-8 beyond ASCII"},
+		{"\u00a0", "the first character after the C1 block"},
+		{"\u202f", "the character after the bidi overrides"},
+	}
+	for at := range 20 {
+		for _, tt := range escaped {
+			s := strings.Repeat("a", at) + tt.s + strings.Repeat("b", 20-at)
+			if got := escape.Text(s); got == s {
+				t.Errorf("Text(%q) left %s at byte %d unescaped", s, tt.reason, at)
+			}
+		}
+		for _, tt := range kept {
+			s := strings.Repeat("a", at) + tt.s + strings.Repeat("b", 20-at)
+			if got := escape.Text(s); got != s {
+				t.Errorf("Text(%q) = %q: %s is shown as it is", s, got, tt.reason)
+			}
+		}
+		s := strings.Repeat("a", at) + "\n\t" + strings.Repeat("b", 20-at)
+		if got := escape.Text(s); got != s {
+			t.Errorf("Text(%q) = %q: Text keeps newline and tab", s, got)
+		}
+		if got := escape.Line(s); got == s {
+			t.Errorf("Line(%q) kept a newline or tab", s)
+		}
+	}
+}
+
 func TestText_unchanged(t *testing.T) {
 	// Text with nothing to escape is the caller's string, not a copy.
 	s := strings.Repeat("plain text, nothing to escape ", 100)
@@ -126,7 +173,7 @@ func TestHTML(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x1b]0;t\x07", `\x1b`, "\\\x1b", "\u202e", "\xff\xfe", `C:\u`, "a\\"} {
+	for _, s := range []string{"", "plain", "eight by\x1b]0;t\x07", "seventeen bytes..\\x", "\x1b]0;t\x07", `\x1b`, "\\\x1b", "\u202e", "\xff\xfe", `C:\u`, "a\\"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
