@@ -360,6 +360,24 @@ func (p *Parser) Plain(max int) (b []byte, ok bool) {
 	return p.data[start:i], true
 }
 
+// Quoted returns the n bytes after the opening quote of the string that
+// starts at pos when a quote follows them, without reading them (nil
+// otherwise, and for white space before the string). They are that
+// string's text only when none of them is a quote, a backslash, a control
+// character or a byte past ASCII: a reader that parses text of a fixed
+// shape (a time) checks every byte as it parses, then takes the string
+// with TakeQuoted(n). It is small enough to be inlined.
+func (p *Parser) Quoted(n int) []byte {
+	i := p.pos
+	if n < 0 || i+n+2 > len(p.data) || p.data[i] != '"' || p.data[i+n+1] != '"' {
+		return nil
+	}
+	return p.data[i+1 : i+n+1]
+}
+
+// TakeQuoted moves past the string whose n bytes Quoted returned.
+func (p *Parser) TakeQuoted(n int) { p.pos += n + 2 }
+
 // Name reads a string and interns it when it is short: tool names, roles
 // and keys repeat on every line of a trace.
 func (p *Parser) Name() (string, bool) {

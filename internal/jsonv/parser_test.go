@@ -188,6 +188,47 @@ func TestParser_Plain(t *testing.T) {
 	}
 }
 
+// TestParser_Quoted checks that Quoted hands out the n bytes of a string
+// of n bytes without reading them, and that a plain one taken with
+// TakeQuoted leaves the parser where Bytes leaves it.
+func TestParser_Quoted(t *testing.T) {
+	tests := []struct {
+		in     string
+		n      int
+		want   string // "" for nil
+		reason string
+	}{
+		{`"2026-01-01T00:00:00.061Z",1`, 24, "2026-01-01T00:00:00.061Z", "a time"},
+		{`"2026-01-01T00:00:00.061Z"`, 24, "2026-01-01T00:00:00.061Z", "at the end of the input"},
+		{`"2026-01-01T00:00:00.061Z"`, 23, "", "no quote after 23 bytes"},
+		{`"2026-01-01T00:00:00.0612Z"`, 24, "", "a longer string"},
+		{`"ab","cd"`, 7, `ab","cd`, "bytes not scanned: the caller checks them"},
+		{` "ab"`, 2, "", "white space first: read another way"},
+		{`"ab`, 2, "", "cut off"},
+		{`12`, 0, "", "not a string"},
+		{`"ab"`, -3, "", "a negative length"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var p jsonv.Parser
+			p.Reset([]byte(tt.in))
+			got := p.Quoted(tt.n)
+			if string(got) != tt.want || (got == nil) != (tt.want == "") {
+				t.Fatalf("Quoted(%d) = %q, want %q: %s", tt.n, got, tt.want, tt.reason)
+			}
+			if got == nil || !jsonv.ASCII(got) || bytes.ContainsAny(got, `"\`) {
+				return
+			}
+			p.TakeQuoted(tt.n)
+			var q jsonv.Parser
+			q.Reset([]byte(tt.in))
+			if b, ok := q.Bytes(); !ok || string(b) != string(got) || p.End() != q.End() || p.Peek() != q.Peek() {
+				t.Errorf("TakeQuoted(%d) after %q: not where Bytes leaves the parser (%s)", tt.n, got, tt.reason)
+			}
+		})
+	}
+}
+
 // FuzzParser_Plain checks Plain against Bytes: what Plain reads, Bytes
 // reads the same, leaving the parser at the same place; what it refuses is
 // left unread, and is not a plain ASCII string of at most max bytes.

@@ -290,6 +290,16 @@ func fastName(p *jsonv.Parser, dst *string) bool {
 // report. null leaves it as it is.
 func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
 	p := &d.p
+	// The usual shape, read where it stands: clock.millis checks every
+	// byte of it as a digit or a separator, so no scan for the string's
+	// end or its escapes is needed first.
+	if b := p.Quoted(millisTime); b != nil {
+		if t, ok := d.clock.millis(b); ok {
+			p.TakeQuoted(millisTime)
+			c.at[i], c.parsed = t, c.parsed|1<<i
+			return true
+		}
+	}
 	if p.Null() {
 		return true
 	}
