@@ -481,6 +481,13 @@ func TestParser_ObjectKeys(t *testing.T) {
 		{"bad utf-8 key", "{\"i\xffd\":1,\"id\":2}", "invalid UTF-8 in a key is refused, as Object refuses it"},
 		{"control in key", "{\"id\x01\":1}", "a raw control character"},
 		{"not an object", `["id"]`, "an array"},
+		{"long, in order", `{"id":1,"ids":2,"tool":"x","start_time":"t","duration_ms":3,"a_name_of_15_by":"` + strings.Repeat("x", 40) + `"}`, "32 bytes and more left: each key found where it stands"},
+		{"long, a prefix", `{"id":1,"ids":"` + strings.Repeat("x", 40) + `","id":2,"tool":"` + strings.Repeat("y", 40) + `"}`, "the name expected next starts the key"},
+		{"long, colon elsewhere", `{"id" :1,"ids"  :2,"tool":"` + strings.Repeat("x", 40) + `"}`, "space before the colon"},
+		{"long, other keys", `{"idx":1,"tool_":2,"start_timez":3,"x":"` + strings.Repeat("x", 40) + `"}`, "keys the expected name starts"},
+		{"long, broken", `{"id":1,"ids":2,,"tool":"` + strings.Repeat("x", 40) + `"}`, "two commas"},
+		{"long, brace then key", `{"id":{"id":1},"ids":"` + strings.Repeat("x", 40) + `"}`, "an object's first key"},
+		{"long, end", `{"id":1}` + strings.Repeat(" ", 40), "the closing brace"},
 	}
 	keys := jsonv.NewKeys(objectNames...)
 	for _, tt := range tests {
@@ -494,9 +501,48 @@ func TestParser_ObjectKeys(t *testing.T) {
 	}
 }
 
+// TestParser_Member_depth: objects read with Member nest no deeper than
+// MaxDepth, the opening brace found where the fast path stands as where
+// it does not.
+func TestParser_Member_depth(t *testing.T) {
+	keys := jsonv.NewKeys("id")
+	var read func(p *jsonv.Parser) bool
+	read = func(p *jsonv.Parser) bool {
+		m := keys.Members()
+		for {
+			switch i, _ := p.Member(&m); i {
+			case jsonv.End:
+				return true
+			case 0:
+				if p.Peek() == '{' {
+					if !read(p) {
+						return false
+					}
+				} else if !p.Skip() {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	for _, n := range []int{jsonv.MaxDepth - 1, jsonv.MaxDepth, jsonv.MaxDepth + 1} {
+		for _, sep := range []string{"", " "} {
+			data := strings.Repeat("{"+sep+`"id":`, n) + "1" + strings.Repeat("}", n)
+			var p jsonv.Parser
+			p.Reset([]byte(data))
+			if got, want := read(&p) && p.End(), n <= jsonv.MaxDepth; got != want {
+				t.Errorf("%d objects deep, separated by %q: read %v, want %v", n, sep, got, want)
+			}
+		}
+	}
+}
+
 // FuzzParser_ObjectKeys checks ObjectKeys against Object on any input.
 func FuzzParser_ObjectKeys(f *testing.F) {
-	for _, s := range []string{`{"id":1,"tool":"x","start_time":"t","duration_ms":3}`, `{"\u0069d":1,"idx":2}`, `{"a_name_of_15_by":1,"q\"uote":2,"":3}`} {
+	long := strings.Repeat("x", 40)
+	for _, s := range []string{`{"id":1,"tool":"x","start_time":"t","duration_ms":3}`, `{"\u0069d":1,"idx":2}`, `{"a_name_of_15_by":1,"q\"uote":2,"":3}`,
+		`{"id":1,"ids":"` + long + `","tool":"x","start_time":"` + long + `","duration_ms":3}`, `{"ids":1,"id":"` + long + `","a_name_of_15_by":2,"q\"uote":"` + long + `"}`} {
 		f.Add([]byte(s))
 	}
 	keys := jsonv.NewKeys(objectNames...)
