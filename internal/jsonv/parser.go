@@ -38,6 +38,9 @@ type Parser struct {
 	// elems holds the elements of the arrays Value is reading, so that
 	// each array is allocated once, at its length.
 	elems []any
+	// shorts holds the short plain strings read before, found again by
+	// their bytes (see short).
+	shorts *[shortSlots]short
 }
 
 // maxDepth is the limit on nesting: deeper input is refused before any
@@ -467,9 +470,18 @@ func (p *Parser) Name() (string, bool) {
 	if p.Peek() != '"' {
 		return "", false
 	}
+	pos := p.pos
+	s, n := p.shortAt(pos)
+	if s != nil {
+		p.pos += n + 1
+		return s.name, true
+	}
 	b, ok := p.raw()
 	if !ok {
 		return "", false
+	}
+	if s := p.keepShort(pos, n, b); s != nil {
+		return s.name, true
 	}
 	return p.intern(b), true
 }
@@ -771,12 +783,18 @@ func (p *Parser) Value() (any, bool) {
 	case '[':
 		return p.array()
 	case '"':
-		if p.Peek() != '"' {
-			return nil, false
+		pos := p.pos
+		s, n := p.shortAt(pos)
+		if s != nil {
+			p.pos += n + 1
+			return s.value(), true
 		}
 		b, ok := p.raw()
 		if !ok {
 			return nil, false
+		}
+		if s := p.keepShort(pos, n, b); s != nil {
+			return s.value(), true
 		}
 		return p.box(b, false), true
 	case 't':
@@ -815,12 +833,26 @@ func (p *Parser) object() (any, bool) {
 		if p.Peek() != '"' {
 			return m, false
 		}
-		key, ok := p.raw()
-		if !ok || p.Peek() != ':' {
+		var k string
+		pos := p.pos
+		if s, n := p.shortAt(pos); s != nil {
+			p.pos += n + 1
+			k = s.name
+		} else {
+			key, ok := p.raw()
+			if !ok {
+				return m, false
+			}
+			if s := p.keepShort(pos, n, key); s != nil {
+				k = s.name
+			} else {
+				k = p.intern(key)
+			}
+		}
+		if p.Peek() != ':' {
 			return m, false
 		}
 		p.pos++
-		k := p.intern(key)
 		v, ok := p.Value()
 		if !ok {
 			return m, false

@@ -110,6 +110,88 @@ func FuzzParser(f *testing.F) {
 	})
 }
 
+// TestParser_Value_shortAgain: short strings read before are found again
+// by their bytes (keys, values and names), across inputs; text that only
+// looks like one of them (an escape, a longer string, bytes past ASCII)
+// is still read as encoding/json reads it. Each input is read twice, and
+// after the others, by one Parser.
+func TestParser_Value_shortAgain(t *testing.T) {
+	pad := `"` + strings.Repeat("p", 20) + `"`
+	tests := []struct {
+		name, in string
+		reason   string
+	}{
+		{"repeated", `[{"id":"doc-1"},{"id":"doc-1"},{"ok":true},{"ok":true},` + pad + `]`, "keys and values kept and found again"},
+		{"escaped quote first", `["\\\"x","\\\"y",` + pad + `]`, "a backslash before the first quote: the text unescaped is as long as the bytes before it, yet not those bytes"},
+		{"escape spells a kept one", `["ab","a\u0062","ab\"c","ab",` + pad + `]`, "the same text escaped, and a longer string that starts alike"},
+		{"past ASCII", `["é","é","\u00e9",` + pad + `]`, "only ASCII is kept"},
+		{"lengths", `["1234567","12345678","123456789012345","1234567890123456","1234567","12345678","123456789012345","1234567890123456",` + pad + `]`, "7, 8, 15 and 16 bytes: one word, two, and past them"},
+		{"prefixes", `{"a":"ab","ab":"a","abc":"abcd","a":"ab",` + `"x":` + pad + `}`, "one a prefix of another"},
+		{"at the end", `["x","y","x","y"]`, "fewer than 17 bytes left: read the long way"},
+		{"empty", `["","",` + pad + `]`, "the empty string"},
+		{"numbers", `["10",10,"10",10,` + pad + `]`, "a string and a number of the same text"},
+	}
+	var p jsonv.Parser
+	read := func(in string) {
+		t.Helper()
+		p.Reset([]byte(in))
+		got, ok := p.Value()
+		want, wok := stdDecode([]byte(in))
+		if !ok || !p.End() || !wok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %#v, %v; encoding/json %#v, %v", in, got, ok, want, wok)
+		}
+		// The strings of an array read as names.
+		elems, _ := want.([]any)
+		p.Reset([]byte(in))
+		k := 0
+		p.Array(func() bool {
+			s, ok := p.Name()
+			if want, isString := elems[k].(string); isString && (!ok || s != want) {
+				t.Errorf("%q: element %d read by Name as %q, %v; encoding/json %q", in, k, s, ok, want)
+			}
+			k++
+			return ok || p.Skip()
+		})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			read(tt.in)
+			read(tt.in)
+		})
+	}
+	for _, tt := range tests {
+		read(tt.in)
+	}
+}
+
+// FuzzParser_again checks that one Parser reading a, then b, then a
+// again reads each as encoding/json does, values and names: what it keeps
+// of one input does not change what it reads of the next.
+func FuzzParser_again(f *testing.F) {
+	pad := `"` + strings.Repeat("p", 20) + `"`
+	f.Add([]byte(`["\\\"x",`+pad+`]`), []byte(`["\\\"y",`+pad+`]`))
+	f.Add([]byte(`{"id":"doc-1","ok":true,"x":`+pad+`}`), []byte(`{"id":"doc-1","ok":"a\u0062","x":`+pad+`}`))
+	f.Add([]byte(`["ab","é",`+pad+`]`), []byte(`["a\u0062","\u00e9",`+pad+`]`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var p jsonv.Parser
+		for _, data := range [][]byte{a, b, a} {
+			p.Reset(data)
+			got, ok := p.Value()
+			if !ok || !p.End() {
+				continue
+			}
+			want, wok := stdDecode(data)
+			if !wok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q after %q: got %#v; encoding/json %#v, %v", data, a, got, want, wok)
+			}
+			p.Reset(data)
+			if s, ok := p.Name(); ok && p.End() && s != want {
+				t.Fatalf("%q: Name = %q; encoding/json %#v", data, s, want)
+			}
+		}
+	})
+}
+
 // TestParser_Bytes checks that Bytes reads a string as Str does, and
 // hands out a plain string's bytes from the input, not a copy.
 func TestParser_Bytes(t *testing.T) {
