@@ -430,6 +430,13 @@ func TestParser_Float(t *testing.T) {
 		{"9007199254740993", "16 digits: no float64 holds it, ParseFloat rounds it"},
 		{"-61", "a negative whole number goes to ParseFloat"},
 		{"123456789012345678", "past 15 digits: ParseFloat"},
+		{"00", "zero led by a zero"},
+		{"0.5", "a fraction after a zero"},
+		{"123456789012345.5", "15 digits, then a fraction"},
+		{"123456789012345e1", "15 digits, then an exponent"},
+		{"12E", "a cut exponent"},
+		{"12.", "a cut fraction"},
+		{"12-3", "a sign after the digits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
