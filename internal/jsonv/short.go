@@ -80,7 +80,9 @@ func (p *Parser) keepShort(pos, n int, text []byte) *short {
 		p.shorts = new([shortSlots]short) // made at first use: not every Parser reads values
 	}
 	s := &p.shorts[shortSlot(lo, hi)]
-	*s = short{lo: lo, hi: hi, name: p.intern(text)}
+	// A copy, not interned: a short value read once (a record's id) would
+	// fill the interned names for good.
+	*s = short{lo: lo, hi: hi, name: string(text)}
 	return s
 }
 
