@@ -111,7 +111,7 @@ func (p *Parser) literal(lit string) bool {
 // Object reads an object, calling member with each key; member reads the
 // value (or skips it) and reports whether all went well.
 //
-// Its loop is written out again in ObjectKeys, Array, object and
+// Its loop is written out again in Member, Array, object and
 // arrayElems on purpose: helpers for entering and leaving a value are
 // too big to be inlined, and cost 2.4 % of reading's instructions.
 func (p *Parser) Object(member func(key []byte) bool) bool {
@@ -152,7 +152,7 @@ func (p *Parser) Object(member func(key []byte) bool) bool {
 	}
 }
 
-// Keys are the names an object's members mostly have, for ObjectKeys:
+// Keys are the names an object's members mostly have, for Member:
 // plain ASCII names of at most 15 bytes, no two alike, in the order they
 // are usually written.
 type Keys struct {
