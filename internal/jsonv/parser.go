@@ -38,6 +38,9 @@ type Parser struct {
 	// elems holds the elements of the arrays Value is reading, so that
 	// each array is allocated once, at its length.
 	elems []any
+	// shorts holds the short plain strings read before, found again by
+	// their bytes (see short).
+	shorts *[shortSlots]short
 }
 
 // maxDepth is the limit on nesting: deeper input is refused before any
@@ -108,7 +111,7 @@ func (p *Parser) literal(lit string) bool {
 // Object reads an object, calling member with each key; member reads the
 // value (or skips it) and reports whether all went well.
 //
-// Its loop is written out again in ObjectKeys, Array, object and
+// Its loop is written out again in Member, Array, object and
 // arrayElems on purpose: helpers for entering and leaving a value are
 // too big to be inlined, and cost 2.4 % of reading's instructions.
 func (p *Parser) Object(member func(key []byte) bool) bool {
@@ -149,7 +152,7 @@ func (p *Parser) Object(member func(key []byte) bool) bool {
 	}
 }
 
-// Keys are the names an object's members mostly have, for ObjectKeys:
+// Keys are the names an object's members mostly have, for Member:
 // plain ASCII names of at most 15 bytes, no two alike, in the order they
 // are usually written.
 type Keys struct {
@@ -157,12 +160,13 @@ type Keys struct {
 	words []keyWords
 }
 
-// keyWords are a name's bytes with its closing quote, n of them (0 for a
-// name never compared by its bytes): the first eight under mask, and the
-// last eight when there are more.
+// keyWords are a name's bytes with its closing quote, n of them: the
+// first eight under mask, and the eight from lastAt under lastMask (none
+// for a name of up to eight). A name never compared by its bytes has n 0
+// and a mask no word matches.
 type keyWords struct {
-	first, last, mask uint64
-	n                 int
+	first, mask, last, lastMask uint64
+	lastAt, n                   int
 }
 
 // NewKeys returns the Keys of names. A name past 15 bytes, or holding a
@@ -175,12 +179,13 @@ func NewKeys(names ...string) *Keys {
 		var w keyWords
 		switch {
 		case !plainName(n) || len(q) > 16:
-			// never compared by its bytes
-		case len(q) < 8:
+			// Never compared by its bytes: no word w has w&0 == 1.
+			w.first = 1
+		case len(q) <= 8:
 			w = keyWords{mask: 1<<(8*len(q)) - 1, n: len(q)}
 			w.first = binary.LittleEndian.Uint64(append(q, make([]byte, 8-len(q))...))
 		default:
-			w = keyWords{mask: ^uint64(0), n: len(q)}
+			w = keyWords{mask: ^uint64(0), lastMask: ^uint64(0), lastAt: len(q) - 8, n: len(q)}
 			w.first, w.last = binary.LittleEndian.Uint64(q), binary.LittleEndian.Uint64(q[len(q)-8:])
 		}
 		k.words = append(k.words, w)
@@ -199,69 +204,150 @@ func plainName(n string) bool {
 
 // ObjectKeys is Object for an object whose keys are mostly among keys:
 // member gets a key's index in keys (and a nil key), or -1 and any other
-// key. Each key is
-// first compared, by its bytes, with the one that follows the last key
-// found, then with the others, so that the names of keys are read
-// without scanning them, and in the order of keys with one comparison
-// each; a key written otherwise (escaped, or another) is read as Object
-// reads it. member sees the same keys either way.
+// key, as Members hands them on (see there).
 func (p *Parser) ObjectKeys(keys *Keys, member func(i int, key []byte) bool) bool {
-	if p.Peek() != '{' {
-		return false
-	}
-	p.pos++
-	if p.depth++; p.depth > maxDepth {
-		return false
-	}
-	if p.Peek() == '}' {
-		p.pos++
-		p.depth--
-		return true
-	}
-	next := 0 // the key compared first
+	m := keys.Members()
 	for {
-		if p.Peek() != '"' {
+		switch i, key := p.Member(&m); i {
+		case End:
+			return true
+		case Bad:
 			return false
-		}
-		i := p.known(keys, next)
-		var key []byte // nil for a key of keys
-		if i >= 0 {
-			p.pos += keys.words[i].n + 1
-		} else {
-			var ok bool
-			if key, ok = p.raw(); !ok {
+		default:
+			if !member(i, key) {
 				return false
 			}
-			for j, k := range keys.names {
-				if string(key) == k {
-					i = j
-					break
+		}
+	}
+}
+
+// What Member returns past an object's keys.
+const (
+	Other = -1 // a key not among the Keys, handed on
+	End   = -2 // the closing brace: the object is read
+	Bad   = -3 // not an object, or broken: stop
+)
+
+// Members is where Member is in an object: which key it compares first,
+// and whether the opening brace is read.
+type Members struct {
+	keys *Keys
+	next int
+	open bool
+}
+
+// Members starts reading an object with Member.
+func (k *Keys) Members() Members { return Members{keys: k} }
+
+// Member reads the next key of the object m reads (its opening brace
+// first, the comma after the member before), up to the colon, and
+// returns its index in m's Keys, or Other and the key, valid until the
+// next call on p; End after the closing brace, Bad for anything else. The
+// caller reads the member's value before it calls Member again.
+//
+// A key is first compared, by its bytes, with the one that follows the
+// last key found, then with the others, so that the names of keys are
+// read without scanning them, and in the order of the Keys with one
+// comparison each; a key written otherwise (escaped, or another) is read
+// as Object reads it. The keys are the same either way. Member, not a
+// function called for each member as Object does it, so that the
+// caller's loop costs no call of a closure.
+func (p *Parser) Member(m *Members) (int, []byte) {
+	// Compact JSON, the key expected next: the comma (or the opening
+	// brace), the key's quotes and its colon where they must be, the
+	// name one or two 64-bit compares, all from locals. Anything else
+	// goes the long way, member.
+	d, pos := p.data, p.pos
+	if pos+32 <= len(d) {
+		// An array, so that the places below need no bounds checks.
+		b := (*[32]byte)(d[pos : pos+32])
+		c := b[0]
+		if b[1] == '"' && (c == ',' && m.open || c == '{' && !m.open && p.depth < maxDepth) {
+			words := m.keys.words
+			next := m.next
+			k := &words[next]
+			at := 2 + uint(k.lastAt)&15
+			if binary.LittleEndian.Uint64(b[2:10])&k.mask == k.first &&
+				binary.LittleEndian.Uint64(b[at:at+8])&k.lastMask == k.last &&
+				b[(2+uint(k.n))&31] == ':' {
+				if c == '{' {
+					p.depth++
+					m.open = true
 				}
+				p.pos = pos + 3 + k.n
+				if m.next = next + 1; m.next == len(words) {
+					m.next = 0
+				}
+				return next, nil
 			}
 		}
-		if p.Peek() != ':' {
-			return false
-		}
+	}
+	if pos < len(d) && d[pos] == '}' && m.open {
 		p.pos++
-		if i >= 0 {
-			if next = i + 1; next == len(keys.names) {
-				next = 0
-			}
-		}
-		if !member(i, key) {
-			return false
-		}
+		p.depth--
+		return End, nil
+	}
+	return p.member(m)
+}
+
+// member is Member the long way: white space, another key, the end.
+func (p *Parser) member(m *Members) (int, []byte) {
+	if m.open {
 		switch p.Peek() {
 		case ',':
 			p.pos++
 		case '}':
 			p.pos++
 			p.depth--
-			return true
+			return End, nil
 		default:
-			return false
+			return Bad, nil
+		}
+	} else {
+		if p.Peek() != '{' {
+			return Bad, nil
+		}
+		p.pos++
+		if p.depth++; p.depth > maxDepth {
+			return Bad, nil
+		}
+		m.open = true
+		if p.Peek() == '}' {
+			p.pos++
+			p.depth--
+			return End, nil
 		}
 	}
+	if p.Peek() != '"' {
+		return Bad, nil
+	}
+	keys := m.keys
+	i := p.known(keys, m.next)
+	var key []byte // nil for a key of keys
+	if i >= 0 {
+		p.pos += keys.words[i].n + 1
+	} else {
+		var ok bool
+		if key, ok = p.raw(); !ok {
+			return Bad, nil
+		}
+		for j, k := range keys.names {
+			if string(key) == k {
+				i, key = j, nil
+				break
+			}
+		}
+	}
+	if p.Peek() != ':' {
+		return Bad, nil
+	}
+	p.pos++
+	if i >= 0 {
+		if m.next = i + 1; m.next == len(keys.names) {
+			m.next = 0
+		}
+	}
+	return i, key
 }
 
 // known returns the index of the name in keys that the string at pos is,
@@ -276,7 +362,7 @@ func (p *Parser) known(keys *Keys, next int) int {
 	words := keys.words
 	for n, j := 0, next; n < len(words); n++ {
 		k := &words[j]
-		if w&k.mask == k.first && k.n != 0 && (k.n <= 8 || binary.LittleEndian.Uint64(d[k.n-8:]) == k.last) {
+		if w&k.mask == k.first && binary.LittleEndian.Uint64(d[k.lastAt:])&k.lastMask == k.last {
 			return j
 		}
 		if j++; j == len(words) {
@@ -360,15 +446,42 @@ func (p *Parser) Plain(max int) (b []byte, ok bool) {
 	return p.data[start:i], true
 }
 
+// Quoted returns the n bytes after the opening quote of the string that
+// starts at pos when a quote follows them, without reading them (nil
+// otherwise, and for white space before the string). They are that
+// string's text only when none of them is a quote, a backslash, a control
+// character or a byte past ASCII: a reader that parses text of a fixed
+// shape (a time) checks every byte as it parses, then takes the string
+// with TakeQuoted(n). It is small enough to be inlined.
+func (p *Parser) Quoted(n int) []byte {
+	i := p.pos
+	if n < 0 || i+n+2 > len(p.data) || p.data[i] != '"' || p.data[i+n+1] != '"' {
+		return nil
+	}
+	return p.data[i+1 : i+n+1]
+}
+
+// TakeQuoted moves past the string whose n bytes Quoted returned.
+func (p *Parser) TakeQuoted(n int) { p.pos += n + 2 }
+
 // Name reads a string and interns it when it is short: tool names, roles
 // and keys repeat on every line of a trace.
 func (p *Parser) Name() (string, bool) {
 	if p.Peek() != '"' {
 		return "", false
 	}
+	pos := p.pos
+	s, n := p.shortAt(pos)
+	if s != nil {
+		p.pos += n + 1
+		return s.name, true
+	}
 	b, ok := p.raw()
 	if !ok {
 		return "", false
+	}
+	if s := p.keepShort(pos, n, b); s != nil {
+		return s.name, true
 	}
 	return p.intern(b), true
 }
@@ -518,6 +631,19 @@ func (p *Parser) Number() (string, bool) {
 // Float reads a number as encoding/json reads it into a float64: the
 // nearest one, ok false when it is out of range. It does not allocate.
 func (p *Parser) Float() (float64, bool) {
+	// A whole number of up to 15 digits, not led by a zero, is a float64
+	// exactly, the one ParseFloat gives: read in one pass where it
+	// stands, when no fraction, exponent or further digit follows.
+	d, i := p.data, p.pos
+	n, j := int64(0), i
+	for j < len(d) && j-i < 15 && d[j]-'0' <= 9 {
+		n = n*10 + int64(d[j]-'0')
+		j++
+	}
+	if j > i && (d[i] != '0' || j == i+1) && (j == len(d) || !moreNumber[d[j]]) {
+		p.pos = j
+		return float64(n), true
+	}
 	p.space()
 	start := p.pos
 	if !p.numberEnd() {
@@ -552,6 +678,9 @@ func (p *Parser) Int() (int64, bool) {
 	n, err := strconv.ParseInt(string(p.data[start:p.pos]), 10, 64)
 	return n, err == nil
 }
+
+// moreNumber holds the bytes that carry a number on past its whole part.
+var moreNumber = [256]bool{'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true, '.': true, 'e': true, 'E': true}
 
 // numberEnd reports whether a number is at pos, and moves pos past it
 // when one is.
@@ -670,12 +799,18 @@ func (p *Parser) Value() (any, bool) {
 	case '[':
 		return p.array()
 	case '"':
-		if p.Peek() != '"' {
-			return nil, false
+		pos := p.pos
+		s, n := p.shortAt(pos)
+		if s != nil {
+			p.pos += n + 1
+			return s.value(), true
 		}
 		b, ok := p.raw()
 		if !ok {
 			return nil, false
+		}
+		if s := p.keepShort(pos, n, b); s != nil {
+			return s.value(), true
 		}
 		return p.box(b, false), true
 	case 't':
@@ -714,12 +849,26 @@ func (p *Parser) object() (any, bool) {
 		if p.Peek() != '"' {
 			return m, false
 		}
-		key, ok := p.raw()
-		if !ok || p.Peek() != ':' {
+		var k string
+		pos := p.pos
+		if s, n := p.shortAt(pos); s != nil {
+			p.pos += n + 1
+			k = s.name
+		} else {
+			key, ok := p.raw()
+			if !ok {
+				return m, false
+			}
+			if s := p.keepShort(pos, n, key); s != nil {
+				k = s.name
+			} else {
+				k = p.intern(key)
+			}
+		}
+		if p.Peek() != ':' {
 			return m, false
 		}
 		p.pos++
-		k := p.intern(key)
 		v, ok := p.Value()
 		if !ok {
 			return m, false

@@ -110,6 +110,88 @@ func FuzzParser(f *testing.F) {
 	})
 }
 
+// TestParser_Value_shortAgain: short strings read before are found again
+// by their bytes (keys, values and names), across inputs; text that only
+// looks like one of them (an escape, a longer string, bytes past ASCII)
+// is still read as encoding/json reads it. Each input is read twice, and
+// after the others, by one Parser.
+func TestParser_Value_shortAgain(t *testing.T) {
+	pad := `"` + strings.Repeat("p", 20) + `"`
+	tests := []struct {
+		name, in string
+		reason   string
+	}{
+		{"repeated", `[{"id":"doc-1"},{"id":"doc-1"},{"ok":true},{"ok":true},` + pad + `]`, "keys and values kept and found again"},
+		{"escaped quote first", `["\\\"x","\\\"y",` + pad + `]`, "a backslash before the first quote: the text unescaped is as long as the bytes before it, yet not those bytes"},
+		{"escape spells a kept one", `["ab","a\u0062","ab\"c","ab",` + pad + `]`, "the same text escaped, and a longer string that starts alike"},
+		{"past ASCII", `["é","é","\u00e9",` + pad + `]`, "only ASCII is kept"},
+		{"lengths", `["1234567","12345678","123456789012345","1234567890123456","1234567","12345678","123456789012345","1234567890123456",` + pad + `]`, "7, 8, 15 and 16 bytes: one word, two, and past them"},
+		{"prefixes", `{"a":"ab","ab":"a","abc":"abcd","a":"ab",` + `"x":` + pad + `}`, "one a prefix of another"},
+		{"at the end", `["x","y","x","y"]`, "fewer than 17 bytes left: read the long way"},
+		{"empty", `["","",` + pad + `]`, "the empty string"},
+		{"numbers", `["10",10,"10",10,` + pad + `]`, "a string and a number of the same text"},
+	}
+	var p jsonv.Parser
+	read := func(in string) {
+		t.Helper()
+		p.Reset([]byte(in))
+		got, ok := p.Value()
+		want, wok := stdDecode([]byte(in))
+		if !ok || !p.End() || !wok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %#v, %v; encoding/json %#v, %v", in, got, ok, want, wok)
+		}
+		// The strings of an array read as names.
+		elems, _ := want.([]any)
+		p.Reset([]byte(in))
+		k := 0
+		p.Array(func() bool {
+			s, ok := p.Name()
+			if want, isString := elems[k].(string); isString && (!ok || s != want) {
+				t.Errorf("%q: element %d read by Name as %q, %v; encoding/json %q", in, k, s, ok, want)
+			}
+			k++
+			return ok || p.Skip()
+		})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			read(tt.in)
+			read(tt.in)
+		})
+	}
+	for _, tt := range tests {
+		read(tt.in)
+	}
+}
+
+// FuzzParser_again checks that one Parser reading a, then b, then a
+// again reads each as encoding/json does, values and names: what it keeps
+// of one input does not change what it reads of the next.
+func FuzzParser_again(f *testing.F) {
+	pad := `"` + strings.Repeat("p", 20) + `"`
+	f.Add([]byte(`["\\\"x",`+pad+`]`), []byte(`["\\\"y",`+pad+`]`))
+	f.Add([]byte(`{"id":"doc-1","ok":true,"x":`+pad+`}`), []byte(`{"id":"doc-1","ok":"a\u0062","x":`+pad+`}`))
+	f.Add([]byte(`["ab","é",`+pad+`]`), []byte(`["a\u0062","\u00e9",`+pad+`]`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var p jsonv.Parser
+		for _, data := range [][]byte{a, b, a} {
+			p.Reset(data)
+			got, ok := p.Value()
+			if !ok || !p.End() {
+				continue
+			}
+			want, wok := stdDecode(data)
+			if !wok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q after %q: got %#v; encoding/json %#v, %v", data, a, got, want, wok)
+			}
+			p.Reset(data)
+			if s, ok := p.Name(); ok && p.End() && s != want {
+				t.Fatalf("%q: Name = %q; encoding/json %#v", data, s, want)
+			}
+		}
+	})
+}
+
 // TestParser_Bytes checks that Bytes reads a string as Str does, and
 // hands out a plain string's bytes from the input, not a copy.
 func TestParser_Bytes(t *testing.T) {
@@ -183,6 +265,47 @@ func TestParser_Plain(t *testing.T) {
 			}
 			if !ok && p.Peek() != tt.in[0] {
 				t.Errorf("Plain refused %q but moved on: %s", tt.in, tt.reason)
+			}
+		})
+	}
+}
+
+// TestParser_Quoted checks that Quoted hands out the n bytes of a string
+// of n bytes without reading them, and that a plain one taken with
+// TakeQuoted leaves the parser where Bytes leaves it.
+func TestParser_Quoted(t *testing.T) {
+	tests := []struct {
+		in     string
+		n      int
+		want   string // "" for nil
+		reason string
+	}{
+		{`"2026-01-01T00:00:00.061Z",1`, 24, "2026-01-01T00:00:00.061Z", "a time"},
+		{`"2026-01-01T00:00:00.061Z"`, 24, "2026-01-01T00:00:00.061Z", "at the end of the input"},
+		{`"2026-01-01T00:00:00.061Z"`, 23, "", "no quote after 23 bytes"},
+		{`"2026-01-01T00:00:00.0612Z"`, 24, "", "a longer string"},
+		{`"ab","cd"`, 7, `ab","cd`, "bytes not scanned: the caller checks them"},
+		{` "ab"`, 2, "", "white space first: read another way"},
+		{`"ab`, 2, "", "cut off"},
+		{`12`, 0, "", "not a string"},
+		{`"ab"`, -3, "", "a negative length"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var p jsonv.Parser
+			p.Reset([]byte(tt.in))
+			got := p.Quoted(tt.n)
+			if string(got) != tt.want || (got == nil) != (tt.want == "") {
+				t.Fatalf("Quoted(%d) = %q, want %q: %s", tt.n, got, tt.want, tt.reason)
+			}
+			if got == nil || !jsonv.ASCII(got) || bytes.ContainsAny(got, `"\`) {
+				return
+			}
+			p.TakeQuoted(tt.n)
+			var q jsonv.Parser
+			q.Reset([]byte(tt.in))
+			if b, ok := q.Bytes(); !ok || string(b) != string(got) || p.End() != q.End() || p.Peek() != q.Peek() {
+				t.Errorf("TakeQuoted(%d) after %q: not where Bytes leaves the parser (%s)", tt.n, got, tt.reason)
 			}
 		})
 	}
@@ -307,6 +430,13 @@ func TestParser_Float(t *testing.T) {
 		{"9007199254740993", "16 digits: no float64 holds it, ParseFloat rounds it"},
 		{"-61", "a negative whole number goes to ParseFloat"},
 		{"123456789012345678", "past 15 digits: ParseFloat"},
+		{"00", "zero led by a zero"},
+		{"0.5", "a fraction after a zero"},
+		{"123456789012345.5", "15 digits, then a fraction"},
+		{"123456789012345e1", "15 digits, then an exponent"},
+		{"12E", "a cut exponent"},
+		{"12.", "a cut fraction"},
+		{"12-3", "a sign after the digits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -440,6 +570,13 @@ func TestParser_ObjectKeys(t *testing.T) {
 		{"bad utf-8 key", "{\"i\xffd\":1,\"id\":2}", "invalid UTF-8 in a key is refused, as Object refuses it"},
 		{"control in key", "{\"id\x01\":1}", "a raw control character"},
 		{"not an object", `["id"]`, "an array"},
+		{"long, in order", `{"id":1,"ids":2,"tool":"x","start_time":"t","duration_ms":3,"a_name_of_15_by":"` + strings.Repeat("x", 40) + `"}`, "32 bytes and more left: each key found where it stands"},
+		{"long, a prefix", `{"id":1,"ids":"` + strings.Repeat("x", 40) + `","id":2,"tool":"` + strings.Repeat("y", 40) + `"}`, "the name expected next starts the key"},
+		{"long, colon elsewhere", `{"id" :1,"ids"  :2,"tool":"` + strings.Repeat("x", 40) + `"}`, "space before the colon"},
+		{"long, other keys", `{"idx":1,"tool_":2,"start_timez":3,"x":"` + strings.Repeat("x", 40) + `"}`, "keys the expected name starts"},
+		{"long, broken", `{"id":1,"ids":2,,"tool":"` + strings.Repeat("x", 40) + `"}`, "two commas"},
+		{"long, brace then key", `{"id":{"id":1},"ids":"` + strings.Repeat("x", 40) + `"}`, "an object's first key"},
+		{"long, end", `{"id":1}` + strings.Repeat(" ", 40), "the closing brace"},
 	}
 	keys := jsonv.NewKeys(objectNames...)
 	for _, tt := range tests {
@@ -453,9 +590,48 @@ func TestParser_ObjectKeys(t *testing.T) {
 	}
 }
 
+// TestParser_Member_depth: objects read with Member nest no deeper than
+// MaxDepth, the opening brace found where the fast path stands as where
+// it does not.
+func TestParser_Member_depth(t *testing.T) {
+	keys := jsonv.NewKeys("id")
+	var read func(p *jsonv.Parser) bool
+	read = func(p *jsonv.Parser) bool {
+		m := keys.Members()
+		for {
+			switch i, _ := p.Member(&m); i {
+			case jsonv.End:
+				return true
+			case 0:
+				if p.Peek() == '{' {
+					if !read(p) {
+						return false
+					}
+				} else if !p.Skip() {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	for _, n := range []int{jsonv.MaxDepth - 1, jsonv.MaxDepth, jsonv.MaxDepth + 1} {
+		for _, sep := range []string{"", " "} {
+			data := strings.Repeat("{"+sep+`"id":`, n) + "1" + strings.Repeat("}", n)
+			var p jsonv.Parser
+			p.Reset([]byte(data))
+			if got, want := read(&p) && p.End(), n <= jsonv.MaxDepth; got != want {
+				t.Errorf("%d objects deep, separated by %q: read %v, want %v", n, sep, got, want)
+			}
+		}
+	}
+}
+
 // FuzzParser_ObjectKeys checks ObjectKeys against Object on any input.
 func FuzzParser_ObjectKeys(f *testing.F) {
-	for _, s := range []string{`{"id":1,"tool":"x","start_time":"t","duration_ms":3}`, `{"\u0069d":1,"idx":2}`, `{"a_name_of_15_by":1,"q\"uote":2,"":3}`} {
+	long := strings.Repeat("x", 40)
+	for _, s := range []string{`{"id":1,"tool":"x","start_time":"t","duration_ms":3}`, `{"\u0069d":1,"idx":2}`, `{"a_name_of_15_by":1,"q\"uote":2,"":3}`,
+		`{"id":1,"ids":"` + long + `","tool":"x","start_time":"` + long + `","duration_ms":3}`, `{"ids":1,"id":"` + long + `","a_name_of_15_by":2,"q\"uote":"` + long + `"}`} {
 		f.Add([]byte(s))
 	}
 	keys := jsonv.NewKeys(objectNames...)

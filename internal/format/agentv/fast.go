@@ -29,8 +29,9 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	}
 	var seen uint16
 	var nums *recordNumbers // made for the record's first number
-	ok = p.ObjectKeys(recordNames, func(i int, key []byte) bool {
-		var ok bool
+	m := recordNames.Members()
+	for {
+		i, key := p.Member(&m)
 		switch i {
 		case fieldID:
 			r.ID, ok = p.Value()
@@ -48,27 +49,42 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			r.TestID, ok = p.Value()
 		case fieldSchema:
 			ok = fastName(p, &r.SchemaVersion)
+		case jsonv.Other:
+			ok = !folds(key, recordKeys) && p.Skip()
+		case jsonv.End:
+			r.valid = true
+			return r, p.End()
 		default:
-			return !folds(key, recordKeys) && p.Skip()
+			return r, false
 		}
-		bit := uint16(1) << i
-		if seen&bit != 0 {
-			return false
+		if !ok || !first(&seen, i) {
+			return r, false
 		}
-		seen |= bit
-		return ok
-	})
-	r.valid = true
-	return r, ok && p.End()
+	}
 }
 
-// The fields of each object, listed in the order AgentV writes them, so
-// that jsonv's ObjectKeys finds each key by its bytes (see there); the
-// constants are their places in the lists.
+// first reports whether key i (-1 for another key) is new to seen, and
+// notes it: a key given twice is for encoding/json to decide.
+func first(seen *uint16, i int) bool {
+	if i < 0 {
+		return true
+	}
+	bit := uint16(1) << i
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// The fields of each object, listed in the order AgentV writes them (a
+// call's error and timestamp, which it seldom has, last), so that jsonv's
+// Member finds each key where it stands with one comparison (see there);
+// the constants are their places in the lists.
 var (
 	recordKeys  = []string{"id", "output", "token_usage", "cost_usd", "duration_ms", "output_messages", "test_id", "schema_version"}
 	messageKeys = []string{"role", "tool_calls", "content", "name"}
-	callKeys    = []string{"tool", "id", "input", "output", "status", "error", "start_time", "end_time", "timestamp", "duration_ms"}
+	callKeys    = []string{"tool", "id", "input", "output", "status", "start_time", "end_time", "duration_ms", "error", "timestamp"}
 	usageKeys   = []string{"input", "output", "total"}
 
 	recordNames  = jsonv.NewKeys(recordKeys...)
@@ -101,11 +117,11 @@ const (
 	callInput
 	callOutput
 	callStatus
-	callError
 	callStart
 	callEnd
-	callTimestamp
 	callDuration
+	callError
+	callTimestamp
 )
 
 const (
@@ -148,8 +164,10 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	ok := p.Array(func() bool {
 		var m message
 		var seen uint16
-		ok := p.ObjectKeys(messageNames, func(i int, key []byte) bool {
+		o := messageNames.Members()
+		for {
 			ok := true
+			i, key := p.Member(&o)
 			switch i {
 			case messageRole:
 				ok = fastName(p, &m.Role)
@@ -159,18 +177,18 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 				m.Content, ok = p.Value()
 			case messageToolCalls:
 				m.ToolCalls, ok = d.toolCalls()
+			case jsonv.Other:
+				ok = !folds(key, messageKeys) && p.Skip()
+			case jsonv.End:
+				msgs = append(msgs, m)
+				return true
 			default:
-				return !folds(key, messageKeys) && p.Skip()
-			}
-			bit := uint16(1) << i
-			if seen&bit != 0 {
 				return false
 			}
-			seen |= bit
-			return ok
-		})
-		msgs = append(msgs, m)
-		return ok
+			if !ok || !first(&seen, i) {
+				return false
+			}
+		}
 	})
 	if scratch {
 		d.msgs = msgs
@@ -191,8 +209,10 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		d.calls = append(d.calls, toolCall{})
 		c := &d.calls[len(d.calls)-1]
 		var seen uint16
-		ok := p.ObjectKeys(callNames, func(i int, key []byte) bool {
+		o := callNames.Members()
+		for {
 			ok := true
+			i, key := p.Member(&o)
 			switch i {
 			case callTool:
 				ok = fastName(p, &c.Tool)
@@ -214,17 +234,17 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 				ok = d.stamp(c, 2, &c.Timestamp)
 			case callDuration:
 				c.DurationMS, ok = d.float()
+			case jsonv.Other:
+				ok = !folds(key, callKeys) && p.Skip()
+			case jsonv.End:
+				return true
 			default:
-				return !folds(key, callKeys) && p.Skip()
-			}
-			bit := uint16(1) << i
-			if seen&bit != 0 {
 				return false
 			}
-			seen |= bit
-			return ok
-		})
-		return ok
+			if !ok || !first(&seen, i) {
+				return false
+			}
+		}
 	})
 	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
@@ -252,8 +272,10 @@ func fastUsage(p *jsonv.Parser, nums **recordNumbers) (*tokenUsage, bool) {
 	}
 	u := &get(nums).usage
 	var seen uint16
-	ok := p.ObjectKeys(usageNames, func(i int, key []byte) bool {
+	o := usageNames.Members()
+	for {
 		var ok bool
+		i, key := p.Member(&o)
 		switch i {
 		case usageInput:
 			u.Input, ok = fastInt(p, nums, 0)
@@ -261,23 +283,24 @@ func fastUsage(p *jsonv.Parser, nums **recordNumbers) (*tokenUsage, bool) {
 			u.Output, ok = fastInt(p, nums, 1)
 		case usageTotal:
 			u.Total, ok = fastInt(p, nums, 2)
+		case jsonv.Other:
+			ok = !folds(key, usageKeys) && p.Skip()
+		case jsonv.End:
+			return u, true
 		default:
-			return !folds(key, usageKeys) && p.Skip()
+			return u, false
 		}
-		bit := uint16(1) << i
-		if seen&bit != 0 {
-			return false
+		if !ok || !first(&seen, i) {
+			return u, false
 		}
-		seen |= bit
-		return ok
-	})
-	return u, ok
+	}
 }
 
 // fastName reads a string field, interned; null leaves it as it is.
 func fastName(p *jsonv.Parser, dst *string) bool {
-	if p.Null() {
-		return true
+	// A string first, as nearly every one is: a null only when none.
+	if p.Peek() != '"' {
+		return p.Null()
 	}
 	s, ok := p.Name()
 	*dst = s
@@ -290,6 +313,16 @@ func fastName(p *jsonv.Parser, dst *string) bool {
 // report. null leaves it as it is.
 func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
 	p := &d.p
+	// The usual shape, read where it stands: clock.millis checks every
+	// byte of it as a digit or a separator, so no scan for the string's
+	// end or its escapes is needed first.
+	if b := p.Quoted(millisTime); b != nil {
+		if t, ok := d.clock.millis(b); ok {
+			p.TakeQuoted(millisTime)
+			c.at[i], c.parsed = t, c.parsed|1<<i
+			return true
+		}
+	}
 	if p.Null() {
 		return true
 	}
@@ -315,8 +348,8 @@ func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
 // scratch grows into a new array and leaves the old one to its pointers.
 func (d *decoder) float() (*float64, bool) {
 	p := &d.p
-	if p.Null() {
-		return nil, true
+	if c := p.Peek(); c == 'n' {
+		return nil, p.Null()
 	}
 	f, ok := p.Float()
 	if !ok {

@@ -22,6 +22,8 @@ func TestFastDecode(t *testing.T) {
 	}{
 		{"a record", `{"id": "c1", "output": [{"role": "user", "content": "hi"}, {"role": "assistant", "name": "a", "tool_calls": [{"tool": "search", "input": {"q": "x", "n": 9007199254740993}, "output": [1], "id": 7, "status": "ok", "error": null, "start_time": "2025-01-01T00:00:00Z", "end_time": "2025-01-01T00:00:01Z", "timestamp": "t", "duration_ms": 45.5, "extra": {"x": [1]}}]}], "token_usage": {"input": 10, "output": 20, "total": 30}, "cost_usd": 0.01, "duration_ms": 1500, "more": null}`, true, "every field"},
 		{"nulls", `{"id": null, "output": null, "output_messages": [{"role": null, "tool_calls": null}], "token_usage": null, "cost_usd": null}`, true, "null leaves a field unset"},
+		{"null names and numbers", `{"output": [{"role": "assistant", "name": null, "tool_calls": [{"tool": null, "status": null, "duration_ms": null, "id": "c"}]}]}`, true, "null leaves a name or a duration unset"},
+		{"not null", `{"output": [{"role": "assistant", "tool_calls": [{"tool": "x", "duration_ms": nul}]}]}`, false, "a cut literal is encoding/json's to report"},
 		{"empty lists", `{"output": [], "output_messages": [{"tool_calls": []}]}`, true, "an empty list is not nil"},
 		{"key in another case", `{"ID": "c1", "output": []}`, false, "encoding/json matches keys without regard to case"},
 		{"key twice", `{"output": [], "output": [{"role": "user"}]}`, false, "encoding/json merges a second list into the first"},

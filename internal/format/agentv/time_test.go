@@ -37,6 +37,10 @@ func TestFastTime(t *testing.T) {
 		{"2026-01-01T00:00:00z", false, "a lower-case z"},
 		{"+026-01-01T00:00:00Z", false, "a sign is not a digit"},
 		{"", false, "empty"},
+		{"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00:00.000Z", false, "a new clock's zero minute is no minute"},
+		{"2026-01-01T00:00:00.06aZ", false, "a millisecond that is not a digit"},
+		{"2026-01-01T00:00:00:061Z", false, "a colon for the dot"},
+		{"2026-01-01T00:00:00.061z", false, "a lower-case z, milliseconds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -58,6 +62,8 @@ func FuzzFastTime(f *testing.F) {
 	f.Add("2026-01-01T00:00:00.061Z", "2026-01-01T00:00:59.1Z")
 	f.Add("2024-02-29T23:59:59Z", "2024-02-29T23:59:60Z")
 	f.Add("2026-01-01T00:00:00.123456789Z", "2026-01-01T00:00:00+01:00")
+	f.Add("2026-01-01T00:00:00.061Z", "2026-01-01T00:00:60.061Z")
+	f.Add("\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00:00.000Z", "2026-01-01T00:00:00.0a1Z")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		ts, oks := agentv.FastTime(a, b)
 		for i, s := range []string{a, b} {
