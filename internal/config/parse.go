@@ -316,8 +316,8 @@ func (c *converter) placeNull(n *Node) *Node {
 func lineLengths(data []byte) []int {
 	var out []int
 	for {
-		i := bytes.IndexAny(data, "\r\n")
-		if i < 0 {
+		i := lineEnd(data)
+		if i == len(data) {
 			return append(out, len(data))
 		}
 		out = append(out, i)

@@ -175,10 +175,16 @@ func openItem(rest []byte) bool {
 // lineEnd returns the length of the first line of b, its line break
 // excluded; as in YAML, a line ends at \n, \r\n or a lone \r.
 func lineEnd(b []byte) int {
-	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
-		return i
+	// Two scans for one byte each: IndexAny of two bytes goes a byte at a
+	// time.
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		i = len(b)
 	}
-	return len(b)
+	if j := bytes.IndexByte(b[:i], '\r'); j >= 0 {
+		return j
+	}
+	return i
 }
 
 // listKey returns which of keys the line is, written "key:" from its first

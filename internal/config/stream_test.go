@@ -174,3 +174,41 @@ func FuzzParseList(f *testing.F) {
 		parseListAgrees(t, string(data))
 	})
 }
+
+// FuzzFlowLines holds the one-line reader of a case list to the YAML
+// parser: whatever list it reads, the parser reads the document without
+// error and gives the same nodes at the same places (values, keys, lines,
+// columns, paths); anything else it must leave to the parser.
+func FuzzFlowLines(f *testing.F) {
+	for _, s := range []string{
+		"  - {id: case-0000001, input: Research the history of Python}\n  - {id: case-0000002, input: Research the history of Python}\n",
+		"- {id: a,   input: Some text here}\n- { id: b , input:  c-1.x }\n-  {id: c}\n",
+		"  - {id: a, b: TRUE}\n", "  - {id: b, b: Off}\n", "  - {id: c, b: n}\n", "  - {id: d, b: NaN}\n", "  - {id: e, b: Null}\n",
+		"  - {id: f, b: falsey}\n", "  - {id: g, b: yes}\n", "  - {id: h, b: Inf}\n", "  - {id: i, b: False}\n",
+		"  - {id: a,}\n  - {id: b, , c: d}\n", "  - {id: a, id: b}\n", "  - {id:a}\n  - {id: a}x\n", "  - {id: a} # c\n",
+		"  - {id: a}\r\n  - {id: b}\r\n", "  - {id: a}   \n  - {id: b }\n", "  - {id: a b  c, x_1: y.z-w}\n", "  - {1a: b}\n",
+		"  - {id: a}\n  - {id: b}\nafter: 1\n", "  - {id: a}\n    - {id: b}\n", "  - {id: a}\n\n  - {id: b}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, list []byte) {
+		data := append([]byte("name: s\nevalcases:\n"), list...)
+		got, ok := config.FlowLines("s.yaml", data, "evalcases")
+		if !ok {
+			return
+		}
+		root, err := config.Parse("s.yaml", data)
+		if err != nil {
+			t.Fatalf("the one-line reader read %q, which the YAML parser refuses: %v", list, err)
+		}
+		want := root.Get("evalcases")
+		if want == nil || want.Kind != config.List || len(want.Items) != len(got) {
+			t.Fatalf("the one-line reader read %d items of %q, the YAML parser %v", len(got), list, want)
+		}
+		for i := range got {
+			if g, w := flat(t, got[i]), flat(t, want.Items[i]); g != w {
+				t.Fatalf("item %d of %q: the one-line reader read\n%s\nthe YAML parser\n%s", i, list, g, w)
+			}
+		}
+	})
+}
