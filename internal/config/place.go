@@ -54,15 +54,31 @@ func (ps *Places) Item(n *Node, list string, i int) Place {
 	if n == nil {
 		return Place{}
 	}
-	var idx [24]byte
-	rest, ok := strings.CutPrefix(n.Path, list)
-	if !ok || rest != string(append(strconv.AppendInt(append(idx[:0], '['), int64(i), 10), ']')) {
+	if rest, ok := strings.CutPrefix(n.Path, list); !ok || !isIndex(rest, i) {
 		return PlaceOf(n)
 	}
 	if ps.last == nil || ps.last.file != n.File || ps.last.path != list {
 		ps.last = &placeAt{n.File, list}
 	}
 	return Place{at: ps.last, Line: clamp32(n.Line), Col: clamp32(n.Col), item: clamp32(i)}
+}
+
+// isIndex reports whether s is "[i]", i ≥ 0 in decimal without leading
+// zeros.
+func isIndex(s string, i int) bool {
+	if len(s) < 3 || s[0] != '[' || s[len(s)-1] != ']' || i < 0 {
+		return false
+	}
+	for j := len(s) - 2; j >= 1; j-- {
+		if s[j] != byte('0'+i%10) {
+			return false
+		}
+		i /= 10
+		if i == 0 {
+			return j == 1
+		}
+	}
+	return false
 }
 
 // IsZero reports whether p is no place.

@@ -435,34 +435,15 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		if err != nil {
 			errs = append(errs, err)
 		}
-		c.Input = sc.intern(joinText(sc.input, in))
-	}
-	expectedOutput, es := expectedOutput(opt)
-	errs = append(errs, es...)
-	errs = append(errs, unsupportedCaseKeys(opt)...)
-	if v := opt.Get("trace"); v != nil {
-		p, err := v.Str()
-		if err != nil {
-			errs = append(errs, err)
-		} else if p == "" {
-			errs = append(errs, v.Errorf("trace path is empty"))
-		} else {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(sc.dir, p)
-			}
-			// Its place, not the node: the nodes of a case are one
-			// allocation, dropped once the case is read.
-			c.SetTrace(p, config.PlaceOf(v).Node())
+		if sc.input != "" {
+			in = joinText(sc.input, in)
 		}
+		c.Input = sc.intern(in)
 	}
-	ex, es := readExecution(opt, opt.Get("execution"), levelCase, sc.keys)
-	errs = append(errs, es...)
-	if v := opt.Get("skip_defaults"); v != nil {
-		b, err := v.BoolValue()
-		if err != nil {
-			errs = append(errs, err)
-		}
-		ex.skip = ex.skip || b
+	var expectedOutput string
+	var ex execution
+	if opt != nil {
+		expectedOutput, ex, errs = caseSettings(opt, c, sc, errs)
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
 	// The case's own evaluators' environment, made only for a case that
@@ -509,6 +490,40 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		errs = append(errs, cn.Errorf("case %q has no evaluators", c.ID).With("add execution.evaluators to the case or the suite"))
 	}
 	return c, errs
+}
+
+// caseSettings reads the keys of case cn read after its input into c,
+// and returns its expected output and execution settings, with errs and
+// the errors found.
+func caseSettings(cn *config.Node, c *Case, sc *suiteContext, errs []error) (string, execution, []error) {
+	expectedOutput, es := expectedOutput(cn)
+	errs = append(errs, es...)
+	errs = append(errs, unsupportedCaseKeys(cn)...)
+	if v := cn.Get("trace"); v != nil {
+		p, err := v.Str()
+		if err != nil {
+			errs = append(errs, err)
+		} else if p == "" {
+			errs = append(errs, v.Errorf("trace path is empty"))
+		} else {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(sc.dir, p)
+			}
+			// Its place, not the node: the nodes of a case are one
+			// allocation, dropped once the case is read.
+			c.SetTrace(p, config.PlaceOf(v).Node())
+		}
+	}
+	ex, es := readExecution(cn, cn.Get("execution"), levelCase, sc.keys)
+	errs = append(errs, es...)
+	if v := cn.Get("skip_defaults"); v != nil {
+		b, err := v.BoolValue()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		ex.skip = ex.skip || b
+	}
+	return expectedOutput, ex, errs
 }
 
 // loadTurns reads a case's turns; env is the case's, cli the command
