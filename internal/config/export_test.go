@@ -21,5 +21,5 @@ func FlowLines(file string, data []byte, key string) ([]*Node, bool) {
 	if !ok || sp.end != len(data) {
 		return nil, false
 	}
-	return flowLines(file, data[sp.items[0].off:sp.end], sp.items[0].line-1, sp.indent, sp.key, 0, len(sp.items))
+	return flowLines(new(flowPart), file, data[sp.items[0].off:sp.end], sp.items[0].line-1, sp.indent, sp.key, 0, len(sp.items))
 }

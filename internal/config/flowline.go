@@ -22,8 +22,10 @@ import (
 // one copy of the part, its paths of one string, its nodes and entries
 // one slice each. Most items are read, placed and dropped; an item kept
 // keeps its part's text (which is the file's own size, at most).
-func flowLines(file string, part []byte, base, indent int, list string, first, want int) ([]*Node, bool) {
-	var fp flowPart
+//
+// fp holds the offsets while the part is read; it is reused from part to
+// part.
+func flowLines(fp *flowPart, file string, part []byte, base, indent int, list string, first, want int) ([]*Node, bool) {
 	if !fp.scan(part, indent, want) {
 		return nil, false
 	}
@@ -56,8 +58,11 @@ func (fp *flowPart) scan(part []byte, indent, want int) bool {
 	if len(part) >= 1<<31-1 {
 		return false
 	}
-	fp.lines = make([]flowItem, 0, want)
-	fp.fields = make([]flowField, 0, 2*want)
+	if cap(fp.lines) < want {
+		fp.lines = make([]flowItem, 0, want)
+		fp.fields = make([]flowField, 0, 2*want)
+	}
+	fp.lines, fp.fields = fp.lines[:0], fp.fields[:0]
 	off := 0
 	for line := 0; off < len(part); line++ {
 		end := len(part)

@@ -86,6 +86,8 @@ type lazyList struct {
 	data  []byte // the whole document
 	split listSplit
 	last  []*Node // the items of the last part, converted
+	// scratch is the one-line reader's, reused from part to part.
+	scratch flowPart
 }
 
 // listSplit is where a top-level block list lies in a document.
@@ -267,7 +269,7 @@ func (l *lazyList) convert(file string, i, j int) ([]*Node, bool) {
 		end = sp.items[j].off
 	}
 	part := l.data[sp.items[i].off:end]
-	if items, ok := flowLines(file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
+	if items, ok := flowLines(&l.scratch, file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
 		return items, true
 	}
 	return convertPart(file, part, end < len(l.data), *sp, i, j-i)
