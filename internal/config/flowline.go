@@ -102,18 +102,21 @@ func (fp *flowPart) line(part []byte, off, end, indent int) bool {
 	}
 	i += 3
 	close := end - 1 // the }
+	// The fields, a slice of close bytes: in[i] needs no bounds check
+	// once i < len(in).
+	in := part[:close]
 	first := len(fp.fields)
 	for {
 		// A field: blanks, a key, ": ", blanks, a word, blanks, then a
 		// comma with more after it, or the }.
-		for i < close && part[i] == ' ' {
+		for i < len(in) && in[i] == ' ' {
 			i++
 		}
 		k := i
 		if i < close && part[i] >= '0' && part[i] <= '9' {
 			return false
 		}
-		for i < close && isKeyByte(part[i]) {
+		for i < len(in) && flowClass[in[i]]&keyByte != 0 {
 			i++
 		}
 		kEnd := i
@@ -121,11 +124,11 @@ func (fp *flowPart) line(part []byte, off, end, indent int) bool {
 			return false
 		}
 		i += 2
-		for i < close && part[i] == ' ' {
+		for i < len(in) && in[i] == ' ' {
 			i++
 		}
 		v := i
-		for i < close && isWordByte(part[i]) {
+		for i < len(in) && flowClass[in[i]]&wordByte != 0 {
 			i++
 		}
 		vEnd := i
@@ -281,15 +284,7 @@ func (ks *flowKeys) get(k string) string {
 // more is the YAML parser's.
 const maxFlowFields = 32
 
-// isKeyByte reports whether c may be in a plain key: letters, digits and
-// underscores.
-func isKeyByte(c byte) bool { return flowClass[c]&keyByte != 0 }
-
-// isWordByte reports whether c may be in a plain word: letters, digits,
-// spaces and _ . -.
-func isWordByte(c byte) bool { return flowClass[c]&wordByte != 0 }
-
-// The classes of flowClass.
+// The classes of flowClass: the bytes of a plain key, and of a plain word.
 const (
 	keyByte  = 1 << iota // letters, digits, _
 	wordByte             // the key bytes, space . -
@@ -309,7 +304,7 @@ var flowClass = func() (t [256]uint8) {
 	return t
 }()
 
-// isFlowWord reports whether v, made of isWordByte's bytes with no blank
+// isFlowWord reports whether v, made of word bytes with no blank
 // at its end, is plain text that YAML reads as a string: it starts with a
 // letter and is none of YAML's words for booleans and null.
 func isFlowWord(v []byte) bool {
