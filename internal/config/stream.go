@@ -114,9 +114,10 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 	var sp listSplit
 	line, off := 0, 0
 	inList := false
+	cr := bytes.IndexByte(data, '\r') >= 0
 	for off < len(data) {
 		line++
-		end := off + lineEnd(data[off:])
+		end := off + lineEnd(data[off:], cr)
 		text := data[off:end]
 		next := end
 		if next < len(data) && data[next] == '\r' {
@@ -175,13 +176,18 @@ func openItem(rest []byte) bool {
 }
 
 // lineEnd returns the length of the first line of b, its line break
-// excluded; as in YAML, a line ends at \n, \r\n or a lone \r.
-func lineEnd(b []byte) int {
-	// Two scans for one byte each: IndexAny of two bytes goes a byte at a
+// excluded; as in YAML, a line ends at \n, \r\n or a lone \r. cr says
+// whether b may hold a \r: most files hold none, and their lines are
+// found with one scan.
+func lineEnd(b []byte, cr bool) int {
+	// Scans for one byte each: IndexAny of two bytes goes a byte at a
 	// time.
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {
 		i = len(b)
+	}
+	if !cr {
+		return i
 	}
 	if j := bytes.IndexByte(b[:i], '\r'); j >= 0 {
 		return j
