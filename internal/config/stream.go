@@ -39,8 +39,12 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	if sp.start > 0 && data[sp.start-1] == '\r' {
 		blank = '\r'
 	}
-	head = append(head, bytes.Repeat([]byte{blank}, lineBreaks(data[sp.start:sp.end]))...)
-	head = append(head, data[sp.end:]...)
+	if sp.end < len(data) {
+		// Only what follows the list needs its lines kept: a list at the
+		// end (most suites) leaves the YAML parser no blank lines to read.
+		head = append(head, bytes.Repeat([]byte{blank}, lineBreaks(data[sp.start:sp.end]))...)
+		head = append(head, data[sp.end:]...)
+	}
 	root, err := Parse(file, head)
 	if err != nil {
 		return Parse(file, data)
