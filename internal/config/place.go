@@ -69,16 +69,17 @@ func isIndex(s string, i int) bool {
 	if len(s) < 3 || s[0] != '[' || s[len(s)-1] != ']' || i < 0 {
 		return false
 	}
-	for j := len(s) - 2; j >= 1; j-- {
-		if s[j] != byte('0'+i%10) {
+	if s[1] == '0' && len(s) > 3 {
+		return false // a zero before
+	}
+	n := 0
+	for _, c := range []byte(s[1 : len(s)-1]) {
+		if c < '0' || c > '9' || n > (1<<31)/10 {
 			return false
 		}
-		i /= 10
-		if i == 0 {
-			return j == 1
-		}
+		n = 10*n + int(c-'0')
 	}
-	return false
+	return n == i
 }
 
 // IsZero reports whether p is no place.

@@ -217,6 +217,8 @@ type suiteContext struct {
 	// inputs holds the case inputs read so far, so that cases that share
 	// an input share its bytes; bounded by maxInterned.
 	inputs map[string]string
+	// lastInput is the input interned last.
+	lastInput string
 }
 
 // maxInterned bounds suiteContext.inputs: past it, inputs are new ones.
@@ -225,7 +227,11 @@ const maxInterned = 4096
 // intern returns s, or an equal string read before. A new one is a copy:
 // s may be a substring of the text of many cases (see config.ParseList).
 func (sc *suiteContext) intern(s string) string {
+	if s == sc.lastInput && s != "" {
+		return sc.lastInput // the input of the case before: a suite's cases often share one
+	}
 	if t, ok := sc.inputs[s]; ok {
+		sc.lastInput = t
 		return t
 	}
 	if sc.inputs == nil {
@@ -235,6 +241,7 @@ func (sc *suiteContext) intern(s string) string {
 	if len(sc.inputs) < maxInterned {
 		sc.inputs[s] = s
 	}
+	sc.lastInput = s
 	return s
 }
 
