@@ -202,24 +202,24 @@ func (fp *flowPart) build(file string, part []byte, base int, list string, first
 	items := make([]*Node, len(fp.lines))
 	nodes := make([]Node, len(fp.lines)+len(fp.fields))
 	entries := make([]Entry, len(fp.fields))
-	nn := 0 // the next node, and the end of its path in ends
-	prev := int32(0)
-	path := func() string {
-		s := paths[prev:ends[nn]]
-		prev = ends[nn]
-		nn++
-		return s
-	}
+	// The nodes are new and zero: only their other fields are set. Node
+	// nn's path ends at ends[nn], where node nn-1's ends.
+	nn, prev := 0, int32(0)
 	for n, it := range fp.lines {
 		line := base + 1 + int(it.line)
 		fields := fp.fields[it.start:it.end]
 		m := &nodes[nn]
 		es := entries[it.start:it.end:it.end]
-		*m = Node{Kind: Map, File: file, Line: line, Col: int(fields[0].kcol), Path: path(), size: 1 + len(fields), Entries: es}
+		m.Kind, m.File, m.Line, m.Col, m.size, m.Entries = Map, file, line, int(fields[0].kcol), 1+len(fields), es
+		m.Path, prev = paths[prev:ends[nn]], ends[nn]
+		nn++
 		for j, f := range fields {
 			v := &nodes[nn]
-			*v = Node{Kind: String, Text: text[f.v:f.vEnd], File: file, Line: line, Col: int(f.vcol), Path: path(), size: 1, TextCol: int(f.vcol)}
-			es[j] = Entry{Key: keys.get(text[f.k:f.kEnd]), KeyLine: line, KeyCol: int(f.kcol), Value: v}
+			v.Kind, v.Text, v.File, v.Line, v.Col, v.size, v.TextCol = String, text[f.v:f.vEnd], file, line, int(f.vcol), 1, int(f.vcol)
+			v.Path, prev = paths[prev:ends[nn]], ends[nn]
+			nn++
+			e := &es[j]
+			e.Key, e.KeyLine, e.KeyCol, e.Value = keys.get(text[f.k:f.kEnd]), line, int(f.kcol), v
 		}
 		items[n] = m
 	}
