@@ -136,11 +136,14 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 				sp.key, sp.keyLine, sp.start, inList = k, line, next, true
 			}
 		default:
-			t := bytes.TrimLeft(text, " ")
+			ind := 0 // a loop, not TrimLeft: most lines are indented a few spaces
+			for ind < len(text) && text[ind] == ' ' {
+				ind++
+			}
+			t := text[ind:]
 			if len(t) == 0 || t[0] == '#' {
 				break
 			}
-			ind := len(text) - len(t)
 			isItem := t[0] == '-' && (len(t) == 1 || t[1] == ' ')
 			if isItem && openItem(t[1:]) {
 				// An item whose value does not start on its line: what
@@ -175,7 +178,9 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 // the lines below: nothing, a comment, or only a tag (!), an anchor (&) or
 // a complex key (?) to start it.
 func openItem(rest []byte) bool {
-	rest = bytes.TrimLeft(rest, " ")
+	for len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
 	return len(rest) == 0 || rest[0] == '#' || rest[0] == '!' || rest[0] == '&' || rest[0] == '?'
 }
 
