@@ -23,7 +23,12 @@
 // document: about 200 to 500 bytes allocated for each byte read, most of
 // them the YAML parser's tokens and tree. A long list read by [ParseList]
 // holds one part of it as a tree at a time, besides its last part, which
-// it converts first to check that it reads on its own.
+// it converts first to check that it reads on its own. A part whose items
+// are each one line of a flow map of plain words ("- {id: c1, input:
+// Some text}", the shape of a generated suite) is read without the YAML
+// parser, into the same nodes at the same places, with about 12 bytes
+// allocated for each byte read; its words are substrings of one copy of
+// the part, so a value kept keeps the part's text.
 package config
 
 import (

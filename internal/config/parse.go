@@ -315,9 +315,10 @@ func (c *converter) placeNull(n *Node) *Node {
 // excluded; as in YAML, a line ends at \n, \r\n or a lone \r.
 func lineLengths(data []byte) []int {
 	var out []int
+	cr := bytes.IndexByte(data, '\r') >= 0
 	for {
-		i := bytes.IndexAny(data, "\r\n")
-		if i < 0 {
+		i := lineEnd(data, cr)
+		if i == len(data) {
 			return append(out, len(data))
 		}
 		out = append(out, i)

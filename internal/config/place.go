@@ -54,15 +54,32 @@ func (ps *Places) Item(n *Node, list string, i int) Place {
 	if n == nil {
 		return Place{}
 	}
-	var idx [24]byte
-	rest, ok := strings.CutPrefix(n.Path, list)
-	if !ok || rest != string(append(strconv.AppendInt(append(idx[:0], '['), int64(i), 10), ']')) {
+	if rest, ok := strings.CutPrefix(n.Path, list); !ok || !isIndex(rest, i) {
 		return PlaceOf(n)
 	}
 	if ps.last == nil || ps.last.file != n.File || ps.last.path != list {
 		ps.last = &placeAt{n.File, list}
 	}
 	return Place{at: ps.last, Line: clamp32(n.Line), Col: clamp32(n.Col), item: clamp32(i)}
+}
+
+// isIndex reports whether s is "[i]", i ≥ 0 in decimal without leading
+// zeros.
+func isIndex(s string, i int) bool {
+	if len(s) < 3 || s[0] != '[' || s[len(s)-1] != ']' || i < 0 {
+		return false
+	}
+	if s[1] == '0' && len(s) > 3 {
+		return false // a zero before
+	}
+	n := 0
+	for _, c := range []byte(s[1 : len(s)-1]) {
+		if c < '0' || c > '9' || n > (1<<31)/10 {
+			return false
+		}
+		n = 10*n + int(c-'0')
+	}
+	return n == i
 }
 
 // IsZero reports whether p is no place.

@@ -16,6 +16,9 @@ func TestItemPlace_Errorf(t *testing.T) {
 	list := root.Get("evalcases")
 	var places []config.Place
 	i := 0
+	if err := list.Materialize(); err != nil {
+		t.Fatal(err)
+	}
 	if err := list.Each(func(it *config.Node) error {
 		places = append(places, config.ItemPlace(it, list.Path, i))
 		i++
@@ -32,6 +35,10 @@ func TestItemPlace_Errorf(t *testing.T) {
 		{"flow item", places[0], "suite.yaml:3:6: evalcases[0]: bad", "an item's place is its node's, its path written from the list's"},
 		{"block item", places[1], "suite.yaml:4:5: evalcases[1]: bad", "the path is the item's whatever the item's form"},
 		{"item of another list", config.ItemPlace(root.Get("name"), "evalcases", 3), "suite.yaml:1:7: name: bad", "a node that is not the item keeps its own path"},
+		{"another index", config.ItemPlace(list.Items[1], "evalcases", 11), "suite.yaml:4:5: evalcases[1]: bad", "an index that is not the item's: the node's own path"},
+		{"a longer index", config.ItemPlace(list.Items[1], "evalcases", 21), "suite.yaml:4:5: evalcases[1]: bad", "the index's last digit is the item's, not the index"},
+		{"an index with a zero before", config.ItemPlace(&config.Node{File: "suite.yaml", Line: 4, Col: 5, Path: "evalcases[01]"}, "evalcases", 1), "suite.yaml:4:5: evalcases[01]: bad", "a path spelt otherwise is kept as spelt"},
+		{"a path below the item", config.ItemPlace(&config.Node{File: "suite.yaml", Line: 4, Col: 5, Path: "evalcases[1].id"}, "evalcases", 1), "suite.yaml:4:5: evalcases[1].id: bad", "a value of the item keeps its path"},
 		{"a node's place", config.PlaceOf(root.Get("evalcases")), "suite.yaml:3:3: evalcases: bad", "PlaceOf keeps the node's path"},
 		{"no place", config.PlaceOf(nil), "bad", "the zero place places nothing"},
 	}

@@ -39,8 +39,12 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	if sp.start > 0 && data[sp.start-1] == '\r' {
 		blank = '\r'
 	}
-	head = append(head, bytes.Repeat([]byte{blank}, lineBreaks(data[sp.start:sp.end]))...)
-	head = append(head, data[sp.end:]...)
+	if sp.end < len(data) {
+		// Only what follows the list needs its lines kept: a list at the
+		// end (most suites) leaves the YAML parser no blank lines to read.
+		head = append(head, bytes.Repeat([]byte{blank}, lineBreaks(data[sp.start:sp.end]))...)
+		head = append(head, data[sp.end:]...)
+	}
 	root, err := Parse(file, head)
 	if err != nil {
 		return Parse(file, data)
@@ -86,6 +90,8 @@ type lazyList struct {
 	data  []byte // the whole document
 	split listSplit
 	last  []*Node // the items of the last part, converted
+	// scratch is the one-line reader's, reused from part to part.
+	scratch flowPart
 }
 
 // listSplit is where a top-level block list lies in a document.
@@ -112,9 +118,10 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 	var sp listSplit
 	line, off := 0, 0
 	inList := false
+	cr := bytes.IndexByte(data, '\r') >= 0
 	for off < len(data) {
 		line++
-		end := off + lineEnd(data[off:])
+		end := off + lineEnd(data[off:], cr)
 		text := data[off:end]
 		next := end
 		if next < len(data) && data[next] == '\r' {
@@ -129,11 +136,14 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 				sp.key, sp.keyLine, sp.start, inList = k, line, next, true
 			}
 		default:
-			t := bytes.TrimLeft(text, " ")
+			ind := 0 // a loop, not TrimLeft: most lines are indented a few spaces
+			for ind < len(text) && text[ind] == ' ' {
+				ind++
+			}
+			t := text[ind:]
 			if len(t) == 0 || t[0] == '#' {
 				break
 			}
-			ind := len(text) - len(t)
 			isItem := t[0] == '-' && (len(t) == 1 || t[1] == ' ')
 			if isItem && openItem(t[1:]) {
 				// An item whose value does not start on its line: what
@@ -168,17 +178,30 @@ func splitList(data []byte, keys []string) (listSplit, bool) {
 // the lines below: nothing, a comment, or only a tag (!), an anchor (&) or
 // a complex key (?) to start it.
 func openItem(rest []byte) bool {
-	rest = bytes.TrimLeft(rest, " ")
+	for len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
 	return len(rest) == 0 || rest[0] == '#' || rest[0] == '!' || rest[0] == '&' || rest[0] == '?'
 }
 
 // lineEnd returns the length of the first line of b, its line break
-// excluded; as in YAML, a line ends at \n, \r\n or a lone \r.
-func lineEnd(b []byte) int {
-	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+// excluded; as in YAML, a line ends at \n, \r\n or a lone \r. cr says
+// whether b may hold a \r: most files hold none, and their lines are
+// found with one scan.
+func lineEnd(b []byte, cr bool) int {
+	// Scans for one byte each: IndexAny of two bytes goes a byte at a
+	// time.
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		i = len(b)
+	}
+	if !cr {
 		return i
 	}
-	return len(b)
+	if j := bytes.IndexByte(b[:i], '\r'); j >= 0 {
+		return j
+	}
+	return i
 }
 
 // listKey returns which of keys the line is, written "key:" from its first
@@ -261,7 +284,7 @@ func (l *lazyList) convert(file string, i, j int) ([]*Node, bool) {
 		end = sp.items[j].off
 	}
 	part := l.data[sp.items[i].off:end]
-	if items, ok := flowLines(file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
+	if items, ok := flowLines(&l.scratch, file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
 		return items, true
 	}
 	return convertPart(file, part, end < len(l.data), *sp, i, j-i)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A lesson is what a YAML syntax error means, in the words of the person
@@ -95,7 +96,10 @@ func tabLesson(lines []string, line int) *lesson {
 	return nil
 }
 
-var noSpace = regexp.MustCompile(`^(- +)?([A-Za-z_][A-Za-z0-9_.\-]*):([^\s:/].*)$`)
+// noSpace is compiled on first use: only a file that does not parse asks.
+var noSpace = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(- +)?([A-Za-z_][A-Za-z0-9_.\-]*):([^\s:/].*)$`)
+})
 
 // colonLesson finds "key:value" on line.
 func colonLesson(lines []string, line int) *lesson {
@@ -104,7 +108,7 @@ func colonLesson(lines []string, line int) *lesson {
 	}
 	s := lines[line-1]
 	rest := strings.TrimLeft(s, " ")
-	m := noSpace.FindStringSubmatch(rest)
+	m := noSpace().FindStringSubmatch(rest)
 	if m == nil {
 		return nil
 	}
@@ -142,7 +146,10 @@ type yamlLine struct {
 	value  string // what follows the key's colon, or the item's "- "
 }
 
-var plainKey = regexp.MustCompile(`^([^\s#'"\[\]{}&*!|>%@,?` + "`" + `-][^#]*?|-[^\s#]*?|"[^"]*"|'[^']*'):(?:\s+|$)`)
+// plainKey is compiled on first use, as noSpace.
+var plainKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([^\s#'"\[\]{}&*!|>%@,?` + "`" + `-][^#]*?|-[^\s#]*?|"[^"]*"|'[^']*'):(?:\s+|$)`)
+})
 
 // readLine reads the start of a line's text after its indentation.
 func readLine(indent int, s string) yamlLine {
@@ -154,7 +161,7 @@ func readLine(indent int, s string) yamlLine {
 		col += len(s) - len(rest)
 		s, l.value = rest, rest
 	}
-	if m := plainKey.FindStringSubmatch(s); m != nil {
+	if m := plainKey().FindStringSubmatch(s); m != nil {
 		l.keyCol, l.key = col, strings.Trim(m[1], `"'`)
 		l.value = strings.TrimSpace(s[len(m[0]):])
 	}

@@ -143,6 +143,7 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	}
 	sc := &suiteContext{dir: filepath.Dir(path), defaults: defaults, threshold: threshold, cli: opts.Threshold,
 		judges: opts.Judges, judgeBlock: root.Get("judge"), keys: kc}
+	sc.shortPlain = kc.plain(&config.Node{Kind: config.Map, Entries: []config.Entry{{Key: "id"}, {Key: "input"}}}, "case", caseKeys)
 	if v := root.Get("input"); v != nil {
 		if sc.input, err = inputText(v); err != nil {
 			errs = append(errs, err)
@@ -180,12 +181,11 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 		if c == nil {
 			return nil
 		}
-		if prev, dup := ids.Get(c.ID, idOf); dup {
+		if prev, dup := ids.Add(c.ID, int32(len(s.Cases)), idOf); dup {
 			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", s.Cases[prev].Place.Line))
 			return nil
 		}
 		s.Cases = append(s.Cases, c)
-		ids.Put(c.ID, int32(len(s.Cases)-1), idOf)
 		return nil
 	})
 	if err != nil {
@@ -211,25 +211,37 @@ type suiteContext struct {
 	judges     *judge.Runtime
 	judgeBlock *config.Node
 	keys       *KeyChecker // AgentV's keys, warning once per file
+	// shortPlain says that the key checker has nothing to say about a
+	// case of only id and input, spelt so (see idAndInput).
+	shortPlain bool
 	// inputs holds the case inputs read so far, so that cases that share
 	// an input share its bytes; bounded by maxInterned.
 	inputs map[string]string
+	// lastInput is the input interned last.
+	lastInput string
 }
 
 // maxInterned bounds suiteContext.inputs: past it, inputs are new ones.
 const maxInterned = 4096
 
-// intern returns s, or an equal string read before.
+// intern returns s, or an equal string read before. A new one is a copy:
+// s may be a substring of the text of many cases (see config.ParseList).
 func (sc *suiteContext) intern(s string) string {
+	if s == sc.lastInput && s != "" {
+		return sc.lastInput // the input of the case before: a suite's cases often share one
+	}
 	if t, ok := sc.inputs[s]; ok {
+		sc.lastInput = t
 		return t
 	}
 	if sc.inputs == nil {
 		sc.inputs = map[string]string{}
 	}
+	s = strings.Clone(s)
 	if len(sc.inputs) < maxInterned {
 		sc.inputs[s] = s
 	}
+	sc.lastInput = s
 	return s
 }
 
@@ -361,15 +373,21 @@ func firstThreshold(ts ...*float64) *float64 {
 	return nil
 }
 
-// idAndInput reports whether the map cn has no keys but id and input,
-// spelt so.
-func idAndInput(cn *config.Node) bool {
+// idAndInput returns the values of id and input (nil when absent) of the
+// map cn when it has no keys but those two, spelt so; ok is false when it
+// has others.
+func idAndInput(cn *config.Node) (id, input *config.Node, ok bool) {
 	for _, e := range cn.Entries {
-		if e.Key != "id" && e.Key != "input" {
-			return false
+		switch e.Key {
+		case "id":
+			id = e.Value
+		case "input":
+			input = e.Value
+		default:
+			return nil, nil, false
 		}
 	}
-	return true
+	return id, input, true
 }
 
 // loadCase reads cn, item i of the suite's cases, the list at path list,
@@ -378,11 +396,25 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 	if cn.Kind != config.Map {
 		return nil, []error{cn.Errorf("a case is a map with an id, got %s", cn.Kind)}
 	}
-	if err := sc.keys.Check(cn, "case", caseKeys...); err != nil {
-		return nil, []error{err}
+	// A case of just id and input, spelt so, as most cases of a large
+	// suite are, is short: its keys need no check when the checker has
+	// nothing to say about those two, and its other keys are asked of
+	// opt, nil, which answers that each is absent without looking for it
+	// in every spelling (a dozen look-ups a case).
+	idn, inn, short := idAndInput(cn)
+	if !short || !sc.shortPlain {
+		if err := sc.keys.Check(cn, "case", caseKeys...); err != nil {
+			return nil, []error{err}
+		}
+	}
+	opt := cn
+	if short {
+		opt = nil
+	} else {
+		idn = cn.Get("id")
+		inn, _ = cn.First("input", "input_messages")
 	}
 	c.Place = sc.places.Item(cn, list, i)
-	idn := cn.Get("id")
 	if idn == nil {
 		return nil, []error{cn.Errorf("case has no id").With("add id: a-unique-name")}
 	}
@@ -393,15 +425,10 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 	if c.ID == "" {
 		return nil, []error{idn.Errorf("case id is empty")}
 	}
+	// A copy: the id may be a substring of the text of many cases (see
+	// config.ParseList), which the case must not keep.
+	c.ID = strings.Clone(c.ID)
 	var errs []error
-	// The case's keys other than id and input, asked of opt: nil for a
-	// case of just those two, spelt so, as most cases of a large suite
-	// are. A nil node answers that each key is absent, without looking
-	// for it in every spelling (a dozen look-ups a case).
-	opt := cn
-	if idAndInput(cn) {
-		opt = nil
-	}
 	if v, _ := opt.First("expected_outcome", "criteria"); v != nil {
 		outcome, err := v.Str()
 		if err != nil {
@@ -410,39 +437,20 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		c.SetExpectedOutcome(outcome)
 	}
 	c.Input = sc.input
-	if v, _ := cn.First("input", "input_messages"); v != nil {
+	if v := inn; v != nil {
 		in, err := inputText(v)
 		if err != nil {
 			errs = append(errs, err)
 		}
-		c.Input = sc.intern(joinText(sc.input, in))
-	}
-	expectedOutput, es := expectedOutput(opt)
-	errs = append(errs, es...)
-	errs = append(errs, unsupportedCaseKeys(opt)...)
-	if v := opt.Get("trace"); v != nil {
-		p, err := v.Str()
-		if err != nil {
-			errs = append(errs, err)
-		} else if p == "" {
-			errs = append(errs, v.Errorf("trace path is empty"))
-		} else {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(sc.dir, p)
-			}
-			// Its place, not the node: the nodes of a case are one
-			// allocation, dropped once the case is read.
-			c.SetTrace(p, config.PlaceOf(v).Node())
+		if sc.input != "" {
+			in = joinText(sc.input, in)
 		}
+		c.Input = sc.intern(in)
 	}
-	ex, es := readExecution(opt, opt.Get("execution"), levelCase, sc.keys)
-	errs = append(errs, es...)
-	if v := opt.Get("skip_defaults"); v != nil {
-		b, err := v.BoolValue()
-		if err != nil {
-			errs = append(errs, err)
-		}
-		ex.skip = ex.skip || b
+	var expectedOutput string
+	var ex execution
+	if opt != nil {
+		expectedOutput, ex, errs = caseSettings(opt, c, sc, errs)
 	}
 	threshold := firstThreshold(sc.cli, ex.threshold, sc.threshold)
 	// The case's own evaluators' environment, made only for a case that
@@ -489,6 +497,40 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 		errs = append(errs, cn.Errorf("case %q has no evaluators", c.ID).With("add execution.evaluators to the case or the suite"))
 	}
 	return c, errs
+}
+
+// caseSettings reads the keys of case cn read after its input into c,
+// and returns its expected output and execution settings, with errs and
+// the errors found.
+func caseSettings(cn *config.Node, c *Case, sc *suiteContext, errs []error) (string, execution, []error) {
+	expectedOutput, es := expectedOutput(cn)
+	errs = append(errs, es...)
+	errs = append(errs, unsupportedCaseKeys(cn)...)
+	if v := cn.Get("trace"); v != nil {
+		p, err := v.Str()
+		if err != nil {
+			errs = append(errs, err)
+		} else if p == "" {
+			errs = append(errs, v.Errorf("trace path is empty"))
+		} else {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(sc.dir, p)
+			}
+			// Its place, not the node: the nodes of a case are one
+			// allocation, dropped once the case is read.
+			c.SetTrace(p, config.PlaceOf(v).Node())
+		}
+	}
+	ex, es := readExecution(cn, cn.Get("execution"), levelCase, sc.keys)
+	errs = append(errs, es...)
+	if v := cn.Get("skip_defaults"); v != nil {
+		b, err := v.BoolValue()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		ex.skip = ex.skip || b
+	}
+	return expectedOutput, ex, errs
 }
 
 // loadTurns reads a case's turns; env is the case's, cli the command

@@ -50,6 +50,22 @@ func (x *IDIndex) Put(id string, pos int32, idOf func(int32) string) {
 	x.slots[i] = pos + 1
 }
 
+// Add makes id's slot hold pos unless an entry of id is held: then it
+// returns that entry's position and true, and holds it still. It finds
+// the slot once, where Get and Put find it twice.
+func (x *IDIndex) Add(id string, pos int32, idOf func(int32) string) (int32, bool) {
+	if 2*(x.n+1) > len(x.slots) {
+		x.grow(idOf)
+	}
+	i := x.find(id, idOf)
+	if p := x.slots[i]; p != 0 {
+		return p - 1, true
+	}
+	x.n++
+	x.slots[i] = pos + 1
+	return pos, false
+}
+
 // Get returns the position of the entry of id.
 func (x *IDIndex) Get(id string, idOf func(int32) string) (int32, bool) {
 	if len(x.slots) == 0 {

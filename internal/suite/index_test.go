@@ -55,3 +55,39 @@ func TestIDIndex_Get(t *testing.T) {
 		}
 	})
 }
+
+func TestIDIndex_Add(t *testing.T) {
+	tests := []struct {
+		name   string
+		sized  int
+		ids    []string
+		want   []int32 // what each Add returns
+		dup    []bool
+		reason string
+	}{
+		{"new ids", 4, []string{"a", "b", "c"}, []int32{0, 1, 2}, []bool{false, false, false}, "a new id takes its position"},
+		{"a repeat", 4, []string{"a", "b", "a", "b"}, []int32{0, 1, 0, 1}, []bool{false, false, true, true}, "a repeated id gives the first position, which stays"},
+		{"grows", 0, []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "a"}, []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 0}, []bool{false, false, false, false, false, false, false, false, false, true}, "past its size the table grows and still finds every id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var list []string
+			idOf := func(i int32) string { return list[i] }
+			x := suite.NewIDIndex(tt.sized)
+			for i, id := range tt.ids {
+				got, dup := x.Add(id, int32(len(list)), idOf)
+				if got != tt.want[i] || dup != tt.dup[i] {
+					t.Fatalf("Add(%q) = %d, %v, want %d, %v: %s", id, got, dup, tt.want[i], tt.dup[i], tt.reason)
+				}
+				if !dup {
+					list = append(list, id)
+				}
+			}
+			for i, id := range list {
+				if got, ok := x.Get(id, idOf); !ok || int(got) != i {
+					t.Fatalf("Get(%q) = %d, %v, want %d: %s", id, got, ok, i, tt.reason)
+				}
+			}
+		})
+	}
+}

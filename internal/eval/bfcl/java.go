@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -74,26 +75,39 @@ func py(expr string) *regexp.Regexp {
 	return regexp.MustCompile(r.Replace(expr))
 }
 
-var (
-	javaInt      = py(`^-?\d+$`)
-	javaFloat    = py(`^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$`)
-	javaDouble   = py(`^-?\d+(\.\d+)?([eE][+-]?\d+)?$`)
-	javaLong     = py(`^-?\d+[lL]$`)
-	javaAsList   = py(`new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)`)
-	javaAdds     = py(`(?s)new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}`)
-	javaAdd      = py(`add\((.+?)\)`)
-	javaEmptyAL  = py(`new\s+ArrayList<\w*>\(\)`)
-	javaArray    = py(`new\s+\w+\[\]\s*\{(.*?)\}`)
-	javaHashMap  = py(`(?s)new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}`)
-	javaPut      = py(`put\("(.*?)",\s*(.*?)\)`)
-	javaEmptyMap = py(`new\s+HashMap<.*?>\s*\(\)`)
-	jsFloat      = py(`^-?\d+(\.\d+)?$`)
-	jsBigint     = py(`^-?\d+n$`)
-	js2D         = py(`^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))`)
-	js1D         = py(`^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))`)
-	jsInner      = py(`\[(.*?)\]`)
-	jsDict       = py(`^\{(.*?)\}`)
-)
+// converterPatterns are the converters' patterns, Java's and JavaScript's.
+type converterPatterns struct {
+	javaInt, javaFloat, javaDouble, javaLong              *regexp.Regexp
+	javaAsList, javaAdds, javaAdd, javaEmptyAL, javaArray *regexp.Regexp
+	javaHashMap, javaPut, javaEmptyMap                    *regexp.Regexp
+	jsFloat, jsBigint, js2D, js1D, jsInner, jsDict        *regexp.Regexp
+}
+
+// patterns returns the converters' patterns, compiled on first use: a run
+// that converts no Java or JavaScript value never pays for them (they
+// were most of the package's initialisation).
+var patterns = sync.OnceValue(func() *converterPatterns {
+	return &converterPatterns{
+		javaInt:      py(`^-?\d+$`),
+		javaFloat:    py(`^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$`),
+		javaDouble:   py(`^-?\d+(\.\d+)?([eE][+-]?\d+)?$`),
+		javaLong:     py(`^-?\d+[lL]$`),
+		javaAsList:   py(`new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)`),
+		javaAdds:     py(`(?s)new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}`),
+		javaAdd:      py(`add\((.+?)\)`),
+		javaEmptyAL:  py(`new\s+ArrayList<\w*>\(\)`),
+		javaArray:    py(`new\s+\w+\[\]\s*\{(.*?)\}`),
+		javaHashMap:  py(`(?s)new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}`),
+		javaPut:      py(`put\("(.*?)",\s*(.*?)\)`),
+		javaEmptyMap: py(`new\s+HashMap<.*?>\s*\(\)`),
+		jsFloat:      py(`^-?\d+(\.\d+)?$`),
+		jsBigint:     py(`^-?\d+n$`),
+		js2D:         py(`^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))`),
+		js1D:         py(`^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))`),
+		jsInner:      py(`\[(.*?)\]`),
+		jsDict:       py(`^\{(.*?)\}`),
+	}
+})
 
 // javaConvert is BFCL's java_type_converter: a Java source text made the
 // value it stands for, or left the text when it does not parse as the
@@ -101,23 +115,23 @@ var (
 func javaConvert(value, typ, nested string) (any, error) {
 	switch typ {
 	case "byte", "short", "integer":
-		if !javaInt.MatchString(value) {
+		if !patterns().javaInt.MatchString(value) {
 			return value, nil
 		}
 		return pyInt(value), nil
 	case "float":
-		if !javaFloat.MatchString(value) {
+		if !patterns().javaFloat.MatchString(value) {
 			return value, nil
 		}
 		v := strings.TrimSuffix(value, "\n")
 		return pyFloat(v[:len(v)-1]), nil
 	case "double":
-		if !javaDouble.MatchString(value) {
+		if !patterns().javaDouble.MatchString(value) {
 			return value, nil
 		}
 		return pyFloat(value), nil
 	case "long":
-		if !javaLong.MatchString(value) {
+		if !patterns().javaLong.MatchString(value) {
 			return value, nil
 		}
 		v := strings.TrimSuffix(value, "\n")
@@ -128,7 +142,7 @@ func javaConvert(value, typ, nested string) (any, error) {
 		}
 		return value == "true", nil
 	case "Array":
-		m := javaArray.FindStringSubmatch(value)
+		m := patterns().javaArray.FindStringSubmatch(value)
 		if m == nil {
 			return value, nil
 		}
@@ -168,15 +182,15 @@ func javaElement(x, nested string) (any, error) {
 // javaArrayList is BFCL's parse_arraylist.
 func javaArrayList(value, nested string) (any, error) {
 	var parts []string
-	if m := javaAsList.FindStringSubmatch(value); m != nil {
+	if m := patterns().javaAsList.FindStringSubmatch(value); m != nil {
 		for _, x := range strings.Split(m[1], ",") {
 			parts = append(parts, pyStrip(x))
 		}
-	} else if m := javaAdds.FindStringSubmatch(value); m != nil {
-		for _, a := range javaAdd.FindAllStringSubmatch(m[1], -1) {
+	} else if m := patterns().javaAdds.FindStringSubmatch(value); m != nil {
+		for _, a := range patterns().javaAdd.FindAllStringSubmatch(m[1], -1) {
 			parts = append(parts, pyStrip(a[1]))
 		}
-	} else if javaEmptyAL.MatchString(value) {
+	} else if patterns().javaEmptyAL.MatchString(value) {
 		return []any{}, nil
 	} else {
 		return value, nil
@@ -198,16 +212,16 @@ func javaArrayList(value, nested string) (any, error) {
 
 // javaMap is BFCL's parse_hashmap.
 func javaMap(value string) any {
-	m := javaHashMap.FindStringSubmatch(value)
+	m := patterns().javaHashMap.FindStringSubmatch(value)
 	if m == nil {
-		if javaEmptyMap.MatchString(value) {
+		if patterns().javaEmptyMap.MatchString(value) {
 			return map[string]any{}
 		}
 		return value
 	}
 	out := map[string]any{}
 	if pyStrip(m[1]) != "" {
-		for _, p := range javaPut.FindAllStringSubmatch(m[1], -1) {
+		for _, p := range patterns().javaPut.FindAllStringSubmatch(m[1], -1) {
 			out[p[1]] = javaValue(pyStrip(p[2]))
 		}
 	}
@@ -223,10 +237,10 @@ func javaValue(s string) any {
 		return false
 	case strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`):
 		return pySlice(s, 1, -1)
-	case javaLong.MatchString(s):
+	case patterns().javaLong.MatchString(s):
 		v := strings.TrimSuffix(s, "\n")
 		return pyInt(v[:len(v)-1])
-	case javaFloat.MatchString(s):
+	case patterns().javaFloat.MatchString(s):
 		v := strings.TrimSuffix(s, "\n")
 		return pyFloat(v[:len(v)-1])
 	}
@@ -242,17 +256,17 @@ func jsConvert(value, typ, nested string) (any, error) {
 		}
 		return pySlice(value, 1, -1), nil
 	case "integer":
-		if !javaInt.MatchString(value) {
+		if !patterns().javaInt.MatchString(value) {
 			return value, nil
 		}
 		return pyInt(value), nil
 	case "float":
-		if !jsFloat.MatchString(value) {
+		if !patterns().jsFloat.MatchString(value) {
 			return value, nil
 		}
 		return pyFloat(value), nil
 	case "Bigint":
-		if !jsBigint.MatchString(value) {
+		if !patterns().jsBigint.MatchString(value) {
 			return value, nil
 		}
 		return pyInt(pySlice(value, 0, -1)), nil
@@ -275,9 +289,9 @@ func jsConvert(value, typ, nested string) (any, error) {
 // text, as BFCL's bare except does.
 func jsArray(code, nested string) any {
 	code = pyStrip(code)
-	if m := js2D.FindString(code); m != "" {
+	if m := patterns().js2D.FindString(code); m != "" {
 		out := []any{}
-		for idx, inner := range jsInner.FindAllStringSubmatch(m, -1) {
+		for idx, inner := range patterns().jsInner.FindAllStringSubmatch(m, -1) {
 			s := pyStrip(inner[1])
 			if idx == 0 && strings.HasPrefix(s, "[") {
 				s = s[1:]
@@ -290,7 +304,7 @@ func jsArray(code, nested string) any {
 		}
 		return out
 	}
-	m := js1D.FindStringSubmatchIndex(code)
+	m := patterns().js1D.FindStringSubmatchIndex(code)
 	if m == nil {
 		return code
 	}
@@ -327,7 +341,7 @@ func jsDictOf(code string) any {
 	if code == "{}" {
 		return map[string]any{}
 	}
-	m := jsDict.FindStringSubmatch(code)
+	m := patterns().jsDict.FindStringSubmatch(code)
 	if m == nil {
 		return code
 	}
