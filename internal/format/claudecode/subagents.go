@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/trajeval/trajeval"
@@ -85,7 +84,23 @@ func (r *reader) progressAgent(e, data map[string]any) string {
 	return agent
 }
 
-var agentIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+// agentIDLike reports whether id is 1 to 128 ASCII letters, digits,
+// underscores and hyphens: a name a sub-agent's file may be named by,
+// never a path. (A pattern with {1,128} cost every start of the command
+// its compilation, 5 M instructions.)
+func agentIDLike(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // subagentFile reads, before a user line of the main session, the file of
 // the sub-agent whose Task result the line holds (rule 2).
@@ -100,7 +115,7 @@ func (r *reader) subagentFile(e map[string]any) {
 	if !ok || r.tr.nested {
 		return
 	}
-	if !agentIDPattern.MatchString(agentID) {
+	if !agentIDLike(agentID) {
 		r.warn("", "agentId %q names no sub-agent file; its calls are those of the progress lines", agentID)
 		return
 	}

@@ -49,6 +49,10 @@ func TestRead_subagents(t *testing.T) {
 			"a call in both the progress lines and the file is one step"},
 		{"agentId naming no file", "../../etc", true, false, "Task: Read:Plan", `agentId "../../etc" names no sub-agent file`,
 			"an agentId is never a path"},
+		{"agentId with a dot", "ab.12", true, false, "Task: Read:Plan", `agentId "ab.12" names no sub-agent file`,
+			"letters, digits, _ and - only"},
+		{"agentId of 129 bytes", strings.Repeat("a", 129), true, false, "Task: Read:Plan", "names no sub-agent file",
+			"at most 128 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
