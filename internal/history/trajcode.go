@@ -88,6 +88,14 @@ func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
 type trajEncoder struct {
 	b  []byte
 	ok bool
+	// The keys of the last three objects of one member (nOnes of them
+	// set, the next to replace at nextOne: the arguments and the result
+	// of a step mostly differ) and of the last object of two (see
+	// object).
+	ones           [3]string
+	nOnes, nextOne int
+	two            [2]string
+	nTwo           bool
 }
 
 func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
@@ -191,32 +199,71 @@ func (e *trajEncoder) value(v any, depth int) {
 		}
 		e.b = append(e.b, tagObject)
 		e.uint(len(x))
-		// The keys in the map's order: reading sorts them, and a run's
-		// objects of one or two members (most) are written in the order
-		// of their keys, so that a chunk's values share their bytes.
-		if len(x) == 2 {
-			var ks [2]string
-			i := 0
-			for k := range x {
-				ks[i] = k
-				i++
-			}
-			if ks[1] < ks[0] {
-				ks[0], ks[1] = ks[1], ks[0]
-			}
-			for _, k := range ks {
-				e.str(k)
-				e.value(x[k], depth+1)
-			}
-			return
-		}
-		for k, el := range x {
-			e.str(k)
-			e.value(el, depth+1)
-		}
+		e.object(x, depth)
 	default:
 		e.ok = false
 	}
+}
+
+// object appends the members of m. Their order does not matter (reading
+// sorts the keys, as the JSON does), but walking a map costs several
+// times a lookup, and the objects of a trajectory's arguments and results
+// mostly hold one or two members whose keys repeat from step to step: an
+// object of one or two members is first looked up by the keys of the
+// last ones of its size (an object of n members holding n given distinct
+// keys holds those alone). Two keys are written in order, so that the
+// values of a chunk share their bytes.
+func (e *trajEncoder) object(m map[string]any, depth int) {
+	switch len(m) {
+	case 1:
+		for _, k := range e.ones[:e.nOnes] {
+			if v, ok := m[k]; ok {
+				e.member(k, v, depth)
+				return
+			}
+		}
+		for k, v := range m {
+			e.ones[e.nextOne] = k
+			e.nextOne = (e.nextOne + 1) % len(e.ones)
+			e.nOnes = min(e.nOnes+1, len(e.ones))
+			e.member(k, v, depth)
+		}
+		return
+	case 2:
+		if e.nTwo {
+			if v0, ok := m[e.two[0]]; ok {
+				if v1, ok := m[e.two[1]]; ok {
+					e.member(e.two[0], v0, depth)
+					e.member(e.two[1], v1, depth)
+					return
+				}
+			}
+		}
+		var ms [2]struct {
+			k string
+			v any
+		}
+		i := 0
+		for k, v := range m {
+			ms[i].k, ms[i].v = k, v
+			i++
+		}
+		if ms[1].k < ms[0].k {
+			ms[0], ms[1] = ms[1], ms[0]
+		}
+		e.two, e.nTwo = [2]string{ms[0].k, ms[1].k}, true
+		e.member(ms[0].k, ms[0].v, depth)
+		e.member(ms[1].k, ms[1].v, depth)
+		return
+	}
+	for k, v := range m {
+		e.member(k, v, depth)
+	}
+}
+
+func (e *trajEncoder) member(k string, v any, depth int) {
+	e.str(k)
+	e.value(v, depth+1)
 }
 
 func (e *trajEncoder) uint(n int) { e.b = binary.AppendUvarint(e.b, uint64(n)) }

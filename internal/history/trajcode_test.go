@@ -81,6 +81,12 @@ func TestAppendTrajectory(t *testing.T) {
 				"o": map[string]any{"y": 1.0, "x": "2"}},
 			Result: []any{map[string]any{"c": "1", "b": "2", "a": "3"}}}}}, true,
 			"every type of value; a nil object or array is null, an empty one {} or []; invalid UTF-8 as the JSON replaces it"},
+		{"keys again", &trajeval.Trajectory{Steps: []trajeval.Step{
+			{Index: 1, Name: "a", Args: map[string]any{"q": "1"}, Result: map[string]any{"x": "1", "y": "2"}},
+			{Index: 2, Name: "a", Args: map[string]any{"q": "2"}, Result: map[string]any{"y": "3", "x": "4"}},
+			{Index: 3, Name: "a", Args: map[string]any{"r": "3"}, Result: map[string]any{"x": "5", "z": "6"}},
+			{Index: 4, Name: "a", Args: map[string]any{"q": map[string]any{"q": "4"}}, Result: map[string]any{"z": "7", "w": "8"}},
+		}}, true, "objects of one and two members found by the last keys of their size, and not when their keys differ"},
 		{"deep", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "d", Args: deep(256)}}}, true, "nested up to the bound"},
 		{"too deep", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "d", Args: deep(257)}}}, false, "past the bound: stored as JSON"},
 		{"NaN", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "x", Args: math.NaN()}}}, false, "refused by the JSON, with its error"},
