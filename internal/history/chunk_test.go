@@ -377,6 +377,59 @@ func TestOpen_migrateVersion7(t *testing.T) {
 	}
 }
 
+// TestOpen_migrateVersion8: a SQLite file of schema version 8 (cases in
+// packs, trajectories in chunks as their canonical JSON) migrates to
+// today's, and its run reads back as recorded beside one recorded after,
+// whose trajectories are in the compact encoding.
+func TestOpen_migrateVersion8(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	oldFile(t, dsn, 8).Close()
+	// Version 9 changes no table: a file of version 8 is one whose
+	// trajectories are JSON, and whose schema_version says 8.
+	h := open(t, dsn)
+	history.SetJSONTrajectories(t, true)
+	old := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}, results())
+	h.Close()
+	raw := rawDB(t, dsn)
+	if _, err := raw.Exec("DELETE FROM schema_version WHERE version > 8"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	history.SetJSONTrajectories(t, false)
+	h, id := migrated(t, dsn)
+	readsBack(t, h, old, id)
+	for run, mark := range map[int64]byte{old: '{', id: 'T'} {
+		if got := firstTrajectoryByte(t, dsn, run); got != mark {
+			t.Errorf("run %d's trajectory begins with %q, want %q", run, got, mark)
+		}
+	}
+}
+
+// firstTrajectoryByte returns the first byte of the trajectories of run
+// in its chunks (those of details begin with '['); 0 if none.
+func firstTrajectoryByte(t *testing.T, dsn string, run int64) byte {
+	t.Helper()
+	rows, err := rawDB(t, dsn).Query("SELECT data FROM chunks WHERE run_id = $1", run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var blob []byte
+		if err := rows.Scan(&blob); err != nil {
+			t.Fatal(err)
+		}
+		data, err := history.Unsqueeze(blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) > 0 && data[0] != '[' {
+			return data[0]
+		}
+	}
+	return 0
+}
+
 // oldFile makes dsn a history of schema version v holding one run (id 1)
 // with no cases, and opens it raw: a SQLite file by the migrations of
 // versions 1 to v, a PostgreSQL database by today's migrations and then

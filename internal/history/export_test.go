@@ -89,3 +89,23 @@ func UnpackCases(data []byte) ([]byte, int, error) {
 // PackOf returns the decompressed pack of the cases of a run's first
 // pack blob, for the fuzz target's seeds.
 func PackOf(blob []byte) ([]byte, error) { return unsqueeze(blob) }
+
+// AppendTrajectory, ReadTrajectory and DecodeTrajectory are
+// appendTrajectory, readTrajectory and decodeTrajectory, for the tests
+// of the trajectories' encoding.
+var (
+	AppendTrajectory = appendTrajectory
+	ReadTrajectory   = readTrajectory
+	DecodeTrajectory = decodeTrajectory
+)
+
+// ErrTrajectory is errTrajectory, for errors.Is.
+var ErrTrajectory = errTrajectory
+
+// SetJSONTrajectories makes recorders store trajectories as their
+// canonical JSON, as before schema version 9, when on; until the test
+// ends.
+func SetJSONTrajectories(t interface{ Cleanup(func()) }, on bool) {
+	jsonTrajectories = on
+	t.Cleanup(func() { jsonTrajectories = false })
+}

@@ -455,8 +455,19 @@ func decompress(blob []byte) (*trajeval.Trajectory, error) {
 	return decodeTrajectory(data)
 }
 
-// decodeTrajectory reads the canonical JSON of a trajectory.
+// decodeTrajectory reads a stored trajectory: its canonical JSON, or its
+// encoding (trajcode.go), which goes through its canonical JSON too, so
+// that what is read back is what the JSON gave.
 func decodeTrajectory(data []byte) (*trajeval.Trajectory, error) {
+	if len(data) > 0 && data[0] == trajMark {
+		t, err := readTrajectory(data)
+		if err != nil {
+			return nil, err
+		}
+		if data, err = trajeval.AppendJSON(nil, t); err != nil {
+			return nil, fmt.Errorf("%w: %v", errTrajectory, err)
+		}
+	}
 	t := new(trajeval.Trajectory)
 	if err := json.Unmarshal(data, t); err != nil {
 		return nil, err

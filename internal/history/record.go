@@ -331,6 +331,11 @@ func compress(t *trajeval.Trajectory) ([]byte, error) {
 	return squeeze(data), nil
 }
 
+// jsonTrajectories stores every trajectory as its canonical JSON, as
+// before schema version 9 (see trajcode.go): for the tests, which make
+// histories of older versions.
+var jsonTrajectories = false
+
 // maxKept is the largest buffer kept for the next value: one huge
 // trajectory must not hold its memory for the run.
 const maxKept = 1 << 20
@@ -382,10 +387,15 @@ func (p *pending) encode(r *Recorder, keep bool) {
 	}
 	rest := (*buf)[len(evals):]
 	if c.Trajectory != nil {
-		data, err := trajeval.AppendJSON(rest[:0], c.Trajectory)
-		if err != nil {
-			p.err = fmt.Errorf("trajectory: %w", err)
-			return
+		data, ok := rest[:0], false
+		if !jsonTrajectories {
+			data, ok = appendTrajectory(data, c.Trajectory)
+		}
+		if !ok {
+			if data, err = trajeval.AppendJSON(data, c.Trajectory); err != nil {
+				p.err = fmt.Errorf("trajectory: %w", err)
+				return
+			}
 		}
 		r.mu.Lock()
 		s.traj = r.trajs.add(data)

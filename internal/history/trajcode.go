@@ -1,0 +1,617 @@
+package history
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// From schema version 9 a kept trajectory is stored in a chunk as a
+// compact encoding of its fields, not as its canonical JSON: writing the
+// JSON (escaping each string, formatting each figure and time, sorting
+// each object's keys) was the largest cost of recording a failing case.
+// Reading one back turns it into the trajectory, then into its canonical
+// JSON, and reads that as before: what every command shows is what the
+// canonical JSON gave.
+//
+// The encoding is the byte 'T', then the trajectory's fields in the
+// order of its JSON form:
+//
+//	id (a string: uvarint length, then its bytes, as written); the turns
+//	(a count, then each turn's number as a varint and its user message and
+//	final response, each a byte 0 when unknown or 1 and a string); the
+//	steps (a count, then each step's index and turn as varints, id, name,
+//	arguments and result as values, error as a byte (0 unknown, 1 false,
+//	2 true), error message, duration, start, end, parallel group as a
+//	varint, agent); the metrics (duration and cost, then the input, output
+//	and total tokens and the model calls); the agents (a count, then each
+//	one's name and parent); and a byte for partial.
+//
+// A figure is a byte 0 when unknown, else 1 and the 8 bytes of its
+// float64 (little-endian); a count of tokens or calls a byte 0, or 1 and
+// a varint; a time a byte 0 when zero, else 1, its seconds since 1970
+// (varint) and nanoseconds (uvarint), the JSON writing it in UTC. A value of the arguments or a result is a tag byte: null,
+// false, true, a string, a number (json.Number, its text as a string),
+// a float64 (8 bytes), an array (a count, then its values) or an object
+// (a count, then each key as a string and its value; keys in order).
+//
+// A trajectory the encoding does not carry exactly (a value of another
+// type, a figure that is not finite, a number that is not a JSON number,
+// a time outside years 0 to 9999, deeper than maxDepth) is stored as its
+// canonical JSON, as before: the first byte, '{' or 'T', tells which.
+const trajMark = 'T'
+
+// maxDepth bounds the nesting of arrays and objects the encoding carries:
+// a deeper trajectory is stored as JSON, and a damaged one does not take
+// the stack.
+const maxDepth = 256
+
+// The tags of values.
+const (
+	tagNull = iota
+	tagFalse
+	tagTrue
+	tagString
+	tagNumber
+	tagFloat
+	tagArray
+	tagObject
+)
+
+// minStep is the fewest bytes a step takes: thirteen fields of a byte
+// each when empty.
+const minStep = 13
+
+// errTrajectory is a stored trajectory that does not read back.
+var errTrajectory = errors.New("damaged trajectory")
+
+// appendTrajectory appends the encoding of t to b and reports whether it
+// carries t exactly; if not, b comes back as given (and t is to be
+// stored as JSON).
+func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
+	e := trajEncoder{b: append(b, trajMark), ok: true}
+	e.trajectory(t)
+	if !e.ok {
+		return b, false
+	}
+	return e.b, true
+}
+
+// A trajEncoder appends the encoding of a trajectory to b; ok turns
+// false at the first value the encoding does not carry.
+type trajEncoder struct {
+	b  []byte
+	ok bool
+	// The keys of the last three objects of one member (nOnes of them
+	// set, the next to replace at nextOne: the arguments and the result
+	// of a step mostly differ) and of the last object of two (see
+	// object).
+	ones           [3]string
+	nOnes, nextOne int
+	two            [2]string
+	nTwo           bool
+}
+
+func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
+	e.str(t.ID)
+	e.uint(len(t.Turns))
+	for i := range t.Turns {
+		tn := &t.Turns[i]
+		e.int(int64(tn.Turn))
+		e.strPtr(tn.User)
+		e.strPtr(tn.FinalResponse)
+	}
+	e.uint(len(t.Steps))
+	for i := range t.Steps {
+		e.step(&t.Steps[i])
+	}
+	m := &t.Metrics
+	e.floatPtr(m.DurationMS)
+	e.floatPtr(m.CostUSD)
+	e.intPtr(m.Tokens.Input)
+	e.intPtr(m.Tokens.Output)
+	e.intPtr(m.Tokens.Total)
+	e.intPtr(m.LLMCalls)
+	e.uint(len(t.Agents))
+	for _, a := range t.Agents {
+		e.str(a.Name)
+		e.str(a.Parent)
+	}
+	e.bool(t.Partial)
+}
+
+func (e *trajEncoder) step(s *trajeval.Step) {
+	e.int(int64(s.Index))
+	e.int(int64(s.Turn))
+	e.str(s.ID)
+	e.str(s.Name)
+	e.value(s.Args, 0)
+	e.value(s.Result, 0)
+	switch {
+	case s.Error == nil:
+		e.b = append(e.b, 0)
+	case *s.Error:
+		e.b = append(e.b, 2)
+	default:
+		e.b = append(e.b, 1)
+	}
+	e.str(s.ErrorMessage)
+	e.floatPtr(s.DurationMS)
+	e.time(s.StartTime)
+	e.time(s.EndTime)
+	e.int(int64(s.ParallelGroup))
+	e.str(s.Agent)
+}
+
+// value appends v, a JSON value of the trajectory model; the types
+// AppendJSON hands to encoding/json are not carried.
+func (e *trajEncoder) value(v any, depth int) {
+	switch x := v.(type) {
+	case nil:
+		e.b = append(e.b, tagNull)
+	case string:
+		e.b = append(e.b, tagString)
+		e.str(x)
+	case json.Number:
+		if x != "" && !validNumber(string(x)) {
+			e.ok = false
+			return
+		}
+		e.b = append(e.b, tagNumber)
+		e.str(string(x))
+	case bool:
+		if x {
+			e.b = append(e.b, tagTrue)
+		} else {
+			e.b = append(e.b, tagFalse)
+		}
+	case float64:
+		e.b = append(e.b, tagFloat)
+		e.float(x)
+	case []any:
+		if x == nil {
+			e.b = append(e.b, tagNull) // written null, as by AppendJSON
+			return
+		}
+		if depth >= maxDepth {
+			e.ok = false
+			return
+		}
+		e.b = append(e.b, tagArray)
+		e.uint(len(x))
+		for _, el := range x {
+			e.value(el, depth+1)
+		}
+	case map[string]any:
+		if x == nil {
+			e.b = append(e.b, tagNull)
+			return
+		}
+		if depth >= maxDepth {
+			e.ok = false
+			return
+		}
+		e.b = append(e.b, tagObject)
+		e.uint(len(x))
+		e.object(x, depth)
+	default:
+		e.ok = false
+	}
+}
+
+// object appends the members of m. Their order does not matter (reading
+// sorts the keys, as the JSON does), but walking a map costs several
+// times a lookup, and the objects of a trajectory's arguments and results
+// mostly hold one or two members whose keys repeat from step to step: an
+// object of one or two members is first looked up by the keys of the
+// last ones of its size (an object of n members holding n given distinct
+// keys holds those alone). Two keys are written in order, so that the
+// values of a chunk share their bytes.
+func (e *trajEncoder) object(m map[string]any, depth int) {
+	switch len(m) {
+	case 1:
+		for _, k := range e.ones[:e.nOnes] {
+			if v, ok := m[k]; ok {
+				e.member(k, v, depth)
+				return
+			}
+		}
+		for k, v := range m {
+			e.ones[e.nextOne] = k
+			e.nextOne = (e.nextOne + 1) % len(e.ones)
+			e.nOnes = min(e.nOnes+1, len(e.ones))
+			e.member(k, v, depth)
+		}
+		return
+	case 2:
+		if e.nTwo {
+			if v0, ok := m[e.two[0]]; ok {
+				if v1, ok := m[e.two[1]]; ok {
+					e.member(e.two[0], v0, depth)
+					e.member(e.two[1], v1, depth)
+					return
+				}
+			}
+		}
+		var ms [2]struct {
+			k string
+			v any
+		}
+		i := 0
+		for k, v := range m {
+			ms[i].k, ms[i].v = k, v
+			i++
+		}
+		if ms[1].k < ms[0].k {
+			ms[0], ms[1] = ms[1], ms[0]
+		}
+		e.two, e.nTwo = [2]string{ms[0].k, ms[1].k}, true
+		e.member(ms[0].k, ms[0].v, depth)
+		e.member(ms[1].k, ms[1].v, depth)
+		return
+	}
+	for k, v := range m {
+		e.member(k, v, depth)
+	}
+}
+
+func (e *trajEncoder) member(k string, v any, depth int) {
+	e.str(k)
+	e.value(v, depth+1)
+}
+
+func (e *trajEncoder) uint(n int) { e.b = binary.AppendUvarint(e.b, uint64(n)) }
+
+func (e *trajEncoder) int(n int64) { e.b = binary.AppendVarint(e.b, n) }
+
+func (e *trajEncoder) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+func (e *trajEncoder) str(s string) {
+	e.b = binary.AppendUvarint(e.b, uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+func (e *trajEncoder) strPtr(s *string) {
+	if s == nil {
+		e.b = append(e.b, 0)
+		return
+	}
+	e.b = append(e.b, 1)
+	e.str(*s)
+}
+
+func (e *trajEncoder) float(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		e.ok = false // refused by the JSON, with its error
+		return
+	}
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(f))
+}
+
+func (e *trajEncoder) floatPtr(f *float64) {
+	if f == nil {
+		e.b = append(e.b, 0)
+		return
+	}
+	e.b = append(e.b, 1)
+	e.float(*f)
+}
+
+func (e *trajEncoder) intPtr(n *int64) {
+	if n == nil {
+		e.b = append(e.b, 0)
+		return
+	}
+	e.b = append(e.b, 1)
+	e.int(*n)
+}
+
+func (e *trajEncoder) time(t time.Time) {
+	if t.IsZero() {
+		e.b = append(e.b, 0)
+		return
+	}
+	sec := t.Unix()
+	if sec < minSec || sec >= endSec {
+		e.ok = false // refused by the JSON, with its error
+		return
+	}
+	e.b = append(e.b, 1)
+	e.b = binary.AppendVarint(e.b, sec)
+	e.b = binary.AppendUvarint(e.b, uint64(t.Nanosecond()))
+}
+
+// The first second of year 0 and the first of year 10000, UTC: the JSON
+// writes the times between.
+const (
+	minSec = -62167219200
+	endSec = 253402300800
+)
+
+// validNumber reports whether s is a JSON number literal, as AppendJSON
+// requires of a json.Number.
+func validNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	first, last := s[0], s[len(s)-1]
+	return (first == '-' || '0' <= first && first <= '9') && '0' <= last && last <= '9' && jsonv.Valid([]byte(s))
+}
+
+// readTrajectory reads the encoding appendTrajectory wrote (its first
+// byte trajMark). Every count and length is checked against the bytes
+// left, and nesting against maxDepth: damaged bytes are an error, never
+// more memory than they could describe.
+func readTrajectory(data []byte) (*trajeval.Trajectory, error) {
+	if len(data) == 0 || data[0] != trajMark {
+		return nil, fmt.Errorf("%w: not an encoded trajectory", errTrajectory)
+	}
+	d := trajDecoder{b: data[1:]}
+	t := d.trajectory()
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("%d bytes after the trajectory", len(d.b))
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return t, nil
+}
+
+// A trajDecoder reads an encoded trajectory from b; err is the first
+// error, after which every read returns a zero value.
+type trajDecoder struct {
+	b   []byte
+	err error
+}
+
+func (d *trajDecoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: "+format, append([]any{errTrajectory}, args...)...)
+	}
+	d.b = nil
+}
+
+func (d *trajDecoder) trajectory() *trajeval.Trajectory {
+	t := &trajeval.Trajectory{ID: d.str()}
+	if n := d.count(3); n > 0 {
+		t.Turns = make([]trajeval.Turn, n)
+		for i := range t.Turns {
+			t.Turns[i] = trajeval.Turn{Turn: d.int(), User: d.strPtr(), FinalResponse: d.strPtr()}
+		}
+	}
+	if n := d.count(minStep); n > 0 {
+		t.Steps = make([]trajeval.Step, n)
+		for i := range t.Steps {
+			d.step(&t.Steps[i])
+		}
+	}
+	m := &t.Metrics
+	m.DurationMS = d.floatPtr()
+	m.CostUSD = d.floatPtr()
+	m.Tokens.Input = d.intPtr()
+	m.Tokens.Output = d.intPtr()
+	m.Tokens.Total = d.intPtr()
+	m.LLMCalls = d.intPtr()
+	if n := d.count(2); n > 0 {
+		t.Agents = make([]trajeval.Agent, n)
+		for i := range t.Agents {
+			t.Agents[i] = trajeval.Agent{Name: d.str(), Parent: d.str()}
+		}
+	}
+	t.Partial = d.flag()
+	if d.err != nil {
+		return nil
+	}
+	return t
+}
+
+func (d *trajDecoder) step(s *trajeval.Step) {
+	s.Index = d.int()
+	s.Turn = d.int()
+	s.ID = d.str()
+	s.Name = d.str()
+	s.Args = d.value(0)
+	s.Result = d.value(0)
+	switch d.byte() {
+	case 0:
+	case 1:
+		s.Error = new(bool)
+	case 2:
+		s.Error = new(true)
+	default:
+		d.fail("a step's error is not 0, 1 or 2")
+	}
+	s.ErrorMessage = d.str()
+	s.DurationMS = d.floatPtr()
+	s.StartTime = d.time()
+	s.EndTime = d.time()
+	s.ParallelGroup = d.int()
+	s.Agent = d.str()
+}
+
+func (d *trajDecoder) value(depth int) any {
+	switch tag := d.byte(); tag {
+	case tagNull:
+		return nil
+	case tagFalse:
+		return false
+	case tagTrue:
+		return true
+	case tagString:
+		return d.str()
+	case tagNumber:
+		n := d.str()
+		if n != "" && !validNumber(n) {
+			d.fail("%q is not a number", n)
+			return nil
+		}
+		return json.Number(n)
+	case tagFloat:
+		return d.float()
+	case tagArray, tagObject:
+		if depth >= maxDepth {
+			d.fail("nested deeper than %d", maxDepth)
+			return nil
+		}
+		if tag == tagArray {
+			a := make([]any, d.count(1))
+			for i := range a {
+				a[i] = d.value(depth + 1)
+			}
+			return a
+		}
+		n := d.count(2)
+		m := make(map[string]any, n)
+		for range n {
+			k := d.str()
+			m[k] = d.value(depth + 1)
+		}
+		if len(m) != n && d.err == nil {
+			d.fail("an object repeats a key")
+		}
+		return m
+	default:
+		d.fail("a value of tag %d", tag)
+		return nil
+	}
+}
+
+func (d *trajDecoder) byte() byte {
+	if len(d.b) == 0 {
+		d.fail("cut short")
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *trajDecoder) flag() bool {
+	switch d.byte() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.fail("a flag is not 0 or 1")
+	return false
+}
+
+func (d *trajDecoder) uvarint() uint64 {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		d.fail("a damaged number")
+		return 0
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *trajDecoder) varint() int64 {
+	n, k := binary.Varint(d.b)
+	if k <= 0 {
+		d.fail("a damaged number")
+		return 0
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+// count reads a count of items of at least min bytes each: one the bytes
+// left cannot hold is damage.
+func (d *trajDecoder) count(min int) int {
+	n := d.uvarint()
+	if n > uint64(len(d.b)/min) {
+		d.fail("%d items in %d bytes", n, len(d.b))
+		return 0
+	}
+	return int(n)
+}
+
+func (d *trajDecoder) int() int {
+	n := d.varint()
+	if n != int64(int(n)) {
+		d.fail("%d is out of range", n)
+		return 0
+	}
+	return int(n)
+}
+
+func (d *trajDecoder) str() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail("a string of %d bytes in %d", n, len(d.b))
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *trajDecoder) strPtr() *string {
+	if !d.flag() {
+		return nil
+	}
+	s := d.str()
+	return &s
+}
+
+func (d *trajDecoder) float() float64 {
+	if len(d.b) < 8 {
+		d.fail("cut short")
+		return 0
+	}
+	f := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		d.fail("a figure that is not finite")
+		return 0
+	}
+	return f
+}
+
+func (d *trajDecoder) floatPtr() *float64 {
+	if !d.flag() {
+		return nil
+	}
+	f := d.float()
+	return &f
+}
+
+func (d *trajDecoder) intPtr() *int64 {
+	if !d.flag() {
+		return nil
+	}
+	n := d.varint()
+	return &n
+}
+
+// time reads a time, in UTC (the canonical JSON writes it so).
+func (d *trajDecoder) time() time.Time {
+	if !d.flag() {
+		return time.Time{}
+	}
+	sec := d.varint()
+	nsec := d.uvarint()
+	if d.err != nil {
+		return time.Time{}
+	}
+	t := time.Unix(sec, int64(nsec)).UTC()
+	if nsec >= 1e9 || sec < minSec || sec >= endSec || t.IsZero() {
+		d.fail("a time out of range")
+		return time.Time{}
+	}
+	return t
+}
