@@ -36,10 +36,11 @@ import (
 // A figure is a byte 0 when unknown, else 1 and the 8 bytes of its
 // float64 (little-endian); a count of tokens or calls a byte 0, or 1 and
 // a varint; a time a byte 0 when zero, else 1, its seconds since 1970
-// (varint) and nanoseconds (uvarint), the JSON writing it in UTC. A value of the arguments or a result is a tag byte: null,
-// false, true, a string, a number (json.Number, its text as a string),
-// a float64 (8 bytes), an array (a count, then its values) or an object
-// (a count, then each key as a string and its value; keys in order).
+// (varint) and nanoseconds (uvarint), the JSON writing it in UTC. A
+// value of the arguments or a result is a tag byte: null, false, true, a
+// string, a number (json.Number, its text as a string), a float64 (8
+// bytes), an array (a count, then its values) or an object (a count, then
+// each key as a string and its value; keys in order).
 //
 // A trajectory the encoding does not carry exactly (a value of another
 // type, a figure that is not finite, a number that is not a JSON number,
