@@ -13,6 +13,7 @@ package sniff
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -127,7 +128,31 @@ func FirstElementKeys(head []byte) []string {
 
 // Contains reports whether head contains the quoted JSON key name.
 func Contains(head []byte, key string) bool {
-	return bytes.Contains(head, []byte(`"`+key+`"`))
+	quoted := `"` + key + `"`
+	// bytes.Index looks for the quote first, which JSON is full of: a
+	// byte of the name that JSON text seldom holds (an upper-case
+	// letter, a digit, an underscore) finds the places to compare
+	// with bytes.IndexByte (vector code), over the head once.
+	at := strings.IndexFunc(key, func(r rune) bool {
+		return 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
+	})
+	if at < 0 {
+		return bytes.Contains(head, []byte(quoted))
+	}
+	at++ // its place in quoted
+	c := quoted[at]
+	for off := at; off+len(quoted)-at <= len(head); {
+		i := bytes.IndexByte(head[off:len(head)-(len(quoted)-at)+1], c)
+		if i < 0 {
+			return false
+		}
+		start := off + i - at
+		if string(head[start:start+len(quoted)]) == quoted {
+			return true
+		}
+		off += i + 1
+	}
+	return false
 }
 
 // MayHaveKey reports whether encoding/json could find any of the ASCII

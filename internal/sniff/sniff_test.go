@@ -1,0 +1,53 @@
+package sniff_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/sniff"
+)
+
+// TestContains compares Contains with bytes.Contains of the quoted name,
+// where a search anchored inside the name could part from it.
+func TestContains(t *testing.T) {
+	tests := []struct {
+		name, head, key string
+		reason          string
+	}{
+		{"found", `{"resourceSpans":[]}`, "resourceSpans", "the quoted name"},
+		{"unquoted", `{"xresourceSpans":[]}`, "resourceSpans", "a longer name holds it without its quote"},
+		{"no closing quote", `{"resourceSpansx":[]}`, "resourceSpans", "nor its closing quote"},
+		{"at the start", `"scopeSpans"`, "scopeSpans", "the whole head"},
+		{"cut", `{"scopeSpans`, "scopeSpans", "cut off before its closing quote"},
+		{"anchor early", `SSpans" "scopeSpans"`, "scopeSpans", "the anchor byte met before it fits a name"},
+		{"anchor near the end", `"scopeS`, "scopeSpans", "the anchor too near the end to hold the name"},
+		{"underscore", `{"tool_calls":1}`, "tool_calls", "an underscore as the anchor"},
+		{"no anchor", `{"role":1}`, "role", "lower-case letters only: bytes.Contains"},
+		{"many anchors", `{"S":"SSSSSSSS","aS":1,"a_S":2}`, "a_S", "the anchor repeated before the name"},
+		{"empty", ``, "resourceSpans", "nothing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sameContains(t, []byte(tt.head), tt.key)
+		})
+	}
+}
+
+// FuzzContains checks that Contains and bytes.Contains agree on any
+// bytes.
+func FuzzContains(f *testing.F) {
+	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[]}]}`), "scopeSpans")
+	f.Add([]byte(`{"tool_calls":[]}`), "tool_calls")
+	f.Add([]byte(`{"role":"user"}`), "role")
+	f.Fuzz(func(t *testing.T, head []byte, key string) {
+		sameContains(t, head, key)
+	})
+}
+
+func sameContains(t *testing.T, head []byte, key string) {
+	t.Helper()
+	want := bytes.Contains(head, []byte(`"`+key+`"`))
+	if got := sniff.Contains(head, key); got != want {
+		t.Errorf("Contains(%q, %q) = %v, want %v", head, key, got, want)
+	}
+}
