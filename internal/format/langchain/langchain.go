@@ -28,7 +28,7 @@ func (messagesFormat) SniffHead(h *msglog.Head) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := h.Facts()
+	f := h // its facts, read as few as the questions need
 	if f.Has("*run_type") {
 		return &trajeval.SniffError{Closeness: 30, Why: "LangSmith runs"}
 	}
