@@ -7,8 +7,9 @@ import (
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
-// TestContains compares Contains with bytes.Contains of the quoted name,
-// where a search anchored inside the name could part from it.
+// TestContains compares Contains and ContainsStart with bytes.Contains
+// of the quoted name, and of the quote and the name, where a search
+// anchored inside the name could part from it.
 func TestContains(t *testing.T) {
 	tests := []struct {
 		name, head, key string
@@ -22,7 +23,8 @@ func TestContains(t *testing.T) {
 		{"anchor early", `SSpans" "scopeSpans"`, "scopeSpans", "the anchor byte met before it fits a name"},
 		{"anchor near the end", `"scopeS`, "scopeSpans", "the anchor too near the end to hold the name"},
 		{"underscore", `{"tool_calls":1}`, "tool_calls", "an underscore as the anchor"},
-		{"no anchor", `{"role":1}`, "role", "lower-case letters only: bytes.Contains"},
+		{"lower case", `{"rol":1,"role":1}`, "role", "lower-case letters only: the rarest of them as the anchor"},
+		{"empty name", `{"":1}`, "", "no anchor: bytes.Contains"},
 		{"many anchors", `{"S":"SSSSSSSS","aS":1,"a_S":2}`, "a_S", "the anchor repeated before the name"},
 		{"empty", ``, "resourceSpans", "nothing"},
 	}
@@ -33,8 +35,8 @@ func TestContains(t *testing.T) {
 	}
 }
 
-// FuzzContains checks that Contains and bytes.Contains agree on any
-// bytes.
+// FuzzContains checks that Contains and ContainsStart agree with
+// bytes.Contains on any bytes.
 func FuzzContains(f *testing.F) {
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[]}]}`), "scopeSpans")
 	f.Add([]byte(`{"tool_calls":[]}`), "tool_calls")
@@ -49,5 +51,9 @@ func sameContains(t *testing.T, head []byte, key string) {
 	want := bytes.Contains(head, []byte(`"`+key+`"`))
 	if got := sniff.Contains(head, key); got != want {
 		t.Errorf("Contains(%q, %q) = %v, want %v", head, key, got, want)
+	}
+	want = bytes.Contains(head, []byte(`"`+key))
+	if got := sniff.ContainsStart(head, key); got != want {
+		t.Errorf("ContainsStart(%q, %q) = %v, want %v", head, key, got, want)
 	}
 }

@@ -16,7 +16,9 @@ import (
 // TestDetect_facts compares every format's sniff of a head whose facts
 // are read as detection reads them (msglog.Head.Has: the asked keys'
 // only, when that is enough) with its sniff of the same head with all its
-// facts read first, as detection read them before: on every reader's
+// facts read first, as detection read them before, and checks that a
+// format that disclaims a head (msglog.Disclaimer) would not have claimed
+// it, and that Detect chooses the format the sniffs claim for: on every reader's
 // fixture, and on heads made of two fixtures' first lines, one after the
 // other, so that a line no message-log format claims comes before one
 // that some format does.
@@ -63,6 +65,9 @@ func FuzzDetect_facts(f *testing.F) {
 		`[{"type":"human","data":{"content":"x"}},{"type":"ai"}]`,
 		`{"object":"trace.span","span_data":{}}` + "\n",
 		`{"content":{"type=tool_use":1},"role":"user"}`,
+		`{"id":"t","turns":[],"st\u0065ps":[{"index":0,"name":"f","args":{}}],"metrics":{}}`,
+		`{"id":"a","output":[{"role":"user"}]}` + "\n" + `{"messages":[{"role":"assistant","content":[{"type":"tool_use"}]}]}`,
+		`{"output":[{"tool_calls":[]}]}` + "\n" + `{"type":"function_call","object":"response"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -78,6 +83,9 @@ func sameSniffs(t *testing.T, head []byte) {
 	t.Helper()
 	var want string
 	for _, f := range trace.Formats() {
+		if d, ok := f.(msglog.Disclaimer); ok && d.Disclaims(msglog.NewHead(head)) && f.Sniff(head) == nil {
+			t.Errorf("head %.300q: %s disclaims it, and its sniff claims it", head, f.Name())
+		}
 		hs, ok := f.(msglog.HeadSniffer)
 		if !ok {
 			if want == "" && f.Sniff(head) == nil {

@@ -96,6 +96,10 @@ func (format) SniffHead(h *msglog.Head) error {
 	return &trajeval.SniffError{Closeness: 40, Why: "messages, but no Anthropic content blocks (tool_use, tool_result, thinking)"}
 }
 
+// Disclaims reports that the head holds no "type" key, which every claim
+// needs (see msglog.Disclaimer).
+func (format) Disclaims(h *msglog.Head) bool { return !h.MayHold("type") }
+
 // skipped are the block types that carry nothing to score.
 var skipped = map[string]bool{
 	"thinking": true, "redacted_thinking": true, "image": true, "document": true,

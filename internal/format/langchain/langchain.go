@@ -43,6 +43,10 @@ func (messagesFormat) SniffHead(h *msglog.Head) error {
 	return &trajeval.SniffError{Closeness: 10, Why: `no LangChain messages (type "human"/"ai", or "lc" constructors)`}
 }
 
+// Disclaims reports that the head holds no "type" key, which every claim
+// needs (see msglog.Disclaimer).
+func (messagesFormat) Disclaims(h *msglog.Head) bool { return !h.MayHold("type") }
+
 // message is a LangChain message in any of its dump shapes.
 type message struct {
 	kind   string         // human, ai, tool, system, function

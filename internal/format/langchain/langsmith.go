@@ -44,6 +44,10 @@ func (runsFormat) SniffHead(h *msglog.Head) error {
 	return &trajeval.SniffError{Closeness: 10, Why: `no LangSmith runs ("run_type")`}
 }
 
+// Disclaims reports that the head holds no "run_type" key, which every
+// claim needs (see msglog.Disclaimer).
+func (runsFormat) Disclaims(h *msglog.Head) bool { return !h.MayHold("run_type") }
+
 // runTypeFacts are the facts (see msglog.Facts) of a LangSmith run type
 // where runs are found: at the top of a record, in a list of runs, among
 // a run's children, in a post.

@@ -37,6 +37,13 @@ type Head struct {
 	// another's name, and only all the facts tell.
 	asked          Facts
 	askedRead, odd bool
+	// first are the asked keys' facts of the head's first line, read
+	// when firstRead, odd as odd is; escape is 1 when the head holds no
+	// \u escape, 2 when it does, 0 before it is known.
+	first               Facts
+	firstRead, firstOdd bool
+	escape              uint8
+	held                map[string]bool // MayHold's answer for a key
 	// keys and firstKeys are sniff.Keys of the head and of its first
 	// line, when read bit 0 and bit 1 are set.
 	keys, firstKeys []string
@@ -81,6 +88,75 @@ func (h *Head) Has(names ...string) bool {
 		}
 	}
 	return h.asked.Has(names...)
+}
+
+// MayHold reports whether the part of the head whose facts are read may
+// hold a key that starts with any of keys: false only when it holds none
+// of them after a quote, nor a \u escape, which could spell one. The
+// keys are of letters, digits and underscores, which no other escape
+// gives; so without them the head has no fact of these keys, nor one of
+// a key like "type=tool_use" that makes the same names, and a sniff that
+// claims only with such a fact would not claim it.
+func (h *Head) MayHold(keys ...string) bool {
+	b := factsHead(h.b)
+	if h.escape == 0 {
+		h.escape = 1
+		if bytes.Contains(b, []byte(`\u`)) {
+			h.escape = 2
+		}
+	}
+	if h.escape == 2 {
+		return true
+	}
+	for _, k := range keys {
+		held, ok := h.held[k]
+		if !ok {
+			held = sniff.ContainsStart(b, k)
+			if h.held == nil {
+				h.held = map[string]bool{}
+			}
+			h.held[k] = held
+		}
+		if held {
+			return true
+		}
+	}
+	return false
+}
+
+// FirstHas is Has for the facts of the head's first line (the first line
+// of the part whose facts are read, as it is there). The head's facts
+// hold every one of them: its tokens are the head's first tokens, read
+// the same, but for one cut off at its end, which is no fact. So a sniff
+// that refuses a head for holding a fact may refuse it for one of these,
+// without reading the rest.
+func (h *Head) FirstHas(names ...string) bool {
+	b := factsHead(h.b)
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	if !h.firstRead {
+		h.first, h.firstOdd = factsAsked(b)
+		h.firstRead = true
+	}
+	if h.firstOdd {
+		return factsOf(b).Has(names...)
+	}
+	for _, n := range names {
+		if !isAsked(n) {
+			return factsOf(b).Has(names...)
+		}
+	}
+	return h.first.Has(names...)
+}
+
+// A Disclaimer is a format that can tell of some heads, more cheaply than
+// its sniff, that its sniff would not claim them: Disclaims(h) is true
+// only when SniffHead(h) (or Sniff(h.Bytes())) returns an error. Detection
+// passes over a format that disclaims a head, and sniffs it only to say
+// why no format claims the file, when none does.
+type Disclaimer interface {
+	Disclaims(h *Head) bool
 }
 
 // Keys returns sniff.Keys of the head: the top-level keys of the JSON
@@ -133,7 +209,11 @@ const (
 // (see Facts). It allocates only for facts, and keys, it has not met
 // before.
 func SniffFacts(head []byte) Facts {
-	b := factsHead(head)
+	return factsOf(factsHead(head))
+}
+
+// factsOf reads the facts of b, the part of a head they are read from.
+func factsOf(b []byte) Facts {
 	// Sized for the facts of a small file, so that the map seldom grows;
 	// records alike add few new facts.
 	s := factScanner{
@@ -160,7 +240,12 @@ func factsHead(head []byte) []byte {
 // the name of a fact of another key: odd is true when one is met, and
 // the facts read are then not to be used.
 func sniffAsked(head []byte) (f Facts, odd bool) {
-	b := factsHead(head)
+	return factsAsked(factsHead(head))
+}
+
+// factsAsked is sniffAsked of b, the part of a head the facts are read
+// from.
+func factsAsked(b []byte) (f Facts, odd bool) {
 	s := factScanner{
 		d:      sniff.NewDecoder(b),
 		facts:  make(Facts, 16),

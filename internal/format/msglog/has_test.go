@@ -28,6 +28,8 @@ func TestHead_Has(t *testing.T) {
 		{"escaped", `{"m\u0065ssages":[{"r\u006fle":"\u0075ser"}]}`, false, "keys and values unescaped"},
 		{"cut", `{"messages":[{"role":"user"},{"role":"ass`, false, "a cut-off head"},
 		{"broken", `{"messages":[{"role":"user",]},{"role":"tool"}]}`, false, "the first syntax error ends the reading"},
+		{"bom and space", "\xef\xbb\xbf\u00a0" + `{"role":"user"}` + "\n" + `{"type":"ai"}`, false, "a first line is read as it stands in the head: after a byte order mark, a no-break space is no JSON"},
+		{"key like another's fact", `{"output":[{"tool_calls=x":1}]}` + "\n" + `{"type=human":1}`, true, "a key holding = makes another key's names"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +74,17 @@ func sameHas(t *testing.T, head []byte, names []string) {
 			t.Errorf("head %.200q: Has(%q) = %v, want %v", head, n, got, want)
 		}
 	}
+	// A fact of the first line is a fact of the head; a fact of a key
+	// (read as isAsked reads a name) means the head may hold the key.
+	first := msglog.NewHead(head)
+	for _, n := range names {
+		if first.FirstHas(n) && !all.Has(n) {
+			t.Errorf("head %.200q: FirstHas(%q), and the head has no such fact", head, n)
+		}
+		if k := keyOf(n); all.Has(n) && k != "" && !msglog.NewHead(head).MayHold(k) {
+			t.Errorf("head %.200q: has %q, and MayHold(%q) is false", head, n, k)
+		}
+	}
 	// Asked together, as the formats ask, after other names.
 	h := msglog.NewHead(head)
 	for i, n := range names {
@@ -79,4 +92,34 @@ func sameHas(t *testing.T, head []byte, names []string) {
 			t.Errorf("head %.200q: Has(%q, %q) = %v, want %v", head, n, names[len(names)-1-i], got, want)
 		}
 	}
+}
+
+// keyOf returns the key of the fact called name, when it can be told
+// as the formats' names are: after its "*" or "^", or its one ">", up to
+// its first "=", of letters, digits and underscores. A name with more
+// than one ">", or "*" or "^" and a ">", may be split otherwise.
+func keyOf(name string) string {
+	rest := name
+	switch {
+	case strings.Count(name, ">") > 1:
+		return ""
+	case strings.HasPrefix(name, "*"), strings.HasPrefix(name, "^"):
+		if strings.Contains(name, ">") {
+			return ""
+		}
+		rest = name[1:]
+	default:
+		_, r, ok := strings.Cut(name, ">")
+		if !ok {
+			return ""
+		}
+		rest = r
+	}
+	k, _, _ := strings.Cut(rest, "=")
+	for _, c := range k {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return ""
+		}
+	}
+	return k
 }

@@ -83,6 +83,13 @@ func (responsesFormat) SniffHead(h *msglog.Head) error {
 	return &trajeval.SniffError{Closeness: 20, Why: "no Responses API items (function_call, message with input_text/output_text)"}
 }
 
+// Disclaims reports that the head holds no "type" or "object" key, one
+// of which every claim needs, or that its first line is AgentV output,
+// which foreign refuses (see msglog.Disclaimer).
+func (responsesFormat) Disclaims(h *msglog.Head) bool {
+	return !h.MayHold("type", "object") || agentvFirst(h)
+}
+
 func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	var unknown drift.Unknown
 	defer unknown.Report(in, "openai-responses")
