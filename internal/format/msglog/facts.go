@@ -132,9 +132,11 @@ func (h *Head) MayHold(keys ...string) bool {
 // without reading the rest.
 func (h *Head) FirstHas(names ...string) bool {
 	b := factsHead(h.b)
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[:i]
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return h.Has(names...) // one line: its facts are the head's
 	}
+	b = b[:i]
 	if !h.firstRead {
 		h.first, h.firstOdd = factsAsked(b)
 		h.firstRead = true
@@ -314,34 +316,23 @@ var askedKeys = func() map[string]*askedKey {
 	return m
 }()
 
+// askedPlaces are askedFacts as a set.
+var askedPlaces = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range askedFacts {
+		m[n] = true
+	}
+	return m
+}()
+
 // isAsked reports whether the fact called name is of a key and place
-// in askedFacts, its value aside.
+// in askedFacts, its value aside: whether its name up to its first "="
+// is one of them, which hold no "=".
 func isAsked(name string) bool {
-	if name == "" {
-		return false
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
 	}
-	place, rest := "", ""
-	switch name[0] {
-	case '*', '^':
-		place, rest = name[:1], name[1:]
-	default:
-		p, r, ok := strings.Cut(name, ">")
-		if !ok {
-			return false
-		}
-		place, rest = p, r
-	}
-	k, _, _ := strings.Cut(rest, "=")
-	a := askedKeys[k]
-	switch {
-	case a == nil:
-		return false
-	case place == "*":
-		return a.star
-	case place == "^":
-		return a.caret
-	}
-	return slices.Contains(a.parents, place)
+	return askedPlaces[name]
 }
 
 // A factFrame is an open array or object.
