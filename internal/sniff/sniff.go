@@ -13,6 +13,7 @@ package sniff
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -127,7 +128,56 @@ func FirstElementKeys(head []byte) []string {
 
 // Contains reports whether head contains the quoted JSON key name.
 func Contains(head []byte, key string) bool {
-	return bytes.Contains(head, []byte(`"`+key+`"`))
+	return contains(head, `"`+key+`"`)
+}
+
+// ContainsStart reports whether head holds a quote followed by prefix:
+// the bytes that start a JSON string whose text starts with prefix, if
+// it holds no escape there.
+func ContainsStart(head []byte, prefix string) bool {
+	return contains(head, `"`+prefix)
+}
+
+// contains is bytes.Contains(b, []byte(s)) for an s that starts with a
+// quote. bytes.Index looks for the quote first, which JSON is full of:
+// the byte of s that text seldom holds finds the places to compare with
+// bytes.IndexByte (vector code), over b once.
+func contains(b []byte, s string) bool {
+	at := 0
+	for i := 1; i < len(s); i++ {
+		if rarity(s[i]) < rarity(s[at]) {
+			at = i
+		}
+	}
+	c := s[at]
+	for off := at; off+len(s)-at <= len(b); {
+		i := bytes.IndexByte(b[off:len(b)-(len(s)-at)+1], c)
+		if i < 0 {
+			return false
+		}
+		start := off + i - at
+		if string(b[start:start+len(s)]) == s {
+			return true
+		}
+		off += i + 1
+	}
+	return false
+}
+
+// rarity ranks a byte by how often text holds it, the rarest first:
+// digits and capitals, then the lower-case letters by their frequency
+// in English, the underscore among them.
+func rarity(c byte) int {
+	const letters = "zqxjkvbpy_gfwmucldrhsnioate"
+	switch {
+	case c == '"':
+		return len(letters) + 2 // what JSON is full of
+	case '0' <= c && c <= '9', 'A' <= c && c <= 'Z':
+		return 0
+	case 'a' <= c && c <= 'z', c == '_':
+		return 1 + strings.IndexByte(letters, c)
+	}
+	return len(letters) + 1
 }
 
 // MayHaveKey reports whether encoding/json could find any of the ASCII

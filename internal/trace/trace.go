@@ -121,10 +121,19 @@ func detect(name string, h *msglog.Head) (trajeval.Format, error) {
 		c    int
 	}
 	var rejects []reject
-	for _, f := range formats {
-		err := sniffHead(f, h)
-		if err == nil {
+	errs := make([]error, len(formats))
+	for i, f := range formats {
+		if d, ok := f.(msglog.Disclaimer); ok && d.Disclaims(h) {
+			continue // sniffed below if no format claims the head
+		}
+		if errs[i] = sniffHead(f, h); errs[i] == nil {
 			return f, nil
+		}
+	}
+	for i, f := range formats {
+		err := errs[i]
+		if err == nil {
+			err = sniffHead(f, h)
 		}
 		c := 0
 		var se *trajeval.SniffError

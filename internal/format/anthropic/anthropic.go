@@ -72,7 +72,7 @@ func (format) SniffHead(h *msglog.Head) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := h.Facts()
+	f := h // its facts, read as few as the questions need
 	switch {
 	case f.Has("^jsonrpc"):
 		return &trajeval.SniffError{Closeness: 10, Why: "JSON-RPC traffic"}
@@ -95,6 +95,10 @@ func (format) SniffHead(h *msglog.Head) error {
 	}
 	return &trajeval.SniffError{Closeness: 40, Why: "messages, but no Anthropic content blocks (tool_use, tool_result, thinking)"}
 }
+
+// Disclaims reports that the head holds no "type" key, which every claim
+// needs (see msglog.Disclaimer).
+func (format) Disclaims(h *msglog.Head) bool { return !h.MayHold("type") }
 
 // skipped are the block types that carry nothing to score.
 var skipped = map[string]bool{

@@ -71,6 +71,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -764,6 +765,14 @@ func (format) Sniff(head []byte) error {
 		return &trajeval.SniffError{Closeness: 40, Why: `"steps", but no step with "index", "name" and "args"`}
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no canonical trajectory ("steps" with "index", "name" and "args")`}
+}
+
+// Disclaims reports that the head holds no "steps" key, which every
+// claim needs (see msglog.Disclaimer), nor a \u escape, which could spell
+// one: detection need not read its objects.
+func (format) Disclaims(h *msglog.Head) bool {
+	head := h.Bytes()
+	return !sniff.Contains(head, "steps") && !bytes.Contains(head, []byte(`\u`))
 }
 
 // A shape is what the head shows of one trajectory object.

@@ -28,7 +28,7 @@ func (messagesFormat) SniffHead(h *msglog.Head) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := h.Facts()
+	f := h // its facts, read as few as the questions need
 	if f.Has("*run_type") {
 		return &trajeval.SniffError{Closeness: 30, Why: "LangSmith runs"}
 	}
@@ -42,6 +42,10 @@ func (messagesFormat) SniffHead(h *msglog.Head) error {
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no LangChain messages (type "human"/"ai", or "lc" constructors)`}
 }
+
+// Disclaims reports that the head holds no "type" key, which every claim
+// needs (see msglog.Disclaimer).
+func (messagesFormat) Disclaims(h *msglog.Head) bool { return !h.MayHold("type") }
 
 // message is a LangChain message in any of its dump shapes.
 type message struct {

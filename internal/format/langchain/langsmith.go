@@ -34,7 +34,7 @@ func (runsFormat) SniffHead(h *msglog.Head) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := h.Facts()
+	f := h // its facts, read as few as the questions need
 	if f.Has(runTypeFacts...) {
 		return nil
 	}
@@ -43,6 +43,10 @@ func (runsFormat) SniffHead(h *msglog.Head) error {
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no LangSmith runs ("run_type")`}
 }
+
+// Disclaims reports that the head holds no "run_type" key, which every
+// claim needs (see msglog.Disclaimer).
+func (runsFormat) Disclaims(h *msglog.Head) bool { return !h.MayHold("run_type") }
 
 // runTypeFacts are the facts (see msglog.Facts) of a LangSmith run type
 // where runs are found: at the top of a record, in a list of runs, among

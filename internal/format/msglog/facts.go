@@ -2,6 +2,8 @@ package msglog
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 
 	"github.com/trajeval/trajeval/internal/sniff"
 )
@@ -30,6 +32,18 @@ type Facts map[string]bool
 type Head struct {
 	b     []byte
 	facts Facts
+	// asked are the head's facts of the asked keys (see Head.Has), read
+	// on first use when askedRead; odd says a key may make a fact of
+	// another's name, and only all the facts tell.
+	asked          Facts
+	askedRead, odd bool
+	// first are the asked keys' facts of the head's first line, read
+	// when firstRead, odd as odd is; escape is 1 when the head holds no
+	// \u escape, 2 when it does, 0 before it is known.
+	first               Facts
+	firstRead, firstOdd bool
+	escape              uint8
+	held                map[string]bool // MayHold's answer for a key
 	// keys and firstKeys are sniff.Keys of the head and of its first
 	// line, when read bit 0 and bit 1 are set.
 	keys, firstKeys []string
@@ -49,6 +63,102 @@ func (h *Head) Facts() Facts {
 		h.facts = SniffFacts(h.b)
 	}
 	return h.facts
+}
+
+// Has is h.Facts().Has(names...), reading fewer facts: only those of
+// the keys the formats ask about (askedFacts) when every name is of
+// one of them, and all of them otherwise. The sniffing of a file that
+// no message-log format claims asks only about facts it does not hold,
+// and must read its whole head to know: the facts of the other keys
+// (most of a record's) are not made.
+func (h *Head) Has(names ...string) bool {
+	if h.facts != nil {
+		return h.facts.Has(names...)
+	}
+	if !h.askedRead {
+		h.asked, h.odd = sniffAsked(h.b)
+		h.askedRead = true
+	}
+	if h.odd {
+		return h.Facts().Has(names...)
+	}
+	for _, n := range names {
+		if !isAsked(n) {
+			return h.Facts().Has(names...)
+		}
+	}
+	return h.asked.Has(names...)
+}
+
+// MayHold reports whether the part of the head whose facts are read may
+// hold a key that starts with any of keys: false only when it holds none
+// of them after a quote, nor a \u escape, which could spell one. The
+// keys are of letters, digits and underscores, which no other escape
+// gives; so without them the head has no fact of these keys, nor one of
+// a key like "type=tool_use" that makes the same names, and a sniff that
+// claims only with such a fact would not claim it.
+func (h *Head) MayHold(keys ...string) bool {
+	b := factsHead(h.b)
+	if h.escape == 0 {
+		h.escape = 1
+		if bytes.Contains(b, []byte(`\u`)) {
+			h.escape = 2
+		}
+	}
+	if h.escape == 2 {
+		return true
+	}
+	for _, k := range keys {
+		held, ok := h.held[k]
+		if !ok {
+			held = sniff.ContainsStart(b, k)
+			if h.held == nil {
+				h.held = map[string]bool{}
+			}
+			h.held[k] = held
+		}
+		if held {
+			return true
+		}
+	}
+	return false
+}
+
+// FirstHas is Has for the facts of the head's first line (the first line
+// of the part whose facts are read, as it is there). The head's facts
+// hold every one of them: its tokens are the head's first tokens, read
+// the same, but for one cut off at its end, which is no fact. So a sniff
+// that refuses a head for holding a fact may refuse it for one of these,
+// without reading the rest.
+func (h *Head) FirstHas(names ...string) bool {
+	b := factsHead(h.b)
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return h.Has(names...) // one line: its facts are the head's
+	}
+	b = b[:i]
+	if !h.firstRead {
+		h.first, h.firstOdd = factsAsked(b)
+		h.firstRead = true
+	}
+	if h.firstOdd {
+		return factsOf(b).Has(names...)
+	}
+	for _, n := range names {
+		if !isAsked(n) {
+			return factsOf(b).Has(names...)
+		}
+	}
+	return h.first.Has(names...)
+}
+
+// A Disclaimer is a format that can tell of some heads, more cheaply than
+// its sniff, that its sniff would not claim them: Disclaims(h) is true
+// only when SniffHead(h) (or Sniff(h.Bytes())) returns an error. Detection
+// passes over a format that disclaims a head, and sniffs it only to say
+// why no format claims the file, when none does.
+type Disclaimer interface {
+	Disclaims(h *Head) bool
 }
 
 // Keys returns sniff.Keys of the head: the top-level keys of the JSON
@@ -101,10 +211,11 @@ const (
 // (see Facts). It allocates only for facts, and keys, it has not met
 // before.
 func SniffFacts(head []byte) Facts {
-	if len(head) > factsBytes {
-		head = head[:factsBytes]
-	}
-	b := bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+	return factsOf(factsHead(head))
+}
+
+// factsOf reads the facts of b, the part of a head they are read from.
+func factsOf(b []byte) Facts {
 	// Sized for the facts of a small file, so that the map seldom grows;
 	// records alike add few new facts.
 	s := factScanner{
@@ -117,11 +228,120 @@ func SniffFacts(head []byte) Facts {
 	return s.facts
 }
 
+// factsHead is the part of head whose facts are read.
+func factsHead(head []byte) []byte {
+	if len(head) > factsBytes {
+		head = head[:factsBytes]
+	}
+	return bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+}
+
+// sniffAsked reads the facts of head that askedFacts may ask: for every
+// name of an asked key (isAsked), SniffFacts(head) holds it when they
+// do. A key holding '=' or '>' could make, with its parent or its value,
+// the name of a fact of another key: odd is true when one is met, and
+// the facts read are then not to be used.
+func sniffAsked(head []byte) (f Facts, odd bool) {
+	return factsAsked(factsHead(head))
+}
+
+// factsAsked is sniffAsked of b, the part of a head the facts are read
+// from.
+func factsAsked(b []byte) (f Facts, odd bool) {
+	s := factScanner{
+		d:      sniff.NewDecoder(b),
+		facts:  make(Facts, 16),
+		frames: make([]factFrame, 0, 16),
+		asked:  askedKeys,
+	}
+	s.run()
+	return s.facts, s.odd
+}
+
+// askedFacts are the facts the formats that sniff a Head's facts ask
+// about (Head.Has), by key and place: "*key", "^key" or "parent>key", a
+// value aside. A name of another key or place is answered too, from
+// all the facts: this list decides only how much is read.
+var askedFacts = []string{
+	// langsmith
+	"*run_type", "^run_type", "runs>run_type", "child_runs>run_type", "post>run_type",
+	// langchain
+	"*lc", "*type", "*kwargs", "^type", "messages>type", "^content", "^data",
+	"messages>content", "messages>data", "data>content",
+	// openai-agents
+	"*object", "*span_data", "*started_at", "*workflow_name",
+	// openai-responses
+	"^object", "^output", "input>type", "output>type", "items>type", "data>type",
+	"content>type", "^input",
+	// anthropic
+	"^jsonrpc", "^message", "^messages", "*dotted_order", "^resourceSpans",
+	"^resource_spans", "*traceId", "^role", "messages>role", "^stop_reason",
+	// openai-chat
+	"message>role", "tool_calls>tool", "tool_calls>function", "^choices",
+	"*spanId", "^output_messages", "output>tool_calls", "output_messages>tool_calls",
+	"^token_usage",
+}
+
+// An askedKey is where the facts of one key are asked about.
+type askedKey struct {
+	name        string
+	star, caret bool     // as "*key", as "^key"
+	parents     []string // as "parent>key"
+	parent      bool     // it is the parent of an asked key
+}
+
+// askedKeys are askedFacts by key, with the keys that are the parents
+// of others.
+var askedKeys = func() map[string]*askedKey {
+	m := map[string]*askedKey{}
+	get := func(k string) *askedKey {
+		if m[k] == nil {
+			m[k] = &askedKey{name: k}
+		}
+		return m[k]
+	}
+	for _, n := range askedFacts {
+		switch n[0] {
+		case '*':
+			get(n[1:]).star = true
+		case '^':
+			get(n[1:]).caret = true
+		default:
+			p, k, _ := strings.Cut(n, ">")
+			a := get(k)
+			a.parents = append(a.parents, p)
+			get(p).parent = true
+		}
+	}
+	return m
+}()
+
+// askedPlaces are askedFacts as a set.
+var askedPlaces = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range askedFacts {
+		m[n] = true
+	}
+	return m
+}()
+
+// isAsked reports whether the fact called name is of a key and place
+// in askedFacts, its value aside: whether its name up to its first "="
+// is one of them, which hold no "=".
+func isAsked(name string) bool {
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	return askedPlaces[name]
+}
+
 // A factFrame is an open array or object.
 type factFrame struct {
 	isObj  bool
 	parent string // the nearest key enclosing its contents ("" if none)
 	cur    string // in an object, the key whose value comes next
+	// asked is cur's askedKey, when the scanner reads only those.
+	asked *askedKey
 }
 
 type factScanner struct {
@@ -131,14 +351,22 @@ type factScanner struct {
 	frames  []factFrame
 	buf     []byte // a fact's name, being made
 	scratch []byte // an unescaped string
+	// asked, when set, are the only keys whose facts are read (see
+	// sniffAsked); odd says a key held '=' or '>'.
+	asked map[string]*askedKey
+	odd   bool
 }
+
+// otherKey stands, as a parent, for every key not asked about: only
+// its being no key ("") or some key matters.
+const otherKey = "\x00"
 
 // run reads tokens until the first error, the end of the head or the
 // last token counted.
 func (s *factScanner) run() {
 	for range factsTokens {
 		k, raw, plain, err := s.d.Next()
-		if err != nil {
+		if err != nil || s.odd {
 			return
 		}
 		switch k {
@@ -178,6 +406,10 @@ func (s *factScanner) atRecord() bool {
 
 func (s *factScanner) key(raw []byte, plain bool) {
 	text := s.unquote(raw, plain)
+	if s.asked != nil {
+		s.askedKey(text)
+		return
+	}
 	k, ok := s.keys[string(text)]
 	if !ok {
 		k = string(text)
@@ -195,8 +427,51 @@ func (s *factScanner) key(raw []byte, plain bool) {
 	}
 }
 
+// askedKey is key for a scanner that reads the asked keys only.
+func (s *factScanner) askedKey(text []byte) {
+	for _, c := range text {
+		if c == '=' || c == '>' {
+			s.odd = true
+			return
+		}
+	}
+	top := &s.frames[len(s.frames)-1]
+	a := s.asked[string(text)]
+	top.asked = a
+	switch {
+	case a != nil:
+		top.cur = a.name
+	case len(text) > 0:
+		top.cur = otherKey
+	default:
+		top.cur = ""
+	}
+	if a != nil {
+		s.addAsked(a, top.parent, nil, false)
+	}
+}
+
+// addAsked adds the facts of the asked key a, and "="+value when
+// hasValue, in the places they are asked about.
+func (s *factScanner) addAsked(a *askedKey, parent string, value []byte, hasValue bool) {
+	if a.star {
+		s.add("", "*", a.name, value, hasValue)
+	}
+	if a.caret && s.atRecord() {
+		s.add("", "^", a.name, value, hasValue)
+	}
+	if slices.Contains(a.parents, parent) {
+		s.add(parent, ">", a.name, value, hasValue)
+	}
+}
+
 func (s *factScanner) value(raw []byte, plain bool) {
 	key := s.valueKey()
+	if s.asked != nil {
+		if key == "" || s.frames[len(s.frames)-1].asked == nil {
+			return
+		}
+	}
 	// A string decodes to at least one byte for every six of its text
 	// (\u0041): a longer one is no fact, and is not unescaped.
 	if key == "" || len(raw)-2 > 6*factsValue {
@@ -207,6 +482,10 @@ func (s *factScanner) value(raw []byte, plain bool) {
 		return
 	}
 	top := &s.frames[len(s.frames)-1]
+	if s.asked != nil {
+		s.addAsked(top.asked, top.parent, text, true)
+		return
+	}
 	if s.add(top.parent, ">", key, text, true) {
 		s.add("", "*", key, text, true)
 	}

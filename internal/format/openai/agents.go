@@ -30,7 +30,7 @@ func (agentsFormat) SniffHead(h *msglog.Head) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := h.Facts()
+	f := h // its facts, read as few as the questions need
 	if f.Has("*object=trace.span") || (f.Has("*span_data") && f.Has("*started_at")) {
 		return nil
 	}
@@ -39,6 +39,10 @@ func (agentsFormat) SniffHead(h *msglog.Head) error {
 	}
 	return &trajeval.SniffError{Closeness: 10, Why: `no Agents SDK spans ("object": "trace.span" with span_data)`}
 }
+
+// Disclaims reports that the head holds no "object" or "span_data" key,
+// one of which every claim needs (see msglog.Disclaimer).
+func (agentsFormat) Disclaims(h *msglog.Head) bool { return !h.MayHold("object", "span_data") }
 
 type agentSpan struct {
 	id, traceID, parent string

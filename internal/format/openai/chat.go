@@ -27,7 +27,7 @@ func (chatFormat) SniffHead(h *msglog.Head) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := h.Facts()
+	f := h // its facts, read as few as the questions need
 	if why := foreign(f); why != "" {
 		return &trajeval.SniffError{Closeness: 10, Why: why}
 	}
@@ -50,14 +50,27 @@ func (chatFormat) SniffHead(h *msglog.Head) error {
 	return &trajeval.SniffError{Closeness: 30, Why: "role messages, but not in a Chat Completions shape"}
 }
 
-func anthropicBlocks(f msglog.Facts) bool {
+// Disclaims reports that the head holds no "role" key, which every claim
+// needs, or that its first line is AgentV output, which foreign refuses
+// (see msglog.Disclaimer).
+func (chatFormat) Disclaims(h *msglog.Head) bool {
+	return !h.MayHold("role") || agentvFirst(h)
+}
+
+// agentvFirst reports that the facts of the head's first line are those
+// of AgentV output: so are the head's, and foreign names a format.
+func agentvFirst(h *msglog.Head) bool {
+	return h.FirstHas("^output", "^output_messages") && h.FirstHas("output>tool_calls", "output_messages>tool_calls", "^token_usage")
+}
+
+func anthropicBlocks(f *msglog.Head) bool {
 	return f.Has("content>type=tool_use", "content>type=tool_result", "content>type=thinking",
 		"content>type=redacted_thinking", "content>type=server_tool_use", "content>type=mcp_tool_use", "^stop_reason")
 }
 
 // foreign names the formats whose markers a head shows, which the readers
 // of this package must leave alone.
-func foreign(f msglog.Facts) string {
+func foreign(f *msglog.Head) string {
 	switch {
 	case f.Has("^jsonrpc"):
 		return "JSON-RPC traffic"

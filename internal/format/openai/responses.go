@@ -60,7 +60,7 @@ func (responsesFormat) SniffHead(h *msglog.Head) error {
 	if c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}
-	f := h.Facts()
+	f := h // its facts, read as few as the questions need
 	if why := foreign(f); why != "" {
 		return &trajeval.SniffError{Closeness: 10, Why: why}
 	}
@@ -81,6 +81,13 @@ func (responsesFormat) SniffHead(h *msglog.Head) error {
 		return nil
 	}
 	return &trajeval.SniffError{Closeness: 20, Why: "no Responses API items (function_call, message with input_text/output_text)"}
+}
+
+// Disclaims reports that the head holds no "type" or "object" key, one
+// of which every claim needs, or that its first line is AgentV output,
+// which foreign refuses (see msglog.Disclaimer).
+func (responsesFormat) Disclaims(h *msglog.Head) bool {
+	return !h.MayHold("type", "object") || agentvFirst(h)
 }
 
 func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
