@@ -1,6 +1,14 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/suite"
+)
 
 func TestPaceFor(t *testing.T) {
 	const mb = 1 << 20
@@ -20,10 +28,13 @@ func TestPaceFor(t *testing.T) {
 		{"scoring holds a usual amount", 400, 0, 14 * mb, 14 * mb, 400, "under 16 MB held, the scoring's own pace"},
 		{"a moment of much live", 400, 0, 25 * mb, 25 * mb, 256, "the run history's batch and the traces read ahead: 64 MB of headroom, not 100"},
 		{"scoring holds nothing yet", 400, 40 * mb, 0, 40 * mb, 50, "half the suites: the collector does not run over and over"},
-		{"no suites", 400, 0, 12 * mb, 12 * mb, 400, "a suite with no cases keeps the scoring's pace"},
+		{"no suites", 400, 0, 16 * mb, 16 * mb, 400, "a suite with no cases keeps the scoring's pace"},
 		{"huge suites", 400, 8000 * mb, 20 * mb, 8020 * mb, 49, "half the suites: the collector does not run over and over"},
 		{"unknown live heap", 400, 100 * mb, 0, 0, 400, "a runtime that does not say keeps the pace"},
-		{"never over the pace", 400, 0, 1 * mb, 1 * mb, 400, "the pace is the most"},
+		{"a heap of a megabyte", 400, 0, 1 * mb, 1 * mb, 4700, "the floor: the next collection at 48 MB, not at 5"},
+		{"the peer set right after loading", 400, 2 * mb, 0, 3 * mb, 1500, "10,000 cases hold about 2.5 MB and the scoring nothing yet: a goal of 48 MB, not of 4"},
+		{"the peer set's scoring on one core", 400, 2 * mb, 8 * mb, 10 * mb, 380, "the scoring's pace puts the goal at 41 MB: the floor's 48 MB is more"},
+		{"just over the floor", 400, 0, 12 * mb, 12 * mb, 400, "the scoring's pace puts the goal at 60 MB: over the floor, the pace is the most"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,23 +50,64 @@ func TestFollowed_percent(t *testing.T) {
 	tests := []struct {
 		name   string
 		held   uint64
+		floor  bool     // the suites load
 		lives  []uint64 // the live heap after each collection
 		want   []int
 		reason string
 	}{
-		{"many listed cases", 100 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
+		{"many listed cases", 100 * mb, false, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
 			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
-		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
+		{"suites that hold little", 10 * mb, false, []uint64{20 * mb, 60 * mb}, []int{175, 98},
 			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
+		{"the scoring's first collections", 2 * mb, false, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []int{1500, 860, 433, 325},
+			"the goal is 48 MB until the scoring's own pace gives more (51 MB at the fourth): not 4, 9 and 21 MB"},
+		{"while the suites load", 0, true, []uint64{1 * mb, 3 * mb, 30 * mb, 100 * mb}, []int{4700, 1500, 100, 100},
+			"the first collection at 48 MB, then at twice the live heap (GOGC 100), not at 2 and 6 MB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &followed{pace: 400, held: tt.held}
+			f := &followed{pace: 400, held: tt.held, floor: tt.floor}
 			for i, live := range tt.lives {
 				if got := f.percent(live); got != tt.want[i] {
 					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
 				}
 			}
 		})
+	}
+}
+
+func TestLoad_heapGoal(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: load leaves the collector alone")
+	}
+	var text strings.Builder
+	text.WriteString("name: small\nexecution:\n  evaluators:\n    - {name: check, type: tool_trajectory, mode: any_order, expected: [search]}\nevalcases:\n")
+	for i := range 100 {
+		text.WriteString("  - {id: case-" + string(rune('a'+i%26)) + strings.Repeat("x", i) + ", input: hello}\n")
+	}
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := debug.SetGCPercent(400)
+	limit := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() {
+		following.Store(nil)
+		debug.SetGCPercent(old)
+		debug.SetMemoryLimit(limit)
+	})
+	if _, err := load(suite.RunOptions{}, []string{path}); err != nil {
+		t.Fatal(err)
+	}
+	following.Store(nil)
+	live := liveHeap()
+	percent := debug.SetGCPercent(400)
+	if live == 0 {
+		t.Skip("the runtime does not say the live heap")
+	}
+	// The goal is live*(1+percent/100), within what the percent rounds off.
+	if goal := live + live*uint64(percent)/100 + live/100; goal < heapFloor {
+		t.Errorf("after loading a small suite: GOGC %d over %d KB live, a heap goal of %d KB, want %d KB or more (a small suite is scored at the floor's goal, not at a few MB)",
+			percent, live>>10, goal>>10, heapFloor>>10)
 	}
 }

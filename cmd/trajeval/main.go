@@ -130,7 +130,9 @@ func exitCode(err error, stderr io.Writer) int {
 // alone; otherwise:
 //  1. While the suites load, the collector works at its usual pace (GOGC
 //     100 instead of the scoring's 400: parsing YAML allocates about a
-//     hundred times the file's size in short-lived values.
+//     hundred times the file's size in short-lived values), but not under
+//     a heap of heapFloor: from start-up's heap of a megabyte or two,
+//     GOGC 100 alone collects every few megabytes.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
 //     by what the suites hold, not by what parsing them left behind; the
 //     index of their cases the run will build is counted with them
@@ -141,7 +143,8 @@ func exitCode(err error, stderr io.Writer) int {
 //     half of what the suites hold, and half of what the suites hold,
 //     whichever is more (see paceFor). So a listed case costs at most its
 //     own bytes and half as much again, not five times as much, and a
-//     suite with no cases is scored at the scoring's pace.
+//     suite with no cases is scored at the scoring's pace. The heap goal
+//     is never under heapFloor.
 //     The memory limit rises by twice what the suites hold, unless
 //     GOMEMLIMIT is set.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
@@ -151,7 +154,14 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	pace := debug.SetGCPercent(100)
 	runtime.GC()
 	before := liveHeap()
+	if pace > 100 {
+		debug.SetGCPercent(loadingPercent(before))
+		following.Store(&followed{floor: true})
+		armFollower()
+	}
 	s, err := opts.Load(paths...)
+	following.Store(nil)
+	debug.SetGCPercent(100)
 	runtime.GC()
 	// What the suites hold, and what the run will hold for their cases
 	// from its start to its end.
@@ -177,7 +187,8 @@ const defaultMemoryLimit = 1 << 30
 
 // paceFor returns the GOGC for a heap of live bytes after a collection,
 // of which held are the suites' and scoring what the scoring holds, as a
-// percentage of live, at most pace. The headroom (the heap the collector
+// percentage of live, at most pace unless the floor (rule 4) is more. The
+// headroom (the heap the collector
 // lets grow before it starts again) is:
 //  1. pace percent of what the scoring holds, as a run of suites with no
 //     cases has, but at most smallHeadroom: what a collection finds live
@@ -195,14 +206,44 @@ const defaultMemoryLimit = 1 << 30
 //  3. at least half of what the suites hold, so that a collection, which
 //     marks all of it, comes at most once per half of it allocated: the
 //     heap goal of large suites is what they hold and half as much again,
-//     over what the scoring holds.
+//     over what the scoring holds;
+//  4. at least what puts the heap goal at heapFloor (see floorPercent):
+//     right after loading the scoring holds nothing yet, and on one core
+//     it holds 8 to 12 MB of the peer set's trajectories, so rules 1 to 3
+//     alone set goals of 4 to 40 MB, each collection marking little but
+//     coming every few megabytes allocated.
 func paceFor(pace int, held, scoring, live uint64) int {
 	if live == 0 {
 		return pace
 	}
 	headroom := min(uint64(pace)*scoring/100, smallHeadroom)
 	headroom = max(headroom-min(held/2, headroom), held/2)
-	return int(min(uint64(pace), 100*headroom/live))
+	return max(int(min(uint64(pace), 100*headroom/live)), floorPercent(heapFloor, live))
+}
+
+// heapFloor is the heap goal under which the collector does not start
+// once the suites begin to load (rules 1 and 3 of load; rule 4 of
+// paceFor). On the 10,000
+// cases of the peer set it takes a third of the collector's instructions
+// at the scoring's pace on one core (2,264 to 1,882 M in all, median of 3),
+// and the peak with the run history stays within a few MB: the heap
+// reaches its peak while scoring, at goals over the floor.
+const heapFloor = 48 << 20
+
+// floorPercent returns the GOGC for a heap of live bytes after a
+// collection that puts the next one at floor bytes of heap; 0 when live
+// is floor or more, or unknown (0).
+func floorPercent(floor, live uint64) int {
+	if live == 0 {
+		return 0
+	}
+	return int(100 * (floor - min(floor, live)) / live)
+}
+
+// loadingPercent is the GOGC while the suites load, for a heap of live
+// bytes after a collection: GOGC 100, but not under heapFloor.
+func loadingPercent(live uint64) int {
+	return max(100, floorPercent(heapFloor, live))
 }
 
 // smallHeadroom is the most headroom the scoring has before a collection
@@ -211,27 +252,36 @@ func paceFor(pace int, held, scoring, live uint64) int {
 // history 11 to 25.
 const smallHeadroom = 64 << 20
 
-// following is what the collector follows (see follow); nil until load
-// sets it.
+// following is what the collector follows (see follow); nil when
+// nothing is.
 var following atomic.Pointer[followed]
 
+// armed says that the follower runs.
+var armed atomic.Bool
+
+// followed is what the collector follows: while the suites load, the
+// floor alone (loadingPercent); then the pace and what the suites hold
+// (paceFor).
 type followed struct {
-	pace int
-	held uint64
+	pace  int
+	held  uint64
+	floor bool
 }
 
 // follow sets GOGC after each collection from then on with paceFor, for
 // the live heap it found. One follower runs whatever the number of calls:
 // the last call's pace and held bytes are followed.
 func follow(pace int, held uint64) {
-	if following.Swap(&followed{pace: pace, held: held}) == nil {
-		armFollower()
-	}
+	following.Store(&followed{pace: pace, held: held})
+	armFollower()
 }
 
 // percent returns the GOGC for a collection that found live bytes: what
 // the suites do not hold is the scoring's.
 func (f *followed) percent(live uint64) int {
+	if f.floor {
+		return loadingPercent(live)
+	}
 	return paceFor(f.pace, f.held, live-min(f.held, live), live)
 }
 
@@ -240,12 +290,19 @@ func (f *followed) percent(live uint64) int {
 // values, which would keep it alive.
 type gcTick struct{ _ *byte }
 
+// armFollower starts the follower unless it runs.
 func armFollower() {
+	if armed.CompareAndSwap(false, true) {
+		tick()
+	}
+}
+
+func tick() {
 	runtime.AddCleanup(&gcTick{}, func(struct{}) {
 		if f := following.Load(); f != nil {
 			debug.SetGCPercent(f.percent(liveHeap()))
 		}
-		armFollower()
+		tick()
 	}, struct{}{})
 }
 
