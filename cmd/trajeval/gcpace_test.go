@@ -28,13 +28,10 @@ func TestPaceFor(t *testing.T) {
 		{"scoring holds a usual amount", 400, 0, 14 * mb, 14 * mb, 400, "under 16 MB held, the scoring's own pace"},
 		{"a moment of much live", 400, 0, 25 * mb, 25 * mb, 256, "the run history's batch and the traces read ahead: 64 MB of headroom, not 100"},
 		{"scoring holds nothing yet", 400, 40 * mb, 0, 40 * mb, 50, "half the suites: the collector does not run over and over"},
-		{"no suites", 400, 0, 16 * mb, 16 * mb, 400, "a suite with no cases keeps the scoring's pace"},
+		{"no suites", 400, 0, 12 * mb, 12 * mb, 400, "a suite with no cases keeps the scoring's pace"},
 		{"huge suites", 400, 8000 * mb, 20 * mb, 8020 * mb, 49, "half the suites: the collector does not run over and over"},
 		{"unknown live heap", 400, 100 * mb, 0, 0, 400, "a runtime that does not say keeps the pace"},
-		{"a heap of a megabyte", 400, 0, 1 * mb, 1 * mb, 4700, "the floor: the next collection at 48 MB, not at 5"},
-		{"the peer set right after loading", 400, 2 * mb, 0, 3 * mb, 1500, "10,000 cases hold about 2.5 MB and the scoring nothing yet: a goal of 48 MB, not of 4"},
-		{"the peer set's scoring on one core", 400, 2 * mb, 8 * mb, 10 * mb, 380, "the scoring's pace puts the goal at 41 MB: the floor's 48 MB is more"},
-		{"just over the floor", 400, 0, 12 * mb, 12 * mb, 400, "the scoring's pace puts the goal at 60 MB: over the floor, the pace is the most"},
+		{"never over the pace", 400, 0, 1 * mb, 1 * mb, 400, "the pace is the most"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,24 +48,29 @@ func TestFollowed_percent(t *testing.T) {
 		name   string
 		held   uint64
 		floor  bool     // the suites load
+		roots  uint64   // stacks and globals
 		lives  []uint64 // the live heap after each collection
 		want   []int
 		reason string
 	}{
-		{"many listed cases", 100 * mb, false, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
+		{"many listed cases", 100 * mb, false, 2 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
 			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
-		{"suites that hold little", 10 * mb, false, []uint64{20 * mb, 60 * mb}, []int{175, 98},
+		{"suites that hold little", 10 * mb, false, 2 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
 			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
-		{"the scoring's first collections", 2 * mb, false, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []int{1500, 860, 433, 325},
+		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []int{1200, 860, 433, 325},
 			"the goal is 48 MB until the scoring's own pace gives more (51 MB at the fourth): not 4, 9 and 21 MB"},
-		{"while the suites load", 0, true, []uint64{1 * mb, 3 * mb, 30 * mb, 100 * mb}, []int{4700, 1500, 100, 100},
-			"the first collection at 48 MB, then at twice the live heap (GOGC 100), not at 2 and 6 MB"},
+		{"the peer set's scoring on one core", 2 * mb, false, 2 * mb, []uint64{10 * mb}, []int{316},
+			"the scoring's pace puts the goal at 41 MB: the floor's 48 MB is more, with the roots' 2 MB counted"},
+		{"just over the floor", 0, false, 2 * mb, []uint64{12 * mb}, []int{400},
+			"the scoring's pace puts the goal at 60 MB and more: over the floor, the pace is the most"},
+		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []int{1200, 733, 100, 100},
+			"the first collection at 48 MB, then at twice the live heap (GOGC 100), not at 2 and 8 MB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &followed{pace: 400, held: tt.held, floor: tt.floor}
 			for i, live := range tt.lives {
-				if got := f.percent(live); got != tt.want[i] {
+				if got := f.percent(live, tt.roots); got != tt.want[i] {
 					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
 				}
 			}
@@ -100,14 +102,39 @@ func TestLoad_heapGoal(t *testing.T) {
 		t.Fatal(err)
 	}
 	following.Store(nil)
-	live := liveHeap()
+	live, roots := heapStats()
 	percent := debug.SetGCPercent(400)
 	if live == 0 {
 		t.Skip("the runtime does not say the live heap")
 	}
-	// The goal is live*(1+percent/100), within what the percent rounds off.
-	if goal := live + live*uint64(percent)/100 + live/100; goal < heapFloor {
+	// The goal is live and percent of live and roots, and at least
+	// heapMinimum percent, within what the percent rounds off.
+	if goal := max(live+(live+roots)*uint64(percent+1)/100, heapMinimum*uint64(percent+1)/100); goal < heapFloor {
 		t.Errorf("after loading a small suite: GOGC %d over %d KB live, a heap goal of %d KB, want %d KB or more (a small suite is scored at the floor's goal, not at a few MB)",
 			percent, live>>10, goal>>10, heapFloor>>10)
+	}
+}
+
+func TestFloorPercent(t *testing.T) {
+	const mb = 1 << 20
+	tests := []struct {
+		name        string
+		live, roots uint64
+		want        int
+		reason      string
+	}{
+		{"start-up's heap", 1 * mb, 2 * mb, 1200, "the runtime's least goal, 4 MB at GOGC 100, is the floor at 1200: 1566 % would have put it at 63 MB"},
+		{"after loading the peer set", 3 * mb, 2 * mb, 900, "3 MB and 9 times 5 MB is 48: the roots count"},
+		{"without roots", 6 * mb, 0, 700, "6 MB and 7 times 6 MB is 48"},
+		{"at the floor", 48 * mb, 2 * mb, 0, "no floor over the live heap"},
+		{"over the floor", 100 * mb, 2 * mb, 0, "no floor over the live heap"},
+		{"unknown live heap", 0, 2 * mb, 0, "a runtime that does not say has no floor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := floorPercent(heapFloor, tt.live, tt.roots); got != tt.want {
+				t.Errorf("floorPercent(48 MB, %d MB, %d MB) = %d, want %d (%s)", tt.live/mb, tt.roots/mb, got, tt.want, tt.reason)
+			}
+		})
 	}
 }

@@ -143,8 +143,8 @@ func exitCode(err error, stderr io.Writer) int {
 //     half of what the suites hold, and half of what the suites hold,
 //     whichever is more (see paceFor). So a listed case costs at most its
 //     own bytes and half as much again, not five times as much, and a
-//     suite with no cases is scored at the scoring's pace. The heap goal
-//     is never under heapFloor.
+//     suite with no cases is scored at the scoring's pace; but the heap
+//     goal is never under heapFloor.
 //     The memory limit rises by twice what the suites hold, unless
 //     GOMEMLIMIT is set.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
@@ -153,9 +153,9 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	}
 	pace := debug.SetGCPercent(100)
 	runtime.GC()
-	before := liveHeap()
+	before, roots := heapStats()
 	if pace > 100 {
-		debug.SetGCPercent(loadingPercent(before))
+		debug.SetGCPercent(max(100, floorPercent(heapFloor, before, roots)))
 		following.Store(&followed{floor: true})
 		armFollower()
 	}
@@ -165,7 +165,8 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	runtime.GC()
 	// What the suites hold, and what the run will hold for their cases
 	// from its start to its end.
-	held := liveHeap() - min(before, liveHeap())
+	live, roots := heapStats()
+	held := live - min(before, live)
 	if s != nil {
 		held += uint64(len(s.Cases)) * run.IndexBytes
 	}
@@ -176,7 +177,7 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(max(debug.SetMemoryLimit(-1), defaultMemoryLimit+2*int64(held)))
 	}
-	debug.SetGCPercent(paceFor(pace, held, 0, liveHeap()))
+	debug.SetGCPercent(max(paceFor(pace, held, 0, live), floorPercent(heapFloor, live, roots)))
 	follow(pace, held)
 	return s, err
 }
@@ -187,8 +188,7 @@ const defaultMemoryLimit = 1 << 30
 
 // paceFor returns the GOGC for a heap of live bytes after a collection,
 // of which held are the suites' and scoring what the scoring holds, as a
-// percentage of live, at most pace unless the floor (rule 4) is more. The
-// headroom (the heap the collector
+// percentage of live, at most pace. The headroom (the heap the collector
 // lets grow before it starts again) is:
 //  1. pace percent of what the scoring holds, as a run of suites with no
 //     cases has, but at most smallHeadroom: what a collection finds live
@@ -206,45 +206,47 @@ const defaultMemoryLimit = 1 << 30
 //  3. at least half of what the suites hold, so that a collection, which
 //     marks all of it, comes at most once per half of it allocated: the
 //     heap goal of large suites is what they hold and half as much again,
-//     over what the scoring holds;
-//  4. at least what puts the heap goal at heapFloor (see floorPercent):
-//     right after loading the scoring holds nothing yet, and on one core
-//     it holds 8 to 12 MB of the peer set's trajectories, so rules 1 to 3
-//     alone set goals of 4 to 40 MB, each collection marking little but
-//     coming every few megabytes allocated.
+//     over what the scoring holds.
+//
+// load and follow take the floor's percent instead when it is more (see
+// heapFloor).
 func paceFor(pace int, held, scoring, live uint64) int {
 	if live == 0 {
 		return pace
 	}
 	headroom := min(uint64(pace)*scoring/100, smallHeadroom)
 	headroom = max(headroom-min(held/2, headroom), held/2)
-	return max(int(min(uint64(pace), 100*headroom/live)), floorPercent(heapFloor, live))
+	return int(min(uint64(pace), 100*headroom/live))
 }
 
 // heapFloor is the heap goal under which the collector does not start
-// once the suites begin to load (rules 1 and 3 of load; rule 4 of
-// paceFor). On the 10,000
+// once the suites begin to load (rules 1 and 3 of load): right after
+// loading the scoring holds nothing yet, and on one core it holds 8 to 12
+// MB of the peer set's trajectories, so paceFor alone sets goals of 4 to
+// 40 MB, each collection marking little but coming every few megabytes
+// allocated. On the 10,000
 // cases of the peer set it takes a third of the collector's instructions
 // at the scoring's pace on one core (2,264 to 1,882 M in all, median of 3),
 // and the peak with the run history stays within a few MB: the heap
 // reaches its peak while scoring, at goals over the floor.
 const heapFloor = 48 << 20
 
-// floorPercent returns the GOGC for a heap of live bytes after a
-// collection that puts the next one at floor bytes of heap; 0 when live
-// is floor or more, or unknown (0).
-func floorPercent(floor, live uint64) int {
+// floorPercent returns the GOGC that puts the next collection at floor
+// bytes of heap after one that found live bytes of heap and roots bytes of
+// stacks and globals: the runtime's goal is live and GOGC percent of live
+// and roots, but at least heapMinimum times GOGC percent; so the percent
+// is at most what puts that minimum at floor (at a heap of a megabyte,
+// the minimum alone put the goal at 120 to 190 MB). 0 when live is floor
+// or more, or unknown (0).
+func floorPercent(floor, live, roots uint64) int {
 	if live == 0 {
 		return 0
 	}
-	return int(100 * (floor - min(floor, live)) / live)
+	return int(min(100*(floor-min(floor, live))/(live+roots), 100*floor/heapMinimum))
 }
 
-// loadingPercent is the GOGC while the suites load, for a heap of live
-// bytes after a collection: GOGC 100, but not under heapFloor.
-func loadingPercent(live uint64) int {
-	return max(100, floorPercent(heapFloor, live))
-}
+// heapMinimum is the runtime's least heap goal at GOGC 100.
+const heapMinimum = 4 << 20
 
 // smallHeadroom is the most headroom the scoring has before a collection
 // (rule 1 of paceFor): what GOGC 400 gives a scoring that holds 16 MB. On
@@ -259,8 +261,8 @@ var following atomic.Pointer[followed]
 // armed says that the follower runs.
 var armed atomic.Bool
 
-// followed is what the collector follows: while the suites load, the
-// floor alone (loadingPercent); then the pace and what the suites hold
+// followed is what the collector follows: while the suites load, GOGC 100
+// over the floor; then the pace and what the suites hold
 // (paceFor).
 type followed struct {
 	pace  int
@@ -276,13 +278,15 @@ func follow(pace int, held uint64) {
 	armFollower()
 }
 
-// percent returns the GOGC for a collection that found live bytes: what
-// the suites do not hold is the scoring's.
-func (f *followed) percent(live uint64) int {
+// percent returns the GOGC for a collection that found live bytes of heap
+// and roots bytes of stacks and globals: what the suites do not hold is
+// the scoring's; the goal is at least heapFloor.
+func (f *followed) percent(live, roots uint64) int {
+	floor := floorPercent(heapFloor, live, roots)
 	if f.floor {
-		return loadingPercent(live)
+		return max(100, floor)
 	}
-	return paceFor(f.pace, f.held, live-min(f.held, live), live)
+	return max(paceFor(f.pace, f.held, live-min(f.held, live), live), floor)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed
@@ -300,19 +304,23 @@ func armFollower() {
 func tick() {
 	runtime.AddCleanup(&gcTick{}, func(struct{}) {
 		if f := following.Load(); f != nil {
-			debug.SetGCPercent(f.percent(liveHeap()))
+			debug.SetGCPercent(f.percent(heapStats()))
 		}
 		tick()
 	}, struct{}{})
 }
 
-// liveHeap returns the bytes of heap the last collection found in use, 0
-// if the runtime does not say.
-func liveHeap() uint64 {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+// heapStats returns the bytes of heap the last collection found in use,
+// and of the stacks and globals it scanned (the roots); 0 for what the
+// runtime does not say.
+func heapStats() (live, roots uint64) {
+	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
+	metrics.Read(samples)
+	var n [3]uint64
+	for i, sample := range samples {
+		if sample.Value.Kind() == metrics.KindUint64 {
+			n[i] = sample.Value.Uint64()
+		}
 	}
-	return sample[0].Value.Uint64()
+	return n[0], n[1] + n[2]
 }
