@@ -57,14 +57,14 @@ func TestFollowed_percent(t *testing.T) {
 			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
 		{"suites that hold little", 10 * mb, false, 2 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
 			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
-		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []int{1200, 860, 433, 325},
-			"the goal is 48 MB until the scoring's own pace gives more (51 MB at the fourth): not 4, 9 and 21 MB"},
+		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []int{400, 400, 400, 325},
+			"the scoring's pace for the floor, then its own (51 MB at the fourth): not GOGC 33, 220 and 300"},
 		{"the peer set's scoring on one core", 2 * mb, false, 2 * mb, []uint64{10 * mb}, []int{316},
 			"the scoring's pace puts the goal at 41 MB: the floor's 48 MB is more, with the roots' 2 MB counted"},
 		{"just over the floor", 0, false, 2 * mb, []uint64{12 * mb}, []int{400},
 			"the scoring's pace puts the goal at 60 MB and more: over the floor, the pace is the most"},
-		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []int{1200, 733, 100, 100},
-			"the first collection at 48 MB, then at twice the live heap (GOGC 100), not at 2 and 8 MB"},
+		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []int{400, 400, 100, 100},
+			"the pace's 400 for the floor while the heap is small (not 1200 and 733: see heapFloor), then twice the live heap (GOGC 100)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,11 +107,11 @@ func TestLoad_heapGoal(t *testing.T) {
 	if live == 0 {
 		t.Skip("the runtime does not say the live heap")
 	}
-	// The goal is live and percent of live and roots, and at least
-	// heapMinimum percent, within what the percent rounds off.
-	if goal := max(live+(live+roots)*uint64(percent+1)/100, heapMinimum*uint64(percent+1)/100); goal < heapFloor {
-		t.Errorf("after loading a small suite: GOGC %d over %d KB live, a heap goal of %d KB, want %d KB or more (a small suite is scored at the floor's goal, not at a few MB)",
-			percent, live>>10, goal>>10, heapFloor>>10)
+	// What puts the goal (live and percent of live and roots) at 48 MB, up
+	// to the pace.
+	if want := min(100*(48<<20-min(48<<20, live))/(live+roots), 400); uint64(percent) < want {
+		t.Errorf("after loading a small suite: GOGC %d over %d KB live and %d KB of roots, want %d (toward the floor's goal, up to the pace: not a goal of a few MB)",
+			percent, live>>10, roots>>10, want)
 	}
 }
 

@@ -131,8 +131,9 @@ func exitCode(err error, stderr io.Writer) int {
 //  1. While the suites load, the collector works at its usual pace (GOGC
 //     100 instead of the scoring's 400: parsing YAML allocates about a
 //     hundred times the file's size in short-lived values), but not under
-//     a heap of heapFloor: from start-up's heap of a megabyte or two,
-//     GOGC 100 alone collects every few megabytes.
+//     a heap of heapFloor as far as the scoring's pace reaches: from
+//     start-up's heap of a megabyte or two, GOGC 100 alone collects every
+//     few megabytes.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
 //     by what the suites hold, not by what parsing them left behind; the
 //     index of their cases the run will build is counted with them
@@ -144,7 +145,7 @@ func exitCode(err error, stderr io.Writer) int {
 //     whichever is more (see paceFor). So a listed case costs at most its
 //     own bytes and half as much again, not five times as much, and a
 //     suite with no cases is scored at the scoring's pace; but the heap
-//     goal is never under heapFloor.
+//     goal is not under heapFloor as far as that pace reaches.
 //     The memory limit rises by twice what the suites hold, unless
 //     GOMEMLIMIT is set.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
@@ -155,8 +156,8 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	runtime.GC()
 	before, roots := heapStats()
 	if pace > 100 {
-		debug.SetGCPercent(max(100, floorPercent(heapFloor, before, roots)))
-		following.Store(&followed{floor: true})
+		debug.SetGCPercent(max(100, min(floorPercent(heapFloor, before, roots), pace)))
+		following.Store(&followed{pace: pace, floor: true})
 		armFollower()
 	}
 	s, err := opts.Load(paths...)
@@ -177,7 +178,7 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(max(debug.SetMemoryLimit(-1), defaultMemoryLimit+2*int64(held)))
 	}
-	debug.SetGCPercent(max(paceFor(pace, held, 0, live), floorPercent(heapFloor, live, roots)))
+	debug.SetGCPercent(max(paceFor(pace, held, 0, live), min(floorPercent(heapFloor, live, roots), pace)))
 	follow(pace, held)
 	return s, err
 }
@@ -220,15 +221,16 @@ func paceFor(pace int, held, scoring, live uint64) int {
 }
 
 // heapFloor is the heap goal under which the collector does not start
-// once the suites begin to load (rules 1 and 3 of load): right after
-// loading the scoring holds nothing yet, and on one core it holds 8 to 12
-// MB of the peer set's trajectories, so paceFor alone sets goals of 4 to
-// 40 MB, each collection marking little but coming every few megabytes
-// allocated. On the 10,000
-// cases of the peer set it takes a third of the collector's instructions
-// at the scoring's pace on one core (2,264 to 1,882 M in all, median of 3),
-// and the peak with the run history stays within a few MB: the heap
-// reaches its peak while scoring, at goals over the floor.
+// once the suites begin to load (rules 1 and 3 of load), as far as the
+// scoring's pace reaches: right after loading the scoring holds nothing
+// yet, and on one core it holds 8 to 12 MB of the peer set's
+// trajectories, so paceFor alone sets goals of 4 to 40 MB, each
+// collection marking little but coming every few megabytes allocated.
+//
+// GOGC never goes over the pace for the floor: the percent set after a
+// collection applies to what the next one finds live until the follower
+// runs, which on one core can be a collection later; a percent of 1200
+// set for 3 MB live put a goal at 148 MB when the next found 11 MB.
 const heapFloor = 48 << 20
 
 // floorPercent returns the GOGC that puts the next collection at floor
@@ -282,7 +284,7 @@ func follow(pace int, held uint64) {
 // and roots bytes of stacks and globals: what the suites do not hold is
 // the scoring's; the goal is at least heapFloor.
 func (f *followed) percent(live, roots uint64) int {
-	floor := floorPercent(heapFloor, live, roots)
+	floor := min(floorPercent(heapFloor, live, roots), f.pace)
 	if f.floor {
 		return max(100, floor)
 	}
