@@ -264,8 +264,7 @@ var following atomic.Pointer[followed]
 var armed atomic.Bool
 
 // followed is what the collector follows: while the suites load, GOGC 100
-// over the floor; then the pace and what the suites hold
-// (paceFor).
+// over the floor; then the pace and what the suites hold (paceFor).
 type followed struct {
 	pace  int
 	held  uint64
@@ -282,7 +281,8 @@ func follow(pace int, held uint64) {
 
 // percent returns the GOGC for a collection that found live bytes of heap
 // and roots bytes of stacks and globals: what the suites do not hold is
-// the scoring's; the goal is at least heapFloor.
+// the scoring's; the goal is not under heapFloor as far as the pace
+// reaches.
 func (f *followed) percent(live, roots uint64) int {
 	floor := min(floorPercent(heapFloor, live, roots), f.pace)
 	if f.floor {
