@@ -1,6 +1,14 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/suite"
+)
 
 func TestPaceFor(t *testing.T) {
 	const mb = 1 << 20
@@ -39,22 +47,93 @@ func TestFollowed_percent(t *testing.T) {
 	tests := []struct {
 		name   string
 		held   uint64
+		floor  bool     // the suites load
+		roots  uint64   // stacks and globals
 		lives  []uint64 // the live heap after each collection
 		want   []int
 		reason string
 	}{
-		{"many listed cases", 100 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
+		{"many listed cases", 100 * mb, false, 2 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
 			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
-		{"suites that hold little", 10 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
+		{"suites that hold little", 10 * mb, false, 2 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
 			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
+		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []int{400, 400, 400, 325},
+			"the scoring's pace for the floor, then its own (51 MB at the fourth): not GOGC 33, 220 and 300"},
+		{"the peer set's scoring on one core", 2 * mb, false, 2 * mb, []uint64{10 * mb}, []int{316},
+			"the scoring's pace puts the goal at 41 MB: the floor's 48 MB is more, with the roots' 2 MB counted"},
+		{"just over the floor", 0, false, 2 * mb, []uint64{12 * mb}, []int{400},
+			"the scoring's pace puts the goal at 60 MB and more: over the floor, the pace is the most"},
+		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []int{400, 400, 100, 100},
+			"the pace's 400 for the floor while the heap is small (not 1200 and 733: see heapFloor), then twice the live heap (GOGC 100)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &followed{pace: 400, held: tt.held}
+			f := &followed{pace: 400, held: tt.held, floor: tt.floor}
 			for i, live := range tt.lives {
-				if got := f.percent(live); got != tt.want[i] {
+				if got := f.percent(live, tt.roots); got != tt.want[i] {
 					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
 				}
+			}
+		})
+	}
+}
+
+func TestLoad_heapGoal(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: load leaves the collector alone")
+	}
+	var text strings.Builder
+	text.WriteString("name: small\nexecution:\n  evaluators:\n    - {name: check, type: tool_trajectory, mode: any_order, expected: [search]}\nevalcases:\n")
+	for i := range 100 {
+		text.WriteString("  - {id: case-" + string(rune('a'+i%26)) + strings.Repeat("x", i) + ", input: hello}\n")
+	}
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := debug.SetGCPercent(400)
+	limit := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() {
+		following.Store(nil)
+		debug.SetGCPercent(old)
+		debug.SetMemoryLimit(limit)
+	})
+	if _, err := load(suite.RunOptions{}, []string{path}); err != nil {
+		t.Fatal(err)
+	}
+	following.Store(nil)
+	live, roots := heapStats()
+	percent := debug.SetGCPercent(400)
+	if live == 0 {
+		t.Skip("the runtime does not say the live heap")
+	}
+	// What puts the goal (live and percent of live and roots) at 48 MB, up
+	// to the pace.
+	if want := min(100*(48<<20-min(48<<20, live))/(live+roots), 400); uint64(percent) < want {
+		t.Errorf("after loading a small suite: GOGC %d over %d KB live and %d KB of roots, want %d (toward the floor's goal, up to the pace: not a goal of a few MB)",
+			percent, live>>10, roots>>10, want)
+	}
+}
+
+func TestFloorPercent(t *testing.T) {
+	const mb = 1 << 20
+	tests := []struct {
+		name        string
+		live, roots uint64
+		want        int
+		reason      string
+	}{
+		{"start-up's heap", 1 * mb, 2 * mb, 1200, "the runtime's least goal, 4 MB at GOGC 100, is the floor at 1200: 1566 % would have put it at 63 MB"},
+		{"after loading the peer set", 3 * mb, 2 * mb, 900, "3 MB and 9 times 5 MB is 48: the roots count"},
+		{"without roots", 6 * mb, 0, 700, "6 MB and 7 times 6 MB is 48"},
+		{"at the floor", 48 * mb, 2 * mb, 0, "no floor over the live heap"},
+		{"over the floor", 100 * mb, 2 * mb, 0, "no floor over the live heap"},
+		{"unknown live heap", 0, 2 * mb, 0, "a runtime that does not say has no floor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := floorPercent(heapFloor, tt.live, tt.roots); got != tt.want {
+				t.Errorf("floorPercent(48 MB, %d MB, %d MB) = %d, want %d (%s)", tt.live/mb, tt.roots/mb, got, tt.want, tt.reason)
 			}
 		})
 	}

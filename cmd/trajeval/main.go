@@ -130,7 +130,10 @@ func exitCode(err error, stderr io.Writer) int {
 // alone; otherwise:
 //  1. While the suites load, the collector works at its usual pace (GOGC
 //     100 instead of the scoring's 400: parsing YAML allocates about a
-//     hundred times the file's size in short-lived values.
+//     hundred times the file's size in short-lived values), but not under
+//     a heap of heapFloor as far as the scoring's pace reaches: from
+//     start-up's heap of a megabyte or two, GOGC 100 alone collects every
+//     few megabytes.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
 //     by what the suites hold, not by what parsing them left behind; the
 //     index of their cases the run will build is counted with them
@@ -141,7 +144,8 @@ func exitCode(err error, stderr io.Writer) int {
 //     half of what the suites hold, and half of what the suites hold,
 //     whichever is more (see paceFor). So a listed case costs at most its
 //     own bytes and half as much again, not five times as much, and a
-//     suite with no cases is scored at the scoring's pace.
+//     suite with no cases is scored at the scoring's pace; but the heap
+//     goal is not under heapFloor as far as that pace reaches.
 //     The memory limit rises by twice what the suites hold, unless
 //     GOMEMLIMIT is set.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
@@ -150,12 +154,20 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	}
 	pace := debug.SetGCPercent(100)
 	runtime.GC()
-	before := liveHeap()
+	before, roots := heapStats()
+	if pace > 100 {
+		debug.SetGCPercent(max(100, min(floorPercent(heapFloor, before, roots), pace)))
+		following.Store(&followed{pace: pace, floor: true})
+		armFollower()
+	}
 	s, err := opts.Load(paths...)
+	following.Store(nil)
+	debug.SetGCPercent(100)
 	runtime.GC()
 	// What the suites hold, and what the run will hold for their cases
 	// from its start to its end.
-	held := liveHeap() - min(before, liveHeap())
+	live, roots := heapStats()
+	held := live - min(before, live)
 	if s != nil {
 		held += uint64(len(s.Cases)) * run.IndexBytes
 	}
@@ -166,7 +178,7 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(max(debug.SetMemoryLimit(-1), defaultMemoryLimit+2*int64(held)))
 	}
-	debug.SetGCPercent(paceFor(pace, held, 0, liveHeap()))
+	debug.SetGCPercent(max(paceFor(pace, held, 0, live), min(floorPercent(heapFloor, live, roots), pace)))
 	follow(pace, held)
 	return s, err
 }
@@ -196,6 +208,9 @@ const defaultMemoryLimit = 1 << 30
 //     marks all of it, comes at most once per half of it allocated: the
 //     heap goal of large suites is what they hold and half as much again,
 //     over what the scoring holds.
+//
+// load and follow take the floor's percent instead when it is more (see
+// heapFloor).
 func paceFor(pace int, held, scoring, live uint64) int {
 	if live == 0 {
 		return pace
@@ -205,34 +220,75 @@ func paceFor(pace int, held, scoring, live uint64) int {
 	return int(min(uint64(pace), 100*headroom/live))
 }
 
+// heapFloor is the heap goal under which the collector does not start
+// once the suites begin to load (rules 1 and 3 of load), as far as the
+// scoring's pace reaches: right after loading the scoring holds nothing
+// yet, and on one core it holds 8 to 12 MB of the peer set's
+// trajectories, so paceFor alone sets goals of 4 to 40 MB, each
+// collection marking little but coming every few megabytes allocated.
+//
+// GOGC never goes over the pace for the floor: the percent set after a
+// collection applies to what the next one finds live until the follower
+// runs, which on one core can be a collection later; a percent of 1200
+// set for 3 MB live put a goal at 148 MB when the next found 11 MB.
+const heapFloor = 48 << 20
+
+// floorPercent returns the GOGC that puts the next collection at floor
+// bytes of heap after one that found live bytes of heap and roots bytes of
+// stacks and globals: the runtime's goal is live and GOGC percent of live
+// and roots, but at least heapMinimum times GOGC percent; so the percent
+// is at most what puts that minimum at floor (at a heap of a megabyte,
+// the minimum alone put the goal at 120 to 190 MB). 0 when live is floor
+// or more, or unknown (0).
+func floorPercent(floor, live, roots uint64) int {
+	if live == 0 {
+		return 0
+	}
+	return int(min(100*(floor-min(floor, live))/(live+roots), 100*floor/heapMinimum))
+}
+
+// heapMinimum is the runtime's least heap goal at GOGC 100.
+const heapMinimum = 4 << 20
+
 // smallHeadroom is the most headroom the scoring has before a collection
 // (rule 1 of paceFor): what GOGC 400 gives a scoring that holds 16 MB. On
 // bench/suitegen's traces the scoring holds 9 to 14 MB, with the run
 // history 11 to 25.
 const smallHeadroom = 64 << 20
 
-// following is what the collector follows (see follow); nil until load
-// sets it.
+// following is what the collector follows (see follow); nil when
+// nothing is.
 var following atomic.Pointer[followed]
 
+// armed says that the follower runs.
+var armed atomic.Bool
+
+// followed is what the collector follows: while the suites load, GOGC 100
+// over the floor; then the pace and what the suites hold (paceFor).
 type followed struct {
-	pace int
-	held uint64
+	pace  int
+	held  uint64
+	floor bool
 }
 
 // follow sets GOGC after each collection from then on with paceFor, for
 // the live heap it found. One follower runs whatever the number of calls:
 // the last call's pace and held bytes are followed.
 func follow(pace int, held uint64) {
-	if following.Swap(&followed{pace: pace, held: held}) == nil {
-		armFollower()
-	}
+	following.Store(&followed{pace: pace, held: held})
+	armFollower()
 }
 
-// percent returns the GOGC for a collection that found live bytes: what
-// the suites do not hold is the scoring's.
-func (f *followed) percent(live uint64) int {
-	return paceFor(f.pace, f.held, live-min(f.held, live), live)
+// percent returns the GOGC for a collection that found live bytes of heap
+// and roots bytes of stacks and globals: what the suites do not hold is
+// the scoring's; the goal is not under heapFloor as far as the pace
+// reaches.
+func (f *followed) percent(live, roots uint64) int {
+	floor := min(floorPercent(heapFloor, live, roots), f.pace)
+	if f.floor {
+		return max(100, floor)
+	}
+	return max(paceFor(f.pace, f.held, live-min(f.held, live), live), floor)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed
@@ -240,22 +296,33 @@ func (f *followed) percent(live uint64) int {
 // values, which would keep it alive.
 type gcTick struct{ _ *byte }
 
+// armFollower starts the follower unless it runs.
 func armFollower() {
+	if armed.CompareAndSwap(false, true) {
+		tick()
+	}
+}
+
+func tick() {
 	runtime.AddCleanup(&gcTick{}, func(struct{}) {
 		if f := following.Load(); f != nil {
-			debug.SetGCPercent(f.percent(liveHeap()))
+			debug.SetGCPercent(f.percent(heapStats()))
 		}
-		armFollower()
+		tick()
 	}, struct{}{})
 }
 
-// liveHeap returns the bytes of heap the last collection found in use, 0
-// if the runtime does not say.
-func liveHeap() uint64 {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+// heapStats returns the bytes of heap the last collection found in use,
+// and of the stacks and globals it scanned (the roots); 0 for what the
+// runtime does not say.
+func heapStats() (live, roots uint64) {
+	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
+	metrics.Read(samples)
+	var n [3]uint64
+	for i, sample := range samples {
+		if sample.Value.Kind() == metrics.KindUint64 {
+			n[i] = sample.Value.Uint64()
+		}
 	}
-	return sample[0].Value.Uint64()
+	return n[0], n[1] + n[2]
 }
