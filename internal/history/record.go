@@ -176,7 +176,8 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 // start returns the recorder of run id, shard of shards, with its encoders
 // and writer running.
 func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shards int) *Recorder {
-	groups := MaxPending / groupSize
+	// The group being filled and those handed over: MaxPending results.
+	groups := MaxPending/groupSize - 1
 	r := &Recorder{h: h, id: id, keepPassing: keepPassing, shard: shard, shards: shards,
 		jobs: make(chan *group, groups), ch: make(chan *group, groups), done: make(chan struct{})}
 	for range runtime.GOMAXPROCS(0) {
