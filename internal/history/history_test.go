@@ -254,6 +254,58 @@ func TestRecorder_Record_shapes(t *testing.T) {
 	})
 }
 
+// TestRecorder_End checks that End writes every result handed over,
+// however many wait: Record hands them on in groups, and a run that stops
+// (ctx cancelled, Ctrl-C) ends at once with a group partly filled.
+func TestRecorder_End(t *testing.T) {
+	tests := []struct {
+		name   string
+		n      int
+		reason string
+	}{
+		{"one", 1, "a lone result is in a group partly filled"},
+		{"a group", 64, "a full group is handed over by Record"},
+		{"a group and one", 65, "the last result is in a group of its own"},
+		{"several groups", 300, "full groups wait in the queue, in order, before the last one"},
+	}
+	each(t, func(t *testing.T, dsn string) {
+		h := open(t, dsn)
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				rec, err := h.Begin(t.Context(), history.Run{Start: time.Now(), Suites: []string{"shop"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []string
+				for i := range tt.n {
+					c := results()[i%3]
+					c.ID = fmt.Sprintf("case-%03d", i)
+					want = append(want, c.ID)
+					rec.Record(c)
+				}
+				if err := rec.End(time.Now(), true); err != nil {
+					t.Fatal(err)
+				}
+				run, err := h.Run(t.Context(), rec.ID())
+				if err != nil || run.Cases != tt.n || run.Status != history.StatusInterrupted {
+					t.Fatalf("%s: the run reads %+v, %v; want %d cases, interrupted", tt.reason, run, err, tt.n)
+				}
+				rows, err := h.Rows(t.Context(), rec.ID(), false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, r := range rows {
+					got = append(got, r.ID)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: rows %v, want %v", tt.reason, got, want)
+				}
+			})
+		}
+	})
+}
+
 // TestRecorder_unended checks that the results of a run that never ends
 // (a killed eval) are committed as they come, without End.
 func TestRecorder_unended(t *testing.T) {

@@ -90,16 +90,23 @@ const (
 // its row, putting the JSON of its trajectory and details into the
 // chunks being filled; a writer gathers the rows, in order, into batches;
 // and a committer compresses each batch's rows into a pack and inserts
-// it, with its chunks, in a transaction.
+// it, with its chunks, in a transaction. Results are handed to the
+// encoders and the writer in groups of groupSize, not one by one: each
+// hand-over may wake a goroutine, and scoring a case costs about as much.
 type Recorder struct {
 	h           *DB
 	id          int64
-	jobs        chan *pending // to the encoders
-	ch          chan *pending // to the writer, in order
+	jobs        chan *group   // to the encoders
+	ch          chan *group   // to the writer, in order
 	done        chan struct{} // closed when the writer returns
 	err         error         // the first write error; read after done is closed
 	seq         int
 	keepPassing bool
+	// gmu guards the group being filled and its hand-over: Record hands
+	// a full one over, and the writer takes one that has waited
+	// batchEvery/2 (a slow run's), so that no result waits for the next.
+	gmu   sync.Mutex
+	group *group
 	// shard and shards are the part of a keyed run this recorder writes
 	// (1-based) and their count; 0 for a run of one process. The shard's
 	// results take the places shard, shard+shards, shard+2·shards, … so
@@ -116,11 +123,33 @@ type Recorder struct {
 
 // A pending result is one handed to the recorder and not yet written.
 type pending struct {
-	c     trajeval.CaseResult
-	seq   int
-	rec   []byte // its row, as a pack holds it (casepack.go)
-	err   error
-	ready chan struct{} // closed when encoded
+	c   trajeval.CaseResult
+	seq int
+	rec []byte // its row, as a pack holds it (casepack.go)
+	err error
+}
+
+// groupSize is how many results Record hands over at once.
+const groupSize = 64
+
+// A group is results handed over together, in order.
+type group struct {
+	ps    []pending
+	begun time.Time     // when its first result came
+	ready chan struct{} // closed when every result is encoded
+}
+
+// encode encodes g's results, each with its trajectory and details when
+// the run keeps them, and lets go of what the writer does not need.
+func (g *group) encode(r *Recorder) {
+	for i := range g.ps {
+		p := &g.ps[i]
+		p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass)
+		// The writer needs no more of it: its trajectory and details go
+		// now, not when the batch is written.
+		p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
+	}
+	close(g.ready)
 }
 
 // Begin records the start of run (its ID, End, Status, counts, Host, PID
@@ -147,16 +176,14 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 // start returns the recorder of run id, shard of shards, with its encoders
 // and writer running.
 func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shards int) *Recorder {
+	// The group being filled and those handed over: MaxPending results.
+	groups := MaxPending/groupSize - 1
 	r := &Recorder{h: h, id: id, keepPassing: keepPassing, shard: shard, shards: shards,
-		jobs: make(chan *pending, MaxPending), ch: make(chan *pending, MaxPending), done: make(chan struct{})}
+		jobs: make(chan *group, groups), ch: make(chan *group, groups), done: make(chan struct{})}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
-			for p := range r.jobs {
-				p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass)
-				// The writer needs no more of it: its trajectory and
-				// details go now, not when the batch is written.
-				p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
-				close(p.ready)
+			for g := range r.jobs {
+				g.encode(r)
 			}
 		}()
 	}
@@ -194,21 +221,67 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 	if r.shards > 0 {
 		seq = (r.seq-1)*r.shards + r.shard
 	}
-	p := &pending{c: c, seq: seq, ready: make(chan struct{})}
+	r.gmu.Lock()
+	defer r.gmu.Unlock()
+	g := r.group
+	if g == nil {
+		g = &group{ps: make([]pending, 0, groupSize), begun: time.Now(), ready: make(chan struct{})}
+		r.group = g
+	}
+	g.ps = append(g.ps, pending{c: c, seq: seq})
+	if len(g.ps) == groupSize {
+		r.handOver()
+	}
+}
+
+// handOver hands the group being filled to the writer and the encoders.
+// r.gmu is held: groups go to the writer in the order they were filled.
+func (r *Recorder) handOver() {
+	g := r.group
+	if g == nil {
+		return
+	}
+	r.group = nil
 	select {
-	case r.ch <- p:
+	case r.ch <- g:
 	case <-r.done: // the writer stopped on an error: End reports it
 		return
 	}
-	r.jobs <- p // as many places as ch has: never waits long
+	r.jobs <- g // as many places as ch has: never waits long
+}
+
+// takeStale returns, when the group being filled has waited at least
+// wait, the groups handed to the writer and not yet taken, and that
+// group, in order; nil when Record holds r.gmu (it is handing a group
+// over: the writer must take what it sends) or the group is young. Called
+// by the writer.
+func (r *Recorder) takeStale(wait time.Duration) []*group {
+	if !r.gmu.TryLock() {
+		return nil
+	}
+	defer r.gmu.Unlock()
+	g := r.group
+	if g == nil || time.Since(g.begun) < wait {
+		return nil
+	}
+	r.group = nil
+	// Record sends under r.gmu: what it handed over is in ch already.
+	gs := make([]*group, 0, len(r.ch)+1)
+	for range len(r.ch) {
+		gs = append(gs, <-r.ch)
+	}
+	return append(gs, g)
 }
 
 // End writes what is pending, then the run's end (at end, with status
 // interrupted when the run stopped before every case ran), and returns
 // the first error met writing the run.
 func (r *Recorder) End(end time.Time, interrupted bool) error {
+	r.gmu.Lock()
+	r.handOver()
 	close(r.jobs)
 	close(r.ch)
+	r.gmu.Unlock()
 	<-r.done
 	if r.err != nil {
 		return r.err
@@ -278,37 +351,68 @@ func (r *Recorder) write(ctx context.Context) {
 			return false
 		}
 	}
-	tick := time.NewTicker(heartbeatEvery)
-	defer tick.Stop()
 	due := time.NewTimer(batchEvery)
 	due.Stop()
+	// take adds g's results to b, sending b when full; false when the
+	// writer is to stop. A group the writer took itself (stale) is
+	// encoded here, and its batch is due batchEvery after its first
+	// result came.
+	take := func(g *group, stale bool) bool {
+		if stale {
+			g.encode(r)
+		} else {
+			<-g.ready
+		}
+		for i := range g.ps {
+			if err = r.add(b, &g.ps[i]); err != nil {
+				for range r.ch {
+					// Let Record and the encoders finish: nothing more is written.
+				}
+				return false
+			}
+			switch {
+			case b.n >= maxBatch:
+				due.Stop()
+				if !send() {
+					return false
+				}
+			case b.n == 1 && stale:
+				due.Reset(max(0, batchEvery-time.Since(g.begun)))
+			case b.n == 1:
+				due.Reset(batchEvery)
+			}
+		}
+		return true
+	}
+	tick := time.NewTicker(heartbeatEvery)
+	defer tick.Stop()
+	// A group not full after batchEvery/2 is a slow run's: the writer
+	// takes it, so that its results are written batchEvery after the
+	// first came, as one by one.
+	stale := time.NewTicker(batchEvery / 4)
+	defer stale.Stop()
 	for {
 		select {
-		case p, ok := <-r.ch:
+		case g, ok := <-r.ch:
 			if !ok {
 				if b.n > 0 {
 					send()
 				}
 				return
 			}
-			if err = r.add(b, p); err != nil {
-				for range r.ch {
-					// Let Record and the encoders finish: nothing more is written.
-				}
+			if !take(g, false) {
 				return
-			}
-			switch {
-			case b.n >= maxBatch:
-				due.Stop()
-				if !send() {
-					return
-				}
-			case b.n == 1:
-				due.Reset(batchEvery)
 			}
 		case <-due.C:
 			if !send() {
 				return
+			}
+		case <-stale.C:
+			gs := r.takeStale(batchEvery / 2)
+			for i, g := range gs {
+				if !take(g, i == len(gs)-1) {
+					return
+				}
 			}
 		case <-tick.C:
 			if b.n == 0 && !send() {
@@ -443,9 +547,8 @@ type batch struct {
 	chunks [][]any
 }
 
-// add takes p into b once encoded.
+// add takes p, encoded, into b.
 func (r *Recorder) add(b *batch, p *pending) error {
-	<-p.ready
 	if p.err != nil {
 		return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
 	}
