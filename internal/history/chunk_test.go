@@ -406,7 +406,7 @@ func TestOpen_migrateVersion8(t *testing.T) {
 }
 
 // firstTrajectoryByte returns the first byte of the trajectories of run
-// in its chunks (those of details begin with '['); 0 if none.
+// in its chunks (those of details begin with '[' or 'D'); 0 if none.
 func firstTrajectoryByte(t *testing.T, dsn string, run int64) byte {
 	t.Helper()
 	rows, err := rawDB(t, dsn).Query("SELECT data FROM chunks WHERE run_id = $1", run)
@@ -423,7 +423,7 @@ func firstTrajectoryByte(t *testing.T, dsn string, run int64) byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(data) > 0 && data[0] != '[' {
+		if len(data) > 0 && data[0] != '[' && data[0] != 'D' {
 			return data[0]
 		}
 	}

@@ -24,7 +24,13 @@ func appendDetails(b []byte, n int, at func(i int) *trajeval.Details) ([]byte, e
 	return append(out, ']'), nil
 }
 
-// appendDetailsOf appends the JSON array of evals' details to b, and
+// jsonDetails stores all details as their JSON array, as before schema
+// version 10 (see detailcode.go): for the tests, which make histories of
+// older versions.
+var jsonDetails = false
+
+// appendDetailsOf appends evals' details to b, in the compact encoding
+// when it carries them (detailcode.go), else as their JSON array, and
 // whether any evaluator has details (if none, b comes back as given).
 func appendDetailsOf(b []byte, evals []trajeval.Result) ([]byte, bool, error) {
 	some := false
@@ -34,7 +40,13 @@ func appendDetailsOf(b []byte, evals []trajeval.Result) ([]byte, bool, error) {
 	if !some {
 		return b, false, nil
 	}
-	out, err := appendDetails(b, len(evals), func(i int) *trajeval.Details { return evals[i].Details })
+	at := func(i int) *trajeval.Details { return evals[i].Details }
+	if !jsonDetails {
+		if out, ok := appendDetailsCode(b, len(evals), at); ok {
+			return out, true, nil
+		}
+	}
+	out, err := appendDetails(b, len(evals), at)
 	if err != nil {
 		return b, false, fmt.Errorf("details: %w", err)
 	}

@@ -109,3 +109,20 @@ func SetJSONTrajectories(t interface{ Cleanup(func()) }, on bool) {
 	jsonTrajectories = on
 	t.Cleanup(func() { jsonTrajectories = false })
 }
+
+// AppendDetailsCode and ReadDetails are appendDetailsCode and
+// readDetails, for the tests of the details' encoding.
+var (
+	AppendDetailsCode = appendDetailsCode
+	ReadDetails       = readDetails
+)
+
+// ErrDetails is errDetails, for errors.Is.
+var ErrDetails = errDetails
+
+// SetJSONDetails makes recorders store details as their JSON array, as
+// before schema version 10, when on; until the test ends.
+func SetJSONDetails(t interface{ Cleanup(func()) }, on bool) {
+	jsonDetails = on
+	t.Cleanup(func() { jsonDetails = false })
+}

@@ -14,8 +14,10 @@
 //     one batch (each trial of a case run several times a result) a row
 //     of packs ([Recorder.Record], casepack.go): each result's row holds
 //     its evaluators' results packed, and references to their details
-//     (JSON) and to the trajectory it was scored on (a compact encoding
-//     of its fields, trajcode.go; JSON before schema version 9),
+//     (a compact encoding of their fields, detailcode.go; JSON before
+//     schema version 10, or when the encoding does not carry them) and
+//     to the trajectory it was scored on (a compact encoding of its
+//     fields, trajcode.go; JSON before schema version 9),
 //     compressed (S2) together with those of the other cases of its
 //     batch, a row of chunks each (chunk.go). Cases recorded before schema version 8 are
 //     a row of cases each; before version 6 they hold both compressed on

@@ -187,8 +187,13 @@ func unpackDetails(blob []byte, evals []trajeval.Result) error {
 	return setDetails(data, evals)
 }
 
-// setDetails sets the details of evals from their JSON array.
+// setDetails sets the details of evals from their JSON array, or from
+// their compact encoding read back through that JSON (see readDetails).
 func setDetails(data []byte, evals []trajeval.Result) error {
+	data, err := readDetails(data)
+	if err != nil {
+		return err
+	}
 	var ds []*trajeval.Details
 	if err := json.Unmarshal(data, &ds); err != nil {
 		return fmt.Errorf("%w: details: %v", errPacked, err)
