@@ -19,14 +19,16 @@ import (
 //	the byte 'D', the number of evaluators, then for each the byte 0 (no
 //	details) or 1 and: its mode; hits, expected and actual; the number
 //	of matched pairs, then each one's item, step and tool; of missing
-//	items, each one's item and tool; of extra steps, each one's step and
-//	tool; of checks, each one's name, status and message; of warnings,
-//	each one.
+//	items, each one's item and tool and the number of its near misses,
+//	each one's step, tool and why, and the number of its argument
+//	differences, each one's path, want and got (as the text of the
+//	details holds them); of extra steps, each one's step and tool; of
+//	checks, each one's name, status and message; of warnings, each one.
 //
 // A number is a varint (zig-zag), a count a uvarint, a string its length
 // (a uvarint) and its bytes as they were. What the encoding does not
-// carry (a scope, notes, a missing item's near misses) keeps the details
-// of that case as their JSON.
+// carry (a scope, or notes: a dialect's own values) keeps the details of
+// that case as their JSON.
 const detailsMark = 'D'
 
 // errDetails is stored details that do not read back.
@@ -37,15 +39,7 @@ func carried(d *trajeval.Details) bool {
 	if d == nil {
 		return true
 	}
-	if d.Scope != nil || d.Notes != nil {
-		return false
-	}
-	for _, m := range d.Missing {
-		if len(m.Near) > 0 {
-			return false
-		}
-	}
-	return true
+	return d.Scope == nil && d.Notes == nil
 }
 
 // appendDetailsCode appends the encoding of the n details at(0), …,
@@ -80,6 +74,18 @@ func appendDetailsCode(b []byte, n int, at func(i int) *trajeval.Details) ([]byt
 		for _, m := range d.Missing {
 			b = binary.AppendVarint(b, int64(m.Item))
 			b = appendCaseString(b, m.Tool)
+			b = binary.AppendUvarint(b, uint64(len(m.Near)))
+			for _, n := range m.Near {
+				b = binary.AppendVarint(b, int64(n.Step))
+				b = appendCaseString(b, n.Tool)
+				b = appendCaseString(b, n.Why)
+				b = binary.AppendUvarint(b, uint64(len(n.Diffs)))
+				for _, a := range n.Diffs {
+					b = appendCaseString(b, a.Path)
+					b = appendCaseString(b, a.Want)
+					b = appendCaseString(b, a.Got)
+				}
+			}
 		}
 		b = binary.AppendUvarint(b, uint64(len(d.Extra)))
 		for _, x := range d.Extra {
@@ -146,6 +152,25 @@ func (r *detailsReader) str(what string) string {
 	return s
 }
 
+// near reads the near misses of a missing item.
+func (r *detailsReader) near() []trajeval.NearMiss {
+	n := r.count("near misses")
+	if n == 0 {
+		return nil
+	}
+	near := make([]trajeval.NearMiss, n)
+	for i := range near {
+		near[i] = trajeval.NearMiss{Step: r.int("near step"), Tool: r.str("near tool"), Why: r.str("near why")}
+		if k := r.count("differences"); k > 0 {
+			near[i].Diffs = make([]trajeval.ArgDiff, k)
+			for j := range near[i].Diffs {
+				near[i].Diffs[j] = trajeval.ArgDiff{Path: r.str("difference path"), Want: r.str("difference want"), Got: r.str("difference got")}
+			}
+		}
+	}
+	return near
+}
+
 // decodeDetails reads what appendDetailsCode wrote.
 func decodeDetails(data []byte) ([]*trajeval.Details, error) {
 	if len(data) == 0 || data[0] != detailsMark {
@@ -181,7 +206,7 @@ func decodeDetails(data []byte) ([]*trajeval.Details, error) {
 		if n := r.count("missing"); n > 0 {
 			d.Missing = make([]trajeval.Missing, n)
 			for j := range d.Missing {
-				d.Missing[j] = trajeval.Missing{Item: r.int("missing item"), Tool: r.str("missing tool")}
+				d.Missing[j] = trajeval.Missing{Item: r.int("missing item"), Tool: r.str("missing tool"), Near: r.near()}
 			}
 		}
 		if n := r.count("extra"); n > 0 {

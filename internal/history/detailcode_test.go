@@ -32,8 +32,10 @@ func detailsJSON(t testing.TB, ds []*trajeval.Details) []byte {
 // carriedDetails are details of every field the encoding carries.
 func carriedDetails() *trajeval.Details {
 	return &trajeval.Details{Mode: "in_order", Hits: -2, Expected: 1 << 40, Actual: 20,
-		Matched:  []trajeval.Pair{{Item: 1, Step: 1, Tool: "search"}, {Item: 2, Step: 11, Tool: "<read & go>"}},
-		Missing:  []trajeval.Missing{{Item: 3, Tool: "pay"}},
+		Matched: []trajeval.Pair{{Item: 1, Step: 1, Tool: "search"}, {Item: 2, Step: 11, Tool: "<read & go>"}},
+		Missing: []trajeval.Missing{{Item: 3, Tool: "pay"}, {Item: 4, Tool: "book", Near: []trajeval.NearMiss{
+			{Step: 5, Tool: "book", Diffs: []trajeval.ArgDiff{{Path: "args.city", Want: `"New <York>"`, Got: `{"a": [1, 2]}`}, {Path: "args.n", Want: "3", Got: trajeval.ArgAbsent}}},
+			{Step: 6, Tool: "bok", Why: "a close name"}}}},
 		Extra:    []trajeval.Extra{{Step: 2, Tool: "gr\"ep\n"}, {Step: 3, Tool: "\xff\xfebad utf-8"}},
 		Checks:   []trajeval.Check{{Name: "tokens ≤ 1400", Status: trajeval.CheckFail, Message: "got 1687"}, {Name: "calls", Status: trajeval.CheckPass}},
 		Warnings: []string{"", "\u2028 line separator"}}
@@ -52,7 +54,7 @@ func TestAppendDetailsCode(t *testing.T) {
 		{"empty lists", []*trajeval.Details{{Matched: []trajeval.Pair{}, Checks: []trajeval.Check{}, Warnings: []string{}}}, true, "empty lists are left out of the JSON as nil ones are"},
 		{"scope", []*trajeval.Details{carriedDetails(), {Scope: &trajeval.Scope{}}}, false, "a scope is not carried: all the case's details stay JSON"},
 		{"notes", []*trajeval.Details{{Notes: map[string]any{"lcs": 1.0}}}, false, "notes are a dialect's own values: JSON"},
-		{"near misses", []*trajeval.Details{{Missing: []trajeval.Missing{{Item: 1, Tool: "pay", Near: []trajeval.NearMiss{{Step: 2, Tool: "pay"}}}}}}, false, "near misses are not carried"},
+		{"near misses", []*trajeval.Details{{Missing: []trajeval.Missing{{Item: 1, Tool: "pay", Near: []trajeval.NearMiss{{Step: 2, Tool: "pay", Diffs: []trajeval.ArgDiff{{Path: "args", Want: "not JSON", Got: ""}}}}}}}}, true, "an argument difference's texts as written, even what is no JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,7 +157,10 @@ func FuzzReadDetails(f *testing.F) {
 // carries (results()'s are all kept as JSON).
 func detailedResults() []trajeval.CaseResult {
 	d := carriedDetails()
-	d.Extra[1].Tool = "filter" // bad UTF-8 reads back from any JSON as U+FFFD
+	// Bad UTF-8 reads back from any JSON as U+FFFD, and the text of an
+	// argument difference as the JSON wrote it, < escaped.
+	d.Extra[1].Tool = "filter"
+	d.Missing[1].Near[0].Diffs[0].Want = `"New York"`
 	return append(results(), trajeval.CaseResult{ID: "d", Suite: "shop", Status: trajeval.StatusFail, Score: 0.5,
 		Evaluators: []trajeval.Result{
 			{Name: "calls", Type: "tool_trajectory", Score: 0.5, Status: trajeval.StatusFail, Threshold: 1, Weight: 1, Details: d},
