@@ -449,10 +449,10 @@ var chunkColumns = []string{"run_id", "id", "data"}
 
 // encode turns p's result into its row, as r's pack holds it
 // (casepack.go): its evaluators' results packed (see pack.go) and, when
-// keep, the JSON of their details and of its trajectory put into r's
-// chunks, the row referring to them (rule 9 of the package). The JSON is
-// written into a scratch buffer and copied into the chunk at once: it
-// does not wait for the writer.
+// keep, their details and its trajectory, each in its compact encoding
+// (or JSON), put into r's chunks, the row referring to them (rule 9 of
+// the package). Each is written into a scratch buffer and copied into the
+// chunk at once: it does not wait for the writer.
 func (p *pending) encode(r *Recorder, keep bool) {
 	c := p.c
 	j := func(v any, present bool) string {
