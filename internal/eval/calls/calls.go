@@ -94,8 +94,8 @@ type Classes struct {
 	// byLen[n], with few classes, has bit c set when class c's tool is n
 	// bytes long (the last entry: that long or longer), so that a step
 	// compares its name only with the tools of its name's length.
-	byLen [33]uint8
-	limited   bool               // some item has a latency limit
+	byLen   [33]uint8
+	limited bool // some item has a latency limit
 }
 
 // A Scratch is the working memory of relating and aligning one
