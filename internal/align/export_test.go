@@ -9,3 +9,7 @@ func (s *Scratch) InOrderWords(r *Relation) Alignment {
 	}
 	return r.finish(r.lcsBits(s))
 }
+
+// AnyOrderFlow is AnyOrder always through the flow, the reference its
+// shortcut is compared with.
+func (s *Scratch) AnyOrderFlow(r *Relation) Alignment { return s.anyOrder(r, false) }

@@ -56,3 +56,38 @@ func randomPlain(rng *rand.Rand, ne, na, nc, match int) *align.Relation {
 	}
 	return r
 }
+
+// TestScratch_AnyOrder checks AnyOrder, whose relations with one item
+// class a step and no bonus skip the flow, against the flow on random
+// relations: the same pairs.
+func TestScratch_AnyOrder(t *testing.T) {
+	tests := []struct {
+		name           string
+		items, steps   int
+		classes, match int
+		bonus          bool
+		reason         string
+	}{
+		{"one class a step", 8, 12, 4, 6, false, "mostly single signatures: the shortcut"},
+		{"bench", 3, 20, 6, 5, false, "a few calls in twenty steps"},
+		{"crowded", 10, 10, 2, 2, false, "steps often match two classes: the flow"},
+		{"more items", 20, 6, 3, 4, false, "items outnumber the steps of their class"},
+		{"bonus", 6, 10, 3, 5, true, "bonuses always take the flow"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(tt.items), uint64(tt.classes)))
+			var fast, ref align.Scratch
+			for n := range 3000 {
+				r := randomPlain(rng, 1+rng.IntN(tt.items), rng.IntN(tt.steps+1), tt.classes, tt.match)
+				if tt.bonus {
+					r.Bonus = func(c int32, j int) bool { return (int(c)+j)%3 == 0 }
+				}
+				got, want := fast.AnyOrder(r), ref.AnyOrderFlow(r)
+				if !slices.Equal(got.Pairs, want.Pairs) || got.Bonus != want.Bonus {
+					t.Fatalf("case %d (%s): %+v, want %+v\nitems %v\nsteps %v", n, tt.reason, got, want, r.ItemClass, r.Steps)
+				}
+			}
+		})
+	}
+}
