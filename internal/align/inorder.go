@@ -210,24 +210,24 @@ func (r *Relation) lcsWord(s *Scratch) []Pair {
 		v = (v + v&m) | v&^m
 		cols[j+1] = v
 	}
-	// L(i, j): the LCS of items [0,i) and steps [0,j), for 0 < i ≤ 64
-	// (1<<64 is 0 in Go, so the mask of 64 items is all ones).
-	lcs := func(i, j int) int {
-		return i - bits.OnesCount64(cols[j]&(1<<i-1))
-	}
+	// L(i, j), the LCS of items [0,i) and steps [0,j), is i less the ones
+	// of column j under mask, the bits of items [0,i) (1<<64 is 0 in Go,
+	// so the mask of 64 items is all ones). The traceback of lcsBits,
+	// keeping L(i, j) in here as it goes.
 	pairs := s.pairs[:0]
-	for i, j := ne, na; i > 0 && j > 0; {
-		here := lcs(i, j)
+	i, j := ne, na
+	mask := uint64(1)<<i - 1
+	here := i - bits.OnesCount64(cols[j]&mask)
+	for here > 0 && j > 0 {
 		switch {
-		case here == 0:
-			i = 0
-		case lcs(i, j-1) == here:
+		case i-bits.OnesCount64(cols[j-1]&mask) == here:
 			j--
-		case match[j-1]>>(i-1)&1 != 0 && lcs(i-1, j-1) == here-1:
+		case match[j-1]>>(i-1)&1 != 0 && i-1-bits.OnesCount64(cols[j-1]&(mask>>1)) == here-1:
 			pairs = append(pairs, Pair{i - 1, j - 1})
-			i, j = i-1, j-1
+			i, j, mask, here = i-1, j-1, mask>>1, here-1
 		default:
-			i--
+			i, mask = i-1, mask>>1
+			here = i - bits.OnesCount64(cols[j]&mask)
 		}
 	}
 	reverse(pairs)
