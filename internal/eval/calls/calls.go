@@ -209,22 +209,29 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 	buf := sc.buf[:0]
 	relSteps, group, tools := r.Steps[:len(steps)], r.Group[:len(steps)], cl.tools
 	clear(relSteps) // at once: most steps stay of no class
+	few, byLen := cl.byTool == nil, &cl.byLen
 	for j := range steps {
 		s := &steps[j]
 		group[j] = int32(s.ParallelGroup)
+		var m uint8
+		if few {
+			// Most steps are of no class's tool, and most of those of no
+			// tool's length: one look-up rules them out.
+			if m = byLen[min(len(s.Name), len(byLen)-1)]; m == 0 {
+				continue
+			}
+		}
 		start := len(buf)
-		if cl.byTool != nil {
-			for _, c := range cl.byTool[s.Name] {
-				if cl.matches(c, trail, j) {
+		if few {
+			for ; m != 0; m &= m - 1 {
+				c := int32(bits.TrailingZeros8(m))
+				if tools[c] == s.Name && cl.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
 		} else {
-			// Most steps are of no class's tool, and most of those of no
-			// tool's length: one look-up rules them out.
-			for m := cl.byLen[min(len(s.Name), len(cl.byLen)-1)]; m != 0; m &= m - 1 {
-				c := int32(bits.TrailingZeros8(m))
-				if tools[c] == s.Name && cl.matches(c, trail, j) {
+			for _, c := range cl.byTool[s.Name] {
+				if cl.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
