@@ -39,7 +39,12 @@ type link struct{ edge, itemClass, stepClass int }
 type sigNode struct{ node, use int }
 
 // AnyOrder is [AnyOrder] in the scratch's memory.
-func (s *Scratch) AnyOrder(r *Relation) Alignment {
+func (s *Scratch) AnyOrder(r *Relation) Alignment { return s.anyOrder(r, true) }
+
+// anyOrder is AnyOrder; with shortcut, a relation whose every step
+// matches at most one item class, without bonuses, skips the flow: see
+// direct.
+func (s *Scratch) anyOrder(r *Relation, shortcut bool) Alignment {
 	ne, na := len(r.ItemClass), len(r.Steps)
 	if ne == 0 || na == 0 {
 		return Alignment{}
@@ -78,6 +83,7 @@ func (s *Scratch) AnyOrder(r *Relation) Alignment {
 		a.sigNode = map[string]*sigNode{}
 	}
 	a.stepSig, a.stepMembers = a.stepSig[:0], a.stepMembers[:0]
+	single := shortcut && r.Bonus == nil
 	for j, cls := range r.Steps {
 		a.sig = a.sig[:0]
 		for _, c := range cls {
@@ -94,6 +100,7 @@ func (s *Scratch) AnyOrder(r *Relation) Alignment {
 		if len(a.sig) == 0 {
 			continue
 		}
+		single = single && len(a.sig) == 1
 		a.key = a.key[:0]
 		for _, e := range a.sig {
 			a.key = append(a.key, byte(e), byte(e>>8), byte(e>>16), byte(e>>24), byte(e>>32), byte(e>>40), byte(e>>48), byte(e>>56))
@@ -112,6 +119,9 @@ func (s *Scratch) AnyOrder(r *Relation) Alignment {
 			a.stepMembers = extend(a.stepMembers)
 		}
 		a.stepMembers[n] = append(a.stepMembers[n], j)
+	}
+	if single {
+		return r.finish(s.direct())
 	}
 	// Nodes: 0 source, 1 sink, then item classes, then step classes.
 	g := &a.g
@@ -150,6 +160,26 @@ func (s *Scratch) AnyOrder(r *Relation) Alignment {
 	slices.SortFunc(pairs, func(a, b Pair) int { return a.Item - b.Item })
 	s.pairs = pairs
 	return r.finish(pairs)
+}
+
+// direct gives the flow's pairs when every step class matches one item
+// class and nothing has a bonus. A signature is then one item class, so
+// each item class has at most one step class, apart from every other:
+// the maximum flow through it is the smaller of the two sizes, and every
+// augmenting path costs the same, so the flow sends exactly that. The
+// pairs are taken as after the flow: members in order on both sides.
+func (s *Scratch) direct() []Pair {
+	a := &s.any
+	pairs := s.pairs[:0]
+	for st, sig := range a.stepSig {
+		items, steps := a.members[sig[0]-1], a.stepMembers[st]
+		for k := range min(len(items), len(steps)) {
+			pairs = append(pairs, Pair{items[k], steps[k]})
+		}
+	}
+	slices.SortFunc(pairs, func(a, b Pair) int { return a.Item - b.Item })
+	s.pairs = pairs
+	return pairs
 }
 
 // grow returns s with length n, its contents undefined.

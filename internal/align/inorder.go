@@ -29,6 +29,9 @@ func (s *Scratch) InOrder(r *Relation) Alignment {
 		return Alignment{}
 	}
 	if r.Bonus == nil && !r.grouped() {
+		if ne <= 64 {
+			return r.finish(r.lcsWord(s))
+		}
 		return r.finish(r.lcsBits(s))
 	}
 	s.blocks = r.appendBlocks(s.blocks[:0])
@@ -170,6 +173,61 @@ func (r *Relation) lcsBits(s *Scratch) []Pair {
 			i, j = i-1, j-1
 		default:
 			i--
+		}
+	}
+	reverse(pairs)
+	s.pairs = pairs
+	return pairs
+}
+
+// lcsWord is lcsBits for at most 64 items, whose columns are one word
+// each: every column is kept, and a step's match bits with it, so the
+// traceback reads them without recomputing a segment or counting ones
+// word by word. It takes the same pairs as lcsBits.
+func (r *Relation) lcsWord(s *Scratch) []Pair {
+	ne, na := len(r.ItemClass), len(r.Steps)
+	nc := int32(0)
+	for _, c := range r.ItemClass {
+		nc = max(nc, c+1)
+	}
+	// The class bits, each step's match bits, the columns.
+	mem := s.uint64s(int(nc) + 2*na + 1)
+	classBits, match, cols := mem[:nc:nc], mem[nc:int(nc)+na:int(nc)+na], mem[int(nc)+na:]
+	clear(classBits)
+	for i, c := range r.ItemClass {
+		classBits[c] |= 1 << i
+	}
+	v := ^uint64(0)
+	cols[0] = v
+	for j, cls := range r.Steps {
+		var m uint64
+		for _, c := range cls {
+			if c < nc {
+				m |= classBits[c]
+			}
+		}
+		match[j] = m
+		v = (v + v&m) | v&^m
+		cols[j+1] = v
+	}
+	// L(i, j), the LCS of items [0,i) and steps [0,j), is i less the ones
+	// of column j under mask, the bits of items [0,i) (1<<64 is 0 in Go,
+	// so the mask of 64 items is all ones). The traceback of lcsBits,
+	// keeping L(i, j) in here as it goes.
+	pairs := s.pairs[:0]
+	i, j := ne, na
+	mask := uint64(1)<<i - 1
+	here := i - bits.OnesCount64(cols[j]&mask)
+	for here > 0 && j > 0 {
+		switch {
+		case i-bits.OnesCount64(cols[j-1]&mask) == here:
+			j--
+		case match[j-1]>>(i-1)&1 != 0 && i-1-bits.OnesCount64(cols[j-1]&(mask>>1)) == here-1:
+			pairs = append(pairs, Pair{i - 1, j - 1})
+			i, j, mask, here = i-1, j-1, mask>>1, here-1
+		default:
+			i, mask = i-1, mask>>1
+			here = i - bits.OnesCount64(cols[j]&mask)
 		}
 	}
 	reverse(pairs)

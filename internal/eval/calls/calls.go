@@ -19,6 +19,7 @@ package calls
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -90,7 +91,11 @@ type Classes struct {
 	classes   []Item
 	tools     []string           // each class's Tool, side by side for Relate's scan
 	byTool    map[string][]int32 // ascending: classes are numbered in order
-	limited   bool               // some item has a latency limit
+	// byLen[n], with few classes, has bit c set when class c's tool is n
+	// bytes long (the last entry: that long or longer), so that a step
+	// compares its name only with the tools of its name's length.
+	byLen   [33]uint8
+	limited bool // some item has a latency limit
 }
 
 // A Scratch is the working memory of relating and aligning one
@@ -175,12 +180,16 @@ func Prepare(items []Item) *Classes {
 		for c, it := range cl.classes {
 			cl.byTool[it.Tool] = append(cl.byTool[it.Tool], int32(c))
 		}
+		return cl
+	}
+	for c, tool := range cl.tools {
+		cl.byLen[min(len(tool), len(cl.byLen)-1)] |= 1 << c
 	}
 	return cl
 }
 
 // fewClasses is the most classes a step's name is looked for among one
-// by one; more are found through a map.
+// by one; more are found through a map. It is the width of byLen's masks.
 const fewClasses = 8
 
 // Relate builds the match relation of the items against the steps of
@@ -200,21 +209,30 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 	buf := sc.buf[:0]
 	relSteps, group, tools := r.Steps[:len(steps)], r.Group[:len(steps)], cl.tools
 	clear(relSteps) // at once: most steps stay of no class
+	few, byLen := cl.byTool == nil, &cl.byLen
 	for j := range steps {
 		s := &steps[j]
 		group[j] = int32(s.ParallelGroup)
+		var m uint8
+		if few {
+			// Most steps are of no class's tool, and most of those of no
+			// tool's length: one look-up rules them out.
+			if m = byLen[min(len(s.Name), len(byLen)-1)]; m == 0 {
+				continue
+			}
+		}
 		start := len(buf)
-		if cl.byTool != nil {
-			for _, c := range cl.byTool[s.Name] {
-				if cl.matches(c, trail, j) {
+		if few {
+			for ; m != 0; m &= m - 1 {
+				c := int32(bits.TrailingZeros8(m))
+				if tools[c] == s.Name && cl.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
 		} else {
-			// Most steps are of no class's tool: lengths first.
-			for c, tool := range tools {
-				if len(tool) == len(s.Name) && tool == s.Name && cl.matches(int32(c), trail, j) {
-					buf = append(buf, int32(c))
+			for _, c := range cl.byTool[s.Name] {
+				if cl.matches(c, trail, j) {
+					buf = append(buf, c)
 				}
 			}
 		}

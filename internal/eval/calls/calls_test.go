@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/trajeval/trajeval"
@@ -130,5 +131,72 @@ func TestExplain_manyMissing(t *testing.T) {
 				t.Fatalf("case %d, order %d: alone, call 1 misses with %+v; among %d missing, with %+v", n, o, d1.Missing[0], len(dn.Missing), dn.Missing[0])
 			}
 		}
+	}
+}
+
+// TestClasses_Relate checks the relation of items against steps with a
+// plain scan of every item for every step: a step lists, in ascending
+// order, the class of each item whose tool has its name and whose rule
+// accepts it. Names of every length (an empty name, names past 32 bytes,
+// names of one length that differ) and class counts on both sides of
+// fewClasses, the one-by-one look-up's limit.
+func TestClasses_Relate(t *testing.T) {
+	long := "a_tool_name_well_past_thirty_two_bytes"
+	names := []string{"", "s", "search", "serch", "fetch", "read", long, long + "_2", long[:32], long[:33]}
+	tests := []struct {
+		name   string
+		items  int
+		reason string
+	}{
+		{"few", 5, "at most 8 classes: steps ruled out by their name's length"},
+		{"many", 24, "often more classes than 8: then steps look their name up in a map"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(13, uint64(tt.items)))
+			for n := range 2000 {
+				items := make([]calls.Item, 1+rng.IntN(tt.items))
+				for i := range items {
+					items[i] = calls.Item{Tool: names[rng.IntN(len(names))]}
+					if rng.IntN(2) == 0 {
+						id := fmt.Sprint(rng.IntN(2))
+						items[i].Key = id
+						items[i].Match = func(s *trajeval.Step) bool { return s.Args.(map[string]any)["id"] == id }
+					}
+				}
+				steps := make([]trajeval.Step, rng.IntN(20))
+				for j := range steps {
+					steps[j] = trajeval.Step{Name: names[rng.IntN(len(names))], Args: map[string]any{"id": fmt.Sprint(rng.IntN(2))}}
+				}
+				r := calls.Relate(items, steps)
+				// Classes by first appearance of tool and key.
+				var keys [][2]string
+				class := make([]int32, len(items))
+				for i, it := range items {
+					k := [2]string{it.Tool, it.Key}
+					c := slices.Index(keys, k)
+					if c < 0 {
+						c = len(keys)
+						keys = append(keys, k)
+					}
+					class[i] = int32(c)
+				}
+				if !slices.Equal(r.ItemClass, class) {
+					t.Fatalf("case %d (%s): item classes %v, want %v", n, tt.reason, r.ItemClass, class)
+				}
+				for j := range steps {
+					var want []int32
+					for i, it := range items {
+						if it.Tool == steps[j].Name && (it.Match == nil || it.Match(&steps[j])) && !slices.Contains(want, class[i]) {
+							want = append(want, class[i])
+						}
+					}
+					slices.Sort(want)
+					if !slices.Equal(r.Steps[j], want) {
+						t.Fatalf("case %d (%s): step %d %q relates to %v, want %v", n, tt.reason, j, steps[j].Name, r.Steps[j], want)
+					}
+				}
+			}
+		})
 	}
 }
