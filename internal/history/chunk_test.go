@@ -409,11 +409,23 @@ func TestOpen_migrateVersion8(t *testing.T) {
 // in its chunks (those of details begin with '[' or 'D'); 0 if none.
 func firstTrajectoryByte(t *testing.T, dsn string, run int64) byte {
 	t.Helper()
+	for _, data := range runChunks(t, dsn, run) {
+		if len(data) > 0 && data[0] != '[' && data[0] != 'D' {
+			return data[0]
+		}
+	}
+	return 0
+}
+
+// runChunks returns the chunks of run, decompressed.
+func runChunks(t *testing.T, dsn string, run int64) [][]byte {
+	t.Helper()
 	rows, err := rawDB(t, dsn).Query("SELECT data FROM chunks WHERE run_id = $1", run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
+	var chunks [][]byte
 	for rows.Next() {
 		var blob []byte
 		if err := rows.Scan(&blob); err != nil {
@@ -423,11 +435,12 @@ func firstTrajectoryByte(t *testing.T, dsn string, run int64) byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(data) > 0 && data[0] != '[' && data[0] != 'D' {
-			return data[0]
-		}
+		chunks = append(chunks, data)
 	}
-	return 0
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return chunks
 }
 
 // oldFile makes dsn a history of schema version v holding one run (id 1)

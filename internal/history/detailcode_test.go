@@ -214,20 +214,7 @@ func TestOpen_migrateVersion9(t *testing.T) {
 // first, or one after a JSON array).
 func hasDetailsCode(t *testing.T, dsn string, run int64) bool {
 	t.Helper()
-	rows, err := rawDB(t, dsn).Query("SELECT data FROM chunks WHERE run_id = $1", run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var blob []byte
-		if err := rows.Scan(&blob); err != nil {
-			t.Fatal(err)
-		}
-		data, err := history.Unsqueeze(blob)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, data := range runChunks(t, dsn, run) {
 		if len(data) > 0 && data[0] == 'D' || bytes.Contains(data, []byte("]D")) {
 			return true
 		}
