@@ -23,7 +23,11 @@ import (
 //     reading: what came before it counts, nothing after;
 //  4. keys and values are unescaped, and invalid UTF-8 in them is read as
 //     U+FFFD, as encoding/json decodes them; a value counts when its
-//     decoded text is at most 64 bytes.
+//     decoded text is at most 64 bytes;
+//  5. a key longer than 64 bytes, decoded, is the parent of no fact: the
+//     keys and values below it have their "*" and "^" facts alone. Each
+//     "parent>key" fact holds a copy of its parent, and a head of one long
+//     key over thousands of short ones took gigabytes.
 type Facts map[string]bool
 
 // Head is a file's head and what the formats sniff of it (its facts, its
@@ -205,6 +209,7 @@ const (
 	factsBytes  = 256 << 10
 	factsTokens = 100000
 	factsValue  = 64 // the longest value, decoded, that is a fact
+	factsParent = 64 // the longest key, decoded, that is a parent of facts
 )
 
 // SniffFacts reads the facts of head, a possibly cut-off start of a file
@@ -419,7 +424,7 @@ func (s *factScanner) key(raw []byte, plain bool) {
 	top.cur = k
 	// "*key" is added with every "parent>key": when the second is there
 	// already, so is the first. Records alike repeat most keys.
-	if s.add(top.parent, ">", k, nil, false) {
+	if len(top.parent) > factsParent || s.add(top.parent, ">", k, nil, false) {
 		s.add("", "*", k, nil, false)
 	}
 	if s.atRecord() {
@@ -486,7 +491,7 @@ func (s *factScanner) value(raw []byte, plain bool) {
 		s.addAsked(top.asked, top.parent, text, true)
 		return
 	}
-	if s.add(top.parent, ">", key, text, true) {
+	if len(top.parent) > factsParent || s.add(top.parent, ">", key, text, true) {
 		s.add("", "*", key, text, true)
 	}
 	if s.atRecord() {

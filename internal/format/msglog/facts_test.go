@@ -6,7 +6,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,6 +70,57 @@ func TestSniffFacts_limits(t *testing.T) {
 		// {, "a", {, "b", "c": the last is token 100,000 when n is 99995
 		tokens := bytes.Repeat([]byte("1 "), n)
 		sameFacts(t, append(tokens, `{"a":{"b":"c"}}`...))
+	}
+}
+
+// TestSniffFacts_longParent checks that a key longer than 64 bytes is
+// the parent of no fact, and that a head of one long key over thousands
+// of short ones is read in memory of about its size: each "parent>key"
+// fact copied the parent, and a 255 KiB head took 5.8 GB and 40 s.
+func TestSniffFacts_longParent(t *testing.T) {
+	tests := []struct {
+		parent string
+		has    bool
+		reason string
+	}{
+		{strings.Repeat("p", 64), true, "64 bytes: a parent"},
+		{strings.Repeat("p", 65), false, "65 bytes: no parent"},
+		{strings.Repeat("\u00e9", 32), true, "64 bytes decoded, from 192 written"},
+		{strings.Repeat("\u00e9", 33), false, "66 bytes decoded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			head := []byte(`{"` + tt.parent + `":{"k":"v","o":{"x":1}},"z":[{"` + tt.parent + `":["y",{"a":"b"}]}]}`)
+			sameFacts(t, head)
+			f := msglog.SniffFacts(head)
+			var p string
+			for n := range f {
+				if before, ok := strings.CutSuffix(n, ">k"); ok {
+					p = before
+				}
+			}
+			if (p != "") != tt.has || !f.Has("*k=v", "^z", "o>x", "*a=b") {
+				t.Errorf("%q>k: %v, want %v; facts %v (%s)", p, p != "", tt.has, slices.Sorted(maps.Keys(f)), tt.reason)
+			}
+		})
+	}
+
+	var b strings.Builder
+	b.WriteString(`{"` + strings.Repeat("p", 64<<10) + `":{`)
+	for i := 0; b.Len() < 128<<10; i++ {
+		b.WriteString(`"k` + strconv.Itoa(i) + `":"v",`)
+	}
+	b.WriteString(`"z":1}}`)
+	head := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f := msglog.SniffFacts(head)
+	runtime.ReadMemStats(&after)
+	if !f.Has("*k1=v", "*z") {
+		t.Errorf("facts of the keys below a long one are missing")
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64*uint64(len(head)) {
+		t.Errorf("SniffFacts of %d bytes under one long key allocated %d bytes", len(head), n)
 	}
 }
 

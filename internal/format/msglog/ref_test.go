@@ -45,7 +45,9 @@ func refFacts(head []byte) msglog.Facts {
 			if k, ok := tok.(string); ok {
 				top := &stack[len(stack)-1]
 				top.cur, top.haveKey = k, true
-				f[parent()+">"+k] = true
+				if p := parent(); len(p) <= 64 {
+					f[p+">"+k] = true
+				}
 				f["*"+k] = true
 				if atRecord() {
 					f["^"+k] = true
@@ -74,7 +76,9 @@ func refFacts(head []byte) msglog.Facts {
 			}
 		case string:
 			if key != "" && len(t) <= 64 {
-				f[parent()+">"+key+"="+t] = true
+				if p := parent(); len(p) <= 64 {
+					f[p+">"+key+"="+t] = true
+				}
 				f["*"+key+"="+t] = true
 				if atRecord() {
 					f["^"+key+"="+t] = true
