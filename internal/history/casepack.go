@@ -98,50 +98,6 @@ func packHeader(n int) []byte {
 	return binary.AppendUvarint([]byte{casePackVersion}, uint64(n))
 }
 
-// A packReader reads the cases of a pack, decompressed.
-type packReader struct {
-	b   []byte
-	err error
-}
-
-func (r *packReader) fail(what string) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: %s", errCasePack, what)
-	}
-	r.b = nil
-}
-
-func (r *packReader) uvarint(what string) uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail(what)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *packReader) bytes(what string) []byte {
-	n := r.uvarint(what)
-	if n > uint64(len(r.b)) {
-		r.fail(what)
-		return nil
-	}
-	v := r.b[:n:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *packReader) float(what string) float64 {
-	if len(r.b) < 8 {
-		r.fail(what)
-		return 0
-	}
-	v := math.Float64frombits(binary.LittleEndian.Uint64(r.b))
-	r.b = r.b[8:]
-	return v
-}
-
 // unpackCases returns the cases of a pack, decompressed, in their order;
 // the byte slices of each point into data. A pack that does not read back
 // wholly is errCasePack.
@@ -149,7 +105,7 @@ func unpackCases(data []byte) ([]stored, error) {
 	if len(data) == 0 || data[0] != casePackVersion {
 		return nil, fmt.Errorf("%w: version %v", errCasePack, data[:min(len(data), 1)])
 	}
-	r := packReader{b: data[1:]}
+	r := byteReader{b: data[1:], kind: errCasePack}
 	n := r.uvarint("count")
 	// A case takes at least minCase bytes: a damaged count must not take
 	// the memory of the machine.

@@ -110,47 +110,7 @@ func appendDetailsCode(b []byte, n int, at func(i int) *trajeval.Details) ([]byt
 // checked against the bytes left before anything is allocated for it (an
 // item takes at least one byte), so damaged details cannot take more
 // memory than a few times their own size.
-type detailsReader struct {
-	b   []byte
-	err error
-}
-
-func (r *detailsReader) fail(what string) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: %s", errDetails, what)
-	}
-	r.b = nil
-}
-
-func (r *detailsReader) count(what string) int {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > uint64(len(r.b)-n) {
-		r.fail(what)
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *detailsReader) int(what string) int {
-	v, n := binary.Varint(r.b)
-	if n <= 0 || int64(int(v)) != v {
-		r.fail(what)
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *detailsReader) str(what string) string {
-	n := r.count(what)
-	if r.err != nil {
-		return ""
-	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
-}
+type detailsReader struct{ byteReader }
 
 // near reads the near misses of a missing item.
 func (r *detailsReader) near() []trajeval.NearMiss {
@@ -176,7 +136,7 @@ func decodeDetails(data []byte) ([]*trajeval.Details, error) {
 	if len(data) == 0 || data[0] != detailsMark {
 		return nil, fmt.Errorf("%w: no mark", errDetails)
 	}
-	r := detailsReader{b: data[1:]}
+	r := detailsReader{byteReader{b: data[1:], kind: errDetails}}
 	ds := make([]*trajeval.Details, r.count("evaluators"))
 	for i := range ds {
 		if r.err != nil {
