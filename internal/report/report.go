@@ -71,9 +71,10 @@ func New(format string, w io.Writer) (Writer, error) {
 
 // JSONL writes one JSON object per case.
 type JSONL struct {
-	w   io.Writer
-	enc *json.Encoder
-	buf []byte // the row being written, reused
+	w    io.Writer
+	enc  *json.Encoder
+	buf  []byte // the row being written, reused
+	memo rowMemo
 }
 
 // NewJSONL returns a JSON Lines writer.
@@ -86,7 +87,7 @@ func NewJSONL(w io.Writer) *JSONL {
 // Case writes one row, in one Write. The row is encoded by hand (see
 // appendRow); what that refuses, encoding/json encodes or reports.
 func (j *JSONL) Case(r trajeval.CaseResult) error {
-	b, ok := appendRow(j.buf[:0], r)
+	b, ok := appendRow(j.buf[:0], r, &j.memo)
 	if !ok {
 		return j.enc.Encode(encodeRow(r))
 	}

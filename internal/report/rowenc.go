@@ -22,8 +22,10 @@ import (
 // The fields come in the order encoding/json gives them: CaseResult's in
 // its order, then the row's own started_at and duration_ms, which hide
 // CaseResult's.
-func appendRow(b []byte, r trajeval.CaseResult) ([]byte, bool) {
-	e := rowEncoder{b: b, ok: true}
+//
+// m remembers, from one row to the next, what rows repeat (see rowMemo).
+func appendRow(b []byte, r trajeval.CaseResult, m *rowMemo) ([]byte, bool) {
+	e := rowEncoder{b: b, ok: true, m: m}
 	e.caseResult(r)
 	return e.b, e.ok
 }
@@ -33,7 +35,7 @@ func appendRow(b []byte, r trajeval.CaseResult) ([]byte, bool) {
 // for {"summary": s, "cases": rows} before it indents. ok is false as for
 // appendRow.
 func appendDoc(b []byte, s Summary, cases []trajeval.CaseResult) ([]byte, bool) {
-	e := rowEncoder{b: append(b, `{"summary":`...), ok: true}
+	e := rowEncoder{b: append(b, `{"summary":`...), ok: true, m: new(rowMemo)}
 	e.any(s)
 	e.b = append(e.b, `,"cases":[`...)
 	for i, r := range cases {
@@ -49,11 +51,41 @@ func appendDoc(b []byte, s Summary, cases []trajeval.CaseResult) ([]byte, bool) 
 type rowEncoder struct {
 	b  []byte
 	ok bool
+	m  *rowMemo
+}
+
+// A rowMemo keeps what one row's writing found out for the next rows of
+// a run, which repeat most of it: the suite's and the evaluators' names
+// and types, the statuses and the trace's path are the same strings row
+// after row, the scores of a suite are a few fractions (2/3, 8/9) that
+// take strconv's shortest search, and the rows of a second share its
+// stamp up to the milliseconds. Each entry is checked against the value
+// it was made from, so a row is written the same with or without it.
+type rowMemo struct {
+	// plain holds strings found plain (see rowEncoder.str), in slots
+	// picked by their length, first and last bytes. A string equal to
+	// one is plain too; when it is the same string, as a suite's names
+	// are, the comparison ends at its pointer.
+	plain [64]string
+	// floats holds the text of numbers strconv wrote, in slots picked
+	// by their bits; an empty slot's bits, 0, are a whole number's,
+	// which never comes here.
+	floats [32]floatText
+	// sec is the Unix second whose stamp's first 20 bytes,
+	// "2006-01-02T15:04:05.", are in stamp; stamp[0] is 0 when none is.
+	sec   int64
+	stamp [20]byte
+}
+
+type floatText struct {
+	bits uint64
+	n    uint8
+	text [24]byte // the longest float64 encoding/json writes: -1.2345678901234567e-308
 }
 
 func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
 	e.b = append(e.b, `{"id":`...)
-	e.str(r.ID)
+	e.strNew(r.ID) // different in every row: not kept
 	if r.Suite != "" {
 		e.b = append(e.b, `,"suite":`...)
 		e.str(r.Suite)
@@ -101,7 +133,7 @@ func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
 	}
 	if !r.StartedAt.IsZero() {
 		e.b = append(e.b, `,"started_at":"`...)
-		e.b = appendStamp(e.b, r.StartedAt.UTC())
+		e.b = e.m.appendStamp(e.b, r.StartedAt.UTC())
 		e.b = append(e.b, `","duration_ms":`...)
 		e.float(r.DurationMS)
 	}
@@ -248,8 +280,19 @@ func (e *rowEncoder) float(f float64) {
 	if e.b, ok = appendDecimal(e.b, f); ok {
 		return
 	}
+	bits := math.Float64bits(f)
+	slot := &e.m.floats[bits*0x9e3779b97f4a7c15>>59]
+	if slot.bits == bits {
+		e.b = append(e.b, slot.text[:slot.n]...)
+		return
+	}
+	start := len(e.b)
 	if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
 		e.ok = false
+		return
+	}
+	if text := e.b[start:]; len(text) <= len(slot.text) {
+		slot.bits, slot.n = bits, uint8(copy(slot.text[:], text))
 	}
 }
 
@@ -300,9 +343,30 @@ func appendDecimal(b []byte, f float64) ([]byte, bool) {
 // characters, quote and backslash escaped, invalid UTF-8 as \ufffd, U+2028
 // and U+2029 escaped.
 func (e *rowEncoder) str(s string) {
-	// A row's strings are mostly short and plain (ids, names, types,
-	// statuses): checked byte by byte against a table, which costs half
-	// of the general writer's word-at-a-time scan at these lengths.
+	// A row's strings are mostly plain, and all but its id are the same
+	// from row to row (see rowMemo).
+	if s == "" {
+		e.b = append(e.b, `""`...)
+		return
+	}
+	slot := &e.m.plain[(31*len(s)+7*int(s[0])+int(s[len(s)-1]))%len(e.m.plain)]
+	if *slot == s {
+		e.b = append(e.b, '"')
+		e.b = append(e.b, s...)
+		e.b = append(e.b, '"')
+		return
+	}
+	if e.strNew(s) {
+		*slot = s
+	}
+}
+
+// strNew is str for a string not in the memo, such as a row's id: a short
+// one is checked byte by byte against a table, which costs half of the
+// general writer's word-at-a-time scan at these lengths. It reports
+// whether s was plain, written as it is: every escape is longer than what
+// it stands for.
+func (e *rowEncoder) strNew(s string) bool {
 	if len(s) <= 32 {
 		i := 0
 		for i < len(s) && plain[s[i]] {
@@ -312,10 +376,12 @@ func (e *rowEncoder) str(s string) {
 			e.b = append(e.b, '"')
 			e.b = append(e.b, s...)
 			e.b = append(e.b, '"')
-			return
+			return true
 		}
 	}
+	n := len(e.b)
 	e.b = jsonv.AppendString(e.b, s, false)
+	return len(e.b)-n == len(s)+2
 }
 
 // plain tells the bytes an Encoder with SetEscapeHTML(false) writes as
@@ -327,6 +393,24 @@ var plain = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// appendStamp is the package's appendStamp, the first 20 bytes from the
+// memo when t is in the second of the stamp before.
+func (m *rowMemo) appendStamp(b []byte, t time.Time) []byte {
+	sec := t.Unix()
+	if m.stamp[0] == 0 || sec != m.sec {
+		start := len(b)
+		b = appendStamp(b, t)
+		if stamp := b[start:]; len(stamp) == len(m.stamp)+4 {
+			m.sec = sec
+			copy(m.stamp[:], stamp)
+		}
+		return b
+	}
+	b = append(b, m.stamp[:]...)
+	b = appendDigits(b, t.Nanosecond()/1e6, 3)
+	return append(b, 'Z')
+}
 
 // appendStamp appends t, in UTC, as timeLayout writes it (milliseconds
 // truncated, as Format does), without Format's parsing of the layout:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -349,4 +350,74 @@ func FuzzJSONL_row(f *testing.F) {
 			t.Fatalf("rows differ:\n got: %s\nwant: %s", got.Bytes(), want)
 		}
 	})
+}
+
+// TestJSONL_memo writes many rows through one JSONL writer, which
+// remembers from row to row the plain strings, the numbers strconv wrote
+// and the second of the last stamp: each row must still be what
+// encoding/json writes for it alone. The rows draw on small pools, so
+// that the memo is hit, and missed by values that share a slot with one
+// it holds (strings of the same length and last byte, one plain and one
+// not; numbers a bit apart; stamps a second apart, a year past four
+// digits).
+func TestJSONL_memo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	strs := []string{"check", "chec\"k", "chec\nk", "tool_trajectory", "tool_trajector\x01y", "pass", "fail", "pa<s", "päss",
+		"/tmp/lx-4k.jsonl", "/tmp/lx-4k\\jsonl", "bench", "", "a", "\xff", "x" + strings.Repeat("y", 31), strings.Repeat("z", 33),
+		"/tmp/trajeval-peers/data-10000-20/traces.jsonl", "/tmp/trajeval-peers/data-10000-20\"traces.jsonl", "/tmp/trajeval-peers/data-10000-20\u2028traces.jsonl"}
+	// A string built at run time is equal to a pool's without being the
+	// same string: the memo must compare the text, not the pointer.
+	fresh := func(s string) string { return string([]byte(s)) }
+	pick := func() string {
+		s := strs[rng.IntN(len(strs))]
+		if some(rng) {
+			s = fresh(s)
+		}
+		return s
+	}
+	floats := []float64{2.0 / 3, 8.0 / 9, 1.0 / 3, math.Nextafter(2.0/3, 1), math.Nextafter(2.0/3, 0), 0.1 + 0.2, -2.0 / 3,
+		1e-7, 1e21, 1.0 / 7, 0.5, 1, 0}
+	number := func() float64 {
+		if rng.IntN(8) == 0 {
+			return randomFloat(rng)
+		}
+		return floats[rng.IntN(len(floats))]
+	}
+	base := time.Date(2026, 11, 27, 11, 13, 48, 0, time.UTC)
+	stamp := func() time.Time {
+		switch rng.IntN(10) {
+		case 0:
+			return time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+		case 1:
+			return base.Add(time.Duration(rng.IntN(3)) * 24 * time.Hour) // the same second of another day
+		case 2:
+			return time.Time{}
+		}
+		return base.Add(time.Duration(rng.IntN(3000)) * time.Millisecond)
+	}
+	var got bytes.Buffer
+	w := report.NewJSONL(&got)
+	var want []byte
+	for i := range 5000 {
+		r := trajeval.CaseResult{ID: pick(), Suite: pick(), Status: trajeval.Status(pick()), Score: number(),
+			StartedAt: stamp(), DurationMS: number(), Trace: pick()}
+		for range rng.IntN(4) {
+			r.Evaluators = append(r.Evaluators, trajeval.Result{Name: pick(), Type: pick(), Score: number(),
+				Status: trajeval.Status(pick()), Threshold: number(), Weight: number()})
+		}
+		row, err := report.EncodeRowStd(r)
+		if err != nil {
+			t.Fatalf("row %d: encoding/json: %v", i, err)
+		}
+		want = append(want, row...)
+		if err := w.Case(r); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	gotRows, wantRows := bytes.Split(got.Bytes(), []byte("\n")), bytes.Split(want, []byte("\n"))
+	for i := range wantRows {
+		if i >= len(gotRows) || !bytes.Equal(gotRows[i], wantRows[i]) {
+			t.Fatalf("row %d differs:\n got: %s\nwant: %s", i, gotRows[min(i, len(gotRows)-1)], wantRows[i])
+		}
+	}
 }
