@@ -219,6 +219,13 @@ func (r *Relation) lcsWord(s *Scratch) []Pair {
 	mask := uint64(1)<<i - 1
 	here := i - bits.OnesCount64(cols[j]&mask)
 	for here > 0 && j > 0 {
+		// A step that matches none of items [0,i) leaves their bits of
+		// the column as they were (the sum carries upwards only), so
+		// L(i, j-1) = L(i, j): most steps are passed over so.
+		if match[j-1]&mask == 0 {
+			j--
+			continue
+		}
 		switch {
 		case i-bits.OnesCount64(cols[j-1]&mask) == here:
 			j--
