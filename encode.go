@@ -2,8 +2,10 @@ package trajeval
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -561,7 +563,9 @@ var plainJSON, plainHTML = func() (t, h [256]bool) {
 // own values, go through encoding/json. On an error (Notes encoding/json
 // refuses) dst comes back unchanged.
 func AppendDetailsJSON(dst []byte, d *Details, escapeHTML bool) ([]byte, error) {
-	e := detailsEncoder{b: dst, html: escapeHTML}
+	names := nameMemoPool.Get().(*nameMemo)
+	defer nameMemoPool.Put(names)
+	e := detailsEncoder{b: dst, html: escapeHTML, names: names}
 	if err := e.details(d); err != nil {
 		return dst, err
 	}
@@ -572,6 +576,77 @@ type detailsEncoder struct {
 	b       []byte
 	html    bool         // <, >, & escaped, as json.Marshal does
 	compact bytes.Buffer // an argument difference's JSON text, compacted, when html
+	names   *nameMemo
+}
+
+// A nameMemo holds tool names of 4 to 16 bytes that need no escape,
+// HTML's included, by their bytes (see nameWords), in slots picked by a
+// hash of them. A run's details name a few tools over and over: most of
+// its matched and extra items find their tool here with two loads and
+// three comparisons, and write it with two stores (see stepTool). The
+// memos are kept from one details to the next in a pool.
+type nameMemo [16]nameWords
+
+var nameMemoPool = sync.Pool{New: func() any { return new(nameMemo) }}
+
+// nameWords are the bytes of a string of 4 to 16 bytes as two words that
+// cover it, its first and last eight bytes (four, when shorter than
+// eight), which overlap when it is shorter than 16 (8): with its length,
+// they are the whole string. The zero value is no string.
+type nameWords struct {
+	lo, hi uint64
+	n      int
+}
+
+// wordsOf returns the words of s, 4 to 16 bytes long.
+func wordsOf(s string) nameWords {
+	n := len(s)
+	if n >= 8 {
+		return nameWords{le64(s), le64(s[n-8:]), n}
+	}
+	return nameWords{uint64(le32(s)), uint64(le32(s[n-4:])), n}
+}
+
+// le64 and le32 read the first eight and four bytes of s as one
+// little-endian word (the compiler makes each one load).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// append appends the string of w to b: its first word, then its last,
+// over the first's bytes past the string's middle.
+func (w nameWords) append(b []byte) []byte {
+	if w.n >= 8 {
+		b = binary.LittleEndian.AppendUint64(b, w.lo)
+		return binary.LittleEndian.AppendUint64(b[:len(b)-(16-w.n)], w.hi)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(w.lo))
+	return binary.LittleEndian.AppendUint32(b[:len(b)-(8-w.n)], uint32(w.hi))
+}
+
+// slot returns w's slot.
+func (m *nameMemo) slot(w nameWords) *nameWords {
+	return &m[(w.lo*0x9e3779b97f4a7c15^w.hi*0xc2b2ae3d27d4eb4f)>>60]
+}
+
+// plainName reports whether s, whose words are w and which is not in
+// its slot, is plain (see plainShort); one plain with HTML escaped is
+// kept in its slot.
+func (e *detailsEncoder) plainName(s string, w nameWords, slot *nameWords) bool {
+	if !plainShort(s, e.html) {
+		return false
+	}
+	if e.html || plainShort(s, true) {
+		*slot = w
+	}
+	return true
 }
 
 func (e *detailsEncoder) details(d *Details) error {
@@ -579,31 +654,35 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
-	e.b = append(e.b, '{')
+	// The counts and the matched and extra items, most of the details of
+	// a long trajectory, are written in a local slice, which the compiler
+	// keeps in registers.
+	b := append(e.b, '{')
 	if d.Mode != "" {
-		e.b = append(e.b, `"mode":`...)
-		e.str(d.Mode)
-		e.b = append(e.b, ',')
+		b = append(b, `"mode":`...)
+		b = appendString(b, d.Mode, e.html)
+		b = append(b, ',')
 	}
-	e.b = append(e.b, `"hits":`...)
-	e.b = appendInt(e.b, d.Hits)
-	e.b = append(e.b, `,"expected":`...)
-	e.b = appendInt(e.b, d.Expected)
-	e.b = append(e.b, `,"actual":`...)
-	e.b = appendInt(e.b, d.Actual)
+	b = append(b, `"hits":`...)
+	b = appendInt(b, d.Hits)
+	b = append(b, `,"expected":`...)
+	b = appendInt(b, d.Expected)
+	b = append(b, `,"actual":`...)
+	b = appendInt(b, d.Actual)
 	if len(d.Matched) > 0 {
-		e.b = append(e.b, `,"matched":[{"item":`...)
-		for i, p := range d.Matched {
+		b = append(b, `,"matched":[{"item":`...)
+		for i := range d.Matched {
+			p := &d.Matched[i]
 			if i > 0 {
-				e.b = append(e.b, `,{"item":`...)
+				b = append(b, `,{"item":`...)
 			}
-			e.b = appendInt(e.b, p.Item)
-			e.b = append(e.b, `,"step":`...)
-			e.b = appendInt(e.b, p.Step)
-			e.toolEnd(p.Tool)
+			b = appendInt(b, p.Item)
+			b = append(b, ',')
+			b = e.stepTool(b, p.Step, p.Tool)
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
+	e.b = b
 	if len(d.Missing) > 0 {
 		e.b = append(e.b, `,"missing":[`...)
 		for i := range d.Missing {
@@ -613,15 +692,15 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, ']')
 	}
 	if len(d.Extra) > 0 {
-		e.b = append(e.b, `,"extra":[{"step":`...)
-		for i, x := range d.Extra {
+		b := append(e.b, `,"extra":[{`...)
+		for i := range d.Extra {
+			x := &d.Extra[i]
 			if i > 0 {
-				e.b = append(e.b, `,{"step":`...)
+				b = append(b, ",{"...)
 			}
-			e.b = appendInt(e.b, x.Step)
-			e.toolEnd(x.Tool)
+			b = e.stepTool(b, x.Step, x.Tool)
 		}
-		e.b = append(e.b, ']')
+		e.b = append(b, ']')
 	}
 	if len(d.Checks) > 0 {
 		e.b = append(e.b, `,"checks":[`...)
@@ -667,19 +746,29 @@ func (e *detailsEncoder) details(d *Details) error {
 	return nil
 }
 
-// toolEnd writes an item's last member, its tool, and closes the item.
-// Matched and extra items are most of the details of a long trajectory:
-// a plain name is written with its quotes in the fragments around it.
-func (e *detailsEncoder) toolEnd(s string) {
-	if plainShort(s, e.html) {
-		e.b = append(e.b, `,"tool":"`...)
-		e.b = append(e.b, s...)
-		e.b = append(e.b, `"}`...)
-		return
+// stepTool appends an item's last members, its step and its tool, to b
+// and closes the item. Matched and extra items are most of the details of
+// a long trajectory: a step below 100 is written from its digits, a plain
+// tool of 4 to 16 bytes (see nameMemo) from its words.
+func (e *detailsEncoder) stepTool(b []byte, step int, tool string) []byte {
+	if n := len(tool); n >= 4 && n <= 16 && uint(step) < 100 {
+		w := wordsOf(tool)
+		if slot := e.names.slot(w); *slot == w || e.plainName(tool, w, slot) {
+			b = append(b, `"step":`...)
+			if step >= 10 {
+				b = append(b, '0'+byte(step/10))
+			}
+			b = append(b, '0'+byte(step%10))
+			b = append(b, `,"tool":"`...)
+			b = w.append(b)
+			return append(b, `"}`...)
+		}
 	}
-	e.b = append(e.b, `,"tool":`...)
-	e.str(s)
-	e.b = append(e.b, '}')
+	b = append(b, `"step":`...)
+	b = appendInt(b, step)
+	b = append(b, `,"tool":`...)
+	b = appendString(b, tool, e.html)
+	return append(b, '}')
 }
 
 func (e *detailsEncoder) missing(m *Missing) {

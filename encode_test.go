@@ -444,3 +444,52 @@ func BenchmarkAppendJSON_smallObjects(b *testing.B) {
 		}
 	}
 }
+
+// TestAppendDetailsJSON_toolNames writes details of many matched and
+// extra items, whose tools are drawn from names that share the slots of
+// the encoder's memory of plain names, kept from one details to the next
+// (the same length and last byte, one plain and one not, plain only
+// without HTML escaping), as the same strings and as equal copies:
+// encoding/json's bytes, HTML escaped and not, one details after the
+// other.
+func TestAppendDetailsJSON_toolNames(t *testing.T) {
+	names := []string{"grep", "gre\"p", "gr\np", "gr<p", "g&ep", "gräp"[1:], "search", "sea\\ch", "filter", "fil<er",
+		"read_document", "read_documen\x00t", "a", "<", "", strings.Repeat("x", 32), strings.Repeat("x", 33), "\xff\xfe",
+		"abc", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh<", "abcdefghijklmnop", "abcdefghijklmnoq", "abcdefghijklmnopq", "write_file", "write\x7ffile"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 2000 {
+		d := &trajeval.Details{Mode: "in_order"}
+		tool := func() string {
+			s := names[rng.IntN(len(names))]
+			if rng.IntN(2) == 0 {
+				s = string([]byte(s)) // equal, not the same string
+			}
+			return s
+		}
+		for range rng.IntN(6) {
+			d.Matched = append(d.Matched, trajeval.Pair{Item: rng.IntN(200), Step: rng.IntN(220) - 10, Tool: tool()})
+		}
+		for range rng.IntN(30) {
+			d.Extra = append(d.Extra, trajeval.Extra{Step: rng.IntN(220) - 10, Tool: tool()})
+		}
+		detailsSameAsStd(t, d, fmt.Sprintf("details %d", i))
+		if t.Failed() {
+			return
+		}
+	}
+	// Names that differ only in their last bytes, one plain and one not:
+	// one in sixteen pairs shares a slot.
+	for i := range 300 {
+		tail := make([]byte, 8)
+		for k := range tail {
+			tail[k] = byte('a' + rng.IntN(26))
+		}
+		plain := "abcdefgh" + string(tail)
+		tail[rng.IntN(8)] = "\"\\\n<"[rng.IntN(4)]
+		d := &trajeval.Details{Extra: []trajeval.Extra{{Step: 1, Tool: plain}, {Step: 2, Tool: "abcdefgh" + string(tail)}, {Step: 3, Tool: plain}}}
+		detailsSameAsStd(t, d, fmt.Sprintf("pair %d", i))
+		if t.Failed() {
+			return
+		}
+	}
+}
