@@ -136,7 +136,7 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	if e.target != nil {
 		n++
 	}
-	d := &trajeval.Details{Actual: len(t.Steps), Checks: make([]trajeval.Check, 0, n)}
+	d := newDetails(len(t.Steps), n)
 	passed := 0
 	m := t.Metrics
 	for _, l := range e.limits {
@@ -204,8 +204,32 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 func gotText(f float64, unit string) string {
 	var buf [48]byte
 	b := append(buf[:0], "got "...)
-	b = strconv.AppendFloat(b, f, 'f', -1, 64)
+	// Most figures are counts: a whole number below 2⁵³ is its integer's
+	// digits in 'f' format, without strconv's shortest search.
+	if f >= 0 && f < 1<<53 && f == math.Trunc(f) && !math.Signbit(f) {
+		b = strconv.AppendUint(b, uint64(f), 10)
+	} else {
+		b = strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
 	return string(append(b, unit...))
+}
+
+// A detailsBox is the Details of an evaluation with room for up to four
+// checks (every budget but one with a ratio), in one allocation.
+type detailsBox struct {
+	d      trajeval.Details
+	checks [4]trajeval.Check
+}
+
+// newDetails returns the Details of a trajectory of na steps, with room
+// for n checks.
+func newDetails(na, n int) *trajeval.Details {
+	if n > len(detailsBox{}.checks) {
+		return &trajeval.Details{Actual: na, Checks: make([]trajeval.Check, 0, n)}
+	}
+	b := new(detailsBox)
+	b.d = trajeval.Details{Actual: na, Checks: b.checks[:0:n]}
+	return &b.d
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

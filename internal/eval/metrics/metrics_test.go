@@ -3,7 +3,9 @@ package metrics_test
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,5 +113,32 @@ func TestEvaluator_Evaluate(t *testing.T) {
 				t.Errorf("checks\n%+v\nwant\n%+v\n(%s)", got, tc.want, tc.why)
 			}
 		})
+	}
+}
+
+// TestEvaluator_Evaluate_figures writes the figure of a duration check for
+// whole and fractional figures, at the edges of the short way for whole
+// ones: always strconv's shortest 'f' form.
+func TestEvaluator_Evaluate_figures(t *testing.T) {
+	c := build(t, "max_duration_ms: 1e300")
+	figures := []float64{0, math.Copysign(0, -1), 1, 19, 1393, 1<<53 - 1, 1 << 53, 1<<53 + 2, 1e15, 1e21, 1e22, 0.5, 1500.25, 1e-7, 2.0 / 3, math.Nextafter(1, 2)}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 2000 {
+		f := float64(rng.Uint64N(1 << 60))
+		switch rng.IntN(3) {
+		case 0:
+			f = float64(rng.Uint64N(1<<53) >> rng.IntN(53)) // whole, of any size below 2⁵³
+		case 1:
+			f /= float64(1 + rng.IntN(1000))
+		}
+		figures = append(figures, f)
+	}
+	for _, f := range figures {
+		tr := &trajeval.Trajectory{Metrics: trajeval.Metrics{DurationMS: ptr(f)}}
+		got := c.Run(context.Background(), tr).Details.Checks
+		want := "got " + strconv.FormatFloat(f, 'f', -1, 64) + "ms"
+		if len(got) != 1 || got[0].Message != want {
+			t.Fatalf("figure %v: checks %+v, want the message %q", f, got, want)
+		}
 	}
 }
