@@ -199,17 +199,22 @@ func (r *Relation) lcsWord(s *Scratch) []Pair {
 	}
 	v := ^uint64(0)
 	cols[0] = v
+	cols = cols[1 : na+1]
 	for j, cls := range r.Steps {
+		// Most steps match nothing and leave the column as it was.
 		var m uint64
-		for _, c := range cls {
-			if c < nc {
-				m |= classBits[c]
+		if len(cls) > 0 {
+			for _, c := range cls {
+				if c < nc {
+					m |= classBits[c]
+				}
 			}
+			v = (v + v&m) | v&^m
 		}
 		match[j] = m
-		v = (v + v&m) | v&^m
-		cols[j+1] = v
+		cols[j] = v
 	}
+	cols = mem[int(nc)+na:]
 	// L(i, j), the LCS of items [0,i) and steps [0,j), is i less the ones
 	// of column j under mask, the bits of items [0,i) (1<<64 is 0 in Go,
 	// so the mask of 64 items is all ones). The traceback of lcsBits,
