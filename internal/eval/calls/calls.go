@@ -225,7 +225,9 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 		if few {
 			for ; m != 0; m &= m - 1 {
 				c := int32(bits.TrailingZeros8(m))
-				if tools[c] == s.Name && cl.matches(c, trail, j) {
+				// The lengths are equal: the first bytes rule most
+				// other names out without a call to compare the rest.
+				if t := tools[c]; (t == "" || t[0] == s.Name[0]) && t == s.Name && cl.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
@@ -322,14 +324,21 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, byName, order)})
 		}
 	}
-	// Each pair used a step of its own: the others are extra.
-	d.Extra = slices.Grow(d.Extra, len(steps)-len(a.Pairs))
-	for j := range steps {
-		// By index: a range value would copy every step, used or not.
-		if !usedStep[j] {
-			d.Extra = append(d.Extra, trajeval.Extra{Step: stepNo(steps, j), Tool: steps[j].Name})
+	// Each pair used a step of its own: the others are extra. The list
+	// grows in a local slice, not in d.
+	extra := slices.Grow(d.Extra, len(steps)-len(a.Pairs))
+	for j, used := range usedStep {
+		if !used {
+			// By pointer: a range value would copy every step.
+			s := &steps[j]
+			no := j + 1
+			if s.Index > 0 {
+				no = s.Index
+			}
+			extra = append(extra, trajeval.Extra{Step: no, Tool: s.Name})
 		}
 	}
+	d.Extra = extra
 	return used
 }
 

@@ -158,8 +158,17 @@ func optErr(call, minimum int, format string, args ...any) error {
 	return &OptionError{Call: call, Minimum: minimum, Err: fmt.Errorf(format, args...)}
 }
 
-// order names how each mode's alignment treats order, for explanations.
-var order = map[Mode]calls.Order{Exact: calls.Positional, InOrder: calls.Ordered, AnyOrder: calls.Unordered}
+// order names how mode's alignment treats order, for explanations (a
+// switch: a map was looked up for every trajectory).
+func order(mode Mode) calls.Order {
+	switch mode {
+	case Exact:
+		return calls.Positional
+	case InOrder:
+		return calls.Ordered
+	}
+	return calls.Unordered
+}
 
 // Evaluator is a configured tool_trajectory.
 type Evaluator struct {
@@ -292,7 +301,7 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 	}
 	sc := cl.Scratch()
 	defer sc.Release()
-	o := order[e.Mode]
+	o := order(e.Mode)
 	var a align.Alignment
 	if e.Mode == AnyOrder && e.limited() {
 		a = e.anyOrderBest(trail, sc)
