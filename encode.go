@@ -631,6 +631,23 @@ func (w nameWords) append(b []byte) []byte {
 	return binary.LittleEndian.AppendUint32(b[:len(b)-(8-w.n)], uint32(w.hi))
 }
 
+// itemHeads[n] is `"step":N,"tool":"` for a step n below 100, as three
+// words (see stepTool) and its length: each is appended in three stores
+// of a word, where an append of a longer text calls memmove.
+var itemHeads = func() (t [100]struct {
+	w [3]uint64
+	n int
+}) {
+	for n := range t {
+		var text [24]byte
+		t[n].n = copy(text[:], `"step":`+strconv.Itoa(n)+`,"tool":"`)
+		for i := range t[n].w {
+			t[n].w[i] = binary.LittleEndian.Uint64(text[8*i:])
+		}
+	}
+	return t
+}()
+
 // slot returns w's slot.
 func (m *nameMemo) slot(w nameWords) *nameWords {
 	return &m[(w.lo*0x9e3779b97f4a7c15^w.hi*0xc2b2ae3d27d4eb4f)>>60]
@@ -754,14 +771,12 @@ func (e *detailsEncoder) stepTool(b []byte, step int, tool string) []byte {
 	if n := len(tool); n >= 4 && n <= 16 && uint(step) < 100 {
 		w := wordsOf(tool)
 		if slot := e.names.slot(w); *slot == w || e.plainName(tool, w, slot) {
-			b = append(b, `"step":`...)
-			if step >= 10 {
-				b = append(b, '0'+byte(step/10))
-			}
-			b = append(b, '0'+byte(step%10))
-			b = append(b, `,"tool":"`...)
-			b = w.append(b)
-			return append(b, `"}`...)
+			h := &itemHeads[step]
+			b = binary.LittleEndian.AppendUint64(b, h.w[0])
+			b = binary.LittleEndian.AppendUint64(b, h.w[1])
+			b = binary.LittleEndian.AppendUint64(b, h.w[2])
+			b = w.append(b[:len(b)-len(h.w)*8+h.n])
+			return append(b, '"', '}')
 		}
 	}
 	b = append(b, `"step":`...)
