@@ -563,9 +563,9 @@ var plainJSON, plainHTML = func() (t, h [256]bool) {
 // own values, go through encoding/json. On an error (Notes encoding/json
 // refuses) dst comes back unchanged.
 func AppendDetailsJSON(dst []byte, d *Details, escapeHTML bool) ([]byte, error) {
-	names := nameMemoPool.Get().(*nameMemo)
-	defer nameMemoPool.Put(names)
-	e := detailsEncoder{b: dst, html: escapeHTML, names: names}
+	memo := detailsMemoPool.Get().(*detailsMemo)
+	defer detailsMemoPool.Put(memo)
+	e := detailsEncoder{b: dst, html: escapeHTML, memo: memo}
 	if err := e.details(d); err != nil {
 		return dst, err
 	}
@@ -576,18 +576,28 @@ type detailsEncoder struct {
 	b       []byte
 	html    bool         // <, >, & escaped, as json.Marshal does
 	compact bytes.Buffer // an argument difference's JSON text, compacted, when html
-	names   *nameMemo
+	memo    *detailsMemo
 }
 
-// A nameMemo holds tool names of 4 to 16 bytes that need no escape,
-// HTML's included, by their bytes (see nameWords), in slots picked by a
-// hash of them. A run's details name a few tools over and over: most of
-// its matched and extra items find their tool here with two loads and
-// three comparisons, and write it with two stores (see stepTool). The
-// memos are kept from one details to the next in a pool.
-type nameMemo [16]nameWords
+// A detailsMemo holds what the details of a run repeat, kept from one
+// details to the next in a pool (no goroutine shares one):
+//  1. names holds tool names of 4 to 16 bytes that need no escape, HTML's
+//     included, by their bytes (see nameWords), in slots picked by a hash
+//     of them. A run's details name a few tools over and over: most of
+//     its matched and extra items find their tool here with two loads and
+//     three comparisons, and write it with two stores (see stepTool).
+//  2. strs holds other strings that were written as they are (every
+//     escape is longer than what it stands for), without and with HTML
+//     escaped, in slots by their length, first and last bytes: the names,
+//     statuses and modes an evaluator sets are the same strings details
+//     after details, and a comparison with the same string ends at its
+//     pointer.
+type detailsMemo struct {
+	names [16]nameWords
+	strs  [2][16]string
+}
 
-var nameMemoPool = sync.Pool{New: func() any { return new(nameMemo) }}
+var detailsMemoPool = sync.Pool{New: func() any { return new(detailsMemo) }}
 
 // nameWords are the bytes of a string of 4 to 16 bytes as two words that
 // cover it, its first and last eight bytes (four, when shorter than
@@ -649,8 +659,8 @@ var itemHeads = func() (t [100]struct {
 }()
 
 // slot returns w's slot.
-func (m *nameMemo) slot(w nameWords) *nameWords {
-	return &m[(w.lo*0x9e3779b97f4a7c15^w.hi*0xc2b2ae3d27d4eb4f)>>60]
+func (m *detailsMemo) slot(w nameWords) *nameWords {
+	return &m.names[(w.lo*0x9e3779b97f4a7c15^w.hi*0xc2b2ae3d27d4eb4f)>>60]
 }
 
 // plainName reports whether s, whose words are w and which is not in
@@ -766,11 +776,11 @@ func (e *detailsEncoder) details(d *Details) error {
 // stepTool appends an item's last members, its step and its tool, to b
 // and closes the item. Matched and extra items are most of the details of
 // a long trajectory: a step below 100 is written from its digits, a plain
-// tool of 4 to 16 bytes (see nameMemo) from its words.
+// tool of 4 to 16 bytes (see detailsMemo) from its words.
 func (e *detailsEncoder) stepTool(b []byte, step int, tool string) []byte {
 	if n := len(tool); n >= 4 && n <= 16 && uint(step) < 100 {
 		w := wordsOf(tool)
-		if slot := e.names.slot(w); *slot == w || e.plainName(tool, w, slot) {
+		if slot := e.memo.slot(w); *slot == w || e.plainName(tool, w, slot) {
 			h := &itemHeads[step]
 			b = binary.LittleEndian.AppendUint64(b, h.w[0])
 			b = binary.LittleEndian.AppendUint64(b, h.w[1])
@@ -905,7 +915,28 @@ func appendInt(b []byte, n int) []byte {
 // str writes s as encoding/json does: quote, backslash and control
 // characters escaped, U+2028 and U+2029 too, invalid UTF-8 as \ufffd, and
 // <, > and & when e.html is set.
-func (e *detailsEncoder) str(s string) { e.b = appendString(e.b, s, e.html) }
+func (e *detailsEncoder) str(s string) {
+	if s == "" {
+		e.b = append(e.b, `""`...)
+		return
+	}
+	h := 0
+	if e.html {
+		h = 1
+	}
+	slot := &e.memo.strs[h][(31*uint(len(s))+7*uint(s[0])+uint(s[len(s)-1]))%16]
+	if *slot == s {
+		e.b = append(e.b, '"')
+		e.b = append(e.b, s...)
+		e.b = append(e.b, '"')
+		return
+	}
+	n := len(e.b)
+	e.b = appendString(e.b, s, e.html)
+	if len(e.b)-n == len(s)+2 {
+		*slot = s
+	}
+}
 
 // strs writes ss as a JSON array; nil is null.
 func (e *detailsEncoder) strs(ss []string) {

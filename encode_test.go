@@ -493,3 +493,33 @@ func TestAppendDetailsJSON_toolNames(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendDetailsJSON_checks writes details of checks whose names,
+// statuses and messages are drawn from strings that share the slots of
+// the encoder's memory of strings written as they are, kept from one
+// details to the next (the same length, first and last bytes; written as
+// they are with HTML escaped, without it only, or never), as the same
+// strings and as equal copies: encoding/json's bytes, HTML escaped and
+// not, one details after the other.
+func TestAppendDetailsJSON_checks(t *testing.T) {
+	texts := []string{"tool calls ≤ 40", "tool calls < 40", "tool calls \" 40", "tool calls ≥ 40", "pass", "fail", "p<<s", "p\\\\s",
+		"got 19", "got\t19", "got 0.01 USD", "got 0.01\u2028USD", "got 0.01\xffUSD", "a", "<", "\"", "ä", "a\x00a", "aaa", "a&a"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	text := func() string {
+		s := texts[rng.IntN(len(texts))]
+		if rng.IntN(2) == 0 {
+			s = string([]byte(s)) // equal, not the same string
+		}
+		return s
+	}
+	for i := range 2000 {
+		d := &trajeval.Details{Mode: text()}
+		for range rng.IntN(5) {
+			d.Checks = append(d.Checks, trajeval.Check{Name: text(), Status: text(), Message: text()})
+		}
+		detailsSameAsStd(t, d, fmt.Sprintf("details %d", i))
+		if t.Failed() {
+			return
+		}
+	}
+}
