@@ -67,10 +67,11 @@ type rowMemo struct {
 	// one is plain too; when it is the same string, as a suite's names
 	// are, the comparison ends at its pointer.
 	plain [64]string
-	// floats holds the text of numbers strconv wrote, in slots picked
-	// by their bits; an empty slot's bits, 0, are a whole number's,
-	// which never comes here.
-	floats [32]floatText
+	// floats holds the text of numbers that are not whole (scores such
+	// as 2/3, which take strconv's shortest search; durations), in slots
+	// picked by their bits; an empty slot's bits, 0, are a whole
+	// number's, which never comes here.
+	floats [64]floatText
 	// sec is the Unix second whose stamp's first 20 bytes,
 	// "2006-01-02T15:04:05.", are in stamp; stamp[0] is 0 when none is.
 	sec   int64
@@ -276,20 +277,19 @@ func (e *rowEncoder) float(f float64) {
 		e.b = jsonv.AppendInt(e.b, int64(f))
 		return
 	}
-	var ok bool
-	if e.b, ok = appendDecimal(e.b, f); ok {
-		return
-	}
 	bits := math.Float64bits(f)
-	slot := &e.m.floats[bits*0x9e3779b97f4a7c15>>59]
+	slot := &e.m.floats[bits*0x9e3779b97f4a7c15>>58]
 	if slot.bits == bits {
 		e.b = append(e.b, slot.text[:slot.n]...)
 		return
 	}
 	start := len(e.b)
-	if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
-		e.ok = false
-		return
+	var ok bool
+	if e.b, ok = appendDecimal(e.b, f); !ok {
+		if e.b, ok = jsonv.AppendFloat(e.b, f); !ok {
+			e.ok = false
+			return
+		}
 	}
 	if text := e.b[start:]; len(text) <= len(slot.text) {
 		slot.bits, slot.n = bits, uint8(copy(slot.text[:], text))
