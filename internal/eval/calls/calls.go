@@ -210,9 +210,12 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 	relSteps, group, tools := r.Steps[:len(steps)], r.Group[:len(steps)], cl.tools
 	clear(relSteps) // at once: most steps stay of no class
 	few, byLen := cl.byTool == nil, &cl.byLen
+	var groups int32 // every step's group, or-ed: 0 when none has one
 	for j := range steps {
 		s := &steps[j]
-		group[j] = int32(s.ParallelGroup)
+		g := int32(s.ParallelGroup)
+		group[j] = g
+		groups |= g
 		var m uint8
 		if few {
 			// Most steps are of no class's tool, and most of those of no
@@ -243,6 +246,10 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 		}
 	}
 	sc.buf = buf
+	if groups == 0 {
+		// No step has a group: the aligners need not look for one.
+		r.Group = nil
+	}
 	if cl.limited {
 		classes := cl.classes
 		r.Bonus = func(c int32, j int) bool {
