@@ -641,22 +641,25 @@ func (w nameWords) append(b []byte) []byte {
 	return binary.LittleEndian.AppendUint32(b[:len(b)-(8-w.n)], uint32(w.hi))
 }
 
-// itemHeads[n] is `"step":N,"tool":"` for a step n below 100, as three
-// words (see stepTool) and its length: each is appended in three stores
-// of a word, where an append of a longer text calls memmove.
-var itemHeads = func() (t [100]struct {
+// itemHeads[n] is `"step":N,"tool":"` for a step n below 100, and
+// extraHeads[n] the same with the item's comma and brace before it, as
+// three words (see stepTool) and a length: each is appended in three
+// stores of a word, where an append of a longer text calls memmove.
+var itemHeads, extraHeads = heads(""), heads(",{")
+
+func heads(prefix string) (t [100]struct {
 	w [3]uint64
 	n int
 }) {
 	for n := range t {
 		var text [24]byte
-		t[n].n = copy(text[:], `"step":`+strconv.Itoa(n)+`,"tool":"`)
+		t[n].n = copy(text[:], prefix+`"step":`+strconv.Itoa(n)+`,"tool":"`)
 		for i := range t[n].w {
 			t[n].w[i] = binary.LittleEndian.Uint64(text[8*i:])
 		}
 	}
 	return t
-}()
+}
 
 // slot returns w's slot.
 func (m *detailsMemo) slot(w nameWords) *nameWords {
@@ -719,14 +722,29 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, ']')
 	}
 	if len(d.Extra) > 0 {
-		b := append(e.b, `,"extra":[{`...)
+		// Each item is written with its comma, `,{`; the first's becomes
+		// the list's bracket. stepTool's short way is written out here,
+		// where most items go.
+		b := append(e.b, `,"extra":`...)
+		start := len(b)
 		for i := range d.Extra {
 			x := &d.Extra[i]
-			if i > 0 {
-				b = append(b, ",{"...)
+			if n := len(x.Tool); n >= 4 && n <= 16 && uint(x.Step) < 100 {
+				w := wordsOf(x.Tool)
+				if slot := e.memo.slot(w); *slot == w || e.plainName(x.Tool, w, slot) {
+					h := &extraHeads[x.Step]
+					b = binary.LittleEndian.AppendUint64(b, h.w[0])
+					b = binary.LittleEndian.AppendUint64(b, h.w[1])
+					b = binary.LittleEndian.AppendUint64(b, h.w[2])
+					b = w.append(b[:len(b)-len(h.w)*8+h.n])
+					b = append(b, '"', '}')
+					continue
+				}
 			}
+			b = append(b, ",{"...)
 			b = e.stepTool(b, x.Step, x.Tool)
 		}
+		b[start] = '['
 		e.b = append(b, ']')
 	}
 	if len(d.Checks) > 0 {
