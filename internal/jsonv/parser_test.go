@@ -36,6 +36,25 @@ func parse(data []byte) (any, bool) {
 	return v, ok && p.End()
 }
 
+// spanAgrees reports how Span, reading data twice with one Parser (the
+// second time finding its short strings again), differs from Value,
+// which accepts data when ok: it must accept the same, and its text be
+// the value's, white space around it left out.
+func spanAgrees(data []byte, ok bool) string {
+	var p jsonv.Parser
+	for range 2 {
+		p.Reset(data)
+		start, end, sok := p.Span()
+		if sok = sok && p.End(); sok != ok {
+			return fmt.Sprintf("Span accepts it: %v, Value: %v", sok, ok)
+		}
+		if want := bytes.Trim(data, " \t\r\n"); ok && string(data[start:end]) != string(want) {
+			return fmt.Sprintf("Span's text %q, the value's %q", data[start:end], want)
+		}
+	}
+	return ""
+}
+
 // TestParser_Value checks that the Parser reads what encoding/json reads,
 // the same, and says no (for encoding/json to decide) to what it must not
 // read itself.
@@ -70,6 +89,9 @@ func TestParser_Value(t *testing.T) {
 			if ok != tt.ok {
 				t.Fatalf("ok = %v, want %v: %s", ok, tt.ok, tt.reason)
 			}
+			if diff := spanAgrees([]byte(tt.in), ok); diff != "" {
+				t.Errorf("%s: %s", diff, tt.reason)
+			}
 			if !ok {
 				return
 			}
@@ -89,6 +111,9 @@ func FuzzParser(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := parse(data)
+		if diff := spanAgrees(data, ok); diff != "" {
+			t.Fatalf("%q: %s", data, diff)
+		}
 		if !ok {
 			return
 		}
