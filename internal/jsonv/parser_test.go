@@ -82,6 +82,7 @@ func TestParser_Value(t *testing.T) {
 		{"two values", `1 2`, false, "data after the value"},
 		{"bad literal", `nul`, false, "a syntax error"},
 		{"too deep", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), false, "deeper than encoding/json allows"},
+		{"too deep objects", strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001), false, "objects are bounded as arrays are"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
