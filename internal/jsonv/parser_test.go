@@ -669,3 +669,38 @@ func FuzzParser_ObjectKeys(f *testing.F) {
 		}
 	})
 }
+
+// TestParser_Value_shortAtEnd: the short strings of a small value, all
+// of them near the end of its data (an argument object kept as text and
+// decoded alone), are kept to be found again by their bytes, as they are
+// in a larger input; and they are read as encoding/json reads them.
+func TestParser_Value_shortAtEnd(t *testing.T) {
+	tests := []struct {
+		in     string
+		kept   []string
+		reason string
+	}{
+		{`{"id":"doc-1"}`, []string{"id", "doc-1"}, "a key and a value, the value's quote the last byte but one"},
+		{`["a","b"]`, []string{"a", "b"}, "the elements of a list"},
+		{`"x"`, []string{"x"}, "a string alone, its quote the last byte"},
+		{`{"k":"v\"w"}`, []string{"k"}, "an escape is not kept, as anywhere"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var p jsonv.Parser
+			for range 2 {
+				p.Reset([]byte(tt.in))
+				got, ok := p.Value()
+				want, _ := stdDecode([]byte(tt.in))
+				if !ok || !p.End() || !reflect.DeepEqual(got, want) {
+					t.Fatalf("got %#v, %v; encoding/json %#v", got, ok, want)
+				}
+			}
+			for _, k := range tt.kept {
+				if !jsonv.Kept(&p, k) {
+					t.Errorf("%q is not kept: %s", k, tt.reason)
+				}
+			}
+		})
+	}
+}
