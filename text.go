@@ -7,30 +7,32 @@ import (
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
-// A reader asked to keep JSON text (Input.KeepText) may leave a step's
-// arguments and result as the text it read, decoding nothing no one looks
-// at: most of a trace's arguments and results are never looked at by the
-// evaluators of a run. The rules:
+// Decoded returns the value of v: the value its JSON text holds when v is
+// a json.RawMessage, else v itself. Text that is not one JSON value is an
+// error.
+//
+// A reader asked to keep JSON text ([Input].KeepText) may leave a step's
+// arguments and result as the text it read, so that nothing is decoded
+// that no one looks at: the evaluators of a run mostly look at the
+// arguments of a few steps, and at no result. The rules:
 //  1. Step.Args and Step.Result hold a value of the model (see [Step]), or
 //     a json.RawMessage: the text of one JSON object or array, checked by
 //     the reader as valid JSON nested no deeper than the reader allows,
 //     and copied out of the reader's buffers. Strings, numbers, booleans
 //     and null are never left as text.
-//  2. [Decoded] returns the value the text holds, exactly what the reader
+//  2. Decoded gives the value the text holds, exactly what the reader
 //     would have decoded: numbers stay exact (json.Number). Code that
-//     looks into arguments or results goes through it, or through
-//     [Trajectory.DecodeText] for a whole trajectory.
-//  3. The JSON form is the same either way: [AppendJSON], MarshalJSON and
-//     the run history write the value the text holds, never the text.
-//  4. Only a reader asked to may keep text; trace.Read and
-//     trace.ReadFile never ask, so the trajectories they return hold
-//     values only. A run asks, and hands its evaluators decoded
-//     trajectories unless they read through Decoded; a run's
+//     looks into arguments or results goes through Decoded, or through
+//     [Trajectory.DecodeText] for a whole trajectory; text a reader kept
+//     always decodes.
+//  3. The JSON form is the same either way: [AppendJSON], MarshalJSON
+//     and the run history write the value the text holds, never the
+//     text.
+//  4. Only a reader asked to keeps text: trace.Read and trace.ReadFile
+//     never ask, so the trajectories they return hold values only. A run
+//     asks, and hands each evaluator the trajectory decoded unless the
+//     evaluator reads through Decoded itself; a run's
 //     CaseResult.Trajectory may hold text.
-
-// Decoded returns the value of v: the value its JSON text holds when v is
-// a json.RawMessage (see above), else v itself. Text that is not one JSON
-// value is an error, which text a reader kept never is.
 func Decoded(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {
