@@ -92,6 +92,11 @@
 //     turn 1.
 //  8. In a multi-agent run, a step's Agent is the agent that made the call,
 //     and the trajectory's Agents say which agent called which ([Agent]).
+//  9. A reader asked to (Input.KeepText; a run asks, trace.Read never
+//     does) may keep an object or array of arguments or results as its
+//     JSON text, a json.RawMessage, decoded where it is looked at:
+//     [Decoded] and [Trajectory.DecodeText] give the value, which the JSON
+//     form always holds (see Decoded for the rules).
 //
 // # Matching one expected call against one step
 //

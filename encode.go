@@ -66,9 +66,17 @@ func (t *Trajectory) wire() trajectoryJSON {
 
 // marshalStd is the step's JSON by encoding/json.
 func (s *Step) marshalStd() ([]byte, error) {
+	args, err := Decoded(s.Args)
+	if err != nil {
+		return nil, err
+	}
+	result, err := Decoded(s.Result)
+	if err != nil {
+		return nil, err
+	}
 	return json.Marshal(stepJSON{
 		Index: s.Index, Turn: nonZero(s.Turn), ID: nonZero(s.ID), Name: s.Name,
-		Args: s.Args, Result: s.Result, Error: s.Error, ErrorMessage: nonZero(s.ErrorMessage),
+		Args: args, Result: result, Error: s.Error, ErrorMessage: nonZero(s.ErrorMessage),
 		DurationMS: s.DurationMS, StartTime: nonZeroTime(s.StartTime), EndTime: nonZeroTime(s.EndTime),
 		ParallelGroup: nonZero(s.ParallelGroup), Agent: nonZero(s.Agent),
 	})
@@ -223,6 +231,14 @@ func (e *encoder) value(v any) {
 		e.b = append(e.b, ']')
 	case map[string]any:
 		e.object(x)
+	case json.RawMessage:
+		// JSON text not yet decoded: written as the value it holds.
+		d, err := Decoded(x)
+		if err != nil {
+			e.ok = false
+			return
+		}
+		e.value(d)
 	default:
 		data, err := json.Marshal(v)
 		if err != nil {

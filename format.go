@@ -25,6 +25,9 @@ type Input struct {
 	// Lenient asks for what can be read of a damaged file (see Damage)
 	// instead of an error.
 	Lenient bool
+	// KeepText lets the reader leave arguments and results as the JSON
+	// text it read (see Decoded); a reader may decode them all the same.
+	KeepText bool
 }
 
 // damageHint tells the user what to do about a damaged trace.

@@ -76,7 +76,8 @@ type CaseResult struct {
 	// asked a judge.
 	Judge *JudgeUsage `json:"judge,omitempty"`
 	// Trajectory is the canonical trajectory the case was scored on, when
-	// asked for (eval --include-trace).
+	// asked for (eval --include-trace). Its arguments and results may be
+	// JSON text not yet decoded (see [Decoded]).
 	Trajectory *Trajectory `json:"trajectory,omitempty"`
 	// Trace is the file the trajectory came from, as the user named it
 	// (the case's trace:, the run's --traces, the suite's traces file), or

@@ -1,5 +1,6 @@
 // Command readonly reads a trace file the way trajeval eval does (format
-// detected from content) and only counts its trajectories and steps: the
+// detected from content, arguments and results kept as JSON text where the
+// reader can) and only counts its trajectories and steps: the
 // floor under `trajeval eval` on the same file. It sets the collector as
 // the trajeval command does (GOGC 400, a 1 GiB soft memory limit, unless
 // GOGC or GOMEMLIMIT is set).
@@ -52,7 +53,7 @@ func run(name, cpuprofile string) error {
 		defer pprof.StopCPUProfile()
 	}
 	trajectories, steps := 0, 0
-	err := trace.Read(context.Background(), name, trace.Options{}, func(t *trajeval.Trajectory) error {
+	err := trace.Read(context.Background(), name, trace.Options{KeepText: true}, func(t *trajeval.Trajectory) error {
 		trajectories++
 		steps += len(t.Steps)
 		return nil

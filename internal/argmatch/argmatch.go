@@ -222,6 +222,16 @@ func (m *Matcher) DiffAt(t *Trail, j int) []trajeval.ArgDiff {
 }
 
 func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int) bool {
+	// Arguments a reader kept as JSON text are decoded here, where they
+	// are looked at (see trajeval.Decoded); text it kept is valid, so the
+	// error is for text put there by hand, and it never matches.
+	got, err := trajeval.Decoded(got)
+	if err != nil {
+		if diffs != nil {
+			*diffs = append(*diffs, trajeval.ArgDiff{Path: "args", Want: m.p.String(), Got: "(not JSON: " + err.Error() + ")"})
+		}
+		return false
+	}
 	if got == nil && m.p.kind == pObject {
 		got = map[string]any{}
 	}

@@ -143,14 +143,17 @@ func (t *Trail) stepNo(k int) string {
 // or its result with a string holding JSON decoded.
 func (t *Trail) root(k int, args bool) any {
 	if args {
-		return t.whole[k].Args
+		// Text that cannot be decoded (see Matcher.run) has no value to
+		// find: the $from finds nothing there.
+		v, _ := trajeval.Decoded(t.whole[k].Args)
+		return v
 	}
 	if t.results == nil {
 		t.results = make([]any, len(t.whole))
 		t.decoded = make([]bool, len(t.whole))
 	}
 	if !t.decoded[k] {
-		r := t.whole[k].Result
+		r, _ := trajeval.Decoded(t.whole[k].Result)
 		if s, ok := r.(string); ok {
 			r, _ = jsonv.ParseMaybeJSON(s)
 		}

@@ -16,6 +16,10 @@
 //     case pass even when it fails; both are carried into the result for
 //     the case to use.
 //
+// An evaluator is handed the trajectory with the JSON text a reader kept
+// of its arguments and results decoded (see trajeval.Decoded), unless it
+// says it reads them through trajeval.Decoded itself ([TextReader]).
+//
 // This package knows nothing of suite files: package spec reads an
 // evaluator's keys into a Configured, and the evaluator packages build
 // their evaluators from Go values.
@@ -52,9 +56,25 @@ type Configured struct {
 	Eval      trajeval.Evaluator
 }
 
+// A TextReader is an evaluator that reads every argument and result it
+// looks at through trajeval.Decoded, so that it may be handed JSON text
+// that a reader kept: a type switch elsewhere would take the text for no
+// value at all.
+type TextReader interface {
+	trajeval.Evaluator
+	ReadsText()
+}
+
 // Run scores t and applies the shared settings.
 func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.Result {
 	r := trajeval.Result{Name: c.Name, Type: c.Type, Threshold: c.Threshold, Weight: c.Weight, Required: c.Required}
+	if _, ok := c.Eval.(TextReader); !ok {
+		var err error
+		if t, err = t.DecodeText(); err != nil {
+			r.Status, r.Error = trajeval.StatusError, "the trace's arguments or results: "+err.Error()
+			return r
+		}
+	}
 	out, err := safeEvaluate(ctx, c.Eval, t)
 	r.Judge = out.Judge
 	if err != nil {

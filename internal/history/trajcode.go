@@ -175,6 +175,14 @@ func (e *trajEncoder) value(v any, depth int) {
 	case float64:
 		e.b = append(e.b, tagFloat)
 		e.float(x)
+	case json.RawMessage:
+		// JSON text not yet decoded: stored as the value it holds.
+		d, err := trajeval.Decoded(x)
+		if err != nil {
+			e.ok = false
+			return
+		}
+		e.value(d, depth)
 	case []any:
 		if x == nil {
 			e.b = append(e.b, tagNull) // written null, as by AppendJSON

@@ -951,3 +951,102 @@ func (p *Parser) Skip() bool {
 	}
 	return false
 }
+
+// Span reads a value, checked as Value checks it (depth included), and
+// returns where its text starts and ends in the input; nothing is
+// decoded, copied or kept but the short strings (see short).
+func (p *Parser) Span() (start, end int, ok bool) {
+	p.Peek()
+	start = p.pos
+	ok = p.skip()
+	return start, p.pos, ok
+}
+
+// skip is Skip for Span, its loops written out as Value's are.
+func (p *Parser) skip() bool {
+	switch c := p.Peek(); c {
+	case '{':
+		p.pos++
+		if p.depth++; p.depth > maxDepth {
+			return false
+		}
+		if p.Peek() == '}' {
+			p.pos++
+			p.depth--
+			return true
+		}
+		for {
+			if p.Peek() != '"' || !p.skipString() || p.Peek() != ':' {
+				return false
+			}
+			p.pos++
+			if !p.skip() {
+				return false
+			}
+			switch p.Peek() {
+			case ',':
+				p.pos++
+			case '}':
+				p.pos++
+				p.depth--
+				return true
+			default:
+				return false
+			}
+		}
+	case '[':
+		p.pos++
+		if p.depth++; p.depth > maxDepth {
+			return false
+		}
+		if p.Peek() == ']' {
+			p.pos++
+			p.depth--
+			return true
+		}
+		for {
+			if !p.skip() {
+				return false
+			}
+			switch p.Peek() {
+			case ',':
+				p.pos++
+			case ']':
+				p.pos++
+				p.depth--
+				return true
+			default:
+				return false
+			}
+		}
+	case '"':
+		return p.skipString()
+	case 't':
+		return p.literal("true")
+	case 'f':
+		return p.literal("false")
+	case 'n':
+		return p.literal("null")
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			return p.numberEnd()
+		}
+	}
+	return false
+}
+
+// skipString reads a string as Value does, without boxing it.
+func (p *Parser) skipString() bool {
+	pos := p.pos
+	s, n := p.shortAt(pos)
+	if s != nil {
+		p.pos += n + 1
+		return true
+	}
+	b, ok := p.raw()
+	if !ok {
+		return false
+	}
+	p.keepShort(pos, n, b)
+	return true
+}

@@ -36,6 +36,25 @@ func parse(data []byte) (any, bool) {
 	return v, ok && p.End()
 }
 
+// spanAgrees reports how Span, reading data twice with one Parser (the
+// second time finding its short strings again), differs from Value,
+// which accepts data when ok: it must accept the same, and its text be
+// the value's, white space around it left out.
+func spanAgrees(data []byte, ok bool) string {
+	var p jsonv.Parser
+	for range 2 {
+		p.Reset(data)
+		start, end, sok := p.Span()
+		if sok = sok && p.End(); sok != ok {
+			return fmt.Sprintf("Span accepts it: %v, Value: %v", sok, ok)
+		}
+		if want := bytes.Trim(data, " \t\r\n"); ok && string(data[start:end]) != string(want) {
+			return fmt.Sprintf("Span's text %q, the value's %q", data[start:end], want)
+		}
+	}
+	return ""
+}
+
 // TestParser_Value checks that the Parser reads what encoding/json reads,
 // the same, and says no (for encoding/json to decide) to what it must not
 // read itself.
@@ -63,12 +82,16 @@ func TestParser_Value(t *testing.T) {
 		{"two values", `1 2`, false, "data after the value"},
 		{"bad literal", `nul`, false, "a syntax error"},
 		{"too deep", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), false, "deeper than encoding/json allows"},
+		{"too deep objects", strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001), false, "objects are bounded as arrays are"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := parse([]byte(tt.in))
 			if ok != tt.ok {
 				t.Fatalf("ok = %v, want %v: %s", ok, tt.ok, tt.reason)
+			}
+			if diff := spanAgrees([]byte(tt.in), ok); diff != "" {
+				t.Errorf("%s: %s", diff, tt.reason)
 			}
 			if !ok {
 				return
@@ -89,6 +112,9 @@ func FuzzParser(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := parse(data)
+		if diff := spanAgrees(data, ok); diff != "" {
+			t.Fatalf("%q: %s", data, diff)
+		}
 		if !ok {
 			return
 		}
@@ -642,4 +668,39 @@ func FuzzParser_ObjectKeys(f *testing.F) {
 			t.Fatalf("%q: ObjectKeys %q, %v; Object %q, %v", data, got, ok, want, wok)
 		}
 	})
+}
+
+// TestParser_Value_shortAtEnd: the short strings of a small value, all
+// of them near the end of its data (an argument object kept as text and
+// decoded alone), are kept to be found again by their bytes, as they are
+// in a larger input; and they are read as encoding/json reads them.
+func TestParser_Value_shortAtEnd(t *testing.T) {
+	tests := []struct {
+		in     string
+		kept   []string
+		reason string
+	}{
+		{`{"id":"doc-1"}`, []string{"id", "doc-1"}, "a key and a value, the value's quote the last byte but one"},
+		{`["a","b"]`, []string{"a", "b"}, "the elements of a list"},
+		{`"x"`, []string{"x"}, "a string alone, its quote the last byte"},
+		{`{"k":"v\"w"}`, []string{"k"}, "an escape is not kept, as anywhere"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var p jsonv.Parser
+			for range 2 {
+				p.Reset([]byte(tt.in))
+				got, ok := p.Value()
+				want, _ := stdDecode([]byte(tt.in))
+				if !ok || !p.End() || !reflect.DeepEqual(got, want) {
+					t.Fatalf("got %#v, %v; encoding/json %#v", got, ok, want)
+				}
+			}
+			for _, k := range tt.kept {
+				if !jsonv.Kept(&p, k) {
+					t.Errorf("%q is not kept: %s", k, tt.reason)
+				}
+			}
+		})
+	}
 }

@@ -28,13 +28,20 @@ const shortSlots = 1024
 // shortAt returns the short that the string starting at pos (its opening
 // quote) is, and the bytes of its text with the closing quote, n; a nil
 // short when none is kept, and n 0 also when the text is longer than 15
-// bytes or too near the end of the data to load as two words.
+// bytes or is cut off by the end of the data.
 func (p *Parser) shortAt(pos int) (*short, int) {
 	d := p.data
-	if pos+17 > len(d) {
-		return nil, 0
+	var b *[16]byte
+	if pos+17 <= len(d) {
+		b = (*[16]byte)(d[pos+1 : pos+17])
+	} else {
+		// Near the end of the data, as every string of a small value
+		// is (an argument object kept as text and decoded alone): its
+		// bytes, zero past the end, where no quote is found.
+		var tail [16]byte
+		copy(tail[:], d[min(pos+1, len(d)):])
+		b = &tail
 	}
-	b := (*[16]byte)(d[pos+1 : pos+17])
 	lo, hi := binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
 	var n int
 	if q := equal(lo, '"'); q != 0 {

@@ -469,7 +469,7 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 	}
 	var readErr error
 	read := 0 // trajectories read
-	err := trace.Read(ctx, file, trace.Options{From: opts.From, Lenient: opts.Lenient, Warn: o.Warn}, func(t *trajeval.Trajectory) error {
+	err := trace.Read(ctx, file, trace.Options{From: opts.From, Lenient: opts.Lenient, KeepText: keepText, Warn: o.Warn}, func(t *trajeval.Trajectory) error {
 		read++
 		if len(src.open) > 0 {
 			return scoreOpen(ctx, src, t, read, opts, o)
@@ -620,6 +620,12 @@ func timed(j job) job {
 		return r
 	}
 }
+
+// keepText lets the trace readers keep arguments and results as JSON text
+// (see trajeval.Input.KeepText): the evaluators decode what they look at,
+// or are handed the trajectory decoded (see eval.TextReader). Tests turn
+// it off to compare the two.
+var keepText = true
 
 // Prepare returns t as the evaluators expect it: nil is empty, and steps
 // built by hand (with no Index) are numbered by

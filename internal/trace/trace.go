@@ -231,7 +231,10 @@ type Options struct {
 	// error) instead of failing, and marks the trajectories it touched
 	// partial; see trajeval.Input.Damage.
 	Lenient bool
-	Warn    func(trajeval.Warning) // each problem that did not stop the reading; nil drops them
+	// KeepText lets a reader leave arguments and results as JSON text
+	// (see trajeval.Input.KeepText).
+	KeepText bool
+	Warn     func(trajeval.Warning) // each problem that did not stop the reading; nil drops them
 	// Detected, when set, is called with the name of the format detected
 	// for the input, before its first trajectory; not when From forces
 	// one.
@@ -262,7 +265,7 @@ func Read(ctx context.Context, path string, opts Options, yield func(*trajeval.T
 
 // ReadFrom is Read for an open reader.
 func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield func(*trajeval.Trajectory) error) error {
-	in := trajeval.Input{Name: name, Warn: opts.Warn, Lenient: opts.Lenient}
+	in := trajeval.Input{Name: name, Warn: opts.Warn, Lenient: opts.Lenient, KeepText: opts.KeepText}
 	if in.Warn == nil {
 		in.Warn = func(trajeval.Warning) {}
 	}

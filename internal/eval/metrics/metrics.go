@@ -71,6 +71,10 @@ type Evaluator struct {
 	ratioName string // the exploration check's name
 }
 
+// ReadsText says that the evaluator may be handed arguments and results
+// kept as JSON text (see eval.TextReader): it never looks at them.
+func (*Evaluator) ReadsText() {}
+
 // New builds an execution_metrics evaluator. It refuses options that set
 // no limit, a negative limit or tolerance, and a target ratio outside
 // [0, 1]; the error names the setting by its suite key.

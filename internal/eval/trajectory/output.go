@@ -93,6 +93,15 @@ func isOperator(m map[string]any) bool {
 // match reports whether got matches, adding each difference to diffs
 // when diffs is not nil.
 func (o *output) match(got any, path string, diffs *[]trajeval.ArgDiff) bool {
+	// A result a reader kept as JSON text is decoded here, where it is
+	// looked at (see trajeval.Decoded); text it kept is valid.
+	got, err := trajeval.Decoded(got)
+	if err != nil {
+		if diffs != nil {
+			*diffs = append(*diffs, trajeval.ArgDiff{Path: path, Want: o.want, Got: "(not JSON: " + err.Error() + ")"})
+		}
+		return false
+	}
 	if s, ok := got.(string); ok && (o.fields != nil || o.list) {
 		got, _ = jsonv.ParseMaybeJSON(s) // rule 4
 	}

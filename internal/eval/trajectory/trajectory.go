@@ -185,6 +185,11 @@ type Evaluator struct {
 	paths   []string // each call's place in Groups, e.g. expected[1].any_order[0]
 }
 
+// ReadsText says that the evaluator reads arguments and results through
+// trajeval.Decoded (see eval.TextReader): its argument and output
+// matchers decode them where they look.
+func (*Evaluator) ReadsText() {}
+
 // New builds a tool_trajectory evaluator. It refuses, with an
 // [*OptionError]:
 //  1. an unknown mode or score;

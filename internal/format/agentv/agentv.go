@@ -131,6 +131,9 @@ type toolCall struct {
 	// decoder.stamp.
 	at     [3]time.Time
 	parsed uint8
+	// in and out are where the input and output stand in the record
+	// when the fast path keeps them as text (see decoder.value).
+	in, out span
 }
 
 // times returns the call's start (its timestamp when it has no start)
@@ -177,7 +180,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		if len(bytes.TrimSpace(data)) == 0 {
 			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 		}
-		t, err := decode(in, data, 1, &decoder{})
+		t, err := decode(in, data, 1, &decoder{keepText: in.KeepText})
 		if err != nil {
 			return err
 		}
@@ -192,7 +195,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	records := 0
 	firstLine := max(bytes.Count(first, []byte{'\n'}), 1)
 	newDecoder := func() jsonl.Decoder[*trajeval.Trajectory] {
-		d := &decoder{}
+		d := &decoder{keepText: in.KeepText}
 		return func(line []byte, n int, warn func(trajeval.Warning)) (*trajeval.Trajectory, error) {
 			in := in
 			in.Warn = warn

@@ -2,6 +2,7 @@ package agentv
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -53,6 +54,9 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			ok = !folds(key, recordKeys) && p.Skip()
 		case jsonv.End:
 			r.valid = true
+			if d.keepText {
+				d.texts(data)
+			}
 			return r, p.End()
 		default:
 			return r, false
@@ -149,6 +153,9 @@ type decoder struct {
 	calls  []toolCall
 	floats []float64
 	clock  clock // reads the times of build
+	// keepText leaves the calls' objects and arrays as JSON text (see
+	// trajeval.Input.KeepText).
+	keepText bool
 }
 
 // messages reads a list of messages; scratch puts them in d.msgs.
@@ -217,9 +224,9 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case callTool:
 				ok = fastName(p, &c.Tool)
 			case callInput:
-				c.Input, ok = p.Value()
+				c.Input, ok = d.value(&c.in)
 			case callOutput:
-				c.Output, ok = p.Value()
+				c.Output, ok = d.value(&c.out)
 			case callID:
 				c.ID, ok = p.Value()
 			case callStatus:
@@ -385,4 +392,51 @@ func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
 	n := get(nums)
 	n.ints[i] = v
 	return &n.ints[i], true
+}
+
+// value reads a call's input or output: as text when the decoder keeps
+// text and the value is an object or an array (see texts), its place
+// in the record noted in at; as a value otherwise.
+func (d *decoder) value(at *span) (any, bool) {
+	p := &d.p
+	if c := p.Peek(); !d.keepText || c != '{' && c != '[' {
+		return p.Value()
+	}
+	start, end, ok := p.Span()
+	*at = span{start, end}
+	return nil, ok
+}
+
+// A span is the place of a value's text in a record; the zero span is
+// none.
+type span struct{ start, end int }
+
+// texts sets the input and output of each call of the record data that
+// was read as text (see value) to a copy of its text, all of them copied
+// into one allocation: the record's buffer is reused for the next line,
+// and a trajectory keeps its steps' texts as long as it lives.
+func (d *decoder) texts(data []byte) {
+	n := 0
+	for i := range d.calls {
+		c := &d.calls[i]
+		n += c.in.end - c.in.start + c.out.end - c.out.start
+	}
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	text := func(at span) json.RawMessage {
+		k := len(buf)
+		buf = append(buf, data[at.start:at.end]...)
+		return json.RawMessage(buf[k:len(buf):len(buf)]) // full: no append runs into the next
+	}
+	for i := range d.calls {
+		c := &d.calls[i]
+		if c.in.end > 0 {
+			c.Input = text(c.in)
+		}
+		if c.out.end > 0 {
+			c.Output = text(c.out)
+		}
+	}
 }

@@ -1,0 +1,9 @@
+package run
+
+// SetKeepText sets whether the trace readers may keep arguments and
+// results as JSON text, and returns a function that restores it.
+func SetKeepText(keep bool) (restore func()) {
+	old := keepText
+	keepText = keep
+	return func() { keepText = old }
+}

@@ -1,0 +1,401 @@
+package run_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/run"
+	"github.com/trajeval/trajeval/internal/suite"
+	"github.com/trajeval/trajeval/internal/suite/dialects"
+	"github.com/trajeval/trajeval/internal/trace"
+)
+
+// The repository's fixtures: every suite under these folders (under
+// internal, their testdata) is scored, and every trace file read, by the
+// tests of kept text below.
+var fixtures = []string{"../../examples", "../../testdata", "../../internal"}
+
+// perSuite is about how many scorings TestScore_keptText runs a suite.
+const perSuite = 500
+
+// TestScore_keptText scores the cases of every suite of the repository's
+// examples and testdata on the trajectories of their trace files, written
+// as AgentV JSON Lines and read back twice: with the calls' arguments and
+// results kept as JSON text (as a run reads them) and decoded. Every
+// evaluator type and dialect of the fixtures must give the same rows
+// either way, and every trajectory the same canonical JSON: an evaluator
+// that took the text for no value at all would score differently.
+func TestScore_keptText(t *testing.T) {
+	lines := agentvLines(t, fixtureTrajectories(t))
+	kept, decoded := readAgentv(t, lines, true), readAgentv(t, lines, false)
+	if len(kept) != len(decoded) {
+		t.Fatalf("read %d trajectories with text kept, %d decoded", len(kept), len(decoded))
+	}
+	texts := 0
+	for i := range kept {
+		for _, s := range kept[i].Steps {
+			if _, ok := s.Args.(json.RawMessage); ok {
+				texts++
+			}
+		}
+		a, errA := trajeval.AppendJSON(nil, kept[i])
+		b, errB := trajeval.AppendJSON(nil, decoded[i])
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("trajectory %d (%s): canonical JSON differs:\nkept text: %s (%v)\ndecoded:   %s (%v)", i, kept[i].ID, a, errA, b, errB)
+		}
+	}
+	if texts < 100 {
+		t.Fatalf("only %d steps kept their arguments as text: the test reads too little", texts)
+	}
+
+	suites := fixtureSuites(t)
+	types := map[string]bool{}
+	scored := 0
+	for _, s := range suites {
+		cases := allCases(s)
+		// Each case on every stride-th trajectory, from its own start:
+		// a suite's cases share out the trajectories, about perSuite
+		// scorings a suite.
+		stride := max(1, len(cases)*len(kept)/perSuite)
+		for k, c := range cases {
+			for i := k % stride; i < len(kept); i += stride {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				a := run.Score(ctx, s, c, kept[i])
+				b := run.Score(ctx, s, c, decoded[i])
+				cancel()
+				ja, jb := rowJSON(t, a), rowJSON(t, b)
+				if ja != jb {
+					t.Errorf("%s: case %s on trajectory %s: rows differ:\nkept text: %s\ndecoded:   %s", s.File, c.ID, kept[i].ID, ja, jb)
+				}
+				for _, r := range a.Evaluators {
+					types[r.Type] = true
+				}
+				scored++
+			}
+		}
+	}
+	// The fixtures must reach the evaluators that read text themselves.
+	for _, want := range []string{"tool_trajectory", "execution_metrics"} {
+		if !types[want] {
+			t.Errorf("no %s evaluator among the fixtures' (%d types)", want, len(types))
+		}
+	}
+	t.Logf("types: %v", types)
+	t.Logf("%d suites, %d scorings, %d evaluator types, %d trajectories (%d steps with text)", len(suites), scored, len(types), len(kept), texts)
+}
+
+// allCases returns the cases of s, or for a suite with no cases one case
+// holding its evaluators, as a run scores each trajectory with them.
+func allCases(s *suite.Suite) []*suite.Case {
+	if len(s.Cases) > 0 {
+		return s.Cases
+	}
+	return []*suite.Case{{ID: "open", Evaluators: s.Evaluators}}
+}
+
+// rowJSON is the row of r as the reports write it.
+func rowJSON(t *testing.T, r trajeval.CaseResult) string {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// skipFixture says which files the tests of kept text pass over: fuzz
+// corpora and hostile input (refused, not scored), and under internal
+// everything but testdata.
+func skipFixture(path string, d fs.DirEntry, err error) bool {
+	return err != nil || d.IsDir() || strings.Contains(path, "/fuzz/") || strings.Contains(path, "/hostile/") ||
+		strings.HasPrefix(path, "../../internal/") && !strings.Contains(path, "/testdata/")
+}
+
+// fixtureSuites loads every suite of the fixtures that loads without
+// error (some are broken on purpose), with no targets run.
+func fixtureSuites(t *testing.T) []*suite.Suite {
+	t.Helper()
+	var out []*suite.Suite
+	for _, dir := range fixtures {
+		_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if skipFixture(path, d, err) {
+				return nil
+			}
+			switch filepath.Ext(path) {
+			case ".yaml", ".yml", ".json", ".jsonl", ".csv":
+			default:
+				return nil
+			}
+			loaded, errs := suite.Load([]string{path}, suite.Options{Dialects: dialects.All()})
+			if len(errs) > 0 {
+				return nil
+			}
+			for _, s := range loaded {
+				if len(s.Cases) > 0 || len(s.Evaluators) > 0 {
+					out = append(out, s)
+				}
+			}
+			return nil
+		})
+	}
+	if len(out) < 10 {
+		t.Fatalf("found %d suites among the fixtures", len(out))
+	}
+	return out
+}
+
+// fixtureTrajectories reads every trace file of the fixtures that reads
+// without error, as its format is detected.
+func fixtureTrajectories(t *testing.T) []*trajeval.Trajectory {
+	t.Helper()
+	var out []*trajeval.Trajectory
+	for _, dir := range fixtures {
+		_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if skipFixture(path, d, err) {
+				return nil
+			}
+			switch filepath.Ext(path) {
+			case ".json", ".jsonl":
+			default:
+				return nil
+			}
+			var got []*trajeval.Trajectory
+			err = trace.Read(context.Background(), path, trace.Options{}, func(tr *trajeval.Trajectory) error {
+				got = append(got, tr)
+				return nil
+			})
+			if err == nil {
+				out = append(out, got...)
+			}
+			return nil
+		})
+	}
+	if len(out) < 20 {
+		t.Fatalf("found %d trajectories among the fixtures", len(out))
+	}
+	return out
+}
+
+// The shapes of AgentV's records, as agentv's reader reads them.
+type (
+	avRecord struct {
+		ID         string      `json:"id"`
+		Output     []avMessage `json:"output"`
+		TokenUsage *avUsage    `json:"token_usage,omitempty"`
+		CostUSD    *float64    `json:"cost_usd,omitempty"`
+		DurationMS *float64    `json:"duration_ms,omitempty"`
+	}
+	avUsage struct {
+		Input  *int64 `json:"input,omitempty"`
+		Output *int64 `json:"output,omitempty"`
+		Total  *int64 `json:"total,omitempty"`
+	}
+	avMessage struct {
+		Role      string   `json:"role"`
+		Name      string   `json:"name,omitempty"`
+		Content   *string  `json:"content,omitempty"`
+		ToolCalls []avCall `json:"tool_calls,omitempty"`
+	}
+	avCall struct {
+		Tool       string   `json:"tool"`
+		ID         string   `json:"id,omitempty"`
+		Input      any      `json:"input"`
+		Output     any      `json:"output,omitempty"`
+		Status     string   `json:"status,omitempty"`
+		Error      string   `json:"error,omitempty"`
+		StartTime  string   `json:"start_time,omitempty"`
+		EndTime    string   `json:"end_time,omitempty"`
+		DurationMS *float64 `json:"duration_ms,omitempty"`
+	}
+)
+
+// agentvLines writes each trajectory as one AgentV record: a user
+// message a turn, an assistant message for each parallel group of calls
+// (or call) of one agent, the turn's final response last.
+func agentvLines(t *testing.T, trajs []*trajeval.Trajectory) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	stamp := func(at time.Time) string {
+		if at.IsZero() {
+			return ""
+		}
+		return at.UTC().Format(time.RFC3339Nano)
+	}
+	for n, tr := range trajs {
+		r := avRecord{ID: tr.ID, Output: []avMessage{}, CostUSD: tr.Metrics.CostUSD, DurationMS: tr.Metrics.DurationMS}
+		if r.ID == "" {
+			r.ID = "t" + string(rune('a'+n%26))
+		}
+		if tk := tr.Metrics.Tokens; tk.Reported() {
+			r.TokenUsage = &avUsage{tk.Input, tk.Output, tk.Total}
+		}
+		turns := max(len(tr.Turns), 1)
+		for turn := 1; turn <= turns; turn++ {
+			var final *string
+			if turn <= len(tr.Turns) {
+				r.Output = append(r.Output, avMessage{Role: "user", Content: tr.Turns[turn-1].User})
+				final = tr.Turns[turn-1].FinalResponse
+			}
+			for i := 0; i < len(tr.Steps); {
+				s := tr.Steps[i]
+				if s.Turn != turn && !(turn == 1 && s.Turn == 0) {
+					i++
+					continue
+				}
+				m := avMessage{Role: "assistant", Name: s.Agent}
+				for j := i; j < len(tr.Steps); j++ {
+					c := tr.Steps[j]
+					if j > i && (s.ParallelGroup == 0 || c.ParallelGroup != s.ParallelGroup || c.Agent != s.Agent) {
+						break
+					}
+					call := avCall{Tool: c.Name, ID: c.ID, Input: reversed(c.Args), Output: reversed(c.Result), Error: c.ErrorMessage,
+						StartTime: stamp(c.StartTime), EndTime: stamp(c.EndTime), DurationMS: c.DurationMS}
+					if c.Error != nil {
+						call.Status = map[bool]string{true: "error", false: "ok"}[*c.Error]
+					}
+					m.ToolCalls = append(m.ToolCalls, call)
+					i = j + 1
+				}
+				r.Output = append(r.Output, m)
+			}
+			if final != nil {
+				r.Output = append(r.Output, avMessage{Role: "assistant", Content: final})
+			}
+		}
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatalf("trajectory %s: %v", tr.ID, err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// reversed is v with every object's keys in reverse order, so that the
+// text a reader keeps is not in the canonical form (keys sorted): the
+// canonical JSON must come from the value, not be copied from the text.
+func reversed(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		var b bytes.Buffer
+		b.WriteByte('{')
+		for i := len(keys) - 1; i >= 0; i-- {
+			k, _ := json.Marshal(keys[i])
+			val, _ := json.Marshal(reversed(x[keys[i]]))
+			b.Write(k)
+			b.WriteByte(':')
+			b.Write(val)
+			if i > 0 {
+				b.WriteByte(',')
+			}
+		}
+		b.WriteByte('}')
+		return json.RawMessage(b.Bytes())
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = reversed(e)
+		}
+		return out
+	}
+	return v
+}
+
+// readAgentv reads lines as the agentv format, keeping text or not.
+func readAgentv(t *testing.T, lines []byte, keep bool) []*trajeval.Trajectory {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "traces.jsonl")
+	if err := os.WriteFile(path, lines, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out []*trajeval.Trajectory
+	err := trace.Read(context.Background(), path, trace.Options{From: "agentv", KeepText: keep}, func(tr *trajeval.Trajectory) error {
+		out = append(out, tr)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestRun_keptText runs a suite whose evaluators read arguments and
+// results through trajeval.Decoded (argument and output matching, $from
+// on arguments and results, exact arguments, metrics) on AgentV traces
+// whose objects are not in canonical form (keys out of order, white
+// space), with the trajectories in the rows: the rows must be the same
+// whether the reader keeps the text or not.
+func TestRun_keptText(t *testing.T) {
+	const suiteYAML = `name: kept
+execution:
+  evaluators:
+    - {name: order, type: tool_trajectory, mode: in_order, args_match: superset, expected: [{tool: search, args: {query: python history}}, {tool: read, args: {id: {$from: "search.result.items[*].id"}}}]}
+    - {name: given, type: tool_trajectory, mode: any_order, expected: [{tool: read, args: {id: {$from: "search.args.first"}}}]}
+    - {name: exact, type: tool_trajectory, mode: any_order, args_match: exact, expected: [{tool: read, args: {id: doc-1, opts: {deep: true, n: 12345678901234567890}}}]}
+    - {name: outs, type: tool_trajectory, mode: any_order, expected: [{tool: search, output: {items: [{id: doc-1}]}}, {tool: read, output: {ok: true}}]}
+    - {name: budget, type: execution_metrics, max_tool_calls: 3}
+    - {name: rules, type: tool_rules, rules: [{never: delete}]}
+`
+	call := func(tool, id, input, output string) string {
+		return fmt.Sprintf(`{"tool": %q, "id": %q, "input": %s, "output": %s, "status": "ok"}`, tool, id, input, output)
+	}
+	// One message a call: calls of one message are parallel, and a $from
+	// looks back only at calls issued before.
+	record := func(id string, calls ...string) string {
+		msgs := []string{`{"role": "user", "content": "go"}`}
+		for _, c := range calls {
+			msgs = append(msgs, `{"role": "assistant", "tool_calls": [`+c+`]}`)
+		}
+		return fmt.Sprintf(`{"id": %q, "output": [%s]}`, id, strings.Join(msgs, ", "))
+	}
+	search := call("search", "c1", `{ "query" : "python history", "first": "doc-1", "limit": 10 }`, `{"total": 2, "items": [ {"id": "doc-1"}, {"id":"doc-2"} ]}`)
+	traces := strings.Join([]string{
+		record("pass", search, call("read", "c2", `{"opts": {"n": 12345678901234567890, "deep": true}, "id": "doc-1"}`, `{ "ok": true }`)),
+		record("wrong-id", search, call("read", "c2", `{"id": "doc-9", "opts": {"deep": true, "n": 12345678901234567891}}`, `{"ok": false}`)),
+		record("text", call("search", "c1", `{"query": "python history"}`, `"{\"items\": [{\"id\": \"doc-1\"}]}"`), call("read", "c2", `[1, 2.50, {"b": null, "a": []}]`, `[]`), call("delete", "c3", `{}`, `{"gone": "\u00e9\n"}`)),
+	}, "\n") + "\n"
+	dir := t.TempDir()
+	for name, content := range map[string]string{"suite.yaml": suiteYAML, "traces.jsonl": traces} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	rows := func(keep bool) []string {
+		defer run.SetKeepText(keep)()
+		var out []string
+		opts := run.Options{Traces: filepath.Join(dir, "traces.jsonl"), IncludeTrace: true}
+		_, err := run.Run(context.Background(), []*suite.Suite{s}, opts, func(r trajeval.CaseResult) error {
+			r.StartedAt, r.DurationMS = time.Time{}, 0
+			out = append(out, rowJSON(t, r))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	kept, decoded := rows(true), rows(false)
+	if !slices.Equal(kept, decoded) {
+		t.Errorf("rows differ:\nkept text:\n%s\ndecoded:\n%s", strings.Join(kept, "\n"), strings.Join(decoded, "\n"))
+	}
+	if len(kept) != 3 || !strings.HasPrefix(kept[0], `{"id":"pass","suite":"kept","status":"pass"`) || !strings.HasPrefix(kept[1], `{"id":"wrong-id","suite":"kept","status":"fail"`) {
+		t.Errorf("the suite does not score as written:\n%s", strings.Join(kept, "\n"))
+	}
+}

@@ -1,0 +1,76 @@
+package trajeval
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// Decoded returns the value of v: the value its JSON text holds when v is
+// a json.RawMessage, else v itself. Text that is not one JSON value is an
+// error.
+//
+// A reader asked to keep JSON text ([Input].KeepText) may leave a step's
+// arguments and result as the text it read, so that nothing is decoded
+// that no one looks at: the evaluators of a run mostly look at the
+// arguments of a few steps, and at no result. The rules:
+//  1. Step.Args and Step.Result hold a value of the model (see [Step]), or
+//     a json.RawMessage: the text of one JSON object or array, checked by
+//     the reader as valid JSON nested no deeper than the reader allows,
+//     and copied out of the reader's buffers. Strings, numbers, booleans
+//     and null are never left as text.
+//  2. Decoded gives the value the text holds, exactly what the reader
+//     would have decoded: numbers stay exact (json.Number). Code that
+//     looks into arguments or results goes through Decoded, or through
+//     [Trajectory.DecodeText] for a whole trajectory; text a reader kept
+//     always decodes.
+//  3. The JSON form is the same either way: [AppendJSON], MarshalJSON
+//     and the run history write the value the text holds, never the
+//     text.
+//  4. Only a reader asked to keeps text: trace.Read and trace.ReadFile
+//     never ask, so the trajectories they return hold values only. A run
+//     asks, and hands each evaluator the trajectory decoded unless the
+//     evaluator reads through Decoded itself; a run's
+//     CaseResult.Trajectory may hold text.
+func Decoded(v any) (any, error) {
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		return v, nil
+	}
+	return jsonv.Decode(raw)
+}
+
+// DecodeText returns t with the JSON text of its arguments and results
+// decoded (see Decoded): t itself when it holds none, else a copy whose
+// steps are new, so that t, which other goroutines may be reading, is not
+// changed.
+func (t *Trajectory) DecodeText() (*Trajectory, error) {
+	i := 0
+	for i < len(t.Steps) && !t.Steps[i].hasText() {
+		i++
+	}
+	if i == len(t.Steps) {
+		return t, nil
+	}
+	c := *t
+	c.Steps = slices.Clone(t.Steps)
+	for k := i; k < len(c.Steps); k++ {
+		s := &c.Steps[k]
+		var err error
+		if s.Args, err = Decoded(s.Args); err != nil {
+			return nil, err
+		}
+		if s.Result, err = Decoded(s.Result); err != nil {
+			return nil, err
+		}
+	}
+	return &c, nil
+}
+
+// hasText reports whether s's arguments or result are JSON text.
+func (s *Step) hasText() bool {
+	_, a := s.Args.(json.RawMessage)
+	_, r := s.Result.(json.RawMessage)
+	return a || r
+}
