@@ -1,0 +1,85 @@
+package history_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"runtime"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/history"
+)
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// nestedCounts returns prefix, then depth arrays or objects (tag) each
+// claiming claim items, then pad zero bytes: every count is one the bytes
+// left can hold, so only the nesting can multiply what is allocated.
+func nestedCounts(prefix string, tag byte, depth, claim, pad int) []byte {
+	b := []byte(prefix)
+	for range depth {
+		b = append(b, tag)
+		b = binary.AppendUvarint(b, uint64(claim))
+	}
+	return append(b, make([]byte, pad)...)
+}
+
+// TestReadTrajectory_nestedCounts: a damaged trajectory whose nested
+// arrays or objects each claim as many items as the bytes left hold is an
+// error, allocating a few times its own size, not its size for each
+// level of nesting (255 levels of 64 KiB claims took 270 MB).
+func TestReadTrajectory_nestedCounts(t *testing.T) {
+	const step = "T\x00\x00\x01\x02\x00\x00\x00" // an id, no turns, one step: its index, turn, id and name
+	tests := []struct {
+		name   string
+		tag    byte
+		claim  int // of 64 KiB, at most: an array's item takes a byte, an object's member two
+		reason string
+	}{
+		{"arrays", 6, 64 << 10, "an array's elements are made as they are read"},
+		{"objects", 7, 32 << 10, "an object's members are made as they are read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := nestedCounts(step, tt.tag, 255, tt.claim, 64<<10)
+			var err error
+			n := allocated(func() { _, err = history.ReadTrajectory(data) })
+			if !errors.Is(err, history.ErrTrajectory) {
+				t.Errorf("read back, %v; want %v", err, history.ErrTrajectory)
+			}
+			t.Logf("%d bytes allocated reading %d", n, len(data))
+			if limit := 64 * uint64(len(data)); n > limit {
+				t.Errorf("%d bytes allocated reading %d, over %d (%s)", n, len(data), limit, tt.reason)
+			}
+		})
+	}
+}
+
+// TestReadDetails_nestedCounts: damaged details whose missing items, near
+// misses and differences each claim as many as the bytes left hold are an
+// error, allocating a few times their own size (it was 150 times).
+func TestReadDetails_nestedCounts(t *testing.T) {
+	const pad, claim = 64 << 10, 64 << 10
+	b := []byte("D\x01\x01\x00\x00\x00\x00\x00") // one evaluator: its mode, hits, expected, actual, no matched pairs
+	b = binary.AppendUvarint(b, claim)           // missing items
+	b = append(b, 0, 0)                          // the first's item and tool
+	b = binary.AppendUvarint(b, claim)           // its near misses
+	b = append(b, 0, 0, 0)                       // the first's step, tool and why
+	b = binary.AppendUvarint(b, claim)           // its differences
+	b = append(b, make([]byte, pad)...)
+	var err error
+	n := allocated(func() { _, err = history.ReadDetails(b) })
+	t.Logf("%d bytes allocated reading %d", n, len(b))
+	if !errors.Is(err, history.ErrDetails) {
+		t.Errorf("read back, %v; want %v", err, history.ErrDetails)
+	}
+	if limit := 32 * uint64(len(b)); n > limit {
+		t.Errorf("%d bytes allocated reading %d, over %d", n, len(b), limit)
+	}
+}
