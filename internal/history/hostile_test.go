@@ -3,6 +3,7 @@ package history_test
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"runtime"
 	"testing"
 
@@ -81,5 +82,18 @@ func TestReadDetails_nestedCounts(t *testing.T) {
 	}
 	if limit := 32 * uint64(len(b)); n > limit {
 		t.Errorf("%d bytes allocated reading %d, over %d", n, len(b), limit)
+	}
+}
+
+// TestReadTrajectory_longNumber: a damaged number of a megabyte is an
+// error that quotes its start, not all of it.
+func TestReadTrajectory_longNumber(t *testing.T) {
+	b := []byte("T\x00\x00\x01\x02\x00\x00\x00\x04") // one step whose arguments are a number
+	b = binary.AppendUvarint(b, 1<<20)
+	b = append(b, make([]byte, 1<<20)...)
+	b = append(b, make([]byte, 16)...) // the rest of the step
+	_, err := history.ReadTrajectory(b)
+	if !errors.Is(err, history.ErrTrajectory) || len(err.Error()) > 512 {
+		t.Errorf("an error of %d bytes, %v; want %v, short", len(fmt.Sprint(err)), errors.Is(err, history.ErrTrajectory), history.ErrTrajectory)
 	}
 }

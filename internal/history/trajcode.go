@@ -461,6 +461,9 @@ func (d *trajDecoder) value(depth int) any {
 	case tagNumber:
 		n := d.str()
 		if n != "" && !validNumber(n) {
+			if len(n) > 64 {
+				n = n[:64] + "…" // a damaged length may run to the end of the data: no megabytes in an error
+			}
 			d.fail("%q is not a number", n)
 			return nil
 		}
