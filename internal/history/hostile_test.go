@@ -1,11 +1,15 @@
 package history_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/trajeval/trajeval/internal/history"
 )
@@ -95,5 +99,41 @@ func TestReadTrajectory_longNumber(t *testing.T) {
 	_, err := history.ReadTrajectory(b)
 	if !errors.Is(err, history.ErrTrajectory) || len(err.Error()) > 512 {
 		t.Errorf("an error of %d bytes, %v; want %v, short", len(fmt.Sprint(err)), errors.Is(err, history.ErrTrajectory), history.ErrTrajectory)
+	}
+}
+
+// TestDB_Rows_hostileTrajectory: a history file whose stored trajectory
+// is hostile (nested arrays each claiming the bytes left, compressed to a
+// few kilobytes) reads back as an error naming the file, the run and the
+// case, allocating a few times what it decompresses to.
+func TestDB_Rows_hostileTrajectory(t *testing.T) {
+	dsn := t.TempDir() + "/runs.db"
+	h := open(t, dsn)
+	id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.Now()}, failing(1))
+	raw := rawDB(t, dsn)
+	var blob []byte
+	if err := raw.QueryRow("SELECT data FROM packs").Scan(&blob); err != nil {
+		t.Fatal(err)
+	}
+	hostile := nestedCounts("T\x00\x00\x01\x02\x00\x00\x00", 6, 255, 256<<10, 256<<10)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(hostile)
+	zw.Close()
+	damaged, err := history.RewritePack(blob, 0, func(_, details []byte) ([]byte, []byte) { return gz.Bytes(), details })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("UPDATE packs SET data = $1", damaged); err != nil {
+		t.Fatal(err)
+	}
+	var rerr error
+	n := allocated(func() { _, rerr = h.Rows(t.Context(), id, true) })
+	t.Logf("%d bytes allocated reading %d (%d compressed)", n, len(hostile), gz.Len())
+	if !errors.Is(rerr, history.ErrTrajectory) || !strings.Contains(rerr.Error(), "runs.db: run 1: case ") {
+		t.Errorf("error %v, want %v naming the file, run and case", rerr, history.ErrTrajectory)
+	}
+	if limit := 64 * uint64(len(hostile)); n > limit {
+		t.Errorf("%d bytes allocated reading %d, over %d", n, len(hostile), limit)
 	}
 }
