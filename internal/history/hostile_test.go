@@ -6,10 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/trajeval/trajeval/internal/history"
 )
@@ -136,4 +140,58 @@ func TestDB_Rows_hostileTrajectory(t *testing.T) {
 	if limit := 64 * uint64(len(hostile)); n > limit {
 		t.Errorf("%d bytes allocated reading %d, over %d", n, len(hostile), limit)
 	}
+}
+
+// TestUnsqueeze_claimedLength: an S2 block whose length says more than
+// its operations write is refused before that length is allocated (10
+// bytes saying a gigabyte took one); blocks S2 writes, with literals,
+// copies of every offset size and repeats of every length size, read
+// back whole.
+func TestUnsqueeze_claimedLength(t *testing.T) {
+	for _, claim := range []uint64{1 << 30, 1 << 20, 5, 4} {
+		b := binary.AppendUvarint([]byte{'S'}, claim)
+		b = append(b, 0, 0, 0, 0) // a literal of one byte, and a cut one
+		var err error
+		n := allocated(func() { _, err = history.Unsqueeze(b) })
+		if err == nil || n > 64<<10 {
+			t.Errorf("a block of %d bytes saying %d: %v, %d bytes allocated; want an error, a few allocated", len(b), claim, err, n)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		return b
+	}
+	text := bytes.Repeat([]byte(`{"tool":"search","args":{"q":"history of Python"},"ok":true},`), 2000)
+	inputs := [][]byte{nil, {1}, random(70), random(70000), make([]byte, 100), make([]byte, 300), make([]byte, 70000), make([]byte, 20<<20), text,
+		slices.Concat(random(100), make([]byte, 1<<17), random(1<<17), make([]byte, 5), random(3), text, random(70000), text)}
+	for n := range 300 {
+		inputs = append(inputs, random(n), bytes.Repeat([]byte{byte(n)}, n), text[:n*7])
+	}
+	for i, data := range inputs {
+		for _, blob := range [][]byte{history.Squeeze(data), append([]byte{'S'}, s2.EncodeBetter(nil, data)...), append([]byte{'S'}, s2.EncodeBest(nil, data)...)} {
+			got, err := history.Unsqueeze(blob)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("input %d (%d bytes): %d bytes back, %v", i, len(data), len(got), err)
+			}
+		}
+	}
+}
+
+// FuzzSqueeze: whatever S2 writes, with any of its encoders, unsqueeze
+// reads back whole: its check of the length refuses no block S2 writes.
+func FuzzSqueeze(f *testing.F) {
+	f.Add([]byte("hello hello hello hello hello"), uint8(0))
+	f.Add(make([]byte, 1<<17), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
+		data = bytes.Repeat(data, 1+int(n)%64) // long runs: repeats and far copies
+		for _, blob := range [][]byte{history.Squeeze(data), append([]byte{'S'}, s2.EncodeBetter(nil, data)...), append([]byte{'S'}, s2.EncodeBest(nil, data)...)} {
+			if got, err := history.Unsqueeze(blob); err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%d bytes: %d back, %v", len(data), len(got), err)
+			}
+		}
+	})
 }
