@@ -15,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/s2"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
 )
 
@@ -194,4 +195,64 @@ func FuzzSqueeze(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadTrajectory_tight: encodings whose items take the fewest bytes
+// they can (empty steps, arrays of one array, objects of empty keys'
+// nulls, empty turns and agents) claim every byte and read back: the
+// budget of counts refuses no trajectory the encoder writes.
+func TestReadTrajectory_tight(t *testing.T) {
+	var nested any = []any{}
+	for range 250 {
+		nested = []any{nested, nil}
+	}
+	wide := map[string]any{}
+	for i := range 1000 {
+		wide[fmt.Sprint(i)] = nil
+	}
+	tests := []struct {
+		name   string
+		traj   *trajeval.Trajectory
+		reason string
+	}{
+		{"empty steps", &trajeval.Trajectory{Steps: make([]trajeval.Step, 1000)}, "thirteen bytes a step"},
+		{"nested arrays", &trajeval.Trajectory{Steps: []trajeval.Step{{Args: map[string]any{"a": nested}, Result: nested}}}, "each level claims its two items"},
+		{"wide object", &trajeval.Trajectory{Steps: []trajeval.Step{{Args: wide, Result: []any{wide, wide}}}}, "a member claims two bytes"},
+		{"turns and agents", &trajeval.Trajectory{Turns: make([]trajeval.Turn, 500), Agents: make([]trajeval.Agent, 500)}, "three bytes a turn, two an agent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, ok := history.AppendTrajectory(nil, tt.traj)
+			if !ok {
+				t.Fatal("not encoded")
+			}
+			if _, err := history.ReadTrajectory(data); err != nil {
+				t.Errorf("%v (%s)", err, tt.reason)
+			}
+		})
+	}
+}
+
+// TestReadDetails_tight: details whose items take the fewest bytes they
+// can read back: the budget of counts refuses no details the encoder
+// writes.
+func TestReadDetails_tight(t *testing.T) {
+	near := make([]trajeval.NearMiss, 50)
+	for i := range near {
+		near[i].Diffs = make([]trajeval.ArgDiff, 50)
+	}
+	missing := make([]trajeval.Missing, 50)
+	for i := range missing {
+		missing[i].Near = near
+	}
+	d := &trajeval.Details{Matched: make([]trajeval.Pair, 100), Missing: missing, Extra: make([]trajeval.Extra, 100),
+		Checks: make([]trajeval.Check, 100), Warnings: make([]string, 100)}
+	ds := []*trajeval.Details{d, nil, {}, d}
+	data, ok := history.AppendDetailsCode(nil, len(ds), func(i int) *trajeval.Details { return ds[i] })
+	if !ok {
+		t.Fatal("not encoded")
+	}
+	if _, err := history.ReadDetails(data); err != nil {
+		t.Error(err)
+	}
 }
