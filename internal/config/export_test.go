@@ -23,3 +23,6 @@ func FlowLines(file string, data []byte, key string) ([]*Node, bool) {
 	}
 	return flowLines(new(flowPart), file, data[sp.items[0].off:sp.end], sp.items[0].line-1, sp.indent, sp.key, 0, len(sp.items))
 }
+
+// LineLengths is lineLengths, for the test of lone carriage returns.
+var LineLengths = lineLengths

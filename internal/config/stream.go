@@ -189,19 +189,20 @@ func openItem(rest []byte) bool {
 // whether b may hold a \r: most files hold none, and their lines are
 // found with one scan.
 func lineEnd(b []byte, cr bool) int {
-	// Scans for one byte each: IndexAny of two bytes goes a byte at a
-	// time.
-	i := bytes.IndexByte(b, '\n')
-	if i < 0 {
-		i = len(b)
+	// Scans for one byte when b holds no \r: IndexAny of two bytes goes
+	// a byte at a time.
+	if cr {
+		// Not a scan for \n first: in a file of lines broken by a lone
+		// \r, it runs to the end of the file at every line (quadratic).
+		if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+			return i
+		}
+		return len(b)
 	}
-	if !cr {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		return i
 	}
-	if j := bytes.IndexByte(b[:i], '\r'); j >= 0 {
-		return j
-	}
-	return i
+	return len(b)
 }
 
 // listKey returns which of keys the line is, written "key:" from its first

@@ -15,6 +15,9 @@ type byteReader struct {
 	b    []byte
 	err  error
 	kind error // the sentinel err wraps: errCasePack, errDetails
+	// unclaimed is how many bytes the counts read so far leave for
+	// others, the length of the data at first (see count).
+	unclaimed int
 }
 
 func (r *byteReader) fail(what string) {
@@ -34,15 +37,20 @@ func (r *byteReader) uvarint(what string) uint64 {
 	return v
 }
 
-// count reads a count that the bytes left must be able to hold (each
-// item takes at least one byte).
-func (r *byteReader) count(what string) int {
+// count reads a count of items of at least size bytes each, that the
+// bytes left must be able to hold. Each item has a first byte of its
+// own, so all the counts of the data claim at most its bytes, however
+// they nest: checked against the bytes left alone, missing items, their
+// near misses and those's differences, each claiming them all, took 150
+// times the bytes read.
+func (r *byteReader) count(what string, size int) int {
 	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > uint64(len(r.b)-n) {
+	if n <= 0 || v > uint64((len(r.b)-n)/size) || v > uint64(r.unclaimed/size) {
 		r.fail(what)
 		return 0
 	}
 	r.b = r.b[n:]
+	r.unclaimed -= int(v) * size
 	return int(v)
 }
 
@@ -70,7 +78,7 @@ func (r *byteReader) bytes(what string) []byte {
 
 // str reads a length and as many bytes, as a string of its own.
 func (r *byteReader) str(what string) string {
-	n := r.count(what)
+	n := r.count(what, 1)
 	if r.err != nil {
 		return ""
 	}

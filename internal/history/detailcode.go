@@ -114,14 +114,14 @@ type detailsReader struct{ byteReader }
 
 // near reads the near misses of a missing item.
 func (r *detailsReader) near() []trajeval.NearMiss {
-	n := r.count("near misses")
+	n := r.count("near misses", 4)
 	if n == 0 {
 		return nil
 	}
 	near := make([]trajeval.NearMiss, n)
 	for i := range near {
 		near[i] = trajeval.NearMiss{Step: r.int("near step"), Tool: r.str("near tool"), Why: r.str("near why")}
-		if k := r.count("differences"); k > 0 {
+		if k := r.count("differences", 3); k > 0 {
 			near[i].Diffs = make([]trajeval.ArgDiff, k)
 			for j := range near[i].Diffs {
 				near[i].Diffs[j] = trajeval.ArgDiff{Path: r.str("difference path"), Want: r.str("difference want"), Got: r.str("difference got")}
@@ -136,8 +136,8 @@ func decodeDetails(data []byte) ([]*trajeval.Details, error) {
 	if len(data) == 0 || data[0] != detailsMark {
 		return nil, fmt.Errorf("%w: no mark", errDetails)
 	}
-	r := detailsReader{byteReader{b: data[1:], kind: errDetails}}
-	ds := make([]*trajeval.Details, r.count("evaluators"))
+	r := detailsReader{byteReader{b: data[1:], kind: errDetails, unclaimed: len(data) - 1}}
+	ds := make([]*trajeval.Details, r.count("evaluators", 1))
 	for i := range ds {
 		if r.err != nil {
 			break
@@ -157,31 +157,31 @@ func decodeDetails(data []byte) ([]*trajeval.Details, error) {
 			continue
 		}
 		d := &trajeval.Details{Mode: r.str("mode"), Hits: r.int("hits"), Expected: r.int("expected"), Actual: r.int("actual")}
-		if n := r.count("matched"); n > 0 {
+		if n := r.count("matched", 3); n > 0 {
 			d.Matched = make([]trajeval.Pair, n)
 			for j := range d.Matched {
 				d.Matched[j] = trajeval.Pair{Item: r.int("matched item"), Step: r.int("matched step"), Tool: r.str("matched tool")}
 			}
 		}
-		if n := r.count("missing"); n > 0 {
+		if n := r.count("missing", 3); n > 0 {
 			d.Missing = make([]trajeval.Missing, n)
 			for j := range d.Missing {
 				d.Missing[j] = trajeval.Missing{Item: r.int("missing item"), Tool: r.str("missing tool"), Near: r.near()}
 			}
 		}
-		if n := r.count("extra"); n > 0 {
+		if n := r.count("extra", 2); n > 0 {
 			d.Extra = make([]trajeval.Extra, n)
 			for j := range d.Extra {
 				d.Extra[j] = trajeval.Extra{Step: r.int("extra step"), Tool: r.str("extra tool")}
 			}
 		}
-		if n := r.count("checks"); n > 0 {
+		if n := r.count("checks", 3); n > 0 {
 			d.Checks = make([]trajeval.Check, n)
 			for j := range d.Checks {
 				d.Checks[j] = trajeval.Check{Name: r.str("check name"), Status: r.str("check status"), Message: r.str("check message")}
 			}
 		}
-		if n := r.count("warnings"); n > 0 {
+		if n := r.count("warnings", 1); n > 0 {
 			d.Warnings = make([]string, n)
 			for j := range d.Warnings {
 				d.Warnings[j] = r.str("warning")

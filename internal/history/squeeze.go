@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -80,6 +81,13 @@ func unsqueeze(blob []byte) ([]byte, error) {
 		}
 		if n > maxStored {
 			return nil, fmt.Errorf("%w: over %d bytes", errCompressed, maxStored)
+		}
+		// The length is the block's own word: its operations must write as
+		// many bytes before that many are allocated (10 damaged bytes took
+		// a gigabyte).
+		_, k := binary.Uvarint(blob[1:])
+		if w, ok := s2Written(blob[1+k:], n); !ok || w != n {
+			return nil, fmt.Errorf("%w: a block of %d bytes that says it holds %d", errCompressed, len(blob)-1, n)
 		}
 		data, err := s2.Decode(nil, blob[1:])
 		if err != nil {

@@ -367,7 +367,7 @@ func readTrajectory(data []byte) (*trajeval.Trajectory, error) {
 	if len(data) == 0 || data[0] != trajMark {
 		return nil, fmt.Errorf("%w: not an encoded trajectory", errTrajectory)
 	}
-	d := trajDecoder{b: data[1:]}
+	d := trajDecoder{b: data[1:], unclaimed: len(data) - 1}
 	t := d.trajectory()
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d bytes after the trajectory", len(d.b))
@@ -383,6 +383,12 @@ func readTrajectory(data []byte) (*trajeval.Trajectory, error) {
 type trajDecoder struct {
 	b   []byte
 	err error
+	// unclaimed is how many bytes the counts read so far leave for
+	// others: each item counted has a first byte of its own, so all the
+	// counts of a trajectory claim at most its bytes. Checked against
+	// the bytes left alone, nested arrays that each claimed them all
+	// were each made that long (4,000 times the bytes read).
+	unclaimed int
 }
 
 func (d *trajDecoder) fail(format string, args ...any) {
@@ -463,6 +469,9 @@ func (d *trajDecoder) value(depth int) any {
 	case tagNumber:
 		n := d.str()
 		if n != "" && !validNumber(n) {
+			if len(n) > 64 {
+				n = n[:64] + "…" // a damaged length may run to the end of the data: no megabytes in an error
+			}
 			d.fail("%q is not a number", n)
 			return nil
 		}
@@ -542,10 +551,15 @@ func (d *trajDecoder) varint() int64 {
 // left cannot hold is damage.
 func (d *trajDecoder) count(min int) int {
 	n := d.uvarint()
-	if n > uint64(len(d.b)/min) {
-		d.fail("%d items in %d bytes", n, len(d.b))
+	left := len(d.b)
+	if d.unclaimed < left {
+		left = d.unclaimed
+	}
+	if n > uint64(left/min) {
+		d.fail("%d items in %d bytes", n, left)
 		return 0
 	}
+	d.unclaimed -= int(n) * min
 	return int(n)
 }
 

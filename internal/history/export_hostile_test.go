@@ -1,0 +1,4 @@
+package history
+
+// Squeeze is squeeze, for the tests of unsqueeze's check of S2 blocks.
+var Squeeze = squeeze
