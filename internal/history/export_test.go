@@ -110,6 +110,14 @@ func SetJSONTrajectories(t interface{ Cleanup(func()) }, on bool) {
 	t.Cleanup(func() { jsonTrajectories = false })
 }
 
+// SetTrajectoryCodeV9 makes recorders and AppendTrajectory write
+// trajectories in the encoding of schema versions 9 and 10 (times as
+// seconds and nanoseconds), when on; until the test ends.
+func SetTrajectoryCodeV9(t interface{ Cleanup(func()) }, on bool) {
+	trajCodeV9 = on
+	t.Cleanup(func() { trajCodeV9 = false })
+}
+
 // AppendDetailsCode and ReadDetails are appendDetailsCode and
 // readDetails, for the tests of the details' encoding.
 var (

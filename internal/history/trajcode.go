@@ -42,11 +42,26 @@ import (
 // bytes), an array (a count, then its values) or an object (a count, then
 // each key as a string and its value; keys in order).
 //
+// From schema version 11 the byte is 'U' and a step's times and durations
+// are written by their differences (see tick and duration): the times of
+// a trajectory are close together, so a difference takes a byte or two
+// where seconds and nanoseconds took eleven, and S2, which costs about
+// seven instructions a byte, has fewer bytes to compress. The start and
+// end of a step come before its duration there. A 'T' written before
+// reads back as it did.
+//
 // A trajectory the encoding does not carry exactly (a value of another
 // type, a figure that is not finite, a number that is not a JSON number,
 // a time outside years 0 to 9999, deeper than maxDepth) is stored as its
-// canonical JSON, as before: the first byte, '{' or 'T', tells which.
-const trajMark = 'T'
+// canonical JSON, as before: the first byte, '{', 'T' or 'U', tells which.
+const (
+	trajMark   = 'U'
+	trajMarkV9 = 'T' // schema versions 9 and 10: times as seconds and nanoseconds
+)
+
+// trajCodeV9 makes appendTrajectory write the encoding of schema versions
+// 9 and 10, for the tests that read histories written then.
+var trajCodeV9 = false
 
 // maxDepth bounds the nesting of arrays and objects the encoding carries:
 // a deeper trajectory is stored as JSON, and a damaged one does not take
@@ -76,7 +91,10 @@ var errTrajectory = errors.New("damaged trajectory")
 // carries t exactly; if not, b comes back as given (and t is to be
 // stored as JSON).
 func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
-	e := trajEncoder{b: append(b, trajMark), ok: true}
+	e := trajEncoder{b: append(b, trajMark), ok: true, deltas: !trajCodeV9}
+	if trajCodeV9 {
+		e.b[len(b)] = trajMarkV9
+	}
 	e.trajectory(t)
 	if !e.ok {
 		return b, false
@@ -89,6 +107,10 @@ func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
 type trajEncoder struct {
 	b  []byte
 	ok bool
+	// deltas: times and durations by their differences ('U'); lastMS is
+	// the previous time written, in milliseconds since 1970.
+	deltas bool
+	lastMS int64
 	// The keys of the last three objects of one member (nOnes of them
 	// set, the next to replace at nextOne: the arguments and the result
 	// of a step mostly differ) and of the last object of two (see
@@ -113,7 +135,11 @@ func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
 		e.step(&t.Steps[i])
 	}
 	m := &t.Metrics
-	e.floatPtr(m.DurationMS)
+	if e.deltas {
+		e.duration(m.DurationMS, 0)
+	} else {
+		e.floatPtr(m.DurationMS)
+	}
 	e.floatPtr(m.CostUSD)
 	e.intPtr(m.Tokens.Input)
 	e.intPtr(m.Tokens.Output)
@@ -143,9 +169,19 @@ func (e *trajEncoder) step(s *trajeval.Step) {
 		e.b = append(e.b, 1)
 	}
 	e.str(s.ErrorMessage)
-	e.floatPtr(s.DurationMS)
-	e.time(s.StartTime)
-	e.time(s.EndTime)
+	if e.deltas {
+		start, okStart := e.tick(s.StartTime)
+		end, okEnd := e.tick(s.EndTime)
+		var ref int64
+		if okStart && okEnd {
+			ref = end - start
+		}
+		e.duration(s.DurationMS, ref)
+	} else {
+		e.floatPtr(s.DurationMS)
+		e.time(s.StartTime)
+		e.time(s.EndTime)
+	}
 	e.int(int64(s.ParallelGroup))
 	e.str(s.Agent)
 }
@@ -334,11 +370,69 @@ func (e *trajEncoder) time(t time.Time) {
 	e.b = binary.AppendUvarint(e.b, uint64(t.Nanosecond()))
 }
 
+// tick appends t as a uvarint: 0 when t is zero, else 1 more than the
+// zigzag of its difference from the trajectory's previous time in
+// milliseconds (from 1970 for its first), shifted left by one, the bit
+// below set when a uvarint of the nanoseconds past its millisecond
+// (1 to 999,999) follows. Readers mostly give whole milliseconds, and a
+// step starts soon after the previous one ends: one byte or two a time,
+// nanoseconds kept exactly. It returns t's milliseconds and whether t is
+// set.
+func (e *trajEncoder) tick(t time.Time) (int64, bool) {
+	if t.IsZero() {
+		e.b = append(e.b, 0)
+		return 0, false
+	}
+	sec := t.Unix()
+	if sec < minSec || sec >= endSec {
+		e.ok = false // refused by the JSON, with its error
+		return 0, false
+	}
+	ns := int64(t.Nanosecond())
+	ms, sub := sec*1000+ns/1e6, uint64(ns%1e6)
+	u := zigzag(ms-e.lastMS) << 1
+	if sub != 0 {
+		u |= 1
+	}
+	e.b = binary.AppendUvarint(e.b, u+1)
+	if sub != 0 {
+		e.b = binary.AppendUvarint(e.b, sub)
+	}
+	e.lastMS = ms
+	return ms, true
+}
+
+// duration appends f as a uvarint: 0 when unknown; 1 and the 8 bytes of
+// its float64 when it is not a whole number of at most 2^53; else 2 more
+// than the zigzag of its difference from ref, the step's end less its
+// start in milliseconds (0 when either is unknown), which it mostly is.
+func (e *trajEncoder) duration(f *float64, ref int64) {
+	switch {
+	case f == nil:
+		e.b = append(e.b, 0)
+	case *f == math.Trunc(*f) && math.Abs(*f) <= maxWhole && !(*f == 0 && math.Signbit(*f)):
+		e.b = binary.AppendUvarint(e.b, zigzag(int64(*f)-ref)+2)
+	default:
+		e.b = append(e.b, 1)
+		e.float(*f)
+	}
+}
+
+// maxWhole is the largest whole number whose neighbours float64 still
+// holds exactly.
+const maxWhole = 1 << 53
+
+func zigzag(n int64) uint64 { return uint64(n<<1) ^ uint64(n>>63) }
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
 // The first second of year 0 and the first of year 10000, UTC: the JSON
-// writes the times between.
+// writes the times between; the same in milliseconds.
 const (
 	minSec = -62167219200
 	endSec = 253402300800
+	minMS  = minSec * 1000
+	endMS  = endSec * 1000
 )
 
 // validNumber reports whether s is a JSON number literal, as AppendJSON
@@ -356,10 +450,10 @@ func validNumber(s string) bool {
 // left, and nesting against maxDepth: damaged bytes are an error, never
 // more memory than they could describe.
 func readTrajectory(data []byte) (*trajeval.Trajectory, error) {
-	if len(data) == 0 || data[0] != trajMark {
+	if len(data) == 0 || data[0] != trajMark && data[0] != trajMarkV9 {
 		return nil, fmt.Errorf("%w: not an encoded trajectory", errTrajectory)
 	}
-	d := trajDecoder{b: data[1:]}
+	d := trajDecoder{b: data[1:], deltas: data[0] == trajMark}
 	t := d.trajectory()
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d bytes after the trajectory", len(d.b))
@@ -375,6 +469,9 @@ func readTrajectory(data []byte) (*trajeval.Trajectory, error) {
 type trajDecoder struct {
 	b   []byte
 	err error
+	// deltas and lastMS are trajEncoder's.
+	deltas bool
+	lastMS int64
 }
 
 func (d *trajDecoder) fail(format string, args ...any) {
@@ -399,7 +496,11 @@ func (d *trajDecoder) trajectory() *trajeval.Trajectory {
 		}
 	}
 	m := &t.Metrics
-	m.DurationMS = d.floatPtr()
+	if d.deltas {
+		m.DurationMS = d.duration(0)
+	} else {
+		m.DurationMS = d.floatPtr()
+	}
 	m.CostUSD = d.floatPtr()
 	m.Tokens.Input = d.intPtr()
 	m.Tokens.Output = d.intPtr()
@@ -435,9 +536,21 @@ func (d *trajDecoder) step(s *trajeval.Step) {
 		d.fail("a step's error is not 0, 1 or 2")
 	}
 	s.ErrorMessage = d.str()
-	s.DurationMS = d.floatPtr()
-	s.StartTime = d.time()
-	s.EndTime = d.time()
+	if d.deltas {
+		var start, end int64
+		var okStart, okEnd bool
+		s.StartTime, start, okStart = d.tick()
+		s.EndTime, end, okEnd = d.tick()
+		var ref int64
+		if okStart && okEnd {
+			ref = end - start
+		}
+		s.DurationMS = d.duration(ref)
+	} else {
+		s.DurationMS = d.floatPtr()
+		s.StartTime = d.time()
+		s.EndTime = d.time()
+	}
 	s.ParallelGroup = d.int()
 	s.Agent = d.str()
 }
@@ -615,4 +728,58 @@ func (d *trajDecoder) time() time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// tick reads a time trajEncoder.tick wrote: the time (in UTC), its
+// milliseconds, and whether it is set.
+func (d *trajDecoder) tick() (time.Time, int64, bool) {
+	u := d.uvarint()
+	if u == 0 || d.err != nil {
+		return time.Time{}, 0, false
+	}
+	u--
+	delta := unzigzag(u >> 1)
+	// Both bounds first, so that the sum cannot overflow.
+	if delta < minMS-endMS || delta > endMS-minMS || d.lastMS+delta < minMS || d.lastMS+delta >= endMS {
+		d.fail("a time out of range")
+		return time.Time{}, 0, false
+	}
+	ms := d.lastMS + delta
+	var sub uint64
+	if u&1 != 0 {
+		if sub = d.uvarint(); d.err == nil && (sub == 0 || sub >= 1e6) {
+			d.fail("%d nanoseconds past a millisecond", sub)
+		}
+		if d.err != nil {
+			return time.Time{}, 0, false
+		}
+	}
+	t := time.UnixMilli(ms).Add(time.Duration(sub)).UTC()
+	if t.IsZero() {
+		d.fail("a time out of range")
+		return time.Time{}, 0, false
+	}
+	d.lastMS = ms
+	return t, ms, true
+}
+
+// duration reads a duration trajEncoder.duration wrote against ref.
+func (d *trajDecoder) duration(ref int64) *float64 {
+	switch u := d.uvarint(); {
+	case u == 0 || d.err != nil:
+		return nil
+	case u == 1:
+		f := d.float()
+		return &f
+	default:
+		// ref is within endMS-minMS: bound the difference first, so
+		// that the sum cannot overflow.
+		n := unzigzag(u - 2)
+		if n < -2*maxWhole || n > 2*maxWhole || ref+n < -maxWhole || ref+n > maxWhole {
+			d.fail("a duration out of range")
+			return nil
+		}
+		f := float64(ref + n)
+		return &f
+	}
 }
