@@ -42,13 +42,20 @@ import (
 // bytes), an array (a count, then its values) or an object (a count, then
 // each key as a string and its value; keys in order).
 //
-// From schema version 11 the byte is 'U' and a step's times and durations
-// are written by their differences (see tick and duration): the times of
-// a trajectory are close together, so a difference takes a byte or two
-// where seconds and nanoseconds took eleven, and S2, which costs about
-// seven instructions a byte, has fewer bytes to compress. The start and
-// end of a step come before its duration there. A 'T' written before
-// reads back as it did.
+// From schema version 11 the byte is 'U', and a step is written in fewer
+// bytes (S2, which compresses the chunks, costs about seven instructions
+// a byte): first a byte of its head (its error in the two bits below,
+// 0 unknown, 1 false, 2 true; then stepNext, stepSameTurn,
+// stepErrorMessage, stepGroup and stepAgent, see below), its index and
+// turn only when they are not the previous step's index plus one and
+// its turn (0 and 0 before the first), id, name, arguments, result, its
+// error message only when it has one, start and end written by their
+// differences (see tick: the times of a trajectory are close together,
+// so a difference takes a byte or two where seconds and nanoseconds took
+// eleven), duration by its difference from end less start (see
+// duration), parallel group and agent only when they are set. The
+// trajectory's duration is written as a step's against 0. A 'T' written
+// before reads back as it did.
 //
 // A trajectory the encoding does not carry exactly (a value of another
 // type, a figure that is not finite, a number that is not a JSON number,
@@ -81,8 +88,21 @@ const (
 )
 
 // minStep is the fewest bytes a step takes: thirteen fields of a byte
-// each when empty.
-const minStep = 13
+// each when empty ('T'); eight from schema version 11 ('U').
+const (
+	minStep   = 8
+	minStepV9 = 13
+)
+
+// The bits of a step's head above its error ('U').
+const (
+	stepNext         = 1 << (iota + 2) // its index is the previous one's plus one: not written
+	stepSameTurn                       // its turn is the previous one's: not written
+	stepErrorMessage                   // it has an error message, written
+	stepGroup                          // it has a parallel group, written
+	stepAgent                          // it has an agent, written
+	stepBits         = 1<<(iota+2) - 1
+)
 
 // errTrajectory is a stored trajectory that does not read back.
 var errTrajectory = errors.New("damaged trajectory")
@@ -107,10 +127,12 @@ func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
 type trajEncoder struct {
 	b  []byte
 	ok bool
-	// deltas: times and durations by their differences ('U'); lastMS is
-	// the previous time written, in milliseconds since 1970.
-	deltas bool
-	lastMS int64
+	// deltas: steps written as from schema version 11 ('U'); lastMS is
+	// the previous time written, in milliseconds since 1970, lastIndex
+	// and lastTurn the previous step's.
+	deltas              bool
+	lastMS              int64
+	lastIndex, lastTurn int
 	// The keys of the last three objects of one member (nOnes of them
 	// set, the next to replace at nextOne: the arguments and the result
 	// of a step mostly differ) and of the last object of two (see
@@ -136,7 +158,7 @@ func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
 	}
 	m := &t.Metrics
 	if e.deltas {
-		e.duration(m.DurationMS, 0)
+		e.b = e.duration(e.b, m.DurationMS, 0)
 	} else {
 		e.floatPtr(m.DurationMS)
 	}
@@ -153,7 +175,71 @@ func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
 	e.bool(t.Partial)
 }
 
+// step appends s as from schema version 11 (see trajMark), into a
+// buffer of its own: a field of e written through its pointer costs a
+// load and a store each time.
 func (e *trajEncoder) step(s *trajeval.Step) {
+	if !e.deltas {
+		e.stepV9(s)
+		return
+	}
+	var head byte
+	switch {
+	case s.Error == nil:
+	case *s.Error:
+		head = 2
+	default:
+		head = 1
+	}
+	if s.Index == e.lastIndex+1 {
+		head |= stepNext
+	}
+	if s.Turn == e.lastTurn {
+		head |= stepSameTurn
+	}
+	if s.ErrorMessage != "" {
+		head |= stepErrorMessage
+	}
+	if s.ParallelGroup != 0 {
+		head |= stepGroup
+	}
+	if s.Agent != "" {
+		head |= stepAgent
+	}
+	e.lastIndex, e.lastTurn = s.Index, s.Turn
+	b := append(e.b, head)
+	if head&stepNext == 0 {
+		b = binary.AppendVarint(b, int64(s.Index))
+	}
+	if head&stepSameTurn == 0 {
+		b = binary.AppendVarint(b, int64(s.Turn))
+	}
+	b = appendStr(b, s.ID)
+	e.b = appendStr(b, s.Name)
+	e.value(s.Args, 0)
+	e.value(s.Result, 0)
+	b = e.b
+	if head&stepErrorMessage != 0 {
+		b = appendStr(b, s.ErrorMessage)
+	}
+	b, start, okStart := e.tick(b, s.StartTime)
+	b, end, okEnd := e.tick(b, s.EndTime)
+	var ref int64
+	if okStart && okEnd {
+		ref = end - start
+	}
+	b = e.duration(b, s.DurationMS, ref)
+	if head&stepGroup != 0 {
+		b = binary.AppendVarint(b, int64(s.ParallelGroup))
+	}
+	if head&stepAgent != 0 {
+		b = appendStr(b, s.Agent)
+	}
+	e.b = b
+}
+
+// stepV9 appends s as schema versions 9 and 10 did.
+func (e *trajEncoder) stepV9(s *trajeval.Step) {
 	e.int(int64(s.Index))
 	e.int(int64(s.Turn))
 	e.str(s.ID)
@@ -169,19 +255,9 @@ func (e *trajEncoder) step(s *trajeval.Step) {
 		e.b = append(e.b, 1)
 	}
 	e.str(s.ErrorMessage)
-	if e.deltas {
-		start, okStart := e.tick(s.StartTime)
-		end, okEnd := e.tick(s.EndTime)
-		var ref int64
-		if okStart && okEnd {
-			ref = end - start
-		}
-		e.duration(s.DurationMS, ref)
-	} else {
-		e.floatPtr(s.DurationMS)
-		e.time(s.StartTime)
-		e.time(s.EndTime)
-	}
+	e.floatPtr(s.DurationMS)
+	e.time(s.StartTime)
+	e.time(s.EndTime)
 	e.int(int64(s.ParallelGroup))
 	e.str(s.Agent)
 }
@@ -315,9 +391,11 @@ func (e *trajEncoder) bool(v bool) {
 	}
 }
 
-func (e *trajEncoder) str(s string) {
-	e.b = binary.AppendUvarint(e.b, uint64(len(s)))
-	e.b = append(e.b, s...)
+func (e *trajEncoder) str(s string) { e.b = appendStr(e.b, s) }
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }
 
 func (e *trajEncoder) strPtr(s *string) {
@@ -370,52 +448,56 @@ func (e *trajEncoder) time(t time.Time) {
 	e.b = binary.AppendUvarint(e.b, uint64(t.Nanosecond()))
 }
 
-// tick appends t as a uvarint: 0 when t is zero, else 1 more than the
-// zigzag of its difference from the trajectory's previous time in
+// tick appends t to b as a uvarint: 0 when t is zero, else 1 more than
+// the zigzag of its difference from the trajectory's previous time in
 // milliseconds (from 1970 for its first), shifted left by one, the bit
 // below set when a uvarint of the nanoseconds past its millisecond
 // (1 to 999,999) follows. Readers mostly give whole milliseconds, and a
 // step starts soon after the previous one ends: one byte or two a time,
 // nanoseconds kept exactly. It returns t's milliseconds and whether t is
 // set.
-func (e *trajEncoder) tick(t time.Time) (int64, bool) {
+func (e *trajEncoder) tick(b []byte, t time.Time) ([]byte, int64, bool) {
 	if t.IsZero() {
-		e.b = append(e.b, 0)
-		return 0, false
+		return append(b, 0), 0, false
 	}
-	sec := t.Unix()
+	sec, ns := t.Unix(), int64(t.Nanosecond())
 	if sec < minSec || sec >= endSec {
 		e.ok = false // refused by the JSON, with its error
-		return 0, false
+		return b, 0, false
 	}
-	ns := int64(t.Nanosecond())
-	ms, sub := sec*1000+ns/1e6, uint64(ns%1e6)
+	ms := sec*1000 + ns/1e6
+	sub := uint64(ns - ns/1e6*1e6)
 	u := zigzag(ms-e.lastMS) << 1
-	if sub != 0 {
-		u |= 1
-	}
-	e.b = binary.AppendUvarint(e.b, u+1)
-	if sub != 0 {
-		e.b = binary.AppendUvarint(e.b, sub)
-	}
 	e.lastMS = ms
-	return ms, true
+	if sub == 0 {
+		return binary.AppendUvarint(b, u+1), ms, true
+	}
+	b = binary.AppendUvarint(b, u+2)
+	return binary.AppendUvarint(b, sub), ms, true
 }
 
-// duration appends f as a uvarint: 0 when unknown; 1 and the 8 bytes of
-// its float64 when it is not a whole number of at most 2^53; else 2 more
-// than the zigzag of its difference from ref, the step's end less its
-// start in milliseconds (0 when either is unknown), which it mostly is.
-func (e *trajEncoder) duration(f *float64, ref int64) {
+// duration appends f to b as a uvarint: 0 when unknown; 1 and the 8
+// bytes of its float64 when it is not a whole number of at most 2^53;
+// else 2 more than the zigzag of its difference from ref, the step's end
+// less its start in milliseconds (0 when either is unknown), which it
+// mostly is.
+func (e *trajEncoder) duration(b []byte, f *float64, ref int64) []byte {
 	switch {
 	case f == nil:
-		e.b = append(e.b, 0)
-	case *f == math.Trunc(*f) && math.Abs(*f) <= maxWhole && !(*f == 0 && math.Signbit(*f)):
-		e.b = binary.AppendUvarint(e.b, zigzag(int64(*f)-ref)+2)
-	default:
-		e.b = append(e.b, 1)
-		e.float(*f)
+		return append(b, 0)
+	case whole(*f):
+		return binary.AppendUvarint(b, zigzag(int64(*f)-ref)+2)
+	case math.IsNaN(*f) || math.IsInf(*f, 0):
+		e.ok = false // refused by the JSON, with its error
+		return b
 	}
+	return binary.LittleEndian.AppendUint64(append(b, 1), math.Float64bits(*f))
+}
+
+// whole reports whether f is a whole number that an int64 and back gives
+// exactly (not -0).
+func whole(f float64) bool {
+	return f == math.Trunc(f) && math.Abs(f) <= maxWhole && !(f == 0 && math.Signbit(f))
 }
 
 // maxWhole is the largest whole number whose neighbours float64 still
@@ -469,9 +551,10 @@ func readTrajectory(data []byte) (*trajeval.Trajectory, error) {
 type trajDecoder struct {
 	b   []byte
 	err error
-	// deltas and lastMS are trajEncoder's.
-	deltas bool
-	lastMS int64
+	// deltas, lastMS, lastIndex and lastTurn are trajEncoder's.
+	deltas              bool
+	lastMS              int64
+	lastIndex, lastTurn int
 }
 
 func (d *trajDecoder) fail(format string, args ...any) {
@@ -489,7 +572,11 @@ func (d *trajDecoder) trajectory() *trajeval.Trajectory {
 			t.Turns[i] = trajeval.Turn{Turn: d.int(), User: d.strPtr(), FinalResponse: d.strPtr()}
 		}
 	}
-	if n := d.count(minStep); n > 0 {
+	min := minStepV9
+	if d.deltas {
+		min = minStep
+	}
+	if n := d.count(min); n > 0 {
 		t.Steps = make([]trajeval.Step, n)
 		for i := range t.Steps {
 			d.step(&t.Steps[i])
@@ -520,6 +607,59 @@ func (d *trajDecoder) trajectory() *trajeval.Trajectory {
 }
 
 func (d *trajDecoder) step(s *trajeval.Step) {
+	if !d.deltas {
+		d.stepV9(s)
+		return
+	}
+	head := d.byte()
+	if head&^stepBits != 0 {
+		d.fail("a step's head %#x", head)
+		return
+	}
+	switch head & 3 {
+	case 0:
+	case 1:
+		s.Error = new(bool)
+	case 2:
+		s.Error = new(true)
+	default:
+		d.fail("a step's error is not 0, 1 or 2")
+		return
+	}
+	s.Index, s.Turn = d.lastIndex+1, d.lastTurn
+	if head&stepNext == 0 {
+		s.Index = d.int()
+	}
+	if head&stepSameTurn == 0 {
+		s.Turn = d.int()
+	}
+	d.lastIndex, d.lastTurn = s.Index, s.Turn
+	s.ID = d.str()
+	s.Name = d.str()
+	s.Args = d.value(0)
+	s.Result = d.value(0)
+	if head&stepErrorMessage != 0 {
+		s.ErrorMessage = d.str()
+	}
+	var start, end int64
+	var okStart, okEnd bool
+	s.StartTime, start, okStart = d.tick()
+	s.EndTime, end, okEnd = d.tick()
+	var ref int64
+	if okStart && okEnd {
+		ref = end - start
+	}
+	s.DurationMS = d.duration(ref)
+	if head&stepGroup != 0 {
+		s.ParallelGroup = d.int()
+	}
+	if head&stepAgent != 0 {
+		s.Agent = d.str()
+	}
+}
+
+// stepV9 reads a step as schema versions 9 and 10 wrote it.
+func (d *trajDecoder) stepV9(s *trajeval.Step) {
 	s.Index = d.int()
 	s.Turn = d.int()
 	s.ID = d.str()
@@ -536,21 +676,9 @@ func (d *trajDecoder) step(s *trajeval.Step) {
 		d.fail("a step's error is not 0, 1 or 2")
 	}
 	s.ErrorMessage = d.str()
-	if d.deltas {
-		var start, end int64
-		var okStart, okEnd bool
-		s.StartTime, start, okStart = d.tick()
-		s.EndTime, end, okEnd = d.tick()
-		var ref int64
-		if okStart && okEnd {
-			ref = end - start
-		}
-		s.DurationMS = d.duration(ref)
-	} else {
-		s.DurationMS = d.floatPtr()
-		s.StartTime = d.time()
-		s.EndTime = d.time()
-	}
+	s.DurationMS = d.floatPtr()
+	s.StartTime = d.time()
+	s.EndTime = d.time()
 	s.ParallelGroup = d.int()
 	s.Agent = d.str()
 }

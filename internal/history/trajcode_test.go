@@ -89,6 +89,11 @@ func TestAppendTrajectory(t *testing.T) {
 			{Index: 3, Name: "a", Args: map[string]any{"r": "3"}, Result: map[string]any{"x": "5", "z": "6"}},
 			{Index: 4, Name: "a", Args: map[string]any{"q": map[string]any{"q": "4"}}, Result: map[string]any{"z": "7", "w": "8"}},
 		}}, true, "objects of one and two members found by the last keys of their size, and not when their keys differ"},
+		{"heads", &trajeval.Trajectory{Steps: []trajeval.Step{
+			{Index: 1, Turn: 1, Name: "a"}, {Index: 2, Turn: 1, Name: "b", Error: ptr(true), ErrorMessage: "x"},
+			{Index: 5, Turn: 1, Name: "c", ParallelGroup: -2, Agent: "sub"}, {Index: 3, Turn: 2, Name: "d", Error: ptr(false)},
+			{Index: 4, Turn: 2, Name: "e", ParallelGroup: 1}, {Index: -1, Turn: -1}, {Index: 0, Turn: -1, Agent: "x", ErrorMessage: "y"},
+		}}, true, "each step's index and turn written only when not the previous one's plus one and the same; message, group and agent only when set"},
 		{"deep", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "d", Args: deep(256)}}}, true, "nested up to the bound"},
 		{"too deep", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "d", Args: deep(257)}}}, false, "past the bound: stored as JSON"},
 		{"NaN", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "x", Args: math.NaN()}}}, false, "refused by the JSON, with its error"},
@@ -158,6 +163,7 @@ func TestAppendTrajectory_size(t *testing.T) {
 		t.Fatal("not encoded")
 	}
 	// 20 steps: two times of 11 bytes and a duration of 9 against about 4.
+	t.Logf("%d bytes, version 9 %d", len(now), len(v9))
 	if len(now) > len(v9)-20*25 {
 		t.Errorf("%d bytes, version 9 %d: want at least 500 fewer", len(now), len(v9))
 	}
@@ -176,6 +182,9 @@ func TestReadTrajectory_damaged(t *testing.T) {
 		}
 	}
 	pad := strings.Repeat("\x00", 16) // what follows the damage, so that no count is refused first
+	// uStep is a trajectory of one step ('U') up to its times: its head
+	// (index 1, turn 0), no id, no name, null arguments and result.
+	const uStep = "U\x00\x00\x01\x0c\x00\x00\x00\x00"
 	tests := []struct {
 		name, msg string // msg: what the error says
 		data      string
@@ -189,24 +198,20 @@ func TestReadTrajectory_damaged(t *testing.T) {
 		{"repeated key", "repeats a key", "T\x00\x00\x01\x02\x00\x00\x00\x07\x02\x01k\x00\x01k\x00" + pad, "an object naming a key twice"},
 		{"error byte", "error is not", "T\x00\x00\x01\x02\x00\x00\x00\x00\x00\x03" + pad, "a step's error other than unknown, false, true"},
 		{"NaN", "not finite", "T\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\xf8\x7f", "a duration that is not finite"},
-		{"year 10000, by difference", "time out of range", "U\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00" + uvarint(zigzag(253402300800000)<<1+1) + pad,
+		{"step head", "a step's head", "U\x00\x00\x01\x80" + pad, "a step's head with a bit of no meaning"},
+		{"step error", "error is not", "U\x00\x00\x01\x03" + pad, "a step's error other than unknown, false, true"},
+		{"year 10000, by difference", "time out of range", uStep + "\x00" + uvarint(zigzag(253402300800000)<<1+1) + pad,
 			"a time past year 9999, the first of its trajectory"},
 		{"before year 0, by difference", "time out of range", "U\x00\x00\x02" +
-			"\x02\x00\x00\x00\x00\x00\x00\x00\x00" + uvarint(zigzag(-62167219200000)<<1+1) + "\x00\x00\x00" +
-			"\x02\x00\x00\x00\x00\x00\x00\x00\x00" + uvarint(zigzag(-1)<<1+1) + pad,
+			"\x0c\x00\x00\x00\x00\x00" + uvarint(zigzag(-62167219200000)<<1+1) + "\x00" +
+			"\x0c\x00\x00\x00\x00\x00" + uvarint(zigzag(-1)<<1+1) + pad,
 			"a step's time before year 0 by the difference from the previous step's, in range"},
-		{"huge difference", "time out of range", "U\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00" + uvarint(math.MaxUint64) + pad,
-			"a difference that would overflow the sum"},
-		{"nanoseconds", "nanoseconds past", "U\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x02" + uvarint(1e6) + pad,
-			"a millisecond's nanoseconds past 999,999"},
-		{"no nanoseconds", "nanoseconds past", "U\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00" + pad,
-			"nanoseconds said to follow and 0"},
-		{"huge duration", "duration out of range", "U\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00" + uvarint(zigzag(1<<53+1)+2) + pad,
-			"a whole duration past 2^53"},
-		{"duration overflow", "duration out of range", "U\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00" + uvarint(math.MaxUint64) + pad,
-			"a difference that would overflow the sum"},
-		{"NaN duration", "not finite", "U\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\xf8\x7f" + pad,
-			"a duration as a float that is not finite"},
+		{"huge difference", "time out of range", uStep + uvarint(math.MaxUint64) + pad, "a difference that would overflow the sum"},
+		{"nanoseconds", "nanoseconds past", uStep + "\x00\x02" + uvarint(1e6) + pad, "a millisecond's nanoseconds past 999,999"},
+		{"no nanoseconds", "nanoseconds past", uStep + "\x00\x02\x00" + pad, "nanoseconds said to follow and 0"},
+		{"huge duration", "duration out of range", uStep + "\x00\x00" + uvarint(zigzag(1<<53+1)+2) + pad, "a whole duration past 2^53"},
+		{"duration overflow", "duration out of range", uStep + "\x00\x00" + uvarint(math.MaxUint64) + pad, "a difference that would overflow the sum"},
+		{"NaN duration", "not finite", uStep + "\x00\x00\x01\x00\x00\x00\x00\x00\x00\xf8\x7f" + pad, "a duration as a float that is not finite"},
 		{"year 10000", "time out of range", "T\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x01\x80\x80\x80\x80\xc0\xbf\x9b\xe6\x07\x00" + pad, "a time past year 9999"},
 	}
 	for _, tt := range tests {
