@@ -230,14 +230,18 @@ func zigzag(n int64) uint64 { return uint64(n<<1) ^ uint64(n>>63) }
 
 // FuzzReadTrajectory: stored bytes, however damaged, read back or are
 // refused with an error, never a panic; a trajectory read back is encoded
-// again and reads back the same.
+// again and reads back the same. Seeds in both encodings ('U' and 'T').
 func FuzzReadTrajectory(f *testing.F) {
-	for _, c := range results() {
-		if c.Trajectory != nil {
-			data, _ := history.AppendTrajectory(nil, c.Trajectory)
-			f.Add(data)
+	for _, v9 := range []bool{false, true} {
+		history.SetTrajectoryCodeV9(f, v9)
+		for _, c := range timedResults() {
+			if c.Trajectory != nil {
+				data, _ := history.AppendTrajectory(nil, c.Trajectory)
+				f.Add(data)
+			}
 		}
 	}
+	history.SetTrajectoryCodeV9(f, false)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := history.ReadTrajectory(data)
 		if err != nil {
