@@ -134,3 +134,10 @@ func SetJSONDetails(t interface{ Cleanup(func()) }, on bool) {
 	jsonDetails = on
 	t.Cleanup(func() { jsonDetails = false })
 }
+
+// SetNewSchema makes new databases from their newest schema at once when
+// on (as they are), by their migrations when off; until the test ends.
+func SetNewSchema(t interface{ Cleanup(func()) }, on bool) {
+	newSchema = on
+	t.Cleanup(func() { newSchema = true })
+}
