@@ -3,7 +3,7 @@
 -- column for column, index for index (TestOpen_newSchema checks it). Each
 -- ALTER TABLE of the migrations has SQLite parse the whole schema again,
 -- so that running them all on a new file cost about as much as
--- recording 300 failing cases. A migration that changes a table changes
+-- recording 250 failing cases. A migration that changes a table changes
 -- this file too. Times are milliseconds since 1970-01-01 UTC.
 CREATE TABLE runs (
 	id           INTEGER PRIMARY KEY AUTOINCREMENT,
