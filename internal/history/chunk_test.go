@@ -398,7 +398,7 @@ func TestOpen_migrateVersion8(t *testing.T) {
 	history.SetJSONTrajectories(t, false)
 	h, id := migrated(t, dsn)
 	readsBack(t, h, old, id)
-	for run, mark := range map[int64]byte{old: '{', id: 'T'} {
+	for run, mark := range map[int64]byte{old: '{', id: 'U'} {
 		if got := firstTrajectoryByte(t, dsn, run); got != mark {
 			t.Errorf("run %d's trajectory begins with %q, want %q", run, got, mark)
 		}
@@ -499,7 +499,7 @@ func sqliteAt(t *testing.T, dsn string, v int) *sql.DB {
 		t.Fatal(err)
 	}
 	raw := rawDB(t, dsn)
-	names, err := filepath.Glob("migrations/sqlite/00*_*.sql")
+	names, err := filepath.Glob("migrations/sqlite/[0-9][0-9][0-9]_*.sql")
 	if err != nil || len(names) < v {
 		t.Fatalf("the migrations of versions 1 to %d: %v, %v", v, names, err)
 	}

@@ -110,6 +110,14 @@ func SetJSONTrajectories(t interface{ Cleanup(func()) }, on bool) {
 	t.Cleanup(func() { jsonTrajectories = false })
 }
 
+// SetTrajectoryCodeV9 makes recorders and AppendTrajectory write
+// trajectories in the encoding of schema versions 9 and 10 (times as
+// seconds and nanoseconds), when on; until the test ends.
+func SetTrajectoryCodeV9(t interface{ Cleanup(func()) }, on bool) {
+	trajCodeV9 = on
+	t.Cleanup(func() { trajCodeV9 = false })
+}
+
 // AppendDetailsCode and ReadDetails are appendDetailsCode and
 // readDetails, for the tests of the details' encoding.
 var (
@@ -125,4 +133,11 @@ var ErrDetails = errDetails
 func SetJSONDetails(t interface{ Cleanup(func()) }, on bool) {
 	jsonDetails = on
 	t.Cleanup(func() { jsonDetails = false })
+}
+
+// SetNewSchema makes new databases from their newest schema at once when
+// on (as they are), by their migrations when off; until the test ends.
+func SetNewSchema(t interface{ Cleanup(func()) }, on bool) {
+	newSchema = on
+	t.Cleanup(func() { newSchema = true })
 }

@@ -7,7 +7,9 @@
 //     a SQLite file.
 //  2. Both have the same tables: schema_version, runs, packs, chunks,
 //     run_shards, and cases and evaluators for what was recorded before. Opening a database brings it to the newest schema
-//     version, one migration at a time, each in a transaction; a database
+//     version, one migration at a time, each in a transaction (a new
+//     SQLite file is made at the newest at once, from
+//     migrations/sqlite.sql, which is what the migrations make); a database
 //     of a newer version than this program knows is refused
 //     ([ErrNewerSchema]), naming both versions.
 //  3. A run is a row of runs ([DB.Begin]); the case results written in
@@ -71,6 +73,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -134,12 +137,18 @@ type dialect struct {
 	driver     string
 	migrations string // folder of migrations
 	find       string // the function that finds a text in another: instr(haystack, needle), strpos(...)
+	schema     string // the newest schema, for a new database ("": the migrations make it)
 }
 
 var (
-	sqliteDialect   = dialect{"sqlite", "sqlite", "migrations/sqlite", "instr"}
-	postgresDialect = dialect{"postgres", "pgx", "migrations/postgres", "strpos"}
+	sqliteDialect   = dialect{"sqlite", "sqlite", "migrations/sqlite", "instr", "migrations/sqlite.sql"}
+	postgresDialect = dialect{"postgres", "pgx", "migrations/postgres", "strpos", ""}
 )
+
+// newSchema makes a new database of a dialect that has one from its
+// newest schema at once rather than by its migrations; off in the tests
+// that check the two alike.
+var newSchema = true
 
 // contains is the SQL condition that text has sub in it, case-sensitive.
 func (d dialect) contains(text, sub string) string {
@@ -371,24 +380,45 @@ func (h *DB) migrate(ctx context.Context) error {
 	if v == len(names) {
 		return nil // nothing to write: the transaction rolls back
 	}
-	for i := v; i < len(names); i++ {
-		data, err := migrations.ReadFile(h.d.migrations + "/" + names[i])
-		if err != nil {
+	if v == 0 && h.d.schema != "" && newSchema {
+		// A new database: its newest schema at once, each version
+		// recorded as if migrated.
+		if err := h.execFile(ctx, tx, h.d.schema); err != nil {
 			return err
 		}
-		for stmt := range strings.SplitSeq(string(data), ";\n") {
-			if strings.TrimSpace(stripComments(stmt)) == "" {
-				continue
+		for i := range names {
+			if _, err := tx.ExecContext(ctx, h.d.bind("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"), i+1, time.Now().UnixMilli()); err != nil {
+				return h.wrap(err)
 			}
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return h.wrap(fmt.Errorf("migration %s: %w", names[i], err))
-			}
+		}
+		return h.wrap(tx.Commit())
+	}
+	for i := v; i < len(names); i++ {
+		if err := h.execFile(ctx, tx, h.d.migrations+"/"+names[i]); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, h.d.bind("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"), i+1, time.Now().UnixMilli()); err != nil {
 			return h.wrap(err)
 		}
 	}
 	return h.wrap(tx.Commit())
+}
+
+// execFile runs the statements of an embedded SQL file in tx.
+func (h *DB) execFile(ctx context.Context, tx *sql.Tx, name string) error {
+	data, err := migrations.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	for stmt := range strings.SplitSeq(string(data), ";\n") {
+		if strings.TrimSpace(stripComments(stmt)) == "" {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return h.wrap(fmt.Errorf("migration %s: %w", path.Base(name), err))
+		}
+	}
+	return nil
 }
 
 func stripComments(s string) string {

@@ -437,6 +437,92 @@ func TestOpen_newerSchema(t *testing.T) {
 	})
 }
 
+// TestOpen_newSchema: a new SQLite history is made from its newest schema
+// at once (migrations/sqlite.sql), not by running every migration, and
+// is what the migrations make: the same tables, columns, keys and
+// indexes, the same versions recorded.
+func TestOpen_newSchema(t *testing.T) {
+	dir := t.TempDir()
+	made, migrated := filepath.Join(dir, "made.db"), filepath.Join(dir, "migrated.db")
+	open(t, made).Close()
+	history.SetNewSchema(t, false)
+	open(t, migrated).Close()
+	want := sqliteSchema(t, migrated)
+	if got := sqliteSchema(t, made); got != want {
+		t.Errorf("a new file's schema differs from the migrations'\ngot:\n%s\nwant:\n%s", got, want)
+	}
+	// The new file's runs was made as the newest schema writes it (the
+	// migrations' ADD COLUMN appends to the text of version 1's).
+	var text string
+	if err := rawDB(t, made).QueryRow("SELECT sql FROM sqlite_master WHERE name = 'runs'").Scan(&text); err != nil || !strings.Contains(text, "record it (version 2)") {
+		t.Errorf("runs of a new file is not the newest schema's: %q, %v", text, err)
+	}
+}
+
+// sqliteSchema describes the schema of a SQLite file, one line a fact: its
+// objects, each table's columns (generated ones too), foreign keys and
+// indexes with their columns, and the versions recorded.
+func sqliteSchema(t *testing.T, dsn string) string {
+	t.Helper()
+	raw := rawDB(t, dsn)
+	lines := func(q string) []string {
+		rows, err := raw.Query(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var out []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s: %q", q, vals))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(out)
+		return out
+	}
+	var all []string
+	for _, l := range lines("SELECT type, name, tbl_name FROM sqlite_master") {
+		all = append(all, l)
+	}
+	var tables, indexes []string
+	rows, err := raw.Query("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var typ, name string
+		if err := rows.Scan(&typ, &name); err != nil {
+			t.Fatal(err)
+		}
+		if typ == "table" {
+			tables = append(tables, name)
+		} else {
+			indexes = append(indexes, name)
+		}
+	}
+	rows.Close()
+	for _, tb := range tables {
+		for _, p := range []string{"table_xinfo", "foreign_key_list", "index_list"} {
+			all = append(all, lines(fmt.Sprintf("PRAGMA %s(%q)", p, tb))...)
+		}
+	}
+	for _, ix := range indexes {
+		all = append(all, lines(fmt.Sprintf("PRAGMA index_xinfo(%q)", ix))...)
+	}
+	all = append(all, lines("SELECT version FROM schema_version")...)
+	return strings.Join(all, "\n")
+}
+
 func rawDB(t *testing.T, dsn string) *sql.DB {
 	driver := "sqlite"
 	if history.IsPostgres(dsn) {

@@ -459,7 +459,7 @@ func decompress(blob []byte) (*trajeval.Trajectory, error) {
 // encoding (trajcode.go), which goes through its canonical JSON too, so
 // that what is read back is what the JSON gave.
 func decodeTrajectory(data []byte) (*trajeval.Trajectory, error) {
-	if len(data) > 0 && data[0] == trajMark {
+	if len(data) > 0 && (data[0] == trajMark || data[0] == trajMarkV9) {
 		t, err := readTrajectory(data)
 		if err != nil {
 			return nil, err

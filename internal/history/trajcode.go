@@ -42,11 +42,33 @@ import (
 // bytes), an array (a count, then its values) or an object (a count, then
 // each key as a string and its value; keys in order).
 //
+// From schema version 11 the byte is 'U', and a step is written in fewer
+// bytes (S2, which compresses the chunks, costs about seven instructions
+// a byte): first a byte of its head (its error in the two bits below,
+// 0 unknown, 1 false, 2 true; then stepNext, stepSameTurn,
+// stepErrorMessage, stepGroup and stepAgent, see below), its index and
+// turn only when they are not the previous step's index plus one and
+// its turn (0 and 0 before the first), id, name, arguments, result, its
+// error message only when it has one, start and end written by their
+// differences (see tick: the times of a trajectory are close together,
+// so a difference takes a byte or two where seconds and nanoseconds took
+// eleven), duration by its difference from end less start (see
+// duration), parallel group and agent only when they are set. The
+// trajectory's duration is written as a step's against 0. A 'T' written
+// before reads back as it did.
+//
 // A trajectory the encoding does not carry exactly (a value of another
 // type, a figure that is not finite, a number that is not a JSON number,
 // a time outside years 0 to 9999, deeper than maxDepth) is stored as its
-// canonical JSON, as before: the first byte, '{' or 'T', tells which.
-const trajMark = 'T'
+// canonical JSON, as before: the first byte, '{', 'T' or 'U', tells which.
+const (
+	trajMark   = 'U'
+	trajMarkV9 = 'T' // schema versions 9 and 10: times as seconds and nanoseconds
+)
+
+// trajCodeV9 makes appendTrajectory write the encoding of schema versions
+// 9 and 10, for the tests that read histories written then.
+var trajCodeV9 = false
 
 // maxDepth bounds the nesting of arrays and objects the encoding carries:
 // a deeper trajectory is stored as JSON, and a damaged one does not take
@@ -66,8 +88,21 @@ const (
 )
 
 // minStep is the fewest bytes a step takes: thirteen fields of a byte
-// each when empty.
-const minStep = 13
+// each when empty ('T'); eight from schema version 11 ('U').
+const (
+	minStep   = 8
+	minStepV9 = 13
+)
+
+// The bits of a step's head above its error ('U').
+const (
+	stepNext         = 1 << (iota + 2) // its index is the previous one's plus one: not written
+	stepSameTurn                       // its turn is the previous one's: not written
+	stepErrorMessage                   // it has an error message, written
+	stepGroup                          // it has a parallel group, written
+	stepAgent                          // it has an agent, written
+	stepBits         = 1<<(iota+2) - 1
+)
 
 // errTrajectory is a stored trajectory that does not read back.
 var errTrajectory = errors.New("damaged trajectory")
@@ -76,7 +111,10 @@ var errTrajectory = errors.New("damaged trajectory")
 // carries t exactly; if not, b comes back as given (and t is to be
 // stored as JSON).
 func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
-	e := trajEncoder{b: append(b, trajMark), ok: true}
+	e := trajEncoder{b: append(b, trajMark), ok: true, deltas: !trajCodeV9}
+	if trajCodeV9 {
+		e.b[len(b)] = trajMarkV9
+	}
 	e.trajectory(t)
 	if !e.ok {
 		return b, false
@@ -89,6 +127,12 @@ func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
 type trajEncoder struct {
 	b  []byte
 	ok bool
+	// deltas: steps written as from schema version 11 ('U'); lastMS is
+	// the previous time written, in milliseconds since 1970, lastIndex
+	// and lastTurn the previous step's.
+	deltas              bool
+	lastMS              int64
+	lastIndex, lastTurn int
 	// The keys of the last three objects of one member (nOnes of them
 	// set, the next to replace at nextOne: the arguments and the result
 	// of a step mostly differ) and of the last object of two (see
@@ -113,7 +157,11 @@ func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
 		e.step(&t.Steps[i])
 	}
 	m := &t.Metrics
-	e.floatPtr(m.DurationMS)
+	if e.deltas {
+		e.b = e.duration(e.b, m.DurationMS, 0)
+	} else {
+		e.floatPtr(m.DurationMS)
+	}
 	e.floatPtr(m.CostUSD)
 	e.intPtr(m.Tokens.Input)
 	e.intPtr(m.Tokens.Output)
@@ -127,7 +175,71 @@ func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
 	e.bool(t.Partial)
 }
 
+// step appends s as from schema version 11 (see trajMark), into a
+// buffer of its own: a field of e written through its pointer costs a
+// load and a store each time.
 func (e *trajEncoder) step(s *trajeval.Step) {
+	if !e.deltas {
+		e.stepV9(s)
+		return
+	}
+	var head byte
+	switch {
+	case s.Error == nil:
+	case *s.Error:
+		head = 2
+	default:
+		head = 1
+	}
+	if s.Index == e.lastIndex+1 {
+		head |= stepNext
+	}
+	if s.Turn == e.lastTurn {
+		head |= stepSameTurn
+	}
+	if s.ErrorMessage != "" {
+		head |= stepErrorMessage
+	}
+	if s.ParallelGroup != 0 {
+		head |= stepGroup
+	}
+	if s.Agent != "" {
+		head |= stepAgent
+	}
+	e.lastIndex, e.lastTurn = s.Index, s.Turn
+	b := append(e.b, head)
+	if head&stepNext == 0 {
+		b = binary.AppendVarint(b, int64(s.Index))
+	}
+	if head&stepSameTurn == 0 {
+		b = binary.AppendVarint(b, int64(s.Turn))
+	}
+	b = appendStr(b, s.ID)
+	e.b = appendStr(b, s.Name)
+	e.value(s.Args, 0)
+	e.value(s.Result, 0)
+	b = e.b
+	if head&stepErrorMessage != 0 {
+		b = appendStr(b, s.ErrorMessage)
+	}
+	b, start, okStart := e.tick(b, s.StartTime)
+	b, end, okEnd := e.tick(b, s.EndTime)
+	var ref int64
+	if okStart && okEnd {
+		ref = end - start
+	}
+	b = e.duration(b, s.DurationMS, ref)
+	if head&stepGroup != 0 {
+		b = binary.AppendVarint(b, int64(s.ParallelGroup))
+	}
+	if head&stepAgent != 0 {
+		b = appendStr(b, s.Agent)
+	}
+	e.b = b
+}
+
+// stepV9 appends s as schema versions 9 and 10 did.
+func (e *trajEncoder) stepV9(s *trajeval.Step) {
 	e.int(int64(s.Index))
 	e.int(int64(s.Turn))
 	e.str(s.ID)
@@ -287,9 +399,11 @@ func (e *trajEncoder) bool(v bool) {
 	}
 }
 
-func (e *trajEncoder) str(s string) {
-	e.b = binary.AppendUvarint(e.b, uint64(len(s)))
-	e.b = append(e.b, s...)
+func (e *trajEncoder) str(s string) { e.b = appendStr(e.b, s) }
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }
 
 func (e *trajEncoder) strPtr(s *string) {
@@ -342,11 +456,73 @@ func (e *trajEncoder) time(t time.Time) {
 	e.b = binary.AppendUvarint(e.b, uint64(t.Nanosecond()))
 }
 
+// tick appends t to b as a uvarint: 0 when t is zero, else 1 more than
+// the zigzag of its difference from the trajectory's previous time in
+// milliseconds (from 1970 for its first), shifted left by one, the bit
+// below set when a uvarint of the nanoseconds past its millisecond
+// (1 to 999,999) follows. Readers mostly give whole milliseconds, and a
+// step starts soon after the previous one ends: one byte or two a time,
+// nanoseconds kept exactly. It returns t's milliseconds and whether t is
+// set.
+func (e *trajEncoder) tick(b []byte, t time.Time) ([]byte, int64, bool) {
+	if t.IsZero() {
+		return append(b, 0), 0, false
+	}
+	sec, ns := t.Unix(), int64(t.Nanosecond())
+	if sec < minSec || sec >= endSec {
+		e.ok = false // refused by the JSON, with its error
+		return b, 0, false
+	}
+	ms := sec*1000 + ns/1e6
+	sub := uint64(ns - ns/1e6*1e6)
+	u := zigzag(ms-e.lastMS) << 1
+	e.lastMS = ms
+	if sub == 0 {
+		return binary.AppendUvarint(b, u+1), ms, true
+	}
+	b = binary.AppendUvarint(b, u+2)
+	return binary.AppendUvarint(b, sub), ms, true
+}
+
+// duration appends f to b as a uvarint: 0 when unknown; 1 and the 8
+// bytes of its float64 when it is not a whole number of at most 2^53;
+// else 2 more than the zigzag of its difference from ref, the step's end
+// less its start in milliseconds (0 when either is unknown), which it
+// mostly is.
+func (e *trajEncoder) duration(b []byte, f *float64, ref int64) []byte {
+	switch {
+	case f == nil:
+		return append(b, 0)
+	case whole(*f):
+		return binary.AppendUvarint(b, zigzag(int64(*f)-ref)+2)
+	case math.IsNaN(*f) || math.IsInf(*f, 0):
+		e.ok = false // refused by the JSON, with its error
+		return b
+	}
+	return binary.LittleEndian.AppendUint64(append(b, 1), math.Float64bits(*f))
+}
+
+// whole reports whether f is a whole number that an int64 and back gives
+// exactly (not -0).
+func whole(f float64) bool {
+	return f == math.Trunc(f) && math.Abs(f) <= maxWhole && !(f == 0 && math.Signbit(f))
+}
+
+// maxWhole is the largest whole number whose neighbours float64 still
+// holds exactly.
+const maxWhole = 1 << 53
+
+func zigzag(n int64) uint64 { return uint64(n<<1) ^ uint64(n>>63) }
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
 // The first second of year 0 and the first of year 10000, UTC: the JSON
-// writes the times between.
+// writes the times between; the same in milliseconds.
 const (
 	minSec = -62167219200
 	endSec = 253402300800
+	minMS  = minSec * 1000
+	endMS  = endSec * 1000
 )
 
 // validNumber reports whether s is a JSON number literal, as AppendJSON
@@ -364,10 +540,10 @@ func validNumber(s string) bool {
 // left, and nesting against maxDepth: damaged bytes are an error, never
 // more memory than they could describe.
 func readTrajectory(data []byte) (*trajeval.Trajectory, error) {
-	if len(data) == 0 || data[0] != trajMark {
+	if len(data) == 0 || data[0] != trajMark && data[0] != trajMarkV9 {
 		return nil, fmt.Errorf("%w: not an encoded trajectory", errTrajectory)
 	}
-	d := trajDecoder{b: data[1:], unclaimed: len(data) - 1}
+	d := trajDecoder{b: data[1:], unclaimed: len(data) - 1, deltas: data[0] == trajMark}
 	t := d.trajectory()
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d bytes after the trajectory", len(d.b))
@@ -389,6 +565,10 @@ type trajDecoder struct {
 	// the bytes left alone, nested arrays that each claimed them all
 	// were each made that long (4,000 times the bytes read).
 	unclaimed int
+	// deltas, lastMS, lastIndex and lastTurn are trajEncoder's.
+	deltas              bool
+	lastMS              int64
+	lastIndex, lastTurn int
 }
 
 func (d *trajDecoder) fail(format string, args ...any) {
@@ -406,14 +586,22 @@ func (d *trajDecoder) trajectory() *trajeval.Trajectory {
 			t.Turns[i] = trajeval.Turn{Turn: d.int(), User: d.strPtr(), FinalResponse: d.strPtr()}
 		}
 	}
-	if n := d.count(minStep); n > 0 {
+	min := minStepV9
+	if d.deltas {
+		min = minStep
+	}
+	if n := d.count(min); n > 0 {
 		t.Steps = make([]trajeval.Step, n)
 		for i := range t.Steps {
 			d.step(&t.Steps[i])
 		}
 	}
 	m := &t.Metrics
-	m.DurationMS = d.floatPtr()
+	if d.deltas {
+		m.DurationMS = d.duration(0)
+	} else {
+		m.DurationMS = d.floatPtr()
+	}
 	m.CostUSD = d.floatPtr()
 	m.Tokens.Input = d.intPtr()
 	m.Tokens.Output = d.intPtr()
@@ -433,6 +621,59 @@ func (d *trajDecoder) trajectory() *trajeval.Trajectory {
 }
 
 func (d *trajDecoder) step(s *trajeval.Step) {
+	if !d.deltas {
+		d.stepV9(s)
+		return
+	}
+	head := d.byte()
+	if head&^stepBits != 0 {
+		d.fail("a step's head %#x", head)
+		return
+	}
+	switch head & 3 {
+	case 0:
+	case 1:
+		s.Error = new(bool)
+	case 2:
+		s.Error = new(true)
+	default:
+		d.fail("a step's error is not 0, 1 or 2")
+		return
+	}
+	s.Index, s.Turn = d.lastIndex+1, d.lastTurn
+	if head&stepNext == 0 {
+		s.Index = d.int()
+	}
+	if head&stepSameTurn == 0 {
+		s.Turn = d.int()
+	}
+	d.lastIndex, d.lastTurn = s.Index, s.Turn
+	s.ID = d.str()
+	s.Name = d.str()
+	s.Args = d.value(0)
+	s.Result = d.value(0)
+	if head&stepErrorMessage != 0 {
+		s.ErrorMessage = d.str()
+	}
+	var start, end int64
+	var okStart, okEnd bool
+	s.StartTime, start, okStart = d.tick()
+	s.EndTime, end, okEnd = d.tick()
+	var ref int64
+	if okStart && okEnd {
+		ref = end - start
+	}
+	s.DurationMS = d.duration(ref)
+	if head&stepGroup != 0 {
+		s.ParallelGroup = d.int()
+	}
+	if head&stepAgent != 0 {
+		s.Agent = d.str()
+	}
+}
+
+// stepV9 reads a step as schema versions 9 and 10 wrote it.
+func (d *trajDecoder) stepV9(s *trajeval.Step) {
 	s.Index = d.int()
 	s.Turn = d.int()
 	s.ID = d.str()
@@ -637,4 +878,58 @@ func (d *trajDecoder) time() time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// tick reads a time trajEncoder.tick wrote: the time (in UTC), its
+// milliseconds, and whether it is set.
+func (d *trajDecoder) tick() (time.Time, int64, bool) {
+	u := d.uvarint()
+	if u == 0 || d.err != nil {
+		return time.Time{}, 0, false
+	}
+	u--
+	delta := unzigzag(u >> 1)
+	// Both bounds first, so that the sum cannot overflow.
+	if delta < minMS-endMS || delta > endMS-minMS || d.lastMS+delta < minMS || d.lastMS+delta >= endMS {
+		d.fail("a time out of range")
+		return time.Time{}, 0, false
+	}
+	ms := d.lastMS + delta
+	var sub uint64
+	if u&1 != 0 {
+		if sub = d.uvarint(); d.err == nil && (sub == 0 || sub >= 1e6) {
+			d.fail("%d nanoseconds past a millisecond", sub)
+		}
+		if d.err != nil {
+			return time.Time{}, 0, false
+		}
+	}
+	t := time.UnixMilli(ms).Add(time.Duration(sub)).UTC()
+	if t.IsZero() {
+		d.fail("a time out of range")
+		return time.Time{}, 0, false
+	}
+	d.lastMS = ms
+	return t, ms, true
+}
+
+// duration reads a duration trajEncoder.duration wrote against ref.
+func (d *trajDecoder) duration(ref int64) *float64 {
+	switch u := d.uvarint(); {
+	case u == 0 || d.err != nil:
+		return nil
+	case u == 1:
+		f := d.float()
+		return &f
+	default:
+		// ref is within endMS-minMS: bound the difference first, so
+		// that the sum cannot overflow.
+		n := unzigzag(u - 2)
+		if n < -2*maxWhole || n > 2*maxWhole || ref+n < -maxWhole || ref+n > maxWhole {
+			d.fail("a duration out of range")
+			return nil
+		}
+		f := float64(ref + n)
+		return &f
+	}
 }

@@ -1,9 +1,11 @@
 package history_test
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -87,6 +89,11 @@ func TestAppendTrajectory(t *testing.T) {
 			{Index: 3, Name: "a", Args: map[string]any{"r": "3"}, Result: map[string]any{"x": "5", "z": "6"}},
 			{Index: 4, Name: "a", Args: map[string]any{"q": map[string]any{"q": "4"}}, Result: map[string]any{"z": "7", "w": "8"}},
 		}}, true, "objects of one and two members found by the last keys of their size, and not when their keys differ"},
+		{"heads", &trajeval.Trajectory{Steps: []trajeval.Step{
+			{Index: 1, Turn: 1, Name: "a"}, {Index: 2, Turn: 1, Name: "b", Error: ptr(true), ErrorMessage: "x"},
+			{Index: 5, Turn: 1, Name: "c", ParallelGroup: -2, Agent: "sub"}, {Index: 3, Turn: 2, Name: "d", Error: ptr(false)},
+			{Index: 4, Turn: 2, Name: "e", ParallelGroup: 1}, {Index: -1, Turn: -1}, {Index: 0, Turn: -1, Agent: "x", ErrorMessage: "y"},
+		}}, true, "each step's index and turn written only when not the previous one's plus one and the same; message, group and agent only when set"},
 		{"deep", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "d", Args: deep(256)}}}, true, "nested up to the bound"},
 		{"too deep", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "d", Args: deep(257)}}}, false, "past the bound: stored as JSON"},
 		{"NaN", &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "x", Args: math.NaN()}}}, false, "refused by the JSON, with its error"},
@@ -101,6 +108,64 @@ func TestAppendTrajectory(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			sameRead(t, tt.traj, tt.encoded)
 		})
+		t.Run(tt.name+"/version 9", func(t *testing.T) {
+			history.SetTrajectoryCodeV9(t, true)
+			sameRead(t, tt.traj, tt.encoded)
+		})
+	}
+}
+
+// TestAppendTrajectory_times: a step's times and durations, written by
+// their differences, read back exactly, whatever their order, precision
+// or year.
+func TestAppendTrajectory_times(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	step := func(start, end time.Time, d *float64) trajeval.Step {
+		return trajeval.Step{Index: 1, Name: "x", StartTime: start, EndTime: end, DurationMS: d}
+	}
+	tests := []struct {
+		name   string
+		steps  []trajeval.Step
+		reason string
+	}{
+		{"the bench's", benchTrajectory(7).Steps, "whole milliseconds, each duration its end less its start"},
+		{"nanoseconds", []trajeval.Step{step(at.Add(123456789), at.Add(2*time.Second+1), ptr(2000.0))},
+			"nanoseconds past a millisecond kept, the duration not its times' difference to the nanosecond"},
+		{"backwards", []trajeval.Step{step(at.Add(time.Hour), at, ptr(-3.6e6)), step(at.Add(-time.Hour), at.Add(-2*time.Hour), nil)},
+			"an end before its start, a step before the previous one: negative differences"},
+		{"before 1970", []trajeval.Step{step(time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC), time.Unix(-1, 1), ptr(0.5))},
+			"negative milliseconds, nanoseconds past them counted up from the millisecond below"},
+		{"years 0 and 9999", []trajeval.Step{step(time.Date(0, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC), ptr(1e21))},
+			"the widest difference the JSON writes, and a duration past 2^53"},
+		{"durations", []trajeval.Step{step(at, at.Add(5*time.Millisecond), ptr(math.Copysign(0, -1))),
+			step(at, at.Add(5*time.Millisecond), ptr(float64(1<<53))), step(at, at.Add(5*time.Millisecond), ptr(float64(1<<53+2))),
+			step(at, time.Time{}, ptr(-7.0)), step(time.Time{}, at, ptr(12.25)), step(time.Time{}, time.Time{}, ptr(4.0))},
+			"-0 and whole numbers past 2^53 as floats, 2^53 and others by difference, against 0 when a time is unknown"},
+		{"in a zone", []trajeval.Step{step(at.In(time.FixedZone("CET", 3600)), at.Add(time.Millisecond).In(time.FixedZone("X", -1800)), ptr(1.0))},
+			"written in UTC, as the JSON writes them"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sameRead(t, &trajeval.Trajectory{Steps: tt.steps, Metrics: trajeval.Metrics{DurationMS: tt.steps[0].DurationMS}}, true)
+		})
+	}
+}
+
+// TestAppendTrajectory_size: the bench's trajectory takes fewer bytes with
+// its times and durations written by their differences than by their
+// seconds, nanoseconds and float bits (version 9).
+func TestAppendTrajectory_size(t *testing.T) {
+	tr := benchTrajectory(7)
+	now, ok := history.AppendTrajectory(nil, tr)
+	history.SetTrajectoryCodeV9(t, true)
+	v9, ok9 := history.AppendTrajectory(nil, tr)
+	if !ok || !ok9 {
+		t.Fatal("not encoded")
+	}
+	// 20 steps: two times of 11 bytes and a duration of 9 against about 4.
+	t.Logf("%d bytes, version 9 %d", len(now), len(v9))
+	if len(now) > len(v9)-20*25 {
+		t.Errorf("%d bytes, version 9 %d: want at least 500 fewer", len(now), len(v9))
 	}
 }
 
@@ -117,6 +182,9 @@ func TestReadTrajectory_damaged(t *testing.T) {
 		}
 	}
 	pad := strings.Repeat("\x00", 16) // what follows the damage, so that no count is refused first
+	// uStep is a trajectory of one step ('U') up to its times: its head
+	// (index 1, turn 0), no id, no name, null arguments and result.
+	const uStep = "U\x00\x00\x01\x0c\x00\x00\x00\x00"
 	tests := []struct {
 		name, msg string // msg: what the error says
 		data      string
@@ -130,6 +198,20 @@ func TestReadTrajectory_damaged(t *testing.T) {
 		{"repeated key", "repeats a key", "T\x00\x00\x01\x02\x00\x00\x00\x07\x02\x01k\x00\x01k\x00" + pad, "an object naming a key twice"},
 		{"error byte", "error is not", "T\x00\x00\x01\x02\x00\x00\x00\x00\x00\x03" + pad, "a step's error other than unknown, false, true"},
 		{"NaN", "not finite", "T\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\xf8\x7f", "a duration that is not finite"},
+		{"step head", "a step's head", "U\x00\x00\x01\x80" + pad, "a step's head with a bit of no meaning"},
+		{"step error", "error is not", "U\x00\x00\x01\x03" + pad, "a step's error other than unknown, false, true"},
+		{"year 10000, by difference", "time out of range", uStep + "\x00" + uvarint(zigzag(253402300800000)<<1+1) + pad,
+			"a time past year 9999, the first of its trajectory"},
+		{"before year 0, by difference", "time out of range", "U\x00\x00\x02" +
+			"\x0c\x00\x00\x00\x00\x00" + uvarint(zigzag(-62167219200000)<<1+1) + "\x00" +
+			"\x0c\x00\x00\x00\x00\x00" + uvarint(zigzag(-1)<<1+1) + pad,
+			"a step's time before year 0 by the difference from the previous step's, in range"},
+		{"huge difference", "time out of range", uStep + uvarint(math.MaxUint64) + pad, "a difference that would overflow the sum"},
+		{"nanoseconds", "nanoseconds past", uStep + "\x00\x02" + uvarint(1e6) + pad, "a millisecond's nanoseconds past 999,999"},
+		{"no nanoseconds", "nanoseconds past", uStep + "\x00\x02\x00" + pad, "nanoseconds said to follow and 0"},
+		{"huge duration", "duration out of range", uStep + "\x00\x00" + uvarint(zigzag(1<<53+1)+2) + pad, "a whole duration past 2^53"},
+		{"duration overflow", "duration out of range", uStep + "\x00\x00" + uvarint(math.MaxUint64) + pad, "a difference that would overflow the sum"},
+		{"NaN duration", "not finite", uStep + "\x00\x00\x01\x00\x00\x00\x00\x00\x00\xf8\x7f" + pad, "a duration as a float that is not finite"},
 		{"year 10000", "time out of range", "T\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x01\x80\x80\x80\x80\xc0\xbf\x9b\xe6\x07\x00" + pad, "a time past year 9999"},
 	}
 	for _, tt := range tests {
@@ -142,16 +224,24 @@ func TestReadTrajectory_damaged(t *testing.T) {
 	}
 }
 
+func uvarint(u uint64) string { return string(binary.AppendUvarint(nil, u)) }
+
+func zigzag(n int64) uint64 { return uint64(n<<1) ^ uint64(n>>63) }
+
 // FuzzReadTrajectory: stored bytes, however damaged, read back or are
 // refused with an error, never a panic; a trajectory read back is encoded
-// again and reads back the same.
+// again and reads back the same. Seeds in both encodings ('U' and 'T').
 func FuzzReadTrajectory(f *testing.F) {
-	for _, c := range results() {
-		if c.Trajectory != nil {
-			data, _ := history.AppendTrajectory(nil, c.Trajectory)
-			f.Add(data)
+	for _, v9 := range []bool{false, true} {
+		history.SetTrajectoryCodeV9(f, v9)
+		for _, c := range timedResults() {
+			if c.Trajectory != nil {
+				data, _ := history.AppendTrajectory(nil, c.Trajectory)
+				f.Add(data)
+			}
 		}
 	}
+	history.SetTrajectoryCodeV9(f, false)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := history.ReadTrajectory(data)
 		if err != nil {
@@ -202,4 +292,59 @@ func depth(data []byte) int {
 		}
 	}
 	return most
+}
+
+// TestOpen_migrateVersion10: a SQLite file of schema version 10 (times
+// in trajectories as seconds and nanoseconds, 'T') migrates to today's,
+// and its run reads back as recorded beside one recorded after, whose
+// trajectories write times by their differences ('U').
+func TestOpen_migrateVersion10(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	oldFile(t, dsn, 10).Close()
+	// Version 11 changes no table: a file of version 10 is one whose
+	// trajectories begin with 'T', and whose schema_version says 10.
+	h := open(t, dsn)
+	history.SetTrajectoryCodeV9(t, true)
+	run := history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}
+	old := record(t, h, run, timedResults())
+	h.Close()
+	raw := rawDB(t, dsn)
+	if _, err := raw.Exec("DELETE FROM schema_version WHERE version > 10"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	history.SetTrajectoryCodeV9(t, false)
+	h = open(t, dsn)
+	if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
+		t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
+	}
+	id := record(t, h, run, timedResults())
+	for _, r := range []int64{old, id} {
+		got, err := h.Rows(t.Context(), r, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonl(t, got), jsonl(t, timedResults()); g != w {
+			t.Errorf("run %d reads back otherwise than recorded\ngot:\n%s\nwant:\n%s", r, g, w)
+		}
+	}
+	for run, mark := range map[int64]byte{old: 'T', id: 'U'} {
+		if got := firstTrajectoryByte(t, dsn, run); got != mark {
+			t.Errorf("run %d's trajectory begins with %q, want %q", run, got, mark)
+		}
+	}
+}
+
+// timedResults are results() with the bench's trajectory (its times and
+// durations in whole milliseconds) and one whose times have nanoseconds
+// and durations fractions.
+func timedResults() []trajeval.CaseResult {
+	rs := results()
+	at := time.Date(2026, 1, 31, 12, 0, 0, 123456789, time.UTC)
+	rs[0].Trajectory = benchTrajectory(3)
+	rs[1].Trajectory = &trajeval.Trajectory{ID: "t2", Steps: []trajeval.Step{
+		{Index: 1, Name: "a", StartTime: at, EndTime: at.Add(1500 * time.Microsecond), DurationMS: ptr(1.5)},
+		{Index: 2, Name: "b", StartTime: at.Add(-time.Hour), DurationMS: ptr(7.0)},
+	}}
+	return rs
 }
