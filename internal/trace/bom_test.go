@@ -136,3 +136,27 @@ func TestReadFrom_bomPeek(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadFrom_bom checks, on any bytes, that a byte order mark before
+// them changes nothing: the same format, trajectories, warnings and
+// error, at the same line and column, strictly and leniently. (Bytes
+// that start with a mark already, or gzip's magic, which a mark before
+// them hides, are left out.)
+func FuzzReadFrom_bom(f *testing.F) {
+	agentv := `{"id":"a","output":[{"role":"assistant","tool_calls":[{"tool":"search","input":{}}]}]}`
+	for _, s := range []string{agentv + "\n" + agentv + "\n", "{\n" + agentv[1:], agentv + "\r\n" + bom + agentv, `{"id":"a","output":[{"role":"assistant","tool_calls":[{"tool":"search","input":}]}]}`,
+		`{"messages":[{"role":"user","content":"hi"}]}`, "\n\n" + agentv, bom, ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if bytes.HasPrefix(data, []byte(bom)) || bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			return
+		}
+		for _, lenient := range []bool{false, true} {
+			opts := trace.Options{Lenient: lenient}
+			if got, want := readAll("x", append([]byte(bom), data...), opts), readAll("x", data, opts); got != want {
+				t.Fatalf("lenient %v: with a byte order mark:\n%s\nwithout:\n%s", lenient, got, want)
+			}
+		}
+	})
+}
