@@ -43,6 +43,7 @@ func FuzzParse(f *testing.F) {
 		"- a\n- b: c\n", "n: 1e3\nm: 18446744073709551616\n", "a: |\n  x\n", "? x\n: y\n",
 		"a:\n  b: 1\n   c: 2\n", "a:\n    b: 1\n  c: 2\n", "a:\n  - b: 1\n  c: 2\n", "a:\n  - b\n  -c\n", "a:\n\t- b\n",
 		"a:\n  b:1\n  c: 2\n", "a:\n  - b: 1\n    c: 2\n    - d\n", "a: [1,\n  2]\n   b: 1\n",
+		bom + "name: x\n", bom + bom + "a: 1\n", "a: 1\n" + bom + "b: 2\n", bom + `{"a": }`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -51,6 +52,14 @@ func FuzzParse(f *testing.F) {
 		n2, err2 := config.Parse("fuzz.yaml", data)
 		if fmt.Sprint(err) != fmt.Sprint(err2) || !reflect.DeepEqual(n, n2) {
 			t.Fatalf("Parse twice: %v, %v then %v, %v", n, err, n2, err2)
+		}
+		if !bytes.HasPrefix(data, []byte(bom)) {
+			// A byte order mark before it changes nothing, not even a
+			// column on line 1.
+			m, merr := config.Parse("fuzz.yaml", append([]byte(bom), data...))
+			if fmt.Sprint(merr) != fmt.Sprint(err) || places(m) != places(n) {
+				t.Fatalf("with a byte order mark:\n%s%v\nwithout:\n%s%v", places(m), merr, places(n), err)
+			}
 		}
 		if err != nil {
 			var se *trajeval.SpecError

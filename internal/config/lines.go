@@ -6,12 +6,16 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // ParseLines reads JSON Lines (a dataset, one object per line) into a
 // list node whose items are the lines' values, each placed at its own
-// line; blank lines are skipped. An error is placed at its line too.
+// line; blank lines are skipped. An error is placed at its line too. A
+// byte order mark is dropped at the start of data, as Parse drops it, and
+// nowhere else.
 func ParseLines(file string, data []byte) (*Node, error) {
+	data = sniff.TrimBOM(data)
 	root := &Node{Kind: List, File: file, Line: 1, Col: 1}
 	n := 0
 	for rest := data; len(rest) > 0; {
@@ -21,13 +25,10 @@ func ParseLines(file string, data []byte) (*Node, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-		}
 		// A row is one line: a carriage return (of CRLF, or stray) is white
 		// space in JSON, never the line break YAML would make of it.
 		line = bytes.ReplaceAll(line, []byte{'\r'}, []byte{' '})
-		v, err := Parse(file, line)
+		v, err := whole(file, line)
 		if err != nil {
 			var se *trajeval.SpecError
 			if errors.As(err, &se) {

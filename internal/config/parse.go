@@ -17,6 +17,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // maxDepth bounds nesting, so a hostile file cannot exhaust the stack.
@@ -31,9 +32,12 @@ const maxNodes = 1_000_000
 // Parse reads a YAML (or JSON) document into a node tree. Errors are
 // *trajeval.SpecError placed at the offending line and column. Duplicate
 // keys, anchors that are never defined and multi-document files are
-// errors.
+// errors. A UTF-8 byte order mark at the start of data, which YAML 1.2
+// allows there and Windows editors write, is dropped: line 1's columns
+// count from the byte after it. A mark anywhere else is an error, or text
+// in a quoted string.
 func Parse(file string, data []byte) (*Node, error) {
-	return parse(file, data, maxDepth, maxParseDepth)
+	return parse(file, sniff.TrimBOM(data), maxDepth, maxParseDepth)
 }
 
 // parse is Parse reading at most depth levels, and refusing from the

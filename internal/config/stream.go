@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/goccy/go-yaml/ast"
+
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // chunkBytes is about how much of a long list ParseList converts at a time:
@@ -26,9 +28,10 @@ const chunkBytes = 64 << 10
 // parsed whole by Parse, and so is a part that does not parse, so that
 // every error is the one Parse reports for the document.
 func ParseList(file string, data []byte, keys ...string) (*Node, error) {
+	data = sniff.TrimBOM(data) // as Parse does, once
 	sp, ok := splitList(data, keys)
 	if !ok || bytes.IndexByte(data, 0) >= 0 {
-		return Parse(file, data)
+		return whole(file, data)
 	}
 	// The list's lines are blanked, not removed: the rest keeps its lines.
 	head := make([]byte, 0, sp.start+(sp.end-sp.start)/16+len(data)-sp.end)
@@ -45,9 +48,9 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 		head = append(head, bytes.Repeat([]byte{blank}, lineBreaks(data[sp.start:sp.end]))...)
 		head = append(head, data[sp.end:]...)
 	}
-	root, err := Parse(file, head)
+	root, err := whole(file, head)
 	if err != nil {
-		return Parse(file, data)
+		return whole(file, data)
 	}
 	// The key's value in the head must be the null written as nothing on
 	// its own line: the YAML parser also takes a value below a key at the
@@ -60,7 +63,7 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 		}
 	}
 	if root.Kind != Map || entry == nil {
-		return Parse(file, data)
+		return whole(file, data)
 	}
 	lazy := &lazyList{data: data, split: sp}
 	// The line after the list ends its last item only if that item is
@@ -71,11 +74,16 @@ func ParseList(file string, data []byte, keys ...string) (*Node, error) {
 	// which would be converted twice.
 	last, ok := lazy.convert(file, sp.lastPart(), len(sp.items))
 	if !ok {
-		return Parse(file, data)
+		return whole(file, data)
 	}
 	lazy.last = last
 	entry.Value = &Node{Kind: List, File: file, Line: sp.items[0].line, Col: sp.indent + 1, Path: sp.key, size: 1, lazy: lazy}
 	return root, nil
+}
+
+// whole is Parse for data whose byte order mark, if any, is dropped.
+func whole(file string, data []byte) (*Node, error) {
+	return parse(file, data, maxDepth, maxParseDepth)
 }
 
 // lineBreaks counts the line breaks of b as YAML does: \n, \r\n and a
@@ -299,7 +307,7 @@ func (l *lazyList) convert(file string, i, j int) ([]*Node, bool) {
 // index, not their line: an alias's node has its anchor's place, which
 // may come before the list.
 func (n *Node) eachWhole(i int, f func(item *Node) error) error {
-	root, err := Parse(n.File, n.lazy.data)
+	root, err := whole(n.File, n.lazy.data)
 	if err != nil {
 		return err
 	}

@@ -171,9 +171,14 @@ type keyWords struct {
 
 // NewKeys returns the Keys of names. A name past 15 bytes, or holding a
 // quote, a backslash or a byte that is not printable ASCII, is still
-// found, by Object's reading.
+// found, by Object's reading. With no names, every key is Other.
 func NewKeys(names ...string) *Keys {
 	k := &Keys{names: names}
+	if len(names) == 0 {
+		// Member compares a key with the words of the one expected next
+		// before it checks for any: one that matches no word.
+		k.words = []keyWords{{first: 1}}
+	}
 	for _, n := range names {
 		q := []byte(n + `"`)
 		var w keyWords

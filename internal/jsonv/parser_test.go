@@ -616,6 +616,33 @@ func TestParser_ObjectKeys(t *testing.T) {
 	}
 }
 
+// TestNewKeys_none checks that Keys of no names find no key: every key
+// is Other, where the fast path stands (32 bytes and more left) and where
+// it does not; Member once read past the end of its words there.
+func TestNewKeys_none(t *testing.T) {
+	long := strings.Repeat("x", 40)
+	tests := []struct {
+		name, data string
+		reason     string
+	}{
+		{"empty", `{}`, "no members"},
+		{"short", `{"id":1,"tool":"x"}`, "fewer than 32 bytes left: the long way"},
+		{"long", `{"id":1,"ids":"` + long + `","tool":"` + long + `"}`, "the fast path compares the key expected next"},
+		{"long, first key", `{"id":"` + long + `"}`, "the opening brace and first key on the fast path"},
+		{"broken", `{"id":1,,"x":"` + long + `"}`, "two commas: refused, as Object refuses it"},
+	}
+	keys := jsonv.NewKeys()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := objectKeys([]byte(tt.data), keys, nil)
+			want, wok := objectRef([]byte(tt.data), nil)
+			if ok != wok || ok && !slices.Equal(got, want) {
+				t.Errorf("ObjectKeys: %q, %v; Object: %q, %v (%s)", got, ok, want, wok, tt.reason)
+			}
+		})
+	}
+}
+
 // TestParser_Member_depth: objects read with Member nest no deeper than
 // MaxDepth, the opening brace found where the fast path stands as where
 // it does not.
@@ -660,12 +687,17 @@ func FuzzParser_ObjectKeys(f *testing.F) {
 		`{"id":1,"ids":"` + long + `","tool":"x","start_time":"` + long + `","duration_ms":3}`, `{"ids":1,"id":"` + long + `","a_name_of_15_by":2,"q\"uote":"` + long + `"}`} {
 		f.Add([]byte(s))
 	}
-	keys := jsonv.NewKeys(objectNames...)
+	keys, none := jsonv.NewKeys(objectNames...), jsonv.NewKeys()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := objectKeys(data, keys, objectNames)
 		want, wok := objectRef(data, objectNames)
 		if ok != wok || ok && !slices.Equal(got, want) {
 			t.Fatalf("%q: ObjectKeys %q, %v; Object %q, %v", data, got, ok, want, wok)
+		}
+		got, ok = objectKeys(data, none, nil)
+		want, wok = objectRef(data, nil)
+		if ok != wok || ok && !slices.Equal(got, want) {
+			t.Fatalf("%q: ObjectKeys without keys %q, %v; Object %q, %v", data, got, ok, want, wok)
 		}
 	})
 }

@@ -9,6 +9,13 @@
 //  2. Strings are unescaped as encoding/json unescapes them: a surrogate
 //     not in a valid pair, and each byte of invalid UTF-8, read as U+FFFD.
 //  3. Nesting deeper than encoding/json's 10,000 levels is refused.
+//
+// A UTF-8 byte order mark (EF BB BF), which Windows tools and editors
+// write at the start of a text file, is not part of what the file holds:
+// the functions that look at a head skip it there, and TrimBOM drops it,
+// once and only there, for each loader of a user's file, so that a column
+// on the first line counts from the byte after it. A mark anywhere else is
+// left as it is: an error, or text.
 package sniff
 
 import (
@@ -18,11 +25,22 @@ import (
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
+// bom is the UTF-8 byte order mark.
+const bom = "\xef\xbb\xbf"
+
+// TrimBOM returns b without the UTF-8 byte order mark it starts with, if
+// it starts with one.
+func TrimBOM(b []byte) []byte {
+	if len(b) >= len(bom) && string(b[:len(bom)]) == bom {
+		return b[len(bom):]
+	}
+	return b
+}
+
 // First returns the first byte that is not white space (or a UTF-8 byte
 // order mark), or 0.
 func First(head []byte) byte {
-	head = bytes.TrimPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("\xef\xbb\xbf"))
-	head = bytes.TrimLeft(head, " \t\r\n")
+	head = bytes.TrimLeft(TrimBOM(bytes.TrimLeft(head, " \t\r\n")), " \t\r\n")
 	if len(head) == 0 {
 		return 0
 	}
@@ -64,7 +82,7 @@ func Lines(head []byte, n int) [][]byte {
 // at the first key or value broken or cut off, keeping the keys before it
 // (and the key of a value cut off).
 func Keys(head []byte) []string {
-	b := bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+	b := TrimBOM(bytes.TrimSpace(head))
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil
@@ -119,7 +137,7 @@ func HasKey(keys []string, names ...string) bool {
 // FirstElementKeys returns the keys of the first object of the JSON array
 // head starts with.
 func FirstElementKeys(head []byte) []string {
-	b := bytes.TrimSpace(head)
+	b := TrimBOM(bytes.TrimSpace(head))
 	if len(b) == 0 || b[0] != '[' {
 		return nil
 	}

@@ -12,6 +12,12 @@
 // error) is an error at its line and column, unless read leniently (see
 // Options.Lenient and trajeval.Input.Damage).
 //
+// A UTF-8 byte order mark at the start of a file (or of the data a gzip
+// file holds), as Windows tools write, is dropped before any format sniffs
+// or reads the file, whichever the format: line 1's columns count from the
+// byte after it. A mark anywhere else is the format's to judge, as any
+// other bytes are (in JSON, a syntax error at its place).
+//
 // Traces are untrusted, and checked before they are decoded:
 //  1. JSON nested deeper than jsonv.MaxDepth is an error at its line and
 //     column, read leniently or not: the lines of the head before the
@@ -69,6 +75,7 @@ import (
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/format/otlp"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
@@ -200,7 +207,7 @@ func invalidJSON(name string, head []byte) error {
 }
 
 func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	b = bytes.TrimLeft(sniff.TrimBOM(b), " \t\r\n")
 	if len(b) == 0 {
 		return 0
 	}
@@ -296,6 +303,13 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		br = bufio.NewReaderSize(br, headSize)
 		head, err = br.Peek(headSize)
 		size = -1
+	}
+	if b := sniff.TrimBOM(head); len(b) < len(head) {
+		// The one place a byte order mark is dropped: no format sniffs
+		// or reads it, and columns on line 1 count from the byte after
+		// it. Dropped from what was peeked, which keeps the peek's error.
+		br.Discard(len(head) - len(b))
+		head = b
 	}
 	var te *trajeval.TraceError
 	if errors.As(err, &te) {

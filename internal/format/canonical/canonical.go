@@ -97,13 +97,8 @@ var (
 	tokensFields  = []string{"input", "output", "total"}
 )
 
-var bom = []byte("\xef\xbb\xbf")
-
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	br := bufio.NewReaderSize(in.R, 1<<20)
-	if head, _ := br.Peek(3); bytes.Equal(head, bom) {
-		br.Discard(3)
-	}
 	n := 0
 	each := func(t *trajeval.Trajectory) error {
 		if err := ctx.Err(); err != nil {
@@ -116,7 +111,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	// one-line file is both); otherwise the file is read whole.
 	first, lineNo, err := firstLine(br)
 	if err != nil {
-		return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
+		return jsonl.ReadError(in.Name, err) // a TraceError (invalid UTF-8) as it is
 	}
 	f := &fast{}
 	if jsonv.Valid(first) {
@@ -713,7 +708,7 @@ func deref[T any](p *T) T {
 // reads the head token by token: a head cut off in mid-value is judged on
 // what came before the cut.
 func (format) Sniff(head []byte) error {
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n")
+	head = bytes.TrimLeft(sniff.TrimBOM(head), " \t\r\n")
 	if c := sniff.First(head); c != '{' && c != '[' {
 		return &trajeval.SniffError{Why: "not JSON"}
 	}

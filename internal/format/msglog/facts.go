@@ -238,7 +238,7 @@ func factsHead(head []byte) []byte {
 	if len(head) > factsBytes {
 		head = head[:factsBytes]
 	}
-	return bytes.TrimPrefix(bytes.TrimSpace(head), []byte("\xef\xbb\xbf"))
+	return sniff.TrimBOM(bytes.TrimSpace(head))
 }
 
 // sniffAsked reads the facts of head that askedFacts may ask: for every

@@ -46,10 +46,6 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		br = bufio.NewReaderSize(br, 1<<20)
 		head, _ = br.Peek(1 << 20)
 	}
-	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
-		br.Discard(3) // a byte order mark
-		head = head[3:]
-	}
 	values := 0
 	use := func(v any, line int, partial bool) error {
 		if v == nil && !partial {

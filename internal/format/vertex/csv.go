@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // A Cell is one cell of a CSV dataset, placed where its text starts
@@ -38,7 +40,7 @@ func (e *CSVError) Error() string { return fmt.Sprintf("line %d, column %d: %s",
 // byte order mark is skipped), or nil when head does not start with one
 // that names a trajectory column.
 func CSVHeader(head []byte) []string {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	head = sniff.TrimBOM(head)
 	if len(head) == 0 || head[0] == '{' || head[0] == '[' {
 		return nil
 	}
@@ -54,8 +56,10 @@ func CSVHeader(head []byte) []string {
 // unnamed column, such as pandas' index, is ignored), then one record per
 // row; a cell may be quoted and span lines. It calls each with every row
 // and stops at the first error, a *CSVError when the file is not CSV.
+// A byte order mark is the caller's to drop (trace.ReadFrom drops it), so
+// that a second one is the first column's text, not dropped too.
 func EachCSV(r io.Reader, each func(Row) error) error {
-	lens := &lineLengths{r: skipBOM(r)}
+	lens := &lineLengths{r: r}
 	cr := csv.NewReader(lens)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -108,16 +112,6 @@ func csvError(err error, what string) error {
 		msg = what + ": " + msg
 	}
 	return &CSVError{Line: pe.Line, Col: pe.Column, Msg: msg}
-}
-
-// skipBOM drops a UTF-8 byte order mark at the start of r.
-func skipBOM(r io.Reader) io.Reader {
-	var b [3]byte
-	n, _ := io.ReadFull(r, b[:])
-	if n == 3 && string(b[:]) == "\xef\xbb\xbf" {
-		return r
-	}
-	return io.MultiReader(bytes.NewReader(b[:n]), r)
 }
 
 // lineLengths counts the bytes of each line read through it, so that an

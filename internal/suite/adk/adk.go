@@ -58,6 +58,7 @@ import (
 	"github.com/trajeval/trajeval/internal/eval/settings"
 	"github.com/trajeval/trajeval/internal/eval/spec"
 	adkformat "github.com/trajeval/trajeval/internal/format/adk"
+	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/suggest"
 	"github.com/trajeval/trajeval/internal/suite"
 )
@@ -125,7 +126,7 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	if err != nil {
 		return nil, []error{&trajeval.SpecError{File: path, Msg: "cannot read: " + err.Error()}}
 	}
-	set, err := adkformat.DecodeEvalSet(data, path)
+	set, err := adkformat.DecodeEvalSet(sniff.TrimBOM(data), path)
 	if err != nil {
 		return nil, []error{specError(path, err)}
 	}

@@ -171,9 +171,9 @@ func ParseQuestions(name string, data []byte) (map[string]*Question, []error) {
 }
 
 // each calls fn with every line of data that is a JSON object; other
-// lines are errors.
+// lines are errors. A byte order mark at the start of data is dropped.
 func each(name string, data []byte, errs *[]error, fn func(m map[string]any, n int, fail func(msg, hint string))) {
-	err := jsonl.Each(bytes.NewReader(data), func(line []byte, n int) error {
+	err := jsonl.Each(bytes.NewReader(sniff.TrimBOM(data)), func(line []byte, n int) error {
 		v, err := jsonl.Decode(line)
 		if err != nil {
 			msg, l, c := jsonl.Describe(line, err, n)

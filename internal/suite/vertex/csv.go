@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	format "github.com/trajeval/trajeval/internal/format/vertex"
+	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/suite"
 )
 
@@ -25,7 +26,7 @@ func sniffCSV(path string, head []byte) bool {
 // same rules.
 func loadCSV(path string, data []byte, opts suite.Options) (*suite.Suite, []error) {
 	root := &config.Node{Kind: config.List, File: path, Line: 1, Col: 1}
-	err := format.EachCSV(bytes.NewReader(data), func(r format.Row) error {
+	err := format.EachCSV(bytes.NewReader(sniff.TrimBOM(data)), func(r format.Row) error {
 		row := &config.Node{Kind: config.Map, File: path, Line: r.Line, Col: 1}
 		for _, k := range slices.Sorted(maps.Keys(r.Cells)) {
 			c := r.Cells[k]
