@@ -113,7 +113,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	if err != nil {
 		return jsonl.ReadError(in.Name, err) // a TraceError (invalid UTF-8) as it is
 	}
-	f := &fast{}
+	f := &fast{keepText: in.KeepText}
 	if jsonv.Valid(first) {
 		if err := f.read(in, first, lineNo, each); err != nil {
 			return err
@@ -121,7 +121,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 		// The other lines decode on every core; what each gives is handed
 		// on in the file's order, as a reading line by line would.
 		newDecoder := func() jsonl.Decoder[lineResult] {
-			f := &fast{}
+			f := &fast{keepText: in.KeepText}
 			return func(line []byte, k int, _ func(trajeval.Warning)) (lineResult, error) {
 				var r lineResult
 				in := in

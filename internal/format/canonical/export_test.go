@@ -1,6 +1,8 @@
 package canonical
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -30,7 +32,47 @@ func FastAgrees(data []byte) (read bool, diff string) {
 	if !reflect.DeepEqual(fastOut, slowOut) {
 		return true, fmt.Sprintf("fast %s, parser %s", dump(fastOut), dump(slowOut))
 	}
-	return true, ""
+	return true, keptAgrees(data, slowOut)
+}
+
+// keptAgrees reports how the trajectories of data, read keeping their
+// steps' objects and arrays as JSON text, differ from want, read without:
+// the fast path must read them too, every text must be an object or an
+// array, and each, decoded, the value read without. They are read from a
+// copy of data that is then overwritten, as the reader's buffer is by the
+// next lines: the texts must not share its memory.
+func keptAgrees(data []byte, want []*trajeval.Trajectory) string {
+	line := bytes.Clone(data)
+	var kept []*trajeval.Trajectory
+	_, ok, _ := (&fast{keepText: true}).values(line, func(t *trajeval.Trajectory) error {
+		kept = append(kept, t)
+		return nil
+	})
+	if !ok {
+		return "the fast path reads the data, but not when it keeps text"
+	}
+	for i := range line {
+		line[i] = 'x'
+	}
+	var got []*trajeval.Trajectory
+	for _, t := range kept {
+		for _, s := range t.Steps {
+			for _, v := range []any{s.Args, s.Result} {
+				if text, ok := v.(json.RawMessage); ok && text[0] != '{' && text[0] != '[' {
+					return fmt.Sprintf("step %d kept %s as text: only objects and arrays are", s.Index, text)
+				}
+			}
+		}
+		d, err := t.DecodeText()
+		if err != nil {
+			return "decoding the kept text: " + err.Error()
+		}
+		got = append(got, d)
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("kept text %s, read without %s", dump(got), dump(want))
+	}
+	return ""
 }
 
 func dump(ts []*trajeval.Trajectory) string {

@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -18,8 +19,25 @@ import (
 // the same bytes with the parser, whose trajectories, error or warning are
 // then the answer. So for every input it accepts, its trajectories are
 // those the parser gives.
+//
+// Asked to keep text (trajeval.Input.KeepText), it leaves each step's
+// args and result that is an object or an array as its JSON text, checked
+// as the parser checks it and copied out of data (see texts); the text
+// decodes to the value it reads otherwise.
 type fast struct {
-	p jsonv.Parser
+	p        jsonv.Parser
+	data     []byte // what p reads
+	keepText bool
+	// spans holds the places of the texts of the trajectory being read.
+	spans []textSpan
+}
+
+// A textSpan is where the args (or with result, the result) of step
+// (0-based) stand in the data.
+type textSpan struct {
+	step       int
+	result     bool
+	start, end int
 }
 
 // values reads every top-level value of data (trajectories, or lists of
@@ -29,6 +47,8 @@ type fast struct {
 func (f *fast) values(data []byte, yield func(*trajeval.Trajectory) error) (n int, ok bool, err error) {
 	p := &f.p
 	p.Reset(data)
+	f.data = data
+	defer func() { f.data = nil }() // keep no input alive
 	for !p.End() {
 		if p.Peek() == '[' {
 			ok = p.Array(func() bool {
@@ -74,6 +94,7 @@ func (f *fast) trajectory() (*trajeval.Trajectory, bool) {
 		return nil, false
 	}
 	t := &trajeval.Trajectory{}
+	f.spans = f.spans[:0]
 	var seen uint8
 	ok := p.Object(func(key []byte) bool {
 		var bit uint8
@@ -121,6 +142,9 @@ func (f *fast) trajectory() (*trajeval.Trajectory, bool) {
 	})
 	if !ok || seen&tID == 0 || seen&tSteps == 0 {
 		return nil, false
+	}
+	if len(f.spans) > 0 {
+		f.texts(t)
 	}
 	t.Finish()
 	return t, true
@@ -195,10 +219,10 @@ func (f *fast) step(s *trajeval.Step, want int) bool {
 			ok = f.name(&s.Name)
 		case "args":
 			bit = sArgs
-			s.Args, ok = p.Value()
+			s.Args, ok = f.value(want, false)
 		case "result":
 			bit = sResult
-			s.Result, ok = p.Value()
+			s.Result, ok = f.value(want, true)
 		case "error":
 			bit = sError
 			s.Error, ok = f.boolean()
@@ -441,4 +465,39 @@ func (f *fast) time() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return tm, true
+}
+
+// value reads the args (or with result, the result) of step want: as
+// text when f keeps text and the value is an object or an array, its
+// place noted for texts and the value left nil; as a value otherwise.
+func (f *fast) value(want int, result bool) (any, bool) {
+	p := &f.p
+	if c := p.Peek(); !f.keepText || c != '{' && c != '[' {
+		return p.Value()
+	}
+	start, end, ok := p.Span()
+	f.spans = append(f.spans, textSpan{step: want - 1, result: result, start: start, end: end})
+	return nil, ok
+}
+
+// texts sets the args and results of t read as text (see value) to a
+// copy of their text, all of them copied into one allocation: the data is
+// a line of a buffer that the next lines reuse, and a trajectory keeps
+// its texts as long as it lives.
+func (f *fast) texts(t *trajeval.Trajectory) {
+	n := 0
+	for _, at := range f.spans {
+		n += at.end - at.start
+	}
+	buf := make([]byte, 0, n)
+	for _, at := range f.spans {
+		k := len(buf)
+		buf = append(buf, f.data[at.start:at.end]...)
+		text := json.RawMessage(buf[k:len(buf):len(buf)]) // full: no append runs into the next
+		if s := &t.Steps[at.step]; at.result {
+			s.Result = text
+		} else {
+			s.Args = text
+		}
+	}
 }
