@@ -443,3 +443,26 @@ func writeString(b *strings.Builder, s string) {
 	_ = enc.Encode(s)
 	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
+
+// Composite returns the one JSON value of b, without the white space
+// around it, when it is an object or an array that a Parser reads (the
+// rules of Value, depth included; see Parser), so that it decodes with
+// Decode to the value FastDecode reads from b; ok false for anything else
+// (another value, text a Parser refuses, data after the value). The
+// value shares b's memory.
+func Composite(b []byte) (json.RawMessage, bool) {
+	p := parsers.Get().(*Parser)
+	p.Reset(b)
+	var start, end int
+	ok := false
+	if c := p.Peek(); c == '{' || c == '[' {
+		start, end, ok = p.Span()
+		ok = ok && p.End()
+	}
+	p.Reset(nil) // keep no input alive
+	parsers.Put(p)
+	if !ok {
+		return nil, false
+	}
+	return json.RawMessage(b[start:end:end]), true
+}

@@ -55,6 +55,25 @@ func spanAgrees(data []byte, ok bool) string {
 	return ""
 }
 
+// compositeAgrees reports how Composite differs from Value, which reads
+// data to v when ok: it must accept exactly the objects and arrays Value
+// accepts, its text the value's, white space around it left out.
+func compositeAgrees(data []byte, v any, ok bool) string {
+	text, cok := jsonv.Composite(data)
+	want := false
+	switch v.(type) {
+	case map[string]any, []any:
+		want = ok
+	}
+	if cok != want {
+		return fmt.Sprintf("Composite accepts it: %v, want %v (Value: %v, %T)", cok, want, ok, v)
+	}
+	if trimmed := bytes.Trim(data, " \t\r\n"); cok && string(text) != string(trimmed) {
+		return fmt.Sprintf("Composite's text %q, the value's %q", text, trimmed)
+	}
+	return ""
+}
+
 // TestParser_Value checks that the Parser reads what encoding/json reads,
 // the same, and says no (for encoding/json to decide) to what it must not
 // read itself.
@@ -93,6 +112,9 @@ func TestParser_Value(t *testing.T) {
 			if diff := spanAgrees([]byte(tt.in), ok); diff != "" {
 				t.Errorf("%s: %s", diff, tt.reason)
 			}
+			if diff := compositeAgrees([]byte(tt.in), got, ok); diff != "" {
+				t.Errorf("%s: %s", diff, tt.reason)
+			}
 			if !ok {
 				return
 			}
@@ -113,6 +135,9 @@ func FuzzParser(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := parse(data)
 		if diff := spanAgrees(data, ok); diff != "" {
+			t.Fatalf("%q: %s", data, diff)
+		}
+		if diff := compositeAgrees(data, got, ok); diff != "" {
 			t.Fatalf("%q: %s", data, diff)
 		}
 		if !ok {
