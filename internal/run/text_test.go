@@ -32,21 +32,69 @@ const perSuite = 500
 // TestScore_keptText scores the cases of every suite of the repository's
 // examples and testdata on the trajectories of their trace files, written
 // as AgentV JSON Lines and read back twice: with the calls' arguments and
-// results kept as JSON text (as a run reads them) and decoded. Every
-// evaluator type and dialect of the fixtures must give the same rows
-// either way, and every trajectory the same canonical JSON: an evaluator
-// that took the text for no value at all would score differently.
+// results kept as JSON text (as a run reads them) and decoded: every
+// trajectory must be the same in canonical JSON, and score the same rows
+// (see sameRows).
 func TestScore_keptText(t *testing.T) {
 	lines := agentvLines(t, fixtureTrajectories(t))
 	kept, decoded := readAgentv(t, lines, true), readAgentv(t, lines, false)
+	sameTrajectories(t, kept, decoded)
+	sameRows(t, kept, decoded)
+}
+
+// TestScore_keptTextFormats is TestScore_keptText for the other readers
+// that keep text: the fixtures' trajectories written in each format, with
+// each object of their arguments and results in reverse key order, and a
+// few arguments that must not be kept as text (a JSON string, null, a
+// scalar, text that is not JSON, blank), read back with text kept and
+// decoded, must give the same canonical JSON, warnings and rows.
+func TestScore_keptTextFormats(t *testing.T) {
+	trajs := append(fixtureTrajectories(t), oddArguments()...)
+	tests := []struct {
+		format string
+		write  func(*testing.T, []*trajeval.Trajectory) []byte
+		reason string
+	}{
+		{"trajeval", canonicalLines, "the canonical form that convert writes: args and results kept"},
+		{"openai-chat", chatLines, "Chat Completions: arguments are a JSON string whose content is kept"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "traces.jsonl")
+			if err := os.WriteFile(path, tt.write(t, trajs), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			kept, warnKept := readFormat(t, tt.format, path, true)
+			decoded, warnDecoded := readFormat(t, tt.format, path, false)
+			if !slices.Equal(warnKept, warnDecoded) {
+				t.Errorf("%s: warnings differ:\nkept text: %q\ndecoded:   %q", tt.reason, warnKept, warnDecoded)
+			}
+			sameTrajectories(t, kept, decoded)
+			sameRows(t, kept, decoded)
+		})
+	}
+}
+
+// sameTrajectories requires kept, read keeping text, and decoded, read
+// without, to be the same trajectories in canonical JSON, with only
+// objects and arrays kept as text, and enough of them to tell.
+func sameTrajectories(t *testing.T, kept, decoded []*trajeval.Trajectory) {
+	t.Helper()
 	if len(kept) != len(decoded) {
 		t.Fatalf("read %d trajectories with text kept, %d decoded", len(kept), len(decoded))
 	}
 	texts := 0
 	for i := range kept {
 		for _, s := range kept[i].Steps {
-			if _, ok := s.Args.(json.RawMessage); ok {
+			for _, v := range []any{s.Args, s.Result} {
+				text, ok := v.(json.RawMessage)
+				if !ok {
+					continue
+				}
 				texts++
+				if len(text) == 0 || text[0] != '{' && text[0] != '[' {
+					t.Errorf("trajectory %s step %d: %q kept as text: only objects and arrays are", kept[i].ID, s.Index, text)
+				}
 			}
 		}
 		a, errA := trajeval.AppendJSON(nil, kept[i])
@@ -56,9 +104,18 @@ func TestScore_keptText(t *testing.T) {
 		}
 	}
 	if texts < 100 {
-		t.Fatalf("only %d steps kept their arguments as text: the test reads too little", texts)
+		t.Fatalf("only %d arguments and results kept as text: the test reads too little", texts)
 	}
+	t.Logf("%d trajectories, %d arguments and results kept as text", len(kept), texts)
+}
 
+// sameRows scores every suite of the fixtures on kept and decoded, the
+// same trajectories read with text kept and without: every evaluator
+// type and dialect of the fixtures must give the same rows either way.
+// An evaluator that took the text for no value at all would score
+// differently.
+func sameRows(t *testing.T, kept, decoded []*trajeval.Trajectory) {
+	t.Helper()
 	suites := fixtureSuites(t)
 	types := map[string]bool{}
 	scored := 0
@@ -92,7 +149,7 @@ func TestScore_keptText(t *testing.T) {
 		}
 	}
 	t.Logf("types: %v", types)
-	t.Logf("%d suites, %d scorings, %d evaluator types, %d trajectories (%d steps with text)", len(suites), scored, len(types), len(kept), texts)
+	t.Logf("%d suites, %d scorings, %d evaluator types, %d trajectories", len(suites), scored, len(types), len(kept))
 }
 
 // allCases returns the cases of s, or for a suite with no cases one case
@@ -398,4 +455,142 @@ execution:
 	if len(kept) != 3 || !strings.HasPrefix(kept[0], `{"id":"pass","suite":"kept","status":"pass"`) || !strings.HasPrefix(kept[1], `{"id":"wrong-id","suite":"kept","status":"fail"`) {
 		t.Errorf("the suite does not score as written:\n%s", strings.Join(kept, "\n"))
 	}
+}
+
+// oddArguments is a trajectory whose arguments are strings that a reader
+// of arguments given as a JSON string must not keep as text, or must keep
+// without the white space around them.
+func oddArguments() []*trajeval.Trajectory {
+	args := []string{
+		"not json {", "", "   ", "null", `"quoted"`, "42", "true",
+		" {\"z\": 1, \"a\": {\"n\": 12345678901234567890}} \n",
+		"[1, 2.50, {\"b\": null, \"a\": []}]",
+		`{"bad": "\ud800"}`, // a lone surrogate: decoded by encoding/json, not kept
+		`{"a": 1} {"b": 2}`, `{"a": 1`, "{\"a\": \"\xff\"}",
+		strings.Repeat("[", 200) + strings.Repeat("]", 200),
+	}
+	tr := &trajeval.Trajectory{ID: "odd-arguments"}
+	for i, a := range args {
+		tr.Steps = append(tr.Steps, trajeval.Step{ID: fmt.Sprintf("odd_%d", i), Name: "search", Args: a, Result: map[string]any{"ok": true, "n": json.Number("1.50")}})
+	}
+	tr.Finish()
+	return []*trajeval.Trajectory{tr}
+}
+
+// canonicalLines writes each trajectory in the canonical form, one a
+// line, its arguments' and results' objects with their keys in reverse
+// order (see reversed).
+func canonicalLines(t *testing.T, trajs []*trajeval.Trajectory) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	for _, tr := range trajs {
+		line, err := trajeval.AppendJSON(nil, tr)
+		if err != nil {
+			t.Fatalf("trajectory %s: %v", tr.ID, err)
+		}
+		d := json.NewDecoder(bytes.NewReader(line))
+		d.UseNumber()
+		var m map[string]any
+		if err := d.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range m["steps"].([]any) {
+			s := s.(map[string]any)
+			s["args"], s["result"] = reversed(s["args"]), reversed(s["result"])
+		}
+		if line, err = json.Marshal(m); err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// chatLines writes each trajectory as an OpenAI Chat Completions
+// conversation, one a line: a user message a turn, an assistant message
+// a call, its arguments the JSON text of the step's (objects' keys in
+// reverse order) or a string argument as it stands, a tool message with
+// its result, and the turn's final response.
+func chatLines(t *testing.T, trajs []*trajeval.Trajectory) []byte {
+	t.Helper()
+	type (
+		function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		}
+		call struct {
+			ID       string   `json:"id,omitempty"`
+			Type     string   `json:"type"`
+			Function function `json:"function"`
+		}
+		message struct {
+			Role       string  `json:"role"`
+			Content    *string `json:"content"`
+			ToolCalls  []call  `json:"tool_calls,omitempty"`
+			ToolCallID string  `json:"tool_call_id,omitempty"`
+		}
+		record struct {
+			ID       string    `json:"id"`
+			Messages []message `json:"messages"`
+		}
+	)
+	text := func(v any) string {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		b, err := json.Marshal(reversed(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	var b bytes.Buffer
+	for _, tr := range trajs {
+		r := record{ID: tr.ID, Messages: []message{}}
+		for turn := 1; turn <= max(len(tr.Turns), 1); turn++ {
+			var final *string
+			if turn <= len(tr.Turns) {
+				r.Messages = append(r.Messages, message{Role: "user", Content: tr.Turns[turn-1].User})
+				final = tr.Turns[turn-1].FinalResponse
+			}
+			for _, s := range tr.Steps {
+				if s.Turn != turn && !(turn == 1 && s.Turn == 0) {
+					continue
+				}
+				r.Messages = append(r.Messages, message{Role: "assistant", ToolCalls: []call{{ID: s.ID, Type: "function", Function: function{Name: s.Name, Arguments: text(s.Args)}}}})
+				if s.Result != nil && s.ID != "" {
+					res := text(s.Result)
+					r.Messages = append(r.Messages, message{Role: "tool", ToolCallID: s.ID, Content: &res})
+				}
+			}
+			if final != nil {
+				r.Messages = append(r.Messages, message{Role: "assistant", Content: final})
+			}
+		}
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatalf("trajectory %s: %v", tr.ID, err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// readFormat reads the file path as format, keeping text or not, with
+// the warnings given.
+func readFormat(t *testing.T, format, path string, keep bool) ([]*trajeval.Trajectory, []string) {
+	t.Helper()
+	var out []*trajeval.Trajectory
+	var warns []string
+	opts := trace.Options{From: format, KeepText: keep, Warn: func(w trajeval.Warning) { warns = append(warns, w.String()) }}
+	err := trace.Read(context.Background(), path, opts, func(tr *trajeval.Trajectory) error {
+		out = append(out, tr)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, warns
 }
