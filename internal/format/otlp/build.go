@@ -3,7 +3,6 @@ package otlp
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -189,7 +188,7 @@ func (b *builder) toolSteps() {
 			st.Agent, _ = b.agents[ti](s)
 			var failed bool
 			if c.hasResult {
-				st.Result, failed = r.result(c)
+				st.Result, failed = c.resultValue()
 			}
 			switch {
 			case s.failed || failed:
@@ -463,8 +462,7 @@ func unnamedSpan(steps []*step, ti int, chat *span, c *call) *step {
 			continue
 		}
 		// A span with the same arguments is preferred, then the earliest.
-		got, _ := trajeval.Decoded(st.Args) // text a reader keeps always decodes
-		same := c.hasArgs && jsonv.Equal(want, got)
+		same := c.hasArgs && jsonv.Equal(want, st.Args)
 		if best == nil || (same && !bestSame) || (same == bestSame && (st.at < best.at || (st.at == best.at && st.pos < best.pos))) {
 			best, bestSame = st, same
 		}
@@ -472,15 +470,10 @@ func unnamedSpan(steps []*step, ti int, chat *span, c *call) *step {
 	return best
 }
 
-// args decodes a call's arguments, s being the span it was read from; a
-// reader asked to keep text keeps an object or array as its text (see
-// text).
+// args decodes a call's arguments, s being the span it was read from.
 func (r *reader) args(c *call, s *span) any {
 	if !c.hasArgs {
 		return map[string]any{}
-	}
-	if text, ok := r.text(c.args); ok {
-		return text
 	}
 	return args(c.args.value(), c.name, func(format string, a ...any) {
 		r.warnf(s.line, placeOf(s.id), format, a...)
@@ -625,29 +618,4 @@ func sortedStrings[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// result decodes the call's result as resultValue does; a reader asked
-// to keep text keeps an object or array as its text (see text) when no
-// field of it is read as the result.
-func (r *reader) result(c *call) (res any, failed bool) {
-	if c.content == contentNever {
-		if text, ok := r.text(c.result); ok {
-			return text, false
-		}
-	}
-	return c.resultValue()
-}
-
-// text returns the JSON text of l, a copy, when the reader is asked to
-// keep text (see trajeval.Input.KeepText) and l's value (for a string
-// attribute, the JSON its text holds) is an object or an array that jsonv
-// reads: args and result decode such a value to what its text decodes
-// to. Anything else (a string that is not JSON, a Python literal, a
-// scalar, text jsonv leaves to encoding/json) is for them to read.
-func (r *reader) text(l lazy) (json.RawMessage, bool) {
-	if !r.in.KeepText || l.text == "" {
-		return nil, false
-	}
-	return jsonv.Composite([]byte(l.text))
 }
