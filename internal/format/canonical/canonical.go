@@ -54,7 +54,10 @@
 // (no reflection, tool names interned); on anything it does not read
 // exactly as the strict reader would (an error, damage, a doubt) the strict
 // reader reads the same bytes, and its trajectories, error or warning are
-// the answer.
+// the answer. Asked to keep text (trajeval.Input.KeepText, as a run asks),
+// the fast path leaves each args and result that is an object or an array
+// as its JSON text, checked and copied, for the evaluators to decode where
+// they look (see trajeval.Decoded); the strict reader never does.
 package canonical
 
 import (

@@ -9,7 +9,10 @@
 // Lines of any of these, one conversation per line; JSON Lines of single
 // messages are one conversation.
 //  1. Each entry of an assistant message's tool_calls is a step, in array
-//     order; function.arguments is a JSON string and is parsed. A custom
+//     order; function.arguments is a JSON string and is parsed (asked to
+//     keep text, as a run asks, a string holding an object or an array
+//     is kept as that JSON text, decoded where it is looked at; see
+//     trajeval.Decoded). A custom
 //     tool's free-text input stays a string. LangChain's flat
 //     {name, args, id} entries are read too.
 //  2. A role tool message is the result of the call with its tool_call_id;
