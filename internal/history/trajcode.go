@@ -240,10 +240,11 @@ func (e *trajEncoder) object(m map[string]any, depth int) {
 		return
 	case 2:
 		if e.nTwo {
-			if v0, ok := m[e.two[0]]; ok {
-				if v1, ok := m[e.two[1]]; ok {
-					e.member(e.two[0], v0, depth)
-					e.member(e.two[1], v1, depth)
+			k0, k1 := e.two[0], e.two[1] // the first member's value may hold a pair of its own
+			if v0, ok := m[k0]; ok {
+				if v1, ok := m[k1]; ok {
+					e.member(k0, v0, depth)
+					e.member(k1, v1, depth)
 					return
 				}
 			}
