@@ -78,6 +78,7 @@ var errTrajectory = errors.New("damaged trajectory")
 func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
 	e := trajEncoder{b: append(b, trajMark), ok: true}
 	e.trajectory(t)
+	e.doneText()
 	if !e.ok {
 		return b, false
 	}
@@ -97,6 +98,7 @@ type trajEncoder struct {
 	nOnes, nextOne int
 	two            [2]string
 	nTwo           bool
+	walker         *textWalker // kept text's, taken at its first (see text)
 }
 
 func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
@@ -176,7 +178,11 @@ func (e *trajEncoder) value(v any, depth int) {
 		e.b = append(e.b, tagFloat)
 		e.float(x)
 	case json.RawMessage:
-		// JSON text not yet decoded: stored as the value it holds.
+		// JSON text not yet decoded: stored as the value it holds, from
+		// the text where it can be (see trajtext.go), else decoded.
+		if e.text(x, depth) {
+			return
+		}
 		d, err := trajeval.Decoded(x)
 		if err != nil {
 			e.ok = false
