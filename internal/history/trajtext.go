@@ -38,7 +38,8 @@ import (
 // textWalkers holds the walkers of text: a Parser is some 8 kB.
 var textWalkers = sync.Pool{New: func() any { return new(textWalker) }}
 
-// A textWalker writes one text's values to e.b as it reads them.
+// A textWalker writes the values of a trajectory's texts to e.b as it
+// reads them.
 type textWalker struct {
 	p jsonv.Parser
 	e *trajEncoder
@@ -51,6 +52,9 @@ type textWalker struct {
 // A keyAt is where a member starts in e.b (the key's length), and where
 // its key's n bytes start.
 type keyAt struct{ member, key, n int }
+
+// maxWalkerBuf bounds the capacity of the buffers of a walker put back.
+const maxWalkerBuf = 1 << 12
 
 // manyKeys is the number of members from which an object's keys are
 // checked for a repeat in a set rather than one by one.
@@ -78,6 +82,9 @@ func (e *trajEncoder) text(t []byte, depth int) bool {
 func (e *trajEncoder) doneText() {
 	if w := e.walker; w != nil {
 		w.p.Reset(nil) // keep no text alive
+		if cap(w.tmp) > maxWalkerBuf || cap(w.keys) > maxWalkerBuf {
+			w.tmp, w.keys = nil, nil // a large text's buffers are not pooled
+		}
 		w.e, e.walker = nil, nil
 		textWalkers.Put(w)
 	}
