@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -232,7 +233,13 @@ func (e *encoder) value(v any) {
 	case map[string]any:
 		e.object(x)
 	case json.RawMessage:
-		// JSON text not yet decoded: written as the value it holds.
+		// JSON text not yet decoded: written as it stands when that is
+		// what writing the value it holds gives (see canonical), else
+		// decoded and written.
+		if canonical(x) {
+			e.b = append(e.b, x...)
+			return
+		}
 		d, err := Decoded(x)
 		if err != nil {
 			e.ok = false
@@ -247,6 +254,162 @@ func (e *encoder) value(v any) {
 		}
 		e.b = append(e.b, data...)
 	}
+}
+
+// canonical reports whether text is one JSON value written as value
+// writes the value it decodes to (Decoded), so that it may be copied as it
+// stands: a reader keeps the text of arguments and results that are
+// mostly written so already (by this encoder, or by a JSON library that
+// sorts keys). The text must have
+//  1. no white space;
+//  2. the keys of each object in increasing order, none repeated;
+//  3. strings with no escape and no byte that value escapes (control
+//     characters, <, > and &, U+2028 and U+2029, invalid UTF-8): a string
+//     with an escape may be written another way, and is not looked into;
+//  4. numbers of the JSON grammar, which value writes as they are;
+//  5. nesting no deeper than jsonv.MaxDepth, past which Decoded refuses.
+//
+// Anything else is decoded and written, as before.
+func canonical(text []byte) bool {
+	end, ok := canonicalValue(text, 0, 0)
+	return ok && end == len(text)
+}
+
+// canonicalValue checks the value at text[i:] (see canonical) and returns
+// where it ends.
+func canonicalValue(text []byte, i, depth int) (int, bool) {
+	if i >= len(text) {
+		return i, false
+	}
+	switch c := text[i]; c {
+	case '{':
+		if depth++; depth > jsonv.MaxDepth {
+			return i, false
+		}
+		i++
+		if i < len(text) && text[i] == '}' {
+			return i + 1, true
+		}
+		var last []byte
+		for n := 0; ; n++ {
+			start := i
+			end, ok := canonicalString(text, i)
+			if !ok || end >= len(text) || text[end] != ':' {
+				return i, false
+			}
+			key := text[start+1 : end-1]
+			if n > 0 && string(key) <= string(last) {
+				return i, false
+			}
+			last = key
+			if i, ok = canonicalValue(text, end+1, depth); !ok || i >= len(text) {
+				return i, false
+			}
+			switch text[i] {
+			case ',':
+				i++
+			case '}':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case '[':
+		if depth++; depth > jsonv.MaxDepth {
+			return i, false
+		}
+		i++
+		if i < len(text) && text[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if i, ok = canonicalValue(text, i, depth); !ok || i >= len(text) {
+				return i, false
+			}
+			switch text[i] {
+			case ',':
+				i++
+			case ']':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case '"':
+		return canonicalString(text, i)
+	case 't':
+		return i + 4, len(text)-i >= 4 && string(text[i:i+4]) == "true"
+	case 'f':
+		return i + 5, len(text)-i >= 5 && string(text[i:i+5]) == "false"
+	case 'n':
+		return i + 4, len(text)-i >= 4 && string(text[i:i+4]) == "null"
+	}
+	return canonicalNumber(text, i)
+}
+
+// canonicalString checks the string whose opening quote is at text[i]
+// and returns where it ends, after its closing quote.
+func canonicalString(text []byte, i int) (int, bool) {
+	if i >= len(text) || text[i] != '"' {
+		return i, false
+	}
+	for i++; i < len(text); {
+		c := text[i]
+		if plainHTML[c] {
+			i++
+			continue
+		}
+		switch {
+		case c == '"':
+			return i + 1, true
+		case c < utf8.RuneSelf:
+			return i, false // an escape, a control character, <, > or &
+		}
+		r, n := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && n == 1 || r == '\u2028' || r == '\u2029' {
+			return i, false
+		}
+		i += n
+	}
+	return i, false
+}
+
+// canonicalNumber checks the number at text[i:] against the JSON grammar
+// and returns where it ends.
+func canonicalNumber(text []byte, i int) (int, bool) {
+	digits := func() int {
+		j := i
+		for i < len(text) && '0' <= text[i] && text[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(text) && text[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(text) && text[i] == '0':
+		i++
+	case digits() == 0:
+		return i, false
+	}
+	if i < len(text) && text[i] == '.' {
+		i++
+		if digits() == 0 {
+			return i, false
+		}
+	}
+	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		if i < len(text) && (text[i] == '+' || text[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return i, false
+		}
+	}
+	return i, true
 }
 
 // object writes m with its keys sorted, as encoding/json does.

@@ -116,6 +116,7 @@ func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
 		e.b[len(b)] = trajMarkV9
 	}
 	e.trajectory(t)
+	e.doneText()
 	if !e.ok {
 		return b, false
 	}
@@ -141,6 +142,7 @@ type trajEncoder struct {
 	nOnes, nextOne int
 	two            [2]string
 	nTwo           bool
+	walker         *textWalker // kept text's, taken at its first (see text)
 }
 
 func (e *trajEncoder) trajectory(t *trajeval.Trajectory) {
@@ -288,7 +290,11 @@ func (e *trajEncoder) value(v any, depth int) {
 		e.b = append(e.b, tagFloat)
 		e.float(x)
 	case json.RawMessage:
-		// JSON text not yet decoded: stored as the value it holds.
+		// JSON text not yet decoded: stored as the value it holds, from
+		// the text where it can be (see trajtext.go), else decoded.
+		if e.text(x, depth) {
+			return
+		}
 		d, err := trajeval.Decoded(x)
 		if err != nil {
 			e.ok = false
@@ -352,10 +358,11 @@ func (e *trajEncoder) object(m map[string]any, depth int) {
 		return
 	case 2:
 		if e.nTwo {
-			if v0, ok := m[e.two[0]]; ok {
-				if v1, ok := m[e.two[1]]; ok {
-					e.member(e.two[0], v0, depth)
-					e.member(e.two[1], v1, depth)
+			k0, k1 := e.two[0], e.two[1] // the first member's value may hold a pair of its own
+			if v0, ok := m[k0]; ok {
+				if v1, ok := m[k1]; ok {
+					e.member(k0, v0, depth)
+					e.member(k1, v1, depth)
 					return
 				}
 			}

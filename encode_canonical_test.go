@@ -1,0 +1,218 @@
+package trajeval_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// sameJSON checks that AppendJSON writes a trajectory whose arguments and
+// result are text as it writes the one holding the values the text
+// decodes to, and reports whether the text was copied as it stands.
+func sameJSON(t testing.TB, text []byte) (copied bool) {
+	t.Helper()
+	v, derr := trajeval.Decoded(json.RawMessage(text))
+	kept := &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "n", Args: json.RawMessage(text), Result: json.RawMessage(text)}}}
+	got, gerr := trajeval.AppendJSON(nil, kept)
+	copied = trajeval.Canonical(text)
+	if derr != nil {
+		if copied {
+			t.Errorf("%q copied as it stands, but does not decode: %v", text, derr)
+		}
+		return copied
+	}
+	decoded := &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "n", Args: v, Result: v}}}
+	want, werr := trajeval.AppendJSON(nil, decoded)
+	if (gerr != nil) != (werr != nil) || !bytes.Equal(got, want) {
+		t.Errorf("%q (copied %v) written\n%s (%v)\nwant (its decoded value)\n%s (%v)", text, copied, got, gerr, want, werr)
+	}
+	return copied
+}
+
+func TestAppendJSON_keptText(t *testing.T) {
+	nested := func(n int, leaf string) string { return strings.Repeat("[", n) + leaf + strings.Repeat("]", n) }
+	tests := []struct {
+		name   string
+		text   string
+		copied bool
+		reason string
+	}{
+		{"bench arguments", `{"limit":10,"query":"python history"}`, true, "keys in order, nothing to escape"},
+		{"bench result", `{"ok":true}`, true, "a literal"},
+		{"empty", `{}`, true, "no members"},
+		{"values", `[null,true,false,"",0,-0,1.5e+3,1E400,-12345678901234567890,{"":[],"a":{}}]`, true, "every kind; numbers are written as they stand; the empty key first"},
+		{"utf-8", `{"ключ":"✓ 😀 é"}`, true, "UTF-8 is written as it is"},
+		{"keys by bytes", `{"B":1,"a":2,"é":3}`, true, "keys in the order of their bytes"},
+		{"at the depth limit", nested(jsonv.MaxDepth, "1"), true, "nested as deep as decoding allows"},
+		{"past the depth limit", nested(jsonv.MaxDepth+1, "1"), false, "deeper than decoding allows: its error, as before"},
+		{"keys out of order", `{"query":"python history","limit":10}`, false, "written sorted"},
+		{"repeated key", `{"a":1,"a":2}`, false, "decoding keeps the last"},
+		{"white space", `{"a": 1}`, false, "written without"},
+		{"space at the end", `{"a":1} `, false, "written without"},
+		{"escape", `{"a":"\n"}`, false, "an escape is not looked into"},
+		{"needless escape", `{"a":"\/"}`, false, "written as /"},
+		{"escaped key", `{"\u0061":1}`, false, "the key is a"},
+		{"html", `{"a":"<b>&"}`, false, "written escaped, as json.Marshal does"},
+		{"line separator", "{\"a\":\"\u2028\"}", false, "written escaped"},
+		{"invalid utf-8", "{\"a\":\"\xff\"}", false, "written as \\ufffd"},
+		{"control character", "[\"\x01\"]", false, "not JSON: refused as before"},
+		{"cut short", `{"a":1`, false, "not JSON: refused as before"},
+		{"two values", `{}{}`, false, "not one value: refused as before"},
+		{"bad number", `[01]`, false, "not JSON: refused as before"},
+		{"bad literal", `[nul]`, false, "not JSON: refused as before"},
+		{"nothing", ``, false, "no value: refused as before"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if copied := sameJSON(t, []byte(tt.text)); copied != tt.copied {
+				t.Errorf("copied %v, want %v: %s", copied, tt.copied, tt.reason)
+			}
+		})
+	}
+}
+
+// TestAppendJSON_keptTextFixtures writes every object and array of the
+// repository's JSON fixtures as it stands and as encoding/json writes its
+// value (sorted, compact: mostly copied), and each with its members
+// reversed, as their decoded values are written.
+func TestAppendJSON_keptTextFixtures(t *testing.T) {
+	texts, copied := 0, 0
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "fuzz" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		fixture := strings.Contains(path, "testdata"+string(filepath.Separator)) || strings.HasPrefix(path, "examples"+string(filepath.Separator))
+		if ext := filepath.Ext(path); !fixture || ext != ".json" && ext != ".jsonl" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		docs := [][]byte{data}
+		if filepath.Ext(path) == ".jsonl" {
+			docs = bytes.Split(data, []byte("\n"))
+		}
+		for _, doc := range docs {
+			if !json.Valid(doc) {
+				continue
+			}
+			for _, text := range containers(doc) {
+				forms := [][]byte{text}
+				var v any
+				if json.Unmarshal(text, &v) == nil {
+					if m, err := json.Marshal(v); err == nil {
+						forms = append(forms, m)
+					}
+				}
+				for _, f := range forms {
+					if seen[string(f)] {
+						continue
+					}
+					seen[string(f)] = true
+					texts++
+					if sameJSON(t, f) {
+						copied++
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if texts < 5000 || copied < texts/4 {
+		t.Fatalf("%d texts, %d copied: the test reads too little", texts, copied)
+	}
+	t.Logf("%d texts, %d copied as they stand", texts, copied)
+}
+
+// containers returns the texts of the objects and arrays of the JSON
+// value doc at every depth, as they stand in it, and those a string of it
+// holds; each object also with its members in reverse order.
+func containers(doc []byte) [][]byte {
+	doc = bytes.TrimSpace(doc)
+	if len(doc) == 0 {
+		return nil
+	}
+	var out [][]byte
+	switch doc[0] {
+	case '{':
+		out = append(out, doc)
+		var d = json.NewDecoder(bytes.NewReader(doc))
+		var keys []string
+		var vals []json.RawMessage
+		if tok, err := d.Token(); err == nil && tok == json.Delim('{') {
+			for d.More() {
+				k, err := d.Token()
+				if err != nil {
+					break
+				}
+				var v json.RawMessage
+				if d.Decode(&v) != nil {
+					break
+				}
+				keys, vals = append(keys, k.(string)), append(vals, v)
+				out = append(out, containers(v)...)
+			}
+		}
+		if len(keys) > 1 {
+			var b bytes.Buffer
+			b.WriteByte('{')
+			for i := len(keys) - 1; i >= 0; i-- {
+				k, _ := json.Marshal(keys[i])
+				b.Write(k)
+				b.WriteByte(':')
+				b.Write(vals[i])
+				if i > 0 {
+					b.WriteByte(',')
+				}
+			}
+			b.WriteByte('}')
+			out = append(out, b.Bytes())
+		}
+	case '[':
+		out = append(out, doc)
+		var a []json.RawMessage
+		if json.Unmarshal(doc, &a) == nil {
+			for _, v := range a {
+				out = append(out, containers(v)...)
+			}
+		}
+	case '"':
+		var s string
+		if json.Unmarshal(doc, &s) == nil && (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && json.Valid([]byte(s)) {
+			out = append(out, containers([]byte(s))...)
+		}
+	}
+	return out
+}
+
+// FuzzAppendJSON_keptText: any text kept as a step's arguments and result
+// is written as its decoded value is, copied or not.
+func FuzzAppendJSON_keptText(f *testing.F) {
+	for _, s := range []string{
+		`{"limit":10,"query":"python history"}`, `{"ok":true}`, `[1,"a",null,{"b":[]}]`, `{"a":1,"a":2}`,
+		`{"b":1,"a":2}`, `{"s":"<\u2028>"}`, `[-0.5e+10,1E400]`, "[\"\xff\"]", `{"k":{"k":{"k":{}}}}`, `{"a": 1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		sameJSON(t, text)
+	})
+}
