@@ -26,9 +26,12 @@ import (
 //     [Trajectory.DecodeText] for a whole trajectory; text a reader kept
 //     always decodes.
 //  3. The JSON form is the same either way: [AppendJSON], MarshalJSON
-//     and the run history write the value the text holds, never the
-//     text.
-//  4. Only a reader asked to keeps text: trace.Read and trace.ReadFile
+//     and the run history write what writing the value the text holds
+//     gives. AppendJSON copies the text itself only when it is already
+//     exactly those bytes (no white space, keys sorted and distinct,
+//     nothing to escape); the history encodes the text without
+//     building the value.
+//  4. Only a reader asked to keep text: trace.Read and trace.ReadFile
 //     never ask, so the trajectories they return hold values only. A run
 //     asks, and hands each evaluator the trajectory decoded unless the
 //     evaluator reads through Decoded itself; a run's
