@@ -933,29 +933,10 @@ func (p *Parser) arrayElems() bool {
 	}
 }
 
-// Skip reads a value and drops it, checking it as Value does.
-func (p *Parser) Skip() bool {
-	switch c := p.Peek(); c {
-	case '{':
-		return p.Object(func([]byte) bool { return p.Skip() })
-	case '[':
-		return p.Array(p.Skip)
-	case '"':
-		_, ok := p.raw()
-		return ok
-	case 't':
-		return p.literal("true")
-	case 'f':
-		return p.literal("false")
-	case 'n':
-		return p.literal("null")
-	default:
-		if c == '-' || c >= '0' && c <= '9' {
-			return p.numberEnd()
-		}
-	}
-	return false
-}
+// Skip reads a value and drops it, checking it as Value does (depth
+// included); nothing is decoded, copied or kept but the short strings (see
+// short).
+func (p *Parser) Skip() bool { return p.skip() }
 
 // Span reads a value, checked as Value checks it (depth included), and
 // returns where its text starts and ends in the input; nothing is
@@ -967,7 +948,7 @@ func (p *Parser) Span() (start, end int, ok bool) {
 	return start, p.pos, ok
 }
 
-// skip is Skip for Span, its loops written out as Value's are.
+// skip is Skip and Span, its loops written out as Value's are.
 func (p *Parser) skip() bool {
 	switch c := p.Peek(); c {
 	case '{':
