@@ -3,14 +3,12 @@ package trajeval_test
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/jsonv/jsonvtest"
 )
 
 // sameJSON checks that AppendJSON writes a trajectory whose arguments and
@@ -83,124 +81,32 @@ func TestAppendJSON_keptText(t *testing.T) {
 // value (sorted, compact: mostly copied), and each with its members
 // reversed, as their decoded values are written.
 func TestAppendJSON_keptTextFixtures(t *testing.T) {
+	all, _ := jsonvtest.Fixtures(t, ".")
 	texts, copied := 0, 0
 	seen := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "fuzz" {
-				return filepath.SkipDir
+	for _, text := range all {
+		forms := [][]byte{text}
+		var v any
+		if json.Unmarshal(text, &v) == nil {
+			if m, err := json.Marshal(v); err == nil {
+				forms = append(forms, m)
 			}
-			return nil
 		}
-		fixture := strings.Contains(path, "testdata"+string(filepath.Separator)) || strings.HasPrefix(path, "examples"+string(filepath.Separator))
-		if ext := filepath.Ext(path); !fixture || ext != ".json" && ext != ".jsonl" {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		docs := [][]byte{data}
-		if filepath.Ext(path) == ".jsonl" {
-			docs = bytes.Split(data, []byte("\n"))
-		}
-		for _, doc := range docs {
-			if !json.Valid(doc) {
+		for _, f := range forms {
+			if seen[string(f)] {
 				continue
 			}
-			for _, text := range containers(doc) {
-				forms := [][]byte{text}
-				var v any
-				if json.Unmarshal(text, &v) == nil {
-					if m, err := json.Marshal(v); err == nil {
-						forms = append(forms, m)
-					}
-				}
-				for _, f := range forms {
-					if seen[string(f)] {
-						continue
-					}
-					seen[string(f)] = true
-					texts++
-					if sameJSON(t, f) {
-						copied++
-					}
-				}
+			seen[string(f)] = true
+			texts++
+			if sameJSON(t, f) {
+				copied++
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if texts < 5000 || copied < texts/4 {
 		t.Fatalf("%d texts, %d copied: the test reads too little", texts, copied)
 	}
 	t.Logf("%d texts, %d copied as they stand", texts, copied)
-}
-
-// containers returns the texts of the objects and arrays of the JSON
-// value doc at every depth, as they stand in it, and those a string of it
-// holds; each object also with its members in reverse order.
-func containers(doc []byte) [][]byte {
-	doc = bytes.TrimSpace(doc)
-	if len(doc) == 0 {
-		return nil
-	}
-	var out [][]byte
-	switch doc[0] {
-	case '{':
-		out = append(out, doc)
-		var d = json.NewDecoder(bytes.NewReader(doc))
-		var keys []string
-		var vals []json.RawMessage
-		if tok, err := d.Token(); err == nil && tok == json.Delim('{') {
-			for d.More() {
-				k, err := d.Token()
-				if err != nil {
-					break
-				}
-				var v json.RawMessage
-				if d.Decode(&v) != nil {
-					break
-				}
-				keys, vals = append(keys, k.(string)), append(vals, v)
-				out = append(out, containers(v)...)
-			}
-		}
-		if len(keys) > 1 {
-			var b bytes.Buffer
-			b.WriteByte('{')
-			for i := len(keys) - 1; i >= 0; i-- {
-				k, _ := json.Marshal(keys[i])
-				b.Write(k)
-				b.WriteByte(':')
-				b.Write(vals[i])
-				if i > 0 {
-					b.WriteByte(',')
-				}
-			}
-			b.WriteByte('}')
-			out = append(out, b.Bytes())
-		}
-	case '[':
-		out = append(out, doc)
-		var a []json.RawMessage
-		if json.Unmarshal(doc, &a) == nil {
-			for _, v := range a {
-				out = append(out, containers(v)...)
-			}
-		}
-	case '"':
-		var s string
-		if json.Unmarshal(doc, &s) == nil && (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && json.Valid([]byte(s)) {
-			out = append(out, containers([]byte(s))...)
-		}
-	}
-	return out
 }
 
 // FuzzAppendJSON_keptText: any text kept as a step's arguments and result

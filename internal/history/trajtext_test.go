@@ -3,9 +3,7 @@ package history_test
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/jsonv/jsonvtest"
 )
 
 // sameAsDecoded checks that text, kept as a step's arguments and result,
@@ -187,85 +186,14 @@ func TestAppendTrajectory_text(t *testing.T) {
 // and the JSON text some of them hold in strings, as tool arguments are
 // often written), each as it stands, as the value it decodes to would be.
 func TestAppendTrajectory_textFixtures(t *testing.T) {
-	texts, files := 0, 0
-	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "fuzz" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		fixture := strings.Contains(rel, "testdata"+string(filepath.Separator)) || strings.HasPrefix(rel, "examples"+string(filepath.Separator))
-		if ext := filepath.Ext(path); !fixture || ext != ".json" && ext != ".jsonl" {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		files++
-		docs := [][]byte{data}
-		if filepath.Ext(path) == ".jsonl" {
-			docs = bytes.Split(data, []byte("\n"))
-		}
-		for _, doc := range docs {
-			if !json.Valid(doc) {
-				continue
-			}
-			for _, text := range containers(doc) {
-				sameAsDecoded(t, text, 0)
-				texts++
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	texts, files := jsonvtest.Fixtures(t, filepath.Join("..", ".."))
+	for _, text := range texts {
+		sameAsDecoded(t, text, 0)
 	}
-	if texts < 5000 {
-		t.Fatalf("only %d texts in %d files: the test reads too little", texts, files)
+	if len(texts) < 5000 {
+		t.Fatalf("only %d texts in %d files: the test reads too little", len(texts), files)
 	}
-	t.Logf("%d texts from %d files", texts, files)
-}
-
-// containers returns the texts of the objects and arrays of the JSON
-// value doc, at every depth, as they stand in it, and of those a string
-// of it holds.
-func containers(doc []byte) [][]byte {
-	doc = bytes.TrimSpace(doc)
-	var out [][]byte
-	if len(doc) == 0 {
-		return nil
-	}
-	switch doc[0] {
-	case '{':
-		out = append(out, doc)
-		var m map[string]json.RawMessage
-		if json.Unmarshal(doc, &m) == nil {
-			for _, v := range m {
-				out = append(out, containers(v)...)
-			}
-		}
-	case '[':
-		out = append(out, doc)
-		var a []json.RawMessage
-		if json.Unmarshal(doc, &a) == nil {
-			for _, v := range a {
-				out = append(out, containers(v)...)
-			}
-		}
-	case '"':
-		var s string
-		if json.Unmarshal(doc, &s) == nil && (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && json.Valid([]byte(s)) {
-			out = append(out, containers([]byte(s))...)
-		}
-	}
-	return out
+	t.Logf("%d texts from %d files", len(texts), files)
 }
 
 // TestAppendTrajectory_textRandom writes random JSON, of every shape of
