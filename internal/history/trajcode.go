@@ -637,14 +637,7 @@ func (d *trajDecoder) step(s *trajeval.Step) {
 		d.fail("a step's head %#x", head)
 		return
 	}
-	switch head & 3 {
-	case 0:
-	case 1:
-		s.Error = new(bool)
-	case 2:
-		s.Error = new(true)
-	default:
-		d.fail("a step's error is not 0, 1 or 2")
+	if s.Error = d.stepError(head & 3); d.err != nil {
 		return
 	}
 	s.Index, s.Turn = d.lastIndex+1, d.lastTurn
@@ -679,6 +672,21 @@ func (d *trajDecoder) step(s *trajeval.Step) {
 	}
 }
 
+// stepError reads a step's error as written: 0 when the format cannot
+// express failure (nil), 1 false, 2 true.
+func (d *trajDecoder) stepError(b byte) *bool {
+	switch b {
+	case 0:
+		return nil
+	case 1:
+		return new(false)
+	case 2:
+		return new(true)
+	}
+	d.fail("a step's error is not 0, 1 or 2")
+	return nil
+}
+
 // stepV9 reads a step as schema versions 9 and 10 wrote it.
 func (d *trajDecoder) stepV9(s *trajeval.Step) {
 	s.Index = d.int()
@@ -687,15 +695,7 @@ func (d *trajDecoder) stepV9(s *trajeval.Step) {
 	s.Name = d.str()
 	s.Args = d.value(0)
 	s.Result = d.value(0)
-	switch d.byte() {
-	case 0:
-	case 1:
-		s.Error = new(bool)
-	case 2:
-		s.Error = new(true)
-	default:
-		d.fail("a step's error is not 0, 1 or 2")
-	}
+	s.Error = d.stepError(d.byte())
 	s.ErrorMessage = d.str()
 	s.DurationMS = d.floatPtr()
 	s.StartTime = d.time()
