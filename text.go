@@ -33,8 +33,11 @@ import (
 //     building the value.
 //  4. Only a reader asked to keep text: trace.Read and trace.ReadFile
 //     never ask, so the trajectories they return hold values only. A run
-//     asks, and hands each evaluator the trajectory decoded unless the
-//     evaluator reads through Decoded itself; a run's
+//     asks only for the traces of cases whose evaluators all read through
+//     Decoded themselves (tool_trajectory, execution_metrics) and that
+//     score no turns: for any other evaluator the text would be scanned,
+//     then decoded all the same. It hands an evaluator that does not read
+//     through Decoded the trajectory decoded; a run's
 //     CaseResult.Trajectory may hold text.
 func Decoded(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)

@@ -166,7 +166,7 @@ func readOne(c *suite.Case, name string, lenient bool, warn func(trajeval.Warnin
 		warnings = append(warnings, x.String())
 		warn(x)
 	}
-	err := read(trace.Options{Lenient: lenient, KeepText: keepText, Warn: w}, func(t *trajeval.Trajectory) error {
+	err := read(trace.Options{Lenient: lenient, KeepText: keepText && readsText(c), Warn: w}, func(t *trajeval.Trajectory) error {
 		n++
 		if n == 1 {
 			first = t

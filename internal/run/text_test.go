@@ -404,7 +404,6 @@ execution:
     - {name: exact, type: tool_trajectory, mode: any_order, args_match: exact, expected: [{tool: read, args: {id: doc-1, opts: {deep: true, n: 12345678901234567890}}}]}
     - {name: outs, type: tool_trajectory, mode: any_order, expected: [{tool: search, output: {items: [{id: doc-1}]}}, {tool: read, output: {ok: true}}]}
     - {name: budget, type: execution_metrics, max_tool_calls: 3}
-    - {name: rules, type: tool_rules, rules: [{never: delete}]}
 `
 	call := func(tool, id, input, output string) string {
 		return fmt.Sprintf(`{"tool": %q, "id": %q, "input": %s, "output": %s, "status": "ok"}`, tool, id, input, output)
@@ -454,6 +453,60 @@ execution:
 	}
 	if len(kept) != 3 || !strings.HasPrefix(kept[0], `{"id":"pass","suite":"kept","status":"pass"`) || !strings.HasPrefix(kept[1], `{"id":"wrong-id","suite":"kept","status":"fail"`) {
 		t.Errorf("the suite does not score as written:\n%s", strings.Join(kept, "\n"))
+	}
+}
+
+// TestRun_keptTextReaders: a run's readers keep text only for cases whose
+// evaluators all read it themselves (eval.TextReader: tool_trajectory,
+// execution_metrics) and that score no turns; with any other evaluator
+// they decode as they read, since text scanned first and decoded after
+// for that evaluator costs more than values decoded once.
+func TestRun_keptTextReaders(t *testing.T) {
+	const traces = `{"id": "c", "output": [{"role": "user", "content": "go"}, {"role": "assistant", "tool_calls": [{"tool": "search", "id": "c1", "input": {"query": "q"}, "output": {"ok": true}, "status": "ok"}]}]}` + "\n"
+	tests := []struct {
+		name, evaluators string
+		kept             bool
+		reason           string
+	}{
+		{"text readers", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: execution_metrics, max_tool_calls: 3}]`, true,
+			"tool_trajectory and execution_metrics decode what they look at"},
+		{"one that decodes", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: tool_rules, rules: [{never: delete}]}]`, false,
+			"tool_rules is handed the trajectory decoded: the reader decodes once instead"},
+		{"composite", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}]}]`, false,
+			"a composite is not a text reader, whatever its members"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			suiteYAML := "name: s\nexecution:\n  evaluators: " + tt.evaluators + "\nevalcases:\n  - {id: c, input: go}\n"
+			for name, content := range map[string]string{"suite.yaml": suiteYAML, "traces.jsonl": traces} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{}, true)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			var got []trajeval.CaseResult
+			opts := run.Options{Traces: filepath.Join(dir, "traces.jsonl"), IncludeTrace: true}
+			if _, err := run.Run(context.Background(), []*suite.Suite{s}, opts, func(r trajeval.CaseResult) error {
+				got = append(got, r)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].Trajectory == nil || len(got[0].Trajectory.Steps) != 1 {
+				t.Fatalf("got %+v, want one case with its one-step trajectory", got)
+			}
+			if got[0].Status != trajeval.StatusPass {
+				t.Errorf("status %s (%s), want pass", got[0].Status, got[0].Error)
+			}
+			_, kept := got[0].Trajectory.Steps[0].Args.(json.RawMessage)
+			if kept != tt.kept {
+				t.Errorf("arguments kept as text: %v, want %v (%s)", kept, tt.kept, tt.reason)
+			}
+		})
 	}
 }
 
