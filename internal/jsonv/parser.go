@@ -236,9 +236,11 @@ const (
 // Members is where Member is in an object: which key it compares first,
 // and whether the opening brace is read.
 type Members struct {
-	keys *Keys
-	next int
-	open bool
+	keys  *Keys
+	next  int
+	open  bool
+	shape *Shape   // nil: none remembered
+	lit   *literal // where m is in shape (see Shape.after)
 }
 
 // Members starts reading an object with Member.
@@ -258,6 +260,43 @@ func (k *Keys) Members() Members { return Members{keys: k} }
 // function called for each member as Object does it, so that the
 // caller's loop costs no call of a closure.
 func (p *Parser) Member(m *Members) (int, []byte) {
+	// The bytes the Shape remembers here, compared where they stand (see
+	// Shape): three words from a window of the data.
+	if l := m.lit; l != nil {
+		d, pos := p.data, p.pos
+		if pos+maxLiteral <= len(d) {
+			b := (*[maxLiteral]byte)(d[pos : pos+maxLiteral])
+			if (binary.LittleEndian.Uint64(b[0:8])^l.w[0])&l.mask[0]|
+				(binary.LittleEndian.Uint64(b[8:16])^l.w[1])&l.mask[1]|
+				(binary.LittleEndian.Uint64(b[16:24])^l.w[2])&l.mask[2] == 0 {
+				k := l.key
+				switch {
+				case l.opens:
+					// The bytes open the object: nest as the long way does.
+					if p.depth >= maxDepth {
+						return p.memberShape(m)
+					}
+					p.depth++
+					m.open = true
+				case k == End:
+					p.pos = pos + l.n
+					p.depth--
+					return End, nil
+				case k < 0:
+					return p.memberShape(m) // nothing remembered here
+				}
+				p.pos = pos + l.n
+				m.lit = l.then
+				return k, nil
+			}
+		}
+		return p.memberShape(m)
+	}
+	return p.memberKeys(m)
+}
+
+// memberKeys is Member with no Shape, or bytes other than the Shape's.
+func (p *Parser) memberKeys(m *Members) (int, []byte) {
 	// Compact JSON, the key expected next: the comma (or the opening
 	// brace), the key's quotes and its colon where they must be, the
 	// name one or two 64-bit compares, all from locals. Anything else

@@ -713,6 +713,11 @@ func FuzzParser_ObjectKeys(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	keys, none := jsonv.NewKeys(objectNames...), jsonv.NewKeys()
+	// The object a Shape remembers before it reads the input.
+	shaped := `{"id":1,"ids":2,"tool":"x","start_time":"t","duration_ms":3,"a_name_of_15_by":"` + long + `"}`
+	f.Add([]byte(shaped))
+	f.Add([]byte(`{"id":1, "ids":2,"tool":"x","start_time":"t","duration_ms":3,"a_name_of_15_by":"` + long + `"}`))
+	f.Add([]byte(`{"id":1,"ids":2,"tool":"x","start_time":"t","duration_ms":3,"a_name_of_15_by":"` + long + `","id":2}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := objectKeys(data, keys, objectNames)
 		want, wok := objectRef(data, objectNames)
@@ -723,6 +728,17 @@ func FuzzParser_ObjectKeys(f *testing.F) {
 		want, wok = objectRef(data, nil)
 		if ok != wok || ok && !slices.Equal(got, want) {
 			t.Fatalf("%q: ObjectKeys without keys %q, %v; Object %q, %v", data, got, ok, want, wok)
+		}
+		// With a Shape: after a seed's object, then data again after
+		// itself, each read as Object reads it.
+		want, wok = objectRef(data, objectNames)
+		shape := jsonv.NewShape(keys)
+		objectShape([]byte(shaped), shape, objectNames)
+		for n := range 2 {
+			got, ok = objectShape(data, shape, objectNames)
+			if ok != wok || ok && !slices.Equal(got, want) {
+				t.Fatalf("%q, read %d with a Shape: %q, %v; Object %q, %v", data, n+1, got, ok, want, wok)
+			}
 		}
 	})
 }

@@ -14,7 +14,18 @@ import (
 // it did, whether encoding/json reads the same record (else how they
 // differ).
 func FastAgrees(data []byte) (read bool, diff string) {
+	return fastAgrees(&decoder{}, data)
+}
+
+// FastAgreesAfter is FastAgrees with a decoder that read before first,
+// and remembers how it was written (see jsonv.Shape).
+func FastAgreesAfter(before, data []byte) (read bool, diff string) {
 	dec := &decoder{}
+	fastDecode(dec, before)
+	return fastAgrees(dec, data)
+}
+
+func fastAgrees(dec *decoder, data []byte) (read bool, diff string) {
 	fast, ok := fastDecode(dec, data)
 	if !ok {
 		return false, ""

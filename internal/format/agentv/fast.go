@@ -23,6 +23,8 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	if d.calls == nil {
 		// Non-nil, so that an empty list reads as one, not as null.
 		d.msgs, d.calls = make([]message, 0, 32), make([]toolCall, 0, 32)
+		d.shapes.record, d.shapes.message = jsonv.NewShape(recordNames), jsonv.NewShape(messageNames)
+		d.shapes.call, d.shapes.usage = jsonv.NewShape(callNames), jsonv.NewShape(usageNames)
 	}
 	d.calls, d.floats = d.calls[:0], d.floats[:0]
 	if p.Peek() != '{' {
@@ -30,7 +32,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	}
 	var seen uint16
 	var nums *recordNumbers // made for the record's first number
-	m := recordNames.Members()
+	m := d.shapes.record.Members()
 	for {
 		i, key := p.Member(&m)
 		switch i {
@@ -41,7 +43,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		case fieldOutputMessages:
 			r.OutputMessages, ok = d.messages(false)
 		case fieldTokenUsage:
-			r.TokenUsage, ok = fastUsage(p, &nums)
+			r.TokenUsage, ok = fastUsage(p, d.shapes.usage, &nums)
 		case fieldCost:
 			r.CostUSD, ok = fastFloat(p, &nums, 0)
 		case fieldDuration:
@@ -153,6 +155,9 @@ type decoder struct {
 	calls  []toolCall
 	floats []float64
 	clock  clock // reads the times of build
+	// shapes remember how this reader's records are written (see
+	// jsonv.Shape): one producer writes every record alike.
+	shapes struct{ record, message, call, usage *jsonv.Shape }
 	// keepText leaves the calls' objects and arrays as JSON text (see
 	// trajeval.Input.KeepText).
 	keepText bool
@@ -171,7 +176,7 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	ok := p.Array(func() bool {
 		var m message
 		var seen uint16
-		o := messageNames.Members()
+		o := d.shapes.message.Members()
 		for {
 			ok := true
 			i, key := p.Member(&o)
@@ -216,7 +221,7 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		d.calls = append(d.calls, toolCall{})
 		c := &d.calls[len(d.calls)-1]
 		var seen uint16
-		o := callNames.Members()
+		o := d.shapes.call.Members()
 		for {
 			ok := true
 			i, key := p.Member(&o)
@@ -273,13 +278,13 @@ func get(nums **recordNumbers) *recordNumbers {
 	return *nums
 }
 
-func fastUsage(p *jsonv.Parser, nums **recordNumbers) (*tokenUsage, bool) {
+func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*tokenUsage, bool) {
 	if p.Null() {
 		return nil, true
 	}
 	u := &get(nums).usage
 	var seen uint16
-	o := usageNames.Members()
+	o := shape.Members()
 	for {
 		var ok bool
 		i, key := p.Member(&o)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/format/agentv"
@@ -66,6 +67,66 @@ func FuzzFastDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if read, diff := agentv.FastAgrees(data); read && diff != "" {
 			t.Fatalf("%q: %s", data, diff)
+		}
+	})
+}
+
+// benchCall is a call of the bench's records, for TestFastDecode_shapes.
+const benchCall = `{"tool":"grep","id":"call_1","input":{"id":"doc-1"},"output":{"ok":true},"status":"ok","start_time":"2026-01-01T00:00:00.066Z","end_time":"2026-01-01T00:00:00.090Z","duration_ms":24}`
+
+// shapedRecord is a record of the bench's shape around calls.
+func shapedRecord(calls ...string) string {
+	return `{"id":"case-1","output":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[` + strings.Join(calls, ",") + `]}],"token_usage":{"input":1193,"output":200},"cost_usd":0.01,"duration_ms":3000}`
+}
+
+// TestFastDecode_shapes checks records read after others by one decoder,
+// which remembers how the ones before were written (jsonv.Shape): each
+// is read as encoding/json reads it, or left to encoding/json, where the
+// bytes are those remembered and where they differ at any place.
+func TestFastDecode_shapes(t *testing.T) {
+	bench := shapedRecord(benchCall, benchCall)
+	tests := []struct {
+		name   string
+		in     string
+		read   bool
+		reason string
+	}{
+		{"the same", bench, true, "every key where the decoder remembers it"},
+		{"a key twice", shapedRecord(benchCall, strings.Replace(benchCall, `"status":"ok"`, `"status":"ok","id":"x"`, 1)), false, "a key given twice is found in the remembered bytes too"},
+		{"a key in another case", shapedRecord(benchCall, strings.Replace(benchCall, `"status"`, `"Status"`, 1)), false, "encoding/json's to read"},
+		{"an unknown key", shapedRecord(benchCall, strings.Replace(benchCall, `"status":"ok"`, `"state":"ok"`, 1)), true, "skipped, as before"},
+		{"an unknown key past 8 bytes", shapedRecord(benchCall, strings.Replace(benchCall, `"end_time"`, `"end_timf"`, 1)), true, "each word of the remembered bytes compared"},
+		{"escaped key", shapedRecord(benchCall, strings.Replace(benchCall, `"status"`, `"status"`, 1)), true, "the key it spells"},
+		{"spaced", strings.ReplaceAll(strings.ReplaceAll(bench, `","`, `", "`), `":"`, `": "`), true, "spaced as Python writes"},
+		{"another order", shapedRecord(benchCall, strings.Replace(benchCall, `"tool":"grep","id":"call_1"`, `"id":"call_1","tool":"grep"`, 1)), true, "keys in another order"},
+		{"a wrong type", shapedRecord(benchCall, strings.Replace(benchCall, `"status":"ok"`, `"status":1`, 1)), false, "encoding/json's to report"},
+		{"invalid UTF-8", shapedRecord(benchCall, strings.Replace(benchCall, `"status":"ok"`, "\"status\":\"o\xff\"", 1)), false, "encoding/json replaces it"},
+		{"cut off", bench[:len(bench)/2], false, "damage is encoding/json's to place"},
+		{"no calls", `{"id":"case-1","output":[{"role":"assistant","tool_calls":[]}]}`, true, "an empty list"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			read, diff := agentv.FastAgreesAfter([]byte(bench), []byte(tt.in))
+			if read != tt.read {
+				t.Fatalf("read = %v, want %v: %s", read, tt.read, tt.reason)
+			}
+			if diff != "" {
+				t.Errorf("%s: %s", diff, tt.reason)
+			}
+		})
+	}
+}
+
+// FuzzFastDecode_shapes checks that every record the fast path reads
+// after another, encoding/json reads the same.
+func FuzzFastDecode_shapes(f *testing.F) {
+	bench := shapedRecord(benchCall, benchCall)
+	f.Add([]byte(bench), []byte(bench))
+	f.Add([]byte(bench), []byte(shapedRecord(benchCall, strings.Replace(benchCall, `"status":"ok"`, `"status":"ok","id":"x"`, 1))))
+	f.Add([]byte(strings.ReplaceAll(bench, `,"`, `, "`)), []byte(bench))
+	f.Fuzz(func(t *testing.T, before, data []byte) {
+		if read, diff := agentv.FastAgreesAfter(before, data); read && diff != "" {
+			t.Fatalf("%q after %q: %s", data, before, diff)
 		}
 	})
 }

@@ -1,0 +1,109 @@
+package jsonv
+
+import "encoding/binary"
+
+// A Shape remembers how the objects one reader reads again and again are
+// written, for Member: the bytes from the end of one member's value to
+// the start of the next one's (white space, the comma, the key in its
+// quotes, the colon), as they stood the last time after the same key.
+// Records from one producer repeat them byte for byte
+// (`,"start_time":`), so Member finds the next key with one comparison of
+// up to 24 bytes where they stand, with no look at the comma, the quotes,
+// the key or the colon one by one. Bytes that differ go the long way, as
+// without a Shape, which then remembers them.
+//
+// A Shape is no check of its own: the bytes it remembers were read the
+// long way and found to be the key it hands on (an escaped key, white
+// space and all), and the same bytes are that key again. A key not among
+// the Keys (Other) is never remembered: Member hands on its text.
+//
+// A Shape belongs to one reader: Member writes to it.
+type Shape struct {
+	keys *Keys
+	// after[0] is what follows an object's start (its opening brace
+	// included), after[i+1] what follows the value of key i, and the
+	// last what follows a value of another key: never remembered.
+	after []literal
+}
+
+// A literal is bytes Member met before in one place of an object, at
+// in Shape.after, n of them (up to maxLiteral), as three words under
+// masks; key is what they read as (an index in the Keys, or End; Bad
+// when nothing is remembered), opens whether they open the object, then
+// the literal after key's value.
+type literal struct {
+	w, mask [3]uint64
+	n, key  int
+	opens   bool
+	then    *literal
+	at      int
+}
+
+// maxLiteral is how many bytes a Shape remembers at one place; longer
+// runs (white space, long keys) go the long way each time.
+const maxLiteral = 24
+
+// NewShape returns a Shape of objects whose keys are mostly among keys.
+func NewShape(keys *Keys) *Shape {
+	s := &Shape{keys: keys, after: make([]literal, len(keys.names)+2)}
+	for i := range s.after {
+		s.after[i] = literal{key: Bad, at: i}
+	}
+	return s
+}
+
+// Members starts reading an object with Member, remembering its shape in
+// s and comparing with what s remembers.
+func (s *Shape) Members() Members {
+	return Members{keys: s.keys, shape: s, lit: &s.after[0]}
+}
+
+// memberShape is Member the long way for m, which has a Shape: the key
+// is read as without one, and the bytes that led to it remembered at
+// m.at, up to the start of its value: white space after the colon is
+// read here, as the value's reader would read it. An object's start is
+// remembered only with its first key, and nothing after another key.
+func (p *Parser) memberShape(m *Members) (int, []byte) {
+	s, at, pos := m.shape, m.lit.at, p.pos
+	none := len(s.after) - 1
+	if at < none {
+		// The key that follows key at-1 is compared first.
+		if m.next = at; m.next == len(m.keys.words) {
+			m.next = 0
+		}
+	}
+	i, key := p.memberKeys(m)
+	next := none
+	switch {
+	case i >= 0:
+		p.space()
+		next = i + 1
+	case i == End && at > 0:
+	default:
+		at = none
+	}
+	m.lit = &s.after[next]
+	if at == none {
+		return i, key
+	}
+	l := literal{n: p.pos - pos, key: i, opens: at == 0, at: at}
+	if l.n > maxLiteral {
+		s.after[at] = literal{key: Bad, at: at}
+		return i, key
+	}
+	if i >= 0 {
+		l.then = &s.after[i+1]
+	}
+	var b [maxLiteral]byte
+	copy(b[:], p.data[pos:p.pos])
+	for j := range l.w {
+		if k := l.n - 8*j; k >= 8 {
+			l.mask[j] = ^uint64(0)
+		} else if k > 0 {
+			l.mask[j] = 1<<(8*k) - 1
+		}
+		l.w[j] = binary.LittleEndian.Uint64(b[8*j:]) & l.mask[j]
+	}
+	s.after[at] = l
+	return i, key
+}

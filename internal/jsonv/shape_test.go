@@ -1,0 +1,123 @@
+package jsonv_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
+)
+
+// objectShape is objectKeys read with Member through shape, which
+// remembers what it read before.
+func objectShape(data []byte, shape *jsonv.Shape, names []string) ([]string, bool) {
+	var p jsonv.Parser
+	p.Reset(data)
+	var got []string
+	m := shape.Members()
+	for {
+		switch i, key := p.Member(&m); {
+		case i == jsonv.End:
+			return got, p.End()
+		case i == jsonv.Bad:
+			return got, false
+		case i >= 0:
+			got = append(got, names[i])
+		default:
+			got = append(got, "?"+string(key))
+		}
+		if !p.Skip() {
+			return got, false
+		}
+	}
+}
+
+// TestShape_Members checks that Member with a Shape hands on the keys
+// Object does, for objects read one after another with one Shape: the
+// bytes it remembers from the objects before, found again or not.
+func TestShape_Members(t *testing.T) {
+	long := strings.Repeat("x", 40)
+	bench := `{"tool":"grep","id":"call_1","start_time":"` + long + `","duration_ms":24}`
+	tests := []struct {
+		name   string
+		data   []string // read in turn with one Shape
+		reason string
+	}{
+		{"the same twice", []string{bench, bench}, "every key found where the Shape remembers it"},
+		{"another key", []string{bench, `{"tool":"grep","ids":"call_1","start_time":"` + long + `","duration_ms":24}`}, "bytes that differ go the long way"},
+		{"a key twice", []string{`{"tool":"grep","id":"` + long + `","tool":"x","id":"` + long + `","tool":"y"}`, `{"tool":"grep","id":"` + long + `","tool":"x","id":"` + long + `","tool":"y"}`}, "a repeated key is handed on each time"},
+		{"escaped key", []string{`{"t\u006fol":"grep","id":"` + long + `"}`, `{"t\u006fol":"grep","id":"` + long + `"}`, `{"tool":"grep","id":"` + long + `"}`}, "escaped keys remembered as the key they spell"},
+		{"other key", []string{`{"tool":"grep","idx":"` + long + `","id":1}`, `{"tool":"grep","idx":"` + long + `","id":1}`}, "a key not among the names is never remembered, its text handed on"},
+		{"a prefix", []string{`{"tool":"grep","id":"` + long + `"}`, `{"tool":"grep","id_":"` + long + `"}`}, "the key's closing quote and colon are part of the bytes"},
+		{"white space", []string{`{ "tool" : "grep" , "id" : "` + long + `" }`, `{ "tool" : "grep" , "id" : "` + long + `" }`, `{"tool":"grep","id":"` + long + `"}`, `{ "tool" : "grep" , "id" : "` + long + `" }`}, "spaced and compact, remembered alike"},
+		{"more white space", []string{`{"tool": "grep", "id": "` + long + `"}`, `{"tool": "grep", "id":  "` + long + `"}`, `{"tool": "grep", "id":` + "\n" + `"` + long + `"}`}, "space past what the Shape remembers is the value's"},
+		{"another key past 8 bytes", []string{bench, `{"tool":"grep","id":"call_1","start_timf":"` + long + `","duration_ms":24}`}, "each word of the bytes compared"},
+		{"another key past 16 bytes", []string{`{"tool":"grep",    "duration_ms":"` + long + `"}`, `{"tool":"grep",    "duration_mz":"` + long + `"}`}, "the third word too"},
+		{"past 24 bytes", []string{`{"tool":"grep",       "a_name_of_15_by" :"` + long + `"}`, `{"tool":"grep",       "a_name_of_15_by" :"` + long + `"}`}, "longer runs go the long way each time"},
+		{"near the end", []string{`{"tool":1,"id":2}`, `{"tool":1,"id":2}`, `{"tool":1,"ids":2}`}, "fewer than 24 bytes left: the long way"},
+		{"end then more", []string{`{"tool":"grep","id":1}` + long, `{"tool":"grep","id":1,"ids":2}` + long}, "a closing brace remembered, a comma there"},
+		{"empty", []string{`{}` + long, `{}` + long, `{"tool":1}` + long}, "an empty object is not remembered"},
+		{"cut", []string{bench, bench[:30], bench[:2]}, "a key cut off"},
+		{"broken after", []string{bench, `{"tool":"grep","id":"call_1",,"start_time":"` + long + `"}`}, "the bytes after the remembered ones still read"},
+		{"not an object", []string{bench, `["tool","grep","id","call_1","start_time","` + long + `"]`}, "an array where the object stood"},
+		{"control in key", []string{bench, "{\"tool\":\"grep\",\"id\x01\":\"call_1\",\"start_time\":\"" + long + `"}`}, "a raw control character"},
+		{"bad utf-8 key", []string{"{\"to\xffol\":\"grep\",\"id\":\"" + long + `"}`, "{\"to\xffol\":\"grep\",\"id\":\"" + long + `"}`}, "invalid UTF-8 is refused each time, never remembered"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shape := jsonv.NewShape(jsonv.NewKeys(objectNames...))
+			for n, data := range tt.data {
+				got, ok := objectShape([]byte(data), shape, objectNames)
+				want, wok := objectRef([]byte(data), objectNames)
+				if ok != wok || ok && !slices.Equal(got, want) {
+					t.Errorf("object %d, %q: Member %q, %v; Object %q, %v (%s)", n, data, got, ok, want, wok, tt.reason)
+				}
+			}
+		})
+	}
+}
+
+// TestShape_depth: objects read with a Shape nest no deeper than
+// MaxDepth when the bytes that open them are remembered.
+func TestShape_depth(t *testing.T) {
+	shape := jsonv.NewShape(jsonv.NewKeys("id"))
+	var read func(p *jsonv.Parser) bool
+	read = func(p *jsonv.Parser) bool {
+		m := shape.Members()
+		for {
+			switch i, _ := p.Member(&m); i {
+			case jsonv.End:
+				return true
+			case 0:
+				if p.Peek() == '{' {
+					if !read(p) {
+						return false
+					}
+				} else if !p.Skip() {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	pad := strings.Repeat(" ", 30)
+	for _, n := range []int{jsonv.MaxDepth - 1, jsonv.MaxDepth, jsonv.MaxDepth + 1, jsonv.MaxDepth} {
+		for _, sep := range []string{"", " "} {
+			data := strings.Repeat("{"+sep+`"id":`, n) + "1" + strings.Repeat("}", n) + pad
+			var p jsonv.Parser
+			p.Reset([]byte(data))
+			if got, want := read(&p) && p.End(), n <= jsonv.MaxDepth; got != want {
+				t.Errorf("%d objects deep, separated by %q: read %v, want %v", n, sep, got, want)
+			}
+			// Two such objects side by side in one: the closing braces
+			// remembered give their depth back.
+			nest := strings.Repeat("{"+sep+`"id":`, n-1) + "1" + strings.Repeat("}", n-1)
+			data = `{"id":` + nest + `,"id":` + nest + "}" + pad
+			p.Reset([]byte(data))
+			if got, want := read(&p) && p.End(), n <= jsonv.MaxDepth; got != want {
+				t.Errorf("two of %d objects deep side by side, separated by %q: read %v, want %v", n-1, sep, got, want)
+			}
+		}
+	}
+}
