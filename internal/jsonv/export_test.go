@@ -19,3 +19,6 @@ func Kept(p *Parser, text string) bool {
 	s := &p.shorts[shortSlot(lo, hi)]
 	return s.lo == lo && s.hi == hi && s.name == text
 }
+
+// Pos is where p reads next.
+func (p *Parser) Pos() int { return p.pos }

@@ -107,3 +107,47 @@ func (p *Parser) memberShape(m *Members) (int, []byte) {
 	s.after[at] = l
 	return i, key
 }
+
+// A Recent remembers the last string one reader read at one place of
+// its records (a call's tool, its status), for NameRecent: the same
+// bytes again are the same string, found by one comparison where they
+// stand, with no look for the string's end, no hash and no copy.
+type Recent struct {
+	w, mask [2]uint64
+	n       int // the bytes of the string, quotes included; 0 for none
+	name    string
+}
+
+// NameRecent is Name for a string r may remember: when the bytes at pos
+// are those r remembers, quotes included, it moves past them and returns
+// the string read from them before; else it reads as Name does, and r
+// remembers a string of up to 16 bytes with its quotes.
+func (p *Parser) NameRecent(r *Recent) (string, bool) {
+	if d := p.data[p.pos:]; len(d) >= 16 {
+		b := (*[16]byte)(d)
+		if (binary.LittleEndian.Uint64(b[0:8])^r.w[0])&r.mask[0]|
+			(binary.LittleEndian.Uint64(b[8:16])^r.w[1])&r.mask[1] == 0 && r.n != 0 {
+			p.pos += r.n
+			return r.name, true
+		}
+	}
+	if p.Peek() != '"' {
+		return "", false
+	}
+	pos := p.pos
+	s, ok := p.Name()
+	if n := p.pos - pos; ok && n <= 16 {
+		var b [16]byte
+		copy(b[:], p.data[pos:p.pos])
+		*r = Recent{n: n, name: s}
+		for j := range r.w {
+			if k := n - 8*j; k >= 8 {
+				r.mask[j] = ^uint64(0)
+			} else if k > 0 {
+				r.mask[j] = 1<<(8*k) - 1
+			}
+			r.w[j] = binary.LittleEndian.Uint64(b[8*j:]) & r.mask[j]
+		}
+	}
+	return s, ok
+}

@@ -121,3 +121,74 @@ func TestShape_depth(t *testing.T) {
 		}
 	}
 }
+
+// nameFresh reads data's string with Name on a Parser of its own: what
+// NameRecent must give, where it stops included.
+func nameFresh(data []byte) (string, bool, int) {
+	var p jsonv.Parser
+	p.Reset(data)
+	s, ok := p.Name()
+	return s, ok, p.Pos()
+}
+
+// TestParser_NameRecent checks that NameRecent reads each value as Name
+// does, for values read one after another with one Recent: the string it
+// remembers found again, or other bytes read the long way.
+func TestParser_NameRecent(t *testing.T) {
+	tail := `,"start_time":"2026-01-01T00:00:00.066Z"}`
+	tests := []struct {
+		name   string
+		data   []string // read in turn with one Recent
+		reason string
+	}{
+		{"the same", []string{`"ok"`, `"ok"`, `"ok"`}, "found again by its bytes"},
+		{"a longer one", []string{`"ok"`, `"okay"`, `"ok"`}, "the closing quote is part of the bytes"},
+		{"a shorter one", []string{`"okay"`, `"ok"`}, "bytes past the string's are not compared"},
+		{"escaped", []string{`"\u006fk"`, `"\u006fk"`, `"ok"`, `"\u006fk"`}, "an escaped string is remembered as the text it spells"},
+		{"16 bytes", []string{`"assistant_1234"`, `"assistant_1234"`, `"assistant_1235"`}, "the longest remembered, each byte compared"},
+		{"17 bytes", []string{`"assistant_12345"`, `"assistant_12345"`}, "longer strings read the long way each time"},
+		{"not a string", []string{`"ok"`, `null`, `1`, `"ok"`}, "not read, and nothing remembered"},
+		{"white space", []string{` "ok"`, ` "ok"`, `"ok"`}, "white space before the string"},
+		{"invalid UTF-8", []string{"\"o\xff\"", "\"o\xff\"", `"ok"`}, "refused each time, never remembered"},
+		{"control", []string{"\"o\x01\"", "\"o\x01\""}, "a raw control character"},
+		{"cut", []string{`"ok"`, `"ok`, `"o`}, "a string cut off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r jsonv.Recent
+			for n, v := range tt.data {
+				for _, data := range []string{v, v + tail} {
+					var p jsonv.Parser
+					p.Reset([]byte(data))
+					got, ok := p.NameRecent(&r)
+					want, wok, end := nameFresh([]byte(data))
+					if ok != wok || ok && (got != want || p.Pos() != end) {
+						t.Errorf("value %d, %q: NameRecent %q, %v at %d; Name %q, %v at %d (%s)", n, data, got, ok, p.Pos(), want, wok, end, tt.reason)
+					}
+				}
+			}
+		})
+	}
+}
+
+// FuzzParser_NameRecent checks NameRecent against Name on any input,
+// read after another and again.
+func FuzzParser_NameRecent(f *testing.F) {
+	for _, s := range [][2]string{{`"ok"`, `"ok"`}, {`"ok"`, `"okay"`}, {`"\u006fk"`, `"ok"`}, {`"assistant"`, `"assistant","tool_calls":[]`}} {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, before, data []byte) {
+		var r jsonv.Recent
+		var p jsonv.Parser
+		p.Reset(before)
+		p.NameRecent(&r)
+		want, wok, end := nameFresh(data)
+		for n := range 2 {
+			p.Reset(data)
+			got, ok := p.NameRecent(&r)
+			if ok != wok || ok && (got != want || p.Pos() != end) {
+				t.Fatalf("%q after %q, read %d: NameRecent %q, %v at %d; Name %q, %v at %d", data, before, n+1, got, ok, p.Pos(), want, wok, end)
+			}
+		}
+	})
+}

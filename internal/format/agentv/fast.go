@@ -158,6 +158,9 @@ type decoder struct {
 	// shapes remember how this reader's records are written (see
 	// jsonv.Shape): one producer writes every record alike.
 	shapes struct{ record, message, call, usage *jsonv.Shape }
+	// recent remembers the last role and status read (see
+	// jsonv.Recent): the same again, mostly, where tools vary.
+	recent struct{ role, status jsonv.Recent }
 	// keepText leaves the calls' objects and arrays as JSON text (see
 	// trajeval.Input.KeepText).
 	keepText bool
@@ -182,7 +185,7 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 			i, key := p.Member(&o)
 			switch i {
 			case messageRole:
-				ok = fastName(p, &m.Role)
+				ok = recentName(p, &d.recent.role, &m.Role)
 			case messageName:
 				ok = fastName(p, &m.Name)
 			case messageContent:
@@ -235,7 +238,7 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case callID:
 				c.ID, ok = p.Value()
 			case callStatus:
-				ok = fastName(p, &c.Status)
+				ok = recentName(p, &d.recent.status, &c.Status)
 			case callError:
 				c.Error, ok = p.Value()
 			case callStart:
@@ -317,6 +320,18 @@ func fastName(p *jsonv.Parser, dst *string) bool {
 	s, ok := p.Name()
 	*dst = s
 	return ok
+}
+
+// recentName is fastName for a string r may remember (see
+// jsonv.Recent).
+func recentName(p *jsonv.Parser, r *jsonv.Recent, dst *string) bool {
+	s, ok := p.NameRecent(r)
+	if ok {
+		*dst = s
+		return true
+	}
+	// Not a string: NameRecent read nothing but white space.
+	return p.Peek() != '"' && p.Null()
 }
 
 // stamp reads a call's time, field i of c.at: a time of the usual shape
