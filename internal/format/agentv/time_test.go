@@ -56,6 +56,32 @@ func TestFastTime(t *testing.T) {
 	}
 }
 
+// TestFastTime_tail: a time of the clock's minute, its seconds and
+// milliseconds read at fixed places, with every byte of them in turn
+// made every other byte: read as time.Parse reads it when it is of the
+// shape, left to time.Parse when it is not (a comma for the dot is
+// time.Parse's to read).
+func TestFastTime_tail(t *testing.T) {
+	const minute, base = "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:05.061Z"
+	for at := 16; at < len(base); at++ {
+		for c := range 256 {
+			b := []byte(base)
+			b[at] = byte(c)
+			s := string(b)
+			ts, oks := agentv.FastTime(minute, s)
+			digit := c >= '0' && c <= '9'
+			want := at == 16 && c == ':' || at == 19 && c == '.' || at == 23 && c == 'Z' ||
+				at == 17 && digit && c <= '5' || (at == 18 || at >= 20 && at <= 22) && digit
+			if oks[1] != want {
+				t.Fatalf("%q after %q: read %v, want %v", s, minute, oks[1], want)
+			}
+			if oks[1] {
+				checkTime(t, s, ts[1])
+			}
+		}
+	}
+}
+
 // FuzzFastTime checks every time the fast path reads against time.Parse,
 // a second time read with what the clock remembers of the first.
 func FuzzFastTime(f *testing.F) {
