@@ -256,9 +256,10 @@ func (k *Keys) Members() Members { return Members{keys: k} }
 // last key found, then with the others, so that the names of keys are
 // read without scanning them, and in the order of the Keys with one
 // comparison each; a key written otherwise (escaped, or another) is read
-// as Object reads it. The keys are the same either way. Member, not a
-// function called for each member as Object does it, so that the
-// caller's loop costs no call of a closure.
+// as Object reads it. With a Shape (see Shape.Members), the bytes that
+// stood there last time are compared before all that. The keys are the
+// same either way. Member, not a function called for each member as
+// Object does it, so that the caller's loop costs no call of a closure.
 func (p *Parser) Member(m *Members) (int, []byte) {
 	// The bytes the Shape remembers here, compared where they stand (see
 	// Shape): three words from a window of the data.

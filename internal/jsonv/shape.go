@@ -5,7 +5,8 @@ import "encoding/binary"
 // A Shape remembers how the objects one reader reads again and again are
 // written, for Member: the bytes from the end of one member's value to
 // the start of the next one's (white space, the comma, the key in its
-// quotes, the colon), as they stood the last time after the same key.
+// quotes, the colon), or to the object's end (its closing brace), as
+// they stood the last time after the same key.
 // Records from one producer repeat them byte for byte
 // (`,"start_time":`), so Member finds the next key with one comparison of
 // up to 24 bytes where they stand, with no look at the comma, the quotes,
@@ -59,8 +60,8 @@ func (s *Shape) Members() Members {
 }
 
 // memberShape is Member the long way for m, which has a Shape: the key
-// is read as without one, and the bytes that led to it remembered at
-// m.at, up to the start of its value: white space after the colon is
+// is read as without one, and the bytes that led to it remembered where
+// m.lit stands, up to the start of its value: white space after the colon is
 // read here, as the value's reader would read it. An object's start is
 // remembered only with its first key, and nothing after another key.
 func (p *Parser) memberShape(m *Members) (int, []byte) {
