@@ -32,15 +32,20 @@ func NewToolError(blankIsError bool, pattern string) (*ToolError, error) {
 	return e, nil
 }
 
-// Failure says why a step failed, or "" when it succeeded.
-func (e *ToolError) Failure(s *trajeval.Step) string {
+// ReadsText says that the evaluator reads results through
+// trajeval.Decoded (see eval.TextReader), and no arguments.
+func (*ToolError) ReadsText() bool { return true }
+
+// Failure says why step s, whose result as a value is result, failed,
+// or "" when it succeeded.
+func (e *ToolError) Failure(s *trajeval.Step, result any) string {
 	if s.Failed() {
 		if s.ErrorMessage != "" {
 			return "error: " + s.ErrorMessage
 		}
 		return "the step is marked as failed"
 	}
-	r := s.Result
+	r := result
 	if str, ok := r.(string); ok {
 		if strings.TrimSpace(str) == "" {
 			r = nil
@@ -62,9 +67,9 @@ func (e *ToolError) Failure(s *trajeval.Step) string {
 		}
 	}
 	if e.Pattern != nil {
-		text, ok := s.Result.(string)
+		text, ok := result.(string)
 		if !ok {
-			text = jsonv.Marshal(s.Result)
+			text = jsonv.Marshal(result)
 		}
 		if e.Pattern.MatchString(text) {
 			return "result matches " + e.Pattern.String()
@@ -90,7 +95,14 @@ func (e *ToolError) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 		if s.Result != nil || s.Error != nil {
 			anyResult = true
 		}
-		if why := e.Failure(s); why != "" {
+		var result any
+		if !s.Failed() {
+			var err error
+			if result, err = trajeval.Decoded(s.Result); err != nil {
+				return trajeval.Outcome{}, fmt.Errorf("the trace's arguments or results: %s's result: %w", stepLabel(s, j), err)
+			}
+		}
+		if why := e.Failure(s, result); why != "" {
 			d.Checks = append(d.Checks, trajeval.Check{Name: stepLabel(s, j), Status: trajeval.CheckFail, Message: why})
 			continue
 		}
