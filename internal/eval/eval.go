@@ -61,7 +61,9 @@ type Configured struct {
 // it may be handed JSON text that a reader kept: a type switch elsewhere
 // would take the text for no value at all. ReadsText answers for the
 // evaluator as configured: a composite reads text when each of its
-// members does.
+// members does. An evaluator that would decode nearly every argument or
+// result all the same answers false: a reader decodes values as it reads
+// them at less cost than it scans text to be decoded after.
 type TextReader interface {
 	trajeval.Evaluator
 	ReadsText() bool

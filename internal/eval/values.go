@@ -1,10 +1,13 @@
 package eval
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // Values gives the arguments and results of a trajectory's steps as
@@ -75,4 +78,43 @@ func stepNumber(steps []trajeval.Step, j int) int {
 		return steps[j].Index
 	}
 	return j + 1
+}
+
+// DecodeArgs returns steps with the JSON text of their arguments decoded
+// (see trajeval.Decoded), and their results as they are: steps itself
+// when no arguments are text, else a copy, so that steps, which other
+// evaluators may be reading, is not changed. It is for an evaluator that
+// looks at the arguments of nearly every step, and at no result.
+func DecodeArgs(steps []trajeval.Step) ([]trajeval.Step, error) {
+	var out []trajeval.Step
+	for j := range steps {
+		raw, ok := steps[j].Args.(json.RawMessage)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(steps)
+		}
+		v, err := trajeval.Decoded(raw)
+		if err != nil {
+			return nil, fmt.Errorf("the trace's arguments or results: step %d's arguments: %w", stepNumber(steps, j), err)
+		}
+		out[j].Args = v
+	}
+	if out == nil {
+		return steps, nil
+	}
+	return out, nil
+}
+
+// SameArgs reports whether the arguments of steps j and k are equal
+// values (jsonv.Equal). Two texts alike byte for byte are equal without
+// being decoded.
+func (v *Values) SameArgs(j, k int) bool {
+	a, textA := v.steps[j].Args.(json.RawMessage)
+	b, textB := v.steps[k].Args.(json.RawMessage)
+	if textA && textB && bytes.Equal(a, b) {
+		return true
+	}
+	return jsonv.Equal(v.Args(j), v.Args(k))
 }

@@ -42,13 +42,14 @@ const (
 // (eval.ReadsText): the fixtures must score each, and hold no other.
 var textReaders = []string{
 	"tool_trajectory", "execution_metrics", "composite",
-	"deepeval_tool_correctness", "ragas_tool_call_accuracy", "ragas_tool_call_f1",
+	"deepeval_tool_correctness", "ragas_tool_call_accuracy",
 	"tool_error", "tool_rules",
 	"tool_call_args", "tool_call_output", "tool_call_count", "tool_call_order",
 	"tool_trajectory_avg_score", "response_match_score",
 	"trajectory_exact_match", "trajectory_in_order_match", "trajectory_any_order_match",
 	"trajectory_precision", "trajectory_recall", "trajectory_single_tool_use",
 	"tau2_action", "tau2_communicate", "tau2_reward",
+	"tool_correctness", "tool_name_reliability", "tool_description_reliability",
 }
 
 // TestScore_keptText scores the cases of every suite of the repository's
@@ -147,6 +148,12 @@ func sameRows(t *testing.T, kept, decoded []*trajeval.Trajectory) {
 	suites := fixtureSuites(t)
 	types, readers := map[string]bool{}, map[string]bool{}
 	scored := 0
+	// Trajectories by id: a case is also scored on those with its id, as a
+	// run pairs them, where its expected calls meet the calls they name.
+	byID := map[string][]int{}
+	for i, tr := range kept {
+		byID[tr.ID] = append(byID[tr.ID], i)
+	}
 	for _, s := range suites {
 		cases := allCases(s)
 		// Each case on every stride-th trajectory, from its own start:
@@ -164,7 +171,16 @@ func sameRows(t *testing.T, kept, decoded []*trajeval.Trajectory) {
 			}
 		}
 		for k, c := range cases {
+			var at []int
 			for i := k % stride; i < len(kept); i += stride {
+				at = append(at, i)
+			}
+			for _, i := range byID[c.ID] {
+				if (i-k%stride)%stride != 0 {
+					at = append(at, i)
+				}
+			}
+			for _, i := range at {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				a := run.Score(ctx, s, c, kept[i])
 				b := run.Score(ctx, s, c, decoded[i])
@@ -517,6 +533,8 @@ func TestRun_keptTextReaders(t *testing.T) {
 			"each decodes what it looks at"},
 		{"one that decodes", `[{type: tool_trajectory, mode: any_order, expected: [search]}, ` + scoped + `]`, false,
 			"an evaluator limited to an agent is handed the trajectory decoded: the reader decodes once instead"},
+		{"one that would decode all", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: ragas_tool_call_f1, reference_tool_calls: [{name: search, args: {query: q}}]}]`, false,
+			"ragas_tool_call_f1 compares the arguments of nearly every call: decoded as read, they cost less"},
 		{"composite of readers", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}, {name: b, type: tool_error}]}]`, true,
 			"a composite whose members all read text reads text"},
 		{"composite with one that decodes", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}, ` + scoped + `]}]`, false,

@@ -1,10 +1,14 @@
 package dokimos
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -78,6 +82,69 @@ func (e *ToolError) Failure(s *trajeval.Step, result any) string {
 	return ""
 }
 
+// failure is Failure of step s, its result decoded where a reader kept
+// the text (see trajeval.Decoded). Without a pattern, only the member
+// "error" of an object is looked at: the text is read for it, and only
+// its value decoded.
+func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) {
+	raw, ok := s.Result.(json.RawMessage)
+	switch {
+	case !ok || s.Failed():
+		return e.Failure(s, s.Result), nil
+	case e.Pattern != nil:
+		r, err := trajeval.Decoded(raw)
+		if err != nil {
+			return "", err
+		}
+		return e.Failure(s, r), nil
+	}
+	if !bytes.Contains(raw, []byte(`"error"`)) && bytes.IndexByte(raw, '\\') < 0 {
+		// No key can be "error", even escaped: a reader checked the text.
+		return "", nil
+	}
+	if *p == nil {
+		*p = parsers.Get().(*jsonv.Parser)
+	}
+	ev, err := errorMember(*p, raw)
+	if err != nil || ev == nil {
+		return "", err
+	}
+	return "result has an error field: " + clip(jsonv.Marshal(ev)), nil
+}
+
+// parsers are the parsers errorMember reads with: each keeps some 8 KB
+// of caches.
+var parsers = sync.Pool{New: func() any { return new(jsonv.Parser) }}
+
+// errorMember reads with p the value of the member "error" of the JSON text
+// raw when raw is an object, the last such member as decoding keeps the
+// last, or nil when it has none (or is not an object). The other
+// members are skipped, not decoded.
+func errorMember(p *jsonv.Parser, raw json.RawMessage) (any, error) {
+	p.Reset(raw)
+	start, end := -1, -1
+	var ok bool
+	if p.Peek() == '{' {
+		ok = p.Object(func(key []byte) bool {
+			if string(key) != "error" {
+				return p.Skip()
+			}
+			var ok bool
+			start, end, ok = p.Span()
+			return ok
+		})
+	} else {
+		ok = p.Skip()
+	}
+	if !ok || !p.End() {
+		return nil, errors.New("invalid JSON text")
+	}
+	if start < 0 {
+		return nil, nil
+	}
+	return jsonv.Decode(raw[start:end])
+}
+
 func clip(s string) string {
 	const max = 120
 	if len(s) > max {
@@ -90,19 +157,22 @@ func clip(s string) string {
 func (e *ToolError) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Mode: "errors", Actual: len(t.Steps)}
 	anyResult := false
+	var p *jsonv.Parser // taken when a result is text
+	defer func() {
+		if p != nil {
+			parsers.Put(p)
+		}
+	}()
 	for j := range t.Steps {
 		s := &t.Steps[j]
 		if s.Result != nil || s.Error != nil {
 			anyResult = true
 		}
-		var result any
-		if !s.Failed() {
-			var err error
-			if result, err = trajeval.Decoded(s.Result); err != nil {
-				return trajeval.Outcome{}, fmt.Errorf("the trace's arguments or results: %s's result: %w", stepLabel(s, j), err)
-			}
+		why, err := e.failure(s, &p)
+		if err != nil {
+			return trajeval.Outcome{}, fmt.Errorf("the trace's arguments or results: %s's result: %w", stepLabel(s, j), err)
 		}
-		if why := e.Failure(s, result); why != "" {
+		if why != "" {
 			d.Checks = append(d.Checks, trajeval.Check{Name: stepLabel(s, j), Status: trajeval.CheckFail, Message: why})
 			continue
 		}

@@ -288,11 +288,14 @@ func NewF1(ref []Call) (*F1, error) {
 	return &F1{Reference: ref, inner: inner}, nil
 }
 
-// ReadsText says that the evaluator reads arguments through
-// trajeval.Decoded (see eval.TextReader): the tool_trajectory engine
-// does, and Ragas's own value decodes only the arguments of tools called
-// more than once or named by the reference.
-func (*F1) ReadsText() bool { return true }
+// ReadsText says that the evaluator is to be handed values, though it
+// reads arguments through trajeval.Decoded (see eval.TextReader):
+// Ragas's own value compares the arguments of every tool called more
+// than once, on most traces nearly all of them, and text scanned by the
+// reader and decoded after costs more than values decoded as they are
+// read (2,000 traces × 20 steps, four evaluators: 728 M instructions
+// against 678 M).
+func (*F1) ReadsText() bool { return false }
 
 // Evaluate scores t.
 func (f *F1) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
@@ -330,43 +333,39 @@ func (f *F1) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Out
 // ragasF1 is Ragas's own value: F1 over sets of distinct calls, rounded
 // to 4 places, 0 when both sets are empty.
 func (f *F1) ragasF1(vals *eval.Values, steps []trajeval.Step) float64 {
-	// A call's arguments are the reference's, or those of step (≥ 0),
-	// decoded only when compared with a call of the same name.
 	type call struct {
 		name string
 		args any
-		step int
 	}
-	value := func(c call) any {
-		if c.step >= 0 {
-			return vals.Args(c.step)
-		}
-		return c.args
-	}
-	same := func(x, y call) bool { return x.name == y.name && jsonv.Equal(value(x), value(y)) }
-	add := func(set []call, c call) []call {
-		for _, x := range set {
-			if same(x, c) {
-				return set
-			}
-		}
-		return append(set, c)
-	}
-	var want, got []call
+	var want []call
 	for _, r := range f.Reference {
 		a := any(map[string]any{})
 		if r.Args != nil {
 			a = r.Args
 		}
-		want = add(want, call{r.Name, a, -1})
+		if !slices.ContainsFunc(want, func(x call) bool { return x.name == r.Name && jsonv.Equal(x.args, a) }) {
+			want = append(want, call{r.Name, a})
+		}
 	}
-	for j, s := range steps {
-		got = add(got, call{name: s.Name, step: j})
+	// got holds the first step of each distinct call; arguments are
+	// decoded only to compare calls of one name.
+	var got []int
+	for j := range steps {
+		dup := false
+		for _, k := range got {
+			if steps[k].Name == steps[j].Name && vals.SameArgs(k, j) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			got = append(got, j)
+		}
 	}
 	tp := 0
-	for _, g := range got {
+	for _, k := range got {
 		for _, w := range want {
-			if same(g, w) {
+			if steps[k].Name == w.name && jsonv.Equal(vals.Args(k), w.args) {
 				tp++
 				break
 			}
