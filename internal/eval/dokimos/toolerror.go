@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -92,11 +91,7 @@ func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) 
 	case !ok || s.Failed():
 		return e.Failure(s, s.Result), nil
 	case e.Pattern != nil:
-		r, err := trajeval.Decoded(raw)
-		if err != nil {
-			return "", err
-		}
-		return e.Failure(s, r), nil
+		return e.decodedFailure(s, raw)
 	}
 	if !bytes.Contains(raw, []byte(`"error"`)) && bytes.IndexByte(raw, '\\') < 0 {
 		// No key can be "error", even escaped: a reader checked the text.
@@ -105,25 +100,38 @@ func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) 
 	if *p == nil {
 		*p = parsers.Get().(*jsonv.Parser)
 	}
-	ev, err := errorMember(*p, raw)
-	if err != nil || ev == nil {
-		return "", err
+	ev, ok := errorMember(*p, raw)
+	switch {
+	case !ok:
+		// Text the parser does not take whole (invalid UTF-8, which
+		// decoding replaces) is decoded.
+		return e.decodedFailure(s, raw)
+	case ev == nil:
+		return "", nil
 	}
 	return "result has an error field: " + clip(jsonv.Marshal(ev)), nil
+}
+
+// decodedFailure is Failure of step s with its result text raw decoded.
+func (e *ToolError) decodedFailure(s *trajeval.Step, raw json.RawMessage) (string, error) {
+	r, err := trajeval.Decoded(raw)
+	if err != nil {
+		return "", err
+	}
+	return e.Failure(s, r), nil
 }
 
 // parsers are the parsers errorMember reads with: each keeps some 8 KB
 // of caches.
 var parsers = sync.Pool{New: func() any { return new(jsonv.Parser) }}
 
-// errorMember reads with p the value of the member "error" of the JSON text
-// raw when raw is an object, the last such member as decoding keeps the
-// last, or nil when it has none (or is not an object). The other
-// members are skipped, not decoded.
-func errorMember(p *jsonv.Parser, raw json.RawMessage) (any, error) {
+// errorMember reads with p the value of the member "error" of the JSON
+// text raw when raw is an object, the last such member as decoding keeps
+// the last, or nil when it has none (or is not an object). The other
+// members are skipped, not decoded. ok is false when p cannot read raw.
+func errorMember(p *jsonv.Parser, raw json.RawMessage) (v any, ok bool) {
 	p.Reset(raw)
 	start, end := -1, -1
-	var ok bool
 	if p.Peek() == '{' {
 		ok = p.Object(func(key []byte) bool {
 			if string(key) != "error" {
@@ -137,12 +145,13 @@ func errorMember(p *jsonv.Parser, raw json.RawMessage) (any, error) {
 		ok = p.Skip()
 	}
 	if !ok || !p.End() {
-		return nil, errors.New("invalid JSON text")
+		return nil, false
 	}
 	if start < 0 {
-		return nil, nil
+		return nil, true
 	}
-	return jsonv.Decode(raw[start:end])
+	v, err := jsonv.Decode(raw[start:end])
+	return v, err == nil
 }
 
 func clip(s string) string {
