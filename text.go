@@ -33,12 +33,16 @@ import (
 //     building the value.
 //  4. Only a reader asked to keep text: trace.Read and trace.ReadFile
 //     never ask, so the trajectories they return hold values only. A run
-//     asks only for the traces of cases whose evaluators all read through
-//     Decoded themselves (tool_trajectory, execution_metrics) and that
-//     score no turns: for any other evaluator the text would be scanned,
-//     then decoded all the same. It hands an evaluator that does not read
-//     through Decoded the trajectory decoded; a run's
-//     CaseResult.Trajectory may hold text.
+//     asks only for the traces of cases that score no turns and whose
+//     evaluators all read through Decoded themselves and look at a part
+//     of the arguments and results: every deterministic evaluator but
+//     ragas_tool_call_f1, bfcl_ast, tool_call_validity, tool_efficiency
+//     and grounding (which look at nearly all of them), with code, the
+//     judged evaluators, and any evaluator limited to an agent. For the
+//     others the text would be scanned, then decoded all the same, which
+//     costs more than decoding as the reader reads. A run hands an
+//     evaluator that does not read through Decoded the trajectory
+//     decoded; a run's CaseResult.Trajectory may hold text.
 func Decoded(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {

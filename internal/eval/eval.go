@@ -56,19 +56,36 @@ type Configured struct {
 	Eval      trajeval.Evaluator
 }
 
-// A TextReader is an evaluator that reads every argument and result it
-// looks at through trajeval.Decoded, so that it may be handed JSON text
-// that a reader kept: a type switch elsewhere would take the text for no
-// value at all.
+// A TextReader is an evaluator that may say it reads every argument and
+// result it looks at through trajeval.Decoded (or looks at none), so that
+// it may be handed JSON text that a reader kept: a type switch elsewhere
+// would take the text for no value at all. ReadsText answers for the
+// evaluator as configured: a composite reads text when each of its
+// members does. An evaluator that would decode nearly every argument or
+// result all the same answers false: a reader decodes values as it reads
+// them at less cost than it scans text to be decoded after.
 type TextReader interface {
 	trajeval.Evaluator
-	ReadsText()
+	ReadsText() bool
 }
+
+// ReadsText reports whether e may be handed arguments and results kept as
+// JSON text: e is a [TextReader] that says it reads them. A run asks it
+// of every evaluator of a case before it lets the readers keep text, and
+// [Configured.Run] before it hands e a trajectory as it is.
+func ReadsText(e trajeval.Evaluator) bool {
+	r, ok := e.(TextReader)
+	return ok && r.ReadsText()
+}
+
+// ReadsText reports whether c's evaluator reads kept JSON text itself
+// (see [ReadsText]).
+func (c *Configured) ReadsText() bool { return ReadsText(c.Eval) }
 
 // Run scores t and applies the shared settings.
 func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.Result {
 	r := trajeval.Result{Name: c.Name, Type: c.Type, Threshold: c.Threshold, Weight: c.Weight, Required: c.Required}
-	if _, ok := c.Eval.(TextReader); !ok {
+	if !c.ReadsText() {
 		var err error
 		if t, err = t.DecodeText(); err != nil {
 			r.Status, r.Error = trajeval.StatusError, "the trace's arguments or results: "+err.Error()

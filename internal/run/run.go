@@ -695,12 +695,9 @@ func readsText(c *suite.Case) bool {
 	return len(c.Turns()) == 0 && !slices.ContainsFunc(c.Evaluators, decodes)
 }
 
-// decodes reports whether ev is handed trajectories decoded: it is not an
-// eval.TextReader.
-func decodes(ev *eval.Configured) bool {
-	_, ok := ev.Eval.(eval.TextReader)
-	return !ok
-}
+// decodes reports whether ev is handed trajectories decoded: it does not
+// read kept text itself, as Configured.Run asks (eval.ReadsText).
+func decodes(ev *eval.Configured) bool { return !ev.ReadsText() }
 
 // evaluatorCount is how many results scoring c gives: its evaluators'
 // and its turns'.

@@ -29,14 +29,43 @@ var fixtures = []string{"../../examples", "../../testdata", "../../internal"}
 // perSuite is about how many scorings TestScore_keptText runs a suite.
 const perSuite = 500
 
+// kindsSuite holds an evaluator of every type that reads kept text
+// itself, looking into arguments and results, and kindsTraces arguments
+// and results of every JSON kind; the suite is scored on every
+// trajectory, not on a sample.
+const (
+	kindsSuite  = "testdata/kepttext/suite.yaml"
+	kindsTraces = "testdata/kepttext/traces.jsonl"
+)
+
+// textReaders are the evaluator types that read kept text themselves
+// (eval.ReadsText): the fixtures must score each, and hold no other.
+var textReaders = []string{
+	"tool_trajectory", "execution_metrics", "composite",
+	"deepeval_tool_correctness", "ragas_tool_call_accuracy",
+	"tool_error", "tool_rules",
+	"tool_call_args", "tool_call_output", "tool_call_count", "tool_call_order",
+	"tool_trajectory_avg_score", "response_match_score",
+	"trajectory_exact_match", "trajectory_in_order_match", "trajectory_any_order_match",
+	"trajectory_precision", "trajectory_recall", "trajectory_single_tool_use",
+	"tau2_action", "tau2_communicate", "tau2_reward",
+	"tool_correctness", "tool_name_reliability", "tool_description_reliability",
+}
+
 // TestScore_keptText scores the cases of every suite of the repository's
 // examples and testdata on the trajectories of their trace files, written
 // as AgentV JSON Lines and read back twice: with the calls' arguments and
 // results kept as JSON text (as a run reads them) and decoded: every
 // trajectory must be the same in canonical JSON, and score the same rows
-// (see sameRows).
+// (see sameRows). The AgentV lines of kindsTraces are read as they are
+// written, with the repeated keys and spellings a value does not keep.
 func TestScore_keptText(t *testing.T) {
 	lines := agentvLines(t, fixtureTrajectories(t))
+	kinds, err := os.ReadFile(kindsTraces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = append(lines, kinds...)
 	kept, decoded := readAgentv(t, lines, true), readAgentv(t, lines, false)
 	sameTrajectories(t, kept, decoded)
 	sameRows(t, kept, decoded)
@@ -117,16 +146,41 @@ func sameTrajectories(t *testing.T, kept, decoded []*trajeval.Trajectory) {
 func sameRows(t *testing.T, kept, decoded []*trajeval.Trajectory) {
 	t.Helper()
 	suites := fixtureSuites(t)
-	types := map[string]bool{}
+	types, readers := map[string]bool{}, map[string]bool{}
 	scored := 0
+	// Trajectories by id: a case is also scored on those with its id, as a
+	// run pairs them, where its expected calls meet the calls they name.
+	byID := map[string][]int{}
+	for i, tr := range kept {
+		byID[tr.ID] = append(byID[tr.ID], i)
+	}
 	for _, s := range suites {
 		cases := allCases(s)
 		// Each case on every stride-th trajectory, from its own start:
 		// a suite's cases share out the trajectories, about perSuite
 		// scorings a suite.
 		stride := max(1, len(cases)*len(kept)/perSuite)
+		if strings.HasSuffix(filepath.ToSlash(s.File), kindsSuite) {
+			stride = 1
+		}
+		for _, c := range cases {
+			for _, ev := range c.Evaluators {
+				if ev.ReadsText() {
+					readers[ev.Type] = true
+				}
+			}
+		}
 		for k, c := range cases {
+			var at []int
 			for i := k % stride; i < len(kept); i += stride {
+				at = append(at, i)
+			}
+			for _, i := range byID[c.ID] {
+				if (i-k%stride)%stride != 0 {
+					at = append(at, i)
+				}
+			}
+			for _, i := range at {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				a := run.Score(ctx, s, c, kept[i])
 				b := run.Score(ctx, s, c, decoded[i])
@@ -142,10 +196,15 @@ func sameRows(t *testing.T, kept, decoded []*trajeval.Trajectory) {
 			}
 		}
 	}
-	// The fixtures must reach the evaluators that read text themselves.
-	for _, want := range []string{"tool_trajectory", "execution_metrics"} {
-		if !types[want] {
-			t.Errorf("no %s evaluator among the fixtures' (%d types)", want, len(types))
+	// The fixtures must reach every evaluator that reads text itself.
+	for _, want := range textReaders {
+		if !types[want] || !readers[want] {
+			t.Errorf("no %s evaluator that reads text among the fixtures' (%d types): add one to %s", want, len(types), kindsSuite)
+		}
+	}
+	for typ := range readers {
+		if !slices.Contains(textReaders, typ) {
+			t.Errorf("%s reads kept text, and is not among textReaders: list it, and score it in %s", typ, kindsSuite)
 		}
 	}
 	t.Logf("types: %v", types)
@@ -457,23 +516,29 @@ execution:
 }
 
 // TestRun_keptTextReaders: a run's readers keep text only for cases whose
-// evaluators all read it themselves (eval.TextReader: tool_trajectory,
-// execution_metrics) and that score no turns; with any other evaluator
-// they decode as they read, since text scanned first and decoded after
-// for that evaluator costs more than values decoded once.
+// evaluators all read it themselves (eval.ReadsText: every deterministic
+// type, and a composite whose members all do) and that score no turns;
+// with any other evaluator (here one limited to an agent, whose scope is
+// no text reader) they decode as they read, since text scanned first and
+// decoded after for that evaluator costs more than values decoded once.
 func TestRun_keptTextReaders(t *testing.T) {
-	const traces = `{"id": "c", "output": [{"role": "user", "content": "go"}, {"role": "assistant", "tool_calls": [{"tool": "search", "id": "c1", "input": {"query": "q"}, "output": {"ok": true}, "status": "ok"}]}]}` + "\n"
+	const traces = `{"id": "c", "output": [{"role": "user", "content": "go"}, {"role": "assistant", "name": "main", "tool_calls": [{"tool": "search", "id": "c1", "input": {"query": "q"}, "output": {"ok": true}, "status": "ok"}]}]}` + "\n"
+	const scoped = `{name: scoped, type: tool_trajectory, mode: any_order, expected: [search], agent: main}`
 	tests := []struct {
 		name, evaluators string
 		kept             bool
 		reason           string
 	}{
-		{"text readers", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: execution_metrics, max_tool_calls: 3}]`, true,
-			"tool_trajectory and execution_metrics decode what they look at"},
-		{"one that decodes", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: tool_rules, rules: [{never: delete}]}]`, false,
-			"tool_rules is handed the trajectory decoded: the reader decodes once instead"},
-		{"composite", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}]}]`, false,
-			"a composite is not a text reader, whatever its members"},
+		{"text readers", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: execution_metrics, max_tool_calls: 3}, {type: tool_rules, rules: [{never: delete}]}, {type: tool_error}]`, true,
+			"each decodes what it looks at"},
+		{"one that decodes", `[{type: tool_trajectory, mode: any_order, expected: [search]}, ` + scoped + `]`, false,
+			"an evaluator limited to an agent is handed the trajectory decoded: the reader decodes once instead"},
+		{"one that would decode all", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: ragas_tool_call_f1, reference_tool_calls: [{name: search, args: {query: q}}]}]`, false,
+			"ragas_tool_call_f1 compares the arguments of nearly every call: decoded as read, they cost less"},
+		{"composite of readers", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}, {name: b, type: tool_error}]}]`, true,
+			"a composite whose members all read text reads text"},
+		{"composite with one that decodes", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}, ` + scoped + `]}]`, false,
+			"a composite is handed text only when every member reads it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

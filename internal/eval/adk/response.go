@@ -28,6 +28,11 @@ func NewResponseMatch(invocations []Invocation, threshold float64) *ResponseMatc
 // errNoReference is the error of an eval case without expected responses.
 var errNoReference = errors.New("no invocation has an expected final response to compare with")
 
+// ReadsText says that the evaluator may be handed arguments and results
+// kept as JSON text (see eval.TextReader): it looks only at the final
+// responses.
+func (*ResponseMatch) ReadsText() bool { return true }
+
 // Evaluate scores t.
 func (m *ResponseMatch) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Mode: "rouge1_f", Expected: len(m.want), Actual: len(t.Turns)}

@@ -67,6 +67,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// ReadsText says that the evaluator reads arguments through
+// trajeval.Decoded (see eval.TextReader): its argument matchers decode
+// those of the steps of the expected tools.
+func (*Trajectory) ReadsText() bool { return true }
+
 // Evaluate scores t.
 func (e *Trajectory) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	actual := turns(t)

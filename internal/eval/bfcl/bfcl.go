@@ -9,6 +9,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 	"github.com/trajeval/trajeval/internal/pylit"
 )
@@ -151,9 +152,18 @@ type verdict struct {
 
 func (v *verdict) valid() bool { return v.errorType == "" }
 
+// ReadsText says that the evaluator is to be handed values, though it
+// reads arguments through trajeval.Decoded (see eval.TextReader): it
+// looks at the arguments of every step, which the reader decodes at less
+// cost than it scans them as text to be decoded after.
+func (*Checker) ReadsText() bool { return false }
+
 // Evaluate checks t's steps (all turns) and scores 1 when they pass.
 func (c *Checker) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
-	steps := t.Steps
+	steps, err := eval.DecodeArgs(t.Steps)
+	if err != nil {
+		return trajeval.Outcome{}, err
+	}
 	d := &trajeval.Details{Mode: c.opts.Category}
 	if c.rule == parallelRule {
 		d.Mode += " (" + c.opts.Matching.String() + " matching)"

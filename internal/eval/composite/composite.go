@@ -92,6 +92,19 @@ func New(o Options) (*Evaluator, error) {
 	return e, nil
 }
 
+// ReadsText reports whether every member reads kept JSON text itself
+// (see eval.ReadsText): then the composite may be handed text, which it
+// hands on. Otherwise it is handed the trajectory decoded once, for all
+// its members.
+func (e *Evaluator) ReadsText() bool {
+	for _, m := range e.Members {
+		if !m.ReadsText() {
+			return false
+		}
+	}
+	return true
+}
+
 // Evaluate runs every member and aggregates.
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	out := trajeval.Outcome{}

@@ -40,6 +40,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/score"
 )
@@ -99,20 +100,25 @@ func (c *Correctness) Mode() string {
 	return "any_order"
 }
 
-// weight is what pairing expected tool e with step s is worth.
-func (c *Correctness) weight(e *Call, s *trajeval.Step) float64 {
-	if e.Name != s.Name {
+// ReadsText says that the evaluator reads arguments and results through
+// trajeval.Decoded (see eval.TextReader): only those of the steps named
+// as an expected tool.
+func (*Correctness) ReadsText() bool { return true }
+
+// weight is what pairing expected tool e with step j is worth.
+func (c *Correctness) weight(e *Call, v *eval.Values, steps []trajeval.Step, j int) float64 {
+	if e.Name != steps[j].Name {
 		return 0
 	}
 	w := 1.0
 	if c.o.InputParameters {
 		if c.o.ExactMatch {
-			w = score.Bool(jsonv.Equal(object(e.InputParameters), object(s.Args)))
+			w = score.Bool(jsonv.Equal(object(e.InputParameters), object(v.Args(j))))
 		} else {
-			w = Similarity(object(e.InputParameters), object(s.Args))
+			w = Similarity(object(e.InputParameters), object(v.Args(j)))
 		}
 	}
-	if c.o.Output && !sameResult(e.Output, s.Result) {
+	if c.o.Output && !sameResult(e.Output, v.Result(j)) {
 		w = 0
 	}
 	return w
@@ -192,12 +198,13 @@ func sameResult(want, got any) bool {
 // Evaluate scores t.
 func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	exp, steps := c.o.Expected, t.Steps
+	vals := eval.NewValues(steps)
 	d := &trajeval.Details{Mode: c.Mode(), Expected: len(exp), Actual: len(steps)}
 	w := make([][]float64, len(exp))
 	for i := range exp {
 		w[i] = make([]float64, len(steps))
 		for j := range steps {
-			w[i][j] = c.weight(&exp[i], &steps[j])
+			w[i][j] = c.weight(&exp[i], vals, steps, j)
 		}
 	}
 	var pairs []align.Pair
@@ -227,7 +234,7 @@ func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (traje
 	}
 	explain(d, exp, steps, w, pairs)
 	if !c.o.ExactMatch && !c.o.ConsiderOrdering {
-		if peer := c.greedy(exp, steps, w); math.Abs(peer-s) > 1e-9 {
+		if peer := c.greedy(exp, vals, steps, w); math.Abs(peer-s) > 1e-9 {
 			d.Notes["deepeval_score"] = peer
 			d.Warnings = append(d.Warnings, fmt.Sprintf("DeepEval's own ToolCorrectnessMetric would score %.4g: it pairs each expected tool with the best step left, first come first served, and counts identical calls once", peer))
 		}
@@ -237,6 +244,9 @@ func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (traje
 	}
 	if c.o.Strict {
 		s = score.Bool(s >= 1-1e-12)
+	}
+	if err := vals.Err(); err != nil {
+		return trajeval.Outcome{}, err
 	}
 	return trajeval.Outcome{Score: s, Details: d}, nil
 }
@@ -251,10 +261,10 @@ func ratio(total float64, want, got int) float64 {
 }
 
 // greedy is DeepEval's own pairing of the any-order rule.
-func (c *Correctness) greedy(exp []Call, steps []trajeval.Step, w [][]float64) float64 {
+func (c *Correctness) greedy(exp []Call, v *eval.Values, steps []trajeval.Step, w [][]float64) float64 {
 	var taken []int
-	same := func(a, b *trajeval.Step) bool {
-		return a.Name == b.Name && jsonv.Equal(object(a.Args), object(b.Args)) && jsonv.Equal(a.Result, b.Result)
+	same := func(a, b int) bool {
+		return steps[a].Name == steps[b].Name && jsonv.Equal(object(v.Args(a)), object(v.Args(b))) && jsonv.Equal(v.Result(a), v.Result(b))
 	}
 	var total float64
 	for i := range exp {
@@ -262,7 +272,7 @@ func (c *Correctness) greedy(exp []Call, steps []trajeval.Step, w [][]float64) f
 		for j := range steps {
 			used := false
 			for _, k := range taken {
-				if same(&steps[k], &steps[j]) {
+				if same(k, j) {
 					used = true
 					break
 				}

@@ -62,6 +62,11 @@ func NewCorrectness(match string, expected []trajeval.ExpectedCall, def trajeval
 	return &Correctness{Match: match, Expected: items}, nil
 }
 
+// ReadsText says that the evaluator reads arguments through
+// trajeval.Decoded (see eval.TextReader): its argument matchers decode
+// those of the steps of the expected tools.
+func (*Correctness) ReadsText() bool { return true }
+
 // Evaluate scores t.
 func (c *Correctness) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	trail := argmatch.TrailOf(t.Steps)

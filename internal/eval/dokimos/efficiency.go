@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/score"
 )
@@ -20,9 +21,17 @@ type Loop struct {
 	Count int    `json:"count"`
 }
 
+// ReadsText says that the evaluator is to be handed values, though it
+// reads arguments through trajeval.Decoded (see eval.TextReader): it
+// compares the arguments of every tool called more than once, on most
+// traces nearly all of them, which the reader decodes at less cost than
+// it scans them as text to be decoded after.
+func (Efficiency) ReadsText() bool { return false }
+
 // Evaluate scores t.
 func (Efficiency) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Mode: "distinct", Actual: len(t.Steps)}
+	vals := eval.NewValues(t.Steps)
 	// class[j] is the index of the first call equal to step j. Calls are
 	// bucketed by name, then compared by JSON value within the bucket.
 	class := make([]int, len(t.Steps))
@@ -31,7 +40,7 @@ func (Efficiency) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 		s := &t.Steps[j]
 		class[j] = j
 		for _, k := range firsts[s.Name] {
-			if jsonv.Equal(normArgs(t.Steps[k].Args), normArgs(s.Args)) {
+			if jsonv.Equal(normArgs(vals.Args(k)), normArgs(vals.Args(j))) {
 				class[j] = k
 				break
 			}
@@ -53,6 +62,9 @@ func (Efficiency) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.
 			continue
 		}
 		loops = append(loops, Loop{Tool: t.Steps[j].Name, From: stepNo(t, j-1), To: stepNo(t, j), Count: 2})
+	}
+	if err := vals.Err(); err != nil {
+		return trajeval.Outcome{}, err
 	}
 	if len(loops) > 0 {
 		d.Notes = map[string]any{"loops": loops}

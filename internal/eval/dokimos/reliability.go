@@ -57,6 +57,11 @@ var descriptionChecks = []judgedCheck{
 const definitionRole = `You are a strict, impartial reviewer of tool definitions written for AI agents. Check one tool definition
 against each statement below.`
 
+// ReadsText says that the evaluator may be handed arguments and results
+// kept as JSON text (see eval.TextReader): it checks the tool
+// definitions, never the trajectory.
+func (*Definitions) ReadsText() bool { return true }
+
 // Evaluate returns the fraction of checks passed: the rule checks, and
 // the judge's when one is configured.
 func (r *Definitions) Evaluate(ctx context.Context, _ *trajeval.Trajectory) (trajeval.Outcome, error) {

@@ -1,10 +1,13 @@
 package dokimos
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -32,15 +35,20 @@ func NewToolError(blankIsError bool, pattern string) (*ToolError, error) {
 	return e, nil
 }
 
-// Failure says why a step failed, or "" when it succeeded.
-func (e *ToolError) Failure(s *trajeval.Step) string {
+// ReadsText says that the evaluator reads results through
+// trajeval.Decoded (see eval.TextReader), and no arguments.
+func (*ToolError) ReadsText() bool { return true }
+
+// Failure says why step s, whose result as a value is result, failed,
+// or "" when it succeeded.
+func (e *ToolError) Failure(s *trajeval.Step, result any) string {
 	if s.Failed() {
 		if s.ErrorMessage != "" {
 			return "error: " + s.ErrorMessage
 		}
 		return "the step is marked as failed"
 	}
-	r := s.Result
+	r := result
 	if str, ok := r.(string); ok {
 		if strings.TrimSpace(str) == "" {
 			r = nil
@@ -62,15 +70,88 @@ func (e *ToolError) Failure(s *trajeval.Step) string {
 		}
 	}
 	if e.Pattern != nil {
-		text, ok := s.Result.(string)
+		text, ok := result.(string)
 		if !ok {
-			text = jsonv.Marshal(s.Result)
+			text = jsonv.Marshal(result)
 		}
 		if e.Pattern.MatchString(text) {
 			return "result matches " + e.Pattern.String()
 		}
 	}
 	return ""
+}
+
+// failure is Failure of step s, its result decoded where a reader kept
+// the text (see trajeval.Decoded). Without a pattern, only the member
+// "error" of an object is looked at: the text is read for it, and only
+// its value decoded.
+func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) {
+	raw, ok := s.Result.(json.RawMessage)
+	switch {
+	case !ok || s.Failed():
+		return e.Failure(s, s.Result), nil
+	case e.Pattern != nil:
+		return e.decodedFailure(s, raw)
+	}
+	if !bytes.Contains(raw, []byte(`"error"`)) && bytes.IndexByte(raw, '\\') < 0 {
+		// No key can be "error", even escaped: a reader checked the text.
+		return "", nil
+	}
+	if *p == nil {
+		*p = parsers.Get().(*jsonv.Parser)
+	}
+	ev, ok := errorMember(*p, raw)
+	switch {
+	case !ok:
+		// Text the parser does not take whole (invalid UTF-8, which
+		// decoding replaces) is decoded.
+		return e.decodedFailure(s, raw)
+	case ev == nil:
+		return "", nil
+	}
+	return "result has an error field: " + clip(jsonv.Marshal(ev)), nil
+}
+
+// decodedFailure is Failure of step s with its result text raw decoded.
+func (e *ToolError) decodedFailure(s *trajeval.Step, raw json.RawMessage) (string, error) {
+	r, err := trajeval.Decoded(raw)
+	if err != nil {
+		return "", err
+	}
+	return e.Failure(s, r), nil
+}
+
+// parsers are the parsers errorMember reads with: each keeps some 8 KB
+// of caches.
+var parsers = sync.Pool{New: func() any { return new(jsonv.Parser) }}
+
+// errorMember reads with p the value of the member "error" of the JSON
+// text raw when raw is an object, the last such member as decoding keeps
+// the last, or nil when it has none (or is not an object). The other
+// members are skipped, not decoded. ok is false when p cannot read raw.
+func errorMember(p *jsonv.Parser, raw json.RawMessage) (v any, ok bool) {
+	p.Reset(raw)
+	start, end := -1, -1
+	if p.Peek() == '{' {
+		ok = p.Object(func(key []byte) bool {
+			if string(key) != "error" {
+				return p.Skip()
+			}
+			var ok bool
+			start, end, ok = p.Span()
+			return ok
+		})
+	} else {
+		ok = p.Skip()
+	}
+	if !ok || !p.End() {
+		return nil, false
+	}
+	if start < 0 {
+		return nil, true
+	}
+	v, err := jsonv.Decode(raw[start:end])
+	return v, err == nil
 }
 
 func clip(s string) string {
@@ -85,12 +166,22 @@ func clip(s string) string {
 func (e *ToolError) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Mode: "errors", Actual: len(t.Steps)}
 	anyResult := false
+	var p *jsonv.Parser // taken when a result is text
+	defer func() {
+		if p != nil {
+			parsers.Put(p)
+		}
+	}()
 	for j := range t.Steps {
 		s := &t.Steps[j]
 		if s.Result != nil || s.Error != nil {
 			anyResult = true
 		}
-		if why := e.Failure(s); why != "" {
+		why, err := e.failure(s, &p)
+		if err != nil {
+			return trajeval.Outcome{}, fmt.Errorf("the trace's arguments or results: %s's result: %w", stepLabel(s, j), err)
+		}
+		if why != "" {
 			d.Checks = append(d.Checks, trajeval.Check{Name: stepLabel(s, j), Status: trajeval.CheckFail, Message: why})
 			continue
 		}

@@ -35,6 +35,13 @@ func NewValidity(tools []*Tool, strict bool) (*Validity, error) {
 	return v, nil
 }
 
+// ReadsText says that the evaluator is to be handed values, though it
+// reads arguments through trajeval.Decoded (see eval.TextReader): it
+// validates the arguments of every call of a defined tool, which the
+// reader decodes at less cost than it scans them as text to be decoded
+// after.
+func (*Validity) ReadsText() bool { return false }
+
 // Evaluate scores t.
 func (v *Validity) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Mode: "schema", Actual: len(t.Steps)}
@@ -52,7 +59,11 @@ func (v *Validity) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval
 			d.Checks = append(d.Checks, trajeval.Check{Name: stepLabel(s, j), Status: trajeval.CheckFail, Message: msg})
 			continue
 		}
-		fails := tool.validate(s.Args, v.Strict)
+		args, err := trajeval.Decoded(s.Args)
+		if err != nil {
+			return trajeval.Outcome{}, fmt.Errorf("the trace's arguments or results: %s's arguments: %w", stepLabel(s, j), err)
+		}
+		fails := tool.validate(args, v.Strict)
 		if len(fails) == 0 {
 			d.Hits++
 			continue

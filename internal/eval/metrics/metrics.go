@@ -73,7 +73,7 @@ type Evaluator struct {
 
 // ReadsText says that the evaluator may be handed arguments and results
 // kept as JSON text (see eval.TextReader): it never looks at them.
-func (*Evaluator) ReadsText() {}
+func (*Evaluator) ReadsText() bool { return true }
 
 // New builds an execution_metrics evaluator. It refuses options that set
 // no limit, a negative limit or tolerance, and a target ratio outside

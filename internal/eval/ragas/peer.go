@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
@@ -15,7 +16,7 @@ import (
 // on (name, then each argument's name and text) and zipped. ok is false
 // when some argument value is a list or an object, whose text depends on
 // the key order the data had in Python, which is not kept here.
-func (a *Accuracy) ragasAccuracy(steps []trajeval.Step) (score float64, ok bool) {
+func (a *Accuracy) ragasAccuracy(vals *eval.Values, steps []trajeval.Step) (score float64, ok bool) {
 	type call struct {
 		name string
 		args map[string]string
@@ -39,8 +40,8 @@ func (a *Accuracy) ragasAccuracy(steps []trajeval.Step) (score float64, ok bool)
 		}
 		ref = append(ref, c)
 	}
-	for _, s := range steps {
-		c, ok := conv(s.Name, args(s.Args))
+	for j, s := range steps {
+		c, ok := conv(s.Name, args(vals.Args(j)))
 		if !ok {
 			return 0, false
 		}

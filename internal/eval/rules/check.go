@@ -260,7 +260,7 @@ func (c *rule) firstLast(s []trajeval.Step, first bool) (string, bool) {
 
 func (c *rule) noRepeat(s []trajeval.Step) (string, bool) {
 	for j := 1; j < len(s); j++ {
-		if c.a.matches(&s[j]) && c.a.matches(&s[j-1]) && jsonv.Equal(args(s[j].Args), args(s[j-1].Args)) {
+		if c.a.matches(&s[j]) && c.a.matches(&s[j-1]) && sameArgs(&s[j], &s[j-1]) {
 			return fmt.Sprintf("%s: repeats step %d with the same arguments", describe(s, j), index(s, j-1)), false
 		}
 	}
@@ -272,6 +272,25 @@ func args(a any) any {
 		return map[string]any{}
 	}
 	return a
+}
+
+// sameArgs reports whether two steps' arguments are equal, decoding text
+// a reader kept (see trajeval.Decoded): text that does not decode, put
+// there by hand, equals nothing, as it matches no argument pattern.
+func sameArgs(a, b *trajeval.Step) bool {
+	x, errA := trajeval.Decoded(a.Args)
+	y, errB := trajeval.Decoded(b.Args)
+	return errA == nil && errB == nil && jsonv.Equal(args(x), args(y))
+}
+
+// shownArgs is the JSON text of a step's arguments as a message shows
+// them: the value's, whether or not a reader kept the text.
+func shownArgs(a any) string {
+	v, err := trajeval.Decoded(a)
+	if err != nil {
+		return "(not JSON: " + err.Error() + ")"
+	}
+	return jsonv.Marshal(args(v))
 }
 
 func (c *rule) pattern(s []trajeval.Step) (string, bool) {
@@ -355,7 +374,7 @@ func describe(s []trajeval.Step, i int) string {
 	if st.Turn > 0 {
 		fmt.Fprintf(&b, " (turn %d)", st.Turn)
 	}
-	a := jsonv.Marshal(args(st.Args))
+	a := shownArgs(st.Args)
 	if len(a) > maxArgs {
 		cut := maxArgs
 		for cut > 0 && (a[cut]&0xC0) == 0x80 { // not inside a UTF-8 sequence

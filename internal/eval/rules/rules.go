@@ -338,6 +338,11 @@ func (c *rule) describe() string {
 	return fmt.Sprintf("pattern %q", c.Pattern)
 }
 
+// ReadsText says that the evaluator reads arguments through
+// trajeval.Decoded (see eval.TextReader): its argument matchers decode
+// those of the steps of a rule's tools, and so do its messages.
+func (*Evaluator) ReadsText() bool { return true }
+
 // Evaluate checks every rule; the score is the share that hold.
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Actual: len(t.Steps), Expected: len(e.rules)}

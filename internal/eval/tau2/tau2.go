@@ -40,6 +40,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/eval"
 	evaljudge "github.com/trajeval/trajeval/internal/eval/judge"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/judge"
@@ -86,6 +87,11 @@ type ActionCheck struct{ actions []ExpectedAction }
 // NewAction returns the ACTION component for the task's actions.
 func NewAction(actions []ExpectedAction) *ActionCheck { return &ActionCheck{actions: actions} }
 
+// ReadsText says that the evaluator reads arguments through
+// trajeval.Decoded (see eval.TextReader): those of the calls named as an
+// action.
+func (*ActionCheck) ReadsText() bool { return true }
+
 // Evaluate scores 1 when every action is matched by some call, else 0.
 // An action of the user simulator (requestor user) is an error: the
 // user's own calls are not in the agent's trajectory.
@@ -101,7 +107,11 @@ func (a *ActionCheck) Evaluate(ctx context.Context, t *trajeval.Trajectory) (tra
 			if s.Name != act.Name {
 				continue
 			}
-			diffs, err := compare(act, s.Args)
+			got, err := trajeval.Decoded(s.Args)
+			if err != nil {
+				return trajeval.Outcome{}, fmt.Errorf("the trace's arguments or results: step %d's arguments: %w", s.Index, err)
+			}
+			diffs, err := compare(act, got)
 			if err != nil {
 				return trajeval.Outcome{}, fmt.Errorf("action %d, %s: %w", i+1, act.label(), err)
 			}
@@ -186,6 +196,11 @@ type CommunicateCheck struct{ info []string }
 // NewCommunicate returns the COMMUNICATE component for the task's
 // communicate_info.
 func NewCommunicate(info []string) *CommunicateCheck { return &CommunicateCheck{info: info} }
+
+// ReadsText says that the evaluator may be handed arguments and results
+// kept as JSON text (see eval.TextReader): it looks only at the final
+// responses.
+func (*CommunicateCheck) ReadsText() bool { return true }
 
 // Evaluate scores 1 when every text is found in some text of the agent,
 // else 0; each text is a check of the result.
@@ -296,6 +311,17 @@ type Reward struct{ parts []Part }
 
 // NewReward returns the reward of the parts, in the order given.
 func NewReward(parts []Part) *Reward { return &Reward{parts: parts} }
+
+// ReadsText reports whether every part reads kept JSON text itself (see
+// eval.ReadsText): the parts are handed the trajectory the reward is.
+func (r *Reward) ReadsText() bool {
+	for _, p := range r.parts {
+		if !eval.ReadsText(p.Eval) {
+			return false
+		}
+	}
+	return true
+}
 
 // Evaluate scores every part and multiplies their scores. Each part is a
 // member of the result. A part that cannot run makes the reward an error

@@ -188,7 +188,7 @@ type Evaluator struct {
 // ReadsText says that the evaluator reads arguments and results through
 // trajeval.Decoded (see eval.TextReader): its argument and output
 // matchers decode them where they look.
-func (*Evaluator) ReadsText() {}
+func (*Evaluator) ReadsText() bool { return true }
 
 // New builds a tool_trajectory evaluator. It refuses, with an
 // [*OptionError]:

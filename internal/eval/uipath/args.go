@@ -57,6 +57,11 @@ func NewArgs(expected []ArgsCall, strict, subset bool) (*Matching, error) {
 	return m, nil
 }
 
+// ReadsText says that the evaluator reads arguments and results through
+// trajeval.Decoded (see eval.TextReader): its argument matchers and
+// output comparisons decode those of the steps of the expected tools.
+func (*Matching) ReadsText() bool { return true }
+
 // Evaluate scores t.
 func (m *Matching) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	trail := argmatch.TrailOf(t.Steps)

@@ -70,6 +70,10 @@ func NewCount(constraints []Constraint, strict bool) (*Count, error) {
 	return c, nil
 }
 
+// ReadsText says that the evaluator may be handed arguments and results
+// kept as JSON text (see eval.TextReader): it looks only at names.
+func (*Count) ReadsText() bool { return true }
+
 // Evaluate scores t.
 func (c *Count) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	counts := map[string]int64{}

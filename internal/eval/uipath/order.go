@@ -30,6 +30,10 @@ func NewOrder(expected []string, strict bool) (*Order, error) {
 	return &Order{Expected: expected, Strict: strict}, nil
 }
 
+// ReadsText says that the evaluator may be handed arguments and results
+// kept as JSON text (see eval.TextReader): it looks only at names.
+func (*Order) ReadsText() bool { return true }
+
 // Evaluate scores t.
 func (o *Order) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	actual := t.Names()

@@ -28,11 +28,22 @@ func NewOutput(expected []Output, strict bool) (*Matching, error) {
 		}
 		want := o.Output
 		m.Items = append(m.Items, calls.Item{
-			Tool:  o.Tool,
-			Key:   jsonv.Marshal(want),
-			Match: func(s *trajeval.Step) bool { return OutputEqual(want, s.Result) },
+			Tool: o.Tool,
+			Key:  jsonv.Marshal(want),
+			// A result kept as JSON text is decoded where it is compared
+			// (see trajeval.Decoded); text that does not decode, put
+			// there by hand, matches nothing.
+			Match: func(s *trajeval.Step) bool {
+				got, err := trajeval.Decoded(s.Result)
+				return err == nil && OutputEqual(want, got)
+			},
 			Diff: func(s *trajeval.Step) []trajeval.ArgDiff {
-				return []trajeval.ArgDiff{{Path: "output", Want: render(want), Got: render(s.Result)}}
+				got, err := trajeval.Decoded(s.Result)
+				shown := render(got)
+				if err != nil {
+					shown = "(not JSON: " + err.Error() + ")"
+				}
+				return []trajeval.ArgDiff{{Path: "output", Want: render(want), Got: shown}}
 			},
 		})
 	}

@@ -129,6 +129,11 @@ func New(o Options) (*Evaluator, error) {
 	return &Evaluator{Metric: o.Metric, inner: inner}, nil
 }
 
+// ReadsText says that the evaluator reads arguments through
+// trajeval.Decoded (see eval.TextReader): the tool_trajectory engine
+// does, and arguments kept as text are never nil.
+func (*Evaluator) ReadsText() bool { return true }
+
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	// A step with no arguments was called with the empty input.
