@@ -15,6 +15,7 @@ import (
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // An outFile is the --out file: one JSON row per case.
@@ -183,7 +184,8 @@ func readDone(name string) (*done, error) {
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	var off int64
+	// A byte order mark is no row; the offset of a cut row counts it.
+	off := int64(sniff.DiscardBOM(r))
 	for line := 1; ; line++ {
 		data, err := r.ReadBytes('\n')
 		if len(data) == 0 && errors.Is(err, io.EOF) {
