@@ -56,6 +56,7 @@ import (
 	"iter"
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -512,7 +513,7 @@ func (s *Server) work() {
 // finish scores trace p and hands its row on.
 func (s *Server) finish(p *pending) {
 	start := time.Now()
-	r, ok := s.scoreDone(context.Background(), p)
+	r, ok := s.scoreSafely(p)
 	if !ok {
 		s.metrics.add(&s.metrics.tracesUnselected, 1)
 		return
@@ -542,6 +543,28 @@ const notAssessed = "not assessed: the trace's root span never arrived, so the t
 func (s *Server) Score(ctx context.Context, td ptrace.Traces, incomplete bool) (r trajeval.CaseResult, ok bool) {
 	id := traceID(td)
 	return s.score(ctx, []ptrace.Traces{td}, id, "trace "+id, incomplete)
+}
+
+// scoreSafely is scoreDone, with a panic while p is scored (a bug: in a
+// registered evaluator's error, in a reader, in the engine) made p's row,
+// an error: a worker that panicked would end the whole server, and every
+// trace it holds, for one trace.
+func (s *Server) scoreSafely(p *pending) (r trajeval.CaseResult, ok bool) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		id := p.id.String()
+		if p.conv != nil {
+			id = p.conv.key
+		}
+		s.log.Error("scoring a trace panicked; its row is an error", "id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		r = trajeval.CaseResult{ID: id, Suite: s.cfg.Policy.Name, Status: trajeval.StatusError,
+			Error: fmt.Sprintf("scoring failed: internal error: %v", v), Evaluators: []trajeval.Result{}}
+		ok = true
+	}()
+	return s.scoreDone(context.Background(), p)
 }
 
 // score scores the spans of tds, one trace or the turns of one
