@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/trajeval/trajeval"
@@ -57,8 +58,7 @@ func TestServer_panicInScoring(t *testing.T) {
 		t.Fatal(err)
 	}
 	faulty.Store(0)
-	var log syncBuffer
-	s := start(t, policy, serve.Config{Log: slog.New(slog.NewTextHandler(&log, nil))})
+	s := start(t, policy, serve.Config{})
 	for _, f := range []string{"otlp/genai.json", "otlp/uipath.json", "otlp/openinference-failed.json"} {
 		b, _ := ptraceotlp.NewExportRequestFromTraces(readTraces(t, filepath.Join(fixtures, f))[0]).MarshalProto()
 		sendOK(t, s, b, "application/x-protobuf", nil)
@@ -73,11 +73,24 @@ func TestServer_panicInScoring(t *testing.T) {
 		got = append(got, string(r.Status)+": "+e)
 	}
 	slices.Sort(got)
-	want := []string{"error: evaluator failed: boom", "error: scoring failed: internal error:", "pass: "}
+	want := []string{"error: evaluator failed: boom", "error: evaluator failed: its error cannot be written:", "pass: "}
 	if len(got) != len(want) || !strings.HasPrefix(got[0], want[0]) || !strings.HasPrefix(got[1], want[1]) || got[2] != want[2] {
 		t.Errorf("rows:\n%s\nwant rows starting\n%s\n(one per trace: a panic is that trace's error, never the server's end)", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !strings.Contains(log.String(), "scoring a trace panicked") {
-		t.Errorf("log:\n%s\nwant the panic logged", log.String())
+}
+
+// TestServer_scoreSafely checks the recovery itself, for a panic where no
+// evaluator is: in the reader or the engine.
+func TestServer_scoreSafely(t *testing.T) {
+	var log syncBuffer
+	s := start(t, policy, serve.Config{Log: slog.New(slog.NewTextHandler(&log, nil))})
+	defer s.stop()
+	id := pcommon.TraceID{0x5b, 0x8e}
+	r, ok := serve.ScoreSafely(s.Server, id, func() trajeval.CaseResult { var m map[string]int; m["x"] = 1; return trajeval.CaseResult{} })
+	if !ok || r.Status != trajeval.StatusError || r.ID != id.String() || r.Suite != "live" || !strings.HasPrefix(r.Error, "scoring failed: internal error: assignment to entry in nil map") {
+		t.Errorf("row %+v, %v; want the trace's error row", r, ok)
+	}
+	if !strings.Contains(log.String(), "scoring a trace panicked") || !strings.Contains(log.String(), "goroutine") {
+		t.Errorf("log:\n%s\nwant the panic logged with its stack", log.String())
 	}
 }

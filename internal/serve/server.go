@@ -513,7 +513,7 @@ func (s *Server) work() {
 // finish scores trace p and hands its row on.
 func (s *Server) finish(p *pending) {
 	start := time.Now()
-	r, ok := s.scoreSafely(p)
+	r, ok := s.scoreSafely(p, s.scoreDone)
 	if !ok {
 		s.metrics.add(&s.metrics.tracesUnselected, 1)
 		return
@@ -545,11 +545,11 @@ func (s *Server) Score(ctx context.Context, td ptrace.Traces, incomplete bool) (
 	return s.score(ctx, []ptrace.Traces{td}, id, "trace "+id, incomplete)
 }
 
-// scoreSafely is scoreDone, with a panic while p is scored (a bug: in a
+// scoreSafely is score (scoreDone), with a panic while p is scored (a bug: in a
 // registered evaluator's error, in a reader, in the engine) made p's row,
 // an error: a worker that panicked would end the whole server, and every
 // trace it holds, for one trace.
-func (s *Server) scoreSafely(p *pending) (r trajeval.CaseResult, ok bool) {
+func (s *Server) scoreSafely(p *pending, score func(context.Context, *pending) (trajeval.CaseResult, bool)) (r trajeval.CaseResult, ok bool) {
 	defer func() {
 		v := recover()
 		if v == nil {
@@ -564,7 +564,7 @@ func (s *Server) scoreSafely(p *pending) (r trajeval.CaseResult, ok bool) {
 			Error: fmt.Sprintf("scoring failed: internal error: %v", v), Evaluators: []trajeval.Result{}}
 		ok = true
 	}()
-	return s.scoreDone(context.Background(), p)
+	return score(context.Background(), p)
 }
 
 // score scores the spans of tds, one trace or the turns of one
