@@ -117,6 +117,11 @@ type Config struct {
 	// (default DefaultMaxRequestBytes, or half of MaxBytes when that is
 	// less); it may be at most half of MaxBytes.
 	MaxRequestBytes int64
+	// ReadTimeout bounds a gRPC request, from its headers to its answer
+	// (default 30s), as the HTTP host bounds the reading of a request: a
+	// client that sends its message slowly, or never, would otherwise
+	// hold the memory its reading is charged for as long as it likes.
+	ReadTimeout time.Duration
 	// Token, when set, is the bearer token every OTLP and /metrics request
 	// must carry.
 	Token string
@@ -251,6 +256,9 @@ func New(cfg Config) (*Server, error) {
 		// A compressed gRPC request is charged twice its largest size
 		// while it is read (see budget.go): it would never fit.
 		return nil, fmt.Errorf("serve: the request size limit (%d bytes) must be at most half the memory limit (%d bytes)", cfg.MaxRequestBytes, cfg.MaxBytes)
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 30 * time.Second
 	}
 	if cfg.OutRetry <= 0 {
 		cfg.OutRetry = time.Second
