@@ -1,7 +1,9 @@
 package report_test
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,4 +49,28 @@ func TestReadRows_bom(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadRows_bom checks that a byte order mark before any results file
+// changes nothing ReadRows reads: the same rows, warnings and error, its
+// place included.
+func FuzzReadRows_bom(f *testing.F) {
+	row := `{"id":"a","status":"pass","score":1,"evaluators":[]}`
+	for _, s := range []string{row, row + "\n" + row, `{"id":,}`, "\n\n" + row, `{"id":"b","status":"fail","trajectory":5}`,
+		row + "\n\xef\xbb\xbf" + row, `{"id":"a","status":"pass","x":` + strings.Repeat("[", 200), "", "\xef\xbb"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+			return // a second mark is no mark
+		}
+		rows, warns, err := report.ReadRows(bytes.NewReader(data), "r.jsonl")
+		marked, mwarns, merr := report.ReadRows(bytes.NewReader(append([]byte("\xef\xbb\xbf"), data...)), "r.jsonl")
+		if fmt.Sprint(err) != fmt.Sprint(merr) {
+			t.Fatalf("error %v, with a mark %v", err, merr)
+		}
+		if len(rows) != len(marked) || fmt.Sprint(warns) != fmt.Sprint(mwarns) {
+			t.Fatalf("%d rows, warnings %q; with a mark %d rows, warnings %q", len(rows), warns, len(marked), mwarns)
+		}
+	})
 }

@@ -100,7 +100,7 @@ func TestRead_subagents(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, path, data string) {
+func write(t testing.TB, path, data string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -243,4 +243,38 @@ func TestRead_subagentFileTooDeep(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzRead_subagentFile reads a session whose sub-agent file holds any
+// bytes, strictly and leniently: no panic, the session's own calls always
+// read, and any error one of the sub-agent file's, placed in it.
+func FuzzRead_subagentFile(f *testing.F) {
+	f.Add([]byte(subFile+"\n"), false)
+	f.Add([]byte("\uFEFF"+subFile), true)
+	f.Add([]byte(`{"x":`+strings.Repeat("[", 200)), false)
+	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":\"\xff\"}]}}"), true)
+	f.Add([]byte("\x1f\x8b\x08\x00"), false)
+	// One folder for every input: a folder made and removed for each
+	// would cost more than the reading.
+	dir := f.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	session := strings.Join([]string{user, task, fmt.Sprintf(result, "ab12"), final}, "\n") + "\n"
+	write(f, path, session)
+	sub := filepath.Join(dir, "s1", "subagents", "agent-ab12.jsonl")
+	f.Fuzz(func(t *testing.T, data []byte, lenient bool) {
+		write(t, sub, string(data))
+		var got *trajeval.Trajectory
+		err := claudecode.Format.Read(context.Background(), trajeval.Input{Name: path, R: strings.NewReader(session), Lenient: lenient,
+			Warn: func(trajeval.Warning) {}}, func(tr *trajeval.Trajectory) error { got = tr; return nil })
+		if err != nil {
+			var te *trajeval.TraceError
+			if !errors.As(err, &te) || te.File != sub || te.Line < 1 || te.Col < 1 {
+				t.Fatalf("Read = %v: an error must be the sub-agent file's, at a line and column", err)
+			}
+			return
+		}
+		if got == nil || len(got.Steps) == 0 || got.Steps[0].Name != "Task" {
+			t.Fatalf("the session's own Task call is lost: %+v", got)
+		}
+	})
 }
