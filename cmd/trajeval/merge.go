@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/mine"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/scaffold"
@@ -85,7 +86,8 @@ func initMerge(cmd *cobra.Command, dir string, patterns []string, holdout float6
 		}
 		fmt.Fprintf(w, "held back %s (--holdout %v, --seed %d): %d of them pass\n", plural.Count(len(held), "run", "runs"), holdout, seed, c.Passed)
 		if c.First != "" {
-			fmt.Fprintf(w, "  the first that does not: held-back %s\n", c.First)
+			// It quotes the run's id and tool names: escaped, as a report.
+			fmt.Fprintf(w, "  the first that does not: held-back %s\n", escape.Line(c.First))
 		}
 	}
 	written := []string{filepath.Join(dir, minedSuite), filepath.Join(dir, minedTraces)}

@@ -10,11 +10,13 @@ import (
 	"os"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/lockfile"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
 	"github.com/trajeval/trajeval/internal/run"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // An outFile is the --out file: one JSON row per case.
@@ -183,7 +185,8 @@ func readDone(name string) (*done, error) {
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	var off int64
+	// A byte order mark is no row; the offset of a cut row counts it.
+	off := int64(sniff.DiscardBOM(r))
 	for line := 1; ; line++ {
 		data, err := r.ReadBytes('\n')
 		if len(data) == 0 && errors.Is(err, io.EOF) {
@@ -196,7 +199,7 @@ func readDone(name string) (*done, error) {
 		if _, perr := r.Peek(1); perr != nil && errors.Is(perr, io.EOF) {
 			last = true
 		}
-		row, why := parseRow(data)
+		row, why, col := parseRow(data)
 		switch {
 		case why == "":
 			if _, dup := d.rows[run.KeyOf(row)]; !dup {
@@ -209,7 +212,7 @@ func readDone(name string) (*done, error) {
 				Msg: "the last line is not a complete row (" + why + "): a run stopped while writing it; it is dropped, and its case runs again"})
 			return d, nil
 		default:
-			return nil, &trajeval.TraceError{File: name, Line: line, Msg: "not a result row: " + why,
+			return nil, &trajeval.TraceError{File: name, Line: line, Col: col, Msg: "not a result row: " + why,
 				Hint: "--resume appends to a results file this command wrote; point --out at another file, or run without --resume to replace it"}
 		}
 		off += int64(len(data))
@@ -217,23 +220,24 @@ func readDone(name string) (*done, error) {
 }
 
 // parseRow reads one line of a results file; why says what is wrong with
-// it, "" when it is a row. A blank line is no row and nothing wrong.
-func parseRow(line []byte) (trajeval.CaseResult, string) {
-	var r trajeval.CaseResult
+// it, "" when it is a row, and col where on the line, 0 when nowhere in
+// particular. A blank line is no row and nothing wrong.
+func parseRow(line []byte) (r trajeval.CaseResult, why string, col int) {
 	if len(bytes.TrimSpace(line)) == 0 {
-		return r, "a blank line"
+		return r, "a blank line", 0
 	}
 	if err := jsonv.CheckDepth(line); err != nil {
-		return r, err.Error()
+		return r, err.Error(), err.(*jsonv.DepthError).Col
 	}
 	if err := json.Unmarshal(line, &r); err != nil {
-		return r, "not valid JSON"
+		msg, _, col := jsonl.Describe(bytes.TrimRight(line, "\r\n"), err, 1)
+		return r, msg, col
 	}
 	switch {
 	case r.ID == "":
-		return r, "no id"
+		return r, "no id", 0
 	case r.Status != trajeval.StatusPass && r.Status != trajeval.StatusFail && r.Status != trajeval.StatusError:
-		return r, "no status"
+		return r, "no status", 0
 	}
-	return r, ""
+	return r, "", 0
 }

@@ -28,6 +28,12 @@ func TestReadDone(t *testing.T) {
 		{"last row without its line end", a1 + strings.TrimSuffix(b1, "\n"), 2, -1, true, "", "a complete row lacking its newline is kept, and the next row starts on a new line"},
 		{"not a row", a1 + `{"hello":1}` + "\n" + b1, 0, 0, false, "2: not a result row: no id", "JSON that is not a result row is not this command's file"},
 		{"blank line inside", a1 + "\n" + b1, 0, 0, false, "2: not a result row: a blank line", "this command never writes blank lines"},
+		{"broken JSON inside", a1 + `{"id":,"suite":"s"}` + "\n" + b1, 0, 0, false, "out.jsonl:2:7: not a result row: invalid JSON: invalid character ','",
+			"damage is placed at its line and column"},
+		{"nested too deep inside", a1 + `{"id":` + strings.Repeat("[", 200) + "\n" + b1, 0, 0, false, "out.jsonl:2:134: not a result row: JSON nested deeper than 128",
+			"at the bracket that opens level 129"},
+		{"byte order mark", "\ufeff" + a1 + b1, 2, -1, false, "", "a mark at the start is no part of the first row"},
+		{"byte order mark, cut last line", "\ufeff" + a1 + b1[:20], 1, int64(3 + len(a1)), false, "", "the file is cut back after the mark and the whole rows"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

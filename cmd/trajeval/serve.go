@@ -175,8 +175,7 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 		if err != nil {
 			return err
 		}
-		hs = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-			WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+		hs = httpServer(srv.Handler())
 		log.Info("OTLP/HTTP listening", "addr", ln.Addr().String())
 		go func() { errc <- hs.Serve(ln) }()
 	}
@@ -261,4 +260,13 @@ func selects(s serve.Selector) string {
 		parts = append(parts, m.Key+" ~ "+strings.Join(m.Patterns, " | "))
 	}
 	return ", on traces where " + strings.Join(parts, " and ")
+}
+
+// httpServer is the OTLP/HTTP server of h. Slow clients are cut off, so
+// that none holds a connection, and what its request was charged, for
+// long: headers within 10 s, the whole request within 30 s (the gRPC
+// server's serve.Config.ReadTimeout), the answer within 30 s.
+func httpServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 }

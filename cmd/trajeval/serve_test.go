@@ -116,3 +116,29 @@ func TestServe_fullDisk(t *testing.T) {
 		t.Errorf("the row is not on stderr:\n%s", stderr.String())
 	}
 }
+
+// TestHTTPServer_slowClients checks that the OTLP/HTTP server cuts slow
+// clients off: a client that sends its headers or its body a byte at a
+// time, or never reads the answer, would otherwise hold its connection,
+// and what its request was charged, as long as it liked.
+func TestHTTPServer_slowClients(t *testing.T) {
+	hs := httpServer(http.NotFoundHandler())
+	tests := []struct {
+		name   string
+		got    time.Duration
+		reason string
+	}{
+		{"ReadHeaderTimeout", hs.ReadHeaderTimeout, "headers sent slowly"},
+		{"ReadTimeout", hs.ReadTimeout, "a body sent slowly"},
+		{"WriteTimeout", hs.WriteTimeout, "an answer never read"},
+		{"IdleTimeout", hs.IdleTimeout, "a kept-alive connection left open"},
+	}
+	for _, tt := range tests {
+		if tt.got <= 0 || tt.got > 2*time.Minute {
+			t.Errorf("%s = %v, want a bound of at most two minutes (%s)", tt.name, tt.got, tt.reason)
+		}
+	}
+	if hs.MaxHeaderBytes <= 0 || hs.MaxHeaderBytes > 64<<10 {
+		t.Errorf("MaxHeaderBytes = %d, want at most 64 KiB", hs.MaxHeaderBytes)
+	}
+}

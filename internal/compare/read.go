@@ -10,6 +10,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // Sentinel errors, for errors.Is. Every *FileError unwraps to one of them.
@@ -82,7 +83,9 @@ func ReadFile(name string) (*File, error) {
 // Parse reads the results in data, read from the file name. Nothing is
 // skipped: the first problem is an error.
 //  1. Each line that is not blank is one JSON object; a line cut off or
-//     broken is an error at its line and column.
+//     broken is an error at its line and column. A UTF-8 byte order mark
+//     at the start of the file is dropped; columns on line 1 count from
+//     the byte after it.
 //  2. Each row must look like a trajeval case result: an "id", a "status"
 //     of pass, fail or error, a "score" and "evaluators". A file of traces,
 //     or the one JSON document of eval --format json, is refused, with a
@@ -92,6 +95,7 @@ func ReadFile(name string) (*File, error) {
 //     attempt twice is an error naming both lines, and so is a case with
 //     rows both with and without an attempt number.
 func Parse(name string, data []byte) (*File, error) {
+	data = sniff.TrimBOM(data)
 	f := &File{Name: name}
 	type key struct {
 		suite, id string

@@ -52,6 +52,11 @@ func TestParse(t *testing.T) {
 			"x.jsonl:1: not a trajeval result row: attempt -1 is below 1", "attempts count from 1"},
 		{"nested too deep", rowA + "\n" + `{"id":"b","x":` + strings.Repeat("[", 200) + "\n", compare.ErrDamaged,
 			"x.jsonl:2:142: JSON nested deeper than 128 levels of arrays and objects (no results file nests this deep", "refused before any decoder recurses"},
+		{"a byte order mark", "\ufeff" + rowA + "\n" + rowB + "\n", nil, "", "as PowerShell and Python's utf-8-sig write a file"},
+		{"a byte order mark, then damage", "\ufeff" + `{"id":,"status":"pass"}`, compare.ErrDamaged,
+			"x.jsonl:1:7: invalid JSON", "a column on line 1 counts from the byte after the mark"},
+		{"a byte order mark on line 2", rowA + "\n\ufeff" + rowB, compare.ErrDamaged,
+			"x.jsonl:2:1: invalid JSON", "only a mark at the start is dropped"},
 		{"the JSON report", "{\n  \"summary\": {\"cases\": 1},\n  \"cases\": [" + rowA + "]\n}\n", compare.ErrNotResults,
 			"x.jsonl:1:1: this is the JSON report of trajeval eval --format json, not JSON Lines", "--format json instead of --out"},
 	}

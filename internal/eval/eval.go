@@ -95,7 +95,7 @@ func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.R
 	out, err := safeEvaluate(ctx, c.Eval, t)
 	r.Judge = out.Judge
 	if err != nil {
-		r.Status, r.Error = trajeval.StatusError, errorText(err)
+		r.Status, r.Error = trajeval.StatusError, safeErrorText(err)
 		return r
 	}
 	r.Score, r.Details, r.Members = clamp(out.Score), out.Details, out.Members
@@ -139,6 +139,18 @@ func safeEvaluate(ctx context.Context, e trajeval.Evaluator, t *trajeval.Traject
 		}
 	}()
 	return e.Evaluate(ctx, t)
+}
+
+// safeErrorText is errorText for an evaluator's error, whose Error method
+// is the evaluator's code too: a typed nil error panics there, after
+// safeEvaluate has returned.
+func safeErrorText(err error) (s string) {
+	defer func() {
+		if p := recover(); p != nil {
+			s = fmt.Sprintf("evaluator failed: its error cannot be written: %v", p)
+		}
+	}()
+	return errorText(err)
 }
 
 func clamp(f float64) float64 {

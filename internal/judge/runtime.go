@@ -106,7 +106,7 @@ func (rt *Runtime) Judge(s Settings) (*Judge, error) {
 			l = newLimiter(s.RequestsPerMinute)
 			rt.limiters[s.Endpoint()] = l
 		}
-		c = &Client{s: s, rt: rt, limit: l, scrub: secret.NewScrubber(s.APIKey, secret.URLSecret(s.BaseURL))}
+		c = &Client{s: s, rt: rt, limit: l, scrub: secret.NewScrubber(append(secret.URLSecrets(s.BaseURL), s.APIKey)...)}
 		rt.clients[key] = c
 	}
 	return &Judge{Client: c, Cache: rt.cache, Settings: s}, nil

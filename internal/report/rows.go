@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // A Row is one line of a results file (eval --out, --format jsonl): a case
@@ -41,11 +43,14 @@ type TraceStep struct {
 // ReadRows reads a results file written by eval --out or --format jsonl,
 // one case result per line. name is the file's name, for errors. A line
 // that is not JSON or not a case result is an error placed at
-// file:line:col. A trajectory that cannot be read is left out with a
-// warning, returned and added to the row's warnings: the row is still
-// drawn, from its details alone.
+// file:line:col. A UTF-8 byte order mark at the start of the file is
+// dropped, and columns on line 1 count from the byte after it. A trajectory
+// that cannot be read is left out with a warning, returned and added to the
+// row's warnings: the row is still drawn, from its details alone.
 func ReadRows(r io.Reader, name string) (rows []Row, warnings []string, err error) {
-	err = jsonl.Each(r, func(line []byte, n int) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	sniff.DiscardBOM(br)
+	err = jsonl.Each(br, func(line []byte, n int) error {
 		var raw struct {
 			trajeval.CaseResult
 			Trajectory json.RawMessage `json:"trajectory"`

@@ -216,15 +216,47 @@ func (s *Scrubber) Value(v any) any {
 	return v
 }
 
-// URLSecret is the password of a URL's user information, "" when it has
-// none: http clients send it, so it is a secret to scrub.
-func URLSecret(raw string) string {
+// URLSecrets are the secrets a URL holds, for the scrubber: the password
+// of its user information, which http clients send, and the value of each
+// query parameter whose name says it is a credential (key, api_key,
+// token, access_token, sig, secret, password, auth and the like), as
+// Google's ?key= endpoints take it. net/http's errors quote the URL with
+// its query: "Post \"https://host/v1?key=…\": connection refused".
+func URLSecrets(raw string) []string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return ""
+	if err != nil {
+		return nil
 	}
-	p, _ := u.User.Password()
-	return p
+	var out []string
+	if u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			out = append(out, p)
+		}
+	}
+	for k, vs := range u.Query() {
+		if !credentialName(k) {
+			continue
+		}
+		for _, v := range vs {
+			if v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// credentialName reports whether a query parameter named k holds a
+// credential. Other parameters (api-version=2024-02-01) are left alone:
+// scrubbing them would scrub ordinary text that happens to hold them.
+func credentialName(k string) bool {
+	k = strings.ToLower(k)
+	for _, w := range []string{"key", "token", "secret", "sig", "pass", "auth", "credential"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Cut returns text cut to at most n bytes on a character boundary, with

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -106,12 +107,29 @@ func TestCut(t *testing.T) {
 	}
 }
 
-func TestURLSecret(t *testing.T) {
-	if got := secret.URLSecret("https://user:p4ssw0rd-long@host/v1"); got != "p4ssw0rd-long" {
-		t.Errorf("URLSecret = %q", got)
+func TestURLSecrets(t *testing.T) {
+	tests := []struct {
+		url    string
+		want   string
+		reason string
+	}{
+		{"https://user:p4ssw0rd-long@host/v1", "[p4ssw0rd-long]", "the password of the user information"},
+		{"https://host/v1", "[]", "no user, no query"},
+		{"https://user@host/v1", "[]", "a user without a password"},
+		{"https://host/v1beta/openai?key=AIzaSyD-long-key", "[AIzaSyD-long-key]", "Google's ?key="},
+		{"https://host/v1?api-version=2024-02-01&api_key=abcd1234efgh", "[abcd1234efgh]", "a credential's value only: an API version is ordinary text"},
+		{"https://u:pw123456@host/v1?access_token=tok-98765432&Sig=s1g-abcdefgh", "[pw123456 s1g-abcdefgh tok-98765432]", "every credential, names in any case"},
+		{"https://host/v1?key=", "[]", "an empty value is no secret"},
+		{"::not a url", "[]", "nothing from what is not a URL"},
 	}
-	if got := secret.URLSecret("https://host/v1"); got != "" {
-		t.Errorf("URLSecret of a URL without user = %q", got)
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			got := secret.URLSecrets(tt.url)
+			slices.Sort(got)
+			if s := fmt.Sprint(got); s != tt.want {
+				t.Errorf("URLSecrets = %s, want %s (%s)", s, tt.want, tt.reason)
+			}
+		})
 	}
 }
 

@@ -56,7 +56,12 @@ func (s *Server) GRPCServer() *grpc.Server {
 			if err := s.grpcAuth(info.Header); err != nil {
 				return nil, err
 			}
-			return ctx, nil
+			// The stream's context, which its reading waits on: a
+			// message not received by the deadline ends the request
+			// (DEADLINE_EXCEEDED) and what it was charged is released.
+			// The stats handler cancels it when the request ends.
+			ctx, cancel := context.WithTimeout(ctx, s.cfg.ReadTimeout)
+			return context.WithValue(ctx, cancelKey{}, cancel), nil
 		}),
 	)
 	g.RegisterService(&traceServiceDesc, s)
@@ -183,8 +188,12 @@ func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
 
 // compression is a stats.Handler that tells the handler whether its
 // request is compressed (gRPC keeps grpc-encoding out of the metadata):
-// it is called with the request's headers before the handler runs.
+// it is called with the request's headers before the handler runs. It
+// also ends the request's deadline when the request ends.
 type compression struct{}
+
+// cancelKey holds the cancel function of a request's deadline.
+type cancelKey struct{}
 
 // A header holds what compression learnt of a request.
 type header struct{ compressed atomic.Bool }
@@ -196,9 +205,14 @@ func (compression) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Cont
 }
 
 func (compression) HandleRPC(ctx context.Context, st stats.RPCStats) {
-	if in, ok := st.(*stats.InHeader); ok {
+	switch st := st.(type) {
+	case *stats.InHeader:
 		if h, _ := ctx.Value(headerKey{}).(*header); h != nil {
-			h.compressed.Store(in.Compression != "" && in.Compression != "identity")
+			h.compressed.Store(st.Compression != "" && st.Compression != "identity")
+		}
+	case *stats.End:
+		if cancel, _ := ctx.Value(cancelKey{}).(context.CancelFunc); cancel != nil {
+			cancel()
 		}
 	}
 }

@@ -175,7 +175,7 @@ func NewLogExporter(cfg LogConfig) *LogExporter {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	secrets := []string{secret.URLSecret(cfg.URL)}
+	secrets := secret.URLSecrets(cfg.URL)
 	for _, vs := range cfg.Header {
 		secrets = append(secrets, vs...)
 	}

@@ -87,3 +87,21 @@ func TestLogExporter_redirectToAnotherHost(t *testing.T) {
 		t.Errorf("the refusal is not logged:\n%s", log.String())
 	}
 }
+
+// A key in the endpoint's query (?key=, as Google's endpoints take it) is
+// a secret too: the client's errors quote the URL whole.
+func TestLogExporter_urlKeyNeverLogged(t *testing.T) {
+	ln := newEndpoint(t, func(w http.ResponseWriter) {})
+	u := ln.URL + "?key=" + logsToken
+	ln.Close() // refused: the error quotes the URL
+	var log rows
+	logs := serve.NewLogExporter(serve.LogConfig{URL: u, Retry: time.Millisecond, Backoff: time.Millisecond,
+		Log: slog.New(slog.NewTextHandler(&log, nil))})
+	scoreGenai(t, logs)
+	if !strings.Contains(log.String(), "connection refused") {
+		t.Fatalf("nothing logged of the refused connection:\n%s", log.String())
+	}
+	if leaksToken(log.String()) {
+		t.Errorf("the log holds the URL's key:\n%s", log.String())
+	}
+}

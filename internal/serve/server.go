@@ -56,6 +56,7 @@ import (
 	"iter"
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -116,6 +117,11 @@ type Config struct {
 	// (default DefaultMaxRequestBytes, or half of MaxBytes when that is
 	// less); it may be at most half of MaxBytes.
 	MaxRequestBytes int64
+	// ReadTimeout bounds a gRPC request, from its headers to its answer
+	// (default 30s), as the HTTP host bounds the reading of a request: a
+	// client that sends its message slowly, or never, would otherwise
+	// hold the memory its reading is charged for as long as it likes.
+	ReadTimeout time.Duration
 	// Token, when set, is the bearer token every OTLP and /metrics request
 	// must carry.
 	Token string
@@ -250,6 +256,9 @@ func New(cfg Config) (*Server, error) {
 		// A compressed gRPC request is charged twice its largest size
 		// while it is read (see budget.go): it would never fit.
 		return nil, fmt.Errorf("serve: the request size limit (%d bytes) must be at most half the memory limit (%d bytes)", cfg.MaxRequestBytes, cfg.MaxBytes)
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 30 * time.Second
 	}
 	if cfg.OutRetry <= 0 {
 		cfg.OutRetry = time.Second
@@ -512,7 +521,7 @@ func (s *Server) work() {
 // finish scores trace p and hands its row on.
 func (s *Server) finish(p *pending) {
 	start := time.Now()
-	r, ok := s.scoreDone(context.Background(), p)
+	r, ok := s.scoreSafely(p, s.scoreDone)
 	if !ok {
 		s.metrics.add(&s.metrics.tracesUnselected, 1)
 		return
@@ -542,6 +551,28 @@ const notAssessed = "not assessed: the trace's root span never arrived, so the t
 func (s *Server) Score(ctx context.Context, td ptrace.Traces, incomplete bool) (r trajeval.CaseResult, ok bool) {
 	id := traceID(td)
 	return s.score(ctx, []ptrace.Traces{td}, id, "trace "+id, incomplete)
+}
+
+// scoreSafely is score (scoreDone), with a panic while p is scored (a bug: in a
+// registered evaluator's error, in a reader, in the engine) made p's row,
+// an error: a worker that panicked would end the whole server, and every
+// trace it holds, for one trace.
+func (s *Server) scoreSafely(p *pending, score func(context.Context, *pending) (trajeval.CaseResult, bool)) (r trajeval.CaseResult, ok bool) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		id := p.id.String()
+		if p.conv != nil {
+			id = p.conv.key
+		}
+		s.log.Error("scoring a trace panicked; its row is an error", "id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		r = trajeval.CaseResult{ID: id, Suite: s.cfg.Policy.Name, Status: trajeval.StatusError,
+			Error: fmt.Sprintf("scoring failed: internal error: %v", v), Evaluators: []trajeval.Result{}}
+		ok = true
+	}()
+	return score(context.Background(), p)
 }
 
 // score scores the spans of tds, one trace or the turns of one

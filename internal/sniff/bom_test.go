@@ -1,7 +1,10 @@
 package sniff_test
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -36,6 +39,37 @@ func TestTrimBOM(t *testing.T) {
 			}
 			if got := fmt.Sprint(sniff.FirstElementKeys([]byte(tt.head))); got != tt.elemKeys {
 				t.Errorf("FirstElementKeys = %s, want %s (%s)", got, tt.elemKeys, tt.reason)
+			}
+		})
+	}
+}
+
+// TestDiscardBOM checks that DiscardBOM drops one whole mark at the start
+// of a reader, counts it, and leaves the rest to be read.
+func TestDiscardBOM(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	tests := []struct {
+		name, in string
+		n        int
+		rest     string
+		reason   string
+	}{
+		{"mark", bom + "{}\n", 3, "{}\n", "a mark before a row"},
+		{"none", "{}\n", 0, "{}\n", "no mark: nothing dropped"},
+		{"two", bom + bom + "{}", 3, bom + "{}", "one mark only"},
+		{"cut", "\xef\xbb", 0, "\xef\xbb", "two bytes of a mark are no mark"},
+		{"short", "{", 0, "{", "a reader shorter than a mark"},
+		{"empty", "", 0, "", "an empty reader"},
+		{"alone", bom, 3, "", "a mark alone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := bufio.NewReader(strings.NewReader(tt.in))
+			if n := sniff.DiscardBOM(r); n != tt.n {
+				t.Errorf("DiscardBOM = %d, want %d (%s)", n, tt.n, tt.reason)
+			}
+			if rest, _ := io.ReadAll(r); string(rest) != tt.rest {
+				t.Errorf("left %q, want %q (%s)", rest, tt.rest, tt.reason)
 			}
 		})
 	}

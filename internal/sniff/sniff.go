@@ -19,6 +19,7 @@
 package sniff
 
 import (
+	"bufio"
 	"bytes"
 	"strings"
 
@@ -35,6 +36,18 @@ func TrimBOM(b []byte) []byte {
 		return b[len(bom):]
 	}
 	return b
+}
+
+// DiscardBOM drops the UTF-8 byte order mark r starts with, if it starts
+// with one, and returns the number of bytes dropped: TrimBOM for a reader
+// read line by line, whose offsets must count the mark.
+func DiscardBOM(r *bufio.Reader) int {
+	head, _ := r.Peek(len(bom))
+	if len(TrimBOM(head)) == len(head) {
+		return 0
+	}
+	n, _ := r.Discard(len(bom))
+	return n
 }
 
 // First returns the first byte that is not white space (or a UTF-8 byte

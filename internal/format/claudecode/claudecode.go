@@ -251,7 +251,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		}
 		if r.mode == sessionFile {
 			r.sessionLine(e)
-			return nil
+			return r.tr.tooDeep
 		}
 		typ, _ := e["type"].(string)
 		if typ == "system" && e["subtype"] == "init" {

@@ -23,6 +23,7 @@ type transcript struct {
 
 	filesRead map[string]bool // agentIds whose sub-agent file was read
 	nested    bool            // reading a sub-agent file
+	tooDeep   error           // a sub-agent file nested too deep: the read's error
 }
 
 // A task is a Task call, to which a side chain is bound.

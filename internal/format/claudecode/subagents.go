@@ -1,15 +1,21 @@
 package claudecode
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
+	"github.com/trajeval/trajeval/internal/sniff"
 )
 
 // Sub-agents of Claude Code 2.1 and later, in session transcripts:
@@ -30,6 +36,16 @@ import (
 //  4. An agentId that is not letters, digits, '-' and '_' names no file.
 //     A file that cannot be read is reported, and the steps that progress
 //     lines gave are kept.
+//  5. The file is read as the session is, though the session names it and
+//     the user does not: it must be a regular file inside the session's
+//     folder once symbolic links are followed (a link to a file elsewhere,
+//     a named pipe or a device such as /dev/zero is reported and not
+//     opened), it is read no further than the size it had when opened, a
+//     byte order mark at its start is dropped, and every line must be
+//     UTF-8 (read leniently, the bad bytes are U+FFFD, with one warning)
+//     and nested no deeper than jsonl.Each allows. Nesting too deep is
+//     hostile, not damage: as in the session's file, it is the read's
+//     error, read leniently or not.
 
 // agentProgress reads an agent_progress line.
 func (r *reader) agentProgress(e, data map[string]any) {
@@ -120,7 +136,7 @@ func (r *reader) subagentFile(e map[string]any) {
 		return
 	}
 	path := filepath.Join(dir, "subagents", "agent-"+agentID+".jsonl")
-	f, err := os.Open(path)
+	f, err := openSubagent(dir, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return // an older version, or a session copied without its folder
 	}
@@ -129,6 +145,8 @@ func (r *reader) subagentFile(e map[string]any) {
 		return
 	}
 	defer f.Close()
+	br := bufio.NewReader(f)
+	sniff.DiscardBOM(br)
 	if _, ok := r.tr.byAgent[agentID]; !ok {
 		if m, _ := e["message"].(map[string]any); m != nil {
 			if task := taskOf(m); task != "" {
@@ -142,8 +160,19 @@ func (r *reader) subagentFile(e map[string]any) {
 	r.in.Name, r.tr.nested = path, true
 	defer func() { r.in, r.line, r.tr.nested = outer, line, false }()
 	skipped := eventlog.Skipped{One: "a JSON object", Many: "JSON objects"}
-	err = jsonl.Each(f, func(data []byte, n int) error {
+	badUTF8 := false
+	err = jsonl.Each(br, func(data []byte, n int) error {
 		r.line = n
+		if i := invalidUTF8(data); i >= 0 {
+			const msg = "invalid UTF-8: a trace is UTF-8 text"
+			if !r.in.Lenient {
+				return &trajeval.TraceError{File: path, Line: n, Col: i + 1, Msg: msg, Err: trajeval.ErrCorruptTrace}
+			}
+			if !badUTF8 {
+				r.in.Warn(trajeval.Warning{File: path, Line: n, Col: i + 1, Msg: msg + "; read leniently as U+FFFD"})
+			}
+			badUTF8 = true
+		}
 		v, damaged, err := eventlog.Decode(r.in, data, n)
 		if err != nil {
 			return err
@@ -164,10 +193,69 @@ func (r *reader) subagentFile(e map[string]any) {
 		return nil
 	})
 	skipped.Report(r.in)
+	if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
+		r.tr.tooDeep = jsonl.TooDeep(path, err)
+		return
+	}
 	if err != nil {
 		r.in.Warn(trajeval.Warning{File: path, Msg: "the sub-agent file could not be read whole: " + err.Error() + "; what came before is kept"})
 		r.t.Partial = true
 	}
+}
+
+// openSubagent opens the sub-agent file path, in the session folder dir,
+// when it is a regular file inside that folder once symbolic links are
+// followed (rule 5). The reader it returns ends at the size the file had
+// when opened. An error wrapping fs.ErrNotExist is a file that is not
+// there.
+func openSubagent(dir, path string) (io.ReadCloser, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || !filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("it is a link to %s, outside the session's folder", real)
+	}
+	// Asked before opening: opening a named pipe waits for a writer.
+	st, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("it is not a regular file (%s)", st.Mode().Type())
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return nil, err
+	}
+	if fst, err := f.Stat(); err != nil || !os.SameFile(st, fst) {
+		f.Close()
+		return nil, errors.New("it changed while it was opened")
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(f, st.Size()), f}, nil
+}
+
+// invalidUTF8 returns the index of the first byte of b that does not start
+// a valid UTF-8 sequence, or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 // taskOf returns the tool_use_id of the first tool_result of a message.

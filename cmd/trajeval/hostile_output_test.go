@@ -1,0 +1,120 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hostileJSON is a JSON string's content that, printed raw, would set the
+// terminal's title (OSC 0), clear its screen (CSI 2J), start an 8-bit CSI
+// (U+009B), reverse the text that follows (U+202E), return the cursor to
+// the line's start (a lone CR) and hold a NUL.
+const hostileJSON = `x\u001b]0;pwned\u0007\u001b[2J\u009b2J\u202egnp\rover\u0000y`
+
+// rawControl matches what must not reach a terminal raw: C0 controls but
+// newline and tab, DEL, C1 controls, bidirectional embeddings, overrides
+// and isolates, and a carriage return not before a newline.
+var rawControl = regexp.MustCompile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u0080-\u009f\u202a-\u202e\u2066-\u2069]|\r[^\n]")
+
+// colour matches the colours and styles of the text report, the only
+// sequences it writes itself.
+var colour = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// jsonControl matches what JSON text never holds raw: C0 controls but
+// newline (between values).
+var jsonControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f]")
+
+// TestExecute_hostileText runs each command that shows what a trace, a
+// suite or a results file holds on such text, and checks that nothing of
+// it reaches standard output or standard error raw: escaped in text,
+// Markdown and JUnit, escaped by JSON's rules in JSON.
+func TestExecute_hostileText(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, data string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	suite := file("suite.yaml", `name: "s`+hostileJSON+`"
+evalcases:
+  - id: "case`+hostileJSON+`"
+    execution:
+      evaluators:
+        - {name: "flow`+hostileJSON+`", type: tool_trajectory, mode: exact, expected: [{tool: search}]}
+`)
+	traces := file("traces.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"tool`+hostileJSON+`","args":{"q":"`+hostileJSON+`"},"error":true,"error_message":"`+hostileJSON+`"}]}`+"\n")
+	good := file("good.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"search","args":{}}]}`+"\n")
+	warned := file("warned.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"search","args":{}}]}`+"\n"+`{"id":"w`+hostileJSON+`","steps":[`)
+	file("runs/a.jsonl", `{"id":"run-a`+hostileJSON+`","steps":[{"index":1,"name":"a`+hostileJSON+`","args":{}}]}`+"\n")
+	file("runs/b.jsonl", `{"id":"run-b`+hostileJSON+`","steps":[{"index":1,"name":"b`+hostileJSON+`","args":{}}]}`+"\n")
+	file("runs/c.jsonl", `{"id":"run-c`+hostileJSON+`","steps":[{"index":1,"name":"c`+hostileJSON+`","args":{}}]}`+"\n")
+	db := filepath.Join(dir, "runs.db")
+	oldOut, newOut := filepath.Join(dir, "old.jsonl"), filepath.Join(dir, "new.jsonl")
+	if code, _, stderr := runArgs(t, "eval", suite, "--traces", good, "-q", "--db", db, "--out", oldOut); code != 0 {
+		t.Fatalf("eval good: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runArgs(t, "eval", suite, "--traces", traces, "-q", "--db", db, "--out", newOut, "--include-trace"); code != 1 {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		json   bool // standard output is JSON: escaped by JSON's rules
+		shown  bool // the output quotes the hostile text
+		reason string
+	}{
+		{"eval text", []string{"eval", suite, "--traces", traces, "--color", "never"}, false, true, "the text report"},
+		{"eval colour", []string{"eval", suite, "--traces", traces, "--color", "always", "--verbose"}, false, true, "colours are added after escaping"},
+		{"eval markdown", []string{"eval", suite, "--traces", traces, "--format", "markdown"}, false, true, "a CI job summary"},
+		{"eval junit", []string{"eval", suite, "--traces", traces, "--format", "junit"}, false, true, "XML"},
+		{"eval json", []string{"eval", suite, "--traces", traces, "--format", "json"}, true, true, "JSON"},
+		{"eval jsonl", []string{"eval", suite, "--traces", traces, "--format", "jsonl"}, true, true, "JSON Lines"},
+		{"eval lenient warnings", []string{"eval", suite, "--traces", warned, "--lenient", "--color", "never"}, false, true, "warnings quote the trace"},
+		{"eval strict error", []string{"eval", suite, "--traces", warned, "--color", "never"}, false, true, "the error quotes the trace"},
+		{"convert", []string{"convert", traces}, true, true, "the canonical form"},
+		{"convert error", []string{"convert", warned}, true, true, "the error quotes the trace"},
+		{"validate", []string{"validate", suite}, false, false, "a suite's names"},
+		{"report text", []string{"report", newOut, "--format", "text"}, false, true, "a results file"},
+		{"report markdown", []string{"report", newOut, "--format", "markdown"}, false, true, "a results file"},
+		{"report junit", []string{"report", newOut, "--format", "junit"}, false, true, "a results file"},
+		{"compare text", []string{"compare", oldOut, newOut}, false, true, "two results files"},
+		{"compare markdown", []string{"compare", oldOut, newOut, "--format", "markdown"}, false, true, "two results files"},
+		{"compare json", []string{"compare", oldOut, newOut, "--format", "json"}, true, true, "two results files"},
+		{"show", []string{"show", "last", "--db", db}, false, true, "the history"},
+		{"show case", []string{"show", "last", "casex\x1b]0;pwned\x07\x1b[2J\u009b2J\u202egnp\rover\x00y", "--db", db}, false, true, "one case of the history"},
+		{"runs", []string{"runs", "--db", db}, false, true, "the history's runs"},
+		{"compare runs", []string{"compare", "last~1", "last", "--db", db}, false, true, "two runs of the history"},
+		{"init --merge", []string{"init", filepath.Join(dir, "mined"), "--merge", "--from", filepath.Join(dir, "runs", "*.jsonl"), "--holdout", "0.34", "--seed", "1"}, false, true, "held-back runs that fail are named"},
+		{"init --from", []string{"init", filepath.Join(dir, "mined1"), "--from", traces}, false, false, "a suite mined from one run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runArgs(t, tt.args...)
+			if code > 2 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			if m := rawControl.FindStringIndex(stderr); m != nil {
+				t.Errorf("standard error holds %q raw at byte %d (%s):\n%s", stderr[m[0]:m[1]], m[0], tt.reason, stderr)
+			}
+			re := rawControl
+			if tt.json {
+				re = jsonControl
+			}
+			if m := re.FindStringIndex(colour.ReplaceAllString(stdout, "")); m != nil {
+				t.Errorf("standard output holds %q raw at byte %d (%s):\n%s", stdout[m[0]:m[1]], m[0], tt.reason, stdout)
+			}
+			if tt.shown != strings.Contains(stdout+stderr, "pwned") {
+				t.Errorf("the output quotes the hostile text: %v, want %v (%s): is the test seeing it?\n%s\n%s", !tt.shown, tt.shown, tt.reason, stdout, stderr)
+			}
+		})
+	}
+}
