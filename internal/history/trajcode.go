@@ -240,8 +240,8 @@ func (e *trajEncoder) step(s *trajeval.Step) {
 	}
 	b = appendStr(b, s.ID)
 	e.b = appendStr(b, s.Name)
-	e.value(s.Args, 0)
-	e.value(s.Result, 0)
+	e.stepValue(s.Args)
+	e.stepValue(s.Result)
 	b = e.b
 	if head&stepErrorMessage != 0 {
 		b = appendStr(b, s.ErrorMessage)
@@ -284,6 +284,19 @@ func (e *trajEncoder) stepV9(s *trajeval.Step) {
 	e.time(s.EndTime)
 	e.int(int64(s.ParallelGroup))
 	e.str(s.Agent)
+}
+
+// stepValue appends a step's arguments or result: kept text at once, as
+// value writes it (most of them, when a reader kept text), else through
+// value.
+func (e *trajEncoder) stepValue(v any) {
+	if t, ok := v.(json.RawMessage); ok && e.rawText && composite(t) {
+		b := append(e.b, tagText)
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		e.b = append(b, t...)
+		return
+	}
+	e.value(v, 0)
 }
 
 // value appends v, a JSON value of the trajectory model; the types
