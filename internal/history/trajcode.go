@@ -291,12 +291,17 @@ func (e *trajEncoder) stepV9(s *trajeval.Step) {
 // value.
 func (e *trajEncoder) stepValue(v any) {
 	if t, ok := v.(json.RawMessage); ok && e.rawText && composite(t) {
-		b := append(e.b, tagText)
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		e.b = append(b, t...)
+		e.b = appendText(e.b, t)
 		return
 	}
 	e.value(v, 0)
+}
+
+// appendText appends kept text t as it stands (tagText).
+func appendText(b, t []byte) []byte {
+	b = append(b, tagText)
+	b = binary.AppendUvarint(b, uint64(len(t)))
+	return append(b, t...)
 }
 
 // value appends v, a JSON value of the trajectory model; the types
@@ -329,9 +334,7 @@ func (e *trajEncoder) value(v any, depth int) {
 		// object or array, as kept text is; else as the value it holds,
 		// from the text where it can be (see trajtext.go), else decoded.
 		if e.rawText && composite(x) {
-			e.b = append(e.b, tagText)
-			e.b = binary.AppendUvarint(e.b, uint64(len(x)))
-			e.b = append(e.b, x...)
+			e.b = appendText(e.b, x)
 			return
 		}
 		if e.text(x, depth) {
