@@ -15,6 +15,12 @@ import (
 // message, 20 calls of a few tools with small arguments and results, and
 // an answer (about 5.5 kB of canonical JSON).
 func benchTrajectory(c int) *trajeval.Trajectory {
+	return benchTrajectoryOf(c, false)
+}
+
+// benchTrajectoryOf is benchTrajectory, its arguments and results left as
+// the JSON text a reader keeps (trajeval.Input.KeepText) when text.
+func benchTrajectoryOf(c int, text bool) *trajeval.Trajectory {
 	user, answer := "Research the history of Python", "Python was created by Guido van Rossum."
 	t := &trajeval.Trajectory{ID: fmt.Sprintf("case-%07d", c), Turns: []trajeval.Turn{{Turn: 1, User: &user, FinalResponse: &answer}}}
 	tools := []string{"search", "grep", "fetch", "filter", "write_file", "summarize"}
@@ -25,10 +31,17 @@ func benchTrajectory(c int) *trajeval.Trajectory {
 		if name == "search" {
 			args = map[string]any{"query": "python history", "limit": json.Number("10")}
 		}
+		var result any = map[string]any{"ok": true}
+		if text {
+			args, result = json.RawMessage(fmt.Sprintf(`{"id":"doc-%d"}`, i)), json.RawMessage(`{"ok":true}`)
+			if name == "search" {
+				args = json.RawMessage(`{"limit":10,"query":"python history"}`)
+			}
+		}
 		d := float64(20 + (c*7+i*13)%200)
 		ok := false
 		t.Steps = append(t.Steps, trajeval.Step{Index: i + 1, Turn: 1, ID: fmt.Sprintf("call_%d", i), Name: name, Args: args,
-			Result: map[string]any{"ok": true}, Error: &ok, DurationMS: &d,
+			Result: result, Error: &ok, DurationMS: &d,
 			StartTime: at, EndTime: at.Add(time.Duration(d) * time.Millisecond)})
 		at = at.Add(time.Duration(d+5) * time.Millisecond)
 	}
@@ -57,14 +70,16 @@ func BenchmarkCompress(b *testing.B) {
 // BenchmarkRecorder_Record records 2,000 cases of three evaluators into a
 // SQLite history per op, the cost eval pays for its history: cases that
 // passed (their verdicts and scores kept), cases that failed (their
-// trajectories and details kept too), and passed cases kept whole
+// trajectories and details kept too; their arguments and results values,
+// or JSON text), and passed cases kept whole
 // (Run.KeepPassing, as eval --include-trace records).
 func BenchmarkRecorder_Record(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
 		status trajeval.Status
 		keep   bool
-	}{{"pass", trajeval.StatusPass, false}, {"fail", trajeval.StatusFail, false}, {"pass-kept", trajeval.StatusPass, true}} {
+		text   bool // arguments and results kept as JSON text, as eval's readers keep them
+	}{{"pass", trajeval.StatusPass, false, false}, {"fail", trajeval.StatusFail, false, false}, {"fail-text", trajeval.StatusFail, false, true}, {"pass-kept", trajeval.StatusPass, true, false}} {
 		b.Run(bc.name, func(b *testing.B) {
 			const n = 2000
 			cases := make([]trajeval.CaseResult, n)
@@ -83,7 +98,7 @@ func BenchmarkRecorder_Record(b *testing.B) {
 					return trajeval.Result{Name: name, Type: typ, Status: bc.status, Score: 1, Threshold: 1, Weight: 1, Required: true, Details: d}
 				}
 				cases[i] = trajeval.CaseResult{ID: fmt.Sprintf("case-%07d", i), Suite: "bench", Status: bc.status, Score: 1,
-					Trajectory: benchTrajectory(i), Evaluators: []trajeval.Result{ev("check", "tool_trajectory"), ev("superset", "tool_trajectory"), ev("budget", "execution_metrics")}}
+					Trajectory: benchTrajectoryOf(i, bc.text), Evaluators: []trajeval.Result{ev("check", "tool_trajectory"), ev("superset", "tool_trajectory"), ev("budget", "execution_metrics")}}
 			}
 			h, err := history.Open(b.Context(), filepath.Join(b.TempDir(), "runs.db"), history.Options{Create: true})
 			if err != nil {

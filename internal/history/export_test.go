@@ -118,6 +118,14 @@ func SetTrajectoryCodeV9(t interface{ Cleanup(func()) }, on bool) {
 	t.Cleanup(func() { trajCodeV9 = false })
 }
 
+// SetKeptTextV11 makes recorders and AppendTrajectory write the JSON text
+// a reader kept as the values it holds, as schema version 11 did, when
+// on; until the test ends.
+func SetKeptTextV11(t interface{ Cleanup(func()) }, on bool) {
+	keptTextV11 = on
+	t.Cleanup(func() { keptTextV11 = false })
+}
+
 // AppendDetailsCode and ReadDetails are appendDetailsCode and
 // readDetails, for the tests of the details' encoding.
 var (

@@ -19,7 +19,9 @@
 //     (a compact encoding of their fields, detailcode.go; JSON before
 //     schema version 10, or when the encoding does not carry them) and
 //     to the trajectory it was scored on (a compact encoding of its
-//     fields, trajcode.go; JSON before schema version 9),
+//     fields, trajcode.go, the arguments and results a reader kept as
+//     JSON text stored as that text from schema version 12; JSON before
+//     schema version 9),
 //     compressed (S2) together with those of the other cases of its
 //     batch, a row of chunks each (chunk.go). Cases recorded before schema version 8 are
 //     a row of cases each; before version 6 they hold both compressed on

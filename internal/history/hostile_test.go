@@ -256,3 +256,48 @@ func TestReadDetails_tight(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestDB_Rows_damagedText: a stored trajectory whose kept JSON text is
+// damaged (its length beyond the data, or no JSON inside) reads back as
+// an error naming the file, the run and the case, never a panic.
+func TestDB_Rows_damagedText(t *testing.T) {
+	// A trajectory of one step whose arguments are the text (uStep of
+	// TestReadTrajectory_damaged up to its arguments), then the rest.
+	step := "U\x00\x00\x01\x0c\x00\x00"
+	rest := "\x00" + strings.Repeat("\x00", 10)
+	tests := []struct {
+		name, traj string
+		reason     string
+	}{
+		{"beyond", step + "\x08\x7f{}" + rest, "a length beyond the data"},
+		{"cut", step + "\x08\x06{\"a\":1}" + rest, "a length that cuts the object short"},
+		{"not JSON inside", step + "\x08\x06{\"a\":}" + rest, "a member with no value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dsn := t.TempDir() + "/runs.db"
+			h := open(t, dsn)
+			id := record(t, h, history.Run{Suites: []string{"shop"}, Start: time.Now()}, failing(1))
+			raw := rawDB(t, dsn)
+			var blob []byte
+			if err := raw.QueryRow("SELECT data FROM packs").Scan(&blob); err != nil {
+				t.Fatal(err)
+			}
+			var gz bytes.Buffer
+			zw := gzip.NewWriter(&gz)
+			zw.Write([]byte(tt.traj))
+			zw.Close()
+			damaged, err := history.RewritePack(blob, 0, func(_, details []byte) ([]byte, []byte) { return gz.Bytes(), details })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raw.Exec("UPDATE packs SET data = $1", damaged); err != nil {
+				t.Fatal(err)
+			}
+			_, rerr := h.Rows(t.Context(), id, true)
+			if !errors.Is(rerr, history.ErrTrajectory) || !strings.Contains(rerr.Error(), "runs.db: run 1: case ") {
+				t.Errorf("error %v, want %v naming the file, run and case", rerr, history.ErrTrajectory)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -57,6 +58,18 @@ import (
 // trajectory's duration is written as a step's against 0. A 'T' written
 // before reads back as it did.
 //
+// From schema version 12 an argument or result a reader kept as JSON text
+// (a json.RawMessage, see trajeval.Decoded) is stored as that text: the
+// tag tagText, its length (uvarint) and its bytes as they stand, not
+// scanned again (the reader checked them; scanning each text to write its
+// values took half of what recording a failing case cost). Only text that
+// begins with '{' or '[' and ends with '}' or ']', as kept text does, is
+// stored so; any other goes as before (see trajtext.go). Reading checks
+// the text (one JSON object or array, nested no deeper than
+// jsonv.MaxDepth) and gives it back as a json.RawMessage, which the
+// canonical JSON writes as it writes the value the text holds: what every
+// command shows is the same.
+//
 // A trajectory the encoding does not carry exactly (a value of another
 // type, a figure that is not finite, a number that is not a JSON number,
 // a time outside years 0 to 9999, deeper than maxDepth) is stored as its
@@ -69,6 +82,11 @@ const (
 // trajCodeV9 makes appendTrajectory write the encoding of schema versions
 // 9 and 10, for the tests that read histories written then.
 var trajCodeV9 = false
+
+// keptTextV11 makes appendTrajectory write kept text as schema version 11
+// did, as the values it holds (trajtext.go), for the tests that read
+// histories written then.
+var keptTextV11 = false
 
 // maxDepth bounds the nesting of arrays and objects the encoding carries:
 // a deeper trajectory is stored as JSON, and a damaged one does not take
@@ -85,6 +103,7 @@ const (
 	tagFloat
 	tagArray
 	tagObject
+	tagText // from schema version 12: a reader's JSON text, as it stands
 )
 
 // minStep is the fewest bytes a step takes: thirteen fields of a byte
@@ -111,7 +130,7 @@ var errTrajectory = errors.New("damaged trajectory")
 // carries t exactly; if not, b comes back as given (and t is to be
 // stored as JSON).
 func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
-	e := trajEncoder{b: append(b, trajMark), ok: true, deltas: !trajCodeV9}
+	e := trajEncoder{b: append(b, trajMark), ok: true, deltas: !trajCodeV9, rawText: !trajCodeV9 && !keptTextV11}
 	if trajCodeV9 {
 		e.b[len(b)] = trajMarkV9
 	}
@@ -128,6 +147,9 @@ func appendTrajectory(b []byte, t *trajeval.Trajectory) ([]byte, bool) {
 type trajEncoder struct {
 	b  []byte
 	ok bool
+	// rawText: kept text stored as it stands (tagText), from schema
+	// version 12.
+	rawText bool
 	// deltas: steps written as from schema version 11 ('U'); lastMS is
 	// the previous time written, in milliseconds since 1970, lastIndex
 	// and lastTurn the previous step's.
@@ -218,8 +240,8 @@ func (e *trajEncoder) step(s *trajeval.Step) {
 	}
 	b = appendStr(b, s.ID)
 	e.b = appendStr(b, s.Name)
-	e.value(s.Args, 0)
-	e.value(s.Result, 0)
+	e.stepValue(s.Args)
+	e.stepValue(s.Result)
 	b = e.b
 	if head&stepErrorMessage != 0 {
 		b = appendStr(b, s.ErrorMessage)
@@ -264,6 +286,24 @@ func (e *trajEncoder) stepV9(s *trajeval.Step) {
 	e.str(s.Agent)
 }
 
+// stepValue appends a step's arguments or result: kept text at once, as
+// value writes it (most of them, when a reader kept text), else through
+// value.
+func (e *trajEncoder) stepValue(v any) {
+	if t, ok := v.(json.RawMessage); ok && e.rawText && composite(t) {
+		e.b = appendText(e.b, t)
+		return
+	}
+	e.value(v, 0)
+}
+
+// appendText appends kept text t as it stands (tagText).
+func appendText(b, t []byte) []byte {
+	b = append(b, tagText)
+	b = binary.AppendUvarint(b, uint64(len(t)))
+	return append(b, t...)
+}
+
 // value appends v, a JSON value of the trajectory model; the types
 // AppendJSON hands to encoding/json are not carried.
 func (e *trajEncoder) value(v any, depth int) {
@@ -290,8 +330,13 @@ func (e *trajEncoder) value(v any, depth int) {
 		e.b = append(e.b, tagFloat)
 		e.float(x)
 	case json.RawMessage:
-		// JSON text not yet decoded: stored as the value it holds, from
-		// the text where it can be (see trajtext.go), else decoded.
+		// JSON text not yet decoded: stored as it stands when it is an
+		// object or array, as kept text is; else as the value it holds,
+		// from the text where it can be (see trajtext.go), else decoded.
+		if e.rawText && composite(x) {
+			e.b = appendText(e.b, x)
+			return
+		}
 		if e.text(x, depth) {
 			return
 		}
@@ -387,6 +432,17 @@ func (e *trajEncoder) object(m map[string]any, depth int) {
 	for k, v := range m {
 		e.member(k, v, depth)
 	}
+}
+
+// composite reports whether text begins and ends as an object or an
+// array does, as the text a reader keeps does (trajeval.Decoded's rule 1):
+// a cheap check, not a scan; reading the history checks the whole.
+func composite(text []byte) bool {
+	if len(text) < 2 {
+		return false
+	}
+	first, last := text[0], text[len(text)-1]
+	return first == '{' && last == '}' || first == '[' && last == ']'
 }
 
 func (e *trajEncoder) member(k string, v any, depth int) {
@@ -726,6 +782,8 @@ func (d *trajDecoder) value(depth int) any {
 		return json.Number(n)
 	case tagFloat:
 		return d.float()
+	case tagText:
+		return d.text()
 	case tagArray, tagObject:
 		if depth >= maxDepth {
 			d.fail("nested deeper than %d", maxDepth)
@@ -829,6 +887,28 @@ func (d *trajDecoder) str() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
+}
+
+// text reads a kept text (tagText): a copy of its bytes, which must be
+// one JSON object or array nested no deeper than jsonv.MaxDepth, as the
+// canonical JSON and trajeval.Decoded take it.
+func (d *trajDecoder) text() json.RawMessage {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail("a text of %d bytes in %d", n, len(d.b))
+		return nil
+	}
+	t := d.b[:n]
+	if !composite(t) || !jsonv.Valid(t) || jsonv.CheckDepth(t) != nil {
+		q := string(t)
+		if len(q) > 64 {
+			q = q[:64] + "…" // no megabytes in an error
+		}
+		d.fail("%q is not the JSON text of an object or array", q)
+		return nil
+	}
+	d.b = d.b[n:]
+	return json.RawMessage(bytes.Clone(t))
 }
 
 func (d *trajDecoder) strPtr() *string {

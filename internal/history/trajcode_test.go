@@ -1,6 +1,7 @@
 package history_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -212,6 +213,14 @@ func TestReadTrajectory_damaged(t *testing.T) {
 		{"huge duration", "duration out of range", uStep + "\x00\x00" + uvarint(zigzag(1<<53+1)+2) + pad, "a whole duration past 2^53"},
 		{"duration overflow", "duration out of range", uStep + "\x00\x00" + uvarint(math.MaxUint64) + pad, "a difference that would overflow the sum"},
 		{"NaN duration", "not finite", uStep + "\x00\x00\x01\x00\x00\x00\x00\x00\x00\xf8\x7f" + pad, "a duration as a float that is not finite"},
+		{"text beyond the data", "a text of", uStep[:7] + "\x08\x10{}\x00\x00\x00", "a kept text longer than the bytes left"},
+		{"text not JSON", "not the JSON text", uStep[:7] + "\x08\x05{\"a\"}" + pad, "a kept text that is no JSON"},
+		{"text cut", "not the JSON text", uStep[:7] + "\x08\x03[1,2]" + pad, "a kept text whose length cuts it short"},
+		{"text a scalar", "not the JSON text", uStep[:7] + "\x08\x017" + pad, "a kept text that is not an object or array"},
+		{"text two values", "not the JSON text", uStep[:7] + "\x08\x04{}{}" + pad, "a kept text of two values"},
+		{"text too deep", "not the JSON text", uStep[:7] + "\x08" + uvarint(2*129) + strings.Repeat("[", 129) + strings.Repeat("]", 129) + pad,
+			"a kept text nested deeper than the readers allow"},
+		{"text long", "…", uStep[:7] + "\x08" + uvarint(1<<16) + "{" + strings.Repeat("x", 1<<16-2) + "}" + pad, "a long damaged text quoted to its first bytes"},
 		{"year 10000", "time out of range", "T\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x00\x01\x80\x80\x80\x80\xc0\xbf\x9b\xe6\x07\x00" + pad, "a time past year 9999"},
 	}
 	for _, tt := range tests {
@@ -230,11 +239,12 @@ func zigzag(n int64) uint64 { return uint64(n<<1) ^ uint64(n>>63) }
 
 // FuzzReadTrajectory: stored bytes, however damaged, read back or are
 // refused with an error, never a panic; a trajectory read back is encoded
-// again and reads back the same. Seeds in both encodings ('U' and 'T').
+// again and reads back the same. Seeds in both encodings ('U' and 'T'),
+// and with kept JSON text (from schema version 12).
 func FuzzReadTrajectory(f *testing.F) {
 	for _, v9 := range []bool{false, true} {
 		history.SetTrajectoryCodeV9(f, v9)
-		for _, c := range timedResults() {
+		for _, c := range append(timedResults(), keptTextResults()...) {
 			if c.Trajectory != nil {
 				data, _ := history.AppendTrajectory(nil, c.Trajectory)
 				f.Add(data)
@@ -347,4 +357,127 @@ func timedResults() []trajeval.CaseResult {
 		{Index: 2, Name: "b", StartTime: at.Add(-time.Hour), DurationMS: ptr(7.0)},
 	}}
 	return rs
+}
+
+// keptTextResults are timedResults() with the bench's trajectory as a
+// reader keeping text gives it (its arguments and results JSON text),
+// and a trajectory of texts not written as the canonical JSON writes
+// their values (white space, keys out of order, escapes, a repeated key).
+func keptTextResults() []trajeval.CaseResult {
+	rs := timedResults()
+	rs[0].Trajectory = benchTrajectoryOf(3, true)
+	rs[1].Trajectory = &trajeval.Trajectory{ID: "t2", Steps: []trajeval.Step{
+		{Index: 1, Name: "a", Args: json.RawMessage(`{ "b" : [1.50, -0e+3], "a":"\u00e9<&>" }`), Result: json.RawMessage(`[{"k":1,"k":2}]`)},
+		{Index: 2, Name: "b", Args: json.RawMessage(`{"s":"\ud83d\ude00","n":9007199254740993}`), Result: json.RawMessage(" [] ")},
+	}}
+	return rs
+}
+
+// TestAppendTrajectory_keptText: the JSON text a reader kept is stored as
+// it stands (schema version 12), not as the values it holds (version 11),
+// and reads back as those values do, whatever its form; the bench's
+// trajectory takes at most a quarter more bytes (before compression).
+func TestAppendTrajectory_keptText(t *testing.T) {
+	for _, c := range keptTextResults() {
+		tr := c.Trajectory
+		if tr == nil {
+			continue
+		}
+		decoded, err := tr.DecodeText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		now, ok := history.AppendTrajectory(nil, tr)
+		history.SetKeptTextV11(t, true)
+		v11, ok11 := history.AppendTrajectory(nil, tr)
+		history.SetKeptTextV11(t, false)
+		if !ok || !ok11 {
+			t.Fatalf("%s: not encoded", tr.ID)
+		}
+		for _, s := range tr.Steps {
+			for _, v := range []any{s.Args, s.Result} {
+				text := v.(json.RawMessage)
+				if stands := text[0] != ' '; stands != bytes.Contains(now, text) {
+					t.Errorf("%s: %s stored as it stands: %v, want %v", tr.ID, text, !stands, stands)
+				}
+				if bytes.Contains(v11, text) {
+					t.Errorf("%s: %s stored as it stands in version 11", tr.ID, text)
+				}
+			}
+		}
+		want, err := history.DecodeTrajectory(v11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string][]byte{"version 12": now, "version 11": v11} {
+			got, err := history.DecodeTrajectory(data)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", tr.ID, name, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %s: read back as\n%#v\nwant\n%#v", tr.ID, name, got, want)
+			}
+		}
+		sameRead(t, decoded, true)
+		t.Logf("%s: %d bytes, version 11 %d", tr.ID, len(now), len(v11))
+		if tr.ID == "case-0000003" && len(now) > len(v11)*5/4 {
+			t.Errorf("the bench's trajectory takes %d bytes, %d in version 11: want at most a quarter more", len(now), len(v11))
+		}
+	}
+}
+
+// TestOpen_migrateVersion11: a SQLite file of schema version 11 (kept
+// text stored as the values it holds) migrates to today's, and its run
+// reads back as recorded beside one recorded after, whose kept text is
+// stored as it stands.
+func TestOpen_migrateVersion11(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "runs.db")
+	oldFile(t, dsn, 11).Close()
+	// Version 12 changes no table: a file of version 11 is one whose
+	// trajectories hold no text, and whose schema_version says 11.
+	h := open(t, dsn)
+	history.SetKeptTextV11(t, true)
+	run := history.Run{Suites: []string{"shop"}, Start: time.UnixMilli(0), KeepPassing: true}
+	old := record(t, h, run, keptTextResults())
+	h.Close()
+	raw := rawDB(t, dsn)
+	if _, err := raw.Exec("DELETE FROM schema_version WHERE version > 11"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	history.SetKeptTextV11(t, false)
+	h = open(t, dsn)
+	if v, err := h.SchemaVersion(t.Context()); err != nil || v != history.Version() {
+		t.Fatalf("schema version %d, %v; want %d", v, err, history.Version())
+	}
+	id := record(t, h, run, keptTextResults())
+	want := keptTextResults()
+	for i := range want {
+		if tr := want[i].Trajectory; tr != nil {
+			d, err := tr.DecodeText()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[i].Trajectory = d
+		}
+	}
+	for _, r := range []int64{old, id} {
+		got, err := h.Rows(t.Context(), r, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonl(t, got), jsonl(t, want); g != w {
+			t.Errorf("run %d reads back otherwise than recorded\ngot:\n%s\nwant:\n%s", r, g, w)
+		}
+	}
+	text := []byte(`{"limit":10,"query":"python history"}`)
+	for run, stands := range map[int64]bool{old: false, id: true} {
+		found := false
+		for _, data := range runChunks(t, dsn, run) {
+			found = found || bytes.Contains(data, text)
+		}
+		if found != stands {
+			t.Errorf("run %d holds the text %s as it stands: %v, want %v", run, text, found, stands)
+		}
+	}
 }

@@ -8,11 +8,15 @@ import (
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
-// The arguments and results a reader kept as JSON text (see
-// trajeval.Decoded) are written into the encoding straight from the text,
-// in one pass of a jsonv.Parser, without the maps and slices decoding
-// would build only to be walked once and dropped. The rules, so that
-// reading back gives the trajectory the decoded value gives:
+// In schema version 11 the arguments and results a reader kept as JSON
+// text (see trajeval.Decoded) were written into the encoding as the
+// values they hold, straight from the text, in one pass of a
+// jsonv.Parser, without the maps and slices decoding would build only to
+// be walked once and dropped. From version 12 such text is stored as it
+// stands (see trajMark): the walker writes only text that does not begin
+// and end as an object or array does (which no reader keeps), and the
+// tests' histories of version 11. The rules, so that reading back gives
+// the trajectory the decoded value gives:
 //  1. Each value is written with the tag and bytes value writes for the
 //     value the text decodes to: a string unescaped by the Parser, as
 //     decoding does; a number as the text of its json.Number, as written;

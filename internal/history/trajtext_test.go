@@ -3,6 +3,7 @@ package history_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -54,10 +55,14 @@ func sameAsDecoded(t testing.TB, text []byte, depth int) (direct bool) {
 		return direct
 	}
 
-	// The same through a whole trajectory, the way a failing case is
-	// recorded.
+	// The same through a whole trajectory, the way a failing case was
+	// recorded in schema version 11; from version 12 the text is stored
+	// as it stands (see sameAsText).
 	kept := &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "n",
 		Args: json.RawMessage(text), Result: json.RawMessage(text)}}}
+	sameAsText(t, kept, v, wantOK)
+	history.SetKeptTextV11(t, true)
+	defer history.SetKeptTextV11(t, false)
 	ktraj, kok := history.AppendTrajectory(nil, kept)
 	if kok != wantOK {
 		t.Fatalf("%q: trajectory stored %v, want %v (as its decoded value)", text, kok, wantOK)
@@ -82,6 +87,48 @@ func sameAsDecoded(t testing.TB, text []byte, depth int) (direct bool) {
 		t.Errorf("%q: trajectory read back as\n%#v\nwant\n%#v", text, kback, dback)
 	}
 	return direct
+}
+
+// sameAsText checks that kept, whose arguments and result are JSON text
+// of value v (decodable when ok), is stored from schema version 12 with
+// its text as it stands, and reads back as its decoded value does: the
+// same trajectory through the canonical JSON. Text that begins and ends
+// as an object or array does is stored without a look (the reader
+// checked it); when it does not decode, it does not read back either:
+// an error, never a trajectory.
+func sameAsText(t testing.TB, kept *trajeval.Trajectory, v any, ok bool) {
+	t.Helper()
+	text := kept.Steps[0].Args.(json.RawMessage)
+	ktraj, kok := history.AppendTrajectory(nil, kept)
+	if ok && !kok {
+		t.Fatalf("%q: trajectory not stored, yet its text decodes", text)
+	}
+	if !kok {
+		return
+	}
+	if !ok {
+		if tr, err := history.DecodeTrajectory(ktraj); !errors.Is(err, history.ErrTrajectory) {
+			t.Fatalf("%q does not decode, yet its trajectory read back as %#v, %v; want %v", text, tr, err, history.ErrTrajectory)
+		}
+		return
+	}
+	if composite := len(text) >= 2 && (text[0] == '{' && text[len(text)-1] == '}' || text[0] == '[' && text[len(text)-1] == ']'); composite &&
+		!bytes.Contains(ktraj, text) {
+		t.Errorf("%q: the text is not stored as it stands: %q", text, ktraj)
+	}
+	got, err := history.DecodeTrajectory(ktraj)
+	if err != nil {
+		t.Fatalf("%q: trajectory %q does not read back: %v", text, ktraj, err)
+	}
+	decoded := &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "n", Args: v, Result: v}}}
+	dtraj, _ := history.AppendTrajectory(nil, decoded)
+	want, err := history.DecodeTrajectory(dtraj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%q: trajectory read back as\n%#v\nwant (its decoded value's)\n%#v", text, got, want)
+	}
 }
 
 // manyMembers reports whether v holds an object of three members or more.
