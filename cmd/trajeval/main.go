@@ -338,7 +338,7 @@ func allocated() uint64 {
 // smallLoad is the most a load may allocate (what the suites hold and
 // the parse's garbage) for what the suites hold to be estimated rather
 // than measured by a collection (rule 2 of load): the peer set's 10,000
-// listed cases allocate about 9 MB.
+// listed cases allocate about 10 MB.
 const smallLoad = 16 << 20
 
 // listedCaseBytes is about what a listed case of a small suite holds,
