@@ -374,16 +374,22 @@ func (s *Suite) Plan(o RunOptions) ([]*Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.picked, nil
+	var picked []*Case
+	for _, c := range p.s.Cases {
+		if p.opts.Only == nil || p.opts.Only(c.Suite, c.ID) {
+			picked = append(picked, c)
+		}
+	}
+	return picked, nil
 }
 
 // A plan is a run made ready: the suites as o loads them, and the
-// internal run's options.
+// internal run's options. It holds nothing a case: a run holds it to its
+// end, and a suite may list a million cases.
 type plan struct {
 	s      *Suite
 	filter *filter
 	opts   run.Options
-	picked []*Case
 }
 
 func (s *Suite) prepare(o RunOptions) (*plan, error) {
@@ -454,11 +460,6 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 	}
 	if err := run.Check(cur.suites, p.opts); err != nil {
 		return nil, err
-	}
-	for _, c := range cur.Cases {
-		if p.opts.Only == nil || p.opts.Only(c.Suite, c.ID) {
-			p.picked = append(p.picked, c)
-		}
 	}
 	if len(cur.Open) == 0 {
 		if err := f.unmatched("case id"); err != nil {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
@@ -137,4 +139,56 @@ func TestFloorPercent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLoad_forcedCollections holds load to one collection of its own (the
+// one before the suites load) when loading them allocates little: a
+// second, after loading, marked every case to learn what they hold, and
+// cost the peer set's 10,000 cases about 2 % of their run.
+func TestLoad_forcedCollections(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: load leaves the collector alone")
+	}
+	tests := []struct {
+		name   string
+		cases  int
+		want   uint64
+		reason string
+	}{
+		{"small suite", 1_000, 1, "what it holds is estimated: a collection would mark every case for little"},
+		{"large suite", 40_000, 2, "what it holds is measured after the parse's garbage goes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var text strings.Builder
+			text.WriteString("name: many\nexecution:\n  evaluators:\n    - {name: check, type: tool_trajectory, mode: any_order, expected: [search]}\nevalcases:\n")
+			for i := range tt.cases {
+				fmt.Fprintf(&text, "  - {id: case-%07d, input: Research the history of Python}\n", i)
+			}
+			path := filepath.Join(t.TempDir(), "suite.yaml")
+			if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			old := debug.SetGCPercent(400)
+			limit := debug.SetMemoryLimit(-1)
+			t.Cleanup(func() {
+				following.Store(nil)
+				debug.SetGCPercent(old)
+				debug.SetMemoryLimit(limit)
+			})
+			before := forcedCollections()
+			if _, err := load(suite.RunOptions{}, []string{path}); err != nil {
+				t.Fatal(err)
+			}
+			if got := forcedCollections() - before; got != tt.want {
+				t.Errorf("load forced %d collections, want %d (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func forcedCollections() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
 }

@@ -1,5 +1,7 @@
 package run
 
+import "reflect"
+
 // SetKeepText sets whether the trace readers may keep arguments and
 // results as JSON text, and returns a function that restores it.
 func SetKeepText(keep bool) (restore func()) {
@@ -7,3 +9,7 @@ func SetKeepText(keep bool) (restore func()) {
 	keepText = keep
 	return func() { keepText = old }
 }
+
+// EntryType is the type of what a run holds for each case a traces file
+// supplies.
+var EntryType = reflect.TypeFor[entry]()

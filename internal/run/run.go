@@ -192,13 +192,25 @@ func (s *Summary) add(r trajeval.CaseResult) {
 	}
 }
 
+// An entry is a case a traces file supplies: its suite, by position in
+// the source's suites, and its position in that suite's cases. It holds
+// no pointer, so that the collector, which marks what a run holds at
+// every collection, passes over a million of them as one block.
 type entry struct {
-	c     *suite.Case
-	suite *suite.Suite
-	done  bool
-	kept  bool // completed by a previous run: its row is in Options.Done
-	skip  bool // left out by Options.Only: its trajectory is passed over
+	suite, i int32
+	flags    entryFlags
 }
+
+// entryFlags are what a run learns of an entry.
+type entryFlags uint8
+
+const (
+	done entryFlags = 1 << iota // scored, or its row handed on
+	kept                        // completed by a previous run: its row is in Options.Done
+	skip                        // left out by Options.Only: its trajectory is passed over
+)
+
+func (e *entry) is(f entryFlags) bool { return e.flags&f != 0 }
 
 // Run scores every case of suites and calls emit with each result, in
 // order, from one goroutine at a time. It stops early only when ctx ends
@@ -320,12 +332,12 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 			src.open = append(src.open, s)
 			continue
 		}
-		for _, c := range s.Cases {
+		for i, c := range s.Cases {
 			from := s.Source(c, opts.Traces)
 			if !opts.picked(s, c.ID) {
 				if from == suite.FromTraces || from == suite.FromSuite {
 					// Known, so that its trajectory is passed over in silence.
-					sourceOf(tracesOf(s, opts)).add(entry{c: c, suite: s, skip: true})
+					sourceOf(tracesOf(s, opts)).add(s, i, skip)
 				}
 				continue
 			}
@@ -347,8 +359,11 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 				continue
 			}
 			src := sourceOf(tracesOf(s, opts))
-			_, kept := opts.Done[Key{s.Name, c.ID, 0}]
-			src.add(entry{c: c, suite: s, kept: kept})
+			var flags entryFlags
+			if _, ok := opts.Done[Key{s.Name, c.ID, 0}]; ok {
+				flags = kept
+			}
+			src.add(s, i, flags)
 			if s.Exhaustive && src.exhaustive == nil {
 				src.exhaustive = s
 			}
@@ -372,8 +387,8 @@ func tracesOf(s *suite.Suite, opts Options) string {
 
 // IndexBytes is about what a run holds for each case its traces files
 // supply, from before the first trajectory is read to the end: its entry
-// (24 bytes) and its slots in the index by id (2 to 4 of 4 bytes).
-const IndexBytes = 40
+// (12 bytes) and its slots in the index by id (2 to 4 of 4 bytes).
+const IndexBytes = 28
 
 // A source is a traces file and what it supplies: the cases matched to its
 // trajectories by id, and the suites with no cases that score every one.
@@ -384,6 +399,8 @@ type source struct {
 	// slice, not one allocation each: a suite may list a million cases.
 	entries []entry
 	byID    suite.IDIndex
+	// suites are the suites of the entries, in the order met.
+	suites []*suite.Suite
 	// trials are the trials scored of the entries whose traces mark them
 	// (trajeval.Trajectory.Trial), by position.
 	trials map[int32]map[int]bool
@@ -393,14 +410,27 @@ type source struct {
 	exhaustive *suite.Suite
 }
 
-// add adds e, which takes the place of an entry of the same id in byID.
-func (src *source) add(e entry) {
-	src.entries = append(src.entries, e)
-	src.byID.Put(e.c.ID, int32(len(src.entries)-1), src.idOf)
+// add adds case i of s, which takes the place of an entry of the same id
+// in byID.
+func (src *source) add(s *suite.Suite, i int, flags entryFlags) {
+	if n := len(src.suites); n == 0 || src.suites[n-1] != s {
+		src.suites = append(src.suites, s)
+	}
+	src.entries = append(src.entries, entry{suite: int32(len(src.suites) - 1), i: int32(i), flags: flags})
+	src.byID.Put(s.Cases[i].ID, int32(len(src.entries)-1), src.idOf)
+}
+
+// of returns the suite and case of e.
+func (src *source) of(e *entry) (*suite.Suite, *suite.Case) {
+	s := src.suites[e.suite]
+	return s, s.Cases[e.i]
 }
 
 // idOf returns the case id of the entry at position i.
-func (src *source) idOf(i int32) string { return src.entries[i].c.ID }
+func (src *source) idOf(i int32) string {
+	e := &src.entries[i]
+	return src.suites[e.suite].Cases[e.i].ID
+}
 
 // lookup returns the entry of case id and its position.
 func (src *source) lookup(id string) (*entry, int32, bool) {
@@ -412,15 +442,11 @@ func (src *source) lookup(id string) (*entry, int32, bool) {
 }
 
 // order returns the entries of the cases src supplies, in the run's order.
-func (src *source) order() iter.Seq2[int, *entry] {
-	return func(yield func(int, *entry) bool) {
-		n := 0
+func (src *source) order() iter.Seq[*entry] {
+	return func(yield func(*entry) bool) {
 		for i := range src.entries {
-			if e := &src.entries[i]; !e.skip {
-				if !yield(n, e) {
-					return
-				}
-				n++
+			if e := &src.entries[i]; !e.is(skip) && !yield(e) {
+				return
 			}
 		}
 	}
@@ -451,18 +477,20 @@ func result(r trajeval.CaseResult) job {
 func runSource(ctx context.Context, src *source, opts Options, o *ordered) error {
 	file := src.file
 	if file == "" {
-		for _, e := range src.order() {
-			r := errorResult(e, fmt.Errorf("%w %q: give the case a trace: file, run with --traces FILE, or give the suite a target", trajeval.ErrNoTrace, e.c.ID))
-			if err := submit(e.suite, e.c, opts, o, result(r)); err != nil {
+		for e := range src.order() {
+			s, c := src.of(e)
+			r := errorResult(s, c, fmt.Errorf("%w %q: give the case a trace: file, run with --traces FILE, or give the suite a target", trajeval.ErrNoTrace, c.ID))
+			if err := submit(s, c, opts, o, result(r)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if len(src.open) == 0 && !slices.ContainsFunc(src.entries, func(e entry) bool { return !e.skip && !e.kept }) {
+	if len(src.open) == 0 && !slices.ContainsFunc(src.entries, func(e entry) bool { return !e.is(skip | kept) }) {
 		// Every case this file supplies is done: it need not be read.
-		for _, e := range src.order() {
-			if err := submit(e.suite, e.c, opts, o, nil); err != nil {
+		for e := range src.order() {
+			s, c := src.of(e)
+			if err := submit(s, c, opts, o, nil); err != nil {
 				return err
 			}
 		}
@@ -492,20 +520,21 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 		}
 		for _, s := range src.open {
 			c := &suite.Case{ID: id}
-			if err := submit(s, c, opts, o, result(errorResult(&entry{c: c, suite: s}, err))); err != nil {
+			if err := submit(s, c, opts, o, result(errorResult(s, c, err))); err != nil {
 				return err
 			}
 		}
 	}
-	for _, e := range src.order() {
-		if e.done {
+	for e := range src.order() {
+		if e.is(done) {
 			continue
 		}
-		why := fmt.Errorf("%w %q in %s", trajeval.ErrNoTrace, e.c.ID, file)
+		s, c := src.of(e)
+		why := fmt.Errorf("%w %q in %s", trajeval.ErrNoTrace, c.ID, file)
 		if readErr != nil {
-			why = fmt.Errorf("no trace %q: %w", e.c.ID, readErr)
+			why = fmt.Errorf("no trace %q: %w", c.ID, readErr)
 		}
-		if err := submit(e.suite, e.c, opts, o, result(errorResult(e, why))); err != nil {
+		if err := submit(s, c, opts, o, result(errorResult(s, c, why))); err != nil {
 			return err
 		}
 	}
@@ -555,13 +584,13 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	case !ok && src.exhaustive != nil && opts.picked(src.exhaustive, t.ID):
 		s := src.exhaustive
 		c := &suite.Case{ID: t.ID}
-		r := errorResult(&entry{c: c, suite: s}, fmt.Errorf("the trace in %s has id %q, and %s has no case of that id", file, t.ID, s.File))
+		r := errorResult(s, c, fmt.Errorf("the trace in %s has id %q, and %s has no case of that id", file, t.ID, s.File))
 		r.Attempt = t.Trial
 		return submitAttempt(s, c, t.Trial, opts, o, result(r))
 	case !ok:
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "matches no case id; skipped"})
 		return nil
-	case e.skip:
+	case e.is(skip):
 		return nil
 	case t.Trial > 0:
 		// Several runs of the case (rule 16): each trial once.
@@ -575,22 +604,26 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		if src.trials[pos] == nil {
 			src.trials[pos] = map[int]bool{}
 		}
-		src.trials[pos][t.Trial], e.done = true, true
-		return submitAttempt(e.suite, e.c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
-			r := score(ctx, e.suite, e.c, t, file, include)
+		src.trials[pos][t.Trial] = true
+		e.flags |= done
+		s, c := src.of(e)
+		return submitAttempt(s, c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
+			r := score(ctx, s, c, t, file, include)
 			r.Attempt = t.Trial
 			return r
 		})
-	case e.done:
+	case e.is(done):
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
 		return nil
 	}
-	e.done = true
-	return submit(e.suite, e.c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, e.suite, e.c, t, file, include) })
+	e.flags |= done
+	s, c := src.of(e)
+	return submit(s, c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, s, c, t, file, include) })
 }
 
-func errorResult(e *entry, err error) trajeval.CaseResult {
-	return trajeval.CaseResult{ID: e.c.ID, Suite: e.suite.Name, Status: trajeval.StatusError, Error: err.Error(), Evaluators: []trajeval.Result{}}
+// errorResult is the row of case c of s that err kept from being scored.
+func errorResult(s *suite.Suite, c *suite.Case, err error) trajeval.CaseResult {
+	return trajeval.CaseResult{ID: c.ID, Suite: s.Name, Status: trajeval.StatusError, Error: err.Error(), Evaluators: []trajeval.Result{}}
 }
 
 // scoreFromFile reads a case's own trace file. A file holding several
@@ -601,7 +634,7 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 		return trace.Read(ctx, c.Trace(), o, yield)
 	})
 	if err != nil {
-		r := errorResult(&entry{c: c, suite: s}, err)
+		r := errorResult(s, c, err)
 		r.Warnings = warnings
 		return r
 	}
@@ -682,7 +715,7 @@ func (src *source) readsText() bool {
 		return false
 	}
 	for i := range src.entries {
-		if !readsText(src.entries[i].c) {
+		if _, c := src.of(&src.entries[i]); !readsText(c) {
 			return false
 		}
 	}

@@ -112,7 +112,7 @@ func runTarget(ctx context.Context, s *suite.Suite, c *suite.Case, opts Options,
 // scoreFromTarget runs the target of case c and scores what it produced.
 func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt int, opts Options, warn func(trajeval.Warning)) trajeval.CaseResult {
 	fail := func(err error) trajeval.CaseResult {
-		r := errorResult(&entry{c: c, suite: s}, err)
+		r := errorResult(s, c, err)
 		r.Attempt = attempt
 		return r
 	}

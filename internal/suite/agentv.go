@@ -219,10 +219,39 @@ type suiteContext struct {
 	inputs map[string]string
 	// lastInput is the input interned last.
 	lastInput string
+	// text holds the cases' ids and new inputs, one after another (see
+	// keep).
+	text     strings.Builder
+	textSize int // the size of the last block
 }
 
 // maxInterned bounds suiteContext.inputs: past it, inputs are new ones.
 const maxInterned = 4096
+
+// keep returns a copy of s in the suite's text: the ids and inputs of its
+// cases, written one after another into blocks of up to textBlock bytes,
+// where each would be an allocation of its own, rounded up to a size
+// class, and an object the collector marks at every collection. s may be
+// a substring of the text of many cases (see config.ParseList), which a
+// case must not keep.
+func (sc *suiteContext) keep(s string) string {
+	b := &sc.text
+	if b.Cap()-b.Len() < len(s) {
+		// A new block: the strings kept in the last one keep it, and a
+		// strings.Builder never writes over what it has written.
+		*b = strings.Builder{}
+		b.Grow(max(len(s), min(textBlock, max(256, 2*sc.textSize))))
+		sc.textSize = b.Cap()
+	}
+	b.WriteString(s)
+	t := b.String()
+	return t[len(t)-len(s):]
+}
+
+// textBlock is the largest block of suiteContext.keep: blocks start at a
+// few hundred bytes and double, so that a suite of one case holds a few
+// hundred bytes and a million hold at most one block they do not use.
+const textBlock = 64 << 10
 
 // intern returns s, or an equal string read before. A new one is a copy:
 // s may be a substring of the text of many cases (see config.ParseList).
@@ -237,7 +266,7 @@ func (sc *suiteContext) intern(s string) string {
 	if sc.inputs == nil {
 		sc.inputs = map[string]string{}
 	}
-	s = strings.Clone(s)
+	s = sc.keep(s)
 	if len(sc.inputs) < maxInterned {
 		sc.inputs[s] = s
 	}
@@ -425,9 +454,7 @@ func loadCase(cn *config.Node, list string, i int, sc *suiteContext, warn func(t
 	if c.ID == "" {
 		return nil, []error{idn.Errorf("case id is empty")}
 	}
-	// A copy: the id may be a substring of the text of many cases (see
-	// config.ParseList), which the case must not keep.
-	c.ID = strings.Clone(c.ID)
+	c.ID = sc.keep(c.ID)
 	var errs []error
 	if v, _ := opt.First("expected_outcome", "criteria"); v != nil {
 		outcome, err := v.Str()

@@ -91,3 +91,58 @@ func TestIDIndex_Add(t *testing.T) {
 		})
 	}
 }
+
+// TestIDIndex_probes holds a look-up to about one reading of a case's id:
+// a probe that meets the slot of another id passes over it by the bits of
+// its hash the slot keeps, without asking for that id, which at a million
+// cases is a read from anywhere in memory.
+func TestIDIndex_probes(t *testing.T) {
+	tests := []struct {
+		name   string
+		sized  int
+		ids    int
+		reason string
+	}{
+		{"as sized", 100_000, 100_000, "a table at most half full: about one probe in three meets another id"},
+		{"grown", 10, 20_000, "the bits of the hash are kept as the table grows"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var list []string
+			reads := 0
+			idOf := func(i int32) string { reads++; return list[i] }
+			x := suite.NewIDIndex(tt.sized)
+			for i := range tt.ids {
+				list = append(list, fmt.Sprintf("case-%07d", i))
+				x.Put(list[i], int32(i), idOf)
+			}
+			reads = 0
+			for i, id := range list {
+				if got, ok := x.Get(id, idOf); !ok || int(got) != i {
+					t.Fatalf("Get(%q) = %d, %v, want %d", id, got, ok, i)
+				}
+			}
+			if per := float64(reads) / float64(tt.ids); per > 1.01 {
+				t.Errorf("a look-up reads %.3f ids, want about 1 (%s)", per, tt.reason)
+			}
+		})
+	}
+	t.Run("positions past the ids", func(t *testing.T) {
+		// A run's index holds the last of the cases of one id in several
+		// suites: positions may exceed the ids held.
+		list := make([]string, 5000)
+		for i := range list {
+			list[i] = fmt.Sprintf("c%d", i%3)
+		}
+		idOf := func(i int32) string { return list[i] }
+		x := suite.NewIDIndex(3)
+		for i, id := range list {
+			x.Put(id, int32(i), idOf)
+		}
+		for i, want := range []int32{4998, 4999, 4997} {
+			if got, ok := x.Get(fmt.Sprintf("c%d", i), idOf); !ok || got != want {
+				t.Errorf("Get(c%d) = %d, %v, want %d: the last position is kept whole", i, got, ok, want)
+			}
+		}
+	})
+}

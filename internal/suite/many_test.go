@@ -113,3 +113,46 @@ func BenchmarkLoadFile_manyCases(b *testing.B) {
 	b.ReportMetric(float64(live)/n, "live-B/case")
 	_ = trajeval.Warning{}
 }
+
+// TestLoadFile_listedCaseObjects holds the objects a listed case keeps
+// once loaded to none of its own: its id and a new input are written into
+// blocks of the suite's text, so that the collector, which marks every
+// object the run holds at each collection, does not mark a million small
+// strings.
+func TestLoadFile_listedCaseObjects(t *testing.T) {
+	const n = 20_000
+	tests := []struct {
+		name   string
+		edit   func(i int, line string) string
+		input  func(i int) string
+		reason string
+	}{
+		{"shared input", nil, func(int) string { return "Research the history of Python" }, "cases that share an input share its bytes"},
+		{"an input each", func(i int, line string) string {
+			return strings.Replace(line, "Python", fmt.Sprintf("Python part %d", i), 1)
+		}, func(i int) string { return fmt.Sprintf("Research the history of Python part %d", i) }, "past the inputs interned, each is written after the ids"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := write(t, map[string]string{"suite.yaml": manyCases(n, tt.edit)})
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			s, errs := suite.LoadFile(filepath.Join(dir, "suite.yaml"), suite.Options{Dialects: dialects.All()}, true)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			for i, c := range s.Cases {
+				if want := fmt.Sprintf("case-%07d", i); c.ID != want || c.Input != tt.input(i) {
+					t.Fatalf("case %d is %q, input %q; want %q, %q (%s)", i, c.ID, c.Input, want, tt.input(i), tt.reason)
+				}
+			}
+			if per := float64(int64(after.HeapObjects)-int64(before.HeapObjects)) / n; per > 0.1 {
+				t.Errorf("a listed case keeps %.2f objects, want none of its own (%s)", per, tt.reason)
+			}
+			runtime.KeepAlive(s)
+		})
+	}
+}
