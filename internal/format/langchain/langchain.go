@@ -3,12 +3,14 @@ package langchain
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -182,7 +184,7 @@ func readMessages(in trajeval.Input, line int, id string, msgs []any, saw func(n
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
 	for i, v := range msgs {
-		place := fmt.Sprintf("message %d", i+1)
+		place := "message " + strconv.Itoa(i+1)
 		m, ok := asMessage(v)
 		if !ok {
 			if name := typeName(v); name == "remove" || name == "RemoveMessage" {
@@ -194,7 +196,7 @@ func readMessages(in trajeval.Input, line int, id string, msgs []any, saw func(n
 			}
 			continue
 		}
-		addMessage(b, m, place)
+		addMessage(b, m, place, in.KeepText)
 	}
 	if len(msgs) > 0 {
 		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
@@ -219,8 +221,9 @@ func handoffs(t *trajeval.Trajectory) {
 	}
 }
 
-// addMessage adds one message to the trajectory being built.
-func addMessage(b *msglog.Builder, m message, place string) {
+// addMessage adds one message to the trajectory being built; keep leaves
+// arguments given as JSON strings as JSON text (see msglog.ArgsText).
+func addMessage(b *msglog.Builder, m message, place string, keep bool) {
 	f := m.f
 	switch m.kind {
 	case "human":
@@ -232,13 +235,13 @@ func addMessage(b *msglog.Builder, m message, place string) {
 			msglog.AddCount(&b.Tokens.Output, msglog.Count(u["output_tokens"]))
 			msglog.AddCount(&b.Tokens.Total, msglog.Count(u["total_tokens"]))
 		}
-		calls := aiCalls(f, func(cp, msg string) { b.Warn(place+" "+cp, msg) })
+		calls := aiCalls(f, keep, func(cp, msg string) { b.Warn(place+" "+cp, msg) })
 		var idx []int
 		for j, s := range calls {
 			// LangGraph names an agent's messages after it (create_react_agent's
 			// name, a supervisor's workers).
 			s.Agent = msglog.Str(f["name"])
-			if i := b.Call(s, fmt.Sprintf("%s tool call %d", place, j+1)); i >= 0 {
+			if i := b.Call(s, place+" tool call "+strconv.Itoa(j+1)); i >= 0 {
 				idx = append(idx, i)
 			}
 		}
@@ -273,8 +276,9 @@ func addMessage(b *msglog.Builder, m message, place string) {
 // authoritative; additional_kwargs.tool_calls (ChatOpenAI's raw copy) and
 // content tool_use / tool_call blocks (ChatAnthropic, standard blocks) add
 // only calls whose ids it lacks; invalid_tool_calls are calls too, their
-// arguments kept as the raw text.
-func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
+// arguments kept as the raw text. keep leaves arguments given as a JSON
+// string as JSON text (see msglog.ArgsText).
+func aiCalls(f map[string]any, keep bool, warn func(place, msg string)) []trajeval.Step {
 	var out []trajeval.Step
 	seen := map[string]bool{}
 	add := func(s trajeval.Step) {
@@ -298,7 +302,11 @@ func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
 	for j, c := range msglog.List(kw["tool_calls"]) {
 		c := msglog.Obj(c)
 		fn := msglog.Obj(c["function"])
-		add(trajeval.Step{ID: msglog.IDOf(c["id"]), Name: msglog.Str(fn["name"]), Args: msglog.Args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
+		id := msglog.IDOf(c["id"])
+		if seen[id] && copyArgs(fn["arguments"]) {
+			continue // the raw copy of a call tool_calls holds: not parsed again
+		}
+		add(trajeval.Step{ID: id, Name: msglog.Str(fn["name"]), Args: msglog.ArgsText(fn["arguments"], keep, func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
 	}
 	for j, bl := range msglog.List(f["content"]) {
 		bl := msglog.Obj(bl)
@@ -310,7 +318,19 @@ func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
 		}
 	}
 	if fc := msglog.Obj(kw["function_call"]); fc != nil && len(out) == 0 {
-		add(trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.Args(fc["arguments"], func(msg string) { warn("function_call", msg) })})
+		add(trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.ArgsText(fc["arguments"], keep, func(msg string) { warn("function_call", msg) })})
 	}
 	return out
+}
+
+// copyArgs reports whether v, the arguments of a call already read, are
+// a JSON string reading them would find no fault in: nothing is lost by
+// not reading them, not even a warning.
+func copyArgs(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return true
+	}
+	_, ok = jsonv.Composite([]byte(s))
+	return ok
 }

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -58,18 +59,13 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		return fn(v, line, partial)
 	}
 	if jsonv.Valid(sniff.FirstLine(head)) {
-		err := jsonl.Each(br, func(b []byte, n int) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			v, err := jsonl.Decode(b)
-			if err == nil {
-				return use(v, n, false)
-			}
-			if err := jsonl.Damaged(in, b, err, n); err != nil {
-				return err
-			}
-			return use(jsonl.Salvage(b), n, true)
+		// jsonl.Decode bounds the depth itself (its Parser counts it, and
+		// what that refuses is checked before encoding/json reads it), so
+		// the lines are not checked first: a line of a conversation holds
+		// more brackets than MaxDepth, and each was scanned twice.
+		decoder := func() jsonl.Decoder[lineValue] { return decodeLine(in) }
+		err := jsonl.ParallelBounded(ctx, br, 1, decoder, in.Warn, func(l lineValue) error {
+			return use(l.v, l.n, l.partial)
 		})
 		if err != nil {
 			return jsonl.ReadError(in.Name, err)
@@ -113,6 +109,35 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		return &trajeval.TraceError{File: in.Name, Msg: "no JSON values", Err: trajeval.ErrEmptyTrace}
 	}
 	return nil
+}
+
+// A lineValue is the value of line n of JSON Lines, partial when damage
+// cut it short (v nil when damage lost all of it).
+type lineValue struct {
+	v       any
+	n       int
+	partial bool
+}
+
+// decodeLine decodes a line of JSON Lines for EachValue: a line nested
+// deeper than jsonv.MaxDepth is a *jsonv.DepthError at its line, as
+// jsonl.Each finds it; other damage is reported to in (see
+// jsonl.Damaged), and read leniently the line gives what came before it.
+func decodeLine(in trajeval.Input) jsonl.Decoder[lineValue] {
+	return func(b []byte, n int, _ func(trajeval.Warning)) (lineValue, error) {
+		v, err := jsonl.Decode(b)
+		if err == nil {
+			return lineValue{v, n, false}, nil
+		}
+		if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
+			de.Line = n
+			return lineValue{}, de
+		}
+		if err := jsonl.Damaged(in, b, err, n); err != nil {
+			return lineValue{}, err
+		}
+		return lineValue{jsonl.Salvage(b), n, true}, nil
+	}
 }
 
 // A Sizer is an input that knows how many bytes it holds (-1 if it does
@@ -315,6 +340,21 @@ func Args(v any, warn func(string)) any {
 		return p
 	}
 	return v
+}
+
+// ArgsText reads a call's arguments as Args does; asked to keep text (see
+// trajeval.Input.KeepText), a JSON string whose content is an object or an
+// array that jsonv reads is kept as that text, a copy, which decodes to
+// the value Args gives. Any other string (not JSON, blank, null, a
+// scalar, text jsonv leaves to encoding/json) is read as Args reads it,
+// warning included.
+func ArgsText(v any, keep bool, warn func(string)) any {
+	if s, ok := v.(string); ok && keep {
+		if text, ok := jsonv.Composite([]byte(s)); ok {
+			return text
+		}
+	}
+	return Args(v, warn)
 }
 
 // Text returns a message's text: a string, or the text parts of a list

@@ -2,7 +2,7 @@ package openai
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
@@ -152,11 +152,12 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 type responsesReader struct {
 	b       *msglog.Builder
 	line    int
+	keep    bool // arguments kept as JSON text (see msglog.ArgsText)
 	unknown *drift.Unknown
 }
 
 func newResponses(in trajeval.Input, line int, id string) *responsesReader {
-	return &responsesReader{line: line, b: msglog.NewBuilder(id, func(place, msg string) {
+	return &responsesReader{line: line, keep: in.KeepText, b: msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})}
 }
@@ -174,7 +175,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 		batch = nil
 	}
 	for i, v := range items {
-		place := fmt.Sprintf("item %d", i+1)
+		place := "item " + strconv.Itoa(i+1)
 		m := msglog.Obj(v)
 		if m == nil {
 			b.Warn(place, "not an object; skipped")
@@ -198,7 +199,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 			}
 			switch typ {
 			case "function_call":
-				s.Args = msglog.Args(m["arguments"], warn)
+				s.Args = msglog.ArgsText(m["arguments"], r.keep, warn)
 			default:
 				s.Args = m[c.args]
 				if s.Args == nil {
@@ -240,7 +241,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 			}
 			switch {
 			case h.args == "arguments":
-				s.Args = msglog.Args(m["arguments"], warn)
+				s.Args = msglog.ArgsText(m["arguments"], r.keep, warn)
 			case h.args == "":
 				s.Args = map[string]any{}
 			case typ == "code_interpreter_call":
