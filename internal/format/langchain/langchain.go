@@ -196,7 +196,7 @@ func readMessages(in trajeval.Input, line int, id string, msgs []any, saw func(n
 			}
 			continue
 		}
-		addMessage(b, m, place, in.KeepText)
+		addMessage(b, m, place)
 	}
 	if len(msgs) > 0 {
 		b.Trajectory.Metrics.LLMCalls = &b.LLMCalls
@@ -221,9 +221,8 @@ func handoffs(t *trajeval.Trajectory) {
 	}
 }
 
-// addMessage adds one message to the trajectory being built; keep leaves
-// arguments given as JSON strings as JSON text (see msglog.ArgsText).
-func addMessage(b *msglog.Builder, m message, place string, keep bool) {
+// addMessage adds one message to the trajectory being built.
+func addMessage(b *msglog.Builder, m message, place string) {
 	f := m.f
 	switch m.kind {
 	case "human":
@@ -235,7 +234,7 @@ func addMessage(b *msglog.Builder, m message, place string, keep bool) {
 			msglog.AddCount(&b.Tokens.Output, msglog.Count(u["output_tokens"]))
 			msglog.AddCount(&b.Tokens.Total, msglog.Count(u["total_tokens"]))
 		}
-		calls := aiCalls(f, keep, func(cp, msg string) { b.Warn(place+" "+cp, msg) })
+		calls := aiCalls(f, func(cp, msg string) { b.Warn(place+" "+cp, msg) })
 		var idx []int
 		for j, s := range calls {
 			// LangGraph names an agent's messages after it (create_react_agent's
@@ -276,9 +275,8 @@ func addMessage(b *msglog.Builder, m message, place string, keep bool) {
 // authoritative; additional_kwargs.tool_calls (ChatOpenAI's raw copy) and
 // content tool_use / tool_call blocks (ChatAnthropic, standard blocks) add
 // only calls whose ids it lacks; invalid_tool_calls are calls too, their
-// arguments kept as the raw text. keep leaves arguments given as a JSON
-// string as JSON text (see msglog.ArgsText).
-func aiCalls(f map[string]any, keep bool, warn func(place, msg string)) []trajeval.Step {
+// arguments kept as the raw text.
+func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
 	var out []trajeval.Step
 	seen := map[string]bool{}
 	add := func(s trajeval.Step) {
@@ -306,7 +304,7 @@ func aiCalls(f map[string]any, keep bool, warn func(place, msg string)) []trajev
 		if seen[id] && copyArgs(fn["arguments"]) {
 			continue // the raw copy of a call tool_calls holds: not parsed again
 		}
-		add(trajeval.Step{ID: id, Name: msglog.Str(fn["name"]), Args: msglog.ArgsText(fn["arguments"], keep, func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
+		add(trajeval.Step{ID: id, Name: msglog.Str(fn["name"]), Args: msglog.Args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
 	}
 	for j, bl := range msglog.List(f["content"]) {
 		bl := msglog.Obj(bl)
@@ -318,7 +316,7 @@ func aiCalls(f map[string]any, keep bool, warn func(place, msg string)) []trajev
 		}
 	}
 	if fc := msglog.Obj(kw["function_call"]); fc != nil && len(out) == 0 {
-		add(trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.ArgsText(fc["arguments"], keep, func(msg string) { warn("function_call", msg) })})
+		add(trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.Args(fc["arguments"], func(msg string) { warn("function_call", msg) })})
 	}
 	return out
 }

@@ -262,7 +262,7 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 				case "tool":
 					place := "run " + k.id
 					lines[place] = k.line
-					st := toolStep(k, in.KeepText, func(msg string) { b.Warn(place, msg) })
+					st := toolStep(k, func(msg string) { b.Warn(place, msg) })
 					st.Agent = graphAgent(k, b.Trajectory)
 					if i := b.Call(st, place); i >= 0 {
 						batch = append(batch, i)
@@ -311,7 +311,7 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 			// a tool run traced on its own
 			place := "run " + root.id
 			lines[place] = root.line
-			st := toolStep(root, in.KeepText, func(msg string) { b.Warn(place, msg) })
+			st := toolStep(root, func(msg string) { b.Warn(place, msg) })
 			st.Agent = graphAgent(root, b.Trajectory)
 			b.Call(st, place)
 		}
@@ -364,9 +364,8 @@ func graphAgent(r *run, t *trajeval.Trajectory) string {
 
 // toolStep reads a tool run: its input (JSON, else a Python repr, else raw
 // text), its output (a ToolMessage gives the content, the call id and the
-// status), its error and times. keep leaves an input that is a JSON
-// object or array as its text (see reprArgs).
-func toolStep(r *run, keep bool, warn func(string)) trajeval.Step {
+// status), its error and times.
+func toolStep(r *run, warn func(string)) trajeval.Step {
 	s := trajeval.Step{Name: msglog.Str(r.f["name"]), StartTime: r.start, EndTime: r.end}
 	inputs := msglog.Obj(r.f["inputs"])
 	raw, hasInput := inputs["input"]
@@ -378,7 +377,7 @@ func toolStep(r *run, keep bool, warn func(string)) trajeval.Step {
 	default:
 		s.Args = raw
 		if t, ok := raw.(string); ok {
-			s.Args = reprArgs(t, keep, warn)
+			s.Args = reprArgs(t, warn)
 		}
 	}
 	// ToolNode passes the whole ToolCall as the tool's input.
@@ -433,16 +432,7 @@ func toolStep(r *run, keep bool, warn func(string)) trajeval.Step {
 }
 
 // reprArgs parses a tool input that LangChain stored as str(input).
-// Asked to keep text (see trajeval.Input.KeepText), JSON text of an
-// object or an array is kept as that text (see msglog.ArgsText), unless
-// it may be a ToolCall, which toolStep looks into: text with a "type"
-// key, or with an escape that may spell one.
-func reprArgs(t string, keep bool, warn func(string)) any {
-	if keep && !strings.Contains(t, `"type"`) && !strings.Contains(t, `\`) {
-		if text, ok := jsonv.Composite([]byte(t)); ok {
-			return text
-		}
-	}
+func reprArgs(t string, warn func(string)) any {
 	if v, err := jsonv.Decode([]byte(t)); err == nil {
 		return v
 	}
@@ -490,7 +480,7 @@ func rootFinal(outputs any) *string {
 		var final *string
 		for _, v := range msgs {
 			if msg, ok := asMessage(v); ok && msg.kind == "ai" {
-				if len(aiCalls(msg.f, true, func(string, string) {})) == 0 { // only counted: text kept, not decoded
+				if len(aiCalls(msg.f, func(string, string) {})) == 0 {
 					final = msglog.Text(msg.f["content"])
 				}
 			}

@@ -292,7 +292,7 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			place := "span " + s.id
 			lines[place] = s.line
 			warn := func(msg string) { b.Warn(place, msg) }
-			st := trajeval.Step{Name: msglog.Str(s.data["name"]), Args: msglog.ArgsText(s.data["input"], in.KeepText, warn),
+			st := trajeval.Step{Name: msglog.Str(s.data["name"]), Args: msglog.Args(s.data["input"], warn),
 				Result: s.data["output"], StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans, memo)}
 			if s.end.IsZero() {
 				warn("the span has no end")

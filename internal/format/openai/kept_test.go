@@ -130,8 +130,9 @@ func keptFiles(t testing.TB, format string) []string {
 
 // TestRead_keptTextFiles reads every real and test file of the three
 // formats with text kept and without: the same trajectories, warnings and
-// errors. In the Responses and Agents files some arguments are kept, so
-// that the comparison is not between two decodings.
+// errors. Some arguments of the chat files are kept, so that the
+// comparison is not between two decodings there; Responses and Agents
+// keep none (it would save under 5 % of a run), and must read the same.
 func TestRead_keptTextFiles(t *testing.T) {
 	for _, f := range []trajeval.Format{openai.Chat, openai.Responses, openai.Agents} {
 		t.Run(f.Name(), func(t *testing.T) {
@@ -151,79 +152,9 @@ func TestRead_keptTextFiles(t *testing.T) {
 				}
 				all += texts
 			}
-			if all == 0 {
+			if all == 0 && f == openai.Chat {
 				t.Errorf("no argument kept as text in any file of %s", f.Name())
 			}
 		})
 	}
-}
-
-// TestResponses_keptText reads function and MCP calls whose arguments are
-// JSON strings of every kind with text kept and without: the same
-// trajectories, warnings and errors, only the objects and arrays kept.
-func TestResponses_keptText(t *testing.T) {
-	tests := []struct {
-		name   string
-		args   string
-		texts  int
-		reason string
-	}{
-		{"object", `{"b": 1, "a": {"n": 12345678901234567890}}`, 2, "kept, numbers exact once decoded"},
-		{"array", `[1, 2.50, null]`, 2, "kept"},
-		{"white space", " \n{\"a\": 1}\t ", 2, "kept without the white space"},
-		{"string", `"text"`, 0, "a JSON string is decoded"},
-		{"null", `null`, 0, "null reads as no arguments, {}"},
-		{"blank", `  `, 0, "no arguments, {}"},
-		{"not JSON", `{"a": 1`, 0, "kept as the string, with a warning"},
-		{"lone surrogate", `{"a": "\ud800"}`, 0, "left to encoding/json, which replaces it"},
-		{"too deep", strings.Repeat("[", 200) + strings.Repeat("]", 200), 0, "too deep: the string, with a warning"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a, _ := json.Marshal(tt.args)
-			data := []byte(`{"id":"r","input":[{"role":"user","content":"go"},` +
-				`{"type":"function_call","call_id":"c1","name":"f","arguments":` + string(a) + `},` +
-				`{"type":"function_call_output","call_id":"c1","output":"ok"},` +
-				`{"type":"mcp_call","id":"m1","name":"g","server_label":"s","arguments":` + string(a) + `,"output":"ok","status":"completed"}]}` + "\n")
-			kept, texts, bad := keptReadAs(openai.Responses, data, true)
-			decoded, _, _ := keptReadAs(openai.Responses, data, false)
-			if kept != decoded {
-				t.Errorf("kept text:\n%s\ndecoded:\n%s\n%s", kept, decoded, tt.reason)
-			}
-			if texts != tt.texts || bad != "" {
-				t.Errorf("%d arguments kept as text, want %d %s: %s", texts, tt.texts, bad, tt.reason)
-			}
-		})
-	}
-}
-
-// fuzzKept checks that reading with text kept gives what reading without
-// gives, and keeps only objects and arrays as text.
-func fuzzKept(f *testing.F, format trajeval.Format, seeds ...string) {
-	for _, name := range keptFiles(f, format.Name()) {
-		if data, err := os.ReadFile(name); err == nil && len(data) < 64<<10 {
-			f.Add(data)
-		}
-	}
-	for _, s := range seeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		kept, _, bad := keptReadAs(format, data, true)
-		decoded, _, _ := keptReadAs(format, data, false)
-		if kept != decoded {
-			t.Fatalf("kept text:\n%s\ndecoded:\n%s", kept, decoded)
-		}
-		if bad != "" {
-			t.Fatal(bad)
-		}
-	})
-}
-
-func FuzzResponses_keptText(f *testing.F) {
-	fuzzKept(f, openai.Responses, `[{"type":"function_call","call_id":"a","name":"f","arguments":"{\"x\":[1,{}]}"}]`)
-}
-
-func FuzzAgents_keptText(f *testing.F) {
-	fuzzKept(f, openai.Agents, `{"object":"trace.span","id":"s","trace_id":"t","started_at":"2026-01-01T00:00:00Z","ended_at":"2026-01-01T00:00:01Z","span_data":{"type":"function","name":"f","input":"{\"x\":[1,{}]}","output":"ok"}}`)
 }

@@ -152,12 +152,11 @@ func (responsesFormat) Read(ctx context.Context, in trajeval.Input, yield func(*
 type responsesReader struct {
 	b       *msglog.Builder
 	line    int
-	keep    bool // arguments kept as JSON text (see msglog.ArgsText)
 	unknown *drift.Unknown
 }
 
 func newResponses(in trajeval.Input, line int, id string) *responsesReader {
-	return &responsesReader{line: line, keep: in.KeepText, b: msglog.NewBuilder(id, func(place, msg string) {
+	return &responsesReader{line: line, b: msglog.NewBuilder(id, func(place, msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})}
 }
@@ -199,7 +198,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 			}
 			switch typ {
 			case "function_call":
-				s.Args = msglog.ArgsText(m["arguments"], r.keep, warn)
+				s.Args = msglog.Args(m["arguments"], warn)
 			default:
 				s.Args = m[c.args]
 				if s.Args == nil {
@@ -241,7 +240,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 			}
 			switch {
 			case h.args == "arguments":
-				s.Args = msglog.ArgsText(m["arguments"], r.keep, warn)
+				s.Args = msglog.Args(m["arguments"], warn)
 			case h.args == "":
 				s.Args = map[string]any{}
 			case typ == "code_interpreter_call":
