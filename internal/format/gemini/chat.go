@@ -309,13 +309,13 @@ func messageLines(data []byte) []int {
 // just opened start.
 func elementLines(d *json.Decoder, data []byte) []int {
 	var lines []int
+	at := msglog.NewLines(data)
 	for d.More() {
 		off := d.InputOffset()
 		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
 			off++
 		}
-		line, _ := jsonl.Position(data, off)
-		lines = append(lines, line)
+		lines = append(lines, at.At(off))
 		var skip json.RawMessage
 		if d.Decode(&skip) != nil {
 			return lines
