@@ -73,3 +73,37 @@ func lineless(warns string) string {
 	}
 	return b.String()
 }
+
+// FuzzSession_fastAndSlow reads a list of sessions as it is and with a
+// session the Parser refuses put first, on a line of its own, so that
+// encoding/json reads all of it: the same trajectories after that one,
+// and an error either both ways or neither.
+func FuzzSession_fastAndSlow(f *testing.F) {
+	for _, glob := range []string{"../../../testdata/real/adk-session/*.json", "testdata/adk-session/*.session.json"} {
+		files, _ := filepath.Glob(glob)
+		for _, name := range files {
+			if data, err := os.ReadFile(name); err == nil {
+				f.Add([]byte("[" + string(data) + "]"))
+			}
+		}
+	}
+	const refused = `{"id": "\ud800", "events": []}`
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := bytes.TrimLeft(data, " \t\r\n")
+		if len(d) == 0 || d[0] != '[' || bytes.HasPrefix(bytes.TrimLeft(d[1:], " \t\r\n"), []byte("]")) {
+			return
+		}
+		fo, _, ferr := formattest.Read(adk.SessionFormat, "s.json", data)
+		so, _, serr := formattest.Read(adk.SessionFormat, "s.json", []byte("[\n"+refused+",\n"+string(d[1:])))
+		if (ferr == nil) != (serr == nil) {
+			t.Fatalf("error %v read by the Parser, %v by encoding/json", ferr, serr)
+		}
+		if ferr != nil {
+			return
+		}
+		_, rest, _ := strings.Cut(string(so), "\n")
+		if string(fo) != rest {
+			t.Fatalf("read by the Parser:\n%s\nby encoding/json:\n%s", fo, rest)
+		}
+	})
+}

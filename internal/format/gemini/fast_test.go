@@ -1,6 +1,8 @@
 package gemini_test
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,4 +42,30 @@ func TestChat_fastAndSlow(t *testing.T) {
 	if read < 2 {
 		t.Fatalf("%d sessions of the one-object shape", read)
 	}
+}
+
+// FuzzChat_fastAndSlow reads a session object with a projectHash the
+// Parser reads, and with one it refuses, which encoding/json reads, as
+// long (so that errors are placed alike): the same trajectory, warnings
+// and error.
+func FuzzChat_fastAndSlow(f *testing.F) {
+	for _, glob := range []string{"../../../testdata/real/gemini-chat/*.json", "testdata/gemini-chat/*.json"} {
+		files, _ := filepath.Glob(glob)
+		for _, name := range files {
+			if data, err := os.ReadFile(name); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := bytes.TrimLeft(data, " \t\r\n")
+		if len(d) == 0 || d[0] != '{' {
+			return
+		}
+		fo, fw, ferr := formattest.Read(gemini.Chat, "c.json", append([]byte(`{"projectHash": "xxxxxx",`), d[1:]...))
+		so, sw, serr := formattest.Read(gemini.Chat, "c.json", append([]byte(`{"projectHash": "\ud800",`), d[1:]...))
+		if string(fo) != string(so) || string(fw) != string(sw) || fmt.Sprint(ferr) != fmt.Sprint(serr) {
+			t.Fatalf("read by the Parser:\n%s%s%v\nby encoding/json:\n%s%s%v", fo, fw, ferr, so, sw, serr)
+		}
+	})
 }
