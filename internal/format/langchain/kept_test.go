@@ -90,7 +90,7 @@ func TestRead_keptTextFiles(t *testing.T) {
 // (additional_kwargs.tool_calls) holds arguments of every kind, beside
 // tool_calls or alone: the same trajectories and warnings with text kept
 // and without, a copy whose arguments are not JSON warned about even when
-// tool_calls holds its call, and so not parsed.
+// tool_calls holds its call.
 func TestMessages_rawCopy(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -101,7 +101,7 @@ func TestMessages_rawCopy(t *testing.T) {
 		reason string
 	}{
 		{"object alone", `{"a": [1, {}]}`, false, 0, false, "the arguments"},
-		{"object beside tool_calls", `{"a": [1, {}]}`, true, 0, false, "tool_calls's call: the copy is not read"},
+		{"object beside tool_calls", `{"a": [1, {}]}`, true, 0, false, "tool_calls's call"},
 		{"not JSON beside tool_calls", `{"a": 1`, true, 0, true, "the copy's warning, as before"},
 		{"not JSON alone", `{"a": 1`, false, 0, true, "the string, with a warning"},
 		{"null alone", `null`, false, 0, false, "no arguments, {}"},

@@ -10,7 +10,6 @@ import (
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
-	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -300,11 +299,7 @@ func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
 	for j, c := range msglog.List(kw["tool_calls"]) {
 		c := msglog.Obj(c)
 		fn := msglog.Obj(c["function"])
-		id := msglog.IDOf(c["id"])
-		if seen[id] && copyArgs(fn["arguments"]) {
-			continue // the raw copy of a call tool_calls holds: not parsed again
-		}
-		add(trajeval.Step{ID: id, Name: msglog.Str(fn["name"]), Args: msglog.Args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
+		add(trajeval.Step{ID: msglog.IDOf(c["id"]), Name: msglog.Str(fn["name"]), Args: msglog.Args(fn["arguments"], func(msg string) { warn(fmt.Sprintf("additional_kwargs.tool_calls[%d]", j), msg) })})
 	}
 	for j, bl := range msglog.List(f["content"]) {
 		bl := msglog.Obj(bl)
@@ -319,16 +314,4 @@ func aiCalls(f map[string]any, warn func(place, msg string)) []trajeval.Step {
 		add(trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.Args(fc["arguments"], func(msg string) { warn("function_call", msg) })})
 	}
 	return out
-}
-
-// copyArgs reports whether v, the arguments of a call already read, are
-// a JSON string reading them would find no fault in: nothing is lost by
-// not reading them, not even a warning.
-func copyArgs(v any) bool {
-	s, ok := v.(string)
-	if !ok {
-		return true
-	}
-	_, ok = jsonv.Composite([]byte(s))
-	return ok
 }
