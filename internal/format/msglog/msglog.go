@@ -370,21 +370,6 @@ func Args(v any, warn func(string)) any {
 	return v
 }
 
-// ArgsText reads a call's arguments as Args does; asked to keep text (see
-// trajeval.Input.KeepText), a JSON string whose content is an object or an
-// array that jsonv reads is kept as that text, a copy, which decodes to
-// the value Args gives. Any other string (not JSON, blank, null, a
-// scalar, text jsonv leaves to encoding/json) is read as Args reads it,
-// warning included.
-func ArgsText(v any, keep bool, warn func(string)) any {
-	if s, ok := v.(string); ok && keep {
-		if text, ok := jsonv.Composite([]byte(s)); ok {
-			return text
-		}
-	}
-	return Args(v, warn)
-}
-
 // Text returns a message's text: a string, or the text parts of a list
 // joined by newlines; nil when there is none.
 func Text(c any) *string {

@@ -8,6 +8,7 @@ import (
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -171,7 +172,7 @@ func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[stri
 			}
 			if fc := msglog.Obj(m["function_call"]); fc != nil {
 				cp := place + " function_call"
-				s := trajeval.Step{Name: msglog.Str(fc["name"]), Args: msglog.ArgsText(fc["arguments"], in.KeepText, func(msg string) { b.Warn(cp, msg) })}
+				s := trajeval.Step{Name: msglog.Str(fc["name"]), Args: args(fc["arguments"], in.KeepText, func(msg string) { b.Warn(cp, msg) })}
 				if i := b.Call(s, cp); i >= 0 {
 					idx = append(idx, i)
 					legacy[s.Name] = append(legacy[s.Name], i)
@@ -217,7 +218,7 @@ func readChat(in trajeval.Input, line int, id string, msgs []any, usage map[stri
 
 // chatCall reads one entry of tool_calls: a function call, a custom tool
 // call whose free-text input is kept as a string, or LangChain's flat
-// {name, args, id}. keep leaves arguments as JSON text (see msglog.ArgsText).
+// {name, args, id}. keep leaves arguments as JSON text (see args).
 func chatCall(c map[string]any, keep bool, warn func(string)) trajeval.Step {
 	s := trajeval.Step{ID: msglog.IDOf(c["id"])}
 	if cu := msglog.Obj(c["custom"]); cu != nil && c["function"] == nil {
@@ -232,10 +233,25 @@ func chatCall(c map[string]any, keep bool, warn func(string)) trajeval.Step {
 	if fn == nil && c["name"] != nil {
 		// the flat {name, args, id} that LangChain also writes
 		s.Name = msglog.Str(c["name"])
-		s.Args = msglog.ArgsText(c["args"], keep, warn)
+		s.Args = args(c["args"], keep, warn)
 		return s
 	}
 	s.Name = msglog.Str(fn["name"])
-	s.Args = msglog.ArgsText(fn["arguments"], keep, warn)
+	s.Args = args(fn["arguments"], keep, warn)
 	return s
+}
+
+// args reads a call's arguments as msglog.Args does; asked to keep text
+// (see trajeval.Input.KeepText), a JSON string whose content is an object
+// or an array that jsonv reads is kept as that text, a copy, which
+// decodes to the value msglog.Args gives. Any other string (not JSON,
+// blank, null, a scalar, text jsonv leaves to encoding/json) is read as
+// msglog.Args reads it, warning included.
+func args(v any, keep bool, warn func(string)) any {
+	if s, ok := v.(string); ok && keep {
+		if text, ok := jsonv.Composite([]byte(s)); ok {
+			return text
+		}
+	}
+	return msglog.Args(v, warn)
 }
