@@ -75,41 +75,63 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		if err != nil {
 			return jsonl.ReadError(in.Name, err)
 		}
-		if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
-			return err
-		}
-		d := json.NewDecoder(bytes.NewReader(data))
-		d.UseNumber()
-		lines := NewLines(data)
-		for d.More() {
+		if v, ok := jsonv.FastDecode(data); ok {
+			// One value that a Parser reads, as most documents are: the
+			// same value encoding/json gives, read many times faster, its
+			// depth bounded by the Parser.
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			start := d.InputOffset()
-			start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
-			line := lines.At(start)
-			var v any
-			if err := d.Decode(&v); err != nil {
-				if err := jsonl.Damaged(in, data, err, 1); err != nil {
-					return err
-				}
-				return use(jsonl.Salvage(data[start:]), line, true)
-			}
-			if err := use(v, line, false); err != nil {
+			start := int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n")))
+			if err := use(v, NewLines(data).At(start), false); err != nil {
 				return err
 			}
-		}
-		if rest := bytes.TrimSpace(data[d.InputOffset():]); len(rest) > 0 {
-			err := &jsonl.TrailingError{Offset: int64(len(data) - len(rest))}
-			if err := jsonl.Damaged(in, data, err, 1); err != nil {
-				return err
-			}
+		} else if final, err := eachDocValue(ctx, in, data, use); final {
+			return err
 		}
 	}
 	if values == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no JSON values", Err: trajeval.ErrEmptyTrace}
 	}
 	return nil
+}
+
+// eachDocValue calls use with each JSON value of the document data, read
+// by encoding/json after its depth is checked, and its line (see
+// EachValue). final says that EachValue returns err as it is: damage read
+// leniently ends the reading there, whatever came before.
+func eachDocValue(ctx context.Context, in trajeval.Input, data []byte, use func(v any, line int, partial bool) error) (final bool, err error) {
+	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
+		return true, err
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	lines := NewLines(data)
+	for d.More() {
+		if err := ctx.Err(); err != nil {
+			return true, err
+		}
+		start := d.InputOffset()
+		start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
+		line := lines.At(start)
+		var v any
+		if err := d.Decode(&v); err != nil {
+			if err := jsonl.Damaged(in, data, err, 1); err != nil {
+				return true, err
+			}
+			return true, use(jsonl.Salvage(data[start:]), line, true)
+		}
+		if err := use(v, line, false); err != nil {
+			return true, err
+		}
+	}
+	if rest := bytes.TrimSpace(data[d.InputOffset():]); len(rest) > 0 {
+		err := &jsonl.TrailingError{Offset: int64(len(data) - len(rest))}
+		if err := jsonl.Damaged(in, data, err, 1); err != nil {
+			return true, err
+		}
+	}
+	return false, nil
 }
 
 // A lineValue is the value of line n of JSON Lines, partial when damage
