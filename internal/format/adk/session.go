@@ -9,7 +9,9 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
+	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // readSessions reads one session object or a list of them, one at a time.
@@ -21,11 +23,13 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, unknown *
 	fail := func(err error) error {
 		return jsonl.Damaged(in, data, absolute(data, err), 1)
 	}
-	one := func(v any, off int64, partial bool) error {
+	lines := msglog.NewLines(data)
+	var one func(v any, off int64, partial bool) error
+	one = func(v any, off int64, partial bool) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line, _ := jsonl.Position(data, off)
+		line := lines.At(off)
 		if m := obj(v); !partial && (m == nil || m["events"] == nil) {
 			return jsonl.NotARecord(in, line, 0, `a session is an object with "events"`)
 		}
@@ -48,6 +52,20 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, unknown *
 		return nil
 	}
 	first := skipSpace(data, 0)
+	if n, done, err := fastSessions(data, first, one); done {
+		return err
+	} else if n > 0 {
+		// Read again from the start past the n sessions already read,
+		// so that what the Parser refused is read, or placed, as before.
+		skip := one
+		one = func(v any, off int64, partial bool) error {
+			if n > 0 && !partial {
+				n--
+				return nil
+			}
+			return skip(v, off, partial)
+		}
+	}
 	if first < int64(len(data)) && data[first] == '{' {
 		var v any
 		if err := d.Decode(&v); err != nil {
@@ -177,4 +195,68 @@ func hasCalls(content any) bool {
 		}
 	}
 	return false
+}
+
+// fastSessions reads what readSessions reads, a session or a list of
+// them from first on, with a jsonv.Parser, which reads JSON many times
+// faster than encoding/json and gives the same values. It stops at the
+// first thing the Parser does not read as encoding/json would (damage, a
+// lone surrogate, data after the session), and returns the number of
+// sessions it handed to one, done false: readSessions then reads the
+// file as before, past those. done true when it read everything, with
+// one's error or readSessions's for a list of no sessions. The file's
+// depth was checked before.
+func fastSessions(data []byte, first int64, one func(v any, off int64, partial bool) error) (n int, done bool, err error) {
+	if first >= int64(len(data)) {
+		return 0, false, nil
+	}
+	if data[first] == '{' {
+		v, ok := jsonv.FastDecode(data[first:])
+		if !ok || obj(v)["events"] == nil {
+			return 0, false, nil
+		}
+		return 0, true, one(v, first, false)
+	}
+	if data[first] != '[' {
+		return 0, false, nil
+	}
+	var p jsonv.Parser
+	off := space(data, first+1)
+	if off < int64(len(data)) && data[off] == ']' {
+		return 0, false, nil // no sessions: the error as before
+	}
+	for off < int64(len(data)) {
+		p.Reset(data[off:])
+		start, end, ok := p.Span()
+		if !ok {
+			return n, false, nil
+		}
+		v, ok := jsonv.FastDecode(data[off+int64(start) : off+int64(end)])
+		if !ok {
+			return n, false, nil
+		}
+		n++
+		if err := one(v, off+int64(start), false); err != nil {
+			return n, true, err
+		}
+		off = space(data, off+int64(end))
+		switch {
+		case off < int64(len(data)) && data[off] == ']':
+			return n, true, nil
+		case off < int64(len(data)) && data[off] == ',':
+			off = space(data, off+1)
+		default:
+			return n, false, nil
+		}
+	}
+	return n, false, nil
+}
+
+// space returns the offset of the first byte at or after off that is not
+// JSON white space.
+func space(data []byte, off int64) int64 {
+	for off < int64(len(data)) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\r' || data[off] == '\n') {
+		off++
+	}
+	return off
 }

@@ -46,6 +46,7 @@ package anthropic
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/trajeval/trajeval"
@@ -154,7 +155,7 @@ func read(in trajeval.Input, line int, id string, msgs []any, saw func(typ strin
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
 	for i, v := range msgs {
-		place := fmt.Sprintf("message %d", i+1)
+		place := "message " + strconv.Itoa(i+1)
 		m := msglog.Obj(v)
 		if m == nil {
 			b.Warn(place, "not an object; skipped")
@@ -205,7 +206,7 @@ func user(b *msglog.Builder, content any, place string, saw func(string)) {
 					msg = s
 				}
 			}
-			b.Result(msglog.IDOf(bl["tool_use_id"]), res, &failed, msg, fmt.Sprintf("%s block %d", place, j+1))
+			b.Result(msglog.IDOf(bl["tool_use_id"]), res, &failed, msg, place+" block "+strconv.Itoa(j+1))
 		default:
 			if typ := msglog.Str(bl["type"]); typ != "text" && !skipped[typ] {
 				saw(typ)
@@ -229,7 +230,7 @@ func assistant(b *msglog.Builder, content any, place string, saw func(string)) {
 	var said []any
 	for j, v := range blocks {
 		bl := msglog.Obj(v)
-		bp := fmt.Sprintf("%s block %d", place, j+1)
+		bp := place + " block " + strconv.Itoa(j+1)
 		typ := msglog.Str(bl["type"])
 		switch {
 		case typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use":

@@ -15,6 +15,7 @@ import (
 	"github.com/trajeval/trajeval/internal/format/eventlog"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -141,6 +142,16 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		return err
 	}
 	c := &chat{in: in, meta: map[string]any{}}
+	if first, ok := jsonv.FastDecode(data); ok {
+		// One value, which a Parser reads many times faster than
+		// encoding/json, to the same value (see jsonv.Parser).
+		if list, ok := first.([]any); ok {
+			err = c.checkpoint(list, fastLines(data))
+		} else {
+			err = c.whole(first, fastLines(data))
+		}
+		return c.finish(err, yield)
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var first any
@@ -158,15 +169,55 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	} else {
 		err = c.lines(ctx, data)
 	}
+	return c.finish(err, yield)
+}
+
+// finish yields the session read, unless reading it failed with err or
+// found no message.
+func (c *chat) finish(err error, yield func(*trajeval.Trajectory) error) error {
 	if err != nil {
 		return err
 	}
 	if len(c.msgs) == 0 {
-		return &trajeval.TraceError{File: in.Name, Line: 1, Msg: "the Gemini CLI session holds no messages", Err: trajeval.ErrEmptyTrace}
+		return &trajeval.TraceError{File: c.in.Name, Line: 1, Msg: "the Gemini CLI session holds no messages", Err: trajeval.ErrEmptyTrace}
 	}
 	t := c.build()
-	c.unknown.Report(in, "gemini-chat")
+	c.unknown.Report(c.in, "gemini-chat")
 	return yield(t)
+}
+
+// fastLines is messageLines for data that a jsonv.Parser reads whole:
+// each element's place is where its Span starts, its line counted on from
+// the last.
+func fastLines(data []byte) []int {
+	var p jsonv.Parser
+	p.Reset(data)
+	at := msglog.NewLines(data)
+	var lines []int
+	elems := func() bool {
+		return p.Array(func() bool {
+			start, _, ok := p.Span()
+			lines = append(lines, at.At(int64(start)))
+			return ok
+		})
+	}
+	switch p.Peek() {
+	case '[':
+		elems()
+	case '{':
+		found := false
+		p.Object(func(key []byte) bool {
+			if found || string(key) != "messages" {
+				return p.Skip()
+			}
+			found = true // the first "messages", as encoding/json's tokens find it
+			if p.Peek() != '[' {
+				return p.Skip()
+			}
+			return elems()
+		})
+	}
+	return lines
 }
 
 // whole reads the one-object shape.
@@ -309,13 +360,13 @@ func messageLines(data []byte) []int {
 // just opened start.
 func elementLines(d *json.Decoder, data []byte) []int {
 	var lines []int
+	at := msglog.NewLines(data)
 	for d.More() {
 		off := d.InputOffset()
 		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
 			off++
 		}
-		line, _ := jsonl.Position(data, off)
-		lines = append(lines, line)
+		lines = append(lines, at.At(off))
 		var skip json.RawMessage
 		if d.Decode(&skip) != nil {
 			return lines

@@ -3,6 +3,7 @@ package langchain
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/trajeval/trajeval"
@@ -182,7 +183,7 @@ func readMessages(in trajeval.Input, line int, id string, msgs []any, saw func(n
 		in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: place, Msg: msg})
 	})
 	for i, v := range msgs {
-		place := fmt.Sprintf("message %d", i+1)
+		place := "message " + strconv.Itoa(i+1)
 		m, ok := asMessage(v)
 		if !ok {
 			if name := typeName(v); name == "remove" || name == "RemoveMessage" {
@@ -238,7 +239,7 @@ func addMessage(b *msglog.Builder, m message, place string) {
 			// LangGraph names an agent's messages after it (create_react_agent's
 			// name, a supervisor's workers).
 			s.Agent = msglog.Str(f["name"])
-			if i := b.Call(s, fmt.Sprintf("%s tool call %d", place, j+1)); i >= 0 {
+			if i := b.Call(s, place+" tool call "+strconv.Itoa(j+1)); i >= 0 {
 				idx = append(idx, i)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -58,18 +59,13 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		return fn(v, line, partial)
 	}
 	if jsonv.Valid(sniff.FirstLine(head)) {
-		err := jsonl.Each(br, func(b []byte, n int) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			v, err := jsonl.Decode(b)
-			if err == nil {
-				return use(v, n, false)
-			}
-			if err := jsonl.Damaged(in, b, err, n); err != nil {
-				return err
-			}
-			return use(jsonl.Salvage(b), n, true)
+		// jsonl.Decode bounds the depth itself (its Parser counts it, and
+		// what that refuses is checked before encoding/json reads it), so
+		// the lines are not checked first: a line of a conversation holds
+		// more brackets than MaxDepth, and each was scanned twice.
+		decoder := func() jsonl.Decoder[lineValue] { return decodeLine(in) }
+		err := jsonl.ParallelBounded(ctx, br, 1, decoder, in.Warn, func(l lineValue) error {
+			return use(l.v, l.n, l.partial)
 		})
 		if err != nil {
 			return jsonl.ReadError(in.Name, err)
@@ -79,40 +75,119 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 		if err != nil {
 			return jsonl.ReadError(in.Name, err)
 		}
-		if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
-			return err
-		}
-		d := json.NewDecoder(bytes.NewReader(data))
-		d.UseNumber()
-		for d.More() {
+		if v, ok := jsonv.FastDecode(data); ok {
+			// One value that a Parser reads, as most documents are: the
+			// same value encoding/json gives, read many times faster, its
+			// depth bounded by the Parser.
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			start := d.InputOffset()
-			start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
-			line, _ := jsonl.Position(data, start)
-			var v any
-			if err := d.Decode(&v); err != nil {
-				if err := jsonl.Damaged(in, data, err, 1); err != nil {
-					return err
-				}
-				return use(jsonl.Salvage(data[start:]), line, true)
-			}
-			if err := use(v, line, false); err != nil {
+			start := int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n")))
+			if err := use(v, NewLines(data).At(start), false); err != nil {
 				return err
 			}
-		}
-		if rest := bytes.TrimSpace(data[d.InputOffset():]); len(rest) > 0 {
-			err := &jsonl.TrailingError{Offset: int64(len(data) - len(rest))}
-			if err := jsonl.Damaged(in, data, err, 1); err != nil {
-				return err
-			}
+		} else if final, err := eachDocValue(ctx, in, data, use); final {
+			return err
 		}
 	}
 	if values == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "no JSON values", Err: trajeval.ErrEmptyTrace}
 	}
 	return nil
+}
+
+// eachDocValue calls use with each JSON value of the document data, read
+// by encoding/json after its depth is checked, and its line (see
+// EachValue). final says that EachValue returns err as it is: damage read
+// leniently ends the reading there, whatever came before.
+func eachDocValue(ctx context.Context, in trajeval.Input, data []byte, use func(v any, line int, partial bool) error) (final bool, err error) {
+	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
+		return true, err
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	lines := NewLines(data)
+	for d.More() {
+		if err := ctx.Err(); err != nil {
+			return true, err
+		}
+		start := d.InputOffset()
+		start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
+		line := lines.At(start)
+		var v any
+		if err := d.Decode(&v); err != nil {
+			if err := jsonl.Damaged(in, data, err, 1); err != nil {
+				return true, err
+			}
+			return true, use(jsonl.Salvage(data[start:]), line, true)
+		}
+		if err := use(v, line, false); err != nil {
+			return true, err
+		}
+	}
+	if rest := bytes.TrimSpace(data[d.InputOffset():]); len(rest) > 0 {
+		err := &jsonl.TrailingError{Offset: int64(len(data) - len(rest))}
+		if err := jsonl.Damaged(in, data, err, 1); err != nil {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// A lineValue is the value of line n of JSON Lines, partial when damage
+// cut it short (v nil when damage lost all of it).
+type lineValue struct {
+	v       any
+	n       int
+	partial bool
+}
+
+// decodeLine decodes a line of JSON Lines for EachValue: a line nested
+// deeper than jsonv.MaxDepth is a *jsonv.DepthError at its line, as
+// jsonl.Each finds it; other damage is reported to in (see
+// jsonl.Damaged), and read leniently the line gives what came before it.
+func decodeLine(in trajeval.Input) jsonl.Decoder[lineValue] {
+	return func(b []byte, n int, _ func(trajeval.Warning)) (lineValue, error) {
+		v, err := jsonl.Decode(b)
+		if err == nil {
+			return lineValue{v, n, false}, nil
+		}
+		if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
+			de.Line = n
+			return lineValue{}, de
+		}
+		if err := jsonl.Damaged(in, b, err, n); err != nil {
+			return lineValue{}, err
+		}
+		return lineValue{jsonl.Salvage(b), n, true}, nil
+	}
+}
+
+// Lines gives the lines of offsets in data, as jsonl.Position does, for
+// readers that place each of many values of one document: counting from
+// the start for each costs the square of the document's size (2,000
+// sessions of 8 KB: 16 GB counted), counting on from the last offset
+// asked about costs its size.
+type Lines struct {
+	data []byte
+	off  int64 // the last offset asked about
+	line int   // its line
+}
+
+// NewLines returns the Lines of data.
+func NewLines(data []byte) *Lines { return &Lines{data: data, line: 1} }
+
+// At returns the 1-based line of offset off (clamped to data, as
+// jsonl.Position clamps it), counting on from the last offset asked about
+// when off is not before it, else from the start.
+func (l *Lines) At(off int64) int {
+	off = max(0, min(off, int64(len(l.data))))
+	if off < l.off {
+		l.off, l.line = 0, 1
+	}
+	l.line += bytes.Count(l.data[l.off:off], []byte{'\n'})
+	l.off = off
+	return l.line
 }
 
 // A Sizer is an input that knows how many bytes it holds (-1 if it does

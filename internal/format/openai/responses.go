@@ -2,7 +2,7 @@ package openai
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
@@ -174,7 +174,7 @@ func (r *responsesReader) items(items []any, oneResponse bool) {
 		batch = nil
 	}
 	for i, v := range items {
-		place := fmt.Sprintf("item %d", i+1)
+		place := "item " + strconv.Itoa(i+1)
 		m := msglog.Obj(v)
 		if m == nil {
 			b.Warn(place, "not an object; skipped")
