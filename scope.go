@@ -237,6 +237,15 @@ type scoped struct {
 	scope AgentScope
 }
 
+// ReadsText reports whether the evaluator e limits reads each argument
+// and result it looks at through [Decoded], so that it may be handed
+// JSON text a reader kept (see [Input.KeepText]): a scope reads only
+// each step's agent, so it reads text exactly when its evaluator does.
+func (e scoped) ReadsText() bool {
+	r, ok := e.ev.(interface{ ReadsText() bool })
+	return ok && r.ReadsText()
+}
+
 func (e scoped) Evaluate(ctx context.Context, t *Trajectory) (Outcome, error) {
 	if t == nil {
 		t = &Trajectory{}

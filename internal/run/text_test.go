@@ -518,12 +518,14 @@ execution:
 // TestRun_keptTextReaders: a run's readers keep text only for cases whose
 // evaluators all read it themselves (eval.ReadsText: every deterministic
 // type, and a composite whose members all do) and that score no turns;
-// with any other evaluator (here one limited to an agent, whose scope is
-// no text reader) they decode as they read, since text scanned first and
-// decoded after for that evaluator costs more than values decoded once.
+// with any other evaluator (grounding, which reads every argument and
+// result) they decode as they read, since text scanned first and decoded
+// after for that evaluator costs more than values decoded once. A scope
+// (agent:) reads text when the evaluator it limits does.
 func TestRun_keptTextReaders(t *testing.T) {
 	const traces = `{"id": "c", "output": [{"role": "user", "content": "go"}, {"role": "assistant", "name": "main", "tool_calls": [{"tool": "search", "id": "c1", "input": {"query": "q"}, "output": {"ok": true}, "status": "ok"}]}]}` + "\n"
 	const scoped = `{name: scoped, type: tool_trajectory, mode: any_order, expected: [search], agent: main}`
+	const grounding = `{name: grounded, type: grounding}`
 	tests := []struct {
 		name, evaluators string
 		kept             bool
@@ -531,13 +533,17 @@ func TestRun_keptTextReaders(t *testing.T) {
 	}{
 		{"text readers", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: execution_metrics, max_tool_calls: 3}, {type: tool_rules, rules: [{never: delete}]}, {type: tool_error}]`, true,
 			"each decodes what it looks at"},
-		{"one that decodes", `[{type: tool_trajectory, mode: any_order, expected: [search]}, ` + scoped + `]`, false,
-			"an evaluator limited to an agent is handed the trajectory decoded: the reader decodes once instead"},
+		{"one that decodes", `[{type: tool_trajectory, mode: any_order, expected: [search]}, ` + grounding + `]`, false,
+			"grounding is handed the trajectory decoded: the reader decodes once instead"},
+		{"a scoped reader", `[{type: tool_trajectory, mode: any_order, expected: [search]}, ` + scoped + `]`, true,
+			"a scope reads only each step's agent: an evaluator limited to an agent reads text when it does"},
+		{"a scoped evaluator that decodes", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: ragas_tool_call_f1, agent: main, reference_tool_calls: [{name: search, args: {query: q}}]}]`, false,
+			"a scope of an evaluator that decodes decodes"},
 		{"one that would decode all", `[{type: tool_trajectory, mode: any_order, expected: [search]}, {type: ragas_tool_call_f1, reference_tool_calls: [{name: search, args: {query: q}}]}]`, false,
 			"ragas_tool_call_f1 compares the arguments of nearly every call: decoded as read, they cost less"},
 		{"composite of readers", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}, {name: b, type: tool_error}]}]`, true,
 			"a composite whose members all read text reads text"},
-		{"composite with one that decodes", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}, ` + scoped + `]}]`, false,
+		{"composite with one that decodes", `[{type: composite, aggregator: {type: weighted_average}, evaluators: [{name: a, type: tool_trajectory, mode: any_order, expected: [search]}, ` + grounding + `]}]`, false,
 			"a composite is handed text only when every member reads it"},
 	}
 	for _, tt := range tests {
