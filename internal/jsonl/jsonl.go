@@ -21,6 +21,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -100,19 +101,82 @@ func lineDepth(line []byte, n int) error {
 	return err
 }
 
-// Position turns a byte offset in data into a 1-based line and column.
+// Position turns a byte offset in data into a 1-based line and column. It
+// counts from the start of data: to place many offsets of one file, as a
+// reader does for each value of a document, use Lines.
 func Position(data []byte, offset int64) (line, col int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	if offset < 0 {
-		offset = 0
-	}
+	offset = max(0, min(offset, int64(len(data))))
 	before := data[:offset]
+	scanned.Add(offset)
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
 }
+
+// Lines places offsets of one data at their lines and columns, as
+// Position does, in time linear in the size of data however many offsets
+// it is asked about: Position counts from the start of data, so a reader
+// that asked it for each of n values of a document would take time that
+// grows with n times the size of the file. Lines counts on from the last
+// offset asked about, and back from it to an earlier one, so that offsets
+// asked in increasing order (as a reader meets its values) scan data once.
+//
+// A Lines is not safe for use by several goroutines at once.
+type Lines struct {
+	data  []byte
+	off   int64 // the last offset asked about
+	line  int   // its line
+	start int64 // the offset of the first byte of that line
+}
+
+// NewLines returns the Lines of data, which must not change while they are
+// in use.
+func NewLines(data []byte) *Lines { return &Lines{data: data, line: 1} }
+
+// Position returns the 1-based line and column of offset off in data,
+// clamped to data as Position clamps it.
+func (l *Lines) Position(off int64) (line, col int) {
+	off = max(0, min(off, int64(len(l.data))))
+	switch {
+	case off >= l.off:
+		seg := l.data[l.off:off]
+		scanned.Add(off - l.off)
+		if k := bytes.Count(seg, []byte{'\n'}); k > 0 {
+			l.line += k
+			l.start = l.off + int64(bytes.LastIndexByte(seg, '\n')) + 1
+		}
+	case off >= l.start:
+		// Back, within the same line.
+	default:
+		// Back across lines: the newlines between are uncounted, and the
+		// start of off's line is found by looking back from it.
+		scanned.Add(l.off - off)
+		l.line -= bytes.Count(l.data[off:l.off], []byte{'\n'})
+		i := int64(bytes.LastIndexByte(l.data[:off], '\n')) + 1
+		scanned.Add(off - i)
+		l.start = i
+	}
+	l.off = off
+	return l.line, int(off-l.start) + 1
+}
+
+// Line returns the 1-based line of offset off, as Position does.
+func (l *Lines) Line(off int64) int {
+	line, _ := l.Position(off)
+	return line
+}
+
+// scanned counts the bytes Position and Lines have looked at for their
+// newlines, for the tests (see Scanned).
+var scanned atomic.Int64
+
+// Scanned returns the number of bytes that Position and every Lines have
+// scanned for newlines since the program started. The readers' tests read
+// it before and after reading a file of many values, to check that its
+// values were placed in time linear in its size: a count that is a small
+// multiple of the file's size, where counting from the start of the file
+// for each value would give their number times its size.
+func Scanned() int64 { return scanned.Load() }
 
 // A TrailingError is data after a whole JSON value where there must be
 // none: the rest of a JSON Lines line, or of a one-value file.

@@ -142,6 +142,7 @@ func ParseCalls(src string) ([]Call, error) {
 	if out == nil {
 		out = []Call{}
 	}
+	locate(src, out)
 	return out, nil
 }
 
@@ -166,8 +167,8 @@ func (p *parser) arguments(name string, start, depth int) (Call, error) {
 	if depth > maxDepth {
 		return Call{}, p.errAt(p.i, "nested too deep", "")
 	}
-	line, col := Locate(p.s, start)
-	c := Call{Name: name, Args: map[string]any{}, Line: line, Col: col, Offset: start}
+	// Placed at its line and column by ParseCalls, all calls in one pass.
+	c := Call{Name: name, Args: map[string]any{}, Offset: start}
 	p.i++ // (
 	err := p.seq(')', "argument", func() error {
 		at := p.i

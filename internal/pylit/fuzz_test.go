@@ -10,7 +10,9 @@ import (
 
 // FuzzParse checks ParseValue and ParseCalls on any text: they never
 // panic; what they accept is JSON (it marshals and decodes back to the
-// same text, once ParseCalls's tuples are made lists); what they refuse is a *SyntaxError placed inside the text.
+// same text, once ParseCalls's tuples are made lists), each call placed
+// where Locate places its offset; what they refuse is a *SyntaxError
+// placed inside the text.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`[get_weather(city="Paris", days=1), f(a=[1,2], b={'k': True})]`,
@@ -23,6 +25,13 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := pylit.ParseValue(s)
 		check(t, s, v, err)
+		if calls, err := pylit.DecodePrompting(s); err == nil {
+			for _, c := range calls {
+				if line, col := pylit.Locate(s, c.Offset); c.Line != line || c.Col != col {
+					t.Fatalf("DecodePrompting(%q): %s at %d:%d, Locate says %d:%d", s, c.Name, c.Line, c.Col, line, col)
+				}
+			}
+		}
 		calls, err := pylit.ParseCalls(s)
 		if err != nil {
 			check(t, s, nil, err)
@@ -33,6 +42,9 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("ParseCalls(%q) gave a call %+v", s, c)
 			}
 			check(t, s, pylit.JSON(c.Args), nil)
+			if line, col := pylit.Locate(s, c.Offset); c.Line != line || c.Col != col {
+				t.Fatalf("ParseCalls(%q): %s at %d:%d, Locate says %d:%d", s, c.Name, c.Line, c.Col, line, col)
+			}
 		}
 	})
 }

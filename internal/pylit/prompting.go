@@ -41,7 +41,7 @@ func DecodePrompting(text string) ([]Call, error) {
 	}
 	for i := range calls {
 		calls[i].Offset = min(max(calls[i].Offset+shift, lead), len(text))
-		calls[i].Line, calls[i].Col = Locate(text, calls[i].Offset)
 	}
+	locate(text, calls)
 	return calls, nil
 }

@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -69,12 +70,42 @@ func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 func Locate(src string, off int) (line, col int) {
 	off = min(max(off, 0), len(src))
 	before := src[:off]
+	scanned.Add(int64(off))
 	line = 1 + strings.Count(before, "\n")
 	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
 		before = before[i+1:]
 	}
 	return line, 1 + utf8.RuneCountInString(before)
 }
+
+// locate places each of calls, in the order of their offsets, in src,
+// as Locate does: each counted on from the one before, so that a text of
+// many calls on one line is placed in time linear in its size (Locate
+// counts its lines and its line's characters from the start each time).
+func locate(src string, calls []Call) {
+	line, col, off := 1, 1, 0
+	for i := range calls {
+		to := min(max(calls[i].Offset, 0), len(src))
+		if to < off {
+			// Not in order, which a parser's calls always are.
+			calls[i].Line, calls[i].Col = Locate(src, to)
+			continue
+		}
+		seg := src[off:to]
+		scanned.Add(int64(len(seg)))
+		if j := strings.LastIndexByte(seg, '\n'); j >= 0 {
+			line += strings.Count(seg, "\n")
+			col, seg = 1, seg[j+1:]
+		}
+		col += utf8.RuneCountInString(seg)
+		off = to
+		calls[i].Line, calls[i].Col = line, col
+	}
+}
+
+// scanned counts the bytes Locate and locate have looked at, for the
+// tests.
+var scanned atomic.Int64
 
 // ParseValue reads one Python literal (see the package rules) into the
 // JSON data model: nil, bool, string, json.Number, []any and

@@ -11,7 +11,6 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
-	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 )
 
@@ -215,10 +214,10 @@ func eachCase(data []byte, in trajeval.Input, unknown *drift.Unknown, fn func(*E
 		if t != json.Delim('[') {
 			return hdr, at(off+1, "eval_cases is not a list", "")
 		}
-		lines := msglog.NewLines(data)
+		lines := jsonl.NewLines(data)
 		for d.More() {
 			off := skipSpace(data, d.InputOffset())
-			line := lines.At(off)
+			line := lines.Line(off)
 			var v any
 			if err := d.Decode(&v); err != nil {
 				if err := fail(err); err != nil {
@@ -280,10 +279,10 @@ func skipSpace(data []byte, off int64) int64 {
 func eachLegacy(d *json.Decoder, data []byte, name string, warn func(trajeval.Warning), emit func(*EvalCase) error, fail func(error) error) error {
 	var turns *EvalCase
 	k := 0
-	lines := msglog.NewLines(data)
+	lines := jsonl.NewLines(data)
 	for d.More() {
 		off := skipSpace(data, d.InputOffset())
-		line := lines.At(off)
+		line := lines.Line(off)
 		var v any
 		if err := d.Decode(&v); err != nil {
 			if err := fail(err); err != nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
-	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -23,13 +22,13 @@ func readSessions(ctx context.Context, data []byte, in trajeval.Input, unknown *
 	fail := func(err error) error {
 		return jsonl.Damaged(in, data, absolute(data, err), 1)
 	}
-	lines := msglog.NewLines(data)
+	lines := jsonl.NewLines(data)
 	var one func(v any, off int64, partial bool) error
 	one = func(v any, off int64, partial bool) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line := lines.At(off)
+		line := lines.Line(off)
 		if m := obj(v); !partial && (m == nil || m["events"] == nil) {
 			return jsonl.NotARecord(in, line, 0, `a session is an object with "events"`)
 		}

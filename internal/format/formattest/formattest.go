@@ -441,3 +441,21 @@ func NoDrift(t *testing.T, dir, glob string, f trajeval.Format) {
 		}
 	}
 }
+
+// PlacedLinearly reads data, a file of many values, with f, and fails t
+// when placing its values at their lines scanned more than four times its
+// size for newlines (see jsonl.Scanned): a reader that counted the lines
+// of each value from the start of the file would scan about the number of
+// values times half its size, and take time that grows with its square.
+// The read must succeed. It must not run in parallel with other tests of
+// the package, whose reading would be counted too.
+func PlacedLinearly(t *testing.T, f trajeval.Format, name string, data []byte, reason string) {
+	t.Helper()
+	before := jsonl.Scanned()
+	if _, _, err := Read(f, name, data); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if got, limit := jsonl.Scanned()-before, 4*int64(len(data)); got > limit {
+		t.Errorf("%s (%d bytes): %d bytes scanned to place its values, want at most %d: %s", name, len(data), got, limit, reason)
+	}
+}

@@ -192,12 +192,12 @@ func (c *chat) finish(err error, yield func(*trajeval.Trajectory) error) error {
 func fastLines(data []byte) []int {
 	var p jsonv.Parser
 	p.Reset(data)
-	at := msglog.NewLines(data)
+	at := jsonl.NewLines(data)
 	var lines []int
 	elems := func() bool {
 		return p.Array(func() bool {
 			start, _, ok := p.Span()
-			lines = append(lines, at.At(int64(start)))
+			lines = append(lines, at.Line(int64(start)))
 			return ok
 		})
 	}
@@ -360,13 +360,13 @@ func messageLines(data []byte) []int {
 // just opened start.
 func elementLines(d *json.Decoder, data []byte) []int {
 	var lines []int
-	at := msglog.NewLines(data)
+	at := jsonl.NewLines(data)
 	for d.More() {
 		off := d.InputOffset()
 		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
 			off++
 		}
-		lines = append(lines, at.At(off))
+		lines = append(lines, at.Line(off))
 		var skip json.RawMessage
 		if d.Decode(&skip) != nil {
 			return lines

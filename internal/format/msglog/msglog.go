@@ -83,7 +83,7 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 				return err
 			}
 			start := int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n")))
-			if err := use(v, NewLines(data).At(start), false); err != nil {
+			if err := use(v, jsonl.NewLines(data).Line(start), false); err != nil {
 				return err
 			}
 		} else if final, err := eachDocValue(ctx, in, data, use); final {
@@ -106,14 +106,14 @@ func eachDocValue(ctx context.Context, in trajeval.Input, data []byte, use func(
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
-	lines := NewLines(data)
+	lines := jsonl.NewLines(data)
 	for d.More() {
 		if err := ctx.Err(); err != nil {
 			return true, err
 		}
 		start := d.InputOffset()
 		start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
-		line := lines.At(start)
+		line := lines.Line(start)
 		var v any
 		if err := d.Decode(&v); err != nil {
 			if err := jsonl.Damaged(in, data, err, 1); err != nil {
@@ -161,33 +161,6 @@ func decodeLine(in trajeval.Input) jsonl.Decoder[lineValue] {
 		}
 		return lineValue{jsonl.Salvage(b), n, true}, nil
 	}
-}
-
-// Lines gives the lines of offsets in data, as jsonl.Position does, for
-// readers that place each of many values of one document: counting from
-// the start for each costs the square of the document's size (2,000
-// sessions of 8 KB: 16 GB counted), counting on from the last offset
-// asked about costs its size.
-type Lines struct {
-	data []byte
-	off  int64 // the last offset asked about
-	line int   // its line
-}
-
-// NewLines returns the Lines of data.
-func NewLines(data []byte) *Lines { return &Lines{data: data, line: 1} }
-
-// At returns the 1-based line of offset off (clamped to data, as
-// jsonl.Position clamps it), counting on from the last offset asked about
-// when off is not before it, else from the start.
-func (l *Lines) At(off int64) int {
-	off = max(0, min(off, int64(len(l.data))))
-	if off < l.off {
-		l.off, l.line = 0, 1
-	}
-	l.line += bytes.Count(l.data[l.off:off], []byte{'\n'})
-	l.off = off
-	return l.line
 }
 
 // A Sizer is an input that knows how many bytes it holds (-1 if it does

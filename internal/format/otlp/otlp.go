@@ -330,13 +330,14 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	u := &ptrace.JSONUnmarshaler{}
+	lines := jsonl.NewLines(data)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		start := d.InputOffset()
 		start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
-		line, _ := jsonl.Position(data, start)
+		line, startCol := lines.Position(start)
 		var raw json.RawMessage
 		if err := d.Decode(&raw); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -359,7 +360,6 @@ func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
 		if err != nil {
 			msg, l, col := explain(raw, err, line)
 			if l == line {
-				_, startCol := jsonl.Position(data, start)
 				col += startCol - 1 // raw starts part-way into its line
 			}
 			return &trajeval.TraceError{File: r.in.Name, Line: l, Col: col, Msg: msg, Err: trajeval.ErrUnknownFormat}

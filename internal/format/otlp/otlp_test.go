@@ -210,3 +210,15 @@ func TestJSON_Read(t *testing.T) {
 		})
 	}
 }
+
+// TestJSON_placedLinearly reads a file of many OTLP/JSON documents written
+// one after another: the line of each is counted on from the last, never
+// from the start of the file.
+func TestJSON_placedLinearly(t *testing.T) {
+	doc, err := os.ReadFile("testdata/otlp/genai.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat(append(bytes.TrimSpace(doc), '\n'), 200)
+	formattest.PlacedLinearly(t, otlp.JSON, "export.json", data, "the line of each document counted on from the last")
+}

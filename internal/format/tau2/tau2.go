@@ -197,6 +197,7 @@ func read(ctx context.Context, data []byte, in trajeval.Input, unknown *drift.Un
 		if t != json.Delim('[') {
 			return at(start, "simulations is not a list", "")
 		}
+		lines := jsonl.NewLines(data)
 		for d.More() {
 			off := skipSpace(data, d.InputOffset())
 			var v any
@@ -205,7 +206,7 @@ func read(ctx context.Context, data []byte, in trajeval.Input, unknown *drift.Un
 					return err
 				}
 				if v := jsonl.Salvage(data[off:]); v != nil {
-					line, _ := jsonl.Position(data, off)
+					line := lines.Line(off)
 					if t := simulation(v, line, n+1, in, unknown); t != nil {
 						t.Partial = true
 						return yield(t)
@@ -217,7 +218,7 @@ func read(ctx context.Context, data []byte, in trajeval.Input, unknown *drift.Un
 				return err
 			}
 			n++
-			line, _ := jsonl.Position(data, off)
+			line := lines.Line(off)
 			if t := simulation(v, line, n, in, unknown); t != nil {
 				if err := yield(t); err != nil {
 					return err

@@ -3,6 +3,7 @@ package tau2_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -54,5 +55,45 @@ func TestRead_trials(t *testing.T) {
 	}
 	if want := "0/1 0/2"; strings.Join(got, " ") != want {
 		t.Errorf("task/trial of each simulation: %v, want %s (τ²'s trials count from 0, trajeval's from 1)", got, want)
+	}
+}
+
+// TestRead_placedLinearly reads results files of many simulations, written
+// on many lines and on one: each simulation's line is counted on from the
+// last, never from the start of the file.
+func TestRead_placedLinearly(t *testing.T) {
+	data, err := os.ReadFile("testdata/tau2/airline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file map[string]any
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	sims := file["simulations"].([]any)
+	for len(sims) < 2000 {
+		sims = append(sims, sims[:min(len(sims), 2000-len(sims))]...)
+	}
+	file["simulations"] = sims
+	indented, err := json.MarshalIndent(file, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneLine, err := json.Marshal(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		data   []byte
+		reason string
+	}{
+		{"indented", indented, "the line of each simulation counted on from the last"},
+		{"one line", oneLine, "the column is counted on too, though only the line is used"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			formattest.PlacedLinearly(t, tau2.Format, "results.json", tt.data, tt.reason)
+		})
 	}
 }
