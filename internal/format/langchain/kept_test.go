@@ -1,63 +1,15 @@
 package langchain_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/langchain"
 )
-
-// keptRead reads data with f, keeping text or not, and returns what it
-// gives: the canonical JSON of each trajectory, the warnings and the
-// error, and how many arguments and results were kept as text and
-// whether every one is an object or an array.
-func keptRead(f trajeval.Format, data []byte, keep bool) (out string, texts int, bad string) {
-	var b strings.Builder
-	in := trajeval.Input{Name: "kept.jsonl", R: bytes.NewReader(data), KeepText: keep, Lenient: true,
-		Warn: func(w trajeval.Warning) { fmt.Fprintf(&b, "warning %s\n", w) }}
-	err := f.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
-		for _, s := range t.Steps {
-			for _, v := range []any{s.Args, s.Result} {
-				if text, ok := v.(json.RawMessage); ok {
-					texts++
-					if len(text) == 0 || text[0] != '{' && text[0] != '[' {
-						bad = fmt.Sprintf("step %d kept %q as text: only objects and arrays are", s.Index, text)
-					}
-				}
-			}
-		}
-		j, err := trajeval.AppendJSON(nil, t)
-		fmt.Fprintf(&b, "%s %v\n", j, err)
-		return nil
-	})
-	fmt.Fprintf(&b, "error %v\n", err)
-	return b.String(), texts, bad
-}
-
-// keptFiles returns the test files of a format: the real files the tools
-// wrote (testdata/real) and the package's own.
-func keptFiles(t testing.TB, format string) []string {
-	var files []string
-	for _, glob := range []string{"../../../testdata/real/" + format + "/*.json*", "testdata/" + format + "/*.json*"} {
-		m, _ := filepath.Glob(glob)
-		for _, name := range m {
-			if !strings.Contains(name, ".want.") {
-				files = append(files, name)
-			}
-		}
-	}
-	if len(files) == 0 {
-		t.Fatalf("no test files for %s", format)
-	}
-	return files
-}
 
 // TestRead_keptTextFiles reads every real and test file of both formats
 // with text kept and without: the same trajectories, warnings and errors
@@ -65,13 +17,13 @@ func keptFiles(t testing.TB, format string) []string {
 func TestRead_keptTextFiles(t *testing.T) {
 	for _, f := range []trajeval.Format{langchain.Messages, langchain.Runs} {
 		t.Run(f.Name(), func(t *testing.T) {
-			for _, name := range keptFiles(t, f.Name()) {
+			for _, name := range formattest.KeptFiles(t, f.Name()) {
 				data, err := os.ReadFile(name)
 				if err != nil {
 					t.Fatal(err)
 				}
-				kept, texts, bad := keptRead(f, data, true)
-				decoded, _, _ := keptRead(f, data, false)
+				kept, texts, bad := formattest.KeptRead(f, data, true)
+				decoded, _, _ := formattest.KeptRead(f, data, false)
 				if kept != decoded {
 					t.Errorf("%s: kept text:\n%s\ndecoded:\n%s", name, kept, decoded)
 				}
@@ -116,8 +68,8 @@ func TestMessages_rawCopy(t *testing.T) {
 			data := []byte(`[{"type":"human","data":{"content":"go"}},{"type":"ai","data":{"content":"","tool_calls":` + calls +
 				`,"additional_kwargs":{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":` + string(a) + `}}]}}},` +
 				`{"type":"tool","data":{"content":"ok","tool_call_id":"c1"}}]` + "\n")
-			kept, texts, bad := keptRead(langchain.Messages, data, true)
-			decoded, _, _ := keptRead(langchain.Messages, data, false)
+			kept, texts, bad := formattest.KeptRead(langchain.Messages, data, true)
+			decoded, _, _ := formattest.KeptRead(langchain.Messages, data, false)
 			if kept != decoded {
 				t.Errorf("kept text:\n%s\ndecoded:\n%s\n%s", kept, decoded, tt.reason)
 			}

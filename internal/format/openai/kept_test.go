@@ -1,49 +1,20 @@
 package openai_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/formattest"
 	"github.com/trajeval/trajeval/internal/format/openai"
 )
 
-// keptRead reads data as openai-chat (see keptReadAs).
+// keptRead reads data as openai-chat (see formattest.KeptRead).
 func keptRead(data []byte, keep bool) (out string, texts int, bad string) {
-	return keptReadAs(openai.Chat, data, keep)
-}
-
-// keptReadAs reads data with f, keeping text or not, and returns what it
-// gives: the canonical JSON of each trajectory, the warnings and the
-// error, and how many arguments and results were kept as text and
-// whether every one is an object or an array.
-func keptReadAs(f trajeval.Format, data []byte, keep bool) (out string, texts int, bad string) {
-	var b strings.Builder
-	in := trajeval.Input{Name: "kept.jsonl", R: bytes.NewReader(data), KeepText: keep, Lenient: true,
-		Warn: func(w trajeval.Warning) { fmt.Fprintf(&b, "warning %s\n", w) }}
-	err := f.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
-		for _, s := range t.Steps {
-			for _, v := range []any{s.Args, s.Result} {
-				if text, ok := v.(json.RawMessage); ok {
-					texts++
-					if len(text) == 0 || text[0] != '{' && text[0] != '[' {
-						bad = fmt.Sprintf("step %d kept %q as text: only objects and arrays are", s.Index, text)
-					}
-				}
-			}
-		}
-		j, err := trajeval.AppendJSON(nil, t)
-		fmt.Fprintf(&b, "%s %v\n", j, err)
-		return nil
-	})
-	fmt.Fprintf(&b, "error %v\n", err)
-	return b.String(), texts, bad
+	return formattest.KeptRead(openai.Chat, data, keep)
 }
 
 // TestChat_keptText reads conversations whose arguments are JSON strings
@@ -110,24 +81,6 @@ func FuzzChat_keptText(f *testing.F) {
 	})
 }
 
-// keptFiles returns the test files of a format: the real files the tools
-// wrote (testdata/real) and the package's own.
-func keptFiles(t testing.TB, format string) []string {
-	var files []string
-	for _, glob := range []string{"../../../testdata/real/" + format + "/*.json*", "testdata/" + format + "/*.json*"} {
-		m, _ := filepath.Glob(glob)
-		for _, name := range m {
-			if !strings.Contains(name, ".want.") {
-				files = append(files, name)
-			}
-		}
-	}
-	if len(files) == 0 {
-		t.Fatalf("no test files for %s", format)
-	}
-	return files
-}
-
 // TestRead_keptTextFiles reads every real and test file of the three
 // formats with text kept and without: the same trajectories, warnings and
 // errors. Some arguments of the chat files are kept, so that the
@@ -137,13 +90,13 @@ func TestRead_keptTextFiles(t *testing.T) {
 	for _, f := range []trajeval.Format{openai.Chat, openai.Responses, openai.Agents} {
 		t.Run(f.Name(), func(t *testing.T) {
 			all := 0
-			for _, name := range keptFiles(t, f.Name()) {
+			for _, name := range formattest.KeptFiles(t, f.Name()) {
 				data, err := os.ReadFile(name)
 				if err != nil {
 					t.Fatal(err)
 				}
-				kept, texts, bad := keptReadAs(f, data, true)
-				decoded, _, _ := keptReadAs(f, data, false)
+				kept, texts, bad := formattest.KeptRead(f, data, true)
+				decoded, _, _ := formattest.KeptRead(f, data, false)
 				if kept != decoded {
 					t.Errorf("%s: kept text:\n%s\ndecoded:\n%s", name, kept, decoded)
 				}
