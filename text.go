@@ -42,9 +42,8 @@ import (
 //     negated (a lower score for text that does not decode would be a
 //     pass). For the others the text would be scanned, then decoded all
 //     the same, which costs more than decoding as the reader reads. A
-//     run hands an
-//     evaluator that does not read through Decoded the trajectory
-//     decoded; a run's CaseResult.Trajectory may hold text.
+//     run hands an evaluator that does not read through Decoded the
+//     trajectory decoded; a run's CaseResult.Trajectory may hold text.
 func Decoded(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {
