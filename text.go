@@ -38,11 +38,12 @@ import (
 //     of the arguments and results: every deterministic evaluator but
 //     ragas_tool_call_f1, bfcl_ast, tool_call_validity, tool_efficiency
 //     and grounding (which look at nearly all of them), with code, the
-//     judged evaluators, and any evaluator limited to an agent. For the
-//     others the text would be scanned, then decoded all the same, which
-//     costs more than decoding as the reader reads. A run hands an
-//     evaluator that does not read through Decoded the trajectory
-//     decoded; a run's CaseResult.Trajectory may hold text.
+//     judged evaluators, and any evaluator limited to an agent or
+//     negated (a lower score for text that does not decode would be a
+//     pass). For the others the text would be scanned, then decoded all
+//     the same, which costs more than decoding as the reader reads. A
+//     run hands an evaluator that does not read through Decoded the
+//     trajectory decoded; a run's CaseResult.Trajectory may hold text.
 func Decoded(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {

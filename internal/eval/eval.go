@@ -79,8 +79,12 @@ func ReadsText(e trajeval.Evaluator) bool {
 }
 
 // ReadsText reports whether c's evaluator reads kept JSON text itself
-// (see [ReadsText]).
-func (c *Configured) ReadsText() bool { return ReadsText(c.Eval) }
+// (see [ReadsText]) and c is not negated. A negated evaluator is handed
+// the trajectory decoded: text that does not decode (put there by hand;
+// a reader's always does) matches no expected call of the argument
+// matchers, a lower score, which negate would make a pass; decoded, it
+// is an error.
+func (c *Configured) ReadsText() bool { return !c.Negate && ReadsText(c.Eval) }
 
 // Run scores t and applies the shared settings.
 func (c *Configured) Run(ctx context.Context, t *trajeval.Trajectory) trajeval.Result {

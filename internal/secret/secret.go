@@ -221,7 +221,10 @@ func (s *Scrubber) Value(v any) any {
 // query parameter whose name says it is a credential (key, api_key,
 // token, access_token, sig, secret, password, auth and the like), as
 // Google's ?key= endpoints take it. net/http's errors quote the URL with
-// its query: "Post \"https://host/v1?key=…\": connection refused".
+// its query as written: "Post \"https://host/v1?key=…\": connection
+// refused". So a value is a secret both as written (escaped: a
+// signature's %2B, a plus for a space) and unescaped, as it is sent; a
+// value that does not unescape is sent as written all the same.
 func URLSecrets(raw string) []string {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -233,14 +236,18 @@ func URLSecrets(raw string) []string {
 			out = append(out, p)
 		}
 	}
-	for k, vs := range u.Query() {
-		if !credentialName(k) {
+	// Split at semicolons too, which servers may take as '&'.
+	for _, pair := range strings.FieldsFunc(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' }) {
+		k, v, _ := strings.Cut(pair, "=")
+		if name, err := url.QueryUnescape(k); err == nil {
+			k = name
+		}
+		if v == "" || !credentialName(k) {
 			continue
 		}
-		for _, v := range vs {
-			if v != "" {
-				out = append(out, v)
-			}
+		out = append(out, v)
+		if sent, err := url.QueryUnescape(v); err == nil && sent != v && sent != "" {
+			out = append(out, sent)
 		}
 	}
 	return out

@@ -121,6 +121,11 @@ func TestURLSecrets(t *testing.T) {
 		{"https://u:pw123456@host/v1?access_token=tok-98765432&Sig=s1g-abcdefgh", "[pw123456 s1g-abcdefgh tok-98765432]", "every credential, names in any case"},
 		{"https://host/v1?key=", "[]", "an empty value is no secret"},
 		{"::not a url", "[]", "nothing from what is not a URL"},
+		{"https://host/v1?sv=2024&sig=Xy7k%2BP9q%2FR2m%2BN4v%3D", "[Xy7k%2BP9q%2FR2m%2BN4v%3D Xy7k+P9q/R2m+N4v=]", "a signature as the URL spells it, escaped, which errors quote, and as it is sent"},
+		{"https://host/v1?key=abc+def+ghi+jkl", "[abc def ghi jkl abc+def+ghi+jkl]", "a plus in a query is a space"},
+		{"https://host/v1?key=long-key-%zz-cannot-be-unescaped&x=1", "[long-key-%zz-cannot-be-unescaped]", "a value that does not unescape is sent as written all the same"},
+		{"https://host/v1?a%70i_key=abcd1234efgh", "[abcd1234efgh]", "an escaped name"},
+		{"https://host/v1?x=1;token=tok-98765432", "[tok-98765432]", "pairs split at a semicolon too, which url.Query drops"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
@@ -128,6 +133,22 @@ func TestURLSecrets(t *testing.T) {
 			slices.Sort(got)
 			if s := fmt.Sprint(got); s != tt.want {
 				t.Errorf("URLSecrets = %s, want %s (%s)", s, tt.want, tt.reason)
+			}
+			// As net/http quotes the URL in its errors: no credential
+			// survives, escaped or not.
+			msg := secret.NewScrubber(got...).String(fmt.Sprintf("Post %q: connection refused", tt.url))
+			if u, err := url.Parse(tt.url); err == nil {
+				for _, pair := range strings.FieldsFunc(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' }) {
+					name, value, _ := strings.Cut(pair, "=")
+					if n, _ := url.QueryUnescape(name); strings.Contains(strings.ToLower(n), "key") || strings.Contains(n, "sig") || strings.Contains(n, "token") {
+						for i := 0; i+secret.Window <= len(value); i++ {
+							if strings.Contains(msg, value[i:i+secret.Window]) {
+								t.Errorf("scrubbed %q: %q of the credential %q survives (%s)", msg, value[i:i+secret.Window], value, tt.reason)
+								break
+							}
+						}
+					}
+				}
 			}
 		})
 	}

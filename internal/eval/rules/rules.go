@@ -67,6 +67,7 @@ package rules
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -173,6 +174,9 @@ var ErrNoRules = errors.New("tool_rules has no rules")
 type Evaluator struct {
 	rules   []*rule
 	perTurn bool
+	// looksAt holds the tools whose arguments a rule looks at: a
+	// matcher's tools, and no_repeat's.
+	looksAt map[string]bool
 }
 
 // a tool compiled: its name and argument matcher.
@@ -213,6 +217,14 @@ func New(o Options) (*Evaluator, error) {
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	e.looksAt = map[string]bool{}
+	for _, c := range e.rules {
+		for _, t := range append([]*tool{c.a, c.b}, c.items...) {
+			if t != nil && (t.args != nil || c.Kind == NoRepeat && t == c.a) {
+				e.looksAt[t.name] = true
+			}
+		}
 	}
 	return e, nil
 }
@@ -346,6 +358,9 @@ func (*Evaluator) ReadsText() bool { return true }
 // Evaluate checks every rule; the score is the share that hold.
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	d := &trajeval.Details{Actual: len(t.Steps), Expected: len(e.rules)}
+	if err := e.checkText(t.Steps); err != nil {
+		return trajeval.Outcome{}, err
+	}
 	scopes := [][]trajeval.Step{t.Steps}
 	if e.perTurn {
 		scopes = turns(t)
@@ -377,6 +392,31 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 		d.Checks = append(d.Checks, c)
 	}
 	return trajeval.Outcome{Score: score.Ratio(d.Hits, len(e.rules), 1), Details: d}, nil
+}
+
+// checkText returns the error of the first arguments that a rule looks
+// at and that are JSON text that does not decode: text a reader kept
+// always does, and text put there by hand that does not would match no
+// pattern and equal nothing, so that a never or no_repeat rule would
+// hold. Text a Parser reads whole is not decoded here.
+func (e *Evaluator) checkText(steps []trajeval.Step) error {
+	for j := range steps {
+		raw, ok := steps[j].Args.(json.RawMessage)
+		if !ok || !e.looksAt[steps[j].Name] {
+			continue
+		}
+		if _, ok := jsonv.Composite(raw); ok {
+			continue
+		}
+		if _, err := trajeval.Decoded(raw); err != nil {
+			n := steps[j].Index
+			if n <= 0 {
+				n = j + 1
+			}
+			return fmt.Errorf("the trace's arguments or results: step %d's arguments: %w", n, err)
+		}
+	}
+	return nil
 }
 
 // turns splits the steps by turn: a step whose turn is unknown belongs to

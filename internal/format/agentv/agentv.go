@@ -257,6 +257,12 @@ func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*traj
 	if r, ok := fastDecode(fast, data); ok {
 		return buildRecord(in, r, firstLine, &fast.clock)
 	}
+	return decodeJSON(in, data, firstLine, &fast.clock)
+}
+
+// decodeJSON is decode with encoding/json alone: what the fast path
+// leaves to it, and what the fast path's records must read as.
+func decodeJSON(in trajeval.Input, data []byte, firstLine int, clk *clock) (*trajeval.Trajectory, error) {
 	if err := jsonl.CheckDepth(in.Name, data, firstLine); err != nil {
 		return nil, err
 	}
@@ -281,9 +287,9 @@ func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*traj
 		return nil, &trajeval.TraceError{File: in.Name, Line: line + firstLine - 1, Col: col, Msg: "unexpected data after the trace object", Hint: "write one object per file, or one object per line (JSON Lines)", Err: trajeval.ErrUnknownFormat}
 	}
 	if partial {
-		return build(in, r, firstLine, partial, &fast.clock), nil
+		return build(in, r, firstLine, partial, clk), nil
 	}
-	return buildRecord(in, r, firstLine, &fast.clock)
+	return buildRecord(in, r, firstLine, clk)
 }
 
 // buildRecord is build for a whole record: one without messages (`{}`,

@@ -123,3 +123,51 @@ func settle(r *record) {
 		}
 	}
 }
+
+// DecodeBoth reads records in turn, record i at line i+1, with one
+// decoder whose fast path remembers how the records before were written
+// (see jsonv.Shape and jsonv.Recent), and each again with encoding/json
+// alone (decodeJSON). It returns how the two differ at the first record
+// where they do (the trajectory, the error with its place, the warnings),
+// "" if nowhere, and how many records the fast path read.
+func DecodeBoth(records [][]byte, keepText, lenient bool) (fast int, diff string) {
+	dec := &decoder{keepText: keepText}
+	for i, data := range records {
+		var warnFast, warnJSON []string
+		in := trajeval.Input{Name: "traces.jsonl", KeepText: keepText, Lenient: lenient}
+		in.Warn = func(w trajeval.Warning) { warnFast = append(warnFast, w.String()) }
+		// decode's two ways, told apart.
+		var tf *trajeval.Trajectory
+		var errFast error
+		if r, ok := fastDecode(dec, data); ok {
+			fast++
+			tf, errFast = buildRecord(in, r, i+1, &dec.clock)
+		} else {
+			tf, errFast = decodeJSON(in, data, i+1, &dec.clock)
+		}
+		in.Warn = func(w trajeval.Warning) { warnJSON = append(warnJSON, w.String()) }
+		var clk clock
+		tj, errJSON := decodeJSON(in, data, i+1, &clk)
+		if fmt.Sprint(errFast) != fmt.Sprint(errJSON) {
+			return fast, fmt.Sprintf("record %d, %q: error %v, encoding/json's %v", i+1, data, errFast, errJSON)
+		}
+		if !reflect.DeepEqual(warnFast, warnJSON) {
+			return fast, fmt.Sprintf("record %d, %q: warnings %q, encoding/json's %q", i+1, data, warnFast, warnJSON)
+		}
+		if (tf == nil) != (tj == nil) {
+			return fast, fmt.Sprintf("record %d, %q: trajectory %v, encoding/json's %v", i+1, data, tf != nil, tj != nil)
+		}
+		if tf == nil {
+			continue
+		}
+		a, errA := trajeval.AppendJSON(nil, tf)
+		b, errB := trajeval.AppendJSON(nil, tj)
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			return fast, fmt.Sprintf("record %d, %q:\nfast path:     %s (%v)\nencoding/json: %s (%v)", i+1, data, a, errA, b, errB)
+		}
+		if !keepText && !reflect.DeepEqual(tf, tj) {
+			return fast, fmt.Sprintf("record %d, %q:\nfast path:     %#v\nencoding/json: %#v", i+1, data, tf, tj)
+		}
+	}
+	return fast, ""
+}
