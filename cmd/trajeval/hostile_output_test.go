@@ -54,7 +54,10 @@ evalcases:
       evaluators:
         - {name: "flow`+hostileJSON+`", type: tool_trajectory, mode: exact, expected: [{tool: search}]}
 `)
-	traces := file("traces.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"tool`+hostileJSON+`","args":{"q":"`+hostileJSON+`"},"error":true,"error_message":"`+hostileJSON+`"}]}`+"\n")
+	// The second step's arguments hold C1 and bidi characters as they are,
+	// with nothing else to escape: JSON text a reader may keep and copy.
+	traces := file("traces.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"tool`+hostileJSON+`","args":{"q":"`+hostileJSON+`"},"error":true,"error_message":"`+hostileJSON+`"},`+
+		`{"index":2,"name":"search","args":{"q":"`+"pwned\u009b2J\u202egnp\u2066i\u2069"+`"}}]}`+"\n")
 	good := file("good.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"search","args":{}}]}`+"\n")
 	warned := file("warned.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"search","args":{}}]}`+"\n"+`{"id":"w`+hostileJSON+`","steps":[`)
 	file("runs/a.jsonl", `{"id":"run-a`+hostileJSON+`","steps":[{"index":1,"name":"a`+hostileJSON+`","args":{}}]}`+"\n")
@@ -81,6 +84,7 @@ evalcases:
 		{"eval junit", []string{"eval", suite, "--traces", traces, "--format", "junit"}, false, true, "XML"},
 		{"eval json", []string{"eval", suite, "--traces", traces, "--format", "json"}, true, true, "JSON"},
 		{"eval jsonl", []string{"eval", suite, "--traces", traces, "--format", "jsonl"}, true, true, "JSON Lines"},
+		{"eval jsonl trace", []string{"eval", suite, "--traces", traces, "--format", "jsonl", "--include-trace"}, true, true, "the trajectory, its arguments as they were read"},
 		{"eval lenient warnings", []string{"eval", suite, "--traces", warned, "--lenient", "--color", "never"}, false, true, "warnings quote the trace"},
 		{"eval strict error", []string{"eval", suite, "--traces", warned, "--color", "never"}, false, true, "the error quotes the trace"},
 		{"convert", []string{"convert", traces}, true, true, "the canonical form"},
