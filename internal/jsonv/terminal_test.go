@@ -153,3 +153,23 @@ func FuzzAppendEscaped(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkNeedsEscape scans a row of ASCII JSON and one of UTF-8 text
+// (é, ✓: lead bytes C3 and E2, the second a near miss) for characters to
+// escape.
+func BenchmarkNeedsEscape(b *testing.B) {
+	for _, bb := range []struct{ name, unit string }{
+		{"ascii", `{"id":"case-0000001","tool":"read_document","score":0.5},`},
+		{"utf-8", `{"ключ":"é ✓ café — naïve","n":1},`},
+	} {
+		row := []byte(strings.Repeat(bb.unit, 2048/len(bb.unit)))
+		b.Run(bb.name, func(b *testing.B) {
+			b.SetBytes(int64(len(row)))
+			for b.Loop() {
+				if jsonv.NeedsEscape(row) {
+					b.Fatal("nothing to escape")
+				}
+			}
+		})
+	}
+}
