@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // The texts of an ArgDiff side that has no value.
@@ -51,8 +53,9 @@ func (d ArgDiff) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	// Encode ends each value with a newline, which JSON allows between
-	// tokens; drop them for a compact row.
-	return bytes.ReplaceAll(b.Bytes(), []byte("\n"), nil), nil
+	// tokens; drop them for a compact row. C1 and bidi characters are
+	// escaped as every JSON trajeval writes escapes them (jsonv.Escaped).
+	return jsonv.Escape(bytes.ReplaceAll(b.Bytes(), []byte("\n"), nil)), nil
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, and the rows of earlier

@@ -14,13 +14,17 @@ import (
 
 // AppendJSON appends the canonical JSON form of t (docs/scoring.md §1) to
 // dst and returns the extended slice: byte for byte what json.Marshal
-// writes for t, without reflection.
+// writes for t, without reflection, but for the characters of rule 2's
+// end, which encoding/json writes as they are.
 //
-// The rules, which are encoding/json's:
+// The rules, which are encoding/json's but for that:
 //  1. Fields come in the order of the wire shapes; what is unknown is null;
 //     "agents" and "partial" are left out when empty or false.
 //  2. Strings escape quote, backslash, control characters, <, > and &, and
-//     U+2028 and U+2029; bytes that are not UTF-8 become \ufffd.
+//     U+2028 and U+2029; bytes that are not UTF-8 become \ufffd. The C1
+//     controls U+0080–U+009F and the bidi characters U+202A–U+202E and
+//     U+2066–U+2069 are escaped too, so that no terminal acts on them:
+//     the string read back is the same.
 //  3. Numbers of arguments and results (json.Number) are written as they
 //     are; float64 figures as encoding/json writes them; object keys are
 //     sorted.
@@ -41,9 +45,11 @@ func AppendJSON(dst []byte, t *Trajectory) ([]byte, error) {
 }
 
 // marshalStd is the trajectory's JSON by encoding/json, the reference
-// AppendJSON follows; it answers where AppendJSON gives up.
+// AppendJSON follows, with the characters of jsonv.Escaped escaped; it
+// answers where AppendJSON gives up.
 func (t *Trajectory) marshalStd() ([]byte, error) {
-	return json.Marshal(t.wire())
+	data, err := json.Marshal(t.wire())
+	return jsonv.Escape(data), err
 }
 
 func (t *Trajectory) wire() trajectoryJSON {
@@ -65,7 +71,8 @@ func (t *Trajectory) wire() trajectoryJSON {
 	return w
 }
 
-// marshalStd is the step's JSON by encoding/json.
+// marshalStd is the step's JSON by encoding/json, with the characters of
+// jsonv.Escaped escaped.
 func (s *Step) marshalStd() ([]byte, error) {
 	args, err := Decoded(s.Args)
 	if err != nil {
@@ -75,12 +82,13 @@ func (s *Step) marshalStd() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(stepJSON{
+	data, err := json.Marshal(stepJSON{
 		Index: s.Index, Turn: nonZero(s.Turn), ID: nonZero(s.ID), Name: s.Name,
 		Args: args, Result: result, Error: s.Error, ErrorMessage: nonZero(s.ErrorMessage),
 		DurationMS: s.DurationMS, StartTime: nonZeroTime(s.StartTime), EndTime: nonZeroTime(s.EndTime),
 		ParallelGroup: nonZero(s.ParallelGroup), Agent: nonZero(s.Agent),
 	})
+	return jsonv.Escape(data), err
 }
 
 // An encoder appends JSON to b; ok turns false at the first value it
@@ -252,7 +260,7 @@ func (e *encoder) value(v any) {
 			e.ok = false
 			return
 		}
-		e.b = append(e.b, data...)
+		e.b = jsonv.AppendEscaped(e.b, data)
 	}
 }
 
@@ -264,7 +272,8 @@ func (e *encoder) value(v any) {
 //  1. no white space;
 //  2. the keys of each object in increasing order, none repeated;
 //  3. strings with no escape and no byte that value escapes (control
-//     characters, <, > and &, U+2028 and U+2029, invalid UTF-8): a string
+//     characters, <, > and &, invalid UTF-8, and the characters of
+//     jsonv.Escaped: C1 controls, U+2028 and U+2029, bidi): a string
 //     with an escape may be written another way, and is not looked into;
 //  4. numbers of the JSON grammar, which value writes as they are;
 //  5. nesting no deeper than jsonv.MaxDepth, past which Decoded refuses.
@@ -367,7 +376,7 @@ func canonicalString(text []byte, i int) (int, bool) {
 			return i, false // an escape, a control character, <, > or &
 		}
 		r, n := utf8.DecodeRune(text[i:])
-		if r == utf8.RuneError && n == 1 || r == '\u2028' || r == '\u2029' {
+		if r == utf8.RuneError && n == 1 || jsonv.Escaped(r) {
 			return i, false
 		}
 		i += n
@@ -688,7 +697,8 @@ func (e *encoder) strOrNull(s string) {
 
 // str writes s as json.Marshal does: quote, backslash and control
 // characters escaped, <, > and & too, U+2028 and U+2029 escaped, and
-// invalid UTF-8 as \ufffd.
+// invalid UTF-8 as \ufffd; and C1 and bidi characters escaped (see
+// jsonv.Escaped).
 func (e *encoder) str(s string) { e.b = appendString(e.b, s, true) }
 
 // appendString appends s as a JSON string, as jsonv.AppendString does. A
@@ -754,7 +764,7 @@ func AppendDetailsJSON(dst []byte, d *Details, escapeHTML bool) ([]byte, error) 
 type detailsEncoder struct {
 	b       []byte
 	html    bool         // <, >, & escaped, as json.Marshal does
-	compact bytes.Buffer // an argument difference's JSON text, compacted, when html
+	compact bytes.Buffer // an argument difference's JSON text, compacted
 	memo    *detailsMemo
 }
 
@@ -1026,7 +1036,8 @@ func (e *detailsEncoder) missing(m *Missing) {
 }
 
 // argDiff writes d as encoding/json does: its MarshalJSON's object,
-// compacted, with <, >, &, U+2028 and U+2029 escaped when e.html is set.
+// compacted, with <, > and & escaped when e.html is set, and the
+// characters of jsonv.Escaped always.
 // A side that is JSON text is written as that text, any other as a string.
 func (e *detailsEncoder) argDiff(d ArgDiff) {
 	e.b = append(e.b, `{"path":`...)
@@ -1044,9 +1055,9 @@ func (e *detailsEncoder) argDiff(d ArgDiff) {
 		}
 		// Valid text: Compact cannot fail.
 		if !e.html {
-			buf := bytes.NewBuffer(e.b)
-			_ = json.Compact(buf, []byte(text))
-			e.b = buf.Bytes()
+			e.compact.Reset()
+			_ = json.Compact(&e.compact, []byte(text))
+			e.b = jsonv.AppendEscaped(e.b, e.compact.Bytes())
 			return
 		}
 		e.compact.Reset()
@@ -1059,27 +1070,20 @@ func (e *detailsEncoder) argDiff(d ArgDiff) {
 }
 
 // appendEscapedHTML appends the compact JSON text data to b with <, > and
-// & escaped, and U+2028 and U+2029, as json.Marshal escapes the JSON a
-// Marshaler returns: in valid JSON they stand only inside strings.
+// & escaped, as json.Marshal escapes the JSON a Marshaler returns, and
+// the characters of jsonv.Escaped (U+2028 and U+2029 among them): in
+// valid JSON they stand only inside strings.
 func appendEscapedHTML(b, data []byte) []byte {
 	start := 0
 	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case c == '<' || c == '>' || c == '&':
-			b = append(b, data[start:i]...)
+		if c := data[i]; c == '<' || c == '>' || c == '&' {
+			b = jsonv.AppendEscaped(b, data[start:i])
 			b = append(b, `\u00`...)
 			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
 			start = i + 1
-		case c == 0xe2 && i+2 < len(data) && data[i+1] == 0x80 && data[i+2]&^1 == 0xa8:
-			b = append(b, data[start:i]...)
-			b = append(b, `\u202`...)
-			b = append(b, "0123456789abcdef"[data[i+2]&0xf])
-			i += 2
-			start = i + 1
 		}
 	}
-	return append(b, data[start:]...)
+	return jsonv.AppendEscaped(b, data[start:])
 }
 
 // any writes v with encoding/json, escaping HTML as e.html says.
@@ -1090,7 +1094,7 @@ func (e *detailsEncoder) any(v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	e.b = append(e.b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})...)
+	e.b = jsonv.AppendEscaped(e.b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}))
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/trajeval/trajeval"
 )
@@ -40,7 +41,25 @@ func FuzzAppendJSON(f *testing.F) {
 		if !bytes.Equal(got[len("kept"):], want) {
 			t.Fatalf("JSON differs:\n got: %s\nwant: %s", got[len("kept"):], want)
 		}
+		if r, ok := rawTerminalChar(got); ok {
+			t.Fatalf("%U written raw in %q", r, got)
+		}
+		var back struct{ ID string }
+		if err := json.Unmarshal(got[len("kept"):], &back); err != nil || utf8.ValidString(text) && back.ID != text {
+			t.Fatalf("id read back %q (%v), want %q", back.ID, err, text)
+		}
 	})
+}
+
+// rawTerminalChar returns the first C1 control, U+2028, U+2029 or bidi
+// embedding, override or isolate in b, written as it is.
+func rawTerminalChar(b []byte) (rune, bool) {
+	for _, r := range string(b) {
+		if 0x80 <= r && r <= 0x9f || 0x2028 <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069 {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // FuzzAppendDetailsJSON writes details made of the fuzzer's text and

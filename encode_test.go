@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // TestAppendJSON encodes random trajectories by hand and with
@@ -196,7 +197,7 @@ func detailsSameAsStd(t *testing.T, d *trajeval.Details, reason string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, append([]byte("kept"), want...)) {
+		if want := jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); !bytes.Equal(got, append([]byte("kept"), want...)) {
 			t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", reason, html, got, want)
 		}
 	}

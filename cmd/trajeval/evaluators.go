@@ -12,6 +12,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/shape"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
@@ -102,7 +103,7 @@ func settingsJSON(fs []shape.Field) []settingJSON {
 }
 
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(jsonv.NewWriter(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)

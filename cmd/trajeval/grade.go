@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/check"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // maxGradeInput bounds what grade reads from standard input before decoding:
@@ -56,7 +57,7 @@ A payload without actual messages or without expected calls is an error
 			if err != nil {
 				return usageError{fmt.Errorf("trajeval grade: %w", err)}
 			}
-			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc := json.NewEncoder(jsonv.NewWriter(cmd.OutOrStdout()))
 			enc.SetEscapeHTML(false)
 			return enc.Encode(out)
 		},

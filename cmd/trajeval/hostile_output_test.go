@@ -10,9 +10,10 @@ import (
 
 // hostileJSON is a JSON string's content that, printed raw, would set the
 // terminal's title (OSC 0), clear its screen (CSI 2J), start an 8-bit CSI
-// (U+009B), reverse the text that follows (U+202E), return the cursor to
-// the line's start (a lone CR) and hold a NUL.
-const hostileJSON = `x\u001b]0;pwned\u0007\u001b[2J\u009b2J\u202egnp\rover\u0000y`
+// (U+009B), reverse the text that follows (U+202E, and an isolate
+// U+2066–U+2069), break the line (U+2028), return the cursor to the
+// line's start (a lone CR) and hold a NUL.
+const hostileJSON = `x\u001b]0;pwned\u0007\u001b[2J\u009b2J\u202egnp\u2066i\u2069\u2028\rover\u0000y`
 
 // rawControl matches what must not reach a terminal raw: C0 controls but
 // newline and tab, DEL, C1 controls, bidirectional embeddings, overrides
@@ -23,14 +24,16 @@ var rawControl = regexp.MustCompile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u0080-\u009
 // sequences it writes itself.
 var colour = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
-// jsonControl matches what JSON text never holds raw: C0 controls but
-// newline (between values).
-var jsonControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f]")
+// jsonControl matches what trajeval's JSON text never holds raw: C0
+// controls but newline (between values), which JSON escapes, and C1
+// controls, U+2028 and U+2029 and bidi characters, which JSON allows raw
+// and trajeval escapes all the same.
+var jsonControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f\u0080-\u009f\u2028-\u202e\u2066-\u2069]")
 
 // TestExecute_hostileText runs each command that shows what a trace, a
 // suite or a results file holds on such text, and checks that nothing of
 // it reaches standard output or standard error raw: escaped in text,
-// Markdown and JUnit, escaped by JSON's rules in JSON.
+// Markdown and JUnit, escaped as \uXXXX in JSON (C1 and bidi included).
 func TestExecute_hostileText(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, data string) string {
@@ -51,7 +54,10 @@ evalcases:
       evaluators:
         - {name: "flow`+hostileJSON+`", type: tool_trajectory, mode: exact, expected: [{tool: search}]}
 `)
-	traces := file("traces.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"tool`+hostileJSON+`","args":{"q":"`+hostileJSON+`"},"error":true,"error_message":"`+hostileJSON+`"}]}`+"\n")
+	// The second step's arguments hold C1 and bidi characters as they are,
+	// with nothing else to escape: JSON text a reader may keep and copy.
+	traces := file("traces.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"tool`+hostileJSON+`","args":{"q":"`+hostileJSON+`"},"error":true,"error_message":"`+hostileJSON+`"},`+
+		`{"index":2,"name":"search","args":{"q":"`+"pwned\u009b2J\u202egnp\u2066i\u2069"+`"}}]}`+"\n")
 	good := file("good.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"search","args":{}}]}`+"\n")
 	warned := file("warned.jsonl", `{"id":"case`+hostileJSON+`","steps":[{"index":1,"name":"search","args":{}}]}`+"\n"+`{"id":"w`+hostileJSON+`","steps":[`)
 	file("runs/a.jsonl", `{"id":"run-a`+hostileJSON+`","steps":[{"index":1,"name":"a`+hostileJSON+`","args":{}}]}`+"\n")
@@ -68,7 +74,7 @@ evalcases:
 	tests := []struct {
 		name   string
 		args   []string
-		json   bool // standard output is JSON: escaped by JSON's rules
+		json   bool // standard output is JSON: escaped as \uXXXX
 		shown  bool // the output quotes the hostile text
 		reason string
 	}{
@@ -78,6 +84,7 @@ evalcases:
 		{"eval junit", []string{"eval", suite, "--traces", traces, "--format", "junit"}, false, true, "XML"},
 		{"eval json", []string{"eval", suite, "--traces", traces, "--format", "json"}, true, true, "JSON"},
 		{"eval jsonl", []string{"eval", suite, "--traces", traces, "--format", "jsonl"}, true, true, "JSON Lines"},
+		{"eval jsonl trace", []string{"eval", suite, "--traces", traces, "--format", "jsonl", "--include-trace"}, true, true, "the trajectory, its arguments as they were read"},
 		{"eval lenient warnings", []string{"eval", suite, "--traces", warned, "--lenient", "--color", "never"}, false, true, "warnings quote the trace"},
 		{"eval strict error", []string{"eval", suite, "--traces", warned, "--color", "never"}, false, true, "the error quotes the trace"},
 		{"convert", []string{"convert", traces}, true, true, "the canonical form"},
@@ -90,6 +97,10 @@ evalcases:
 		{"compare markdown", []string{"compare", oldOut, newOut, "--format", "markdown"}, false, true, "two results files"},
 		{"compare json", []string{"compare", oldOut, newOut, "--format", "json"}, true, true, "two results files"},
 		{"show", []string{"show", "last", "--db", db}, false, true, "the history"},
+		{"show jsonl", []string{"show", "last", "--db", db, "--format", "jsonl"}, true, true, "the history's rows"},
+		{"show json", []string{"show", "last", "--db", db, "--format", "json"}, true, true, "the history's rows"},
+		{"runs json", []string{"runs", "--db", db, "--json"}, true, true, "the history's runs"},
+		{"compare runs json", []string{"compare", "last~1", "last", "--db", db, "--format", "json"}, true, true, "two runs of the history"},
 		{"show case", []string{"show", "last", "casex\x1b]0;pwned\x07\x1b[2J\u009b2J\u202egnp\rover\x00y", "--db", db}, false, true, "one case of the history"},
 		{"runs", []string{"runs", "--db", db}, false, true, "the history's runs"},
 		{"compare runs", []string{"compare", "last~1", "last", "--db", db}, false, true, "two runs of the history"},

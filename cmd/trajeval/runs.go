@@ -13,6 +13,7 @@ import (
 
 	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 func runsCmd() *cobra.Command {
@@ -62,7 +63,7 @@ work tree's root, else the first suite's folder; or --db, $TRAJEVAL_DB); runs re
 				if runs == nil {
 					runs = []history.Run{}
 				}
-				enc := json.NewEncoder(out)
+				enc := json.NewEncoder(jsonv.NewWriter(out))
 				enc.SetIndent("", "  ")
 				return enc.Encode(runs)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval/internal/escape"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/plural"
 )
 
@@ -19,7 +20,8 @@ var Formats = []string{"text", "markdown", "json"}
 //
 // What the results files hold (case ids, suites, evaluator names, errors)
 // is escaped: in text as [escape.Line] does, each on its line; in
-// markdown as [escape.MarkdownCell] does.
+// markdown as [escape.MarkdownCell] does; in json, C1 and bidi characters
+// as \uXXXX (see [jsonv.Escaped]), which reads back the same.
 func Write(w io.Writer, r *Report, format string) error {
 	switch format {
 	case "text":
@@ -27,7 +29,7 @@ func Write(w io.Writer, r *Report, format string) error {
 	case "markdown":
 		return writeMarkdown(w, r)
 	case "json":
-		enc := json.NewEncoder(w)
+		enc := json.NewEncoder(jsonv.NewWriter(w))
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)

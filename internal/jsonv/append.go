@@ -10,13 +10,15 @@ import (
 const hexDigits = "0123456789abcdef"
 
 // AppendString appends s to dst as a JSON string, byte for byte as
-// encoding/json writes it:
+// encoding/json writes it but for the characters of rule 3:
 //  1. quote, backslash and control characters are escaped (\n, \t, … or
 //     \u00XX);
 //  2. with escapeHTML, <, > and & are escaped as \u003c, \u003e and
 //     \u0026 (json.Marshal's default; an Encoder with SetEscapeHTML(false)
 //     leaves them);
-//  3. U+2028 and U+2029 are escaped;
+//  3. U+2028 and U+2029 are escaped, and so, unlike encoding/json, are
+//     the C1 controls and the bidi embeddings, overrides and isolates
+//     (see [Escaped]): the same string, read back, in other bytes;
 //  4. invalid UTF-8 is written as \ufffd.
 func AppendString(dst []byte, s string, escapeHTML bool) []byte {
 	b := append(dst, '"')
@@ -55,9 +57,9 @@ func AppendString(dst []byte, s string, escapeHTML bool) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if Escaped(r) {
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			b = appendEscape(b, r)
 			i += size
 			start = i
 			continue

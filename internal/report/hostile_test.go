@@ -154,12 +154,14 @@ func TestWriters_hostile(t *testing.T) {
 		if n != len(cases) {
 			t.Errorf("%d lines, want one per case (%d)", n, len(cases))
 		}
+		noRawTerminal(t, out["jsonl"], "JSON Lines are read on terminals")
 	})
 	t.Run("json", func(t *testing.T) {
 		var doc struct{ Cases []map[string]any }
 		if err := json.Unmarshal(out["json"], &doc); err != nil || len(doc.Cases) != len(cases) {
 			t.Errorf("not a JSON document of %d cases: %v", len(cases), err)
 		}
+		noRawTerminal(t, out["json"], "a JSON document is read on terminals")
 	})
 	t.Run("html", func(t *testing.T) {
 		page := out["html"]
@@ -202,6 +204,19 @@ func shownSafely(t *testing.T, out []byte, reason string) {
 			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 		if bad {
 			t.Errorf("%U at byte %d, in …%q… (%s)", r, i, out[max(0, i-30):min(len(out), i+10)], reason)
+			return
+		}
+	}
+}
+
+// noRawTerminal checks that the JSON text out holds no C1 control, U+2028,
+// U+2029 or bidi character as it is: valid JSON, but acted on by
+// terminals, they are written as \uXXXX.
+func noRawTerminal(t *testing.T, out []byte, reason string) {
+	t.Helper()
+	for i, r := range string(out) {
+		if r >= 0x80 && r <= 0x9f || r >= 0x2028 && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			t.Errorf("%U raw at byte %d, in …%q… (%s)", r, i, out[max(0, i-30):min(len(out), i+10)], reason)
 			return
 		}
 	}

@@ -153,6 +153,7 @@ func (h *HTML) Close(s Summary) error {
 	if err != nil {
 		return err
 	}
+	data = jsonv.Escape(data)
 	var b bytes.Buffer
 	err = page.Execute(&b, map[string]any{
 		"Title": title,

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // A Writer receives case results and a closing summary.
@@ -79,7 +80,7 @@ type JSONL struct {
 
 // NewJSONL returns a JSON Lines writer.
 func NewJSONL(w io.Writer) *JSONL {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(jsonv.NewWriter(w))
 	enc.SetEscapeHTML(false)
 	return &JSONL{w: w, enc: enc}
 }
@@ -157,7 +158,7 @@ func (j *jsonDoc) encodeStd(s Summary) error {
 	for i, r := range j.cases {
 		rows[i] = encodeRow(r)
 	}
-	enc := json.NewEncoder(j.w)
+	enc := json.NewEncoder(jsonv.NewWriter(j.w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {

@@ -236,7 +236,8 @@ func (e *rowEncoder) strs(ss []string) {
 }
 
 // marshaler writes what a json.Marshaler gives, compacted, as
-// encoding/json does.
+// encoding/json does. The one marshaler is a trajectory's, whose JSON
+// already escapes what jsonv.Escaped names.
 func (e *rowEncoder) marshaler(m json.Marshaler) {
 	data, err := m.MarshalJSON()
 	if err != nil {
@@ -264,7 +265,7 @@ func (e *rowEncoder) any(v any) {
 		e.ok = false
 		return
 	}
-	e.b = append(e.b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})...)
+	e.b = jsonv.AppendEscaped(e.b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}))
 }
 
 // float writes f as encoding/json does: like ES6, %f between 1e-6 and
@@ -341,7 +342,7 @@ func appendDecimal(b []byte, f float64) ([]byte, bool) {
 
 // str writes s as encoding/json does with SetEscapeHTML(false): control
 // characters, quote and backslash escaped, invalid UTF-8 as \ufffd, U+2028
-// and U+2029 escaped.
+// and U+2029 escaped; and C1 and bidi characters escaped (jsonv.Escaped).
 func (e *rowEncoder) str(s string) {
 	// A row's strings are mostly plain, and all but its id are the same
 	// from row to row (see rowMemo).

@@ -15,6 +15,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // Handler serves, over HTTP:
@@ -248,7 +250,8 @@ func writeStatus(w http.ResponseWriter, asJSON bool, code int, msg string) {
 	if asJSON {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(struct {
+		// msg may quote what a peer sent.
+		json.NewEncoder(jsonv.NewWriter(w)).Encode(struct {
 			Code    int    `json:"code"`
 			Message string `json:"message"`
 		}{grpcCode, msg})
