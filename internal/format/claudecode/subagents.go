@@ -220,21 +220,20 @@ func openSubagent(dir, path string) (io.ReadCloser, error) {
 	if rel, err := filepath.Rel(root, real); err != nil || !filepath.IsLocal(rel) {
 		return nil, fmt.Errorf("it is a link to %s, outside the session's folder", real)
 	}
-	// Asked before opening: opening a named pipe waits for a writer.
-	st, err := os.Stat(real)
+	// Opened without waiting (openNoWait: opening a named pipe waits for a
+	// writer), then asked what it is: what was opened is what is read,
+	// whatever stands at the path after.
+	f, err := os.OpenFile(real, os.O_RDONLY|openNoWait, 0)
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("it is not a regular file (%s)", st.Mode().Type())
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("it is not a regular file (%s)", st.Mode().Type())
 	}
-	f, err := os.Open(real)
 	if err != nil {
-		return nil, err
-	}
-	if fst, err := f.Stat(); err != nil || !os.SameFile(st, fst) {
 		f.Close()
-		return nil, errors.New("it changed while it was opened")
+		return nil, err
 	}
 	return struct {
 		io.Reader

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package claudecode
+
+// openNoWait: no named pipes to wait on here.
+const openNoWait = 0
