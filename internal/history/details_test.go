@@ -8,6 +8,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/history"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // detailTexts are the strings details are made of: every one that
@@ -108,7 +109,8 @@ func TestAppendDetails_refused(t *testing.T) {
 }
 
 // FuzzAppendDetails: whatever the texts of the details, the hand-written
-// JSON is encoding/json's.
+// JSON is encoding/json's, with the characters a terminal would act on
+// escaped as every JSON writer of trajeval escapes them (jsonv.Escape).
 func FuzzAppendDetails(f *testing.F) {
 	f.Add("search", `{"a": "<b>"}`, "3", "mode")
 	f.Add("bad\xff", "\u2028", trajeval.ArgMissing, "")
@@ -125,6 +127,7 @@ func FuzzAppendDetails(f *testing.F) {
 		if err != nil {
 			t.Fatalf("encoding/json: %v", err)
 		}
+		w = jsonv.Escape(w)
 		g, err := history.AppendDetails(nil, ds)
 		if err != nil {
 			t.Fatal(err)

@@ -12,16 +12,18 @@ import (
 )
 
 func TestAppendString(t *testing.T) {
-	for _, s := range []string{"", "plain", "q\"b\\", "\n\t\r\b\f\x00\x1f", "<a&b>", "\u2028\u2029", "bad \xff utf8", "é😀", "cut \xe2\x82"} {
+	for _, s := range []string{"", "plain", "q\"b\\", "\n\t\r\b\f\x00\x1f", "<a&b>", "\u2028\u2029", "bad \xff utf8", "é😀", "cut \xe2\x82", "c1 \u008d, bidi \u202e\u2066"} {
 		checkAppendString(t, s)
 	}
 }
 
 // checkAppendString compares AppendString with encoding/json, HTML
-// escaped and not.
+// escaped and not, the characters of jsonv.Escaped escaped in its text
+// (encoding/json writes them raw).
 func checkAppendString(t *testing.T, s string) {
 	t.Helper()
 	want, _ := json.Marshal(s)
+	want = jsonv.Escape(want)
 	if got := jsonv.AppendString(nil, s, true); !bytes.Equal(got, want) {
 		t.Fatalf("AppendString(%q, html) = %s, want %s as json.Marshal writes it", s, got, want)
 	}
@@ -29,7 +31,7 @@ func checkAppendString(t *testing.T, s string) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	if got := jsonv.AppendString(nil, s, false); !bytes.Equal(got, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))) {
+	if got := jsonv.AppendString(nil, s, false); !bytes.Equal(got, jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))) {
 		t.Fatalf("AppendString(%q) = %s, want %s as an Encoder without HTML escaping writes it", s, got, buf.Bytes())
 	}
 }
