@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,4 +60,25 @@ func KeptFiles(t testing.TB, format string) []string {
 		t.Fatalf("no test files for %s", format)
 	}
 	return files
+}
+
+// KeptSame reads the file name with f twice, keeping arguments and
+// results as text and not (KeptRead), fails t when the two differ or a
+// kept text is not an object or an array, and returns how many were kept
+// as text.
+func KeptSame(t testing.TB, f trajeval.Format, name string) (texts int) {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, texts, bad := KeptRead(f, data, true)
+	decoded, _, _ := KeptRead(f, data, false)
+	if kept != decoded {
+		t.Errorf("%s: kept text:\n%s\ndecoded:\n%s", name, kept, decoded)
+	}
+	if bad != "" {
+		t.Errorf("%s: %s", name, bad)
+	}
+	return texts
 }

@@ -2,7 +2,6 @@ package langchain_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -18,19 +17,7 @@ func TestRead_keptTextFiles(t *testing.T) {
 	for _, f := range []trajeval.Format{langchain.Messages, langchain.Runs} {
 		t.Run(f.Name(), func(t *testing.T) {
 			for _, name := range formattest.KeptFiles(t, f.Name()) {
-				data, err := os.ReadFile(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				kept, texts, bad := formattest.KeptRead(f, data, true)
-				decoded, _, _ := formattest.KeptRead(f, data, false)
-				if kept != decoded {
-					t.Errorf("%s: kept text:\n%s\ndecoded:\n%s", name, kept, decoded)
-				}
-				if bad != "" {
-					t.Errorf("%s: %s", name, bad)
-				}
-				if texts > 0 {
+				if texts := formattest.KeptSame(t, f, name); texts > 0 {
 					t.Errorf("%s: %d arguments or results kept as text", name, texts)
 				}
 			}

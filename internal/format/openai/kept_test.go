@@ -91,19 +91,7 @@ func TestRead_keptTextFiles(t *testing.T) {
 		t.Run(f.Name(), func(t *testing.T) {
 			all := 0
 			for _, name := range formattest.KeptFiles(t, f.Name()) {
-				data, err := os.ReadFile(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				kept, texts, bad := formattest.KeptRead(f, data, true)
-				decoded, _, _ := formattest.KeptRead(f, data, false)
-				if kept != decoded {
-					t.Errorf("%s: kept text:\n%s\ndecoded:\n%s", name, kept, decoded)
-				}
-				if bad != "" {
-					t.Errorf("%s: %s", name, bad)
-				}
-				all += texts
+				all += formattest.KeptSame(t, f, name)
 			}
 			if all == 0 && f == openai.Chat {
 				t.Errorf("no argument kept as text in any file of %s", f.Name())
