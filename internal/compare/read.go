@@ -1,10 +1,12 @@
 package compare
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/trajeval/trajeval"
@@ -71,13 +73,24 @@ type Row struct {
 // howToWrite is the hint for a file that is not a results file.
 const howToWrite = "compare reads the JSON Lines that trajeval eval --out FILE or --format jsonl writes"
 
-// ReadFile reads the results file name (see [Parse]).
+// ReadFile reads the results file name (see [Parse]) a line at a time:
+// what it holds in memory is the rows, not the file (whose trajectories,
+// written with --include-trace, may be most of it), and a line longer
+// than jsonl.MaxLine is an error at its line.
 func ReadFile(name string) (*File, error) {
-	data, err := os.ReadFile(name)
+	fh, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(name, data)
+	defer fh.Close()
+	br := bufio.NewReaderSize(fh, 64<<10)
+	sniff.DiscardBOM(br)
+	return parse(name, br, func() bool {
+		if _, err := fh.Seek(0, io.SeekStart); err != nil {
+			return false
+		}
+		return isReportDocument(fh)
+	})
 }
 
 // Parse reads the results in data, read from the file name. Nothing is
@@ -96,6 +109,13 @@ func ReadFile(name string) (*File, error) {
 //     rows both with and without an attempt number.
 func Parse(name string, data []byte) (*File, error) {
 	data = sniff.TrimBOM(data)
+	return parse(name, bytes.NewReader(data), func() bool { return isReportDocument(bytes.NewReader(data)) })
+}
+
+// parse is Parse reading r; isDocument reports whether the whole file is
+// the JSON report of eval --format json, asked only when its first line is
+// a lone "{".
+func parse(name string, r io.Reader, isDocument func() bool) (*File, error) {
 	f := &File{Name: name}
 	type key struct {
 		suite, id string
@@ -104,10 +124,10 @@ func Parse(name string, data []byte) (*File, error) {
 	type caseKey struct{ suite, id string }
 	seen := map[key]int{}
 	tried := map[caseKey][2]int{} // the first line without, and with, an attempt number
-	err := jsonl.Each(bytes.NewReader(data), func(line []byte, n int) error {
+	err := jsonl.Each(r, func(line []byte, n int) error {
 		row, err := parseRow(name, line, n)
 		if err != nil {
-			if n == 1 && bytes.Equal(bytes.TrimSpace(line), []byte("{")) && isReportDocument(data) {
+			if n == 1 && bytes.Equal(bytes.TrimSpace(line), []byte("{")) && isDocument() {
 				return &FileError{File: name, Line: 1, Col: 1, Err: ErrNotResults,
 					Msg:  "this is the JSON report of trajeval eval --format json, not JSON Lines",
 					Hint: howToWrite}
@@ -139,6 +159,9 @@ func Parse(name string, data []byte) (*File, error) {
 	})
 	if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
 		return nil, &FileError{File: name, Line: de.Line, Col: de.Col, Msg: de.Error(), Hint: "no results file nests this deep: it is corrupt", Err: ErrDamaged}
+	}
+	if le := (*jsonl.LineTooLongError)(nil); errors.As(err, &le) {
+		return nil, &FileError{File: name, Line: le.Line, Msg: le.Msg(), Hint: jsonl.LineHint, Err: ErrDamaged}
 	}
 	if err != nil {
 		return nil, err
@@ -216,12 +239,47 @@ func kind(v any) string {
 
 // isReportDocument reports whether data is one JSON object with the
 // summary and cases of eval --format json.
-func isReportDocument(data []byte) bool {
-	var doc struct {
-		Summary *json.RawMessage `json:"summary"`
-		Cases   *json.RawMessage `json:"cases"`
+//
+// It reads the document a token at a time, so that a report of any size
+// is told without holding it, and looks at its keys alone: a document
+// with "summary" and "cases" at the top, whose values are JSON, is one.
+func isReportDocument(r io.Reader) bool {
+	d := json.NewDecoder(r)
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return false
 	}
-	return json.Unmarshal(data, &doc) == nil && doc.Summary != nil && doc.Cases != nil
+	var summary, cases bool
+	depth := 1 // of the next token
+	key := true
+	for {
+		t, err := d.Token()
+		if err != nil {
+			return false
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+			if depth == 0 {
+				_, err := d.Token()
+				return errors.Is(err, io.EOF) && summary && cases
+			}
+			if depth == 1 {
+				key = true
+			}
+			continue
+		}
+		if depth > 1 {
+			continue
+		}
+		if key {
+			summary = summary || t == "summary"
+			cases = cases || t == "cases"
+		}
+		key = !key
+	}
 }
 
 // describe names a row's case and attempt for a message.

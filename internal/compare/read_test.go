@@ -2,6 +2,8 @@ package compare_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,30 +61,50 @@ func TestParse(t *testing.T) {
 			"x.jsonl:2:1: invalid JSON", "only a mark at the start is dropped"},
 		{"the JSON report", "{\n  \"summary\": {\"cases\": 1},\n  \"cases\": [" + rowA + "]\n}\n", compare.ErrNotResults,
 			"x.jsonl:1:1: this is the JSON report of trajeval eval --format json, not JSON Lines", "--format json instead of --out"},
+		{"a document without a summary", "{\n  \"cases\": [" + rowA + "],\n  \"x\": {\"summary\": 1}\n}\n", compare.ErrDamaged,
+			"x.jsonl:1:2: unexpected end of JSON", "only the keys at the top tell the report"},
+	}
+	// ReadFile reads a file a line at a time, Parse the bytes given: both
+	// read each file the same.
+	dir := t.TempDir()
+	name := filepath.Join(dir, "x.jsonl")
+	read := []struct {
+		how  string
+		read func(data string) (*compare.File, error)
+	}{
+		{"Parse", func(data string) (*compare.File, error) { return compare.Parse("x.jsonl", []byte(data)) }},
+		{"ReadFile", func(data string) (*compare.File, error) {
+			if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return compare.ReadFile(name)
+		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, err := compare.Parse("x.jsonl", []byte(tt.data))
-			if tt.err == nil {
-				if err != nil {
-					t.Fatalf("error %v: %s", err, tt.reason)
+		for _, r := range read {
+			t.Run(tt.name+"/"+r.how, func(t *testing.T) {
+				f, err := r.read(tt.data)
+				if tt.err == nil {
+					if err != nil {
+						t.Fatalf("error %v: %s", err, tt.reason)
+					}
+					if len(f.Rows) == 0 {
+						t.Fatal("no rows")
+					}
+					return
 				}
-				if len(f.Rows) == 0 {
-					t.Fatal("no rows")
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("error %v, want %v: %s", err, tt.err, tt.reason)
 				}
-				return
-			}
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("error %v, want %v: %s", err, tt.err, tt.reason)
-			}
-			if !strings.HasPrefix(err.Error(), tt.msg) {
-				t.Errorf("error\n  %s\nwant it to start\n  %s\n(%s)", err, tt.msg, tt.reason)
-			}
-			var fe *compare.FileError
-			if !errors.As(err, &fe) || fe.Hint == "" {
-				t.Errorf("error %v: not a *FileError with a hint", err)
-			}
-		})
+				if msg := strings.ReplaceAll(err.Error(), name, "x.jsonl"); !strings.HasPrefix(msg, tt.msg) {
+					t.Errorf("error\n  %s\nwant it to start\n  %s\n(%s)", msg, tt.msg, tt.reason)
+				}
+				var fe *compare.FileError
+				if !errors.As(err, &fe) || fe.Hint == "" {
+					t.Errorf("error %v: not a *FileError with a hint", err)
+				}
+			})
+		}
 	}
 }
 

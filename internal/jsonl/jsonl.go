@@ -7,8 +7,11 @@
 // jsonv.CheckDepth). ParallelBounded leaves that to its decoder, which
 // must bound depth itself.
 //
-// Lines may be of any length: it does not use bufio.Scanner, whose default
-// limit of 64 KiB would reject a long trace line.
+// Lines may be as long as MaxLine: it does not use bufio.Scanner, whose
+// default limit of 64 KiB would reject a long trace line. A longer line is
+// a *LineTooLongError, found once MaxLine bytes of it have been read: a
+// file of one endless line (/dev/zero given as a trace) takes no more
+// memory than that.
 package jsonl
 
 import (
@@ -30,12 +33,58 @@ import (
 // Each calls fn with every non-blank line of r (without its line ending
 // and trailing white space, with its leading white space, so that columns
 // count from the start of the line) and its 1-based line number. The line's bytes are only valid during the
-// call. It stops at the first error fn returns, and at a line nested
+// call. It stops at the first error fn returns, at a line nested
 // deeper than MaxDepth, with a *jsonv.DepthError placed at its line and column,
-// before fn sees it.
+// before fn sees it, and at a line longer than MaxLine, with a
+// *LineTooLongError, before more than MaxLine bytes of it are held.
 func Each(r io.Reader, fn func(line []byte, n int) error) error {
 	return each(r, true, fn)
 }
+
+// MaxLine is the most bytes a line may hold, its line ending included: as
+// much as a target may write (256 MiB, see internal/target), so that every
+// trace an agent can give is read, while a file that is not JSON Lines (a
+// device, a binary without a newline) is refused before it fills memory.
+const MaxLine = 256 << 20
+
+// maxLine is MaxLine, made smaller by the tests.
+var maxLine = MaxLine
+
+// ErrLineTooLong is the sentinel of every *LineTooLongError.
+var ErrLineTooLong = errors.New("line too long")
+
+// A LineTooLongError is a line longer than MaxLine. Its File is empty when
+// Each returns it; TooDeep and ReadError name the file.
+type LineTooLongError struct {
+	File string
+	Line int // 1-based
+	Max  int // the limit passed, in bytes
+}
+
+func (e *LineTooLongError) Error() string {
+	s := fmt.Sprintf("line %d", e.Line)
+	if e.File != "" {
+		s = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	return fmt.Sprintf("%s: %s (%s)", s, e.Msg(), LineHint)
+}
+
+// Msg is the error without its place and hint.
+func (e *LineTooLongError) Msg() string {
+	size := fmt.Sprintf("%d bytes", e.Max)
+	switch {
+	case e.Max%(1<<20) == 0:
+		size = fmt.Sprintf("%d MiB", e.Max>>20)
+	case e.Max%(1<<10) == 0:
+		size = fmt.Sprintf("%d KiB", e.Max>>10)
+	}
+	return ErrLineTooLong.Error() + ": longer than " + size
+}
+
+func (e *LineTooLongError) Unwrap() error { return ErrLineTooLong }
+
+// LineHint is what to do about a line too long.
+const LineHint = "no record of a trace or results file is this long: is it the file meant, and is it JSON Lines?"
 
 // each is Each, checking each line's depth when checkDepth.
 func each(r io.Reader, checkDepth bool, fn func(line []byte, n int) error) error {
@@ -43,11 +92,17 @@ func each(r io.Reader, checkDepth bool, fn func(line []byte, n int) error) error
 	var long []byte
 	for n := 1; ; n++ {
 		chunk, err := br.ReadSlice('\n')
+		if len(chunk) > maxLine {
+			return &LineTooLongError{Line: n, Max: maxLine}
+		}
 		line := chunk
 		if errors.Is(err, bufio.ErrBufferFull) {
 			long = append(long[:0], chunk...)
 			for errors.Is(err, bufio.ErrBufferFull) {
 				chunk, err = br.ReadSlice('\n')
+				if len(long)+len(chunk) > maxLine {
+					return &LineTooLongError{Line: n, Max: maxLine}
+				}
 				long = append(long, chunk...)
 			}
 			line = long
@@ -454,7 +509,7 @@ func Salvage(data []byte) any {
 // a *trajeval.TraceError (damage to a compressed file, say) or the end of
 // the context as it is, any other error as "cannot read the trace".
 func ReadError(name string, err error) error {
-	if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
+	if de, le := (*jsonv.DepthError)(nil), (*LineTooLongError)(nil); errors.As(err, &de) || errors.As(err, &le) {
 		return TooDeep(name, err)
 	}
 	var te *trajeval.TraceError
@@ -473,14 +528,20 @@ func Damaged(in trajeval.Input, data []byte, err error, firstLine int) error {
 }
 
 // TooDeep returns err, found reading the file name, as a
-// *trajeval.TraceError placed at its line and column when it is a
-// *jsonv.DepthError of its own (not one a TraceError already wraps); any
-// other error as it is. Depth is never damage that --lenient reads past:
-// the data is hostile or corrupt beyond repair.
+// *trajeval.TraceError placed at its line (and column) when it is a
+// *jsonv.DepthError or a *LineTooLongError of its own (not one a
+// TraceError already wraps); any other error as it is. Neither is damage
+// that --lenient reads past: the data is hostile or corrupt beyond repair.
 func TooDeep(name string, err error) error {
 	var te *trajeval.TraceError
+	if errors.As(err, &te) {
+		return err
+	}
+	if le := (*LineTooLongError)(nil); errors.As(err, &le) {
+		return &trajeval.TraceError{File: name, Line: le.Line, Msg: le.Msg(), Hint: LineHint, Err: err}
+	}
 	var de *jsonv.DepthError
-	if errors.As(err, &te) || !errors.As(err, &de) {
+	if !errors.As(err, &de) {
 		return err
 	}
 	return &trajeval.TraceError{File: name, Line: de.Line, Col: de.Col, Msg: de.Error(), Hint: jsonv.DepthHint, Err: err}

@@ -74,6 +74,10 @@ func ReadRows(r io.Reader, name string) (rows []Row, warnings []string, err erro
 	if de := (*jsonv.DepthError)(nil); errors.As(err, &de) {
 		err = fmt.Errorf("%s:%d:%d: %w (is this a results file written by eval --out?)", name, de.Line, de.Col, de)
 	}
+	if le := (*jsonl.LineTooLongError)(nil); errors.As(err, &le) {
+		le.File = name
+		err = le
+	}
 	return rows, warnings, err
 }
 
