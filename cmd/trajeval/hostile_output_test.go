@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,6 +36,60 @@ var jsonControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f\u0080-\u009f\u2028-\u2
 // it reaches standard output or standard error raw: escaped in text,
 // Markdown and JUnit, escaped as \uXXXX in JSON (C1 and bidi included).
 func TestExecute_hostileText(t *testing.T) {
+	eachOutput(t, hostileJSON, func(t *testing.T, json bool, stdout, stderr, reason string) {
+		if m := rawControl.FindStringIndex(stderr); m != nil {
+			t.Errorf("standard error holds %q raw at byte %d (%s):\n%s", stderr[m[0]:m[1]], m[0], reason, stderr)
+		}
+		re := rawControl
+		if json {
+			re = jsonControl
+		}
+		if m := re.FindStringIndex(colour.ReplaceAllString(stdout, "")); m != nil {
+			t.Errorf("standard output holds %q raw at byte %d (%s):\n%s", stdout[m[0]:m[1]], m[0], reason, stdout)
+		}
+	})
+}
+
+// workflowJSON is a JSON string's content that, printed raw in a GitHub
+// Actions log, would be read as commands: mask PASS in the rest of the
+// log (after a newline, and after white space the runner trims), make an
+// error annotation, stop the reading of commands, and the older form,
+// read anywhere in a line.
+const workflowJSON = `x pwned\n::add-mask::PASS\n \u00a0\u2028::error file=a.go,line=1::fake\n::stop-commands::tok\nz ##[add-mask]FAIL ##[set-output name=x;]y`
+
+// workflowLine matches a line that GitHub's runner reads as a command.
+var workflowLine = regexp.MustCompile(`(?m)^[\s\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*::|##\[`)
+
+// workflowJSONLine is workflowLine for JSON, whose strings keep ##[ as
+// it is: a line of JSON starts with a bracket or a quote, never with ::.
+var workflowJSONLine = regexp.MustCompile(`(?m)^[\s\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*::`)
+
+// TestExecute_workflowCommands runs the commands of TestExecute_hostileText
+// on text that a CI runner reads as commands: no line of standard output
+// or error is one.
+func TestExecute_workflowCommands(t *testing.T) {
+	eachOutput(t, workflowJSON, func(t *testing.T, json bool, stdout, stderr, reason string) {
+		for name, out := range map[string]string{"output": stdout, "error": stderr} {
+			re := workflowLine
+			if json && name == "output" {
+				re = workflowJSONLine
+			}
+			if m := re.FindStringIndex(out); m != nil {
+				t.Errorf("standard %s holds a workflow command at byte %d: %q (%s):\n%s", name, m[0], out[max(0, m[0]-20):min(len(out), m[1]+20)], reason, out)
+			}
+		}
+	})
+}
+
+// eachOutput runs each command that shows what a trace, a suite or a
+// results file holds, on ids, names, arguments and errors holding hostile
+// (the content of a JSON string), and hands check what each writes.
+func eachOutput(t *testing.T, hostile string, check func(t *testing.T, json bool, stdout, stderr, reason string)) {
+	hostileJSON := hostile
+	var hostileID string
+	if err := json.Unmarshal([]byte(`"case`+hostile+`"`), &hostileID); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	file := func(name, data string) string {
 		t.Helper()
@@ -101,7 +156,7 @@ evalcases:
 		{"show json", []string{"show", "last", "--db", db, "--format", "json"}, true, true, "the history's rows"},
 		{"runs json", []string{"runs", "--db", db, "--json"}, true, true, "the history's runs"},
 		{"compare runs json", []string{"compare", "last~1", "last", "--db", db, "--format", "json"}, true, true, "two runs of the history"},
-		{"show case", []string{"show", "last", "casex\x1b]0;pwned\x07\x1b[2J\u009b2J\u202egnp\rover\x00y", "--db", db}, false, true, "one case of the history"},
+		{"show case", []string{"show", "last", hostileID, "--db", db}, false, true, "one case of the history"},
 		{"runs", []string{"runs", "--db", db}, false, true, "the history's runs"},
 		{"compare runs", []string{"compare", "last~1", "last", "--db", db}, false, true, "two runs of the history"},
 		{"init --merge", []string{"init", filepath.Join(dir, "mined"), "--merge", "--from", filepath.Join(dir, "runs", "*.jsonl"), "--holdout", "0.34", "--seed", "1"}, false, true, "held-back runs that fail are named"},
@@ -113,16 +168,7 @@ evalcases:
 			if code > 2 {
 				t.Fatalf("exit %d\n%s", code, stderr)
 			}
-			if m := rawControl.FindStringIndex(stderr); m != nil {
-				t.Errorf("standard error holds %q raw at byte %d (%s):\n%s", stderr[m[0]:m[1]], m[0], tt.reason, stderr)
-			}
-			re := rawControl
-			if tt.json {
-				re = jsonControl
-			}
-			if m := re.FindStringIndex(colour.ReplaceAllString(stdout, "")); m != nil {
-				t.Errorf("standard output holds %q raw at byte %d (%s):\n%s", stdout[m[0]:m[1]], m[0], tt.reason, stdout)
-			}
+			check(t, tt.json, stdout, stderr, tt.reason)
 			if tt.shown != strings.Contains(stdout+stderr, "pwned") {
 				t.Errorf("the output quotes the hostile text: %v, want %v (%s): is the test seeing it?\n%s\n%s", !tt.shown, tt.shown, tt.reason, stdout, stderr)
 			}

@@ -16,10 +16,21 @@
 //     \u202a … \u2069;
 //  4. each byte that is not part of valid UTF-8 becomes \xHH (80 to ff,
 //     so never read as a control character);
-//  5. a backslash is doubled when what follows it would read as an escape
-//     (a backslash, x, u, or a character rule 1 to 4 escapes), so that
+//  5. what a CI runner reads as a command rather than a line of its log
+//     is broken with an escape of its first character: a colon that
+//     starts a line (after nothing but white space) and is followed by
+//     another or ends the text becomes \x3a, so that ::add-mask::x shows
+//     as \x3a:add-mask::x; the first # of ##[ becomes \x23, wherever it
+//     stands (GitHub Actions reads ::command:: after leading white space,
+//     and the older ##[command] anywhere in a line);
+//  6. a backslash is doubled when what follows it would read as an escape
+//     (a backslash, x, u, or a character rule 1 to 5 escapes), so that
 //     every escaped text reads back one way; any other backslash is left
 //     alone, so that C:\Users\me reads as itself.
+//
+// Rule 5 looks at the text alone: a field printed at the start of a line,
+// or after white space, cannot begin a command, and a colon alone at its
+// end cannot make one with the next field's.
 //
 // Text with nothing to escape is returned as it is, without a copy.
 //
@@ -34,6 +45,8 @@ package escape
 
 import (
 	"io"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -64,6 +77,10 @@ func needed(s string, lines bool) bool {
 		switch {
 		case c == '\\' || c == 0x7f:
 			return true
+		case c == ':' || c == '#':
+			if command(s, i) {
+				return true
+			}
 		case c < 0x20:
 			if !lines || (c != '\n' && c != '\t') {
 				return true
@@ -87,9 +104,37 @@ var suspect = func() (t [256]bool) {
 	for c := range 0x20 {
 		t[c] = true
 	}
-	t['\\'], t[0x7f], t[0xc2], t[0xe2] = true, true, true, true
+	t['\\'], t[0x7f], t[0xc2], t[0xe2], t[':'], t['#'] = true, true, true, true, true, true
 	return t
 }()
+
+// command reports whether the ':' or '#' at s[i] starts what a CI runner
+// reads as a command (rule 5).
+func command(s string, i int) bool {
+	if s[i] == '#' {
+		return strings.HasPrefix(s[i:], "##[")
+	}
+	if i+1 < len(s) && s[i+1] != ':' {
+		return false
+	}
+	for i > 0 {
+		r, n := utf8.DecodeLastRuneInString(s[:i])
+		if r == '\n' {
+			return true
+		}
+		if !blank(r) || r == utf8.RuneError && n == 1 {
+			return false
+		}
+		i -= n
+	}
+	return true
+}
+
+// blank reports whether r is white space as a runner trims it (.NET's
+// Char.IsWhiteSpace), or a character that shows as nothing.
+func blank(r rune) bool {
+	return unicode.IsSpace(r) || r == 0x180e || r == 0x200b || r == 0xfeff
+}
 
 // control reports whether r is escaped by rules 1 to 3.
 func control(r rune, lines bool) bool {
@@ -120,7 +165,7 @@ func appendEscaped(b []byte, s string, lines bool) []byte {
 			if escapes(s[i+1:], lines) {
 				b = append(b, '\\')
 			}
-		case r < utf8.RuneSelf && control(r, lines):
+		case r < utf8.RuneSelf && (control(r, lines) || (r == ':' || r == '#') && command(s, i)):
 			b = append(b, '\\', 'x', hex[r>>4], hex[r&0xf])
 		case control(r, lines):
 			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
@@ -133,13 +178,14 @@ func appendEscaped(b []byte, s string, lines bool) []byte {
 }
 
 // escapes reports whether s, written after a backslash, would make it
-// read as the start of an escape (rule 5).
+// read as the start of an escape (rule 6). A colon after a backslash
+// starts no line, and is never escaped.
 func escapes(s string, lines bool) bool {
 	if s == "" {
 		return false
 	}
 	r, n := utf8.DecodeRuneInString(s)
-	return r == '\\' || r == 'x' || r == 'u' || (r == utf8.RuneError && n == 1) || control(r, lines)
+	return r == '\\' || r == 'x' || r == 'u' || (r == utf8.RuneError && n == 1) || control(r, lines) || r == '#' && command(s, 0)
 }
 
 // A Writer escapes what it writes as Text does. Each Write is escaped on

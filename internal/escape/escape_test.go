@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/trajeval/trajeval/internal/escape"
@@ -34,6 +35,18 @@ func TestText(t *testing.T) {
 		{"double backslash", `\\`, `\\\`, "only a backslash followed by one is doubled: the last is alone"},
 		{"trailing backslash", `a\`, `a\`, "nothing follows it"},
 		{"empty", "", "", ""},
+		{"workflow command", "::add-mask::PASS", `\x3a:add-mask::PASS`, "GitHub Actions would hide PASS from the log"},
+		{"workflow command on a later line", "ok\n::error file=a.go::fake\n", "ok\n\\x3a:error file=a.go::fake\n", "each line of a field is a line of the log"},
+		{"workflow command after spaces", "  \t::stop-commands::x", "  \t\\x3a:stop-commands::x", "the runner trims leading white space"},
+		{"workflow command after Unicode spaces", "\u00a0\u2003\u2028\u3000::warning::x", "\u00a0\u2003\u2028\u3000\\x3a:warning::x", "and Unicode's white space too"},
+		{"colon alone at the end", "  :", `  \x3a`, "the next field may start with a colon"},
+		{"colons mid-line", "std::vector a::b", "std::vector a::b", "only the start of a line reads as a command"},
+		{"colon after text", "x\n a::b\n:x", "x\n a::b\n:x", "a single colon starts no command"},
+		{"legacy command", "tool ##[add-mask]PASS", `tool \x23#[add-mask]PASS`, "##[command] is read anywhere in a line"},
+		{"legacy command, hashes before", "###[error]x", `#\x23#[error]x`, "no ##[ is left"},
+		{"hashes", "C# ## #[x]", "C# ## #[x]", "only ##[ reads as a command"},
+		{"backslash before a command", `\##[error]`, `\\\x23#[error]`, "the backslash before an escape is doubled"},
+		{"backslash before colons", "\\::x", "\\::x", "a line that starts with a backslash starts no command"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,7 +186,7 @@ func TestHTML(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"", "plain", "eight by\x1b]0;t\x07", "seventeen bytes..\\x", "\x1b]0;t\x07", `\x1b`, "\\\x1b", "\u202e", "\xff\xfe", `C:\u`, "a\\"} {
+	for _, s := range []string{"::add-mask::x", " \n\u2028::x", "###[", ":", "\\##[", "", "plain", "eight by\x1b]0;t\x07", "seventeen bytes..\\x", "\x1b]0;t\x07", `\x1b`, "\\\x1b", "\u202e", "\xff\xfe", `C:\u`, "a\\"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -199,8 +212,24 @@ func FuzzText(f *testing.F) {
 			if back := unescape(got); back != s {
 				t.Fatalf("escaped %q to %q, which reads back as %q", s, got, back)
 			}
+			if workflowCommand(got) || workflowCommand("x"+got) {
+				t.Fatalf("escaped %q to %q, which a CI runner reads as a command", s, got)
+			}
 		}
 	})
+}
+
+// workflowCommand reports whether a line of s would be read by GitHub's
+// runner as a command: ::name after leading white space (.NET's), or
+// ##[ anywhere.
+func workflowCommand(s string) bool {
+	for line := range strings.Lines(s) {
+		if strings.HasPrefix(strings.TrimLeftFunc(line, func(r rune) bool { return unicode.IsSpace(r) }), "::") ||
+			strings.Contains(line, "##[") {
+			return true
+		}
+	}
+	return false
 }
 
 // unescape reads escaped text back as the package comment says: \\ is a
