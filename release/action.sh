@@ -18,6 +18,10 @@
 # The exit code is eval's: 0 all passed, 1 some case failed, 2 bad input
 # (or an install that failed: a download, a checksum, npm).
 set -eu
+# No word of an input is a pattern: INPUT_ARGS and INPUT_NPM_PACKAGE are
+# split on spaces, and --filter shop/* must reach trajeval as it is, not
+# as the workspace's files it matches.
+set -f
 : "${INPUT_PATH:?the action needs path: a suite file or folder}"
 fail() { echo "trajeval action: $*" >&2; exit 2; }
 tmp=${RUNNER_TEMP:-$(mktemp -d)}
@@ -47,6 +51,8 @@ if [ -z "$bin" ]; then
     curl -fsSL --retry 3 -o SHA256SUMS "$url/SHA256SUMS" || fail "cannot download $url/SHA256SUMS"
     name=$(grep "_${os}_${arch}\.${ext}\$" SHA256SUMS | awk '{print $2}')
     [ -n "$name" ] || fail "no ${os}/${arch} archive in $url/SHA256SUMS"
+    # The name comes from the download folder: a file name, never a path.
+    case "$name" in */* | .* | *[!A-Za-z0-9._-]*) fail "SHA256SUMS in $url names an archive that is not a plain file name" ;; esac
     curl -fsSL --retry 3 -o "$name" "$url/$name" || fail "cannot download $url/$name"
     if command -v sha256sum >/dev/null; then sum="sha256sum"; else sum="shasum -a 256"; fi
     grep " $name\$" SHA256SUMS | $sum -c - >/dev/null 2>&1 || fail "$name does not match its checksum in $url/SHA256SUMS"
