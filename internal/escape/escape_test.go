@@ -163,10 +163,18 @@ func TestMarkdownCell(t *testing.T) {
 		{"line break", "a\nb\r\nc", "a b c", "a line break would end the row"},
 		{"html", `<img src=x onerror=alert(1)>`, `&lt;img src=x onerror=alert(1)&gt;`, "no tag reaches the page"},
 		{"entity", "&amp;", "&amp;amp;", "an entity shows as typed"},
-		{"link", "[x](http://evil)", `\[x\](http://evil)`, "no link or image is made"},
-		{"image", "![x](http://evil/t.png)", `!\[x\](http://evil/t.png)`, "an image would be fetched"},
+		{"link", "[x](http://evil)", `\[x\](http:&#8203;//evil)`, "no link is made, neither from the brackets nor from the bare address"},
+		{"image", "![x](http://evil/t.png)", `!\[x\](http:&#8203;//evil/t.png)`, "an image would be fetched"},
 		{"emphasis", "*a* _b_ `c` ~d~", "\\*a\\* \\_b\\_ \\`c\\` \\~d\\~", "markup shows as typed"},
-		{"mention", "@org/team", `\@org/team`, "no one is notified"},
+		{"mention", "@org/team", `@&#8203;org/team`, "no one is notified: GitHub finds mentions in the text the Markdown gives, where a backslash is gone"},
+		{"e-mail", "a@b.example", `a@&#8203;b.example`, "no mailto link"},
+		{"issue", "see #12", `see #&#8203;12`, "no reference recorded on issue 12"},
+		{"issue in another repository", "org/repo#12 GH-12 gh-3", `org/repo#&#8203;12 GH&#8203;-12 gh&#8203;-3`, "the other forms of reference"},
+		{"bare link", "https://evil.example/p?a=1", `https:&#8203;//evil.example/p?a=1`, "a bare address would be a link"},
+		{"www link", "go to WWW.evil.example", `go to WWW&#8203;.evil.example`, "www. makes a link without a scheme"},
+		{"formula", "$\\color{red}{FAIL}$", `\$\\color{red}{FAIL}\$`, "GitHub draws $...$ as mathematics"},
+		{"heading mark", "# x", `#&#8203; x`, "a # shows as typed"},
+		{"workflow command", "##[error]x", `\\x23#&#8203;\[error\]x`, "escaped as Line, then as Markdown"},
 		{"control", "a\x1b[2Jb", `a\\x1b\[2Jb`, "escaped as Line, its backslash escaped for Markdown"},
 		{"bidi", "a\u202eb", `a\\u202eb`, "escaped as Line"},
 	}
@@ -180,8 +188,18 @@ func TestMarkdownCell(t *testing.T) {
 }
 
 func TestHTML(t *testing.T) {
-	if got, want := escape.HTML("<b a=\"1\">'\x1b&"), `&lt;b a=&#34;1&#34;&gt;&#39;\x1b&amp;`; got != want {
-		t.Errorf("HTML = %q, want %q", got, want)
+	tests := []struct {
+		name, in, want string
+		reason         string
+	}{
+		{"markup", "<b a=\"1\">'\x1b&", `&lt;b a=&#34;1&#34;&gt;&#39;\x1b&amp;`, "entities; controls escaped as Line"},
+		{"mention", "suite @org/team #12 https://x.example", `suite @&#8203;org/team #&#8203;12 https:&#8203;//x.example`, "text in a <summary> is searched for mentions, references and links too"},
+		{"markdown", "*a* [b](c)", "*a* [b](c)", "inside HTML, Markdown is not read"},
+	}
+	for _, tt := range tests {
+		if got := escape.HTML(tt.in); got != tt.want {
+			t.Errorf("%s: HTML(%q) = %q, want %q (%s)", tt.name, tt.in, got, tt.want, tt.reason)
+		}
 	}
 }
 

@@ -24,7 +24,8 @@ import (
 // invalid UTF-8, characters XML 1.0 forbids, HTML and Markdown that would
 // break out of their place, and a run of backticks.
 const hostile = "\x1b]0;pwned\x07 \x1b[2J \x1b]52;c;cm0gLXJmIH4=\x07 \u009b31m \u202egnp.exe\u202c \u2066x\u2069 " +
-	"\x7f\x00 \xff\xfe\xc3 \uFFFE\uFFFF </script><img src=x onerror=alert(1)> <!-- | a | b | [x](javascript:alert(1)) ```` \\x1b"
+	"\x7f\x00 \xff\xfe\xc3 \uFFFE\uFFFF </script><img src=x onerror=alert(1)> <!-- | a | b | [x](javascript:alert(1)) ```` \\x1b" +
+	" @org/team cc@evil.example #1 GH-2 https://evil.example/t.png www.evil.example $\\color{red}{FAIL}$ ]]> \n::add-mask::PASS ##[error]forged"
 
 // hostileResults are results with hostile text in every field a report
 // shows, and a huge argument.
@@ -99,6 +100,15 @@ func TestWriters_hostile(t *testing.T) {
 			if !regexp.MustCompile(`^</?(details|summary|code|br)>$`).Match(tag) {
 				t.Errorf("the markdown holds the tag %.80q: text must not inject HTML", tag)
 				break
+			}
+		}
+		// Outside code blocks, no mention, reference, bare link or
+		// formula: GitHub makes them after reading the Markdown, in text
+		// a backslash no longer guards.
+		text := regexp.MustCompile(`pass[@^]\d+`).ReplaceAll(outsideFences(md), nil) // the trials' own columns
+		for _, re := range []string{`@\w`, `(^|[^&])#\d`, `(?i)GH-\d`, `://`, `(?i)www\.`, `(^|[^\\])\$`} {
+			if m := regexp.MustCompile(re).FindIndex(text); m != nil {
+				t.Errorf("the markdown holds %q (%s) outside code, in …%q…: a mention, reference, link or formula", text[m[0]:m[1]], re, text[max(0, m[0]-40):min(len(text), m[1]+20)])
 			}
 		}
 		// Every row of a table has the columns of its header.
