@@ -141,6 +141,9 @@ func TestViewHandler(t *testing.T) {
 			if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
 				t.Errorf("%s: X-Content-Type-Options %q, want nosniff", tt.path, got)
 			}
+			if got := resp.Header.Get("Content-Security-Policy"); !strings.Contains(got, "default-src 'none'") || !strings.Contains(got, "frame-ancestors 'none'") {
+				t.Errorf("%s: Content-Security-Policy %q, want nothing loaded from elsewhere and no framing", tt.path, got)
+			}
 			for _, s := range tt.has {
 				if !strings.Contains(string(body), s) {
 					t.Errorf("%s: %s: the page lacks %q", tt.path, tt.why, s)

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	_ "embed"
 	"encoding/json"
 	"html/template"
@@ -48,9 +50,15 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 // The actual steps come from the row's trajectory when the run kept it;
 // otherwise they are the steps the results name (matched, extra, near
 // misses), and the page says so.
+//
+// What the results hold is data in the page, drawn as text, never
+// markup; and the page's Content-Security-Policy runs its own script and
+// style alone (each named by its SHA-256) and loads nothing, so that text
+// that slipped into markup could neither run nor fetch.
 type HTML struct {
-	W     io.Writer
-	Title string // default "trajeval report"
+	W      io.Writer
+	Title  string // default "trajeval report"
+	Script string // script of the caller's, run after the page's own (trajeval view's links); never untrusted text
 
 	cases []htmlCase
 	names []string // evaluator names, in order of first appearance
@@ -155,17 +163,34 @@ func (h *HTML) Close(s Summary) error {
 	}
 	data = jsonv.Escape(data)
 	var b bytes.Buffer
+	csp := pageCSP
+	if h.Script != "" {
+		csp = strings.Replace(csp, "script-src ", "script-src "+hashSource(h.Script)+" ", 1)
+	}
 	err = page.Execute(&b, map[string]any{
-		"Title": title,
-		"CSS":   template.CSS(reportCSS),
-		"JS":    template.JS(reportJS),
-		"Data":  template.JS(data),
+		"Title":  title,
+		"CSP":    csp,
+		"CSS":    template.CSS(reportCSS),
+		"JS":     template.JS(reportJS),
+		"Data":   template.JS(data),
+		"Script": template.JS(h.Script),
 	})
 	if err != nil {
 		return err
 	}
 	_, err = h.W.Write(b.Bytes())
 	return err
+}
+
+// pageCSP lets the page run its script and style, and nothing else: no
+// other script, inline or not, no fetch, no image but data: URLs, no form.
+var pageCSP = "default-src 'none'; script-src " + hashSource(reportJS) + "; style-src " + hashSource(reportCSS) +
+	"; img-src data:; base-uri 'none'; form-action 'none'"
+
+// hashSource is the CSP source that allows the inline script or style s.
+func hashSource(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
 type htmlPage struct {
