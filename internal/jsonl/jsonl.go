@@ -103,6 +103,7 @@ func each(r io.Reader, checkDepth bool, fn func(line []byte, n int) error) error
 				if len(long)+len(chunk) > maxLine {
 					return &LineTooLongError{Line: n, Max: maxLine}
 				}
+				long = grow(long, len(chunk))
 				long = append(long, chunk...)
 			}
 			line = long
@@ -124,6 +125,18 @@ func each(r io.Reader, checkDepth bool, fn func(line []byte, n int) error) error
 			return nil
 		}
 	}
+}
+
+// grow makes room for n more bytes in b, doubling its capacity (no more
+// than maxLine): append grows a large slice by a quarter, which leaves
+// four times the line in old copies for the collector, where doubling
+// leaves once the line.
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	c := min(max(2*cap(b), len(b)+n), maxLine)
+	return append(make([]byte, 0, c), b...)
 }
 
 // bufferSize is the most Each buffers of its input: a line longer than

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -120,4 +121,22 @@ func TestMaxLine(t *testing.T) {
 
 func decodeAny() jsonl.Decoder[int] {
 	return func([]byte, int, func(trajeval.Warning)) (int, error) { return 0, nil }
+}
+
+// TestEach_maxLineMemory checks what gathering a line too long costs: its
+// copies, as it grows, add up to about twice the limit (growing by a
+// quarter at a time, as append does, would make them five times).
+func TestEach_maxLineMemory(t *testing.T) {
+	const limit = 16 << 20
+	defer jsonl.SetMaxLine(limit)()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := jsonl.Each(&endless{}, func([]byte, int) error { return nil })
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, jsonl.ErrLineTooLong) {
+		t.Fatalf("err %v, want the line too long", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 5*limit/2 {
+		t.Errorf("%d MiB allocated gathering a line cut at %d MiB, want at most %d", got>>20, limit>>20, 5*limit/2>>20)
+	}
 }
