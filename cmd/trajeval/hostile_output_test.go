@@ -148,6 +148,7 @@ evalcases:
 		{"report text", []string{"report", newOut, "--format", "text"}, false, true, "a results file"},
 		{"report markdown", []string{"report", newOut, "--format", "markdown"}, false, true, "a results file"},
 		{"report junit", []string{"report", newOut, "--format", "junit"}, false, true, "a results file"},
+		{"report html", []string{"report", newOut, "--format", "html"}, false, true, "a results file, as a page's data"},
 		{"compare text", []string{"compare", oldOut, newOut}, false, true, "two results files"},
 		{"compare markdown", []string{"compare", oldOut, newOut, "--format", "markdown"}, false, true, "two results files"},
 		{"compare json", []string{"compare", oldOut, newOut, "--format", "json"}, true, true, "two results files"},

@@ -188,8 +188,11 @@ func TestWriters_hostile(t *testing.T) {
 		}
 		data := pageData(t, page)
 		c := data["cases"].([]any)[0].(map[string]any)
-		if !strings.HasPrefix(c["id"].(string), "case\x1b]0;pwned") {
+		if !strings.HasPrefix(c["id"].(string), "case\x1b]0;pwned") || !strings.Contains(c["id"].(string), "##[error]forged") {
 			t.Errorf("the page's data has id %q, want the case id as it is (the page shows it as text)", c["id"])
+		}
+		if bytes.Contains(page, []byte("##[")) {
+			t.Error("the page holds ##[, a command to a CI runner when it is written to a log")
 		}
 		args := c["views"].([]any)[0].(map[string]any)["rows"].([]any)[0].(map[string]any)["args"].(string)
 		if !strings.Contains(args, `é<&>é<&>`) || strings.Contains(args, `\u003c`) {

@@ -162,6 +162,10 @@ func (h *HTML) Close(s Summary) error {
 		return err
 	}
 	data = jsonv.Escape(data)
+	// A page written to standard output lands in CI logs, where ##[ is a
+	// command anywhere in a line: # stands only inside JSON strings, and
+	// \u0023 reads back as it.
+	data = bytes.ReplaceAll(data, []byte("##["), []byte(`#\u0023[`))
 	var b bytes.Buffer
 	csp := pageCSP
 	if h.Script != "" {
