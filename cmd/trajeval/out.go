@@ -188,9 +188,12 @@ func readDone(name string) (*done, error) {
 	// A byte order mark is no row; the offset of a cut row counts it.
 	off := int64(sniff.DiscardBOM(r))
 	for line := 1; ; line++ {
-		data, err := r.ReadBytes('\n')
+		data, err := readLine(r, maxResumeLine)
 		if len(data) == 0 && errors.Is(err, io.EOF) {
 			return d, nil
+		}
+		if errors.Is(err, jsonl.ErrLineTooLong) {
+			return nil, &trajeval.TraceError{File: name, Line: line, Msg: (&jsonl.LineTooLongError{Max: maxResumeLine}).Msg(), Hint: jsonl.LineHint, Err: err}
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, err
@@ -216,6 +219,27 @@ func readDone(name string) (*done, error) {
 				Hint: "--resume appends to a results file this command wrote; point --out at another file, or run without --resume to replace it"}
 		}
 		off += int64(len(data))
+	}
+}
+
+// maxResumeLine is the longest line readDone reads, jsonl.MaxLine, made
+// smaller by the tests.
+var maxResumeLine = jsonl.MaxLine
+
+// readLine is r.ReadBytes('\n') for lines of at most max bytes: a longer
+// one is jsonl.ErrLineTooLong once max bytes of it are read, never the
+// whole line in memory (--out /dev/zero --resume).
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max {
+			return nil, jsonl.ErrLineTooLong
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
 	}
 }
 

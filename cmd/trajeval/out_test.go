@@ -78,3 +78,46 @@ func TestReadDone(t *testing.T) {
 		})
 	}
 }
+
+// TestReadDone_lineTooLong checks that --resume reads no line longer than
+// the limit into memory: a row past it is an error at its line, and a file
+// of one endless line (--out /dev/zero) stops there.
+func TestReadDone_lineTooLong(t *testing.T) {
+	defer func(old int) { maxResumeLine = old }(maxResumeLine)
+	maxResumeLine = 1 << 10
+	const a1 = `{"id":"a","suite":"s","status":"pass","score":1,"evaluators":[],"attempt":1}` + "\n"
+	// A row of n bytes, its newline included.
+	row := func(n int) string {
+		const head, tail = `{"id":"`, `","suite":"s","status":"pass","score":1,"evaluators":[],"attempt":1}` + "\n"
+		return head + strings.Repeat("b", n-len(head)-len(tail)) + tail
+	}
+	long, atLimit := row(maxResumeLine+1), row(maxResumeLine)
+	tests := []struct {
+		name, content string
+		err           string
+		reason        string
+	}{
+		{"row past the limit", a1 + long + a1, "2: line too long: longer than 1 KiB", "a row of a results file is never this long"},
+		{"row at the limit", a1 + atLimit, "", "the limit is exact"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "out.jsonl")
+			if err := os.WriteFile(name, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := readDone(name)
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("error %v (%s)", err, tt.reason)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), name+":"+tt.err)):
+				t.Errorf("error %v, want %s:%s (%s)", err, name, tt.err, tt.reason)
+			}
+		})
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := readDone("/dev/zero"); err == nil || !strings.Contains(err.Error(), "/dev/zero:1: line too long") {
+			t.Errorf("--out /dev/zero --resume: %v, want the line too long", err)
+		}
+	}
+}
