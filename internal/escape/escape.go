@@ -122,7 +122,7 @@ func command(s string, i int) bool {
 		if r == '\n' {
 			return true
 		}
-		if !blank(r) || r == utf8.RuneError && n == 1 {
+		if !blank(r) { // an invalid byte decodes as U+FFFD, not blank
 			return false
 		}
 		i -= n
