@@ -2,7 +2,6 @@ package eval
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -48,7 +47,7 @@ func (v *Values) Result(j int) any {
 }
 
 func (v *Values) value(j int, x any, bit uint8, cache *[]any, what string) any {
-	raw, ok := x.(json.RawMessage)
+	raw, ok := trajeval.KeptText(x)
 	if !ok {
 		return x
 	}
@@ -67,6 +66,17 @@ func (v *Values) value(j int, x any, bit uint8, cache *[]any, what string) any {
 		v.done[j] |= bit
 	}
 	return (*cache)[j]
+}
+
+// None reports whether v, a step's arguments or result, is no value: nil,
+// or the JSON text null (a nil *json.RawMessage, see trajeval.KeptText),
+// which decodes to nil. A reader keeps only objects and arrays as text.
+func None(v any) bool {
+	if v == nil {
+		return true
+	}
+	text, ok := trajeval.KeptText(v)
+	return ok && string(text) == "null"
 }
 
 // Err returns the first error met decoding text, or nil.
@@ -88,7 +98,7 @@ func stepNumber(steps []trajeval.Step, j int) int {
 func DecodeArgs(steps []trajeval.Step) ([]trajeval.Step, error) {
 	var out []trajeval.Step
 	for j := range steps {
-		raw, ok := steps[j].Args.(json.RawMessage)
+		raw, ok := trajeval.KeptText(steps[j].Args)
 		if !ok {
 			continue
 		}
@@ -111,8 +121,8 @@ func DecodeArgs(steps []trajeval.Step) ([]trajeval.Step, error) {
 // values (jsonv.Equal). Two texts alike byte for byte are equal without
 // being decoded.
 func (v *Values) SameArgs(j, k int) bool {
-	a, textA := v.steps[j].Args.(json.RawMessage)
-	b, textB := v.steps[k].Args.(json.RawMessage)
+	a, textA := trajeval.KeptText(v.steps[j].Args)
+	b, textB := trajeval.KeptText(v.steps[k].Args)
 	if textA && textB && bytes.Equal(a, b) {
 		return true
 	}

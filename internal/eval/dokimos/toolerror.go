@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/score"
 )
@@ -81,16 +82,18 @@ func (e *ToolError) Failure(s *trajeval.Step, result any) string {
 	return ""
 }
 
-// failure is Failure of step s, its result decoded where a reader kept
-// the text (see trajeval.Decoded). Without a pattern, only the member
-// "error" of an object is looked at: the text is read for it, and only
-// its value decoded.
+// failure is Failure of step s, its result decoded where it is JSON
+// text (see trajeval.Decoded). Without a pattern, only the member "error"
+// of an object or array's text is looked at: the text is read for it, and
+// only its value decoded. Other text (null, a scalar: never kept by a
+// reader, or a nil *json.RawMessage) is decoded, so that it counts as its
+// value does (no result, a blank one).
 func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) {
-	raw, ok := s.Result.(json.RawMessage)
+	raw, ok := trajeval.KeptText(s.Result)
 	switch {
 	case !ok || s.Failed():
 		return e.Failure(s, s.Result), nil
-	case e.Pattern != nil:
+	case e.Pattern != nil, len(raw) == 0, raw[0] != '{' && raw[0] != '[':
 		return e.decodedFailure(s, raw)
 	}
 	if !bytes.Contains(raw, []byte(`"error"`)) && bytes.IndexByte(raw, '\\') < 0 {
@@ -174,7 +177,7 @@ func (e *ToolError) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	}()
 	for j := range t.Steps {
 		s := &t.Steps[j]
-		if s.Result != nil || s.Error != nil {
+		if !eval.None(s.Result) || s.Error != nil {
 			anyResult = true
 		}
 		why, err := e.failure(s, &p)

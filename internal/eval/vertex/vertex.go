@@ -40,6 +40,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/score"
 )
@@ -131,17 +132,17 @@ func New(o Options) (*Evaluator, error) {
 
 // ReadsText says that the evaluator reads arguments through
 // trajeval.Decoded (see eval.TextReader): the tool_trajectory engine
-// does, and arguments kept as text are never nil.
+// does, and arguments kept as text are never none (see eval.None).
 func (*Evaluator) ReadsText() bool { return true }
 
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	// A step with no arguments was called with the empty input.
-	if slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return s.Args == nil }) {
+	if slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return eval.None(s.Args) }) {
 		c := *t
 		c.Steps = slices.Clone(t.Steps)
 		for i := range c.Steps {
-			if c.Steps[i].Args == nil {
+			if eval.None(c.Steps[i].Args) {
 				c.Steps[i].Args = map[string]any{}
 			}
 		}
