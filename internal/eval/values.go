@@ -68,17 +68,6 @@ func (v *Values) value(j int, x any, bit uint8, cache *[]any, what string) any {
 	return (*cache)[j]
 }
 
-// None reports whether v, a step's arguments or result, is no value: nil,
-// or the JSON text null (a nil *json.RawMessage, see trajeval.KeptText),
-// which decodes to nil. A reader keeps only objects and arrays as text.
-func None(v any) bool {
-	if v == nil {
-		return true
-	}
-	text, ok := trajeval.KeptText(v)
-	return ok && string(text) == "null"
-}
-
 // Err returns the first error met decoding text, or nil.
 func (v *Values) Err() error { return v.err }
 

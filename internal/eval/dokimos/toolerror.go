@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/trajeval/trajeval"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/score"
 )
@@ -115,6 +114,17 @@ func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) 
 	return "result has an error field: " + clip(jsonv.Marshal(ev)), nil
 }
 
+// none reports whether a step's result is no value: nil, or the JSON
+// text null (a nil *json.RawMessage, see trajeval.KeptText), which
+// decodes to nil.
+func none(v any) bool {
+	if v == nil {
+		return true
+	}
+	text, ok := trajeval.KeptText(v)
+	return ok && string(text) == "null"
+}
+
 // decodedFailure is Failure of step s with its result text raw decoded.
 func (e *ToolError) decodedFailure(s *trajeval.Step, raw json.RawMessage) (string, error) {
 	r, err := trajeval.Decoded(raw)
@@ -177,7 +187,7 @@ func (e *ToolError) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	}()
 	for j := range t.Steps {
 		s := &t.Steps[j]
-		if !eval.None(s.Result) || s.Error != nil {
+		if !none(s.Result) || s.Error != nil {
 			anyResult = true
 		}
 		why, err := e.failure(s, &p)

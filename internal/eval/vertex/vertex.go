@@ -40,7 +40,6 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/eval"
 	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/score"
 )
@@ -132,17 +131,17 @@ func New(o Options) (*Evaluator, error) {
 
 // ReadsText says that the evaluator reads arguments through
 // trajeval.Decoded (see eval.TextReader): the tool_trajectory engine
-// does, and arguments kept as text are never none (see eval.None).
+// does, and arguments kept as text are never nil.
 func (*Evaluator) ReadsText() bool { return true }
 
 // Evaluate scores t.
 func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (trajeval.Outcome, error) {
 	// A step with no arguments was called with the empty input.
-	if slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return eval.None(s.Args) }) {
+	if slices.ContainsFunc(t.Steps, func(s trajeval.Step) bool { return s.Args == nil }) {
 		c := *t
 		c.Steps = slices.Clone(t.Steps)
 		for i := range c.Steps {
-			if eval.None(c.Steps[i].Args) {
+			if c.Steps[i].Args == nil {
 				c.Steps[i].Args = map[string]any{}
 			}
 		}
