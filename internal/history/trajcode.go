@@ -59,15 +59,15 @@ import (
 // before reads back as it did.
 //
 // From schema version 12 an argument or result a reader kept as JSON text
-// (a *json.RawMessage, or a json.RawMessage put there by hand, see
-// trajeval.Decoded) is stored as that text: the
-// tag tagText, its length (uvarint) and its bytes as they stand, not
-// scanned again (the reader checked them; scanning each text to write its
-// values took half of what recording a failing case cost). Only text that
-// begins with '{' or '[' and ends with '}' or ']', as kept text does, is
-// stored so; any other goes as before (see trajtext.go). Reading checks
-// the text (one JSON object or array, nested no deeper than
-// jsonv.MaxDepth) and gives it back as a json.RawMessage, which the
+// (a *json.RawMessage, or a json.RawMessage put there by hand: one text,
+// see trajeval.KeptText) is stored as that text: the tag tagText, its
+// length (uvarint) and its bytes as they stand, not scanned again (the
+// reader checked them; scanning each text to write its values took half
+// of what recording a failing case cost). Only text that begins with '{'
+// or '[' and ends with '}' or ']', as kept text does, is stored so; any
+// other goes as before (see trajtext.go), a nil *json.RawMessage as null.
+// Reading checks the text (one JSON object or array, nested no deeper
+// than jsonv.MaxDepth) and gives it back as a json.RawMessage, which the
 // canonical JSON writes as it writes the value the text holds: what every
 // command shows is the same.
 //
