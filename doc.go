@@ -94,9 +94,10 @@
 //     and the trajectory's Agents say which agent called which ([Agent]).
 //  9. A reader asked to (Input.KeepText; a run asks, trace.Read never
 //     does) may keep an object or array of arguments or results as its
-//     JSON text, a json.RawMessage, decoded where it is looked at:
+//     JSON text, a *json.RawMessage, decoded where it is looked at:
 //     [Decoded] and [Trajectory.DecodeText] give the value, which the JSON
-//     form always holds (see Decoded for the rules).
+//     form always holds, and [KeptText] the text; a json.RawMessage put
+//     in a step by hand is the same text (see Decoded for the rules).
 //
 // # Matching one expected call against one step
 //

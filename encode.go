@@ -241,19 +241,10 @@ func (e *encoder) value(v any) {
 	case map[string]any:
 		e.object(x)
 	case json.RawMessage:
-		// JSON text not yet decoded: written as it stands when that is
-		// what writing the value it holds gives (see canonical), else
-		// decoded and written.
-		if canonical(x) {
-			e.b = append(e.b, x...)
-			return
-		}
-		d, err := Decoded(x)
-		if err != nil {
-			e.ok = false
-			return
-		}
-		e.value(d)
+		e.text(x)
+	case *json.RawMessage:
+		text, _ := KeptText(x)
+		e.text(text)
 	default:
 		data, err := json.Marshal(v)
 		if err != nil {
@@ -262,6 +253,22 @@ func (e *encoder) value(v any) {
 		}
 		e.b = jsonv.AppendEscaped(e.b, data)
 	}
+}
+
+// text writes JSON text not yet decoded (see Decoded): as it stands when
+// that is what writing the value it holds gives (see canonical), else
+// decoded and written.
+func (e *encoder) text(x json.RawMessage) {
+	if canonical(x) {
+		e.b = append(e.b, x...)
+		return
+	}
+	d, err := Decoded(x)
+	if err != nil {
+		e.ok = false
+		return
+	}
+	e.value(d)
 }
 
 // canonical reports whether text is one JSON value written as value

@@ -24,6 +24,7 @@ func sameJSON(t testing.TB, text []byte) (copied bool) {
 		if copied {
 			t.Errorf("%q copied as it stands, but does not decode: %v", text, derr)
 		}
+		samePointerJSON(t, text, got, gerr)
 		return copied
 	}
 	decoded := &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "n", Args: v, Result: v}}}
@@ -31,7 +32,20 @@ func sameJSON(t testing.TB, text []byte) (copied bool) {
 	if (gerr != nil) != (werr != nil) || !bytes.Equal(got, want) {
 		t.Errorf("%q (copied %v) written\n%s (%v)\nwant (its decoded value)\n%s (%v)", text, copied, got, gerr, want, werr)
 	}
+	samePointerJSON(t, text, got, gerr)
 	return copied
+}
+
+// samePointerJSON checks that the text as a *json.RawMessage, as readers
+// keep it, is written as the json.RawMessage was: got, or the error gerr.
+func samePointerJSON(t testing.TB, text, got []byte, gerr error) {
+	t.Helper()
+	raw := json.RawMessage(text)
+	kept := &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "n", Args: &raw, Result: &raw}}}
+	p, perr := trajeval.AppendJSON(nil, kept)
+	if (perr != nil) != (gerr != nil) || perr == nil && !bytes.Equal(p, got) {
+		t.Errorf("%q as a *json.RawMessage written\n%s (%v)\nwant (as a json.RawMessage)\n%s (%v)", text, p, perr, got, gerr)
+	}
 }
 
 func TestAppendJSON_keptText(t *testing.T) {

@@ -8,23 +8,30 @@ import (
 )
 
 // Decoded returns the value of v: the value its JSON text holds when v is
-// a json.RawMessage, else v itself. Text that is not one JSON value is an
-// error.
+// JSON text (see [KeptText]), else v itself. Text that is not one JSON
+// value is an error.
 //
 // A reader asked to keep JSON text ([Input].KeepText) may leave a step's
 // arguments and result as the text it read, so that nothing is decoded
 // that no one looks at: the evaluators of a run mostly look at the
 // arguments of a few steps, and at no result. The rules:
 //  1. Step.Args and Step.Result hold a value of the model (see [Step]), or
-//     a json.RawMessage: the text of one JSON object or array, checked by
-//     the reader as valid JSON nested no deeper than the reader allows,
-//     and copied out of the reader's buffers. Strings, numbers, booleans
-//     and null are never left as text.
+//     JSON text in one of two forms: a json.RawMessage, as a Go user may
+//     put there by hand, or a *json.RawMessage, as a reader leaves it (a
+//     pointer goes into an interface without an allocation of its own:
+//     a reader's texts of a record share one slab of json.RawMessage and
+//     one buffer of bytes). The two forms are one: every consumer, and
+//     [KeptText], takes them alike. A nil *json.RawMessage is the text
+//     null, no value: the same as nil. A reader keeps the text of one
+//     JSON object or array, checked as valid JSON nested no deeper than
+//     the reader allows, and copied out of the reader's buffers; strings,
+//     numbers, booleans and null are never left as text.
 //  2. Decoded gives the value the text holds, exactly what the reader
 //     would have decoded: numbers stay exact (json.Number). Code that
 //     looks into arguments or results goes through Decoded, or through
-//     [Trajectory.DecodeText] for a whole trajectory; text a reader kept
-//     always decodes.
+//     [Trajectory.DecodeText] for a whole trajectory, or takes the text
+//     with KeptText and reads it itself; text a reader kept always
+//     decodes.
 //  3. The JSON form is the same either way: [AppendJSON], MarshalJSON
 //     and the run history write what writing the value the text holds
 //     gives. AppendJSON copies the text itself only when it is already
@@ -45,12 +52,33 @@ import (
 //     run hands an evaluator that does not read through Decoded the
 //     trajectory decoded; a run's CaseResult.Trajectory may hold text.
 func Decoded(v any) (any, error) {
-	raw, ok := v.(json.RawMessage)
+	raw, ok := KeptText(v)
 	if !ok {
 		return v, nil
 	}
 	return jsonv.Decode(raw)
 }
+
+// KeptText returns the JSON text v holds when v is text (see [Decoded]):
+// a json.RawMessage, or a *json.RawMessage, the text it points at, a nil
+// one being the text null. ok is false for a value of the model. The text
+// is not checked, and is not to be changed: it is the step's own.
+func KeptText(v any) (text json.RawMessage, ok bool) {
+	switch x := v.(type) {
+	case *json.RawMessage:
+		if x == nil {
+			return null, true
+		}
+		return *x, true
+	case json.RawMessage:
+		return x, true
+	}
+	return nil, false
+}
+
+// null is the text of a nil *json.RawMessage; full, so that an append
+// copies it.
+var null = json.RawMessage("null")[:4:4]
 
 // DecodeText returns t with the JSON text of its arguments and results
 // decoded (see Decoded): t itself when it holds none, else a copy whose
@@ -81,7 +109,7 @@ func (t *Trajectory) DecodeText() (*Trajectory, error) {
 
 // hasText reports whether s's arguments or result are JSON text.
 func (s *Step) hasText() bool {
-	_, a := s.Args.(json.RawMessage)
-	_, r := s.Result.(json.RawMessage)
+	_, a := KeptText(s.Args)
+	_, r := KeptText(s.Result)
 	return a || r
 }

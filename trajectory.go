@@ -54,8 +54,8 @@ type Step struct {
 	Turn          int    // 1-based turn, 0 when unknown
 	ID            string // the format's own call id
 	Name          string
-	Args          any   // JSON value: nil, bool, string, json.Number, []any, map[string]any; or JSON text (see Decoded)
-	Result        any   // JSON value or string; nil when absent; or JSON text (see Decoded)
+	Args          any   // JSON value: nil, bool, string, json.Number, []any, map[string]any; or JSON text, a *json.RawMessage (as readers keep it) or a json.RawMessage (see Decoded)
+	Result        any   // JSON value or string; nil (or a nil *json.RawMessage) when absent; or JSON text, as Args
 	Error         *bool // nil when the format cannot express failure
 	ErrorMessage  string
 	DurationMS    *float64

@@ -104,9 +104,9 @@ func Efficiency(opts ...Option) trajeval.Evaluator {
 }
 
 // A Tool is a tool definition for [ToolCallValidity]: its name, its
-// description and the JSON Schema of its arguments (nil: any arguments),
-// as a Go value (a map, or a struct or json.RawMessage holding the
-// schema's JSON).
+// description and the JSON Schema of its arguments (nil, or a nil
+// *json.RawMessage: any arguments), as a Go value (a map, or a struct,
+// json.RawMessage or *json.RawMessage holding the schema's JSON).
 type Tool struct {
 	Name        string
 	Description string
@@ -140,8 +140,8 @@ func ToolCallValidity(tools []Tool, opts ...Option) trajeval.Evaluator {
 func schemaValue(v any) (map[string]any, error) {
 	var data []byte
 	switch x := v.(type) {
-	case json.RawMessage:
-		data = x
+	case json.RawMessage, *json.RawMessage:
+		data, _ = trajeval.KeptText(x)
 	case []byte:
 		data = x
 	case string:
@@ -210,7 +210,7 @@ func toolDefs(tools []Tool) ([]*dokimos.Tool, error) {
 	var defs []*dokimos.Tool
 	for _, t := range tools {
 		var schema any
-		if t.Parameters != nil {
+		if t.Parameters != nil && t.Parameters != (*json.RawMessage)(nil) {
 			v, err := schemaValue(t.Parameters)
 			if err != nil {
 				return nil, errorf("tool %s: %w", t.Name, err)

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -48,7 +47,7 @@ func (v *Values) Result(j int) any {
 }
 
 func (v *Values) value(j int, x any, bit uint8, cache *[]any, what string) any {
-	raw, ok := x.(json.RawMessage)
+	raw, ok := trajeval.KeptText(x)
 	if !ok {
 		return x
 	}
@@ -88,7 +87,7 @@ func stepNumber(steps []trajeval.Step, j int) int {
 func DecodeArgs(steps []trajeval.Step) ([]trajeval.Step, error) {
 	var out []trajeval.Step
 	for j := range steps {
-		raw, ok := steps[j].Args.(json.RawMessage)
+		raw, ok := trajeval.KeptText(steps[j].Args)
 		if !ok {
 			continue
 		}
@@ -111,8 +110,8 @@ func DecodeArgs(steps []trajeval.Step) ([]trajeval.Step, error) {
 // values (jsonv.Equal). Two texts alike byte for byte are equal without
 // being decoded.
 func (v *Values) SameArgs(j, k int) bool {
-	a, textA := v.steps[j].Args.(json.RawMessage)
-	b, textB := v.steps[k].Args.(json.RawMessage)
+	a, textA := trajeval.KeptText(v.steps[j].Args)
+	b, textB := trajeval.KeptText(v.steps[k].Args)
 	if textA && textB && bytes.Equal(a, b) {
 		return true
 	}

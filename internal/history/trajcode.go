@@ -59,14 +59,15 @@ import (
 // before reads back as it did.
 //
 // From schema version 12 an argument or result a reader kept as JSON text
-// (a json.RawMessage, see trajeval.Decoded) is stored as that text: the
-// tag tagText, its length (uvarint) and its bytes as they stand, not
-// scanned again (the reader checked them; scanning each text to write its
-// values took half of what recording a failing case cost). Only text that
-// begins with '{' or '[' and ends with '}' or ']', as kept text does, is
-// stored so; any other goes as before (see trajtext.go). Reading checks
-// the text (one JSON object or array, nested no deeper than
-// jsonv.MaxDepth) and gives it back as a json.RawMessage, which the
+// (a *json.RawMessage, or a json.RawMessage put there by hand: one text,
+// see trajeval.KeptText) is stored as that text: the tag tagText, its
+// length (uvarint) and its bytes as they stand, not scanned again (the
+// reader checked them; scanning each text to write its values took half
+// of what recording a failing case cost). Only text that begins with '{'
+// or '[' and ends with '}' or ']', as kept text does, is stored so; any
+// other goes as before (see trajtext.go), a nil *json.RawMessage as null.
+// Reading checks the text (one JSON object or array, nested no deeper
+// than jsonv.MaxDepth) and gives it back as a json.RawMessage, which the
 // canonical JSON writes as it writes the value the text holds: what every
 // command shows is the same.
 //
@@ -290,11 +291,31 @@ func (e *trajEncoder) stepV9(s *trajeval.Step) {
 // value writes it (most of them, when a reader kept text), else through
 // value.
 func (e *trajEncoder) stepValue(v any) {
-	if t, ok := v.(json.RawMessage); ok && e.rawText && composite(t) {
+	if t, ok := trajeval.KeptText(v); ok && e.rawText && composite(t) {
 		e.b = appendText(e.b, t)
 		return
 	}
 	e.value(v, 0)
+}
+
+// keptText appends JSON text not yet decoded (either form, see
+// trajeval.KeptText): as it stands when it is an object or array, as
+// kept text is; else as the value it holds, from the text where it can
+// be (see trajtext.go), else decoded.
+func (e *trajEncoder) keptText(x json.RawMessage, depth int) {
+	if e.rawText && composite(x) {
+		e.b = appendText(e.b, x)
+		return
+	}
+	if e.text(x, depth) {
+		return
+	}
+	d, err := trajeval.Decoded(x)
+	if err != nil {
+		e.ok = false
+		return
+	}
+	e.value(d, depth)
 }
 
 // appendText appends kept text t as it stands (tagText).
@@ -330,22 +351,10 @@ func (e *trajEncoder) value(v any, depth int) {
 		e.b = append(e.b, tagFloat)
 		e.float(x)
 	case json.RawMessage:
-		// JSON text not yet decoded: stored as it stands when it is an
-		// object or array, as kept text is; else as the value it holds,
-		// from the text where it can be (see trajtext.go), else decoded.
-		if e.rawText && composite(x) {
-			e.b = appendText(e.b, x)
-			return
-		}
-		if e.text(x, depth) {
-			return
-		}
-		d, err := trajeval.Decoded(x)
-		if err != nil {
-			e.ok = false
-			return
-		}
-		e.value(d, depth)
+		e.keptText(x, depth)
+	case *json.RawMessage:
+		text, _ := trajeval.KeptText(x)
+		e.keptText(text, depth)
 	case []any:
 		if x == nil {
 			e.b = append(e.b, tagNull) // written null, as by AppendJSON

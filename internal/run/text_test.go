@@ -116,7 +116,7 @@ func sameTrajectories(t *testing.T, kept, decoded []*trajeval.Trajectory) {
 	for i := range kept {
 		for _, s := range kept[i].Steps {
 			for _, v := range []any{s.Args, s.Result} {
-				text, ok := v.(json.RawMessage)
+				text, ok := trajeval.KeptText(v)
 				if !ok {
 					continue
 				}
@@ -573,7 +573,7 @@ func TestRun_keptTextReaders(t *testing.T) {
 			if got[0].Status != trajeval.StatusPass {
 				t.Errorf("status %s (%s), want pass", got[0].Status, got[0].Error)
 			}
-			_, kept := got[0].Trajectory.Steps[0].Args.(json.RawMessage)
+			_, kept := trajeval.KeptText(got[0].Trajectory.Steps[0].Args)
 			if kept != tt.kept {
 				t.Errorf("arguments kept as text: %v, want %v (%s)", kept, tt.kept, tt.reason)
 			}

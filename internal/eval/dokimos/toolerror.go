@@ -81,16 +81,18 @@ func (e *ToolError) Failure(s *trajeval.Step, result any) string {
 	return ""
 }
 
-// failure is Failure of step s, its result decoded where a reader kept
-// the text (see trajeval.Decoded). Without a pattern, only the member
-// "error" of an object is looked at: the text is read for it, and only
-// its value decoded.
+// failure is Failure of step s, its result decoded where it is JSON
+// text (see trajeval.Decoded). Without a pattern, only the member "error"
+// of an object or array's text is looked at: the text is read for it, and
+// only its value decoded. Other text (null, a scalar: never kept by a
+// reader, or a nil *json.RawMessage) is decoded, so that it counts as its
+// value does (no result, a blank one).
 func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) {
-	raw, ok := s.Result.(json.RawMessage)
+	raw, ok := trajeval.KeptText(s.Result)
 	switch {
 	case !ok || s.Failed():
 		return e.Failure(s, s.Result), nil
-	case e.Pattern != nil:
+	case e.Pattern != nil, len(raw) == 0, raw[0] != '{' && raw[0] != '[':
 		return e.decodedFailure(s, raw)
 	}
 	if !bytes.Contains(raw, []byte(`"error"`)) && bytes.IndexByte(raw, '\\') < 0 {
@@ -110,6 +112,17 @@ func (e *ToolError) failure(s *trajeval.Step, p **jsonv.Parser) (string, error) 
 		return "", nil
 	}
 	return "result has an error field: " + clip(jsonv.Marshal(ev)), nil
+}
+
+// none reports whether a step's result is no value: nil, or the JSON
+// text null (a nil *json.RawMessage, see trajeval.KeptText), which
+// decodes to nil.
+func none(v any) bool {
+	if v == nil {
+		return true
+	}
+	text, ok := trajeval.KeptText(v)
+	return ok && string(text) == "null"
 }
 
 // decodedFailure is Failure of step s with its result text raw decoded.
@@ -174,7 +187,7 @@ func (e *ToolError) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	}()
 	for j := range t.Steps {
 		s := &t.Steps[j]
-		if s.Result != nil || s.Error != nil {
+		if !none(s.Result) || s.Error != nil {
 			anyResult = true
 		}
 		why, err := e.failure(s, &p)

@@ -11,7 +11,7 @@ import (
 )
 
 // toolErrorText scores one step whose result is text, kept as a reader
-// keeps it and decoded, with and without a pattern: the outcomes must be
+// keeps it (a *json.RawMessage), as a json.RawMessage and decoded, with and without a pattern: the outcomes must be
 // the same. Without a pattern, tool_error reads only the member "error"
 // of the text.
 func toolErrorText(t *testing.T, text string) {
@@ -39,9 +39,13 @@ func toolErrorText(t *testing.T, text string) {
 			b, _ := json.Marshal(out)
 			return string(b)
 		}
-		kept, decoded := score(json.RawMessage(text)), score(v)
+		raw := json.RawMessage(text)
+		kept, decoded := score(&raw), score(v)
 		if kept != decoded {
 			t.Errorf("pattern %q, result %s:\nkept text: %s\ndecoded:   %s", pattern, text, kept, decoded)
+		}
+		if byHand := score(raw); byHand != decoded {
+			t.Errorf("pattern %q, result %s:\na json.RawMessage: %s\ndecoded:   %s", pattern, text, byHand, decoded)
 		}
 	}
 }
@@ -70,4 +74,43 @@ func FuzzToolError_Evaluate_text(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) { toolErrorText(t, text) })
+}
+
+// TestToolError_Evaluate_textNone: a result that is text other than an
+// object or array (put in a step by hand: a reader keeps no other), and a
+// nil *json.RawMessage, count as their values do, with treat_blank_as_error.
+func TestToolError_Evaluate_textNone(t *testing.T) {
+	nilText := (*json.RawMessage)(nil)
+	tests := []struct {
+		name   string
+		text   any
+		value  any
+		reason string
+	}{
+		{"nil pointer", nilText, nil, "a nil *json.RawMessage is no result, and the trace reports none"},
+		{"null", json.RawMessage(`null`), nil, "the text null is no result"},
+		{"blank string", json.RawMessage(`"  "`), "  ", "a blank string is no result"},
+		{"string with an error", json.RawMessage(`"{\"error\": \"denied\"}"`), `{"error": "denied"}`, "a string holding an object with an error member"},
+		{"number", json.RawMessage(` 42 `), json.Number("42"), "a result"},
+	}
+	e, err := dokimos.NewToolError(true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(result any) string {
+		tr := &trajeval.Trajectory{Steps: []trajeval.Step{{Index: 1, Name: "a", Result: result}, {Index: 2, Name: "b", Result: result}}}
+		out, err := e.Evaluate(context.Background(), tr)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		b, _ := json.Marshal(out)
+		return string(b)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, want := score(tt.text), score(tt.value); got != want {
+				t.Errorf("text: %s\nvalue: %s\n%s", got, want, tt.reason)
+			}
+		})
+	}
 }

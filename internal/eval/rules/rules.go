@@ -67,7 +67,6 @@ package rules
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -401,7 +400,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, t *trajeval.Trajectory) (traje
 // hold. Text a Parser reads whole is not decoded here.
 func (e *Evaluator) checkText(steps []trajeval.Step) error {
 	for j := range steps {
-		raw, ok := steps[j].Args.(json.RawMessage)
+		raw, ok := trajeval.KeptText(steps[j].Args)
 		if !ok || !e.looksAt[steps[j].Name] {
 			continue
 		}

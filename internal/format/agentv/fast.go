@@ -434,21 +434,26 @@ type span struct{ start, end int }
 // texts sets the input and output of each call of the record data that
 // was read as text (see value) to a copy of its text, all of them copied
 // into one allocation: the record's buffer is reused for the next line,
-// and a trajectory keeps its steps' texts as long as it lives.
+// and a trajectory keeps its steps' texts as long as it lives. Each is a
+// *json.RawMessage into one slab a record (see trajeval.KeptText): a
+// pointer goes into an interface without an allocation of its own.
 func (d *decoder) texts(data []byte) {
-	n := 0
+	n, texts := 0, 0
 	for i := range d.calls {
 		c := &d.calls[i]
 		n += c.in.end - c.in.start + c.out.end - c.out.start
+		texts += min(c.in.end, 1) + min(c.out.end, 1)
 	}
 	if n == 0 {
 		return
 	}
 	buf := make([]byte, 0, n)
-	text := func(at span) json.RawMessage {
+	slab := make([]json.RawMessage, 0, texts)
+	text := func(at span) *json.RawMessage {
 		k := len(buf)
 		buf = append(buf, data[at.start:at.end]...)
-		return json.RawMessage(buf[k:len(buf):len(buf)]) // full: no append runs into the next
+		slab = append(slab, buf[k:len(buf):len(buf)]) // full: no append runs into the next
+		return &slab[len(slab)-1]
 	}
 	for i := range d.calls {
 		c := &d.calls[i]

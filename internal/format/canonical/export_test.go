@@ -2,7 +2,6 @@ package canonical
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -58,7 +57,7 @@ func keptAgrees(data []byte, want []*trajeval.Trajectory) string {
 	for _, t := range kept {
 		for _, s := range t.Steps {
 			for _, v := range []any{s.Args, s.Result} {
-				if text, ok := v.(json.RawMessage); ok && text[0] != '{' && text[0] != '[' {
+				if text, ok := trajeval.KeptText(v); ok && text[0] != '{' && text[0] != '[' {
 					return fmt.Sprintf("step %d kept %s as text: only objects and arrays are", s.Index, text)
 				}
 			}

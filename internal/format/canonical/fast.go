@@ -483,17 +483,21 @@ func (f *fast) value(want int, result bool) (any, bool) {
 // texts sets the args and results of t read as text (see value) to a
 // copy of their text, all of them copied into one allocation: the data is
 // a line of a buffer that the next lines reuse, and a trajectory keeps
-// its texts as long as it lives.
+// its texts as long as it lives. Each is a *json.RawMessage into one slab
+// a trajectory (see trajeval.KeptText): a pointer goes into an interface
+// without an allocation of its own.
 func (f *fast) texts(t *trajeval.Trajectory) {
 	n := 0
 	for _, at := range f.spans {
 		n += at.end - at.start
 	}
 	buf := make([]byte, 0, n)
-	for _, at := range f.spans {
+	slab := make([]json.RawMessage, len(f.spans))
+	for i, at := range f.spans {
 		k := len(buf)
 		buf = append(buf, f.data[at.start:at.end]...)
-		text := json.RawMessage(buf[k:len(buf):len(buf)]) // full: no append runs into the next
+		slab[i] = buf[k:len(buf):len(buf)] // full: no append runs into the next
+		text := &slab[i]
 		if s := &t.Steps[at.step]; at.result {
 			s.Result = text
 		} else {

@@ -3,7 +3,6 @@ package formattest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,7 +25,7 @@ func KeptRead(f trajeval.Format, data []byte, keep bool) (out string, texts int,
 	err := f.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
 		for _, s := range t.Steps {
 			for _, v := range []any{s.Args, s.Result} {
-				if text, ok := v.(json.RawMessage); ok {
+				if text, ok := trajeval.KeptText(v); ok {
 					texts++
 					if len(text) == 0 || text[0] != '{' && text[0] != '[' {
 						bad = fmt.Sprintf("step %d kept %q as text: only objects and arrays are", s.Index, text)

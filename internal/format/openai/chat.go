@@ -244,13 +244,14 @@ func chatCall(c map[string]any, keep bool, warn func(string)) trajeval.Step {
 // args reads a call's arguments as msglog.Args does; asked to keep text
 // (see trajeval.Input.KeepText), a JSON string whose content is an object
 // or an array that jsonv reads is kept as that text, a copy, which
-// decodes to the value msglog.Args gives. Any other string (not JSON,
+// decodes to the value msglog.Args gives: a *json.RawMessage, as every
+// reader keeps text (see trajeval.KeptText). Any other string (not JSON,
 // blank, null, a scalar, text jsonv leaves to encoding/json) is read as
 // msglog.Args reads it, warning included.
 func args(v any, keep bool, warn func(string)) any {
 	if s, ok := v.(string); ok && keep {
 		if text, ok := jsonv.Composite([]byte(s)); ok {
-			return text
+			return &text
 		}
 	}
 	return msglog.Args(v, warn)

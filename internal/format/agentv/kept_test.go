@@ -1,0 +1,73 @@
+package agentv_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/format/agentv"
+)
+
+// benchData is records lines shaped as the bench's traces.
+func benchData(records int) []byte {
+	var data bytes.Buffer
+	for i := range records {
+		data.WriteString(benchRecord(i))
+	}
+	return data.Bytes()
+}
+
+// TestRead_keptTextAllocations bounds what reading a record of the
+// bench's shape allocates when its calls' inputs and outputs are kept as
+// JSON text: the 40 texts share one buffer of bytes and one slab of
+// json.RawMessage, and each step holds a *json.RawMessage into the slab,
+// which goes into an interface without an allocation of its own. With
+// each text a json.RawMessage boxed into an interface, a record took 53
+// allocations (40 of them the boxes); now 14.
+func TestRead_keptTextAllocations(t *testing.T) {
+	const records = 200
+	data := benchData(records)
+	ctx := context.Background()
+	texts := 0
+	read := func() {
+		texts = 0
+		in := trajeval.Input{Name: "bench.jsonl", R: bytes.NewReader(data), KeepText: true, Warn: func(trajeval.Warning) {}}
+		err := agentv.Format.Read(ctx, in, func(t *trajeval.Trajectory) error {
+			for _, s := range t.Steps {
+				_, a := s.Args.(*json.RawMessage)
+				_, r := s.Result.(*json.RawMessage)
+				if a && r {
+					texts++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := testing.AllocsPerRun(3, read) / records
+	if texts != 20*records {
+		t.Errorf("%d steps of %d have their input and output kept as a *json.RawMessage", texts, 20*records)
+	}
+	if n > 20 {
+		t.Errorf("%.1f allocations a record, want at most 20: 40 texts must not take an allocation each", n)
+	}
+}
+
+// BenchmarkRead_keptText is BenchmarkRead keeping text, as a run reads:
+// go test ./internal/format/agentv -run XXX -bench Read_keptText -benchmem -cpu 1.
+func BenchmarkRead_keptText(b *testing.B) {
+	data := benchData(2000)
+	ctx := context.Background()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		in := trajeval.Input{Name: "bench.jsonl", R: bytes.NewReader(data), KeepText: true, Warn: func(trajeval.Warning) {}}
+		if err := agentv.Format.Read(ctx, in, func(*trajeval.Trajectory) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
