@@ -31,19 +31,32 @@ func (m *Matcher) matchText(text json.RawMessage, t *Trail, j int) (match, ok bo
 	c := cmp{mode: m.mode, opt: m.opt, trail: t, at: j}
 	var seen, good uint64 // by field: present, and its last value matched
 	extra := false        // a key the pattern does not name
+	plain := m.opt == (Options{})
 	ok = p.Object(func(key []byte) bool {
 		i := fieldOf(fields, key)
 		if i < 0 {
 			extra = true
 			return p.Skip()
 		}
-		v, ok := p.Value()
-		if !ok {
-			return false
+		f := fields[i].p
+		var match bool
+		if w, lit := f.lit.(string); lit && f.kind == pLiteral && plain && p.Peek() == '"' {
+			// A string compared as it is needs no string of its own.
+			b, ok := p.Bytes()
+			if !ok {
+				return false
+			}
+			match = string(b) == w
+		} else {
+			v, ok := p.Value()
+			if !ok {
+				return false
+			}
+			match = c.match(f, v, "")
 		}
 		bit := uint64(1) << i
 		seen |= bit
-		if c.match(fields[i].p, v, "") {
+		if match {
 			good |= bit
 		} else {
 			good &^= bit
