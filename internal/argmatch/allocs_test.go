@@ -60,7 +60,8 @@ func TestMatcher_Match_allocs(t *testing.T) {
 }
 
 // BenchmarkMatcher_Match matches one expected call's arguments against
-// a step's, as the relation of calls and steps does for every pair:
+// a step's, as the relation of calls and steps does for every pair, the
+// arguments decoded and kept as text:
 // go test ./internal/argmatch -bench Matcher_Match -benchmem.
 func BenchmarkMatcher_Match(b *testing.B) {
 	for _, bb := range []struct {
@@ -77,6 +78,18 @@ func BenchmarkMatcher_Match(b *testing.B) {
 				b.Fatal(err)
 			}
 			got := js(b, bb.got)
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Match(got)
+			}
+		})
+		// The same arguments kept as JSON text, as a reader keeps them.
+		b.Run(bb.name+" text", func(b *testing.B) {
+			m, err := argmatch.New(js(b, bb.want), bb.mode, argmatch.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var got any = json.RawMessage(bb.got)
 			b.ReportAllocs()
 			for b.Loop() {
 				m.Match(got)
