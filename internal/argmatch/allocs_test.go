@@ -1,6 +1,7 @@
 package argmatch_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/trajeval/trajeval"
@@ -19,15 +20,16 @@ func TestMatcher_Match_allocs(t *testing.T) {
 		name, want, got string
 		mode            trajeval.ArgsMatch
 		match           bool
+		textAllocs      float64 // kept as text: the named members' objects and arrays, decoded
 		reason          string
 	}{
-		{"partial equal", `{"id":"doc-5"}`, `{"id":"doc-5","limit":3}`, partial, true, "the common case: one key, extra keys allowed"},
-		{"partial differs", `{"id":"doc-5"}`, `{"id":"doc-6"}`, partial, false, "a mismatch builds no path when nothing is explained"},
-		{"partial nested", `{"a":{"b":[1,{"c":"x"}]}}`, `{"a":{"b":[1,{"c":"x"}]}}`, partial, true, "objects and arrays below args"},
-		{"exact equal", `{"id":"doc-5","n":1}`, `{"n":1,"id":"doc-5"}`, exact, true, "exact visits the actual keys without sorting them"},
-		{"exact extra key", `{"id":"doc-5"}`, `{"id":"doc-5","x":1}`, exact, false, "an extra key found without a list of keys"},
-		{"subset", `{"id":"doc-5","n":1}`, `{"id":"doc-5"}`, subset, true, "subset checks each actual key's value"},
-		{"operators", `{"id":{"$regex":"^doc"},"n":{"$gt":0},"t":{"$oneOf":["a","b"]}}`, `{"id":"doc-5","n":2,"t":"b"}`, partial, true, "operators match in place"},
+		{"partial equal", `{"id":"doc-5"}`, `{"id":"doc-5","limit":3}`, partial, true, 0, "the common case: one key, extra keys allowed"},
+		{"partial differs", `{"id":"doc-5"}`, `{"id":"doc-6"}`, partial, false, 0, "a mismatch builds no path when nothing is explained"},
+		{"partial nested", `{"a":{"b":[1,{"c":"x"}]}}`, `{"a":{"b":[1,{"c":"x"}]}}`, partial, true, 6, "objects and arrays below args"},
+		{"exact equal", `{"id":"doc-5","n":1}`, `{"n":1,"id":"doc-5"}`, exact, true, 0, "exact visits the actual keys without sorting them"},
+		{"exact extra key", `{"id":"doc-5"}`, `{"id":"doc-5","x":1}`, exact, false, 0, "an extra key found without a list of keys"},
+		{"subset", `{"id":"doc-5","n":1}`, `{"id":"doc-5"}`, subset, true, 0, "subset checks each actual key's value"},
+		{"operators", `{"id":{"$regex":"^doc"},"n":{"$gt":0},"t":{"$oneOf":["a","b"]}}`, `{"id":"doc-5","n":2,"t":"b"}`, partial, true, 0, "operators match in place"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,6 +44,10 @@ func TestMatcher_Match_allocs(t *testing.T) {
 			if n := testing.AllocsPerRun(100, func() { m.Match(got) }); n != 0 {
 				t.Errorf("Match allocates %v times a call, want 0: %s", n, tt.reason)
 			}
+			var text any = json.RawMessage(tt.got)
+			if n := testing.AllocsPerRun(100, func() { m.Match(text) }); n > tt.textAllocs {
+				t.Errorf("Match of arguments kept as text allocates %v times a call, want at most %v: %s", n, tt.textAllocs, tt.reason)
+			}
 			st := []trajeval.Step{{Index: 1, Name: "t", Args: got}}
 			if n := testing.AllocsPerRun(100, func() {
 				tr := argmatch.TrailOf(st)
@@ -54,7 +60,8 @@ func TestMatcher_Match_allocs(t *testing.T) {
 }
 
 // BenchmarkMatcher_Match matches one expected call's arguments against
-// a step's, as the relation of calls and steps does for every pair:
+// a step's, as the relation of calls and steps does for every pair, the
+// arguments decoded and kept as text:
 // go test ./internal/argmatch -bench Matcher_Match -benchmem.
 func BenchmarkMatcher_Match(b *testing.B) {
 	for _, bb := range []struct {
@@ -71,6 +78,18 @@ func BenchmarkMatcher_Match(b *testing.B) {
 				b.Fatal(err)
 			}
 			got := js(b, bb.got)
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Match(got)
+			}
+		})
+		// The same arguments kept as JSON text, as a reader keeps them.
+		b.Run(bb.name+" text", func(b *testing.B) {
+			m, err := argmatch.New(js(b, bb.want), bb.mode, argmatch.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var got any = json.RawMessage(bb.got)
 			b.ReportAllocs()
 			for b.Loop() {
 				m.Match(got)

@@ -222,6 +222,11 @@ func (m *Matcher) DiffAt(t *Trail, j int) []trajeval.ArgDiff {
 }
 
 func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int) bool {
+	if text, ok := got.(json.RawMessage); ok && diffs == nil {
+		if match, ok := m.matchText(text, t, j); ok {
+			return match
+		}
+	}
 	// Arguments a reader kept as JSON text are decoded here, where they
 	// are looked at (see trajeval.Decoded); text it kept is valid, so the
 	// error is for text put there by hand, and it never matches.

@@ -1,6 +1,7 @@
 package argmatch_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -192,6 +193,10 @@ func TestMatcher_Match(t *testing.T) {
 			// Diff must agree with Match.
 			if d := m.Diff(got); (d == nil) != tt.match {
 				t.Errorf("Diff = %v, but Match = %v: %s", d, tt.match, tt.reason)
+			}
+			// Arguments kept as text, as readers keep them, match alike.
+			if tt.got != "" && m.Match(json.RawMessage(tt.got)) != tt.match {
+				t.Errorf("Match(text %s) = %v, want %v: %s", tt.got, !tt.match, tt.match, tt.reason)
 			}
 		})
 	}
