@@ -222,7 +222,7 @@ func (m *Matcher) DiffAt(t *Trail, j int) []trajeval.ArgDiff {
 }
 
 func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int) bool {
-	if text, ok := got.(json.RawMessage); ok && diffs == nil {
+	if text, ok := trajeval.KeptText(got); ok && diffs == nil {
 		if match, ok := m.matchText(text, t, j); ok {
 			return match
 		}
