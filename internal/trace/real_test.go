@@ -80,6 +80,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"claude-code/491e126e-subagent.jsonl", "claude-code", 1, 25, []realTraj{
 			{0, "491e126e-1e71-469c-ade2-fcc8af567c74", 2, "WebFetch WebSearch WebSearch WebSearch Glob WebSearch Read WebSearch AskUserQuestion Task Read@Plan Read@Plan Bash@Plan Bash@Plan Bash@Plan Read@Plan Bash@Plan Read@Plan Read@Plan Write ExitPlanMode Bash Bash Bash Bash", ""},
 		}, "Claude Code 2.1.38: the Plan sub-agent's nine calls come from agent_progress lines"},
+		{"claude-code/258c7280-task-notification.jsonl", "claude-code", 1, 1, []realTraj{
+			{0, "258c7280-ae70-4798-800f-63464d01a85d", 2, "Read", `{"file_path":"/tmp/claude-1000/-home-USER-projects-spotter-worktrees-spotter-gqc/tasks/bd0afab.output"}`},
+		}, "Claude Code 2.1.39: the <task-notification> Claude Code writes when a background command ends is no turn; the user's question after it is"},
 		{"claude-code/codemie-turn-1.jsonl", "claude-code", 1, 27, []realTraj{
 			{0, "e9fb405b-169f-40eb-9396-7e75076f045d", 1, "Task " + of("solution-architect", "Glob Glob Read Read Read Read Read Read Grep Read Glob Read Bash Grep Read Bash Grep Read Read Bash") + " Bash Bash Bash Bash Bash Bash", ""},
 		}, "Claude Code 2.1.7: the sub-agent's twenty calls come from subagents/agent-a485154.jsonl"},

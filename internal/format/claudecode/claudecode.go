@@ -18,7 +18,8 @@
 //     that resumes the same session (`--resume`) continues it.
 //  2. Each run (init line) is a turn, and so is each real user message
 //     (text, not tool results) of the main agent, as with
-//     `--input-format stream-json`. The prompt of `claude -p` is not echoed,
+//     `--input-format stream-json`; a task notification or a peer's
+//     message (see rule 3 of session transcripts) is not. The prompt of `claude -p` is not echoed,
 //     so such a turn's user is null. A turn's final response is the result
 //     line's text, else the main agent's last assistant text.
 //  3. Steps are the tool_use blocks, in line and block order. Claude Code
@@ -70,10 +71,15 @@
 //     isMeta, isCompactSummary or isVisibleInTranscriptOnly (caveats,
 //     expanded command prompts, the summary a compaction feeds the model);
 //     the output of local commands (<local-command-stdout>) and of shell
-//     escapes (<bash-input>, ...); and "[Request interrupted by user]". A
-//     slash command (<command-name>) starts a turn, with user "/name args",
-//     only when the model answers it: local commands such as /model never
-//     reach the model.
+//     escapes (<bash-input>, ...); "[Request interrupted by user]"; and
+//     the messages Claude Code writes to the model when a background
+//     command, sub-agent or monitor ends (<task-notification>), or another
+//     session sends (origin peer). Versions from 2.1.1xx say who wrote a
+//     user message in its origin: kind human is the user, task-notification
+//     and peer are not, and another kind is drift (the message is then
+//     judged by its text). A slash command (<command-name>) starts a turn,
+//     with user "/name args", only when the model answers it: local
+//     commands such as /model never reach the model.
 //  4. A turn's final response is the main agent's last assistant text in
 //     it that is not white space only. Messages of model "<synthetic>" are written by Claude Code itself
 //     (API errors, interruptions): they are neither text, steps nor calls.
@@ -334,7 +340,7 @@ func (r *reader) event(typ string, e map[string]any) {
 	case "assistant":
 		r.assistant(m, agent, time.Time{})
 	case "user":
-		if text, ok := r.user(m, time.Time{}, nil); ok && agent == "" {
+		if text, ok := r.user(m, time.Time{}, nil); ok && agent == "" && r.fromUser(e, strings.TrimSpace(text)) {
 			r.userText(text)
 		}
 	case "result":
