@@ -129,6 +129,12 @@ func TestRead_realFiles(t *testing.T) {
 		{"gemini-cli/oneshot-b35ecd66.jsonl", "gemini-cli", 1, 1, []realTraj{
 			{0, "b35ecd66-4ed8-43cd-b73b-9dd2eb9b2f4e", 1, "google_web_search", `{"query":"capital of columbia"}`},
 		}, "a stream of January 2026: the answer in two delta chunks"},
+		{"gemini-chat/gemini-cli-0.61.0-session-2026-11-27T17-06-f37f35f7.jsonl", "gemini-chat", 1, 3, []realTraj{
+			{0, "f37f35f7-07da-41c4-98a9-cae62e52f378", 1, "run_shell_command read_file read_file", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Gemini CLI 0.61.0, generated: the session context in a $set and the calls' responses, recorded as user messages, are no turns"},
+		{"gemini-cli/gemini-cli-0.61.0-stream-json.jsonl", "gemini-cli", 1, 3, []realTraj{
+			{0, "f37f35f7-07da-41c4-98a9-cae62e52f378", 1, "run_shell_command read_file read_file", `{"command":"echo hi","description":"Print hi"}`},
+		}, "the same run's gemini -p --output-format stream-json: the same calls, the second batch of two"},
 		{"gemini-chat/agent-sessions-jsonl_v040.jsonl", "gemini-chat", 1, 1, []realTraj{
 			{0, "gemini_stage0_jsonl", 1, "run_shell_command", `{"command":"ls -F","description":"List files in the current directory."}`},
 		}, "the JSON Lines session shape: a metadata line, messages and a $set line"},

@@ -1,4 +1,4 @@
-// Runs the real Codex CLI and Claude Code against the fake model server of
+// Runs the real Codex CLI, Claude Code and Gemini CLI against the fake model server of
 // server.mjs and keeps what each writes: the stream on stdout and the
 // session file under the (throwaway) home folder. The temporary home folder
 // is written as /home/user.
@@ -13,7 +13,7 @@ import { start } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(process.argv[2] || '../..');
-const only = process.argv[3]; // "codex" or "claude", or both when absent
+const only = process.argv[3]; // "codex", "claude" or "gemini", or all when absent
 const bin = (name) => path.join(here, 'node_modules', '.bin', name);
 
 function run(cmd, args, env, cwd) {
@@ -117,5 +117,34 @@ async function claude() {
   console.error(s.root);
 }
 
+async function gemini() {
+  const s = scratch();
+  const srv = await start(s.work);
+  // The API key is read from the settings, the base URL from the
+  // environment; the project folder is trusted so that --yolo holds.
+  const dot = path.join(s.home, '.gemini');
+  fs.mkdirSync(dot, { recursive: true });
+  fs.writeFileSync(path.join(dot, 'settings.json'), JSON.stringify({
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false },
+  }));
+  fs.writeFileSync(path.join(dot, 'trustedFolders.json'), JSON.stringify({ [s.work]: 'TRUST_FOLDER' }));
+  const env = { ...baseEnv(s.home), GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${srv.port}`, GEMINI_CLI_NO_RELAUNCH: 'true' };
+  const r = await run(bin('gemini'), ['-p', 'Run echo hi, then show hello.txt and missing.txt.', '--output-format', 'stream-json',
+    '--yolo', '--model', 'gemini-2.5-pro'], env, s.work);
+  srv.server.close();
+  console.error('gemini exit', r.code, r.stderr.slice(-2000));
+  console.error(JSON.stringify(srv.log));
+  const version = (await run(bin('gemini'), ['--version'], env, s.work)).stdout.trim();
+  fs.writeFileSync(path.join(out, 'gemini-cli', `gemini-cli-${version}-stream-json.jsonl`), s.scrub(r.stdout));
+  for (const f of walk(path.join(dot, 'tmp'))) {
+    // tmp/<project>/chats/session-<time>-<id>.jsonl
+    if (path.basename(path.dirname(f)) !== 'chats') continue;
+    fs.writeFileSync(path.join(out, 'gemini-chat', `gemini-cli-${version}-${path.basename(f)}`), s.scrub(fs.readFileSync(f, 'utf8')));
+  }
+  console.error(s.root);
+}
+
 if (!only || only === 'codex') await codex();
 if (!only || only === 'claude') await claude();
+if (!only || only === 'gemini') await gemini();

@@ -1,7 +1,7 @@
-// A fake model server on 127.0.0.1 for Codex CLI (Responses API) and
-// Claude Code (Messages API), both streamed as server-sent events. Its
-// answers are fixed: each turn is chosen by how many tool results the
-// request already holds.
+// A fake model server on 127.0.0.1 for Codex CLI (Responses API), Claude
+// Code (Messages API) and Gemini CLI (Gemini API), all streamed as
+// server-sent events. Its answers are fixed: each turn is chosen by how
+// many tool results the request already holds.
 import http from 'node:http';
 
 function sse(res, events) {
@@ -100,6 +100,39 @@ function messages(body, res, log, dir) {
   sse(res, events);
 }
 
+// Gemini API, for Gemini CLI: streamGenerateContent answers the chat;
+// generateContent (the CLI's own side requests, if any) gets a short JSON
+// text.
+function gemini(body, res, log, stream) {
+  const contents = body.contents || [];
+  let responses = 0;
+  for (const c of contents) responses += (c.parts || []).filter((p) => p.functionResponse).length;
+  log.push({ api: 'gemini', stream, responses, contents: contents.length });
+  const usageMetadata = { promptTokenCount: 100 + responses, candidatesTokenCount: 10, totalTokenCount: 110 + responses };
+  let parts;
+  if (!stream) {
+    parts = [{ text: '{"reasoning":"fixed","model_choice":"pro","next_speaker":"user"}' }];
+  } else if (responses === 0) {
+    parts = [{ functionCall: { name: 'run_shell_command', args: { command: 'echo hi', description: 'Print hi' } } }];
+  } else if (responses === 1) {
+    // two calls of one response: Gemini CLI runs them as one batch
+    parts = [
+      { functionCall: { name: 'read_file', args: { file_path: 'hello.txt' } } },
+      { functionCall: { name: 'read_file', args: { file_path: 'missing.txt' } } },
+    ];
+  } else {
+    parts = [{ text: 'The command printed hi, hello.txt says hello and missing.txt is missing.' }];
+  }
+  const chunk = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: body.model || 'gemini-2.5-pro' };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify(chunk));
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+  res.end();
+}
+
 export function start(dir) {
   const log = [];
   const server = http.createServer((req, res) => {
@@ -111,6 +144,8 @@ export function start(dir) {
       const path = req.url.split('?')[0];
       if (req.method === 'POST' && path.endsWith('/responses')) return responses(body, res, log);
       if (req.method === 'POST' && path.endsWith('/messages')) return messages(body, res, log, dir);
+      if (req.method === 'POST' && path.endsWith(':streamGenerateContent')) return gemini(body, res, log, true);
+      if (req.method === 'POST' && path.endsWith(':generateContent')) return gemini(body, res, log, false);
       log.push({ other: `${req.method} ${req.url}` });
       if (path.endsWith('/models')) { res.writeHead(200, { 'content-type': 'application/json' }); return res.end('{"data":[],"models":[]}'); }
       res.writeHead(404, { 'content-type': 'application/json' });
