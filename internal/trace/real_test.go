@@ -96,6 +96,12 @@ func TestRead_realFiles(t *testing.T) {
 		{"claude-code/claude-code-2.1.197-stream-json.jsonl", "claude-code", 1, 5, []realTraj{
 			{0, "f4b6106e-5cdb-410f-99a1-06311ddee21c", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
 		}, "the same run's claude -p --output-format stream-json: the sub-agent's lines carry parent_tool_use_id, task_* system lines are no calls"},
+		{"claude-code/claude-code-2.1.332-session.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "616e7557-3ba9-4c2a-897f-06bacac1ce19", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Claude Code 2.1.332, generated: the sub-agent runs in the background; the task notification Claude Code writes when it ends (origin task-notification) is no turn, and the request and cost lines hold no call"},
+		{"claude-code/claude-code-2.1.332-stream-json.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "616e7557-3ba9-4c2a-897f-06bacac1ce19", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "the same run's stream: the run Claude Code starts itself when the sub-agent ends (a second init, a result line with origin task-notification) goes on with the user's turn"},
 		{"codex/agentcmd-stream-output-2.jsonl", "codex", 1, 1, []realTraj{
 			{0, "019a2d7a-6455-7170-a661-c6d8b94c630a", 1, "command_execution", `{"command":"bash -lc ls"}`},
 		}, "recorded codex exec --json (0.46.0): a command whose item.started has no exit_code"},

@@ -229,18 +229,29 @@ func (r *reader) sessionUser(e map[string]any, text string) {
 // message in its origin; an origin kind this reader does not know is
 // drift, and the message is then judged by its text as before.
 func (r *reader) fromUser(e map[string]any, t string) bool {
-	if o, ok := e["origin"].(map[string]any); ok {
-		kind, _ := o["kind"].(string)
-		switch {
-		case kind == "human":
-			return true
-		case originKinds[kind]:
-			return false
-		default:
-			r.unknown.Saw("user message origin", kind, r.line)
-		}
+	if known, ours := r.origin(e); known {
+		return !ours
 	}
 	return !strings.HasPrefix(t, "<task-notification>")
+}
+
+// origin reads the origin of a user message or result line: whether it
+// names a kind this reader knows, and whether that kind is one Claude Code
+// wrote itself. An unknown kind is drift.
+func (r *reader) origin(e map[string]any) (known, ours bool) {
+	o, ok := e["origin"].(map[string]any)
+	if !ok {
+		return false, false
+	}
+	kind, _ := o["kind"].(string)
+	switch {
+	case kind == "human":
+		return true, false
+	case originKinds[kind]:
+		return true, true
+	}
+	r.unknown.Saw("origin", kind, r.line)
+	return false, false
 }
 
 // originKinds are the origins of user messages that Claude Code, not the

@@ -83,6 +83,18 @@ async function codex() {
   console.error(s.root);
 }
 
+// leaveOut drops from a Claude Code transcript the lines that hold Claude
+// Code's own prompts, tool definitions and the messages sent again to the
+// API (attachment, api-request-shape, api-request-blob; 2.1.332 writes
+// about 250 kB of them for a run of five calls); they hold no call. The
+// other lines are kept as written.
+function leaveOut(text) {
+  const drop = new Set(['attachment', 'api-request-shape', 'api-request-blob']);
+  return text.split('\n').filter((line) => {
+    try { return !drop.has(JSON.parse(line).type); } catch { return true; }
+  }).join('\n');
+}
+
 async function claude() {
   const s = scratch();
   const srv = await start(s.work);
@@ -112,7 +124,7 @@ async function claude() {
     rel[0] = rel[0].replace(/^[0-9a-f-]+/, `${prefix}-session`);
     const dst = path.join(out, 'claude-code', ...rel);
     fs.mkdirSync(path.dirname(dst), { recursive: true });
-    fs.writeFileSync(dst, s.scrub(fs.readFileSync(f, 'utf8')));
+    fs.writeFileSync(dst, s.scrub(leaveOut(fs.readFileSync(f, 'utf8'))));
   }
   console.error(s.root);
 }
