@@ -114,6 +114,12 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex/codex-cli-0.171.0-exec.jsonl", "codex", 1, 3, []realTraj{
 			{0, "01a219b4-9d63-7c91-b76a-569dd872509d", 1, "command_execution command_execution command_execution", `{"command":"/bin/bash -lc 'echo hi'"}`},
 		}, "codex exec --json of codex-cli 0.171.0, generated: an error item (model metadata) is no call; the third command fails"},
+		{"codex/codex-cli-0.171.0-web-search-exec.jsonl", "codex", 1, 2, []realTraj{
+			{0, "01a21e01-b91e-7590-b4bd-4fc5ac4e297a", 1, "web_search command_execution", `{"action":{"query":"codex rollout format","type":"search"},"query":"codex rollout format"}`},
+		}, "codex exec --json of codex-cli 0.171.0, generated: a web search the API ran (its item written with two id keys) and a command"},
+		{"codex-session/codex-cli-0.171.0-web-search-rollout-2026-11-27T17-15-59-01a21e01-b91e-7590-b4bd-4fc5ac4e297a.jsonl", "codex-session", 1, 2, []realTraj{
+			{0, "01a21e01-b91e-7590-b4bd-4fc5ac4e297a", 1, "web_search exec_command", `{"query":"codex rollout format","type":"search"}`},
+		}, "the session file of that run: the web_search_call item and the function_call of one response share a group"},
 		{"codex-session/codemie-turn-1.jsonl", "codex-session", 1, 0, []realTraj{
 			{0, "a1b2c3d4-e5f6-7890-abcd-ef1234567890", 1, "", ""},
 		}, "a Codex session without a call is a trajectory, not an error"},

@@ -52,7 +52,9 @@ function baseEnv(home) {
   return { PATH: process.env.PATH, HOME: home, USER: 'user', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
 }
 
-async function codex() {
+// codex runs codex exec with prompt; tag ("" for the first run) goes into
+// the names of the files written.
+async function codex(prompt, tag) {
   const s = scratch();
   const srv = await start(s.work);
   const codexHome = path.join(s.home, '.codex');
@@ -71,14 +73,15 @@ async function codex() {
   ].join('\n'));
   const env = { ...baseEnv(s.home), CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-fake' };
   const r = await run(bin('codex'), ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox',
-    'Run echo hi, then show hello.txt and missing.txt.'], env, s.work);
+    prompt], env, s.work);
   srv.server.close();
   console.error('codex exit', r.code, r.stderr.slice(-2000));
   console.error(JSON.stringify(srv.log));
   const version = (await run(bin('codex'), ['--version'], env, s.work)).stdout.trim();
-  fs.writeFileSync(path.join(out, 'codex', `${version.replace(/\s+/g, '-')}-exec.jsonl`), s.scrub(r.stdout));
+  const prefix = version.replace(/\s+/g, '-') + (tag ? `-${tag}` : '');
+  fs.writeFileSync(path.join(out, 'codex', `${prefix}-exec.jsonl`), s.scrub(r.stdout));
   for (const f of walk(path.join(codexHome, 'sessions'))) {
-    fs.writeFileSync(path.join(out, 'codex-session', `${version.replace(/\s+/g, '-')}-${path.basename(f)}`), s.scrub(fs.readFileSync(f, 'utf8')));
+    fs.writeFileSync(path.join(out, 'codex-session', `${prefix}-${path.basename(f)}`), s.scrub(fs.readFileSync(f, 'utf8')));
   }
   console.error(s.root);
 }
@@ -157,6 +160,11 @@ async function gemini() {
   console.error(s.root);
 }
 
-if (!only || only === 'codex') await codex();
+if (!only || only === 'codex') {
+  await codex('Run echo hi, then show hello.txt and missing.txt.', '');
+  // the server answers this prompt with a web search (run by the API) and
+  // a command in one response
+  await codex('Search the web for the rollout format, then write notes.txt.', 'web-search');
+}
 if (!only || only === 'claude') await claude();
 if (!only || only === 'gemini') await gemini();

@@ -21,6 +21,7 @@ function responses(body, res, log) {
   log.push({ api: 'responses', outputs, tools });
   const id = `resp_${++respN}`;
   const usage = { input_tokens: 100 + outputs, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 + outputs };
+  if (JSON.stringify(input).includes('Search the web')) return sse(res, responseEvents(body, id, usage, webSearch(outputs, tools)));
   // the second response holds two calls: Codex runs them together
   const turns = [['echo hi'], ['cat hello.txt', 'cat missing.txt']];
   let items = [];
@@ -36,6 +37,25 @@ function responses(body, res, log) {
   } else {
     items = [{ type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'The command printed hi, hello.txt says hello and missing.txt is missing.', annotations: [] }] }];
   }
+  sse(res, responseEvents(body, id, usage, items));
+}
+
+// webSearch answers the second Codex run: a web search, which the API runs
+// itself (a web_search_call item with its own status), and a command, in
+// one response; then the answer.
+function webSearch(outputs, tools) {
+  if (outputs > 0) {
+    return [{ type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Searched the web and wrote notes.txt.', annotations: [] }] }];
+  }
+  const name = tools.includes('exec_command') ? 'exec_command' : 'shell_command';
+  const args = name === 'exec_command' ? { cmd: 'echo hi > notes.txt' } : { command: 'echo hi > notes.txt' };
+  return [
+    { type: 'web_search_call', id: `ws_${respN}`, status: 'completed', action: { type: 'search', query: 'codex rollout format' } },
+    { type: 'function_call', id: `fc_${respN}_0`, call_id: `call_${respN}_0`, name, arguments: JSON.stringify(args), status: 'completed' },
+  ];
+}
+
+function responseEvents(body, id, usage, items) {
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model, status: 'in_progress', output: [] };
   const events = [['response.created', { response }]];
   items.forEach((item, output_index) => {
@@ -46,7 +66,7 @@ function responses(body, res, log) {
     events.push(['response.output_item.done', { output_index, item }]);
   });
   events.push(['response.completed', { response: { ...response, status: 'completed', output: items, usage } }]);
-  sse(res, events);
+  return events;
 }
 
 // Messages API, for Claude Code.
