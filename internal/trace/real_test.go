@@ -45,6 +45,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"adk-evalset/pretrip.test.json", "adk-evalset", 1, 6, []realTraj{
 			{0, "/home/user/Projects/adk-samples/python/agents/travel-concierge/eval/data/pretrip.test.json", 2, "transfer_to_agent google_search_grounding google_search_grounding google_search_grounding google_search_grounding what_to_pack_agent", ""},
 		}, "an ADK sample's eval set, calls of sub-agents as tools"},
+		{"adk-session/adk-js-2.0.0.session.json", "adk-session", 1, 3, []realTraj{
+			{0, "5801a010-b5d0-477b-b467-4ed3bf18099e", 1, "run_shell_command@helper read_file@helper read_file@helper", `{"command":"echo hi","description":"Print hi"}`},
+		}, "ADK for TypeScript 2.0.0, generated: camelCase fields, two calls of one response, the second read throwing"},
 		{"adk-session/sample.session.json", "adk-session", 1, 2, []realTraj{
 			{0, "683bcc98-7359-4b65-9cdb-307f85ae62c0", 1, "transfer_to_other_agent@spark_assistant transfer_to_other_agent@spark_assistant", `{"agent_name":"research_assistant"}`},
 		}, "a saved session: two transfers by one agent"},

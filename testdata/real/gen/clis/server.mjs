@@ -120,9 +120,8 @@ function messages(body, res, log, dir) {
   sse(res, events);
 }
 
-// Gemini API, for Gemini CLI: streamGenerateContent answers the chat;
-// generateContent (the CLI's own side requests, if any) gets a short JSON
-// text.
+// Gemini API, for Gemini CLI (streamGenerateContent) and Google ADK
+// (generateContent): the same answers, streamed or not.
 function gemini(body, res, log, stream) {
   const contents = body.contents || [];
   let responses = 0;
@@ -130,9 +129,7 @@ function gemini(body, res, log, stream) {
   log.push({ api: 'gemini', stream, responses, contents: contents.length });
   const usageMetadata = { promptTokenCount: 100 + responses, candidatesTokenCount: 10, totalTokenCount: 110 + responses };
   let parts;
-  if (!stream) {
-    parts = [{ text: '{"reasoning":"fixed","model_choice":"pro","next_speaker":"user"}' }];
-  } else if (responses === 0) {
+  if (responses === 0) {
     parts = [{ functionCall: { name: 'run_shell_command', args: { command: 'echo hi', description: 'Print hi' } } }];
   } else if (responses === 1) {
     // two calls of one response: Gemini CLI runs them as one batch
