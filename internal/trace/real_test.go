@@ -217,6 +217,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"otlp-proto/genai-semconv-js.pb", "otlp-proto", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "the same GenAI spans as binary OTLP protobuf"},
+		{"otlp/otel-instrumentation-openai-0.22.0.json", "otlp", 2, 0, []realTraj{
+			{0, "", 1, "", ""},
+		}, "the OpenTelemetry instrumentation of the OpenAI client 0.22.0, generated: two chat spans, each a trace, their messages in log events; the first is read partial (internal/format/otlp's TestRead_unrecordedCalls)"},
 		{"otlp/openinference-openai-js.json", "otlp", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "OpenInference TOOL spans under an AGENT span, LLM spans from the OpenAI client"},
