@@ -102,6 +102,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"claude-code/claude-code-2.1.332-session.jsonl", "claude-code", 1, 5, []realTraj{
 			{0, "616e7557-3ba9-4c2a-897f-06bacac1ce19", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
 		}, "Claude Code 2.1.332, generated: the sub-agent runs in the background; the task notification Claude Code writes when it ends (origin task-notification) is no turn, and the request and cost lines hold no call"},
+		{"claude-code/claude-code-2.1.332-compact-session.jsonl", "claude-code", 1, 10, []realTraj{
+			{0, "512bcb9c-c28f-4391-bb87-c1fa193fc374", 2, "Bash Read Bash Agent Read@general-purpose Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Claude Code 2.1.332, generated: a run, /compact and a second prompt in one session (--resume): the compaction's boundary, summary and command are no turns, and each run's sub-agent comes from its own file"},
 		{"claude-code/claude-code-2.1.332-stream-json.jsonl", "claude-code", 1, 5, []realTraj{
 			{0, "616e7557-3ba9-4c2a-897f-06bacac1ce19", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
 		}, "the same run's stream: the run Claude Code starts itself when the sub-agent ends (a second init, a result line with origin task-notification) goes on with the user's turn"},

@@ -73,8 +73,8 @@
 //     history again on some compactions. Only user and assistant lines are
 //     read; summary, system (compaction boundaries, hook summaries),
 //     file-history-snapshot, queue-operation, the copies of API requests
-//     and the cost totals of 2.1.332 (api-request, cost-state, ...) and
-//     other lines are not.
+//     and the cost totals of 2.1.332 (api-request, cost-state, mode, ...)
+//     and other lines are not.
 //  3. A real user message of the main conversation starts a turn, its text
 //     the turn's user. These do not: tool_result carriers; messages marked
 //     isMeta, isCompactSummary or isVisibleInTranscriptOnly (caveats,

@@ -306,6 +306,8 @@ var lineTypes = map[string]bool{
 	// cost and token totals
 	"atis-latch": true, "api-request-shape": true, "api-request-blob": true, "api-request": true,
 	"tools-used": true, "cost-state": true,
+	// and, on --resume, the session's mode
+	"mode": true,
 }
 
 // noteLine notes a line of a type that is neither user nor assistant,

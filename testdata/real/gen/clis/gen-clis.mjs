@@ -98,10 +98,8 @@ function leaveOut(text) {
   }).join('\n');
 }
 
-async function claude() {
-  const s = scratch();
-  const srv = await start(s.work);
-  const env = {
+function claudeEnv(s, srv) {
+  return {
     ...baseEnv(s.home),
     ANTHROPIC_BASE_URL: `http://127.0.0.1:${srv.port}`,
     ANTHROPIC_API_KEY: 'sk-ant-fake',
@@ -110,25 +108,58 @@ async function claude() {
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
   };
-  const r = await run(bin('claude'), ['-p', 'Run echo hi, read hello.txt and missing.txt, then ask a sub-agent to read hello.txt too.',
-    '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5',
-    '--allowedTools', 'Bash,Read,Task,Agent'], env, s.work);
+}
+
+const claudeAsk = ['-p', 'Run echo hi, read hello.txt and missing.txt, then ask a sub-agent to read hello.txt too.',
+  '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', '--allowedTools', 'Bash,Read,Task,Agent'];
+
+// claudeSessions writes the session transcripts Claude Code kept under
+// the home folder of s, and their sub-agents' files, named name.
+function claudeSessions(s, name) {
+  const projects = path.join(s.home, '.claude', 'projects');
+  for (const f of walk(projects)) {
+    // <project>/<session>.jsonl and <project>/<session>/subagents/agent-*.jsonl
+    const rel = path.relative(projects, f).split(path.sep).slice(1);
+    if (!f.endsWith('.jsonl') && !f.endsWith('.meta.json')) continue;
+    rel[0] = rel[0].replace(/^[0-9a-f-]+/, name);
+    const dst = path.join(out, 'claude-code', ...rel);
+    fs.mkdirSync(path.dirname(dst), { recursive: true });
+    fs.writeFileSync(dst, s.scrub(leaveOut(fs.readFileSync(f, 'utf8'))));
+  }
+}
+
+async function claude() {
+  const s = scratch();
+  const srv = await start(s.work);
+  const env = claudeEnv(s, srv);
+  const r = await run(bin('claude'), claudeAsk, env, s.work);
   srv.server.close();
   console.error('claude exit', r.code, r.stderr.slice(-2000));
   console.error(JSON.stringify(srv.log));
   const version = (await run(bin('claude'), ['--version'], env, s.work)).stdout.trim().split(' ')[0];
   const prefix = `claude-code-${version}`;
   fs.writeFileSync(path.join(out, 'claude-code', `${prefix}-stream-json.jsonl`), s.scrub(r.stdout));
-  const projects = path.join(s.home, '.claude', 'projects');
-  for (const f of walk(projects)) {
-    // <project>/<session>.jsonl and <project>/<session>/subagents/agent-*.jsonl
-    const rel = path.relative(projects, f).split(path.sep).slice(1);
-    if (!f.endsWith('.jsonl') && !f.endsWith('.meta.json')) continue;
-    rel[0] = rel[0].replace(/^[0-9a-f-]+/, `${prefix}-session`);
-    const dst = path.join(out, 'claude-code', ...rel);
-    fs.mkdirSync(path.dirname(dst), { recursive: true });
-    fs.writeFileSync(dst, s.scrub(leaveOut(fs.readFileSync(f, 'utf8'))));
-  }
+  claudeSessions(s, `${prefix}-session`);
+  console.error(s.root);
+}
+
+// claudeCompact runs the same prompt, then /compact and a second prompt
+// in the same session (--resume): the transcript holds the compaction
+// and the resumed runs. The fake server answers the second prompt as the
+// first, the history before the compaction being gone.
+async function claudeCompact() {
+  const s = scratch();
+  const srv = await start(s.work);
+  const env = claudeEnv(s, srv);
+  const r = await run(bin('claude'), claudeAsk, env, s.work);
+  const session = JSON.parse(r.stdout.split('\n')[0]).session_id;
+  const more = (prompt) => ['-p', '--resume', session, prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', '--allowedTools', 'Bash,Read,Task,Agent'];
+  const c = await run(bin('claude'), more('/compact'), env, s.work);
+  const d = await run(bin('claude'), more('Did it work?'), env, s.work);
+  srv.server.close();
+  console.error('claude compact exits', r.code, c.code, d.code);
+  const version = (await run(bin('claude'), ['--version'], env, s.work)).stdout.trim().split(' ')[0];
+  claudeSessions(s, `claude-code-${version}-compact-session`);
   console.error(s.root);
 }
 
@@ -166,5 +197,8 @@ if (!only || only === 'codex') {
   // a command in one response
   await codex('Search the web for the rollout format, then write notes.txt.', 'web-search');
 }
-if (!only || only === 'claude') await claude();
+if (!only || only === 'claude') {
+  await claude();
+  await claudeCompact();
+}
 if (!only || only === 'gemini') await gemini();
