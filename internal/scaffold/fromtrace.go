@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -33,8 +34,26 @@ func FromTrace(tracePath string, trajs []*trajeval.Trajectory, dir string) (file
 	ids, renamed := caseIDs(trajs, stem)
 	ref := "traces/" + base
 	inside := false
+	if absDir, err1 := filepath.Abs(dir); err1 == nil {
+		if absTrace, err2 := filepath.Abs(tracePath); err2 == nil {
+			if rel, err3 := filepath.Rel(absDir, absTrace); err3 == nil && !strings.HasPrefix(rel, "..") {
+				inside = true
+				if !renamed {
+					ref = filepath.ToSlash(rel)
+				}
+			}
+		}
+	}
+	// A folder named after the trace beside it holds files its reader
+	// reads too (Claude Code keeps a session's sub-agents in
+	// <session>/subagents/): a copy of the file alone would be read
+	// without them.
+	companion := false
+	if info, err := os.Stat(filepath.Join(filepath.Dir(tracePath), stem)); err == nil && info.IsDir() && !inside {
+		companion = true
+	}
 	var canonical []byte
-	if renamed {
+	if renamed || companion {
 		// A case finds its trajectory by id: the suite scores a copy of the
 		// trajectories in trajeval's own form, with the ids given.
 		var buf bytes.Buffer
@@ -47,12 +66,10 @@ func FromTrace(tracePath string, trajs []*trajeval.Trajectory, dir string) (file
 			}
 		}
 		canonical, ref = buf.Bytes(), "traces/"+stem+".trajeval.jsonl"
-		notes = append(notes, fmt.Sprintf("%s holds trajectories without distinct ids: %s holds them in trajeval's form, with ids %s to %s", base, ref, ids[0], ids[len(ids)-1]))
-	} else if absDir, err1 := filepath.Abs(dir); err1 == nil {
-		if absTrace, err2 := filepath.Abs(tracePath); err2 == nil {
-			if rel, err3 := filepath.Rel(absDir, absTrace); err3 == nil && !strings.HasPrefix(rel, "..") {
-				ref, inside = filepath.ToSlash(rel), true
-			}
+		if renamed {
+			notes = append(notes, fmt.Sprintf("%s holds trajectories without distinct ids: %s holds them in trajeval's form, with ids %s to %s", base, ref, ids[0], ids[len(ids)-1]))
+		} else {
+			notes = append(notes, fmt.Sprintf("%s is read with the files of the folder %s beside it: %s holds its trajectories in trajeval's form", base, stem, ref))
 		}
 	}
 	var b strings.Builder

@@ -178,3 +178,42 @@ func TestWrite_refuses(t *testing.T) {
 		t.Errorf("Write wrote some files although one existed")
 	}
 }
+
+// TestFromTrace_companionFolder turns a Claude Code session whose
+// sub-agent's calls are in the folder beside it into a suite: the trace
+// the suite scores must hold those calls, as the session read in place
+// does, not a copy of the session file alone.
+func TestFromTrace_companionFolder(t *testing.T) {
+	const real = "../../testdata/real/claude-code/"
+	src := t.TempDir()
+	for _, f := range []string{"claude-code-2.1.332-session.jsonl", "claude-code-2.1.332-session/subagents/agent-a1ae60d425c7ab601.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(real, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(src, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	session := filepath.Join(src, "claude-code-2.1.332-session.jsonl")
+	trajs, err := read(t, session)
+	if err != nil || len(trajs) != 1 || len(trajs[0].Steps) != 5 {
+		t.Fatalf("read: %v; want one trajectory of 5 calls, the sub-agent's included", err)
+	}
+	dir := t.TempDir()
+	files, _, notes, err := scaffold.FromTrace(session, trajs, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scaffold.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	scored, err := read(t, filepath.Join(dir, "traces", "claude-code-2.1.332-session.trajeval.jsonl"))
+	if err != nil || len(scored) != 1 || len(scored[0].Steps) != 5 {
+		t.Fatalf("the suite's trace: %v, %d trajectories; want the 5 calls read in place (notes %q)", err, len(scored), notes)
+	}
+}

@@ -45,6 +45,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"adk-evalset/pretrip.test.json", "adk-evalset", 1, 6, []realTraj{
 			{0, "/home/user/Projects/adk-samples/python/agents/travel-concierge/eval/data/pretrip.test.json", 2, "transfer_to_agent google_search_grounding google_search_grounding google_search_grounding google_search_grounding what_to_pack_agent", ""},
 		}, "an ADK sample's eval set, calls of sub-agents as tools"},
+		{"adk-session/adk-js-2.0.0.session.json", "adk-session", 1, 3, []realTraj{
+			{0, "5801a010-b5d0-477b-b467-4ed3bf18099e", 1, "run_shell_command@helper read_file@helper read_file@helper", `{"command":"echo hi","description":"Print hi"}`},
+		}, "ADK for TypeScript 2.0.0, generated: camelCase fields, two calls of one response, the second read throwing"},
 		{"adk-session/sample.session.json", "adk-session", 1, 2, []realTraj{
 			{0, "683bcc98-7359-4b65-9cdb-307f85ae62c0", 1, "transfer_to_other_agent@spark_assistant transfer_to_other_agent@spark_assistant", `{"agent_name":"research_assistant"}`},
 		}, "a saved session: two transfers by one agent"},
@@ -80,6 +83,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"claude-code/491e126e-subagent.jsonl", "claude-code", 1, 25, []realTraj{
 			{0, "491e126e-1e71-469c-ade2-fcc8af567c74", 2, "WebFetch WebSearch WebSearch WebSearch Glob WebSearch Read WebSearch AskUserQuestion Task Read@Plan Read@Plan Bash@Plan Bash@Plan Bash@Plan Read@Plan Bash@Plan Read@Plan Read@Plan Write ExitPlanMode Bash Bash Bash Bash", ""},
 		}, "Claude Code 2.1.38: the Plan sub-agent's nine calls come from agent_progress lines"},
+		{"claude-code/258c7280-task-notification.jsonl", "claude-code", 1, 1, []realTraj{
+			{0, "258c7280-ae70-4798-800f-63464d01a85d", 2, "Read", `{"file_path":"/tmp/claude-1000/-home-USER-projects-spotter-worktrees-spotter-gqc/tasks/bd0afab.output"}`},
+		}, "Claude Code 2.1.39: the <task-notification> Claude Code writes when a background command ends is no turn; the user's question after it is"},
 		{"claude-code/codemie-turn-1.jsonl", "claude-code", 1, 27, []realTraj{
 			{0, "e9fb405b-169f-40eb-9396-7e75076f045d", 1, "Task " + of("solution-architect", "Glob Glob Read Read Read Read Read Read Grep Read Glob Read Bash Grep Read Bash Grep Read Read Bash") + " Bash Bash Bash Bash Bash Bash", ""},
 		}, "Claude Code 2.1.7: the sub-agent's twenty calls come from subagents/agent-a485154.jsonl"},
@@ -93,6 +99,15 @@ func TestRead_realFiles(t *testing.T) {
 		{"claude-code/claude-code-2.1.197-stream-json.jsonl", "claude-code", 1, 5, []realTraj{
 			{0, "f4b6106e-5cdb-410f-99a1-06311ddee21c", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
 		}, "the same run's claude -p --output-format stream-json: the sub-agent's lines carry parent_tool_use_id, task_* system lines are no calls"},
+		{"claude-code/claude-code-2.1.332-session.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "616e7557-3ba9-4c2a-897f-06bacac1ce19", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Claude Code 2.1.332, generated: the sub-agent runs in the background; the task notification Claude Code writes when it ends (origin task-notification) is no turn, and the request and cost lines hold no call"},
+		{"claude-code/claude-code-2.1.332-compact-session.jsonl", "claude-code", 1, 10, []realTraj{
+			{0, "512bcb9c-c28f-4391-bb87-c1fa193fc374", 2, "Bash Read Bash Agent Read@general-purpose Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Claude Code 2.1.332, generated: a run, /compact and a second prompt in one session (--resume): the compaction's boundary, summary and command are no turns, and each run's sub-agent comes from its own file"},
+		{"claude-code/claude-code-2.1.332-stream-json.jsonl", "claude-code", 1, 5, []realTraj{
+			{0, "616e7557-3ba9-4c2a-897f-06bacac1ce19", 1, "Bash Read Bash Agent Read@general-purpose", `{"command":"echo hi","description":"Print hi"}`},
+		}, "the same run's stream: the run Claude Code starts itself when the sub-agent ends (a second init, a result line with origin task-notification) goes on with the user's turn"},
 		{"codex/agentcmd-stream-output-2.jsonl", "codex", 1, 1, []realTraj{
 			{0, "019a2d7a-6455-7170-a661-c6d8b94c630a", 1, "command_execution", `{"command":"bash -lc ls"}`},
 		}, "recorded codex exec --json (0.46.0): a command whose item.started has no exit_code"},
@@ -105,6 +120,12 @@ func TestRead_realFiles(t *testing.T) {
 		{"codex/codex-cli-0.171.0-exec.jsonl", "codex", 1, 3, []realTraj{
 			{0, "01a219b4-9d63-7c91-b76a-569dd872509d", 1, "command_execution command_execution command_execution", `{"command":"/bin/bash -lc 'echo hi'"}`},
 		}, "codex exec --json of codex-cli 0.171.0, generated: an error item (model metadata) is no call; the third command fails"},
+		{"codex/codex-cli-0.171.0-web-search-exec.jsonl", "codex", 1, 2, []realTraj{
+			{0, "01a21e01-b91e-7590-b4bd-4fc5ac4e297a", 1, "web_search command_execution", `{"action":{"query":"codex rollout format","type":"search"},"query":"codex rollout format"}`},
+		}, "codex exec --json of codex-cli 0.171.0, generated: a web search the API ran (its item written with two id keys) and a command"},
+		{"codex-session/codex-cli-0.171.0-web-search-rollout-2026-11-27T17-15-59-01a21e01-b91e-7590-b4bd-4fc5ac4e297a.jsonl", "codex-session", 1, 2, []realTraj{
+			{0, "01a21e01-b91e-7590-b4bd-4fc5ac4e297a", 1, "web_search exec_command", `{"query":"codex rollout format","type":"search"}`},
+		}, "the session file of that run: the web_search_call item and the function_call of one response share a group"},
 		{"codex-session/codemie-turn-1.jsonl", "codex-session", 1, 0, []realTraj{
 			{0, "a1b2c3d4-e5f6-7890-abcd-ef1234567890", 1, "", ""},
 		}, "a Codex session without a call is a trajectory, not an error"},
@@ -126,6 +147,12 @@ func TestRead_realFiles(t *testing.T) {
 		{"gemini-cli/oneshot-b35ecd66.jsonl", "gemini-cli", 1, 1, []realTraj{
 			{0, "b35ecd66-4ed8-43cd-b73b-9dd2eb9b2f4e", 1, "google_web_search", `{"query":"capital of columbia"}`},
 		}, "a stream of January 2026: the answer in two delta chunks"},
+		{"gemini-chat/gemini-cli-0.61.0-session-2026-11-27T17-06-f37f35f7.jsonl", "gemini-chat", 1, 3, []realTraj{
+			{0, "f37f35f7-07da-41c4-98a9-cae62e52f378", 1, "run_shell_command read_file read_file", `{"command":"echo hi","description":"Print hi"}`},
+		}, "Gemini CLI 0.61.0, generated: the session context in a $set and the calls' responses, recorded as user messages, are no turns"},
+		{"gemini-cli/gemini-cli-0.61.0-stream-json.jsonl", "gemini-cli", 1, 3, []realTraj{
+			{0, "f37f35f7-07da-41c4-98a9-cae62e52f378", 1, "run_shell_command read_file read_file", `{"command":"echo hi","description":"Print hi"}`},
+		}, "the same run's gemini -p --output-format stream-json: the same calls, the second batch of two"},
 		{"gemini-chat/agent-sessions-jsonl_v040.jsonl", "gemini-chat", 1, 1, []realTraj{
 			{0, "gemini_stage0_jsonl", 1, "run_shell_command", `{"command":"ls -F","description":"List files in the current directory."}`},
 		}, "the JSON Lines session shape: a metadata line, messages and a $set line"},
@@ -193,6 +220,9 @@ func TestRead_realFiles(t *testing.T) {
 		{"otlp-proto/genai-semconv-js.pb", "otlp-proto", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "the same GenAI spans as binary OTLP protobuf"},
+		{"otlp/otel-instrumentation-openai-0.22.0.json", "otlp", 2, 0, []realTraj{
+			{0, "", 1, "", ""},
+		}, "the OpenTelemetry instrumentation of the OpenAI client 0.22.0, generated: two chat spans, each a trace, their messages in log events; the first is read partial (internal/format/otlp's TestRead_unrecordedCalls)"},
 		{"otlp/openinference-openai-js.json", "otlp", 1, 2, []realTraj{
 			{0, "", 1, "get_weather@weather_agent get_time@weather_agent", `{"city":"Paris"}`},
 		}, "OpenInference TOOL spans under an AGENT span, LLM spans from the OpenAI client"},

@@ -34,7 +34,10 @@
 //     A step's result is the response's "response" object (legacy:
 //     mock_tool_output).
 //  5. ADK has no error flag (tools return {"status": "error", ...} by
-//     convention only), so every step's error is null.
+//     convention only), so a step's error is null, except where ADK
+//     wrote the response itself for a tool that threw: ADK for TypeScript
+//     answers {"error": "Error in tool '<name>': <message>"}, which gives
+//     error true with that message.
 //  6. An event's author fills the step's agent. The agent that called it
 //     (Trajectory.Agents) is the one before it in the event's branch
 //     ("root.billing"); else the author of the latest function call named

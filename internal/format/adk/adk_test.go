@@ -116,3 +116,40 @@ func TestDetect(t *testing.T) { formattest.Detect(t, formats...) }
 func FuzzRead(f *testing.F) {
 	formattest.Fuzz(f, formats, checkDecodeEvalSet)
 }
+
+// TestSession_Read_thrownTool checks which responses make a step failed:
+// only the one ADK wrote itself for a tool that threw.
+func TestSession_Read_thrownTool(t *testing.T) {
+	tests := []struct {
+		name     string
+		response string
+		want     string // "true", or "null" for an unknown error flag
+		reason   string
+	}{
+		{"thrown", `{"error":"Error in tool 'read_file': File not found: missing.txt"}`, "true",
+			"ADK for TypeScript answers a tool that threw with its FunctionTool's wording"},
+		{"returned error", `{"error":"File not found: missing.txt"}`, "null",
+			"a tool may return an error field of its own; ADK vouches for nothing"},
+		{"another tool's name", `{"error":"Error in tool 'run_shell_command': boom"}`, "null",
+			"the wording names the tool that threw"},
+		{"more fields", `{"error":"Error in tool 'read_file': x","output":""}`, "null",
+			"ADK writes the error alone"},
+		{"status error", `{"status":"error","error_message":"no such file"}`, "null",
+			"ADK's convention for a tool's own failure is no flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := `{"id":"s","appName":"app","userId":"user","events":[` +
+				`{"invocationId":"e-1","author":"user","content":{"role":"user","parts":[{"text":"read it"}]}},` +
+				`{"invocationId":"e-1","author":"helper","content":{"role":"model","parts":[{"functionCall":{"id":"c1","name":"read_file","args":{"file_path":"missing.txt"}}}]}},` +
+				`{"invocationId":"e-1","author":"helper","content":{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"read_file","response":` + tt.response + `}}]}}]}`
+			out, _, err := formattest.Read(adk.SessionFormat, "s.json", []byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := `"error":` + tt.want + `,`; !strings.Contains(string(out), got) {
+				t.Errorf("read %s\nwant a step with %s (%s)", out, got, tt.reason)
+			}
+		})
+	}
+}

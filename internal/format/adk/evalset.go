@@ -68,6 +68,9 @@ type ToolCall struct {
 	// one event of invocation_events; 0 when not batched or not observable.
 	ParallelGroup int
 	Agent         string // the event's author, when known
+	// Thrown is the message ADK wrote for the tool having thrown (see rule
+	// 5 of the package), "" otherwise.
+	Thrown string
 }
 
 // DecodeEvalSet reads an ADK eval set in any of its three shapes. name is
@@ -94,8 +97,9 @@ func DecodeEvalSet(data []byte, name string) (*EvalSet, error) {
 }
 
 // Trajectory returns the case as a trajectory: one turn per invocation,
-// one step per tool call. ADK has no error flag, so every step's error is
-// null; metrics are set only when every invocation reports them.
+// one step per tool call. ADK has no error flag, so a step's error is
+// null unless ADK wrote that the tool threw; metrics are set only when
+// every invocation reports them.
 func (c *EvalCase) Trajectory() *trajeval.Trajectory {
 	t := &trajeval.Trajectory{ID: c.ID, Turns: []trajeval.Turn{}, Partial: c.Partial, Line: c.Line}
 	var dur float64
@@ -105,10 +109,7 @@ func (c *EvalCase) Trajectory() *trajeval.Trajectory {
 		t.Turns = append(t.Turns, trajeval.Turn{User: inv.User, FinalResponse: inv.FinalResponse})
 		t.Agents = append(t.Agents, inv.Agents...)
 		for _, call := range inv.Calls {
-			t.Steps = append(t.Steps, trajeval.Step{
-				Turn: i + 1, ID: call.ID, Name: call.Name, Args: call.Args, Result: call.Result,
-				ParallelGroup: call.ParallelGroup, Agent: call.Agent,
-			})
+			t.Steps = append(t.Steps, call.step(i+1))
 		}
 		if inv.DurationMS != nil {
 			dur += *inv.DurationMS

@@ -219,6 +219,35 @@ func (b *builder) result(fr map[string]any, key string) {
 	}
 	b.answered[i] = true
 	b.calls[i].Result = get(fr, key)
+	if msg, ok := thrown(b.calls[i].Result, name); ok {
+		b.calls[i].Thrown = msg
+	}
+}
+
+// step returns the call as a step of turn: its error is known only where
+// ADK wrote that the tool threw (see thrown).
+func (c ToolCall) step(turn int) trajeval.Step {
+	s := trajeval.Step{Turn: turn, ID: c.ID, Name: c.Name, Args: c.Args, Result: c.Result,
+		ParallelGroup: c.ParallelGroup, Agent: c.Agent}
+	if c.Thrown != "" {
+		failed := true
+		s.Error, s.ErrorMessage = &failed, c.Thrown
+	}
+	return s
+}
+
+// thrown returns the message of a response that ADK itself wrote for a
+// tool that threw: ADK for TypeScript answers the model {"error": "Error
+// in tool '<name>': <message>"}, its FunctionTool's wording. A response a
+// tool returned, {"error": ...} or {"status": "error"} included, is the
+// tool's own and says nothing ADK vouches for.
+func thrown(v any, name string) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) != 1 {
+		return "", false
+	}
+	msg, ok := m["error"].(string)
+	return msg, ok && name != "" && strings.HasPrefix(msg, "Error in tool '"+name+"': ")
 }
 
 func label(id, name string) string {

@@ -175,10 +175,7 @@ func session(v any, line int, in trajeval.Input, unknown *drift.Unknown) *trajev
 		}
 	}
 	for i, c := range b.calls {
-		t.Steps = append(t.Steps, trajeval.Step{
-			Turn: b.turn[i] + 1, ID: c.ID, Name: c.Name, Args: c.Args, Result: c.Result,
-			ParallelGroup: c.ParallelGroup, Agent: c.Agent,
-		})
+		t.Steps = append(t.Steps, c.step(b.turn[i]+1))
 	}
 	t.Metrics.Tokens = trajeval.Tokens{Input: tokens[0], Output: tokens[1], Total: tokens[2]}
 	t.Agents = b.agents

@@ -18,9 +18,14 @@
 //     that resumes the same session (`--resume`) continues it.
 //  2. Each run (init line) is a turn, and so is each real user message
 //     (text, not tool results) of the main agent, as with
-//     `--input-format stream-json`. The prompt of `claude -p` is not echoed,
-//     so such a turn's user is null. A turn's final response is the result
-//     line's text, else the main agent's last assistant text.
+//     `--input-format stream-json`; a task notification or a peer's
+//     message (see rule 3 of session transcripts) is not. The prompt of
+//     `claude -p` is not echoed, so such a turn's user is null. A run that
+//     Claude Code starts itself (2.1.332 does when a sub-agent or command
+//     it ran in the background ends; its result line has origin
+//     task-notification) is no turn: its calls and answer belong to the
+//     turn before it. A turn's final response is the result line's text,
+//     else the main agent's last assistant text.
 //  3. Steps are the tool_use blocks, in line and block order. Claude Code
 //     writes one content block per line; lines with the same message.id are
 //     one model response, so the tool_use blocks of one message.id share a
@@ -43,9 +48,12 @@
 //     inputTokens plus the cache creation and cache read tokens), which
 //     like the cost count a sub-agent's calls; without modelUsage, usage
 //     (input_tokens plus cache_creation_input_tokens and
-//     cache_read_input_tokens), which counts the main agent's only.
-//     llm_calls is the number of distinct message ids. Resumed runs add
-//     up.
+//     cache_read_input_tokens), which counts the main agent's only. A
+//     process that writes several result lines (rule 2) repeats its
+//     totals in each: where a result line has
+//     model_usage_since_last_result (2.1.332), its tokens and the sum of
+//     its costUSD are the run's. llm_calls is the number of distinct
+//     message ids. Resumed runs add up.
 //  8. A run ends with its result line. A trajectory whose stream stops
 //     after other events (the process was killed, the output cut) is
 //     partial, with a warning: it may lack its last calls and its metrics.
@@ -64,16 +72,23 @@
 //  2. A line whose uuid was already read is skipped: Claude Code writes
 //     history again on some compactions. Only user and assistant lines are
 //     read; summary, system (compaction boundaries, hook summaries),
-//     file-history-snapshot, queue-operation and other lines are not.
+//     file-history-snapshot, queue-operation, the copies of API requests
+//     and the cost totals of 2.1.332 (api-request, cost-state, mode, ...)
+//     and other lines are not.
 //  3. A real user message of the main conversation starts a turn, its text
 //     the turn's user. These do not: tool_result carriers; messages marked
 //     isMeta, isCompactSummary or isVisibleInTranscriptOnly (caveats,
 //     expanded command prompts, the summary a compaction feeds the model);
 //     the output of local commands (<local-command-stdout>) and of shell
-//     escapes (<bash-input>, ...); and "[Request interrupted by user]". A
-//     slash command (<command-name>) starts a turn, with user "/name args",
-//     only when the model answers it: local commands such as /model never
-//     reach the model.
+//     escapes (<bash-input>, ...); "[Request interrupted by user]"; and
+//     the messages Claude Code writes to the model when a background
+//     command, sub-agent or monitor ends (<task-notification>), or another
+//     session sends (origin peer). Versions from 2.1.1xx say who wrote a
+//     user message in its origin: kind human is the user, task-notification
+//     and peer are not, and another kind is drift (the message is then
+//     judged by its text). A slash command (<command-name>) starts a turn,
+//     with user "/name args", only when the model answers it: local
+//     commands such as /model never reach the model.
 //  4. A turn's final response is the main agent's last assistant text in
 //     it that is not white space only. Messages of model "<synthetic>" are written by Claude Code itself
 //     (API errors, interruptions): they are neither text, steps nor calls.
@@ -185,6 +200,7 @@ type reader struct {
 	t        *trajeval.Trajectory
 	session  string
 	fresh    bool // the current turn was opened by an init line and holds nothing yet
+	runTurn  int  // the turn (from 1) the last init line opened, 0 when none
 	steps    map[string]int
 	answered map[string]bool
 	placeOf  map[string]int // line of each call
@@ -266,6 +282,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			r.t.ID = sid
 			r.openTurn(nil)
 			r.fresh = true
+			r.runTurn = len(r.t.Turns)
 			r.open = true
 			return nil
 		}
@@ -334,7 +351,7 @@ func (r *reader) event(typ string, e map[string]any) {
 	case "assistant":
 		r.assistant(m, agent, time.Time{})
 	case "user":
-		if text, ok := r.user(m, time.Time{}, nil); ok && agent == "" {
+		if text, ok := r.user(m, time.Time{}, nil); ok && agent == "" && r.fromUser(e, strings.TrimSpace(text)) {
 			r.userText(text)
 		}
 	case "result":
@@ -521,15 +538,25 @@ func (r *reader) resultLine(e map[string]any) {
 	if s, ok := e["result"].(string); ok && strings.TrimSpace(s) != "" {
 		r.t.Turns[len(r.t.Turns)-1].FinalResponse = &s
 	}
+	if _, ours := r.origin(e); ours {
+		r.foldRun()
+	}
 	if d, ok := jsonv.Number(e["duration_ms"]); ok {
 		mt.dur += d
 		mt.hasDur = true
+	}
+	if since, ok := e["model_usage_since_last_result"].(map[string]any); ok {
+		// One process may write several result lines (a run it started
+		// itself after a background task ended): its modelUsage and
+		// total_cost_usd count the whole process, this the run alone.
+		r.addModelUsage(since, true)
+		return
 	}
 	if c, ok := jsonv.Number(e["total_cost_usd"]); ok {
 		mt.cost += c
 		mt.hasCost = true
 	}
-	if r.modelUsage(e) {
+	if models, _ := e["modelUsage"].(map[string]any); r.addModelUsage(models, false) {
 		return
 	}
 	u, _ := e["usage"].(map[string]any)
@@ -545,16 +572,20 @@ func (r *reader) resultLine(e map[string]any) {
 	}
 }
 
-// modelUsage adds the result line's modelUsage, the tokens of every model
-// call of the run by model, to the metrics, and says whether it held any.
-// Its usage counts the main agent's calls only (Claude Code 2.1.197),
-// while modelUsage, like total_cost_usd, counts a sub-agent's too.
-func (r *reader) modelUsage(e map[string]any) bool {
-	models, _ := e["modelUsage"].(map[string]any)
+// addModelUsage adds a result line's modelUsage, the tokens of every
+// model call of the run by model, to the metrics, and with cost their
+// costUSD too; it says whether it held any tokens. Its usage counts the
+// main agent's calls only (Claude Code 2.1.197), while modelUsage, like
+// total_cost_usd, counts a sub-agent's too.
+func (r *reader) addModelUsage(models map[string]any, cost bool) bool {
 	var in, out int64
 	hasIn, hasOut := false, false
 	for _, m := range models {
 		u, _ := m.(map[string]any)
+		if c, ok := jsonv.Number(u["costUSD"]); ok && cost {
+			r.metrics.cost += c
+			r.metrics.hasCost = true
+		}
 		for _, k := range []string{"inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens"} {
 			if n, ok := intOf(u[k]); ok {
 				in += n
@@ -575,6 +606,28 @@ func (r *reader) modelUsage(e map[string]any) bool {
 	mt.hasIn = mt.hasIn || hasIn
 	mt.hasOut = mt.hasOut || hasOut
 	return true
+}
+
+// foldRun folds the turn that the last init line opened into the turn
+// before it, when the run it opened was not the user's: Claude Code
+// 2.1.3xx starts a run of its own when a background task it started ends
+// (its result line has origin task-notification), and that run goes on
+// with the turn it came from.
+func (r *reader) foldRun() {
+	n := len(r.t.Turns)
+	if r.runTurn != n || n < 2 || r.t.Turns[n-1].User != nil {
+		return
+	}
+	for i := range r.t.Steps {
+		if r.t.Steps[i].Turn == n {
+			r.t.Steps[i].Turn = n - 1
+		}
+	}
+	if f := r.t.Turns[n-1].FinalResponse; f != nil {
+		r.t.Turns[n-2].FinalResponse = f
+	}
+	r.t.Turns = r.t.Turns[:n-1]
+	r.runTurn = 0
 }
 
 func intOf(v any) (int64, bool) {

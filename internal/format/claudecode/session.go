@@ -207,6 +207,7 @@ func (r *reader) sessionUser(e map[string]any, text string) {
 	t := strings.TrimSpace(text)
 	switch {
 	case e["isMeta"] == true, e["isCompactSummary"] == true, e["isVisibleInTranscriptOnly"] == true:
+	case !r.fromUser(e, t):
 	case strings.HasPrefix(t, "<command-name>"), strings.HasPrefix(t, "<command-message>"):
 		c := command(t)
 		r.tr.command = &c
@@ -218,6 +219,44 @@ func (r *reader) sessionUser(e map[string]any, text string) {
 		r.openTurn(&text)
 	}
 }
+
+// fromUser reports whether a user message of the main conversation with
+// the text t was written by the person at the keyboard. Claude Code
+// writes some itself: when a background command, a sub-agent run in the
+// background or a monitor finishes, it tells the model so in a user
+// message, <task-notification>...</task-notification>; another session
+// may send one (origin peer). Versions from 2.1.1xx say who wrote a
+// message in its origin; an origin kind this reader does not know is
+// drift, and the message is then judged by its text as before.
+func (r *reader) fromUser(e map[string]any, t string) bool {
+	if known, ours := r.origin(e); known {
+		return !ours
+	}
+	return !strings.HasPrefix(t, "<task-notification>")
+}
+
+// origin reads the origin of a user message or result line: whether it
+// names a kind this reader knows, and whether that kind is one Claude Code
+// wrote itself. An unknown kind is drift.
+func (r *reader) origin(e map[string]any) (known, ours bool) {
+	o, ok := e["origin"].(map[string]any)
+	if !ok {
+		return false, false
+	}
+	kind, _ := o["kind"].(string)
+	switch {
+	case kind == "human":
+		return true, false
+	case originKinds[kind]:
+		return true, true
+	}
+	r.unknown.Saw("origin", kind, r.line)
+	return false, false
+}
+
+// originKinds are the origins of user messages that Claude Code, not the
+// person using it, wrote.
+var originKinds = map[string]bool{"task-notification": true, "peer": true}
 
 // command returns a slash command as the user typed it, from the tags
 // Claude Code writes: "/name args".

@@ -301,6 +301,13 @@ var lineTypes = map[string]bool{
 	"stream_event": true, "tool_progress": true, "auth_status": true, "keep_alive": true,
 	"control_request": true, "control_response": true, "control_cancel_request": true,
 	"rate_limit_event": true,
+	// Claude Code 2.1.332: the requests sent to the API (their shape, the
+	// messages again, the parameters), the tools used, and the session's
+	// cost and token totals
+	"atis-latch": true, "api-request-shape": true, "api-request-blob": true, "api-request": true,
+	"tools-used": true, "cost-state": true,
+	// and, on --resume, the session's mode
+	"mode": true,
 }
 
 // noteLine notes a line of a type that is neither user nor assistant,

@@ -29,15 +29,22 @@ import (
 //     projectHash, then one message a line, {"$set": {...}} lines that
 //     update the session's fields and {"$rewindTo": id} lines that drop
 //     the message id and every later one. A message written again with
-//     the same id replaces the earlier one.
+//     the same id replaces the earlier one. A $set of messages, the CLI's
+//     copy of its history written again as it changes (its opening
+//     context, masked outputs, a compression's summary), is not read: the
+//     messages' own lines are what happened.
 //
 // The rules:
 //  1. A file is one trajectory, whose id is the sessionId.
 //  2. A message of type user opens a turn; its text is the turn's user.
-//     A gemini message's toolCalls are the turn's steps, in order; its
-//     text is the turn's final response when no tool call follows it in
-//     the turn. Messages of type info, error and warning are the CLI's
-//     own notices: skipped.
+//     From 0.44 the CLI records as user messages what it sends the model
+//     itself: the responses of a batch of calls (functionResponse parts,
+//     no text), which the calls' records already hold, and the context it
+//     opens a chat with (<session_context>); neither opens a turn. A
+//     gemini message's toolCalls are the turn's steps, in order; its
+//     text, thoughts left out, is the turn's final response when no tool
+//     call follows it in the turn. Messages of type info, error and
+//     warning are the CLI's own notices: skipped.
 //  3. A step's args are the call's args; its result is the output of its
 //     functionResponse (the whole response when it holds more than an
 //     output); its start time is the call's timestamp, which is when the CLI
@@ -97,10 +104,13 @@ func (chatFormat) SniffHead(h *msglog.Head) error {
 }
 
 var (
-	sessionFields = set("sessionId", "projectHash", "startTime", "lastUpdated", "messages", "summary", "directories", "kind")
+	sessionFields = set("sessionId", "projectHash", "startTime", "lastUpdated", "messages", "summary", "directories", "kind",
+		"activeExtensionName", "memoryScratchpad")
 	messageFields = set("id", "timestamp", "type", "content", "displayContent", "toolCalls", "thoughts", "tokens", "model")
-	callFields    = set("id", "name", "args", "result", "status", "timestamp", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown")
-	messageTypes  = set("user", "gemini", "info", "error", "warning")
+	// agentId names the sub-agent a call started (its session is a file
+	// of its own, under chats/<session id>/).
+	callFields   = set("id", "name", "args", "result", "status", "timestamp", "agentId", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown")
+	messageTypes = set("user", "gemini", "info", "error", "warning")
 	// statuses are a tool call's states (Gemini CLI's Status type).
 	statuses = set("success", "error", "cancelled", "validating", "scheduled", "executing", "awaiting_approval")
 )
@@ -498,8 +508,11 @@ func (c *chat) build() *trajeval.Trajectory {
 		typ, _ := m["type"].(string)
 		switch typ {
 		case "user":
-			closeTurn()
 			s := contentText(m["content"])
+			if !fromUser(m["content"], s) {
+				continue
+			}
+			closeTurn()
 			t.Turns = append(t.Turns, trajeval.Turn{User: &s})
 		case "gemini":
 			n := turn()
@@ -646,14 +659,41 @@ func response(v any) map[string]any {
 	return nil
 }
 
+// fromUser reports whether a user message, of content v and text s, was
+// written by the user. Gemini CLI records as user messages what it sends
+// the model itself: from 0.44 the responses of each batch of tool calls
+// (functionResponse parts, no text), which the calls' own records already
+// hold, and the context it opens a chat with (<session_context>).
+func fromUser(v any, s string) bool {
+	if strings.HasPrefix(strings.TrimSpace(s), "<session_context>") {
+		return false
+	}
+	return s != "" || !hasPart(v, "functionResponse")
+}
+
+// hasPart reports whether content v holds a part with the key k.
+func hasPart(v any, k string) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		_, ok := x[k]
+		return ok
+	case []any:
+		return slices.ContainsFunc(x, func(p any) bool { return hasPart(p, k) })
+	}
+	return false
+}
+
 // contentText returns the text of a message's content: a string, a part
-// or a list of them (Gemini's PartListUnion); parts that are not text are
-// left out.
+// or a list of them (Gemini's PartListUnion); parts that are not text,
+// and thoughts, are left out.
 func contentText(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
 	case map[string]any:
+		if x["thought"] == true {
+			return "" // the model's thinking, or the CLI's own stand-in for it
+		}
 		s, _ := x["text"].(string)
 		return s
 	case []any:

@@ -140,8 +140,34 @@ func (r *reader) build(id string, traces []*traceBuf) *trajeval.Trajectory {
 	t.Steps = b.ordered()
 	t.Turns = chatTurns
 	b.finish(t)
+	b.unrecorded(t)
 	t.Finish()
 	return t
+}
+
+// unrecorded marks t partial, with a warning, when a trace of it has a
+// chat span that ended to call tools and no step: the calls the model
+// asked for are not in the file. Instrumentations that record messages
+// as log events, not span attributes (the OpenTelemetry instrumentation
+// of the OpenAI client), or not at all (content capture off), write such
+// traces; read as they are, they would be runs that called no tool.
+func (b *builder) unrecorded(t *trajeval.Trajectory) {
+	with := map[int]bool{}
+	for _, st := range b.steps {
+		with[st.trace] = true
+	}
+	for ti, tb := range b.traces {
+		if with[ti] {
+			continue
+		}
+		for _, s := range tb.spans {
+			if s.role == roleChat && s.asked != "" {
+				b.r.warnf(s.line, placeOf(s.id), "a chat span ended to call tools (finish reason %q), but the trace records no call: the instrumentation keeps messages out of spans (as log events) or did not capture them; the trajectory is partial", s.asked)
+				t.Partial = true
+				break
+			}
+		}
+	}
 }
 
 // firstResults returns the tool results of traces by call id, the first

@@ -136,6 +136,13 @@
 //     1e-10 USD); llm_calls is the number of model calls (null when there
 //     are none); duration_ms sums each trace's span from its first start to
 //     its last end.
+//  13. A trace with no step whose chat span ended to call tools
+//     (gen_ai.response.finish_reasons tool_calls, tool_call, function_call
+//     or tool_use) and names no call holds calls the file does not: the
+//     instrumentation kept the messages out of its spans (the
+//     OpenTelemetry instrumentation of the OpenAI client writes them as
+//     log events) or did not capture them. Its trajectory is partial, with
+//     a warning, never a run that called no tool.
 //
 // Reading: a file whose first line is a whole JSON value is read as JSON
 // Lines, one line at a time (a one-line document is both); otherwise it is

@@ -222,3 +222,52 @@ func TestJSON_placedLinearly(t *testing.T) {
 	data := bytes.Repeat(append(bytes.TrimSpace(doc), '\n'), 200)
 	formattest.PlacedLinearly(t, otlp.JSON, "export.json", data, "the line of each document counted on from the last")
 }
+
+// TestRead_unrecordedCalls checks that a trace whose chat span ended to
+// call tools, and which records no call, is read partial with a warning:
+// the OpenTelemetry instrumentation of the OpenAI client (0.22.0) keeps
+// the messages, the calls included, in log events.
+func TestRead_unrecordedCalls(t *testing.T) {
+	chat := func(reason, extra string) string {
+		return `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"b7ad6b7169203331","name":"chat gpt-4o-mini","kind":3,` +
+			`"startTimeUnixNano":"1795800000000000000","endTimeUnixNano":"1795800000100000000","status":{},"attributes":[` +
+			`{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+			`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[{"stringValue":"` + reason + `"}]}}}` + extra + `]}]}]}]}`
+	}
+	tests := []struct {
+		name, in string
+		partial  bool
+		reason   string
+	}{
+		{"real file", "", true, "the file the instrumentation wrote: its first trace asks for get_weather and holds no call"},
+		{"tool calls, no messages", chat("tool_calls", ""), true, "the calls the model asked for are not in the file"},
+		{"tool_call of the conventions", chat("tool_call", ""), true, "the GenAI conventions' own name for the reason"},
+		{"stop", chat("stop", ""), false, "a model that answered asked for nothing"},
+		{"calls in the output", chat("tool_calls", `,{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c1\",\"name\":\"get_weather\",\"arguments\":{}}]}]"}}`), false,
+			"the span names its calls: they are steps"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := []byte(tt.in)
+			if tt.in == "" {
+				var err error
+				if data, err = os.ReadFile("../../../testdata/real/otlp/otel-instrumentation-openai-0.22.0.json"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, warns, err := formattest.Read(otlp.JSON, "traces.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := bytes.Cut(out, []byte("\n"))
+			var tr trajeval.Trajectory
+			if err := json.Unmarshal(first, &tr); err != nil {
+				t.Fatal(err)
+			}
+			warned := strings.Contains(string(warns), "ended to call tools")
+			if tr.Partial != tt.partial || warned != tt.partial {
+				t.Errorf("partial %v, warned %v; want %v (%s)\n%s", tr.Partial, warned, tt.partial, tt.reason, warns)
+			}
+		})
+	}
+}

@@ -39,6 +39,9 @@ type span struct {
 	nUser      int     // chat span: the user messages of its input
 	final      *string // agent or chat span: the answer's text
 	usage      *usage  // chat span: its tokens and cost
+	// asked is a chat span's finish reason when it ended to call tools and
+	// its messages name no call: "" otherwise.
+	asked string
 }
 
 // A call is one tool call, from a tool span or a chat message.
@@ -231,6 +234,32 @@ func (r *reader) addSpan(ps ptrace.Span, line int, resConv string) {
 	tb.spans = append(tb.spans, s)
 }
 
+// toolReason returns the finish reason of a chat span that ended to call
+// tools ("tool_calls" as OpenAI names it, "tool_call" as the GenAI
+// conventions do), "" for any other.
+func toolReason(attrs pcommon.Map) string {
+	v, ok := attrs.Get("gen_ai.response.finish_reasons")
+	if !ok {
+		return ""
+	}
+	var reasons []string
+	switch v.Type() {
+	case pcommon.ValueTypeSlice:
+		for i := range v.Slice().Len() {
+			reasons = append(reasons, v.Slice().At(i).AsString())
+		}
+	default:
+		reasons = append(reasons, v.AsString())
+	}
+	for _, r := range reasons {
+		switch r {
+		case "tool_calls", "tool_call", "function_call", "tool_use":
+			return r
+		}
+	}
+	return ""
+}
+
 // isLegacyChat reports whether a span is an older OpenLLMetry (Traceloop)
 // model call, which names its operation in llm.request.type.
 func isLegacyChat(attrs pcommon.Map) bool {
@@ -260,6 +289,9 @@ func (r *reader) addChat(tb *traceBuf, s *span, attrs pcommon.Map, w func(string
 	readLegacy(attrs, &io, tb.results, tb.history, s, w)
 	readFlat(attrs, &io, tb.results, tb.history, s)
 	s.batches = io.batches
+	if len(s.batches) == 0 {
+		s.asked = toolReason(attrs)
+	}
 	if !tb.spanTurns {
 		s.user, s.nUser, s.final = io.user, io.nUser, io.final
 	}

@@ -1,7 +1,7 @@
-// A fake model server on 127.0.0.1 for Codex CLI (Responses API) and
-// Claude Code (Messages API), both streamed as server-sent events. Its
-// answers are fixed: each turn is chosen by how many tool results the
-// request already holds.
+// A fake model server on 127.0.0.1 for Codex CLI (Responses API), Claude
+// Code (Messages API) and Gemini CLI (Gemini API), all streamed as
+// server-sent events. Its answers are fixed: each turn is chosen by how
+// many tool results the request already holds.
 import http from 'node:http';
 
 function sse(res, events) {
@@ -21,6 +21,7 @@ function responses(body, res, log) {
   log.push({ api: 'responses', outputs, tools });
   const id = `resp_${++respN}`;
   const usage = { input_tokens: 100 + outputs, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 + outputs };
+  if (JSON.stringify(input).includes('Search the web')) return sse(res, responseEvents(body, id, usage, webSearch(outputs, tools)));
   // the second response holds two calls: Codex runs them together
   const turns = [['echo hi'], ['cat hello.txt', 'cat missing.txt']];
   let items = [];
@@ -36,6 +37,25 @@ function responses(body, res, log) {
   } else {
     items = [{ type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'The command printed hi, hello.txt says hello and missing.txt is missing.', annotations: [] }] }];
   }
+  sse(res, responseEvents(body, id, usage, items));
+}
+
+// webSearch answers the second Codex run: a web search, which the API runs
+// itself (a web_search_call item with its own status), and a command, in
+// one response; then the answer.
+function webSearch(outputs, tools) {
+  if (outputs > 0) {
+    return [{ type: 'message', id: `msg_${respN}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Searched the web and wrote notes.txt.', annotations: [] }] }];
+  }
+  const name = tools.includes('exec_command') ? 'exec_command' : 'shell_command';
+  const args = name === 'exec_command' ? { cmd: 'echo hi > notes.txt' } : { command: 'echo hi > notes.txt' };
+  return [
+    { type: 'web_search_call', id: `ws_${respN}`, status: 'completed', action: { type: 'search', query: 'codex rollout format' } },
+    { type: 'function_call', id: `fc_${respN}_0`, call_id: `call_${respN}_0`, name, arguments: JSON.stringify(args), status: 'completed' },
+  ];
+}
+
+function responseEvents(body, id, usage, items) {
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model, status: 'in_progress', output: [] };
   const events = [['response.created', { response }]];
   items.forEach((item, output_index) => {
@@ -46,7 +66,7 @@ function responses(body, res, log) {
     events.push(['response.output_item.done', { output_index, item }]);
   });
   events.push(['response.completed', { response: { ...response, status: 'completed', output: items, usage } }]);
-  sse(res, events);
+  return events;
 }
 
 // Messages API, for Claude Code.
@@ -100,6 +120,36 @@ function messages(body, res, log, dir) {
   sse(res, events);
 }
 
+// Gemini API, for Gemini CLI (streamGenerateContent) and Google ADK
+// (generateContent): the same answers, streamed or not.
+function gemini(body, res, log, stream) {
+  const contents = body.contents || [];
+  let responses = 0;
+  for (const c of contents) responses += (c.parts || []).filter((p) => p.functionResponse).length;
+  log.push({ api: 'gemini', stream, responses, contents: contents.length });
+  const usageMetadata = { promptTokenCount: 100 + responses, candidatesTokenCount: 10, totalTokenCount: 110 + responses };
+  let parts;
+  if (responses === 0) {
+    parts = [{ functionCall: { name: 'run_shell_command', args: { command: 'echo hi', description: 'Print hi' } } }];
+  } else if (responses === 1) {
+    // two calls of one response: Gemini CLI runs them as one batch
+    parts = [
+      { functionCall: { name: 'read_file', args: { file_path: 'hello.txt' } } },
+      { functionCall: { name: 'read_file', args: { file_path: 'missing.txt' } } },
+    ];
+  } else {
+    parts = [{ text: 'The command printed hi, hello.txt says hello and missing.txt is missing.' }];
+  }
+  const chunk = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: body.model || 'gemini-2.5-pro' };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify(chunk));
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+  res.end();
+}
+
 export function start(dir) {
   const log = [];
   const server = http.createServer((req, res) => {
@@ -111,6 +161,8 @@ export function start(dir) {
       const path = req.url.split('?')[0];
       if (req.method === 'POST' && path.endsWith('/responses')) return responses(body, res, log);
       if (req.method === 'POST' && path.endsWith('/messages')) return messages(body, res, log, dir);
+      if (req.method === 'POST' && path.endsWith(':streamGenerateContent')) return gemini(body, res, log, true);
+      if (req.method === 'POST' && path.endsWith(':generateContent')) return gemini(body, res, log, false);
       log.push({ other: `${req.method} ${req.url}` });
       if (path.endsWith('/models')) { res.writeHead(200, { 'content-type': 'application/json' }); return res.end('{"data":[],"models":[]}'); }
       res.writeHead(404, { 'content-type': 'application/json' });
