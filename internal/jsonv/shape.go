@@ -1,6 +1,9 @@
 package jsonv
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // A Shape remembers how the objects one reader reads again and again are
 // written, for Member: the bytes from the end of one member's value to
@@ -29,15 +32,27 @@ type Shape struct {
 
 // A literal is bytes Member met before in one place of an object, at
 // in Shape.after, n of them (up to maxLiteral), as three words under
-// masks; key is what they read as (an index in the Keys, or End; Bad
-// when nothing is remembered), opens whether they open the object, then
-// the literal after key's value.
+// masks, in the machine's byte order (see load2); key is what they
+// read as (an index in the Keys, or End; Bad when nothing is
+// remembered), opens whether they open the object, then the literal
+// after key's value.
+//
+// Again compares the first two words when the depth is below below
+// (maxDepth for bytes that open the object, 0 for bytes it must not
+// take: more than 16 of them, or none remembered), and adds nest to the
+// depth (1 for bytes that open the object, -1 for its end).
 type literal struct {
-	w, mask [3]uint64
-	n, key  int
-	opens   bool
-	then    *literal
-	at      int
+	w0, w1, w2, mask0, mask1, mask2 uint64
+	n, key, below, nest             int
+	opens                           bool
+	then                            *literal
+	at                              int
+}
+
+// words returns the first 24 bytes of b as three words in the
+// machine's byte order, as load2 loads them.
+func words(b []byte) (w0, w1, w2 uint64) {
+	return binary.NativeEndian.Uint64(b), binary.NativeEndian.Uint64(b[8:]), binary.NativeEndian.Uint64(b[16:])
 }
 
 // maxLiteral is how many bytes a Shape remembers at one place; longer
@@ -87,24 +102,34 @@ func (p *Parser) memberShape(m *Members) (int, []byte) {
 	if at == none {
 		return i, key
 	}
-	l := literal{n: p.pos - pos, key: i, opens: at == 0, at: at}
-	if l.n > maxLiteral {
+	l := literal{n: p.pos - pos, key: i, opens: at == 0, at: at, below: math.MaxInt}
+	switch {
+	case l.n > maxLiteral:
 		s.after[at] = literal{key: Bad, at: at}
 		return i, key
+	case l.n > 16:
+		l.below = 0 // three words: see memberLong
+	case l.opens:
+		l.below = maxDepth
 	}
+	switch {
+	case l.opens:
+		l.nest = 1
+	case i == End:
+		l.nest = -1
+	}
+	l.then = &s.after[none] // after the end: nothing Again takes
 	if i >= 0 {
 		l.then = &s.after[i+1]
 	}
-	var b [maxLiteral]byte
+	var b, ones [maxLiteral]byte
 	copy(b[:], p.data[pos:p.pos])
-	for j := range l.w {
-		if k := l.n - 8*j; k >= 8 {
-			l.mask[j] = ^uint64(0)
-		} else if k > 0 {
-			l.mask[j] = 1<<(8*k) - 1
-		}
-		l.w[j] = binary.LittleEndian.Uint64(b[8*j:]) & l.mask[j]
+	for j := range l.n {
+		ones[j] = 0xff
 	}
+	l.mask0, l.mask1, l.mask2 = words(ones[:])
+	l.w0, l.w1, l.w2 = words(b[:])
+	l.w0, l.w1, l.w2 = l.w0&l.mask0, l.w1&l.mask1, l.w2&l.mask2
 	s.after[at] = l
 	return i, key
 }

@@ -34,7 +34,11 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	var nums *recordNumbers // made for the record's first number
 	m := d.shapes.record.Members()
 	for {
-		i, key := p.Member(&m)
+		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+		i, key := p.Again(&m), []byte(nil)
+		if i == jsonv.Miss {
+			i, key = p.Member(&m)
+		}
 		switch i {
 		case fieldID:
 			r.ID, ok = p.Value()
@@ -182,7 +186,11 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 		o := d.shapes.message.Members()
 		for {
 			ok := true
-			i, key := p.Member(&o)
+			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+			i, key := p.Again(&o), []byte(nil)
+			if i == jsonv.Miss {
+				i, key = p.Member(&o)
+			}
 			switch i {
 			case messageRole:
 				ok = recentName(p, &d.recent.role, &m.Role)
@@ -227,7 +235,11 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		o := d.shapes.call.Members()
 		for {
 			ok := true
-			i, key := p.Member(&o)
+			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+			i, key := p.Again(&o), []byte(nil)
+			if i == jsonv.Miss {
+				i, key = p.Member(&o)
+			}
 			switch i {
 			case callTool:
 				ok = fastName(p, &c.Tool)
@@ -290,7 +302,11 @@ func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*toke
 	o := shape.Members()
 	for {
 		var ok bool
-		i, key := p.Member(&o)
+		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+		i, key := p.Again(&o), []byte(nil)
+		if i == jsonv.Miss {
+			i, key = p.Member(&o)
+		}
 		switch i {
 		case usageInput:
 			u.Input, ok = fastInt(p, nums, 0)
