@@ -997,13 +997,12 @@ func (p *Parser) arrayElems() bool {
 }
 
 // Skip reads a value and drops it, checking it as Value does (depth
-// included); nothing is decoded, copied or kept but the short strings (see
-// short).
+// included); nothing is decoded, copied or kept (see skipString).
 func (p *Parser) Skip() bool { return p.skip() }
 
 // Span reads a value, checked as Value checks it (depth included), and
 // returns where its text starts and ends in the input; nothing is
-// decoded, copied or kept but the short strings (see short).
+// decoded, copied or kept (see skipString).
 func (p *Parser) Span() (start, end int, ok bool) {
 	p.Peek()
 	start = p.pos
