@@ -3,6 +3,7 @@ package agentv
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -30,7 +31,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
-	var seen uint16
+	var seen keysSeen
 	var nums *recordNumbers // made for the record's first number
 	m := d.shapes.record.Members()
 	for {
@@ -59,6 +60,9 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		case jsonv.Other:
 			ok = !folds(key, recordKeys) && p.Skip()
 		case jsonv.End:
+			if !seen.once() {
+				return r, false
+			}
 			r.valid = true
 			if d.keepText {
 				d.texts(data)
@@ -67,25 +71,33 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		default:
 			return r, false
 		}
-		if !ok || !first(&seen, i) {
+		seen.note(i)
+		if !ok {
 			return r, false
 		}
 	}
 }
 
-// first reports whether key i (-1 for another key) is new to seen, and
-// notes it: a key given twice is for encoding/json to decide.
-func first(seen *uint16, i int) bool {
-	if i < 0 {
-		return true
-	}
-	bit := uint16(1) << i
-	if *seen&bit != 0 {
-		return false
-	}
-	*seen |= bit
-	return true
+// keysSeen notes the keys of one object read (see note): a key given
+// twice is for encoding/json to decide, found at the object's end (see
+// once) rather than at each key, which costs a test and a branch a key.
+type keysSeen struct {
+	bits uint16 // bit i for key i
+	n    int    // the keys noted
 }
+
+// note notes key i (-1 for another key, not noted). No list has more
+// than 16 keys: i&15 is i, and spares the shift its check for a count
+// past the word.
+func (s *keysSeen) note(i int) {
+	if i >= 0 {
+		s.bits |= 1 << (uint(i) & 15)
+		s.n++
+	}
+}
+
+// once reports whether no key was noted twice.
+func (s *keysSeen) once() bool { return bits.OnesCount16(s.bits) == s.n }
 
 // The fields of each object, listed in the order AgentV writes them (a
 // call's error and timestamp, which it seldom has, last), so that jsonv's
@@ -182,7 +194,7 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	}
 	ok := p.Array(func() bool {
 		var m message
-		var seen uint16
+		var seen keysSeen
 		o := d.shapes.message.Members()
 		for {
 			ok := true
@@ -204,11 +216,12 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 				ok = !folds(key, messageKeys) && p.Skip()
 			case jsonv.End:
 				msgs = append(msgs, m)
-				return true
+				return seen.once()
 			default:
 				return false
 			}
-			if !ok || !first(&seen, i) {
+			seen.note(i)
+			if !ok {
 				return false
 			}
 		}
@@ -231,7 +244,7 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		// appends to d.calls while it is read.
 		d.calls = append(d.calls, toolCall{})
 		c := &d.calls[len(d.calls)-1]
-		var seen uint16
+		var seen keysSeen
 		o := d.shapes.call.Members()
 		for {
 			ok := true
@@ -264,11 +277,12 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case jsonv.Other:
 				ok = !folds(key, callKeys) && p.Skip()
 			case jsonv.End:
-				return true
+				return seen.once()
 			default:
 				return false
 			}
-			if !ok || !first(&seen, i) {
+			seen.note(i)
+			if !ok {
 				return false
 			}
 		}
@@ -298,7 +312,7 @@ func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*toke
 		return nil, true
 	}
 	u := &get(nums).usage
-	var seen uint16
+	var seen keysSeen
 	o := shape.Members()
 	for {
 		var ok bool
@@ -317,11 +331,12 @@ func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*toke
 		case jsonv.Other:
 			ok = !folds(key, usageKeys) && p.Skip()
 		case jsonv.End:
-			return u, true
+			return u, seen.once()
 		default:
 			return u, false
 		}
-		if !ok || !first(&seen, i) {
+		seen.note(i)
+		if !ok {
 			return u, false
 		}
 	}
