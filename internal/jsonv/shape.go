@@ -177,3 +177,47 @@ func (p *Parser) NameRecent(r *Recent) (string, bool) {
 	}
 	return s, ok
 }
+
+// A RecentSpan remembers the text of the last small object or array one
+// reader read at one place of its records (a call's result), for
+// SpanRecent: the same bytes again are the same value, checked before,
+// and end where it ended, found by one comparison where they stand with
+// no look at their keys, strings or brackets one by one. Only an object
+// or an array is remembered: its text ends at its closing bracket,
+// whatever follows it, where a number's would not.
+type RecentSpan struct {
+	w0, w1, mask0, mask1 uint64
+	n                    int // the bytes of the text; 0 for none
+	// nest bounds how deep the value nests.
+	nest int
+}
+
+// SpanRecent is Span for a value r may remember: when the bytes at pos
+// are the text r remembers, and nested no deeper than that text allows
+// they stay within MaxDepth, it moves past them and returns their place;
+// else it reads as Span does, and r remembers an object or an array of
+// up to 16 bytes that Span accepts.
+func (p *Parser) SpanRecent(r *RecentSpan) (start, end int, ok bool) {
+	start = p.pos
+	if d := p.data; start+16 <= len(d) && r.n != 0 && p.depth+r.nest <= maxDepth {
+		w := load2(d, start)
+		if (w[0]^r.w0)&r.mask0|(w[1]^r.w1)&r.mask1 == 0 {
+			p.pos = start + r.n
+			return start, p.pos, true
+		}
+	}
+	start, end, ok = p.Span()
+	if n := end - start; ok && n <= 16 && start+16 <= len(p.data) && (p.data[start] == '{' || p.data[start] == '[') {
+		// The mask's bytes: n of 0xff from masks[16-n:], then zeros.
+		// A value of n bytes nests at most n/2 deep: each level takes
+		// two of them, its brackets.
+		*r = RecentSpan{n: n, nest: n / 2}
+		r.mask0, r.mask1 = binary.NativeEndian.Uint64(masks[16-n:]), binary.NativeEndian.Uint64(masks[24-n:])
+		w := load2(p.data, start)
+		r.w0, r.w1 = w[0]&r.mask0, w[1]&r.mask1
+	}
+	return start, end, ok
+}
+
+// masks holds the bytes of the masks of RecentSpan.
+var masks = [32]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}

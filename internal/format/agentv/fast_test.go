@@ -111,6 +111,10 @@ func TestFastDecode_shapes(t *testing.T) {
 		{"invalid UTF-8", shapedRecord(benchCall, strings.Replace(benchCall, `"status":"ok"`, "\"status\":\"o\xff\"", 1)), false, "encoding/json replaces it"},
 		{"cut off", bench[:len(bench)/2], false, "damage is encoding/json's to place"},
 		{"no calls", `{"id":"case-1","output":[{"role":"assistant","tool_calls":[]}]}`, true, "an empty list"},
+		{"another result", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":{"ok":false}`, 1)), true, "a result of other bytes than the one remembered"},
+		{"a longer result", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":{"ok":true,"n":[1,{"a":2}]}`, 1)), true, "a result the remembered one starts"},
+		{"a result broken after", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":{"ok":true}}`, 1)), false, "the bytes after a result found again still read"},
+		{"a result as a string", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":"{\"ok\":true}"`, 1)), true, "a string is read as a value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
