@@ -139,9 +139,24 @@ func (p *Parser) memberShape(m *Members) (int, []byte) {
 // bytes again are the same string, found by one comparison where they
 // stand, with no look for the string's end, no hash and no copy.
 type Recent struct {
-	w, mask [2]uint64
-	n       int // the bytes of the string, quotes included; 0 for none
-	name    string
+	w0, w1, mask0, mask1 uint64 // in the machine's byte order (see load2)
+	n                    int    // the bytes of the string, quotes included; 0 for none
+	name                 string
+}
+
+// NameAgain is NameRecent when the bytes at pos are those r remembers:
+// it moves past them and returns the string read from them before, and
+// true; for other bytes it reads nothing and returns false, for
+// NameRecent to read. It is small enough to be inlined.
+func (p *Parser) NameAgain(r *Recent) (string, bool) {
+	if p.pos+16 <= len(p.data) {
+		w := load2(p.data, p.pos)
+		if (w[0]^r.w0)&r.mask0|(w[1]^r.w1)&r.mask1 == 0 && r.n != 0 {
+			p.pos += r.n
+			return r.name, true
+		}
+	}
+	return "", false
 }
 
 // NameRecent is Name for a string r may remember: when the bytes at pos
@@ -149,13 +164,8 @@ type Recent struct {
 // the string read from them before; else it reads as Name does, and r
 // remembers a string of up to 16 bytes with its quotes.
 func (p *Parser) NameRecent(r *Recent) (string, bool) {
-	if d := p.data[p.pos:]; len(d) >= 16 {
-		b := (*[16]byte)(d)
-		if (binary.LittleEndian.Uint64(b[0:8])^r.w[0])&r.mask[0]|
-			(binary.LittleEndian.Uint64(b[8:16])^r.w[1])&r.mask[1] == 0 && r.n != 0 {
-			p.pos += r.n
-			return r.name, true
-		}
+	if s, ok := p.NameAgain(r); ok {
+		return s, true
 	}
 	if p.Peek() != '"' {
 		return "", false
@@ -166,14 +176,8 @@ func (p *Parser) NameRecent(r *Recent) (string, bool) {
 		var b [16]byte
 		copy(b[:], p.data[pos:p.pos])
 		*r = Recent{n: n, name: s}
-		for j := range r.w {
-			if k := n - 8*j; k >= 8 {
-				r.mask[j] = ^uint64(0)
-			} else if k > 0 {
-				r.mask[j] = 1<<(8*k) - 1
-			}
-			r.w[j] = binary.LittleEndian.Uint64(b[8*j:]) & r.mask[j]
-		}
+		r.mask0, r.mask1 = binary.NativeEndian.Uint64(masks[16-n:]), binary.NativeEndian.Uint64(masks[24-n:])
+		r.w0, r.w1 = binary.NativeEndian.Uint64(b[:])&r.mask0, binary.NativeEndian.Uint64(b[8:])&r.mask1
 	}
 	return s, ok
 }
@@ -219,5 +223,6 @@ func (p *Parser) SpanRecent(r *RecentSpan) (start, end int, ok bool) {
 	return start, end, ok
 }
 
-// masks holds the bytes of the masks of RecentSpan.
+// masks holds the bytes of the masks of Recent and RecentSpan: n
+// bytes of 0xff from masks[16-n:], then zeros.
 var masks = [32]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}

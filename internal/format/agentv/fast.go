@@ -209,7 +209,12 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 			}
 			switch i {
 			case messageRole:
-				ok = recentName(p, &d.recent.role, &m.Role)
+				// The role found again costs no call (see jsonv.Parser.NameAgain).
+				if s, again := p.NameAgain(&d.recent.role); again {
+					m.Role = s
+				} else {
+					ok = recentName(p, &d.recent.role, &m.Role)
+				}
 			case messageName:
 				ok = fastName(p, &m.Name)
 			case messageContent:
@@ -267,7 +272,11 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case callID:
 				c.ID, ok = p.Value()
 			case callStatus:
-				ok = recentName(p, &d.recent.status, &c.Status)
+				if s, again := p.NameAgain(&d.recent.status); again {
+					c.Status = s
+				} else {
+					ok = recentName(p, &d.recent.status, &c.Status)
+				}
 			case callError:
 				c.Error, ok = p.Value()
 			case callStart:
