@@ -37,7 +37,7 @@ type Shape struct {
 // remembered), opens whether they open the object, then the literal
 // after key's value.
 //
-// Again compares the first two words when the depth is below below
+// Again compares the first two words when the depth is less than below
 // (maxDepth for bytes that open the object, 0 for bytes it must not
 // take: more than 16 of them, or none remembered), and adds nest to the
 // depth (1 for bytes that open the object, -1 for its end).
@@ -197,10 +197,10 @@ type RecentSpan struct {
 }
 
 // SpanRecent is Span for a value r may remember: when the bytes at pos
-// are the text r remembers, and nested no deeper than that text allows
-// they stay within MaxDepth, it moves past them and returns their place;
-// else it reads as Span does, and r remembers an object or an array of
-// up to 16 bytes that Span accepts.
+// are the text r remembers, and the value, however deep that text may
+// nest, stays within MaxDepth where it stands, it moves past them and
+// returns their place; else it reads as Span does, and r remembers an
+// object or an array of up to 16 bytes that Span accepts.
 func (p *Parser) SpanRecent(r *RecentSpan) (start, end int, ok bool) {
 	start = p.pos
 	if d := p.data; start+16 <= len(d) && r.n != 0 && p.depth+r.nest <= maxDepth {
