@@ -3,6 +3,7 @@ package jsonv
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -244,7 +245,11 @@ type Members struct {
 }
 
 // Members starts reading an object with Member.
-func (k *Keys) Members() Members { return Members{keys: k} }
+func (k *Keys) Members() Members { return Members{keys: k, lit: &noLiteral} }
+
+// noLiteral is where Members without a Shape stand: Again takes no bytes
+// for it (below 0).
+var noLiteral = literal{key: Bad}
 
 // Member reads the next key of the object m reads (its opening brace
 // first, the comma after the member before), up to the colon, and
@@ -261,39 +266,57 @@ func (k *Keys) Members() Members { return Members{keys: k} }
 // same either way. Member, not a function called for each member as
 // Object does it, so that the caller's loop costs no call of a closure.
 func (p *Parser) Member(m *Members) (int, []byte) {
-	// The bytes the Shape remembers here, compared where they stand (see
-	// Shape): three words from a window of the data.
-	if l := m.lit; l != nil {
-		d, pos := p.data, p.pos
-		if pos+maxLiteral <= len(d) {
-			b := (*[maxLiteral]byte)(d[pos : pos+maxLiteral])
-			if (binary.LittleEndian.Uint64(b[0:8])^l.w[0])&l.mask[0]|
-				(binary.LittleEndian.Uint64(b[8:16])^l.w[1])&l.mask[1]|
-				(binary.LittleEndian.Uint64(b[16:24])^l.w[2])&l.mask[2] == 0 {
-				k := l.key
-				switch {
-				case l.opens:
-					// The bytes open the object: nest as the long way does.
-					if p.depth >= maxDepth {
-						return p.memberShape(m)
-					}
-					p.depth++
-					m.open = true
-				case k == End:
-					p.pos = pos + l.n
-					p.depth--
-					return End, nil
-				case k < 0:
-					return p.memberShape(m) // nothing remembered here
-				}
-				p.pos = pos + l.n
-				m.lit = l.then
-				return k, nil
-			}
-		}
-		return p.memberShape(m)
+	if k := p.Again(m); k != Miss {
+		return k, nil
 	}
-	return p.memberKeys(m)
+	return p.memberLong(m)
+}
+
+// Miss is what Again returns when the bytes at the Parser's place are
+// not those its Shape remembers there.
+const Miss = -4
+
+// Again is Member when the bytes at the Parser's place are those the
+// Shape of m remembers there, in two words (see Shape): it moves past
+// them and returns their key or End; anything else (a Shape that
+// remembers nothing there, or more than 16 bytes, a Members without a
+// Shape) reads nothing and returns Miss, for Member to read. It is small
+// enough to be inlined: a reader's loop that calls it before Member
+// pays no call for a key found again.
+func (p *Parser) Again(m *Members) int {
+	if l := m.lit; p.pos+16 <= len(p.data) && p.depth < l.below {
+		w := load2(p.data, p.pos)
+		if (w[0]^l.w0)&l.mask0|(w[1]^l.w1)&l.mask1 == 0 {
+			p.pos += l.n
+			p.depth += l.nest
+			m.lit = l.then
+			return l.key
+		}
+	}
+	return Miss
+}
+
+// memberLong is Member past Again: bytes a Shape remembers in three
+// words (white space), other bytes, and no Shape.
+func (p *Parser) memberLong(m *Members) (int, []byte) {
+	s := m.shape
+	if s == nil {
+		return p.memberKeys(m)
+	}
+	l := m.lit
+	m.open = l != &s.after[0] // Again does not say
+	d, pos := p.data, p.pos
+	if l.n > 16 && pos+maxLiteral <= len(d) && (!l.opens || p.depth < maxDepth) {
+		w0, w1, w2 := words(d[pos : pos+maxLiteral])
+		if (w0^l.w0)&l.mask0|(w1^l.w1)&l.mask1|(w2^l.w2)&l.mask2 == 0 {
+			p.pos = pos + l.n
+			p.depth += l.nest
+			m.open = true
+			m.lit = l.then
+			return l.key, nil
+		}
+	}
+	return p.memberShape(m)
 }
 
 // memberKeys is Member with no Shape, or bytes other than the Shape's.
@@ -974,13 +997,12 @@ func (p *Parser) arrayElems() bool {
 }
 
 // Skip reads a value and drops it, checking it as Value does (depth
-// included); nothing is decoded, copied or kept but the short strings (see
-// short).
+// included); nothing is decoded, copied or kept (see skipString).
 func (p *Parser) Skip() bool { return p.skip() }
 
 // Span reads a value, checked as Value checks it (depth included), and
 // returns where its text starts and ends in the input; nothing is
-// decoded, copied or kept but the short strings (see short).
+// decoded, copied or kept (see skipString).
 func (p *Parser) Span() (start, end int, ok bool) {
 	p.Peek()
 	start = p.pos
@@ -1061,18 +1083,28 @@ func (p *Parser) skip() bool {
 	return false
 }
 
-// skipString reads a string as Value does, without boxing it.
+// skipString reads a string as Value checks it, keeping nothing. A
+// string of plain ASCII whose closing quote stands within 16 bytes, as
+// most keys and short values do, is read a word at a time where it
+// stands: a look for its short (see short) costs more than the look at
+// its bytes, and a string skipped is not looked up again.
 func (p *Parser) skipString() bool {
-	pos := p.pos
-	s, n := p.shortAt(pos)
-	if s != nil {
-		p.pos += n + 1
-		return true
+	d, pos := p.data, p.pos
+	if pos+17 <= len(d) {
+		b := (*[16]byte)(d[pos+1 : pos+17])
+		for k := 0; k < 16; k += 8 {
+			x := binary.LittleEndian.Uint64(b[k:])
+			// The first byte that stops plain text (see plainEnd), or
+			// past ASCII, which must be checked as UTF-8.
+			if m := equal(x, '"') | equal(x, '\\') | below(x, 0x20) | x&highs; m != 0 {
+				if i := k + bits.TrailingZeros64(m)>>3; b[i&15] == '"' {
+					p.pos = pos + i + 2
+					return true
+				}
+				break
+			}
+		}
 	}
-	b, ok := p.raw()
-	if !ok {
-		return false
-	}
-	p.keepShort(pos, n, b)
-	return true
+	_, ok := p.raw()
+	return ok
 }

@@ -126,6 +126,48 @@ func TestParser_Value(t *testing.T) {
 	}
 }
 
+// TestParser_Span_shortStrings puts each byte that stops plain text, and
+// text past ASCII, at every place of strings up to 18 bytes long, as a
+// key and as a value, with the end of the data near and far: Span, which
+// reads a string whose closing quote is within 16 bytes a word at a time,
+// must accept what Value accepts and end where it ends.
+func TestParser_Span_shortStrings(t *testing.T) {
+	bytesThatMatter := []struct {
+		b      string
+		reason string
+	}{
+		{`"`, "a quote ends the string early: the rest is not JSON"},
+		{`\\`, "an escaped backslash: read the long way"},
+		{`\n`, "an escape"},
+		{`\x`, "an escape JSON has not"},
+		{`\u00e9`, "an escaped character"},
+		{"\x01", "a control character"},
+		{"\x1f", "the last control character"},
+		{" ", "the first byte that is plain"},
+		{"\x7f", "DEL is plain in JSON"},
+		{"é", "UTF-8 of two bytes"},
+		{"世", "UTF-8 of three bytes"},
+		{"\xff", "not UTF-8"},
+		{"\xc3", "UTF-8 cut short"},
+	}
+	for _, bm := range bytesThatMatter {
+		for n := 0; n <= 18; n++ {
+			for k := 0; k <= n; k++ {
+				text := strings.Repeat("a", k) + bm.b + strings.Repeat("a", n-k)
+				for _, data := range []string{
+					`{"k":"` + text + `"}`, `{"k":"` + text + `"}` + strings.Repeat(" ", 20),
+					`{"` + text + `":1}`, `{"` + text + `":1}` + strings.Repeat(" ", 20),
+				} {
+					_, ok := parse([]byte(data))
+					if diff := spanAgrees([]byte(data), ok); diff != "" {
+						t.Errorf("%q: %s (%s)", data, diff, bm.reason)
+					}
+				}
+			}
+		}
+	}
+}
+
 // FuzzParser checks that whatever the Parser accepts, encoding/json
 // accepts and decodes to the same value.
 func FuzzParser(f *testing.F) {

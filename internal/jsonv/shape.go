@@ -1,6 +1,9 @@
 package jsonv
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // A Shape remembers how the objects one reader reads again and again are
 // written, for Member: the bytes from the end of one member's value to
@@ -29,15 +32,27 @@ type Shape struct {
 
 // A literal is bytes Member met before in one place of an object, at
 // in Shape.after, n of them (up to maxLiteral), as three words under
-// masks; key is what they read as (an index in the Keys, or End; Bad
-// when nothing is remembered), opens whether they open the object, then
-// the literal after key's value.
+// masks, in the machine's byte order (see load2); key is what they
+// read as (an index in the Keys, or End; Bad when nothing is
+// remembered), opens whether they open the object, then the literal
+// after key's value.
+//
+// Again compares the first two words when the depth is less than below
+// (maxDepth for bytes that open the object, 0 for bytes it must not
+// take: more than 16 of them, or none remembered), and adds nest to the
+// depth (1 for bytes that open the object, -1 for its end).
 type literal struct {
-	w, mask [3]uint64
-	n, key  int
-	opens   bool
-	then    *literal
-	at      int
+	w0, w1, w2, mask0, mask1, mask2 uint64
+	n, key, below, nest             int
+	opens                           bool
+	then                            *literal
+	at                              int
+}
+
+// words returns the first 24 bytes of b as three words in the
+// machine's byte order, as load2 loads them.
+func words(b []byte) (w0, w1, w2 uint64) {
+	return binary.NativeEndian.Uint64(b), binary.NativeEndian.Uint64(b[8:]), binary.NativeEndian.Uint64(b[16:])
 }
 
 // maxLiteral is how many bytes a Shape remembers at one place; longer
@@ -87,24 +102,34 @@ func (p *Parser) memberShape(m *Members) (int, []byte) {
 	if at == none {
 		return i, key
 	}
-	l := literal{n: p.pos - pos, key: i, opens: at == 0, at: at}
-	if l.n > maxLiteral {
+	l := literal{n: p.pos - pos, key: i, opens: at == 0, at: at, below: math.MaxInt}
+	switch {
+	case l.n > maxLiteral:
 		s.after[at] = literal{key: Bad, at: at}
 		return i, key
+	case l.n > 16:
+		l.below = 0 // three words: see memberLong
+	case l.opens:
+		l.below = maxDepth
 	}
+	switch {
+	case l.opens:
+		l.nest = 1
+	case i == End:
+		l.nest = -1
+	}
+	l.then = &s.after[none] // after the end: nothing Again takes
 	if i >= 0 {
 		l.then = &s.after[i+1]
 	}
-	var b [maxLiteral]byte
+	var b, ones [maxLiteral]byte
 	copy(b[:], p.data[pos:p.pos])
-	for j := range l.w {
-		if k := l.n - 8*j; k >= 8 {
-			l.mask[j] = ^uint64(0)
-		} else if k > 0 {
-			l.mask[j] = 1<<(8*k) - 1
-		}
-		l.w[j] = binary.LittleEndian.Uint64(b[8*j:]) & l.mask[j]
+	for j := range l.n {
+		ones[j] = 0xff
 	}
+	l.mask0, l.mask1, l.mask2 = words(ones[:])
+	l.w0, l.w1, l.w2 = words(b[:])
+	l.w0, l.w1, l.w2 = l.w0&l.mask0, l.w1&l.mask1, l.w2&l.mask2
 	s.after[at] = l
 	return i, key
 }
@@ -114,9 +139,24 @@ func (p *Parser) memberShape(m *Members) (int, []byte) {
 // bytes again are the same string, found by one comparison where they
 // stand, with no look for the string's end, no hash and no copy.
 type Recent struct {
-	w, mask [2]uint64
-	n       int // the bytes of the string, quotes included; 0 for none
-	name    string
+	w0, w1, mask0, mask1 uint64 // in the machine's byte order (see load2)
+	n                    int    // the bytes of the string, quotes included; 0 for none
+	name                 string
+}
+
+// NameAgain is NameRecent when the bytes at pos are those r remembers:
+// it moves past them and returns the string read from them before, and
+// true; for other bytes it reads nothing and returns false, for
+// NameRecent to read. It is small enough to be inlined.
+func (p *Parser) NameAgain(r *Recent) (string, bool) {
+	if p.pos+16 <= len(p.data) {
+		w := load2(p.data, p.pos)
+		if (w[0]^r.w0)&r.mask0|(w[1]^r.w1)&r.mask1 == 0 && r.n != 0 {
+			p.pos += r.n
+			return r.name, true
+		}
+	}
+	return "", false
 }
 
 // NameRecent is Name for a string r may remember: when the bytes at pos
@@ -124,13 +164,8 @@ type Recent struct {
 // the string read from them before; else it reads as Name does, and r
 // remembers a string of up to 16 bytes with its quotes.
 func (p *Parser) NameRecent(r *Recent) (string, bool) {
-	if d := p.data[p.pos:]; len(d) >= 16 {
-		b := (*[16]byte)(d)
-		if (binary.LittleEndian.Uint64(b[0:8])^r.w[0])&r.mask[0]|
-			(binary.LittleEndian.Uint64(b[8:16])^r.w[1])&r.mask[1] == 0 && r.n != 0 {
-			p.pos += r.n
-			return r.name, true
-		}
+	if s, ok := p.NameAgain(r); ok {
+		return s, true
 	}
 	if p.Peek() != '"' {
 		return "", false
@@ -141,14 +176,53 @@ func (p *Parser) NameRecent(r *Recent) (string, bool) {
 		var b [16]byte
 		copy(b[:], p.data[pos:p.pos])
 		*r = Recent{n: n, name: s}
-		for j := range r.w {
-			if k := n - 8*j; k >= 8 {
-				r.mask[j] = ^uint64(0)
-			} else if k > 0 {
-				r.mask[j] = 1<<(8*k) - 1
-			}
-			r.w[j] = binary.LittleEndian.Uint64(b[8*j:]) & r.mask[j]
-		}
+		r.mask0, r.mask1 = binary.NativeEndian.Uint64(masks[16-n:]), binary.NativeEndian.Uint64(masks[24-n:])
+		r.w0, r.w1 = binary.NativeEndian.Uint64(b[:])&r.mask0, binary.NativeEndian.Uint64(b[8:])&r.mask1
 	}
 	return s, ok
 }
+
+// A RecentSpan remembers the text of the last small object or array one
+// reader read at one place of its records (a call's result), for
+// SpanRecent: the same bytes again are the same value, checked before,
+// and end where it ended, found by one comparison where they stand with
+// no look at their keys, strings or brackets one by one. Only an object
+// or an array is remembered: its text ends at its closing bracket,
+// whatever follows it, where a number's would not.
+type RecentSpan struct {
+	w0, w1, mask0, mask1 uint64
+	n                    int // the bytes of the text; 0 for none
+	// nest bounds how deep the value nests.
+	nest int
+}
+
+// SpanRecent is Span for a value r may remember: when the bytes at pos
+// are the text r remembers, and the value, however deep that text may
+// nest, stays within MaxDepth where it stands, it moves past them and
+// returns their place; else it reads as Span does, and r remembers an
+// object or an array of up to 16 bytes that Span accepts.
+func (p *Parser) SpanRecent(r *RecentSpan) (start, end int, ok bool) {
+	start = p.pos
+	if d := p.data; start+16 <= len(d) && r.n != 0 && p.depth+r.nest <= maxDepth {
+		w := load2(d, start)
+		if (w[0]^r.w0)&r.mask0|(w[1]^r.w1)&r.mask1 == 0 {
+			p.pos = start + r.n
+			return start, p.pos, true
+		}
+	}
+	start, end, ok = p.Span()
+	if n := end - start; ok && n <= 16 && start+16 <= len(p.data) && (p.data[start] == '{' || p.data[start] == '[') {
+		// The mask's bytes: n of 0xff from masks[16-n:], then zeros.
+		// A value of n bytes nests at most n/2 deep: each level takes
+		// two of them, its brackets.
+		*r = RecentSpan{n: n, nest: n / 2}
+		r.mask0, r.mask1 = binary.NativeEndian.Uint64(masks[16-n:]), binary.NativeEndian.Uint64(masks[24-n:])
+		w := load2(p.data, start)
+		r.w0, r.w1 = w[0]&r.mask0, w[1]&r.mask1
+	}
+	return start, end, ok
+}
+
+// masks holds the bytes of the masks of Recent and RecentSpan: n
+// bytes of 0xff from masks[16-n:], then zeros.
+var masks = [32]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}

@@ -8,15 +8,24 @@ import (
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
-// objectShape is objectKeys read with Member through shape, which
-// remembers what it read before.
+// objectShape is objectKeys read through shape, which remembers what it
+// read before, as a reader's loop reads: Again first, Member when it
+// misses (having read nothing).
 func objectShape(data []byte, shape *jsonv.Shape, names []string) ([]string, bool) {
 	var p jsonv.Parser
 	p.Reset(data)
 	var got []string
 	m := shape.Members()
 	for {
-		switch i, key := p.Member(&m); {
+		pos := p.Pos()
+		i, key := p.Again(&m), []byte(nil)
+		if i == jsonv.Miss {
+			if p.Pos() != pos {
+				return append(got, "Again read past a miss"), false
+			}
+			i, key = p.Member(&m)
+		}
+		switch {
 		case i == jsonv.End:
 			return got, p.End()
 		case i == jsonv.Bad:
@@ -53,6 +62,7 @@ func TestShape_Members(t *testing.T) {
 		{"more white space", []string{`{"tool": "grep", "id": "` + long + `"}`, `{"tool": "grep", "id":  "` + long + `"}`, `{"tool": "grep", "id":` + "\n" + `"` + long + `"}`}, "space past what the Shape remembers is the value's"},
 		{"another key past 8 bytes", []string{bench, `{"tool":"grep","id":"call_1","start_timf":"` + long + `","duration_ms":24}`}, "each word of the bytes compared"},
 		{"another key past 16 bytes", []string{`{"tool":"grep",    "duration_ms":"` + long + `"}`, `{"tool":"grep",    "duration_mz":"` + long + `"}`}, "the third word too"},
+		{"another key at byte 19", []string{`{"tool":"grep",      "duration_ms":"` + long + `"}`, `{"tool":"grep",      "duration_mz":"` + long + `"}`}, "every byte of the third word compared"},
 		{"past 24 bytes", []string{`{"tool":"grep",       "a_name_of_15_by" :"` + long + `"}`, `{"tool":"grep",       "a_name_of_15_by" :"` + long + `"}`}, "longer runs go the long way each time"},
 		{"near the end", []string{`{"tool":1,"id":2}`, `{"tool":1,"id":2}`, `{"tool":1,"ids":2}`}, "fewer than 24 bytes left: the long way"},
 		{"end then more", []string{`{"tool":"grep","id":1}` + long, `{"tool":"grep","id":1,"ids":2}` + long}, "a closing brace remembered, a comma there"},
@@ -160,7 +170,15 @@ func TestParser_NameRecent(t *testing.T) {
 				for _, data := range []string{v, v + tail} {
 					var p jsonv.Parser
 					p.Reset([]byte(data))
-					got, ok := p.NameRecent(&r)
+					// As a reader's loop reads: NameAgain first, which
+					// reads nothing when it does not find the string.
+					got, ok := p.NameAgain(&r)
+					if !ok {
+						if p.Pos() != 0 {
+							t.Fatalf("value %d, %q: NameAgain read to %d, and not found it", n, data, p.Pos())
+						}
+						got, ok = p.NameRecent(&r)
+					}
 					want, wok, end := nameFresh([]byte(data))
 					if ok != wok || ok && (got != want || p.Pos() != end) {
 						t.Errorf("value %d, %q: NameRecent %q, %v at %d; Name %q, %v at %d (%s)", n, data, got, ok, p.Pos(), want, wok, end, tt.reason)
@@ -188,6 +206,108 @@ func FuzzParser_NameRecent(f *testing.F) {
 			got, ok := p.NameRecent(&r)
 			if ok != wok || ok && (got != want || p.Pos() != end) {
 				t.Fatalf("%q after %q, read %d: NameRecent %q, %v at %d; Name %q, %v at %d", data, before, n+1, got, ok, p.Pos(), want, wok, end)
+			}
+		}
+	})
+}
+
+// spanFresh reads data's value with Span on a Parser of its own: what
+// SpanRecent must give.
+func spanFresh(data []byte) (start, end int, ok bool) {
+	var p jsonv.Parser
+	p.Reset(data)
+	return p.Span()
+}
+
+// TestParser_SpanRecent checks that SpanRecent reads each value as Span
+// does, for values read one after another with one RecentSpan: the text
+// it remembers found again, or other bytes read the long way.
+func TestParser_SpanRecent(t *testing.T) {
+	tail := `,"status":"ok","start_time":"2026-01-01T00:00:00.066Z"}`
+	tests := []struct {
+		name   string
+		data   []string // read in turn with one RecentSpan
+		reason string
+	}{
+		{"the same", []string{`{"ok":true}`, `{"ok":true}`, `{"ok":true}`}, "found again by its bytes"},
+		{"another", []string{`{"ok":true}`, `{"ok":false}`, `{"ok":true}`}, "bytes that differ go the long way"},
+		{"more members", []string{`{"ok":true}`, `{"ok":true,"n":1}`}, "the closing brace is part of the bytes"},
+		{"16 bytes", []string{`{"id":"doc-123"}`, `{"id":"doc-123"}`, `{"id":"doc-124"}`, `{"id":"doc-123"}`, `{"id":"doc-124"}`}, "the longest remembered, each byte compared"},
+		{"17 bytes", []string{`{"id":"doc-1234"}`, `{"id":"doc-1234"}`}, "longer values read the long way each time"},
+		{"numbers", []string{`12`, `12`, `123`}, "a number is not remembered: its text ends where the digits do"},
+		{"arrays", []string{`[1,[2]]`, `[1,[2]]`, `[1,[3]]`, `[]`, `[]`}, "arrays as objects"},
+		{"short", []string{`[1]`, `[1]`, `[1,2]`, `{}`, `{}`, `{"a":1}`}, "the closing bracket of a value of a few bytes compared"},
+		{"not remembered", []string{`{"ok":true}`, `"ok"`, `12`, `{"ok":true}`}, "a string or a number read, and not remembered"},
+		{"white space", []string{` {"ok":true}`, ` {"ok":true}`, `{"ok":true}`, `{ "ok":true}`}, "white space before the value, and in it"},
+		{"escapes", []string{`{"o\u006b":1}`, `{"o\u006b":1}`, `{"ok":1}`}, "an escape remembered as it stands"},
+		{"invalid UTF-8", []string{"{\"o\xff\":1}", "{\"o\xff\":1}", `{"ok":1}`}, "refused each time, never remembered"},
+		{"control", []string{"{\"o\x01\":1}", "{\"o\x01\":1}"}, "a raw control character"},
+		{"broken", []string{`{"ok":true}`, `{"ok":true,}`, `{"ok":tru}`, `{"ok":true}`}, "broken text refused"},
+		{"cut", []string{`{"ok":true}`, `{"ok":true`, `{"ok"`}, "a value cut off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r jsonv.RecentSpan
+			for n, v := range tt.data {
+				for _, data := range []string{v, v + tail} {
+					var p jsonv.Parser
+					p.Reset([]byte(data))
+					start, end, ok := p.SpanRecent(&r)
+					wstart, wend, wok := spanFresh([]byte(data))
+					if ok != wok || ok && (start != wstart || end != wend || p.Pos() != wend) {
+						t.Errorf("value %d, %q: SpanRecent %d-%d, %v; Span %d-%d, %v (%s)", n, data, start, end, ok, wstart, wend, wok, tt.reason)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestParser_SpanRecent_depth: a value found again nests no deeper than
+// MaxDepth, as Span allows it.
+func TestParser_SpanRecent_depth(t *testing.T) {
+	pad := strings.Repeat(" ", 20)
+	for _, v := range []string{`[[[1]]]`, `{"a":{"b":[]}}`, `[[[[[[[[]]]]]]]]`} {
+		var r jsonv.RecentSpan
+		// Read where it stands nested in k arrays: remembered when read at
+		// the top, found again deeper.
+		var read func(p *jsonv.Parser, k int) bool
+		read = func(p *jsonv.Parser, k int) bool {
+			if k == 0 {
+				_, _, ok := p.SpanRecent(&r)
+				return ok
+			}
+			return p.Array(func() bool { return read(p, k-1) })
+		}
+		for _, k := range []int{0, jsonv.MaxDepth - 8, jsonv.MaxDepth - 4, jsonv.MaxDepth - 3, jsonv.MaxDepth - 2, jsonv.MaxDepth} {
+			data := []byte(strings.Repeat("[", k) + v + strings.Repeat("]", k) + pad)
+			var p jsonv.Parser
+			p.Reset(data)
+			got := read(&p, k) && p.End()
+			if _, want := parse(data); got != want {
+				t.Errorf("%s in %d arrays: read %v, Value %v", v, k, got, want)
+			}
+		}
+	}
+}
+
+// FuzzParser_SpanRecent checks SpanRecent against Span on any input,
+// read after another and again.
+func FuzzParser_SpanRecent(f *testing.F) {
+	for _, s := range [][2]string{{`{"ok":true}`, `{"ok":true}`}, {`{"ok":true}`, `{"ok":true,"x":1}`}, {`[1]`, `[1]2`}, {`{"a":[]}`, `{"a":[] }`}} {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, before, data []byte) {
+		var r jsonv.RecentSpan
+		var p jsonv.Parser
+		p.Reset(before)
+		p.SpanRecent(&r)
+		wstart, wend, wok := spanFresh(data)
+		for n := range 2 {
+			p.Reset(data)
+			start, end, ok := p.SpanRecent(&r)
+			if ok != wok || ok && (start != wstart || end != wend || p.Pos() != wend) {
+				t.Fatalf("%q after %q, read %d: SpanRecent %d-%d, %v; Span %d-%d, %v", data, before, n+1, start, end, ok, wstart, wend, wok)
 			}
 		}
 	})

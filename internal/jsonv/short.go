@@ -44,13 +44,15 @@ func (p *Parser) shortAt(pos int) (*short, int) {
 	}
 	lo, hi := binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
 	var n int
+	// q^(q-1) keeps the bits up to the quote's high bit, the lowest set
+	// in q: the bytes up to the quote, the quote included.
 	if q := equal(lo, '"'); q != 0 {
 		n = bits.TrailingZeros64(q)/8 + 1
-		lo &= ^uint64(0) >> (64 - 8*n)
+		lo &= q ^ (q - 1)
 		hi = 0
 	} else if q := equal(hi, '"'); q != 0 {
 		n = bits.TrailingZeros64(q)/8 + 9
-		hi &= ^uint64(0) >> (128 - 8*n)
+		hi &= q ^ (q - 1)
 	} else {
 		return nil, 0
 	}

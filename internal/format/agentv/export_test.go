@@ -14,18 +14,21 @@ import (
 // it did, whether encoding/json reads the same record (else how they
 // differ).
 func FastAgrees(data []byte) (read bool, diff string) {
-	return fastAgrees(&decoder{}, data)
+	return fastAgrees(&decoder{}, &decoder{keepText: true}, data)
 }
 
-// FastAgreesAfter is FastAgrees with a decoder that read before first,
-// and remembers how it was written (see jsonv.Shape).
+// FastAgreesAfter is FastAgrees with decoders that read before first,
+// and remember how it was written (see jsonv.Shape, jsonv.RecentSpan).
 func FastAgreesAfter(before, data []byte) (read bool, diff string) {
-	dec := &decoder{}
+	dec, kept := &decoder{}, &decoder{keepText: true}
 	fastDecode(dec, before)
-	return fastAgrees(dec, data)
+	fastDecode(kept, bytes.Clone(before))
+	return fastAgrees(dec, kept, data)
 }
 
-func fastAgrees(dec *decoder, data []byte) (read bool, diff string) {
+// fastAgrees is FastAgrees with dec, and kept for the record read
+// keeping text (see keptAgrees).
+func fastAgrees(dec, kept *decoder, data []byte) (read bool, diff string) {
 	fast, ok := fastDecode(dec, data)
 	if !ok {
 		return false, ""
@@ -61,21 +64,24 @@ func fastAgrees(dec *decoder, data []byte) (read bool, diff string) {
 	if !reflect.DeepEqual(valid, checked) {
 		return true, fmt.Sprintf("unchecked %#v, checked %#v", valid, checked)
 	}
-	if diff := keptAgrees(data, valid); diff != "" {
-		return true, diff
+	// Twice with kept: the second time, what it remembers of the first.
+	for range 2 {
+		if diff := keptAgrees(kept, data, valid); diff != "" {
+			return true, diff
+		}
 	}
 	return true, ""
 }
 
-// keptAgrees reports how the record data, read keeping its calls' objects
-// and arrays as JSON text (see decoder.value), differs from want, its
-// trajectory read without: the fast path must read it too, and each text,
+// keptAgrees reports how the record data, read by dec keeping its calls'
+// objects and arrays as JSON text (see decoder.value), differs from want,
+// its trajectory read without: the fast path must read it too, and each text,
 // decoded, must be the value read without. The record is read from a copy
 // of data that is then overwritten, as the reader's buffer is by the next
 // line: the texts must not share its memory.
-func keptAgrees(data []byte, want *trajeval.Trajectory) string {
+func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 	line := bytes.Clone(data)
-	r, ok := fastDecode(&decoder{keepText: true}, line)
+	r, ok := fastDecode(dec, line)
 	if !ok {
 		return "the fast path reads the record, but not when it keeps text"
 	}

@@ -3,6 +3,7 @@ package agentv
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -30,11 +31,15 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
-	var seen uint16
+	var seen keysSeen
 	var nums *recordNumbers // made for the record's first number
 	m := d.shapes.record.Members()
 	for {
-		i, key := p.Member(&m)
+		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+		i, key := p.Again(&m), []byte(nil)
+		if i == jsonv.Miss {
+			i, key = p.Member(&m)
+		}
 		switch i {
 		case fieldID:
 			r.ID, ok = p.Value()
@@ -55,6 +60,9 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		case jsonv.Other:
 			ok = !folds(key, recordKeys) && p.Skip()
 		case jsonv.End:
+			if !seen.once() {
+				return r, false
+			}
 			r.valid = true
 			if d.keepText {
 				d.texts(data)
@@ -63,25 +71,33 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		default:
 			return r, false
 		}
-		if !ok || !first(&seen, i) {
+		seen.note(i)
+		if !ok {
 			return r, false
 		}
 	}
 }
 
-// first reports whether key i (-1 for another key) is new to seen, and
-// notes it: a key given twice is for encoding/json to decide.
-func first(seen *uint16, i int) bool {
-	if i < 0 {
-		return true
-	}
-	bit := uint16(1) << i
-	if *seen&bit != 0 {
-		return false
-	}
-	*seen |= bit
-	return true
+// keysSeen notes the keys of one object read (see note): a key given
+// twice is for encoding/json to decide, found at the object's end (see
+// once) rather than at each key, which costs a test and a branch a key.
+type keysSeen struct {
+	bits uint16 // bit i for key i
+	n    int    // the keys noted
 }
+
+// note notes key i (-1 for another key, not noted). No list has more
+// than 16 keys: i&15 is i, and spares the shift its check for a count
+// past the word.
+func (s *keysSeen) note(i int) {
+	if i >= 0 {
+		s.bits |= 1 << (uint(i) & 15)
+		s.n++
+	}
+}
+
+// once reports whether no key was noted twice.
+func (s *keysSeen) once() bool { return bits.OnesCount16(s.bits) == s.n }
 
 // The fields of each object, listed in the order AgentV writes them (a
 // call's error and timestamp, which it seldom has, last), so that jsonv's
@@ -158,9 +174,13 @@ type decoder struct {
 	// shapes remember how this reader's records are written (see
 	// jsonv.Shape): one producer writes every record alike.
 	shapes struct{ record, message, call, usage *jsonv.Shape }
-	// recent remembers the last role and status read (see
-	// jsonv.Recent): the same again, mostly, where tools vary.
-	recent struct{ role, status jsonv.Recent }
+	// recent remembers the last role, status and result read (see
+	// jsonv.Recent, jsonv.RecentSpan): the same again, mostly, where
+	// tools and arguments vary.
+	recent struct {
+		role, status jsonv.Recent
+		output       jsonv.RecentSpan
+	}
 	// keepText leaves the calls' objects and arrays as JSON text (see
 	// trajeval.Input.KeepText).
 	keepText bool
@@ -178,14 +198,23 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	}
 	ok := p.Array(func() bool {
 		var m message
-		var seen uint16
+		var seen keysSeen
 		o := d.shapes.message.Members()
 		for {
 			ok := true
-			i, key := p.Member(&o)
+			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+			i, key := p.Again(&o), []byte(nil)
+			if i == jsonv.Miss {
+				i, key = p.Member(&o)
+			}
 			switch i {
 			case messageRole:
-				ok = recentName(p, &d.recent.role, &m.Role)
+				// The role found again costs no call (see jsonv.Parser.NameAgain).
+				if s, again := p.NameAgain(&d.recent.role); again {
+					m.Role = s
+				} else {
+					ok = recentName(p, &d.recent.role, &m.Role)
+				}
 			case messageName:
 				ok = fastName(p, &m.Name)
 			case messageContent:
@@ -196,11 +225,12 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 				ok = !folds(key, messageKeys) && p.Skip()
 			case jsonv.End:
 				msgs = append(msgs, m)
-				return true
+				return seen.once()
 			default:
 				return false
 			}
-			if !ok || !first(&seen, i) {
+			seen.note(i)
+			if !ok {
 				return false
 			}
 		}
@@ -223,22 +253,30 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		// appends to d.calls while it is read.
 		d.calls = append(d.calls, toolCall{})
 		c := &d.calls[len(d.calls)-1]
-		var seen uint16
+		var seen keysSeen
 		o := d.shapes.call.Members()
 		for {
 			ok := true
-			i, key := p.Member(&o)
+			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+			i, key := p.Again(&o), []byte(nil)
+			if i == jsonv.Miss {
+				i, key = p.Member(&o)
+			}
 			switch i {
 			case callTool:
 				ok = fastName(p, &c.Tool)
 			case callInput:
-				c.Input, ok = d.value(&c.in)
+				c.Input, ok = d.value(&c.in, nil)
 			case callOutput:
-				c.Output, ok = d.value(&c.out)
+				c.Output, ok = d.value(&c.out, &d.recent.output)
 			case callID:
 				c.ID, ok = p.Value()
 			case callStatus:
-				ok = recentName(p, &d.recent.status, &c.Status)
+				if s, again := p.NameAgain(&d.recent.status); again {
+					c.Status = s
+				} else {
+					ok = recentName(p, &d.recent.status, &c.Status)
+				}
 			case callError:
 				c.Error, ok = p.Value()
 			case callStart:
@@ -252,11 +290,12 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case jsonv.Other:
 				ok = !folds(key, callKeys) && p.Skip()
 			case jsonv.End:
-				return true
+				return seen.once()
 			default:
 				return false
 			}
-			if !ok || !first(&seen, i) {
+			seen.note(i)
+			if !ok {
 				return false
 			}
 		}
@@ -286,11 +325,15 @@ func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*toke
 		return nil, true
 	}
 	u := &get(nums).usage
-	var seen uint16
+	var seen keysSeen
 	o := shape.Members()
 	for {
 		var ok bool
-		i, key := p.Member(&o)
+		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+		i, key := p.Again(&o), []byte(nil)
+		if i == jsonv.Miss {
+			i, key = p.Member(&o)
+		}
 		switch i {
 		case usageInput:
 			u.Input, ok = fastInt(p, nums, 0)
@@ -301,11 +344,12 @@ func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*toke
 		case jsonv.Other:
 			ok = !folds(key, usageKeys) && p.Skip()
 		case jsonv.End:
-			return u, true
+			return u, seen.once()
 		default:
 			return u, false
 		}
-		if !ok || !first(&seen, i) {
+		seen.note(i)
+		if !ok {
 			return u, false
 		}
 	}
@@ -416,13 +460,24 @@ func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
 
 // value reads a call's input or output: as text when the decoder keeps
 // text and the value is an object or an array (see texts), its place
-// in the record noted in at; as a value otherwise.
-func (d *decoder) value(at *span) (any, bool) {
+// in the record noted in at; as a value otherwise. With r, a text of a
+// few bytes that stood there last time is found again by its bytes (see
+// jsonv.RecentSpan): results repeat from call to call (`{"ok":true}`),
+// arguments seldom, and a text not found again costs the look and the
+// remembering (on the bench's 80,000 calls, whose arguments all differ,
+// 8.7 M instructions more than Span alone).
+func (d *decoder) value(at *span, r *jsonv.RecentSpan) (any, bool) {
 	p := &d.p
 	if c := p.Peek(); !d.keepText || c != '{' && c != '[' {
 		return p.Value()
 	}
-	start, end, ok := p.Span()
+	var start, end int
+	var ok bool
+	if r != nil {
+		start, end, ok = p.SpanRecent(r)
+	} else {
+		start, end, ok = p.Span()
+	}
 	*at = span{start, end}
 	return nil, ok
 }

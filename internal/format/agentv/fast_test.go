@@ -28,6 +28,10 @@ func TestFastDecode(t *testing.T) {
 		{"empty lists", `{"output": [], "output_messages": [{"tool_calls": []}]}`, true, "an empty list is not nil"},
 		{"key in another case", `{"ID": "c1", "output": []}`, false, "encoding/json matches keys without regard to case"},
 		{"key twice", `{"output": [], "output": [{"role": "user"}]}`, false, "encoding/json merges a second list into the first"},
+		{"message key twice", `{"output": [{"role": "user", "content": "a", "role": "assistant"}]}`, false, "a message's key twice: encoding/json keeps the last"},
+		{"call key twice", `{"output": [{"role": "assistant", "tool_calls": [{"tool": "a", "id": "c", "tool": "b"}]}]}`, false, "a call's key twice: encoding/json keeps the last"},
+		{"token count twice", `{"output": [], "token_usage": {"input": 1, "output": 2, "input": 3}}`, false, "a token count twice: encoding/json keeps the last"},
+		{"other key twice", `{"output": [], "more": 1, "more": 2}`, true, "keys the record has no field for are dropped, however often"},
 		{"wrong type", `{"output": [{"role": 1}]}`, false, "a type error is encoding/json's to report"},
 		{"fractional tokens", `{"output": [], "token_usage": {"input": 1.5}}`, false, "not an integer"},
 		{"bench order", `{"id":"case-1","output":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"tool":"grep","id":"call_1","input":{"id":"doc-1"},"output":{"ok":true},"status":"ok","start_time":"2026-01-01T00:00:00.066Z","end_time":"2026-01-01T00:00:00.090Z","duration_ms":24}]}],"token_usage":{"input":1193,"output":200},"cost_usd":0.01,"duration_ms":3000}`, true, "keys in the order AgentV writes them, each found by its bytes"},
@@ -107,6 +111,10 @@ func TestFastDecode_shapes(t *testing.T) {
 		{"invalid UTF-8", shapedRecord(benchCall, strings.Replace(benchCall, `"status":"ok"`, "\"status\":\"o\xff\"", 1)), false, "encoding/json replaces it"},
 		{"cut off", bench[:len(bench)/2], false, "damage is encoding/json's to place"},
 		{"no calls", `{"id":"case-1","output":[{"role":"assistant","tool_calls":[]}]}`, true, "an empty list"},
+		{"another result", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":{"ok":false}`, 1)), true, "a result of other bytes than the one remembered"},
+		{"a longer result", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":{"ok":true,"n":[1,{"a":2}]}`, 1)), true, "a result the remembered one starts"},
+		{"a result broken after", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":{"ok":true}}`, 1)), false, "the bytes after a result found again still read"},
+		{"a result as a string", shapedRecord(benchCall, strings.Replace(benchCall, `"output":{"ok":true}`, `"output":"{\"ok\":true}"`, 1)), true, "a string is read as a value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
