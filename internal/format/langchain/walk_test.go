@@ -43,7 +43,7 @@ func TestRuns_walk(t *testing.T) {
 		{"keys twice", lsRun("t1", `, "name": "read", "name": 7, "extra": {"metadata": {"thread_id": "a"}, "metadata": {"session_id": "b"}}, "id": "t9"`),
 			"the last of a key given twice is the one a map holds"},
 		{"run_type null", `{"run_type": null, "post": [` + root + `]}`, "a null run_type is a wrapper's"},
-		{"wrapper order", `{"patch": [` + lsRun("t1", `, "end_time": "2025-03-13T10:00:05", "name": "patched"`) + `], "runs": [` + root + `], "post": [` + lsRun("t1", "") + `]}`,
+		{"wrapper order", `{"patch": [` + lsRun("t1", `, "end_time": "2025-03-13T10:00:05", "name": "patched"`) + `], "post": [` + strings.ReplaceAll(root, "r0", "r1") + `, ` + lsRun("t1", "") + `], "runs": [` + root + `]}`,
 			"runs, then post, then patch, whatever their order in the text"},
 		{"wrapper lists twice", `{"post": [` + lsRun("t1", "") + `], "post": [` + lsRun("t2", "") + `], "post": [` + root + `]}`,
 			"the last post only"},
@@ -59,9 +59,9 @@ func TestRuns_walk(t *testing.T) {
 		{"child_runs twice", `{"id": "r0", "run_type": "chain", "child_runs": [{"id": "a", "run_type": "tool"}], "child_runs": "none"}`,
 			"the last child_runs, not a list: no children"},
 		{"patch merges", root + "\n" + lsRun("t1", "") + "\n" +
-			`{"id": "t1", "run_type": null, "name": null, "end_time": "2025-03-13T10:00:04", "outputs": {"output": "later"}, "error": "Boom('x')\ntraceback", "extra": null, "status": 1}`,
+			`{"id": "t1", "run_type": "tool", "name": null, "end_time": "2025-03-13T10:00:04", "outputs": {"output": "later"}, "error": "Boom('x')\ntraceback", "extra": null, "status": 1}`,
 			"a patch's fields that are not null win; a status that is no string"},
-		{"patch extra", lsRun("t1", "") + "\n" + `{"id": "t1", "extra": {"runtime": {}}}`, "a patch's extra replaces the metadata"},
+		{"patch extra", lsRun("t1", `, "parent_run_id": null`) + "\n" + `{"id": "t1", "run_type": "tool", "extra": {"runtime": {}}}`, "a patch's extra replaces the metadata"},
 		{"times", `{"id": "a", "run_type": "tool", "start_time": 1741860001500, "end_time": "13/03/2025"}` + "\n" +
 			`{"id": "b", "run_type": "tool", "start_time": true, "end_time": ""}` + "\n" +
 			`{"id": "c", "run_type": "tool", "start_time": -1, "end_time": {"a": 1}}` + "\n" +
