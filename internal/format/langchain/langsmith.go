@@ -868,6 +868,9 @@ func internedText(p *jsonv.Parser, t *text) (ok bool) {
 	return true
 }
 
+// maxTime is the length of the longest text ISOTime reads.
+const maxTime = len("2006-01-02T15:04:05.999999999-07:00")
+
 // readStamp reads a run's time into s (see stamp).
 func readStamp(p *jsonv.Parser, field string, s *stamp) bool {
 	*s = stamp{set: !p.Null()}
@@ -879,9 +882,17 @@ func readStamp(p *jsonv.Parser, field string, s *stamp) bool {
 		s.at, ok = p.Value()
 		return ok
 	}
-	b, ok := p.Bytes()
+	// The usual shape is plain ASCII: read in place, without a look for
+	// escapes past it or a check for UTF-8.
+	b, ok := p.Plain(maxTime)
 	if !ok {
-		return false
+		if b, ok = p.Bytes(); !ok {
+			return false
+		}
+	}
+	if t, ok := msglog.ISOTime(b); ok {
+		s.t = t
+		return true
 	}
 	str := string(b)
 	failed := false

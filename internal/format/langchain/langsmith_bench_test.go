@@ -19,7 +19,7 @@ import (
 func runsFile(traces, calls int) []byte {
 	var b bytes.Buffer
 	at := func(ms int) string {
-		return fmt.Sprintf("2025-03-13T10:%02d:%02d.%03d000", ms/60000%60, ms/1000%60, ms%1000)
+		return fmt.Sprintf("2025-03-13T10:%02d:%02d.%03d000+00:00", ms/60000%60, ms/1000%60, ms%1000)
 	}
 	dotted := func(ms int, id string) string {
 		return fmt.Sprintf("20250313T10%02d%02d%03d000Z%s", ms/60000%60, ms/1000%60, ms%1000, id)

@@ -675,9 +675,19 @@ func readTime(p *jsonv.Parser) (t time.Time, at any, ok bool) {
 		at, ok = p.Value()
 		return t, at, ok
 	}
-	b, ok := p.Bytes()
-	if !ok || len(b) == 0 {
-		return t, nil, ok
+	// The usual shape is plain ASCII: read in place, without a look for
+	// escapes past it or a check for UTF-8.
+	b, ok := p.Plain(maxTime)
+	if !ok {
+		if b, ok = p.Bytes(); !ok {
+			return t, nil, false
+		}
+	}
+	if len(b) == 0 {
+		return t, nil, true
+	}
+	if t, ok := msglog.ISOTime(b); ok {
+		return t, nil, true
 	}
 	s := string(b)
 	failed := false
@@ -687,6 +697,9 @@ func readTime(p *jsonv.Parser) (t time.Time, at any, ok bool) {
 	}
 	return t, nil, true
 }
+
+// maxTime is the length of the longest text ISOTime reads.
+const maxTime = len("2006-01-02T15:04:05.999999999-07:00")
 
 // readError reads a span's error: an object's message and data.error,
 // as msglog.Str reads them; any other value as fmt.Sprint writes it
