@@ -1,10 +1,8 @@
 package openai
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -138,7 +136,7 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 		}
 	}
 	damaged := false // any trace may have lost spans to the damage
-	w := &agentsWalker{keep: in.KeepText}
+	w := &agentsWalker{}
 	err := msglog.EachText(ctx, in, w.walk, func(recs []agentRecord, line int, partial bool) error {
 		damaged = damaged || partial
 		for i := range recs {
@@ -298,7 +296,7 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			place := "span " + s.id
 			lines[place] = s.line
 			warn := func(msg string) { b.Warn(place, msg) }
-			st := trajeval.Step{Name: s.data.name, Args: args(s.data.input, false, warn),
+			st := trajeval.Step{Name: s.data.name, Args: msglog.Args(s.data.input, warn),
 				Result: s.data.output, StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans, memo)}
 			if s.end.IsZero() {
 				warn("the span has no end")
@@ -420,9 +418,7 @@ const (
 // is not a string.
 type agentsWalker struct {
 	p    jsonv.Parser
-	text []byte // the value read
 	recs []agentRecord
-	keep bool // see trajeval.Input.KeepText
 	// shapes remember how this file's objects are written (see
 	// jsonv.Shape).
 	shapes struct{ record, data *jsonv.Shape }
@@ -472,10 +468,8 @@ func (w *agentsWalker) walk(text []byte) ([]agentRecord, bool) {
 	clear(w.recs) // keep no span alive
 	w.recs = w.recs[:0]
 	w.p.Reset(text)
-	w.text = text
 	ok := w.value() && w.p.End()
 	w.p.Reset(nil) // keep no input alive
-	w.text = nil
 	return w.recs, ok
 }
 
@@ -605,7 +599,7 @@ func (w *agentsWalker) spanData(d *spanData) bool {
 		case dataName:
 			d.name, ok = internedString(p)
 		case dataInput:
-			d.input, ok = w.input()
+			d.input, ok = p.Value()
 		case dataOutput:
 			d.output, ok = p.Value()
 		case dataUsage:
@@ -625,24 +619,6 @@ func (w *agentsWalker) spanData(d *spanData) bool {
 			return false
 		}
 	}
-}
-
-// input reads a span's input as a value; asked to keep text, a string
-// whose content is an object or array jsonv reads is kept as that text
-// (see args).
-func (w *agentsWalker) input() (any, bool) {
-	p := &w.p
-	if !w.keep || p.Peek() != '"' {
-		return p.Value()
-	}
-	b, ok := p.Bytes()
-	if !ok {
-		return nil, false
-	}
-	if text, ok := jsonv.Composite(b); ok {
-		return keptText(text), true
-	}
-	return string(b), true
 }
 
 // stringField reads a value as msglog.Str reads it decoded: a string's
@@ -755,10 +731,4 @@ func readErrorData(p *jsonv.Parser) (string, bool) {
 			return e, false
 		}
 	}
-}
-
-// keptText is a copy of text, an object or array checked by a Parser,
-// as the JSON text a step keeps (see trajeval.Input.KeepText).
-func keptText(text []byte) json.RawMessage {
-	return json.RawMessage(bytes.Clone(text))
 }
