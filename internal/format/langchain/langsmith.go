@@ -205,6 +205,40 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 		} else {
 			dur += float64(root.end.Sub(root.start)) / float64(time.Millisecond)
 		}
+		// llm counts a model run: its tokens and cost.
+		llm := func(k *run) {
+			b.LLMCalls++
+			tk := msglog.Obj(msglog.Obj(msglog.Obj(k.outputs)["llm_output"])["token_usage"])
+			pt, ct, tt := msglog.Count(k.promptTokens), msglog.Count(k.completionTokens), msglog.Count(k.totalTokens)
+			if pt == nil && ct == nil && tt == nil {
+				pt, ct, tt = msglog.Count(tk["prompt_tokens"]), msglog.Count(tk["completion_tokens"]), msglog.Count(tk["total_tokens"])
+			}
+			if pt == nil && ct == nil && tt == nil {
+				// LangChain.js: outputs.llmOutput.tokenUsage, camelCase
+				tk = msglog.Obj(msglog.Obj(msglog.Obj(k.outputs)["llmOutput"])["tokenUsage"])
+				pt, ct, tt = msglog.Count(tk["promptTokens"]), msglog.Count(tk["completionTokens"]), msglog.Count(tk["totalTokens"])
+			}
+			if pt == nil && ct == nil && tt == nil {
+				// a traced function returning the provider's body:
+				// LangSmith's usage_metadata, else OpenAI's usage
+				out := msglog.Obj(k.outputs)
+				if um := msglog.Obj(out["usage_metadata"]); um != nil {
+					pt, ct, tt = msglog.Count(um["input_tokens"]), msglog.Count(um["output_tokens"]), msglog.Count(um["total_tokens"])
+				} else {
+					u := msglog.Obj(out["usage"])
+					pt, ct, tt = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"]), msglog.Count(u["total_tokens"])
+				}
+			}
+			msglog.AddCount(&b.Tokens.Input, pt)
+			msglog.AddCount(&b.Tokens.Output, ct)
+			msglog.AddCount(&b.Tokens.Total, tt)
+			if c, ok := jsonv.Number(k.totalCost); ok {
+				if cost == nil {
+					cost = msglog.Ptr(0.0)
+				}
+				*cost += c
+			}
+		}
 		var walk func(r *run, depth int)
 		walk = func(r *run, depth int) {
 			if depth > 10000 {
@@ -232,41 +266,16 @@ func runsTrajectory(in trajeval.Input, id string, roots []*run) *trajeval.Trajec
 						}
 					}
 				case "llm":
-					b.LLMCalls++
-					tk := msglog.Obj(msglog.Obj(msglog.Obj(k.outputs)["llm_output"])["token_usage"])
-					pt, ct, tt := msglog.Count(k.promptTokens), msglog.Count(k.completionTokens), msglog.Count(k.totalTokens)
-					if pt == nil && ct == nil && tt == nil {
-						pt, ct, tt = msglog.Count(tk["prompt_tokens"]), msglog.Count(tk["completion_tokens"]), msglog.Count(tk["total_tokens"])
-					}
-					if pt == nil && ct == nil && tt == nil {
-						// LangChain.js: outputs.llmOutput.tokenUsage, camelCase
-						tk = msglog.Obj(msglog.Obj(msglog.Obj(k.outputs)["llmOutput"])["tokenUsage"])
-						pt, ct, tt = msglog.Count(tk["promptTokens"]), msglog.Count(tk["completionTokens"]), msglog.Count(tk["totalTokens"])
-					}
-					if pt == nil && ct == nil && tt == nil {
-						// a traced function returning the provider's body:
-						// LangSmith's usage_metadata, else OpenAI's usage
-						out := msglog.Obj(k.outputs)
-						if um := msglog.Obj(out["usage_metadata"]); um != nil {
-							pt, ct, tt = msglog.Count(um["input_tokens"]), msglog.Count(um["output_tokens"]), msglog.Count(um["total_tokens"])
-						} else {
-							u := msglog.Obj(out["usage"])
-							pt, ct, tt = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"]), msglog.Count(u["total_tokens"])
-						}
-					}
-					msglog.AddCount(&b.Tokens.Input, pt)
-					msglog.AddCount(&b.Tokens.Output, ct)
-					msglog.AddCount(&b.Tokens.Total, tt)
-					if c, ok := jsonv.Number(k.totalCost); ok {
-						if cost == nil {
-							cost = msglog.Ptr(0.0)
-						}
-						*cost += c
-					}
+					llm(k)
 				}
 				walk(k, depth+1)
 			}
 			b.Group(batch)
+		}
+		if root.typ() == "llm" {
+			// a model run traced on its own, as a client's wrapper of
+			// a provider's SDK traces each call
+			llm(root)
 		}
 		if root.typ() == "tool" {
 			// a tool run traced on its own
@@ -433,7 +442,8 @@ func rootUser(inputs any) *string {
 }
 
 // rootFinal is the answer in a root run's outputs: the last AI message
-// without tool calls, else an "output" or "answer" string.
+// without tool calls, else the message of an OpenAI chat completion's
+// first choice, else an "output" or "answer" string.
 func rootFinal(outputs any) *string {
 	m := msglog.Obj(outputs)
 	if msgs := msglog.List(m["messages"]); msgs != nil {
@@ -446,6 +456,14 @@ func rootFinal(outputs any) *string {
 			}
 		}
 		return final
+	}
+	if choices := msglog.List(m["choices"]); len(choices) > 0 {
+		// An OpenAI chat completion, as a wrapped client's run returns
+		// it: its first choice's message.
+		if msg, ok := asMessage(msglog.Obj(choices[0])["message"]); ok && msg.kind == "ai" &&
+			len(aiCalls(msg.f, func(string, string) {})) == 0 {
+			return msglog.Text(msg.f["content"])
+		}
 	}
 	for _, k := range []string{"output", "answer"} {
 		if s, ok := m[k].(string); ok {
@@ -563,15 +581,22 @@ type runRecord struct {
 //  2. an object with a run_type (not null): a run, then the runs of its
 //     child_runs list, whose parent it is unless they name their own;
 //  3. an object without: the runs of its "runs", "post" and "patch"
-//     lists, in that order, or junk when it has none of them;
+//     lists, in that order; when it has none of them, an element of a
+//     patch list is the update of a run (a client sends a run's end in
+//     the body of PATCH /runs/{id}, with no id and no run_type), named by
+//     its id or by the run id its dotted_order ends with; anything else
+//     is junk;
 //  4. any other value: junk.
 //
 // Every key is read as a map of the decoded value would hold it: a key
 // given twice is the last one.
 type runsWalker struct {
-	p      jsonv.Parser
-	recs   []runRecord
-	moved  []runRecord // scratch of record
+	p     jsonv.Parser
+	recs  []runRecord
+	moved []runRecord // scratch of end
+	// patch says that the value read is an element of a "patch" list
+	// (see runsWalker's rule 3).
+	patch  bool
 	shapes struct{ run, extra, metadata *jsonv.Shape }
 }
 
@@ -655,6 +680,9 @@ func (w *runsWalker) object() bool {
 		r     runRecord
 		lists [4]place // child_runs, runs, post, patch
 	)
+	patch := w.patch
+	w.patch = false // for the values inside
+	defer func() { w.patch = patch }()
 	m := w.shapes.run.Members()
 	for {
 		ok := true
@@ -698,13 +726,15 @@ func (w *runsWalker) object() bool {
 			l := &lists[i-runChildren]
 			*l = place{from: len(w.recs)}
 			if l.list = p.Peek() == '['; l.list {
+				w.patch = i == runPatch
 				ok = p.Array(w.value)
+				w.patch = false
 			} else {
 				ok = p.Skip()
 			}
 			l.to = len(w.recs)
 		case jsonv.End:
-			w.end(mark, &r, &lists)
+			w.end(mark, &r, &lists, patch)
 			return true
 		case jsonv.Bad:
 			return false
@@ -720,10 +750,17 @@ func (w *runsWalker) object() bool {
 // end puts the records of an object read from mark in the reader's order
 // (see runsWalker): a run and its children, or a wrapper's runs; the
 // records of every other list are dropped.
-func (w *runsWalker) end(mark int, r *runRecord, lists *[4]place) {
+func (w *runsWalker) end(mark int, r *runRecord, lists *[4]place, patch bool) {
 	var keep []place
 	var all [3]place
-	if r.fields.runType.set {
+	isRun := r.fields.runType.set
+	if !isRun && patch && !lists[1].list && !lists[2].list && !lists[3].list {
+		if r.id == "" {
+			r.id = dottedID(r.fields.dotted.s)
+		}
+		isRun = r.id != ""
+	}
+	if isRun {
 		if c := lists[0]; c.list {
 			for i := range w.recs[c.from:c.to] {
 				if k := &w.recs[c.from+i]; k.inherit {
@@ -747,7 +784,7 @@ func (w *runsWalker) end(mark int, r *runRecord, lists *[4]place) {
 		}
 	}
 	w.moved = w.moved[:0]
-	if r.fields.runType.set {
+	if isRun {
 		r.inherit = r.parent == ""
 		w.moved = append(w.moved, *r)
 	}
@@ -757,6 +794,19 @@ func (w *runsWalker) end(mark int, r *runRecord, lists *[4]place) {
 	w.drop(mark)
 	w.recs = append(w.recs, w.moved...)
 	clear(w.moved)
+}
+
+// dottedID is the id of the run whose dotted_order is d: the text after
+// the time of its last part ("20241013T070537170001Z<run id>"), "" when
+// d is not of that shape.
+func dottedID(d string) string {
+	if i := strings.LastIndexByte(d, '.'); i >= 0 {
+		d = d[i+1:]
+	}
+	if len(d) <= 22 || d[21] != 'Z' {
+		return ""
+	}
+	return d[22:]
 }
 
 // drop drops the records from mark on.

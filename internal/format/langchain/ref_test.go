@@ -51,11 +51,11 @@ func (refRunsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 	byID := map[string]*refRun{}
 	var runs []*refRun
 	var junk error // the first record that is not a refRun
-	var take func(v any, parent string, line int)
-	take = func(v any, parent string, line int) {
+	var take func(v any, parent string, line int, patch bool)
+	take = func(v any, parent string, line int, patch bool) {
 		if l := msglog.List(v); l != nil {
 			for _, e := range l {
-				take(e, parent, line)
+				take(e, parent, line, patch)
 			}
 			return
 		}
@@ -69,7 +69,17 @@ func (refRunsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 			for _, k := range []string{"runs", "post", "patch"} {
 				if l := msglog.List(m[k]); l != nil {
 					found = true
-					take(l, parent, line)
+					take(l, parent, line, k == "patch")
+				}
+			}
+			if !found && patch {
+				// The body of a patch: the run its id, else its
+				// dotted_order, names (added with the walk's rule 3).
+				if msglog.Str(m["id"]) == "" {
+					m["id"] = refDottedID(msglog.Str(m["dotted_order"]))
+				}
+				if msglog.Str(m["id"]) != "" {
+					break
 				}
 			}
 			if !found {
@@ -98,14 +108,14 @@ func (refRunsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tr
 			}
 		}
 		for _, k := range kids {
-			take(k, id, line)
+			take(k, id, line, false)
 		}
 	}
 	damaged := false // any trace may have lost runs to the damage
 	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
 		damaged = damaged || partial
 		if v != nil {
-			take(v, "", line)
+			take(v, "", line, false)
 		}
 		return junk
 	})
@@ -214,6 +224,40 @@ func refTrajectory(in trajeval.Input, id string, roots []*refRun) *trajeval.Traj
 		} else {
 			dur += float64(root.end.Sub(root.start)) / float64(time.Millisecond)
 		}
+		// llm counts a model run: its tokens and cost.
+		llm := func(k *refRun) {
+			b.LLMCalls++
+			tk := msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llm_output"])["token_usage"])
+			pt, ct, tt := msglog.Count(k.f["prompt_tokens"]), msglog.Count(k.f["completion_tokens"]), msglog.Count(k.f["total_tokens"])
+			if pt == nil && ct == nil && tt == nil {
+				pt, ct, tt = msglog.Count(tk["prompt_tokens"]), msglog.Count(tk["completion_tokens"]), msglog.Count(tk["total_tokens"])
+			}
+			if pt == nil && ct == nil && tt == nil {
+				// LangChain.js: outputs.llmOutput.tokenUsage, camelCase
+				tk = msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llmOutput"])["tokenUsage"])
+				pt, ct, tt = msglog.Count(tk["promptTokens"]), msglog.Count(tk["completionTokens"]), msglog.Count(tk["totalTokens"])
+			}
+			if pt == nil && ct == nil && tt == nil {
+				// a traced function returning the provider's body:
+				// LangSmith's usage_metadata, else OpenAI's usage
+				out := msglog.Obj(k.f["outputs"])
+				if um := msglog.Obj(out["usage_metadata"]); um != nil {
+					pt, ct, tt = msglog.Count(um["input_tokens"]), msglog.Count(um["output_tokens"]), msglog.Count(um["total_tokens"])
+				} else {
+					u := msglog.Obj(out["usage"])
+					pt, ct, tt = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"]), msglog.Count(u["total_tokens"])
+				}
+			}
+			msglog.AddCount(&b.Tokens.Input, pt)
+			msglog.AddCount(&b.Tokens.Output, ct)
+			msglog.AddCount(&b.Tokens.Total, tt)
+			if c, ok := jsonv.Number(k.f["total_cost"]); ok {
+				if cost == nil {
+					cost = msglog.Ptr(0.0)
+				}
+				*cost += c
+			}
+		}
 		var walk func(r *refRun, depth int)
 		walk = func(r *refRun, depth int) {
 			if depth > 10000 {
@@ -241,41 +285,16 @@ func refTrajectory(in trajeval.Input, id string, roots []*refRun) *trajeval.Traj
 						}
 					}
 				case "llm":
-					b.LLMCalls++
-					tk := msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llm_output"])["token_usage"])
-					pt, ct, tt := msglog.Count(k.f["prompt_tokens"]), msglog.Count(k.f["completion_tokens"]), msglog.Count(k.f["total_tokens"])
-					if pt == nil && ct == nil && tt == nil {
-						pt, ct, tt = msglog.Count(tk["prompt_tokens"]), msglog.Count(tk["completion_tokens"]), msglog.Count(tk["total_tokens"])
-					}
-					if pt == nil && ct == nil && tt == nil {
-						// LangChain.js: outputs.llmOutput.tokenUsage, camelCase
-						tk = msglog.Obj(msglog.Obj(msglog.Obj(k.f["outputs"])["llmOutput"])["tokenUsage"])
-						pt, ct, tt = msglog.Count(tk["promptTokens"]), msglog.Count(tk["completionTokens"]), msglog.Count(tk["totalTokens"])
-					}
-					if pt == nil && ct == nil && tt == nil {
-						// a traced function returning the provider's body:
-						// LangSmith's usage_metadata, else OpenAI's usage
-						out := msglog.Obj(k.f["outputs"])
-						if um := msglog.Obj(out["usage_metadata"]); um != nil {
-							pt, ct, tt = msglog.Count(um["input_tokens"]), msglog.Count(um["output_tokens"]), msglog.Count(um["total_tokens"])
-						} else {
-							u := msglog.Obj(out["usage"])
-							pt, ct, tt = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"]), msglog.Count(u["total_tokens"])
-						}
-					}
-					msglog.AddCount(&b.Tokens.Input, pt)
-					msglog.AddCount(&b.Tokens.Output, ct)
-					msglog.AddCount(&b.Tokens.Total, tt)
-					if c, ok := jsonv.Number(k.f["total_cost"]); ok {
-						if cost == nil {
-							cost = msglog.Ptr(0.0)
-						}
-						*cost += c
-					}
+					llm(k)
 				}
 				walk(k, depth+1)
 			}
 			b.Group(batch)
+		}
+		if root.typ() == "llm" {
+			// a model run traced on its own, as a client's wrapper of
+			// a provider's SDK traces each call
+			llm(root)
 		}
 		if root.typ() == "tool" {
 			// a tool run traced on its own
@@ -457,6 +476,14 @@ func refRootFinal(outputs any) *string {
 		}
 		return final
 	}
+	if choices := msglog.List(m["choices"]); len(choices) > 0 {
+		// An OpenAI chat completion, as a wrapped client's run returns
+		// it: its first choice's message.
+		if msg, ok := asMessage(msglog.Obj(choices[0])["message"]); ok && msg.kind == "ai" &&
+			len(aiCalls(msg.f, func(string, string) {})) == 0 {
+			return msglog.Text(msg.f["content"])
+		}
+	}
 	for _, k := range []string{"output", "answer"} {
 		if s, ok := m[k].(string); ok {
 			return &s
@@ -483,4 +510,14 @@ func refRunTime(field string, v any, warn func(string)) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMicro(int64(ms * 1000)).UTC()
+}
+
+// refDottedID is the run id a dotted_order ends with (see dottedID).
+func refDottedID(d string) string {
+	parts := strings.Split(d, ".")
+	last := parts[len(parts)-1]
+	if len(last) <= 22 || last[21] != 'Z' {
+		return ""
+	}
+	return last[22:]
 }
