@@ -54,8 +54,30 @@ func ISOTime(b []byte) (t time.Time, ok bool) {
 	default:
 		return t, false
 	}
-	t = time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
-	return t.Add(-time.Duration(offset) * time.Second), true
+	unix := civilDays(year, month, day)*86400 + int64(hour*3600+minute*60+sec-offset)
+	return time.Unix(unix, int64(nsec)).UTC(), true
+}
+
+// civilDays is the number of days from 1970-01-01 to the date y-m-d of
+// the proleptic Gregorian calendar (the days_from_civil of Howard
+// Hinnant's date algorithms): time.Date costs more than the rest of
+// ISOTime.
+func civilDays(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 {
+		era = (y - 399) / 400
+	}
+	yoe := y - era*400
+	mp := m - 3
+	if m <= 2 {
+		mp = m + 9
+	}
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
 }
 
 // digits reads b, all decimal digits, as a number.
@@ -72,5 +94,10 @@ func digits(b []byte) (int, bool) {
 
 // daysIn is the number of days of month m of year y.
 func daysIn(m time.Month, y int) int {
-	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if m == time.February && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		return 29
+	}
+	return int(monthDays[m])
 }
+
+var monthDays = [...]uint8{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}

@@ -69,3 +69,23 @@ func FuzzISOTime(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) { checkISOTime(t, text) })
 }
+
+// TestISOTime_days reads every day of years around the calendar's
+// corners (year 0, centuries, leap years, 1970, 9999) and the last day
+// of each month of every 37th year, with offsets either way, as
+// ParseTimeOf reads them.
+func TestISOTime_days(t *testing.T) {
+	years := []int{0, 1, 4, 99, 100, 400, 1600, 1899, 1900, 1969, 1970, 1971, 2000, 2024, 2025, 2100, 9999}
+	for y := 0; y <= 9999; y += 37 {
+		years = append(years, y)
+	}
+	for _, y := range years {
+		for d := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() == y; d = d.AddDate(0, 0, 1) {
+			for _, zone := range []string{"", "Z", "+14:00", "-23:59"} {
+				if !checkISOTime(t, d.Format("2006-01-02T15:04:05")+".5"+zone) {
+					t.Fatalf("%v not read", d)
+				}
+			}
+		}
+	}
+}
