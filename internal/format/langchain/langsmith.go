@@ -689,7 +689,7 @@ func (w *runsWalker) object() bool {
 		i, _ := p.Member(&m)
 		switch i {
 		case runID:
-			r.id, ok = stringField(p)
+			r.id, ok = msglog.WalkStr(p)
 		case runName:
 			ok = internedText(p, &r.fields.name)
 		case runType:
@@ -699,7 +699,7 @@ func (w *runsWalker) object() bool {
 		case runDotted:
 			ok = stringText(p, &r.fields.dotted)
 		case runParent:
-			r.parent, ok = internedString(p)
+			r.parent, ok = msglog.WalkName(p)
 		case runStart:
 			ok = readStamp(p, "start_time", &r.fields.startTime)
 		case runEnd:
@@ -856,15 +856,15 @@ func (w *runsWalker) metadata(md *metadata) bool {
 		ok := true
 		switch i, _ := p.Member(&m); i {
 		case 0:
-			md.thread, ok = internedString(p)
+			md.thread, ok = msglog.WalkName(p)
 		case 1:
-			md.session, ok = internedString(p)
+			md.session, ok = msglog.WalkName(p)
 		case 2:
-			md.conversation, ok = internedString(p)
+			md.conversation, ok = msglog.WalkName(p)
 		case 3:
-			md.langgraphNS, ok = stringField(p)
+			md.langgraphNS, ok = msglog.WalkStr(p)
 		case 4:
-			md.checkpointNS, ok = stringField(p)
+			md.checkpointNS, ok = msglog.WalkStr(p)
 		case jsonv.End:
 			return true
 		case jsonv.Bad:
@@ -878,30 +878,12 @@ func (w *runsWalker) metadata(md *metadata) bool {
 	}
 }
 
-// stringField reads a value as msglog.Str reads it decoded: a string's
-// text, "" for any other value.
-func stringField(p *jsonv.Parser) (string, bool) {
-	if p.Peek() == '"' {
-		return p.Str()
-	}
-	return "", p.Skip()
-}
-
-// internedString is stringField for text that repeats (types, names,
-// ids of traces and parents), interned.
-func internedString(p *jsonv.Parser) (string, bool) {
-	if p.Peek() == '"' {
-		return p.Name()
-	}
-	return "", p.Skip()
-}
-
 // stringText reads a string field into t.
 func stringText(p *jsonv.Parser, t *text) (ok bool) {
 	t.set = !p.Null()
 	t.s = ""
 	if t.set {
-		t.s, ok = stringField(p)
+		t.s, ok = msglog.WalkStr(p)
 		return ok
 	}
 	return true
@@ -912,14 +894,11 @@ func internedText(p *jsonv.Parser, t *text) (ok bool) {
 	t.set = !p.Null()
 	t.s = ""
 	if t.set {
-		t.s, ok = internedString(p)
+		t.s, ok = msglog.WalkName(p)
 		return ok
 	}
 	return true
 }
-
-// maxTime is the length of the longest text ISOTime reads.
-const maxTime = len("2006-01-02T15:04:05.999999999-07:00")
 
 // readStamp reads a run's time into s (see stamp).
 func readStamp(p *jsonv.Parser, field string, s *stamp) bool {
@@ -932,13 +911,9 @@ func readStamp(p *jsonv.Parser, field string, s *stamp) bool {
 		s.at, ok = p.Value()
 		return ok
 	}
-	// The usual shape is plain ASCII: read in place, without a look for
-	// escapes past it or a check for UTF-8.
-	b, ok := p.Plain(maxTime)
+	b, ok := msglog.WalkTimeText(p)
 	if !ok {
-		if b, ok = p.Bytes(); !ok {
-			return false
-		}
+		return false
 	}
 	if t, ok := msglog.ISOTime(b); ok {
 		s.t = t

@@ -137,3 +137,33 @@ func EachText[T any](ctx context.Context, in trajeval.Input, walk func(text []by
 func isNull(text []byte) bool {
 	return string(bytes.Trim(text, " \t\r\n")) == "null"
 }
+
+// WalkStr reads a value with p as Str reads it decoded: a string's text,
+// "" for any other value (read and dropped).
+func WalkStr(p *jsonv.Parser) (string, bool) {
+	if p.Peek() == '"' {
+		return p.Str()
+	}
+	return "", p.Skip()
+}
+
+// WalkName is WalkStr for text that repeats from record to record
+// (types, names, the ids of traces and parents), interned (see
+// jsonv.Parser.Name).
+func WalkName(p *jsonv.Parser) (string, bool) {
+	if p.Peek() == '"' {
+		return p.Name()
+	}
+	return "", p.Skip()
+}
+
+// WalkTimeText reads a string that may be a time with p: its bytes,
+// valid until the next call on p. The usual shape is plain ASCII, read
+// in place without a look for escapes past it or a check for UTF-8 (see
+// ISOTime).
+func WalkTimeText(p *jsonv.Parser) ([]byte, bool) {
+	if b, ok := p.Plain(len("2006-01-02T15:04:05.999999999-07:00")); ok {
+		return b, true
+	}
+	return p.Bytes()
+}

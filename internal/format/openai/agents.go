@@ -509,16 +509,16 @@ func (w *agentsWalker) record() bool {
 			objectNil = p.Null()
 			object = ""
 			if !objectNil {
-				object, ok = internedString(p)
+				object, ok = msglog.WalkName(p)
 			}
 		case recID:
-			id, ok = stringField(p)
+			id, ok = msglog.WalkStr(p)
 		case recTraceID:
-			traceID, ok = internedString(p)
+			traceID, ok = msglog.WalkName(p)
 		case recParent:
-			parent, ok = internedString(p)
+			parent, ok = msglog.WalkName(p)
 		case recGroup:
-			group, ok = internedString(p)
+			group, ok = msglog.WalkName(p)
 		case recStarted:
 			start, startAt, ok = readTime(p)
 		case recEnded:
@@ -595,9 +595,9 @@ func (w *agentsWalker) spanData(d *spanData) bool {
 		i, _ := p.Member(&m)
 		switch i {
 		case dataType:
-			d.typ, ok = internedString(p)
+			d.typ, ok = msglog.WalkName(p)
 		case dataName:
-			d.name, ok = internedString(p)
+			d.name, ok = msglog.WalkName(p)
 		case dataInput:
 			d.input, ok = p.Value()
 		case dataOutput:
@@ -605,9 +605,9 @@ func (w *agentsWalker) spanData(d *spanData) bool {
 		case dataUsage:
 			d.usage, ok = p.Value()
 		case dataFrom:
-			d.from, ok = internedString(p)
+			d.from, ok = msglog.WalkName(p)
 		case dataTo:
-			d.to, ok = internedString(p)
+			d.to, ok = msglog.WalkName(p)
 		case jsonv.Other:
 			ok = p.Skip()
 		case jsonv.End:
@@ -619,24 +619,6 @@ func (w *agentsWalker) spanData(d *spanData) bool {
 			return false
 		}
 	}
-}
-
-// stringField reads a value as msglog.Str reads it decoded: a string's
-// text, "" for any other value.
-func stringField(p *jsonv.Parser) (string, bool) {
-	if p.Peek() == '"' {
-		return p.Str()
-	}
-	return "", p.Skip()
-}
-
-// internedString is stringField for text that repeats (types, names, a
-// trace's id), interned.
-func internedString(p *jsonv.Parser) (string, bool) {
-	if p.Peek() == '"' {
-		return p.Name()
-	}
-	return "", p.Skip()
 }
 
 // readTime reads a span's time as msglog.ParseTime reads it decoded: a
@@ -651,13 +633,9 @@ func readTime(p *jsonv.Parser) (t time.Time, at any, ok bool) {
 		at, ok = p.Value()
 		return t, at, ok
 	}
-	// The usual shape is plain ASCII: read in place, without a look for
-	// escapes past it or a check for UTF-8.
-	b, ok := p.Plain(maxTime)
+	b, ok := msglog.WalkTimeText(p)
 	if !ok {
-		if b, ok = p.Bytes(); !ok {
-			return t, nil, false
-		}
+		return t, nil, false
 	}
 	if len(b) == 0 {
 		return t, nil, true
@@ -674,9 +652,6 @@ func readTime(p *jsonv.Parser) (t time.Time, at any, ok bool) {
 	return t, nil, true
 }
 
-// maxTime is the length of the longest text ISOTime reads.
-const maxTime = len("2006-01-02T15:04:05.999999999-07:00")
-
 // readError reads a span's error: an object's message and data.error,
 // as msglog.Str reads them; any other value as fmt.Sprint writes it
 // decoded.
@@ -691,7 +666,7 @@ func readError(p *jsonv.Parser, e *spanError) bool {
 		ok := true
 		switch i, _ := p.Member(&m); i {
 		case 0:
-			e.message, ok = stringField(p)
+			e.message, ok = msglog.WalkStr(p)
 		case 1:
 			e.data, ok = readErrorData(p)
 		case jsonv.Other:
@@ -719,7 +694,7 @@ func readErrorData(p *jsonv.Parser) (string, bool) {
 		ok := true
 		switch i, _ := p.Member(&m); i {
 		case 0:
-			e, ok = stringField(p)
+			e, ok = msglog.WalkStr(p)
 		case jsonv.Other:
 			ok = p.Skip()
 		case jsonv.End:
