@@ -82,6 +82,9 @@ func (runsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	var runs []*run
 	var junk error // the first record that is not a run
 	take := func(r *runRecord, line int) {
+		if r.none {
+			return
+		}
 		if r.junk {
 			junk = cmp.Or(junk, jsonl.NotARecord(in, line, 0, "not a run"))
 			return
@@ -568,11 +571,13 @@ func (r *runFields) merge(f *runFields) {
 
 // A runRecord is what the walk found in a file: a run, or a value that
 // is not one (junk). inherit says that the run gave no parent_run_id:
-// its parent is the run whose child_runs hold it, if any.
+// its parent is the run whose child_runs hold it, if any. none is the
+// place an object kept for its run, when it turned out to be a wrapper:
+// no record.
 type runRecord struct {
-	junk, inherit bool
-	id, parent    string
-	fields        runFields
+	junk, inherit, none bool
+	id, parent          string
+	fields              runFields
 }
 
 // runsWalker reads the runs of a file's values with a jsonv.Parser (see
@@ -675,7 +680,10 @@ type place struct {
 // object reads an object where runs stand: a run or a wrapper of runs.
 func (w *runsWalker) object() bool {
 	p := &w.p
+	// The object's run, if it is one, comes before its children: its
+	// place is kept before they are read.
 	mark := len(w.recs)
+	w.recs = append(w.recs, runRecord{none: true})
 	var (
 		r     runRecord
 		lists [4]place // child_runs, runs, post, patch
@@ -747,12 +755,12 @@ func (w *runsWalker) object() bool {
 	}
 }
 
-// end puts the records of an object read from mark in the reader's order
-// (see runsWalker): a run and its children, or a wrapper's runs; the
-// records of every other list are dropped.
+// end puts the records of an object read from mark (its run's place) in
+// the reader's order (see runsWalker): a run and its children, or a
+// wrapper's runs; the records of every other list are dropped. Records
+// are moved only when they do not stand in that order already, as they
+// do in the files clients write: a run and its child_runs, or one list.
 func (w *runsWalker) end(mark int, r *runRecord, lists *[4]place, patch bool) {
-	var keep []place
-	var all [3]place
 	isRun := r.fields.runType.set
 	if !isRun && patch && !lists[1].list && !lists[2].list && !lists[3].list {
 		if r.id == "" {
@@ -761,33 +769,40 @@ func (w *runsWalker) end(mark int, r *runRecord, lists *[4]place, patch bool) {
 		isRun = r.id != ""
 	}
 	if isRun {
-		if c := lists[0]; c.list {
-			for i := range w.recs[c.from:c.to] {
-				if k := &w.recs[c.from+i]; k.inherit {
-					k.inherit, k.parent = false, r.id
-				}
-			}
-			all[0] = c
-			keep = all[:1]
-		}
-	} else {
-		keep = all[:0]
-		for _, l := range lists[1:] {
-			if l.list {
-				keep = append(keep, l)
-			}
-		}
-		if len(keep) == 0 {
-			w.drop(mark)
-			w.recs = append(w.recs, runRecord{junk: true})
+		r.inherit = r.parent == ""
+		w.recs[mark] = *r
+		c := lists[0]
+		if !c.list {
+			w.drop(mark + 1)
 			return
 		}
+		for i := range w.recs[c.from:c.to] {
+			if k := &w.recs[c.from+i]; k.inherit {
+				k.inherit, k.parent = false, r.id
+			}
+		}
+		if c.from != mark+1 {
+			copy(w.recs[mark+1:], w.recs[c.from:c.to])
+		}
+		w.drop(mark + 1 + c.to - c.from)
+		return
+	}
+	var all [3]place
+	keep := all[:0]
+	for _, l := range lists[1:] {
+		if l.list {
+			keep = append(keep, l)
+		}
+	}
+	switch {
+	case len(keep) == 0:
+		w.drop(mark)
+		w.recs = append(w.recs, runRecord{junk: true})
+		return
+	case len(keep) == 1 && keep[0].from == mark+1 && keep[0].to == len(w.recs):
+		return // its place stays none
 	}
 	w.moved = w.moved[:0]
-	if isRun {
-		r.inherit = r.parent == ""
-		w.moved = append(w.moved, *r)
-	}
 	for _, l := range keep {
 		w.moved = append(w.moved, w.recs[l.from:l.to]...)
 	}

@@ -56,6 +56,8 @@ func TestRuns_walk(t *testing.T) {
 		{"child runs", `{"id": "r0", "run_type": "chain", "child_runs": [` + strings.ReplaceAll(lsRun("t1", `, "child_runs": [{"id": "t2", "run_type": "tool", "name": "inner"}]`), `"parent_run_id": "r0", `, "") +
 			`, {"post": [{"id": "t3", "run_type": "tool", "name": "wrapped"}]}, {"id": "t4", "run_type": "tool", "parent_run_id": "elsewhere"}], "trace_id": "r0", "extra": {"metadata": {"thread_id": 5}}}`,
 			"children hang under their run, through wrappers, unless they name their parent; the run first, then its children"},
+		{"child_runs after other lists", `{"id": "r0", "run_type": "chain", "child_runs": [{"id": "a", "run_type": "tool"}], "post": [{"id": "x", "run_type": "tool"}], "child_runs": [{"id": "b", "run_type": "tool", "child_runs": [{"id": "c", "run_type": "tool"}]}], "runs": [2]}`,
+			"the last child_runs only, moved up to their run; the run's post and runs dropped"},
 		{"child_runs twice", `{"id": "r0", "run_type": "chain", "child_runs": [{"id": "a", "run_type": "tool"}], "child_runs": "none"}`,
 			"the last child_runs, not a list: no children"},
 		{"patch merges", root + "\n" + lsRun("t1", "") + "\n" +
