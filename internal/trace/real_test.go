@@ -189,6 +189,18 @@ func TestRead_realFiles(t *testing.T) {
 		{"langsmith/langsmith-js-0.3-batch.jsonl", "langsmith", 1, 2, []realTraj{
 			{0, "thread-weather-2", 1, "get_weather get_time", `{"city":"Paris"}`},
 		}, "the LangSmith JS client 0.3's traceable runs, the second tool failing"},
+		{"langsmith/langsmith-js-0.1.65-wrap-openai-default.json", "langsmith", 1, 0, []realTraj{
+			{0, "dc34609e-3eeb-459d-bc2a-6fedb01d2e6e", 1, "", ""},
+		}, "one model run of the LangSmith JS client 0.1.65's wrapOpenAI: its POST body, then its PATCH body, which has no id or run_type"},
+		{"langsmith/langsmith-js-0.1.65-wrap-openai-reasoning.json", "langsmith", 1, 0, []realTraj{
+			{0, "e954b8e3-c337-4a05-bf0a-ca2baac3ba48", 1, "", ""},
+		}, "one model run of the LangSmith JS client 0.1.65's wrapOpenAI: its POST body, then its PATCH body, which has no id or run_type"},
+		{"langsmith/langsmith-js-0.1.65-wrap-openai-stream.json", "langsmith", 1, 0, []realTraj{
+			{0, "33c08c32-435c-4788-b973-b5bee4a31f87", 1, "", ""},
+		}, "one model run of the LangSmith JS client 0.1.65's wrapOpenAI: its POST body, then its PATCH body, which has no id or run_type"},
+		{"langsmith/langsmith-js-0.1.65-wrap-openai-stream-no-usage.json", "langsmith", 1, 0, []realTraj{
+			{0, "a9a7fdab-0e16-4153-898a-33a0c1d9f759", 1, "", ""},
+		}, "one model run of the LangSmith JS client 0.1.65's wrapOpenAI: its POST body, then its PATCH body, which has no id or run_type"},
 		{"mcp/typescript-sdk-1.32-stdio.jsonl", "mcp", 1, 6, []realTraj{
 			{0, "session-1", 0, "get_weather get_weather get_time search_flights book_flight get_news", `{"city":"Paris"}`},
 		}, "the stdio traffic of the MCP TypeScript SDK 1.32.2, protocol 2025-11-25: initialize and tools/list are no calls"},

@@ -19,8 +19,13 @@ import (
 // results were kept as text; and, when one kept text is not an object or
 // an array, a sentence saying so.
 func KeptRead(f trajeval.Format, data []byte, keep bool) (out string, texts int, bad string) {
+	return readText(f, "kept.jsonl", data, true, keep)
+}
+
+// readText is KeptRead of a file called name, lenient or not.
+func readText(f trajeval.Format, name string, data []byte, lenient, keep bool) (out string, texts int, bad string) {
 	var b strings.Builder
-	in := trajeval.Input{Name: "kept.jsonl", R: bytes.NewReader(data), KeepText: keep, Lenient: true,
+	in := trajeval.Input{Name: name, R: bytes.NewReader(data), KeepText: keep, Lenient: lenient,
 		Warn: func(w trajeval.Warning) { fmt.Fprintf(&b, "warning %s\n", w) }}
 	err := f.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
 		for _, s := range t.Steps {

@@ -41,7 +41,9 @@
 // A file holds runs: a run with nested child_runs, a list of runs (nested,
 // or flat with parent_run_id), {"runs": [...]} or {"post": [...],
 // "patch": [...]}, or JSON Lines of these. A run id seen twice is one run,
-// the later fields filling in (a patch after a post).
+// the later fields filling in (a patch after a post). An element of a
+// patch list with no run_type is the body of PATCH /runs/{id}: the run
+// its id names, else the run id its dotted_order ends with.
 //  1. Runs with run_type tool are the steps, in dotted_order (else
 //     start_time, else file order), parents before children.
 //  2. inputs.input is what LangChain stored as str(tool_input): JSON is
@@ -68,8 +70,11 @@
 //  7. Each root run is a turn; roots sharing extra.metadata thread_id,
 //     session_id or conversation_id are one trajectory, in start order,
 //     others one each. The turn's user text and final response come from
-//     the root's inputs and outputs (messages, or input/output strings).
-//  8. llm_calls counts llm runs; tokens sum their prompt/completion/total
+//     the root's inputs and outputs (messages, an OpenAI chat
+//     completion's first choice, or input/output strings).
+//  8. llm_calls counts llm runs, a root one too (a model call traced on
+//     its own, as a wrapped client traces it); tokens sum their
+//     prompt/completion/total
 //     tokens (or outputs.llm_output.token_usage, LangChain.js's
 //     outputs.llmOutput.tokenUsage, outputs.usage_metadata, or an OpenAI
 //     body's outputs.usage); cost_usd sums total_cost;

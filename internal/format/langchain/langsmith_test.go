@@ -111,3 +111,48 @@ func jsonNumber(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
 }
+
+// TestRuns_modelRun reads a model run traced on its own as the LangSmith
+// JS client's wrapper of the OpenAI SDK posts it: its POST body, then the
+// body of PATCH /runs/{id}, which has no id and no run_type.
+func TestRuns_modelRun(t *testing.T) {
+	const post = `{"id":"r1","name":"ChatOpenAI","run_type":"llm","start_time":1728803137170,"trace_id":"r1","dotted_order":"20241013T070537170001Zr1","inputs":{"messages":[{"role":"user","content":"howdy"}]}}`
+	const patch = `{"end_time":1728803138285,"dotted_order":"20241013T070537170001Zr1","trace_id":"r1","outputs":{"choices":[{"index":0,"message":{"role":"assistant","content":"Howdy!"}}],"usage_metadata":{"input_tokens":9,"output_tokens":3,"total_tokens":12}}}`
+	tests := []struct {
+		name, in string
+		want     string // the trajectory's turns and metrics, "" for an error
+		reason   string
+	}{
+		{"post and patch", `{"post":[` + post + `],"patch":[` + patch + `]}`,
+			`[{"turn":1,"user":"howdy","final_response":"Howdy!"}] {"duration_ms":1115,"cost_usd":null,"tokens":{"input":9,"output":3,"total":12},"llm_calls":1}`,
+			"the patch is the run its dotted_order names: its end, outputs and tokens; a model run on its own is a model call"},
+		{"patch with an id", `{"post":[` + post + `],"patch":[` + strings.Replace(patch, `"dotted_order":"20241013T070537170001Zr1"`, `"id":"r1"`, 1) + `]}`,
+			`[{"turn":1,"user":"howdy","final_response":"Howdy!"}] {"duration_ms":1115,"cost_usd":null,"tokens":{"input":9,"output":3,"total":12},"llm_calls":1}`,
+			"an id names the run"},
+		{"patch of nothing", `{"post":[` + post + `],"patch":[{"end_time":1728803138285}]}`, "",
+			"no id and no dotted_order: not a run"},
+		{"outside a patch", `{"post":[` + post + `]}` + "\n" + patch, "",
+			"a record with no run_type outside a patch list is not a run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := formattest.Read(langchain.Runs, "runs.json", []byte(tt.in))
+			if tt.want == "" {
+				if err == nil {
+					t.Errorf("read %s, want an error (%s)", out, tt.reason)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Read: %v (%s)", err, tt.reason)
+			}
+			var tr struct{ Turns, Metrics json.RawMessage }
+			if err := json.Unmarshal(out, &tr); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(tr.Turns) + " " + string(tr.Metrics); got != tt.want {
+				t.Errorf("got  %s\nwant %s (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}

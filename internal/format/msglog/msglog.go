@@ -1,7 +1,8 @@
 // Package msglog holds what the readers of message logs (openai,
 // anthropic, langchain) share: reading JSON documents, JSON Lines or
 // concatenated JSON values with their line numbers, damage an error unless
-// read leniently (EachValue),
+// read leniently (EachValue, or EachText for a reader that walks each
+// value's text with a jsonv.Parser, with WalkStr, WalkName and ISOTime),
 // sniffing facts from a cut head (SniffFacts), building a trajectory from
 // messages (Builder), and small accessors for decoded JSON values.
 package msglog

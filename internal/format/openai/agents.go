@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval/internal/format/drift"
 	"github.com/trajeval/trajeval/internal/format/msglog"
 	"github.com/trajeval/trajeval/internal/jsonl"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -46,11 +47,26 @@ func (agentsFormat) Disclaims(h *msglog.Head) bool { return !h.MayHold("object",
 
 type agentSpan struct {
 	id, traceID, parent string
-	data                map[string]any
+	data                spanData
 	start, end          time.Time
-	err                 map[string]any
+	err                 *spanError
 	line, order         int
+	// startAt and endAt are started_at and ended_at when they are not
+	// read at once (see readTime): for ParseTime to read, and warn of.
+	startAt, endAt any
 }
+
+// spanData is what the reader uses of a span's span_data: each string
+// field "" when it is not a string, each other field the value as
+// decoded (nil when absent).
+type spanData struct {
+	typ, name, from, to  string
+	input, output, usage any
+}
+
+// spanError is a span's error: its message and data.error, or, when the
+// error is not an object, its value as text.
+type spanError struct{ message, data string }
 
 type agentTrace struct {
 	id, group string
@@ -77,42 +93,31 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 		return t
 	}
 	var junk error // the first record that is not a trace or span
-	var take func(v any, line int)
-	take = func(v any, line int) {
-		if l := msglog.List(v); l != nil {
-			for _, e := range l {
-				take(e, line)
-			}
-			return
-		}
-		m := msglog.Obj(v)
-		if m == nil {
+	take := func(r *agentRecord, line int) {
+		switch r.kind {
+		case junkRecord:
 			junk = cmp.Or(junk, jsonl.NotARecord(in, line, 0, "not a trace or span"))
-			return
-		}
-		if d, ok := m["data"].([]any); ok && m["object"] == nil {
-			take(d, line)
-			return
-		}
-		switch {
-		case msglog.Str(m["object"]) == "trace" || (m["span_data"] == nil && m["workflow_name"] != nil):
-			t := traceOf(msglog.Str(m["id"]))
-			if g := msglog.Str(m["group_id"]); g != "" {
-				t.group = g
+		case traceRecord:
+			t := traceOf(r.id)
+			if r.group != "" {
+				t.group = r.group
 			}
-		case m["span_data"] != nil || msglog.Str(m["object"]) == "trace.span":
+		case spanRecord:
 			n++
+			s := r.span
+			s.line, s.order = line, n
 			warn := func(msg string) {
-				in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: "span " + msglog.Str(m["id"]), Msg: msg})
+				in.Warn(trajeval.Warning{File: in.Name, Line: line, Place: "span " + s.id, Msg: msg})
 			}
-			s := &agentSpan{id: msglog.Str(m["id"]), traceID: msglog.Str(m["trace_id"]), parent: msglog.Str(m["parent_id"]),
-				data: msglog.Obj(m["span_data"]), err: msglog.Obj(m["error"]), line: line, order: n,
-				start: msglog.ParseTime(m["started_at"], warn), end: msglog.ParseTime(m["ended_at"], warn)}
+			if s.startAt != nil {
+				s.start = msglog.ParseTime(s.startAt, warn)
+			}
+			if s.endAt != nil {
+				s.end = msglog.ParseTime(s.endAt, warn)
+			}
+			s.startAt, s.endAt = nil, nil
 			if typ := spanType(s); !spanTypes[typ] {
 				unknown.Saw("span type", typ, line)
-			}
-			if m["error"] != nil && s.err == nil {
-				s.err = map[string]any{"message": fmt.Sprint(m["error"])}
 			}
 			if old := spans[s.id]; old != nil && s.id != "" {
 				// The same span exported twice (at start and at end): keep
@@ -128,15 +133,14 @@ func (agentsFormat) Read(ctx context.Context, in trajeval.Input, yield func(*tra
 			}
 			t := traceOf(s.traceID)
 			t.spans = append(t.spans, s)
-		default:
-			junk = cmp.Or(junk, jsonl.NotARecord(in, line, 0, "not a trace or span"))
 		}
 	}
 	damaged := false // any trace may have lost spans to the damage
-	err := msglog.EachValue(ctx, in, func(v any, line int, partial bool) error {
+	w := &agentsWalker{}
+	err := msglog.EachText(ctx, in, w.walk, func(recs []agentRecord, line int, partial bool) error {
 		damaged = damaged || partial
-		if v != nil {
-			take(v, line)
+		for i := range recs {
+			take(&recs[i], line)
 		}
 		return junk
 	})
@@ -191,7 +195,7 @@ func traceStart(t *agentTrace) time.Time {
 	return first
 }
 
-func spanType(s *agentSpan) string { return msglog.Str(s.data["type"]) }
+func spanType(s *agentSpan) string { return s.data.typ }
 
 // spanTypes are the span types the Agents SDK writes (JS 0.1 to 0.20,
 // Python): agent, function, generation, response and handoff are read;
@@ -227,7 +231,7 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			case "generation", "response":
 				gens = append(gens, s)
 				b.LLMCalls++
-				if u := msglog.Obj(s.data["usage"]); u != nil {
+				if u := msglog.Obj(s.data.usage); u != nil {
 					ti, to := msglog.Count(u["input_tokens"]), msglog.Count(u["output_tokens"])
 					if ti == nil {
 						ti, to = msglog.Count(u["prompt_tokens"]), msglog.Count(u["completion_tokens"])
@@ -273,11 +277,11 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			case "agent":
 				// An agent span inside another agent's span was called by
 				// it (as a tool); a top-level one is listed with no caller.
-				if n := msglog.Str(s.data["name"]); n != "" {
+				if n := s.data.name; n != "" {
 					b.Trajectory.Agents = append(b.Trajectory.Agents, trajeval.Agent{Name: n, Parent: agentName(s, spans, memo)})
 				}
 			case "handoff":
-				from, to := msglog.Str(s.data["from_agent"]), msglog.Str(s.data["to_agent"])
+				from, to := s.data.from, s.data.to
 				if from != "" && to != "" {
 					b.Trajectory.Agents = append(b.Trajectory.Agents, trajeval.Agent{Name: to, Parent: from})
 				}
@@ -292,8 +296,8 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			place := "span " + s.id
 			lines[place] = s.line
 			warn := func(msg string) { b.Warn(place, msg) }
-			st := trajeval.Step{Name: msglog.Str(s.data["name"]), Args: msglog.Args(s.data["input"], warn),
-				Result: s.data["output"], StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans, memo)}
+			st := trajeval.Step{Name: s.data.name, Args: msglog.Args(s.data.input, warn),
+				Result: s.data.output, StartTime: s.start, EndTime: s.end, Agent: agentName(s, spans, memo)}
 			if s.end.IsZero() {
 				warn("the span has no end")
 			} else {
@@ -301,8 +305,8 @@ func agentsTrajectory(in trajeval.Input, id string, traces []*agentTrace, spans 
 			}
 			if s.err != nil {
 				st.Error = msglog.Ptr(true)
-				st.ErrorMessage = msglog.Str(s.err["message"])
-				if e := msglog.Str(msglog.Obj(s.err["data"])["error"]); e != "" {
+				st.ErrorMessage = s.err.message
+				if e := s.err.data; e != "" {
 					if st.ErrorMessage != "" {
 						st.ErrorMessage += ": "
 					}
@@ -342,7 +346,7 @@ func agentName(s *agentSpan, spans map[string]*agentSpan, memo map[*agentSpan]st
 			break
 		}
 		if spanType(p) == "agent" {
-			name = msglog.Str(p.data["name"])
+			name = p.data.name
 			break
 		}
 		seen[p] = true
@@ -362,7 +366,7 @@ func agentsUser(gens []*agentSpan) *string {
 		return nil
 	}
 	var user *string
-	for _, m := range msglog.List(gens[0].data["input"]) {
+	for _, m := range msglog.List(gens[0].data.input) {
 		if mm := msglog.Obj(m); msglog.Str(mm["role"]) == "user" {
 			user = msglog.Text(mm["content"])
 		}
@@ -374,11 +378,332 @@ func agentsUser(gens []*agentSpan) *string {
 // tool call.
 func agentsFinal(g *agentSpan) *string {
 	var final *string
-	for _, m := range msglog.List(g.data["output"]) {
+	for _, m := range msglog.List(g.data.output) {
 		mm := msglog.Obj(m)
 		if msglog.Str(mm["role"]) == "assistant" && len(msglog.List(mm["tool_calls"])) == 0 {
 			final = msglog.Text(mm["content"])
 		}
 	}
 	return final
+}
+
+// An agentRecord is what the walk found in a file: a trace, a span, or
+// a value that is neither (junk).
+type agentRecord struct {
+	kind      recordKind
+	id, group string     // a trace's
+	span      *agentSpan // a span's
+}
+
+type recordKind int
+
+const (
+	junkRecord recordKind = iota
+	traceRecord
+	spanRecord
+)
+
+// agentsWalker reads the records of a file's values with a jsonv.Parser
+// (see msglog.EachText): a list of records, or a record. A record is
+//  1. a payload, {"data": [...]} with no "object" (or a null one): the
+//     records of its list;
+//  2. a trace: "object": "trace", or a "workflow_name" and no
+//     "span_data" (neither null);
+//  3. a span: a "span_data" (not null), or "object": "trace.span";
+//  4. anything else, and any value in a list that is not a list or an
+//     object, is junk.
+//
+// Every key is read as a map of the decoded value would hold it: a key
+// given twice is the last one, a string field holds "" for a value that
+// is not a string.
+type agentsWalker struct {
+	p    jsonv.Parser
+	recs []agentRecord
+	// shapes remember how this file's objects are written (see
+	// jsonv.Shape).
+	shapes struct{ record, data *jsonv.Shape }
+}
+
+// The keys read, in the order the Agents SDK writes them (a span's, then
+// a trace's); the constants are their places.
+var (
+	recordNames = jsonv.NewKeys("object", "id", "trace_id", "parent_id", "started_at", "ended_at", "span_data", "error",
+		"workflow_name", "group_id", "data")
+	dataNames  = jsonv.NewKeys("type", "name", "input", "output", "usage", "from_agent", "to_agent")
+	errorNames = jsonv.NewKeys("message", "data")
+	errorData  = jsonv.NewKeys("error")
+)
+
+const (
+	recObject = iota
+	recID
+	recTraceID
+	recParent
+	recStarted
+	recEnded
+	recSpanData
+	recError
+	recWorkflow
+	recGroup
+	recData
+)
+
+const (
+	dataType = iota
+	dataName
+	dataInput
+	dataOutput
+	dataUsage
+	dataFrom
+	dataTo
+)
+
+// walk reads the records of text, one JSON value; ok false when the
+// Parser refuses it (see msglog.EachText). The records are w's scratch,
+// valid until the next call.
+func (w *agentsWalker) walk(text []byte) ([]agentRecord, bool) {
+	if w.shapes.record == nil {
+		w.shapes.record, w.shapes.data = jsonv.NewShape(recordNames), jsonv.NewShape(dataNames)
+	}
+	clear(w.recs) // keep no span alive
+	w.recs = w.recs[:0]
+	w.p.Reset(text)
+	ok := w.value() && w.p.End()
+	w.p.Reset(nil) // keep no input alive
+	return w.recs, ok
+}
+
+// value reads a value where records stand: a list of them, a record, or
+// junk.
+func (w *agentsWalker) value() bool {
+	switch w.p.Peek() {
+	case '[':
+		return w.p.Array(w.value)
+	case '{':
+		return w.record()
+	}
+	w.recs = append(w.recs, agentRecord{kind: junkRecord})
+	return w.p.Skip()
+}
+
+// record reads an object where records stand.
+func (w *agentsWalker) record() bool {
+	p := &w.p
+	mark := len(w.recs)
+	var (
+		object                          string
+		objectNil                       = true // absent or null
+		id, traceID, parent, group      string
+		hasData, workflow, list, errSet bool
+		data                            spanData
+		spanErr                         spanError
+		start, end                      time.Time
+		startAt, endAt                  any
+	)
+	m := w.shapes.record.Members()
+	for {
+		ok := true
+		i, _ := p.Member(&m)
+		switch i {
+		case recObject:
+			objectNil = p.Null()
+			object = ""
+			if !objectNil {
+				object, ok = msglog.WalkName(p)
+			}
+		case recID:
+			id, ok = msglog.WalkStr(p)
+		case recTraceID:
+			traceID, ok = msglog.WalkName(p)
+		case recParent:
+			parent, ok = msglog.WalkName(p)
+		case recGroup:
+			group, ok = msglog.WalkName(p)
+		case recStarted:
+			start, startAt, ok = readTime(p)
+		case recEnded:
+			end, endAt, ok = readTime(p)
+		case recWorkflow:
+			workflow = !p.Null()
+			if workflow {
+				ok = p.Skip()
+			}
+		case recSpanData:
+			hasData = !p.Null()
+			data = spanData{}
+			if hasData {
+				ok = w.spanData(&data)
+			}
+		case recError:
+			errSet = !p.Null()
+			spanErr = spanError{}
+			if errSet {
+				ok = readError(p, &spanErr)
+			}
+		case recData:
+			// The last "data" is the one a map holds: the records of
+			// another before it are dropped.
+			clear(w.recs[mark:])
+			w.recs = w.recs[:mark]
+			list = p.Peek() == '['
+			if list {
+				ok = p.Array(w.value)
+			} else {
+				ok = p.Skip()
+			}
+		case jsonv.Other:
+			ok = p.Skip()
+		case jsonv.End:
+			if list && objectNil {
+				return true // a payload: its list's records
+			}
+			clear(w.recs[mark:])
+			w.recs = w.recs[:mark]
+			switch {
+			case object == "trace" || (!hasData && workflow):
+				w.recs = append(w.recs, agentRecord{kind: traceRecord, id: id, group: group})
+			case hasData || object == "trace.span":
+				s := &agentSpan{id: id, traceID: traceID, parent: parent, data: data,
+					start: start, end: end, startAt: startAt, endAt: endAt}
+				if errSet {
+					s.err = &spanErr
+				}
+				w.recs = append(w.recs, agentRecord{kind: spanRecord, span: s})
+			default:
+				w.recs = append(w.recs, agentRecord{kind: junkRecord})
+			}
+			return true
+		default:
+			return false
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+// spanData reads a span's span_data: no field of it when it is not an
+// object.
+func (w *agentsWalker) spanData(d *spanData) bool {
+	p := &w.p
+	if p.Peek() != '{' {
+		return p.Skip()
+	}
+	m := w.shapes.data.Members()
+	for {
+		ok := true
+		i, _ := p.Member(&m)
+		switch i {
+		case dataType:
+			d.typ, ok = msglog.WalkName(p)
+		case dataName:
+			d.name, ok = msglog.WalkName(p)
+		case dataInput:
+			d.input, ok = p.Value()
+		case dataOutput:
+			d.output, ok = p.Value()
+		case dataUsage:
+			d.usage, ok = p.Value()
+		case dataFrom:
+			d.from, ok = msglog.WalkName(p)
+		case dataTo:
+			d.to, ok = msglog.WalkName(p)
+		case jsonv.Other:
+			ok = p.Skip()
+		case jsonv.End:
+			return true
+		default:
+			return false
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+// readTime reads a span's time as msglog.ParseTime reads it decoded: a
+// string it reads is read now; any other value but null (which is no
+// time) is handed back in at, for ParseTime to read and warn of when the
+// span is taken.
+func readTime(p *jsonv.Parser) (t time.Time, at any, ok bool) {
+	if p.Null() {
+		return t, nil, true
+	}
+	if p.Peek() != '"' {
+		at, ok = p.Value()
+		return t, at, ok
+	}
+	b, ok := msglog.WalkTimeText(p)
+	if !ok {
+		return t, nil, false
+	}
+	if len(b) == 0 {
+		return t, nil, true
+	}
+	if t, ok := msglog.ISOTime(b); ok {
+		return t, nil, true
+	}
+	s := string(b)
+	failed := false
+	t = msglog.ParseTime(s, func(string) { failed = true })
+	if failed {
+		return t, s, true
+	}
+	return t, nil, true
+}
+
+// readError reads a span's error: an object's message and data.error,
+// as msglog.Str reads them; any other value as fmt.Sprint writes it
+// decoded.
+func readError(p *jsonv.Parser, e *spanError) bool {
+	if p.Peek() != '{' {
+		v, ok := p.Value()
+		e.message = fmt.Sprint(v)
+		return ok
+	}
+	m := errorNames.Members()
+	for {
+		ok := true
+		switch i, _ := p.Member(&m); i {
+		case 0:
+			e.message, ok = msglog.WalkStr(p)
+		case 1:
+			e.data, ok = readErrorData(p)
+		case jsonv.Other:
+			ok = p.Skip()
+		case jsonv.End:
+			return true
+		default:
+			return false
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+// readErrorData reads an error's data: its error as msglog.Str reads it,
+// "" when data is not an object.
+func readErrorData(p *jsonv.Parser) (string, bool) {
+	if p.Peek() != '{' {
+		return "", p.Skip()
+	}
+	e := ""
+	m := errorData.Members()
+	for {
+		ok := true
+		switch i, _ := p.Member(&m); i {
+		case 0:
+			e, ok = msglog.WalkStr(p)
+		case jsonv.Other:
+			ok = p.Skip()
+		case jsonv.End:
+			return e, true
+		default:
+			return e, false
+		}
+		if !ok {
+			return e, false
+		}
+	}
 }
