@@ -45,6 +45,10 @@ type chunkRef struct {
 	off, size int
 }
 
+// maxRef is the longest reference appendRef writes: its mark and three
+// varints of at most 64 bits.
+const maxRef = 1 + 3*binary.MaxVarintLen64
+
 // appendRef appends the reference r to b.
 func appendRef(b []byte, r chunkRef) []byte {
 	b = append(b, refMark)
@@ -91,15 +95,16 @@ type chunker struct {
 }
 
 // add adds v to the chunk being filled, closing the chunk before when v
-// would take it beyond maxChunk, and returns v's reference.
-func (c *chunker) add(v []byte) []byte {
+// would take it beyond maxChunk, and returns ref with v's reference
+// appended.
+func (c *chunker) add(ref, v []byte) []byte {
 	if len(c.raw) > 0 && len(c.raw)+len(v) > maxChunk {
 		c.close()
 	}
 	if len(c.raw) == 0 {
 		c.id = c.next()
 	}
-	ref := appendRef(nil, chunkRef{c.id, len(c.raw), len(v)})
+	ref = appendRef(ref, chunkRef{c.id, len(c.raw), len(v)})
 	c.raw = append(c.raw, v...)
 	return ref
 }
