@@ -1,9 +1,11 @@
 package history_test
 
 import (
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +137,68 @@ func TestRecorder_Record_allocations(t *testing.T) {
 				t.Errorf("%s: %.2f allocations a case, want at most %.1f", tt.reason, got, tt.most)
 			}
 			t.Logf("%.2f allocations a case", got)
+		})
+	}
+}
+
+// TestRecorder_Record_chunkSize reads the chunks of runs of failing cases
+// back from the file: each holds at most 64 kB before compression (but
+// for a single larger value), the bound docs/history.md gives. Larger
+// chunks made the recording touch more fresh memory (its buffers, and the
+// scoring's objects spread over a heap whose goal they raise).
+func TestRecorder_Record_chunkSize(t *testing.T) {
+	tests := []struct {
+		name   string
+		big    int // bytes of one step's result, 0 for the bench's
+		most   int
+		reason string
+	}{
+		{"the bench's", 0, 64 << 10, "a chunk closes before a value would take it past 64 kB"},
+		{"a value larger than a chunk", 100 << 10, 100<<10 + 4<<10, "a single larger value takes a chunk of its own"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dsn := filepath.Join(t.TempDir(), "runs.db")
+			h := open(t, dsn)
+			rows := manyResults(600, func(int) bool { return true })
+			if tt.big > 0 {
+				rows = rows[:3]
+				for i := range rows {
+					traj := *rows[i].Trajectory
+					traj.Steps = slices.Clone(traj.Steps)
+					traj.Steps[0].Result = strings.Repeat("x", tt.big)
+					rows[i].Trajectory = &traj
+				}
+			}
+			record(t, h, history.Run{Suites: []string{"bench"}, Start: time.Now()}, rows)
+			db, err := sql.Open("sqlite", dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			q, err := db.Query("SELECT data FROM chunks")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.Close()
+			n, biggest := 0, 0
+			for q.Next() {
+				var blob []byte
+				if err := q.Scan(&blob); err != nil {
+					t.Fatal(err)
+				}
+				data, err := history.Unsqueeze(blob)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, biggest = n+1, max(biggest, len(data))
+			}
+			if err := q.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 || biggest > tt.most {
+				t.Errorf("%s: %d chunks, the largest %d bytes before compression, want at most %d", tt.reason, n, biggest, tt.most)
+			}
 		})
 	}
 }
