@@ -99,6 +99,7 @@ type Recorder struct {
 	jobs        chan *group   // to the encoders
 	ch          chan *group   // to the writer, in order
 	done        chan struct{} // closed when the writer returns
+	free        chan *group   // groups the writer is done with, for Record
 	err         error         // the first write error; read after done is closed
 	seq         int
 	keepPassing bool
@@ -137,14 +138,18 @@ type group struct {
 	ps    []pending
 	begun time.Time     // when its first result came
 	ready chan struct{} // closed when every result is encoded
+	// rows holds the rows of ps one after another, each p.rec a part of
+	// it: one buffer a group, not an allocation a result.
+	rows []byte
 }
 
 // encode encodes g's results, each with its trajectory and details when
 // the run keeps them, and lets go of what the writer does not need.
 func (g *group) encode(r *Recorder) {
+	g.rows = g.rows[:0]
 	for i := range g.ps {
 		p := &g.ps[i]
-		p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass)
+		p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass, &g.rows)
 		// The writer needs no more of it: its trajectory and details go
 		// now, not when the batch is written.
 		p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
@@ -179,7 +184,8 @@ func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shard
 	// The group being filled and those handed over: MaxPending results.
 	groups := MaxPending/groupSize - 1
 	r := &Recorder{h: h, id: id, keepPassing: keepPassing, shard: shard, shards: shards,
-		jobs: make(chan *group, groups), ch: make(chan *group, groups), done: make(chan struct{})}
+		jobs: make(chan *group, groups), ch: make(chan *group, groups), done: make(chan struct{}),
+		free: make(chan *group, groups+1)}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for g := range r.jobs {
@@ -225,12 +231,40 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 	defer r.gmu.Unlock()
 	g := r.group
 	if g == nil {
-		g = &group{ps: make([]pending, 0, groupSize), begun: time.Now(), ready: make(chan struct{})}
+		g = r.newGroup()
 		r.group = g
 	}
 	g.ps = append(g.ps, pending{c: c, seq: seq})
 	if len(g.ps) == groupSize {
 		r.handOver()
+	}
+}
+
+// newGroup returns an empty group, one the writer is done with when there
+// is one: a group's results and rows are written into memory the caches
+// hold, not into fresh memory each time (a group of 64 results is about
+// 11 kB, its rows 10 kB more).
+func (r *Recorder) newGroup() *group {
+	var g *group
+	select {
+	case g = <-r.free:
+		g.ps = g.ps[:0]
+	default:
+		g = &group{ps: make([]pending, 0, groupSize)}
+	}
+	g.begun, g.ready = time.Now(), make(chan struct{})
+	return g
+}
+
+// recycle gives g, written into its batch, back for Record to fill again.
+func (r *Recorder) recycle(g *group) {
+	clear(g.ps) // nothing of the results is held for longer
+	if cap(g.rows) > maxKept {
+		g.rows = nil
+	}
+	select {
+	case r.free <- g:
+	default:
 	}
 }
 
@@ -311,6 +345,10 @@ func (r *Recorder) write(ctx context.Context) {
 	batches := make(chan *batch)  // to the committer, in order
 	failed := make(chan struct{}) // closed when a batch could not be written
 	committed := make(chan struct{})
+	// spare holds the pack of a batch written, for the next to fill: two
+	// buffers of a pack's size (about 200 kB) in turn, not one grown
+	// afresh for each batch.
+	spare := make(chan []byte, 1)
 	go func() {
 		defer close(committed)
 		for b := range batches {
@@ -321,6 +359,12 @@ func (r *Recorder) write(ctx context.Context) {
 				}
 				return
 			}
+			if cap(b.pack) <= maxKept {
+				select {
+				case spare <- b.pack[:0]:
+				default:
+				}
+			}
 		}
 	}()
 	var err error // of the writer's own: a result that could not be encoded
@@ -330,7 +374,16 @@ func (r *Recorder) write(ctx context.Context) {
 		<-committed
 		r.err = cmp.Or(r.err, err) // the committer's came first
 	}()
-	b := new(batch)
+	newBatch := func() *batch {
+		b := new(batch)
+		select {
+		case b.pack = <-spare:
+		default:
+		}
+		b.pack = append(b.pack, make([]byte, packRoom)...)
+		return b
+	}
+	b := newBatch()
 	send := func() bool {
 		// Every chunk begun holds values of this batch's cases or of
 		// later ones (encoded since): all go with this batch.
@@ -342,7 +395,7 @@ func (r *Recorder) write(ctx context.Context) {
 		}
 		select {
 		case batches <- b:
-			b = new(batch)
+			b = newBatch()
 			return true
 		case <-failed:
 			for range r.ch {
@@ -382,6 +435,7 @@ func (r *Recorder) write(ctx context.Context) {
 				due.Reset(batchEvery)
 			}
 		}
+		r.recycle(g)
 		return true
 	}
 	tick := time.NewTicker(heartbeatEvery)
@@ -453,7 +507,7 @@ var chunkColumns = []string{"run_id", "id", "data"}
 // (or JSON), put into r's chunks, the row referring to them (rule 9 of
 // the package). Each is written into a scratch buffer and copied into the
 // chunk at once: it does not wait for the writer.
-func (p *pending) encode(r *Recorder, keep bool) {
+func (p *pending) encode(r *Recorder, keep bool, rows *[]byte) {
 	c := p.c
 	j := func(v any, present bool) string {
 		if !present {
@@ -490,6 +544,9 @@ func (p *pending) encode(r *Recorder, keep bool) {
 		s.started = c.StartedAt.UnixMilli()
 	}
 	rest := (*buf)[len(evals):]
+	// The references into the chunks, copied into the row: no allocation
+	// of their own.
+	var refs [2 * maxRef]byte
 	if c.Trajectory != nil {
 		data, ok := rest[:0], false
 		if !jsonTrajectories {
@@ -502,7 +559,7 @@ func (p *pending) encode(r *Recorder, keep bool) {
 			}
 		}
 		r.mu.Lock()
-		s.traj = r.trajs.add(data)
+		s.traj = r.trajs.add(refs[:0:maxRef], data)
 		r.mu.Unlock()
 		rest = data
 	}
@@ -514,7 +571,7 @@ func (p *pending) encode(r *Recorder, keep bool) {
 		}
 		if some {
 			r.mu.Lock()
-			s.details = r.detail.add(data)
+			s.details = r.detail.add(refs[maxRef:maxRef], data)
 			r.mu.Unlock()
 		}
 		rest = data
@@ -523,7 +580,9 @@ func (p *pending) encode(r *Recorder, keep bool) {
 		// Grown: keep the larger buffer, for the next value.
 		*buf = rest[:0]
 	}
-	p.rec = appendStored(make([]byte, 0, 64+len(s.suite)+len(s.id)+len(evals)+len(s.traj)+len(s.details)), &s)
+	start := len(*rows)
+	*rows = appendStored(*rows, &s)
+	p.rec = (*rows)[start:len(*rows):len(*rows)]
 }
 
 // The largest run id and seq a case takes: SQLite keyed the rows of
@@ -535,10 +594,10 @@ const (
 )
 
 // A batch is the results the writer has taken and not yet written: their
-// rows one after another as a pack holds them (n of them; the pack's id
-// given when the batch is sent), their counts (cases, passed, failed,
-// errors), and the rows of the chunks their trajectories and details
-// filled.
+// rows one after another as a pack holds them, after packRoom bytes left
+// for the pack's header (n of them; the pack's id given when the batch is
+// sent), their counts (cases, passed, failed, errors), and the rows of the
+// chunks their trajectories and details filled.
 type batch struct {
 	pack   []byte
 	n      int
@@ -546,6 +605,10 @@ type batch struct {
 	counts [4]int
 	chunks [][]any
 }
+
+// packRoom is the room a batch leaves before its rows for the pack's
+// header: its version and its count of at most maxBatch cases.
+const packRoom = 1 + 2
 
 // add takes p, encoded, into b.
 func (r *Recorder) add(b *batch, p *pending) error {
@@ -582,7 +645,15 @@ func (r *Recorder) writeBatch(ctx context.Context, b *batch) error {
 		return err
 	}
 	if b.n > 0 {
-		data := squeeze(append(packHeader(b.n), b.pack...))
+		// The header goes into the room left before the rows: the rows
+		// are not copied to follow it.
+		h := packHeader(b.n)
+		if len(h) > packRoom {
+			return fmt.Errorf("run %d: a pack of %d cases", r.id, b.n)
+		}
+		start := packRoom - len(h)
+		copy(b.pack[start:], h)
+		data := squeeze(b.pack[start:])
 		if err := r.h.insert(ctx, tx, "packs", chunkColumns, [][]any{{r.id, b.id, data}}); err != nil {
 			return err
 		}
