@@ -3,16 +3,13 @@ package claudecode
 import (
 	"bufio"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/eventlog"
+	"github.com/trajeval/trajeval/internal/format/sidefile"
 	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/sniff"
@@ -100,24 +97,6 @@ func (r *reader) progressAgent(e, data map[string]any) string {
 	return agent
 }
 
-// agentIDLike reports whether id is 1 to 128 ASCII letters, digits,
-// underscores and hyphens: a name a sub-agent's file may be named by,
-// never a path. (A pattern with {1,128} cost every start of the command
-// its compilation, 5 M instructions.)
-func agentIDLike(id string) bool {
-	if id == "" || len(id) > 128 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		switch c := id[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // subagentFile reads, before a user line of the main session, the file of
 // the sub-agent whose Task result the line holds (rule 2).
 func (r *reader) subagentFile(e map[string]any) {
@@ -131,12 +110,12 @@ func (r *reader) subagentFile(e map[string]any) {
 	if !ok || r.tr.nested {
 		return
 	}
-	if !agentIDLike(agentID) {
+	if !sidefile.NameLike(agentID) {
 		r.warn("", "agentId %q names no sub-agent file; its calls are those of the progress lines", agentID)
 		return
 	}
 	path := filepath.Join(dir, "subagents", "agent-"+agentID+".jsonl")
-	f, err := openSubagent(dir, path)
+	f, err := sidefile.Open(dir, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return // an older version, or a session copied without its folder
 	}
@@ -163,7 +142,7 @@ func (r *reader) subagentFile(e map[string]any) {
 	badUTF8 := false
 	err = jsonl.Each(br, func(data []byte, n int) error {
 		r.line = n
-		if i := invalidUTF8(data); i >= 0 {
+		if i := sidefile.InvalidUTF8(data); i >= 0 {
 			const msg = "invalid UTF-8: a trace is UTF-8 text"
 			if !r.in.Lenient {
 				return &trajeval.TraceError{File: path, Line: n, Col: i + 1, Msg: msg, Err: trajeval.ErrCorruptTrace}
@@ -201,60 +180,6 @@ func (r *reader) subagentFile(e map[string]any) {
 		r.in.Warn(trajeval.Warning{File: path, Msg: "the sub-agent file could not be read whole: " + err.Error() + "; what came before is kept"})
 		r.t.Partial = true
 	}
-}
-
-// openSubagent opens the sub-agent file path, in the session folder dir,
-// when it is a regular file inside that folder once symbolic links are
-// followed (rule 5). The reader it returns ends at the size the file had
-// when opened. An error wrapping fs.ErrNotExist is a file that is not
-// there.
-func openSubagent(dir, path string) (io.ReadCloser, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, err
-	}
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, err
-	}
-	if rel, err := filepath.Rel(root, real); err != nil || !filepath.IsLocal(rel) {
-		return nil, fmt.Errorf("it is a link to %s, outside the session's folder", real)
-	}
-	// Opened without waiting (openNoWait: opening a named pipe waits for a
-	// writer), then asked what it is: what was opened is what is read,
-	// whatever stands at the path after.
-	f, err := os.OpenFile(real, os.O_RDONLY|openNoWait, 0)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("it is not a regular file (%s)", st.Mode().Type())
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{io.LimitReader(f, st.Size()), f}, nil
-}
-
-// invalidUTF8 returns the index of the first byte of b that does not start
-// a valid UTF-8 sequence, or -1.
-func invalidUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
 }
 
 // taskOf returns the tool_use_id of the first tool_result of a message.

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package claudecode
+package sidefile
 
 // openNoWait: no named pipes to wait on here.
 const openNoWait = 0

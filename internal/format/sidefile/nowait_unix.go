@@ -1,6 +1,6 @@
 //go:build unix
 
-package claudecode
+package sidefile
 
 import "syscall"
 
