@@ -138,6 +138,14 @@ type chat struct {
 	msgs    []message
 	partial bool
 	unknown drift.Unknown
+	// side is what the session's sub-agent files share (see subagents.go);
+	// depth is 0 for the session's own file, 1 for a sub-agent's, and on.
+	side  *side
+	depth int
+	root  string // the main session's id, in a sub-agent's file
+	// strictUTF8: every line must be UTF-8 (a sub-agent's file, which the
+	// session names and the user does not); badUTF8: one was not.
+	strictUTF8, badUTF8 bool
 }
 
 func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
@@ -151,7 +159,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
 		return err
 	}
-	c := &chat{in: in, meta: map[string]any{}}
+	c := &chat{in: in, meta: map[string]any{}, side: newSide(in.Name)}
 	if first, ok := jsonv.FastDecode(data); ok {
 		// One value, which a Parser reads many times faster than
 		// encoding/json, to the same value (see jsonv.Parser).
@@ -160,7 +168,7 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 		} else {
 			err = c.whole(first, fastLines(data))
 		}
-		return c.finish(err, yield)
+		return c.finish(ctx, err, yield)
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
@@ -177,21 +185,24 @@ func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*traje
 	} else if c.partial || len(rest) == 0 {
 		err = c.whole(first, messageLines(data))
 	} else {
-		err = c.lines(ctx, data)
+		err = c.lines(ctx, bytes.NewReader(data))
 	}
-	return c.finish(err, yield)
+	return c.finish(ctx, err, yield)
 }
 
 // finish yields the session read, unless reading it failed with err or
 // found no message.
-func (c *chat) finish(err error, yield func(*trajeval.Trajectory) error) error {
+func (c *chat) finish(ctx context.Context, err error, yield func(*trajeval.Trajectory) error) error {
 	if err != nil {
 		return err
 	}
 	if len(c.msgs) == 0 {
 		return &trajeval.TraceError{File: c.in.Name, Line: 1, Msg: "the Gemini CLI session holds no messages", Err: trajeval.ErrEmptyTrace}
 	}
-	t := c.build()
+	t, err := c.build(ctx)
+	if err != nil {
+		return err
+	}
 	c.unknown.Report(c.in, "gemini-chat")
 	return yield(t)
 }
@@ -395,10 +406,15 @@ func (c *chat) setMeta(m map[string]any, line int) {
 }
 
 // lines reads the JSON Lines shape.
-func (c *chat) lines(ctx context.Context, data []byte) error {
-	return jsonl.Each(bytes.NewReader(data), func(line []byte, n int) error {
+func (c *chat) lines(ctx context.Context, r io.Reader) error {
+	return jsonl.Each(r, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if c.strictUTF8 {
+			if err := c.checkUTF8(line, n); err != nil {
+				return err
+			}
 		}
 		v, damaged, err := eventlog.Decode(c.in, line, n)
 		if err != nil {
@@ -482,8 +498,9 @@ func (c *chat) warn(line int, place, format string, a ...any) {
 	c.in.Warn(w)
 }
 
-// build turns the messages into the trajectory.
-func (c *chat) build() *trajeval.Trajectory {
+// build turns the messages into the trajectory, reading the files of the
+// sub-agents its calls started.
+func (c *chat) build(ctx context.Context) (*trajeval.Trajectory, error) {
 	id, _ := c.meta["sessionId"].(string)
 	t := &trajeval.Trajectory{ID: id, Turns: []trajeval.Turn{}, Partial: c.partial}
 	var final *string
@@ -535,6 +552,15 @@ func (c *chat) build() *trajeval.Trajectory {
 				for _, call := range batch {
 					t.Steps = append(t.Steps, c.step(call, n, group, msg.line))
 				}
+				// A sub-agent's calls come after the call that started it
+				// (and the calls that ran beside it), before the next batch.
+				for _, call := range batch {
+					steps, err := c.subagent(ctx, call, n, &groups, msg.line)
+					if err != nil {
+						return nil, err
+					}
+					t.Steps = append(t.Steps, steps...)
+				}
 			}
 			if notObjects(calls) {
 				c.warn(msg.line, "", "a tool call is not an object; skipped")
@@ -566,8 +592,9 @@ func (c *chat) build() *trajeval.Trajectory {
 		d := float64(end.Sub(start)) / float64(time.Millisecond)
 		t.Metrics.DurationMS = &d
 	}
+	t.Partial = c.partial // a sub-agent's file read in part, or not at all
 	t.Finish()
-	return t
+	return t, nil
 }
 
 func (c *chat) metaTime(k string) time.Time {

@@ -76,7 +76,7 @@ func TestChat_ReadUserMessages(t *testing.T) {
 	const (
 		head = `{"sessionId":"s","projectHash":"p","startTime":"2026-11-27T17:06:24.660Z","lastUpdated":"2026-11-27T17:06:24.660Z","kind":"main"}`
 		ask  = `{"id":"u1","timestamp":"2026-11-27T17:06:24.690Z","type":"user","content":[{"text":"show a.txt"}]}`
-		call = `{"id":"g1","timestamp":"2026-11-27T17:06:25.000Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":"a.txt"},"result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"a"}}}],"status":"success","timestamp":"2026-11-27T17:06:25.100Z","agentId":"x"}]}`
+		call = `{"id":"g1","timestamp":"2026-11-27T17:06:25.000Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":"a.txt"},"result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"a"}}}],"status":"success","timestamp":"2026-11-27T17:06:25.100Z"}]}`
 		resp = `{"id":"u2","timestamp":"2026-11-27T17:06:25.110Z","type":"user","content":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"a"}}}]}`
 		done = `{"id":"g2","timestamp":"2026-11-27T17:06:25.200Z","type":"gemini","content":"It says a.","model":"gemini-2.5-pro"}`
 	)

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package gemini_test
+
+import "errors"
+
+func mkfifo(string) error { return errors.New("no named pipes") }
