@@ -153,6 +153,15 @@ func TestRead_realFiles(t *testing.T) {
 		{"gemini-cli/gemini-cli-0.61.0-stream-json.jsonl", "gemini-cli", 1, 3, []realTraj{
 			{0, "f37f35f7-07da-41c4-98a9-cae62e52f378", 1, "run_shell_command read_file read_file", `{"command":"echo hi","description":"Print hi"}`},
 		}, "the same run's gemini -p --output-format stream-json: the same calls, the second batch of two"},
+		{"gemini-chat/gemini-cli-0.61.0-subagent-session-2026-11-27T18-04-256d48f1.jsonl", "gemini-chat", 1, 3, []realTraj{
+			{0, "256d48f1-820e-4cfc-9100-cce3a39853c4", 1, "invoke_agent read_file@generalist complete_task@generalist", `{"agent_name":"generalist","prompt":"Read hello.txt and say what it holds."}`},
+		}, "Gemini CLI 0.61.0, generated: an invoke_agent call whose sub-agent's calls are in its own file, 256d48f1-…/cf964a72-….jsonl beside the session, read after the call"},
+		{"gemini-chat/256d48f1-820e-4cfc-9100-cce3a39853c4/cf964a72-0f8c-4325-b17f-29261cfa23c4.jsonl", "gemini-chat", 1, 2, []realTraj{
+			{0, "cf964a72-0f8c-4325-b17f-29261cfa23c4", 1, "read_file complete_task", `{"file_path":"hello.txt"}`},
+		}, "that sub-agent's own file (kind subagent), read alone: a session of its own"},
+		{"gemini-cli/gemini-cli-0.61.0-subagent-stream-json.jsonl", "gemini-cli", 1, 1, []realTraj{
+			{0, "256d48f1-820e-4cfc-9100-cce3a39853c4", 1, "invoke_agent", `{"agent_name":"generalist","prompt":"Read hello.txt and say what it holds."}`},
+		}, "the same run's stream-json: it holds the main agent's calls only (its stats count 3), the sub-agent's are in the saved session"},
 		{"gemini-chat/agent-sessions-jsonl_v040.jsonl", "gemini-chat", 1, 1, []realTraj{
 			{0, "gemini_stage0_jsonl", 1, "run_shell_command", `{"command":"ls -F","description":"List files in the current directory."}`},
 		}, "the JSON Lines session shape: a metadata line, messages and a $set line"},

@@ -42,6 +42,11 @@
 //     error, or with --lenient a warning, never an empty run.
 //  11. An event type this reader does not know is reported once per type,
 //     with a count (see package drift).
+//  12. The stream holds the main agent's calls only: the calls of the
+//     sub-agents it starts (invoke_agent) are counted in the result line's
+//     stats.tool_calls but written nowhere in it. A run whose tool_calls
+//     exceed its tool_use events is partial, with a warning that points to
+//     the saved session, which holds them (see [Chat]).
 //
 // The file is read line by line; only the current trajectory is held.
 package gemini
@@ -115,6 +120,7 @@ var eventTypes = map[string]bool{"init": true, "message": true, "tool_use": true
 
 type reader struct {
 	open bool // an event came after the last result line
+	calls int // the tool_use events of the current run
 	in   trajeval.Input
 	line int
 
@@ -177,6 +183,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 			r.openTurn(nil)
 			r.fresh = true
 			r.open = true
+			r.calls = 0
 			return nil
 		}
 		// The events of a run end with its result line.
@@ -260,6 +267,7 @@ func (r *reader) event(typ string, e map[string]any) {
 			r.hasText = true
 		}
 	case "tool_use":
+		r.calls++
 		r.toolUse(e)
 	case "tool_result":
 		r.toolResult(e)
@@ -356,6 +364,12 @@ func (r *reader) result(e map[string]any) {
 		mt.dur += d
 		mt.hasDur = true
 	}
+	if n, ok := jsonv.Number(st["tool_calls"]); ok && n > float64(r.calls) {
+		r.t.Partial = true
+		r.warn("", "the run made %v tool calls and the stream holds %d: the calls of its sub-agents are not written in stream-json; "+
+			"read the session Gemini CLI saved in ~/.gemini/tmp/<project hash>/chats (format gemini-chat), which holds them", n, r.calls)
+	}
+	r.calls = 0
 	for i, k := range []string{"input_tokens", "output_tokens", "total_tokens"} {
 		if n, ok := st[k].(json.Number); ok {
 			if x, err := n.Int64(); err == nil {

@@ -277,3 +277,44 @@ func FuzzRead_subagentFile(f *testing.F) {
 		}
 	})
 }
+
+// TestFormat_Read_subagentCalls checks that a stream-json run whose stats
+// count more calls than it holds (its sub-agents' calls, which the stream
+// does not write) is partial, with a warning that names the session file
+// that holds them.
+func TestFormat_Read_subagentCalls(t *testing.T) {
+	const run = `{"type":"init","timestamp":"2026-11-27T18:04:27.172Z","session_id":"s1","model":"gemini-2.5-pro"}
+{"type":"message","timestamp":"2026-11-27T18:04:27.184Z","role":"user","content":"Ask a sub-agent"}
+{"type":"tool_use","timestamp":"2026-11-27T18:04:27.508Z","tool_name":"invoke_agent","tool_id":"i1","parameters":{"agent_name":"generalist","prompt":"read"}}
+{"type":"tool_result","timestamp":"2026-11-27T18:04:28.100Z","tool_id":"i1","status":"success"}
+{"type":"result","timestamp":"2026-11-27T18:04:28.177Z","status":"success","stats":{"duration_ms":1005,"tool_calls":%d}}
+`
+	tests := []struct {
+		name    string
+		counted int
+		partial bool
+		reason  string
+	}{
+		{"sub-agent calls", 3, true, "two calls counted are in no event: the sub-agent's, which only the saved session holds"},
+		{"all written", 1, false, "a run whose calls are all in the stream is whole"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var warns []string
+			var got *trajeval.Trajectory
+			err := gemini.Format.Read(context.Background(), trajeval.Input{Name: "run.jsonl", R: strings.NewReader(fmt.Sprintf(run, tt.counted)),
+				Warn: func(w trajeval.Warning) { warns = append(warns, w.String()) }},
+				func(tr *trajeval.Trajectory) error { got = tr; return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Partial != tt.partial {
+				t.Errorf("partial %v, want %v (%s)", got.Partial, tt.partial, tt.reason)
+			}
+			joined := strings.Join(warns, "\n")
+			if tt.partial != strings.Contains(joined, "gemini-chat") {
+				t.Errorf("warnings:\n%s\nwant one pointing to the saved session: %v (%s)", joined, tt.partial, tt.reason)
+			}
+		})
+	}
+}

@@ -163,7 +163,10 @@ async function claudeCompact() {
   console.error(s.root);
 }
 
-async function gemini() {
+// gemini runs gemini -p with prompt; tag ("" for the first run) goes into
+// the names of the files written. Sub-agents' files are kept under
+// chats/<session id>/, as the CLI writes them.
+async function gemini(prompt, tag) {
   const s = scratch();
   const srv = await start(s.work);
   // The API key is read from the settings, the base URL from the
@@ -176,17 +179,26 @@ async function gemini() {
   }));
   fs.writeFileSync(path.join(dot, 'trustedFolders.json'), JSON.stringify({ [s.work]: 'TRUST_FOLDER' }));
   const env = { ...baseEnv(s.home), GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${srv.port}`, GEMINI_CLI_NO_RELAUNCH: 'true' };
-  const r = await run(bin('gemini'), ['-p', 'Run echo hi, then show hello.txt and missing.txt.', '--output-format', 'stream-json',
+  const r = await run(bin('gemini'), ['-p', prompt, '--output-format', 'stream-json',
     '--yolo', '--model', 'gemini-2.5-pro'], env, s.work);
   srv.server.close();
   console.error('gemini exit', r.code, r.stderr.slice(-2000));
   console.error(JSON.stringify(srv.log));
   const version = (await run(bin('gemini'), ['--version'], env, s.work)).stdout.trim();
-  fs.writeFileSync(path.join(out, 'gemini-cli', `gemini-cli-${version}-stream-json.jsonl`), s.scrub(r.stdout));
+  const name = `gemini-cli-${version}${tag ? '-' + tag : ''}`;
+  fs.writeFileSync(path.join(out, 'gemini-cli', `${name}-stream-json.jsonl`), s.scrub(r.stdout));
   for (const f of walk(path.join(dot, 'tmp'))) {
-    // tmp/<project>/chats/session-<time>-<id>.jsonl
-    if (path.basename(path.dirname(f)) !== 'chats') continue;
-    fs.writeFileSync(path.join(out, 'gemini-chat', `gemini-cli-${version}-${path.basename(f)}`), s.scrub(fs.readFileSync(f, 'utf8')));
+    // tmp/<project>/chats/session-<time>-<id>.jsonl, and a sub-agent's
+    // tmp/<project>/chats/<session id>/<agent id>.jsonl
+    const chats = path.basename(path.dirname(f)) === 'chats' ? path.dirname(f)
+      : path.basename(path.dirname(path.dirname(f))) === 'chats' ? path.dirname(path.dirname(f)) : '';
+    if (!chats) continue;
+    // the session's file renamed, its sub-agents' folder (named by the
+    // session id, which the reader looks for beside the file) kept
+    const rel = path.relative(chats, f);
+    const to = path.join(out, 'gemini-chat', rel.includes(path.sep) ? rel : `${name}-${rel}`);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.writeFileSync(to, s.scrub(fs.readFileSync(f, 'utf8')));
   }
   console.error(s.root);
 }
@@ -201,4 +213,9 @@ if (!only || only === 'claude') {
   await claude();
   await claudeCompact();
 }
-if (!only || only === 'gemini') await gemini();
+if (!only || only === 'gemini') {
+  await gemini('Run echo hi, then show hello.txt and missing.txt.', '');
+  // the server answers this prompt with an invoke_agent call, and the
+  // sub-agent's requests (which offer complete_task) with read_file
+  await gemini('Ask a sub-agent what hello.txt holds.', 'subagent');
+}

@@ -128,8 +128,21 @@ function gemini(body, res, log, stream) {
   for (const c of contents) responses += (c.parts || []).filter((p) => p.functionResponse).length;
   log.push({ api: 'gemini', stream, responses, contents: contents.length });
   const usageMetadata = { promptTokenCount: 100 + responses, candidatesTokenCount: 10, totalTokenCount: 110 + responses };
+  const tools = (body.tools || []).flatMap((t) => (t.functionDeclarations || []).map((f) => f.name));
+  const asked = JSON.stringify(contents[0] || {});
   let parts;
-  if (responses === 0) {
+  if (tools.includes('complete_task')) {
+    // a sub-agent of Gemini CLI (it must end with complete_task): one
+    // read_file, then its answer
+    parts = responses === 0
+      ? [{ functionCall: { name: 'read_file', args: { file_path: 'hello.txt' } } }]
+      : [{ functionCall: { name: 'complete_task', args: { result: { response: 'hello.txt says hello.' } } } }];
+  } else if (asked.includes('sub-agent')) {
+    // the main agent hands the work to the generalist sub-agent
+    parts = responses === 0
+      ? [{ functionCall: { name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'Read hello.txt and say what it holds.' } } }]
+      : [{ text: 'The sub-agent read hello.txt: it says hello.' }];
+  } else if (responses === 0) {
     parts = [{ functionCall: { name: 'run_shell_command', args: { command: 'echo hi', description: 'Print hi' } } }];
   } else if (responses === 1) {
     // two calls of one response: Gemini CLI runs them as one batch
