@@ -119,10 +119,10 @@ func (format) SniffHead(h *msglog.Head) error {
 var eventTypes = map[string]bool{"init": true, "message": true, "tool_use": true, "tool_result": true, "result": true}
 
 type reader struct {
-	open bool // an event came after the last result line
-	calls int // the tool_use events of the current run
-	in   trajeval.Input
-	line int
+	open  bool // an event came after the last result line
+	calls int  // the tool_use events of the current run
+	in    trajeval.Input
+	line  int
 
 	t        *trajeval.Trajectory
 	session  string
