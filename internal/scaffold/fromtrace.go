@@ -44,13 +44,16 @@ func FromTrace(tracePath string, trajs []*trajeval.Trajectory, dir string) (file
 			}
 		}
 	}
-	// A folder named after the trace beside it holds files its reader
-	// reads too (Claude Code keeps a session's sub-agents in
-	// <session>/subagents/): a copy of the file alone would be read
-	// without them.
+	// A folder named after the trace, or after one of its trajectories,
+	// beside it holds files its reader reads too (Claude Code keeps a
+	// session's sub-agents in <session>/subagents/, Gemini CLI in
+	// <session id>/): a copy of the file alone would be read without them.
 	companion := false
-	if info, err := os.Stat(filepath.Join(filepath.Dir(tracePath), stem)); err == nil && info.IsDir() && !inside {
-		companion = true
+	for _, name := range append([]string{stem}, trajIDs(trajs)...) {
+		if info, err := os.Stat(filepath.Join(filepath.Dir(tracePath), name)); err == nil && info.IsDir() && !inside {
+			companion = true
+			break
+		}
 	}
 	var canonical []byte
 	if renamed || companion {
@@ -261,4 +264,16 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// trajIDs returns the ids of trajs that could name a folder: not empty,
+// no path separator, no dot name.
+func trajIDs(trajs []*trajeval.Trajectory) []string {
+	var out []string
+	for _, t := range trajs {
+		if t.ID != "" && t.ID != "." && t.ID != ".." && !strings.ContainsAny(t.ID, `/\`) {
+			out = append(out, t.ID)
+		}
+	}
+	return out
 }

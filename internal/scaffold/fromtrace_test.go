@@ -217,3 +217,49 @@ func TestFromTrace_companionFolder(t *testing.T) {
 		t.Fatalf("the suite's trace: %v, %d trajectories; want the 5 calls read in place (notes %q)", err, len(scored), notes)
 	}
 }
+
+// TestFromTrace_sessionIDFolder turns a Gemini CLI session with a
+// sub-agent into a suite: its sub-agent's file is in a folder named by
+// the session's id, not by the file, and the suite's trace must keep the
+// sub-agent's calls, or the suite fails on the run it was made from.
+func TestFromTrace_sessionIDFolder(t *testing.T) {
+	const (
+		real    = "../../testdata/real/gemini-chat/"
+		session = "gemini-cli-0.61.0-subagent-session-2026-11-27T18-04-256d48f1.jsonl"
+		sub     = "256d48f1-820e-4cfc-9100-cce3a39853c4/cf964a72-0f8c-4325-b17f-29261cfa23c4.jsonl"
+	)
+	src := t.TempDir()
+	for _, f := range []string{session, sub} {
+		data, err := os.ReadFile(filepath.Join(real, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(src, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trajs, err := read(t, filepath.Join(src, session))
+	if err != nil || len(trajs) != 1 || len(trajs[0].Steps) != 3 {
+		t.Fatalf("read: %v; want one trajectory of 3 calls, the sub-agent's included", err)
+	}
+	dir := t.TempDir()
+	files, suitePath, notes, err := scaffold.FromTrace(filepath.Join(src, session), trajs, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scaffold.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	scored, err := read(t, filepath.Join(dir, "traces", strings.TrimSuffix(session, ".jsonl")+".trajeval.jsonl"))
+	if err != nil || len(scored) != 1 || len(scored[0].Steps) != 3 || scored[0].Steps[1].Agent != "generalist" {
+		t.Fatalf("the suite's trace: %v, %d trajectories; want the 3 calls, the sub-agent's as generalist's (notes %q)", err, len(scored), notes)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, suitePath))
+	if err != nil || !strings.Contains(string(data), `tool: "complete_task"`) {
+		t.Errorf("the suite does not expect the sub-agent's calls: %v\n%s", err, data)
+	}
+}
