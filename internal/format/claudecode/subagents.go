@@ -34,7 +34,8 @@ import (
 //     A file that cannot be read is reported, and the steps that progress
 //     lines gave are kept.
 //  5. The file is read as the session is, though the session names it and
-//     the user does not: it must be a regular file inside the session's
+//     the user does not (opened by package sidefile, as Gemini CLI's
+//     sub-agents' files are): it must be a regular file inside the session's
 //     folder once symbolic links are followed (a link to a file elsewhere,
 //     a named pipe or a device such as /dev/zero is reported and not
 //     opened), it is read no further than the size it had when opened, a

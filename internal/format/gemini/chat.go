@@ -65,6 +65,10 @@ import (
 //     this reader does not know is reported once per kind, with a count
 //     (see package drift).
 //  8. A file with no message is an empty trace: an error, not a score.
+//  9. A call that started a sub-agent (its agentId) is followed by the
+//     sub-agent's calls, read from the sub-agent's own file as steps of
+//     that agent; a file that cannot be read is reported and leaves the
+//     trajectory partial (see subagents.go for the rules).
 //
 // The checkpoints that /chat save writes (checkpoint-<tag>.json, a list of
 // Gemini API contents with functionCall and functionResponse parts) are
