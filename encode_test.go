@@ -547,3 +547,38 @@ func BenchmarkAppendDetailsJSON(b *testing.B) {
 		}
 	}
 }
+
+// TestAppendDetailsJSON_argDiffs writes the sides of argument
+// differences that are JSON text written as it stands (compact, nothing to
+// escape) and those that are not: encoding/json's bytes, HTML escaped and
+// not.
+func TestAppendDetailsJSON_argDiffs(t *testing.T) {
+	tests := []struct {
+		name, side string
+		reason     string
+	}{
+		{"string", `"NYC"`, "what jsonv.Marshal writes for a string: as it stands"},
+		{"object", `{"id":"doc-10","n":[1,2.5e3,true,null]}`, "compact, sorted: as it stands"},
+		{"white space", `{ "id" : "doc-10" }`, "compacted"},
+		{"unsorted keys", `{"b":1,"a":2}`, "valid and compact: as it stands, keys in their order"},
+		{"repeated key", `{"a":1,"a":2}`, "valid: both kept"},
+		{"html", `"<b> & c"`, "escaped with HTML, not without"},
+		{"escape", `"\u0041\n"`, "kept escapes"},
+		{"line separator", "\"a\u2028b\"", "escaped"},
+		{"bidi", "\"a\u202eb\"", "escaped (jsonv.Escaped)"},
+		{"invalid UTF-8", "\"a\xffb\"", "not valid JSON: a string"},
+		{"not JSON", `NYC`, "a string"},
+		{"number", `9007199254740993`, "as it stands"},
+		{"bad number", `01`, "not valid JSON: a string"},
+		{"trailing data", `"a" "b"`, "not valid JSON: a string"},
+		{"deep", strings.Repeat("[", 20000) + strings.Repeat("]", 20000), "deeper than canonical looks: compacted"},
+		{"empty", ``, "not JSON: a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &trajeval.Details{Missing: []trajeval.Missing{{Item: 1, Tool: "search", Near: []trajeval.NearMiss{{Step: 2, Tool: "search",
+				Diffs: []trajeval.ArgDiff{{Path: "args.q", Want: tt.side, Got: tt.side}, {Path: "args.r", Want: trajeval.ArgAbsent, Got: tt.side}, {Path: "args.s", Want: tt.side, Got: trajeval.ArgMissing}}}}}}}
+			detailsSameAsStd(t, d, tt.reason)
+		})
+	}
+}
