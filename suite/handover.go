@@ -20,7 +20,7 @@ type item struct {
 // soon as it is put (a result never waits for the next one), but the
 // caller takes all that wait at once: a channel's select and receive for
 // each result cost some 700 instructions, more than writing its row, and
-// a lock and an append cost a tenth of that.
+// a lock and an append cost about a seventh of that.
 type handover struct {
 	mu     sync.Mutex
 	items  []item
