@@ -1056,6 +1056,13 @@ func (e *detailsEncoder) argDiff(d ArgDiff) {
 		e.b = append(e.b, `,"`...)
 		e.b = append(e.b, key...)
 		e.b = append(e.b, `":`...)
+		if canonical([]byte(text)) {
+			// Compact, with nothing in its strings that either escape
+			// would change (see canonical): what Marshal writes, and
+			// what most sides are.
+			e.b = append(e.b, text...)
+			return
+		}
 		if !json.Valid([]byte(text)) {
 			e.str(text)
 			return

@@ -75,6 +75,8 @@ func FuzzAppendDetailsJSON(f *testing.F) {
 			Extra:    []trajeval.Extra{{Step: n % 10, Tool: text}, {Step: -(n % 100), Tool: strings.ToUpper(text)}},
 			Checks:   []trajeval.Check{{Name: text, Status: text + text, Message: text}},
 			Warnings: []string{text, text[len(text)/2:]},
+			Missing: []trajeval.Missing{{Item: n % 7, Tool: text, Near: []trajeval.NearMiss{{Step: n % 5, Tool: text,
+				Diffs: []trajeval.ArgDiff{{Path: text, Want: text, Got: text[len(text)/2:]}}}}}},
 		}
 		detailsSameAsStd(t, d, "fuzzed details")
 	})

@@ -522,29 +522,16 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(trajeval
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Results and warnings come through one channel, so that they reach
-	// the caller in the run's order. It is buffered: a hand-over per case
-	// in both directions would cost as much as scoring it.
+	// Results and warnings come through one handover, so that they
+	// reach the caller in the run's order.
 	// When cases run agents, each result is handed over and waited for:
 	// the caller has written it (say, to --out) before the next agent
 	// starts, so a run killed while an agent works loses no finished
 	// case. An agent's run costs far more than the wait.
-	type item struct {
-		r   trajeval.CaseResult
-		w   *trajeval.Warning
-		ack chan struct{} // closed when the caller has taken r
-	}
-	items := make(chan item, 256)
+	h := newHandover()
 	send := func(it item) error {
-		select {
-		case items <- it:
-		case <-ctx.Done():
-			// A break, or the loop body left without returning
-			// (t.FailNow, a panic): cancel ends the run.
-			return ctx.Err()
-		}
-		if it.ack == nil {
-			return nil
+		if err := h.put(ctx, it); err != nil || it.ack == nil {
+			return err
 		}
 		select {
 		case <-it.ack:
@@ -571,27 +558,31 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(trajeval
 			}
 			return send(it)
 		})
-		close(items) // every sender has returned with run.Run
+		h.close() // every sender has returned with run.Run
 		done <- err
 	}()
 	judged := false
-	for it := range items {
-		if it.w != nil {
-			opts.Warn(*it.w)
-			continue
-		}
-		judged = judged || it.r.Judge != nil
-		more := yield(it.r, nil)
-		if it.ack != nil {
-			close(it.ack)
-		}
-		if !more {
-			cancel()
-			for range items {
-				// Let the run end: what it still hands on is dropped.
+	var batch []item
+	for batch = h.take(batch); len(batch) > 0; batch = h.take(batch) {
+		for i := range batch {
+			it := &batch[i]
+			if it.w != nil {
+				opts.Warn(*it.w)
+				continue
 			}
-			<-done
-			return nil
+			judged = judged || it.r.Judge != nil
+			more := yield(it.r, nil)
+			if it.ack != nil {
+				close(it.ack)
+			}
+			if !more {
+				cancel()
+				for len(h.take(nil)) > 0 {
+					// Let the run end: what it still hands on is dropped.
+				}
+				<-done
+				return nil
+			}
 		}
 	}
 	err = <-done

@@ -1,8 +1,10 @@
 package suite_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -321,5 +323,60 @@ func TestSuite_Plan_missingTrace(t *testing.T) {
 	_, err = o.Plan(suite.RunOptions{Traces: filepath.Join(dir, "traces", "b.json")})
 	if err == nil || !strings.Contains(err.Error(), "--traces file "+filepath.Join(dir, "traces", "b.json")+" cannot be read: no such file or directory") || !strings.Contains(err.Error(), "near names: "+filepath.Join(dir, "traces", "a.json")) {
 		t.Errorf("error %v; want the missing --traces file as a configuration error naming the near file", err)
+	}
+}
+
+// TestSuite_Run_handover runs more traces than wait for the caller at
+// most (the run waits for the loop body past a few hundred): every
+// result comes once, in the traces' order, and a break far into the run,
+// with the run ahead of the loop body, ends it cleanly.
+func TestSuite_Run_handover(t *testing.T) {
+	dir := t.TempDir()
+	var traces strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&traces, `{"id": "t-%04d", "messages": [{"role": "user", "content": "go"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}]}]}`+"\n", i)
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tracesFile := write("traces.jsonl", traces.String())
+	s, err := suite.Load(write("open.yaml", "name: open\nexecution:\n  evaluators:\n    - {name: check, type: tool_trajectory, mode: in_order, expected: [search]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		workers int
+		stop    int // break after this many results; 0 never
+		reason  string
+	}{
+		{"all, one worker", 1, 0, "each result once, in order, though the run is hundreds ahead"},
+		{"all, four workers", 4, 0, "results in the traces' order whichever worker scored them"},
+		{"break late, one worker", 1, 600, "a break after the run has waited for the loop body"},
+		{"break late, four workers", 4, 600, "the same with workers under way"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := 0
+			for r, err := range s.Run(context.Background(), suite.RunOptions{Traces: tracesFile, Workers: tt.workers}) {
+				if err != nil {
+					t.Fatalf("%v: %s", err, tt.reason)
+				}
+				if want := fmt.Sprintf("t-%04d", n); r.ID != want || r.Status != trajeval.StatusPass {
+					t.Fatalf("result %d: %s %s, want %s pass: %s", n, r.ID, r.Status, want, tt.reason)
+				}
+				n++
+				if n == tt.stop {
+					break
+				}
+			}
+			if want := cmp.Or(tt.stop, 1000); n != want {
+				t.Errorf("%d results, want %d: %s", n, want, tt.reason)
+			}
+		})
 	}
 }

@@ -435,8 +435,23 @@ func ParseMaybeJSON(s string) (any, bool) {
 	return v, true
 }
 
-// writeString writes s as a JSON string, <, > and & left as they are.
+// writeString writes s as a JSON string, <, > and & left as they are,
+// byte for byte as encoding/json writes it. A string of printable ASCII
+// but quote and backslash (a key, a name, most values) is written as it
+// stands; any other goes through encoding/json, whose escapes (not
+// AppendString's: it leaves the C1 controls and bidi characters as they
+// are) an explanation shows.
 func writeString(b *strings.Builder, s string) {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	if i == len(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -439,3 +439,52 @@ func FuzzValid(f *testing.F) {
 		}
 	})
 }
+
+// TestMarshal_strings writes strings, as values and as keys, that sit on
+// either side of the bytes Marshal writes as they stand: encoding/json's
+// bytes (without HTML escaping), and not AppendString's, which escapes
+// more.
+func TestMarshal_strings(t *testing.T) {
+	tests := []struct {
+		name, s string
+		reason  string
+	}{
+		{"empty", "", "two quotes"},
+		{"plain", "python history", "as it stands"},
+		{"printable edges", " ~\x7f", "space, tilde and DEL are written as they are"},
+		{"quote", `say "hi"`, "escaped"},
+		{"backslash", `C:\tmp`, "escaped"},
+		{"control", "a\x1fb\tc", "\\u001f and \\t"},
+		{"html", "<a & b>", "left as they are"},
+		{"line separator", "a\u2028b", "escaped, as encoding/json does"},
+		{"C1 control", "a\u0085b", "as it stands, as encoding/json writes it (AppendString escapes it)"},
+		{"bidi", "a\u202eb", "as it stands, as encoding/json writes it"},
+		{"invalid UTF-8", "a\xffb", "\\ufffd"},
+		{"byte 0x80", "a\x80b", "the first byte past ASCII: \\ufffd"},
+		{"non-ASCII last", "abc\u00e9", "the slow way from the last byte"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, v := range []any{tt.s, map[string]any{tt.s: tt.s}} {
+				var buf strings.Builder
+				enc := json.NewEncoder(&buf)
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(v); err != nil {
+					t.Fatal(err)
+				}
+				if got, want := jsonv.Marshal(v), strings.TrimSuffix(buf.String(), "\n"); got != want {
+					t.Errorf("Marshal(%q) = %s, want %s: %s", v, got, want, tt.reason)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkMarshal writes the arguments of a call an explanation shows.
+func BenchmarkMarshal(b *testing.B) {
+	v := map[string]any{"query": "python history", "limit": json.Number("10"), "tags": []any{"lang", "history"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = jsonv.Marshal(v)
+	}
+}
