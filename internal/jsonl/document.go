@@ -30,6 +30,14 @@ func SetMaxDocument(n int64) (restore func()) {
 	return func() { maxDocument = old }
 }
 
+// SetMaxLine makes MaxLine n until restore is called: for tests, as
+// SetMaxDocument.
+func SetMaxLine(n int) (restore func()) {
+	old := maxLine
+	maxLine = n
+	return func() { maxLine = old }
+}
+
 // ErrDocumentTooLarge is the sentinel of every *DocumentTooLargeError.
 var ErrDocumentTooLarge = errors.New("file too large")
 
@@ -94,7 +102,14 @@ func ReadDocument(name string, r io.Reader, size int64, data []byte) ([]byte, er
 	}
 	for {
 		if len(data) == cap(data) {
-			data = growTo(data, min(max(2*int64(cap(data)), 64<<10), limit+1))
+			// Doubling, and straight to the limit and a byte when that
+			// reaches it: a buffer of exactly the limit, full, would
+			// need a copy of itself to learn whether the input ends.
+			c := max(2*int64(cap(data)), 64<<10)
+			if c >= limit {
+				c = limit + 1
+			}
+			data = growTo(data, c)
 		}
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]

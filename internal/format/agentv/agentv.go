@@ -160,17 +160,16 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	// one-line file is both); otherwise the file is one pretty-printed
 	// object. The first line is read whole, however long.
 	first, err := jsonl.ReadLine(br, 1)
-	for n := 2; len(bytes.TrimSpace(first)) == 0 && err == nil; n++ {
+	for n, line := 2, first; len(bytes.TrimSpace(line)) == 0 && err == nil; n++ {
 		// Blank lines are kept, so that lines and columns count from
 		// the file's start, but not without end.
 		if err = jsonl.CheckDocument(in.Name, int64(len(first))); err != nil {
 			return err
 		}
-		var more []byte
-		if more, err = jsonl.ReadLine(br, n); len(more) == 0 {
+		if line, err = jsonl.ReadLine(br, n); len(line) == 0 {
 			break
 		}
-		first = append(first, more...)
+		first = append(first, line...)
 	}
 	if err != nil {
 		return jsonl.ReadError(in.Name, err)
