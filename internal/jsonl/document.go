@@ -60,6 +60,8 @@ const DocumentHint = "is it the file meant? Split its runs into several files, o
 // sizeText is n bytes in the largest unit that states it exactly.
 func sizeText(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<10 && n%(1<<10) == 0:
