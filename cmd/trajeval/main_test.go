@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/judge/judgetest"
 )
 
@@ -22,6 +23,14 @@ import (
 func TestMain(m *testing.M) {
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"trajeval": func() int { return mainExit(os.Args[1:]) },
+		// trajeval-small is trajeval with a document and a line of at
+		// most a MiB, for scripts that feed it an input without end:
+		// reading the real limits' GiB there would fill the machine.
+		"trajeval-small": func() int {
+			jsonl.SetMaxDocument(1 << 20)
+			jsonl.SetMaxLine(1 << 20)
+			return mainExit(os.Args[1:])
+		},
 	}))
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -137,13 +138,42 @@ func readHead(path string) ([]byte, error) {
 	return head[:n], nil
 }
 
+// readFile reads the suite file path whole, as a trace read whole is
+// read: at most jsonl.MaxDocument bytes, so that a device or a file that
+// never ends (eval /dev/zero) is an error, not all of memory.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)}
+	}
+	defer f.Close()
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	data, err := jsonl.ReadDocument(path, f, size, nil)
+	var de *jsonl.DocumentTooLargeError
+	switch {
+	case errors.As(err, &de):
+		return nil, &trajeval.SpecError{File: path, Msg: strings.Replace(de.Error(), "JSON document", "suite", 1),
+			Hint: "is it the file meant? Split its cases into several files in a folder"}
+	case err != nil:
+		var te *trajeval.TraceError
+		if errors.As(err, &te) && te.Err != nil {
+			err = te.Err
+		}
+		return nil, &trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)}
+	}
+	return data, nil
+}
+
 // LoadFile reads one suite file. explicit says whether the user named the
 // file (a file that no dialect claims is then an error) or it was found in
 // a folder (it is then skipped: a folder may hold targets or configs).
 func LoadFile(path string, opts Options, explicit bool) (*Suite, []error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return nil, []error{&trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)}}
+		return nil, []error{err}
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		if !explicit {

@@ -88,7 +88,6 @@ package adk
 import (
 	"bytes"
 	"context"
-	"io"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/format/drift"
@@ -150,9 +149,9 @@ func anyKey(head []byte, keys ...string) bool {
 }
 
 func (evalSetFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	data, err := io.ReadAll(in.R)
+	data, err := jsonl.ReadDocument(in.Name, in.R, jsonl.SizeOf(in.R), nil)
 	if err != nil {
-		return jsonl.ReadError(in.Name, err)
+		return err
 	}
 	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
 		return err
@@ -219,9 +218,9 @@ func (sessionFormat) SniffHead(h *msglog.Head) error {
 }
 
 func (sessionFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	data, err := io.ReadAll(in.R)
+	data, err := jsonl.ReadDocument(in.Name, in.R, jsonl.SizeOf(in.R), nil)
 	if err != nil {
-		return jsonl.ReadError(in.Name, err)
+		return err
 	}
 	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
 		return err

@@ -40,7 +40,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"strings"
 	"time"
@@ -160,23 +159,26 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	// The first line decides: a whole JSON value means JSON Lines (a
 	// one-line file is both); otherwise the file is one pretty-printed
 	// object. The first line is read whole, however long.
-	first, err := readLine(br)
+	first, err := jsonl.ReadLine(br, 1)
+	for n, line := 2, first; len(bytes.TrimSpace(line)) == 0 && err == nil; n++ {
+		// Blank lines are kept, so that lines and columns count from
+		// the file's start, but not without end.
+		if err = jsonl.CheckDocument(in.Name, int64(len(first))); err != nil {
+			return err
+		}
+		if line, err = jsonl.ReadLine(br, n); len(line) == 0 {
+			break
+		}
+		first = append(first, line...)
+	}
 	if err != nil {
 		return jsonl.ReadError(in.Name, err)
 	}
-	for len(bytes.TrimSpace(first)) == 0 && err == nil {
-		var more []byte
-		if more, err = readLine(br); len(more) == 0 {
-			break
-		}
-		first = append(first, more...)
-	}
 	if t := bytes.TrimSpace(first); len(t) == 0 || !jsonv.Valid(t) {
-		rest, err := io.ReadAll(br)
+		data, err := jsonl.ReadDocument(in.Name, br, jsonl.SizeOf(in.R), first)
 		if err != nil {
-			return jsonl.ReadError(in.Name, err)
+			return err
 		}
-		data := append(first, rest...)
 		if len(bytes.TrimSpace(data)) == 0 {
 			return &trajeval.TraceError{File: in.Name, Line: 1, Col: 1, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 		}
@@ -232,19 +234,6 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 		unnamed.report(in)
 	}
 	return err
-}
-
-// readLine returns the next line with its newline, of any length; io.EOF
-// only when nothing is left.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	line, err := br.ReadBytes('\n')
-	if errors.Is(err, io.EOF) {
-		if len(line) > 0 {
-			return line, nil
-		}
-		return nil, nil
-	}
-	return line, err
 }
 
 // decode reads one trace record, data, whose first line is firstLine, with

@@ -67,7 +67,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -112,7 +111,7 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 	}
 	// The first line decides: a whole JSON value means JSON Lines (a
 	// one-line file is both); otherwise the file is read whole.
-	first, lineNo, err := firstLine(br)
+	first, lineNo, err := firstLine(in.Name, br)
 	if err != nil {
 		return jsonl.ReadError(in.Name, err) // a TraceError (invalid UTF-8) as it is
 	}
@@ -151,12 +150,11 @@ func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.
 			return r.err
 		})
 	} else {
-		var rest []byte
-		if rest, err = io.ReadAll(br); err != nil {
-			return &trajeval.TraceError{File: in.Name, Msg: "cannot read the trace: " + err.Error(), Err: err}
-		}
 		data := append(bytes.Repeat([]byte{'\n'}, lineNo-1), first...)
-		if err = f.read(in, append(data, rest...), 1, each); errors.Is(err, errDamaged) {
+		if data, err = jsonl.ReadDocument(in.Name, br, jsonl.SizeOf(in.R), data); err != nil {
+			return err
+		}
+		if err = f.read(in, data, 1, each); errors.Is(err, errDamaged) {
 			err = nil
 		}
 	}
@@ -197,18 +195,22 @@ func (f *fast) read(in trajeval.Input, data []byte, line0 int, yield func(*traje
 	})
 }
 
-// firstLine returns the first non-blank line, with its line ending, and
-// its 1-based number; nil at the end of the file.
-func firstLine(br *bufio.Reader) ([]byte, int, error) {
+// firstLine returns the first non-blank line of the file name, with its
+// line ending, and its 1-based number; nil at the end of the file. The
+// line is at most jsonl.MaxLine bytes, and the blank lines before it at
+// most jsonl.MaxDocument.
+func firstLine(name string, br *bufio.Reader) ([]byte, int, error) {
+	var blank int64
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			return line, n, nil
+		line, err := jsonl.ReadLine(br, n)
+		if len(bytes.TrimSpace(line)) > 0 || err != nil {
+			return line, n, err
 		}
-		if errors.Is(err, io.EOF) {
+		if len(line) == 0 {
 			return nil, n, nil
 		}
-		if err != nil {
+		blank += int64(len(line))
+		if err := jsonl.CheckDocument(name, blank); err != nil {
 			return nil, n, err
 		}
 	}

@@ -72,9 +72,9 @@ func EachValue(ctx context.Context, in trajeval.Input, fn func(v any, line int, 
 			return jsonl.ReadError(in.Name, err)
 		}
 	} else {
-		data, err := io.ReadAll(br)
+		data, err := jsonl.ReadDocument(in.Name, br, jsonl.SizeOf(in.R), nil)
 		if err != nil {
-			return jsonl.ReadError(in.Name, err)
+			return err
 		}
 		if v, ok := jsonv.FastDecode(data); ok {
 			// One value that a Parser reads, as most documents are: the

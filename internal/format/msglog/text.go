@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/jsonl"
@@ -107,9 +106,9 @@ func EachText[T any](ctx context.Context, in trajeval.Input, walk func(text []by
 			return jsonl.ReadError(in.Name, err)
 		}
 	} else {
-		data, err := io.ReadAll(br)
+		data, err := jsonl.ReadDocument(in.Name, br, jsonl.SizeOf(in.R), nil)
 		if err != nil {
-			return jsonl.ReadError(in.Name, err)
+			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err

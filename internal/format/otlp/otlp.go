@@ -328,9 +328,9 @@ var errNotJSON = errors.New("not JSON")
 // readDocument reads one OTLP/JSON document, or several written one after
 // another.
 func (r *reader) readDocument(ctx context.Context, br io.Reader) error {
-	data, err := io.ReadAll(br)
+	data, err := jsonl.ReadDocument(r.in.Name, br, jsonl.SizeOf(r.in.R), nil)
 	if err != nil {
-		return jsonl.ReadError(r.in.Name, err)
+		return err
 	}
 	if err := jsonl.CheckDepth(r.in.Name, data, 1); err != nil {
 		return err

@@ -103,9 +103,9 @@ func (format) SniffHead(h *msglog.Head) error {
 }
 
 func (format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	data, err := io.ReadAll(in.R)
+	data, err := jsonl.ReadDocument(in.Name, in.R, jsonl.SizeOf(in.R), nil)
 	if err != nil {
-		return jsonl.ReadError(in.Name, err)
+		return err
 	}
 	if err := jsonl.CheckDepth(in.Name, data, 1); err != nil {
 		return err
