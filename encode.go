@@ -280,8 +280,9 @@ func (e *encoder) text(x json.RawMessage) {
 //  2. the keys of each object in increasing order, none repeated;
 //  3. strings with no escape and no byte that value escapes (control
 //     characters, <, > and &, invalid UTF-8, and the characters of
-//     jsonv.Escaped: C1 controls, U+2028 and U+2029, bidi): a string
-//     with an escape may be written another way, and is not looked into;
+//     jsonv.Escaped: C1 controls, U+2028 and U+2029, bidi, the first # of
+//     ##[): a string with an escape may be written another way, and is
+//     not looked into;
 //  4. numbers of the JSON grammar, which value writes as they are;
 //  5. nesting no deeper than jsonv.MaxDepth, past which Decoded refuses.
 //
@@ -364,6 +365,10 @@ func canonicalValue(text []byte, i, depth int) (int, bool) {
 	return canonicalNumber(text, i)
 }
 
+// hashCommand is what a CI runner reads as a command anywhere in a line
+// (see jsonv.Escaped's rule 4).
+var hashCommand = []byte("##[")
+
 // canonicalString checks the string whose opening quote is at text[i]
 // and returns where it ends, after its closing quote.
 func canonicalString(text []byte, i int) (int, bool) {
@@ -379,8 +384,11 @@ func canonicalString(text []byte, i int) (int, bool) {
 		switch {
 		case c == '"':
 			return i + 1, true
+		case c == '#' && !bytes.HasPrefix(text[i:], hashCommand):
+			i++
+			continue
 		case c < utf8.RuneSelf:
-			return i, false // an escape, a control character, <, > or &
+			return i, false // an escape, a control character, <, >, & or the # of ##[
 		}
 		r, n := utf8.DecodeRune(text[i:])
 		if r == utf8.RuneError && n == 1 || jsonv.Escaped(r) {
@@ -744,9 +752,12 @@ func plainShort(s string, escapeHTML bool) bool {
 // plainJSON tells the bytes encoding/json writes as they are in a string:
 // ASCII but for control characters, quote and backslash; plainHTML, those
 // json.Marshal writes so, which escapes <, > and & too.
+//
+// # is left out of both: it is written as it is but for the first of ##[
+// (see jsonv.AppendString), so a string holding one is written there.
 var plainJSON, plainHTML = func() (t, h [256]bool) {
 	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
+		t[c] = c != '"' && c != '\\' && c != '#'
 		h[c] = t[c] && c != '<' && c != '>' && c != '&'
 	}
 	return t, h

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -19,13 +20,24 @@ const hexDigits = "0123456789abcdef"
 //  3. U+2028 and U+2029 are escaped, and so, unlike encoding/json, are
 //     the C1 controls and the bidi embeddings, overrides and isolates
 //     (see [Escaped]): the same string, read back, in other bytes;
-//  4. invalid UTF-8 is written as \ufffd.
+//  4. invalid UTF-8 is written as \ufffd;
+//  5. the first # of ##[ is escaped as \u0023 (rule 4 of [Escaped]'s
+//     rule: a CI runner's command).
 func AppendString(dst []byte, s string, escapeHTML bool) []byte {
 	b := append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if i = safeEnd(s, i, escapeHTML); i == len(s) {
 			break
+		}
+		if s[i] == '#' {
+			if strings.HasPrefix(s[i:], "##[") {
+				b = append(b, s[start:i]...)
+				b = append(b, `\u0023`...)
+				start = i + 1
+			}
+			i++
+			continue
 		}
 		if c := s[i]; c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
@@ -120,13 +132,13 @@ const digitPairs = "00010203040506070809" +
 	"90919293949596979899"
 
 // safeEnd returns the index of the first byte of s from i that
-// AppendString must look at: one it escapes, or one of 0x80 or more that
-// starts a rune it must check; len(s) when there is none. It looks at
-// eight bytes at once (see below).
+// AppendString must look at: one it escapes, a # (escaped before #[), or
+// one of 0x80 or more that starts a rune it must check; len(s) when there
+// is none. It looks at eight bytes at once (see below).
 func safeEnd(s string, i int, escapeHTML bool) int {
 	for ; i+8 <= len(s); i += 8 {
 		x := load64(s, i)
-		m := equal(x, '"') | equal(x, '\\') | below(x, 0x20) | x&highs
+		m := equal(x, '"') | equal(x, '\\') | equal(x, '#') | below(x, 0x20) | x&highs
 		if escapeHTML {
 			m |= equal(x, '<') | equal(x, '>') | equal(x, '&')
 		}
@@ -136,7 +148,7 @@ func safeEnd(s string, i int, escapeHTML bool) int {
 	}
 	for ; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || escapeHTML && (c == '<' || c == '>' || c == '&') {
+		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '#' || escapeHTML && (c == '<' || c == '>' || c == '&') {
 			break
 		}
 	}

@@ -15,13 +15,16 @@ import (
 //  2. the line and paragraph separators U+2028 and U+2029, as
 //     encoding/json does;
 //  3. the bidirectional embeddings and overrides U+202A–U+202E and
-//     isolates U+2066–U+2069, which reorder the text that follows them.
+//     isolates U+2066–U+2069, which reorder the text that follows them;
+//  4. the first # of ##[, as \u0023: a CI runner (GitHub Actions) reads
+//     ##[command] anywhere in a line of its log as a command to it, and
+//     JSON written to standard output lands in CI logs.
 //
 // An escape decodes to the very character it stands for: what a program
 // reads from the text is the same, only its bytes differ. In UTF-8 these
-// are C2 80–C2 9F, E2 80 A8–E2 80 AE and E2 81 A6–E2 81 A9: in JSON text,
-// bytes of 0x80 or more stand only inside strings, so the rule applies to
-// text byte by byte, without parsing it.
+// are C2 80–C2 9F, E2 80 A8–E2 80 AE, E2 81 A6–E2 81 A9 and the byte #:
+// in JSON text, bytes of 0x80 or more and # stand only inside strings, so
+// the rule applies to text byte by byte, without parsing it.
 
 // Escaped reports whether the rule escapes r.
 func Escaped(r rune) bool {
@@ -35,6 +38,10 @@ func escapedAt(b []byte, i int) (int, rune) {
 		return 0, 0
 	}
 	switch b[i] {
+	case '#':
+		if i+2 < len(b) && b[i+1] == '#' && b[i+2] == '[' {
+			return 1, '#'
+		}
 	case 0xc2:
 		if c := b[i+1]; 0x80 <= c && c <= 0x9f {
 			return 2, rune(c)
@@ -62,21 +69,22 @@ func appendEscape(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 }
 
-// nextLead returns the index of the first 0xC2 or 0xE2 byte of b from i,
-// the bytes that start a character the rule escapes, or len(b). It looks
-// at eight bytes at once, and skips words of ASCII with one test.
+// nextLead returns the index of the first 0xC2, 0xE2 or # byte of b from
+// i, the bytes that start a character the rule escapes, or len(b). It
+// looks at eight bytes at once.
 func nextLead(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if x&highs == 0 {
-			continue
+		m := equal(x, '#')
+		if x&highs != 0 {
+			m |= equal(x, 0xc2) | equal(x, 0xe2)
 		}
-		if m := equal(x, 0xc2) | equal(x, 0xe2); m != 0 {
+		if m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c == 0xc2 || c == 0xe2 {
+		if c := b[i]; c == 0xc2 || c == 0xe2 || c == '#' {
 			break
 		}
 	}

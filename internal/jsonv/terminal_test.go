@@ -33,8 +33,12 @@ func terminalRune(r rune) bool {
 }
 
 // rawTerminal returns the first character of b that must not be written
-// raw, and whether there is one.
+// raw, and whether there is one: a character of the ranges, or the # of
+// ##[, a CI runner's command anywhere in a line.
 func rawTerminal(b []byte) (rune, bool) {
+	if bytes.Contains(b, []byte("##[")) {
+		return '#', true
+	}
 	for _, r := range string(b) {
 		if terminalRune(r) {
 			return r, true
@@ -120,12 +124,53 @@ func TestAppendEscaped_places(t *testing.T) {
 	}
 }
 
+// TestEscaped_command puts ##[ (a CI runner's command, read anywhere in
+// a line) at each place of a text longer than a word, after more #s and
+// near the end: every writer escapes the first # of each as \u0023, so
+// that no ##[ is left, writes any other # as it is, and the text reads
+// back the same.
+func TestEscaped_command(t *testing.T) {
+	for _, c := range []string{"##[", "###[", "##[##[", "# #[", "##", "#["} {
+		for n := 0; n < 20; n++ {
+			s := strings.Repeat("x", n) + c + strings.Repeat("y", n%9)
+			std, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w bytes.Buffer
+			if err := json.NewEncoder(jsonv.NewWriter(&w)).Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			for name, out := range map[string][]byte{
+				"AppendString":  jsonv.AppendString(nil, s, false),
+				"AppendEscaped": jsonv.AppendEscaped(nil, std),
+				"Escape":        jsonv.Escape(std),
+				"Writer":        bytes.TrimSuffix(w.Bytes(), []byte("\n")),
+			} {
+				if bytes.Contains(out, []byte("##[")) {
+					t.Errorf("%s wrote %q: ##[ raw", name, out)
+				}
+				if want := strings.Contains(s, "##["); want != bytes.Contains(out, []byte(`\u0023`)) {
+					t.Errorf("%s wrote %q: escaped %v, want %v", name, out, !want, want)
+				}
+				var back string
+				if err := json.Unmarshal(out, &back); err != nil || back != s {
+					t.Errorf("%s wrote %q, read back %q (%v), want %q", name, out, back, err, s)
+				}
+			}
+			if want := strings.Contains(s, "##["); jsonv.NeedsEscape(std) != want {
+				t.Errorf("NeedsEscape(%q) = %v, want %v", std, !want, want)
+			}
+		}
+	}
+}
+
 // FuzzAppendEscaped: for any string, AppendString and encoding/json's
 // text through AppendEscaped hold no character of the ranges raw, are the
 // same bytes, and read back as encoding/json reads its own text. Its seed
 // corpus is in testdata/fuzz/FuzzAppendEscaped.
 func FuzzAppendEscaped(f *testing.F) {
-	for _, s := range []string{"", "plain", "x\u009b2J", "\u202egnp", "\u2066i\u2069", "a\u2028b", "\xc2\xe2\x80", "<&>\u0085\u00a0"} {
+	for _, s := range []string{"", "plain", "x\u009b2J", "\u202egnp", "\u2066i\u2069", "a\u2028b", "\xc2\xe2\x80", "<&>\u0085\u00a0", "##[add-mask]x", "###[#[##"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -161,11 +161,10 @@ func (h *HTML) Close(s Summary) error {
 	if err != nil {
 		return err
 	}
-	data = jsonv.Escape(data)
 	// A page written to standard output lands in CI logs, where ##[ is a
-	// command anywhere in a line: # stands only inside JSON strings, and
-	// \u0023 reads back as it.
-	data = bytes.ReplaceAll(data, []byte("##["), []byte(`#\u0023[`))
+	// command anywhere in a line: jsonv.Escape writes its first # as
+	// \u0023, which reads back as it.
+	data = jsonv.Escape(data)
 	var b bytes.Buffer
 	csp := pageCSP
 	if h.Script != "" {

@@ -387,10 +387,11 @@ func (e *rowEncoder) strNew(s string) bool {
 
 // plain tells the bytes an Encoder with SetEscapeHTML(false) writes as
 // they are in a string: ASCII but for control characters, quote and
-// backslash.
+// backslash; and but for #, written as it is but for the first of ##[
+// (see jsonv.AppendString).
 var plain = func() (t [256]bool) {
 	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
+		t[c] = c != '"' && c != '\\' && c != '#'
 	}
 	return t
 }()
