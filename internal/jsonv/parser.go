@@ -703,6 +703,27 @@ func (p *Parser) Float() (float64, bool) {
 	// exactly, the one ParseFloat gives: read in one pass where it
 	// stands, when no fraction, exponent or further digit follows.
 	d, i := p.data, p.pos
+	if i+8 <= len(d) {
+		// Up to 7 digits read as one word, byte i lowest: a digit is a
+		// byte whose high half is 3 and whose low half is at most 9
+		// (adding 6 to it carries into the high half past 9, never
+		// into the next byte), so the first byte that is no digit is
+		// the lowest set bit of notDigit.
+		w := binary.LittleEndian.Uint64(d[i:])
+		const highs, lows = 0xf0f0f0f0_f0f0f0f0, 0x0f0f0f0f_0f0f0f0f
+		notDigit := (w&highs ^ 0x30303030_30303030) | (w&lows+0x06060606_06060606)&highs
+		k := uint(bits.TrailingZeros64(notDigit)) / 8
+		if k-1 < 7 && (byte(w) != '0' || k == 1) && !moreNumber[byte(w>>(8*k))] {
+			// The k digits moved to the word's top bytes, the highest
+			// first at the bottom: pairs, fours, then eights combined.
+			v := (w & lows) << (64 - 8*k)
+			v = (v * (10<<8 + 1)) >> 8 & 0x00ff00ff_00ff00ff
+			v = (v * (100<<16 + 1)) >> 16 & 0x0000ffff_0000ffff
+			v = (v * (10000<<32 + 1)) >> 32
+			p.pos = i + int(k)
+			return float64(v), true
+		}
+	}
 	n, j := int64(0), i
 	for j < len(d) && j-i < 15 && d[j]-'0' <= 9 {
 		n = n*10 + int64(d[j]-'0')

@@ -571,6 +571,56 @@ func FuzzParser_Float(f *testing.F) {
 	})
 }
 
+// TestParser_Float_word reads whole numbers of 1 to 16 digits with more
+// bytes after them, so that the first eight are read as one word: each
+// byte that may follow (a digit's neighbours in the byte order, bytes
+// whose high or low half is a digit's, bytes past ASCII, a fraction or
+// an exponent) right after each count of digits. Float must read the
+// number encoding/json reads, and stop where it ends.
+func TestParser_Float_word(t *testing.T) {
+	followers := []struct {
+		after  string
+		reason string
+	}{
+		{",", "a comma ends it"},
+		{"}", "a brace ends it"},
+		{" ", "white space ends it"},
+		{"/", "the byte before '0'"},
+		{":", "the byte after '9': high half 3, low half 10"},
+		{"?", "high half 3, low half 15"},
+		{"\x19", "low half 9, high half 1"},
+		{"\xb9", "low half 9, high half 11, past ASCII"},
+		{"\x00", "a zero byte"},
+		{"x", "a letter"},
+		{".5", "a fraction: the number goes on"},
+		{"e3", "an exponent: the number goes on"},
+		{"E-2", "an exponent with a sign"},
+	}
+	const digits = "1234567890123456"
+	for k := 1; k <= len(digits); k++ {
+		for _, lead := range []string{digits[:k], strings.Repeat("9", k), "0" + digits[:k-1], "-" + digits[:k]} {
+			for _, f := range followers {
+				number := lead
+				if strings.ContainsAny(f.after[:1], ".eE") {
+					number += f.after
+				}
+				data := []byte(lead + f.after + `,"abcdefgh"`)
+				t.Run(fmt.Sprintf("%q", data), func(t *testing.T) {
+					var want float64
+					wantOK := json.Unmarshal([]byte(number), &want) == nil
+					var p jsonv.Parser
+					p.Reset(data)
+					got, ok := p.Float()
+					whole := ok && p.Pos() == len(number)
+					if whole != wantOK || wantOK && got != want {
+						t.Errorf("Float = %v, %v at %d; encoding/json reads %q as %v, %v (%s)", got, ok, p.Pos(), number, want, wantOK, f.reason)
+					}
+				})
+			}
+		}
+	}
+}
+
 // TestParser_Value_boxedAgain: the short strings of a record (a trace's
 // call ids and arguments) come back boxed from the record before, each,
 // though their slots would collide ("call_7" and "doc-10" once did): the

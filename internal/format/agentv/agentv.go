@@ -313,7 +313,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	}
 	t := &trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
 	n, users := 0, 0
-	for _, m := range msgs {
+	for i := range msgs {
+		m := &msgs[i] // not a copy: build reads each message twice
 		n += len(m.ToolCalls)
 		if m.Role == "user" {
 			users++
@@ -339,7 +340,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	warn := func(msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: firstLine, Place: "trace " + t.ID, Msg: msg})
 	}
-	for _, m := range msgs {
+	for i := range msgs {
+		m := &msgs[i]
 		switch m.Role {
 		case "user":
 			addTurn(trajeval.Turn{User: msglog.Text(m.Content)})
@@ -375,11 +377,13 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				}
 				warn("a tool call has no tool name")
 			}
+			// Filled in place: a step is some 250 bytes, and t.Steps has
+			// room for every call.
 			k := len(t.Steps)
-			s := trajeval.Step{
-				Turn: turn, ID: id, Name: c.Tool, Args: args(c.Input, warn, c.Tool),
-				Result: c.Output, Agent: m.Name,
-			}
+			t.Steps = append(t.Steps, trajeval.Step{})
+			s := &t.Steps[k]
+			s.Turn, s.ID, s.Name, s.Args = turn, id, c.Tool, args(c.Input, warn, c.Tool)
+			s.Result, s.Agent = c.Output, m.Name
 			if groups != nil {
 				s.ParallelGroup = groups[ci]
 			}
@@ -406,7 +410,6 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				}
 			}
 			s.StartTime, s.EndTime = c.times(clk, warn)
-			t.Steps = append(t.Steps, s)
 		}
 	}
 	if msgs != nil {
