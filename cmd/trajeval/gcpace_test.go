@@ -80,6 +80,42 @@ func TestFollowed_percent(t *testing.T) {
 	}
 }
 
+// TestFollowed_percent_history: what the run history holds
+// (history.Holding) is bounded and not the scoring's garbage, so the
+// scoring's pace does not apply to it.
+func TestFollowed_percent_history(t *testing.T) {
+	const mb = 1 << 20
+	tests := []struct {
+		name    string
+		held    uint64 // the suites'
+		history uint64
+		lives   []uint64 // the live heap after each collection
+		want    []int
+		reason  string
+	}{
+		{"the history's buffers", 0, 5 * mb / 2, []uint64{14 * mb, 20 * mb}, []int{328, 320},
+			"4 times the history's 2.5 MB is not added to the goal: 46 MB of headroom at 14 MB, not 56"},
+		{"no history", 0, 0, []uint64{14 * mb, 20 * mb}, []int{400, 320},
+			"the scoring's pace, up to 64 MB of headroom"},
+		{"under the floor", 0, 5 * mb / 2, []uint64{10 * mb}, []int{380},
+			"the floor's 48 MB holds whatever the history holds"},
+		{"large suites", 100 * mb, 5 * mb / 2, []uint64{110 * mb}, []int{45},
+			"half the suites is the headroom whatever the history holds"},
+		{"more than the heap", 0, 30 * mb, []uint64{20 * mb}, []int{140},
+			"the history cannot hold more than the heap: the scoring holds nothing, the floor sets the goal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &followed{pace: 400, held: tt.held, besides: func() uint64 { return tt.history }}
+			for i, live := range tt.lives {
+				if got := f.percent(live, 0); got != tt.want[i] {
+					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
+				}
+			}
+		})
+	}
+}
+
 func TestLoad_heapGoal(t *testing.T) {
 	if os.Getenv("GOGC") != "" {
 		t.Skip("GOGC is set: load leaves the collector alone")

@@ -37,6 +37,7 @@ import (
 	"syscall"
 
 	"github.com/trajeval/trajeval/internal/escape"
+	"github.com/trajeval/trajeval/internal/history"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/suite"
 )
@@ -281,26 +282,36 @@ type followed struct {
 	pace  int
 	held  uint64
 	floor bool
+	// besides returns what the heap holds that is neither the suites'
+	// nor the scoring's (the run history's buffers); nil for nothing.
+	besides func() uint64
 }
 
 // follow sets GOGC after each collection from then on with paceFor, for
 // the live heap it found. One follower runs whatever the number of calls:
 // the last call's pace and held bytes are followed.
 func follow(pace int, held uint64) {
-	following.Store(&followed{pace: pace, held: held})
+	following.Store(&followed{pace: pace, held: held, besides: history.Holding})
 	armFollower()
 }
 
 // percent returns the GOGC for a collection that found live bytes of heap
-// and roots bytes of stacks and globals: what the suites do not hold is
-// the scoring's; the goal is not under heapFloor as far as the pace
+// and roots bytes of stacks and globals: what neither the suites nor the
+// run history hold is the scoring's (the history's buffers are bounded
+// and not garbage the scoring makes: counted as the scoring's, they
+// would raise the goal by four times their size, and the scoring's new
+// objects would spread over that much more memory); the goal is not under heapFloor as far as the pace
 // reaches.
 func (f *followed) percent(live, roots uint64) int {
 	floor := min(floorPercent(heapFloor, live, roots), f.pace)
 	if f.floor {
 		return max(100, floor)
 	}
-	return max(paceFor(f.pace, f.held, live-min(f.held, live), live), floor)
+	scoring := live - min(f.held, live)
+	if f.besides != nil {
+		scoring -= min(f.besides(), scoring)
+	}
+	return max(paceFor(f.pace, f.held, scoring, live), floor)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed

@@ -205,3 +205,45 @@ func TestRecorder_Record_chunkSize(t *testing.T) {
 		})
 	}
 }
+
+// TestHolding: what the recorders hold is counted from Begin to End, so
+// that a program pacing its collector can leave it out (cmd/trajeval), and
+// no longer once the run is written, whether it ended well or not.
+func TestHolding(t *testing.T) {
+	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	before := history.Holding()
+	a, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := history.Holding() - before
+	if one == 0 || one > 8<<20 {
+		t.Fatalf("a recorder holds %d bytes, want more than none and at most 8 MB: the buffers of MaxPending results and a batch", one)
+	}
+	b, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := history.Holding() - before; got != 2*one {
+		t.Errorf("two recorders hold %d bytes, want %d: each its own buffers", got, 2*one)
+	}
+	for _, r := range manyResults(300, func(i int) bool { return i%3 != 0 }) {
+		a.Record(r)
+	}
+	if err := a.End(time.Now(), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := history.Holding() - before; got != one {
+		t.Errorf("after one End, %d bytes held, want %d: the ended recorder's buffers are gone", got, one)
+	}
+	if err := b.End(time.Now(), true); err != nil {
+		t.Fatal(err)
+	}
+	if got := history.Holding(); got != before {
+		t.Errorf("after both ended, %d bytes held, want %d", got, before)
+	}
+}
