@@ -300,8 +300,8 @@ func follow(pace int, held uint64) {
 // run history hold is the scoring's (the history's buffers are bounded
 // and not garbage the scoring makes: counted as the scoring's, they
 // would raise the goal by four times their size, and the scoring's new
-// objects would spread over that much more memory); the goal is not under heapFloor as far as the pace
-// reaches.
+// objects would spread over that much more memory); the goal is not under
+// heapFloor as far as the pace reaches.
 func (f *followed) percent(live, roots uint64) int {
 	floor := min(floorPercent(heapFloor, live, roots), f.pace)
 	if f.floor {
