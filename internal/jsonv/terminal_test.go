@@ -47,6 +47,27 @@ func rawTerminal(b []byte) (rune, bool) {
 	return 0, false
 }
 
+// written returns s as encoding/json writes it, and as each of the rule's
+// writers does, by name: AppendString, AppendEscaped and Escape on
+// encoding/json's text, and the Writer under an Encoder.
+func written(t *testing.T, s string) (std []byte, outs map[string][]byte) {
+	t.Helper()
+	std, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	if err := json.NewEncoder(jsonv.NewWriter(&w)).Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return std, map[string][]byte{
+		"AppendString":  jsonv.AppendString(nil, s, false),
+		"AppendEscaped": jsonv.AppendEscaped(nil, std),
+		"Escape":        jsonv.Escape(std),
+		"Writer":        bytes.TrimSuffix(w.Bytes(), []byte("\n")),
+	}
+}
+
 // TestEscaped checks every character of the ranges and the one on each
 // side: escaped by AppendString, by AppendEscaped on encoding/json's text
 // and by the Writer, and read back by encoding/json as the same string;
@@ -65,20 +86,8 @@ func TestEscaped(t *testing.T) {
 				t.Fatalf("Escaped(%U) = %v, want %v", r, !escaped, escaped)
 			}
 			s := "a" + string(r) + "b" + string(r)
-			std, err := json.Marshal(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var w bytes.Buffer
-			if err := json.NewEncoder(jsonv.NewWriter(&w)).Encode(s); err != nil {
-				t.Fatal(err)
-			}
-			for name, out := range map[string][]byte{
-				"AppendString":  jsonv.AppendString(nil, s, false),
-				"AppendEscaped": jsonv.AppendEscaped(nil, std),
-				"Escape":        jsonv.Escape(std),
-				"Writer":        bytes.TrimSuffix(w.Bytes(), []byte("\n")),
-			} {
+			std, outs := written(t, s)
+			for name, out := range outs {
 				if _, raw := rawTerminal(out); raw {
 					t.Errorf("%s wrote %U raw: %q", name, r, out)
 				}
@@ -133,20 +142,8 @@ func TestEscaped_command(t *testing.T) {
 	for _, c := range []string{"##[", "###[", "##[##[", "# #[", "##", "#["} {
 		for n := 0; n < 20; n++ {
 			s := strings.Repeat("x", n) + c + strings.Repeat("y", n%9)
-			std, err := json.Marshal(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var w bytes.Buffer
-			if err := json.NewEncoder(jsonv.NewWriter(&w)).Encode(s); err != nil {
-				t.Fatal(err)
-			}
-			for name, out := range map[string][]byte{
-				"AppendString":  jsonv.AppendString(nil, s, false),
-				"AppendEscaped": jsonv.AppendEscaped(nil, std),
-				"Escape":        jsonv.Escape(std),
-				"Writer":        bytes.TrimSuffix(w.Bytes(), []byte("\n")),
-			} {
+			std, outs := written(t, s)
+			for name, out := range outs {
 				if bytes.Contains(out, []byte("##[")) {
 					t.Errorf("%s wrote %q: ##[ raw", name, out)
 				}
