@@ -38,6 +38,10 @@ func SetMaxLine(n int) (restore func()) {
 	return func() { maxLine = old }
 }
 
+// LineLimit returns MaxLine, or what SetMaxLine made it: for a reader
+// that bounds its records itself (a CSV dataset's).
+func LineLimit() int { return maxLine }
+
 // ErrDocumentTooLarge is the sentinel of every *DocumentTooLargeError.
 var ErrDocumentTooLarge = errors.New("file too large")
 

@@ -266,7 +266,7 @@ func appendFile(files []string, p string) []string {
 // loadTargetsFile reads a targets file: a map with targets: [...], as
 // AgentV writes it.
 func loadTargetsFile(path string) ([]targetDef, []error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
 		return nil, []error{&trajeval.SpecError{File: path, Msg: "cannot read: " + pathErr(err)}}
 	}

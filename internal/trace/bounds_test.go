@@ -50,6 +50,13 @@ func TestFormat_Read_bounded(t *testing.T) {
 		"the first line, read on its own to tell JSON Lines from a document, is a line"})
 	add([]string{"agentv", "trajeval"}, endless{"blank lines", "", "\n", jsonl.ErrDocumentTooLarge,
 		"blank lines before the first are counted against the document's limit"})
+	const header = "id,predicted_trajectory\n"
+	add([]string{"vertex-dataset"}, endless{"csv endless cell", header + "1,", "x", jsonl.ErrLineTooLong,
+		"encoding/csv would gather a cell without end in memory"})
+	add([]string{"vertex-dataset"}, endless{"csv open quote", header + "1,\"[", "x\n", jsonl.ErrLineTooLong,
+		"a quote left open gathers every line after it into one cell"})
+	add([]string{"vertex-dataset"}, endless{"csv blank lines", header, "\n", jsonl.ErrLineTooLong,
+		"blank lines without end count against the next record, and their count is not kept line by line"})
 	for _, tt := range tests {
 		t.Run(tt.format+"/"+tt.name, func(t *testing.T) {
 			f, err := trace.Lookup(tt.format)
@@ -66,7 +73,7 @@ func TestFormat_Read_bounded(t *testing.T) {
 			if !errors.Is(err, tt.want) || !errors.As(err, &te) || te.File != "endless.json" {
 				t.Fatalf("err = %v, want %v in a *TraceError naming the file: %s", err, tt.want, tt.reason)
 			}
-			if !strings.Contains(err.Error(), "JSON Lines") {
+			if !strings.Contains(err.Error(), "is it the file meant") {
 				t.Errorf("err = %q, want a hint", err)
 			}
 		})

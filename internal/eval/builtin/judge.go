@@ -87,9 +87,9 @@ func promptText(p *config.Node, dir string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
-		e := p.Errorf("prompt file %s cannot be read", s)
+		e := p.Errorf("prompt file %s cannot be read: %s", s, config.FileErr(err))
 		if os.IsNotExist(err) {
 			e.Hint = "the path is relative to the suite's folder: " + path + " does not exist"
 		}

@@ -29,7 +29,7 @@ func Tools(n *config.Node, env *spec.Env) ([]*dokimos.Tool, error) {
 		if !filepath.IsAbs(path) && env != nil && env.Dir != "" {
 			path = filepath.Join(env.Dir, p)
 		}
-		data, err := os.ReadFile(path)
+		data, err := config.ReadFile(path)
 		if err != nil {
 			return nil, file.Errorf("cannot read the tools file: %v", unwrapPath(err))
 		}

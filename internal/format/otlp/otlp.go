@@ -408,15 +408,16 @@ func (protoFormat) Sniff(head []byte) error {
 
 func (protoFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
 	r := newReader(in)
+	size := jsonl.SizeOf(in.R)
 	br := bufio.NewReaderSize(in.R, 1<<20)
 	first, err := br.Peek(1)
 	if err != nil {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
 	}
 	if first[0] == 0x0a {
-		err = r.readResourceSpans(ctx, br)
+		err = r.readResourceSpans(ctx, br, size)
 	} else {
-		err = r.readFramed(ctx, br)
+		err = r.readFramed(ctx, br, size)
 	}
 	if err != nil {
 		return err
@@ -431,7 +432,7 @@ const maxMessage = 1 << 30
 // readResourceSpans reads an unframed TracesData. Its only field is the
 // repeated resource_spans (1), and each such field on its own is a valid
 // TracesData, so the message is decoded one ResourceSpans at a time.
-func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error {
+func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader, fileSize int64) error {
 	u := &ptrace.ProtoUnmarshaler{}
 	var off int64
 	for {
@@ -453,7 +454,7 @@ func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error 
 			return r.protoError(off, "bad field length", err)
 		}
 		hdr := binary.AppendUvarint([]byte{0x0a}, n)
-		rec, err := readN(br, hdr, n)
+		rec, err := readN(br, hdr, n, left(fileSize, off+int64(len(hdr))))
 		if err != nil {
 			return r.protoError(off, "the protobuf message is cut off", err)
 		}
@@ -474,7 +475,7 @@ func (r *reader) readResourceSpans(ctx context.Context, br *bufio.Reader) error 
 
 // readFramed reads the Collector file exporter's proto output: each
 // message preceded by its length, 4 bytes big-endian.
-func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
+func (r *reader) readFramed(ctx context.Context, br *bufio.Reader, fileSize int64) error {
 	u := &ptrace.ProtoUnmarshaler{}
 	var off int64
 	var size [4]byte
@@ -492,7 +493,7 @@ func (r *reader) readFramed(ctx context.Context, br *bufio.Reader) error {
 		if n > maxMessage {
 			return r.protoError(off, fmt.Sprintf("message length %d is not plausible", n), nil)
 		}
-		msg, err := readN(br, nil, uint64(n))
+		msg, err := readN(br, nil, uint64(n), left(fileSize, off+4))
 		if err != nil {
 			return r.protoError(off, "the last message is cut off", err)
 		}
@@ -526,14 +527,41 @@ func (r *reader) tooDeep(b []byte, off int64) error {
 		Hint: fmt.Sprintf("trajeval reads attribute values nested up to %d levels", MaxValueDepth), Err: err}
 }
 
-// readN appends the next n bytes of br to prefix. It grows the buffer as
-// data arrives, so a corrupt length costs no more than the file holds.
-func readN(br io.Reader, prefix []byte, n uint64) ([]byte, error) {
-	b := bytes.NewBuffer(prefix)
-	if _, err := io.CopyN(b, br, int64(n)); err != nil {
-		return nil, err
+// left returns how many bytes of a file of size bytes come after byte
+// off, -1 when its size is unknown.
+func left(size, off int64) int64 {
+	if size < 0 {
+		return -1
 	}
-	return b.Bytes(), nil
+	return max(size-off, 0)
+}
+
+// readN appends the next n bytes of br to prefix, as jsonl.ReadDocument
+// reads a document: into one buffer of their size when the file is known
+// to hold them (left is how many bytes it has after prefix, -1 when
+// unknown); else into a buffer that doubles as data arrives, up to that
+// size, so that a corrupt length costs no more than about twice what the
+// file holds, and reading a message of maxMessage holds at most about
+// twice it (a bytes.Buffer, which grows past the size and copies as it
+// goes, held up to three times it).
+func readN(br io.Reader, prefix []byte, n uint64, left int64) ([]byte, error) {
+	want := len(prefix) + int(n)
+	c := want
+	if left < 0 || uint64(left) < n {
+		c = min(want, len(prefix)+64<<10)
+	}
+	b := append(make([]byte, 0, c), prefix...)
+	for len(b) < want {
+		if len(b) == cap(b) {
+			b = append(make([]byte, 0, min(2*cap(b), want)), b...)
+		}
+		k, err := io.ReadFull(br, b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // protoError reports damage at byte off of a protobuf file (see

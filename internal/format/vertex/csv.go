@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 )
 
@@ -58,13 +59,31 @@ func CSVHeader(head []byte) []string {
 // and stops at the first error, a *CSVError when the file is not CSV.
 // A byte order mark is the caller's to drop (trace.ReadFrom drops it), so
 // that a second one is the first column's text, not dropped too.
+//
+// A record may be as long as jsonl.MaxLine, its line endings and the
+// blank lines before it included: a longer one (a line without end, a
+// quote left open to the end of a huge file) is a *jsonl.LineTooLongError
+// at the line the record starts on, found before encoding/csv, which
+// holds the record's text and a copy of it, has read more than MaxLine
+// bytes of it.
 func EachCSV(r io.Reader, each func(Row) error) error {
-	lens := &lineLengths{r: r}
-	cr := csv.NewReader(lens)
+	in := &bounded{r: r, limit: int64(jsonl.LineLimit()), line: 1, startLine: 1}
+	cr := csv.NewReader(in)
 	cr.ReuseRecord = true
-	header, err := cr.Read()
+	read := func() ([]string, error) {
+		rec, err := cr.Read()
+		if err == nil && cr.InputOffset()-in.start > in.limit {
+			err = errRecordTooLong
+		}
+		if err != nil && (in.hit || errors.Is(err, errRecordTooLong)) {
+			return nil, &jsonl.LineTooLongError{Line: in.startLine, Max: int(in.limit)}
+		}
+		in.next(cr.InputOffset())
+		return rec, err
+	}
+	header, err := read()
 	if err != nil {
-		return lens.clamp(csvError(err, "the header row"))
+		return in.clamp(csvError(err, "the header row"))
 	}
 	cols := slices.Clone(header)
 	for i, c := range cols {
@@ -74,12 +93,12 @@ func EachCSV(r io.Reader, each func(Row) error) error {
 		}
 	}
 	for {
-		rec, err := cr.Read()
+		rec, err := read()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return lens.clamp(csvError(err, ""))
+			return in.clamp(csvError(err, ""))
 		}
 		line, _ := cr.FieldPos(0)
 		row := Row{Line: line, Cells: map[string]Cell{}}
@@ -95,6 +114,14 @@ func EachCSV(r io.Reader, each func(Row) error) error {
 		}
 	}
 }
+
+// RecordHint is what to do about a record of a CSV dataset longer than
+// jsonl.MaxLine.
+const RecordHint = "no row of a CSV dataset is this long: is it the file meant, and is a quote left open?"
+
+// errRecordTooLong is what bounded returns once the record being read
+// has passed its limit.
+var errRecordTooLong = errors.New("record too long")
 
 func csvError(err error, what string) error {
 	var pe *csv.ParseError
@@ -114,38 +141,69 @@ func csvError(err error, what string) error {
 	return &CSVError{Line: pe.Line, Col: pe.Column, Msg: msg}
 }
 
-// lineLengths counts the bytes of each line read through it, so that an
-// error's column can be kept inside its line: encoding/csv places some
-// errors one past the end.
-type lineLengths struct {
-	r    io.Reader
-	lens []int // lens[i] is the length of line i+1 so far
+// bounded hands encoding/csv its input, never more than limit bytes and
+// one past the start of the record being read, and counts the lines it
+// hands on, so that an error's column can be kept inside its line:
+// encoding/csv places some errors one past the end. It keeps the lengths
+// of the last few lines only (an error past the end is at the end of the
+// input), and the last bytes handed on (encoding/csv buffers no more than
+// 4 KiB ahead), so that its memory does not grow with the file.
+type bounded struct {
+	r      io.Reader
+	limit  int64
+	handed int64 // bytes handed on
+	start  int64 // the offset of the record being read
+	hit    bool  // the record passed the limit
+
+	line      int           // the line being handed on, 1-based
+	lens      [16]int       // lens[l%16] is the length of line l so far, for the last 16
+	tail      [8 << 10]byte // tail[o%len] is the byte at offset o, for the last 8 KiB
+	startLine int           // the line the record being read starts on
 }
 
-func (l *lineLengths) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	if len(l.lens) == 0 {
-		l.lens = append(l.lens, 0)
+func (b *bounded) Read(p []byte) (int, error) {
+	room := b.start + b.limit + 1 - b.handed
+	if room <= 0 {
+		b.hit = true
+		return 0, errRecordTooLong
 	}
-	for _, c := range p[:n] {
+	n, err := b.r.Read(p[:min(int64(len(p)), room)])
+	for i, c := range p[:n] {
+		b.tail[(b.handed+int64(i))%int64(len(b.tail))] = c
 		if c == '\n' {
-			l.lens = append(l.lens, 0)
+			b.line++
+			b.lens[b.line%len(b.lens)] = 0
 		} else {
-			l.lens[len(l.lens)-1]++
+			b.lens[b.line%len(b.lens)]++
 		}
 	}
+	b.handed += int64(n)
 	return n, err
 }
 
+// next starts the record at offset off (encoding/csv's InputOffset after
+// the one before): its line is the line being handed on, less the
+// newlines handed on past off.
+func (b *bounded) next(off int64) {
+	b.start = off
+	ahead := 0
+	for o := off; o < b.handed; o++ {
+		if b.tail[o%int64(len(b.tail))] == '\n' {
+			ahead++
+		}
+	}
+	b.startLine = b.line - ahead
+}
+
 // clamp keeps a *CSVError's position inside the text read.
-func (l *lineLengths) clamp(err error) error {
+func (b *bounded) clamp(err error) error {
 	ce, ok := err.(*CSVError)
 	if !ok {
 		return err
 	}
-	ce.Line = min(max(ce.Line, 1), max(len(l.lens), 1))
-	if ce.Line <= len(l.lens) {
-		ce.Col = min(max(ce.Col, 1), l.lens[ce.Line-1]+1)
+	ce.Line = min(max(ce.Line, 1), b.line)
+	if b.line-ce.Line < len(b.lens) {
+		ce.Col = min(max(ce.Col, 1), b.lens[ce.Line%len(b.lens)]+1)
 	}
 	return ce
 }

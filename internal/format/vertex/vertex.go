@@ -49,6 +49,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -218,6 +219,10 @@ func readCSV(ctx context.Context, in trajeval.Input, unknown *drift.Unknown, yie
 	})
 	if ce, ok := err.(*CSVError); ok {
 		err = in.Damage(ce.Line, ce.Col, ce.Msg)
+	}
+	if le := (*jsonl.LineTooLongError)(nil); errors.As(err, &le) {
+		// Not damage that --lenient reads past: nothing after it is read.
+		return &trajeval.TraceError{File: in.Name, Line: le.Line, Msg: le.Msg(), Hint: RecordHint, Err: err}
 	}
 	if err != nil {
 		return err

@@ -122,7 +122,7 @@ func Load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 	if err := checkSetKeys(root, crit, warn); err != nil {
 		return nil, []error{err}
 	}
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
 		return nil, []error{&trajeval.SpecError{File: path, Msg: "cannot read: " + err.Error()}}
 	}
@@ -294,7 +294,7 @@ func loadCriteria(path string, opts suite.Options, warn func(trajeval.Warning)) 
 		}
 		file = p
 	}
-	data, err := os.ReadFile(file)
+	data, err := config.ReadFile(file)
 	if err != nil {
 		return nil, &trajeval.SpecError{File: file, Msg: "cannot read the test config: " + unwrap(err)}
 	}

@@ -228,7 +228,7 @@ func Load(path string, data []byte, opts suite.Options) (*suite.Suite, []error) 
 		return nil, append(errs, &trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: "no question file for these possible answers",
 			Hint: "give --questions FILE (BFCL's question file, {id, question, function} per line), or put it beside as questions.jsonl"})
 	}
-	qdata, err := os.ReadFile(qpath)
+	qdata, err := config.ReadFile(qpath)
 	if err != nil {
 		return nil, append(errs, &trajeval.SpecError{File: path, Line: 1, Col: 1, Msg: fmt.Sprintf("question file %s cannot be read: %v", qpath, unwrapPath(err))})
 	}

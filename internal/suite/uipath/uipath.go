@@ -55,7 +55,6 @@ package uipath
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -334,7 +333,7 @@ func findEvaluators(dir string) (map[string]*evaluator, []string, []broken) {
 // readEvaluator reads the id of one evaluator file; nil when the file is
 // not one (a types file, say).
 func readEvaluator(file string) (*evaluator, error) {
-	data, err := os.ReadFile(file)
+	data, err := config.ReadFile(file)
 	if err != nil {
 		return nil, &trajeval.SpecError{File: file, Msg: "cannot read: " + err.Error()}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	format "github.com/trajeval/trajeval/internal/format/vertex"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/sniff"
 	"github.com/trajeval/trajeval/internal/suite"
 )
@@ -37,6 +38,9 @@ func loadCSV(path string, data []byte, opts suite.Options) (*suite.Suite, []erro
 		return nil
 	})
 	var ce *format.CSVError
+	if le := (*jsonl.LineTooLongError)(nil); errors.As(err, &le) {
+		return nil, []error{&trajeval.SpecError{File: path, Line: le.Line, Col: 1, Msg: le.Msg(), Hint: format.RecordHint}}
+	}
 	if errors.As(err, &ce) {
 		return nil, []error{&trajeval.SpecError{File: path, Line: ce.Line, Col: ce.Col, Msg: ce.Msg, Hint: "the file is not valid CSV: a cell holding commas, quotes or line breaks is quoted, its quotes doubled, as pandas' to_csv writes it"}}
 	}

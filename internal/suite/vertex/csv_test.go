@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonl"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/vertex"
 )
@@ -129,4 +130,29 @@ func FuzzLoadCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDialect_csvLongRecord: a record of a CSV dataset is bounded as a
+// line of a trace is, so that a quote left open cannot gather the rest of
+// a large file into one cell.
+func TestDialect_csvLongRecord(t *testing.T) {
+	defer jsonl.SetMaxLine(1 << 10)()
+	tests := []struct {
+		name, data string
+		reason     string
+	}{
+		{"long cell", "id,reference_trajectory\na,[]\nb," + strings.Repeat("x", 2<<10) + "\n", "one line longer than the limit"},
+		{"open quote", "id,reference_trajectory\na,[]\nb,\"[" + strings.Repeat("x\n", 1<<10) + "\n", "many short lines inside one quote"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs := loadCSV(t, tt.data, "")
+			if len(errs) != 1 || !errors.Is(errs[0], jsonl.ErrLineTooLong) && !strings.Contains(errs[0].Error(), "line too long") {
+				t.Fatalf("errs = %v, want one error, line too long: %s", errs, tt.reason)
+			}
+			if got := errs[0].Error(); !strings.Contains(got, "data.csv:3:1: line too long: longer than 1 KiB") || !strings.Contains(got, "quote left open") {
+				t.Errorf("err = %q, want it at the record's first line, with the hint: %s", got, tt.reason)
+			}
+		})
+	}
 }

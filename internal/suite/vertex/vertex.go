@@ -43,7 +43,6 @@ package vertex
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,7 +106,7 @@ func load(path string, root *config.Node, opts suite.Options) (*suite.Suite, []e
 func loadMetrics(base string) ([]metric, error) {
 	var out []metric
 	for _, ext := range []string{".yaml", ".yml", ".json"} {
-		data, err := os.ReadFile(base + ext)
+		data, err := config.ReadFile(base + ext)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
