@@ -22,7 +22,7 @@ func TestFormat_Read_bounded(t *testing.T) {
 	defer jsonl.SetMaxLine(limit)()
 	// What the readers' own buffers take ahead of what they hold.
 	const margin = 2 << 20
-	whole := []string{"agentv", "trajeval", "otlp", "adk-evalset", "adk-session", "tau2", "anthropic", "openai-agents"}
+	whole := []string{"agentv", "trajeval", "otlp", "adk-evalset", "adk-session", "tau2", "anthropic", "openai-agents", "gemini-chat"}
 	type endless struct {
 		name, prefix, fill string
 		want               error
@@ -44,7 +44,7 @@ func TestFormat_Read_bounded(t *testing.T) {
 		"a document that never ends is refused at the limit, before its depth is checked"})
 	add(whole, endless{"open string", "{\n\"a\": \"", "x", jsonl.ErrDocumentTooLarge,
 		"a string that never closes is no different"})
-	add([]string{"tau2", "adk-session", "adk-evalset"}, endless{"spaces", "", " ", jsonl.ErrDocumentTooLarge,
+	add([]string{"tau2", "adk-session", "adk-evalset", "gemini-chat"}, endless{"spaces", "", " ", jsonl.ErrDocumentTooLarge,
 		"white space without end is no empty file"})
 	add([]string{"agentv", "trajeval"}, endless{"one endless line", "", "x", jsonl.ErrLineTooLong,
 		"the first line, read on its own to tell JSON Lines from a document, is a line"})

@@ -153,9 +153,9 @@ type chat struct {
 }
 
 func (chatFormat) Read(ctx context.Context, in trajeval.Input, yield func(*trajeval.Trajectory) error) error {
-	data, err := io.ReadAll(in.R)
+	data, err := jsonl.ReadDocument(in.Name, in.R, jsonl.SizeOf(in.R), nil)
 	if err != nil {
-		return jsonl.ReadError(in.Name, err)
+		return err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &trajeval.TraceError{File: in.Name, Msg: "the file is empty", Err: trajeval.ErrEmptyTrace}
