@@ -179,19 +179,17 @@ func TestWrite_refuses(t *testing.T) {
 	}
 }
 
-// TestFromTrace_companionFolder turns a Claude Code session whose
-// sub-agent's calls are in the folder beside it into a suite: the trace
-// the suite scores must hold those calls, as the session read in place
-// does, not a copy of the session file alone.
-func TestFromTrace_companionFolder(t *testing.T) {
-	const real = "../../testdata/real/claude-code/"
-	src := t.TempDir()
-	for _, f := range []string{"claude-code-2.1.332-session.jsonl", "claude-code-2.1.332-session/subagents/agent-a1ae60d425c7ab601.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(real, f))
+// copyFiles copies files (paths under dir, folders kept) into a new
+// temporary folder, and returns it.
+func copyFiles(t *testing.T, dir string, files ...string) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := filepath.Join(src, f)
+		p := filepath.Join(dst, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -199,6 +197,16 @@ func TestFromTrace_companionFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return dst
+}
+
+// TestFromTrace_companionFolder turns a Claude Code session whose
+// sub-agent's calls are in the folder beside it into a suite: the trace
+// the suite scores must hold those calls, as the session read in place
+// does, not a copy of the session file alone.
+func TestFromTrace_companionFolder(t *testing.T) {
+	const real = "../../testdata/real/claude-code/"
+	src := copyFiles(t, real, "claude-code-2.1.332-session.jsonl", "claude-code-2.1.332-session/subagents/agent-a1ae60d425c7ab601.jsonl")
 	session := filepath.Join(src, "claude-code-2.1.332-session.jsonl")
 	trajs, err := read(t, session)
 	if err != nil || len(trajs) != 1 || len(trajs[0].Steps) != 5 {
@@ -228,20 +236,7 @@ func TestFromTrace_sessionIDFolder(t *testing.T) {
 		session = "gemini-cli-0.61.0-subagent-session-2026-11-27T18-04-256d48f1.jsonl"
 		sub     = "256d48f1-820e-4cfc-9100-cce3a39853c4/cf964a72-0f8c-4325-b17f-29261cfa23c4.jsonl"
 	)
-	src := t.TempDir()
-	for _, f := range []string{session, sub} {
-		data, err := os.ReadFile(filepath.Join(real, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(src, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	src := copyFiles(t, real, session, sub)
 	trajs, err := read(t, filepath.Join(src, session))
 	if err != nil || len(trajs) != 1 || len(trajs[0].Steps) != 3 {
 		t.Fatalf("read: %v; want one trajectory of 3 calls, the sub-agent's included", err)
