@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -158,8 +159,12 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 		stderr(fmt.Sprintf("the run is not recorded: %v", err))
 		return nil, nil
 	}
+	// git runs while the database opens: both wait on the disk and the
+	// kernel, one after the other they were most of the run's start.
+	head := startGitHead(ctx, paths[0])
 	db, err := history.Open(ctx, dsn, history.Options{Create: true})
 	if err != nil {
+		head()
 		return failed(err)
 	}
 	run := history.Run{Start: time.Now(), Paths: paths}
@@ -173,7 +178,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 			run.Suites = append(run.Suites, name)
 		}
 	}
-	run.Commit, run.Branch = gitHead(ctx, paths[0])
+	run.Commit, run.Branch = head()
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
 		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
@@ -221,16 +226,35 @@ func (r *recording) end(runErr error) {
 	r.db.Close()
 }
 
+// startGitHead starts gitHead of path on a goroutine of its own and
+// returns what waits for its answer.
+func startGitHead(ctx context.Context, path string) (wait func() (commit, branch string)) {
+	done := make(chan [2]string, 1)
+	go func() {
+		commit, branch := gitHead(ctx, path)
+		done <- [2]string{commit, branch}
+	}()
+	return sync.OnceValues(func() (string, string) {
+		h := <-done
+		return h[0], h[1]
+	})
+}
+
 // gitHead returns the commit and branch of the git work tree holding
 // path; "" for what is not known (no git, not a work tree, a detached
-// head's branch).
+// head's branch). git is not started when it could find no repository
+// (see mayBeRepository): starting it took tens of milliseconds, serial
+// at the start of every eval.
 func gitHead(ctx context.Context, path string) (commit, branch string) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return "", ""
-	}
 	dir := path
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		dir = filepath.Dir(dir)
+	}
+	if !mayBeRepository(dir, os.Getenv) {
+		return "", ""
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", ""
 	}
 	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD", "--abbrev-ref", "HEAD").Output()
 	if err != nil {
