@@ -240,10 +240,9 @@ func (e *trajEncoder) step(s *trajeval.Step) {
 		b = binary.AppendVarint(b, int64(s.Turn))
 	}
 	b = appendStr(b, s.ID)
-	e.b = appendStr(b, s.Name)
-	e.stepValue(s.Args)
-	e.stepValue(s.Result)
-	b = e.b
+	b = appendStr(b, s.Name)
+	b = e.stepValue(b, s.Args)
+	b = e.stepValue(b, s.Result)
 	if head&stepErrorMessage != 0 {
 		b = appendStr(b, s.ErrorMessage)
 	}
@@ -287,15 +286,18 @@ func (e *trajEncoder) stepV9(s *trajeval.Step) {
 	e.str(s.Agent)
 }
 
-// stepValue appends a step's arguments or result: kept text at once, as
-// value writes it (most of them, when a reader kept text), else through
-// value.
-func (e *trajEncoder) stepValue(v any) {
+// stepValue appends a step's arguments or result to b, which is e.b and
+// what step has written since (step keeps its bytes in a variable of its
+// own, not in e.b, a field of e written through its pointer): kept text at
+// once, as value writes it (most of them, when a reader kept text), else
+// through value.
+func (e *trajEncoder) stepValue(b []byte, v any) []byte {
 	if t, ok := trajeval.KeptText(v); ok && e.rawText && composite(t) {
-		e.b = appendText(e.b, t)
-		return
+		return appendText(b, t)
 	}
+	e.b = b
 	e.value(v, 0)
+	return e.b
 }
 
 // keptText appends JSON text not yet decoded (either form, see
