@@ -39,20 +39,20 @@ const (
 // errPacked is a packed column that does not read back.
 var errPacked = errors.New("damaged packed evaluators")
 
-// appendPacked appends the packed form of evals to b.
+// appendPacked appends the packed form of evals to b. Each result is
+// read where it stands (not copied: a result is 144 bytes), and a field
+// written by the appends of casepack.go.
 func appendPacked(b []byte, evals []trajeval.Result) ([]byte, error) {
 	b = append(b, packVersion)
 	b = binary.AppendUvarint(b, uint64(len(evals)))
-	num := func(b []byte, f float64) []byte {
-		return binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
-	}
-	str := func(b []byte, s string) []byte {
-		return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-	}
-	for _, e := range evals {
-		for _, f := range []float64{e.Score, e.Threshold, e.Weight} {
-			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return nil, fmt.Errorf("evaluator %s: the number %v cannot be stored", e.Name, f)
+	le := binary.LittleEndian
+	for i := range evals {
+		e := &evals[i]
+		if !finite(e.Score) || !finite(e.Threshold) || !finite(e.Weight) {
+			for _, f := range [...]float64{e.Score, e.Threshold, e.Weight} {
+				if !finite(f) {
+					return nil, fmt.Errorf("evaluator %s: the number %v cannot be stored", e.Name, f)
+				}
 			}
 		}
 		var members, judge []byte
@@ -67,20 +67,24 @@ func appendPacked(b []byte, evals []trajeval.Result) ([]byte, error) {
 				return nil, fmt.Errorf("evaluator %s: judge: %w", e.Name, err)
 			}
 		}
-		b = str(b, e.Name)
-		b = str(b, e.Type)
-		b = str(b, string(e.Status))
-		b = num(b, e.Score)
-		b = num(b, e.Threshold)
-		b = num(b, e.Weight)
-		b = str(b, e.Error)
-		b = str(b, string(members))
-		b = str(b, string(judge))
+		b = appendCaseString(b, e.Name)
+		b = appendCaseString(b, e.Type)
+		b = appendCaseString(b, string(e.Status))
+		b = le.AppendUint64(b, math.Float64bits(e.Score))
+		b = le.AppendUint64(b, math.Float64bits(e.Threshold))
+		b = le.AppendUint64(b, math.Float64bits(e.Weight))
+		b = appendCaseString(b, e.Error)
+		b = appendCaseString(b, members)
+		b = appendCaseString(b, judge)
 		b = append(b, byte(bool01(e.Required)))
 		b = binary.AppendVarint(b, int64(e.Turn))
 	}
 	return b, nil
 }
+
+// finite reports whether f is neither NaN nor infinite: a number the
+// packed form stores.
+func finite(f float64) bool { return f-f == 0 }
 
 // unpack reads the evaluators' results that appendPacked wrote.
 func unpack(b []byte) ([]trajeval.Result, error) {
