@@ -106,7 +106,11 @@ func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 func FastTime(ss ...string) (ts []time.Time, oks []bool) {
 	var c clock
 	for _, s := range ss {
-		t, ok := c.millis([]byte(s))
+		var t time.Time
+		at, ok := c.millis([]byte(s))
+		if ok {
+			t = at.time()
+		}
 		ts, oks = append(ts, t), append(oks, ok)
 	}
 	return ts, oks
