@@ -131,6 +131,9 @@ type toolCall struct {
 	// before.
 	at     [3]instant
 	parsed uint8
+	// duration is the call's duration the fast path read, bit 3 of
+	// parsed set, DurationMS left nil.
+	duration float64
 	// in and out are where the input and output stand in the record
 	// when the fast path keeps them as text (see decoder.value).
 	in, out span
@@ -394,8 +397,12 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			if groups != nil {
 				s.ParallelGroup = groups[ci]
 			}
-			if c.DurationMS != nil {
-				flags[k].duration = *c.DurationMS
+			d := c.DurationMS
+			if c.parsed&8 != 0 {
+				d = &c.duration
+			}
+			if d != nil {
+				flags[k].duration = *d
 				s.DurationMS = &flags[k].duration
 			}
 			switch c.Status {

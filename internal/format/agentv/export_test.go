@@ -124,6 +124,9 @@ func settle(r *record) {
 		for _, m := range msgs {
 			for k := range m.ToolCalls {
 				call := &m.ToolCalls[k]
+				if call.DurationMS != nil {
+					call.duration, call.parsed, call.DurationMS = *call.DurationMS, call.parsed|8, nil
+				}
 				for i, s := range []*string{&call.StartTime, &call.EndTime, &call.Timestamp} {
 					if t, ok := c.parse([]byte(*s)); ok {
 						call.at[i], call.parsed, *s = t, call.parsed|1<<i, ""

@@ -27,7 +27,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		d.shapes.record, d.shapes.message = jsonv.NewShape(recordNames), jsonv.NewShape(messageNames)
 		d.shapes.call, d.shapes.usage = jsonv.NewShape(callNames), jsonv.NewShape(usageNames)
 	}
-	d.calls, d.floats = d.calls[:0], d.floats[:0]
+	d.calls = d.calls[:0]
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
@@ -166,11 +166,10 @@ func folds(key []byte, keys []string) bool {
 // A decoder reads records with a Parser and scratch space for their
 // messages and calls.
 type decoder struct {
-	p      jsonv.Parser
-	msgs   []message
-	calls  []toolCall
-	floats []float64
-	clock  clock // reads the times of build
+	p     jsonv.Parser
+	msgs  []message
+	calls []toolCall
+	clock clock // reads the times of build
 	// shapes remember how this reader's records are written (see
 	// jsonv.Shape): one producer writes every record alike.
 	shapes struct{ record, message, call, usage *jsonv.Shape }
@@ -286,7 +285,7 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case callTimestamp:
 				ok = d.stamp(c, 2, &c.Timestamp)
 			case callDuration:
-				c.DurationMS, ok = d.float()
+				ok = duration(p, c)
 			case jsonv.Other:
 				ok = !folds(key, callKeys) && p.Skip()
 			case jsonv.End:
@@ -415,19 +414,16 @@ func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
 	return true
 }
 
-// float is fastFloat into d.floats: a pointer that stays valid, as the
-// scratch grows into a new array and leaves the old one to its pointers.
-func (d *decoder) float() (*float64, bool) {
-	p := &d.p
-	if c := p.Peek(); c == 'n' {
-		return nil, p.Null()
+// duration reads a call's duration into c.duration, bit 3 of c.parsed
+// set: the number in the call, not behind a pointer of its own (see
+// toolCall.duration). null leaves it unset.
+func duration(p *jsonv.Parser, c *toolCall) bool {
+	if p.Peek() == 'n' {
+		return p.Null()
 	}
 	f, ok := p.Float()
-	if !ok {
-		return nil, false
-	}
-	d.floats = append(d.floats, f)
-	return &d.floats[len(d.floats)-1], true
+	c.duration, c.parsed = f, c.parsed|8
+	return ok
 }
 
 // fastFloat reads a number into float i of *nums.
