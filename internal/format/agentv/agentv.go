@@ -362,7 +362,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			addTurn(trajeval.Turn{})
 			turn = 1
 		}
-		if m.Role == "assistant" {
+		if m.Role == "assistant" && m.Content != nil { // most calls' messages have none
 			if s := msglog.Text(m.Content); s != nil && strings.TrimSpace(*s) != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}
@@ -388,9 +388,10 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				warn("a tool call has no tool name")
 			}
 			// Filled in place: a step is some 250 bytes, and t.Steps has
-			// room for every call.
+			// room for every call, zero as make left it (nothing is
+			// written past its length), so it is not zeroed again.
 			k := len(t.Steps)
-			t.Steps = append(t.Steps, trajeval.Step{})
+			t.Steps = t.Steps[:k+1]
 			s := &t.Steps[k]
 			s.Turn, s.ID, s.Name, s.Args = turn, id, c.Tool, args(c.Input, warn, c.Tool)
 			s.Result, s.Agent = c.Output, m.Name
