@@ -96,6 +96,12 @@ func (s *keysSeen) note(i int) {
 	}
 }
 
+// noteKey is note for a key of the list (i ≥ 0), without the test.
+func (s *keysSeen) noteKey(i int) {
+	s.bits |= 1 << (uint(i) & 15)
+	s.n++
+}
+
 // once reports whether no key was noted twice.
 func (s *keysSeen) once() bool { return bits.OnesCount16(s.bits) == s.n }
 
@@ -287,13 +293,17 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case callDuration:
 				ok = duration(p, c)
 			case jsonv.Other:
-				ok = !folds(key, callKeys) && p.Skip()
+				// Not noted: the note below is for the keys of the list.
+				if folds(key, callKeys) || !p.Skip() {
+					return false
+				}
+				continue
 			case jsonv.End:
 				return seen.once()
 			default:
 				return false
 			}
-			seen.note(i)
+			seen.noteKey(i)
 			if !ok {
 				return false
 			}
