@@ -109,14 +109,35 @@ func TestAgentScope_Apply_errNoAgent(t *testing.T) {
 }
 
 func TestTrajectory_Finish_agents(t *testing.T) {
-	tr := &trajeval.Trajectory{
-		Steps:  []trajeval.Step{{Name: "a", Agent: "root"}, {Name: "b", Agent: "sub"}, {Name: "c", Agent: "other"}},
-		Agents: []trajeval.Agent{{Name: "sub"}, {Name: "sub", Parent: "root"}, {Name: "sub", Parent: "root"}, {Name: ""}},
+	tests := []struct {
+		name   string
+		in     trajeval.Trajectory
+		want   []trajeval.Agent
+		reason string
+	}{
+		{"listed and named", trajeval.Trajectory{
+			Steps:  []trajeval.Step{{Name: "a", Agent: "root"}, {Name: "b", Agent: "sub"}, {Name: "c", Agent: "other"}},
+			Agents: []trajeval.Agent{{Name: "sub"}, {Name: "sub", Parent: "root"}, {Name: "sub", Parent: "root"}, {Name: ""}},
+		}, []trajeval.Agent{{Name: "sub", Parent: "root"}, {Name: "root"}, {Name: "other"}},
+			"pairs once, no callerless entry beside a caller, nameless dropped, every step's agent listed"},
+		{"named by a late step only", trajeval.Trajectory{
+			Steps: []trajeval.Step{{Name: "a"}, {Name: "b"}, {Name: "c", Agent: "late"}},
+		}, []trajeval.Agent{{Name: "late"}}, "a step's agent is listed though no agent is and the steps before name none"},
+		{"none", trajeval.Trajectory{Steps: []trajeval.Step{{Name: "a"}}, Agents: []trajeval.Agent{}},
+			nil, "no agent anywhere: nil, not an empty list"},
+		{"nameless only", trajeval.Trajectory{Steps: []trajeval.Step{{Name: "a"}}, Agents: []trajeval.Agent{{Parent: "p"}}},
+			nil, "a listed agent without a name is dropped, and then none is left"},
+		{"listed, steps name none", trajeval.Trajectory{Steps: []trajeval.Step{{Name: "a"}}, Agents: []trajeval.Agent{{Name: "x"}}},
+			[]trajeval.Agent{{Name: "x"}}, "a listed agent is kept though no step names it"},
 	}
-	tr.Finish()
-	want := []trajeval.Agent{{Name: "sub", Parent: "root"}, {Name: "root"}, {Name: "other"}}
-	if !slices.Equal(tr.Agents, want) {
-		t.Errorf("Agents = %v, want %v: pairs once, no callerless entry beside a caller, nameless dropped, every step's agent listed", tr.Agents, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := tt.in
+			tr.Finish()
+			if !slices.Equal(tr.Agents, tt.want) || (tr.Agents == nil) != (tt.want == nil) {
+				t.Errorf("Agents = %#v, want %#v: %s", tr.Agents, tt.want, tt.reason)
+			}
+		})
 	}
 }
 

@@ -196,9 +196,11 @@ func (t *Trajectory) finish(c checks) {
 	if text {
 		fixText(&t.ID)
 	}
+	agents := len(t.Agents) > 0
 	for i := range t.Steps {
 		s := &t.Steps[i]
 		s.Index = i + 1
+		agents = agents || s.Agent != ""
 		if text {
 			fixText(&s.ID)
 			fixText(&s.Name)
@@ -214,7 +216,13 @@ func (t *Trajectory) finish(c checks) {
 			}
 		}
 	}
-	t.finishAgents(text)
+	// Most trajectories name no agent: they need none of finishAgents'
+	// maps, and have none to list.
+	if agents {
+		t.finishAgents(text)
+	} else {
+		t.Agents = nil
+	}
 	for i := range t.Turns {
 		tn := &t.Turns[i]
 		tn.Turn = i + 1

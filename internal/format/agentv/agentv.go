@@ -127,9 +127,13 @@ type toolCall struct {
 
 	// at holds the start, end and timestamp times the fast path read
 	// itself (bit i of parsed set for at[i]), their text left empty: see
-	// decoder.stamp.
-	at     [3]time.Time
+	// decoder.stamp. They become a step's time.Time in build, not
+	// before.
+	at     [3]instant
 	parsed uint8
+	// duration is the call's duration the fast path read, bit 3 of
+	// parsed set, DurationMS left nil.
+	duration float64
 	// in and out are where the input and output stand in the record
 	// when the fast path keeps them as text (see decoder.value).
 	in, out span
@@ -140,16 +144,16 @@ type toolCall struct {
 func (c *toolCall) times(clk *clock, warn func(string)) (start, end time.Time) {
 	switch {
 	case c.parsed&1 != 0:
-		start = c.at[0]
+		start = c.at[0].time()
 	case c.StartTime != "":
 		start = clk.parseTime(c.StartTime, warn)
 	case c.parsed&4 != 0:
-		start = c.at[2]
+		start = c.at[2].time()
 	default:
 		start = clk.parseTime(c.Timestamp, warn)
 	}
 	if c.parsed&2 != 0 {
-		return start, c.at[1]
+		return start, c.at[1].time()
 	}
 	return start, clk.parseTime(c.EndTime, warn)
 }
@@ -358,15 +362,21 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			addTurn(trajeval.Turn{})
 			turn = 1
 		}
-		if m.Role == "assistant" {
+		if m.Role == "assistant" && m.Content != nil { // most calls' messages have none
 			if s := msglog.Text(m.Content); s != nil && strings.TrimSpace(*s) != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
-		groups := parallel(m.ToolCalls, &group, clk)
+		var groups []int // one call has none (see parallel): no call for it
+		if len(m.ToolCalls) > 1 {
+			groups = parallel(m.ToolCalls, &group, clk)
+		}
 		for ci := range m.ToolCalls {
-			c := &m.ToolCalls[ci] // not a copy: a call is some 200 bytes
-			id := idString(c.ID)
+			c := &m.ToolCalls[ci]       // not a copy: a call is some 200 bytes
+			id, isText := c.ID.(string) // as nearly every id is: no call
+			if !isText {
+				id = idString(c.ID)
+			}
 			if id != "" && seen.add(id) {
 				warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
 				continue
@@ -378,17 +388,22 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				warn("a tool call has no tool name")
 			}
 			// Filled in place: a step is some 250 bytes, and t.Steps has
-			// room for every call.
+			// room for every call, zero as make left it (nothing is
+			// written past its length), so it is not zeroed again.
 			k := len(t.Steps)
-			t.Steps = append(t.Steps, trajeval.Step{})
+			t.Steps = t.Steps[:k+1]
 			s := &t.Steps[k]
 			s.Turn, s.ID, s.Name, s.Args = turn, id, c.Tool, args(c.Input, warn, c.Tool)
 			s.Result, s.Agent = c.Output, m.Name
 			if groups != nil {
 				s.ParallelGroup = groups[ci]
 			}
-			if c.DurationMS != nil {
-				flags[k].duration = *c.DurationMS
+			d := c.DurationMS
+			if c.parsed&8 != 0 {
+				d = &c.duration
+			}
+			if d != nil {
+				flags[k].duration = *d
 				s.DurationMS = &flags[k].duration
 			}
 			switch c.Status {
@@ -409,7 +424,13 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 					s.Error = &flags[k].err
 				}
 			}
-			s.StartTime, s.EndTime = c.times(clk, warn)
+			if c.parsed&3 == 3 {
+				// Both read by the fast path, as nearly always: made where
+				// the step keeps them.
+				s.StartTime, s.EndTime = c.at[0].time(), c.at[1].time()
+			} else {
+				s.StartTime, s.EndTime = c.times(clk, warn)
+			}
 		}
 	}
 	if msgs != nil {
@@ -519,13 +540,17 @@ func idString(v any) string {
 }
 
 func args(v any, warn func(string), tool string) any {
-	s, ok := v.(string)
-	if !ok {
-		if v == nil {
-			return map[string]any{}
-		}
-		return v
+	switch s := v.(type) {
+	case nil:
+		return map[string]any{}
+	case string:
+		return textArgs(s, warn, tool)
 	}
+	return v // small enough to inline: nearly every input is an object
+}
+
+// textArgs is args for input given as a string.
+func textArgs(s string, warn func(string), tool string) any {
 	if strings.TrimSpace(s) == "" {
 		return map[string]any{} // no arguments, as when input is absent
 	}

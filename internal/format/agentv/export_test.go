@@ -106,7 +106,11 @@ func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 func FastTime(ss ...string) (ts []time.Time, oks []bool) {
 	var c clock
 	for _, s := range ss {
-		t, ok := c.millis([]byte(s))
+		var t time.Time
+		at, ok := c.millis([]byte(s))
+		if ok {
+			t = at.time()
+		}
 		ts, oks = append(ts, t), append(oks, ok)
 	}
 	return ts, oks
@@ -120,6 +124,9 @@ func settle(r *record) {
 		for _, m := range msgs {
 			for k := range m.ToolCalls {
 				call := &m.ToolCalls[k]
+				if call.DurationMS != nil {
+					call.duration, call.parsed, call.DurationMS = *call.DurationMS, call.parsed|8, nil
+				}
 				for i, s := range []*string{&call.StartTime, &call.EndTime, &call.Timestamp} {
 					if t, ok := c.parse([]byte(*s)); ok {
 						call.at[i], call.parsed, *s = t, call.parsed|1<<i, ""

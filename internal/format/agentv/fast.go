@@ -27,7 +27,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		d.shapes.record, d.shapes.message = jsonv.NewShape(recordNames), jsonv.NewShape(messageNames)
 		d.shapes.call, d.shapes.usage = jsonv.NewShape(callNames), jsonv.NewShape(usageNames)
 	}
-	d.calls, d.floats = d.calls[:0], d.floats[:0]
+	d.calls = d.calls[:0]
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
@@ -94,6 +94,12 @@ func (s *keysSeen) note(i int) {
 		s.bits |= 1 << (uint(i) & 15)
 		s.n++
 	}
+}
+
+// noteKey is note for a key of the list (i ≥ 0), without the test.
+func (s *keysSeen) noteKey(i int) {
+	s.bits |= 1 << (uint(i) & 15)
+	s.n++
 }
 
 // once reports whether no key was noted twice.
@@ -166,11 +172,10 @@ func folds(key []byte, keys []string) bool {
 // A decoder reads records with a Parser and scratch space for their
 // messages and calls.
 type decoder struct {
-	p      jsonv.Parser
-	msgs   []message
-	calls  []toolCall
-	floats []float64
-	clock  clock // reads the times of build
+	p     jsonv.Parser
+	msgs  []message
+	calls []toolCall
+	clock clock // reads the times of build
 	// shapes remember how this reader's records are written (see
 	// jsonv.Shape): one producer writes every record alike.
 	shapes struct{ record, message, call, usage *jsonv.Shape }
@@ -280,21 +285,25 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 			case callError:
 				c.Error, ok = p.Value()
 			case callStart:
-				ok = d.stamp(c, 0, &c.StartTime)
+				ok = d.stamp(c, &c.at[0], 1, &c.StartTime)
 			case callEnd:
-				ok = d.stamp(c, 1, &c.EndTime)
+				ok = d.stamp(c, &c.at[1], 2, &c.EndTime)
 			case callTimestamp:
-				ok = d.stamp(c, 2, &c.Timestamp)
+				ok = d.stamp(c, &c.at[2], 4, &c.Timestamp)
 			case callDuration:
-				c.DurationMS, ok = d.float()
+				ok = duration(p, c)
 			case jsonv.Other:
-				ok = !folds(key, callKeys) && p.Skip()
+				// Not noted: the note below is for the keys of the list.
+				if folds(key, callKeys) || !p.Skip() {
+					return false
+				}
+				continue
 			case jsonv.End:
 				return seen.once()
 			default:
 				return false
 			}
-			seen.note(i)
+			seen.noteKey(i)
 			if !ok {
 				return false
 			}
@@ -378,11 +387,12 @@ func recentName(p *jsonv.Parser, r *jsonv.Recent, dst *string) bool {
 	return p.Peek() != '"' && p.Null()
 }
 
-// stamp reads a call's time, field i of c.at: a time of the usual shape
-// is read at once from the line's bytes (see clock.parse), its text left
-// empty, bit i of c.parsed set; other text is kept for build to read and
-// report. null leaves it as it is.
-func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
+// stamp reads a call's time into at, a field of c.at: a time of the
+// usual shape is read at once from the line's bytes (see clock.parse),
+// its text left empty, bit set in c.parsed; other text is kept for build
+// to read and report. null leaves it as it is. at and bit, not an index:
+// the caller's constants cost no multiplication, bounds check or shift.
+func (d *decoder) stamp(c *toolCall, at *instant, bit uint8, text *string) bool {
 	p := &d.p
 	// The usual shape, read where it stands: clock.millis checks every
 	// byte of it as a digit or a separator, so no scan for the string's
@@ -390,7 +400,7 @@ func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
 	if b := p.Quoted(millisTime); b != nil {
 		if t, ok := d.clock.millis(b); ok {
 			p.TakeQuoted(millisTime)
-			c.at[i], c.parsed = t, c.parsed|1<<i
+			*at, c.parsed = t, c.parsed|bit
 			return true
 		}
 	}
@@ -408,26 +418,23 @@ func (d *decoder) stamp(c *toolCall, i int, text *string) bool {
 	if t, ok := d.clock.parse(b); ok {
 		// text is empty already: the call is new, and a key given twice
 		// sends the record to encoding/json.
-		c.at[i], c.parsed = t, c.parsed|1<<i
+		*at, c.parsed = t, c.parsed|bit
 		return true
 	}
 	*text = string(b)
 	return true
 }
 
-// float is fastFloat into d.floats: a pointer that stays valid, as the
-// scratch grows into a new array and leaves the old one to its pointers.
-func (d *decoder) float() (*float64, bool) {
-	p := &d.p
-	if c := p.Peek(); c == 'n' {
-		return nil, p.Null()
+// duration reads a call's duration into c.duration, bit 3 of c.parsed
+// set: the number in the call, not behind a pointer of its own (see
+// toolCall.duration). null leaves it unset.
+func duration(p *jsonv.Parser, c *toolCall) bool {
+	if p.Peek() == 'n' {
+		return p.Null()
 	}
 	f, ok := p.Float()
-	if !ok {
-		return nil, false
-	}
-	d.floats = append(d.floats, f)
-	return &d.floats[len(d.floats)-1], true
+	c.duration, c.parsed = f, c.parsed|8
+	return ok
 }
 
 // fastFloat reads a number into float i of *nums.

@@ -30,6 +30,8 @@ func TestFastDecode(t *testing.T) {
 		{"key twice", `{"output": [], "output": [{"role": "user"}]}`, false, "encoding/json merges a second list into the first"},
 		{"message key twice", `{"output": [{"role": "user", "content": "a", "role": "assistant"}]}`, false, "a message's key twice: encoding/json keeps the last"},
 		{"call key twice", `{"output": [{"role": "assistant", "tool_calls": [{"tool": "a", "id": "c", "tool": "b"}]}]}`, false, "a call's key twice: encoding/json keeps the last"},
+		{"call key in another case", `{"output": [{"role": "assistant", "tool_calls": [{"Tool": "a", "id": "c"}]}]}`, false, "a call's key in another case is encoding/json's: it takes it for tool"},
+		{"other call keys", `{"output": [{"role": "assistant", "tool_calls": [{"tool": "a", "x": 1, "id": "c", "y": [2], "x": 3}]}]}`, true, "keys a call has no field for are dropped, however often: they are not noted"},
 		{"token count twice", `{"output": [], "token_usage": {"input": 1, "output": 2, "input": 3}}`, false, "a token count twice: encoding/json keeps the last"},
 		{"other key twice", `{"output": [], "more": 1, "more": 2}`, true, "keys the record has no field for are dropped, however often"},
 		{"wrong type", `{"output": [{"role": 1}]}`, false, "a type error is encoding/json's to report"},

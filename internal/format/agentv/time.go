@@ -10,7 +10,7 @@ import (
 // the shape nearly every trace writes (see clock.parse).
 func (c *clock) parseTime(s string, warn func(string)) time.Time {
 	if t, ok := c.parse([]byte(s)); ok {
-		return t
+		return t.time()
 	}
 	return msglog.ParseTime(s, warn)
 }
@@ -27,12 +27,12 @@ type clock struct {
 // maxTime is the length of the longest time clock.parse reads.
 const maxTime = len("2006-01-02T15:04:05.999999999Z")
 
-// parse gives what time.Parse(time.RFC3339Nano, s) then UTC gives, for
+// parse gives the instant of what time.Parse(time.RFC3339Nano, s) gives, for
 // a time of the clock's shape; ok false for any other text, which it
 // leaves to time.Parse (an offset, a lower-case t or z, a comma, a date
 // that does not exist). It reads s in place: the fast path hands it the
 // bytes of the line.
-func (c *clock) parse(s []byte) (t time.Time, ok bool) {
+func (c *clock) parse(s []byte) (t instant, ok bool) {
 	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > maxTime ||
 		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
 		return t, false
@@ -61,8 +61,17 @@ func (c *clock) parse(s []byte) (t time.Time, ok bool) {
 		}
 		ns = n * nanos[len(frac)-1] // no loop a digit short of nine
 	}
-	return time.Unix(c.unix+int64(sec), int64(ns)).UTC(), true
+	return instant{c.unix + int64(sec), int64(ns)}, true
 }
+
+// An instant is a time a clock read: seconds since 1970 UTC and the
+// nanoseconds past them. A reader keeps it until a step takes the time
+// (see time): a time.Time holds a pointer (its location), which costs
+// each store of it a check, and its making costs more than the reading.
+type instant struct{ sec, nsec int64 }
+
+// time is the instant as time.Parse then UTC gives it.
+func (a instant) time() time.Time { return time.Unix(a.sec, a.nsec).UTC() }
 
 // millisTime is the length of the shape nearly every trace writes,
 // 2006-01-02T15:04:05.000Z, which millis reads.
@@ -73,7 +82,7 @@ const millisTime = len("2006-01-02T15:04:05.000Z")
 // remembers. Like parse, it accepts only text whose every byte is a digit
 // or a separator of the shape, so that a reader may hand it bytes it has
 // not scanned (see decoder.stamp).
-func (c *clock) millis(s []byte) (time.Time, bool) {
+func (c *clock) millis(s []byte) (instant, bool) {
 	if len(s) != millisTime || [16]byte(s[:16]) != c.minute {
 		return c.parse(s)
 	}
@@ -81,11 +90,11 @@ func (c *clock) millis(s []byte) (time.Time, bool) {
 	d17, d18, d20, d21, d22 := s[17]-'0', s[18]-'0', s[20]-'0', s[21]-'0', s[22]-'0'
 	// s[4] too: the zero minute a new clock holds is no minute.
 	if s[4] != '-' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' || d17 > 5 || d18 > 9 || d20 > 9 || d21 > 9 || d22 > 9 {
-		return time.Time{}, false
+		return instant{}, false
 	}
 	sec := int64(d17)*10 + int64(d18)
 	ms := int64(d20)*100 + int64(d21)*10 + int64(d22)
-	return time.Unix(c.unix+sec, ms*1e6).UTC(), true
+	return instant{c.unix + sec, ms * 1e6}, true
 }
 
 // nanos[k] is the nanoseconds of a unit of the k-th digit after the dot.
