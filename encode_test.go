@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -581,4 +582,86 @@ func TestAppendDetailsJSON_argDiffs(t *testing.T) {
 			detailsSameAsStd(t, d, tt.reason)
 		})
 	}
+}
+
+// TestDetailsWriter_Append writes details one after the other with one
+// DetailsWriter, each list of extra steps made from the last one's (the
+// next evaluator of a row, or the next row) with some items changed: a
+// tool of the same length and other bytes (in its first or last word, or
+// in its middle when longer than 16), the same tool as an equal copy, a
+// step moved, items left out or added, the order shuffled, and the
+// escaping switched between details: encoding/json's bytes each time.
+func TestDetailsWriter_Append(t *testing.T) {
+	names := []string{"grep", "grap", "fetch", "fetcx", "filter", "write_file", "write_filf", "xrite_file", "read_document",
+		"read_docxment", "summarize", "abcdefghijklmnop", "abcdefghijklmnoq", "abcdefghijklmnopqrstuvw", "abcdefghijkXmnopqrstuvw",
+		"a", "ab", "abc", "", "gr<p", "g\"ep", "\xff\xfe\xfd\xfc", "tool\u2028x", "x"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	tool := func() string {
+		s := names[rng.IntN(len(names))]
+		if rng.IntN(2) == 0 {
+			s = string([]byte(s)) // equal, not the same string
+		}
+		return s
+	}
+	var w [2]trajeval.DetailsWriter // HTML escaped and not
+	w[0].EscapeHTML = true
+	var last []trajeval.Extra
+	for i := range 3000 {
+		var xs []trajeval.Extra
+		for _, x := range last {
+			switch rng.IntN(12) {
+			case 0: // left out
+			case 1:
+				xs = append(xs, trajeval.Extra{Step: x.Step, Tool: tool()})
+			case 2:
+				xs = append(xs, trajeval.Extra{Step: x.Step + 1 - rng.IntN(3), Tool: x.Tool})
+			case 3:
+				xs = append(xs, x, trajeval.Extra{Step: x.Step + rng.IntN(2), Tool: tool()})
+			case 4:
+				xs = append(xs, trajeval.Extra{Step: x.Step, Tool: string([]byte(x.Tool))})
+			default:
+				xs = append(xs, x)
+			}
+		}
+		for len(xs) < 3 || rng.IntN(8) == 0 {
+			xs = append(xs, trajeval.Extra{Step: rng.IntN(120), Tool: tool()})
+		}
+		if rng.IntN(10) == 0 {
+			rng.Shuffle(len(xs), func(a, b int) { xs[a], xs[b] = xs[b], xs[a] })
+		} else if rng.IntN(2) == 0 {
+			slices.SortStableFunc(xs, func(a, b trajeval.Extra) int { return a.Step - b.Step })
+		}
+		if len(xs) > 40 {
+			xs = xs[:40]
+		}
+		last = xs
+		d := &trajeval.Details{Hits: 1, Extra: slices.Clone(xs)}
+		// The writers see the lists in turn, one escaping after the
+		// other, so each is written after a list of the other escaping
+		// too (the pool of AppendDetailsJSON holds one writer).
+		html := i%3 == 0
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(html)
+		if err := enc.Encode(d); err != nil {
+			t.Fatal(err)
+		}
+		want := jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		wi := 1
+		if html {
+			wi = 0
+		}
+		for _, got := range [][]byte{must(w[wi].Append([]byte("kept"), d)), must(trajeval.AppendDetailsJSON([]byte("kept"), d, html))} {
+			if !bytes.Equal(got, append([]byte("kept"), want...)) {
+				t.Fatalf("details %d (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", i, html, got, want)
+			}
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

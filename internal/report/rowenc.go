@@ -76,6 +76,10 @@ type rowMemo struct {
 	// "2006-01-02T15:04:05.", are in stamp; stamp[0] is 0 when none is.
 	sec   int64
 	stamp [20]byte
+	// details writes the evaluators' details, keeping what they repeat
+	// from one to the next (see trajeval.DetailsWriter): the evaluators
+	// of a row, and the rows of a run, list mostly the same steps.
+	details trajeval.DetailsWriter
 }
 
 type floatText struct {
@@ -198,7 +202,7 @@ func (e *rowEncoder) result(r *trajeval.Result) {
 // details writes d as an Encoder with SetEscapeHTML(false) does.
 func (e *rowEncoder) details(d *trajeval.Details) {
 	var err error
-	if e.b, err = trajeval.AppendDetailsJSON(e.b, d, false); err != nil {
+	if e.b, err = e.m.details.Append(e.b, d); err != nil {
 		e.ok = false
 	}
 }
