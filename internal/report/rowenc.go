@@ -24,7 +24,7 @@ import (
 // CaseResult's.
 //
 // m remembers, from one row to the next, what rows repeat (see rowMemo).
-func appendRow(b []byte, r trajeval.CaseResult, m *rowMemo) ([]byte, bool) {
+func appendRow(b []byte, r *trajeval.CaseResult, m *rowMemo) ([]byte, bool) {
 	e := rowEncoder{b: b, ok: true, m: m}
 	e.caseResult(r)
 	return e.b, e.ok
@@ -38,11 +38,11 @@ func appendDoc(b []byte, s Summary, cases []trajeval.CaseResult) ([]byte, bool) 
 	e := rowEncoder{b: append(b, `{"summary":`...), ok: true, m: new(rowMemo)}
 	e.any(s)
 	e.b = append(e.b, `,"cases":[`...)
-	for i, r := range cases {
+	for i := range cases {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.caseResult(r)
+		e.caseResult(&cases[i])
 	}
 	e.b = append(e.b, "]}\n"...)
 	return e.b, e.ok
@@ -106,7 +106,7 @@ type floatText struct {
 	text [24]byte // the longest float64 encoding/json writes: -1.2345678901234567e-308
 }
 
-func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
+func (e *rowEncoder) caseResult(r *trajeval.CaseResult) {
 	e.b = append(e.b, `{"id":`...)
 	e.strNew(r.ID) // different in every row: not kept
 	if h := &e.m.row; h.ok && h.s0 == r.Suite && h.s1 == string(r.Status) {
