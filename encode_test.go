@@ -188,20 +188,27 @@ func TestAppendDetailsJSON_counts(t *testing.T) {
 func detailsSameAsStd(t *testing.T, d *trajeval.Details, reason string) {
 	t.Helper()
 	for _, html := range []bool{true, false} {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(html)
-		if err := enc.Encode(d); err != nil {
-			t.Fatal(err)
-		}
 		got, err := trajeval.AppendDetailsJSON([]byte("kept"), d, html)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); !bytes.Equal(got, append([]byte("kept"), want...)) {
+		if want := stdDetails(t, d, html); !bytes.Equal(got, append([]byte("kept"), want...)) {
 			t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", reason, html, got, want)
 		}
 	}
+}
+
+// stdDetails is what encoding/json writes for d, HTML escaped or not,
+// without its newline, with the characters of jsonv.Escaped escaped.
+func stdDetails(t *testing.T, d *trajeval.Details, html bool) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(html)
+	if err := enc.Encode(d); err != nil {
+		t.Fatal(err)
+	}
+	return jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 func sameAsStd(t *testing.T, tr *trajeval.Trajectory, reason string) {
@@ -461,13 +468,7 @@ func TestAppendDetailsJSON_toolNames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 2000 {
 		d := &trajeval.Details{Mode: "in_order"}
-		tool := func() string {
-			s := names[rng.IntN(len(names))]
-			if rng.IntN(2) == 0 {
-				s = string([]byte(s)) // equal, not the same string
-			}
-			return s
-		}
+		tool := picker(rng, names)
 		for range rng.IntN(6) {
 			d.Matched = append(d.Matched, trajeval.Pair{Item: rng.IntN(200), Step: rng.IntN(220) - 10, Tool: tool()})
 		}
@@ -507,13 +508,7 @@ func TestAppendDetailsJSON_checks(t *testing.T) {
 	texts := []string{"tool calls ≤ 40", "tool calls < 40", "tool calls \" 40", "tool calls ≥ 40", "pass", "fail", "p<<s", "p\\\\s",
 		"got 19", "got\t19", "got 0.01 USD", "got 0.01\u2028USD", "got 0.01\xffUSD", "a", "<", "\"", "ä", "a\x00a", "aaa", "a&a"}
 	rng := rand.New(rand.NewPCG(7, 8))
-	text := func() string {
-		s := texts[rng.IntN(len(texts))]
-		if rng.IntN(2) == 0 {
-			s = string([]byte(s)) // equal, not the same string
-		}
-		return s
-	}
+	text := picker(rng, texts)
 	for i := range 2000 {
 		d := &trajeval.Details{Mode: text()}
 		for range rng.IntN(5) {
@@ -596,13 +591,7 @@ func TestDetailsWriter_Append(t *testing.T) {
 		"read_docxment", "summarize", "abcdefghijklmnop", "abcdefghijklmnoq", "abcdefghijklmnopqrstuvw", "abcdefghijkXmnopqrstuvw",
 		"a", "ab", "abc", "", "gr<p", "g\"ep", "\xff\xfe\xfd\xfc", "tool\u2028x", "x"}
 	rng := rand.New(rand.NewPCG(9, 10))
-	tool := func() string {
-		s := names[rng.IntN(len(names))]
-		if rng.IntN(2) == 0 {
-			s = string([]byte(s)) // equal, not the same string
-		}
-		return s
-	}
+	tool := picker(rng, names)
 	var w [2]trajeval.DetailsWriter // HTML escaped and not
 	w[0].EscapeHTML = true
 	var last []trajeval.Extra
@@ -640,13 +629,7 @@ func TestDetailsWriter_Append(t *testing.T) {
 		// other, so each is written after a list of the other escaping
 		// too (the pool of AppendDetailsJSON holds one writer).
 		html := i%3 == 0
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(html)
-		if err := enc.Encode(d); err != nil {
-			t.Fatal(err)
-		}
-		want := jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		want := stdDetails(t, d, html)
 		wi := 1
 		if html {
 			wi = 0
@@ -656,6 +639,19 @@ func TestDetailsWriter_Append(t *testing.T) {
 				t.Fatalf("details %d (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", i, html, got, want)
 			}
 		}
+	}
+}
+
+// picker returns a function that picks one of ss at random, half of the
+// time as an equal copy, not the same string: a memory of strings must
+// compare their text.
+func picker(rng *rand.Rand, ss []string) func() string {
+	return func() string {
+		s := ss[rng.IntN(len(ss))]
+		if rng.IntN(2) == 0 {
+			s = string([]byte(s))
+		}
+		return s
 	}
 }
 

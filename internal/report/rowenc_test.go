@@ -402,21 +402,32 @@ func TestJSONL_memo(t *testing.T) {
 		}
 		return base.Add(time.Duration(rng.IntN(3000)) * time.Millisecond)
 	}
-	var got bytes.Buffer
-	w := report.NewJSONL(&got)
-	var want []byte
-	for i := range 5000 {
+	rowsSameAsStd(t, 5000, func(int) trajeval.CaseResult {
 		r := trajeval.CaseResult{ID: pick(), Suite: pick(), Status: trajeval.Status(pick()), Score: number(),
 			StartedAt: stamp(), DurationMS: number(), Trace: pick()}
 		for range rng.IntN(4) {
 			r.Evaluators = append(r.Evaluators, trajeval.Result{Name: pick(), Type: pick(), Score: number(),
 				Status: trajeval.Status(pick()), Threshold: number(), Weight: number(), Required: some(rng)})
 		}
-		row, err := report.EncodeRowStd(r)
+		return r
+	})
+}
+
+// rowsSameAsStd writes n rows, row(0) to row(n-1), through one JSONL
+// writer, whose memory is kept from row to row, and fails t unless each
+// is encoding/json's.
+func rowsSameAsStd(t *testing.T, n int, row func(i int) trajeval.CaseResult) {
+	t.Helper()
+	var got bytes.Buffer
+	w := report.NewJSONL(&got)
+	var want []byte
+	for i := range n {
+		r := row(i)
+		std, err := report.EncodeRowStd(r)
 		if err != nil {
 			t.Fatalf("row %d: encoding/json: %v", i, err)
 		}
-		want = append(want, row...)
+		want = append(want, std...)
 		if err := w.Case(r); err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
@@ -443,29 +454,13 @@ func TestJSONL_memoByPlace(t *testing.T) {
 		return s
 	}
 	figure := func() float64 { return []float64{0, 1, 0.5, 2.0 / 3, math.Copysign(0, -1)}[rng.IntN(5)] }
-	var got bytes.Buffer
-	w := report.NewJSONL(&got)
-	var want []byte
-	for i := range 3000 {
+	rowsSameAsStd(t, 3000, func(i int) trajeval.CaseResult {
 		r := trajeval.CaseResult{ID: strconv.Itoa(i), Suite: pick("bench", "", "benc<"), Status: trajeval.Status(pick("pass", "fail")),
 			Score: figure(), Trace: pick("", "/tmp/a.jsonl", "/tmp/b.jsonl", "/tmp/\"b.jsonl")}
 		for range 1 + rng.IntN(10) {
 			r.Evaluators = append(r.Evaluators, trajeval.Result{Name: pick("check", "chec\nk", "budget"), Type: pick("tool_trajectory", "execution_metrics"),
 				Score: figure(), Status: trajeval.Status(pick("pass", "fail", "error")), Threshold: figure(), Weight: figure(), Required: some(rng)})
 		}
-		row, err := report.EncodeRowStd(r)
-		if err != nil {
-			t.Fatalf("row %d: encoding/json: %v", i, err)
-		}
-		want = append(want, row...)
-		if err := w.Case(r); err != nil {
-			t.Fatalf("row %d: %v", i, err)
-		}
-	}
-	gotRows, wantRows := bytes.Split(got.Bytes(), []byte("\n")), bytes.Split(want, []byte("\n"))
-	for i := range wantRows {
-		if i >= len(gotRows) || !bytes.Equal(gotRows[i], wantRows[i]) {
-			t.Fatalf("row %d differs:\n got: %s\nwant: %s", i, gotRows[min(i, len(gotRows)-1)], wantRows[i])
-		}
-	}
+		return r
+	})
 }
