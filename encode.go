@@ -769,10 +769,40 @@ var plainJSON, plainHTML = func() (t, h [256]bool) {
 // with SetEscapeHTML(false) writes, less the newline. Notes, a dialect's
 // own values, go through encoding/json. On an error (Notes encoding/json
 // refuses) dst comes back unchanged.
+//
+// A caller that writes many details in turn (a report, a row's
+// evaluators) writes them with a [DetailsWriter] of its own, which keeps
+// what they repeat.
 func AppendDetailsJSON(dst []byte, d *Details, escapeHTML bool) ([]byte, error) {
-	memo := detailsMemoPool.Get().(*detailsMemo)
-	defer detailsMemoPool.Put(memo)
-	e := detailsEncoder{b: dst, html: escapeHTML, memo: memo}
+	w := detailsWriterPool.Get().(*DetailsWriter)
+	defer detailsWriterPool.Put(w)
+	w.EscapeHTML = escapeHTML
+	return w.Append(dst, d)
+}
+
+var detailsWriterPool = sync.Pool{New: func() any { return new(DetailsWriter) }}
+
+// A DetailsWriter appends the JSON of details as [AppendDetailsJSON]
+// does, with <, > and & escaped when EscapeHTML is set, and keeps, from
+// one details to the next, what details repeat: the tool names and
+// strings it found plain, and the last list of extra steps it wrote.
+// The evaluators of a row list mostly the same extra steps, and so do
+// the rows of a run; a step and tool of the last list is copied with the
+// run of those that follow it there, where each item would be written
+// anew. What is kept is checked against the details at hand (steps and
+// tools compared), so the bytes are the same with or without it.
+//
+// The zero value is ready to use. A DetailsWriter is not safe for use by
+// several goroutines at once.
+type DetailsWriter struct {
+	EscapeHTML bool
+	memo       detailsMemo
+}
+
+// Append appends the JSON of d (null for a nil one) to dst; on an error
+// dst comes back unchanged.
+func (w *DetailsWriter) Append(dst []byte, d *Details) ([]byte, error) {
+	e := detailsEncoder{b: dst, html: w.EscapeHTML, memo: &w.memo}
 	if err := e.details(d); err != nil {
 		return dst, err
 	}
@@ -786,8 +816,7 @@ type detailsEncoder struct {
 	memo    *detailsMemo
 }
 
-// A detailsMemo holds what the details of a run repeat, kept from one
-// details to the next in a pool (no goroutine shares one):
+// A detailsMemo holds what the details a DetailsWriter writes repeat:
 //  1. names holds tool names of 4 to 16 bytes that need no escape, HTML's
 //     included, by their bytes (see nameWords), in slots picked by a hash
 //     of them. A run's details name a few tools over and over: most of
@@ -799,12 +828,28 @@ type detailsEncoder struct {
 //     statuses and modes an evaluator sets are the same strings details
 //     after details, and a comparison with the same string ends at its
 //     pointer.
+//  3. extras[0] is the last list of extra steps written (see extraList),
+//     extras[1] the memory the next one is written to.
 type detailsMemo struct {
-	names [16]nameWords
-	strs  [2][16]string
+	names  [16]nameWords
+	strs   [2][16]string
+	extras [2]extraList
 }
 
-var detailsMemoPool = sync.Pool{New: func() any { return new(detailsMemo) }}
+// An extraList is a list of extra steps as written: its items, each
+// item's text with its comma (`,{"step":N,"tool":"T"}`), and where each
+// ends in that text. An item's text depends on its step, its tool and
+// whether HTML is escaped, nothing else.
+type extraList struct {
+	items []Extra
+	ends  []int // ends[i]: where items[i]'s text ends in text
+	text  []byte
+	html  bool
+}
+
+// maxKeptExtras bounds the extra list a DetailsWriter keeps: a longer one
+// is written and forgotten.
+const maxKeptExtras = 1024
 
 // nameWords are the bytes of a string of 4 to 16 bytes as two words that
 // cover it, its first and last eight bytes (four, when shorter than
@@ -929,30 +974,7 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, ']')
 	}
 	if len(d.Extra) > 0 {
-		// Each item is written with its comma, `,{`; the first's becomes
-		// the list's bracket. stepTool's short way is written out here,
-		// where most items go.
-		b := append(e.b, `,"extra":`...)
-		start := len(b)
-		for i := range d.Extra {
-			x := &d.Extra[i]
-			if n := len(x.Tool); n >= 4 && n <= 16 && uint(x.Step) < 100 {
-				w := wordsOf(x.Tool)
-				if slot := e.memo.slot(w); *slot == w || e.plainName(x.Tool, w, slot) {
-					h := &extraHeads[x.Step]
-					b = binary.LittleEndian.AppendUint64(b, h.w[0])
-					b = binary.LittleEndian.AppendUint64(b, h.w[1])
-					b = binary.LittleEndian.AppendUint64(b, h.w[2])
-					b = w.append(b[:len(b)-len(h.w)*8+h.n])
-					b = append(b, '"', '}')
-					continue
-				}
-			}
-			b = append(b, ",{"...)
-			b = e.stepTool(b, x.Step, x.Tool)
-		}
-		b[start] = '['
-		e.b = append(b, ']')
+		e.extras(d.Extra)
 	}
 	if len(d.Checks) > 0 {
 		e.b = append(e.b, `,"checks":[`...)
@@ -996,6 +1018,112 @@ func (e *detailsEncoder) details(d *Details) error {
 	}
 	e.b = append(e.b, '}')
 	return nil
+}
+
+// extras writes a details' extra steps. Each item is written with its
+// comma, `,{`; the first's becomes the list's bracket. An item that the
+// last list written holds (the same step and tool) is copied from that
+// list's text with the items after it there that follow it here too;
+// any other is written, stepTool's short way written out here, where
+// most items go.
+func (e *detailsEncoder) extras(xs []Extra) {
+	last, next := &e.memo.extras[0], &e.memo.extras[1]
+	kept, keptEnds := last.items, last.ends
+	if last.html != e.html {
+		kept = nil
+	}
+	ends := next.ends
+	if cap(ends) < len(xs) {
+		ends = make([]int, len(xs))
+	}
+	ends = ends[:len(xs)]
+	b := append(e.b, `,"extra":`...)
+	start := len(b)
+	j := 0 // where xs[i] would be in kept, both in the order of their steps
+	for i := 0; i < len(xs); {
+		x := &xs[i]
+		for j < len(kept) && kept[j].Step < x.Step {
+			j++
+		}
+		if j < len(kept) && kept[j] == *x {
+			// A run of kept items, copied as one.
+			from := 0
+			if j > 0 {
+				from = keptEnds[j-1]
+			}
+			at := len(b) - start - from
+			for {
+				ends[i] = at + keptEnds[j]
+				if i, j = i+1, j+1; i == len(xs) || j == len(kept) {
+					break
+				}
+				// kept[j] == xs[i], a tool of 4 to 16 bytes compared by
+				// its words in the loop: a call would cost as much again.
+				k, y := &kept[j], &xs[i]
+				n := len(y.Tool)
+				if k.Step != y.Step || len(k.Tool) != n {
+					break
+				}
+				if n >= 8 && n <= 16 {
+					if le64(k.Tool) != le64(y.Tool) || le64(k.Tool[n-8:]) != le64(y.Tool[n-8:]) {
+						break
+					}
+				} else if n >= 4 && n < 8 {
+					if le32(k.Tool) != le32(y.Tool) || le32(k.Tool[n-4:]) != le32(y.Tool[n-4:]) {
+						break
+					}
+				} else if k.Tool != y.Tool {
+					break
+				}
+			}
+			b = append(b, last.text[from:keptEnds[j-1]]...)
+			continue
+		}
+		i++
+		if n := len(x.Tool); n >= 4 && n <= 16 && uint(x.Step) < 100 {
+			w := wordsOf(x.Tool)
+			if slot := e.memo.slot(w); *slot == w || e.plainName(x.Tool, w, slot) {
+				h := &extraHeads[x.Step]
+				b = binary.LittleEndian.AppendUint64(b, h.w[0])
+				b = binary.LittleEndian.AppendUint64(b, h.w[1])
+				b = binary.LittleEndian.AppendUint64(b, h.w[2])
+				b = w.append(b[:len(b)-len(h.w)*8+h.n])
+				b = append(b, '"', '}')
+				ends[i-1] = len(b) - start
+				continue
+			}
+		}
+		b = append(b, ",{"...)
+		b = e.stepTool(b, x.Step, x.Tool)
+		ends[i-1] = len(b) - start
+	}
+	if len(xs) <= maxKeptExtras {
+		// Kept with its first comma, before that becomes the bracket.
+		next.items = append(next.items[:0], xs...)
+		next.ends = ends
+		next.text = append(next.text[:0], b[start:]...)
+		next.html = e.html
+		e.memo.extras[0], e.memo.extras[1] = *next, *last
+	}
+	b[start] = '['
+	e.b = append(b, ']')
+}
+
+// sameName reports whether a == b. A kept item's tool and the tool of the
+// same step in the next details are mostly equal strings that are not the
+// same string (each trace's names are its own), of 4 to 16 bytes: those
+// are compared by their first and last words, without a call.
+func sameName(a, b string) bool {
+	n := len(a)
+	switch {
+	case n != len(b):
+		return false
+	case n >= 8 && n <= 16:
+		return le64(a) == le64(b) && le64(a[n-8:]) == le64(b[n-8:])
+	case n >= 4 && n < 8:
+		return le32(a) == le32(b) && le32(a[n-4:]) == le32(b[n-4:])
+	}
+	return a == b
 }
 
 // stepTool appends an item's last members, its step and its tool, to b

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,20 +188,27 @@ func TestAppendDetailsJSON_counts(t *testing.T) {
 func detailsSameAsStd(t *testing.T, d *trajeval.Details, reason string) {
 	t.Helper()
 	for _, html := range []bool{true, false} {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(html)
-		if err := enc.Encode(d); err != nil {
-			t.Fatal(err)
-		}
 		got, err := trajeval.AppendDetailsJSON([]byte("kept"), d, html)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); !bytes.Equal(got, append([]byte("kept"), want...)) {
+		if want := stdDetails(t, d, html); !bytes.Equal(got, append([]byte("kept"), want...)) {
 			t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", reason, html, got, want)
 		}
 	}
+}
+
+// stdDetails is what encoding/json writes for d, HTML escaped or not,
+// without its newline, with the characters of jsonv.Escaped escaped.
+func stdDetails(t *testing.T, d *trajeval.Details, html bool) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(html)
+	if err := enc.Encode(d); err != nil {
+		t.Fatal(err)
+	}
+	return jsonv.Escape(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 func sameAsStd(t *testing.T, tr *trajeval.Trajectory, reason string) {
@@ -460,13 +468,7 @@ func TestAppendDetailsJSON_toolNames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 2000 {
 		d := &trajeval.Details{Mode: "in_order"}
-		tool := func() string {
-			s := names[rng.IntN(len(names))]
-			if rng.IntN(2) == 0 {
-				s = string([]byte(s)) // equal, not the same string
-			}
-			return s
-		}
+		tool := picker(rng, names)
 		for range rng.IntN(6) {
 			d.Matched = append(d.Matched, trajeval.Pair{Item: rng.IntN(200), Step: rng.IntN(220) - 10, Tool: tool()})
 		}
@@ -506,13 +508,7 @@ func TestAppendDetailsJSON_checks(t *testing.T) {
 	texts := []string{"tool calls ≤ 40", "tool calls < 40", "tool calls \" 40", "tool calls ≥ 40", "pass", "fail", "p<<s", "p\\\\s",
 		"got 19", "got\t19", "got 0.01 USD", "got 0.01\u2028USD", "got 0.01\xffUSD", "a", "<", "\"", "ä", "a\x00a", "aaa", "a&a"}
 	rng := rand.New(rand.NewPCG(7, 8))
-	text := func() string {
-		s := texts[rng.IntN(len(texts))]
-		if rng.IntN(2) == 0 {
-			s = string([]byte(s)) // equal, not the same string
-		}
-		return s
-	}
+	text := picker(rng, texts)
 	for i := range 2000 {
 		d := &trajeval.Details{Mode: text()}
 		for range rng.IntN(5) {
@@ -581,4 +577,87 @@ func TestAppendDetailsJSON_argDiffs(t *testing.T) {
 			detailsSameAsStd(t, d, tt.reason)
 		})
 	}
+}
+
+// TestDetailsWriter_Append writes details one after the other with one
+// DetailsWriter, each list of extra steps made from the last one's (the
+// next evaluator of a row, or the next row) with some items changed: a
+// tool of the same length and other bytes (in its first or last word, or
+// in its middle when longer than 16), the same tool as an equal copy, a
+// step moved, items left out or added, the order shuffled, and the
+// escaping switched between details: encoding/json's bytes each time.
+func TestDetailsWriter_Append(t *testing.T) {
+	names := []string{"grep", "grap", "fetch", "fetcx", "filter", "write_file", "write_filf", "xrite_file", "read_document",
+		"read_docxment", "summarize", "abcdefghijklmnop", "abcdefghijklmnoq", "abcdefghijklmnopqrstuvw", "abcdefghijkXmnopqrstuvw",
+		"a", "ab", "abc", "", "gr<p", "g\"ep", "\xff\xfe\xfd\xfc", "tool\u2028x", "x"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	tool := picker(rng, names)
+	var w [2]trajeval.DetailsWriter // HTML escaped and not
+	w[0].EscapeHTML = true
+	var last []trajeval.Extra
+	for i := range 3000 {
+		var xs []trajeval.Extra
+		for _, x := range last {
+			switch rng.IntN(12) {
+			case 0: // left out
+			case 1:
+				xs = append(xs, trajeval.Extra{Step: x.Step, Tool: tool()})
+			case 2:
+				xs = append(xs, trajeval.Extra{Step: x.Step + 1 - rng.IntN(3), Tool: x.Tool})
+			case 3:
+				xs = append(xs, x, trajeval.Extra{Step: x.Step + rng.IntN(2), Tool: tool()})
+			case 4:
+				xs = append(xs, trajeval.Extra{Step: x.Step, Tool: string([]byte(x.Tool))})
+			default:
+				xs = append(xs, x)
+			}
+		}
+		for len(xs) < 3 || rng.IntN(8) == 0 {
+			xs = append(xs, trajeval.Extra{Step: rng.IntN(120), Tool: tool()})
+		}
+		if rng.IntN(10) == 0 {
+			rng.Shuffle(len(xs), func(a, b int) { xs[a], xs[b] = xs[b], xs[a] })
+		} else if rng.IntN(2) == 0 {
+			slices.SortStableFunc(xs, func(a, b trajeval.Extra) int { return a.Step - b.Step })
+		}
+		if len(xs) > 40 {
+			xs = xs[:40]
+		}
+		last = xs
+		d := &trajeval.Details{Hits: 1, Extra: slices.Clone(xs)}
+		// The writers see the lists in turn, one escaping after the
+		// other, so each is written after a list of the other escaping
+		// too (the pool of AppendDetailsJSON holds one writer).
+		html := i%3 == 0
+		want := stdDetails(t, d, html)
+		wi := 1
+		if html {
+			wi = 0
+		}
+		for _, got := range [][]byte{must(w[wi].Append([]byte("kept"), d)), must(trajeval.AppendDetailsJSON([]byte("kept"), d, html))} {
+			if !bytes.Equal(got, append([]byte("kept"), want...)) {
+				t.Fatalf("details %d (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", i, html, got, want)
+			}
+		}
+	}
+}
+
+// picker returns a function that picks one of ss at random, half of the
+// time as an equal copy, not the same string: a memory of strings must
+// compare their text.
+func picker(rng *rand.Rand, ss []string) func() string {
+	return func() string {
+		s := ss[rng.IntN(len(ss))]
+		if rng.IntN(2) == 0 {
+			s = string([]byte(s))
+		}
+		return s
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

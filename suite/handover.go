@@ -39,7 +39,7 @@ func newHandover() *handover {
 
 // put hands it over, waiting while the caller has handoverRoom items
 // to take; it returns ctx's error if ctx ends first.
-func (h *handover) put(ctx context.Context, it item) error {
+func (h *handover) put(ctx context.Context, it *item) error {
 	h.mu.Lock()
 	for len(h.items) >= handoverRoom {
 		h.mu.Unlock()
@@ -52,7 +52,7 @@ func (h *handover) put(ctx context.Context, it item) error {
 		}
 		h.mu.Lock()
 	}
-	h.items = append(h.items, it)
+	h.items = append(h.items, *it)
 	first := len(h.items) == 1
 	h.mu.Unlock()
 	if first {

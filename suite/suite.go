@@ -529,7 +529,7 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(trajeval
 	// starts, so a run killed while an agent works loses no finished
 	// case. An agent's run costs far more than the wait.
 	h := newHandover()
-	send := func(it item) error {
+	send := func(it *item) error {
 		if err := h.put(ctx, it); err != nil || it.ack == nil {
 			return err
 		}
@@ -543,7 +543,7 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(trajeval
 	ro := p.opts
 	agents := run.RunsTarget(p.s.suites, ro)
 	if opts.Warn != nil {
-		ro.Warn = func(w trajeval.Warning) { send(item{w: &w}) }
+		ro.Warn = func(w trajeval.Warning) { send(&item{w: &w}) }
 	}
 	done := make(chan error, 1)
 	go func() {
@@ -552,11 +552,11 @@ func (s *Suite) runAll(ctx context.Context, opts RunOptions, yield func(trajeval
 			if shard != "" {
 				r.Shard = shard
 			}
-			it := item{r: r}
+			var ack chan struct{}
 			if agents {
-				it.ack = make(chan struct{})
+				ack = make(chan struct{})
 			}
-			return send(it)
+			return send(&item{r: r, ack: ack})
 		})
 		h.close() // every sender has returned with run.Run
 		done <- err

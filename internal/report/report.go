@@ -88,7 +88,7 @@ func NewJSONL(w io.Writer) *JSONL {
 // Case writes one row, in one Write. The row is encoded by hand (see
 // appendRow); what that refuses, encoding/json encodes or reports.
 func (j *JSONL) Case(r trajeval.CaseResult) error {
-	b, ok := appendRow(j.buf[:0], r, &j.memo)
+	b, ok := appendRow(j.buf[:0], &r, &j.memo)
 	if !ok {
 		return j.enc.Encode(encodeRow(r))
 	}

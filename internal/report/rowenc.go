@@ -24,7 +24,7 @@ import (
 // CaseResult's.
 //
 // m remembers, from one row to the next, what rows repeat (see rowMemo).
-func appendRow(b []byte, r trajeval.CaseResult, m *rowMemo) ([]byte, bool) {
+func appendRow(b []byte, r *trajeval.CaseResult, m *rowMemo) ([]byte, bool) {
 	e := rowEncoder{b: b, ok: true, m: m}
 	e.caseResult(r)
 	return e.b, e.ok
@@ -38,11 +38,11 @@ func appendDoc(b []byte, s Summary, cases []trajeval.CaseResult) ([]byte, bool) 
 	e := rowEncoder{b: append(b, `{"summary":`...), ok: true, m: new(rowMemo)}
 	e.any(s)
 	e.b = append(e.b, `,"cases":[`...)
-	for i, r := range cases {
+	for i := range cases {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.caseResult(r)
+		e.caseResult(&cases[i])
 	}
 	e.b = append(e.b, "]}\n"...)
 	return e.b, e.ok
@@ -76,6 +76,28 @@ type rowMemo struct {
 	// "2006-01-02T15:04:05.", are in stamp; stamp[0] is 0 when none is.
 	sec   int64
 	stamp [20]byte
+	// results holds, for the first evaluators of a row by their place,
+	// the text of a result's head (its name and type, up to its score)
+	// and of its tail (status, threshold, weight, required).
+	results [8][2]resultText
+	// row holds the text of a row's suite and status, up to its score;
+	// trace, of its trace.
+	row, trace resultText
+	// details writes the evaluators' details, keeping what they repeat
+	// from one to the next (see trajeval.DetailsWriter): the evaluators
+	// of a row, and the rows of a run, list mostly the same steps.
+	details trajeval.DetailsWriter
+}
+
+// A resultText is the text a row wrote for some of a result's fields,
+// with the values it was written from: strings compared by their text,
+// numbers by their bits.
+type resultText struct {
+	ok     bool
+	s0, s1 string
+	f0, f1 uint64
+	b      bool
+	text   []byte
 }
 
 type floatText struct {
@@ -84,16 +106,22 @@ type floatText struct {
 	text [24]byte // the longest float64 encoding/json writes: -1.2345678901234567e-308
 }
 
-func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
+func (e *rowEncoder) caseResult(r *trajeval.CaseResult) {
 	e.b = append(e.b, `{"id":`...)
 	e.strNew(r.ID) // different in every row: not kept
-	if r.Suite != "" {
-		e.b = append(e.b, `,"suite":`...)
-		e.str(r.Suite)
+	if h := &e.m.row; h.ok && h.s0 == r.Suite && h.s1 == string(r.Status) {
+		e.b = append(e.b, h.text...)
+	} else {
+		start := len(e.b)
+		if r.Suite != "" {
+			e.b = append(e.b, `,"suite":`...)
+			e.str(r.Suite)
+		}
+		e.b = append(e.b, `,"status":`...)
+		e.str(string(r.Status))
+		e.b = append(e.b, `,"score":`...)
+		*h = resultText{ok: true, s0: r.Suite, s1: string(r.Status), text: append(h.text[:0], e.b[start:]...)}
 	}
-	e.b = append(e.b, `,"status":`...)
-	e.str(string(r.Status))
-	e.b = append(e.b, `,"score":`...)
 	e.float(r.Score)
 	if r.Error != "" {
 		e.b = append(e.b, `,"error":`...)
@@ -121,8 +149,14 @@ func (e *rowEncoder) caseResult(r trajeval.CaseResult) {
 		e.marshaler(r.Trajectory)
 	}
 	if r.Trace != "" {
-		e.b = append(e.b, `,"trace":`...)
-		e.str(r.Trace)
+		if h := &e.m.trace; h.ok && h.s0 == r.Trace {
+			e.b = append(e.b, h.text...)
+		} else {
+			start := len(e.b)
+			e.b = append(e.b, `,"trace":`...)
+			e.str(r.Trace)
+			*h = resultText{ok: true, s0: r.Trace, text: append(h.text[:0], e.b[start:]...)}
+		}
 	}
 	if len(r.TraceIDs) > 0 {
 		e.b = append(e.b, `,"trace_ids":`...)
@@ -152,26 +186,52 @@ func (e *rowEncoder) results(rs []trajeval.Result) {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.result(&rs[i])
+		e.result(i, &rs[i])
 	}
 	e.b = append(e.b, ']')
 }
 
-func (e *rowEncoder) result(r *trajeval.Result) {
-	e.b = append(e.b, `{"name":`...)
-	e.str(r.Name)
-	e.b = append(e.b, `,"type":`...)
-	e.str(r.Type)
-	e.b = append(e.b, `,"score":`...)
+func (e *rowEncoder) result(i int, r *trajeval.Result) {
+	// The evaluator at a place in a row has the same name and type row
+	// after row, and mostly the same status, threshold, weight and
+	// requirement: their text is kept by place (see resultText).
+	var head, tail *resultText
+	if i < len(e.m.results) {
+		head, tail = &e.m.results[i][0], &e.m.results[i][1]
+	}
+	if head != nil && head.ok && head.s0 == r.Name && head.s1 == r.Type {
+		e.b = append(e.b, head.text...)
+	} else {
+		start := len(e.b)
+		e.b = append(e.b, `{"name":`...)
+		e.str(r.Name)
+		e.b = append(e.b, `,"type":`...)
+		e.str(r.Type)
+		e.b = append(e.b, `,"score":`...)
+		if head != nil {
+			*head = resultText{ok: true, s0: r.Name, s1: r.Type, text: append(head.text[:0], e.b[start:]...)}
+		}
+	}
 	e.float(r.Score)
-	e.b = append(e.b, `,"status":`...)
-	e.str(string(r.Status))
-	e.b = append(e.b, `,"threshold":`...)
-	e.float(r.Threshold)
-	e.b = append(e.b, `,"weight":`...)
-	e.float(r.Weight)
-	e.b = append(e.b, `,"required":`...)
-	e.b = strconv.AppendBool(e.b, r.Required)
+	if tail != nil && tail.ok && tail.s0 == string(r.Status) && tail.f0 == math.Float64bits(r.Threshold) &&
+		tail.f1 == math.Float64bits(r.Weight) && tail.b == r.Required {
+		e.b = append(e.b, tail.text...)
+	} else {
+		start := len(e.b)
+		e.b = append(e.b, `,"status":`...)
+		e.str(string(r.Status))
+		e.b = append(e.b, `,"threshold":`...)
+		e.float(r.Threshold)
+		e.b = append(e.b, `,"weight":`...)
+		e.float(r.Weight)
+		e.b = append(e.b, `,"required":`...)
+		e.b = strconv.AppendBool(e.b, r.Required)
+		if tail != nil {
+			// Kept only when written: a figure refused (NaN) has no text.
+			*tail = resultText{ok: e.ok, s0: string(r.Status), f0: math.Float64bits(r.Threshold),
+				f1: math.Float64bits(r.Weight), b: r.Required, text: append(tail.text[:0], e.b[start:]...)}
+		}
+	}
 	if r.Error != "" {
 		e.b = append(e.b, `,"error":`...)
 		e.str(r.Error)
@@ -198,7 +258,7 @@ func (e *rowEncoder) result(r *trajeval.Result) {
 // details writes d as an Encoder with SetEscapeHTML(false) does.
 func (e *rowEncoder) details(d *trajeval.Details) {
 	var err error
-	if e.b, err = trajeval.AppendDetailsJSON(e.b, d, false); err != nil {
+	if e.b, err = e.m.details.Append(e.b, d); err != nil {
 		e.ok = false
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,17 +38,23 @@ func TestJSONL_encoding(t *testing.T) {
 }
 
 // TestJSONL_encodingRefused checks that what encoding/json refuses is
-// still refused: a NaN score is an error, not a row.
+// still refused: a NaN score is an error, not a row. Each row goes twice
+// through one writer, whose memory of a row's text must not keep what it
+// refused.
 func TestJSONL_encodingRefused(t *testing.T) {
 	for _, r := range []trajeval.CaseResult{
 		{ID: "nan", Status: trajeval.StatusPass, Score: math.NaN()},
 		{ID: "inf", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{{Name: "e", Weight: math.Inf(1)}}},
+		{ID: "nan threshold", Status: trajeval.StatusPass, Evaluators: []trajeval.Result{{Name: "e", Threshold: math.NaN()}}},
 	} {
 		var b bytes.Buffer
 		_, want := report.EncodeRowStd(r)
-		err := report.NewJSONL(&b).Case(r)
-		if want == nil || err == nil || err.Error() != want.Error() {
-			t.Errorf("%s: error %v, want encoding/json's %v", r.ID, err, want)
+		j := report.NewJSONL(&b)
+		for range 2 {
+			err := j.Case(r)
+			if want == nil || err == nil || err.Error() != want.Error() {
+				t.Errorf("%s: error %v, want encoding/json's %v", r.ID, err, want)
+			}
 		}
 		if b.Len() != 0 {
 			t.Errorf("%s: wrote %q on an error", r.ID, b.Bytes())
@@ -395,21 +402,32 @@ func TestJSONL_memo(t *testing.T) {
 		}
 		return base.Add(time.Duration(rng.IntN(3000)) * time.Millisecond)
 	}
-	var got bytes.Buffer
-	w := report.NewJSONL(&got)
-	var want []byte
-	for i := range 5000 {
+	rowsSameAsStd(t, 5000, func(int) trajeval.CaseResult {
 		r := trajeval.CaseResult{ID: pick(), Suite: pick(), Status: trajeval.Status(pick()), Score: number(),
 			StartedAt: stamp(), DurationMS: number(), Trace: pick()}
 		for range rng.IntN(4) {
 			r.Evaluators = append(r.Evaluators, trajeval.Result{Name: pick(), Type: pick(), Score: number(),
-				Status: trajeval.Status(pick()), Threshold: number(), Weight: number()})
+				Status: trajeval.Status(pick()), Threshold: number(), Weight: number(), Required: some(rng)})
 		}
-		row, err := report.EncodeRowStd(r)
+		return r
+	})
+}
+
+// rowsSameAsStd writes n rows, row(0) to row(n-1), through one JSONL
+// writer, whose memory is kept from row to row, and fails t unless each
+// is encoding/json's.
+func rowsSameAsStd(t *testing.T, n int, row func(i int) trajeval.CaseResult) {
+	t.Helper()
+	var got bytes.Buffer
+	w := report.NewJSONL(&got)
+	var want []byte
+	for i := range n {
+		r := row(i)
+		std, err := report.EncodeRowStd(r)
 		if err != nil {
 			t.Fatalf("row %d: encoding/json: %v", i, err)
 		}
-		want = append(want, row...)
+		want = append(want, std...)
 		if err := w.Case(r); err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
@@ -420,4 +438,29 @@ func TestJSONL_memo(t *testing.T) {
 			t.Fatalf("row %d differs:\n got: %s\nwant: %s", i, gotRows[min(i, len(gotRows)-1)], wantRows[i])
 		}
 	}
+}
+
+// TestJSONL_memoByPlace writes rows whose evaluators, suites, statuses
+// and traces are drawn from few values, so that the writer's memory of a
+// row's and of each evaluator's text (by its place in the row) is hit
+// and missed by one field at a time: encoding/json's rows each time.
+func TestJSONL_memoByPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	pick := func(ss ...string) string {
+		s := ss[rng.IntN(len(ss))]
+		if some(rng) {
+			s = string([]byte(s)) // equal, not the same string
+		}
+		return s
+	}
+	figure := func() float64 { return []float64{0, 1, 0.5, 2.0 / 3, math.Copysign(0, -1)}[rng.IntN(5)] }
+	rowsSameAsStd(t, 3000, func(i int) trajeval.CaseResult {
+		r := trajeval.CaseResult{ID: strconv.Itoa(i), Suite: pick("bench", "", "benc<"), Status: trajeval.Status(pick("pass", "fail")),
+			Score: figure(), Trace: pick("", "/tmp/a.jsonl", "/tmp/b.jsonl", "/tmp/\"b.jsonl")}
+		for range 1 + rng.IntN(10) {
+			r.Evaluators = append(r.Evaluators, trajeval.Result{Name: pick("check", "chec\nk", "budget"), Type: pick("tool_trajectory", "execution_metrics"),
+				Score: figure(), Status: trajeval.Status(pick("pass", "fail", "error")), Threshold: figure(), Weight: figure(), Required: some(rng)})
+		}
+		return r
+	})
 }

@@ -6,9 +6,12 @@ import (
 	"github.com/trajeval/trajeval"
 )
 
-// A job scores one case. It reports its warnings to warn, not to the
-// run's, so that they can be handed on in order with its result.
-type job func(warn func(trajeval.Warning)) trajeval.CaseResult
+// A job scores one case into r, all of whose fields it sets. It reports
+// its warnings to warn, not to the run's, so that they can be handed on
+// in order with its result. A result is written where it is handed on
+// from, not returned: a CaseResult is some 250 bytes, and each return
+// on its way from the evaluators to the row copied it.
+type job func(warn func(trajeval.Warning), r *trajeval.CaseResult)
 
 // An ordered runs up to n jobs at once and hands their warnings and
 // results on in the order the jobs were submitted, so the output of a run
@@ -17,7 +20,7 @@ type job func(warn func(trajeval.Warning)) trajeval.CaseResult
 // Jobs go to the workers in batches: scoring one case takes microseconds,
 // about what handing it to another goroutine costs.
 type ordered struct {
-	out  func(trajeval.CaseResult) error
+	out  func(*trajeval.CaseResult) error
 	warn func(trajeval.Warning)
 	n    int
 
@@ -27,6 +30,9 @@ type ordered struct {
 	done  chan struct{}      // closed when the emitter has emitted the last result
 	mu    sync.Mutex
 	err   error // the first error out returned
+	// r is the result of the job run at once when n ≤ 1: out is handed
+	// a pointer to it, which would make one of the job's own escape.
+	r trajeval.CaseResult
 }
 
 // batchSize is how many jobs a worker takes at once.
@@ -45,14 +51,14 @@ func (b *batch) run() {
 	b.results = make([]trajeval.CaseResult, len(b.jobs))
 	b.warns = make([][]trajeval.Warning, len(b.jobs))
 	for i, j := range b.jobs {
-		b.results[i] = j(func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) })
+		j(func(w trajeval.Warning) { b.warns[i] = append(b.warns[i], w) }, &b.results[i])
 	}
 	close(b.ready)
 }
 
 // newOrdered returns an ordered with n workers. With n ≤ 1 every job runs
 // when it is submitted, and its warnings and result are handed on at once.
-func newOrdered(n int, warn func(trajeval.Warning), out func(trajeval.CaseResult) error) *ordered {
+func newOrdered(n int, warn func(trajeval.Warning), out func(*trajeval.CaseResult) error) *ordered {
 	o := &ordered{out: out, warn: warn, n: n}
 	if n > 1 {
 		// One batch is being emitted (or awaited) while n−1 wait in the
@@ -78,7 +84,8 @@ func (o *ordered) Warn(w trajeval.Warning) {
 // a result has met so far; after one, nothing more is emitted.
 func (o *ordered) Submit(j job) error {
 	if o.n <= 1 {
-		return o.out(j(o.warn))
+		j(o.warn, &o.r)
+		return o.out(&o.r)
 	}
 	if err := o.failed(); err != nil {
 		return err
@@ -127,7 +134,7 @@ func (o *ordered) emit() {
 	defer close(o.done)
 	for b := range o.queue {
 		<-b.ready
-		for i, r := range b.results {
+		for i := range b.results {
 			if o.failed() != nil {
 				break // let the workers finish; emit nothing more
 			}
@@ -137,7 +144,7 @@ func (o *ordered) emit() {
 			for _, w := range b.warns[i] {
 				o.warn(w)
 			}
-			if err := o.out(r); err != nil {
+			if err := o.out(&b.results[i]); err != nil {
 				o.mu.Lock()
 				o.err = err
 				o.mu.Unlock()

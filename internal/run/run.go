@@ -151,8 +151,8 @@ const partialWarning = "the trace was damaged and read leniently: the case was s
 // partial when t is, and keeping t in the row with includeTrace. It takes
 // the one option it needs, not Options: a job's closure holds what it
 // names, once a case.
-func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, includeTrace bool) trajeval.CaseResult {
-	r := Score(ctx, s, c, t)
+func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, includeTrace bool) {
+	scoreTo(ctx, r, s, c, t)
 	r.Trace = from
 	if t.Partial {
 		r.Partial = true
@@ -161,7 +161,6 @@ func score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 	if includeTrace {
 		r.Trajectory = t
 	}
-	return r
 }
 
 // Summary counts the verdicts of a run.
@@ -174,7 +173,7 @@ type Summary struct {
 // OK reports whether every case passed.
 func (s Summary) OK() bool { return s.Failed == 0 && s.Errors == 0 }
 
-func (s *Summary) add(r trajeval.CaseResult) {
+func (s *Summary) add(r *trajeval.CaseResult) {
 	s.Cases++
 	if r.Judge != nil {
 		if s.Judge == nil {
@@ -229,16 +228,18 @@ func Run(ctx context.Context, suites []*suite.Suite, opts Options, emit func(tra
 	if kept == nil {
 		kept = emit
 	}
-	o := newOrdered(workers(opts.Workers, suites, opts), warn, func(r trajeval.CaseResult) error {
+	o := newOrdered(workers(opts.Workers, suites, opts), warn, func(r *trajeval.CaseResult) error {
 		if err := ctx.Err(); err != nil {
 			// Stopped at once: a case cut short is no result.
 			return err
 		}
 		sum.add(r)
-		if _, ok := opts.Done[KeyOf(r)]; ok {
-			return kept(r)
+		if len(opts.Done) > 0 {
+			if _, ok := opts.Done[KeyOf(*r)]; ok {
+				return kept(*r)
+			}
 		}
-		return emit(r)
+		return emit(*r)
 	})
 	err := run(ctx, suites, opts, o)
 	// Every result submitted is emitted, even after an error, so that the
@@ -351,8 +352,8 @@ func run(ctx context.Context, suites []*suite.Suite, opts Options, o *ordered) e
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if err := submit(s, c, opts, o, func(warn func(trajeval.Warning)) trajeval.CaseResult {
-					return scoreFromFile(ctx, s, c, opts, warn)
+				if err := submit(s, c, opts, o, func(warn func(trajeval.Warning), r *trajeval.CaseResult) {
+					*r = scoreFromFile(ctx, s, c, opts, warn)
 				}); err != nil {
 					return err
 				}
@@ -470,7 +471,7 @@ func needsTraces(suites []*suite.Suite) bool {
 
 // result is a job whose result is already known.
 func result(r trajeval.CaseResult) job {
-	return func(func(trajeval.Warning)) trajeval.CaseResult { return r }
+	return func(_ func(trajeval.Warning), out *trajeval.CaseResult) { *out = r }
 }
 
 // runSource streams one traces file and scores the cases it supplies.
@@ -562,10 +563,9 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 			continue
 		}
 		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
-		if err := submitAttempt(s, c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
-			r := score(ctx, s, c, t, src.file, include)
+		if err := submitAttempt(s, c, t.Trial, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) {
+			score(ctx, r, s, c, t, src.file, include)
 			r.Attempt = t.Trial
-			return r
 		}); err != nil {
 			return err
 		}
@@ -607,10 +607,9 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		src.trials[pos][t.Trial] = true
 		e.flags |= done
 		s, c := src.of(e)
-		return submitAttempt(s, c, t.Trial, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult {
-			r := score(ctx, s, c, t, file, include)
+		return submitAttempt(s, c, t.Trial, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) {
+			score(ctx, r, s, c, t, file, include)
 			r.Attempt = t.Trial
-			return r
 		})
 	case e.is(done):
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
@@ -618,7 +617,7 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	}
 	e.flags |= done
 	s, c := src.of(e)
-	return submit(s, c, opts, o, func(func(trajeval.Warning)) trajeval.CaseResult { return score(ctx, s, c, t, file, include) })
+	return submit(s, c, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) { score(ctx, r, s, c, t, file, include) })
 }
 
 // errorResult is the row of case c of s that err kept from being scored.
@@ -638,7 +637,8 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, c.Trace(), opts.IncludeTrace)
+	var r trajeval.CaseResult
+	score(ctx, &r, s, c, t, c.Trace(), opts.IncludeTrace)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }
@@ -646,12 +646,11 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 // timed returns j, recording when it starts and how long it takes in its
 // row (rule 15).
 func timed(j job) job {
-	return func(warn func(trajeval.Warning)) trajeval.CaseResult {
+	return func(warn func(trajeval.Warning), r *trajeval.CaseResult) {
 		start := time.Now()
-		r := j(warn)
+		j(warn, r)
 		r.StartedAt = start.UTC().Truncate(time.Millisecond)
 		r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-		return r
 	}
 }
 
@@ -679,7 +678,15 @@ func Prepare(t *trajeval.Trajectory) *trajeval.Trajectory {
 
 // Score runs a case's evaluators on t.
 func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory) trajeval.CaseResult {
-	r := trajeval.CaseResult{ID: c.ID, Suite: s.Name}
+	var r trajeval.CaseResult
+	scoreTo(ctx, &r, s, c, t)
+	return r
+}
+
+// scoreTo is Score, written to r: a run scores each case into the place
+// it is handed on from.
+func scoreTo(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory) {
+	*r = trajeval.CaseResult{ID: c.ID, Suite: s.Name}
 	if n := evaluatorCount(c); n > 0 {
 		// At its size: grown by append, the results of three evaluators
 		// take three allocations and two copies.
@@ -689,16 +696,15 @@ func Score(ctx context.Context, s *suite.Suite, c *suite.Case, t *trajeval.Traje
 		r.Evaluators = append(r.Evaluators, ev.Run(ctx, t))
 	}
 	if len(c.Turns()) > 0 {
-		r.Evaluators = append(r.Evaluators, scoreTurns(ctx, c, t, &r)...)
+		r.Evaluators = append(r.Evaluators, scoreTurns(ctx, c, t, r)...)
 	}
 	if r.Evaluators == nil {
 		// Nothing to score is not a pass.
 		r.Evaluators = []trajeval.Result{}
 		r.Status, r.Error = trajeval.StatusError, "the case has no evaluators"
-		return r
+		return
 	}
-	aggregate(&r)
-	return r
+	aggregate(r)
 }
 
 // readsText reports whether every evaluator that scores the cases src
@@ -797,7 +803,8 @@ func TurnView(t *trajeval.Trajectory, n int) *trajeval.Trajectory {
 func aggregate(r *trajeval.CaseResult) {
 	var sum, wsum float64
 	pass := true
-	for _, e := range r.Evaluators {
+	for i := range r.Evaluators {
+		e := &r.Evaluators[i] // a Result is some 170 bytes: not copied
 		if e.Judge != nil {
 			if r.Judge == nil {
 				r.Judge = &trajeval.JudgeUsage{}

@@ -98,8 +98,8 @@ func runTarget(ctx context.Context, s *suite.Suite, c *suite.Case, opts Options,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := submitAttempt(s, c, attempt, opts, o, func(warn func(trajeval.Warning)) trajeval.CaseResult {
-			return scoreFromTarget(ctx, s, c, attempt, opts, warn)
+		err := submitAttempt(s, c, attempt, opts, o, func(warn func(trajeval.Warning), r *trajeval.CaseResult) {
+			*r = scoreFromTarget(ctx, s, c, attempt, opts, warn)
 		})
 		if err != nil {
 			return err
@@ -149,7 +149,8 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 		r.Warnings = warnings
 		return r
 	}
-	r := score(ctx, s, c, t, dumped, opts.IncludeTrace)
+	var r trajeval.CaseResult
+	score(ctx, &r, s, c, t, dumped, opts.IncludeTrace)
 	r.Attempt = attempt
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
