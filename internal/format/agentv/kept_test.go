@@ -71,3 +71,48 @@ func BenchmarkRead_keptText(b *testing.B) {
 		}
 	}
 }
+
+// TestRead_keptTextShared: an output kept as text that is the text of the
+// output before it shares that output's *json.RawMessage; any other
+// output has its own, and each holds its own text, whatever came before
+// (an output not kept as text, a longer one, one of another length).
+func TestRead_keptTextShared(t *testing.T) {
+	call := func(id, output string) string {
+		return `{"role":"assistant","tool_calls":[{"tool":"t","id":"` + id + `","input":{"id":"` + id + `"},"output":` + output + `}]}`
+	}
+	outputs := []string{`{"ok":true}`, `{"ok":true}`, `{"ok":false}`, `{"ok":true}`, `"done"`, `{"ok":true}`, `{"ok":true,"rows":[1,2,3,4,5,6,7,8]}`, `{"ok":true,"rows":[1,2,3,4,5,6,7,8]}`, `[1]`, `{"ok":true}`}
+	// shared[i]: output i is output i-1's text.
+	shared := []bool{false, true, false, false, false, false, false, true, false, false}
+	line := `{"id":"c","output":[`
+	for i, o := range outputs {
+		if i > 0 {
+			line += ","
+		}
+		line += call(string(rune('a'+i)), o)
+	}
+	line += "]}\n"
+	in := trajeval.Input{Name: "x.jsonl", R: bytes.NewReader([]byte(line + line)), KeepText: true, Warn: func(trajeval.Warning) {}}
+	err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		if len(tr.Steps) != len(outputs) {
+			t.Fatalf("%d steps, want %d", len(tr.Steps), len(outputs))
+		}
+		for i, s := range tr.Steps {
+			text, kept := trajeval.KeptText(s.Result)
+			if want := outputs[i]; kept != (want[0] != '"') || kept && string(text) != want {
+				t.Errorf("step %d: result %v (kept %v), want %s", i, s.Result, kept, want)
+			}
+			if i == 0 {
+				continue
+			}
+			prev, _ := tr.Steps[i-1].Result.(*json.RawMessage)
+			cur, _ := s.Result.(*json.RawMessage)
+			if same := cur != nil && cur == prev; same != shared[i] {
+				t.Errorf("step %d: shares the step before's text: %v, want %v", i, same, shared[i])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
