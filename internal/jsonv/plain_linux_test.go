@@ -40,3 +40,33 @@ func TestPlainEnd_pageEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIPrefix_pageEnd scans texts that end where readable memory ends,
+// as TestPlainEnd_pageEnd does: every length up to 300 bytes, all ASCII
+// and with a wide last byte.
+func TestASCIIPrefix_pageEnd(t *testing.T) {
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(mem)
+	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	for n := range 301 {
+		d := mem[page-n : page]
+		for j := range d {
+			d[j] = 'a'
+		}
+		if got := jsonv.ASCIIPrefix(d); got != n {
+			t.Fatalf("ASCIIPrefix of %d ASCII bytes at the page's end = %d", n, got)
+		}
+		if n > 0 {
+			d[n-1] = 0x80
+			if got := jsonv.ASCIIPrefix(d); got != n-1 {
+				t.Fatalf("ASCIIPrefix of %d bytes, the last wide, at the page's end = %d", n, got)
+			}
+		}
+	}
+}
