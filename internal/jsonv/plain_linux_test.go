@@ -42,7 +42,7 @@ func TestPlainEnd_pageEnd(t *testing.T) {
 }
 
 // TestASCIIPrefix_pageEnd scans texts that end where readable memory ends,
-// as TestPlainEnd_pageEnd does: every length up to 300 bytes, all ASCII
+// as TestPlainEnd_pageEnd does: every length up to 600 bytes, all ASCII
 // and with a wide last byte.
 func TestASCIIPrefix_pageEnd(t *testing.T) {
 	page := syscall.Getpagesize()
@@ -54,7 +54,7 @@ func TestASCIIPrefix_pageEnd(t *testing.T) {
 	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
 		t.Skipf("mprotect: %v", err)
 	}
-	for n := range 301 {
+	for n := range 601 {
 		d := mem[page-n : page]
 		for j := range d {
 			d[j] = 'a'
