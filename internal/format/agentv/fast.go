@@ -474,6 +474,12 @@ func (d *decoder) value(at *span, r *jsonv.RecentSpan) (any, bool) {
 	var start, end int
 	var ok bool
 	if r != nil {
+		// Found again, the text is that of the last output r read or
+		// found (see texts).
+		if start, end, again := p.SpanAgain(r); again {
+			*at = span{start: start, end: end, again: true}
+			return nil, true
+		}
 		start, end, ok = p.SpanRecent(r)
 	} else {
 		start, end, ok = p.Span()
@@ -488,6 +494,9 @@ func (d *decoder) value(at *span, r *jsonv.RecentSpan) (any, bool) {
 type span struct {
 	start, end int
 	same       bool
+	// again says that the output was found again by the decoder's
+	// jsonv.RecentSpan (see value).
+	again bool
 }
 
 // texts sets the input and output of each call of the record data that
@@ -512,8 +521,14 @@ func (d *decoder) texts(data []byte) {
 			texts++
 		}
 		if c.out.end > 0 {
-			if last.end > 0 && string(data[c.out.start:c.out.end]) == string(data[last.start:last.end]) {
+			// last.again says that last's text is the one the decoder's
+			// RecentSpan holds: an output found again then has it, with
+			// no comparison of their bytes. Only an output read (not
+			// found) changes what RecentSpan holds, and an output of
+			// another text would be last.
+			if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
 				c.out.same = true
+				last.again = last.again || c.out.again
 				continue
 			}
 			last = c.out

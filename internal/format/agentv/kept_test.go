@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/trajeval/trajeval"
@@ -80,15 +81,20 @@ func TestRead_keptTextShared(t *testing.T) {
 	call := func(id, output string) string {
 		return `{"role":"assistant","tool_calls":[{"tool":"t","id":"` + id + `","input":{"id":"` + id + `"},"output":` + output + `}]}`
 	}
-	outputs := []string{`{"ok":true}`, `{"ok":true}`, `{"ok":false}`, `{"ok":true}`, `"done"`, `{"ok":true}`, `{"ok":true,"rows":[1,2,3,4,5,6,7,8]}`, `{"ok":true,"rows":[1,2,3,4,5,6,7,8]}`, `[1]`, `{"ok":true}`}
-	// shared[i]: output i is output i-1's text.
-	shared := []bool{false, true, false, false, false, false, false, true, false, false}
+	long := `{"ok":true,"rows":[1,2,3,4,5,6,7,8]}` // too long for a RecentSpan to remember
+	outputs := []string{`{"ok":true}`, `{"ok":true}`, `{"ok":false}`, `{"ok":true}`, `"done"`, `{"ok":true}`, long, long, `[1]`, `{"ok":true}`,
+		`{"ok":1}`, long, `{"ok":1}`, `{"ok":1}`, `"x"`, `{"ok":1}`}
+	// shared[i]: output i is output i-1's text. Output 12 is found
+	// again (the RecentSpan still holds output 10) right after a text it
+	// is not; output 15 after one not kept as text, sharing output 13's.
+	shared := []bool{false, true, false, false, false, false, false, true, false, false,
+		false, false, false, true, false, false}
 	line := `{"id":"c","output":[`
 	for i, o := range outputs {
 		if i > 0 {
 			line += ","
 		}
-		line += call(string(rune('a'+i)), o)
+		line += call(fmt.Sprint("c", i), o)
 	}
 	line += "]}\n"
 	in := trajeval.Input{Name: "x.jsonl", R: bytes.NewReader([]byte(line + line)), KeepText: true, Warn: func(trajeval.Warning) {}}
@@ -108,6 +114,9 @@ func TestRead_keptTextShared(t *testing.T) {
 			cur, _ := s.Result.(*json.RawMessage)
 			if same := cur != nil && cur == prev; same != shared[i] {
 				t.Errorf("step %d: shares the step before's text: %v, want %v", i, same, shared[i])
+			}
+			if i == 15 && cur != tr.Steps[13].Result.(*json.RawMessage) {
+				t.Errorf("step 15 does not share step 13's text, the last kept")
 			}
 		}
 		return nil
