@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func asciiBlocksSSE2(b []byte) int
+// func asciiBlocks(b []byte) int
 //
 // The high bits of 128 bytes at a time (then of 64) are ORed (POR) and
 // taken at once (PMOVMSKB); at the first block with a byte of 0x80 or
 // more, or when fewer than 64 bytes are left, it returns how many bytes
 // it read.
-TEXT ·asciiBlocksSSE2(SB), NOSPLIT, $0-32
+TEXT ·asciiBlocks(SB), NOSPLIT, $0-32
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
 	XORQ AX, AX
@@ -60,43 +60,3 @@ done:
 	MOVQ AX, ret+24(FP)
 	RET
 
-// func asciiBlocksAVX2(b []byte) int
-//
-// asciiBlocks 256 bytes at a time in AVX2 instructions (VPOR of eight
-// loads of 32, VPMOVMSKB): it stops at the first block of 256 with a byte
-// of 0x80 or more, or with fewer than 256 bytes left, for asciiBlocks to
-// read on from there.
-TEXT ·asciiBlocksAVX2(SB), NOSPLIT, $0-32
-	MOVQ b_base+0(FP), SI
-	MOVQ b_len+8(FP), DX
-	XORQ AX, AX
-
-block256:
-	LEAQ 256(AX), CX
-	CMPQ CX, DX
-	JA   done2
-	VMOVDQU 0(SI)(AX*1), Y0
-	VMOVDQU 32(SI)(AX*1), Y1
-	VMOVDQU 64(SI)(AX*1), Y2
-	VMOVDQU 96(SI)(AX*1), Y3
-	VMOVDQU 128(SI)(AX*1), Y4
-	VMOVDQU 160(SI)(AX*1), Y5
-	VMOVDQU 192(SI)(AX*1), Y6
-	VMOVDQU 224(SI)(AX*1), Y7
-	VPOR  Y1, Y0, Y0
-	VPOR  Y3, Y2, Y2
-	VPOR  Y5, Y4, Y4
-	VPOR  Y7, Y6, Y6
-	VPOR  Y2, Y0, Y0
-	VPOR  Y6, Y4, Y4
-	VPOR  Y4, Y0, Y0
-	VPMOVMSKB Y0, BX
-	TESTL BX, BX
-	JNZ   done2
-	MOVQ  CX, AX
-	JMP   block256
-
-done2:
-	VZEROUPPER
-	MOVQ AX, ret+24(FP)
-	RET

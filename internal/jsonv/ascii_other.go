@@ -5,6 +5,3 @@ package jsonv
 // asciiBlocks: none where there is no vector version; ASCIIPrefix reads
 // a word at a time.
 func asciiBlocks(b []byte) int { return 0 }
-
-// hasAVX2: none here.
-var hasAVX2 = false

@@ -8,22 +8,12 @@ import (
 )
 
 // TestASCIIPrefix puts a byte at every place of texts of every length up
-// to 560 bytes (past the 8-, 64-, 128- and 256-byte blocks the scan reads
-// at once, and their ends), in a slice that starts at every offset of a
-// word, with AVX2 (where the machine has it) and without: the index
-// ASCIIPrefix returns is the first byte of 0x80 or more, len when there
-// is none.
+// to 560 bytes (past the 8-, 64- and 128-byte blocks the scan reads at
+// once, and their ends), in a slice that starts at every offset of a
+// word: the index ASCIIPrefix returns is the first byte of 0x80 or more,
+// len when there is none.
 func TestASCIIPrefix(t *testing.T) {
 	buf := bytes.Repeat([]byte{'a'}, 600)
-	for _, avx2 := range []bool{true, false} {
-		if !avx2 {
-			defer jsonv.NoAVX2()()
-		}
-		checkASCIIPrefix(t, buf, avx2)
-	}
-}
-
-func checkASCIIPrefix(t *testing.T, buf []byte, avx2 bool) {
 	tests := []struct {
 		name string
 		b    byte
@@ -48,7 +38,7 @@ func checkASCIIPrefix(t *testing.T, buf []byte, avx2 bool) {
 						want = at
 					}
 					if got := jsonv.ASCIIPrefix(d); got != want {
-						t.Fatalf("%s at %d of %d bytes (offset %d, AVX2 %v): ASCIIPrefix = %d, want %d (%s)", tt.name, at, n, off, avx2, got, want, tt.why)
+						t.Fatalf("%s at %d of %d bytes (offset %d): ASCIIPrefix = %d, want %d (%s)", tt.name, at, n, off, got, want, tt.why)
 					}
 					if at >= 0 {
 						d[at] = 'a'

@@ -22,11 +22,3 @@ func Kept(p *Parser, text string) bool {
 
 // Pos is where p reads next.
 func (p *Parser) Pos() int { return p.pos }
-
-// NoAVX2 keeps the ASCII scan from AVX2 (see asciiBlocks) until restore
-// is called, so that the tests check the SSE2 blocks alone too.
-func NoAVX2() (restore func()) {
-	before := hasAVX2
-	hasAVX2 = false
-	return func() { hasAVX2 = before }
-}
