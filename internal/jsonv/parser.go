@@ -1049,7 +1049,12 @@ func (p *Parser) skip() bool {
 				return false
 			}
 			p.pos++
-			if !p.skip() {
+			// A string value skipped here: no call of skip for it.
+			if p.Peek() == '"' {
+				if !p.skipString() {
+					return false
+				}
+			} else if !p.skip() {
 				return false
 			}
 			switch p.Peek() {

@@ -202,13 +202,8 @@ type RecentSpan struct {
 // returns their place; else it reads as Span does, and r remembers an
 // object or an array of up to 16 bytes that Span accepts.
 func (p *Parser) SpanRecent(r *RecentSpan) (start, end int, ok bool) {
-	start = p.pos
-	if d := p.data; start+16 <= len(d) && r.n != 0 && p.depth+r.nest <= maxDepth {
-		w := load2(d, start)
-		if (w[0]^r.w0)&r.mask0|(w[1]^r.w1)&r.mask1 == 0 {
-			p.pos = start + r.n
-			return start, p.pos, true
-		}
+	if start, end, again := p.SpanAgain(r); again {
+		return start, end, true
 	}
 	start, end, ok = p.Span()
 	if n := end - start; ok && n <= 16 && start+16 <= len(p.data) && (p.data[start] == '{' || p.data[start] == '[') {
@@ -221,6 +216,23 @@ func (p *Parser) SpanRecent(r *RecentSpan) (start, end int, ok bool) {
 		r.w0, r.w1 = w[0]&r.mask0, w[1]&r.mask1
 	}
 	return start, end, ok
+}
+
+// SpanAgain is SpanRecent when the bytes at pos are the text r
+// remembers: it moves past them and returns their place and true, the
+// text the same as the last one SpanRecent read or found with r; for
+// other bytes it reads nothing and returns false, for SpanRecent to
+// read. It is small enough to be inlined.
+func (p *Parser) SpanAgain(r *RecentSpan) (start, end int, again bool) {
+	start = p.pos
+	if start+16 <= len(p.data) && r.n != 0 && p.depth+r.nest <= maxDepth {
+		w := load2(p.data, start)
+		if (w[0]^r.w0)&r.mask0|(w[1]^r.w1)&r.mask1 == 0 {
+			p.pos += r.n
+			return start, p.pos, true
+		}
+	}
+	return 0, 0, false
 }
 
 // masks holds the bytes of the masks of Recent and RecentSpan: n

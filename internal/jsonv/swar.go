@@ -41,6 +41,23 @@ func ASCII(b []byte) bool {
 	return high&highs == 0
 }
 
+// ASCIIPrefix returns the index of the first byte of b that is 0x80 or
+// more, or len(b) when all of b is ASCII: a look at a whole text before a
+// slower check (utf8.Valid) reads what follows. It reads 128 bytes at a
+// time where there is a vector version (see ascii_amd64.s), then a word,
+// then a byte at a time.
+func ASCIIPrefix(b []byte) int {
+	i := asciiBlocks(b)
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b) && b[i] < 0x80; i++ {
+	}
+	return i
+}
+
 // plainEndSWAR is plainEnd a word at a time, on every architecture: it
 // is plainEnd where there is no vector version (see plain_amd64.s), other
 // architectures and the purego build tag, and the tests compare the two.

@@ -277,6 +277,7 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		in.Warn = func(trajeval.Warning) {}
 	}
 	size := sizeOf(r)
+	at, base := readerAt(r)
 	br := bufio.NewReaderSize(r, bufferSize(size))
 	var gz *gzipData
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -286,7 +287,7 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		}
 		defer zr.Close()
 		gz = &gzipData{r: zr, in: in}
-		size = -1
+		size, at = -1, nil
 		br = bufio.NewReaderSize(gz, headSize)
 		y := yield
 		yield = func(t *trajeval.Trajectory) error {
@@ -309,6 +310,7 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 		// or reads it, and columns on line 1 count from the byte after
 		// it. Dropped from what was peeked, which keeps the peek's error.
 		br.Discard(len(head) - len(b))
+		base += int64(len(head) - len(b))
 		head = b
 	}
 	var te *trajeval.TraceError
@@ -336,7 +338,7 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	}
 	in.R = br
 	if f != otlp.Proto { // the one binary format
-		in.R = newUTF8Check(br, in, size)
+		in.R = newUTF8Check(br, in, size, at, base)
 	}
 	if opts.From != "" {
 		err = readForced(ctx, f, in, head, yield)
@@ -346,6 +348,23 @@ func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield
 	// A line nested too deep is found by jsonl.Each, which does not know
 	// the file's name.
 	return jsonl.TooDeep(name, err)
+}
+
+// readerAt returns r as an io.ReaderAt and the offset in it of r's next
+// byte, when r can read its bytes again where they stood (a file, data in
+// memory); else nil: the UTF-8 check then counts lines as it goes (see
+// utf8Check).
+func readerAt(r io.Reader) (io.ReaderAt, int64) {
+	ra, ok := r.(io.ReaderAt)
+	s, sok := r.(io.Seeker)
+	if !ok || !sok {
+		return nil, 0
+	}
+	off, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, 0 // a pipe
+	}
+	return ra, off
 }
 
 // sizeOf returns how many bytes r holds when it can tell without

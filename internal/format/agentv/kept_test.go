@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/trajeval/trajeval"
@@ -69,5 +70,58 @@ func BenchmarkRead_keptText(b *testing.B) {
 		if err := agentv.Format.Read(ctx, in, func(*trajeval.Trajectory) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestRead_keptTextShared: an output kept as text that is the text of the
+// output before it shares that output's *json.RawMessage; any other
+// output has its own, and each holds its own text, whatever came before
+// (an output not kept as text, a longer one, one of another length).
+func TestRead_keptTextShared(t *testing.T) {
+	call := func(id, output string) string {
+		return `{"role":"assistant","tool_calls":[{"tool":"t","id":"` + id + `","input":{"id":"` + id + `"},"output":` + output + `}]}`
+	}
+	long := `{"ok":true,"rows":[1,2,3,4,5,6,7,8]}` // too long for a RecentSpan to remember
+	outputs := []string{`{"ok":true}`, `{"ok":true}`, `{"ok":false}`, `{"ok":true}`, `"done"`, `{"ok":true}`, long, long, `[1]`, `{"ok":true}`,
+		`{"ok":1}`, long, `{"ok":1}`, `{"ok":1}`, `"x"`, `{"ok":1}`}
+	// shared[i]: output i is output i-1's text. Output 12 is found
+	// again (the RecentSpan still holds output 10) right after a text it
+	// is not; output 15 after one not kept as text, sharing output 13's.
+	shared := []bool{false, true, false, false, false, false, false, true, false, false,
+		false, false, false, true, false, false}
+	line := `{"id":"c","output":[`
+	for i, o := range outputs {
+		if i > 0 {
+			line += ","
+		}
+		line += call(fmt.Sprint("c", i), o)
+	}
+	line += "]}\n"
+	in := trajeval.Input{Name: "x.jsonl", R: bytes.NewReader([]byte(line + line)), KeepText: true, Warn: func(trajeval.Warning) {}}
+	err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		if len(tr.Steps) != len(outputs) {
+			t.Fatalf("%d steps, want %d", len(tr.Steps), len(outputs))
+		}
+		for i, s := range tr.Steps {
+			text, kept := trajeval.KeptText(s.Result)
+			if want := outputs[i]; kept != (want[0] != '"') || kept && string(text) != want {
+				t.Errorf("step %d: result %v (kept %v), want %s", i, s.Result, kept, want)
+			}
+			if i == 0 {
+				continue
+			}
+			prev, _ := tr.Steps[i-1].Result.(*json.RawMessage)
+			cur, _ := s.Result.(*json.RawMessage)
+			if same := cur != nil && cur == prev; same != shared[i] {
+				t.Errorf("step %d: shares the step before's text: %v, want %v", i, same, shared[i])
+			}
+			if i == 15 && cur != tr.Steps[13].Result.(*json.RawMessage) {
+				t.Errorf("step 15 does not share step 13's text, the last kept")
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
