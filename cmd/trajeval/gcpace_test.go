@@ -44,76 +44,123 @@ func TestPaceFor(t *testing.T) {
 	}
 }
 
-func TestFollowed_percent(t *testing.T) {
+func TestFollowed_goal(t *testing.T) {
 	const mb = 1 << 20
 	tests := []struct {
-		name   string
-		held   uint64
-		floor  bool     // the suites load
-		roots  uint64   // stacks and globals
-		lives  []uint64 // the live heap after each collection
-		want   []int
-		reason string
+		name    string
+		held    uint64
+		loading bool     // the suites load
+		roots   uint64   // stacks and globals
+		lives   []uint64 // the live heap after each collection
+		want    []uint64 // the goals, in MB (rounded down)
+		reason  string
 	}{
-		{"many listed cases", 100 * mb, false, 2 * mb, []uint64{110 * mb, 160 * mb, 105 * mb, 170 * mb}, []int{45, 31, 47, 29},
+		{"many listed cases", 100 * mb, false, 2 * mb, []uint64{110 * mb, 160 * mb}, []uint64{160, 210},
 			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
-		{"suites that hold little", 10 * mb, false, 2 * mb, []uint64{20 * mb, 60 * mb}, []int{175, 98},
+		{"suites that hold little", 10 * mb, false, 2 * mb, []uint64{20 * mb, 60 * mb}, []uint64{58, 120},
 			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
-		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []int{400, 400, 400, 325},
-			"the scoring's pace for the floor, then its own (51 MB at the fourth): not GOGC 33, 220 and 300"},
-		{"the peer set's scoring on one core", 2 * mb, false, 2 * mb, []uint64{10 * mb}, []int{316},
-			"the scoring's pace puts the goal at 41 MB: the floor's 48 MB is more, with the roots' 2 MB counted"},
-		{"just over the floor", 0, false, 2 * mb, []uint64{12 * mb}, []int{400},
-			"the scoring's pace puts the goal at 60 MB and more: over the floor, the pace is the most"},
-		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []int{400, 400, 100, 100},
-			"the pace's 400 for the floor while the heap is small (not 1200 and 733: see heapFloor), then twice the live heap (GOGC 100)"},
+		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []uint64{40, 40, 40, 51},
+			"the floor while the scoring's pace puts the goal under it, whatever the live heap: not 15, 25 and 36 MB"},
+		{"the peer set's scoring on one core", 2 * mb, false, 2 * mb, []uint64{6 * mb, 9 * mb}, []uint64{40, 42},
+			"the scoring's pace puts the goal at 30 MB, then 42: the floor's 40 MB is the least goal of each collection"},
+		{"over the floor", 0, false, 2 * mb, []uint64{12 * mb}, []uint64{68},
+			"the scoring's pace puts the goal at 68 MB: over the floor, the pace is the most"},
+		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []uint64{40, 40, 62, 202},
+			"the floor while the heap is small, then twice the live heap and the roots (GOGC 100)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &followed{pace: 400, held: tt.held, floor: tt.floor}
+			f := &followed{pace: 400, held: tt.held, loading: tt.loading}
 			for i, live := range tt.lives {
-				if got := f.percent(live, tt.roots); got != tt.want[i] {
-					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
+				if got := f.goal(live, tt.roots) / mb; got != tt.want[i] {
+					t.Errorf("collection %d (%d MB live): goal %d MB, want %d MB (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
 				}
 			}
 		})
 	}
 }
 
-// TestFollowed_percent_history: what the run history holds
+// TestFollowed_goal_history: what the run history holds
 // (history.Holding) is bounded and not the scoring's garbage, so the
 // scoring's pace does not apply to it.
-func TestFollowed_percent_history(t *testing.T) {
+func TestFollowed_goal_history(t *testing.T) {
 	const mb = 1 << 20
 	tests := []struct {
 		name    string
 		held    uint64 // the suites'
 		history uint64
 		lives   []uint64 // the live heap after each collection
-		want    []int
+		want    []uint64 // the goals, in MB (rounded down)
 		reason  string
 	}{
-		{"the history's buffers", 0, 5 * mb / 2, []uint64{14 * mb, 20 * mb}, []int{328, 320},
+		{"the history's buffers", 0, 5 * mb / 2, []uint64{14 * mb, 20 * mb}, []uint64{59, 84},
 			"4 times the history's 2.5 MB is not added to the goal: 46 MB of headroom at 14 MB, not 56"},
-		{"no history", 0, 0, []uint64{14 * mb, 20 * mb}, []int{400, 320},
+		{"no history", 0, 0, []uint64{14 * mb, 20 * mb}, []uint64{70, 84},
 			"the scoring's pace, up to 64 MB of headroom"},
-		{"under the floor", 0, 5 * mb / 2, []uint64{10 * mb}, []int{380},
-			"the floor's 48 MB holds whatever the history holds"},
-		{"large suites", 100 * mb, 5 * mb / 2, []uint64{110 * mb}, []int{45},
+		{"under the floor", 0, 5 * mb / 2, []uint64{6 * mb}, []uint64{40},
+			"the floor's 40 MB holds whatever the history holds"},
+		{"large suites", 100 * mb, 5 * mb / 2, []uint64{110 * mb}, []uint64{159},
 			"half the suites is the headroom whatever the history holds"},
-		{"more than the heap", 0, 30 * mb, []uint64{20 * mb}, []int{140},
+		{"more than the heap", 0, 30 * mb, []uint64{20 * mb}, []uint64{40},
 			"the history cannot hold more than the heap: the scoring holds nothing, the floor sets the goal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &followed{pace: 400, held: tt.held, besides: func() uint64 { return tt.history }}
 			for i, live := range tt.lives {
-				if got := f.percent(live, 0); got != tt.want[i] {
-					t.Errorf("collection %d (%d MB live): GOGC %d, want %d (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
+				if got := f.goal(live, 0) / mb; got != tt.want[i] {
+					t.Errorf("collection %d (%d MB live): goal %d MB, want %d MB (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
 				}
 			}
 		})
 	}
+}
+
+// TestFollowed_apply holds the memory limit a quarter over the goal (with
+// what the runtime maps besides the live heap), or at what it maps, and
+// GOGC at what puts the runtime's goal at the floor.
+func TestFollowed_apply(t *testing.T) {
+	const mb = 1 << 20
+	old := debug.SetGCPercent(400)
+	oldLimit := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() {
+		debug.SetGCPercent(old)
+		debug.SetMemoryLimit(oldLimit)
+	})
+	tests := []struct {
+		name                   string
+		live, estimated, roots uint64
+		m                      mapping
+		percent                int
+		limit                  int64
+		reason                 string
+	}{
+		{"after loading the peer set", 1 * mb, 2 * mb, 0, mapping{ready: 20 * mb, inuse: 15 * mb}, 1000, (15 - 1 + 50) * mb,
+			"GOGC for the 1 MB the last collection found puts the goal at the floor (the runtime's minimum: 4 MB times 10); the limit is 50 MB and what is mapped besides the live heap"},
+		{"much mapped", 10 * mb, 0, 0, mapping{ready: 200 * mb, inuse: 20 * mb}, 400, 200 * mb,
+			"the limit does not ask for memory back: the parse's free heap stays for the scoring"},
+		{"over the floor", 40 * mb, 0, 0, mapping{ready: 60 * mb, inuse: 45 * mb}, 160, (5 + 104 + 26) * mb,
+			"the scoring's 64 MB of headroom: a goal of 104 MB and a quarter more"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &followed{pace: 400, ceiling: 1 << 40}
+			f.apply(tt.live, tt.estimated, tt.roots, tt.m)
+			if got := debug.SetGCPercent(400); got != tt.percent {
+				t.Errorf("GOGC %d, want %d (%s)", got, tt.percent, tt.reason)
+			}
+			if got := debug.SetMemoryLimit(-1); got != tt.limit {
+				t.Errorf("memory limit %.2f MB, want %.2f MB (%s)", float64(got)/mb, float64(tt.limit)/mb, tt.reason)
+			}
+		})
+	}
+	t.Run("ceiling", func(t *testing.T) {
+		f := &followed{pace: 400, ceiling: 30 * mb}
+		f.apply(1*mb, 0, 0, mapping{ready: 10 * mb, inuse: 5 * mb})
+		if got := debug.SetMemoryLimit(-1); got != 30*mb {
+			t.Errorf("memory limit %d MB, want the ceiling's 30 MB (GOMEMLIMIT wins)", got/mb)
+		}
+	})
 }
 
 func TestLoad_heapGoal(t *testing.T) {
@@ -130,11 +177,11 @@ func TestLoad_heapGoal(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := debug.SetGCPercent(400)
-	limit := debug.SetMemoryLimit(-1)
+	oldLimit := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() {
 		following.Store(nil)
 		debug.SetGCPercent(old)
-		debug.SetMemoryLimit(limit)
+		debug.SetMemoryLimit(oldLimit)
 	})
 	if _, err := load(suite.RunOptions{}, []string{path}); err != nil {
 		t.Fatal(err)
@@ -145,35 +192,11 @@ func TestLoad_heapGoal(t *testing.T) {
 	if live == 0 {
 		t.Skip("the runtime does not say the live heap")
 	}
-	// What puts the goal (live and percent of live and roots) at 48 MB, up
-	// to the pace.
-	if want := min(100*(48<<20-min(48<<20, live))/(live+roots), 400); uint64(percent) < want {
-		t.Errorf("after loading a small suite: GOGC %d over %d KB live and %d KB of roots, want %d (toward the floor's goal, up to the pace: not a goal of a few MB)",
+	// What puts the goal (live and percent of live and roots, at least
+	// the runtime's minimum) at 48 MB, even over the pace.
+	if want := percentFor(heapFloor, live, roots); percent < want {
+		t.Errorf("after loading a small suite: GOGC %d over %d KB live and %d KB of roots, want %d (the floor's goal: not a goal of a few MB, nor one the pace holds under it)",
 			percent, live>>10, roots>>10, want)
-	}
-}
-
-func TestFloorPercent(t *testing.T) {
-	const mb = 1 << 20
-	tests := []struct {
-		name        string
-		live, roots uint64
-		want        int
-		reason      string
-	}{
-		{"start-up's heap", 1 * mb, 2 * mb, 1200, "the runtime's least goal, 4 MB at GOGC 100, is the floor at 1200: 1566 % would have put it at 63 MB"},
-		{"after loading the peer set", 3 * mb, 2 * mb, 900, "3 MB and 9 times 5 MB is 48: the roots count"},
-		{"without roots", 6 * mb, 0, 700, "6 MB and 7 times 6 MB is 48"},
-		{"at the floor", 48 * mb, 2 * mb, 0, "no floor over the live heap"},
-		{"over the floor", 100 * mb, 2 * mb, 0, "no floor over the live heap"},
-		{"unknown live heap", 0, 2 * mb, 0, "a runtime that does not say has no floor"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := floorPercent(heapFloor, tt.live, tt.roots); got != tt.want {
-				t.Errorf("floorPercent(48 MB, %d MB, %d MB) = %d, want %d (%s)", tt.live/mb, tt.roots/mb, got, tt.want, tt.reason)
-			}
-		})
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -128,13 +129,13 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 // load loads the suites at paths with opts. A GOGC the user set is left
-// alone; otherwise:
-//  1. While the suites load, the collector works at its usual pace (GOGC
-//     100 instead of the scoring's 400: parsing YAML allocates about a
-//     hundred times the file's size in short-lived values), but not under
-//     a heap of heapFloor as far as the scoring's pace reaches: from
-//     start-up's heap of a megabyte or two, GOGC 100 alone collects every
-//     few megabytes.
+// alone; otherwise the collector follows a heap goal from the collection
+// before loading to the end of the run:
+//  1. While the suites load, the goal is twice the live heap (GOGC 100
+//     instead of the scoring's 400: parsing YAML allocates about a hundred
+//     times the file's size in short-lived values), but not under
+//     heapFloor: from start-up's heap of a megabyte or two, GOGC 100 alone
+//     collects every few megabytes.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
 //     by what the suites hold, not by what parsing them left behind; the
 //     index of their cases the run will build is counted with them
@@ -143,16 +144,17 @@ func exitCode(err error, stderr io.Writer) int {
 //     (listedCaseBytes a case, at most what the load allocated), since a
 //     collection that marks them would cost more than it tells: the
 //     heap floor sets the goal of such a run's first collections.
-//  3. While the cases are scored, the heap goal follows the live heap
-//     after each collection: the scoring's own headroom (its pace,
-//     applied to what the heap holds beyond the suites, up to a cap) less
-//     half of what the suites hold, and half of what the suites hold,
-//     whichever is more (see paceFor). So a listed case costs at most its
-//     own bytes and half as much again, not five times as much, and a
-//     suite with no cases is scored at the scoring's pace; but the heap
-//     goal is not under heapFloor as far as that pace reaches.
-//     The memory limit rises by twice what the suites hold, unless
-//     GOMEMLIMIT is set.
+//  3. While the cases are scored, the goal follows the live heap after
+//     each collection: the scoring's own headroom (its pace, applied to
+//     what the heap holds beyond the suites, up to a cap) less half of
+//     what the suites hold, and half of what the suites hold, whichever
+//     is more (see paceFor). So a listed case costs at most its own bytes
+//     and half as much again, not five times as much, and a suite with no
+//     cases is scored at the scoring's pace; but the goal is not under
+//     heapFloor.
+//  4. The memory limit is a quarter over each goal, or what the runtime
+//     maps then if more (see followed.apply), and at most GOMEMLIMIT when
+//     set, else defaultMemoryLimit and twice what the suites hold.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOGC") != "" {
 		return opts.Load(paths...)
@@ -160,10 +162,9 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	pace := debug.SetGCPercent(100)
 	runtime.GC()
 	before, roots := heapStats()
+	ceiling := debug.SetMemoryLimit(-1)
 	if pace > 100 {
-		debug.SetGCPercent(max(100, min(floorPercent(heapFloor, before, roots), pace)))
-		following.Store(&followed{pace: pace, floor: true})
-		armFollower()
+		follow(&followed{pace: pace, loading: true, ceiling: ceiling}, before, 0, roots)
 	}
 	start := allocated()
 	s, err := opts.Load(paths...)
@@ -174,25 +175,28 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	}
 	// What the suites hold, and what the run will hold for their cases
 	// from its start to its end (rule 2).
-	var live, held uint64
+	// The runtime sets the next goal from the live heap the last
+	// collection found: without one after loading, the suites are
+	// estimated beyond it.
+	var held, estimated uint64
+	live := before
 	if spent := allocated() - start; spent <= smallLoad {
 		held = min(spent, cases*listedCaseBytes) + cases*run.IndexBytes
-		live = before + held
+		estimated = held
 	} else {
-		debug.SetGCPercent(100)
 		runtime.GC()
 		live, roots = heapStats()
 		held = live - min(before, live) + cases*run.IndexBytes
 	}
 	if pace <= 100 {
 		debug.SetGCPercent(pace)
+		debug.SetMemoryLimit(ceiling)
 		return s, err
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(max(debug.SetMemoryLimit(-1), defaultMemoryLimit+2*int64(held)))
+		ceiling = max(ceiling, defaultMemoryLimit+2*int64(held))
 	}
-	debug.SetGCPercent(max(paceFor(pace, held, 0, live), min(floorPercent(heapFloor, live, roots), pace)))
-	follow(pace, held)
+	follow(&followed{pace: pace, held: held, besides: history.Holding, ceiling: ceiling}, live, estimated, roots)
 	return s, err
 }
 
@@ -222,8 +226,7 @@ const defaultMemoryLimit = 1 << 30
 //     heap goal of large suites is what they hold and half as much again,
 //     over what the scoring holds.
 //
-// load and follow take the floor's percent instead when it is more (see
-// heapFloor).
+// The goal is not under heapFloor (see followed.goal).
 func paceFor(pace int, held, scoring, live uint64) int {
 	if live == 0 {
 		return pace
@@ -234,30 +237,34 @@ func paceFor(pace int, held, scoring, live uint64) int {
 }
 
 // heapFloor is the heap goal under which the collector does not start
-// once the suites begin to load (rules 1 and 3 of load), as far as the
-// scoring's pace reaches: right after loading the scoring holds nothing
-// yet, and on one core it holds 8 to 12 MB of the peer set's
-// trajectories, so paceFor alone sets goals of 4 to 40 MB, each
-// collection marking little but coming every few megabytes allocated.
+// once the suites begin to load (rules 1 and 3 of load): right after
+// loading the scoring holds nothing yet, and on one core it holds 7 to 9
+// MB of the peer set's trajectories besides the cases, so the pace alone
+// sets goals of 16 to 45 MB, each collection marking every listed case.
+// At 40 MB the peer set's run collects twice after loading, three times
+// before; 48 MB gave the same count there, and 10 MiB more peak to runs
+// whose scoring holds little (4,000 traces, no cases).
 //
-// GOGC never goes over the pace for the floor: the percent set after a
-// collection applies to what the next one finds live until the follower
-// runs, which on one core can be a collection later; a percent of 1200
-// set for 3 MB live put a goal at 148 MB when the next found 11 MB.
-const heapFloor = 48 << 20
+// The GOGC that puts the goal at the floor may be more than the pace: the
+// percent set after a collection applies to what the next one finds live
+// until the follower runs, which on one core can be a collection later
+// (GOGC 1200 set for 3 MB live put a goal at 148 MB when the next found
+// 11 MB), and the memory limit a quarter over the goal starts that
+// collection instead (followed.apply).
+const heapFloor = 40 << 20
 
-// floorPercent returns the GOGC that puts the next collection at floor
-// bytes of heap after one that found live bytes of heap and roots bytes of
+// percentFor returns the GOGC that puts the next collection at goal bytes
+// of heap after one that found live bytes of heap and roots bytes of
 // stacks and globals: the runtime's goal is live and GOGC percent of live
 // and roots, but at least heapMinimum times GOGC percent; so the percent
-// is at most what puts that minimum at floor (at a heap of a megabyte,
-// the minimum alone put the goal at 120 to 190 MB). 0 when live is floor
-// or more, or unknown (0).
-func floorPercent(floor, live, roots uint64) int {
+// is at most what puts that minimum at goal (at a heap of a megabyte, the
+// minimum alone put the goal at 120 to 190 MB). 0 when live is goal or
+// more, or unknown (0).
+func percentFor(goal, live, roots uint64) int {
 	if live == 0 {
 		return 0
 	}
-	return int(min(100*(floor-min(floor, live))/(live+roots), 100*floor/heapMinimum))
+	return int(min(100*(goal-min(goal, live))/(live+roots), 100*goal/heapMinimum))
 }
 
 // heapMinimum is the runtime's least heap goal at GOGC 100.
@@ -277,41 +284,68 @@ var following atomic.Pointer[followed]
 var armed atomic.Bool
 
 // followed is what the collector follows: while the suites load, GOGC 100
-// over the floor; then the pace and what the suites hold (paceFor).
+// over the floor; then the pace and what the suites hold (paceFor) over
+// the floor.
 type followed struct {
-	pace  int
-	held  uint64
-	floor bool
+	pace    int
+	held    uint64
+	loading bool
 	// besides returns what the heap holds that is neither the suites'
 	// nor the scoring's (the run history's buffers); nil for nothing.
 	besides func() uint64
+	// ceiling is the most the memory limit may be: GOMEMLIMIT, else the
+	// default limit and twice what the suites hold.
+	ceiling int64
 }
 
-// follow sets GOGC after each collection from then on with paceFor, for
-// the live heap it found. One follower runs whatever the number of calls:
-// the last call's pace and held bytes are followed.
-func follow(pace int, held uint64) {
-	following.Store(&followed{pace: pace, held: held, besides: history.Holding})
+// follow sets GOGC and the memory limit for f and the live heap the last
+// collection found (live bytes, and roots bytes of stacks and globals;
+// estimated bytes more that it did not find: see rule 2 of load), and
+// after each collection from then on for what it finds. One follower runs
+// whatever the number of calls: the last call's f is followed.
+func follow(f *followed, live, estimated, roots uint64) {
+	f.apply(live, estimated, roots, mapped())
+	following.Store(f)
 	armFollower()
 }
 
-// percent returns the GOGC for a collection that found live bytes of heap
-// and roots bytes of stacks and globals: what neither the suites nor the
-// run history hold is the scoring's (the history's buffers are bounded
-// and not garbage the scoring makes: counted as the scoring's, they
-// would raise the goal by four times their size, and the scoring's new
-// objects would spread over that much more memory); the goal is not under
-// heapFloor as far as the pace reaches.
-func (f *followed) percent(live, roots uint64) int {
-	floor := min(floorPercent(heapFloor, live, roots), f.pace)
-	if f.floor {
-		return max(100, floor)
+// apply sets GOGC for a collection that found live bytes of heap and
+// roots bytes of stacks and globals, when the heap holds estimated bytes
+// more that it did not find, so that the runtime's goal is f's, and the
+// memory limit a quarter over that goal, when the runtime maps m, or what
+// it maps if more: the limit starts the next collection early when it
+// finds much more live than this one (see heapFloor), and never asks the
+// runtime to give back memory it holds.
+func (f *followed) apply(live, estimated, roots uint64, m mapping) {
+	percent := percentFor(f.goal(live+estimated, roots), live, roots)
+	if live == 0 {
+		percent = f.pace // a runtime that does not say keeps the pace
 	}
-	scoring := live - min(f.held, live)
-	if f.besides != nil {
-		scoring -= min(f.besides(), scoring)
+	debug.SetGCPercent(percent)
+	goal := max(live+uint64(percent)*(live+roots)/100, heapMinimum*uint64(percent)/100)
+	limit := max(m.inuse-min(live, m.inuse)+goal+goal/4, m.ready)
+	debug.SetMemoryLimit(min(f.ceiling, int64(min(limit, math.MaxInt64))))
+}
+
+// goal returns the heap goal after a collection that found live bytes of
+// heap and roots bytes of stacks and globals: the live heap and its
+// percent of live and roots, as the runtime counts GOGC, but not under
+// heapFloor. The percent is 100 while the suites load; then paceFor's,
+// where what neither the suites nor the run history hold is the
+// scoring's (the history's buffers are bounded and not garbage the
+// scoring makes: counted as the scoring's, they would raise the goal by
+// four times their size, and the scoring's new objects would spread over
+// that much more memory).
+func (f *followed) goal(live, roots uint64) uint64 {
+	percent := 100
+	if !f.loading {
+		scoring := live - min(f.held, live)
+		if f.besides != nil {
+			scoring -= min(f.besides(), scoring)
+		}
+		percent = paceFor(f.pace, f.held, scoring, live)
 	}
-	return max(paceFor(f.pace, f.held, scoring, live), floor)
+	return max(live+uint64(percent)*(live+roots)/100, heapFloor)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed
@@ -329,7 +363,8 @@ func armFollower() {
 func tick() {
 	runtime.AddCleanup(&gcTick{}, func(struct{}) {
 		if f := following.Load(); f != nil {
-			debug.SetGCPercent(f.percent(heapStats()))
+			live, roots := heapStats()
+			f.apply(live, 0, roots, mapped())
 		}
 		tick()
 	}, struct{}{})
@@ -370,4 +405,25 @@ func heapStats() (live, roots uint64) {
 		}
 	}
 	return n[0], n[1] + n[2]
+}
+
+// A mapping is what the runtime maps and has not given back: ready, all
+// of it; inuse, all but its free heap (heap objects, stacks, its own
+// tables, the unused parts of spans).
+type mapping struct{ ready, inuse uint64 }
+
+// mapped returns what the runtime maps now; zeros for what it does not
+// say.
+func mapped() mapping {
+	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"}}
+	metrics.Read(samples)
+	var n [3]uint64
+	for i, sample := range samples {
+		if sample.Value.Kind() == metrics.KindUint64 {
+			n[i] = sample.Value.Uint64()
+		}
+	}
+	ready := n[0] - min(n[1], n[0])
+	return mapping{ready: ready, inuse: ready - min(n[2], ready)}
 }
