@@ -26,25 +26,26 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
 // An Item is one expected call.
 type Item struct {
 	Tool string
-	// Key identifies the rule of Match: two items with the same Tool and
-	// Key accept the same steps. "" with a nil Match accepts any step of
-	// the tool.
+	// Key identifies the rule of Args and Match: two items with the same
+	// Tool and Key accept the same steps. "" with nil Args and Match
+	// accepts any step of the tool.
 	Key string
-	// Match reports whether a step with the item's name matches; nil
-	// accepts every such step.
+	// Args, when set, must accept the arguments of a step with the item's
+	// name, read on the trail (so that a $from looks at the steps before
+	// it), and gives its differences first.
+	Args *argmatch.Matcher
+	// Match, when set, must accept a step with the item's name as well.
 	Match func(s *trajeval.Step) bool
-	// Diff explains why a step with the item's name did not match; nil
-	// gives no differences.
+	// Diff explains why a step with the item's name did not match, after
+	// Args' differences; nil gives no more.
 	Diff func(s *trajeval.Step) []trajeval.ArgDiff
-	// Back, when set, replaces Match and Diff: arguments whose rule looks
-	// at the steps before the one matched (a $from), run on the trail.
-	Back *argmatch.Matcher
 	// MaxDurationMS, when set, is a latency limit: among the largest
 	// alignments, those that pair the item with a step that ran within it
 	// win.
@@ -65,15 +66,7 @@ func Args(tool string, m *argmatch.Matcher) Item {
 	if m == nil || m.AcceptsAll() {
 		return Item{Tool: tool}
 	}
-	if m.LooksBack() {
-		return Item{Tool: tool, Key: m.Key(), Back: m}
-	}
-	return Item{
-		Tool:  tool,
-		Key:   m.Key(),
-		Match: func(s *trajeval.Step) bool { return m.Match(s.Args) },
-		Diff:  func(s *trajeval.Step) []trajeval.ArgDiff { return m.Diff(s.Args) },
-	}
+	return Item{Tool: tool, Key: m.Key(), Args: m}
 }
 
 // Relate builds the match relation of items against steps. Steps of one
@@ -121,6 +114,9 @@ type Scratch struct {
 	match []uint64 // and the items each matches
 	used  []bool
 	align align.Scratch
+	// parser reads the arguments kept as text, in a scratch from the
+	// pool (nil: each match takes one from argmatch's pool).
+	parser *jsonv.Parser
 }
 
 // scratchPool holds the released scratches of every Classes.
@@ -132,7 +128,7 @@ func (cl *Classes) Scratch() *Scratch {
 		s.cl = cl
 		return s
 	}
-	return &Scratch{cl: cl}
+	return &Scratch{cl: cl, parser: new(jsonv.Parser)}
 }
 
 // Release gives the scratch back to the pool; neither it nor what it
@@ -254,13 +250,13 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 		if few {
 			for ; m != 0; m &= m - 1 {
 				c := int32(bits.TrailingZeros8(m))
-				if tools[c] == s.Name && cl.matches(c, trail, j) {
+				if tools[c] == s.Name && sc.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
 		} else {
 			for _, c := range cl.byTool[s.Name] {
-				if cl.matches(c, trail, j) {
+				if sc.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
@@ -289,12 +285,8 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 }
 
 // matches reports whether class c, of step j's tool, matches step j.
-func (cl *Classes) matches(c int32, trail *argmatch.Trail, j int) bool {
-	it := &cl.classes[c]
-	if it.Back != nil {
-		return it.Back.MatchAt(trail, j)
-	}
-	return it.Match == nil || it.Match(&trail.Steps()[j])
+func (sc *Scratch) matches(c int32, trail *argmatch.Trail, j int) bool {
+	return sc.cl.classes[c].accepts(sc.parser, trail, j)
 }
 
 // Order says how an alignment treated order, for the words of its
@@ -568,7 +560,7 @@ func (sc *Scratch) inOrder(trail *argmatch.Trail) (a align.Alignment, ok bool) {
 		if j == len(steps) {
 			break
 		}
-		if items := cl.stepItems(m, trail, j); items != 0 {
+		if items := sc.stepItems(m, trail, j); items != 0 {
 			at, match = append(at, int32(j)), append(match, items)
 		}
 	}
@@ -603,12 +595,13 @@ func (cl *Classes) scan(steps []trajeval.Step, j int) (int, uint8) {
 // stepItems returns the items that step j of trail matches, among those
 // of the classes in m, its candidates. Out of inOrder's loop, which so
 // keeps its values in registers.
-func (cl *Classes) stepItems(m uint8, trail *argmatch.Trail, j int) uint64 {
+func (sc *Scratch) stepItems(m uint8, trail *argmatch.Trail, j int) uint64 {
+	cl := sc.cl
 	name := trail.Steps()[j].Name
 	var items uint64
 	for ; m != 0; m &= m - 1 {
 		c := int32(bits.TrailingZeros8(m))
-		if cl.tools[c] == name && cl.matches(c, trail, j) {
+		if cl.tools[c] == name && sc.matches(c, trail, j) {
 			items |= cl.items[c]
 		}
 	}
