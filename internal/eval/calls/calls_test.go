@@ -26,18 +26,23 @@ func randomItems(t *testing.T, rng *rand.Rand) []calls.Item {
 		n = 20 + rng.IntN(10)
 	}
 	for range n {
-		tool := tools[rng.IntN(len(tools)-1)]
-		var args any
-		if rng.IntN(2) == 0 {
-			args = map[string]any{"id": fmt.Sprint(rng.IntN(3))}
-		}
-		m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		items = append(items, calls.Args(tool, m))
+		items = append(items, randomArgs(t, rng, tools[rng.IntN(len(tools)-1)], 3))
 	}
 	return items
+}
+
+// randomArgs is an item of tool that, one time in two, wants the id
+// argument to be one below ids (partial), else any arguments.
+func randomArgs(t *testing.T, rng *rand.Rand, tool string, ids int) calls.Item {
+	var args any
+	if rng.IntN(2) == 0 {
+		args = map[string]any{"id": fmt.Sprint(rng.IntN(ids))}
+	}
+	m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return calls.Args(tool, m)
 }
 
 // randomSteps are steps among the tools with ids 0..2, some in parallel
@@ -231,15 +236,7 @@ func TestScratch_Align_inOrder(t *testing.T) {
 			for n := range 1500 {
 				items := make([]calls.Item, 1+rng.IntN(tt.items))
 				for i := range items {
-					var args any
-					if rng.IntN(2) == 0 {
-						args = map[string]any{"id": fmt.Sprint(rng.IntN(2))}
-					}
-					m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					items[i] = calls.Args(names[rng.IntN(len(names))], m)
+					items[i] = randomArgs(t, rng, names[rng.IntN(len(names))], 2)
 				}
 				steps := make([]trajeval.Step, rng.IntN(tt.steps+1))
 				for j := range steps {
