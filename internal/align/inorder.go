@@ -181,65 +181,94 @@ func (r *Relation) lcsBits(s *Scratch) []Pair {
 }
 
 // lcsWord is lcsBits for at most 64 items, whose columns are one word
-// each: every column is kept, and a step's match bits with it, so the
-// traceback reads them without recomputing a segment or counting ones
-// word by word. It takes the same pairs as lcsBits.
+// each: the steps that match some item, with their match bits, go to
+// lcsSteps. It takes the same pairs as lcsBits.
 func (r *Relation) lcsWord(s *Scratch) []Pair {
-	ne, na := len(r.ItemClass), len(r.Steps)
 	nc := int32(0)
 	for _, c := range r.ItemClass {
 		nc = max(nc, c+1)
 	}
-	// The class bits, each step's match bits, the columns.
-	mem := s.uint64s(int(nc) + 2*na + 1)
-	classBits, match, cols := mem[:nc:nc], mem[nc:int(nc)+na:int(nc)+na], mem[int(nc)+na:]
+	classBits := s.uint64s(int(nc))
 	clear(classBits)
 	for i, c := range r.ItemClass {
 		classBits[c] |= 1 << i
 	}
+	at, match := s.at[:0], s.match[:0]
+	for j, cls := range r.Steps {
+		var m uint64
+		for _, c := range cls {
+			if c < nc {
+				m |= classBits[c]
+			}
+		}
+		if m != 0 {
+			at, match = append(at, int32(j)), append(match, m)
+		}
+	}
+	s.at, s.match = at, match
+	return s.lcsSteps(len(r.ItemClass), at, match)
+}
+
+// InOrderSteps is [InOrder] for a relation of at most 64 items, without
+// bonuses or parallel groups, given by the steps that match some item:
+// step at[k] matches the items whose bits match[k] sets (bit i: item i),
+// at ascending and every match[k] not 0. The steps that match no item
+// need not be listed, since they change nothing: a caller that finds
+// each step's items itself skips building a Relation. It gives the pairs
+// InOrder gives for the same relation.
+func (s *Scratch) InOrderSteps(items int, at []int32, match []uint64) Alignment {
+	if items == 0 || items > 64 || len(at) != len(match) {
+		return Alignment{}
+	}
+	pairs := s.lcsSteps(items, at, match)
+	sortPairs(pairs)
+	return Alignment{Pairs: pairs}
+}
+
+// lcsSteps is the bit-parallel LCS of lcsBits for at most ne ≤ 64 items,
+// over the steps that match some item only (at, match: see
+// [Scratch.InOrderSteps]). Column k is the bit vector after the first k
+// listed steps: a step that matches nothing leaves the vector as it was,
+// so a column of every step is one of these. Every column is kept, so the
+// traceback reads them without recomputing a segment or counting ones
+// word by word.
+func (s *Scratch) lcsSteps(ne int, at []int32, match []uint64) []Pair {
+	n := len(at)
+	cols := s.uint64s(n + 1)
 	v := ^uint64(0)
 	cols[0] = v
-	cols = cols[1 : na+1]
-	for j, cls := range r.Steps {
-		// Most steps match nothing and leave the column as it was.
-		var m uint64
-		if len(cls) > 0 {
-			for _, c := range cls {
-				if c < nc {
-					m |= classBits[c]
-				}
-			}
-			v = (v + v&m) | v&^m
-		}
-		match[j] = m
-		cols[j] = v
+	for k, m := range match[:n] {
+		v = (v + v&m) | v&^m
+		cols[k+1] = v
 	}
-	cols = mem[int(nc)+na:]
 	// L(i, j), the LCS of items [0,i) and steps [0,j), is i less the ones
 	// of column j under mask, the bits of items [0,i) (1<<64 is 0 in Go,
-	// so the mask of 64 items is all ones). The traceback of lcsBits,
-	// keeping L(i, j) in here as it goes.
+	// so the mask of 64 items is all ones); column j is cols[k] for the k
+	// listed steps before step j. The traceback of lcsBits, keeping
+	// L(i, j) in here as it goes, with j just after listed step k-1: the
+	// steps between listed ones match nothing, and lcsBits passes them.
 	pairs := s.pairs[:0]
-	i, j := ne, na
+	i, k := ne, n
 	mask := uint64(1)<<i - 1
-	here := i - bits.OnesCount64(cols[j]&mask)
-	for here > 0 && j > 0 {
+	here := i - bits.OnesCount64(cols[k]&mask)
+	for here > 0 && k > 0 {
+		m := match[k-1]
 		// A step that matches none of items [0,i) leaves their bits of
 		// the column as they were (the sum carries upwards only), so
-		// L(i, j-1) = L(i, j): most steps are passed over so.
-		if match[j-1]&mask == 0 {
-			j--
+		// L(i, j-1) = L(i, j).
+		if m&mask == 0 {
+			k--
 			continue
 		}
 		switch {
-		case i-bits.OnesCount64(cols[j-1]&mask) == here:
-			j--
-		case match[j-1]>>(i-1)&1 != 0 && i-1-bits.OnesCount64(cols[j-1]&(mask>>1)) == here-1:
-			pairs = append(pairs, Pair{i - 1, j - 1})
-			i, j, mask, here = i-1, j-1, mask>>1, here-1
+		case i-bits.OnesCount64(cols[k-1]&mask) == here:
+			k--
+		case m>>(i-1)&1 != 0 && i-1-bits.OnesCount64(cols[k-1]&(mask>>1)) == here-1:
+			pairs = append(pairs, Pair{i - 1, int(at[k-1])})
+			i, k, mask, here = i-1, k-1, mask>>1, here-1
 		default:
 			i, mask = i-1, mask>>1
-			here = i - bits.OnesCount64(cols[j]&mask)
+			here = i - bits.OnesCount64(cols[k]&mask)
 		}
 	}
 	reverse(pairs)

@@ -11,6 +11,8 @@ type Scratch struct {
 	blocks [][2]int
 	words  []uint64
 	counts []int32
+	at     []int32  // lcsWord's listed steps
+	match  []uint64 // and their items
 	any    anyScratch
 }
 

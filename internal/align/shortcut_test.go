@@ -11,6 +11,8 @@ import (
 // TestScratch_InOrder checks the one-word LCS (at most 64 items) against
 // the LCS of any number of words on random plain relations: the same
 // pairs, not only as many, since ties choose which steps a row names.
+// InOrderSteps, given the steps that match some item and their items'
+// bits, takes them too.
 func TestScratch_InOrder(t *testing.T) {
 	tests := []struct {
 		name           string
@@ -35,9 +37,30 @@ func TestScratch_InOrder(t *testing.T) {
 				if !slices.Equal(got.Pairs, want.Pairs) {
 					t.Fatalf("case %d (%s): pairs %v, want %v\nitems %v\nsteps %v", n, tt.reason, got.Pairs, want.Pairs, r.ItemClass, r.Steps)
 				}
+				at, match := itemBits(r)
+				if got := fast.InOrderSteps(len(r.ItemClass), at, match); !slices.Equal(got.Pairs, want.Pairs) {
+					t.Fatalf("case %d (%s): InOrderSteps pairs %v, want %v\nitems %v\nsteps %v", n, tt.reason, got.Pairs, want.Pairs, r.ItemClass, r.Steps)
+				}
 			}
 		})
 	}
+}
+
+// itemBits lists the steps of r that match some item, with the bits of
+// the items each matches.
+func itemBits(r *align.Relation) (at []int32, match []uint64) {
+	for j, cls := range r.Steps {
+		var m uint64
+		for i, c := range r.ItemClass {
+			if slices.Contains(cls, c) {
+				m |= 1 << i
+			}
+		}
+		if m != 0 {
+			at, match = append(at, int32(j)), append(match, m)
+		}
+	}
+	return at, match
 }
 
 // randomPlain is a relation without bonus or groups; a step may also

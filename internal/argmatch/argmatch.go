@@ -184,7 +184,7 @@ func (m *Matcher) Match(got any) bool {
 	if m.AcceptsAll() {
 		return true
 	}
-	return m.run(got, nil, nil, 0)
+	return m.run(got, nil, nil, 0, nil)
 }
 
 // Diff returns the argument paths that differ, or nil when got matches.
@@ -193,7 +193,7 @@ func (m *Matcher) Diff(got any) []trajeval.ArgDiff {
 		return nil
 	}
 	var diffs []trajeval.ArgDiff
-	if m.run(got, &diffs, nil, 0) {
+	if m.run(got, &diffs, nil, 0, nil) {
 		return nil
 	}
 	return diffs
@@ -205,7 +205,18 @@ func (m *Matcher) MatchAt(t *Trail, j int) bool {
 	if m.AcceptsAll() {
 		return true
 	}
-	return m.run(t.steps[j].Args, nil, t, j)
+	return m.run(t.steps[j].Args, nil, t, j, nil)
+}
+
+// MatchWith is [Matcher.MatchAt] reading arguments kept as JSON text
+// (see trajeval.KeptText) with p, a Parser the caller keeps from one call
+// to the next, where MatchAt takes one from a pool for each call; a nil p
+// is MatchAt. One goroutine at a time uses p.
+func (m *Matcher) MatchWith(p *jsonv.Parser, t *Trail, j int) bool {
+	if m.AcceptsAll() {
+		return true
+	}
+	return m.run(t.steps[j].Args, nil, t, j, p)
 }
 
 // DiffAt returns the argument paths of step j of the trail that differ,
@@ -215,15 +226,17 @@ func (m *Matcher) DiffAt(t *Trail, j int) []trajeval.ArgDiff {
 		return nil
 	}
 	var diffs []trajeval.ArgDiff
-	if m.run(t.steps[j].Args, &diffs, t, j) {
+	if m.run(t.steps[j].Args, &diffs, t, j, nil) {
 		return nil
 	}
 	return diffs
 }
 
-func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int) bool {
+// run matches got, with its differences when diffs is not nil; p, when
+// not nil, reads text (see matchText).
+func (m *Matcher) run(got any, diffs *[]trajeval.ArgDiff, t *Trail, j int, p *jsonv.Parser) bool {
 	if text, ok := trajeval.KeptText(got); ok && diffs == nil {
-		if match, ok := m.matchText(text, t, j); ok {
+		if match, ok := m.matchText(p, text, t, j); ok {
 			return match
 		}
 	}

@@ -20,13 +20,17 @@ var parsers = sync.Pool{New: func() any { return new(jsonv.Parser) }}
 // decoded object). ok is false when the pattern is not an object of at
 // most 64 keys under partial, exact or subset, or when the Parser refuses
 // the text (not an object, invalid UTF-8, deep nesting, not JSON): the
-// caller decodes the text, whose value or error is then the answer.
-func (m *Matcher) matchText(text json.RawMessage, t *Trail, j int) (match, ok bool) {
+// caller decodes the text, whose value or error is then the answer. The
+// text is read with p, or with a Parser from a pool when p is nil.
+func (m *Matcher) matchText(p *jsonv.Parser, text json.RawMessage, t *Trail, j int) (match, ok bool) {
 	fields := m.p.fields
 	if m.p.kind != pObject || len(fields) > 64 || m.mode == trajeval.ArgsPaths {
 		return false, false
 	}
-	p := parsers.Get().(*jsonv.Parser)
+	pooled := p == nil
+	if pooled {
+		p = parsers.Get().(*jsonv.Parser)
+	}
 	p.Reset(text)
 	c := cmp{mode: m.mode, opt: m.opt, trail: t, at: j}
 	var seen, good uint64 // by field: present, and its last value matched
@@ -64,7 +68,9 @@ func (m *Matcher) matchText(text json.RawMessage, t *Trail, j int) (match, ok bo
 		return true
 	}) && p.End()
 	p.Reset(nil) // keep no text alive
-	parsers.Put(p)
+	if pooled {
+		parsers.Put(p)
+	}
 	if !ok {
 		return false, false
 	}

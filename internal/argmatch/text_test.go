@@ -22,8 +22,10 @@ func decodedMatch(m *argmatch.Matcher, text string) bool {
 // TestMatcher_Match_text holds a match of arguments kept as JSON text,
 // which reads only the members the pattern names, to the match of the
 // same text decoded, where the two ways could part: repeated keys,
-// escapes, text that is not JSON, or not an object.
+// escapes, text that is not JSON, or not an object. MatchWith, reading
+// with one Parser case after case, answers the same.
 func TestMatcher_Match_text(t *testing.T) {
+	var p jsonv.Parser
 	tests := []struct {
 		name, want, got string
 		mode            trajeval.ArgsMatch
@@ -61,6 +63,10 @@ func TestMatcher_Match_text(t *testing.T) {
 			if got := m.Match(json.RawMessage(tt.got)); got != tt.match {
 				t.Errorf("Match(text %q) = %v, want %v: %s", tt.got, got, tt.match, tt.reason)
 			}
+			tr := argmatch.NewTrail([]trajeval.Step{{Name: "t", Args: json.RawMessage(tt.got)}})
+			if got := m.MatchWith(&p, tr, 0); got != tt.match {
+				t.Errorf("MatchWith(text %q) = %v, want %v: %s", tt.got, got, tt.match, tt.reason)
+			}
 		})
 	}
 }
@@ -76,7 +82,8 @@ var fuzzPatterns = []string{
 }
 
 // FuzzMatcher_Match_text: for any text, a match of it kept as text is the
-// match of it decoded (no match when it does not decode).
+// match of it decoded (no match when it does not decode), through Match
+// and through MatchWith with one Parser for every matcher.
 func FuzzMatcher_Match_text(f *testing.F) {
 	for _, s := range []string{`{"id":"doc-5"}`, `{"id":"doc-5","id":"x"}`, `{"query":"python history","limit":1e1}`,
 		`{"a":{"b":[1,{"c":"x"}]},"n":15e-1,"z":[]}`, `{"id":"doc","n":2,"t":null}`, `{"\u0069d":"doc-5"}`, `null`, `[]`, `{"id":"doc-5"} {}`} {
@@ -95,10 +102,15 @@ func FuzzMatcher_Match_text(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		var p jsonv.Parser
+		tr := argmatch.NewTrail([]trajeval.Step{{Name: "t", Args: json.RawMessage(text)}})
 		for k, m := range ms {
 			want := decodedMatch(m, text)
 			if got := m.Match(json.RawMessage(text)); got != want {
 				t.Fatalf("matcher %d (%s): Match(text %q) = %v, decoded %v", k, fuzzPatterns[k/6], text, got, want)
+			}
+			if got := m.MatchWith(&p, tr, 0); got != want {
+				t.Fatalf("matcher %d (%s): MatchWith(text %q) = %v, decoded %v", k, fuzzPatterns[k/6], text, got, want)
 			}
 		}
 	})

@@ -26,25 +26,26 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/jsonv"
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
 // An Item is one expected call.
 type Item struct {
 	Tool string
-	// Key identifies the rule of Match: two items with the same Tool and
-	// Key accept the same steps. "" with a nil Match accepts any step of
-	// the tool.
+	// Key identifies the rule of Args and Match: two items with the same
+	// Tool and Key accept the same steps. "" with nil Args and Match
+	// accepts any step of the tool.
 	Key string
-	// Match reports whether a step with the item's name matches; nil
-	// accepts every such step.
+	// Args, when set, must accept the arguments of a step with the item's
+	// name, read on the trail (so that a $from looks at the steps before
+	// it), and gives its differences first.
+	Args *argmatch.Matcher
+	// Match, when set, must accept a step with the item's name as well.
 	Match func(s *trajeval.Step) bool
-	// Diff explains why a step with the item's name did not match; nil
-	// gives no differences.
+	// Diff explains why a step with the item's name did not match, after
+	// Args' differences; nil gives no more.
 	Diff func(s *trajeval.Step) []trajeval.ArgDiff
-	// Back, when set, replaces Match and Diff: arguments whose rule looks
-	// at the steps before the one matched (a $from), run on the trail.
-	Back *argmatch.Matcher
 	// MaxDurationMS, when set, is a latency limit: among the largest
 	// alignments, those that pair the item with a step that ran within it
 	// win.
@@ -65,15 +66,7 @@ func Args(tool string, m *argmatch.Matcher) Item {
 	if m == nil || m.AcceptsAll() {
 		return Item{Tool: tool}
 	}
-	if m.LooksBack() {
-		return Item{Tool: tool, Key: m.Key(), Back: m}
-	}
-	return Item{
-		Tool:  tool,
-		Key:   m.Key(),
-		Match: func(s *trajeval.Step) bool { return m.Match(s.Args) },
-		Diff:  func(s *trajeval.Step) []trajeval.ArgDiff { return m.Diff(s.Args) },
-	}
+	return Item{Tool: tool, Key: m.Key(), Args: m}
 }
 
 // Relate builds the match relation of items against steps. Steps of one
@@ -92,9 +85,16 @@ type Classes struct {
 	tools     []string           // each class's Tool, side by side for Relate's scan
 	byTool    map[string][]int32 // ascending: classes are numbered in order
 	// byLen[n], with few classes, has bit c set when class c's tool is n
-	// bytes long (the last entry: that long or longer), so that a step
-	// compares its name only with the tools of its name's length.
+	// bytes long (the last entry: that long or longer), and byFirst[b]
+	// when its first byte is b modulo 64, so that a step compares its name
+	// only with the tools of its name's length and first byte (see
+	// candidates).
 	byLen   [33]uint8
+	byFirst [64]uint8
+	// items[c], with few classes and at most 64 items, has bit i set
+	// when item i is of class c: the items a step of class c matches,
+	// for the in-order alignment of steps without a Relation.
+	items   [fewClasses]uint64
 	limited bool // some item has a latency limit
 }
 
@@ -110,8 +110,13 @@ type Scratch struct {
 	steps [][]int32
 	group []int32
 	buf   []int32
+	at    []int32  // the steps that match some item, in order
+	match []uint64 // and the items each matches
 	used  []bool
 	align align.Scratch
+	// parser reads the arguments kept as text, in a scratch from the
+	// pool (nil: each match takes one from argmatch's pool).
+	parser *jsonv.Parser
 }
 
 // scratchPool holds the released scratches of every Classes.
@@ -123,14 +128,14 @@ func (cl *Classes) Scratch() *Scratch {
 		s.cl = cl
 		return s
 	}
-	return &Scratch{cl: cl}
+	return &Scratch{cl: cl, parser: new(jsonv.Parser)}
 }
 
 // Release gives the scratch back to the pool; neither it nor what it
 // returned may be used after.
 func (s *Scratch) Release() {
 	// A scratch grown by a huge trajectory is not kept.
-	if cap(s.buf) > 1<<16 || cap(s.steps) > 1<<16 {
+	if cap(s.buf) > 1<<16 || cap(s.steps) > 1<<16 || cap(s.at) > 1<<16 {
 		return
 	}
 	s.cl, s.rel = nil, align.Relation{}
@@ -184,8 +189,27 @@ func Prepare(items []Item) *Classes {
 	}
 	for c, tool := range cl.tools {
 		cl.byLen[min(len(tool), len(cl.byLen)-1)] |= 1 << c
+		if tool != "" {
+			cl.byFirst[tool[0]%64] |= 1 << c
+		}
+	}
+	if len(items) <= 64 {
+		for i, c := range cl.itemClass {
+			cl.items[c] |= 1 << i
+		}
 	}
 	return cl
+}
+
+// candidates returns the classes, with few classes, whose tool may be
+// name (bit c: class c): those of its length and first byte. Most steps
+// are of no class's tool, and one or two look-ups rule them out.
+func (cl *Classes) candidates(name string) uint8 {
+	m := cl.byLen[min(len(name), len(cl.byLen)-1)]
+	if len(name) > 0 {
+		m &= cl.byFirst[name[0]%64]
+	}
+	return m
 }
 
 // fewClasses is the most classes a step's name is looked for among one
@@ -209,7 +233,7 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 	buf := sc.buf[:0]
 	relSteps, group, tools := r.Steps[:len(steps)], r.Group[:len(steps)], cl.tools
 	clear(relSteps) // at once: most steps stay of no class
-	few, byLen := cl.byTool == nil, &cl.byLen
+	few := cl.byTool == nil
 	var groups int32 // every step's group, or-ed: 0 when none has one
 	for j := range steps {
 		s := &steps[j]
@@ -218,9 +242,7 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 		groups |= g
 		var m uint8
 		if few {
-			// Most steps are of no class's tool, and most of those of no
-			// tool's length: one look-up rules them out.
-			if m = byLen[min(len(s.Name), len(byLen)-1)]; m == 0 {
+			if m = cl.candidates(s.Name); m == 0 {
 				continue
 			}
 		}
@@ -228,15 +250,13 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 		if few {
 			for ; m != 0; m &= m - 1 {
 				c := int32(bits.TrailingZeros8(m))
-				// The lengths are equal: the first bytes rule most
-				// other names out without a call to compare the rest.
-				if t := tools[c]; (t == "" || t[0] == s.Name[0]) && t == s.Name && cl.matches(c, trail, j) {
+				if tools[c] == s.Name && sc.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
 		} else {
 			for _, c := range cl.byTool[s.Name] {
-				if cl.matches(c, trail, j) {
+				if sc.matches(c, trail, j) {
 					buf = append(buf, c)
 				}
 			}
@@ -265,12 +285,8 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 }
 
 // matches reports whether class c, of step j's tool, matches step j.
-func (cl *Classes) matches(c int32, trail *argmatch.Trail, j int) bool {
-	it := &cl.classes[c]
-	if it.Back != nil {
-		return it.Back.MatchAt(trail, j)
-	}
-	return it.Match == nil || it.Match(&trail.Steps()[j])
+func (sc *Scratch) matches(c int32, trail *argmatch.Trail, j int) bool {
+	return sc.cl.classes[c].accepts(sc.parser, trail, j)
 }
 
 // Order says how an alignment treated order, for the words of its
@@ -508,6 +524,11 @@ func (cl *Classes) Align(o Order, trail *argmatch.Trail) align.Alignment {
 
 // Align is [Classes.Align] in the scratch's memory.
 func (sc *Scratch) Align(o Order, trail *argmatch.Trail) align.Alignment {
+	if o == Ordered {
+		if a, ok := sc.inOrder(trail); ok {
+			return a
+		}
+	}
 	r := sc.Relate(trail)
 	switch o {
 	case Positional:
@@ -516,4 +537,73 @@ func (sc *Scratch) Align(o Order, trail *argmatch.Trail) align.Alignment {
 		return sc.align.InOrder(r)
 	}
 	return sc.align.AnyOrder(r)
+}
+
+// inOrder is the in-order alignment of the classes against the steps of
+// trail, without a Relation, when it can be: at most 64 items in few
+// classes, no latency limit (no bonus) and no two consecutive steps of one
+// parallel group (no block to permute). Each step's items are found as
+// Relate finds its classes, and [align.Scratch.InOrderSteps] takes the
+// pairs InOrder takes on the relation. ok is false otherwise.
+func (sc *Scratch) inOrder(trail *argmatch.Trail) (a align.Alignment, ok bool) {
+	cl := sc.cl
+	if cl.byTool != nil || cl.limited || len(cl.itemClass) > 64 || len(cl.itemClass) == 0 {
+		return align.Alignment{}, false
+	}
+	steps := trail.Steps()
+	at, match := sc.at[:0], sc.match[:0]
+	for j := 0; ; j++ {
+		var m uint8
+		if j, m = cl.scan(steps, j); j < 0 {
+			return align.Alignment{}, false
+		}
+		if j == len(steps) {
+			break
+		}
+		if items := sc.stepItems(m, trail, j); items != 0 {
+			at, match = append(at, int32(j)), append(match, items)
+		}
+	}
+	sc.at, sc.match = at, match
+	return sc.align.InOrderSteps(len(cl.itemClass), at, match), true
+}
+
+// scan returns the first of steps from j on whose name may be a class's
+// tool, with its candidates; len(steps) when there is none, and -1 when a
+// step from j on shares the parallel group of the step before it. Most
+// steps are passed over here, in a loop of few values, all in registers.
+func (cl *Classes) scan(steps []trajeval.Step, j int) (int, uint8) {
+	var last int32 // the previous step's group
+	if j > 0 && j <= len(steps) {
+		last = int32(steps[j-1].ParallelGroup)
+	}
+	for ; j < len(steps); j++ {
+		s := &steps[j]
+		// Relate keeps a group as an int32, and the aligners compare those.
+		g := int32(s.ParallelGroup)
+		if g != 0 && g == last {
+			return -1, 0
+		}
+		last = g
+		if m := cl.candidates(s.Name); m != 0 {
+			return j, m
+		}
+	}
+	return len(steps), 0
+}
+
+// stepItems returns the items that step j of trail matches, among those
+// of the classes in m, its candidates. Out of inOrder's loop, which so
+// keeps its values in registers.
+func (sc *Scratch) stepItems(m uint8, trail *argmatch.Trail, j int) uint64 {
+	cl := sc.cl
+	name := trail.Steps()[j].Name
+	var items uint64
+	for ; m != 0; m &= m - 1 {
+		c := int32(bits.TrailingZeros8(m))
+		if cl.tools[c] == name && sc.matches(c, trail, j) {
+			items |= cl.items[c]
+		}
+	}
+	return items
 }

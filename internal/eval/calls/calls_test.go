@@ -1,6 +1,7 @@
 package calls_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/align"
 	"github.com/trajeval/trajeval/internal/argmatch"
 	"github.com/trajeval/trajeval/internal/eval/calls"
 )
@@ -24,18 +26,23 @@ func randomItems(t *testing.T, rng *rand.Rand) []calls.Item {
 		n = 20 + rng.IntN(10)
 	}
 	for range n {
-		tool := tools[rng.IntN(len(tools)-1)]
-		var args any
-		if rng.IntN(2) == 0 {
-			args = map[string]any{"id": fmt.Sprint(rng.IntN(3))}
-		}
-		m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		items = append(items, calls.Args(tool, m))
+		items = append(items, randomArgs(t, rng, tools[rng.IntN(len(tools)-1)], 3))
 	}
 	return items
+}
+
+// randomArgs is an item of tool that, one time in two, wants the id
+// argument to be one below ids (partial), else any arguments.
+func randomArgs(t *testing.T, rng *rand.Rand, tool string, ids int) calls.Item {
+	var args any
+	if rng.IntN(2) == 0 {
+		args = map[string]any{"id": fmt.Sprint(rng.IntN(ids))}
+	}
+	m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return calls.Args(tool, m)
 }
 
 // randomSteps are steps among the tools with ids 0..2, some in parallel
@@ -142,13 +149,15 @@ func TestExplain_manyMissing(t *testing.T) {
 // fewClasses, the one-by-one look-up's limit.
 func TestClasses_Relate(t *testing.T) {
 	long := "a_tool_name_well_past_thirty_two_bytes"
-	names := []string{"", "s", "search", "serch", "fetch", "read", long, long + "_2", long[:32], long[:33]}
+	// "3earch" has search's length, and a first byte equal to its
+	// modulo 64: candidates keeps both.
+	names := []string{"", "s", "search", "serch", "3earch", "fetch", "read", long, long + "_2", long[:32], long[:33]}
 	tests := []struct {
 		name   string
 		items  int
 		reason string
 	}{
-		{"few", 5, "at most 8 classes: steps ruled out by their name's length"},
+		{"few", 5, "at most 8 classes: steps ruled out by their name's length and first byte"},
 		{"many", 24, "often more classes than 8: then steps look their name up in a map"},
 	}
 	for _, tt := range tests {
@@ -196,6 +205,58 @@ func TestClasses_Relate(t *testing.T) {
 						t.Fatalf("case %d (%s): step %d %q relates to %v, want %v", n, tt.reason, j, steps[j].Name, r.Steps[j], want)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestScratch_Align_inOrder checks the in-order alignment that finds each
+// step's items without a Relation against align.InOrder on the relation
+// Relate builds: the same pairs. Items of names that share a length and
+// a first byte modulo 64, with argument rules on text and on values;
+// steps now and then in parallel groups, consecutive or not (a group of
+// two steps or more takes the relation); lists of up to 70 items (past
+// 64, the relation too).
+func TestScratch_Align_inOrder(t *testing.T) {
+	names := []string{"search", "serch", "3earch", "fetch", "read", "", "summarize"}
+	tests := []struct {
+		name          string
+		items, steps  int
+		groups, texts bool
+		reason        string
+	}{
+		{"names", 6, 20, false, false, "names alone and decoded arguments"},
+		{"text", 6, 20, false, true, "arguments kept as text, read by the scratch's Parser"},
+		{"groups", 5, 12, true, true, "parallel groups: consecutive ones take the relation"},
+		{"long", 70, 80, false, false, "more than 64 items now and then"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(15, uint64(tt.items)))
+			for n := range 1500 {
+				items := make([]calls.Item, 1+rng.IntN(tt.items))
+				for i := range items {
+					items[i] = randomArgs(t, rng, names[rng.IntN(len(names))], 2)
+				}
+				steps := make([]trajeval.Step, rng.IntN(tt.steps+1))
+				for j := range steps {
+					id := rng.IntN(2)
+					var args any = map[string]any{"id": fmt.Sprint(id)}
+					if tt.texts && rng.IntN(2) == 0 {
+						args = json.RawMessage(fmt.Sprintf(`{"id":"%d","n":[1,{"k":null}]}`, id))
+					}
+					steps[j] = trajeval.Step{Name: names[rng.IntN(len(names))], Args: args}
+					if tt.groups && rng.IntN(3) == 0 {
+						steps[j].ParallelGroup = 1 + j/2 // pairs now and then
+					}
+				}
+				want := align.InOrder(calls.Relate(items, steps))
+				sc := calls.Prepare(items).Scratch()
+				got := sc.Align(calls.Ordered, argmatch.NewTrail(steps))
+				if !slices.Equal(got.Pairs, want.Pairs) || got.Bonus != want.Bonus {
+					t.Fatalf("case %d (%s): pairs %v, want %v", n, tt.reason, got.Pairs, want.Pairs)
+				}
+				sc.Release()
 			}
 		})
 	}

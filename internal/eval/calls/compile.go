@@ -3,6 +3,7 @@ package calls
 import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
+	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // Compile turns expected calls into items: each call's arguments under its
@@ -26,24 +27,28 @@ func Compile(expected []trajeval.ExpectedCall, def trajeval.ArgsMatch, opt argma
 
 // Matches reports whether item it matches step j of the trail.
 func (it *Item) Matches(t *argmatch.Trail, j int) bool {
-	s := &t.Steps()[j]
-	switch {
-	case it.Tool != s.Name:
-		return false
-	case it.Back != nil:
-		return it.Back.MatchAt(t, j)
-	}
-	return it.Match == nil || it.Match(s)
+	return it.Tool == t.Steps()[j].Name && it.accepts(nil, t, j)
 }
 
-// diff explains why step j of the trail did not match; nil when the item
-// gives no differences.
-func (it *Item) diff(t *argmatch.Trail, j int) []trajeval.ArgDiff {
-	switch {
-	case it.Back != nil:
-		return it.Back.DiffAt(t, j)
-	case it.Diff != nil:
-		return it.Diff(&t.Steps()[j])
+// accepts reports whether item it accepts step j of the trail, a step
+// with its name; p, when not nil, reads arguments kept as text (see
+// [argmatch.Matcher.MatchWith]).
+func (it *Item) accepts(p *jsonv.Parser, t *argmatch.Trail, j int) bool {
+	if it.Args != nil && !it.Args.MatchWith(p, t, j) {
+		return false
 	}
-	return nil
+	return it.Match == nil || it.Match(&t.Steps()[j])
+}
+
+// diff explains why step j of the trail did not match: the differences of
+// Args, then those of Diff; nil when the item gives none.
+func (it *Item) diff(t *argmatch.Trail, j int) []trajeval.ArgDiff {
+	var diffs []trajeval.ArgDiff
+	if it.Args != nil {
+		diffs = it.Args.DiffAt(t, j)
+	}
+	if it.Diff != nil {
+		diffs = append(diffs, it.Diff(&t.Steps()[j])...)
+	}
+	return diffs
 }

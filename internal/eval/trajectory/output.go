@@ -176,18 +176,18 @@ func withOutput(it calls.Item, want any, opt argmatch.Options) (calls.Item, erro
 	if err != nil {
 		return it, err
 	}
-	if it.Back != nil {
+	if it.Args != nil && it.Args.LooksBack() {
 		return it, errors.New("an expected output cannot be checked beside a $from operator")
 	}
-	args, argsDiff := it.Match, it.Diff
+	match, diff := it.Match, it.Diff // the arguments are Args', checked first
 	it.Key += "|output " + jsonv.Marshal(want)
 	it.Match = func(s *trajeval.Step) bool {
-		return (args == nil || args(s)) && o.match(s.Result, "output", nil)
+		return (match == nil || match(s)) && o.match(s.Result, "output", nil)
 	}
 	it.Diff = func(s *trajeval.Step) []trajeval.ArgDiff {
 		var diffs []trajeval.ArgDiff
-		if argsDiff != nil {
-			diffs = argsDiff(s)
+		if diff != nil {
+			diffs = diff(s)
 		}
 		o.match(s.Result, "output", &diffs)
 		return diffs

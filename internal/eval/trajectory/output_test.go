@@ -38,6 +38,8 @@ func TestEvaluator_inputOutput(t *testing.T) {
 		{"output from JSON text", "{tool: webSearch, output: {results: [{link: 'https://a'}]}}", text, 1, "", "a result that is JSON text compares as the value it encodes"},
 		{"output as text", "{tool: webSearch, output: no results}", plain, 1, "", "a text result compares with a text output"},
 		{"both must hold", "{tool: webSearch, input: {query: ThinkPad X1}, output: {results: [{link: 'https://b'}]}}", search, 0, "output.results[0]", "arguments and result are both checked"},
+		{"input differs beside an output", "{tool: webSearch, input: {query: Dell}, output: {results: [{link: 'https://a'}]}}", search, 0, "args.query", "a result that matches does not excuse the arguments"},
+		{"both differ", "{tool: webSearch, input: {query: Dell}, output: {results: [{link: 'https://b'}]}}", search, 0, "output.results[0]", "the result's differences follow the arguments'"},
 		{"more elements in the result", "{tool: webSearch, output: {results: [{title: B}]}}", two, 1, "", "a list written matches elements of the result's list, which may hold more"},
 		{"elements in order", "{tool: webSearch, output: {results: [{title: B}, {title: A}]}}", two, 0, "output.results[1]", "the elements written keep their order"},
 		{"operator in output", "{tool: webSearch, output: {results: [{link: {$regex: '^https://'}}]}}", search, 1, "", "operators work in output as in args"},
