@@ -160,6 +160,9 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The git process, if the run is recorded, runs while the suite loads.
+	head := e.hist.startHead(cmd.Context(), args)
+	defer head.wait() // no git process outlives the command
 	s, err := load(opts, args)
 	if err != nil {
 		return configErrors(cmd, err)
@@ -197,7 +200,7 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 		defer file.Close()
 	}
 	opts.Stop = stopOf(cmd.Context())
-	rec, err := e.hist.begin(cmd, args, s, &opts)
+	rec, err := e.hist.begin(cmd, args, s, &opts, head)
 	if err != nil {
 		return err
 	}

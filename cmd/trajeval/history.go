@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -140,11 +137,12 @@ type runOptions struct {
 	DumpTraces   string   `json:"dump_traces,omitempty"`
 }
 
-// begin starts recording the run of s at paths with opts, and makes opts
+// begin starts recording the run of s at paths with opts, the commit and
+// branch from head (see [historyFlags.startHead]), and makes opts
 // keep the trajectories to store. A database that is damaged or too new
 // is an error; one that cannot be reached is said on standard error, and
 // the run goes on unrecorded.
-func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite, opts *suite.RunOptions) (*recording, error) {
+func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite, opts *suite.RunOptions, head *headCall) (*recording, error) {
 	ctx := cmd.Context()
 	dsn, err := h.evalDSN(getenv(ctx), paths)
 	if dsn == "" || err != nil {
@@ -173,7 +171,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 			run.Suites = append(run.Suites, name)
 		}
 	}
-	run.Commit, run.Branch = gitHead(ctx, paths[0])
+	run.Commit, run.Branch = head.wait()
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
 		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
@@ -219,32 +217,6 @@ func (r *recording) end(runErr error) {
 		r.stderr(fmt.Sprintf("run %d is not wholly recorded: %v", r.rec.ID(), err))
 	}
 	r.db.Close()
-}
-
-// gitHead returns the commit and branch of the git work tree holding
-// path; "" for what is not known (no git, not a work tree, a detached
-// head's branch).
-func gitHead(ctx context.Context, path string) (commit, branch string) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return "", ""
-	}
-	dir := path
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = filepath.Dir(dir)
-	}
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD", "--abbrev-ref", "HEAD").Output()
-	if err != nil {
-		return "", ""
-	}
-	lines := strings.Fields(string(out))
-	if len(lines) != 2 {
-		return "", ""
-	}
-	commit, branch = lines[0], lines[1]
-	if branch == "HEAD" {
-		branch = ""
-	}
-	return commit, branch
 }
 
 // comparedFiles reads compare's arguments: results files, or runs of the

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,3 +84,67 @@ func TestCompare_runs(t *testing.T) {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "_", `\_`) }
+
+// TestEval_gitHead checks that a recorded run keeps the commit and branch
+// of the git work tree holding its suite, found while the suite loads,
+// and that a suite that does not load leaves no history behind.
+func TestEval_gitHead(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"pipeline.yaml", "traces.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("../../examples/data-pipeline", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	gitRun("init", "-q", "-b", "topic")
+	gitRun("add", ".")
+	gitRun("commit", "-q", "-m", "suite")
+	commit := gitRun("rev-parse", "HEAD")
+
+	db := filepath.Join(t.TempDir(), "runs.db")
+	suiteFile := filepath.Join(dir, "pipeline.yaml")
+	if code, _, stderr := runArgs(t, "eval", suiteFile, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", db); code > 1 {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := runArgs(t, "runs", "--db", db, "--json")
+	if code != 0 {
+		t.Fatalf("runs: exit %d\n%s", code, stderr)
+	}
+	var runs []struct{ Commit, Branch string }
+	if err := json.Unmarshal([]byte(stdout), &runs); err != nil {
+		t.Fatalf("runs --json: %v\n%s", err, stdout)
+	}
+	if len(runs) != 1 || runs[0].Commit != commit || runs[0].Branch != "topic" {
+		t.Errorf("runs: got %+v, want one run at %s on topic", runs, commit)
+	}
+
+	// A suite that does not load: a configuration error, and no history.
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: bad\nevalcases: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db2 := filepath.Join(t.TempDir(), "runs.db")
+	code, _, stderr = runArgs(t, "eval", bad, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", db2)
+	if code != 2 || !strings.Contains(stderr, "bad.yaml:") {
+		t.Errorf("eval of a broken suite: exit %d, want 2 and the file's place\n%s", code, stderr)
+	}
+	if _, err := os.Stat(db2); !os.IsNotExist(err) {
+		t.Errorf("eval of a broken suite made a history: %v", err)
+	}
+}
