@@ -160,9 +160,10 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The git process, if the run is recorded, runs while the suite loads.
-	head := e.hist.startHead(cmd.Context(), args)
-	defer head.wait() // no git process outlives the command
+	// If the run is recorded: the git process, and opening a history that
+	// exists, while the suite loads.
+	start := e.hist.startHistory(cmd.Context(), args)
+	defer start.finish()
 	s, err := load(opts, args)
 	if err != nil {
 		return configErrors(cmd, err)
@@ -200,7 +201,7 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 		defer file.Close()
 	}
 	opts.Stop = stopOf(cmd.Context())
-	rec, err := e.hist.begin(cmd, args, s, &opts, head)
+	rec, err := e.hist.begin(cmd, args, s, &opts, start)
 	if err != nil {
 		return err
 	}

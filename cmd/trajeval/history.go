@@ -137,12 +137,12 @@ type runOptions struct {
 	DumpTraces   string   `json:"dump_traces,omitempty"`
 }
 
-// begin starts recording the run of s at paths with opts, the commit and
-// branch from head (see [historyFlags.startHead]), and makes opts
+// begin starts recording the run of s at paths with opts, with what start
+// began before the suite loaded (see [historyFlags.startHistory]), and makes opts
 // keep the trajectories to store. A database that is damaged or too new
 // is an error; one that cannot be reached is said on standard error, and
 // the run goes on unrecorded.
-func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite, opts *suite.RunOptions, head *headCall) (*recording, error) {
+func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite, opts *suite.RunOptions, start *histStart) (*recording, error) {
 	ctx := cmd.Context()
 	dsn, err := h.evalDSN(getenv(ctx), paths)
 	if dsn == "" || err != nil {
@@ -156,7 +156,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 		stderr(fmt.Sprintf("the run is not recorded: %v", err))
 		return nil, nil
 	}
-	db, err := history.Open(ctx, dsn, history.Options{Create: true})
+	db, err := start.open(ctx, dsn)
 	if err != nil {
 		return failed(err)
 	}
@@ -171,7 +171,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 			run.Suites = append(run.Suites, name)
 		}
 	}
-	run.Commit, run.Branch = head.wait()
+	run.Commit, run.Branch = start.head()
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
 		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})

@@ -87,7 +87,9 @@ func mdEscape(s string) string { return strings.ReplaceAll(s, "_", `\_`) }
 
 // TestEval_gitHead checks that a recorded run keeps the commit and branch
 // of the git work tree holding its suite, found while the suite loads,
-// and that a suite that does not load leaves no history behind.
+// whether the history is made or opened while the suite loads, and that a
+// suite that does not load leaves no history behind and records nothing in
+// one that exists.
 func TestEval_gitHead(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -119,19 +121,32 @@ func TestEval_gitHead(t *testing.T) {
 
 	db := filepath.Join(t.TempDir(), "runs.db")
 	suiteFile := filepath.Join(dir, "pipeline.yaml")
-	if code, _, stderr := runArgs(t, "eval", suiteFile, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", db); code > 1 {
-		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	runs := func(want int, why string) {
+		t.Helper()
+		code, stdout, stderr := runArgs(t, "runs", "--db", db, "--json")
+		if code != 0 {
+			t.Fatalf("runs: exit %d\n%s", code, stderr)
+		}
+		var got []struct{ Commit, Branch string }
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("runs --json: %v\n%s", err, stdout)
+		}
+		if len(got) != want {
+			t.Fatalf("runs: %d, want %d: %s", len(got), want, why)
+		}
+		for _, r := range got {
+			if r.Commit != commit || r.Branch != "topic" {
+				t.Errorf("runs: got %+v, want each at %s on topic: %s", got, commit, why)
+			}
+		}
 	}
-	code, stdout, stderr := runArgs(t, "runs", "--db", db, "--json")
-	if code != 0 {
-		t.Fatalf("runs: exit %d\n%s", code, stderr)
-	}
-	var runs []struct{ Commit, Branch string }
-	if err := json.Unmarshal([]byte(stdout), &runs); err != nil {
-		t.Fatalf("runs --json: %v\n%s", err, stdout)
-	}
-	if len(runs) != 1 || runs[0].Commit != commit || runs[0].Branch != "topic" {
-		t.Errorf("runs: got %+v, want one run at %s on topic", runs, commit)
+	// The first run makes the history after the suite has loaded, the
+	// second opens it while the suite loads.
+	for i, why := range []string{"a new history", "a history opened while the suite loads"} {
+		if code, _, stderr := runArgs(t, "eval", suiteFile, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", db); code > 1 {
+			t.Fatalf("eval: exit %d\n%s", code, stderr)
+		}
+		runs(i+1, why)
 	}
 
 	// A suite that does not load: a configuration error, and no history.
@@ -140,11 +155,14 @@ func TestEval_gitHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	db2 := filepath.Join(t.TempDir(), "runs.db")
-	code, _, stderr = runArgs(t, "eval", bad, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", db2)
-	if code != 2 || !strings.Contains(stderr, "bad.yaml:") {
-		t.Errorf("eval of a broken suite: exit %d, want 2 and the file's place\n%s", code, stderr)
+	for _, hist := range []string{db2, db} {
+		code, _, stderr := runArgs(t, "eval", bad, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", hist)
+		if code != 2 || !strings.Contains(stderr, "bad.yaml:") {
+			t.Errorf("eval of a broken suite: exit %d, want 2 and the file's place\n%s", code, stderr)
+		}
 	}
 	if _, err := os.Stat(db2); !os.IsNotExist(err) {
 		t.Errorf("eval of a broken suite made a history: %v", err)
 	}
+	runs(2, "a broken suite records no run in a history that exists")
 }
