@@ -160,6 +160,10 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	// If the run is recorded: the git process, and opening a history that
+	// exists, while the suite loads.
+	start := e.hist.startHistory(cmd.Context(), args)
+	defer start.finish()
 	s, err := load(opts, args)
 	if err != nil {
 		return configErrors(cmd, err)
@@ -197,7 +201,7 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 		defer file.Close()
 	}
 	opts.Stop = stopOf(cmd.Context())
-	rec, err := e.hist.begin(cmd, args, s, &opts)
+	rec, err := e.hist.begin(cmd, args, s, &opts, start)
 	if err != nil {
 		return err
 	}

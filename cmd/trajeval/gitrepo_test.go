@@ -82,7 +82,7 @@ func TestGitHead(t *testing.T) {
 	if err := os.WriteFile(suite, []byte("name: x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	commit, branch := startGitHead(t.Context(), suite)()
+	commit, branch := gitHead(t.Context(), suite)
 	if len(commit) != 40 || branch != "trunk" {
 		t.Errorf("in a work tree: commit %q, branch %q; want 40 hex digits and trunk", commit, branch)
 	}

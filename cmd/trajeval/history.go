@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -141,11 +137,12 @@ type runOptions struct {
 	DumpTraces   string   `json:"dump_traces,omitempty"`
 }
 
-// begin starts recording the run of s at paths with opts, and makes opts
+// begin starts recording the run of s at paths with opts, with what start
+// began before the suite loaded (see [historyFlags.startHistory]), and makes opts
 // keep the trajectories to store. A database that is damaged or too new
 // is an error; one that cannot be reached is said on standard error, and
 // the run goes on unrecorded.
-func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite, opts *suite.RunOptions) (*recording, error) {
+func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite, opts *suite.RunOptions, start *histStart) (*recording, error) {
 	ctx := cmd.Context()
 	dsn, err := h.evalDSN(getenv(ctx), paths)
 	if dsn == "" || err != nil {
@@ -159,12 +156,8 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 		stderr(fmt.Sprintf("the run is not recorded: %v", err))
 		return nil, nil
 	}
-	// git runs while the database opens: both wait on the disk and the
-	// kernel, one after the other they were most of the run's start.
-	head := startGitHead(ctx, paths[0])
 	db, err := history.Open(ctx, dsn, history.Options{Create: true})
 	if err != nil {
-		head()
 		return failed(err)
 	}
 	run := history.Run{Start: time.Now(), Paths: paths}
@@ -178,7 +171,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 			run.Suites = append(run.Suites, name)
 		}
 	}
-	run.Commit, run.Branch = head()
+	run.Commit, run.Branch = start.head()
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
 		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
@@ -224,51 +217,6 @@ func (r *recording) end(runErr error) {
 		r.stderr(fmt.Sprintf("run %d is not wholly recorded: %v", r.rec.ID(), err))
 	}
 	r.db.Close()
-}
-
-// startGitHead starts gitHead of path on a goroutine of its own and
-// returns what waits for its answer.
-func startGitHead(ctx context.Context, path string) (wait func() (commit, branch string)) {
-	done := make(chan [2]string, 1)
-	go func() {
-		commit, branch := gitHead(ctx, path)
-		done <- [2]string{commit, branch}
-	}()
-	return sync.OnceValues(func() (string, string) {
-		h := <-done
-		return h[0], h[1]
-	})
-}
-
-// gitHead returns the commit and branch of the git work tree holding
-// path; "" for what is not known (no git, not a work tree, a detached
-// head's branch). git is not started when it could find no repository
-// (see mayBeRepository): starting it took tens of milliseconds, serial
-// at the start of every eval.
-func gitHead(ctx context.Context, path string) (commit, branch string) {
-	dir := path
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = filepath.Dir(dir)
-	}
-	if !mayBeRepository(dir, os.Getenv) {
-		return "", ""
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		return "", ""
-	}
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD", "--abbrev-ref", "HEAD").Output()
-	if err != nil {
-		return "", ""
-	}
-	lines := strings.Fields(string(out))
-	if len(lines) != 2 {
-		return "", ""
-	}
-	commit, branch = lines[0], lines[1]
-	if branch == "HEAD" {
-		branch = ""
-	}
-	return commit, branch
 }
 
 // comparedFiles reads compare's arguments: results files, or runs of the

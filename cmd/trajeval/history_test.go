@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,3 +84,85 @@ func TestCompare_runs(t *testing.T) {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "_", `\_`) }
+
+// TestEval_gitHead checks that a recorded run keeps the commit and branch
+// of the git work tree holding its suite, found while the suite loads,
+// whether the history is made or opened while the suite loads, and that a
+// suite that does not load leaves no history behind and records nothing in
+// one that exists.
+func TestEval_gitHead(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"pipeline.yaml", "traces.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("../../examples/data-pipeline", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	gitRun("init", "-q", "-b", "topic")
+	gitRun("add", ".")
+	gitRun("commit", "-q", "-m", "suite")
+	commit := gitRun("rev-parse", "HEAD")
+
+	db := filepath.Join(t.TempDir(), "runs.db")
+	suiteFile := filepath.Join(dir, "pipeline.yaml")
+	runs := func(want int, why string) {
+		t.Helper()
+		code, stdout, stderr := runArgs(t, "runs", "--db", db, "--json")
+		if code != 0 {
+			t.Fatalf("runs: exit %d\n%s", code, stderr)
+		}
+		var got []struct{ Commit, Branch string }
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("runs --json: %v\n%s", err, stdout)
+		}
+		if len(got) != want {
+			t.Fatalf("runs: %d, want %d: %s", len(got), want, why)
+		}
+		for _, r := range got {
+			if r.Commit != commit || r.Branch != "topic" {
+				t.Errorf("runs: got %+v, want each at %s on topic: %s", got, commit, why)
+			}
+		}
+	}
+	// The first run makes the history after the suite has loaded, the
+	// second opens it while the suite loads.
+	for i, why := range []string{"a new history", "a history opened while the suite loads"} {
+		if code, _, stderr := runArgs(t, "eval", suiteFile, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", db); code > 1 {
+			t.Fatalf("eval: exit %d\n%s", code, stderr)
+		}
+		runs(i+1, why)
+	}
+
+	// A suite that does not load: a configuration error, and no history.
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: bad\nevalcases: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db2 := filepath.Join(t.TempDir(), "runs.db")
+	for _, hist := range []string{db2, db} {
+		code, _, stderr := runArgs(t, "eval", bad, "--traces", filepath.Join(dir, "traces.jsonl"), "-q", "--db", hist)
+		if code != 2 || !strings.Contains(stderr, "bad.yaml:") {
+			t.Errorf("eval of a broken suite: exit %d, want 2 and the file's place\n%s", code, stderr)
+		}
+	}
+	if _, err := os.Stat(db2); !os.IsNotExist(err) {
+		t.Errorf("eval of a broken suite made a history: %v", err)
+	}
+	runs(2, "a broken suite records no run in a history that exists")
+}

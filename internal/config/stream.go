@@ -233,7 +233,9 @@ func listKey(line []byte, keys []string) string {
 // first error. A list read by ParseList is converted a part at a time, so
 // items f does not keep are freed as the walk goes on; a part that does
 // not convert on its own is converted with the whole document, and its
-// error (if the whole document has one) returned.
+// error (if the whole document has one) returned. The parts after the one
+// f walks are converted on other goroutines, a few ahead (see
+// partsAhead), which have returned when Each returns.
 func (n *Node) Each(f func(item *Node) error) error {
 	if n.Kind != List {
 		return n.Errorf("expected a list, got %s", n.describe())
@@ -246,13 +248,20 @@ func (n *Node) Each(f func(item *Node) error) error {
 		}
 		return nil
 	}
-	for i := 0; i < len(n.lazy.split.items); {
+	ahead := n.lazy.ahead(n.File)
+	defer ahead.stop()
+	for i, p := 0, 0; i < len(n.lazy.split.items); p++ {
 		j := n.lazy.split.part(i)
 		items, ok := n.lazy.last, true
-		if j < len(n.lazy.split.items) {
+		switch {
+		case j == len(n.lazy.split.items):
+		case ahead != nil:
+			items, ok = ahead.take(p)
+		default:
 			items, ok = n.lazy.convert(n.File, i, j)
 		}
 		if !ok {
+			ahead.stop()
 			return n.eachWhole(i, f)
 		}
 		for _, it := range items {
@@ -287,13 +296,18 @@ func (sp *listSplit) lastPart() int {
 // convert converts items i to j-1 of the list, a part (see part); it
 // reports false when they do not convert on their own.
 func (l *lazyList) convert(file string, i, j int) ([]*Node, bool) {
+	return l.convertWith(&l.scratch, file, i, j)
+}
+
+// convertWith is convert with the one-line reader's scratch space fp.
+func (l *lazyList) convertWith(fp *flowPart, file string, i, j int) ([]*Node, bool) {
 	sp := &l.split
 	end := sp.end
 	if j < len(sp.items) {
 		end = sp.items[j].off
 	}
 	part := l.data[sp.items[i].off:end]
-	if items, ok := flowLines(&l.scratch, file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
+	if items, ok := flowLines(fp, file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
 		return items, true
 	}
 	return convertPart(file, part, end < len(l.data), *sp, i, j-i)

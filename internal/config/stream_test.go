@@ -62,6 +62,23 @@ func parseListAgrees(t *testing.T, data string) {
 
 func TestParseList(t *testing.T) {
 	many := "name: big\nevalcases:\n" + strings.Repeat("  - {id: c, input: Research the history of Python}\n", 5000) + "after: 1\n"
+	// 1,200 items of about 60 bytes to a part, a case of its own at item
+	// 3,000 (the third part) and at 4,000 (the fourth).
+	manyItems := func(at3000, at4000 string) string {
+		var b strings.Builder
+		b.WriteString("name: big\nevalcases:\n")
+		for i := range 6000 {
+			switch i {
+			case 3000:
+				b.WriteString(at3000)
+			case 4000:
+				b.WriteString(at4000)
+			default:
+				fmt.Fprintf(&b, "  - {id: c%d, input: Research the history of Python}\n", i)
+			}
+		}
+		return b.String()
+	}
 	manyFolded := "evalcases:\n" + strings.Repeat("  - 0\n   -00\n", 10000) + "after: 1\n"
 	tests := []struct {
 		name, doc, reason string
@@ -99,11 +116,59 @@ func TestParseList(t *testing.T) {
 		{"a flow map open past the list", "evalcases:\n- {\n0: }", "the line below the list is the open map's: the head must not read it as a key of its own"},
 		{"a lone carriage return ends the list", "evalcases:\n  - a\rf:\n  - b\r\ng: 1\r", "YAML ends a line at a lone \\r too: the blanked list keeps as many lines, so the keys after it keep theirs"},
 		{"lone carriage returns throughout", "evalcases:\r- 0\r0:", "the blanked list's lines are \\r too: a \\n after the key's \\r would join it into one break"},
+		{"many parts, a bad item in the third", manyItems("  - {id: b\n", "  - {id: c}\n"), "the parts after it, converted ahead, do not hide its error"},
+		{"many parts, the third and fourth for the parser", manyItems("  - id: x\n    input: [a, b]\n", "  - {id: y, input: 'q'}\n"), "parts the one-line reader leaves to the YAML parser, between parts it reads"},
+		{"many parts, an alias of an anchor before the list in the fourth", "d: &d x\n" + manyItems("  - {id: a}\n", "  - *d\n"), "read whole from the fourth part on, after three converted ahead"},
 		{"many parts ending in such texts", manyFolded, "the last item of every part, not only the list's, is placed as in the whole document"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			parseListAgrees(t, tt.doc)
+		})
+	}
+}
+
+// TestNode_Each_stop: a walk that f ends returns f's error, having seen
+// the items in order up to it, and leaves no goroutine converting parts
+// ahead; a walk to the end leaves none either.
+func TestNode_Each_stop(t *testing.T) {
+	doc := []byte("evalcases:\n" + strings.Repeat("  - {id: c, input: Research the history of Python}\n", 20000))
+	for _, tt := range []struct {
+		name   string
+		stopAt int
+		reason string
+	}{
+		{"first item", 0, "the walk ends before any part is taken from the goroutines"},
+		{"in the second part", 1500, "parts converted ahead are dropped"},
+		{"never", -1, "the whole list: the goroutines ran out of parts"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := runtime.NumGoroutine()
+			root, err := config.ParseList("s.yaml", doc, "evalcases")
+			if err != nil {
+				t.Fatal(err)
+			}
+			stop := fmt.Errorf("stop")
+			seen := 0
+			err = root.Get("evalcases").Each(func(it *config.Node) error {
+				if want := fmt.Sprintf("evalcases[%d]", seen); it.Path != want || it.Line != seen+2 {
+					t.Fatalf("item %d: path %s line %d, want %s line %d", seen, it.Path, it.Line, want, seen+2)
+				}
+				if seen == tt.stopAt {
+					return stop
+				}
+				seen++
+				return nil
+			})
+			if tt.stopAt >= 0 && (err != stop || seen != tt.stopAt) {
+				t.Errorf("Each: %v after %d items, want f's error after %d (%s)", err, seen, tt.stopAt, tt.reason)
+			}
+			if tt.stopAt < 0 && (err != nil || seen != 20000) {
+				t.Errorf("Each: %v after %d items, want all 20000 (%s)", err, seen, tt.reason)
+			}
+			if n := runtime.NumGoroutine(); n > base {
+				t.Errorf("%d goroutines after Each, %d before: %s", n, base, tt.reason)
+			}
 		})
 	}
 }
