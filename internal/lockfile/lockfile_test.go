@@ -3,6 +3,7 @@ package lockfile_test
 import (
 	"bufio"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,7 +91,12 @@ func TestAcquire_killedHolder(t *testing.T) {
 			os.Exit(1)
 		}
 		os.Stdout.WriteString("locked\n")
-		select {} // until killed
+		// Until killed: blocked in a read of standard input, which the
+		// test holds open. Not select {}: with nothing left to wake it,
+		// the runtime would end the holder ("all goroutines are
+		// asleep"), and with it the lock, before the test checks it.
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(1)
 	}
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" && runtime.GOOS != "windows" && runtime.GOOS != "freebsd" {
 		t.Skip("no lock on", runtime.GOOS)
@@ -102,6 +108,11 @@ func TestAcquire_killedHolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -15,16 +15,37 @@ import (
 	"github.com/trajeval/trajeval/internal/target"
 )
 
-// whenWritten waits, at most 10 s, for the file at path, which an agent
-// writes whole, and returns its words.
-func whenWritten(path string) []string {
-	for range 1000 {
+// whenWritten waits for the file at path, which an agent writes whole,
+// and returns its words; nil when the run ended (ended closed) without
+// it, or after a minute.
+func whenWritten(path string, ended <-chan struct{}) []string {
+	for range 6000 {
+		over := false
+		select {
+		case <-ended:
+			over = true
+		default:
+		}
 		if data, err := os.ReadFile(path); err == nil {
 			return strings.Fields(string(data))
+		}
+		if over {
+			return nil
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	return nil
+}
+
+// killChild kills the escape agent's child, whose pid the agent wrote
+// beside path, when it started one: an agent killed before it wrote
+// path may have left it running.
+func killChild(path string) {
+	if data, err := os.ReadFile(path + ".child"); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // needSetsid skips a test whose agent escapes with the setsid command
@@ -85,28 +106,36 @@ func TestRun_KillsEscapedProcesses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "pids")
-			argv := []string{testdata(t, "escape"), pidFile}
-			if tt.exit {
-				argv = append(argv, "exit")
-			}
-			tg := &target.Target{Name: "agent", Provider: target.CLI, Argv: argv, Timeout: tt.wait}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			written := make(chan []string, 1)
-			go func() {
-				words := whenWritten(pidFile)
-				if tt.stop {
-					cancel()
+			untilStarted(t, tt.wait, func(timeout time.Duration) bool {
+				pidFile := filepath.Join(t.TempDir(), "pids")
+				argv := []string{testdata(t, "escape"), pidFile}
+				if tt.exit {
+					argv = append(argv, "exit")
 				}
-				written <- words
-			}()
-			_, err := target.Run(ctx, tg, target.Request{CaseID: "c1", Attempt: 1})
-			pids := checkEscaped(t, <-written)
-			if !errors.Is(err, tt.is) && (err != nil || tt.is != nil) {
-				t.Errorf("error %v, want %v (%s)", err, tt.is, tt.reason)
-			}
-			checkAllGone(t, pids, tt.reason)
+				tg := &target.Target{Name: "agent", Provider: target.CLI, Argv: argv, Timeout: timeout}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				written, ended := make(chan []string, 1), make(chan struct{})
+				go func() {
+					words := whenWritten(pidFile, ended)
+					if tt.stop {
+						cancel()
+					}
+					written <- words
+				}()
+				_, err := target.Run(ctx, tg, target.Request{CaseID: "c1", Attempt: 1})
+				close(ended)
+				words := <-written
+				if words == nil && errors.Is(err, target.ErrTimeout) {
+					return false
+				}
+				pids := checkEscaped(t, words)
+				if !errors.Is(err, tt.is) && (err != nil || tt.is != nil) {
+					t.Errorf("error %v, want %v (%s)", err, tt.is, tt.reason)
+				}
+				checkAllGone(t, pids, tt.reason)
+				return true
+			})
 		})
 	}
 }
@@ -124,7 +153,7 @@ func TestRun_TrajevalKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	pids := checkEscaped(t, whenWritten(pidFile))
+	pids := checkEscaped(t, whenWritten(pidFile, nil))
 	if folders, _ := filepath.Glob(filepath.Join(tmp, "trajeval-target-*")); len(folders) != 1 {
 		t.Fatalf("temporary folders %q, want the run's", folders)
 	}
@@ -134,7 +163,7 @@ func TestRun_TrajevalKilled(t *testing.T) {
 	_ = cmd.Wait()
 	checkAllGone(t, pids, "an agent's processes outlived trajeval")
 	var folders []string
-	for range 200 {
+	for range 1000 {
 		if folders, _ = filepath.Glob(filepath.Join(tmp, "trajeval-target-*")); len(folders) == 0 {
 			return
 		}
@@ -193,26 +222,36 @@ func TestRemoveStale(t *testing.T) {
 // ends, soon after the timeout.
 func TestRun_Unsupervised(t *testing.T) {
 	needSetsid(t)
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), helperEnv+"="+testdata(t, "escape")+" "+pidFile, helperTimeout+"=1500ms", unsupervisedEnv+"=1")
-	done := make(chan []byte, 1)
-	go func() {
-		out, _ := cmd.Output()
-		done <- out
-	}()
-	pids := checkEscaped(t, whenWritten(pidFile))
-	defer syscall.Kill(atoi(t, pids[1]), syscall.SIGKILL)
-	select {
-	case out := <-done:
-		if !strings.Contains(string(out), "target timed out after 1.5s") {
-			t.Errorf("the run ended with %q, want its timeout", out)
+	untilStarted(t, 1500*time.Millisecond, func(timeout time.Duration) bool {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), helperEnv+"="+testdata(t, "escape")+" "+pidFile, helperTimeout+"="+timeout.String(), unsupervisedEnv+"=1")
+		done, ended := make(chan []byte, 1), make(chan struct{})
+		go func() {
+			out, _ := cmd.Output()
+			done <- out
+			close(ended)
+		}()
+		words := whenWritten(pidFile, ended)
+		// Unsupervised, nothing kills the escaped child.
+		defer killChild(pidFile)
+		var out []byte
+		select {
+		case out = <-done:
+		case <-time.After(timeout + 10*time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatal("the run did not end: a process the agent left holds its standard output open")
 		}
-	case <-time.After(10 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("the run did not end: a process the agent left holds its standard output open")
-	}
-	checkAllGone(t, pids[:1], "the agent itself is killed at its timeout")
+		if want := "target timed out after " + timeout.String(); !strings.Contains(string(out), want) {
+			t.Errorf("the run ended with %q, want %q", out, want)
+		}
+		if words == nil {
+			return false
+		}
+		pids := checkEscaped(t, words)
+		checkAllGone(t, pids[:1], "the agent itself is killed at its timeout")
+		return true
+	})
 }
 
 func atoi(t *testing.T, s string) int {

@@ -171,10 +171,11 @@ func gone(pid int) bool {
 	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
 }
 
-// waitGone waits a little for pid to end: a killed process is reaped by
-// the system, not at once.
+// waitGone waits for pid to end, at most 10 s: a killed process ends
+// when the system gets to it, not at once, and a loaded system may take
+// long.
 func waitGone(pid int) bool {
-	for range 200 {
+	for range 1000 {
 		if gone(pid) {
 			return true
 		}
@@ -203,13 +204,19 @@ func checkGone(t *testing.T, pidFile, why string) {
 
 func TestRun_KillsProcessGroup(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
-		pidFile := filepath.Join(t.TempDir(), "pid")
-		tg := &target.Target{Name: "agent", Provider: target.CLI, Argv: []string{testdata(t, "hang"), pidFile}, Timeout: 200 * time.Millisecond}
-		_, err := target.Run(context.Background(), tg, target.Request{CaseID: "c1", Attempt: 1})
-		if !errors.Is(err, target.ErrTimeout) {
-			t.Fatalf("error %v, want a timeout", err)
-		}
-		checkGone(t, pidFile, "the agent's child outlived the timeout: the process group was not killed")
+		untilStarted(t, 200*time.Millisecond, func(timeout time.Duration) bool {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			tg := &target.Target{Name: "agent", Provider: target.CLI, Argv: []string{testdata(t, "hang"), pidFile}, Timeout: timeout}
+			_, err := target.Run(context.Background(), tg, target.Request{CaseID: "c1", Attempt: 1})
+			if !errors.Is(err, target.ErrTimeout) {
+				t.Fatalf("error %v, want a timeout", err)
+			}
+			if _, err := os.Stat(pidFile); err != nil {
+				return false
+			}
+			checkGone(t, pidFile, "the agent's child outlived the timeout: the process group was not killed")
+			return true
+		})
 	})
 	t.Run("stopped", func(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
@@ -238,6 +245,22 @@ func TestRun_KillsProcessGroup(t *testing.T) {
 		}
 		checkGone(t, pidFile, "a process the agent left running outlived it")
 	})
+}
+
+// untilStarted calls try with a timeout of first, then twice as long,
+// and so on, while try reports that its agent had not reached the point
+// the test needs (its child started, its pid written) when the timeout
+// ran out: on a loaded machine, starting an agent can take longer than
+// a timeout short enough to keep the test quick. A call with a timeout
+// of 10 s or more is the last: its agent must have started.
+func untilStarted(t *testing.T, first time.Duration, try func(timeout time.Duration) (started bool)) {
+	t.Helper()
+	for timeout := first; !try(timeout); timeout *= 2 {
+		if timeout >= 10*time.Second {
+			t.Fatalf("the agent had not started when its timeout of %v ran out", timeout)
+		}
+		t.Logf("the agent had not started when its timeout of %v ran out: again, with twice as long", timeout)
+	}
 }
 
 func TestUnknownPlaceholders(t *testing.T) {
