@@ -79,17 +79,26 @@ func TestEvaluator_details(t *testing.T) {
 
 func TestEvaluator_timeout(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	c, err := build(t, "type: code\ncommand: [./hang.sh, "+pidFile+"]\ntimeout: 0.2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := c.Run(context.Background(), trace())
-	if r.Status != trajeval.StatusError || !strings.Contains(r.Error, "did not finish within 200ms") {
-		t.Fatalf("%s (%s), want an error for the timeout", r.Status, r.Error)
-	}
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
+	// On a loaded machine the grader can be killed before it has started
+	// its child and written the pid: then again, with twice the timeout,
+	// up to one of 10 s or more, by which it must have.
+	var b []byte
+	for timeout := 200 * time.Millisecond; ; timeout *= 2 {
+		c, err := build(t, "type: code\ncommand: [./hang.sh, "+pidFile+"]\ntimeout: "+strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Run(context.Background(), trace())
+		if r.Status != trajeval.StatusError || !strings.Contains(r.Error, "did not finish within "+timeout.String()) {
+			t.Fatalf("%s (%s), want an error for the timeout of %v", r.Status, r.Error, timeout)
+		}
+		if b, err = os.ReadFile(pidFile); err == nil {
+			break
+		}
+		if timeout >= 10*time.Second {
+			t.Fatalf("the grader had not written its pid when its timeout of %v ran out: %v", timeout, err)
+		}
+		t.Logf("the grader had not started its child when its timeout of %v ran out: again, with twice as long", timeout)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	// The grader's child must be gone: its process group was killed. A
