@@ -159,6 +159,16 @@ func (fp *flowPart) line(part []byte, off, end, indent int) bool {
 			i++
 		}
 		v := i
+		// Eight bytes a test while all eight are word bytes: a case's
+		// input is most of its line.
+		for i+8 <= len(in) {
+			b := in[i : i+8 : i+8]
+			if flowClass[b[0]]&flowClass[b[1]]&flowClass[b[2]]&flowClass[b[3]]&
+				flowClass[b[4]]&flowClass[b[5]]&flowClass[b[6]]&flowClass[b[7]]&wordByte == 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(in) && flowClass[in[i]]&wordByte != 0 {
 			i++
 		}
