@@ -21,7 +21,9 @@ func TestLoadFile_flowCases(t *testing.T) {
   evaluators:
     - {name: check, type: tool_trajectory, mode: in_order, expected: [search]}
 `
-	one := func(i int) string { return fmt.Sprintf("  - {id: case-%04d, input: Research the history of Python}", i) }
+	one := func(i int) string {
+		return fmt.Sprintf("  - {id: case-%04d, input: Research the history of Python}", i)
+	}
 	threshold := 0.25
 	tests := []struct {
 		name      string
