@@ -35,8 +35,8 @@ type partsAhead struct {
 
 // convertedPart is the result of lazyList.convert for one part.
 type convertedPart struct {
-	items []*Node
-	ok    bool
+	p  part
+	ok bool
 }
 
 // ahead starts converting the parts of l but the last, which ParseList
@@ -85,16 +85,16 @@ func (a *partsAhead) work() {
 		if p >= len(a.parts) {
 			return
 		}
-		items, ok := a.l.convertWith(&scratch, a.file, a.parts[p][0], a.parts[p][1])
-		a.done[p] <- convertedPart{items, ok}
+		converted, ok := a.l.convertWith(&scratch, a.file, a.parts[p][0], a.parts[p][1])
+		a.done[p] <- convertedPart{converted, ok}
 	}
 }
 
 // take returns the conversion of part p.
-func (a *partsAhead) take(p int) ([]*Node, bool) {
+func (a *partsAhead) take(p int) (part, bool) {
 	c := <-a.done[p]
 	<-a.slots
-	return c.items, c.ok
+	return c.p, c.ok
 }
 
 // stop ends the conversions and waits for the goroutines to return.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -16,20 +17,50 @@ import (
 // word YAML reads as other than text: true, null, a number), which the
 // YAML parser then reads; the nodes are the ones the parser and convert
 // give (FuzzFlowLines and FuzzParseList hold the two to each other).
-//
-// The part is checked whole before anything is allocated, and then read
-// into a few allocations for all its items: its words are substrings of
-// one copy of the part, its paths of one string, its nodes and entries
-// one slice each. Most items are read, placed and dropped; an item kept
-// keeps its part's text (which is the file's own size, at most).
+func flowLines(fp *flowPart, file string, part []byte, base, indent int, list string, first, want int) ([]*Node, bool) {
+	fr, ok := readFlow(fp, file, part, base, indent, list, first, want)
+	if !ok {
+		return nil, false
+	}
+	return fr.nodes(), true
+}
+
+// readFlow is flowLines without the nodes: the part is checked whole
+// before anything is allocated, and then kept as one copy of its text and
+// its items' offsets into it. Their nodes are built on first ask (see
+// Item), into a few allocations for all the part's items: their words are
+// substrings of the text, their paths of one string, their nodes and
+// entries one slice each. A walk that asks only an item's words (a case of
+// an id and an input) builds none.
 //
 // fp holds the offsets while the part is read; it is reused from part to
 // part.
-func flowLines(fp *flowPart, file string, part []byte, base, indent int, list string, first, want int) ([]*Node, bool) {
+func readFlow(fp *flowPart, file string, part []byte, base, indent int, list string, first, want int) (*flowRead, bool) {
 	if !fp.scan(part, indent, want) {
 		return nil, false
 	}
-	return fp.build(file, part, base, list, first), true
+	return &flowRead{text: string(part), file: file, list: list, base: base, first: first,
+		lines: slices.Clone(fp.lines), fields: slices.Clone(fp.fields)}, true
+}
+
+// flowRead is a part the one-line reader has checked: its text, and its
+// items as offsets into it.
+type flowRead struct {
+	text        string
+	file, list  string
+	base, first int // the line before the part's first; the index of its first item
+	lines       []flowItem
+	fields      []flowField
+	built       []*Node // the items' nodes, once built
+}
+
+// nodes returns the nodes of the part's items, built on the first call.
+func (fr *flowRead) nodes() []*Node {
+	if fr.built == nil {
+		fp := flowPart{lines: fr.lines, fields: fr.fields}
+		fr.built = fp.build(fr.file, fr.text, fr.base, fr.list, fr.first)
+	}
+	return fr.built
 }
 
 // flowPart is a part's items as offsets into it, checked.
@@ -128,6 +159,16 @@ func (fp *flowPart) line(part []byte, off, end, indent int) bool {
 			i++
 		}
 		v := i
+		// Eight bytes a test while all eight are word bytes: a case's
+		// input is most of its line.
+		for i+8 <= len(in) {
+			b := in[i : i+8 : i+8]
+			if flowClass[b[0]]&flowClass[b[1]]&flowClass[b[2]]&flowClass[b[3]]&
+				flowClass[b[4]]&flowClass[b[5]]&flowClass[b[6]]&flowClass[b[7]]&wordByte == 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(in) && flowClass[in[i]]&wordByte != 0 {
 			i++
 		}
@@ -166,8 +207,7 @@ func (fp *flowPart) line(part []byte, off, end, indent int) bool {
 }
 
 // build makes the nodes of a scanned part.
-func (fp *flowPart) build(file string, part []byte, base int, list string, first int) []*Node {
-	text := string(part)
+func (fp *flowPart) build(file, text string, base int, list string, first int) []*Node {
 	// The paths: each item's, then each of its values', in one string.
 	var idx decimal
 	idx.set(first)

@@ -28,7 +28,9 @@
 // Some text}", the shape of a generated suite) is read without the YAML
 // parser, into the same nodes at the same places, with about 12 bytes
 // allocated for each byte read; its words are substrings of one copy of
-// the part, so a value kept keeps the part's text.
+// the part, so a value kept keeps the part's text. [Node.EachItem] hands
+// such items over with their words alone, their nodes built when asked
+// for: a loader that needs only an item's words builds none.
 package config
 
 import (

@@ -57,10 +57,16 @@ func (ps *Places) Item(n *Node, list string, i int) Place {
 	if rest, ok := strings.CutPrefix(n.Path, list); !ok || !isIndex(rest, i) {
 		return PlaceOf(n)
 	}
-	if ps.last == nil || ps.last.file != n.File || ps.last.path != list {
-		ps.last = &placeAt{n.File, list}
+	return ps.at(n.File, list, n.Line, n.Col, i)
+}
+
+// at returns the place of item i ≥ 0 of the list at path list in file,
+// at line and col.
+func (ps *Places) at(file, list string, line, col, i int) Place {
+	if ps.last == nil || ps.last.file != file || ps.last.path != list {
+		ps.last = &placeAt{file, list}
 	}
-	return Place{at: ps.last, Line: clamp32(n.Line), Col: clamp32(n.Col), item: clamp32(i)}
+	return Place{at: ps.last, Line: clamp32(line), Col: clamp32(col), item: clamp32(i)}
 }
 
 // isIndex reports whether s is "[i]", i ≥ 0 in decimal without leading

@@ -97,7 +97,7 @@ func lineBreaks(b []byte) int {
 type lazyList struct {
 	data  []byte // the whole document
 	split listSplit
-	last  []*Node // the items of the last part, converted
+	last  part // the last part, converted
 	// scratch is the one-line reader's, reused from part to part.
 	scratch flowPart
 }
@@ -237,12 +237,18 @@ func listKey(line []byte, keys []string) string {
 // f walks are converted on other goroutines, a few ahead (see
 // partsAhead), which have returned when Each returns.
 func (n *Node) Each(f func(item *Node) error) error {
+	return n.EachItem(func(it Item) error { return f(it.Node()) })
+}
+
+// EachItem is Each handing over each item as an Item: an item the one-line
+// reader read has its node built only when f asks for it.
+func (n *Node) EachItem(f func(it Item) error) error {
 	if n.Kind != List {
 		return n.Errorf("expected a list, got %s", n.describe())
 	}
 	if n.lazy == nil {
 		for _, it := range n.Items {
-			if err := f(it); err != nil {
+			if err := f(Item{node: it}); err != nil {
 				return err
 			}
 		}
@@ -252,20 +258,20 @@ func (n *Node) Each(f func(item *Node) error) error {
 	defer ahead.stop()
 	for i, p := 0, 0; i < len(n.lazy.split.items); p++ {
 		j := n.lazy.split.part(i)
-		items, ok := n.lazy.last, true
+		converted, ok := n.lazy.last, true
 		switch {
 		case j == len(n.lazy.split.items):
 		case ahead != nil:
-			items, ok = ahead.take(p)
+			converted, ok = ahead.take(p)
 		default:
-			items, ok = n.lazy.convert(n.File, i, j)
+			converted, ok = n.lazy.convert(n.File, i, j)
 		}
 		if !ok {
 			ahead.stop()
 			return n.eachWhole(i, f)
 		}
-		for _, it := range items {
-			if err := f(it); err != nil {
+		for k := range converted.len() {
+			if err := f(converted.item(k)); err != nil {
 				return err
 			}
 		}
@@ -295,22 +301,23 @@ func (sp *listSplit) lastPart() int {
 
 // convert converts items i to j-1 of the list, a part (see part); it
 // reports false when they do not convert on their own.
-func (l *lazyList) convert(file string, i, j int) ([]*Node, bool) {
+func (l *lazyList) convert(file string, i, j int) (part, bool) {
 	return l.convertWith(&l.scratch, file, i, j)
 }
 
 // convertWith is convert with the one-line reader's scratch space fp.
-func (l *lazyList) convertWith(fp *flowPart, file string, i, j int) ([]*Node, bool) {
+func (l *lazyList) convertWith(fp *flowPart, file string, i, j int) (part, bool) {
 	sp := &l.split
 	end := sp.end
 	if j < len(sp.items) {
 		end = sp.items[j].off
 	}
-	part := l.data[sp.items[i].off:end]
-	if items, ok := flowLines(fp, file, part, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
-		return items, true
+	text := l.data[sp.items[i].off:end]
+	if fr, ok := readFlow(fp, file, text, sp.items[i].line-1, sp.indent, sp.key, i, j-i); ok {
+		return part{flow: fr}, true
 	}
-	return convertPart(file, part, end < len(l.data), *sp, i, j-i)
+	items, ok := convertPart(file, text, end < len(l.data), *sp, i, j-i)
+	return part{items: items}, ok
 }
 
 // eachWhole parses the whole document and walks its list on from item i.
@@ -320,7 +327,7 @@ func (l *lazyList) convertWith(fp *flowPart, file string, i, j int) ([]*Node, bo
 // items, so it is the first part to fail. Items are skipped by their
 // index, not their line: an alias's node has its anchor's place, which
 // may come before the list.
-func (n *Node) eachWhole(i int, f func(item *Node) error) error {
+func (n *Node) eachWhole(i int, f func(it Item) error) error {
 	root, err := whole(n.File, n.lazy.data)
 	if err != nil {
 		return err
@@ -330,7 +337,7 @@ func (n *Node) eachWhole(i int, f func(item *Node) error) error {
 		return n.Errorf("the list is not a list when the document is read whole") // not reached: Parse read the head alike
 	}
 	for _, it := range list.Items[min(i, len(list.Items)):] {
-		if err := f(it); err != nil {
+		if err := f(Item{node: it}); err != nil {
 			return err
 		}
 	}

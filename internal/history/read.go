@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/trajeval/trajeval"
@@ -155,17 +156,17 @@ func (h *DB) Run(ctx context.Context, id int64) (Run, error) {
 	return r, h.wrap(err)
 }
 
-var refPattern = regexp.MustCompile(`^(?:#?([0-9]+)|last(?:~([0-9]+))?)$`)
+var refPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:#?([0-9]+)|last(?:~([0-9]+))?)$`) })
 
 // IsRef reports whether s has the form of a run reference: N, #N, last,
 // or last~N.
-func IsRef(s string) bool { return refPattern.MatchString(s) }
+func IsRef(s string) bool { return refPattern().MatchString(s) }
 
 // Resolve returns the id of the run ref names:
 //  1. N (or #N) is run N;
 //  2. last is the newest run, last~N the N-th run before it.
 func (h *DB) Resolve(ctx context.Context, ref string) (int64, error) {
-	m := refPattern.FindStringSubmatch(ref)
+	m := refPattern().FindStringSubmatch(ref)
 	if m == nil {
 		return 0, fmt.Errorf("%q is not a run: give its id (trajeval runs lists them), last, or last~N", ref)
 	}

@@ -7,20 +7,33 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-var (
-	decInt = regexp.MustCompile(`^(?:[1-9](?:_?[0-9])*|0(?:_?0)*)$`)
-	zeroes = regexp.MustCompile(`^[0-9](?:_?[0-9])*$`)
-	based  = map[string]*regexp.Regexp{
-		"x": regexp.MustCompile(`^(?:_?[0-9a-fA-F])+$`),
-		"o": regexp.MustCompile(`^(?:_?[0-7])+$`),
-		"b": regexp.MustCompile(`^(?:_?[01])+$`),
+// numberPatterns are the spellings of Python's number literals, compiled
+// on first use: at start-up they cost every run a fifth of a million
+// instructions.
+var numberPatterns = sync.OnceValue(func() *numberSpellings {
+	return &numberSpellings{
+		decInt: regexp.MustCompile(`^(?:[1-9](?:_?[0-9])*|0(?:_?0)*)$`),
+		zeroes: regexp.MustCompile(`^[0-9](?:_?[0-9])*$`),
+		based: map[string]*regexp.Regexp{
+			"x": regexp.MustCompile(`^(?:_?[0-9a-fA-F])+$`),
+			"o": regexp.MustCompile(`^(?:_?[0-7])+$`),
+			"b": regexp.MustCompile(`^(?:_?[01])+$`),
+		},
+		float: regexp.MustCompile(strings.ReplaceAll(`^(?:(?:D)?\.D|D\.)(?:[eE][+-]?D)?$|^D[eE][+-]?D$`, "D", `[0-9](?:_?[0-9])*`)),
 	}
+})
+
+// numberSpellings are the patterns of numberPatterns.
+type numberSpellings struct {
+	decInt, zeroes *regexp.Regexp
+	based          map[string]*regexp.Regexp // by the prefix's letter
 	// float is D.D, .D, D. with an optional exponent, or D with one; D
 	// is digits with _ between them.
-	float = regexp.MustCompile(strings.ReplaceAll(`^(?:(?:D)?\.D|D\.)(?:[eE][+-]?D)?$|^D[eE][+-]?D$`, "D", `[0-9](?:_?[0-9])*`))
-)
+	float *regexp.Regexp
+}
 
 // number reads the number at p.i, sign being "" or "-".
 func (p *parser) number(sign string) (any, error) {
@@ -37,10 +50,11 @@ func (p *parser) number(sign string) (any, error) {
 	}
 	tok := p.s[start:p.i]
 	bad := func(msg, hint string) (any, error) { return nil, p.errAt(start, msg, hint) }
+	pat := numberPatterns()
 	switch {
 	case !decimal:
 		digits := tok[2:]
-		if !based[strings.ToLower(tok[1:2])].MatchString(digits) {
+		if !pat.based[strings.ToLower(tok[1:2])].MatchString(digits) {
 			return bad("invalid number "+tok, "")
 		}
 		n, ok := new(big.Int).SetString(strings.ReplaceAll(digits, "_", ""), map[byte]int{'x': 16, 'o': 8, 'b': 2}[tok[1]|0x20])
@@ -53,15 +67,15 @@ func (p *parser) number(sign string) (any, error) {
 		return json.Number(n.String()), nil
 	case strings.HasSuffix(tok, "j") || strings.HasSuffix(tok, "J"):
 		return bad("an imaginary number ("+tok+") has no JSON form", "")
-	case decInt.MatchString(tok):
+	case pat.decInt.MatchString(tok):
 		t := strings.TrimLeft(strings.ReplaceAll(tok, "_", ""), "0")
 		if t == "" {
 			return json.Number("0"), nil
 		}
 		return json.Number(sign + t), nil
-	case zeroes.MatchString(tok):
+	case pat.zeroes.MatchString(tok):
 		return bad("leading zeros in a decimal integer are not allowed", "write 0o for an octal number, or drop the zeros")
-	case float.MatchString(tok):
+	case pat.float.MatchString(tok):
 		f, err := strconv.ParseFloat(sign+strings.ReplaceAll(tok, "_", ""), 64)
 		if err != nil && math.IsInf(f, 0) {
 			return bad(tok+" is too large for a float (Python reads it as inf)", "")

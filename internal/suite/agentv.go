@@ -168,21 +168,21 @@ func loadAgentV(path string, root *config.Node, opts Options) (*Suite, []error) 
 	// The cases in one slice, not an allocation each.
 	slab := make([]Case, listed)
 	warn := s.warn // one func value, not one a case
-	err = cases.Each(func(cn *config.Node) error {
+	err = cases.EachItem(func(it config.Item) error {
 		var into *Case
 		if item < len(slab) {
 			into = &slab[item]
 		} else {
 			into = &Case{}
 		}
-		c, es := loadCase(cn, cases.Path, item, sc, warn, into)
+		c, es := loadItem(it, cases.Path, item, sc, warn, into)
 		item++
 		errs = append(errs, es...)
 		if c == nil {
 			return nil
 		}
 		if prev, dup := ids.Add(c.ID, int32(len(s.Cases)), idOf); dup {
-			errs = append(errs, cn.Errorf("case id %q is used twice", c.ID).With("the other is at line %d", s.Cases[prev].Place.Line))
+			errs = append(errs, it.Node().Errorf("case id %q is used twice", c.ID).With("the other is at line %d", s.Cases[prev].Place.Line))
 			return nil
 		}
 		s.Cases = append(s.Cases, c)
@@ -417,6 +417,29 @@ func idAndInput(cn *config.Node) (id, input *config.Node, ok bool) {
 		}
 	}
 	return id, input, true
+}
+
+// loadItem reads it, item i of the suite's cases, the list at path list,
+// into c: a case of only an id and an input written on one line as plain
+// words (most cases of a large suite), which the one-line reader read,
+// from its two words without its nodes, when the suite's evaluators are
+// its own; else as loadCase reads the item's node. The case is the one
+// loadCase makes of the node.
+func loadItem(it config.Item, list string, i int, sc *suiteContext, warn func(trajeval.Warning), c *Case) (*Case, []error) {
+	id, input, ok := it.Pair("id", "input")
+	// With no suite evaluators the case is an error, placed at its node;
+	// with another threshold than the suite's it builds its own.
+	if !ok || !sc.shortPlain || sc.defaults == nil || firstThreshold(sc.cli, sc.threshold) != sc.threshold {
+		return loadCase(it.Node(), list, i, sc, warn, c)
+	}
+	c.Place = it.Place(&sc.places, list, i)
+	c.ID = sc.keep(id)
+	if sc.input != "" {
+		input = joinText(sc.input, input)
+	}
+	c.Input = sc.intern(input)
+	c.Evaluators = sc.shared[:len(sc.shared):len(sc.shared)]
+	return c, nil
 }
 
 // loadCase reads cn, item i of the suite's cases, the list at path list,

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/trajeval/trajeval"
@@ -397,8 +398,8 @@ func (r *sessionReader) call(typ string, p map[string]any, at time.Time) {
 	r.items.step()
 }
 
-var exitLine = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)\s*\z`)
-var exitHeader = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)$`)
+var exitLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Process exited with code (-?\d+)\s*\z`) })
+var exitHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Process exited with code (-?\d+)$`) })
 
 func (r *sessionReader) output(p map[string]any, at time.Time) {
 	id, _ := p["call_id"].(string)
@@ -455,12 +456,12 @@ func (r *sessionReader) output(p map[string]any, at time.Time) {
 // header, the last line is read.
 func exitCodeOf(text string) string {
 	if header, _, ok := strings.Cut(text, "\nOutput:\n"); ok && !strings.Contains(header, "\n\n") {
-		if m := exitHeader.FindStringSubmatch(header); m != nil {
+		if m := exitHeader().FindStringSubmatch(header); m != nil {
 			return m[1]
 		}
 		return ""
 	}
-	if m := exitLine.FindStringSubmatch(strings.TrimRight(text, "\n")); m != nil {
+	if m := exitLine().FindStringSubmatch(strings.TrimRight(text, "\n")); m != nil {
 		return m[1]
 	}
 	return ""

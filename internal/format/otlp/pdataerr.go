@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trajeval/trajeval/internal/jsonl"
 )
@@ -17,8 +18,10 @@ import (
 // message in the user's terms and the line and column of data it points
 // at (from firstLine).
 var (
-	iterError = regexp.MustCompile(`(?s)^(\S+): (.*), error found in #(\d+) byte of \.\.\.\|(.*)\|\.\.\., bigger context \.\.\.\|(.*)\|\.\.\.$`)
-	lastKey   = regexp.MustCompile(`"([^"\\]+)"\s*:\s*[^:,{\[]*$`)
+	iterError = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)^(\S+): (.*), error found in #(\d+) byte of \.\.\.\|(.*)\|\.\.\., bigger context \.\.\.\|(.*)\|\.\.\.$`)
+	})
+	lastKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"\\]+)"\s*:\s*[^:,{\[]*$`) })
 )
 
 // what jsoniter's operations expect, in the user's terms.
@@ -35,7 +38,7 @@ var expects = []struct{ op, want string }{
 }
 
 func explain(data []byte, err error, firstLine int) (msg string, line, col int) {
-	m := iterError.FindStringSubmatch(err.Error())
+	m := iterError().FindStringSubmatch(err.Error())
 	if m == nil {
 		return "not OTLP traces: " + strings.TrimPrefix(err.Error(), "json: "), firstLine, 0
 	}
@@ -49,7 +52,7 @@ func explain(data []byte, err error, firstLine int) (msg string, line, col int) 
 	}
 	field := ""
 	if off >= 0 {
-		if k := lastKey.FindSubmatch(data[:off]); k != nil {
+		if k := lastKey().FindSubmatch(data[:off]); k != nil {
 			field = " for " + strconv.Quote(string(k[1]))
 		}
 	}
