@@ -62,6 +62,12 @@ type stored struct {
 // bytes.
 func appendCaseString[T string | []byte](b []byte, s T) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
+	if len(s) == 0 {
+		// Most of a case's strings are empty (its error, warnings,
+		// judge, trace; an evaluator's error, members, judge): no call
+		// of memmove for them.
+		return b
+	}
 	return append(b, s...)
 }
 
