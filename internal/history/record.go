@@ -265,7 +265,12 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 		g = r.newGroup()
 		r.group = g
 	}
-	g.ps = append(g.ps, pending{c: c, seq: seq})
+	// c copied into its place once, not into a pending first: a result
+	// is about 300 bytes. A group's results are cleared once written
+	// (recycle), so the place holds no rec or err of another.
+	g.ps = g.ps[:len(g.ps)+1]
+	p := &g.ps[len(g.ps)-1]
+	p.c, p.seq = c, seq
 	if len(g.ps) == groupSize {
 		r.handOver()
 	}
