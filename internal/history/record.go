@@ -148,9 +148,13 @@ type group struct {
 // the run keeps them, and lets go of what the writer does not need.
 func (g *group) encode(r *Recorder) {
 	g.rows = g.rows[:0]
+	// One scratch buffer for the group, not one taken from the pool and
+	// given back for each result (about 90 instructions a case).
+	buf := getScratch()
+	defer putScratch(buf)
 	for i := range g.ps {
 		p := &g.ps[i]
-		p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass, &g.rows)
+		p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass, buf, &g.rows)
 		// The writer needs no more of it: its trajectory and details go
 		// now, not when the batch is written.
 		p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
@@ -261,7 +265,12 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 		g = r.newGroup()
 		r.group = g
 	}
-	g.ps = append(g.ps, pending{c: c, seq: seq})
+	// c copied into its place once, not into a pending first: a result
+	// is about 300 bytes. A group's results are cleared once written
+	// (recycle), so the place holds no rec or err of another.
+	g.ps = g.ps[:len(g.ps)+1]
+	p := &g.ps[len(g.ps)-1]
+	p.c, p.seq = c, seq
 	if len(g.ps) == groupSize {
 		r.handOver()
 	}
@@ -533,10 +542,10 @@ var chunkColumns = []string{"run_id", "id", "data"}
 // (casepack.go): its evaluators' results packed (see pack.go) and, when
 // keep, their details and its trajectory, each in its compact encoding
 // (or JSON), put into r's chunks, the row referring to them (rule 9 of
-// the package). Each is written into a scratch buffer and copied into the
-// chunk at once: it does not wait for the writer.
-func (p *pending) encode(r *Recorder, keep bool, rows *[]byte) {
-	c := p.c
+// the package). Each is written into the scratch buffer buf and copied
+// into the chunk at once: it does not wait for the writer.
+func (p *pending) encode(r *Recorder, keep bool, buf, rows *[]byte) {
+	c := &p.c // read in place: a result is about 300 bytes
 	j := func(v any, present bool) string {
 		if !present {
 			return ""
@@ -556,8 +565,6 @@ func (p *pending) encode(r *Recorder, keep bool, rows *[]byte) {
 		p.err = fmt.Errorf("attempt %d", c.Attempt)
 		return
 	}
-	buf := getScratch()
-	defer putScratch(buf)
 	evals, err := appendPacked((*buf)[:0], c.Evaluators)
 	*buf = evals
 	if err != nil {
