@@ -437,11 +437,10 @@ func (d *decoder) stampText(c *toolCall, at *instant, bit uint8, text *string) b
 // set: the number in the call, not behind a pointer of its own (see
 // toolCall.duration). null leaves it unset.
 func duration(p *jsonv.Parser, c *toolCall) bool {
-	if p.Peek() == 'n' {
-		return p.Null()
+	f, null, ok := p.FloatOrNull()
+	if !null {
+		c.duration, c.parsed = f, c.parsed|8
 	}
-	f, ok := p.Float()
-	c.duration, c.parsed = f, c.parsed|8
 	return ok
 }
 
