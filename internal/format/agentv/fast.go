@@ -412,6 +412,15 @@ func (d *decoder) stamp(c *toolCall, at *instant, bit uint8, text *string) bool 
 // call of its own, so that stamp keeps its arguments in registers.
 func (d *decoder) stampText(c *toolCall, at *instant, bit uint8, text *string) bool {
 	p := &d.p
+	// Of the usual shape but another minute, as a trace's first time
+	// mostly is: clock.parse checks every byte too.
+	if b := p.Quoted(millisTime); b != nil {
+		if t, ok := d.clock.parse(b); ok {
+			p.TakeQuoted(millisTime)
+			*at, c.parsed = t, c.parsed|bit
+			return true
+		}
+	}
 	if p.Null() {
 		return true
 	}

@@ -25,6 +25,7 @@ type clock struct {
 	// little-endian words: compared as words, not copied as an array.
 	minute [2]uint64
 	unix   int64 // the minute's start, in seconds since 1970 UTC
+	day    int64 // the start of the minute's day, the same way
 }
 
 // maxTime is the length of the longest time clock.parse reads.
@@ -42,11 +43,21 @@ func (c *clock) parse(s []byte) (t instant, ok bool) {
 	}
 	// The zero minute never matches: a time of this shape has a '-' at 4.
 	if m := minuteWords(s); m != c.minute {
-		unix, ok := minuteOf(s)
+		// The date "2006-01-02" is the first word and the low two bytes of
+		// the second: the date of the minute before, checked then, read
+		// again as the day it starts.
+		day, ok := c.day, m[0] == c.minute[0] && uint16(m[1]) == uint16(c.minute[1])
 		if !ok {
+			if day, ok = dayOf(s); !ok {
+				return t, false
+			}
+		}
+		hour, ok1 := digits(s[11:13])
+		minute, ok2 := digits(s[14:16])
+		if !ok1 || !ok2 || hour > 23 || minute > 59 {
 			return t, false
 		}
-		c.minute, c.unix = m, unix
+		c.minute, c.day, c.unix = m, day, day+int64(hour)*3600+int64(minute)*60
 	}
 	tens, ones := s[17]-'0', s[18]-'0' // two digits, not a loop over them
 	if tens > 5 || ones > 9 {
@@ -138,19 +149,16 @@ const (
 // nanos[k] is the nanoseconds of a unit of the k-th digit after the dot.
 var nanos = [10]int{1, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
 
-// minuteOf reads the date, hour and minute of s, checked as time.Parse
-// checks them, as seconds since 1970 UTC.
-func minuteOf(s []byte) (int64, bool) {
+// dayOf reads the date of s, checked as time.Parse checks it, as the
+// seconds since 1970 UTC at which the day starts.
+func dayOf(s []byte) (int64, bool) {
 	year, ok1 := digits(s[0:4])
 	month, ok2 := digits(s[5:7])
 	day, ok3 := digits(s[8:10])
-	hour, ok4 := digits(s[11:13])
-	minute, ok5 := digits(s[14:16])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) ||
-		month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 {
+	if !(ok1 && ok2 && ok3) || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) {
 		return 0, false
 	}
-	return (days(year, month, day)*24+int64(hour))*3600 + int64(minute)*60, true
+	return days(year, month, day) * 86400, true
 }
 
 // days counts the days from 1970-01-01 to the date (proleptic
