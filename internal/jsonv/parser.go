@@ -755,21 +755,51 @@ func (p *Parser) float(orNull bool) (f float64, null, ok bool) {
 		return 0, false, false
 	}
 	b := p.data[start:p.pos]
-	if len(b) <= 15 {
-		// A whole number of up to 15 digits is a float64 exactly, the
-		// one ParseFloat gives: read it without ParseFloat.
-		n := int64(0)
-		i := 0
-		for ; i < len(b) && b[i]-'0' <= 9; i++ {
-			n = n*10 + int64(b[i]-'0')
-		}
-		if i == len(b) {
-			return float64(n), false, true
-		}
+	if f, ok := exactDecimal(b); ok {
+		return f, false, true
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	return f, false, err == nil
 }
+
+// exactDecimal reads b, a number numberEnd took, when it has no exponent
+// and at most 15 digits in all (0.01, -61, 1193.5): its digits, a whole
+// number n, are a float64 exactly, and so is the power of ten 10^k that k
+// digits after the dot divide them by; the quotient of two exact
+// float64s is the one nearest to the true one, which is what ParseFloat
+// gives (Clinger's fast path; strconv takes it too, after more work).
+func exactDecimal(b []byte) (float64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) > 16 {
+		return 0, false
+	}
+	n, digits, dot := int64(0), 0, len(b)-1
+	for i, c := range b {
+		switch {
+		case c-'0' <= 9:
+			n = n*10 + int64(c-'0')
+			digits++
+		case c == '.':
+			dot = i
+		default:
+			return 0, false // an exponent
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(n) / exactTens[len(b)-1-dot]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// exactTens[k] is 10^k, exact in a float64 for every k up to 22.
+var exactTens = [16]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // Int reads a number as encoding/json reads it into an int64: ok false
 // for a fraction, an exponent or a number out of range. It does not
@@ -780,6 +810,31 @@ func (p *Parser) Int() (int64, bool) {
 	if !p.numberEnd() {
 		return 0, false
 	}
+	b := p.data[start:p.pos]
+	if len(b) <= 18 {
+		// Up to 18 bytes, a minus and digits: no int64 overflows them.
+		neg := b[0] == '-'
+		if neg {
+			b = b[1:]
+		}
+		n := int64(0)
+		for _, c := range b {
+			if c-'0' > 9 {
+				return p.parseInt(start)
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return n, true
+	}
+	return p.parseInt(start)
+}
+
+// parseInt is Int for the number from start to pos with a fraction, an
+// exponent or more than 18 bytes: ParseInt says whether it is an int64.
+func (p *Parser) parseInt(start int) (int64, bool) {
 	n, err := strconv.ParseInt(string(p.data[start:p.pos]), 10, 64)
 	return n, err == nil
 }

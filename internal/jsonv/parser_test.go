@@ -530,6 +530,18 @@ func TestParser_Float(t *testing.T) {
 		{"12E", "a cut exponent"},
 		{"12.", "a cut fraction"},
 		{"12-3", "a sign after the digits"},
+		{"0.01", "a fraction of up to 15 digits: their whole number over a power of ten"},
+		{"-0.5", "a negative fraction"},
+		{"-0.0", "negative zero with a fraction"},
+		{"0.1234567890123", "15 digits with the leading zero, divided exactly"},
+		{"12345678901234.5", "15 digits on either side of the dot"},
+		{"123456789012345.6", "16 digits: ParseFloat"},
+		{"0.000000000000001", "16 digits, the zeros counted: ParseFloat"},
+		{"1.5e3", "an exponent: ParseFloat"},
+		{"999999999999999999", "18 digits: the longest int read without ParseInt"},
+		{"-99999999999999999", "a minus and 17 digits"},
+		{"-9223372036854775808", "the smallest int64: ParseInt"},
+		{"-9223372036854775809", "one below it: no int64"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
