@@ -576,7 +576,7 @@ func TestParser_FloatOrNull(t *testing.T) {
 	}{
 		{"61}", 61, false, true, "}", "a whole number, read as one word"},
 		{"61", 61, false, true, "", "fewer than 8 bytes: the byte loop"},
-		{"0.5,", 0.5, false, true, ",", "a fraction: ParseFloat"},
+		{"0.5,", 0.5, false, true, ",", "a fraction: its digits over a power of ten"},
 		{"null}", 0, true, true, "}", "null, reported"},
 		{" null", 0, true, true, "", "null after white space"},
 		{"nul", 0, false, false, "nul", "a cut null is neither"},

@@ -139,7 +139,7 @@ func minuteWords(s []byte) [2]uint64 {
 }
 
 // tailZero is ":00.000Z" as a little-endian word, and tailCarry what
-// millis adds to each of its bytes, the first lowest: 15 for a separator,
+// same adds to each of its bytes, the first lowest: 15 for a separator,
 // 10 for the tens of seconds, 6 for another digit.
 const (
 	tailZero  = 'Z'<<56 | '0'<<48 | '0'<<40 | '0'<<32 | '.'<<24 | '0'<<16 | '0'<<8 | ':'
