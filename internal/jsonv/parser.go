@@ -699,30 +699,46 @@ func (p *Parser) Number() (string, bool) {
 // Float reads a number as encoding/json reads it into a float64: the
 // nearest one, ok false when it is out of range. It does not allocate.
 func (p *Parser) Float() (float64, bool) {
+	f, _, ok := p.float(false)
+	return f, ok
+}
+
+// FloatOrNull is Float for a number that may be null: null reports that
+// it was (f is 0 then). It costs one call where Peek, Null and Float cost
+// two, and is small enough to be inlined.
+func (p *Parser) FloatOrNull() (f float64, null, ok bool) { return p.float(true) }
+
+// float is Float, and FloatOrNull when orNull.
+func (p *Parser) float(orNull bool) (f float64, null, ok bool) {
 	// A whole number of up to 15 digits, not led by a zero, is a float64
 	// exactly, the one ParseFloat gives: read in one pass where it
 	// stands, when no fraction, exponent or further digit follows.
 	d, i := p.data, p.pos
 	if i+8 <= len(d) {
-		// Up to 7 digits read as one word, byte i lowest: a digit is a
-		// byte whose high half is 3 and whose low half is at most 9
-		// (adding 6 to it carries into the high half past 9, never
-		// into the next byte), so the first byte that is no digit is
-		// the lowest set bit of notDigit.
+		// Up to 7 digits read as one word, byte i lowest: x is it less
+		// '0' in each byte, so that a digit leaves its value, 0 to 9;
+		// adding 6 to a byte carries into its high half past 9, and a
+		// byte whose high half is set is no digit already. So the first
+		// byte that is no digit is the lowest set bit of notDigit: a
+		// carry out of a byte only follows a byte that is none.
 		w := binary.LittleEndian.Uint64(d[i:])
-		const highs, lows = 0xf0f0f0f0_f0f0f0f0, 0x0f0f0f0f_0f0f0f0f
-		notDigit := (w&highs ^ 0x30303030_30303030) | (w&lows+0x06060606_06060606)&highs
+		x := w ^ 0x30303030_30303030
+		notDigit := (x | (x + 0x06060606_06060606)) & 0xf0f0f0f0_f0f0f0f0
 		k := uint(bits.TrailingZeros64(notDigit)) / 8
 		if k-1 < 7 && (byte(w) != '0' || k == 1) && !moreNumber[byte(w>>(8*k))] {
 			// The k digits moved to the word's top bytes, the highest
 			// first at the bottom: pairs, fours, then eights combined.
-			v := (w & lows) << (64 - 8*k)
+			v := x << (64 - 8*k)
 			v = (v * (10<<8 + 1)) >> 8 & 0x00ff00ff_00ff00ff
 			v = (v * (100<<16 + 1)) >> 16 & 0x0000ffff_0000ffff
 			v = (v * (10000<<32 + 1)) >> 32
 			p.pos = i + int(k)
-			return float64(v), true
+			return float64(v), false, true
 		}
+	}
+	if orNull && p.Peek() == 'n' {
+		ok := p.Null()
+		return 0, ok, ok
 	}
 	n, j := int64(0), i
 	for j < len(d) && j-i < 15 && d[j]-'0' <= 9 {
@@ -731,29 +747,59 @@ func (p *Parser) Float() (float64, bool) {
 	}
 	if j > i && (d[i] != '0' || j == i+1) && (j == len(d) || !moreNumber[d[j]]) {
 		p.pos = j
-		return float64(n), true
+		return float64(n), false, true
 	}
 	p.space()
 	start := p.pos
 	if !p.numberEnd() {
-		return 0, false
+		return 0, false, false
 	}
 	b := p.data[start:p.pos]
-	if len(b) <= 15 {
-		// A whole number of up to 15 digits is a float64 exactly, the
-		// one ParseFloat gives: read it without ParseFloat.
-		n := int64(0)
-		i := 0
-		for ; i < len(b) && b[i]-'0' <= 9; i++ {
-			n = n*10 + int64(b[i]-'0')
-		}
-		if i == len(b) {
-			return float64(n), true
-		}
+	if f, ok := exactDecimal(b); ok {
+		return f, false, true
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	return f, err == nil
+	return f, false, err == nil
 }
+
+// exactDecimal reads b, a number numberEnd took, when it has no exponent
+// and at most 15 digits in all (0.01, -61, 1193.5): its digits, a whole
+// number n, are a float64 exactly, and so is the power of ten 10^k that k
+// digits after the dot divide them by; the quotient of two exact
+// float64s is the one nearest to the true one, which is what ParseFloat
+// gives (Clinger's fast path; strconv takes it too, after more work).
+func exactDecimal(b []byte) (float64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) > 16 {
+		return 0, false
+	}
+	n, digits, dot := int64(0), 0, len(b)-1
+	for i, c := range b {
+		switch {
+		case c-'0' <= 9:
+			n = n*10 + int64(c-'0')
+			digits++
+		case c == '.':
+			dot = i
+		default:
+			return 0, false // an exponent
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(n) / exactTens[len(b)-1-dot]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// exactTens[k] is 10^k, exact in a float64 for every k up to 22.
+var exactTens = [16]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // Int reads a number as encoding/json reads it into an int64: ok false
 // for a fraction, an exponent or a number out of range. It does not
@@ -764,6 +810,31 @@ func (p *Parser) Int() (int64, bool) {
 	if !p.numberEnd() {
 		return 0, false
 	}
+	b := p.data[start:p.pos]
+	if len(b) <= 18 {
+		// Up to 18 bytes, a minus and digits: no int64 overflows them.
+		neg := b[0] == '-'
+		if neg {
+			b = b[1:]
+		}
+		n := int64(0)
+		for _, c := range b {
+			if c-'0' > 9 {
+				return p.parseInt(start)
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return n, true
+	}
+	return p.parseInt(start)
+}
+
+// parseInt is Int for the number from start to pos with a fraction, an
+// exponent or more than 18 bytes: ParseInt says whether it is an int64.
+func (p *Parser) parseInt(start int) (int64, bool) {
 	n, err := strconv.ParseInt(string(p.data[start:p.pos]), 10, 64)
 	return n, err == nil
 }

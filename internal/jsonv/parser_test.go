@@ -530,6 +530,18 @@ func TestParser_Float(t *testing.T) {
 		{"12E", "a cut exponent"},
 		{"12.", "a cut fraction"},
 		{"12-3", "a sign after the digits"},
+		{"0.01", "a fraction of up to 15 digits: their whole number over a power of ten"},
+		{"-0.5", "a negative fraction"},
+		{"-0.0", "negative zero with a fraction"},
+		{"0.1234567890123", "15 digits with the leading zero, divided exactly"},
+		{"12345678901234.5", "15 digits on either side of the dot"},
+		{"123456789012345.6", "16 digits: ParseFloat"},
+		{"0.000000000000001", "16 digits, the zeros counted: ParseFloat"},
+		{"1.5e3", "an exponent: ParseFloat"},
+		{"999999999999999999", "18 digits: the longest int read without ParseInt"},
+		{"-99999999999999999", "a minus and 17 digits"},
+		{"-9223372036854775808", "the smallest int64: ParseInt"},
+		{"-9223372036854775809", "one below it: no int64"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -551,8 +563,46 @@ func TestParser_Float(t *testing.T) {
 	}
 }
 
+// TestParser_FloatOrNull: a number is read as Float reads it, null is
+// reported, and anything else is no number, with the parser where each
+// leaves it.
+func TestParser_FloatOrNull(t *testing.T) {
+	tests := []struct {
+		in       string
+		f        float64
+		null, ok bool
+		rest     string
+		reason   string
+	}{
+		{"61}", 61, false, true, "}", "a whole number, read as one word"},
+		{"61", 61, false, true, "", "fewer than 8 bytes: the byte loop"},
+		{"0.5,", 0.5, false, true, ",", "a fraction: its digits over a power of ten"},
+		{"null}", 0, true, true, "}", "null, reported"},
+		{" null", 0, true, true, "", "null after white space"},
+		{"nul", 0, false, false, "nul", "a cut null is neither"},
+		{"nan}", 0, false, false, "nan}", "nor is a word that starts as null does"},
+		{"true", 0, false, false, "true", "nor another literal"},
+		{`"61"`, 0, false, false, `"61"`, "nor a string"},
+		{"-", 0, false, false, "-", "nor a bare minus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var p jsonv.Parser
+			p.Reset([]byte(tt.in))
+			f, null, ok := p.FloatOrNull()
+			if ok != tt.ok || ok && (f != tt.f || null != tt.null) {
+				t.Fatalf("FloatOrNull = %v, %v, %v; want %v, %v, %v (%s)", f, null, ok, tt.f, tt.null, tt.ok, tt.reason)
+			}
+			if rest := tt.in[p.Pos():]; ok && rest != tt.rest {
+				t.Errorf("left %q, want %q (%s)", rest, tt.rest, tt.reason)
+			}
+		})
+	}
+}
+
 // FuzzParser_Float checks that a number Float or Int reads, encoding/json
-// reads the same into a float64 or an int64.
+// reads the same into a float64 or an int64, and that FloatOrNull reads
+// what Float reads, or null.
 func FuzzParser_Float(f *testing.F) {
 	for _, s := range []string{"61", "-0.5e-3", "9223372036854775808", "1e400", "0123", "1.", "-"} {
 		f.Add([]byte(s))
@@ -567,6 +617,16 @@ func FuzzParser_Float(f *testing.F) {
 		p.Reset(data)
 		if got, ok := p.Int(); ok && p.End() && (!nok || got != wantN) {
 			t.Fatalf("%q: Int = %v; encoding/json %v, %v", data, got, wantN, nok)
+		}
+		p.Reset(data)
+		f, fok := p.Float()
+		fEnd := fok && p.End()
+		p.Reset(data)
+		g, null, gok := p.FloatOrNull()
+		gEnd := gok && p.End()
+		isNull := string(bytes.TrimSpace(data)) == "null"
+		if gEnd && (null != isNull || !null && (!fEnd || g != f)) || fEnd && !gEnd {
+			t.Fatalf("%q: FloatOrNull = %v, %v, %v; Float %v, %v", data, g, null, gok, f, fok)
 		}
 	})
 }
@@ -590,6 +650,8 @@ func TestParser_Float_word(t *testing.T) {
 		{"?", "high half 3, low half 15"},
 		{"\x19", "low half 9, high half 1"},
 		{"\xb9", "low half 9, high half 11, past ASCII"},
+		{"\xca", "less '0', 0xfa: adding 6 carries out of the byte, whose high half is set already"},
+		{"\xcf", "less '0', 0xff: the carry out of the highest byte"},
 		{"\x00", "a zero byte"},
 		{"x", "a letter"},
 		{".5", "a fraction: the number goes on"},

@@ -101,13 +101,19 @@ func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 	return ""
 }
 
-// FastTime reads the times ss in turn with one clock (see clock.millis,
-// which is clock.parse but for text of its length).
+// FastTime reads the times ss in turn with one clock: with clock.millis
+// those of its length, which is clock.parse for them, with parse the rest.
 func FastTime(ss ...string) (ts []time.Time, oks []bool) {
 	var c clock
 	for _, s := range ss {
 		var t time.Time
-		at, ok := c.millis([]byte(s))
+		var at instant
+		var ok bool
+		if len(s) == millisTime {
+			at, ok = c.millis((*[millisTime]byte)([]byte(s)))
+		} else {
+			at, ok = c.parse([]byte(s))
+		}
 		if ok {
 			t = at.time()
 		}

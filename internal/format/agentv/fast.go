@@ -394,11 +394,28 @@ func recentName(p *jsonv.Parser, r *jsonv.Recent, dst *string) bool {
 // the caller's constants cost no multiplication, bounds check or shift.
 func (d *decoder) stamp(c *toolCall, at *instant, bit uint8, text *string) bool {
 	p := &d.p
-	// The usual shape, read where it stands: clock.millis checks every
-	// byte of it as a digit or a separator, so no scan for the string's
-	// end or its escapes is needed first.
+	// The usual shape, of the minute the clock read last, read where it
+	// stands: clock.same checks every byte of it as a digit or a
+	// separator, so no scan for the string's end or its escapes is
+	// needed first. Another minute is read below (see clock.parse).
 	if b := p.Quoted(millisTime); b != nil {
-		if t, ok := d.clock.millis(b); ok {
+		if x, ok := d.clock.same((*[millisTime]byte)(b)); ok {
+			p.TakeQuoted(millisTime)
+			*at, c.parsed = d.clock.at(x), c.parsed|bit
+			return true
+		}
+	}
+	return d.stampText(c, at, bit, text)
+}
+
+// stampText is stamp for a time of another minute or shape, or null: a
+// call of its own, so that stamp keeps its arguments in registers.
+func (d *decoder) stampText(c *toolCall, at *instant, bit uint8, text *string) bool {
+	p := &d.p
+	// Of the usual shape but another minute, as a trace's first time
+	// mostly is: clock.parse checks every byte too.
+	if b := p.Quoted(millisTime); b != nil {
+		if t, ok := d.clock.parse(b); ok {
 			p.TakeQuoted(millisTime)
 			*at, c.parsed = t, c.parsed|bit
 			return true
@@ -429,11 +446,10 @@ func (d *decoder) stamp(c *toolCall, at *instant, bit uint8, text *string) bool 
 // set: the number in the call, not behind a pointer of its own (see
 // toolCall.duration). null leaves it unset.
 func duration(p *jsonv.Parser, c *toolCall) bool {
-	if p.Peek() == 'n' {
-		return p.Null()
+	f, null, ok := p.FloatOrNull()
+	if !null {
+		c.duration, c.parsed = f, c.parsed|8
 	}
-	f, ok := p.Float()
-	c.duration, c.parsed = f, c.parsed|8
 	return ok
 }
 

@@ -1,6 +1,7 @@
 package agentv
 
 import (
+	"encoding/binary"
 	"time"
 
 	"github.com/trajeval/trajeval/internal/format/msglog"
@@ -20,8 +21,11 @@ func (c *clock) parseTime(s string, warn func(string)) time.Time {
 // minute it read: a trace's times mostly share their date, hour and
 // minute with the time before.
 type clock struct {
-	minute [16]byte // "2006-01-02T15:04" of the last time read
-	unix   int64    // the minute's start, in seconds since 1970 UTC
+	// minute is "2006-01-02T15:04" of the last time read, as two
+	// little-endian words: compared as words, not copied as an array.
+	minute [2]uint64
+	unix   int64 // the minute's start, in seconds since 1970 UTC
+	day    int64 // the start of the minute's day, the same way
 }
 
 // maxTime is the length of the longest time clock.parse reads.
@@ -38,12 +42,22 @@ func (c *clock) parse(s []byte) (t instant, ok bool) {
 		return t, false
 	}
 	// The zero minute never matches: a time of this shape has a '-' at 4.
-	if [16]byte(s[:16]) != c.minute {
-		unix, ok := minuteOf(s)
+	if m := minuteWords(s); m != c.minute {
+		// The date "2006-01-02" is the first word and the low two bytes of
+		// the second: the date of the minute before, checked then, read
+		// again as the day it starts.
+		day, ok := c.day, m[0] == c.minute[0] && uint16(m[1]) == uint16(c.minute[1])
 		if !ok {
+			if day, ok = dayOf(s); !ok {
+				return t, false
+			}
+		}
+		hour, ok1 := digits(s[11:13])
+		minute, ok2 := digits(s[14:16])
+		if !ok1 || !ok2 || hour > 23 || minute > 59 {
 			return t, false
 		}
-		c.minute, c.unix = [16]byte(s[:16]), unix
+		c.minute, c.day, c.unix = m, day, day+int64(hour)*3600+int64(minute)*60
 	}
 	tens, ones := s[17]-'0', s[18]-'0' // two digits, not a loop over them
 	if tens > 5 || ones > 9 {
@@ -77,42 +91,74 @@ func (a instant) time() time.Time { return time.Unix(a.sec, a.nsec).UTC() }
 // 2006-01-02T15:04:05.000Z, which millis reads.
 const millisTime = len("2006-01-02T15:04:05.000Z")
 
-// millis is parse for text of millisTime bytes: the same answer for
-// every input, read at fixed places when the minute is the one the clock
-// remembers. Like parse, it accepts only text whose every byte is a digit
-// or a separator of the shape, so that a reader may hand it bytes it has
-// not scanned (see decoder.stamp).
-func (c *clock) millis(s []byte) (instant, bool) {
-	if len(s) != millisTime || [16]byte(s[:16]) != c.minute {
-		return c.parse(s)
+// millis is parse for a text of millisTime bytes, read in two steps
+// small enough to be inlined (see decoder.stamp): same checks whether
+// the text is of the clock's minute and has the shape, every byte of it
+// a digit or a separator in its place; then at reads it. Any other text
+// goes to parse, which gives the same answer for it.
+func (c *clock) millis(s *[millisTime]byte) (instant, bool) {
+	if x, ok := c.same(s); ok {
+		return c.at(x), true
 	}
-	// Digits are bytes whose distance from '0' is at most 9, unsigned.
-	d17, d18, d20, d21, d22 := s[17]-'0', s[18]-'0', s[20]-'0', s[21]-'0', s[22]-'0'
-	// s[4] too: the zero minute a new clock holds is no minute.
-	if s[4] != '-' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' || d17 > 5 || d18 > 9 || d20 > 9 || d21 > 9 || d22 > 9 {
-		return instant{}, false
-	}
-	sec := int64(d17)*10 + int64(d18)
-	ms := int64(d20)*100 + int64(d21)*10 + int64(d22)
-	return instant{c.unix + sec, ms * 1e6}, true
+	return c.parse(s[:])
 }
+
+// same reports whether s is a time of the clock's minute, and of the
+// shape 2006-01-02T15:04:05.000Z; x is its tail, the bytes after the
+// minute, less ":00.000Z" byte by byte. It checks every byte, so that a
+// reader may hand it bytes it has not scanned (see decoder.stamp).
+//
+// The tail is checked as one word: a byte of the shape leaves 0 in a
+// separator's place of x and its value, 0 to 9, in a digit's; adding 6
+// to a digit's byte (10 to the tens of seconds, whose digit is at most
+// 5, 15 to a separator's) carries into its high half exactly when the
+// byte is too large for its place, and a byte whose high half is set
+// already is none of the shape's. A carry out of a byte only ever
+// follows a byte that fails already.
+func (c *clock) same(s *[millisTime]byte) (x uint64, ok bool) {
+	x = binary.LittleEndian.Uint64(s[16:]) ^ tailZero
+	// s[4] too: the zero minute a new clock holds is no minute.
+	return x, minuteWords(s[:]) == c.minute && s[4] == '-' && (x+tailCarry|x)&0xf0f0f0f0_f0f0f0f0 == 0
+}
+
+// at is the instant of a time of the clock's minute whose tail is x (see
+// same). Two digits in bytes b and b+1 of a word w, the first lower, are
+// (w>>8b)*10 + w>>8(b+1) in the low byte: the rest of each is a multiple
+// of 256.
+func (c *clock) at(x uint64) instant {
+	s, ms := x>>8, x>>40
+	sec := (s*10 + s>>8) & 0xff
+	ms = x>>32&15*100 + (ms*10+ms>>8)&0xff
+	return instant{c.unix + int64(sec), int64(ms) * 1e6}
+}
+
+// minuteWords is the first 16 bytes of s, a time's minute, as two
+// little-endian words.
+func minuteWords(s []byte) [2]uint64 {
+	return [2]uint64{binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:16])}
+}
+
+// tailZero is ":00.000Z" as a little-endian word, and tailCarry what
+// same adds to each of its bytes, the first lowest: 15 for a separator,
+// 10 for the tens of seconds, 6 for another digit.
+const (
+	tailZero  = 'Z'<<56 | '0'<<48 | '0'<<40 | '0'<<32 | '.'<<24 | '0'<<16 | '0'<<8 | ':'
+	tailCarry = 0x0f_06_06_06_0f_06_0a_0f
+)
 
 // nanos[k] is the nanoseconds of a unit of the k-th digit after the dot.
 var nanos = [10]int{1, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
 
-// minuteOf reads the date, hour and minute of s, checked as time.Parse
-// checks them, as seconds since 1970 UTC.
-func minuteOf(s []byte) (int64, bool) {
+// dayOf reads the date of s, checked as time.Parse checks it, as the
+// seconds since 1970 UTC at which the day starts.
+func dayOf(s []byte) (int64, bool) {
 	year, ok1 := digits(s[0:4])
 	month, ok2 := digits(s[5:7])
 	day, ok3 := digits(s[8:10])
-	hour, ok4 := digits(s[11:13])
-	minute, ok5 := digits(s[14:16])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) ||
-		month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 {
+	if !(ok1 && ok2 && ok3) || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) {
 		return 0, false
 	}
-	return (days(year, month, day)*24+int64(hour))*3600 + int64(minute)*60, true
+	return days(year, month, day) * 86400, true
 }
 
 // days counts the days from 1970-01-01 to the date (proleptic

@@ -144,3 +144,36 @@ func TestFastTime_grid(t *testing.T) {
 		}
 	}
 }
+
+// TestFastTime_sameDay: a time of another minute of the day the clock
+// read last takes that day as read then, and only its hour and minute
+// are read anew: each edge of them is read as time.Parse reads it, as is
+// a time of the day before or after, or of a day that does not exist,
+// after one that does.
+func TestFastTime_sameDay(t *testing.T) {
+	hours := []string{"00", "09", "10", "19", "20", "23", "24", "29", "99", "0a", "a0", " 1", "-1", "/0", ":0"}
+	minutes := []string{"00", "09", "10", "59", "60", "99", "0a", "a0", " 1", "/0", ":0"}
+	dates := []string{"2024-02-29", "2024-02-28", "2024-03-01", "2100-02-28", "2100-02-29", "2026-12-31", "2027-01-01", "0000-01-01", "9999-12-31"}
+	for _, date := range dates {
+		for _, other := range dates {
+			before := date + "T12:34:56.789Z"
+			for _, h := range hours {
+				for _, m := range minutes {
+					for _, tail := range []string{":05.061Z", ":05Z", ":05.5Z"} {
+						s := other + "T" + h + ":" + m + tail
+						ts, oks := agentv.FastTime(before, s, s)
+						_, err := time.Parse(time.RFC3339Nano, s)
+						for i := 1; i <= 2; i++ {
+							if oks[i] != (err == nil) {
+								t.Fatalf("%q after %q (read %v): fast path read %v, time.Parse error %v", s, before, oks[:i], oks[i], err)
+							}
+							if oks[i] {
+								checkTime(t, s, ts[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
