@@ -1122,7 +1122,7 @@ func (p *Parser) skipString() bool {
 			x := binary.LittleEndian.Uint64(b[k:])
 			// The first byte that stops plain text (see plainEnd), or
 			// past ASCII, which must be checked as UTF-8.
-			if m := equal(x, '"') | equal(x, '\\') | below(x, 0x20) | x&highs; m != 0 {
+			if m := stops(x); m != 0 {
 				if i := k + bits.TrailingZeros64(m)>>3; b[i&15] == '"' {
 					p.pos = pos + i + 2
 					return true
