@@ -1035,6 +1035,11 @@ func (p *Parser) Span() (start, end int, ok bool) {
 func (p *Parser) skip() bool {
 	switch c := p.Peek(); c {
 	case '{':
+		// A flat compact object, as arguments mostly are, in one pass.
+		if end := flatEnd(p.data, p.pos); end > 0 && p.depth < maxDepth {
+			p.pos = end
+			return true
+		}
 		p.pos++
 		if p.depth++; p.depth > maxDepth {
 			return false
