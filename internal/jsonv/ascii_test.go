@@ -12,7 +12,11 @@ import (
 // once, and their ends), in a slice that starts at every offset of a
 // word: the index ASCIIPrefix returns is the first byte of 0x80 or more,
 // len when there is none.
-func TestASCIIPrefix(t *testing.T) {
+func TestASCIIPrefix(t *testing.T) { checkASCIIPrefix(t) }
+
+// checkASCIIPrefix is TestASCIIPrefix, run again with the scan's AVX2 loop
+// turned off where it has one (TestASCIIPrefix_SSE2).
+func checkASCIIPrefix(t *testing.T) {
 	buf := bytes.Repeat([]byte{'a'}, 600)
 	tests := []struct {
 		name string

@@ -22,3 +22,6 @@ func Kept(p *Parser, text string) bool {
 
 // Pos is where p reads next.
 func (p *Parser) Pos() int { return p.pos }
+
+// Stops is stops, for TestStops.
+var Stops = stops

@@ -1106,6 +1106,11 @@ func (p *Parser) Span() (start, end int, ok bool) {
 func (p *Parser) skip() bool {
 	switch c := p.Peek(); c {
 	case '{':
+		// A flat compact object, as arguments mostly are, in one pass.
+		if end := flatEnd(p.data, p.pos); end > 0 && p.depth < maxDepth {
+			p.pos = end
+			return true
+		}
 		p.pos++
 		if p.depth++; p.depth > maxDepth {
 			return false
@@ -1193,7 +1198,7 @@ func (p *Parser) skipString() bool {
 			x := binary.LittleEndian.Uint64(b[k:])
 			// The first byte that stops plain text (see plainEnd), or
 			// past ASCII, which must be checked as UTF-8.
-			if m := equal(x, '"') | equal(x, '\\') | below(x, 0x20) | x&highs; m != 0 {
+			if m := stops(x); m != 0 {
 				if i := k + bits.TrailingZeros64(m)>>3; b[i&15] == '"' {
 					p.pos = pos + i + 2
 					return true

@@ -168,10 +168,79 @@ func TestParser_Span_shortStrings(t *testing.T) {
 	}
 }
 
+// TestParser_Span_flat reads objects that skip takes in one pass when
+// they are flat and compact (see flatEnd), and objects just past what it
+// takes, which it must leave to the long way: Span accepts what Value
+// accepts (and Value what encoding/json reads, to the same value) and
+// ends where the value ends, with the end of the data near (the scan's
+// words cut off) and far, alone and as a member's value.
+func TestParser_Span_flat(t *testing.T) {
+	tests := []struct {
+		name, in string
+		ok       bool
+		reason   string
+	}{
+		{"arguments", `{"id":"doc-1"}`, true, "one key, a string"},
+		{"mixed", `{"limit":10,"query":"python history","deep":true,"f":false,"n":null,"neg":-3,"z":0,"nz":-0}`, true, "every value flatEnd takes"},
+		{"empty", `{}`, true, "no member"},
+		{"long strings", `{"` + strings.Repeat("k", 40) + `":"` + strings.Repeat("v", 41) + `"}`, true, "strings of several words"},
+		{"leading zero", `{"a":01}`, false, "the zero ends the number, a digit follows"},
+		{"minus alone", `{"a":-}`, false, "no digit"},
+		{"minus then letter", `{"a":-x}`, false, "no digit"},
+		{"fraction", `{"a":1.5}`, true, "left to the long way"},
+		{"exponent", `{"a":1e5,"b":2}`, true, "left to the long way"},
+		{"zero fraction", `{"a":0.5}`, true, "a zero followed by a fraction: the long way"},
+		{"literal cut", `{"a":tru}`, false, "not a literal"},
+		{"literal longer", `{"a":truex}`, false, "not a literal"},
+		{"literal at end", `{"a":nul`, false, "cut off"},
+		{"trailing comma", `{"a":1,}`, false, "no key after the comma"},
+		{"comma first", `{,"a":1}`, false, "no key"},
+		{"no colon", `{"a" 1}`, false, "no colon"},
+		{"space", `{"a": 1}`, true, "white space: the long way"},
+		{"space before brace", `{"a":1 }`, true, "the long way"},
+		{"key not a string", `{a:1}`, false, "no quote"},
+		{"nested", `{"a":{"b":1}}`, true, "not flat: the long way"},
+		{"array value", `{"a":[1]}`, true, "not flat: the long way"},
+		{"escape", `{"a":"x\"y"}`, true, "an escaped quote: the long way"},
+		{"bad escape", `{"a":"x\qy"}`, false, "an escape JSON has not"},
+		{"control", "{\"a\":\"x\ty\"}", false, "a tab in a string"},
+		{"UTF-8", `{"a":"café"}`, true, "past ASCII: checked the long way"},
+		{"not UTF-8", "{\"a\":\"caf\xff\"}", false, "not UTF-8: the Parser says no, for encoding/json to read"},
+		{"cut in key", `{"abc`, false, "cut off"},
+		{"cut after value", `{"a":"b"`, false, "cut off"},
+		{"missing end", `{"a":1`, false, "cut off"},
+		{"two objects", `{"a":1}{"b":2}`, false, "data after the value"},
+	}
+	check := func(t *testing.T, data string, want bool, reason string) {
+		t.Helper()
+		got, ok := parse([]byte(data))
+		if ok != want {
+			t.Fatalf("%q: Value accepts it: %v, want %v (%s)", data, ok, want, reason)
+		}
+		if v, _ := stdDecode([]byte(data)); ok && !reflect.DeepEqual(got, v) {
+			t.Fatalf("%q: Value %#v, encoding/json %#v (%s)", data, got, v, reason)
+		}
+		if diff := spanAgrees([]byte(data), ok); diff != "" {
+			t.Errorf("%q: %s (%s)", data, diff, reason)
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, data := range []string{tt.in, tt.in + strings.Repeat(" ", 20), `{"x":` + tt.in + `}`} {
+				check(t, data, tt.ok, tt.reason)
+			}
+		})
+	}
+	// The depth bound holds for an object skip takes in one pass.
+	deep := func(n int) string { return strings.Repeat("[", n) + `{"a":1}` + strings.Repeat("]", n) }
+	check(t, deep(jsonv.MaxDepth-1), true, "the object at the deepest level allowed")
+	check(t, deep(jsonv.MaxDepth), false, "one level past it: refused as the long way refuses it")
+}
+
 // FuzzParser checks that whatever the Parser accepts, encoding/json
 // accepts and decodes to the same value.
 func FuzzParser(f *testing.F) {
-	for _, s := range []string{`{"a": [1, "x", null, true, {"b": 1.5e3}]}`, `"\u00e9\ud83d\ude00"`, `[]`, `-0.0e+1`, `{"a":1,"a":{}}`} {
+	for _, s := range []string{`{"a": [1, "x", null, true, {"b": 1.5e3}]}`, `"\u00e9\ud83d\ude00"`, `[]`, `-0.0e+1`, `{"a":1,"a":{}}`, `[{"id":"doc-1","n":-0,"t":true,"f":10}]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -2,6 +2,8 @@ package jsonv_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -162,6 +164,40 @@ func BenchmarkPlainEnd(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestStops puts every byte at every place of a word, and every byte
+// after it, among plain letters: the lowest byte stops marks is the first
+// that stops plain ASCII text (a quote, a backslash, a control character,
+// a byte of 0x80 or more), whatever follows it. The quote and the control
+// characters are found by one comparison (see stops), whose neighbours
+// ('!', ' ', '#') must not stop it, and a borrow from a byte that stops
+// must never mark one below it.
+func TestStops(t *testing.T) {
+	stop := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+	for i := range 7 {
+		for b := range 256 {
+			for c := range 256 {
+				w := bytes.Repeat([]byte{'a'}, 8)
+				w[i], w[i+1] = byte(b), byte(c)
+				want := 8
+				for j, x := range w {
+					if stop(x) {
+						want = j
+						break
+					}
+				}
+				x := binary.LittleEndian.Uint64(w)
+				got := 8
+				if m := jsonv.Stops(x); m != 0 {
+					got = bits.TrailingZeros64(m) / 8
+				}
+				if got != want {
+					t.Fatalf("stops(%q): first stop at %d, want %d", w, got, want)
+				}
+			}
 		}
 	}
 }

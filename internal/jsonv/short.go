@@ -31,18 +31,13 @@ const shortSlots = 1024
 // bytes or is cut off by the end of the data.
 func (p *Parser) shortAt(pos int) (*short, int) {
 	d := p.data
-	var b *[16]byte
+	var lo, hi uint64
 	if pos+17 <= len(d) {
-		b = (*[16]byte)(d[pos+1 : pos+17])
+		b := (*[16]byte)(d[pos+1 : pos+17])
+		lo, hi = binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
 	} else {
-		// Near the end of the data, as every string of a small value
-		// is (an argument object kept as text and decoded alone): its
-		// bytes, zero past the end, where no quote is found.
-		var tail [16]byte
-		copy(tail[:], d[min(pos+1, len(d)):])
-		b = &tail
+		lo, hi = tailWords(d, pos+1)
 	}
-	lo, hi := binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
 	var n int
 	// q^(q-1) keeps the bits up to the quote's high bit, the lowest set
 	// in q: the bytes up to the quote, the quote included.
@@ -63,6 +58,18 @@ func (p *Parser) shortAt(pos int) (*short, int) {
 		return s, n
 	}
 	return nil, n
+}
+
+// tailWords returns the bytes of d from i as shortAt reads them, near
+// the end of the data, as every string of a small value is (an argument
+// object kept as text and decoded alone): zero past the end, where no
+// quote is found. Apart, so that shortAt needs no frame for them.
+//
+//go:noinline
+func tailWords(d []byte, i int) (lo, hi uint64) {
+	var tail [16]byte
+	copy(tail[:], d[min(i, len(d)):])
+	return binary.LittleEndian.Uint64(tail[:8]), binary.LittleEndian.Uint64(tail[8:])
 }
 
 func shortSlot(lo, hi uint64) int {

@@ -25,6 +25,17 @@ func below(x uint64, n byte) uint64 { return (x - lows*uint64(n)) &^ x & highs }
 
 func equal(x uint64, c byte) uint64 { return below(x^(lows*uint64(c)), 1) }
 
+// stops has the high bit of each byte of x that stops plain ASCII text
+// set (a quote, a backslash, a control character, a byte of 0x80 or
+// more), exact at the lowest as below is. A quote and the control
+// characters are one test: x^0x02 maps 0x22 to 0x20 and the bytes below
+// 0x20 among themselves, and no other byte below 0x80 below 0x21.
+func stops(x uint64) uint64 { return plainStops(x) | x&highs }
+
+// plainStops is stops for the bytes that end or escape a string, or may
+// not stand in one: a quote, a backslash, a control character.
+func plainStops(x uint64) uint64 { return below(x^(lows*0x02), 0x21) | equal(x, '\\') }
+
 // PlainEnd is plainEnd, for the scanners of other packages.
 func PlainEnd(d []byte, i int) (end int, wide bool) { return plainEnd(d, i) }
 
@@ -70,7 +81,7 @@ func plainEndSWAR(d []byte, i int) (end int, wide bool) {
 	var high uint64
 	for ; i+8 <= len(d); i += 8 {
 		x := binary.LittleEndian.Uint64(d[i:])
-		if m := equal(x, '"') | equal(x, '\\') | below(x, 0x20); m != 0 {
+		if m := plainStops(x); m != 0 {
 			// Only the bytes before the stop count: m&-m-1 keeps them
 			// and the low seven bits of the stop itself.
 			high |= x & (m&-m - 1)

@@ -152,3 +152,40 @@ func TestRead_smallFileSame(t *testing.T) {
 		}
 	}
 }
+
+// readSizes is a reader of unknown size that notes how many bytes each
+// read asks for.
+type readSizes struct {
+	r     io.Reader
+	sizes []int
+}
+
+func (r *readSizes) Read(p []byte) (int, error) {
+	r.sizes = append(r.sizes, len(p))
+	return r.r.Read(p)
+}
+
+// TestReadFrom_straight checks that a JSON Lines trace longer than the
+// head is read past the head straight into the agentv reader's buffer:
+// every read after the first (the head's MiB) asks for more than a MiB,
+// so that trace.ReadFrom's reader, whose buffer is a MiB, hands it on to
+// the input instead of reading into its own buffer and copying every
+// byte from there.
+func TestReadFrom_straight(t *testing.T) {
+	line := `{"id":"case-1","output":[{"role":"assistant","tool_calls":[{"tool":"search","id":"call_0","input":{"q":"a"},"output":{"ok":true}}]}]}` + "\n"
+	data := strings.Repeat(line, (4<<20)/len(line))
+	r := &readSizes{r: strings.NewReader(data)}
+	n := 0
+	err := trace.ReadFrom(context.Background(), "x.jsonl", r, trace.Options{}, func(*trajeval.Trajectory) error { n++; return nil })
+	if err != nil || n != strings.Count(data, "\n") {
+		t.Fatalf("%d trajectories, %v", n, err)
+	}
+	if len(r.sizes) < 4 {
+		t.Fatalf("%d reads of %d bytes, want the head and three more", len(r.sizes), len(data))
+	}
+	for i, size := range r.sizes[1:] {
+		if size <= 1<<20 {
+			t.Errorf("read %d asks for %d bytes, want more than a MiB (the reader's buffer, not trace's): reads %v", i+2, size, r.sizes)
+		}
+	}
+}

@@ -535,10 +535,11 @@ type span struct {
 // slab's element cost more than the comparison (on the bench's records,
 // 19 results of 20 are shared).
 func (d *decoder) texts(data []byte) {
+	calls := d.calls
 	n, texts := 0, 0
 	var last span // the last output kept, for the next to share
-	for i := range d.calls {
-		c := &d.calls[i]
+	for i := range calls {
+		c := &calls[i]
 		if c.in.end > 0 {
 			n += c.in.end - c.in.start
 			texts++
@@ -564,26 +565,31 @@ func (d *decoder) texts(data []byte) {
 	}
 	buf := make([]byte, n)
 	slab := make([]json.RawMessage, texts)
-	k, j := 0, 0
-	text := func(at span) *json.RawMessage {
-		end := k + copy(buf[k:], data[at.start:at.end])
-		slab[j] = buf[k:end:end] // full: no append runs into the next
-		k = end
-		j++
-		return &slab[j-1]
-	}
+	j := 0
 	var out *json.RawMessage
-	for i := range d.calls {
-		c := &d.calls[i]
+	for i := range calls {
+		c := &calls[i]
 		if c.in.end > 0 {
-			c.Input = text(c.in)
+			buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
+			c.Input = &slab[j]
+			j++
 		}
 		switch {
 		case c.out.same:
 			c.Output = out
 		case c.out.end > 0:
-			out = text(c.out)
+			buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
+			out = &slab[j]
 			c.Output = out
+			j++
 		}
 	}
+}
+
+// keep copies text to the start of buf, sets *dst to the copy, full (no
+// append runs into the next), and returns the rest of buf.
+func keep(buf, text []byte, dst *json.RawMessage) []byte {
+	n := copy(buf, text)
+	*dst = buf[:n:n]
+	return buf[n:]
 }

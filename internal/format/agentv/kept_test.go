@@ -76,7 +76,8 @@ func BenchmarkRead_keptText(b *testing.B) {
 // TestRead_keptTextShared: an output kept as text that is the text of the
 // output before it shares that output's *json.RawMessage; any other
 // output has its own, and each holds its own text, whatever came before
-// (an output not kept as text, a longer one, one of another length).
+// (an output not kept as text, a longer one, one of another length),
+// full, so that an append to it cannot run into the next text.
 func TestRead_keptTextShared(t *testing.T) {
 	call := func(id, output string) string {
 		return `{"role":"assistant","tool_calls":[{"tool":"t","id":"` + id + `","input":{"id":"` + id + `"},"output":` + output + `}]}`
@@ -106,6 +107,12 @@ func TestRead_keptTextShared(t *testing.T) {
 			text, kept := trajeval.KeptText(s.Result)
 			if want := outputs[i]; kept != (want[0] != '"') || kept && string(text) != want {
 				t.Errorf("step %d: result %v (kept %v), want %s", i, s.Result, kept, want)
+			}
+			for _, v := range []any{s.Args, s.Result} {
+				// Full: an append to one text must not run into the next.
+				if r, ok := v.(*json.RawMessage); ok && cap(*r) != len(*r) {
+					t.Errorf("step %d: a kept text of %d bytes has room for %d", i, len(*r), cap(*r))
+				}
 			}
 			if i == 0 {
 				continue

@@ -170,13 +170,20 @@ type Sizer interface {
 	Size() int64
 }
 
-// BufferSize is the size of the buffer that reads r: a MiB, or one byte
-// more than r holds when it is a Sizer holding less (a small file), so
-// that its head is all of it and the end is seen.
+// BufferSize is the size of the buffer that reads r: a MiB and 64 KiB,
+// or one byte more than r holds when it is a Sizer holding less (a small
+// file), so that its head is all of it and the end is seen.
+//
+// The 64 KiB are room for the start of a line that a read leaves at the
+// buffer's end: the next read then still asks for a MiB or more, and the
+// trace package's reader, whose buffer of a MiB holds the head, reads
+// the file straight into this buffer once the head is used up (a
+// bufio.Reader copies through its own buffer a read smaller than it).
 func BufferSize(r io.Reader) int {
+	const size = 1<<20 + 64<<10
 	s, ok := r.(Sizer)
-	if !ok || s.Size() < 0 || s.Size() >= 1<<20 {
-		return 1 << 20
+	if !ok || s.Size() < 0 || s.Size() >= size {
+		return size
 	}
 	return int(s.Size()) + 1 // jsonl.Each reads on with this buffer
 }
