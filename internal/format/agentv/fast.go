@@ -260,6 +260,17 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		c := &d.calls[len(d.calls)-1]
 		var seen keysSeen
 		o := d.shapes.call.Members()
+		switch n, closed, ok := d.inOrder(c); {
+		case !ok:
+			return false
+		case closed:
+			return true // every key once, none other
+		case n > 0:
+			// Written otherwise from key n on: read by Member, the keys
+			// before noted.
+			seen = keysSeen{bits: 1<<n - 1, n: n}
+			o = d.shapes.call.MembersAfter(n - 1)
+		}
 		for {
 			ok := true
 			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
@@ -310,6 +321,94 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 		}
 	})
 	return d.calls[start:len(d.calls):len(d.calls)], ok
+}
+
+// inOrder reads the call c as AgentV writes it, compact, its keys in
+// the order of callKeys, from tool to duration_ms, and no other: the
+// bytes before each value are compared where they must stand with a
+// constant (see jsonv.Parser.Rest), which Go compiles to a word or two
+// compared, and each value is read by its key's reader with no look up
+// of the key and no dispatch on it. It returns how many of the keys it
+// read, and closed when it read the call to its closing brace; a call
+// written otherwise is left at its n-th key, for the loop of toolCalls
+// to go on with. ok false says a value was not read (see fastDecode).
+//
+// Each comparison is written out, not in a function: a constant handed
+// to one is a variable there, compared by a call of runtime.memequal.
+func (d *decoder) inOrder(c *toolCall) (n int, closed, ok bool) {
+	p := &d.p
+	const (
+		tool   = `{"tool":`
+		id     = `,"id":`
+		input  = `,"input":`
+		output = `,"output":`
+		status = `,"status":`
+		start  = `,"start_time":`
+		end    = `,"end_time":`
+		took   = `,"duration_ms":`
+	)
+	if r := p.Rest(); len(r) < len(tool) || string(r[:len(tool)]) != tool || !p.TakeOpen(len(tool)) {
+		return 0, false, true
+	}
+	if !fastName(p, &c.Tool) {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) < len(id) || string(r[:len(id)]) != id {
+		return 1, false, true
+	}
+	p.Take(len(id))
+	if c.ID, ok = p.Value(); !ok {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
+		return 2, false, true
+	}
+	p.Take(len(input))
+	if c.Input, ok = d.value(&c.in, nil); !ok {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) < len(output) || string(r[:len(output)]) != output {
+		return 3, false, true
+	}
+	p.Take(len(output))
+	if c.Output, ok = d.value(&c.out, &d.recent.output); !ok {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) < len(status) || string(r[:len(status)]) != status {
+		return 4, false, true
+	}
+	p.Take(len(status))
+	if s, again := p.NameAgain(&d.recent.status); again {
+		c.Status = s
+	} else if !recentName(p, &d.recent.status, &c.Status) {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) < len(start) || string(r[:len(start)]) != start {
+		return 5, false, true
+	}
+	p.Take(len(start))
+	if !d.stamp(c, &c.at[0], 1, &c.StartTime) {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) < len(end) || string(r[:len(end)]) != end {
+		return 6, false, true
+	}
+	p.Take(len(end))
+	if !d.stamp(c, &c.at[1], 2, &c.EndTime) {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
+		return 7, false, true
+	}
+	p.Take(len(took))
+	if !duration(p, c) {
+		return 0, false, false
+	}
+	if r := p.Rest(); len(r) == 0 || r[0] != '}' {
+		return 8, false, true
+	}
+	p.TakeClose(1)
+	return 8, true, true
 }
 
 // recordNumbers holds the numbers of one record the trajectory points
