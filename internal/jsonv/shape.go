@@ -74,6 +74,14 @@ func (s *Shape) Members() Members {
 	return Members{keys: s.keys, shape: s, lit: &s.after[0]}
 }
 
+// MembersAfter is Members for an object its reader read up to the
+// value of key i itself, not with Member (its brace, its keys, their
+// values: see Parser.Expect): Member goes on from there, with what s
+// remembers after key i.
+func (s *Shape) MembersAfter(i int) Members {
+	return Members{keys: s.keys, shape: s, lit: &s.after[i+1], open: true}
+}
+
 // memberShape is Member the long way for m, which has a Shape: the key
 // is read as without one, and the bytes that led to it remembered where
 // m.lit stands, up to the start of its value: white space after the colon is

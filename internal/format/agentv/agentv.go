@@ -362,7 +362,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			addTurn(trajeval.Turn{})
 			turn = 1
 		}
-		if m.Role == "assistant" && m.Content != nil { // most calls' messages have none
+		if m.Content != nil && m.Role == "assistant" { // most calls' messages have none: no compare
 			if s := msglog.Text(m.Content); s != nil && strings.TrimSpace(*s) != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}

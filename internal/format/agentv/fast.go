@@ -246,70 +246,202 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	return msgs, ok
 }
 
-// toolCalls reads a list of calls into d.calls.
+// toolCalls reads a list of calls into d.calls. The list is read here
+// as jsonv.Parser.Array reads one, with no call of a closure for each
+// call.
 func (d *decoder) toolCalls() ([]toolCall, bool) {
 	p := &d.p
 	if p.Null() {
 		return nil, true
 	}
 	start := len(d.calls)
-	ok := p.Array(func() bool {
-		// Read in place: a call is some 200 bytes, and nothing below
-		// appends to d.calls while it is read.
-		d.calls = append(d.calls, toolCall{})
-		c := &d.calls[len(d.calls)-1]
-		var seen keysSeen
-		o := d.shapes.call.Members()
-		for {
-			ok := true
-			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
-			i, key := p.Again(&o), []byte(nil)
-			if i == jsonv.Miss {
-				i, key = p.Member(&o)
-			}
-			switch i {
-			case callTool:
-				ok = fastName(p, &c.Tool)
-			case callInput:
-				c.Input, ok = d.value(&c.in, nil)
-			case callOutput:
-				c.Output, ok = d.value(&c.out, &d.recent.output)
-			case callID:
-				c.ID, ok = p.Value()
-			case callStatus:
-				if s, again := p.NameAgain(&d.recent.status); again {
-					c.Status = s
-				} else {
-					ok = recentName(p, &d.recent.status, &c.Status)
-				}
-			case callError:
-				c.Error, ok = p.Value()
-			case callStart:
-				ok = d.stamp(c, &c.at[0], 1, &c.StartTime)
-			case callEnd:
-				ok = d.stamp(c, &c.at[1], 2, &c.EndTime)
-			case callTimestamp:
-				ok = d.stamp(c, &c.at[2], 4, &c.Timestamp)
-			case callDuration:
-				ok = duration(p, c)
-			case jsonv.Other:
-				// Not noted: the note below is for the keys of the list.
-				if folds(key, callKeys) || !p.Skip() {
-					return false
-				}
-				continue
-			case jsonv.End:
-				return seen.once()
-			default:
-				return false
-			}
-			seen.noteKey(i)
-			if !ok {
-				return false
-			}
+	ok := p.Peek() == '[' && p.TakeOpen(1)
+	if ok && p.Peek() == ']' {
+		p.TakeClose(1)
+		return d.calls[start:len(d.calls):len(d.calls)], true
+	}
+calls:
+	for ok {
+		if ok = d.call(); !ok {
+			break
 		}
-	})
+		switch p.Peek() {
+		case ',':
+			p.Take(1)
+		case ']':
+			p.TakeClose(1)
+			break calls
+		default:
+			ok = false
+		}
+	}
 	return d.calls[start:len(d.calls):len(d.calls)], ok
+}
+
+// call reads a call into d.calls, as AgentV writes it, compact, its keys
+// in the order of callKeys, from tool to duration_ms, and no other: the
+// bytes before each value are compared where they must stand with a
+// constant (see jsonv.Parser.Rest), which Go compiles to a word or two
+// compared, and each value is read by its key's reader with no look up
+// of the key and no dispatch on it. A call written otherwise is read on
+// from the key where it leaves that order by members.
+//
+// Each comparison is written out, not in a function: a constant handed
+// to one is a variable there, compared by a call of runtime.memequal.
+func (d *decoder) call() bool {
+	// Read in place: a call is some 200 bytes, and nothing below
+	// appends to d.calls while it is read.
+	d.calls = append(d.calls, toolCall{})
+	c := &d.calls[len(d.calls)-1]
+	p := &d.p
+	const (
+		tool   = `{"tool":`
+		id     = `,"id":`
+		input  = `,"input":`
+		output = `,"output":`
+		status = `,"status":`
+		start  = `,"start_time":`
+		end    = `,"end_time":`
+		took   = `,"duration_ms":`
+	)
+	if r := p.Rest(); len(r) < len(tool) || string(r[:len(tool)]) != tool || !p.TakeOpen(len(tool)) {
+		return d.members(c, 0)
+	}
+	if !fastName(p, &c.Tool) {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(id) || string(r[:len(id)]) != id {
+		return d.members(c, 1)
+	}
+	p.Take(len(id))
+	var ok bool
+	if c.ID, ok = p.Value(); !ok {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
+		return d.members(c, 2)
+	}
+	p.Take(len(input))
+	// Arguments kept as text, as an evaluation keeps them, cost no call
+	// of value.
+	if b := p.Peek(); d.keepText && b == '{' {
+		var start, end int
+		start, end, ok = p.Span()
+		c.in = span{start: start, end: end}
+	} else {
+		c.Input, ok = d.value(&c.in, nil)
+	}
+	if !ok {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(output) || string(r[:len(output)]) != output {
+		return d.members(c, 3)
+	}
+	p.Take(len(output))
+	// The result found again, as most are, costs no call (see value);
+	// with no text kept, the RecentSpan holds none.
+	if start, end, again := p.SpanAgain(&d.recent.output); again {
+		c.out = span{start: start, end: end, again: true}
+	} else if c.Output, ok = d.value(&c.out, &d.recent.output); !ok {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(status) || string(r[:len(status)]) != status {
+		return d.members(c, 4)
+	}
+	p.Take(len(status))
+	if s, again := p.NameAgain(&d.recent.status); again {
+		c.Status = s
+	} else if !recentName(p, &d.recent.status, &c.Status) {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(start) || string(r[:len(start)]) != start {
+		return d.members(c, 5)
+	}
+	p.Take(len(start))
+	if !d.stamp(c, &c.at[0], 1, &c.StartTime) {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(end) || string(r[:len(end)]) != end {
+		return d.members(c, 6)
+	}
+	p.Take(len(end))
+	if !d.stamp(c, &c.at[1], 2, &c.EndTime) {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
+		return d.members(c, 7)
+	}
+	p.Take(len(took))
+	if !duration(p, c) {
+		return false
+	}
+	if r := p.Rest(); len(r) == 0 || r[0] != '}' {
+		return d.members(c, 8)
+	}
+	p.TakeClose(1)
+	return true
+}
+
+// members reads the members of the call c from its n-th key on, the
+// keys before read by call: each key found by Member, as a Shape
+// remembers the calls before, and read by its reader.
+func (d *decoder) members(c *toolCall, n int) bool {
+	p := &d.p
+	o := d.shapes.call.Members()
+	var seen keysSeen
+	if n > 0 {
+		// The keys before noted, Member going on after the last.
+		seen = keysSeen{bits: 1<<n - 1, n: n}
+		o = d.shapes.call.MembersAfter(n - 1)
+	}
+	for {
+		ok := true
+		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+		i, key := p.Again(&o), []byte(nil)
+		if i == jsonv.Miss {
+			i, key = p.Member(&o)
+		}
+		switch i {
+		case callTool:
+			ok = fastName(p, &c.Tool)
+		case callInput:
+			c.Input, ok = d.value(&c.in, nil)
+		case callOutput:
+			c.Output, ok = d.value(&c.out, &d.recent.output)
+		case callID:
+			c.ID, ok = p.Value()
+		case callStatus:
+			if s, again := p.NameAgain(&d.recent.status); again {
+				c.Status = s
+			} else {
+				ok = recentName(p, &d.recent.status, &c.Status)
+			}
+		case callError:
+			c.Error, ok = p.Value()
+		case callStart:
+			ok = d.stamp(c, &c.at[0], 1, &c.StartTime)
+		case callEnd:
+			ok = d.stamp(c, &c.at[1], 2, &c.EndTime)
+		case callTimestamp:
+			ok = d.stamp(c, &c.at[2], 4, &c.Timestamp)
+		case callDuration:
+			ok = duration(p, c)
+		case jsonv.Other:
+			// Not noted: the note below is for the keys of the list.
+			if folds(key, callKeys) || !p.Skip() {
+				return false
+			}
+			continue
+		case jsonv.End:
+			return seen.once()
+		default:
+			return false
+		}
+		seen.noteKey(i)
+		if !ok {
+			return false
+		}
+	}
 }
 
 // recordNumbers holds the numbers of one record the trajectory points
