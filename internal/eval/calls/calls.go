@@ -96,6 +96,11 @@ type Classes struct {
 	// for the in-order alignment of steps without a Relation.
 	items   [fewClasses]uint64
 	limited bool // some item has a latency limit
+	// textOnly has bit c set, with few classes, when class c's argument
+	// rule reads a step's arguments and nothing else (no $from looks back
+	// along the trail): its answer for arguments kept as JSON text is
+	// that text's, whichever step holds it (see Scratch.argsMatch).
+	textOnly uint8
 }
 
 // A Scratch is the working memory of relating and aligning one
@@ -117,7 +122,31 @@ type Scratch struct {
 	// parser reads the arguments kept as text, in a scratch from the
 	// pool (nil: each match takes one from argmatch's pool).
 	parser *jsonv.Parser
+	// memo holds, for each class with textOnly set, the last argument
+	// texts its rule answered and the answers (see argsMatch).
+	memo [fewClasses]textMemo
 }
+
+// A textMemo is the last few argument texts a rule answered, each in
+// memory of its own (a reader may reuse the memory of the text it kept),
+// with its answer. The scratches of every evaluator share one pool: the
+// texts are the rule's, and another rule starts the memo afresh.
+type textMemo struct {
+	rule  *argmatch.Matcher
+	text  [memoTexts][]byte
+	match [memoTexts]bool
+	n     uint8 // entries in use
+	next  uint8 // the entry the next answer takes
+}
+
+// memoTexts is how many argument texts a class remembers: the steps of
+// one tool in a run's trajectories mostly repeat a few argument values,
+// and each text not among them costs a comparison with each.
+const memoTexts = 4
+
+// maxMemoText bounds the argument texts remembered: a longer one is
+// matched each time, as its comparison would cost a good part of a match.
+const maxMemoText = 256
 
 // scratchPool holds the released scratches of every Classes.
 var scratchPool sync.Pool // of *Scratch
@@ -191,6 +220,9 @@ func Prepare(items []Item) *Classes {
 		cl.byLen[min(len(tool), len(cl.byLen)-1)] |= 1 << c
 		if tool != "" {
 			cl.byFirst[tool[0]%64] |= 1 << c
+		}
+		if m := cl.classes[c].Args; m != nil && !m.LooksBack() {
+			cl.textOnly |= 1 << c
 		}
 	}
 	if len(items) <= 64 {
@@ -286,7 +318,43 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 
 // matches reports whether class c, of step j's tool, matches step j.
 func (sc *Scratch) matches(c int32, trail *argmatch.Trail, j int) bool {
-	return sc.cl.classes[c].accepts(sc.parser, trail, j)
+	it := &sc.cl.classes[c]
+	if it.Args != nil && !sc.argsMatch(c, it.Args, trail, j) {
+		return false
+	}
+	return it.Match == nil || it.Match(&trail.Steps()[j])
+}
+
+// argsMatch reports whether m, class c's argument rule, accepts the
+// arguments of step j of trail. The answer of a rule that reads the
+// arguments alone (textOnly) to arguments kept as JSON text is a function
+// of the text's bytes: it is remembered for the next steps with the same
+// text, in this trajectory and the next ones (a run's steps of one tool
+// mostly repeat a few argument values), and found again by a comparison
+// of bytes where a match reads the text's members.
+func (sc *Scratch) argsMatch(c int32, m *argmatch.Matcher, trail *argmatch.Trail, j int) bool {
+	if sc.cl.textOnly&(1<<c) == 0 {
+		return m.MatchWith(sc.parser, trail, j)
+	}
+	text, kept := trajeval.KeptText(trail.Steps()[j].Args)
+	if !kept || len(text) > maxMemoText {
+		return m.MatchWith(sc.parser, trail, j)
+	}
+	mt := &sc.memo[c]
+	if mt.rule != m {
+		mt.rule, mt.n, mt.next = m, 0, 0
+	}
+	for k := range mt.n {
+		if string(mt.text[k]) == string(text) {
+			return mt.match[k]
+		}
+	}
+	match := m.MatchWith(sc.parser, trail, j)
+	k := mt.next
+	mt.text[k], mt.match[k] = append(mt.text[k][:0], text...), match
+	mt.next = (k + 1) % memoTexts
+	mt.n = max(mt.n, k+1)
+	return match
 }
 
 // Order says how an alignment treated order, for the words of its
