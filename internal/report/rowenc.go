@@ -84,8 +84,8 @@ type rowMemo struct {
 	// trace, of its trace.
 	row, trace resultText
 	// details writes the evaluators' details, keeping what they repeat
-	// from one to the next (see trajeval.DetailsWriter): the evaluators
-	// of a row, and the rows of a run, list mostly the same steps.
+	// from one to the next (see trajeval.DetailsWriter): the rows of a
+	// run name mostly the same few tools.
 	details trajeval.DetailsWriter
 }
 
