@@ -135,8 +135,13 @@ type textMemo struct {
 	rule  *argmatch.Matcher
 	text  [memoTexts][]byte
 	match [memoTexts]bool
-	n     uint8 // entries in use
-	next  uint8 // the entry the next answer takes
+	// diffs are the rule's differences with the text, once asked (see
+	// Scratch.diff): a missing call's near misses, in trajectory after
+	// trajectory.
+	diffs  [memoTexts][]trajeval.ArgDiff
+	diffed [memoTexts]bool
+	n      uint8 // entries in use
+	next   uint8 // the entry the next answer takes
 }
 
 // memoTexts is how many argument texts a class remembers: the steps of
@@ -352,6 +357,7 @@ func (sc *Scratch) argsMatch(c int32, m *argmatch.Matcher, trail *argmatch.Trail
 	match := m.MatchWith(sc.parser, trail, j)
 	k := mt.next
 	mt.text[k], mt.match[k] = append(mt.text[k][:0], text...), match
+	mt.diffs[k], mt.diffed[k] = nil, false
 	mt.next = (k + 1) % memoTexts
 	mt.n = max(mt.n, k+1)
 	return match
@@ -382,16 +388,23 @@ func ExplainTrail(d *trajeval.Details, items []Item, trail *argmatch.Trail, a al
 	explain(d, items, trail, a, order, nil)
 }
 
-// Explain is [ExplainTrail] in the scratch's memory.
+// Explain is [ExplainTrail] in the scratch's memory, near misses' argument
+// differences with the answers its argument rules remember.
 func (sc *Scratch) Explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order) {
-	sc.used = explain(d, items, trail, a, order, sc.used)
+	explain(d, items, trail, a, order, sc)
 }
 
-// explain is ExplainTrail with used as the memory of which items and
-// steps the alignment used; it returns that memory for the next call.
-func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order, used []bool) []bool {
+// explain is ExplainTrail, in the memory of sc when it is not nil.
+func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order, sc *Scratch) {
 	steps := trail.Steps()
+	var used []bool // which items and steps the alignment used
+	if sc != nil {
+		used = sc.used
+	}
 	used = grow(used, len(items)+len(steps))
+	if sc != nil {
+		sc.used = used
+	}
 	clear(used)
 	usedItem, usedStep := used[:len(items)], used[len(items):]
 	d.Hits = len(a.Pairs)
@@ -412,7 +425,7 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 			if usedItem[i] {
 				continue
 			}
-			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, byName, order)})
+			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, byName, order, sc)})
 		}
 	}
 	// Each pair used a step of its own: the others are extra. The list
@@ -430,7 +443,6 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 		}
 	}
 	d.Extra = extra
-	return used
 }
 
 // grow returns s with length n, its contents undefined.
@@ -490,7 +502,7 @@ func (b *stepsByName) distinct() []string {
 	return b.names
 }
 
-func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByName, order Order) []trajeval.NearMiss {
+func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByName, order Order, sc *Scratch) []trajeval.NearMiss {
 	steps := trail.Steps()
 	var out []trajeval.NearMiss
 	// In a positional alignment the step at the item's own position comes
@@ -501,7 +513,7 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 		if s.Name != it.Tool {
 			nm.Why = fmt.Sprintf("position %d holds %s", i+1, s.Name)
 		} else {
-			nm.Diffs = it.diff(trail, i)
+			nm.Diffs = sc.diff(&it, trail, i)
 		}
 		out = append(out, nm)
 	}
@@ -515,7 +527,7 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 			if used[j] != (pass == 1) || (order == Positional && j == i) {
 				continue
 			}
-			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name, Diffs: it.diff(trail, j)}
+			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name, Diffs: sc.diff(&it, trail, j)}
 			switch {
 			case len(nm.Diffs) > 0:
 			case used[j]:
@@ -542,6 +554,41 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 		}
 	}
 	return out
+}
+
+// diff is it.diff, the differences of its argument rule found again
+// where sc remembers them with the rule's answer for the text of step j's
+// arguments (see argsMatch), each time a copy of their list; sc may be
+// nil.
+func (sc *Scratch) diff(it *Item, trail *argmatch.Trail, j int) []trajeval.ArgDiff {
+	if sc == nil || it.Args == nil {
+		return it.diff(trail, j)
+	}
+	text, kept := trajeval.KeptText(trail.Steps()[j].Args)
+	if !kept {
+		return it.diff(trail, j)
+	}
+	for c := range sc.memo {
+		mt := &sc.memo[c]
+		if mt.rule != it.Args {
+			continue
+		}
+		for k := range mt.n {
+			if string(mt.text[k]) != string(text) {
+				continue
+			}
+			if !mt.diffed[k] {
+				mt.diffs[k], mt.diffed[k] = it.Args.DiffAt(trail, j), true
+			}
+			diffs := slices.Clone(mt.diffs[k])
+			if it.Diff != nil {
+				diffs = append(diffs, it.Diff(&trail.Steps()[j])...)
+			}
+			return diffs
+		}
+		break
+	}
+	return it.diff(trail, j)
 }
 
 func stepNo(steps []trajeval.Step, j int) int {

@@ -263,12 +263,15 @@ func TestScratch_Align_inOrder(t *testing.T) {
 }
 
 // TestScratch_argsMemo checks the answers a Scratch remembers of argument
-// rules on text against a relation built afresh for each trajectory: the
-// texts of every trajectory are in one buffer, written over for the next
-// one, as a reader may reuse its memory; a few texts repeat, of one length
-// and not; a rule with a $from looks at the steps before, whose text
-// alone does not give its answer; and two evaluators take turns with the
-// pooled scratches, with rules that answer one text differently.
+// rules on text, and their differences, against a relation and an
+// explanation made afresh for each trajectory: the texts of every
+// trajectory are in one buffer, written over for the next one, as a
+// reader may reuse its memory; a few texts repeat, of one length and not;
+// a rule with a $from looks at the steps before, whose text alone does
+// not give its answer; two evaluators take turns with the pooled
+// scratches, with rules that answer one text differently; and the near
+// misses' differences each explanation gives are written over, as their
+// owner may.
 func TestScratch_argsMemo(t *testing.T) {
 	texts := []string{`{"id":"0"}`, `{"id":"1"}`, `{"id":"2"}`, `{"id":"0","n":1}`, `{"id":"1","n":1}`, `{"id": "0"}`}
 	rule := func(args any) *argmatch.Matcher {
@@ -300,6 +303,20 @@ func TestScratch_argsMemo(t *testing.T) {
 		for j := range steps {
 			if !slices.Equal(got.Steps[j], want.Steps[j]) {
 				t.Fatalf("trajectory %d, evaluator %d: step %d %s %s relates to %v, afresh to %v", n, e, j, steps[j].Name, steps[j].Args, got.Steps[j], want.Steps[j])
+			}
+		}
+		var dw, dg trajeval.Details
+		calls.Explain(&dw, evaluators[e], steps, calls.Align(calls.Ordered, evaluators[e], steps), calls.Ordered)
+		trail := argmatch.NewTrail(steps)
+		sc.Explain(&dg, evaluators[e], trail, sc.Align(calls.Ordered, trail), calls.Ordered)
+		if !reflect.DeepEqual(dg, dw) {
+			t.Fatalf("trajectory %d, evaluator %d: the scratch explains %+v, afresh %+v", n, e, dg, dw)
+		}
+		for _, m := range dg.Missing {
+			for _, nm := range m.Near {
+				for k := range nm.Diffs {
+					nm.Diffs[k] = trajeval.ArgDiff{Path: "written over"}
+				}
 			}
 		}
 		sc.Release()
