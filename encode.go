@@ -945,16 +945,17 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
+	e.b = append(e.b, '{')
+	if d.Mode != "" {
+		// An evaluator's mode is one string details after details.
+		e.b = append(e.b, `"mode":`...)
+		e.str(d.Mode)
+		e.b = append(e.b, ',')
+	}
 	// The counts and the matched and extra items, most of the details of
 	// a long trajectory, are written in a local slice, which the compiler
 	// keeps in registers.
-	b := append(e.b, '{')
-	if d.Mode != "" {
-		b = append(b, `"mode":`...)
-		b = appendString(b, d.Mode, e.html)
-		b = append(b, ',')
-	}
-	b = append(b, `"hits":`...)
+	b := append(e.b, `"hits":`...)
 	b = appendInt(b, d.Hits)
 	b = append(b, `,"expected":`...)
 	b = appendInt(b, d.Expected)
