@@ -921,15 +921,20 @@ func heads(prefix string) (t [100]itemHead) {
 	return t
 }
 
-// appendItem appends the item of head h and tail t to b: a word is
-// stored at a time, each store past the last one's end overwritten by
-// the next or cut off, where an append of a text calls memmove.
+// appendItem appends the item of head h and tail t to b.
 func appendItem(b []byte, h *itemHead, t *toolTail) []byte {
 	if cap(b)-len(b) < 48 {
 		b = slices.Grow(b, 48)
 	}
 	at := len(b)
-	w := (*[48]byte)(b[at : at+48])
+	return b[:at+putItem((*[48]byte)(b[at:at+48]), h, t)]
+}
+
+// putItem writes the item of head h and tail t at the start of w and
+// returns its length: a word is stored at a time, each store past the
+// last one's end overwritten by the next or cut off, where an append of a
+// text calls memmove.
+func putItem(w *[48]byte, h *itemHead, t *toolTail) int {
 	binary.LittleEndian.PutUint64(w[0:], h.w[0])
 	binary.LittleEndian.PutUint64(w[8:], h.w[1])
 	hn := h.n & 15 // h.n < 16: the tail's words fit
@@ -937,7 +942,7 @@ func appendItem(b []byte, h *itemHead, t *toolTail) []byte {
 	binary.LittleEndian.PutUint64(w[hn+8:], t.w[1])
 	binary.LittleEndian.PutUint64(w[hn+16:], t.w[2])
 	binary.LittleEndian.PutUint64(w[hn+24:], t.w[3])
-	return b[:at+hn+t.n]
+	return hn + t.n
 }
 
 func (e *detailsEncoder) details(d *Details) error {
@@ -1052,18 +1057,8 @@ func (e *detailsEncoder) extras(xs []Extra) {
 			}
 			t := &tails[tailSlot(lo, hi)]
 			if t.name == (nameWords{lo, hi, n}) {
-				h := &extraHeads[x.Step]
 				at := len(b)
-				w := (*[48]byte)(b[at : at+48])
-				binary.LittleEndian.PutUint64(w[0:], h.w[0])
-				binary.LittleEndian.PutUint64(w[8:], h.w[1])
-				hn := h.n & 15 // h.n < 16: the tail's words fit
-				binary.LittleEndian.PutUint64(w[hn:], t.w[0])
-				binary.LittleEndian.PutUint64(w[hn+8:], t.w[1])
-				binary.LittleEndian.PutUint64(w[hn+16:], t.w[2])
-				binary.LittleEndian.PutUint64(w[hn+24:], t.w[3])
-				at += hn
-				b = b[:at+t.n]
+				b = b[:at+putItem((*[48]byte)(b[at:at+48]), &extraHeads[x.Step], t)]
 				continue
 			}
 		}
