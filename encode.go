@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -785,12 +786,11 @@ var detailsWriterPool = sync.Pool{New: func() any { return new(DetailsWriter) }}
 // A DetailsWriter appends the JSON of details as [AppendDetailsJSON]
 // does, with <, > and & escaped when EscapeHTML is set, and keeps, from
 // one details to the next, what details repeat: the tool names and
-// strings it found plain, and the last list of extra steps it wrote.
-// The evaluators of a row list mostly the same extra steps, and so do
-// the rows of a run; a step and tool of the last list is copied with the
-// run of those that follow it there, where each item would be written
-// anew. What is kept is checked against the details at hand (steps and
-// tools compared), so the bytes are the same with or without it.
+// strings it found plain, a tool's name with the text that ends its items.
+// The details of a run name a few tools over and over, in most of their
+// matched and extra items. What is kept is checked against the details at
+// hand (a tool by its bytes), so the bytes are the same with or without
+// it.
 //
 // The zero value is ready to use. A DetailsWriter is not safe for use by
 // several goroutines at once.
@@ -817,39 +817,34 @@ type detailsEncoder struct {
 }
 
 // A detailsMemo holds what the details a DetailsWriter writes repeat:
-//  1. names holds tool names of 4 to 16 bytes that need no escape, HTML's
-//     included, by their bytes (see nameWords), in slots picked by a hash
-//     of them. A run's details name a few tools over and over: most of
-//     its matched and extra items find their tool here with two loads and
-//     three comparisons, and write it with two stores (see stepTool).
+//  1. tails holds, for tool names of 4 to 16 bytes that need no escape,
+//     HTML's included, the text that ends a matched or extra item of the
+//     tool (see toolTail), in slots picked by a hash of the name's words
+//     (see nameWords). A run's details name a few tools over and over:
+//     most of their items find their tool here with two loads and three
+//     comparisons, and are written in six stores of a word.
 //  2. strs holds other strings that were written as they are (every
 //     escape is longer than what it stands for), without and with HTML
 //     escaped, in slots by their length, first and last bytes: the names,
 //     statuses and modes an evaluator sets are the same strings details
 //     after details, and a comparison with the same string ends at its
 //     pointer.
-//  3. extras[0] is the last list of extra steps written (see extraList),
-//     extras[1] the memory the next one is written to.
 type detailsMemo struct {
-	names  [16]nameWords
-	strs   [2][16]string
-	extras [2]extraList
+	tails [1 << tailBits]toolTail
+	strs  [2][16]string
 }
 
-// An extraList is a list of extra steps as written: its items, each
-// item's text with its comma (`,{"step":N,"tool":"T"}`), and where each
-// ends in that text. An item's text depends on its step, its tool and
-// whether HTML is escaped, nothing else.
-type extraList struct {
-	items []Extra
-	ends  []int // ends[i]: where items[i]'s text ends in text
-	text  []byte
-	html  bool
-}
+// tailBits is the width of a tail's slot number.
+const tailBits = 6
 
-// maxKeptExtras bounds the extra list a DetailsWriter keeps: a longer one
-// is written and forgotten.
-const maxKeptExtras = 1024
+// A toolTail is the text that ends an item of a tool, `,"tool":"T"}`, as
+// four words and a length, with the tool's words; the zero value is no
+// tool's.
+type toolTail struct {
+	name nameWords
+	w    [4]uint64
+	n    int
+}
 
 // nameWords are the bytes of a string of 4 to 16 bytes as two words that
 // cover it, its first and last eight bytes (four, when shorter than
@@ -882,30 +877,43 @@ func le32(s string) uint32 {
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
-// append appends the string of w to b: its first word, then its last,
-// over the first's bytes past the string's middle.
-func (w nameWords) append(b []byte) []byte {
-	if w.n >= 8 {
-		b = binary.LittleEndian.AppendUint64(b, w.lo)
-		return binary.LittleEndian.AppendUint64(b[:len(b)-(16-w.n)], w.hi)
-	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(w.lo))
-	return binary.LittleEndian.AppendUint32(b[:len(b)-(8-w.n)], uint32(w.hi))
+// tailSlot returns the slot of a tool's words lo and hi.
+func tailSlot(lo, hi uint64) uint64 {
+	return (lo*0x9e3779b97f4a7c15 ^ hi*0xc2b2ae3d27d4eb4f) >> (64 - tailBits)
 }
 
-// itemHeads[n] is `"step":N,"tool":"` for a step n below 100, and
-// extraHeads[n] the same with the item's comma and brace before it, as
-// three words (see stepTool) and a length: each is appended in three
-// stores of a word, where an append of a longer text calls memmove.
-var itemHeads, extraHeads = heads(""), heads(",{")
+// fill makes t, tool's slot, the tail of tool, whose words are w, and
+// reports whether it did: tool is not to be escaped, with HTML or
+// without; otherwise t is unchanged.
+func (t *toolTail) fill(tool string, w nameWords) bool {
+	if !plainShort(tool, true) {
+		return false
+	}
+	var text [32]byte
+	n := copy(text[:], `,"tool":"`)
+	n += copy(text[n:], tool)
+	n += copy(text[n:], `"}`)
+	for i := range t.w {
+		t.w[i] = binary.LittleEndian.Uint64(text[8*i:])
+	}
+	t.name, t.n = w, n
+	return true
+}
 
-func heads(prefix string) (t [100]struct {
-	w [3]uint64
+// An itemHead is the text that starts an item of a step below 100, as two
+// words and a length: stepHeads[n] is `"step":N` (a matched item's, after
+// its item), extraHeads[n] `,{"step":N` (an extra item's, with its comma).
+type itemHead struct {
+	w [2]uint64
 	n int
-}) {
+}
+
+var stepHeads, extraHeads = heads(""), heads(",{")
+
+func heads(prefix string) (t [100]itemHead) {
 	for n := range t {
-		var text [24]byte
-		t[n].n = copy(text[:], prefix+`"step":`+strconv.Itoa(n)+`,"tool":"`)
+		var text [16]byte
+		t[n].n = copy(text[:], prefix+`"step":`+strconv.Itoa(n))
 		for i := range t[n].w {
 			t[n].w[i] = binary.LittleEndian.Uint64(text[8*i:])
 		}
@@ -913,22 +921,28 @@ func heads(prefix string) (t [100]struct {
 	return t
 }
 
-// slot returns w's slot.
-func (m *detailsMemo) slot(w nameWords) *nameWords {
-	return &m.names[(w.lo*0x9e3779b97f4a7c15^w.hi*0xc2b2ae3d27d4eb4f)>>60]
+// appendItem appends the item of head h and tail t to b.
+func appendItem(b []byte, h *itemHead, t *toolTail) []byte {
+	if cap(b)-len(b) < 48 {
+		b = slices.Grow(b, 48)
+	}
+	at := len(b)
+	return b[:at+putItem((*[48]byte)(b[at:at+48]), h, t)]
 }
 
-// plainName reports whether s, whose words are w and which is not in
-// its slot, is plain (see plainShort); one plain with HTML escaped is
-// kept in its slot.
-func (e *detailsEncoder) plainName(s string, w nameWords, slot *nameWords) bool {
-	if !plainShort(s, e.html) {
-		return false
-	}
-	if e.html || plainShort(s, true) {
-		*slot = w
-	}
-	return true
+// putItem writes the item of head h and tail t at the start of w and
+// returns its length: a word is stored at a time, each store past the
+// last one's end overwritten by the next or cut off, where an append of a
+// text calls memmove.
+func putItem(w *[48]byte, h *itemHead, t *toolTail) int {
+	binary.LittleEndian.PutUint64(w[0:], h.w[0])
+	binary.LittleEndian.PutUint64(w[8:], h.w[1])
+	hn := h.n & 15 // h.n < 16: the tail's words fit
+	binary.LittleEndian.PutUint64(w[hn:], t.w[0])
+	binary.LittleEndian.PutUint64(w[hn+8:], t.w[1])
+	binary.LittleEndian.PutUint64(w[hn+16:], t.w[2])
+	binary.LittleEndian.PutUint64(w[hn+24:], t.w[3])
+	return hn + t.n
 }
 
 func (e *detailsEncoder) details(d *Details) error {
@@ -936,16 +950,17 @@ func (e *detailsEncoder) details(d *Details) error {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
+	e.b = append(e.b, '{')
+	if d.Mode != "" {
+		// An evaluator's mode is one string details after details.
+		e.b = append(e.b, `"mode":`...)
+		e.str(d.Mode)
+		e.b = append(e.b, ',')
+	}
 	// The counts and the matched and extra items, most of the details of
 	// a long trajectory, are written in a local slice, which the compiler
 	// keeps in registers.
-	b := append(e.b, '{')
-	if d.Mode != "" {
-		b = append(b, `"mode":`...)
-		b = appendString(b, d.Mode, e.html)
-		b = append(b, ',')
-	}
-	b = append(b, `"hits":`...)
+	b := append(e.b, `"hits":`...)
 	b = appendInt(b, d.Hits)
 	b = append(b, `,"expected":`...)
 	b = appendInt(b, d.Expected)
@@ -1021,125 +1036,53 @@ func (e *detailsEncoder) details(d *Details) error {
 }
 
 // extras writes a details' extra steps. Each item is written with its
-// comma, `,{`; the first's becomes the list's bracket. An item that the
-// last list written holds (the same step and tool) is copied from that
-// list's text with the items after it there that follow it here too;
-// any other is written, stepTool's short way written out here, where
-// most items go.
+// comma, `,{`; the first's becomes the list's bracket.
 func (e *detailsEncoder) extras(xs []Extra) {
-	last, next := &e.memo.extras[0], &e.memo.extras[1]
-	kept, keptEnds := last.items, last.ends
-	if last.html != e.html {
-		kept = nil
-	}
-	ends := next.ends
-	if cap(ends) < len(xs) {
-		ends = make([]int, len(xs))
-	}
-	ends = ends[:len(xs)]
 	b := append(e.b, `,"extra":`...)
 	start := len(b)
-	j := 0 // where xs[i] would be in kept, both in the order of their steps
-	for i := 0; i < len(xs); {
+	tails := &e.memo.tails
+	for i := range xs {
+		// Most items go here: a tool of 4 to 16 bytes with a tail, found
+		// by its words (see nameWords), and room for the item's words.
+		// The loop calls nothing on this way, so that its values stay in
+		// registers; any other item is extra's.
 		x := &xs[i]
-		for j < len(kept) && kept[j].Step < x.Step {
-			j++
-		}
-		if j < len(kept) && kept[j] == *x {
-			// A run of kept items, copied as one.
-			from := 0
-			if j > 0 {
-				from = keptEnds[j-1]
+		n := len(x.Tool)
+		if n >= 4 && n <= 16 && uint(x.Step) < uint(len(extraHeads)) && cap(b)-len(b) >= 48 {
+			var lo, hi uint64
+			if n >= 8 {
+				lo, hi = le64(x.Tool), le64(x.Tool[n-8:])
+			} else {
+				lo, hi = uint64(le32(x.Tool)), uint64(le32(x.Tool[n-4:]))
 			}
-			at := len(b) - start - from
-			for {
-				ends[i] = at + keptEnds[j]
-				if i, j = i+1, j+1; i == len(xs) || j == len(kept) {
-					break
-				}
-				// kept[j] == xs[i], a tool of 4 to 16 bytes compared by
-				// its words in the loop: a call would cost as much again.
-				k, y := &kept[j], &xs[i]
-				n := len(y.Tool)
-				if k.Step != y.Step || len(k.Tool) != n {
-					break
-				}
-				if n >= 8 && n <= 16 {
-					if le64(k.Tool) != le64(y.Tool) || le64(k.Tool[n-8:]) != le64(y.Tool[n-8:]) {
-						break
-					}
-				} else if n >= 4 && n < 8 {
-					if le32(k.Tool) != le32(y.Tool) || le32(k.Tool[n-4:]) != le32(y.Tool[n-4:]) {
-						break
-					}
-				} else if k.Tool != y.Tool {
-					break
-				}
-			}
-			b = append(b, last.text[from:keptEnds[j-1]]...)
-			continue
-		}
-		i++
-		if n := len(x.Tool); n >= 4 && n <= 16 && uint(x.Step) < 100 {
-			w := wordsOf(x.Tool)
-			if slot := e.memo.slot(w); *slot == w || e.plainName(x.Tool, w, slot) {
-				h := &extraHeads[x.Step]
-				b = binary.LittleEndian.AppendUint64(b, h.w[0])
-				b = binary.LittleEndian.AppendUint64(b, h.w[1])
-				b = binary.LittleEndian.AppendUint64(b, h.w[2])
-				b = w.append(b[:len(b)-len(h.w)*8+h.n])
-				b = append(b, '"', '}')
-				ends[i-1] = len(b) - start
+			t := &tails[tailSlot(lo, hi)]
+			if t.name == (nameWords{lo, hi, n}) {
+				at := len(b)
+				b = b[:at+putItem((*[48]byte)(b[at:at+48]), &extraHeads[x.Step], t)]
 				continue
 			}
 		}
-		b = append(b, ",{"...)
-		b = e.stepTool(b, x.Step, x.Tool)
-		ends[i-1] = len(b) - start
-	}
-	if len(xs) <= maxKeptExtras {
-		// Kept with its first comma, before that becomes the bracket.
-		next.items = append(next.items[:0], xs...)
-		next.ends = ends
-		next.text = append(next.text[:0], b[start:]...)
-		next.html = e.html
-		e.memo.extras[0], e.memo.extras[1] = *next, *last
+		b = e.extra(b, x)
 	}
 	b[start] = '['
 	e.b = append(b, ']')
 }
 
-// sameName reports whether a == b. A kept item's tool and the tool of the
-// same step in the next details are mostly equal strings that are not the
-// same string (each trace's names are its own), of 4 to 16 bytes: those
-// are compared by their first and last words, without a call.
-func sameName(a, b string) bool {
-	n := len(a)
-	switch {
-	case n != len(b):
-		return false
-	case n >= 8 && n <= 16:
-		return le64(a) == le64(b) && le64(a[n-8:]) == le64(b[n-8:])
-	case n >= 4 && n < 8:
-		return le32(a) == le32(b) && le32(a[n-4:]) == le32(b[n-4:])
-	}
-	return a == b
+// extra appends an extra item, with its comma, to b.
+func (e *detailsEncoder) extra(b []byte, x *Extra) []byte {
+	b = append(b, ",{"...)
+	return e.stepTool(b, x.Step, x.Tool)
 }
 
 // stepTool appends an item's last members, its step and its tool, to b
 // and closes the item. Matched and extra items are most of the details of
-// a long trajectory: a step below 100 is written from its digits, a plain
-// tool of 4 to 16 bytes (see detailsMemo) from its words.
+// a long trajectory: a step below 100 with a tool that has a tail (see
+// detailsMemo) is written from words.
 func (e *detailsEncoder) stepTool(b []byte, step int, tool string) []byte {
-	if n := len(tool); n >= 4 && n <= 16 && uint(step) < 100 {
+	if n := len(tool); n >= 4 && n <= 16 && uint(step) < uint(len(stepHeads)) {
 		w := wordsOf(tool)
-		if slot := e.memo.slot(w); *slot == w || e.plainName(tool, w, slot) {
-			h := &itemHeads[step]
-			b = binary.LittleEndian.AppendUint64(b, h.w[0])
-			b = binary.LittleEndian.AppendUint64(b, h.w[1])
-			b = binary.LittleEndian.AppendUint64(b, h.w[2])
-			b = w.append(b[:len(b)-len(h.w)*8+h.n])
-			return append(b, '"', '}')
+		if t := &e.memo.tails[tailSlot(w.lo, w.hi)]; t.name == w || t.fill(tool, w) {
+			return appendItem(b, &stepHeads[step], t)
 		}
 	}
 	b = append(b, `"step":`...)

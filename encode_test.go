@@ -184,16 +184,20 @@ func TestAppendDetailsJSON_counts(t *testing.T) {
 // sameAsStd fails t, with reason, unless AppendJSON writes tr as
 // encoding/json does.
 // detailsSameAsStd checks that AppendDetailsJSON appends to what a
-// buffer holds the bytes encoding/json writes for d, HTML escaped and not.
+// buffer holds the bytes encoding/json writes for d, HTML escaped and not,
+// in a buffer that is full and in one with room to spare (where items are
+// written a word at a time).
 func detailsSameAsStd(t *testing.T, d *trajeval.Details, reason string) {
 	t.Helper()
 	for _, html := range []bool{true, false} {
-		got, err := trajeval.AppendDetailsJSON([]byte("kept"), d, html)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := stdDetails(t, d, html); !bytes.Equal(got, append([]byte("kept"), want...)) {
-			t.Errorf("%s (escapeHTML %v): JSON differs:\n got: %s\nwant: kept%s", reason, html, got, want)
+		for _, dst := range [][]byte{[]byte("kept"), append(make([]byte, 0, 1<<12), "kept"...)} {
+			got, err := trajeval.AppendDetailsJSON(dst, d, html)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := stdDetails(t, d, html); !bytes.Equal(got, append([]byte("kept"), want...)) {
+				t.Errorf("%s (escapeHTML %v, room %d): JSON differs:\n got: %s\nwant: kept%s", reason, html, cap(dst)-len(dst), got, want)
+			}
 		}
 	}
 }
@@ -480,8 +484,9 @@ func TestAppendDetailsJSON_toolNames(t *testing.T) {
 			return
 		}
 	}
-	// Names that differ only in their last bytes, one plain and one not:
-	// one in sixteen pairs shares a slot.
+	// Names of one length that differ only in their last bytes, one plain
+	// and one not: the second's slot mostly holds an earlier pair's plain
+	// name, of the same first word.
 	for i := range 300 {
 		tail := make([]byte, 8)
 		for k := range tail {

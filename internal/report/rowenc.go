@@ -84,8 +84,8 @@ type rowMemo struct {
 	// trace, of its trace.
 	row, trace resultText
 	// details writes the evaluators' details, keeping what they repeat
-	// from one to the next (see trajeval.DetailsWriter): the evaluators
-	// of a row, and the rows of a run, list mostly the same steps.
+	// from one to the next (see trajeval.DetailsWriter): the rows of a
+	// run name mostly the same few tools.
 	details trajeval.DetailsWriter
 }
 
@@ -334,8 +334,11 @@ func (e *rowEncoder) float(f float64) {
 	// Whole numbers (scores of 0 and 1, thresholds, weights) are most of
 	// a row's numbers, and encoding/json writes them as integers: so
 	// does this, without formatting a float. -0 keeps its sign.
-	if f >= -1e15 && f <= 1e15 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
-		e.b = jsonv.AppendInt(e.b, int64(f))
+	// The test of a whole number is a conversion there and back, where
+	// math.Trunc is a call: what is not whole, out of range or not a
+	// number does not come back the same.
+	if i := int64(f); float64(i) == f && i >= -1e15 && i <= 1e15 && (i != 0 || !math.Signbit(f)) {
+		e.b = jsonv.AppendInt(e.b, i)
 		return
 	}
 	bits := math.Float64bits(f)

@@ -96,6 +96,11 @@ type Classes struct {
 	// for the in-order alignment of steps without a Relation.
 	items   [fewClasses]uint64
 	limited bool // some item has a latency limit
+	// textOnly has bit c set, with few classes, when class c's argument
+	// rule reads a step's arguments and nothing else (no $from looks back
+	// along the trail): its answer for arguments kept as JSON text is
+	// that text's, whichever step holds it (see Scratch.argsMatch).
+	textOnly uint8
 }
 
 // A Scratch is the working memory of relating and aligning one
@@ -117,7 +122,36 @@ type Scratch struct {
 	// parser reads the arguments kept as text, in a scratch from the
 	// pool (nil: each match takes one from argmatch's pool).
 	parser *jsonv.Parser
+	// memo holds, for each class with textOnly set, the last argument
+	// texts its rule answered and the answers (see argsMatch).
+	memo [fewClasses]textMemo
 }
+
+// A textMemo is the last few argument texts a rule answered, each in
+// memory of its own (a reader may reuse the memory of the text it kept),
+// with its answer. The scratches of every evaluator share one pool: the
+// texts are the rule's, and another rule starts the memo afresh.
+type textMemo struct {
+	rule  *argmatch.Matcher
+	text  [memoTexts][]byte
+	match [memoTexts]bool
+	// diffs are the rule's differences with the text, once asked (see
+	// Scratch.diff): a missing call's near misses, in trajectory after
+	// trajectory.
+	diffs  [memoTexts][]trajeval.ArgDiff
+	diffed [memoTexts]bool
+	n      uint8 // entries in use
+	next   uint8 // the entry the next answer takes
+}
+
+// memoTexts is how many argument texts a class remembers: the steps of
+// one tool in a run's trajectories mostly repeat a few argument values,
+// and each text not among them costs a comparison with each.
+const memoTexts = 4
+
+// maxMemoText bounds the argument texts remembered: a longer one is
+// matched each time, as its comparison would cost a good part of a match.
+const maxMemoText = 256
 
 // scratchPool holds the released scratches of every Classes.
 var scratchPool sync.Pool // of *Scratch
@@ -191,6 +225,9 @@ func Prepare(items []Item) *Classes {
 		cl.byLen[min(len(tool), len(cl.byLen)-1)] |= 1 << c
 		if tool != "" {
 			cl.byFirst[tool[0]%64] |= 1 << c
+		}
+		if m := cl.classes[c].Args; m != nil && !m.LooksBack() {
+			cl.textOnly |= 1 << c
 		}
 	}
 	if len(items) <= 64 {
@@ -286,7 +323,44 @@ func (sc *Scratch) Relate(trail *argmatch.Trail) *align.Relation {
 
 // matches reports whether class c, of step j's tool, matches step j.
 func (sc *Scratch) matches(c int32, trail *argmatch.Trail, j int) bool {
-	return sc.cl.classes[c].accepts(sc.parser, trail, j)
+	it := &sc.cl.classes[c]
+	if it.Args != nil && !sc.argsMatch(c, it.Args, trail, j) {
+		return false
+	}
+	return it.Match == nil || it.Match(&trail.Steps()[j])
+}
+
+// argsMatch reports whether m, class c's argument rule, accepts the
+// arguments of step j of trail. The answer of a rule that reads the
+// arguments alone (textOnly) to arguments kept as JSON text is a function
+// of the text's bytes: it is remembered for the next steps with the same
+// text, in this trajectory and the next ones (a run's steps of one tool
+// mostly repeat a few argument values), and found again by a comparison
+// of bytes where a match reads the text's members.
+func (sc *Scratch) argsMatch(c int32, m *argmatch.Matcher, trail *argmatch.Trail, j int) bool {
+	if sc.cl.textOnly&(1<<c) == 0 {
+		return m.MatchWith(sc.parser, trail, j)
+	}
+	text, kept := trajeval.KeptText(trail.Steps()[j].Args)
+	if !kept || len(text) > maxMemoText {
+		return m.MatchWith(sc.parser, trail, j)
+	}
+	mt := &sc.memo[c]
+	if mt.rule != m {
+		mt.rule, mt.n, mt.next = m, 0, 0
+	}
+	for k := range mt.n {
+		if string(mt.text[k]) == string(text) {
+			return mt.match[k]
+		}
+	}
+	match := m.MatchWith(sc.parser, trail, j)
+	k := mt.next
+	mt.text[k], mt.match[k] = append(mt.text[k][:0], text...), match
+	mt.diffs[k], mt.diffed[k] = nil, false
+	mt.next = (k + 1) % memoTexts
+	mt.n = max(mt.n, k+1)
+	return match
 }
 
 // Order says how an alignment treated order, for the words of its
@@ -314,16 +388,23 @@ func ExplainTrail(d *trajeval.Details, items []Item, trail *argmatch.Trail, a al
 	explain(d, items, trail, a, order, nil)
 }
 
-// Explain is [ExplainTrail] in the scratch's memory.
+// Explain is [ExplainTrail] in the scratch's memory, near misses' argument
+// differences with the answers its argument rules remember.
 func (sc *Scratch) Explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order) {
-	sc.used = explain(d, items, trail, a, order, sc.used)
+	explain(d, items, trail, a, order, sc)
 }
 
-// explain is ExplainTrail with used as the memory of which items and
-// steps the alignment used; it returns that memory for the next call.
-func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order, used []bool) []bool {
+// explain is ExplainTrail, in the memory of sc when it is not nil.
+func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.Alignment, order Order, sc *Scratch) {
 	steps := trail.Steps()
+	var used []bool // which items and steps the alignment used
+	if sc != nil {
+		used = sc.used
+	}
 	used = grow(used, len(items)+len(steps))
+	if sc != nil {
+		sc.used = used
+	}
 	clear(used)
 	usedItem, usedStep := used[:len(items)], used[len(items):]
 	d.Hits = len(a.Pairs)
@@ -344,7 +425,7 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 			if usedItem[i] {
 				continue
 			}
-			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, byName, order)})
+			d.Missing = append(d.Missing, trajeval.Missing{Item: i + 1, Tool: it.Tool, Near: near(i, it, trail, usedStep, byName, order, sc)})
 		}
 	}
 	// Each pair used a step of its own: the others are extra. The list
@@ -362,7 +443,6 @@ func explain(d *trajeval.Details, items []Item, trail *argmatch.Trail, a align.A
 		}
 	}
 	d.Extra = extra
-	return used
 }
 
 // grow returns s with length n, its contents undefined.
@@ -422,7 +502,7 @@ func (b *stepsByName) distinct() []string {
 	return b.names
 }
 
-func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByName, order Order) []trajeval.NearMiss {
+func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByName, order Order, sc *Scratch) []trajeval.NearMiss {
 	steps := trail.Steps()
 	var out []trajeval.NearMiss
 	// In a positional alignment the step at the item's own position comes
@@ -433,7 +513,7 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 		if s.Name != it.Tool {
 			nm.Why = fmt.Sprintf("position %d holds %s", i+1, s.Name)
 		} else {
-			nm.Diffs = it.diff(trail, i)
+			nm.Diffs = sc.diff(&it, trail, i)
 		}
 		out = append(out, nm)
 	}
@@ -447,7 +527,7 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 			if used[j] != (pass == 1) || (order == Positional && j == i) {
 				continue
 			}
-			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name, Diffs: it.diff(trail, j)}
+			nm := trajeval.NearMiss{Step: stepNo(steps, j), Tool: s.Name, Diffs: sc.diff(&it, trail, j)}
 			switch {
 			case len(nm.Diffs) > 0:
 			case used[j]:
@@ -474,6 +554,41 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 		}
 	}
 	return out
+}
+
+// diff is it.diff, the differences of its argument rule found again
+// where sc remembers them with the rule's answer for the text of step j's
+// arguments (see argsMatch), each time a copy of their list; sc may be
+// nil.
+func (sc *Scratch) diff(it *Item, trail *argmatch.Trail, j int) []trajeval.ArgDiff {
+	if sc == nil || it.Args == nil {
+		return it.diff(trail, j)
+	}
+	text, kept := trajeval.KeptText(trail.Steps()[j].Args)
+	if !kept {
+		return it.diff(trail, j)
+	}
+	for c := range sc.memo {
+		mt := &sc.memo[c]
+		if mt.rule != it.Args {
+			continue
+		}
+		for k := range mt.n {
+			if string(mt.text[k]) != string(text) {
+				continue
+			}
+			if !mt.diffed[k] {
+				mt.diffs[k], mt.diffed[k] = it.Args.DiffAt(trail, j), true
+			}
+			diffs := slices.Clone(mt.diffs[k])
+			if it.Diff != nil {
+				diffs = append(diffs, it.Diff(&trail.Steps()[j])...)
+			}
+			return diffs
+		}
+		break
+	}
+	return it.diff(trail, j)
 }
 
 func stepNo(steps []trajeval.Step, j int) int {

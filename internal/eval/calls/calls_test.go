@@ -261,3 +261,64 @@ func TestScratch_Align_inOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestScratch_argsMemo checks the answers a Scratch remembers of argument
+// rules on text, and their differences, against a relation and an
+// explanation made afresh for each trajectory: the texts of every
+// trajectory are in one buffer, written over for the next one, as a
+// reader may reuse its memory; a few texts repeat, of one length and not;
+// a rule with a $from looks at the steps before, whose text alone does
+// not give its answer; two evaluators take turns with the pooled
+// scratches, with rules that answer one text differently; and the near
+// misses' differences each explanation gives are written over, as their
+// owner may.
+func TestScratch_argsMemo(t *testing.T) {
+	texts := []string{`{"id":"0"}`, `{"id":"1"}`, `{"id":"2"}`, `{"id":"0","n":1}`, `{"id":"1","n":1}`, `{"id": "0"}`}
+	rule := func(args any) *argmatch.Matcher {
+		m, err := argmatch.New(args, trajeval.ArgsMatch{Mode: trajeval.ArgsPartial}, argmatch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	evaluators := [][]calls.Item{
+		{calls.Args("read", rule(map[string]any{"id": "0"})), calls.Args("fetch", rule(map[string]any{"id": map[string]any{"$from": "read.args.id"}}))},
+		{calls.Args("read", rule(map[string]any{"id": "1"})), calls.Args("fetch", rule(map[string]any{"id": "0"}))},
+	}
+	prepared := []*calls.Classes{calls.Prepare(evaluators[0]), calls.Prepare(evaluators[1])}
+	rng := rand.New(rand.NewPCG(17, 18))
+	buf := make([]byte, 0, 4096)
+	for n := range 3000 {
+		e := rng.IntN(2)
+		steps := make([]trajeval.Step, rng.IntN(12))
+		buf = buf[:0]
+		for j := range steps {
+			start := len(buf)
+			buf = append(buf, texts[rng.IntN(len(texts))]...)
+			steps[j] = trajeval.Step{Name: []string{"read", "fetch"}[rng.IntN(2)], Args: json.RawMessage(buf[start:len(buf):len(buf)])}
+		}
+		want := calls.Relate(evaluators[e], steps)
+		sc := prepared[e].Scratch()
+		got := sc.Relate(argmatch.NewTrail(steps))
+		for j := range steps {
+			if !slices.Equal(got.Steps[j], want.Steps[j]) {
+				t.Fatalf("trajectory %d, evaluator %d: step %d %s %s relates to %v, afresh to %v", n, e, j, steps[j].Name, steps[j].Args, got.Steps[j], want.Steps[j])
+			}
+		}
+		var dw, dg trajeval.Details
+		calls.Explain(&dw, evaluators[e], steps, calls.Align(calls.Ordered, evaluators[e], steps), calls.Ordered)
+		trail := argmatch.NewTrail(steps)
+		sc.Explain(&dg, evaluators[e], trail, sc.Align(calls.Ordered, trail), calls.Ordered)
+		if !reflect.DeepEqual(dg, dw) {
+			t.Fatalf("trajectory %d, evaluator %d: the scratch explains %+v, afresh %+v", n, e, dg, dw)
+		}
+		for _, m := range dg.Missing {
+			for _, nm := range m.Near {
+				for k := range nm.Diffs {
+					nm.Diffs[k] = trajeval.ArgDiff{Path: "written over"}
+				}
+			}
+		}
+		sc.Release()
+	}
+}

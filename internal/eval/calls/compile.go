@@ -3,7 +3,6 @@ package calls
 import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/argmatch"
-	"github.com/trajeval/trajeval/internal/jsonv"
 )
 
 // Compile turns expected calls into items: each call's arguments under its
@@ -27,14 +26,7 @@ func Compile(expected []trajeval.ExpectedCall, def trajeval.ArgsMatch, opt argma
 
 // Matches reports whether item it matches step j of the trail.
 func (it *Item) Matches(t *argmatch.Trail, j int) bool {
-	return it.Tool == t.Steps()[j].Name && it.accepts(nil, t, j)
-}
-
-// accepts reports whether item it accepts step j of the trail, a step
-// with its name; p, when not nil, reads arguments kept as text (see
-// [argmatch.Matcher.MatchWith]).
-func (it *Item) accepts(p *jsonv.Parser, t *argmatch.Trail, j int) bool {
-	if it.Args != nil && !it.Args.MatchWith(p, t, j) {
+	if it.Tool != t.Steps()[j].Name || it.Args != nil && !it.Args.MatchAt(t, j) {
 		return false
 	}
 	return it.Match == nil || it.Match(&t.Steps()[j])
