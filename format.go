@@ -28,6 +28,10 @@ type Input struct {
 	// KeepText lets the reader leave arguments and results as the JSON
 	// text it read (see Decoded); a reader may decode them all the same.
 	KeepText bool
+	// Steps, when set, is where the reader may take its trajectories'
+	// step slices from (see StepPool); the caller gives back those of the
+	// trajectories it is done with. Nil makes them as usual.
+	Steps *StepPool
 }
 
 // damageHint tells the user what to do about a damaged trace.

@@ -144,7 +144,9 @@ func exitCode(err error, stderr io.Writer) int {
 //  1. While the suites load, the goal is twice the live heap (GOGC 100
 //     instead of the scoring's 400: parsing YAML allocates about a hundred
 //     times the file's size in short-lived values), but not under
-//     heapFloor: from start-up's heap of a megabyte or two, GOGC 100 alone
+//     the floor (heapFloor, or keptHeapFloor when keeps says that the
+//     run's rows keep their trajectories): from start-up's heap of a
+//     megabyte or two, GOGC 100 alone
 //     collects every few megabytes.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
 //     by what the suites hold, not by what parsing them left behind; the
@@ -165,7 +167,7 @@ func exitCode(err error, stderr io.Writer) int {
 //  4. The memory limit is a quarter over each goal, or what the runtime
 //     maps then if more (see followed.apply), and at most GOMEMLIMIT when
 //     set, else defaultMemoryLimit and twice what the suites hold.
-func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
+func load(opts suite.RunOptions, paths []string, keeps bool) (*suite.Suite, error) {
 	if os.Getenv("GOGC") != "" {
 		return opts.Load(paths...)
 	}
@@ -174,7 +176,7 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	before, roots := heapStats()
 	ceiling := debug.SetMemoryLimit(-1)
 	if pace > 100 {
-		follow(&followed{pace: pace, loading: true, ceiling: ceiling}, before, 0, roots)
+		follow(&followed{pace: pace, loading: true, keeps: keeps, ceiling: ceiling}, before, 0, roots)
 	}
 	start := allocated()
 	s, err := opts.Load(paths...)
@@ -206,7 +208,7 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		ceiling = max(ceiling, defaultMemoryLimit+2*int64(held))
 	}
-	follow(&followed{pace: pace, held: held, besides: history.Holding, ceiling: ceiling}, live, estimated, roots)
+	follow(&followed{pace: pace, held: held, keeps: keeps, besides: history.Holding, ceiling: ceiling}, live, estimated, roots)
 	return s, err
 }
 
@@ -248,12 +250,19 @@ func paceFor(pace int, held, scoring, live uint64) int {
 
 // heapFloor is the heap goal under which the collector does not start
 // once the suites begin to load (rules 1 and 3 of load): right after
-// loading the scoring holds nothing yet, and on one core it holds 7 to 9
-// MB of the peer set's trajectories besides the cases, so the pace alone
-// sets goals of 16 to 45 MB, each collection marking every listed case.
-// At 40 MB the peer set's run collects twice after loading, three times
-// before; 48 MB gave the same count there, and 10 MiB more peak to runs
-// whose scoring holds little (4,000 traces, no cases).
+// loading the scoring holds nothing yet, and from start-up's heap of a
+// megabyte or two the pace alone sets goals of a few MB, each collection
+// marking every listed case. It was 40 MB while each trajectory's steps
+// were allocated new (about 7.6 KB a trace of the peer set); with the
+// steps given back (trajeval.StepPool) a trace allocates about 3 KB, and
+// 16 MB collects the peer set about as often as 40 did, while every page
+// of heap up to the goal is a fresh page the kernel faults in (4 to 8 µs
+// each on the 2-core machine): 40 MB put about 10,000 of the peer set's
+// 12,000 minor faults there. A run whose rows keep their trajectories
+// (the run history, --include-trace) gives no steps back, allocates as
+// much as before, and keeps keptHeapFloor: 16 MB cost the peer set with
+// the history 15% more instructions (1,108 M against 1,275 M, one core),
+// a collection or two more, for 13% fewer faults.
 //
 // The GOGC that puts the goal at the floor may be more than the pace: the
 // percent set after a collection applies to what the next one finds live
@@ -261,7 +270,11 @@ func paceFor(pace int, held, scoring, live uint64) int {
 // (GOGC 1200 set for 3 MB live put a goal at 148 MB when the next found
 // 11 MB), and the memory limit a quarter over the goal starts that
 // collection instead (followed.apply).
-const heapFloor = 40 << 20
+const heapFloor = 16 << 20
+
+// keptHeapFloor is heapFloor for a run whose rows keep their
+// trajectories (see heapFloor).
+const keptHeapFloor = 40 << 20
 
 // percentFor returns the GOGC that puts the next collection at goal bytes
 // of heap after one that found live bytes of heap and roots bytes of
@@ -300,6 +313,9 @@ type followed struct {
 	pace    int
 	held    uint64
 	loading bool
+	// keeps says that the run's rows keep their trajectories: its floor
+	// is keptHeapFloor, not heapFloor.
+	keeps bool
 	// besides returns what the heap holds that is neither the suites'
 	// nor the scoring's (the run history's buffers); nil for nothing.
 	besides func() uint64
@@ -340,7 +356,8 @@ func (f *followed) apply(live, estimated, roots uint64, m mapping) {
 // goal returns the heap goal after a collection that found live bytes of
 // heap and roots bytes of stacks and globals: the live heap and its
 // percent of live and roots, as the runtime counts GOGC, but not under
-// heapFloor. The percent is 100 while the suites load; then paceFor's,
+// the floor: heapFloor, or keptHeapFloor when the run's rows keep their
+// trajectories. The percent is 100 while the suites load; then paceFor's,
 // where what neither the suites nor the run history hold is the
 // scoring's (the history's buffers are bounded and not garbage the
 // scoring makes: counted as the scoring's, they would raise the goal by
@@ -355,7 +372,11 @@ func (f *followed) goal(live, roots uint64) uint64 {
 		}
 		percent = paceFor(f.pace, f.held, scoring, live)
 	}
-	return max(live+uint64(percent)*(live+roots)/100, heapFloor)
+	floor := uint64(heapFloor)
+	if f.keeps {
+		floor = keptHeapFloor
+	}
+	return max(live+uint64(percent)*(live+roots)/100, floor)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed

@@ -157,14 +157,23 @@ type lineBatch[T any] struct {
 var buffers sync.Pool
 
 func newBatch[T any]() *lineBatch[T] {
-	b := &lineBatch[T]{done: make(chan struct{})}
+	b := &lineBatch[T]{done: make(chan struct{}), ends: make([]int, 0, batchLines), n: make([]int, 0, batchLines)}
 	if p, ok := buffers.Get().(*[]byte); ok {
 		b.data = (*p)[:0]
 	}
 	return b
 }
 
+// batchRoom is the capacity a new batch's buffer is made with: a batch
+// is sent once it holds batchBytes, so it holds that and its last line.
+// Grown by append from nothing, a buffer was allocated a dozen times on
+// its way there, some four times its size in all.
+const batchRoom = batchBytes + batchBytes/4
+
 func (b *lineBatch[T]) add(line []byte, n int) {
+	if b.data == nil {
+		b.data = make([]byte, 0, max(batchRoom, len(line)))
+	}
 	b.data = append(b.data, line...)
 	b.ends = append(b.ends, len(b.data))
 	b.n = append(b.n, n)

@@ -13,3 +13,12 @@ func SetKeepText(keep bool) (restore func()) {
 // EntryType is the type of what a run holds for each case a traces file
 // supplies.
 var EntryType = reflect.TypeFor[entry]()
+
+// SetRecycleSteps sets whether a run gives the step slices of the
+// trajectories it has scored back to its readers, and returns a function
+// that restores it.
+func SetRecycleSteps(recycle bool) (restore func()) {
+	old := recycleSteps
+	recycleSteps = recycle
+	return func() { recycleSteps = old }
+}

@@ -150,8 +150,10 @@ const partialWarning = "the trace was damaged and read leniently: the case was s
 // score scores a case from t, read from the file named from, marking it
 // partial when t is, and keeping t in the row with includeTrace. It takes
 // the one option it needs, not Options: a job's closure holds what it
-// names, once a case.
-func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, includeTrace bool) {
+// names, once a case. With steps set (never with includeTrace), t is this
+// job's alone and nothing holds it once scored: its steps go back to the
+// pool (see readSteps).
+func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, includeTrace bool, steps *trajeval.StepPool) {
 	scoreTo(ctx, r, s, c, t)
 	r.Trace = from
 	if t.Partial {
@@ -160,6 +162,9 @@ func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite
 	}
 	if includeTrace {
 		r.Trajectory = t
+	} else if steps != nil {
+		steps.Put(t.Steps)
+		t.Steps = nil
 	}
 }
 
@@ -499,12 +504,13 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 	}
 	var readErr error
 	read := 0 // trajectories read
-	err := trace.Read(ctx, file, trace.Options{From: opts.From, Lenient: opts.Lenient, KeepText: keepText && src.readsText(), Warn: o.Warn}, func(t *trajeval.Trajectory) error {
+	steps := readSteps(opts)
+	err := trace.Read(ctx, file, trace.Options{From: opts.From, Lenient: opts.Lenient, KeepText: keepText && src.readsText(), Steps: steps, Warn: o.Warn}, func(t *trajeval.Trajectory) error {
 		read++
 		if len(src.open) > 0 {
-			return scoreOpen(ctx, src, t, read, opts, o)
+			return scoreOpen(ctx, src, t, read, opts, o, steps)
 		}
-		return scoreMatched(ctx, src, t, opts, o)
+		return scoreMatched(ctx, src, t, opts, o, steps)
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -544,11 +550,16 @@ func runSource(ctx context.Context, src *source, opts Options, o *ordered) error
 
 // scoreOpen submits trajectory t, the n-th of its file, as the case it
 // matches (if any) and as a case of each suite with no cases (rule 2).
-func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, opts Options, o *ordered) error {
+// Its steps go back to the pool steps only when one job scores it.
+func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, opts Options, o *ordered, steps *trajeval.StepPool) error {
+	if len(src.open) > 1 {
+		steps = nil
+	}
 	if _, _, ok := src.lookup(t.ID); ok && t.ID != "" {
-		if err := scoreMatched(ctx, src, t, opts, o); err != nil {
+		if err := scoreMatched(ctx, src, t, opts, o, nil); err != nil {
 			return err
 		}
+		steps = nil
 	}
 	id := t.ID
 	if id == "" {
@@ -557,15 +568,15 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 			id = fmt.Sprintf("line %d", t.Line)
 		}
 	}
-	include := opts.IncludeTrace
+	include, trial := opts.IncludeTrace, t.Trial // t is not read once scored into steps
 	for _, s := range src.open {
 		if !opts.picked(s, id) {
 			continue
 		}
 		c := &suite.Case{ID: id, Evaluators: s.Evaluators}
 		if err := submitAttempt(s, c, t.Trial, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) {
-			score(ctx, r, s, c, t, src.file, include)
-			r.Attempt = t.Trial
+			score(ctx, r, s, c, t, src.file, include, steps)
+			r.Attempt = trial
 		}); err != nil {
 			return err
 		}
@@ -573,8 +584,9 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 	return nil
 }
 
-// scoreMatched submits trajectory t as the case whose id it has.
-func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts Options, o *ordered) error {
+// scoreMatched submits trajectory t as the case whose id it has; steps,
+// when set, takes its steps back once scored (see score).
+func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts Options, o *ordered, steps *trajeval.StepPool) error {
 	file, include := src.file, opts.IncludeTrace
 	e, pos, ok := src.lookup(t.ID)
 	switch {
@@ -607,9 +619,10 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 		src.trials[pos][t.Trial] = true
 		e.flags |= done
 		s, c := src.of(e)
-		return submitAttempt(s, c, t.Trial, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) {
-			score(ctx, r, s, c, t, file, include)
-			r.Attempt = t.Trial
+		trial := t.Trial
+		return submitAttempt(s, c, trial, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) {
+			score(ctx, r, s, c, t, file, include, steps)
+			r.Attempt = trial
 		})
 	case e.is(done):
 		o.Warn(trajeval.Warning{File: file, Line: t.Line, Place: "trace " + t.ID, Msg: "appears twice; the first was scored"})
@@ -617,7 +630,7 @@ func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts
 	}
 	e.flags |= done
 	s, c := src.of(e)
-	return submit(s, c, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) { score(ctx, r, s, c, t, file, include) })
+	return submit(s, c, opts, o, func(_ func(trajeval.Warning), r *trajeval.CaseResult) { score(ctx, r, s, c, t, file, include, steps) })
 }
 
 // errorResult is the row of case c of s that err kept from being scored.
@@ -638,7 +651,7 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 		return r
 	}
 	var r trajeval.CaseResult
-	score(ctx, &r, s, c, t, c.Trace(), opts.IncludeTrace)
+	score(ctx, &r, s, c, t, c.Trace(), opts.IncludeTrace, nil)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }
@@ -653,6 +666,26 @@ func timed(j job) job {
 		r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	}
 }
+
+// readSteps returns the pool a traces file's readers take their step
+// slices from, and the run gives each trajectory's back to once the one
+// job that scores it is done (score): nil, so that every slice is made
+// new, when rows keep their trajectories (IncludeTrace, which the run
+// history also asks for) or a test turns recycling off. A trajectory is
+// the reader's until yielded, then its job's; a row holds no step of it:
+// evaluators copy what they report (ids, names, numbers). So the slices
+// in flight are about the trajectories between the reader and the rows,
+// not one per trajectory read.
+func readSteps(opts Options) *trajeval.StepPool {
+	if opts.IncludeTrace || !recycleSteps {
+		return nil
+	}
+	return new(trajeval.StepPool)
+}
+
+// recycleSteps lets a run reuse the step slices of the trajectories it
+// has scored (see readSteps). Tests turn it off to compare the two.
+var recycleSteps = true
 
 // keepText lets the trace readers keep arguments and results as JSON text
 // (see trajeval.Input.KeepText): the evaluators decode what they look at,

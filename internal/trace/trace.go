@@ -241,7 +241,10 @@ type Options struct {
 	// KeepText lets a reader leave arguments and results as JSON text
 	// (see trajeval.Input.KeepText).
 	KeepText bool
-	Warn     func(trajeval.Warning) // each problem that did not stop the reading; nil drops them
+	// Steps is where readers may take step slices from (see
+	// trajeval.Input.Steps); nil for none.
+	Steps *trajeval.StepPool
+	Warn  func(trajeval.Warning) // each problem that did not stop the reading; nil drops them
 	// Detected, when set, is called with the name of the format detected
 	// for the input, before its first trajectory; not when From forces
 	// one.
@@ -272,7 +275,7 @@ func Read(ctx context.Context, path string, opts Options, yield func(*trajeval.T
 
 // ReadFrom is Read for an open reader.
 func ReadFrom(ctx context.Context, name string, r io.Reader, opts Options, yield func(*trajeval.Trajectory) error) error {
-	in := trajeval.Input{Name: name, Warn: opts.Warn, Lenient: opts.Lenient, KeepText: opts.KeepText}
+	in := trajeval.Input{Name: name, Warn: opts.Warn, Lenient: opts.Lenient, KeepText: opts.KeepText, Steps: opts.Steps}
 	if in.Warn == nil {
 		in.Warn = func(trajeval.Warning) {}
 	}

@@ -328,7 +328,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	// once a step.
 	var flags []stepFlags
 	if n > 0 {
-		t.Steps = make([]trajeval.Step, 0, n)
+		t.Steps = in.Steps.Make(n)
 		flags = make([]stepFlags, n)
 	}
 	addTurn := func(tn trajeval.Turn) {
