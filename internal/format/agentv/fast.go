@@ -65,7 +65,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			}
 			r.valid = true
 			if d.keepText {
-				d.texts(data)
+				d.texts(data, r.Output, r.OutputMessages)
 			}
 			return r, p.End()
 		default:
@@ -661,35 +661,46 @@ type span struct {
 // *json.RawMessage into one slab a record (see trajeval.KeptText): a
 // pointer goes into an interface without an allocation of its own.
 //
+// The calls are those of the record's messages, output and
+// outputMessages, not d.calls: a record of more calls than d.calls had
+// room for moved it while it was read, and the messages read before hold
+// the calls where they were (build reads them there).
+//
 // An output whose text is that of the last output kept before it
 // (`{"ok":true}` from call to call, as jsonv.RecentSpan finds them) shares
 // its *json.RawMessage: kept text is never changed, and the copy and the
 // slab's element cost more than the comparison (on the bench's records,
 // 19 results of 20 are shared).
-func (d *decoder) texts(data []byte) {
-	calls := d.calls
+func (d *decoder) texts(data []byte, output, outputMessages []message) {
+	lists := [2][]message{output, outputMessages}
 	n, texts := 0, 0
 	var last span // the last output kept, for the next to share
-	for i := range calls {
-		c := &calls[i]
-		if c.in.end > 0 {
-			n += c.in.end - c.in.start
-			texts++
-		}
-		if c.out.end > 0 {
-			// last.again says that last's text is the one the decoder's
-			// RecentSpan holds: an output found again then has it, with
-			// no comparison of their bytes. Only an output read (not
-			// found) changes what RecentSpan holds, and an output of
-			// another text would be last.
-			if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
-				c.out.same = true
-				last.again = last.again || c.out.again
-				continue
+	for _, msgs := range lists {
+		for i := range msgs {
+			calls := msgs[i].ToolCalls
+			for k := range calls {
+				c := &calls[k]
+				if c.in.end > 0 {
+					n += c.in.end - c.in.start
+					texts++
+				}
+				if c.out.end > 0 {
+					// last.again says that last's text is the one the
+					// decoder's RecentSpan holds: an output found again
+					// then has it, with no comparison of their bytes.
+					// Only an output read (not found) changes what
+					// RecentSpan holds, and an output of another text
+					// would be last.
+					if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
+						c.out.same = true
+						last.again = last.again || c.out.again
+						continue
+					}
+					last = c.out
+					n += c.out.end - c.out.start
+					texts++
+				}
 			}
-			last = c.out
-			n += c.out.end - c.out.start
-			texts++
 		}
 	}
 	if n == 0 {
@@ -699,21 +710,26 @@ func (d *decoder) texts(data []byte) {
 	slab := make([]json.RawMessage, texts)
 	j := 0
 	var out *json.RawMessage
-	for i := range calls {
-		c := &calls[i]
-		if c.in.end > 0 {
-			buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
-			c.Input = &slab[j]
-			j++
-		}
-		switch {
-		case c.out.same:
-			c.Output = out
-		case c.out.end > 0:
-			buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
-			out = &slab[j]
-			c.Output = out
-			j++
+	for _, msgs := range lists {
+		for i := range msgs {
+			calls := msgs[i].ToolCalls
+			for k := range calls {
+				c := &calls[k]
+				if c.in.end > 0 {
+					buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
+					c.Input = &slab[j]
+					j++
+				}
+				switch {
+				case c.out.same:
+					c.Output = out
+				case c.out.end > 0:
+					buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
+					out = &slab[j]
+					c.Output = out
+					j++
+				}
+			}
 		}
 	}
 }

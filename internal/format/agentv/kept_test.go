@@ -132,3 +132,84 @@ func TestRead_keptTextShared(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRead_keptTextManyCalls reads records of more calls than the reader's
+// scratch first has room for (32): every step keeps its arguments and
+// result, however the calls are spread over messages and lists, and
+// whatever the records read before left in the scratch.
+func TestRead_keptTextManyCalls(t *testing.T) {
+	call := func(i int) string {
+		return fmt.Sprintf(`{"tool":"t","id":"c%d","input":{"n":%d},"output":{"got":%d}}`, i, i, i)
+	}
+	record := func(id string, perMessage []int, list string) string {
+		line, k := `{"id":"`+id+`","`+list+`":[`, 0
+		for m, n := range perMessage {
+			if m > 0 {
+				line += ","
+			}
+			line += `{"role":"assistant","tool_calls":[`
+			for j := 0; j < n; j++ {
+				if j > 0 {
+					line += ","
+				}
+				line += call(k)
+				k++
+			}
+			line += "]}"
+		}
+		return line + "]}\n"
+	}
+	ones := func(n int) []int {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = 1
+		}
+		return s
+	}
+	tests := []struct {
+		name       string
+		perMessage []int
+		list       string
+		reason     string
+	}{
+		{"33 messages of a call", ones(33), "output",
+			"the 33rd call moves the scratch: the 32 read before must keep their texts"},
+		{"a message of 40 calls", []int{40}, "output", "the list itself outgrows the scratch while it is read"},
+		{"many spread", []int{5, 30, 1, 20, 3}, "output", "a message's calls cross the scratch's end"},
+		{"output_messages", ones(40), "output_messages", "the other list of messages"},
+		{"few", []int{2, 1}, "output", "a small record after large ones: the scratch is reused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Twice: the first record grows the scratch, the second is
+			// read in what it left.
+			line := record("r", tt.perMessage, tt.list)
+			in := trajeval.Input{Name: "x.jsonl", R: bytes.NewReader([]byte(line + line)), KeepText: true, Warn: func(trajeval.Warning) {}}
+			want := 0
+			for _, n := range tt.perMessage {
+				want += n
+			}
+			records := 0
+			err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+				records++
+				if len(tr.Steps) != want {
+					t.Fatalf("%d steps, want %d", len(tr.Steps), want)
+				}
+				for i, s := range tr.Steps {
+					args, _ := trajeval.KeptText(s.Args)
+					result, _ := trajeval.KeptText(s.Result)
+					if string(args) != fmt.Sprintf(`{"n":%d}`, i) || string(result) != fmt.Sprintf(`{"got":%d}`, i) {
+						t.Errorf("record %d, step %d: args %v, result %v (%s)", records, i, s.Args, s.Result, tt.reason)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if records != 2 {
+				t.Fatalf("%d records, want 2", records)
+			}
+		})
+	}
+}
