@@ -164,9 +164,7 @@ func (e *evalFlags) run(cmd *cobra.Command, args []string) error {
 	// exists, while the suite loads.
 	start := e.hist.startHistory(cmd.Context(), args)
 	defer start.finish()
-	// A recorded run's rows keep their trajectories, as --include-trace
-	// does: it gives no steps back (see heapFloor).
-	s, err := load(opts, args, start != nil || opts.IncludeTrace)
+	s, err := load(opts, args)
 	if err != nil {
 		return configErrors(cmd, err)
 	}

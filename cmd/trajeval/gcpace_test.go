@@ -80,36 +80,6 @@ func TestFollowed_goal(t *testing.T) {
 	}
 }
 
-// TestFollowed_goal_keeps: a run whose rows keep their trajectories (the
-// run history, --include-trace) gives no steps back and allocates about
-// 7.6 KB a trace of the peer set, not 3: its floor stays at 40 MB, where
-// 16 cost the peer set with the history 15% more instructions.
-func TestFollowed_goal_keeps(t *testing.T) {
-	const mb = 1 << 20
-	tests := []struct {
-		name   string
-		keeps  bool
-		lives  []uint64 // the live heap after each collection
-		want   []uint64 // the goals, in MB (rounded down)
-		reason string
-	}{
-		{"rows keep trajectories", true, []uint64{3 * mb, 6 * mb, 12 * mb}, []uint64{40, 40, 60},
-			"keptHeapFloor's 40 MB while the pace puts the goal under it, then the pace"},
-		{"steps given back", false, []uint64{3 * mb, 6 * mb, 12 * mb}, []uint64{16, 30, 60},
-			"heapFloor's 16 MB, then the pace"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := &followed{pace: 400, keeps: tt.keeps}
-			for i, live := range tt.lives {
-				if got := f.goal(live, 0) / mb; got != tt.want[i] {
-					t.Errorf("collection %d (%d MB live): goal %d MB, want %d MB (%s)", i+1, live/mb, got, tt.want[i], tt.reason)
-				}
-			}
-		})
-	}
-}
-
 // TestFollowed_goal_history: what the run history holds
 // (history.Holding) is bounded and not the scoring's garbage, so the
 // scoring's pace does not apply to it.
@@ -213,7 +183,7 @@ func TestLoad_heapGoal(t *testing.T) {
 		debug.SetGCPercent(old)
 		debug.SetMemoryLimit(oldLimit)
 	})
-	if _, err := load(suite.RunOptions{}, []string{path}, false); err != nil {
+	if _, err := load(suite.RunOptions{}, []string{path}); err != nil {
 		t.Fatal(err)
 	}
 	following.Store(nil)
@@ -266,7 +236,7 @@ func TestLoad_forcedCollections(t *testing.T) {
 				debug.SetMemoryLimit(limit)
 			})
 			before := forcedCollections()
-			if _, err := load(suite.RunOptions{}, []string{path}, false); err != nil {
+			if _, err := load(suite.RunOptions{}, []string{path}); err != nil {
 				t.Fatal(err)
 			}
 			if got := forcedCollections() - before; got != tt.want {

@@ -144,9 +144,7 @@ func exitCode(err error, stderr io.Writer) int {
 //  1. While the suites load, the goal is twice the live heap (GOGC 100
 //     instead of the scoring's 400: parsing YAML allocates about a hundred
 //     times the file's size in short-lived values), but not under
-//     the floor (heapFloor, or keptHeapFloor when keeps says that the
-//     run's rows keep their trajectories): from start-up's heap of a
-//     megabyte or two, GOGC 100 alone
+//     heapFloor: from start-up's heap of a megabyte or two, GOGC 100 alone
 //     collects every few megabytes.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
 //     by what the suites hold, not by what parsing them left behind; the
@@ -167,7 +165,7 @@ func exitCode(err error, stderr io.Writer) int {
 //  4. The memory limit is a quarter over each goal, or what the runtime
 //     maps then if more (see followed.apply), and at most GOMEMLIMIT when
 //     set, else defaultMemoryLimit and twice what the suites hold.
-func load(opts suite.RunOptions, paths []string, keeps bool) (*suite.Suite, error) {
+func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	if os.Getenv("GOGC") != "" {
 		return opts.Load(paths...)
 	}
@@ -176,7 +174,7 @@ func load(opts suite.RunOptions, paths []string, keeps bool) (*suite.Suite, erro
 	before, roots := heapStats()
 	ceiling := debug.SetMemoryLimit(-1)
 	if pace > 100 {
-		follow(&followed{pace: pace, loading: true, keeps: keeps, ceiling: ceiling}, before, 0, roots)
+		follow(&followed{pace: pace, loading: true, ceiling: ceiling}, before, 0, roots)
 	}
 	start := allocated()
 	s, err := opts.Load(paths...)
@@ -208,7 +206,7 @@ func load(opts suite.RunOptions, paths []string, keeps bool) (*suite.Suite, erro
 	if os.Getenv("GOMEMLIMIT") == "" {
 		ceiling = max(ceiling, defaultMemoryLimit+2*int64(held))
 	}
-	follow(&followed{pace: pace, held: held, keeps: keeps, besides: history.Holding, ceiling: ceiling}, live, estimated, roots)
+	follow(&followed{pace: pace, held: held, besides: history.Holding, ceiling: ceiling}, live, estimated, roots)
 	return s, err
 }
 
@@ -258,11 +256,7 @@ func paceFor(pace int, held, scoring, live uint64) int {
 // 16 MB collects the peer set about as often as 40 did, while every page
 // of heap up to the goal is a fresh page the kernel faults in (4 to 8 µs
 // each on the 2-core machine): 40 MB put about 10,000 of the peer set's
-// 12,000 minor faults there. A run whose rows keep their trajectories
-// (the run history, --include-trace) gives no steps back, allocates as
-// much as before, and keeps keptHeapFloor: 16 MB cost the peer set with
-// the history 15% more instructions (1,108 M against 1,275 M, one core),
-// a collection or two more, for 13% fewer faults.
+// 12,000 minor faults there.
 //
 // The GOGC that puts the goal at the floor may be more than the pace: the
 // percent set after a collection applies to what the next one finds live
@@ -271,10 +265,6 @@ func paceFor(pace int, held, scoring, live uint64) int {
 // 11 MB), and the memory limit a quarter over the goal starts that
 // collection instead (followed.apply).
 const heapFloor = 16 << 20
-
-// keptHeapFloor is heapFloor for a run whose rows keep their
-// trajectories (see heapFloor).
-const keptHeapFloor = 40 << 20
 
 // percentFor returns the GOGC that puts the next collection at goal bytes
 // of heap after one that found live bytes of heap and roots bytes of
@@ -313,9 +303,6 @@ type followed struct {
 	pace    int
 	held    uint64
 	loading bool
-	// keeps says that the run's rows keep their trajectories: its floor
-	// is keptHeapFloor, not heapFloor.
-	keeps bool
 	// besides returns what the heap holds that is neither the suites'
 	// nor the scoring's (the run history's buffers); nil for nothing.
 	besides func() uint64
@@ -356,8 +343,7 @@ func (f *followed) apply(live, estimated, roots uint64, m mapping) {
 // goal returns the heap goal after a collection that found live bytes of
 // heap and roots bytes of stacks and globals: the live heap and its
 // percent of live and roots, as the runtime counts GOGC, but not under
-// the floor: heapFloor, or keptHeapFloor when the run's rows keep their
-// trajectories. The percent is 100 while the suites load; then paceFor's,
+// heapFloor. The percent is 100 while the suites load; then paceFor's,
 // where what neither the suites nor the run history hold is the
 // scoring's (the history's buffers are bounded and not garbage the
 // scoring makes: counted as the scoring's, they would raise the goal by
@@ -372,11 +358,7 @@ func (f *followed) goal(live, roots uint64) uint64 {
 		}
 		percent = paceFor(f.pace, f.held, scoring, live)
 	}
-	floor := uint64(heapFloor)
-	if f.keeps {
-		floor = keptHeapFloor
-	}
-	return max(live+uint64(percent)*(live+roots)/100, floor)
+	return max(live+uint64(percent)*(live+roots)/100, heapFloor)
 }
 
 // A gcTick is garbage whose cleanup runs after the collection that freed

@@ -28,7 +28,7 @@ valid, 2 otherwise.`,
 		Args: needs(1, -1, "a suite file or folder", "trajeval validate SUITE.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := suite.RunOptions{Config: config, Basis: basis, Questions: questions, Judge: suite.JudgeOptions{Workers: 1, Getenv: getenv(cmd.Context())}}
-			s, err := load(opts, args, false)
+			s, err := load(opts, args)
 			if err == nil {
 				err = s.CheckFiles()
 			}
