@@ -59,13 +59,13 @@ func TestFollowed_goal(t *testing.T) {
 			"what a long collection finds allocated meanwhile is not multiplied: half the suites is the headroom"},
 		{"suites that hold little", 10 * mb, false, 2 * mb, []uint64{20 * mb, 60 * mb}, []uint64{58, 120},
 			"the scoring's own pace over what it holds now, up to 64 MB of headroom, less half the suites' 10 MB"},
-		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []uint64{16, 16, 36, 51},
-			"the floor while the scoring's pace puts the goal under it, whatever the live heap (not 15 MB), then the pace"},
-		{"the peer set's scoring on one core", 2 * mb, false, 2 * mb, []uint64{6 * mb, 9 * mb}, []uint64{26, 42},
-			"the scoring's pace puts the goal at 26 MB, then 42: over the floor's 16 MB"},
+		{"the scoring's first collections", 2 * mb, false, 0, []uint64{3 * mb, 5 * mb, 9 * mb, 12 * mb}, []uint64{40, 40, 40, 51},
+			"the floor while the scoring's pace puts the goal under it, whatever the live heap: not 15, 25 and 36 MB"},
+		{"the peer set's scoring on one core", 2 * mb, false, 2 * mb, []uint64{6 * mb, 9 * mb}, []uint64{40, 42},
+			"the scoring's pace puts the goal at 30 MB, then 42: the floor's 40 MB is the least goal of each collection"},
 		{"over the floor", 0, false, 2 * mb, []uint64{12 * mb}, []uint64{68},
 			"the scoring's pace puts the goal at 68 MB: over the floor, the pace is the most"},
-		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []uint64{16, 16, 62, 202},
+		{"while the suites load", 0, true, 2 * mb, []uint64{1 * mb, 4 * mb, 30 * mb, 100 * mb}, []uint64{40, 40, 62, 202},
 			"the floor while the heap is small, then twice the live heap and the roots (GOGC 100)"},
 	}
 	for _, tt := range tests {
@@ -97,11 +97,11 @@ func TestFollowed_goal_history(t *testing.T) {
 			"4 times the history's 2.5 MB is not added to the goal: 46 MB of headroom at 14 MB, not 56"},
 		{"no history", 0, 0, []uint64{14 * mb, 20 * mb}, []uint64{70, 84},
 			"the scoring's pace, up to 64 MB of headroom"},
-		{"under the floor", 0, 5 * mb / 2, []uint64{3 * mb}, []uint64{16},
-			"the floor's 16 MB holds whatever the history holds"},
+		{"under the floor", 0, 5 * mb / 2, []uint64{6 * mb}, []uint64{40},
+			"the floor's 40 MB holds whatever the history holds"},
 		{"large suites", 100 * mb, 5 * mb / 2, []uint64{110 * mb}, []uint64{159},
 			"half the suites is the headroom whatever the history holds"},
-		{"more than the heap", 0, 30 * mb, []uint64{10 * mb}, []uint64{16},
+		{"more than the heap", 0, 30 * mb, []uint64{20 * mb}, []uint64{40},
 			"the history cannot hold more than the heap: the scoring holds nothing, the floor sets the goal"},
 	}
 	for _, tt := range tests {
@@ -135,8 +135,8 @@ func TestFollowed_apply(t *testing.T) {
 		limit                  int64
 		reason                 string
 	}{
-		{"after loading the peer set", 1 * mb, 2 * mb, 0, mapping{ready: 20 * mb, inuse: 15 * mb}, 400, (15 - 1 + 20) * mb,
-			"GOGC for the 1 MB the last collection found puts the goal at the floor (the runtime's minimum: 4 MB times 4); the limit is 20 MB and what is mapped besides the live heap"},
+		{"after loading the peer set", 1 * mb, 2 * mb, 0, mapping{ready: 20 * mb, inuse: 15 * mb}, 1000, (15 - 1 + 50) * mb,
+			"GOGC for the 1 MB the last collection found puts the goal at the floor (the runtime's minimum: 4 MB times 10); the limit is 50 MB and what is mapped besides the live heap"},
 		{"much mapped", 10 * mb, 0, 0, mapping{ready: 200 * mb, inuse: 20 * mb}, 400, 200 * mb,
 			"the limit does not ask for memory back: the parse's free heap stays for the scoring"},
 		{"over the floor", 40 * mb, 0, 0, mapping{ready: 60 * mb, inuse: 45 * mb}, 160, (5 + 104 + 26) * mb,
@@ -155,10 +155,10 @@ func TestFollowed_apply(t *testing.T) {
 		})
 	}
 	t.Run("ceiling", func(t *testing.T) {
-		f := &followed{pace: 400, ceiling: 20 * mb}
+		f := &followed{pace: 400, ceiling: 30 * mb}
 		f.apply(1*mb, 0, 0, mapping{ready: 10 * mb, inuse: 5 * mb})
-		if got := debug.SetMemoryLimit(-1); got != 20*mb {
-			t.Errorf("memory limit %d MB, want the ceiling's 20 MB (GOMEMLIMIT wins)", got/mb)
+		if got := debug.SetMemoryLimit(-1); got != 30*mb {
+			t.Errorf("memory limit %d MB, want the ceiling's 30 MB (GOMEMLIMIT wins)", got/mb)
 		}
 	})
 }

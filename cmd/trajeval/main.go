@@ -248,15 +248,12 @@ func paceFor(pace int, held, scoring, live uint64) int {
 
 // heapFloor is the heap goal under which the collector does not start
 // once the suites begin to load (rules 1 and 3 of load): right after
-// loading the scoring holds nothing yet, and from start-up's heap of a
-// megabyte or two the pace alone sets goals of a few MB, each collection
-// marking every listed case. It was 40 MB while each trajectory's steps
-// were allocated new (about 7.6 KB a trace of the peer set); with the
-// steps given back (trajeval.StepPool) a trace allocates about 3 KB, and
-// 16 MB collects the peer set about as often as 40 did, while every page
-// of heap up to the goal is a fresh page the kernel faults in (4 to 8 µs
-// each on the 2-core machine): 40 MB put about 10,000 of the peer set's
-// 12,000 minor faults there.
+// loading the scoring holds nothing yet, and on one core it holds 7 to 9
+// MB of the peer set's trajectories besides the cases, so the pace alone
+// sets goals of 16 to 45 MB, each collection marking every listed case.
+// At 40 MB the peer set's run collects twice after loading, three times
+// before; 48 MB gave the same count there, and 10 MiB more peak to runs
+// whose scoring holds little (4,000 traces, no cases).
 //
 // The GOGC that puts the goal at the floor may be more than the pace: the
 // percent set after a collection applies to what the next one finds live
@@ -264,7 +261,7 @@ func paceFor(pace int, held, scoring, live uint64) int {
 // (GOGC 1200 set for 3 MB live put a goal at 148 MB when the next found
 // 11 MB), and the memory limit a quarter over the goal starts that
 // collection instead (followed.apply).
-const heapFloor = 16 << 20
+const heapFloor = 40 << 20
 
 // percentFor returns the GOGC that puts the next collection at goal bytes
 // of heap after one that found live bytes of heap and roots bytes of
