@@ -69,7 +69,11 @@ func flatEnd(d []byte, i int) int {
 				return 0
 			}
 		}
-		// After a value: the next key, or the end.
+		// After a value: the next key, or the end (a string value's
+		// closing quote may be the data's last byte).
+		if i >= len(d) {
+			return 0
+		}
 		switch d[i] {
 		case ',':
 			i++

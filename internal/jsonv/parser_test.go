@@ -210,6 +210,8 @@ func TestParser_Span_flat(t *testing.T) {
 		{"cut after value", `{"a":"b"`, false, "cut off"},
 		{"missing end", `{"a":1`, false, "cut off"},
 		{"two objects", `{"a":1}{"b":2}`, false, "data after the value"},
+		{"string value of a word", `{"":"PPPPPPP"}`, true, "its closing quote the last byte of the word the loop read"},
+		{"string value of two words", `{"a":"b","":"PPPPPPPPPPPPPPP"}`, true, "the same a word later"},
 	}
 	check := func(t *testing.T, data string, want bool, reason string) {
 		t.Helper()
@@ -228,6 +230,19 @@ func TestParser_Span_flat(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, data := range []string{tt.in, tt.in + strings.Repeat(" ", 20), `{"x":` + tt.in + `}`} {
 				check(t, data, tt.ok, tt.reason)
+			}
+		})
+	}
+	// Every cut of an object is refused, and read no byte past the data:
+	// cut right after a string value's closing quote, flatEnd read the
+	// byte after it (found by FuzzRead).
+	for _, tt := range tests {
+		if !tt.ok {
+			continue
+		}
+		t.Run(tt.name+" cut", func(t *testing.T) {
+			for n := range len(tt.in) {
+				check(t, tt.in[:n], false, "an object without its closing brace")
 			}
 		})
 	}
