@@ -3,6 +3,7 @@ package agentv
 import (
 	"bytes"
 	"encoding/json"
+	"iter"
 	"math/bits"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -672,35 +673,27 @@ type span struct {
 // slab's element cost more than the comparison (on the bench's records,
 // 19 results of 20 are shared).
 func (d *decoder) texts(data []byte, output, outputMessages []message) {
-	lists := [2][]message{output, outputMessages}
 	n, texts := 0, 0
 	var last span // the last output kept, for the next to share
-	for _, msgs := range lists {
-		for i := range msgs {
-			calls := msgs[i].ToolCalls
-			for k := range calls {
-				c := &calls[k]
-				if c.in.end > 0 {
-					n += c.in.end - c.in.start
-					texts++
-				}
-				if c.out.end > 0 {
-					// last.again says that last's text is the one the
-					// decoder's RecentSpan holds: an output found again
-					// then has it, with no comparison of their bytes.
-					// Only an output read (not found) changes what
-					// RecentSpan holds, and an output of another text
-					// would be last.
-					if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
-						c.out.same = true
-						last.again = last.again || c.out.again
-						continue
-					}
-					last = c.out
-					n += c.out.end - c.out.start
-					texts++
-				}
+	for c := range recordCalls(output, outputMessages) {
+		if c.in.end > 0 {
+			n += c.in.end - c.in.start
+			texts++
+		}
+		if c.out.end > 0 {
+			// last.again says that last's text is the one the decoder's
+			// RecentSpan holds: an output found again then has it, with
+			// no comparison of their bytes. Only an output read (not
+			// found) changes what RecentSpan holds, and an output of
+			// another text would be last.
+			if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
+				c.out.same = true
+				last.again = last.again || c.out.again
+				continue
 			}
+			last = c.out
+			n += c.out.end - c.out.start
+			texts++
 		}
 	}
 	if n == 0 {
@@ -710,24 +703,35 @@ func (d *decoder) texts(data []byte, output, outputMessages []message) {
 	slab := make([]json.RawMessage, texts)
 	j := 0
 	var out *json.RawMessage
-	for _, msgs := range lists {
-		for i := range msgs {
-			calls := msgs[i].ToolCalls
-			for k := range calls {
-				c := &calls[k]
-				if c.in.end > 0 {
-					buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
-					c.Input = &slab[j]
-					j++
-				}
-				switch {
-				case c.out.same:
-					c.Output = out
-				case c.out.end > 0:
-					buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
-					out = &slab[j]
-					c.Output = out
-					j++
+	for c := range recordCalls(output, outputMessages) {
+		if c.in.end > 0 {
+			buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
+			c.Input = &slab[j]
+			j++
+		}
+		switch {
+		case c.out.same:
+			c.Output = out
+		case c.out.end > 0:
+			buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
+			out = &slab[j]
+			c.Output = out
+			j++
+		}
+	}
+}
+
+// recordCalls yields the calls of a record's messages, output's then
+// outputMessages', each where its message holds it.
+func recordCalls(output, outputMessages []message) iter.Seq[*toolCall] {
+	return func(yield func(*toolCall) bool) {
+		for _, msgs := range [2][]message{output, outputMessages} {
+			for i := range msgs {
+				calls := msgs[i].ToolCalls
+				for k := range calls {
+					if !yield(&calls[k]) {
+						return
+					}
 				}
 			}
 		}
