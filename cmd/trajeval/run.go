@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -48,10 +49,15 @@ scores them with one engine of optimal matchers.`,
 	root.AddCommand(runsCmd(), showCmd(), viewCmd())
 	root.AddCommand(gradeCmd())
 	root.SetArgs(commandFirst(root, args))
-	var cpuprofile string
+	var cpuprofile, memprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	root.PersistentFlags().StringVar(&memprofile, "memprofile", "", "write an allocation profile (every 4 KiB allocated is sampled) to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	_ = root.PersistentFlags().MarkHidden("memprofile")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if memprofile != "" {
+			runtime.MemProfileRate = 4096
+		}
 		if cpuprofile == "" {
 			return nil
 		}
@@ -64,6 +70,9 @@ scores them with one engine of optimal matchers.`,
 	defer func() {
 		if cpuprofile != "" {
 			pprof.StopCPUProfile()
+		}
+		if memprofile != "" {
+			writeAllocs(memprofile)
 		}
 	}()
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -138,4 +147,16 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// writeAllocs writes the allocation profile gathered since
+// --memprofile set the sampling rate; a file that cannot be written is
+// left out, as the profile is a developer's aid.
+func writeAllocs(name string) {
+	f, err := os.Create(name)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_ = pprof.Lookup("allocs").WriteTo(f, 0)
 }
