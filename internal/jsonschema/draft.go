@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A Draft represents json-schema specification.
@@ -124,8 +125,25 @@ var (
 	draftLatest = Draft2020
 )
 
-func init() {
+// metaOnce compiles the drafts' meta-schemas (Draft.sch and the values of
+// Draft.allVocabs) on the first Compile rather than at init, where upstream
+// compiles them in every program that links the package. Until it is done,
+// nothing reads them: [Compiler.Compile], the only way into the code that
+// does, waits for it first.
+var metaOnce sync.Once
+
+// loadMetaSchemas compiles the drafts' meta-schemas once; concurrent first
+// callers wait for the one that compiles them.
+func loadMetaSchemas() {
+	metaOnce.Do(compileMetaSchemas)
+}
+
+// compileMetaSchemas is upstream's init. Its compiler is marked meta so that
+// its own Compile calls do not wait for metaOnce (they run inside it); as in
+// upstream, a draft's fields are still nil while its meta-schema compiles.
+func compileMetaSchemas() {
 	c := NewCompiler()
+	c.meta = true
 	c.AssertFormat()
 	for _, d := range []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020} {
 		d.sch = c.MustCompile(d.url)

@@ -4,8 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/trajeval/trajeval/internal/jsonschema"
 	"github.com/trajeval/trajeval/internal/shape"
 )
 

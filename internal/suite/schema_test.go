@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/eval/builtin"
+	"github.com/trajeval/trajeval/internal/jsonschema"
 	"github.com/trajeval/trajeval/internal/suite"
 	"github.com/trajeval/trajeval/internal/suite/dialects"
 )

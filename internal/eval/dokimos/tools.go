@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
 	"github.com/trajeval/trajeval"
+	"github.com/trajeval/trajeval/internal/jsonschema"
 )
 
 // A Tool is a tool definition: its name, description and argument schema.
