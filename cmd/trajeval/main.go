@@ -61,8 +61,26 @@ func main() {
 	// a 4 KiB page was a third of a large run's CPU. The collection
 	// before loading (see load) frees what this allocates for the heap
 	// to reuse.
-	hugeHeap(hugeHeapBytes)
+	if !printsOnly(os.Args[1:]) {
+		hugeHeap(hugeHeapBytes)
+	}
 	os.Exit(mainExit(os.Args[1:]))
+}
+
+// printsOnly reports whether args name, first, a command that prints what
+// is built in (or help) and builds no heap worth huge pages: for them the
+// huge heap's allocation and the collection it brings were a fifth of the
+// page faults of `trajeval version`. Any other first argument (a flag
+// before the command too) keeps the huge heap.
+func printsOnly(args []string) bool {
+	if len(args) == 0 {
+		return true // the help
+	}
+	switch args[0] {
+	case "version", "--version", "-v", "help", "--help", "-h", "evaluators", "formats", "schema":
+		return true
+	}
+	return false
 }
 
 // hugeHeapBytes is how much of the heap main asks to be backed by huge

@@ -228,3 +228,24 @@ func untimed(ts *testscript.TestScript, name string) string {
 	text = startedAt.ReplaceAllString(text, `"started_at":"T"`)
 	return durationMS.ReplaceAllString(text, `"duration_ms":D`)
 }
+
+func TestPrintsOnly(t *testing.T) {
+	tests := []struct {
+		args   []string
+		want   bool
+		reason string
+	}{
+		{nil, true, "no command prints the help"},
+		{[]string{"version"}, true, "the version is built in"},
+		{[]string{"--version"}, true, "the same as version"},
+		{[]string{"evaluators", "tool_trajectory"}, true, "the evaluators' documentation is built in"},
+		{[]string{"eval", "suite.yaml"}, false, "eval builds the heap the huge pages are for"},
+		{[]string{"convert", "version"}, false, "only the first argument names the command"},
+		{[]string{"--color", "never", "version"}, false, "a flag first keeps the huge heap: never fewer huge pages for a command that needs them"},
+	}
+	for _, tt := range tests {
+		if got := printsOnly(tt.args); got != tt.want {
+			t.Errorf("printsOnly(%q) = %v, want %v (%s)", tt.args, got, tt.want, tt.reason)
+		}
+	}
+}
