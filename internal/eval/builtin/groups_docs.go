@@ -22,7 +22,7 @@ func ExpectedEntrySchema() map[string]any {
 		return shape.Object(text, append([]shape.Field{{Key: key, Shape: of, Required: true, Doc: doc}}, more...)...)
 	}
 	// A call is written as in every other expected list.
-	calls, _ := expectedShape.Schema["items"].(map[string]any)["anyOf"].([]any)
+	calls, _ := docs().expected.Schema["items"].(map[string]any)["anyOf"].([]any)
 	alts := slices.Clone(calls)
 	for _, g := range []shape.Shape{
 		group("any_order", "any_order group", "The entries, each taken whole, in any order (in_order and exact modes only).", entries),
