@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trajeval/trajeval"
 )
@@ -83,12 +84,12 @@ func (j *Judge) scrub(v map[string]any) map[string]any {
 	return v
 }
 
-var thinkBlock = regexp.MustCompile(`(?s)<think>.*?</think>`)
+var thinkBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<think>.*?</think>`) })
 
 // Parse reads a JSON object from a model's answer, tolerating code fences,
 // a <think> section and prose around the object.
 func Parse(content string) (map[string]any, error) {
-	s := strings.TrimSpace(thinkBlock.ReplaceAllString(content, ""))
+	s := strings.TrimSpace(thinkBlock().ReplaceAllString(content, ""))
 	var v map[string]any
 	if json.Unmarshal([]byte(s), &v) == nil && v != nil {
 		return v, nil

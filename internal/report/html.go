@@ -321,7 +321,7 @@ func worse(a, b trajeval.Status) bool {
 }
 
 // slowStep finds the step of a failed latency limit ("step 3 took 900ms").
-var slowStep = regexp.MustCompile(`^step (\d+) took `)
+var slowStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^step (\d+) took `) })
 
 // maxArgs bounds the bytes of arguments shown per step, to keep the page
 // small.
@@ -430,7 +430,7 @@ func timeline(d *trajeval.Details, steps []TraceStep, traced bool) (rows []htmlR
 	slow := map[int]string{}
 	for _, c := range d.Checks {
 		if c.Status == trajeval.CheckFail && strings.HasPrefix(c.Name, "latency") {
-			if m := slowStep.FindStringSubmatch(c.Message); m != nil {
+			if m := slowStep().FindStringSubmatch(c.Message); m != nil {
 				n, _ := strconv.Atoi(m[1])
 				slow[n] = c.Name + ": " + c.Message
 			}

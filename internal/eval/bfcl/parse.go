@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A Function is one function document of a question.
@@ -163,13 +164,13 @@ func ParseGroundTruth(v any) ([]Call, error) {
 // The categories the checker knows, without their live_ prefix.
 var categories = []string{"simple", "simple_python", "multiple", "parallel", "parallel_multiple", "simple_java", "simple_javascript"}
 
-var idSuffix = regexp.MustCompile(`_[0-9]+(-[0-9]+)*$`)
+var idSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_[0-9]+(-[0-9]+)*$`) })
 
 // Category returns the category of a BFCL id: the id without its trailing
 // number (simple_python_0 → simple_python, live_simple_3-3-0 →
 // live_simple). ok is false when the id has no number.
 func Category(id string) (cat string, ok bool) {
-	loc := idSuffix.FindStringIndex(id)
+	loc := idSuffix().FindStringIndex(id)
 	if loc == nil || loc[0] == 0 {
 		return "", false
 	}

@@ -142,7 +142,7 @@ func (r *Definitions) add(tool, check string, ok bool, why string) {
 	r.checks = append(r.checks, c)
 }
 
-var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+var snakeCase = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`) })
 
 // implWords are how a tool works, which its name should not say.
 var implWords = map[string]bool{
@@ -227,7 +227,7 @@ func NewNameReliability(tools []*Tool, maxSegments int, blocklist []string, j *j
 	}
 	r := &Definitions{mode: "names", judge: j, tools: tools, judged: nameChecks}
 	for _, t := range tools {
-		r.add(t.Name, "snakecase_format", snakeCase.MatchString(t.Name), "not snake_case (lower-case words joined by single underscores)")
+		r.add(t.Name, "snakecase_format", snakeCase().MatchString(t.Name), "not snake_case (lower-case words joined by single underscores)")
 		segs := len(strings.Split(t.Name, "_"))
 		r.add(t.Name, "conciseness", segs <= maxSegments, fmt.Sprintf("%d segments, more than %d", segs, maxSegments))
 		why := intentProblem(t.Name, blocklist)

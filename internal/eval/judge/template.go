@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/eval"
@@ -12,7 +13,7 @@ import (
 	"github.com/trajeval/trajeval/internal/suggest"
 )
 
-var variable = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+var variable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`) })
 
 // A Var renders one template variable from the case and the trajectory.
 type Var func(c eval.Case, t *trajeval.Trajectory) any
@@ -54,7 +55,7 @@ func ParsePrompt(text string) (Template, error) {
 	if err != nil {
 		return tp, err
 	}
-	for _, m := range variable.FindAllStringSubmatch(text, -1) {
+	for _, m := range variable().FindAllStringSubmatch(text, -1) {
 		if _, ok := aliases[m[1]]; ok {
 			tp.uses = true
 		}
@@ -68,7 +69,7 @@ func ParsePrompt(text string) (Template, error) {
 // caller places it at the prompt.
 func ParseTemplate(text string, vars map[string]Var) (Template, error) {
 	tp := Template{text: text, vars: vars}
-	for _, m := range variable.FindAllStringSubmatch(text, -1) {
+	for _, m := range variable().FindAllStringSubmatch(text, -1) {
 		name := m[1]
 		if _, ok := vars[name]; ok {
 			tp.uses = true
@@ -99,8 +100,8 @@ func (tp Template) Uses() bool { return tp.uses }
 // Render fills the variables with data sections, in one pass: a value
 // that holds {{…}} is never expanded again.
 func (tp Template) Render(c eval.Case, t *trajeval.Trajectory) string {
-	return variable.ReplaceAllStringFunc(tp.text, func(m string) string {
-		name := variable.FindStringSubmatch(m)[1]
+	return variable().ReplaceAllStringFunc(tp.text, func(m string) string {
+		name := variable().FindStringSubmatch(m)[1]
 		if a, ok := aliases[name]; ok && tp.vars[name] == nil {
 			name = a
 		}

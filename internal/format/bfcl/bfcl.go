@@ -47,6 +47,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"maps"
 	"slices"
@@ -130,7 +131,7 @@ var entryKeys = map[string]bool{"id": true, "result": true, "latency": true, "in
 func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *trajeval.Trajectory {
 	t := &trajeval.Trajectory{ID: id, Line: n, Turns: []trajeval.Turn{{Turn: 1}}, Steps: []trajeval.Step{}}
 	steps, notes, why := Calls(res)
-	if _, isText := res.(string); isText && javaLike.MatchString(id) {
+	if _, isText := res.(string); isText && javaLike().MatchString(id) {
 		// Not Python: BFCL reads these with its Java and JavaScript
 		// parsers, which trajeval does not reproduce.
 		steps, notes, why = nil, nil, "a Java or JavaScript model's text, which BFCL decodes with tree-sitter and trajeval does not"
@@ -170,7 +171,7 @@ func entry(in trajeval.Input, n int, id string, res any, m map[string]any) *traj
 
 // javaLike matches the ids of BFCL's Java and JavaScript categories
 // (simple_java_3, simple_javascript_12).
-var javaLike = regexp.MustCompile(`java(script)?_[0-9]+(-[0-9]+)*$`)
+var javaLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`java(script)?_[0-9]+(-[0-9]+)*$`) })
 
 // Calls reads a result's decoded calls: a list of {name: args} or a
 // prompting model's text of Python calls. notes are what a reader should
