@@ -27,6 +27,7 @@ func TestInits_lazy(t *testing.T) {
 		{"github.com/trajeval/trajeval/internal/jsonschema", 1_000, "the drafts' meta-schemas compile on the first Compile (21,000 allocations at init upstream)"},
 		{"github.com/trajeval/trajeval/internal/eval/builtin", 500, "the types' documentation is made on first use (2,600 allocations at init)"},
 		{"github.com/trajeval/trajeval/internal/eval/dokimos", 30, "its snake_case pattern is compiled on first use (79 allocations at init)"},
+		{"github.com/trajeval/trajeval/internal/suite", 50, "the loader's keys' documentation is made on first use, by Schema (418 allocations at init)"},
 		{"github.com/trajeval/trajeval/internal/report", 100, "the HTML report's template is parsed on first use (150 allocations at init)"},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/trajeval/trajeval/internal/eval/builtin"
 	"github.com/trajeval/trajeval/internal/eval/spec"
@@ -42,7 +43,9 @@ const SchemaURL = "https://raw.githubusercontent.com/trajeval/trajeval/main/sche
 // Schema returns an error when a key the loader takes is not documented,
 // or the reverse: the documentation cannot drift from the loader.
 func Schema() ([]byte, error) {
-	suiteFields, caseFields, turnFields := peerFields("suite", suiteFields), peerFields("case", caseFields), peerFields("turn", turnFields)
+	d := schemaDocs()
+	suiteFields, caseFields, turnFields := peerFields("suite", d.suite), peerFields("case", d.cases), peerFields("turn", d.turn)
+	targetFields, judgeFields := d.target, d.judge
 	checks := []struct {
 		what   string
 		fields [][]shape.Field
@@ -167,111 +170,127 @@ func toAnyStrings(ss []string) []any {
 	return out
 }
 
-// The documentation of the loader's keys, checked against them by Schema.
+// The loader's helpers for documenting keys (used by the peers' key tables too).
 var (
-	evaluatorList = shape.List(shape.Ref("evaluator", "evaluator"))
-	nullShape     = shape.Shape{Text: "null", Schema: map[string]any{"type": "null"}}
-	anyMap        = shape.Shape{Text: "map", Schema: map[string]any{"type": "object"}}
-	inputShape    = shape.OneOf("text, or a list of messages {role, content}", shape.Text(), nullShape, shape.List(shape.Object("message",
-		shape.Field{Key: "role", Shape: shape.Text(), Required: true, Doc: "user, assistant, system or tool; the text of user messages is the input."},
-		shape.Field{Key: "content", Shape: shape.Any(), Doc: "The message's text."},
-		shape.Field{Key: "name", Shape: shape.Any(), Doc: "Descriptive."},
-	)))
-	outputShape = shape.OneOf("text, a list of messages {role, content}, or any map", shape.Text(), nullShape, anyMap, shape.List(shape.Object("message",
-		shape.Field{Key: "role", Shape: shape.Text(), Required: true, Doc: "The text of assistant messages is the expected output."},
-		shape.Field{Key: "content", Shape: shape.Any(), Doc: "The message's text."},
-		shape.Field{Key: "name", Shape: shape.Any(), Doc: "Descriptive."},
-		shape.Field{Key: "tool_calls", Shape: shape.Any(), Doc: "Descriptive."},
-	)))
 	refused = func(why string) shape.Shape {
 		return shape.Shape{Text: "refused", Schema: map[string]any{"not": map[string]any{}, "description": why}}
 	}
 	descriptive = func(key string) shape.Field {
 		return shape.Field{Key: key, Shape: shape.Any(), Doc: "Descriptive only: not scored."}
 	}
-
-	suiteFields = []shape.Field{
-		{Key: "name", Shape: shape.Name(), Default: "the file's name", Doc: "The suite's name, in reports."},
-		descriptive("version"), descriptive("description"), descriptive("category"), descriptive("author"),
-		descriptive("tags"), descriptive("license"), descriptive("requires"), descriptive("metadata"),
-		{Key: "execution", Shape: shape.Ref("suite_execution", "execution block"), Doc: "The suite's evaluators (run on every case), threshold, workers and target."},
-		{Key: "evalcases", Shape: shape.List(shape.Ref("case", "case")), Doc: "The cases."},
-		{Key: "eval_cases", Shape: shape.List(shape.Ref("case", "case")), Doc: "Same as evalcases."},
-		{Key: "tests", Shape: shape.List(shape.Ref("case", "case")), Doc: "Same as evalcases."},
-		{Key: "input", Shape: inputShape, Doc: "Comes before every case's input."},
-		{Key: "evaluators", Shape: evaluatorList, Doc: "The suite's evaluators, run on every case (or under execution)."},
-		{Key: "assertions", Shape: evaluatorList, Doc: "Same as evaluators (AgentV's name)."},
-		{Key: "threshold", Shape: shape.Fraction(), Doc: "The default threshold of evaluators that set none (or execution.threshold)."},
-		{Key: "traces", Shape: shape.Text(), Doc: "A traces file (JSON Lines), its trajectories matched to cases by id; relative to the suite."},
-		{Key: "judge", Shape: shape.Ref("judge", "judge block"), Doc: "The judge model of judged evaluators."},
-		{Key: "targets", Shape: shape.List(shape.Ref("target", "target")), Doc: "The agents that can run the cases that have no recorded trace."},
-	}
-
-	caseFields = []shape.Field{
-		{Key: "id", Shape: shape.Name(), Required: true, Doc: "Unique in the suite; matches the trajectory of the same id."},
-		{Key: "expected_outcome", Shape: shape.Text(), Doc: "What the answer should achieve, in words (for judges)."},
-		{Key: "criteria", Shape: shape.Text(), Doc: "Same as expected_outcome."},
-		{Key: "input", Shape: inputShape, Doc: "The user's input."},
-		{Key: "input_messages", Shape: inputShape, Doc: "Same as input."},
-		{Key: "expected_output", Shape: outputShape, Doc: "The reference answer."},
-		{Key: "expected_messages", Shape: outputShape, Doc: "Same as expected_output."},
-		{Key: "execution", Shape: shape.Ref("case_execution", "execution block"), Doc: "The case's evaluators, threshold and skip_defaults."},
-		{Key: "evaluators", Shape: evaluatorList, Doc: "The case's evaluators (or under execution)."},
-		{Key: "assertions", Shape: evaluatorList, Doc: "Same as evaluators (AgentV's name)."},
-		{Key: "trace", Shape: shape.Text(), Doc: "The case's recorded trace, in any format trajeval reads; relative to the suite."},
-		{Key: "skip_defaults", Shape: shape.Bool(), Default: "false", Doc: "Do not run the suite's evaluators on this case."},
-		descriptive("metadata"), descriptive("tags"), descriptive("description"),
-		{Key: "vars", Shape: refused("vars are not supported: trajeval fills prompts from the case and its trace"), Doc: "Not supported."},
-		{Key: "conversation_id", Shape: refused("conversation_id is not supported: give a multi-turn case its turns"), Doc: "Not supported."},
-		{Key: "turns", Shape: shape.List(shape.Ref("turn", "turn")), Doc: "A multi-turn case: each turn's evaluators score that turn's steps."},
-		{Key: "mode", Shape: shape.Enum("conversation"), Doc: "conversation, with turns."},
-	}
-
-	turnFields = []shape.Field{
-		{Key: "input", Shape: inputShape, Doc: "The turn's user input."},
-		{Key: "input_messages", Shape: inputShape, Doc: "Same as input."},
-		{Key: "expected_output", Shape: outputShape, Doc: "The turn's reference answer."},
-		{Key: "expected_outcome", Shape: shape.Text(), Doc: "What the turn's answer should achieve, in words."},
-		{Key: "criteria", Shape: shape.Text(), Doc: "Same as expected_outcome."},
-		{Key: "evaluators", Shape: evaluatorList, Doc: "The turn's evaluators."},
-		{Key: "assertions", Shape: evaluatorList, Doc: "Same as evaluators."},
-		{Key: "execution", Shape: shape.Ref("turn_execution", "execution block"), Doc: "The turn's evaluators and threshold."},
-	}
-
-	targetFields = []shape.Field{
-		{Key: "name", Shape: shape.Name(), Required: true, Doc: "The name execution.target or --target uses."},
-		{Key: "provider", Shape: shape.Text(), Doc: "cli, codex or claude-code (other providers are AgentV's, not run by trajeval)."},
-		{Key: "command", Shape: shape.OneOf("text or list of arguments", shape.Text(), shape.List(shape.Text())), Doc: "cli: the command, with {PROMPT_FILE}, {OUTPUT_FILE}, {EVAL_ID} ..."},
-		{Key: "cwd", Shape: shape.Text(), Doc: "Where the command runs, relative to the file that defines the target."},
-		{Key: "timeout_seconds", Shape: shape.NonNegative(), Doc: "How long one run may take."},
-		{Key: "max_output", Shape: shape.Count(1), Default: "268435456 (256 MiB)", Doc: "Bytes the command may write to each of standard output, standard error and {OUTPUT_FILE}; beyond, it is killed and its case is an error (--max-output wins)."},
-		{Key: "env", Shape: shape.Map(shape.Any()), Doc: "Environment variables for the command."},
-		{Key: "format", Shape: shape.Text(), Doc: "Force the trace format of the output (`trajeval formats`)."},
-		{Key: "binary", Shape: shape.Text(), Doc: "codex, claude-code: the program to run."},
-		{Key: "executable", Shape: shape.Text(), Doc: "Same as binary."},
-		{Key: "model", Shape: shape.Text(), Doc: "codex, claude-code: the model."},
-		{Key: "args", Shape: shape.List(shape.Text()), Doc: "codex, claude-code: more arguments."},
-	}
-
-	judgeFields = []shape.Field{
-		{Key: "base_url", Shape: shape.Text(), Default: "OPENAI_BASE_URL, else OpenAI's", Doc: "An OpenAI-compatible chat completions endpoint."},
-		{Key: "model", Shape: shape.Text(), Doc: "The judge model (TRAJEVAL_JUDGE_MODEL wins)."},
-		{Key: "api_key_env", Shape: shape.Text(), Default: "OPENAI_API_KEY", Doc: "The environment variable holding the key; never the key itself."},
-		{Key: "api_version", Shape: shape.Text(), Doc: "Azure OpenAI's api-version."},
-		{Key: "temperature", Shape: shape.OneOf("number ≥ 0, or null", shape.NonNegative(), nullShape), Default: "0", Doc: "null sends none."},
-		{Key: "max_tokens", Shape: shape.Count(0), Doc: "The longest answer; 0 is the server's default."},
-		{Key: "timeout", Shape: shape.Duration(), Default: "60s", Doc: "Per request."},
-		{Key: "max_retries", Shape: shape.Count(0), Default: "3", Doc: "Retries after 429, 5xx and timeouts."},
-		{Key: "requests_per_minute", Shape: shape.NonNegative(), Default: "unlimited", Doc: "Spaces the requests to this endpoint."},
-		{Key: "output", Shape: shape.Enum(judge.OutputAuto, judge.OutputJSONSchema, judge.OutputJSONObject, judge.OutputText), Default: "auto", Doc: "How the judge is asked for JSON."},
-		{Key: "price", Shape: shape.Object("{input, output}",
-			shape.Field{Key: "input", Shape: shape.NonNegative(), Doc: "USD per million input tokens."},
-			shape.Field{Key: "output", Shape: shape.NonNegative(), Doc: "USD per million output tokens."}), Doc: "For a cost when the server reports none."},
-	}
 )
+
+// schemaDoc is the documentation of the loader's keys, checked against them
+// by Schema.
+type schemaDoc struct {
+	evaluatorList                     shape.Shape
+	suite, cases, turn, target, judge []shape.Field
+}
+
+// schemaDocs makes the documentation on first use (Schema): its shapes took
+// 400 allocations in every command's start-up.
+var schemaDocs = sync.OnceValue(func() schemaDoc {
+	var (
+		evaluatorList = shape.List(shape.Ref("evaluator", "evaluator"))
+		nullShape     = shape.Shape{Text: "null", Schema: map[string]any{"type": "null"}}
+		anyMap        = shape.Shape{Text: "map", Schema: map[string]any{"type": "object"}}
+		inputShape    = shape.OneOf("text, or a list of messages {role, content}", shape.Text(), nullShape, shape.List(shape.Object("message",
+			shape.Field{Key: "role", Shape: shape.Text(), Required: true, Doc: "user, assistant, system or tool; the text of user messages is the input."},
+			shape.Field{Key: "content", Shape: shape.Any(), Doc: "The message's text."},
+			shape.Field{Key: "name", Shape: shape.Any(), Doc: "Descriptive."},
+		)))
+		outputShape = shape.OneOf("text, a list of messages {role, content}, or any map", shape.Text(), nullShape, anyMap, shape.List(shape.Object("message",
+			shape.Field{Key: "role", Shape: shape.Text(), Required: true, Doc: "The text of assistant messages is the expected output."},
+			shape.Field{Key: "content", Shape: shape.Any(), Doc: "The message's text."},
+			shape.Field{Key: "name", Shape: shape.Any(), Doc: "Descriptive."},
+			shape.Field{Key: "tool_calls", Shape: shape.Any(), Doc: "Descriptive."},
+		)))
+
+		suiteFields = []shape.Field{
+			{Key: "name", Shape: shape.Name(), Default: "the file's name", Doc: "The suite's name, in reports."},
+			descriptive("version"), descriptive("description"), descriptive("category"), descriptive("author"),
+			descriptive("tags"), descriptive("license"), descriptive("requires"), descriptive("metadata"),
+			{Key: "execution", Shape: shape.Ref("suite_execution", "execution block"), Doc: "The suite's evaluators (run on every case), threshold, workers and target."},
+			{Key: "evalcases", Shape: shape.List(shape.Ref("case", "case")), Doc: "The cases."},
+			{Key: "eval_cases", Shape: shape.List(shape.Ref("case", "case")), Doc: "Same as evalcases."},
+			{Key: "tests", Shape: shape.List(shape.Ref("case", "case")), Doc: "Same as evalcases."},
+			{Key: "input", Shape: inputShape, Doc: "Comes before every case's input."},
+			{Key: "evaluators", Shape: evaluatorList, Doc: "The suite's evaluators, run on every case (or under execution)."},
+			{Key: "assertions", Shape: evaluatorList, Doc: "Same as evaluators (AgentV's name)."},
+			{Key: "threshold", Shape: shape.Fraction(), Doc: "The default threshold of evaluators that set none (or execution.threshold)."},
+			{Key: "traces", Shape: shape.Text(), Doc: "A traces file (JSON Lines), its trajectories matched to cases by id; relative to the suite."},
+			{Key: "judge", Shape: shape.Ref("judge", "judge block"), Doc: "The judge model of judged evaluators."},
+			{Key: "targets", Shape: shape.List(shape.Ref("target", "target")), Doc: "The agents that can run the cases that have no recorded trace."},
+		}
+
+		caseFields = []shape.Field{
+			{Key: "id", Shape: shape.Name(), Required: true, Doc: "Unique in the suite; matches the trajectory of the same id."},
+			{Key: "expected_outcome", Shape: shape.Text(), Doc: "What the answer should achieve, in words (for judges)."},
+			{Key: "criteria", Shape: shape.Text(), Doc: "Same as expected_outcome."},
+			{Key: "input", Shape: inputShape, Doc: "The user's input."},
+			{Key: "input_messages", Shape: inputShape, Doc: "Same as input."},
+			{Key: "expected_output", Shape: outputShape, Doc: "The reference answer."},
+			{Key: "expected_messages", Shape: outputShape, Doc: "Same as expected_output."},
+			{Key: "execution", Shape: shape.Ref("case_execution", "execution block"), Doc: "The case's evaluators, threshold and skip_defaults."},
+			{Key: "evaluators", Shape: evaluatorList, Doc: "The case's evaluators (or under execution)."},
+			{Key: "assertions", Shape: evaluatorList, Doc: "Same as evaluators (AgentV's name)."},
+			{Key: "trace", Shape: shape.Text(), Doc: "The case's recorded trace, in any format trajeval reads; relative to the suite."},
+			{Key: "skip_defaults", Shape: shape.Bool(), Default: "false", Doc: "Do not run the suite's evaluators on this case."},
+			descriptive("metadata"), descriptive("tags"), descriptive("description"),
+			{Key: "vars", Shape: refused("vars are not supported: trajeval fills prompts from the case and its trace"), Doc: "Not supported."},
+			{Key: "conversation_id", Shape: refused("conversation_id is not supported: give a multi-turn case its turns"), Doc: "Not supported."},
+			{Key: "turns", Shape: shape.List(shape.Ref("turn", "turn")), Doc: "A multi-turn case: each turn's evaluators score that turn's steps."},
+			{Key: "mode", Shape: shape.Enum("conversation"), Doc: "conversation, with turns."},
+		}
+
+		turnFields = []shape.Field{
+			{Key: "input", Shape: inputShape, Doc: "The turn's user input."},
+			{Key: "input_messages", Shape: inputShape, Doc: "Same as input."},
+			{Key: "expected_output", Shape: outputShape, Doc: "The turn's reference answer."},
+			{Key: "expected_outcome", Shape: shape.Text(), Doc: "What the turn's answer should achieve, in words."},
+			{Key: "criteria", Shape: shape.Text(), Doc: "Same as expected_outcome."},
+			{Key: "evaluators", Shape: evaluatorList, Doc: "The turn's evaluators."},
+			{Key: "assertions", Shape: evaluatorList, Doc: "Same as evaluators."},
+			{Key: "execution", Shape: shape.Ref("turn_execution", "execution block"), Doc: "The turn's evaluators and threshold."},
+		}
+
+		targetFields = []shape.Field{
+			{Key: "name", Shape: shape.Name(), Required: true, Doc: "The name execution.target or --target uses."},
+			{Key: "provider", Shape: shape.Text(), Doc: "cli, codex or claude-code (other providers are AgentV's, not run by trajeval)."},
+			{Key: "command", Shape: shape.OneOf("text or list of arguments", shape.Text(), shape.List(shape.Text())), Doc: "cli: the command, with {PROMPT_FILE}, {OUTPUT_FILE}, {EVAL_ID} ..."},
+			{Key: "cwd", Shape: shape.Text(), Doc: "Where the command runs, relative to the file that defines the target."},
+			{Key: "timeout_seconds", Shape: shape.NonNegative(), Doc: "How long one run may take."},
+			{Key: "max_output", Shape: shape.Count(1), Default: "268435456 (256 MiB)", Doc: "Bytes the command may write to each of standard output, standard error and {OUTPUT_FILE}; beyond, it is killed and its case is an error (--max-output wins)."},
+			{Key: "env", Shape: shape.Map(shape.Any()), Doc: "Environment variables for the command."},
+			{Key: "format", Shape: shape.Text(), Doc: "Force the trace format of the output (`trajeval formats`)."},
+			{Key: "binary", Shape: shape.Text(), Doc: "codex, claude-code: the program to run."},
+			{Key: "executable", Shape: shape.Text(), Doc: "Same as binary."},
+			{Key: "model", Shape: shape.Text(), Doc: "codex, claude-code: the model."},
+			{Key: "args", Shape: shape.List(shape.Text()), Doc: "codex, claude-code: more arguments."},
+		}
+
+		judgeFields = []shape.Field{
+			{Key: "base_url", Shape: shape.Text(), Default: "OPENAI_BASE_URL, else OpenAI's", Doc: "An OpenAI-compatible chat completions endpoint."},
+			{Key: "model", Shape: shape.Text(), Doc: "The judge model (TRAJEVAL_JUDGE_MODEL wins)."},
+			{Key: "api_key_env", Shape: shape.Text(), Default: "OPENAI_API_KEY", Doc: "The environment variable holding the key; never the key itself."},
+			{Key: "api_version", Shape: shape.Text(), Doc: "Azure OpenAI's api-version."},
+			{Key: "temperature", Shape: shape.OneOf("number ≥ 0, or null", shape.NonNegative(), nullShape), Default: "0", Doc: "null sends none."},
+			{Key: "max_tokens", Shape: shape.Count(0), Doc: "The longest answer; 0 is the server's default."},
+			{Key: "timeout", Shape: shape.Duration(), Default: "60s", Doc: "Per request."},
+			{Key: "max_retries", Shape: shape.Count(0), Default: "3", Doc: "Retries after 429, 5xx and timeouts."},
+			{Key: "requests_per_minute", Shape: shape.NonNegative(), Default: "unlimited", Doc: "Spaces the requests to this endpoint."},
+			{Key: "output", Shape: shape.Enum(judge.OutputAuto, judge.OutputJSONSchema, judge.OutputJSONObject, judge.OutputText), Default: "auto", Doc: "How the judge is asked for JSON."},
+			{Key: "price", Shape: shape.Object("{input, output}",
+				shape.Field{Key: "input", Shape: shape.NonNegative(), Doc: "USD per million input tokens."},
+				shape.Field{Key: "output", Shape: shape.NonNegative(), Doc: "USD per million output tokens."}), Doc: "For a cost when the server reports none."},
+		}
+	)
+	return schemaDoc{evaluatorList: evaluatorList, suite: suiteFields, cases: caseFields, turn: turnFields, target: targetFields, judge: judgeFields}
+})
 
 // executionFields are the keys of an execution block at a level.
 func executionFields(level string) []shape.Field {
+	evaluatorList := schemaDocs().evaluatorList
 	out := []shape.Field{
 		{Key: "evaluators", Shape: evaluatorList, Doc: "The evaluators."},
 		{Key: "assertions", Shape: evaluatorList, Doc: "Same as evaluators (AgentV's name)."},
