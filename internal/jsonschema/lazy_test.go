@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -14,37 +12,13 @@ import (
 )
 
 // This file tests the one change from upstream (see README.md): the drafts'
-// meta-schemas compile on the first Compile, not at init. Both tests run
-// this test binary again, because in this process some other test may
-// already have compiled them.
+// meta-schemas compile on the first Compile, not at init. The test runs this
+// test binary again, because in this process some other test may already
+// have compiled them. That init compiles nothing is checked by
+// cmd/trajeval's TestInits_lazy, with the other packages' inits.
 
 // firstUseEnv asks the child process to run the concurrent first use.
 const firstUseEnv = "JSONSCHEMA_TEST_FIRST_USE"
-
-// initLine is GODEBUG=inittrace=1's line for this package's init.
-var initLine = regexp.MustCompile(`(?m)^init github\.com/trajeval/trajeval/internal/jsonschema @\S+ ms, \S+ ms clock, (\d+) bytes, (\d+) allocs$`)
-
-// TestInit_metaSchemasLazy fails if the package's init compiles the
-// meta-schemas again: upstream's init allocates about 1.7 MB in 21,000
-// allocations, this one about 10 kB in 160 (the package-level maps of
-// formats and drafts).
-func TestInit_metaSchemasLazy(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	m := initLine.FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("no init line for the package in:\n%s", out)
-	}
-	bytes, _ := strconv.Atoi(string(m[1]))
-	allocs, _ := strconv.Atoi(string(m[2]))
-	if bytes > 100_000 || allocs > 1_000 {
-		t.Errorf("init allocated %d bytes in %d allocations; want at most 100000 in 1000 (are the meta-schemas compiled at init?)", bytes, allocs)
-	}
-}
 
 // TestCompile_concurrentFirstUse runs, in a new process, several goroutines
 // whose Compile is each the first: every one must see the meta-schemas
