@@ -192,7 +192,9 @@ type decoder struct {
 	keepText bool
 }
 
-// messages reads a list of messages; scratch puts them in d.msgs.
+// messages reads a list of messages; scratch puts them in d.msgs. The
+// list is read here as jsonv.Parser.Array reads one, with no call of a
+// closure for each message.
 func (d *decoder) messages(scratch bool) ([]message, bool) {
 	p := &d.p
 	if p.Null() {
@@ -202,49 +204,116 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	if scratch {
 		msgs = d.msgs[:0]
 	}
-	ok := p.Array(func() bool {
+	ok := p.Peek() == '[' && p.TakeOpen(1)
+	if ok && p.Peek() == ']' {
+		p.TakeClose(1)
+		return msgs, true
+	}
+list:
+	for ok {
 		var m message
-		var seen keysSeen
-		o := d.shapes.message.Members()
-		for {
-			ok := true
-			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
-			i, key := p.Again(&o), []byte(nil)
-			if i == jsonv.Miss {
-				i, key = p.Member(&o)
-			}
-			switch i {
-			case messageRole:
-				// The role found again costs no call (see jsonv.Parser.NameAgain).
-				if s, again := p.NameAgain(&d.recent.role); again {
-					m.Role = s
-				} else {
-					ok = recentName(p, &d.recent.role, &m.Role)
-				}
-			case messageName:
-				ok = fastName(p, &m.Name)
-			case messageContent:
-				m.Content, ok = p.Value()
-			case messageToolCalls:
-				m.ToolCalls, ok = d.toolCalls()
-			case jsonv.Other:
-				ok = !folds(key, messageKeys) && p.Skip()
-			case jsonv.End:
-				msgs = append(msgs, m)
-				return seen.once()
-			default:
-				return false
-			}
-			seen.note(i)
-			if !ok {
-				return false
-			}
+		if ok = d.message(&m); !ok {
+			break
 		}
-	})
+		msgs = append(msgs, m)
+		switch p.Peek() {
+		case ',':
+			p.Take(1)
+		case ']':
+			p.TakeClose(1)
+			break list
+		default:
+			ok = false
+		}
+	}
 	if scratch {
 		d.msgs = msgs
 	}
 	return msgs, ok
+}
+
+// message reads a message into m as AgentV writes it, compact: its role
+// first, then its calls or its content, then the closing brace, each
+// compared where it must stand with a constant and read by its key's
+// reader (see call). A message written otherwise is read on from the key
+// where it leaves that order by messageMembers.
+func (d *decoder) message(m *message) bool {
+	p := &d.p
+	const (
+		role    = `{"role":`
+		calls   = `,"tool_calls":`
+		content = `,"content":`
+	)
+	if r := p.Rest(); len(r) < len(role) || string(r[:len(role)]) != role || !p.TakeOpen(len(role)) {
+		return d.messageMembers(m, d.shapes.message.Members(), keysSeen{})
+	}
+	// The role found again costs no call (see jsonv.Parser.NameAgain).
+	if s, again := p.NameAgain(&d.recent.role); again {
+		m.Role = s
+	} else if !recentName(p, &d.recent.role, &m.Role) {
+		return false
+	}
+	seen, last := keysSeen{bits: 1 << messageRole, n: 1}, messageRole
+	var ok bool
+	if r := p.Rest(); len(r) >= len(calls) && string(r[:len(calls)]) == calls {
+		p.Take(len(calls))
+		if m.ToolCalls, ok = d.toolCalls(); !ok {
+			return false
+		}
+		seen.noteKey(messageToolCalls)
+		last = messageToolCalls
+	} else if len(r) >= len(content) && string(r[:len(content)]) == content {
+		p.Take(len(content))
+		if m.Content, ok = p.Value(); !ok {
+			return false
+		}
+		seen.noteKey(messageContent)
+		last = messageContent
+	}
+	if r := p.Rest(); len(r) > 0 && r[0] == '}' {
+		p.TakeClose(1)
+		return true
+	}
+	return d.messageMembers(m, d.shapes.message.MembersAfter(last), seen)
+}
+
+// messageMembers reads the members of the message m from o on, the keys
+// noted in seen read before by message: each key found by Member, as a
+// Shape remembers the messages before, and read by its reader.
+func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) bool {
+	p := &d.p
+	for {
+		ok := true
+		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
+		i, key := p.Again(&o), []byte(nil)
+		if i == jsonv.Miss {
+			i, key = p.Member(&o)
+		}
+		switch i {
+		case messageRole:
+			if s, again := p.NameAgain(&d.recent.role); again {
+				m.Role = s
+			} else {
+				ok = recentName(p, &d.recent.role, &m.Role)
+			}
+		case messageName:
+			ok = fastName(p, &m.Name)
+		case messageContent:
+			m.Content, ok = p.Value()
+		case messageToolCalls:
+			m.ToolCalls, ok = d.toolCalls()
+		case jsonv.Other:
+			ok = !folds(key, messageKeys) && p.Skip()
+		case jsonv.End:
+			return seen.once()
+		default:
+			return false
+		}
+		seen.note(i)
+		if !ok {
+			return false
+		}
+	}
 }
 
 // toolCalls reads a list of calls into d.calls. The list is read here
