@@ -348,7 +348,17 @@ calls:
 			break
 		}
 		if d.keepText {
-			d.kept[d.list&1].note(d.data, &d.calls[len(d.calls)-1])
+			c, k := &d.calls[len(d.calls)-1], &d.kept[d.list&1]
+			// The usual call, its arguments kept and its result found
+			// again as the last kept (see keptText.note), counted here
+			// with no call.
+			if c.out.again && k.last.again && c.in.end > 0 {
+				k.n += c.in.end - c.in.start
+				k.texts++
+				c.out.same = true
+			} else {
+				k.note(d.data, c)
+			}
 		}
 		switch p.Peek() {
 		case ',':
