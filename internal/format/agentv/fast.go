@@ -296,18 +296,12 @@ func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) boo
 	p := &d.p
 	for {
 		ok := true
-		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
-		i, key := p.Again(&o), []byte(nil)
-		if i == jsonv.Miss {
-			i, key = p.Member(&o)
-		}
+		// Messages written otherwise, seldom: Member, not Again inlined
+		// before it as the other loops over keys have it.
+		i, key := p.Member(&o)
 		switch i {
 		case messageRole:
-			if s, again := p.NameAgain(&d.recent.role); again {
-				m.Role = s
-			} else {
-				ok = recentName(p, &d.recent.role, &m.Role)
-			}
+			ok = recentName(p, &d.recent.role, &m.Role)
 		case messageName:
 			ok = fastName(p, &m.Name)
 		case messageContent:

@@ -58,21 +58,7 @@ func TestFastDecode_inOrder(t *testing.T) {
 			call := callWith(k, e.edit)
 			for _, after := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s at key %d, after: %v", e.name, k, after), func(t *testing.T) {
-					record := shapedRecord(call, benchCall, call)
-					var read bool
-					var diff string
-					if after {
-						read, diff = agentv.FastAgreesAfter([]byte(shapedRecord(benchCall, benchCall)), []byte(record))
-					} else {
-						read, diff = agentv.FastAgrees([]byte(record))
-					}
-					want := e.read || e.anyValue && k >= 1 && k <= 3
-					if read != want {
-						t.Fatalf("%s: read = %v, want %v: %s", call, read, want, e.reason)
-					}
-					if diff != "" {
-						t.Errorf("%s: %s: %s", call, diff, e.reason)
-					}
+					checkFast(t, call, shapedRecord(call, benchCall, call), after, e.read || e.anyValue && k >= 1 && k <= 3, e.reason)
 				})
 			}
 		}
@@ -142,20 +128,7 @@ func TestFastDecode_messageInOrder(t *testing.T) {
 				for _, after := range []bool{false, true} {
 					t.Run(fmt.Sprintf("%s: %s at key %d, after: %v", m.name, e.name, k, after), func(t *testing.T) {
 						record := `{"id":"case-1","output":[` + msg + `,{"role":"assistant","tool_calls":[` + benchCall + `]},` + msg + `],"duration_ms":3000}`
-						var read bool
-						var diff string
-						if after {
-							read, diff = agentv.FastAgreesAfter([]byte(shapedRecord(benchCall, benchCall)), []byte(record))
-						} else {
-							read, diff = agentv.FastAgrees([]byte(record))
-						}
-						want := e.read || e.name == "wrong type" && k == m.anyValue
-						if read != want {
-							t.Fatalf("%s: read = %v, want %v: %s", msg, read, want, e.reason)
-						}
-						if diff != "" {
-							t.Errorf("%s: %s: %s", msg, diff, e.reason)
-						}
+						checkFast(t, msg, record, after, e.read || e.name == "wrong type" && k == m.anyValue, e.reason)
 					})
 				}
 			}
@@ -197,5 +170,26 @@ func TestFastDecode_inOrderCut(t *testing.T) {
 				t.Errorf("cut at %d (after: %v): read = %v (%s), want it left to encoding/json", n, after, read, diff)
 			}
 		}
+	}
+}
+
+// checkFast checks that the fast path reads record (or leaves it to
+// encoding/json) as want says, and reads it as encoding/json does: alone,
+// or after records of the bench's shape (whose bytes the decoder
+// remembers); edited names the edited part in a failure.
+func checkFast(t *testing.T, edited, record string, after, want bool, reason string) {
+	t.Helper()
+	var read bool
+	var diff string
+	if after {
+		read, diff = agentv.FastAgreesAfter([]byte(shapedRecord(benchCall, benchCall)), []byte(record))
+	} else {
+		read, diff = agentv.FastAgrees([]byte(record))
+	}
+	if read != want {
+		t.Fatalf("%s: read = %v, want %v: %s", edited, read, want, reason)
+	}
+	if diff != "" {
+		t.Errorf("%s: %s: %s", edited, diff, reason)
 	}
 }
