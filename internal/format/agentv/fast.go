@@ -3,7 +3,6 @@ package agentv
 import (
 	"bytes"
 	"encoding/json"
-	"iter"
 	"math/bits"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
@@ -28,7 +27,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		d.shapes.record, d.shapes.message = jsonv.NewShape(recordNames), jsonv.NewShape(messageNames)
 		d.shapes.call, d.shapes.usage = jsonv.NewShape(callNames), jsonv.NewShape(usageNames)
 	}
-	d.calls = d.calls[:0]
+	d.calls, d.data, d.kept = d.calls[:0], data, [2]keptText{}
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
@@ -66,7 +65,13 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			}
 			r.valid = true
 			if d.keepText {
-				d.texts(data, r.Output, r.OutputMessages)
+				// The list build reads (see there): the other's calls
+				// keep no text.
+				if r.Output != nil {
+					d.texts(data, r.Output, &d.kept[0])
+				} else {
+					d.texts(data, r.OutputMessages, &d.kept[1])
+				}
 			}
 			return r, p.End()
 		default:
@@ -190,61 +195,131 @@ type decoder struct {
 	// keepText leaves the calls' objects and arrays as JSON text (see
 	// trajeval.Input.KeepText).
 	keepText bool
+	// data is the record being read; kept counts the text its calls
+	// keep, output's in kept[0], outputMessages' in kept[1], list saying
+	// which list is being read (see keptText).
+	data []byte
+	kept [2]keptText
+	list int
 }
 
-// messages reads a list of messages; scratch puts them in d.msgs.
+// messages reads a list of messages; scratch puts them in d.msgs. The
+// list is read here as jsonv.Parser.Array reads one, with no call of a
+// closure for each message.
 func (d *decoder) messages(scratch bool) ([]message, bool) {
 	p := &d.p
 	if p.Null() {
 		return nil, true
 	}
 	msgs := []message{}
+	d.list = 1
 	if scratch {
-		msgs = d.msgs[:0]
+		msgs, d.list = d.msgs[:0], 0
 	}
-	ok := p.Array(func() bool {
+	ok := p.Peek() == '[' && p.TakeOpen(1)
+	if ok && p.Peek() == ']' {
+		p.TakeClose(1)
+		return msgs, true
+	}
+list:
+	for ok {
 		var m message
-		var seen keysSeen
-		o := d.shapes.message.Members()
-		for {
-			ok := true
-			// A key found again by the Shape costs no call (see jsonv.Parser.Again).
-			i, key := p.Again(&o), []byte(nil)
-			if i == jsonv.Miss {
-				i, key = p.Member(&o)
-			}
-			switch i {
-			case messageRole:
-				// The role found again costs no call (see jsonv.Parser.NameAgain).
-				if s, again := p.NameAgain(&d.recent.role); again {
-					m.Role = s
-				} else {
-					ok = recentName(p, &d.recent.role, &m.Role)
-				}
-			case messageName:
-				ok = fastName(p, &m.Name)
-			case messageContent:
-				m.Content, ok = p.Value()
-			case messageToolCalls:
-				m.ToolCalls, ok = d.toolCalls()
-			case jsonv.Other:
-				ok = !folds(key, messageKeys) && p.Skip()
-			case jsonv.End:
-				msgs = append(msgs, m)
-				return seen.once()
-			default:
-				return false
-			}
-			seen.note(i)
-			if !ok {
-				return false
-			}
+		if ok = d.message(&m); !ok {
+			break
 		}
-	})
+		msgs = append(msgs, m)
+		switch p.Peek() {
+		case ',':
+			p.Take(1)
+		case ']':
+			p.TakeClose(1)
+			break list
+		default:
+			ok = false
+		}
+	}
 	if scratch {
 		d.msgs = msgs
 	}
 	return msgs, ok
+}
+
+// message reads a message into m as AgentV writes it, compact: its role
+// first, then its calls or its content, then the closing brace, each
+// compared where it must stand with a constant and read by its key's
+// reader (see call). A message written otherwise is read on from the key
+// where it leaves that order by messageMembers.
+func (d *decoder) message(m *message) bool {
+	p := &d.p
+	const (
+		role    = `{"role":`
+		calls   = `,"tool_calls":`
+		content = `,"content":`
+	)
+	if r := p.Rest(); len(r) < len(role) || string(r[:len(role)]) != role || !p.TakeOpen(len(role)) {
+		return d.messageMembers(m, d.shapes.message.Members(), keysSeen{})
+	}
+	// The role found again costs no call (see jsonv.Parser.NameAgain).
+	if s, again := p.NameAgain(&d.recent.role); again {
+		m.Role = s
+	} else if !recentName(p, &d.recent.role, &m.Role) {
+		return false
+	}
+	seen, last := keysSeen{bits: 1 << messageRole, n: 1}, messageRole
+	var ok bool
+	if r := p.Rest(); len(r) >= len(calls) && string(r[:len(calls)]) == calls {
+		p.Take(len(calls))
+		if m.ToolCalls, ok = d.toolCalls(); !ok {
+			return false
+		}
+		seen.noteKey(messageToolCalls)
+		last = messageToolCalls
+	} else if len(r) >= len(content) && string(r[:len(content)]) == content {
+		p.Take(len(content))
+		if m.Content, ok = p.Value(); !ok {
+			return false
+		}
+		seen.noteKey(messageContent)
+		last = messageContent
+	}
+	if r := p.Rest(); len(r) > 0 && r[0] == '}' {
+		p.TakeClose(1)
+		return true
+	}
+	return d.messageMembers(m, d.shapes.message.MembersAfter(last), seen)
+}
+
+// messageMembers reads the members of the message m from o on, the keys
+// noted in seen read before by message: each key found by Member, as a
+// Shape remembers the messages before, and read by its reader.
+func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) bool {
+	p := &d.p
+	for {
+		ok := true
+		// Messages written otherwise, seldom: Member, not Again inlined
+		// before it as the other loops over keys have it.
+		i, key := p.Member(&o)
+		switch i {
+		case messageRole:
+			ok = recentName(p, &d.recent.role, &m.Role)
+		case messageName:
+			ok = fastName(p, &m.Name)
+		case messageContent:
+			m.Content, ok = p.Value()
+		case messageToolCalls:
+			m.ToolCalls, ok = d.toolCalls()
+		case jsonv.Other:
+			ok = !folds(key, messageKeys) && p.Skip()
+		case jsonv.End:
+			return seen.once()
+		default:
+			return false
+		}
+		seen.note(i)
+		if !ok {
+			return false
+		}
+	}
 }
 
 // toolCalls reads a list of calls into d.calls. The list is read here
@@ -265,6 +340,19 @@ calls:
 	for ok {
 		if ok = d.call(); !ok {
 			break
+		}
+		if d.keepText {
+			c, k := &d.calls[len(d.calls)-1], &d.kept[d.list&1]
+			// The usual call, its arguments kept and its result found
+			// again as the last kept (see keptText.note), counted here
+			// with no call.
+			if c.out.again && k.last.again && c.in.end > 0 {
+				k.n += c.in.end - c.in.start
+				k.texts++
+				c.out.same = true
+			} else {
+				k.note(d.data, c)
+			}
 		}
 		switch p.Peek() {
 		case ',':
@@ -655,84 +743,81 @@ type span struct {
 	again bool
 }
 
-// texts sets the input and output of each call of the record data that
-// was read as text (see value) to a copy of its text, all of them copied
-// into one allocation: the record's buffer is reused for the next line,
-// and a trajectory keeps its steps' texts as long as it lives. Each is a
-// *json.RawMessage into one slab a record (see trajeval.KeptText): a
-// pointer goes into an interface without an allocation of its own.
-//
-// The calls are those of the record's messages, output and
-// outputMessages, not d.calls: a record of more calls than d.calls had
-// room for moved it while it was read, and the messages read before hold
-// the calls where they were (build reads them there).
+// keptText counts the text the calls of one list of a record's
+// messages keep (see value), in the order they are read, for texts to
+// copy into one allocation: n bytes in texts texts.
 //
 // An output whose text is that of the last output kept before it
 // (`{"ok":true}` from call to call, as jsonv.RecentSpan finds them) shares
-// its *json.RawMessage: kept text is never changed, and the copy and the
-// slab's element cost more than the comparison (on the bench's records,
-// 19 results of 20 are shared).
-func (d *decoder) texts(data []byte, output, outputMessages []message) {
-	n, texts := 0, 0
-	var last span // the last output kept, for the next to share
-	for c := range recordCalls(output, outputMessages) {
-		if c.in.end > 0 {
-			n += c.in.end - c.in.start
-			texts++
-		}
-		if c.out.end > 0 {
-			// last.again says that last's text is the one the decoder's
-			// RecentSpan holds: an output found again then has it, with
-			// no comparison of their bytes. Only an output read (not
-			// found) changes what RecentSpan holds, and an output of
-			// another text would be last.
-			if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
-				c.out.same = true
-				last.again = last.again || c.out.again
-				continue
-			}
-			last = c.out
-			n += c.out.end - c.out.start
-			texts++
-		}
+// its *json.RawMessage (span.same): kept text is never changed, and the
+// copy and the slab's element cost more than the comparison (on the
+// bench's records, 19 results of 20 are shared).
+type keptText struct {
+	n, texts int
+	last     span // the last output kept, for the next to share
+}
+
+// note counts the text of the call c of the record data, read just now.
+func (k *keptText) note(data []byte, c *toolCall) {
+	if c.in.end > 0 {
+		k.n += c.in.end - c.in.start
+		k.texts++
 	}
-	if n == 0 {
-		return
-	}
-	buf := make([]byte, n)
-	slab := make([]json.RawMessage, texts)
-	j := 0
-	var out *json.RawMessage
-	for c := range recordCalls(output, outputMessages) {
-		if c.in.end > 0 {
-			buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
-			c.Input = &slab[j]
-			j++
+	if c.out.end > 0 {
+		// last.again says that last's text is the one the decoder's
+		// RecentSpan holds: an output found again then has it, with no
+		// comparison of their bytes. Only an output read (not found)
+		// changes what RecentSpan holds, and an output of another text
+		// would be last.
+		last := &k.last
+		if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
+			c.out.same = true
+			last.again = last.again || c.out.again
+			return
 		}
-		switch {
-		case c.out.same:
-			c.Output = out
-		case c.out.end > 0:
-			buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
-			out = &slab[j]
-			c.Output = out
-			j++
-		}
+		*last = c.out
+		k.n += c.out.end - c.out.start
+		k.texts++
 	}
 }
 
-// recordCalls yields the calls of a record's messages, output's then
-// outputMessages', each where its message holds it.
-func recordCalls(output, outputMessages []message) iter.Seq[*toolCall] {
-	return func(yield func(*toolCall) bool) {
-		for _, msgs := range [2][]message{output, outputMessages} {
-			for i := range msgs {
-				calls := msgs[i].ToolCalls
-				for k := range calls {
-					if !yield(&calls[k]) {
-						return
-					}
-				}
+// texts sets the input and output of each call of msgs, a list of the
+// record data, that was read as text (see value) to a copy of its text,
+// all of them copied into one allocation (k counted them as they were
+// read): the record's buffer is reused for the next line, and a
+// trajectory keeps its steps' texts as long as it lives. Each is a
+// *json.RawMessage into one slab a record (see trajeval.KeptText): a
+// pointer goes into an interface without an allocation of its own.
+//
+// The calls are those of the messages, not d.calls: a record of more
+// calls than d.calls had room for moved it while it was read, and the
+// messages read before hold the calls where they were (build reads them
+// there).
+func (d *decoder) texts(data []byte, msgs []message, k *keptText) {
+	if k.n == 0 {
+		return
+	}
+	buf := make([]byte, k.n)
+	slab := make([]json.RawMessage, k.texts)
+	j := 0
+	var out *json.RawMessage
+	for i := range msgs {
+		calls := msgs[i].ToolCalls
+		for ci := range calls {
+			c := &calls[ci]
+			if c.in.end > 0 {
+				buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
+				c.Input = &slab[j]
+				j++
+			}
+			switch {
+			case c.out.same:
+				c.Output = out
+			case c.out.end > 0:
+				buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
+				out = &slab[j]
+				c.Output = out
+				j++
 			}
 		}
 	}
