@@ -26,13 +26,27 @@ import (
 //  4. The pool holds at most maxHeldSteps steps (some 6 MB); what is
 //     given back beyond that is left to the collector.
 //  5. A nil *StepPool pools nothing: Make is make, Put does nothing.
+//  6. A trajectory whose steps the pool made may be lent (Lend) by the
+//     one that holds it alone to whoever will hold it last; TakeBack
+//     then gives its steps back, once: a trajectory not lent, or taken
+//     back already, is left as it is. So a trajectory that several hold
+//     (never lent) is never given back, and the last holder need not
+//     know where the trajectory came from. At most maxLent are lent at
+//     once: Lend refuses more, so that a holder that never gives back
+//     keeps no more than that alive.
 //
 // It is safe for concurrent use.
 type StepPool struct {
 	mu    sync.Mutex
 	free  [stepClasses][][]Step
 	steps int // held in free
+	// lent are the trajectories lent and not taken back (rule 6).
+	lent map[*Trajectory]struct{}
 }
+
+// maxLent is the most trajectories lent at once: more than a run has in
+// flight between its readers and the history's encoders (some hundreds).
+const maxLent = 1 << 12
 
 // maxPooledSteps is the most steps a pooled slice holds: a larger
 // trajectory is rare, and its slice is left to the collector.
@@ -95,4 +109,45 @@ func (p *StepPool) Put(s []Step) {
 		p.steps += size
 	}
 	p.mu.Unlock()
+}
+
+// Lend lends t, whose steps p made and whose caller alone holds it, to
+// its last holder, who calls TakeBack once done with it (rule 6). It
+// reports whether t was lent: false for a nil p or t, and when maxLent
+// are lent already.
+func (p *StepPool) Lend(t *Trajectory) bool {
+	if p == nil || t == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.lent) >= maxLent {
+		return false
+	}
+	if p.lent == nil {
+		p.lent = make(map[*Trajectory]struct{})
+	}
+	p.lent[t] = struct{}{}
+	return true
+}
+
+// TakeBack gives the steps of t back when p lent t and has not taken it
+// back yet, sets t.Steps to nil, and reports whether it did: the caller
+// promises that nothing reads t's steps afterwards. For any other t it
+// does nothing and reports false.
+func (p *StepPool) TakeBack(t *Trajectory) bool {
+	if p == nil || t == nil {
+		return false
+	}
+	p.mu.Lock()
+	if _, ok := p.lent[t]; !ok {
+		p.mu.Unlock()
+		return false
+	}
+	delete(p.lent, t)
+	p.mu.Unlock()
+	s := t.Steps
+	t.Steps = nil
+	p.Put(s)
+	return true
 }

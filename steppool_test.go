@@ -86,3 +86,83 @@ func TestStepPool_bound(t *testing.T) {
 		t.Errorf("%d of the %d slices given back were kept, want 8 (32,768 steps)", reused, count)
 	}
 }
+
+// TestStepPool_TakeBack: a trajectory lent is taken back once, its steps
+// into the pool; one not lent, or taken back already, is left as it is.
+func TestStepPool_TakeBack(t *testing.T) {
+	tests := []struct {
+		name       string
+		lend       bool
+		takes      int // TakeBack calls
+		back       int // of them that give back
+		stepsAfter bool
+		reason     string
+	}{
+		{"lent", true, 1, 1, false, "the last holder gives the steps back, and the trajectory holds none after"},
+		{"lent, taken back twice", true, 2, 1, false, "a second TakeBack must not give the same slice back twice"},
+		{"not lent", false, 1, 0, true, "a trajectory that others may hold (never lent) keeps its steps"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := new(trajeval.StepPool)
+			tr := &trajeval.Trajectory{Steps: p.Make(20)[:20]}
+			made := &tr.Steps[0]
+			tr.Steps[0].Name = "search"
+			if tt.lend && !p.Lend(tr) {
+				t.Fatal("Lend refused the first trajectory")
+			}
+			back := 0
+			for range tt.takes {
+				if p.TakeBack(tr) {
+					back++
+				}
+			}
+			if back != tt.back {
+				t.Errorf("%d TakeBack gave back, want %d (%s)", back, tt.back, tt.reason)
+			}
+			if (tr.Steps != nil) != tt.stepsAfter {
+				t.Errorf("steps after: %v, want %v (%s)", tr.Steps != nil, tt.stepsAfter, tt.reason)
+			}
+			s := p.Make(20)
+			if reused := &s[:1][0] == made; reused != (tt.back > 0) {
+				t.Errorf("the next Make reused the slice: %v, want %v (%s)", reused, tt.back > 0, tt.reason)
+			}
+			if again := p.Make(20); &again[:1][0] == made {
+				t.Errorf("the slice was handed out twice (%s)", tt.reason)
+			}
+			if tt.stepsAfter && tr.Steps[0].Name != "search" {
+				t.Errorf("the steps of a trajectory not given back changed (%s)", tt.reason)
+			}
+		})
+	}
+}
+
+// TestStepPool_Lend_bound: a pool lends at most some thousands of
+// trajectories at once, so that a holder that never gives back keeps no
+// more alive; one taken back makes room again.
+func TestStepPool_Lend_bound(t *testing.T) {
+	p := new(trajeval.StepPool)
+	var lent []*trajeval.Trajectory
+	for range 1 << 16 {
+		tr := &trajeval.Trajectory{Steps: p.Make(1)}
+		if !p.Lend(tr) {
+			break
+		}
+		lent = append(lent, tr)
+	}
+	if len(lent) == 1<<16 || len(lent) < 1000 {
+		t.Fatalf("lent %d trajectories, want a bound of some thousands", len(lent))
+	}
+	extra := &trajeval.Trajectory{}
+	if p.Lend(extra) {
+		t.Fatal("lent past the bound")
+	}
+	p.TakeBack(lent[0])
+	if !p.Lend(extra) {
+		t.Fatal("no room again after a trajectory was taken back")
+	}
+	var nilPool *trajeval.StepPool
+	if nilPool.Lend(extra) || nilPool.TakeBack(extra) || p.Lend(nil) || p.TakeBack(nil) {
+		t.Fatal("a nil pool or trajectory lends or gives back")
+	}
+}

@@ -320,6 +320,11 @@ type RunOptions struct {
 	// IncludeTrace puts the trajectory each case was scored on into its
 	// result (CaseResult.Trajectory).
 	IncludeTrace bool
+	// Steps, when set with IncludeTrace, lends each result that alone
+	// holds its trajectory that trajectory (see trajeval.StepPool.Lend):
+	// the caller gives its steps back with Steps.TakeBack once nothing
+	// reads them, so that a long run reuses them. nil lends none.
+	Steps *trajeval.StepPool
 	// DumpTraces is a folder to write each trace a target produced to, as
 	// SUITE/ID.json (ID.attempt-N.json with Trials); the result's Trace
 	// names the file. "" writes none.
@@ -416,7 +421,7 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 	p := &plan{s: cur, filter: f}
 	p.opts = run.Options{
 		Traces: o.Traces, From: o.Format, Workers: o.Workers, Lenient: o.Lenient, Warn: o.Warn,
-		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Stop: o.Stop,
+		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Steps: o.Steps, Stop: o.Stop,
 	}
 	if len(o.Done) > 0 {
 		p.opts.Done = make(map[run.Key]trajeval.CaseResult, len(o.Done))

@@ -191,12 +191,27 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 		return failed(err)
 	}
 	r := &recording{db: db, rec: rec, includeTrace: opts.IncludeTrace, stderr: stderr}
+	if !opts.IncludeTrace && lendSteps {
+		// The recorder is the last to hold a row's trajectory (record
+		// takes it out of the report's row): it gives the steps back
+		// once it has encoded them, or at once for a passing case.
+		steps := new(trajeval.StepPool)
+		opts.Steps = steps
+		rec.GiveBack(steps)
+	}
 	opts.IncludeTrace = true
 	return r, nil
 }
 
+// lendSteps lets a recorded run lend its rows' trajectories to the
+// recorder, which gives their steps back (see begin). Tests turn it off
+// to compare the two.
+var lendSteps = true
+
 // record records c, and returns it as the report gets it: without its
-// trajectory unless the user asked for it.
+// trajectory unless the user asked for it. c's trajectory may be given
+// back (see begin) from the moment the recorder has it: it is not read
+// here.
 func (r *recording) record(c trajeval.CaseResult) trajeval.CaseResult {
 	if r == nil {
 		return c

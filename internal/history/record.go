@@ -104,6 +104,9 @@ type Recorder struct {
 	err         error         // the first write error; read after done is closed
 	seq         int
 	keepPassing bool
+	// steps takes back each trajectory the recorder lets go of (see
+	// GiveBack); nil for none.
+	steps *trajeval.StepPool
 	// gmu guards the group being filled and its hand-over: Record hands
 	// a full one over, and the writer takes one that has waited
 	// batchEvery/2 (a slow run's), so that no result waits for the next.
@@ -157,7 +160,9 @@ func (g *group) encode(r *Recorder) {
 		p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass, buf, &g.rows)
 		// The writer needs no more of it: its trajectory and details go
 		// now, not when the batch is written.
+		t := p.c.Trajectory
 		p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
+		r.steps.TakeBack(t)
 	}
 	close(g.ready)
 }
@@ -247,12 +252,23 @@ func (r *Recorder) next(count *int) int64 {
 // ID is the run's id.
 func (r *Recorder) ID() int64 { return r.id }
 
+// GiveBack makes r give each trajectory it lets go of to p.TakeBack: a
+// passing case's that it does not keep, when handed over; a kept one,
+// once encoded; those of results it could not hand over, when the writer
+// stopped. p takes back only the trajectories it lent (see
+// trajeval.StepPool.Lend): the caller lends one only when nothing but
+// the result handed to Record holds it. It is called before the first
+// Record.
+func (r *Recorder) GiveBack(p *trajeval.StepPool) { r.steps = p }
+
 // Record hands c over to be written; it waits only when [MaxPending]
 // results wait already. c must not change afterwards.
 func (r *Recorder) Record(c trajeval.CaseResult) {
 	r.seq++
 	if c.Status == trajeval.StatusPass && !r.keepPassing {
-		c.Trajectory = nil // not kept: let it go now, not once encoded
+		// Not kept: let it go now, not once encoded.
+		r.steps.TakeBack(c.Trajectory)
+		c.Trajectory = nil
 	}
 	seq := r.seq
 	if r.shards > 0 {
@@ -315,6 +331,9 @@ func (r *Recorder) handOver() {
 	select {
 	case r.ch <- g:
 	case <-r.done: // the writer stopped on an error: End reports it
+		for i := range g.ps {
+			r.steps.TakeBack(g.ps[i].c.Trajectory)
+		}
 		return
 	}
 	r.jobs <- g // as many places as ch has: never waits long

@@ -115,6 +115,13 @@ type Options struct {
 	DumpTraces string
 	// IncludeTrace puts the trajectory each case was scored on into its row.
 	IncludeTrace bool
+	// Steps, when set, is the pool the readers of traces files take their
+	// step slices from (else the run makes its own, without
+	// IncludeTrace). With IncludeTrace, a row that alone holds its
+	// trajectory has it lent (trajeval.StepPool.Lend): the caller that
+	// holds the row last gives its steps back (Steps.TakeBack) once done
+	// with it. A trajectory several rows hold (rule 2) is never lent.
+	Steps *trajeval.StepPool
 	// Done holds the rows of cases a previous run completed (rule 12).
 	Done map[Key]trajeval.CaseResult
 	// Kept receives the rows of Done in their place; nil hands them to
@@ -150,9 +157,10 @@ const partialWarning = "the trace was damaged and read leniently: the case was s
 // score scores a case from t, read from the file named from, marking it
 // partial when t is, and keeping t in the row with includeTrace. It takes
 // the one option it needs, not Options: a job's closure holds what it
-// names, once a case. With steps set (never with includeTrace), t is this
-// job's alone and nothing holds it once scored: its steps go back to the
-// pool (see readSteps).
+// names, once a case. With steps set, t is this job's alone: without
+// includeTrace nothing holds it once scored, and its steps go back to the
+// pool; with it, the row alone holds it, and it is lent to the row's last
+// holder (see Options.Steps and readSteps).
 func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, includeTrace bool, steps *trajeval.StepPool) {
 	scoreTo(ctx, r, s, c, t)
 	r.Trace = from
@@ -162,6 +170,7 @@ func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite
 	}
 	if includeTrace {
 		r.Trajectory = t
+		steps.Lend(t)
 	} else if steps != nil {
 		steps.Put(t.Steps)
 		t.Steps = nil
@@ -669,15 +678,22 @@ func timed(j job) job {
 
 // readSteps returns the pool a traces file's readers take their step
 // slices from, and the run gives each trajectory's back to once the one
-// job that scores it is done (score): nil, so that every slice is made
-// new, when rows keep their trajectories (IncludeTrace, which the run
-// history also asks for) or a test turns recycling off. A trajectory is
-// the reader's until yielded, then its job's; a row holds no step of it:
-// evaluators copy what they report (ids, names, numbers). So the slices
-// in flight are about the trajectories between the reader and the rows,
-// not one per trajectory read.
+// job that scores it is done (score), or lends it to the caller with its
+// row: Options.Steps when set; else nil, so that every slice is made new,
+// when rows keep their trajectories (IncludeTrace) with no pool to lend
+// them from; nil too when a test turns recycling off. A trajectory is the
+// reader's until yielded, then its job's, then its row's when the row
+// keeps it; a row holds no step of it otherwise: evaluators copy what
+// they report (ids, names, numbers). So the slices in flight are about
+// the trajectories between the reader and the rows (and the rows' last
+// holder), not one per trajectory read.
 func readSteps(opts Options) *trajeval.StepPool {
-	if opts.IncludeTrace || !recycleSteps {
+	switch {
+	case !recycleSteps:
+		return nil
+	case opts.Steps != nil:
+		return opts.Steps
+	case opts.IncludeTrace:
 		return nil
 	}
 	return new(trajeval.StepPool)

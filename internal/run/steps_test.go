@@ -22,7 +22,10 @@ import (
 // makes every slice new gives, whatever the workers, the number of jobs a
 // trajectory has, and the trajectories' lengths (which a slice given back
 // may or may not fit). The rows are rendered once the run is over, so
-// that a step reused under a row kept by the caller would show.
+// that a step reused under a row kept by the caller would show. With
+// IncludeTrace and Options.Steps, the rows keep their trajectories and
+// the run lends those one row holds to the caller (takeBackRows): the
+// rows are those of a run without a pool.
 func TestRun_recycledSteps(t *testing.T) {
 	const evaluators = `
     - {name: order, type: tool_trajectory, mode: in_order, args_match: superset, expected: [{tool: search, args: {query: q1}}, {tool: read}, {tool: write}]}
@@ -94,10 +97,11 @@ func TestRun_recycledSteps(t *testing.T) {
 			for _, name := range tt.suites {
 				suites = append(suites, load(name))
 			}
-			rows := func(recycle bool) []string {
+			rows := func(recycle bool, steps *trajeval.StepPool) []string {
 				defer run.SetRecycleSteps(recycle)()
 				var kept []trajeval.CaseResult
-				_, err := run.Run(context.Background(), suites, run.Options{Traces: traces, Workers: tt.workers}, func(r trajeval.CaseResult) error {
+				opts := run.Options{Traces: traces, Workers: tt.workers, IncludeTrace: steps != nil, Steps: steps}
+				_, err := run.Run(context.Background(), suites, opts, func(r trajeval.CaseResult) error {
 					r.StartedAt, r.DurationMS = time.Time{}, 0
 					kept = append(kept, r)
 					return nil
@@ -109,9 +113,12 @@ func TestRun_recycledSteps(t *testing.T) {
 				for _, r := range kept {
 					out = append(out, rowJSON(t, r))
 				}
+				if recycle && steps != nil {
+					takeBackRows(t, steps, kept, tt.reason)
+				}
 				return out
 			}
-			made, recycled := rows(false), rows(true)
+			made, recycled := rows(false, nil), rows(true, nil)
 			if len(made) < len(ids)/2 {
 				t.Fatalf("%d rows, want at least %d", len(made), len(ids)/2)
 			}
@@ -123,6 +130,42 @@ func TestRun_recycledSteps(t *testing.T) {
 				}
 				t.Fatalf("%s: %d rows made, %d recycled", tt.reason, len(made), len(recycled))
 			}
+			// Rows that keep their trajectories, lent by the run to the
+			// caller: the same rows (with their trajectories) as without
+			// a pool, and only a trajectory one row holds is lent.
+			kept, lent := rows(false, new(trajeval.StepPool)), rows(true, new(trajeval.StepPool))
+			if !slices.Equal(kept, lent) {
+				for i := range min(len(kept), len(lent)) {
+					if kept[i] != lent[i] {
+						t.Fatalf("%s: row %d differs with trajectories lent:\nkept: %s\nlent: %s", tt.reason, i, kept[i], lent[i])
+					}
+				}
+				t.Fatalf("%s: %d rows kept, %d lent", tt.reason, len(kept), len(lent))
+			}
 		})
+	}
+}
+
+// takeBackRows gives back the trajectories of rows, as their last holder
+// would, and checks that steps takes back those one row holds, each once,
+// and no trajectory that several rows hold.
+func takeBackRows(t *testing.T, steps *trajeval.StepPool, rows []trajeval.CaseResult, reason string) {
+	t.Helper()
+	holders := map[*trajeval.Trajectory]int{}
+	for _, r := range rows {
+		holders[r.Trajectory]++
+	}
+	for i, r := range rows {
+		shared := holders[r.Trajectory] > 1
+		n := len(r.Trajectory.Steps)
+		if back := steps.TakeBack(r.Trajectory); back == shared {
+			t.Fatalf("%s: row %d (%s), its trajectory held by %d rows: given back %v", reason, i, r.ID, holders[r.Trajectory], back)
+		}
+		if shared && len(r.Trajectory.Steps) != n {
+			t.Fatalf("%s: row %d: a shared trajectory lost its steps", reason, i)
+		}
+		if steps.TakeBack(r.Trajectory) {
+			t.Fatalf("%s: row %d: given back twice", reason, i)
+		}
 	}
 }
