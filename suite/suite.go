@@ -325,6 +325,10 @@ type RunOptions struct {
 	// the caller gives its steps back with Steps.TakeBack once nothing
 	// reads them, so that a long run reuses them. nil lends none.
 	Steps *trajeval.StepPool
+	// DropPassing, with IncludeTrace, leaves the trajectory out of the
+	// result of a case that passed, its steps given back to Steps as it is
+	// scored: for a caller that keeps only the failing cases'.
+	DropPassing bool
 	// DumpTraces is a folder to write each trace a target produced to, as
 	// SUITE/ID.json (ID.attempt-N.json with Trials); the result's Trace
 	// names the file. "" writes none.
@@ -421,7 +425,7 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 	p := &plan{s: cur, filter: f}
 	p.opts = run.Options{
 		Traces: o.Traces, From: o.Format, Workers: o.Workers, Lenient: o.Lenient, Warn: o.Warn,
-		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Steps: o.Steps, Stop: o.Stop,
+		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Steps: o.Steps, DropPassing: o.DropPassing, Stop: o.Stop,
 	}
 	if len(o.Done) > 0 {
 		p.opts.Done = make(map[run.Key]trajeval.CaseResult, len(o.Done))

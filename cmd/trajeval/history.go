@@ -194,9 +194,12 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 	if !opts.IncludeTrace && lendSteps {
 		// The recorder is the last to hold a row's trajectory (record
 		// takes it out of the report's row): it gives the steps back
-		// once it has encoded them, or at once for a passing case.
+		// once it has encoded them. It keeps no passing case's
+		// (run.KeepPassing is off): the job that scores one gives its
+		// steps back at once.
 		steps := new(trajeval.StepPool)
 		opts.Steps = steps
+		opts.DropPassing = true
 		rec.GiveBack(steps)
 	}
 	opts.IncludeTrace = true

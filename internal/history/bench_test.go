@@ -121,3 +121,28 @@ func BenchmarkRecorder_Record(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOpen_new is what a run's new history costs before its first
+// case: a new SQLite file opened (its schema made), then closed.
+func BenchmarkOpen_new(b *testing.B) {
+	dir := b.TempDir()
+	for i := range b.N {
+		h, err := history.Open(b.Context(), filepath.Join(dir, fmt.Sprintf("%d.db", i)), history.Options{Create: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h.Close()
+	}
+}
+
+// BenchmarkOpen_existing is the same for a file at the newest schema.
+func BenchmarkOpen_existing(b *testing.B) {
+	dsn := filepath.Join(b.TempDir(), "runs.db")
+	for range b.N + 1 {
+		h, err := history.Open(b.Context(), dsn, history.Options{Create: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h.Close()
+	}
+}

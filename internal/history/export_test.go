@@ -149,3 +149,16 @@ func SetNewSchema(t interface{ Cleanup(func()) }, on bool) {
 	newSchema = on
 	t.Cleanup(func() { newSchema = true })
 }
+
+// SetImage makes new SQLite files from the embedded image when on (as
+// they are), from their schema when off; until the test ends.
+func SetImage(t interface{ Cleanup(func()) }, on bool) {
+	useImage = on
+	t.Cleanup(func() { useImage = true })
+}
+
+// WriteImage is writeImage: dsn made a copy of the image unless it exists.
+func WriteImage(dsn string) error { return writeImage(dsn) }
+
+// ImageFile is the image's path in the package's folder.
+const ImageFile = imageFile

@@ -8,8 +8,11 @@
 //  2. Both have the same tables: schema_version, runs, packs, chunks,
 //     run_shards, and cases and evaluators for what was recorded before. Opening a database brings it to the newest schema
 //     version, one migration at a time, each in a transaction (a new
-//     SQLite file is made at the newest at once, from
-//     migrations/sqlite.sql, which is what the migrations make); a database
+//     SQLite file is a copy of migrations/sqlite.db, the image of an empty
+//     database at the newest version, linked into place so that runs
+//     making it at once share one whole file (image.go); else it is made
+//     at the newest at once from migrations/sqlite.sql, which is what the
+//     migrations make); a database
 //     of a newer version than this program knows is refused
 //     ([ErrNewerSchema]), naming both versions.
 //  3. A run is a row of runs ([DB.Begin]); the case results written in
@@ -246,6 +249,11 @@ func Open(ctx context.Context, dsn string, o Options) (*DB, error) {
 			}
 			if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
 				return nil, err
+			}
+			if newSchema && useImage {
+				if err := writeImage(dsn); err != nil {
+					return nil, err
+				}
 			}
 		}
 		q := url.Values{}

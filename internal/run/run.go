@@ -122,6 +122,12 @@ type Options struct {
 	// holds the row last gives its steps back (Steps.TakeBack) once done
 	// with it. A trajectory several rows hold (rule 2) is never lent.
 	Steps *trajeval.StepPool
+	// DropPassing, with IncludeTrace, keeps the trajectory only in the
+	// rows of cases that did not pass: a passing case's job gives its
+	// steps back to Steps at once (as without IncludeTrace), for a caller
+	// that keeps only failing cases' trajectories (the run history
+	// without --include-trace).
+	DropPassing bool
 	// Done holds the rows of cases a previous run completed (rule 12).
 	Done map[Key]trajeval.CaseResult
 	// Kept receives the rows of Done in their place; nil hands them to
@@ -154,21 +160,41 @@ var (
 // partialWarning is the warning of a case scored from a partial trajectory.
 const partialWarning = "the trace was damaged and read leniently: the case was scored from a partial trajectory"
 
+// keep says which rows keep the trajectory they were scored on.
+type keep uint8
+
+const (
+	keepNone    keep = iota
+	keepAll          // Options.IncludeTrace
+	keepFailing      // Options.IncludeTrace with Options.DropPassing
+)
+
+// keep is which rows keep their trajectories.
+func (o Options) keep() keep {
+	switch {
+	case !o.IncludeTrace:
+		return keepNone
+	case o.DropPassing:
+		return keepFailing
+	}
+	return keepAll
+}
+
 // score scores a case from t, read from the file named from, marking it
-// partial when t is, and keeping t in the row with includeTrace. It takes
-// the one option it needs, not Options: a job's closure holds what it
-// names, once a case. With steps set, t is this job's alone: without
-// includeTrace nothing holds it once scored, and its steps go back to the
-// pool; with it, the row alone holds it, and it is lent to the row's last
-// holder (see Options.Steps and readSteps).
-func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, includeTrace bool, steps *trajeval.StepPool) {
+// partial when t is, and keeping t in the row as keep says. It takes the
+// one option it needs, not Options: a job's closure holds what it names,
+// once a case. With steps set, t is this job's alone: when the row does
+// not keep it, nothing holds it once scored, and its steps go back to the
+// pool; when it does, the row alone holds it, and it is lent to the row's
+// last holder (see Options.Steps and readSteps).
+func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite.Case, t *trajeval.Trajectory, from string, keep keep, steps *trajeval.StepPool) {
 	scoreTo(ctx, r, s, c, t)
 	r.Trace = from
 	if t.Partial {
 		r.Partial = true
 		r.Warnings = append(r.Warnings, partialWarning)
 	}
-	if includeTrace {
+	if keep == keepAll || keep == keepFailing && r.Status != trajeval.StatusPass {
 		r.Trajectory = t
 		steps.Lend(t)
 	} else if steps != nil {
@@ -577,7 +603,7 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 			id = fmt.Sprintf("line %d", t.Line)
 		}
 	}
-	include, trial := opts.IncludeTrace, t.Trial // t is not read once scored into steps
+	include, trial := opts.keep(), t.Trial // t is not read once scored into steps
 	for _, s := range src.open {
 		if !opts.picked(s, id) {
 			continue
@@ -596,7 +622,7 @@ func scoreOpen(ctx context.Context, src *source, t *trajeval.Trajectory, n int, 
 // scoreMatched submits trajectory t as the case whose id it has; steps,
 // when set, takes its steps back once scored (see score).
 func scoreMatched(ctx context.Context, src *source, t *trajeval.Trajectory, opts Options, o *ordered, steps *trajeval.StepPool) error {
-	file, include := src.file, opts.IncludeTrace
+	file, include := src.file, opts.keep()
 	e, pos, ok := src.lookup(t.ID)
 	switch {
 	case t.ID == "":
@@ -660,7 +686,7 @@ func scoreFromFile(ctx context.Context, s *suite.Suite, c *suite.Case, opts Opti
 		return r
 	}
 	var r trajeval.CaseResult
-	score(ctx, &r, s, c, t, c.Trace(), opts.IncludeTrace, nil)
+	score(ctx, &r, s, c, t, c.Trace(), opts.keep(), nil)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }

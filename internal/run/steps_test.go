@@ -97,12 +97,15 @@ func TestRun_recycledSteps(t *testing.T) {
 			for _, name := range tt.suites {
 				suites = append(suites, load(name))
 			}
-			rows := func(recycle bool, steps *trajeval.StepPool) []string {
+			rows := func(recycle bool, steps *trajeval.StepPool, drop ...bool) []string {
 				defer run.SetRecycleSteps(recycle)()
 				var kept []trajeval.CaseResult
-				opts := run.Options{Traces: traces, Workers: tt.workers, IncludeTrace: steps != nil, Steps: steps}
+				opts := run.Options{Traces: traces, Workers: tt.workers, IncludeTrace: steps != nil, Steps: steps, DropPassing: len(drop) > 0}
 				_, err := run.Run(context.Background(), suites, opts, func(r trajeval.CaseResult) error {
 					r.StartedAt, r.DurationMS = time.Time{}, 0
+					if len(drop) > 0 && r.Status == trajeval.StatusPass && r.Trajectory != nil {
+						t.Fatalf("%s: passing row %s kept its trajectory with DropPassing", tt.reason, r.ID)
+					}
 					kept = append(kept, r)
 					return nil
 				})
@@ -113,7 +116,9 @@ func TestRun_recycledSteps(t *testing.T) {
 				for _, r := range kept {
 					out = append(out, rowJSON(t, r))
 				}
-				if recycle && steps != nil {
+				// With DropPassing, a trajectory two jobs share may be
+				// left in one row (the other passed): it is not lent.
+				if recycle && steps != nil && len(drop) == 0 {
 					takeBackRows(t, steps, kept, tt.reason)
 				}
 				return out
@@ -141,6 +146,27 @@ func TestRun_recycledSteps(t *testing.T) {
 					}
 				}
 				t.Fatalf("%s: %d rows kept, %d lent", tt.reason, len(kept), len(lent))
+			}
+			// With DropPassing, the same rows but for the passing ones'
+			// trajectories, given back as they were scored.
+			var want []trajeval.CaseResult
+			defer run.SetRecycleSteps(false)()
+			_, err := run.Run(context.Background(), suites, run.Options{Traces: traces, Workers: tt.workers, IncludeTrace: true}, func(r trajeval.CaseResult) error {
+				r.StartedAt, r.DurationMS = time.Time{}, 0
+				if r.Status == trajeval.StatusPass {
+					r.Trajectory = nil
+				}
+				want = append(want, r)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dropped := rows(true, new(trajeval.StepPool), true)
+			for i, r := range want {
+				if i >= len(dropped) || rowJSON(t, r) != dropped[i] {
+					t.Fatalf("%s: row %d differs with DropPassing", tt.reason, i)
+				}
 			}
 		})
 	}

@@ -150,7 +150,7 @@ func scoreFromTarget(ctx context.Context, s *suite.Suite, c *suite.Case, attempt
 		return r
 	}
 	var r trajeval.CaseResult
-	score(ctx, &r, s, c, t, dumped, opts.IncludeTrace, nil)
+	score(ctx, &r, s, c, t, dumped, opts.keep(), nil)
 	r.Attempt = attempt
 	r.Warnings = append(warnings, r.Warnings...)
 	return r

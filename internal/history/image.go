@@ -1,0 +1,70 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+)
+
+// imageFile is the image of an empty SQLite history at the newest schema,
+// its versions recorded, in WAL mode: what [Open] makes of a new file
+// from migrations/sqlite.sql, checkpointed and closed. TestOpen_image
+// fails when it is not what sqlite.sql and the migrations make, and
+// writes it again with -update. An image older than the migrations is
+// still correct (Open migrates the file from its version), only slower.
+const imageFile = "migrations/sqlite.db"
+
+// useImage makes new SQLite files from the image; off in the test that
+// makes the image.
+var useImage = true
+
+// writeImage makes the new SQLite file dsn a copy of the image, which
+// costs a write and a sync rather than the schema's statements and the
+// syncs of a new file's switch to WAL. The copy is written beside dsn
+// under a name of its own, synced, then linked to dsn, which it never
+// replaces: a reader never sees half an image, and of two runs making
+// dsn at once, one links its copy and the other finds that one. When
+// there is no image or the file system cannot link, it leaves nothing
+// behind: SQLite makes the file, from its schema (see DB.migrate).
+func writeImage(dsn string) error {
+	data, err := migrations.ReadFile(imageFile)
+	if err != nil {
+		return nil // no image: made from the schema
+	}
+	var f *os.File
+	for range 3 {
+		// The mode SQLite gives a file it makes (umask applied).
+		f, err = os.OpenFile(fmt.Sprintf("%s.new-%d-%08x", dsn, os.Getpid(), rand.Uint32()), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Link(f.Name(), dsn); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	// The link itself outlives a crash, as a file SQLite made would
+	// (its journal's sync of the folder); best effort: some systems
+	// cannot sync a folder.
+	if d, err := os.Open(filepath.Dir(dsn)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
