@@ -200,7 +200,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 		steps := new(trajeval.StepPool)
 		opts.Steps = steps
 		opts.DropPassing = true
-		rec.GiveBack(steps)
+		rec.ReturnStepsTo(steps)
 	}
 	opts.IncludeTrace = true
 	return r, nil

@@ -105,7 +105,7 @@ type Recorder struct {
 	seq         int
 	keepPassing bool
 	// steps takes back each trajectory the recorder lets go of (see
-	// GiveBack); nil for none.
+	// ReturnStepsTo); nil for none.
 	steps *trajeval.StepPool
 	// gmu guards the group being filled and its hand-over: Record hands
 	// a full one over, and the writer takes one that has waited
@@ -252,14 +252,14 @@ func (r *Recorder) next(count *int) int64 {
 // ID is the run's id.
 func (r *Recorder) ID() int64 { return r.id }
 
-// GiveBack makes r give each trajectory it lets go of to p.TakeBack: a
+// ReturnStepsTo makes r give each trajectory it lets go of to p.TakeBack: a
 // passing case's that it does not keep, when handed over; a kept one,
 // once encoded; those of results it could not hand over, when the writer
 // stopped. p takes back only the trajectories it lent (see
 // trajeval.StepPool.Lend): the caller lends one only when nothing but
 // the result handed to Record holds it. It is called before the first
 // Record.
-func (r *Recorder) GiveBack(p *trajeval.StepPool) { r.steps = p }
+func (r *Recorder) ReturnStepsTo(p *trajeval.StepPool) { r.steps = p }
 
 // Record hands c over to be written; it waits only when [MaxPending]
 // results wait already. c must not change afterwards.
