@@ -2,7 +2,7 @@
 # targets.sh measures trajeval's speed targets side by side, each in one run
 # of alternating commands, and prints one markdown table per target:
 #
-#  1. the run history (the default) against --no-db, 100,000 traces × 20 steps,
+#  1. the run history (the default, and --keep-failing all) against --no-db, 100,000 traces × 20 steps,
 #     a suite with no cases: wall, CPU, peak memory and database bytes a trace;
 #  2. memory per listed case: the same traces scored by a suite that lists
 #     every case against the suite with none;
@@ -133,10 +133,12 @@ echo "## 1. The run history against --no-db (a suite with no cases)"
 echo
 rounds \
 	--- no-db "$tj eval $big/open.yaml --traces $traces --format jsonl -q --no-db" \
+	--- history-all "rm -f $db $db-wal $db-shm && $tj eval $big/open.yaml --traces $traces --format jsonl -q --db $db --keep-failing all" \
 	--- history "rm -f $db $db-wal $db-shm && $tj eval $big/open.yaml --traces $traces --format jsonl -q --db $db"
 table no-db
 echo
-echo "History file: $(stat -c %s "$db") bytes, $(($(stat -c %s "$db") / n)) a trace."
+echo "history is the default (the first 1,000 failing cases keep their trajectories and details); history-all keeps every failing case's (--keep-failing all)."
+echo "History file (the default): $(stat -c %s "$db") bytes, $(($(stat -c %s "$db") / n)) a trace."
 echo
 
 echo "## 2. Memory per listed case"

@@ -107,7 +107,10 @@ rerun of an unchanged suite asks nothing.
 Every run is recorded in the run history (docs/history.md): in --db, else
 $TRAJEVAL_DB, else .trajeval/runs.db at the project's root (the git work
 tree's root, else the first suite's folder); --no-db
-records nothing. trajeval runs lists the runs, show prints one.
+records nothing. A case that did not pass keeps its trajectory and
+evaluators' details there, for the first --keep-failing N such cases of a
+run (default 1000; all for every one). trajeval runs lists the runs, show
+prints one.
 
 Exit codes: 0 every case passed, 1 some case failed or could not be scored,
 2 the command or a file was wrong, 130 interrupted before every case ran.`,

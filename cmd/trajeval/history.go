@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,15 +26,49 @@ var defaultDB = filepath.Join(".trajeval", "runs.db")
 
 // historyFlags are eval's flags for the run history.
 type historyFlags struct {
-	db    string
-	noDB  bool
-	runID string
+	db          string
+	noDB        bool
+	runID       string
+	keepFailing keepFailing
 }
+
+// defaultKeepFailing is how many cases that did not pass keep their
+// trajectories and details in the history of a run, unless --keep-failing
+// says otherwise.
+const defaultKeepFailing = 1000
+
+// keepFailing is --keep-failing: a count of cases, at least 1, or 0 for
+// all of them.
+type keepFailing int
+
+func (k *keepFailing) String() string {
+	if *k == 0 {
+		return "all"
+	}
+	return strconv.Itoa(int(*k))
+}
+
+func (k *keepFailing) Set(s string) error {
+	if s == "all" {
+		*k = 0
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return fmt.Errorf("want a number of cases, at least 1, or all")
+	}
+	*k = keepFailing(n)
+	return nil
+}
+
+func (k *keepFailing) Type() string { return "N|all" }
 
 func (h *historyFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&h.db, "db", "", "record the run in this database: a SQLite file, a folder (its .trajeval/runs.db) or a postgres:// URL (default: $TRAJEVAL_DB, else .trajeval/runs.db at the project's root: the git work tree's root, else the first suite's folder)")
 	f.BoolVar(&h.noDB, "no-db", false, "do not record the run in the run history")
 	f.StringVar(&h.runID, "run-id", "", "with --shard, the id that makes the shards one run in the history (default: the CI service's run id)")
+	h.keepFailing = defaultKeepFailing
+	f.Var(&h.keepFailing, "keep-failing", "keep in the history the trajectories and evaluators' details of the first N cases that did not pass (all: every one; --include-trace keeps every case's)")
 }
 
 // dbFlag adds --db to a command that reads the history.
@@ -117,7 +152,16 @@ type recording struct {
 	db           *history.DB
 	rec          *history.Recorder
 	includeTrace bool // the user asked for trajectories in the rows
+	keepFailing  int  // --keep-failing, 0 for all
 	stderr       func(msg string)
+}
+
+// unkeptNote says that run id kept the trajectories and details of only
+// its first kept cases that did not pass, and not of the unkept after
+// them.
+func unkeptNote(id int64, kept, unkept int) string {
+	return fmt.Sprintf("run %d keeps the trajectories and evaluators' details of its first %d cases that did not pass, not of the %d after them (eval --keep-failing all keeps every one)",
+		id, kept, unkept)
 }
 
 // runOptions are the options a run records.
@@ -135,6 +179,9 @@ type runOptions struct {
 	Basis        []string `json:"basis,omitempty"`
 	IncludeTrace bool     `json:"include_trace,omitempty"`
 	DumpTraces   string   `json:"dump_traces,omitempty"`
+	// KeepFailing is --keep-failing: 0 for every case (all, and the runs
+	// recorded before the flag).
+	KeepFailing int `json:"keep_failing,omitempty"`
 }
 
 // begin starts recording the run of s at paths with opts, with what start
@@ -174,8 +221,10 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 	run.Commit, run.Branch = start.head()
 	run.Options, _ = json.Marshal(runOptions{Traces: opts.Traces, From: opts.Format, Lenient: opts.Lenient,
 		Target: opts.Target, Trials: opts.Trials, Filter: opts.Filter, Workers: opts.Workers, Threshold: opts.Threshold,
-		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces})
+		Config: opts.Config, Questions: opts.Questions, Basis: opts.Basis, IncludeTrace: opts.IncludeTrace, DumpTraces: opts.DumpTraces,
+		KeepFailing: int(h.keepFailing)})
 	run.KeepPassing = opts.IncludeTrace
+	run.KeepFailing = int(h.keepFailing)
 	var rec *history.Recorder
 	if opts.Shard == (suite.Shard{}) {
 		rec, err = db.Begin(ctx, run)
@@ -190,7 +239,7 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 		db.Close()
 		return failed(err)
 	}
-	r := &recording{db: db, rec: rec, includeTrace: opts.IncludeTrace, stderr: stderr}
+	r := &recording{db: db, rec: rec, includeTrace: opts.IncludeTrace, keepFailing: run.KeepFailing, stderr: stderr}
 	if !opts.IncludeTrace && lendSteps {
 		// The recorder is the last to hold a row's trajectory (record
 		// takes it out of the report's row): it gives the steps back
@@ -233,6 +282,8 @@ func (r *recording) end(runErr error) {
 	}
 	if err := r.rec.End(time.Now(), runErr != nil); err != nil {
 		r.stderr(fmt.Sprintf("run %d is not wholly recorded: %v", r.rec.ID(), err))
+	} else if n := r.rec.Unkept(); n > 0 {
+		r.stderr(unkeptNote(r.rec.ID(), r.keepFailing, n))
 	}
 	r.db.Close()
 }

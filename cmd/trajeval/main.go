@@ -3,7 +3,7 @@
 //
 //	trajeval eval PATH... [--traces FILE] [--out FILE] [--format text|json|jsonl|junit|markdown|html] [--threshold X] [--workers N] [--quiet]
 //	              [--target NAME] [--trials N] [--max-output BYTES] [--resume] [--dump-traces DIR] [--include-trace] [--lenient] [--filter PATTERN]...
-//	              [--failed-only] [--color auto|always|never]
+//	              [--failed-only] [--color auto|always|never] [--db DB | --no-db] [--keep-failing N|all]
 //	trajeval report RESULTS.jsonl... [--out FILE] [--format html|junit|markdown|...] [--failed-only] [--color WHEN]
 //	trajeval validate PATH...
 //	trajeval convert FILE... [--from FORMAT] [-q]

@@ -100,6 +100,9 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 				}
 				rows, results = picked, pickedResults
 			}
+			if note := keptNote(run, name); note != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), "trajeval:", note)
+			}
 			switch run.Status {
 			case history.StatusInterrupted:
 				fmt.Fprintf(cmd.ErrOrStderr(), "trajeval: %s was interrupted: it recorded %d cases\n", name, run.Cases)
@@ -136,6 +139,27 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 	f.StringVar(&format, "format", "text", "report format: "+strings.Join(report.Formats, ", "))
 	f.BoolVarP(&verbose, "verbose", "v", false, "explain passing evaluators too")
 	return c
+}
+
+// keptNote says, for a run recorded with --keep-failing N that had more
+// than N cases that did not pass, that the cases past them keep no
+// trajectory nor details; "" otherwise. A run of shards kept N a shard.
+func keptNote(run history.Run, name string) string {
+	var o runOptions
+	if json.Unmarshal(run.Options, &o) != nil || o.KeepFailing == 0 || o.IncludeTrace {
+		return ""
+	}
+	notPassed := run.Failed + run.Errors
+	if run.Shards > 0 {
+		if notPassed <= o.KeepFailing {
+			return ""
+		}
+		return fmt.Sprintf("%s kept the trajectories and evaluators' details of the first %d cases that did not pass in each shard (eval --keep-failing); the others show their verdicts and scores only", name, o.KeepFailing)
+	}
+	if notPassed <= o.KeepFailing {
+		return ""
+	}
+	return fmt.Sprintf("%s kept the trajectories and evaluators' details of its first %d cases that did not pass (eval --keep-failing); the %d after them show their verdicts and scores only", name, o.KeepFailing, notPassed-o.KeepFailing)
 }
 
 // summarize counts the verdicts and judge calls of rows, as eval does.

@@ -65,7 +65,10 @@
 //     begun with [Run].KeepPassing: a passing case is most of a healthy
 //     run, and those two are nine tenths of its bytes and most of the
 //     time it takes to record it. It takes about 30 bytes of the
-//     database. A case that did not pass keeps everything, to explain it.
+//     database. A case that did not pass keeps everything, to explain it,
+//     up to [Run].KeepFailing such cases a run (a shard's own, for a run
+//     of shards); past them, a case that did not pass keeps what a passing
+//     one keeps.
 package history
 
 import (

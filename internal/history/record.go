@@ -53,10 +53,17 @@ type Run struct {
 	// verdict, score, evaluators' verdicts and scores, and no more (rule
 	// 9 of the package).
 	KeepPassing bool `json:"-"`
-	Cases       int  `json:"cases"`
-	Passed      int  `json:"passed"`
-	Failed      int  `json:"failed"`
-	Errors      int  `json:"errors"`
+	// KeepFailing, above 0, is the most cases that did not pass (failed
+	// or errored) whose trajectories and evaluators' details are kept,
+	// the first recorded; the others keep what a passing case keeps
+	// (rule 9 of the package). 0 keeps every one, and so does
+	// KeepPassing. Like KeepPassing it is how Begin is to record, and is
+	// not stored; [Recorder.Unkept] says how many kept less.
+	KeepFailing int `json:"-"`
+	Cases       int `json:"cases"`
+	Passed      int `json:"passed"`
+	Failed      int `json:"failed"`
+	Errors      int `json:"errors"`
 }
 
 // Run statuses.
@@ -104,6 +111,10 @@ type Recorder struct {
 	err         error         // the first write error; read after done is closed
 	seq         int
 	keepPassing bool
+	// keepFailing is Run.KeepFailing; keptFailing counts the cases that
+	// did not pass and kept their trajectories and details, unkept those
+	// past keepFailing. Record's alone (End reads unkept).
+	keepFailing, keptFailing, unkept int
 	// steps takes back each trajectory the recorder lets go of (see
 	// ReturnStepsTo); nil for none.
 	steps *trajeval.StepPool
@@ -128,10 +139,11 @@ type Recorder struct {
 
 // A pending result is one handed to the recorder and not yet written.
 type pending struct {
-	c   trajeval.CaseResult
-	seq int
-	rec []byte // its row, as a pack holds it (casepack.go)
-	err error
+	c    trajeval.CaseResult
+	seq  int
+	keep bool   // its trajectory and details are kept
+	rec  []byte // its row, as a pack holds it (casepack.go)
+	err  error
 }
 
 // groupSize is how many results Record hands over at once.
@@ -157,7 +169,7 @@ func (g *group) encode(r *Recorder) {
 	defer putScratch(buf)
 	for i := range g.ps {
 		p := &g.ps[i]
-		p.encode(r, r.keepPassing || p.c.Status != trajeval.StatusPass, buf, &g.rows)
+		p.encode(r, p.keep, buf, &g.rows)
 		// The writer needs no more of it: its trajectory and details go
 		// now, not when the batch is written.
 		t := p.c.Trajectory
@@ -185,7 +197,7 @@ func (h *DB) Begin(ctx context.Context, run Run) (*Recorder, error) {
 	if err != nil {
 		return nil, h.wrap(err)
 	}
-	return h.start(ctx, id, run.KeepPassing, 0, 0), nil
+	return h.start(ctx, id, run, 0, 0), nil
 }
 
 // Holding returns about how many bytes of heap the recorders under way in
@@ -215,11 +227,11 @@ const recorderHolds = MaxPending*5632 + (MaxPending/groupSize+1)*(21<<10) + 4*(6
 
 // start returns the recorder of run id, shard of shards, with its encoders
 // and writer running.
-func (h *DB) start(ctx context.Context, id int64, keepPassing bool, shard, shards int) *Recorder {
+func (h *DB) start(ctx context.Context, id int64, run Run, shard, shards int) *Recorder {
 	holding.Add(recorderHolds) // until the writer returns
 	// The group being filled and those handed over: MaxPending results.
 	groups := MaxPending/groupSize - 1
-	r := &Recorder{h: h, id: id, keepPassing: keepPassing, shard: shard, shards: shards,
+	r := &Recorder{h: h, id: id, keepPassing: run.KeepPassing, keepFailing: run.KeepFailing, shard: shard, shards: shards,
 		jobs: make(chan *group, groups), ch: make(chan *group, groups), done: make(chan struct{}),
 		free: make(chan *group, groups+1)}
 	for range runtime.GOMAXPROCS(0) {
@@ -265,7 +277,8 @@ func (r *Recorder) ReturnStepsTo(p *trajeval.StepPool) { r.steps = p }
 // results wait already. c must not change afterwards.
 func (r *Recorder) Record(c trajeval.CaseResult) {
 	r.seq++
-	if c.Status == trajeval.StatusPass && !r.keepPassing {
+	keep := r.keep(c.Status)
+	if !keep {
 		// Not kept: let it go now, not once encoded.
 		r.steps.TakeBack(c.Trajectory)
 		c.Trajectory = nil
@@ -286,11 +299,32 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 	// (recycle), so the place holds no rec or err of another.
 	g.ps = g.ps[:len(g.ps)+1]
 	p := &g.ps[len(g.ps)-1]
-	p.c, p.seq = c, seq
+	p.c, p.seq, p.keep = c, seq, keep
 	if len(g.ps) == groupSize {
 		r.handOver()
 	}
 }
+
+// keep reports whether the next case recorded, of status s, keeps its
+// trajectory and details (Run.KeepPassing, Run.KeepFailing), and counts it.
+func (r *Recorder) keep(s trajeval.Status) bool {
+	switch {
+	case r.keepPassing:
+		return true
+	case s == trajeval.StatusPass:
+		return false
+	case r.keepFailing > 0 && r.keptFailing == r.keepFailing:
+		r.unkept++
+		return false
+	}
+	r.keptFailing++
+	return true
+}
+
+// Unkept returns how many cases that did not pass kept no trajectory nor
+// details, past Run.KeepFailing. It is read once [Recorder.End] has
+// returned, or from the goroutine that calls Record.
+func (r *Recorder) Unkept() int { return r.unkept }
 
 // newGroup returns an empty group, one the writer is done with when there
 // is one: a group's results and rows are written into memory the caches

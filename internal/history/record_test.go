@@ -44,19 +44,33 @@ func TestRecorder_Record_batches(t *testing.T) {
 		n           int
 		fail        func(i int) bool
 		keepPassing bool
+		keepFailing int
 		why         string
 	}{
-		{"mixed", 2600, func(i int) bool { return i%3 != 0 }, false, "three batches of the bench's mix, two thirds failing: the failing cases' trajectories and details are their own"},
-		{"all kept", 2100, func(i int) bool { return i%2 == 0 }, true, "every trajectory kept (--include-trace) over groups and batches used again"},
-		{"a group past a batch", 1024 + 64 + 1, func(i int) bool { return i%5 == 0 }, false, "a full batch, a group, and one result left for End"},
+		{"mixed", 2600, func(i int) bool { return i%3 != 0 }, false, 0, "three batches of the bench's mix, two thirds failing: the failing cases' trajectories and details are their own"},
+		{"all kept", 2100, func(i int) bool { return i%2 == 0 }, true, 0, "every trajectory kept (--include-trace) over groups and batches used again"},
+		{"a group past a batch", 1024 + 64 + 1, func(i int) bool { return i%5 == 0 }, false, 0, "a full batch, a group, and one result left for End"},
+		{"failing past KeepFailing", 2600, func(i int) bool { return i%3 != 0 }, false, 1000,
+			"the first 1,000 failing cases keep their trajectories and details, in the order recorded, and the 733 after them keep what a passing case keeps"},
+		{"KeepPassing over KeepFailing", 1100, func(i int) bool { return i%3 != 0 }, true, 10,
+			"a run that keeps the passing cases' trajectories keeps every failing one's too"},
 	}
 	each(t, func(t *testing.T, dsn string) {
 		h := open(t, dsn)
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				rows := manyResults(tt.n, tt.fail)
-				id := record(t, h, history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing}, rows)
-				got, err := h.Rows(t.Context(), id, true)
+				rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing, KeepFailing: tt.keepFailing})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range rows {
+					rec.Record(r)
+				}
+				if err := rec.End(time.Now(), false); err != nil {
+					t.Fatal(err)
+				}
+				got, err := h.Rows(t.Context(), rec.ID(), true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -64,8 +78,17 @@ func TestRecorder_Record_batches(t *testing.T) {
 					t.Fatalf("%s: %d rows read back, %d recorded", tt.why, len(got), len(rows))
 				}
 				want := make([]trajeval.CaseResult, len(rows))
+				failing, unkept := 0, 0
 				for i, r := range rows {
-					if !tt.keepPassing && r.Status == trajeval.StatusPass {
+					past := false
+					if r.Status != trajeval.StatusPass && !tt.keepPassing {
+						failing++
+						past = tt.keepFailing > 0 && failing > tt.keepFailing
+					}
+					if past {
+						unkept++
+					}
+					if past || !tt.keepPassing && r.Status == trajeval.StatusPass {
 						r.Trajectory = nil
 						r.Evaluators = []trajeval.Result{r.Evaluators[0], r.Evaluators[1]}
 						for j := range r.Evaluators {
@@ -73,6 +96,9 @@ func TestRecorder_Record_batches(t *testing.T) {
 						}
 					}
 					want[i] = r
+				}
+				if rec.Unkept() != unkept {
+					t.Errorf("%s: Unkept() = %d, want %d", tt.why, rec.Unkept(), unkept)
 				}
 				g, w := strings.SplitAfter(jsonl(t, got), "\n"), strings.SplitAfter(jsonl(t, want), "\n")
 				for i := range g {

@@ -122,7 +122,7 @@ func (h *DB) BeginShard(ctx context.Context, run Run, shard int) (*Recorder, err
 	if err := tx.Commit(); err != nil {
 		return nil, h.wrap(err)
 	}
-	return h.start(ctx, id, run.KeepPassing, shard, run.Shards), nil
+	return h.start(ctx, id, run, shard, run.Shards), nil
 }
 
 // statusColumn is the place of a case's status among a run's counts
