@@ -98,6 +98,9 @@ type record struct {
 	// valid says that every string of the record was read by the fast
 	// path's parser, which refuses what is not UTF-8 (see build).
 	valid bool
+	// mem holds the record's numbers when the fast path read any, and
+	// then its trajectory (see recordMem).
+	mem *recordMem
 }
 
 type tokenUsage struct {
@@ -315,7 +318,10 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
-	t := &trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
+	mem := memOf(&r)
+	t := &mem.t
+	*t = trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
+	user, final := &mem.user, &mem.final // taken by the first of each (see text)
 	n, users := 0, 0
 	for i := range msgs {
 		m := &msgs[i] // not a copy: build reads each message twice
@@ -333,13 +339,15 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	}
 	addTurn := func(tn trajeval.Turn) {
 		if t.Turns == nil {
-			t.Turns = make([]trajeval.Turn, 0, users+1)
+			t.Turns = mem.turns[:0:min(users+1, len(mem.turns))]
+			if users+1 > len(mem.turns) {
+				t.Turns = make([]trajeval.Turn, 0, users+1)
+			}
 		}
 		t.Turns = append(t.Turns, tn)
 	}
 	var seen seenIDs
 	turn := 0
-	var llm int64
 	group := 0
 	warn := func(msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: firstLine, Place: "trace " + t.ID, Msg: msg})
@@ -348,11 +356,11 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 		m := &msgs[i]
 		switch m.Role {
 		case "user":
-			addTurn(trajeval.Turn{User: msglog.Text(m.Content)})
+			addTurn(trajeval.Turn{User: text(m.Content, &user)})
 			turn = len(t.Turns)
 			continue
 		case "assistant":
-			llm++
+			mem.llm++
 		default:
 			if len(m.ToolCalls) == 0 {
 				continue // a system prompt must not open an empty turn before the first user message
@@ -363,7 +371,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			turn = 1
 		}
 		if m.Content != nil && m.Role == "assistant" { // most calls' messages have none: no compare
-			if s := msglog.Text(m.Content); s != nil && strings.TrimSpace(*s) != "" {
+			if s := text(m.Content, &final); s != nil && strings.TrimSpace(*s) != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
@@ -434,7 +442,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 		}
 	}
 	if msgs != nil {
-		t.Metrics.LLMCalls = &llm
+		t.Metrics.LLMCalls = &mem.llm
 	}
 	t.Metrics.CostUSD = r.CostUSD
 	t.Metrics.DurationMS = r.DurationMS

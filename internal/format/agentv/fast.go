@@ -32,7 +32,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		return r, false // null, or not an object: encoding/json says
 	}
 	var seen keysSeen
-	var nums *recordNumbers // made for the record's first number
+	var mem *recordMem // made for the record's first number (see get)
 	m := d.shapes.record.Members()
 	for {
 		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
@@ -48,11 +48,11 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		case fieldOutputMessages:
 			r.OutputMessages, ok = d.messages(false)
 		case fieldTokenUsage:
-			r.TokenUsage, ok = fastUsage(p, d.shapes.usage, &nums)
+			r.TokenUsage, ok = fastUsage(p, d.shapes.usage, &mem)
 		case fieldCost:
-			r.CostUSD, ok = fastFloat(p, &nums, 0)
+			r.CostUSD, ok = fastFloat(p, &mem, 0)
 		case fieldDuration:
-			r.DurationMS, ok = fastFloat(p, &nums, 1)
+			r.DurationMS, ok = fastFloat(p, &mem, 1)
 		case fieldTestID:
 			r.TestID, ok = p.Value()
 		case fieldSchema:
@@ -63,7 +63,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			if !seen.once() {
 				return r, false
 			}
-			r.valid = true
+			r.valid, r.mem = true, mem
 			if d.keepText {
 				// The list build reads (see there): the other's calls
 				// keep no text.
@@ -542,19 +542,20 @@ type recordNumbers struct {
 	floats [2]float64
 }
 
-// get returns *nums, made if it is nil.
-func get(nums **recordNumbers) *recordNumbers {
-	if *nums == nil {
-		*nums = new(recordNumbers)
+// get returns the numbers of *mem, made if it is nil: the record's
+// numbers share its trajectory's allocation (see recordMem).
+func get(mem **recordMem) *recordNumbers {
+	if *mem == nil {
+		*mem = new(recordMem)
 	}
-	return *nums
+	return &(*mem).nums
 }
 
-func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*tokenUsage, bool) {
+func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, mem **recordMem) (*tokenUsage, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	u := &get(nums).usage
+	u := &get(mem).usage
 	var seen keysSeen
 	o := shape.Members()
 	for {
@@ -566,11 +567,11 @@ func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*toke
 		}
 		switch i {
 		case usageInput:
-			u.Input, ok = fastInt(p, nums, 0)
+			u.Input, ok = fastInt(p, mem, 0)
 		case usageOutput:
-			u.Output, ok = fastInt(p, nums, 1)
+			u.Output, ok = fastInt(p, mem, 1)
 		case usageTotal:
-			u.Total, ok = fastInt(p, nums, 2)
+			u.Total, ok = fastInt(p, mem, 2)
 		case jsonv.Other:
 			ok = !folds(key, usageKeys) && p.Skip()
 		case jsonv.End:
@@ -674,8 +675,8 @@ func duration(p *jsonv.Parser, c *toolCall) bool {
 	return ok
 }
 
-// fastFloat reads a number into float i of *nums.
-func fastFloat(p *jsonv.Parser, nums **recordNumbers, i int) (*float64, bool) {
+// fastFloat reads a number into float i of the numbers of *mem.
+func fastFloat(p *jsonv.Parser, mem **recordMem, i int) (*float64, bool) {
 	if p.Null() {
 		return nil, true
 	}
@@ -683,13 +684,13 @@ func fastFloat(p *jsonv.Parser, nums **recordNumbers, i int) (*float64, bool) {
 	if !ok {
 		return nil, false
 	}
-	n := get(nums)
+	n := get(mem)
 	n.floats[i] = f
 	return &n.floats[i], true
 }
 
-// fastInt reads a number into int i of *nums.
-func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
+// fastInt reads a number into int i of the numbers of *mem.
+func fastInt(p *jsonv.Parser, mem **recordMem, i int) (*int64, bool) {
 	if p.Null() {
 		return nil, true
 	}
@@ -697,7 +698,7 @@ func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
 	if !ok {
 		return nil, false
 	}
-	n := get(nums)
+	n := get(mem)
 	n.ints[i] = v
 	return &n.ints[i], true
 }
