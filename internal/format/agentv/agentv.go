@@ -435,7 +435,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			if c.parsed&3 == 3 {
 				// Both read by the fast path, as nearly always: made where
 				// the step keeps them.
-				s.StartTime, s.EndTime = c.at[0].time(), c.at[1].time()
+				s.StartTime, s.EndTime = startEnd(c.at[0], c.at[1])
 			} else {
 				s.StartTime, s.EndTime = c.times(clk, warn)
 			}
