@@ -332,9 +332,13 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	}
 	// What the steps point at is allocated once for the trajectory, not
 	// once a step.
+	// The steps are filled in a local slice, set in t at the end: a
+	// store through t or a step may be to anything the compiler cannot
+	// tell apart, and each would make it load t.Steps again.
+	var steps []trajeval.Step
 	var flags []stepFlags
 	if n > 0 {
-		t.Steps = in.Steps.Make(n)
+		steps = in.Steps.Make(n)
 		flags = make([]stepFlags, n)
 	}
 	addTurn := func(tn trajeval.Turn) {
@@ -379,8 +383,9 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 		if len(m.ToolCalls) > 1 {
 			groups = parallel(m.ToolCalls, &group, clk)
 		}
-		for ci := range m.ToolCalls {
-			c := &m.ToolCalls[ci]       // not a copy: a call is some 200 bytes
+		calls := m.ToolCalls
+		for ci := range calls {
+			c := &calls[ci]             // not a copy: a call is some 200 bytes
 			id, isText := c.ID.(string) // as nearly every id is: no call
 			if !isText {
 				id = idString(c.ID)
@@ -395,12 +400,12 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				}
 				warn("a tool call has no tool name")
 			}
-			// Filled in place: a step is some 250 bytes, and t.Steps has
+			// Filled in place: a step is some 250 bytes, and steps has
 			// room for every call, zero as make left it (nothing is
 			// written past its length), so it is not zeroed again.
-			k := len(t.Steps)
-			t.Steps = t.Steps[:k+1]
-			s := &t.Steps[k]
+			k := len(steps)
+			steps = steps[:k+1]
+			s, f := &steps[k], &flags[k]
 			s.Turn, s.ID, s.Name, s.Args = turn, id, c.Tool, args(c.Input, warn, c.Tool)
 			s.Result, s.Agent = c.Output, m.Name
 			if groups != nil {
@@ -411,15 +416,15 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				d = &c.duration
 			}
 			if d != nil {
-				flags[k].duration = *d
-				s.DurationMS = &flags[k].duration
+				f.duration = *d
+				s.DurationMS = &f.duration
 			}
 			switch c.Status {
 			case "ok", "success":
-				s.Error = &flags[k].err
+				s.Error = &f.err
 			case "error", "timeout", "cancelled":
-				flags[k].err = true
-				s.Error = &flags[k].err
+				f.err = true
+				s.Error = &f.err
 			}
 			if c.Error != nil {
 				if msg, ok := c.Error.(string); ok {
@@ -428,8 +433,8 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 					s.ErrorMessage = jsonv.Marshal(c.Error)
 				}
 				if s.Error == nil {
-					flags[k].err = true
-					s.Error = &flags[k].err
+					f.err = true
+					s.Error = &f.err
 				}
 			}
 			if c.parsed&3 == 3 {
@@ -441,6 +446,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			}
 		}
 	}
+	t.Steps = steps
 	if msgs != nil {
 		t.Metrics.LLMCalls = &mem.llm
 	}
