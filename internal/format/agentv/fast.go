@@ -338,11 +338,12 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 	}
 calls:
 	for ok {
-		if ok = d.call(); !ok {
+		var c *toolCall
+		if c, ok = d.call(); !ok {
 			break
 		}
 		if d.keepText {
-			c, k := &d.calls[len(d.calls)-1], &d.kept[d.list&1]
+			k := &d.kept[d.list&1]
 			// The usual call, its arguments kept and its result found
 			// again as the last kept (see keptText.note), counted here
 			// with no call.
@@ -367,8 +368,9 @@ calls:
 	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
 
-// call reads a call into d.calls, as AgentV writes it, compact, its keys
-// in the order of callKeys, from tool to duration_ms, and no other: the
+// call reads a call into d.calls and returns it (toolCalls reads it on
+// with no look up), as AgentV writes it, compact, its keys in the order
+// of callKeys, from tool to duration_ms, and no other: the
 // bytes before each value are compared where they must stand with a
 // constant (see jsonv.Parser.Rest), which Go compiles to a word or two
 // compared, and each value is read by its key's reader with no look up
@@ -377,7 +379,7 @@ calls:
 //
 // Each comparison is written out, not in a function: a constant handed
 // to one is a variable there, compared by a call of runtime.memequal.
-func (d *decoder) call() bool {
+func (d *decoder) call() (*toolCall, bool) {
 	// Read in place: a call is some 200 bytes, and nothing below
 	// appends to d.calls while it is read.
 	d.calls = append(d.calls, toolCall{})
@@ -394,21 +396,21 @@ func (d *decoder) call() bool {
 		took   = `,"duration_ms":`
 	)
 	if r := p.Rest(); len(r) < len(tool) || string(r[:len(tool)]) != tool || !p.TakeOpen(len(tool)) {
-		return d.members(c, 0)
+		return c, d.members(c, 0)
 	}
 	if !fastName(p, &c.Tool) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(id) || string(r[:len(id)]) != id {
-		return d.members(c, 1)
+		return c, d.members(c, 1)
 	}
 	p.Take(len(id))
 	var ok bool
 	if c.ID, ok = p.Value(); !ok {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
-		return d.members(c, 2)
+		return c, d.members(c, 2)
 	}
 	p.Take(len(input))
 	// Arguments kept as text, as an evaluation keeps them, cost no call
@@ -421,10 +423,10 @@ func (d *decoder) call() bool {
 		c.Input, ok = d.value(&c.in, nil)
 	}
 	if !ok {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(output) || string(r[:len(output)]) != output {
-		return d.members(c, 3)
+		return c, d.members(c, 3)
 	}
 	p.Take(len(output))
 	// The result found again, as most are, costs no call (see value);
@@ -432,43 +434,43 @@ func (d *decoder) call() bool {
 	if start, end, again := p.SpanAgain(&d.recent.output); again {
 		c.out = span{start: start, end: end, again: true}
 	} else if c.Output, ok = d.value(&c.out, &d.recent.output); !ok {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(status) || string(r[:len(status)]) != status {
-		return d.members(c, 4)
+		return c, d.members(c, 4)
 	}
 	p.Take(len(status))
 	if s, again := p.NameAgain(&d.recent.status); again {
 		c.Status = s
 	} else if !recentName(p, &d.recent.status, &c.Status) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(start) || string(r[:len(start)]) != start {
-		return d.members(c, 5)
+		return c, d.members(c, 5)
 	}
 	p.Take(len(start))
 	if !d.stamp(c, &c.at[0], 1, &c.StartTime) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(end) || string(r[:len(end)]) != end {
-		return d.members(c, 6)
+		return c, d.members(c, 6)
 	}
 	p.Take(len(end))
 	if !d.stamp(c, &c.at[1], 2, &c.EndTime) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
-		return d.members(c, 7)
+		return c, d.members(c, 7)
 	}
 	p.Take(len(took))
 	if !duration(p, c) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) == 0 || r[0] != '}' {
-		return d.members(c, 8)
+		return c, d.members(c, 8)
 	}
 	p.TakeClose(1)
-	return true
+	return c, true
 }
 
 // members reads the members of the call c from its n-th key on, the
