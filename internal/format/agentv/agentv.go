@@ -98,6 +98,8 @@ type record struct {
 	// valid says that every string of the record was read by the fast
 	// path's parser, which refuses what is not UTF-8 (see build).
 	valid bool
+	// idText is the id when the fast path read it as a string, ID nil.
+	idText string
 	// mem holds the record's numbers when the fast path read any, and
 	// then its trajectory (see recordMem).
 	mem *recordMem
@@ -537,6 +539,9 @@ func (s *seenIDs) add(id string) (seen bool) {
 // recordID is a record's id, else its test_id: a replay fixture names
 // the case it recorded so.
 func recordID(r record) string {
+	if r.idText != "" {
+		return r.idText
+	}
 	if id := idString(r.ID); id != "" {
 		return id
 	}

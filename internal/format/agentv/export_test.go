@@ -126,9 +126,12 @@ func FastTime(ss ...string) (ts []time.Time, oks []bool) {
 	return ts, oks
 }
 
-// settle gives the calls of r the times the fast path reads itself, as
-// it stores them (see decoder.stamp).
+// settle gives r its id and the calls of r the times the fast path
+// reads itself, as it stores them (see decoder.stamp).
 func settle(r *record) {
+	if s, ok := r.ID.(string); ok {
+		r.idText, r.ID = s, nil // a string id, as the fast path keeps it
+	}
 	var c clock
 	for _, msgs := range [][]message{r.Output, r.OutputMessages} {
 		for _, m := range msgs {

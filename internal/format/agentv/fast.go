@@ -42,7 +42,15 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		}
 		switch i {
 		case fieldID:
-			r.ID, ok = p.Value()
+			// A string, as nearly every id is, kept as one: boxed into
+			// r.ID it would cost an allocation more, and a record's id,
+			// read once, would take a slot of the parser's short values
+			// (see jsonv.Parser.Value).
+			if p.Peek() == '"' {
+				r.idText, ok = p.Str()
+			} else {
+				r.ID, ok = p.Value()
+			}
 		case fieldOutput:
 			r.Output, ok = d.messages(true)
 		case fieldOutputMessages:
