@@ -356,7 +356,7 @@ calls:
 			// again as the last kept (see keptText.note), counted here
 			// with no call.
 			if c.out.again && k.last.again && c.in.end > 0 {
-				k.n += c.in.end - c.in.start
+				k.n += int(c.in.end - c.in.start)
 				k.texts++
 				c.out.same = true
 			} else {
@@ -426,7 +426,7 @@ func (d *decoder) call() (*toolCall, bool) {
 	if b := p.Peek(); d.keepText && b == '{' {
 		var start, end int
 		start, end, ok = p.Span()
-		c.in = span{start: start, end: end}
+		c.in = span{start: int32(start), end: int32(end)}
 	} else {
 		c.Input, ok = d.value(&c.in, nil)
 	}
@@ -440,7 +440,7 @@ func (d *decoder) call() (*toolCall, bool) {
 	// The result found again, as most are, costs no call (see value);
 	// with no text kept, the RecentSpan holds none.
 	if start, end, again := p.SpanAgain(&d.recent.output); again {
-		c.out = span{start: start, end: end, again: true}
+		c.out = span{start: int32(start), end: int32(end), again: true}
 	} else if c.Output, ok = d.value(&c.out, &d.recent.output); !ok {
 		return c, false
 	}
@@ -732,14 +732,14 @@ func (d *decoder) value(at *span, r *jsonv.RecentSpan) (any, bool) {
 		// Found again, the text is that of the last output r read or
 		// found (see texts).
 		if start, end, again := p.SpanAgain(r); again {
-			*at = span{start: start, end: end, again: true}
+			*at = span{start: int32(start), end: int32(end), again: true}
 			return nil, true
 		}
 		start, end, ok = p.SpanRecent(r)
 	} else {
 		start, end, ok = p.Span()
 	}
-	*at = span{start: start, end: end}
+	*at = span{start: int32(start), end: int32(end)}
 	return nil, ok
 }
 
@@ -747,7 +747,9 @@ func (d *decoder) value(at *span, r *jsonv.RecentSpan) (any, bool) {
 // none. same says that an output's text is that of the last output kept
 // before it (see texts).
 type span struct {
-	start, end int
+	// int32: a record is a line or a document, at most
+	// jsonl.MaxDocument bytes; and a call is zeroed as it is read.
+	start, end int32
 	same       bool
 	// again says that the output was found again by the decoder's
 	// jsonv.RecentSpan (see value).
@@ -771,7 +773,7 @@ type keptText struct {
 // note counts the text of the call c of the record data, read just now.
 func (k *keptText) note(data []byte, c *toolCall) {
 	if c.in.end > 0 {
-		k.n += c.in.end - c.in.start
+		k.n += int(c.in.end - c.in.start)
 		k.texts++
 	}
 	if c.out.end > 0 {
@@ -787,7 +789,7 @@ func (k *keptText) note(data []byte, c *toolCall) {
 			return
 		}
 		*last = c.out
-		k.n += c.out.end - c.out.start
+		k.n += int(c.out.end - c.out.start)
 		k.texts++
 	}
 }
