@@ -100,6 +100,9 @@ type record struct {
 	valid bool
 	// idText is the id when the fast path read it as a string, ID nil.
 	idText string
+	// idsDistinct says that no call id of the record is given twice: the
+	// fast path's idBuckets found none that could be.
+	idsDistinct bool
 	// mem holds the record's numbers when the fast path read any, and
 	// then its trajectory (see recordMem).
 	mem *recordMem
@@ -392,7 +395,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			if !isText {
 				id = idString(c.ID)
 			}
-			if id != "" && seen.add(id) {
+			if id != "" && !r.idsDistinct && seen.add(id) {
 				warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
 				continue
 			}

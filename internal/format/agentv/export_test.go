@@ -46,6 +46,13 @@ func fastAgrees(dec, kept *decoder, data []byte) (read bool, diff string) {
 	// Where the numbers are kept is not what was read: the fast path
 	// keeps them in its recordMem (see get), encoding/json on their own.
 	std.valid, std.mem = true, fast.mem
+	// The fast path's claim that no call id is given twice (see
+	// idBuckets), which build then trusts: checked here, as encoding/json
+	// makes no such claim.
+	if fast.idsDistinct && idsRepeat(std) {
+		return true, "the fast path says no call id is given twice, but one is"
+	}
+	std.idsDistinct = fast.idsDistinct
 	if !reflect.DeepEqual(fast, std) {
 		return true, fmt.Sprintf("fast %#v, encoding/json %#v", fast, std)
 	}
@@ -103,6 +110,24 @@ func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 		return fmt.Sprintf("with text kept, decoded %#v, read without %#v", got, want)
 	}
 	return ""
+}
+
+// idsRepeat reports whether a call id of r is given twice, or is not a
+// string (a number, which idBuckets does not tell apart).
+func idsRepeat(r record) bool {
+	seen := map[string]bool{}
+	for _, msgs := range [][]message{r.Output, r.OutputMessages} {
+		for _, m := range msgs {
+			for _, c := range m.ToolCalls {
+				id, ok := c.ID.(string)
+				if c.ID != nil && (!ok || seen[id]) {
+					return true
+				}
+				seen[id] = seen[id] || ok
+			}
+		}
+	}
+	return false
 }
 
 // FastTime reads the times ss in turn with one clock: with clock.millis

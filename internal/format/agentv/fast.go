@@ -27,7 +27,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		d.shapes.record, d.shapes.message = jsonv.NewShape(recordNames), jsonv.NewShape(messageNames)
 		d.shapes.call, d.shapes.usage = jsonv.NewShape(callNames), jsonv.NewShape(usageNames)
 	}
-	d.calls, d.data, d.kept = d.calls[:0], data, [2]keptText{}
+	d.calls, d.data, d.kept, d.ids = d.calls[:0], data, [2]keptText{}, idBuckets{}
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
@@ -71,7 +71,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			if !seen.once() {
 				return r, false
 			}
-			r.valid, r.mem = true, mem
+			r.valid, r.mem, r.idsDistinct = true, mem, !d.ids.clash
 			if d.keepText {
 				// The list build reads (see there): the other's calls
 				// keep no text.
@@ -209,6 +209,8 @@ type decoder struct {
 	data []byte
 	kept [2]keptText
 	list int
+	// ids notes the record's call ids (see idBuckets).
+	ids idBuckets
 }
 
 // messages reads a list of messages; scratch puts them in d.msgs. The
@@ -417,6 +419,7 @@ func (d *decoder) call() (*toolCall, bool) {
 	if c.ID, ok = p.Value(); !ok {
 		return c, false
 	}
+	d.ids.note(c.ID)
 	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
 		return c, d.members(c, 2)
 	}
@@ -509,6 +512,7 @@ func (d *decoder) members(c *toolCall, n int) bool {
 			c.Output, ok = d.value(&c.out, &d.recent.output)
 		case callID:
 			c.ID, ok = p.Value()
+			d.ids.note(c.ID)
 		case callStatus:
 			if s, again := p.NameAgain(&d.recent.status); again {
 				c.Status = s
