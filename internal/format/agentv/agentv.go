@@ -98,6 +98,14 @@ type record struct {
 	// valid says that every string of the record was read by the fast
 	// path's parser, which refuses what is not UTF-8 (see build).
 	valid bool
+	// idText is the id when the fast path read it as a string, ID nil.
+	idText string
+	// idsDistinct says that no call id of the record is given twice: the
+	// fast path's idBuckets found none that could be.
+	idsDistinct bool
+	// mem holds the record's numbers when the fast path read any, and
+	// then its trajectory (see recordMem).
+	mem *recordMem
 }
 
 type tokenUsage struct {
@@ -315,7 +323,10 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	if msgs == nil {
 		msgs = r.OutputMessages
 	}
-	t := &trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
+	mem := memOf(&r)
+	t := &mem.t
+	*t = trajeval.Trajectory{ID: recordID(r), Line: firstLine, Partial: partial}
+	user, final := &mem.user, &mem.final // taken by the first of each (see text)
 	n, users := 0, 0
 	for i := range msgs {
 		m := &msgs[i] // not a copy: build reads each message twice
@@ -326,20 +337,26 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	}
 	// What the steps point at is allocated once for the trajectory, not
 	// once a step.
+	// The steps are filled in a local slice, set in t at the end: a
+	// store through t or a step may be to anything the compiler cannot
+	// tell apart, and each would make it load t.Steps again.
+	var steps []trajeval.Step
 	var flags []stepFlags
 	if n > 0 {
-		t.Steps = in.Steps.Make(n)
+		steps = in.Steps.Make(n)
 		flags = make([]stepFlags, n)
 	}
 	addTurn := func(tn trajeval.Turn) {
 		if t.Turns == nil {
-			t.Turns = make([]trajeval.Turn, 0, users+1)
+			t.Turns = mem.turns[:0:min(users+1, len(mem.turns))]
+			if users+1 > len(mem.turns) {
+				t.Turns = make([]trajeval.Turn, 0, users+1)
+			}
 		}
 		t.Turns = append(t.Turns, tn)
 	}
 	var seen seenIDs
 	turn := 0
-	var llm int64
 	group := 0
 	warn := func(msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: firstLine, Place: "trace " + t.ID, Msg: msg})
@@ -348,11 +365,11 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 		m := &msgs[i]
 		switch m.Role {
 		case "user":
-			addTurn(trajeval.Turn{User: msglog.Text(m.Content)})
+			addTurn(trajeval.Turn{User: text(m.Content, &user)})
 			turn = len(t.Turns)
 			continue
 		case "assistant":
-			llm++
+			mem.llm++
 		default:
 			if len(m.ToolCalls) == 0 {
 				continue // a system prompt must not open an empty turn before the first user message
@@ -363,7 +380,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			turn = 1
 		}
 		if m.Content != nil && m.Role == "assistant" { // most calls' messages have none: no compare
-			if s := msglog.Text(m.Content); s != nil && strings.TrimSpace(*s) != "" {
+			if s := text(m.Content, &final); s != nil && strings.TrimSpace(*s) != "" {
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
@@ -371,13 +388,14 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 		if len(m.ToolCalls) > 1 {
 			groups = parallel(m.ToolCalls, &group, clk)
 		}
-		for ci := range m.ToolCalls {
-			c := &m.ToolCalls[ci]       // not a copy: a call is some 200 bytes
+		calls := m.ToolCalls
+		for ci := range calls {
+			c := &calls[ci]             // not a copy: a call is some 200 bytes
 			id, isText := c.ID.(string) // as nearly every id is: no call
 			if !isText {
 				id = idString(c.ID)
 			}
-			if id != "" && seen.add(id) {
+			if id != "" && !r.idsDistinct && seen.add(id) {
 				warn(fmt.Sprintf("call id %q appears twice; kept the first", id))
 				continue
 			}
@@ -387,12 +405,12 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				}
 				warn("a tool call has no tool name")
 			}
-			// Filled in place: a step is some 250 bytes, and t.Steps has
+			// Filled in place: a step is some 250 bytes, and steps has
 			// room for every call, zero as make left it (nothing is
 			// written past its length), so it is not zeroed again.
-			k := len(t.Steps)
-			t.Steps = t.Steps[:k+1]
-			s := &t.Steps[k]
+			k := len(steps)
+			steps = steps[:k+1]
+			s, f := &steps[k], &flags[k]
 			s.Turn, s.ID, s.Name, s.Args = turn, id, c.Tool, args(c.Input, warn, c.Tool)
 			s.Result, s.Agent = c.Output, m.Name
 			if groups != nil {
@@ -403,15 +421,15 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				d = &c.duration
 			}
 			if d != nil {
-				flags[k].duration = *d
-				s.DurationMS = &flags[k].duration
+				f.duration = *d
+				s.DurationMS = &f.duration
 			}
 			switch c.Status {
 			case "ok", "success":
-				s.Error = &flags[k].err
+				s.Error = &f.err
 			case "error", "timeout", "cancelled":
-				flags[k].err = true
-				s.Error = &flags[k].err
+				f.err = true
+				s.Error = &f.err
 			}
 			if c.Error != nil {
 				if msg, ok := c.Error.(string); ok {
@@ -420,21 +438,22 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 					s.ErrorMessage = jsonv.Marshal(c.Error)
 				}
 				if s.Error == nil {
-					flags[k].err = true
-					s.Error = &flags[k].err
+					f.err = true
+					s.Error = &f.err
 				}
 			}
 			if c.parsed&3 == 3 {
 				// Both read by the fast path, as nearly always: made where
 				// the step keeps them.
-				s.StartTime, s.EndTime = c.at[0].time(), c.at[1].time()
+				s.StartTime, s.EndTime = startEnd(c.at[0], c.at[1])
 			} else {
 				s.StartTime, s.EndTime = c.times(clk, warn)
 			}
 		}
 	}
+	t.Steps = steps
 	if msgs != nil {
-		t.Metrics.LLMCalls = &llm
+		t.Metrics.LLMCalls = &mem.llm
 	}
 	t.Metrics.CostUSD = r.CostUSD
 	t.Metrics.DurationMS = r.DurationMS
@@ -523,6 +542,9 @@ func (s *seenIDs) add(id string) (seen bool) {
 // recordID is a record's id, else its test_id: a replay fixture names
 // the case it recorded so.
 func recordID(r record) string {
+	if r.idText != "" {
+		return r.idText
+	}
 	if id := idString(r.ID); id != "" {
 		return id
 	}

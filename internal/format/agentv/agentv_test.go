@@ -417,6 +417,57 @@ func TestRead_invalidUTF8(t *testing.T) {
 
 // TestRead_duplicateIDs: a call id seen before is dropped with a warning,
 // whether the record has few calls or many (whose ids are kept in a map).
+// TestRead_duplicateIDKinds: ids of every kind, as the fast path reads
+// them and as encoding/json does (a key in another case), are one step
+// when given twice: the fast path's look for ids that could repeat (see
+// idBuckets) must not pass over one that does.
+func TestRead_duplicateIDKinds(t *testing.T) {
+	tests := []struct {
+		name   string
+		ids    []string // as JSON
+		steps  int
+		warns  int
+		reason string
+	}{
+		{"strings", []string{`"c1"`, `"c2"`, `"c1"`}, 2, 1, "a string given twice"},
+		{"escaped", []string{`"c1"`, `"c\u0031"`}, 1, 1, "the same id, one escaped"},
+		{"numbers", []string{`1`, `2`, `1`}, 2, 1, "a number given twice"},
+		{"number and string", []string{`1`, `"1"`}, 1, 1, "a number and the string of its digits are one id"},
+		{"nulls", []string{`null`, `null`, `"a"`}, 3, 0, "null is no id"},
+		{"empty", []string{`""`, `""`}, 2, 0, "an empty id is no id"},
+		{"late", []string{`"a"`, `"b"`, `"c"`, `"d"`, `"e"`, `"f"`, `"g"`, `"h"`, `"a"`}, 8, 1, "the first again after others"},
+	}
+	for _, tt := range tests {
+		for _, idKey := range []string{"id", "ID"} {
+			t.Run(tt.name+"/"+idKey, func(t *testing.T) {
+				var calls []string
+				for _, id := range tt.ids {
+					calls = append(calls, `{"tool":"t","`+idKey+`":`+id+`}`)
+				}
+				// Two records: the second is read with what the decoder
+				// noted of the first.
+				record := `{"id":"r","output":[{"role":"assistant","tool_calls":[` + strings.Join(calls, ",") + `]}]}`
+				out, warns, err := formattest.Read(agentv.Format, "t.jsonl", []byte(record+"\n"+record+"\n"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+					var tr trajeval.Trajectory
+					if err := json.Unmarshal(line, &tr); err != nil {
+						t.Fatal(err)
+					}
+					if len(tr.Steps) != tt.steps {
+						t.Errorf("record %d: %d steps, want %d: %s", i+1, len(tr.Steps), tt.steps, tt.reason)
+					}
+				}
+				if n := bytes.Count(warns, []byte("appears twice")); n != 2*tt.warns {
+					t.Errorf("warnings %s; want %d: %s", warns, 2*tt.warns, tt.reason)
+				}
+			})
+		}
+	}
+}
+
 func TestRead_duplicateIDs(t *testing.T) {
 	calls := func(ids ...string) string {
 		var b strings.Builder

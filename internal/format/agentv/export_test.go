@@ -43,7 +43,16 @@ func fastAgrees(dec, kept *decoder, data []byte) (read bool, diff string) {
 	if !fast.valid {
 		return true, "the fast path did not mark its record valid"
 	}
-	std.valid = true
+	// Where the numbers are kept is not what was read: the fast path
+	// keeps them in its recordMem (see get), encoding/json on their own.
+	std.valid, std.mem = true, fast.mem
+	// The fast path's claim that no call id is given twice (see
+	// idBuckets), which build then trusts: checked here, as encoding/json
+	// makes no such claim.
+	if fast.idsDistinct && idsRepeat(std) {
+		return true, "the fast path says no call id is given twice, but one is"
+	}
+	std.idsDistinct = fast.idsDistinct
 	if !reflect.DeepEqual(fast, std) {
 		return true, fmt.Sprintf("fast %#v, encoding/json %#v", fast, std)
 	}
@@ -58,7 +67,9 @@ func fastAgrees(dec, kept *decoder, data []byte) (read bool, diff string) {
 	in := trajeval.Input{Name: "fuzz", Warn: func(trajeval.Warning) {}}
 	var clk clock
 	valid := build(in, fast, 1, false, &clk)
-	fast.valid = false
+	// A record is built once: its trajectory is its recordMem's (see
+	// build), so the second is built in another.
+	fast.valid, fast.mem = false, nil
 	checked := build(in, fast, 1, false, &clk)
 	checked.Finish()
 	if !reflect.DeepEqual(valid, checked) {
@@ -101,6 +112,24 @@ func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 	return ""
 }
 
+// idsRepeat reports whether a call id of r is given twice, or is not a
+// string (a number, which idBuckets does not tell apart).
+func idsRepeat(r record) bool {
+	seen := map[string]bool{}
+	for _, msgs := range [][]message{r.Output, r.OutputMessages} {
+		for _, m := range msgs {
+			for _, c := range m.ToolCalls {
+				id, ok := c.ID.(string)
+				if c.ID != nil && (!ok || seen[id]) {
+					return true
+				}
+				seen[id] = seen[id] || ok
+			}
+		}
+	}
+	return false
+}
+
 // FastTime reads the times ss in turn with one clock: with clock.millis
 // those of its length, which is clock.parse for them, with parse the rest.
 func FastTime(ss ...string) (ts []time.Time, oks []bool) {
@@ -122,9 +151,12 @@ func FastTime(ss ...string) (ts []time.Time, oks []bool) {
 	return ts, oks
 }
 
-// settle gives the calls of r the times the fast path reads itself, as
-// it stores them (see decoder.stamp).
+// settle gives r its id and the calls of r the times the fast path
+// reads itself, as it stores them (see decoder.stamp).
 func settle(r *record) {
+	if s, ok := r.ID.(string); ok {
+		r.idText, r.ID = s, nil // a string id, as the fast path keeps it
+	}
 	var c clock
 	for _, msgs := range [][]message{r.Output, r.OutputMessages} {
 		for _, m := range msgs {

@@ -27,12 +27,12 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		d.shapes.record, d.shapes.message = jsonv.NewShape(recordNames), jsonv.NewShape(messageNames)
 		d.shapes.call, d.shapes.usage = jsonv.NewShape(callNames), jsonv.NewShape(usageNames)
 	}
-	d.calls, d.data, d.kept = d.calls[:0], data, [2]keptText{}
+	d.calls, d.data, d.kept, d.ids = d.calls[:0], data, [2]keptText{}, idBuckets{}
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
 	var seen keysSeen
-	var nums *recordNumbers // made for the record's first number
+	var mem *recordMem // made for the record's first number (see get)
 	m := d.shapes.record.Members()
 	for {
 		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
@@ -42,17 +42,25 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		}
 		switch i {
 		case fieldID:
-			r.ID, ok = p.Value()
+			// A string, as nearly every id is, kept as one: boxed into
+			// r.ID it would cost an allocation more, and a record's id,
+			// read once, would take a slot of the parser's short values
+			// (see jsonv.Parser.Value).
+			if p.Peek() == '"' {
+				r.idText, ok = p.Str()
+			} else {
+				r.ID, ok = p.Value()
+			}
 		case fieldOutput:
 			r.Output, ok = d.messages(true)
 		case fieldOutputMessages:
 			r.OutputMessages, ok = d.messages(false)
 		case fieldTokenUsage:
-			r.TokenUsage, ok = fastUsage(p, d.shapes.usage, &nums)
+			r.TokenUsage, ok = fastUsage(p, d.shapes.usage, &mem)
 		case fieldCost:
-			r.CostUSD, ok = fastFloat(p, &nums, 0)
+			r.CostUSD, ok = fastFloat(p, &mem, 0)
 		case fieldDuration:
-			r.DurationMS, ok = fastFloat(p, &nums, 1)
+			r.DurationMS, ok = fastFloat(p, &mem, 1)
 		case fieldTestID:
 			r.TestID, ok = p.Value()
 		case fieldSchema:
@@ -63,7 +71,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 			if !seen.once() {
 				return r, false
 			}
-			r.valid = true
+			r.valid, r.mem, r.idsDistinct = true, mem, !d.ids.clash
 			if d.keepText {
 				// The list build reads (see there): the other's calls
 				// keep no text.
@@ -201,6 +209,8 @@ type decoder struct {
 	data []byte
 	kept [2]keptText
 	list int
+	// ids notes the record's call ids (see idBuckets).
+	ids idBuckets
 }
 
 // messages reads a list of messages; scratch puts them in d.msgs. The
@@ -338,16 +348,17 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 	}
 calls:
 	for ok {
-		if ok = d.call(); !ok {
+		var c *toolCall
+		if c, ok = d.call(); !ok {
 			break
 		}
 		if d.keepText {
-			c, k := &d.calls[len(d.calls)-1], &d.kept[d.list&1]
+			k := &d.kept[d.list&1]
 			// The usual call, its arguments kept and its result found
 			// again as the last kept (see keptText.note), counted here
 			// with no call.
 			if c.out.again && k.last.again && c.in.end > 0 {
-				k.n += c.in.end - c.in.start
+				k.n += int(c.in.end - c.in.start)
 				k.texts++
 				c.out.same = true
 			} else {
@@ -367,8 +378,9 @@ calls:
 	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
 
-// call reads a call into d.calls, as AgentV writes it, compact, its keys
-// in the order of callKeys, from tool to duration_ms, and no other: the
+// call reads a call into d.calls and returns it (toolCalls reads it on
+// with no look up), as AgentV writes it, compact, its keys in the order
+// of callKeys, from tool to duration_ms, and no other: the
 // bytes before each value are compared where they must stand with a
 // constant (see jsonv.Parser.Rest), which Go compiles to a word or two
 // compared, and each value is read by its key's reader with no look up
@@ -377,7 +389,7 @@ calls:
 //
 // Each comparison is written out, not in a function: a constant handed
 // to one is a variable there, compared by a call of runtime.memequal.
-func (d *decoder) call() bool {
+func (d *decoder) call() (*toolCall, bool) {
 	// Read in place: a call is some 200 bytes, and nothing below
 	// appends to d.calls while it is read.
 	d.calls = append(d.calls, toolCall{})
@@ -394,21 +406,22 @@ func (d *decoder) call() bool {
 		took   = `,"duration_ms":`
 	)
 	if r := p.Rest(); len(r) < len(tool) || string(r[:len(tool)]) != tool || !p.TakeOpen(len(tool)) {
-		return d.members(c, 0)
+		return c, d.members(c, 0)
 	}
 	if !fastName(p, &c.Tool) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(id) || string(r[:len(id)]) != id {
-		return d.members(c, 1)
+		return c, d.members(c, 1)
 	}
 	p.Take(len(id))
 	var ok bool
 	if c.ID, ok = p.Value(); !ok {
-		return false
+		return c, false
 	}
+	d.ids.note(c.ID)
 	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
-		return d.members(c, 2)
+		return c, d.members(c, 2)
 	}
 	p.Take(len(input))
 	// Arguments kept as text, as an evaluation keeps them, cost no call
@@ -416,59 +429,59 @@ func (d *decoder) call() bool {
 	if b := p.Peek(); d.keepText && b == '{' {
 		var start, end int
 		start, end, ok = p.Span()
-		c.in = span{start: start, end: end}
+		c.in = span{start: int32(start), end: int32(end)}
 	} else {
 		c.Input, ok = d.value(&c.in, nil)
 	}
 	if !ok {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(output) || string(r[:len(output)]) != output {
-		return d.members(c, 3)
+		return c, d.members(c, 3)
 	}
 	p.Take(len(output))
 	// The result found again, as most are, costs no call (see value);
 	// with no text kept, the RecentSpan holds none.
 	if start, end, again := p.SpanAgain(&d.recent.output); again {
-		c.out = span{start: start, end: end, again: true}
+		c.out = span{start: int32(start), end: int32(end), again: true}
 	} else if c.Output, ok = d.value(&c.out, &d.recent.output); !ok {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(status) || string(r[:len(status)]) != status {
-		return d.members(c, 4)
+		return c, d.members(c, 4)
 	}
 	p.Take(len(status))
 	if s, again := p.NameAgain(&d.recent.status); again {
 		c.Status = s
 	} else if !recentName(p, &d.recent.status, &c.Status) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(start) || string(r[:len(start)]) != start {
-		return d.members(c, 5)
+		return c, d.members(c, 5)
 	}
 	p.Take(len(start))
 	if !d.stamp(c, &c.at[0], 1, &c.StartTime) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(end) || string(r[:len(end)]) != end {
-		return d.members(c, 6)
+		return c, d.members(c, 6)
 	}
 	p.Take(len(end))
 	if !d.stamp(c, &c.at[1], 2, &c.EndTime) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
-		return d.members(c, 7)
+		return c, d.members(c, 7)
 	}
 	p.Take(len(took))
 	if !duration(p, c) {
-		return false
+		return c, false
 	}
 	if r := p.Rest(); len(r) == 0 || r[0] != '}' {
-		return d.members(c, 8)
+		return c, d.members(c, 8)
 	}
 	p.TakeClose(1)
-	return true
+	return c, true
 }
 
 // members reads the members of the call c from its n-th key on, the
@@ -499,6 +512,7 @@ func (d *decoder) members(c *toolCall, n int) bool {
 			c.Output, ok = d.value(&c.out, &d.recent.output)
 		case callID:
 			c.ID, ok = p.Value()
+			d.ids.note(c.ID)
 		case callStatus:
 			if s, again := p.NameAgain(&d.recent.status); again {
 				c.Status = s
@@ -542,19 +556,20 @@ type recordNumbers struct {
 	floats [2]float64
 }
 
-// get returns *nums, made if it is nil.
-func get(nums **recordNumbers) *recordNumbers {
-	if *nums == nil {
-		*nums = new(recordNumbers)
+// get returns the numbers of *mem, made if it is nil: the record's
+// numbers share its trajectory's allocation (see recordMem).
+func get(mem **recordMem) *recordNumbers {
+	if *mem == nil {
+		*mem = new(recordMem)
 	}
-	return *nums
+	return &(*mem).nums
 }
 
-func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*tokenUsage, bool) {
+func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, mem **recordMem) (*tokenUsage, bool) {
 	if p.Null() {
 		return nil, true
 	}
-	u := &get(nums).usage
+	u := &get(mem).usage
 	var seen keysSeen
 	o := shape.Members()
 	for {
@@ -566,11 +581,11 @@ func fastUsage(p *jsonv.Parser, shape *jsonv.Shape, nums **recordNumbers) (*toke
 		}
 		switch i {
 		case usageInput:
-			u.Input, ok = fastInt(p, nums, 0)
+			u.Input, ok = fastInt(p, mem, 0)
 		case usageOutput:
-			u.Output, ok = fastInt(p, nums, 1)
+			u.Output, ok = fastInt(p, mem, 1)
 		case usageTotal:
-			u.Total, ok = fastInt(p, nums, 2)
+			u.Total, ok = fastInt(p, mem, 2)
 		case jsonv.Other:
 			ok = !folds(key, usageKeys) && p.Skip()
 		case jsonv.End:
@@ -674,8 +689,8 @@ func duration(p *jsonv.Parser, c *toolCall) bool {
 	return ok
 }
 
-// fastFloat reads a number into float i of *nums.
-func fastFloat(p *jsonv.Parser, nums **recordNumbers, i int) (*float64, bool) {
+// fastFloat reads a number into float i of the numbers of *mem.
+func fastFloat(p *jsonv.Parser, mem **recordMem, i int) (*float64, bool) {
 	if p.Null() {
 		return nil, true
 	}
@@ -683,13 +698,13 @@ func fastFloat(p *jsonv.Parser, nums **recordNumbers, i int) (*float64, bool) {
 	if !ok {
 		return nil, false
 	}
-	n := get(nums)
+	n := get(mem)
 	n.floats[i] = f
 	return &n.floats[i], true
 }
 
-// fastInt reads a number into int i of *nums.
-func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
+// fastInt reads a number into int i of the numbers of *mem.
+func fastInt(p *jsonv.Parser, mem **recordMem, i int) (*int64, bool) {
 	if p.Null() {
 		return nil, true
 	}
@@ -697,7 +712,7 @@ func fastInt(p *jsonv.Parser, nums **recordNumbers, i int) (*int64, bool) {
 	if !ok {
 		return nil, false
 	}
-	n := get(nums)
+	n := get(mem)
 	n.ints[i] = v
 	return &n.ints[i], true
 }
@@ -721,14 +736,14 @@ func (d *decoder) value(at *span, r *jsonv.RecentSpan) (any, bool) {
 		// Found again, the text is that of the last output r read or
 		// found (see texts).
 		if start, end, again := p.SpanAgain(r); again {
-			*at = span{start: start, end: end, again: true}
+			*at = span{start: int32(start), end: int32(end), again: true}
 			return nil, true
 		}
 		start, end, ok = p.SpanRecent(r)
 	} else {
 		start, end, ok = p.Span()
 	}
-	*at = span{start: start, end: end}
+	*at = span{start: int32(start), end: int32(end)}
 	return nil, ok
 }
 
@@ -736,7 +751,9 @@ func (d *decoder) value(at *span, r *jsonv.RecentSpan) (any, bool) {
 // none. same says that an output's text is that of the last output kept
 // before it (see texts).
 type span struct {
-	start, end int
+	// int32: a record is a line or a document, at most
+	// jsonl.MaxDocument bytes; and a call is zeroed as it is read.
+	start, end int32
 	same       bool
 	// again says that the output was found again by the decoder's
 	// jsonv.RecentSpan (see value).
@@ -760,7 +777,7 @@ type keptText struct {
 // note counts the text of the call c of the record data, read just now.
 func (k *keptText) note(data []byte, c *toolCall) {
 	if c.in.end > 0 {
-		k.n += c.in.end - c.in.start
+		k.n += int(c.in.end - c.in.start)
 		k.texts++
 	}
 	if c.out.end > 0 {
@@ -776,7 +793,7 @@ func (k *keptText) note(data []byte, c *toolCall) {
 			return
 		}
 		*last = c.out
-		k.n += c.out.end - c.out.start
+		k.n += int(c.out.end - c.out.start)
 		k.texts++
 	}
 }

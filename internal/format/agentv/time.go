@@ -87,6 +87,13 @@ type instant struct{ sec, nsec int64 }
 // time is the instant as time.Parse then UTC gives it.
 func (a instant) time() time.Time { return time.Unix(a.sec, a.nsec).UTC() }
 
+// startEnd is start.time() and end.time() in one call, a step's two
+// times: each alone is a call (too large to be inlined), and a step
+// makes both.
+func startEnd(start, end instant) (time.Time, time.Time) {
+	return time.Unix(start.sec, start.nsec).UTC(), time.Unix(end.sec, end.nsec).UTC()
+}
+
 // millisTime is the length of the shape nearly every trace writes,
 // 2006-01-02T15:04:05.000Z, which millis reads.
 const millisTime = len("2006-01-02T15:04:05.000Z")
