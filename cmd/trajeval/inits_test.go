@@ -13,12 +13,7 @@ import (
 // links the packages the command does, and runs again with
 // GODEBUG=inittrace=1 to read what each package's init allocated.
 func TestInits_lazy(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := inittrace(t)
 	tests := []struct {
 		pkg    string
 		allocs int
@@ -46,12 +41,7 @@ func TestInits_lazy(t *testing.T) {
 // the packages whose inits run most of it initialise (package prefault,
 // rule 4): its init must come before theirs, so it imports next to nothing.
 func TestInits_prefaultEarly(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := inittrace(t)
 	order := map[string]int{}
 	for i, m := range regexp.MustCompile(`(?m)^init (\S+) @`).FindAllSubmatch(out, -1) {
 		order[string(m[1])] = i
@@ -79,4 +69,18 @@ func TestInits_prefaultEarly(t *testing.T) {
 	if len(order) < 100 {
 		t.Errorf("only %d inits traced: the test binary no longer links what the command does", len(order))
 	}
+}
+
+// inittrace runs this test binary again, running no test, under
+// GODEBUG=inittrace=1, and returns what it printed: a line for each
+// package's init, in the order they ran.
+func inittrace(t *testing.T) []byte {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return out
 }

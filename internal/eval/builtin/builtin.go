@@ -62,37 +62,29 @@ var (
 // by programs, as the suite loader builds evaluators from them: the
 // built-in types without their documentation (see [Documented]), which
 // took 1.2 M instructions and 2,600 allocations of every eval's start.
-func Types() *spec.Registry {
-	mu.Lock()
-	defer mu.Unlock()
-	if cached == nil {
-		cached = registry(specs())
-	}
-	return cached
-}
+func Types() *spec.Registry { return registry(&cached, specs) }
 
 // Documented returns the registry Types does, with every built-in type's
 // documentation (what `trajeval evaluators` shows).
-func Documented() *spec.Registry {
+func Documented() *spec.Registry { return registry(&documented, Specs) }
+
+// registry returns *r, made first of the built-in types builtins returns
+// and the registered types.
+func registry(r **spec.Registry, builtins func() []spec.Spec) *spec.Registry {
 	mu.Lock()
 	defer mu.Unlock()
-	if documented == nil {
-		documented = registry(Specs())
+	if *r == nil {
+		reg, err := spec.NewRegistry(append(builtins(), custom...)...)
+		if err != nil {
+			// Unreachable: the built-in names are distinct (a test checks
+			// it) and Register refuses a taken one. Were it reached, every
+			// type would be unknown, a configuration error, rather than a
+			// panic.
+			reg, _ = spec.NewRegistry()
+		}
+		*r = reg
 	}
-	return documented
-}
-
-// registry returns the registry of builtins and the registered types;
-// mu is held.
-func registry(builtins []spec.Spec) *spec.Registry {
-	r, err := spec.NewRegistry(append(builtins, custom...)...)
-	if err != nil {
-		// Unreachable: the built-in names are distinct (a test checks it)
-		// and Register refuses a taken one. Were it reached, every type
-		// would be unknown, a configuration error, rather than a panic.
-		r, _ = spec.NewRegistry()
-	}
-	return r
+	return *r
 }
 
 // Register adds an evaluator type defined by a program. A name taken by
