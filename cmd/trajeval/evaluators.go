@@ -31,7 +31,7 @@ every evaluator takes, and an example. The list comes from the definitions
 the suite loader uses, so it is always the loader's.`,
 		Args: needs(0, 1, "one evaluator type at most", "trajeval evaluators [NAME]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			types := builtin.Types()
+			types := builtin.Documented()
 			w := cmd.OutOrStdout()
 			if len(args) == 0 {
 				if asJSON {

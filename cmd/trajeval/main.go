@@ -39,6 +39,9 @@ import (
 
 	"github.com/trajeval/trajeval/internal/escape"
 	"github.com/trajeval/trajeval/internal/history"
+	// The executable's code mapped at once as the process starts, before
+	// the larger packages' inits run it (see package prefault).
+	_ "github.com/trajeval/trajeval/internal/prefault"
 	"github.com/trajeval/trajeval/internal/run"
 	"github.com/trajeval/trajeval/suite"
 )

@@ -72,3 +72,47 @@ func TestCommonSettings(t *testing.T) {
 		t.Errorf("CommonSettings document %v, the loader takes %v", keys, spec.CommonKeys)
 	}
 }
+
+// TestTypes_undocumented checks that the registry the loader builds
+// evaluators from leaves out the documentation docs.go makes, and that
+// Documented carries it: each built-in type is the one Specs returns, but
+// for its Summary and Example, empty in Types where docs.go writes them
+// (the types that document themselves, Vertex AI's and the peers', keep
+// theirs).
+func TestTypes_undocumented(t *testing.T) {
+	specs := builtin.Specs()
+	tests := []struct {
+		name       string
+		reg        *spec.Registry
+		documented bool
+		reason     string
+	}{
+		{"Types", builtin.Types(), false, "eval's start need not make the documentation's shapes (1.2 M instructions)"},
+		{"Documented", builtin.Documented(), true, "`trajeval evaluators` shows each type's summary, settings and example"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.reg.Specs()
+			if len(got) != len(specs) {
+				t.Fatalf("%d types, want %d as Specs (%s)", len(got), len(specs), tt.reason)
+			}
+			empty := 0
+			for i, s := range got {
+				want := specs[i]
+				if s.Type != want.Type || !slices.Equal(s.Keys, want.Keys) || s.Threshold != want.Threshold {
+					t.Errorf("type %d: %s %v, want %s %v as Specs (%s)", i, s.Type, s.Keys, want.Type, want.Keys, tt.reason)
+				}
+				switch {
+				case s.Summary == want.Summary && s.Example == want.Example:
+				case s.Summary == "" && s.Example == "" && s.Settings == nil:
+					empty++
+				default:
+					t.Errorf("%s: summary %q, example %q, neither Specs' nor empty", s.Type, s.Summary, s.Example)
+				}
+			}
+			if documented := empty == 0; documented != tt.documented || (!documented && empty < 10) {
+				t.Errorf("%d of %d types without their documentation; want none: %v (%s)", empty, len(got), tt.documented, tt.reason)
+			}
+		})
+	}
+}
