@@ -3,6 +3,7 @@ package suggest_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trajeval/trajeval/internal/suggest"
@@ -22,6 +23,7 @@ func TestMemo_Near(t *testing.T) {
 		{"reversed", "serch", reversed(names), "the candidates' order sets the order of equal distances"},
 		{"none", "write_file", names, "no candidate near: nothing"},
 		{"itself", "grep", []string{"grep"}, "the name itself is never close"},
+		{"long", strings.Repeat("search", 20), []string{strings.Repeat("search", 20) + "x", "search"}, "names past memoName are measured, not kept"},
 	}
 	var m suggest.Memo
 	for range 2 {

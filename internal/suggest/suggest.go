@@ -60,15 +60,20 @@ func Near(s string, candidates []string) []string {
 
 // A Memo remembers the distances its Near measured, for the names that
 // come back: a run's trajectories name a few tools over and over. The
-// zero value is ready to use; it holds at most memoPairs distances and
-// forgets them all when full. A Memo is not safe for use by several
+// zero value is ready to use; it holds at most memoPairs distances, of
+// names of at most memoName bytes (longer ones are measured each time),
+// and forgets them all when full. A Memo is not safe for use by several
 // goroutines at once.
 type Memo struct {
 	d map[[2]string]int
 }
 
-// memoPairs bounds the distances a Memo holds.
-const memoPairs = 1024
+// memoPairs bounds the distances a Memo holds, and memoName the names it
+// keeps: together, the memory it keeps alive.
+const (
+	memoPairs = 1024
+	memoName  = 64
+)
 
 // Near is [Near], with the distances m remembers.
 func (m *Memo) Near(s string, candidates []string) []string {
@@ -77,6 +82,9 @@ func (m *Memo) Near(s string, candidates []string) []string {
 
 // distance is Distance(a, b), remembered.
 func (m *Memo) distance(a, b string) int {
+	if len(a) > memoName || len(b) > memoName {
+		return Distance(a, b)
+	}
 	k := [2]string{a, b}
 	if d, ok := m.d[k]; ok {
 		return d
