@@ -16,6 +16,7 @@ import (
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/config"
 	"github.com/trajeval/trajeval/internal/escape"
+	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/judge"
 	"github.com/trajeval/trajeval/internal/plural"
 	"github.com/trajeval/trajeval/internal/report"
@@ -342,6 +343,7 @@ func runCases(ctx context.Context, s *suite.Suite, opts suite.RunOptions, rec *r
 	if file != nil {
 		resumed = file.resume
 	}
+	recycle := rec == nil && file == nil && writesAtOnce(w)
 	for r, err := range s.Run(ctx, opts) {
 		if err != nil {
 			return rs, err
@@ -363,8 +365,32 @@ func runCases(ctx context.Context, s *suite.Suite, opts suite.RunOptions, rec *r
 		if err := w.Case(r); err != nil {
 			return rs, err
 		}
+		if recycle {
+			// The row is written and nothing else holds it: its
+			// details' memory goes to the next cases'.
+			for i := range r.Evaluators {
+				trajectory.Recycle(r.Evaluators[i].Details)
+			}
+		}
 	}
 	return rs, nil
+}
+
+// writesAtOnce reports whether w writes each row as it comes and keeps
+// nothing of it: JSON Lines, the progress, or both.
+func writesAtOnce(w report.Writer) bool {
+	switch w := w.(type) {
+	case *report.JSONL, *report.Progress:
+		return true
+	case report.Multi:
+		for _, m := range w {
+			if !writesAtOnce(m) {
+				return false
+			}
+		}
+		return len(w) > 0
+	}
+	return false
 }
 
 // closeEval closes the report (with its summary rs), the flushed standard

@@ -55,10 +55,54 @@ func Closest(s string, candidates []string) string {
 
 // Near returns every candidate within typo distance of s, nearest first.
 func Near(s string, candidates []string) []string {
+	return near(s, candidates, Distance)
+}
+
+// A Memo remembers the distances its Near measured, for the names that
+// come back: a run's trajectories name a few tools over and over. The
+// zero value is ready to use; it holds at most memoPairs distances, of
+// names of at most memoName bytes (longer ones are measured each time),
+// and forgets them all when full. A Memo is not safe for use by several
+// goroutines at once.
+type Memo struct {
+	d map[[2]string]int
+}
+
+// memoPairs bounds the distances a Memo holds, and memoName the names it
+// keeps: together, the memory it keeps alive.
+const (
+	memoPairs = 1024
+	memoName  = 64
+)
+
+// Near is [Near], with the distances m remembers.
+func (m *Memo) Near(s string, candidates []string) []string {
+	return near(s, candidates, m.distance)
+}
+
+// distance is Distance(a, b), remembered.
+func (m *Memo) distance(a, b string) int {
+	if len(a) > memoName || len(b) > memoName {
+		return Distance(a, b)
+	}
+	k := [2]string{a, b}
+	if d, ok := m.d[k]; ok {
+		return d
+	}
+	if m.d == nil || len(m.d) >= memoPairs {
+		m.d = make(map[[2]string]int)
+	}
+	d := Distance(a, b)
+	m.d[k] = d
+	return d
+}
+
+// near is Near, with the distance dist.
+func near(s string, candidates []string, dist func(a, b string) int) []string {
 	var out []string
 	var ds []int
 	for _, c := range candidates {
-		if d := Distance(s, c); d <= limit(s, c) && c != s {
+		if d := dist(s, c); d <= limit(s, c) && c != s {
 			i := len(out)
 			for i > 0 && ds[i-1] > d {
 				i--

@@ -125,6 +125,10 @@ type Scratch struct {
 	// memo holds, for each class with textOnly set, the last argument
 	// texts its rule answered and the answers (see argsMatch).
 	memo [fewClasses]textMemo
+	// names remembers the distances of a missing call's tool to the
+	// trajectory's names (see near): the close names of the same tools,
+	// trajectory after trajectory.
+	names suggest.Memo
 }
 
 // A textMemo is the last few argument texts a rule answered, each in
@@ -470,7 +474,7 @@ type stepsByName struct {
 
 // index indexes the steps by name, for many look-ups.
 func (b *stepsByName) index() {
-	b.byName = map[string][]int{}
+	b.byName, b.names = map[string][]int{}, nil
 	for j, s := range b.steps {
 		if b.byName[s.Name] == nil {
 			b.names = append(b.names, s.Name)
@@ -494,13 +498,27 @@ func (b *stepsByName) of(tool string) []int {
 }
 
 // distinct returns the names of the steps, each once, in order of their
-// first step.
+// first step. The steps of a short trajectory are not indexed for it: a
+// scan finds its few names.
 func (b *stepsByName) distinct() []string {
-	if b.byName == nil {
+	if b.byName != nil || b.names != nil {
+		return b.names
+	}
+	if len(b.steps) > fewSteps {
 		b.index()
+		return b.names
+	}
+	for j := range b.steps {
+		if name := b.steps[j].Name; !slices.Contains(b.names, name) {
+			b.names = append(b.names, name)
+		}
 	}
 	return b.names
 }
+
+// fewSteps is the most steps whose distinct names are found by a scan;
+// more are indexed.
+const fewSteps = 32
 
 func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByName, order Order, sc *Scratch) []trajeval.NearMiss {
 	steps := trail.Steps()
@@ -515,7 +533,7 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 		} else {
 			nm.Diffs = sc.diff(&it, trail, i)
 		}
-		out = append(out, nm)
+		out = addNear(out, nm)
 	}
 	// Unused steps first: they are the likely intended ones.
 	for pass := 0; pass < 2 && len(out) < maxNear; pass++ {
@@ -541,19 +559,34 @@ func near(i int, it Item, trail *argmatch.Trail, used []bool, byName *stepsByNam
 			default:
 				nm.Why = "matches"
 			}
-			out = append(out, nm)
+			out = addNear(out, nm)
 		}
 	}
 	if len(out) > 0 {
 		return out
 	}
-	for _, n := range suggest.Near(it.Tool, byName.distinct()) {
-		out = append(out, trajeval.NearMiss{Step: stepNo(steps, byName.of(n)[0]), Tool: n, Why: "close name"})
+	var closeNames []string
+	if sc != nil {
+		closeNames = sc.names.Near(it.Tool, byName.distinct())
+	} else {
+		closeNames = suggest.Near(it.Tool, byName.distinct())
+	}
+	for _, n := range closeNames {
+		out = addNear(out, trajeval.NearMiss{Step: stepNo(steps, byName.of(n)[0]), Tool: n, Why: "close name"})
 		if len(out) >= maxNear {
 			break
 		}
 	}
 	return out
+}
+
+// addNear appends nm to out, a missing item's near misses, made with
+// room for maxNear of them (an append from nothing grew the list twice).
+func addNear(out []trajeval.NearMiss, nm trajeval.NearMiss) []trajeval.NearMiss {
+	if out == nil {
+		out = make([]trajeval.NearMiss, 0, maxNear)
+	}
+	return append(out, nm)
 }
 
 // diff is it.diff, the differences of its argument rule found again

@@ -2,8 +2,10 @@ package trajectory_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/trajeval/trajeval"
@@ -57,5 +59,72 @@ func TestEvaluator_Evaluate_details(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRecycle: details given back are written over by the next
+// trajectories' (only a box's: other details are left alone), and a
+// trajectory's details are the same whether its box is new or given back,
+// with several goroutines scoring and giving back at once.
+func TestRecycle(t *testing.T) {
+	e, err := trajectory.New(trajectory.Options{Mode: trajectory.InOrder, Expected: []trajeval.ExpectedCall{{Tool: "a"}, {Tool: "b"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func(names ...string) *trajeval.Trajectory {
+		tr := &trajeval.Trajectory{}
+		for _, n := range names {
+			tr.Steps = append(tr.Steps, trajeval.Step{Name: n, Turn: 1})
+		}
+		return tr
+	}
+	details := func(tr *trajeval.Trajectory) *trajeval.Details {
+		out, err := e.Evaluate(context.Background(), tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Details
+	}
+	foreign := &trajeval.Details{Matched: make([]trajeval.Pair, 1, 4), Extra: make([]trajeval.Extra, 1, 24)}
+	trajectory.Recycle(foreign)
+	trajectory.Recycle(nil)
+	if d := details(steps("a", "x", "b")); d == foreign {
+		t.Fatal("details not made in a box were taken back")
+	}
+	// Each goroutine's trajectories, with the details each gets from a new
+	// box: the same when their boxes were given back by the others.
+	trs := []*trajeval.Trajectory{steps("a", "x", "b"), steps("b", "a"), steps("x", "y", "z", "a"), steps()}
+	var want [][]byte
+	for _, tr := range trs {
+		b, err := trajeval.AppendDetailsJSON(nil, details(tr), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, b)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for n := range 2000 {
+				i := (n + g) % len(trs)
+				out, err := e.Evaluate(context.Background(), trs[i])
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				got, _ := trajeval.AppendDetailsJSON(nil, out.Details, false)
+				if string(got) != string(want[i]) {
+					errs <- fmt.Sprintf("trajectory %d: details %s, want %s", i, got, want[i])
+					return
+				}
+				trajectory.Recycle(out.Details)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

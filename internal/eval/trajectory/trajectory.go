@@ -337,44 +337,6 @@ func (e *Evaluator) evaluate(trail *argmatch.Trail) (trajeval.Outcome, error) {
 	return trajeval.Outcome{Score: e.Score.Apply(recall, hits, ne, na), Details: d}, nil
 }
 
-// A detailsBox is the Details of a trajectory of at most boxSteps steps
-// against at most boxCalls expected calls, with room for its matched
-// pairs and extra steps: one allocation where there were three, for the
-// trajectories of most runs.
-type detailsBox struct {
-	d     trajeval.Details
-	pairs [boxCalls]trajeval.Pair
-	extra [boxSteps]trajeval.Extra
-}
-
-const (
-	boxCalls = 4
-	boxSteps = 24
-)
-
-// newDetails returns the Details of an alignment of ne expected calls
-// against na steps, its matched and extra lists empty, with room for
-// them when they fit in a detailsBox.
-func newDetails(mode Mode, ne, na int) *trajeval.Details {
-	if ne > boxCalls || na > boxSteps {
-		return &trajeval.Details{Mode: string(mode), Expected: ne, Actual: na}
-	}
-	b := new(detailsBox)
-	b.d = trajeval.Details{Mode: string(mode), Expected: ne, Actual: na, Matched: b.pairs[:0], Extra: b.extra[:0]}
-	return &b.d
-}
-
-// settle leaves d's matched and extra lists nil when empty, as they are
-// without a detailsBox.
-func settle(d *trajeval.Details) {
-	if len(d.Matched) == 0 {
-		d.Matched = nil
-	}
-	if len(d.Extra) == 0 {
-		d.Extra = nil
-	}
-}
-
 // limited reports whether some expected call has a latency limit.
 func (e *Evaluator) limited() bool {
 	return slices.ContainsFunc(e.Calls, func(c trajeval.ExpectedCall) bool { return c.MaxDurationMS != nil })
