@@ -53,7 +53,9 @@ fi
 # Bare imports resolve from the scratch folder's node_modules.
 cp "$root"/bench/peers/*.mjs "$scratch/"
 
-(cd "$root" && go build -o "$scratch/trajeval" ./cmd/trajeval && go build -o "$scratch/readonly" ./bench/readonly)
+# trajeval is built as `go run ./release` builds what users download (static,
+# without cgo, stripped).
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$scratch/trajeval" ./cmd/trajeval && go build -o "$scratch/readonly" ./bench/readonly)
 # The same flags write the same bytes: regenerating keeps the data current.
 rm -rf "$data"
 (cd "$root" && go run ./bench/suitegen -n "$n" -steps "$steps" -evaluators check -peers -dir "$data")

@@ -37,7 +37,9 @@ done
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$scratch"
 bin=$scratch/bin
-(cd "$root" && go build -o "$bin/trajeval" ./cmd/trajeval && go build -o "$bin/readonly" ./bench/readonly)
+# trajeval is built as `go run ./release` builds what users download (static,
+# without cgo, stripped): the binary a user gets by default.
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin/trajeval" ./cmd/trajeval && go build -o "$bin/readonly" ./bench/readonly)
 
 # gen DIR FLAGS...: writes the cases once; a stamp keeps the flags they were
 # written with.
