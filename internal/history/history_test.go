@@ -136,6 +136,13 @@ func jsonl(t *testing.T, rows []trajeval.CaseResult) string {
 
 func record(t *testing.T, h *history.DB, run history.Run, rows []trajeval.CaseResult) int64 {
 	t.Helper()
+	return recorded(t, h, run, rows).ID()
+}
+
+// recorded records rows as run, as record does, and returns the ended
+// recorder.
+func recorded(t *testing.T, h *history.DB, run history.Run, rows []trajeval.CaseResult) *history.Recorder {
+	t.Helper()
 	rec, err := h.Begin(t.Context(), run)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +153,7 @@ func record(t *testing.T, h *history.DB, run history.Run, rows []trajeval.CaseRe
 	if err := rec.End(run.Start.Add(time.Second), false); err != nil {
 		t.Fatal(err)
 	}
-	return rec.ID()
+	return rec
 }
 
 func TestRecorder_Record(t *testing.T) {

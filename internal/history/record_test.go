@@ -60,16 +60,7 @@ func TestRecorder_Record_batches(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				rows := manyResults(tt.n, tt.fail)
-				rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing, KeepFailing: tt.keepFailing})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, r := range rows {
-					rec.Record(r)
-				}
-				if err := rec.End(time.Now(), false); err != nil {
-					t.Fatal(err)
-				}
+				rec := recorded(t, h, history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing, KeepFailing: tt.keepFailing}, rows)
 				got, err := h.Rows(t.Context(), rec.ID(), true)
 				if err != nil {
 					t.Fatal(err)
