@@ -143,21 +143,19 @@ wrote. The database is --db, else $TRAJEVAL_DB, else the nearest
 
 // keptNote says, for a run recorded with --keep-failing N that had more
 // than N cases that did not pass, that the cases past them keep no
-// trajectory nor details; "" otherwise. A run of shards kept N a shard.
+// trajectory nor details; "" otherwise. A run of shards kept N a shard:
+// which shard had more is not stored, so its note says at most N.
 func keptNote(run history.Run, name string) string {
 	var o runOptions
 	if json.Unmarshal(run.Options, &o) != nil || o.KeepFailing == 0 || o.IncludeTrace {
 		return ""
 	}
 	notPassed := run.Failed + run.Errors
-	if run.Shards > 0 {
-		if notPassed <= o.KeepFailing {
-			return ""
-		}
-		return fmt.Sprintf("%s kept the trajectories and evaluators' details of the first %d cases that did not pass in each shard (eval --keep-failing); the others show their verdicts and scores only", name, o.KeepFailing)
-	}
-	if notPassed <= o.KeepFailing {
+	switch {
+	case notPassed <= o.KeepFailing:
 		return ""
+	case run.Shards > 0:
+		return fmt.Sprintf("%s kept the trajectories and evaluators' details of at most %d cases that did not pass in each shard (eval --keep-failing); a case past them shows its verdicts and scores only", name, o.KeepFailing)
 	}
 	return fmt.Sprintf("%s kept the trajectories and evaluators' details of its first %d cases that did not pass (eval --keep-failing); the %d after them show their verdicts and scores only", name, o.KeepFailing, notPassed-o.KeepFailing)
 }
