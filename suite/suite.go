@@ -329,6 +329,11 @@ type RunOptions struct {
 	// result of a case that passed, its steps given back to Steps as it is
 	// scored: for a caller that keeps only the failing cases'.
 	DropPassing bool
+	// KeepsFailing, with DropPassing, is asked once a case that did not
+	// pass is scored: false leaves its trajectory out of its result too,
+	// its steps given back as a passing case's. It is called from the
+	// scoring goroutines; nil keeps every failing case's trajectory.
+	KeepsFailing func() bool
 	// DumpTraces is a folder to write each trace a target produced to, as
 	// SUITE/ID.json (ID.attempt-N.json with Trials); the result's Trace
 	// names the file. "" writes none.
@@ -425,7 +430,7 @@ func (s *Suite) prepare(o RunOptions) (*plan, error) {
 	p := &plan{s: cur, filter: f}
 	p.opts = run.Options{
 		Traces: o.Traces, From: o.Format, Workers: o.Workers, Lenient: o.Lenient, Warn: o.Warn,
-		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Steps: o.Steps, DropPassing: o.DropPassing, Stop: o.Stop,
+		Trials: o.Trials, DumpTraces: o.DumpTraces, IncludeTrace: o.IncludeTrace, Steps: o.Steps, DropPassing: o.DropPassing, KeepsFailing: o.KeepsFailing, Stop: o.Stop,
 	}
 	if len(o.Done) > 0 {
 		p.opts.Done = make(map[run.Key]trajeval.CaseResult, len(o.Done))

@@ -245,10 +245,13 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 		// takes it out of the report's row): it gives the steps back
 		// once it has encoded them. It keeps no passing case's
 		// (run.KeepPassing is off): the job that scores one gives its
-		// steps back at once.
+		// steps back at once, and so does the job that scores a
+		// failing case once the recorder keeps no more of them
+		// (--keep-failing).
 		steps := new(trajeval.StepPool)
 		opts.Steps = steps
 		opts.DropPassing = true
+		opts.KeepsFailing = rec.KeepsFailing
 		rec.ReturnStepsTo(steps)
 	}
 	opts.IncludeTrace = true

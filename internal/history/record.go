@@ -115,6 +115,8 @@ type Recorder struct {
 	// did not pass and kept their trajectories and details, unkept those
 	// past keepFailing. Record's alone (End reads unkept).
 	keepFailing, keptFailing, unkept int
+	// full is set once keptFailing reaches keepFailing (KeepsFailing).
+	full atomic.Bool
 	// steps takes back each trajectory the recorder lets go of (see
 	// ReturnStepsTo); nil for none.
 	steps *trajeval.StepPool
@@ -318,6 +320,9 @@ func (r *Recorder) keep(s trajeval.Status) bool {
 		return false
 	}
 	r.keptFailing++
+	if r.keptFailing == r.keepFailing {
+		r.full.Store(true)
+	}
 	return true
 }
 

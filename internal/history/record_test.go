@@ -91,6 +91,9 @@ func TestRecorder_Record_batches(t *testing.T) {
 				if rec.Unkept() != unkept {
 					t.Errorf("%s: Unkept() = %d, want %d", tt.why, rec.Unkept(), unkept)
 				}
+				if keeps := tt.keepPassing || tt.keepFailing == 0 || failing < tt.keepFailing; rec.KeepsFailing() != keeps {
+					t.Errorf("%s: KeepsFailing() = %t after %d failing cases, want %t", tt.why, rec.KeepsFailing(), failing, keeps)
+				}
 				g, w := strings.SplitAfter(jsonl(t, got), "\n"), strings.SplitAfter(jsonl(t, want), "\n")
 				for i := range g {
 					if g[i] != w[i] {

@@ -128,6 +128,13 @@ type Options struct {
 	// that keeps only failing cases' trajectories (the run history
 	// without --include-trace).
 	DropPassing bool
+	// KeepsFailing, with DropPassing, is asked once a case that did not
+	// pass is scored: false keeps its trajectory out of its row too, and
+	// its job gives the steps back at once, as a passing case's (the run
+	// history once it keeps the most failing cases it keeps,
+	// history.Recorder.KeepsFailing). Nil keeps every failing case's. It
+	// is called from the scoring goroutines.
+	KeepsFailing func() bool
 	// Done holds the rows of cases a previous run completed (rule 12).
 	Done map[Key]trajeval.CaseResult
 	// Kept receives the rows of Done in their place; nil hands them to
@@ -161,23 +168,42 @@ var (
 const partialWarning = "the trace was damaged and read leniently: the case was scored from a partial trajectory"
 
 // keep says which rows keep the trajectory they were scored on.
-type keep uint8
+type keep struct {
+	rows keepRows
+	// failing, with keepFailing, is Options.KeepsFailing; nil for true.
+	failing func() bool
+}
+
+// keepRows is which rows a keep keeps the trajectories of.
+type keepRows uint8
 
 const (
-	keepNone    keep = iota
-	keepAll          // Options.IncludeTrace
-	keepFailing      // Options.IncludeTrace with Options.DropPassing
+	keepNone    keepRows = iota
+	keepAll              // Options.IncludeTrace
+	keepFailing          // Options.IncludeTrace with Options.DropPassing
 )
 
 // keep is which rows keep their trajectories.
 func (o Options) keep() keep {
 	switch {
 	case !o.IncludeTrace:
-		return keepNone
+		return keep{rows: keepNone}
 	case o.DropPassing:
-		return keepFailing
+		return keep{rows: keepFailing, failing: o.KeepsFailing}
 	}
-	return keepAll
+	return keep{rows: keepAll}
+}
+
+// keeps reports whether the row of a case of status s keeps its
+// trajectory.
+func (k keep) keeps(s trajeval.Status) bool {
+	switch k.rows {
+	case keepAll:
+		return true
+	case keepFailing:
+		return s != trajeval.StatusPass && (k.failing == nil || k.failing())
+	}
+	return false
 }
 
 // score scores a case from t, read from the file named from, marking it
@@ -194,7 +220,7 @@ func score(ctx context.Context, r *trajeval.CaseResult, s *suite.Suite, c *suite
 		r.Partial = true
 		r.Warnings = append(r.Warnings, partialWarning)
 	}
-	if keep == keepAll || keep == keepFailing && r.Status != trajeval.StatusPass {
+	if keep.keeps(r.Status) {
 		r.Trajectory = t
 		steps.Lend(t)
 	} else if steps != nil {

@@ -168,6 +168,29 @@ func TestRun_recycledSteps(t *testing.T) {
 					t.Fatalf("%s: row %d differs with DropPassing", tt.reason, i)
 				}
 			}
+			// With KeepsFailing false too (the history past
+			// --keep-failing), no row keeps its trajectory, and every
+			// job that alone holds one gives its steps back.
+			pool := new(trajeval.StepPool)
+			var got []string
+			_, err = run.Run(context.Background(), suites, run.Options{Traces: traces, Workers: tt.workers, IncludeTrace: true, Steps: pool, DropPassing: true,
+				KeepsFailing: func() bool { return false }}, func(r trajeval.CaseResult) error {
+				r.StartedAt, r.DurationMS = time.Time{}, 0
+				if r.Trajectory != nil {
+					return fmt.Errorf("%s: row %s kept its trajectory with KeepsFailing false", tt.reason, r.ID)
+				}
+				got = append(got, rowJSON(t, r))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range want {
+				r.Trajectory = nil
+				if i >= len(got) || rowJSON(t, r) != got[i] {
+					t.Fatalf("%s: row %d differs with KeepsFailing false", tt.reason, i)
+				}
+			}
 		})
 	}
 }
