@@ -408,3 +408,51 @@ func TestViewHandler_args(t *testing.T) {
 		t.Errorf("arguments shown as %q, want %q", got, want)
 	}
 }
+
+// TestViewHandler_keepFailing checks that the viewer says, as show does,
+// that a run past --keep-failing kept less for the cases after the bound:
+// on the run's page, and on the page of a case past it only.
+func TestViewHandler_keepFailing(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "runs.db")
+	suite := filepath.Join("..", "..", "examples", "shopping-agent", "shopping.yaml")
+	// Three cases fail: wrong-order, missing-details, wrong-argument.
+	for _, args := range [][]string{{"--keep-failing", "1"}, nil} {
+		args = append([]string{"eval", suite, "-q", "--db", db}, args...)
+		if code, _, stderr := runArgs(t, args...); code != 1 {
+			t.Fatalf("eval: exit %d, want 1\n%s", code, stderr)
+		}
+	}
+	srv := openView(t, db, "")
+	note := "run 1 kept the trajectories and evaluators&#39; details of its first 1 cases that did not pass (eval --keep-failing); the 2 after them show their verdicts and scores only"
+	tests := []struct {
+		path string
+		has  bool
+		why  string
+	}{
+		{"/runs/1", true, "a run past its bound says so above its report"},
+		{"/case?run=1&id=wrong-argument", true, "a failing case past the bound: its page says why it has no timeline"},
+		{"/case?run=1&id=wrong-order", false, "the first failing case kept everything"},
+		{"/case?run=1&id=exact-match", false, "a passing case keeps no trajectory whatever the bound"},
+		{"/runs/2", false, "the default bound, 1,000, keeps all three"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			resp, err := http.Get(srv.URL + tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s: status %d\n%s", tt.path, resp.StatusCode, body)
+			}
+			if strings.Contains(string(body), "viewer-note") != tt.has {
+				t.Fatalf("%s: %s: note shown %t, want %t", tt.path, tt.why, !tt.has, tt.has)
+			}
+			if tt.has && !strings.Contains(string(body), note) {
+				t.Errorf("%s: %s: the page lacks the note %q", tt.path, tt.why, note)
+			}
+		})
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/compare"
 	"github.com/trajeval/trajeval/internal/history"
 	"github.com/trajeval/trajeval/internal/report"
@@ -254,6 +255,30 @@ func reportPage(title string, rows []report.Row, sum report.Summary, script stri
 	return buf.Bytes(), nil
 }
 
+// viewNote is note as a line of its own under the viewer's links; "" for
+// no note.
+func viewNote(note string) string {
+	if note == "" {
+		return ""
+	}
+	return `<br><span class="viewer-note">` + template.HTMLEscapeString(note) + `</span>`
+}
+
+// unkept reports whether a row of rows did not pass and came back with
+// evaluators and none of their details: a case past the run's
+// --keep-failing (keptNote).
+func unkept(rows []report.Row) bool {
+	for _, row := range rows {
+		if row.Status == trajeval.StatusPass || len(row.Evaluators) == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(row.Evaluators, func(r trajeval.Result) bool { return r.Details != nil }) {
+			return true
+		}
+	}
+	return false
+}
+
 // backLink adds to a report page a line of links back to the viewer.
 func backLink(links string) string {
 	return `(function(){var p=document.createElement('p');p.className='viewer-nav';p.style.cssText='margin:0;padding:.6em 24px;font:14px system-ui,sans-serif';p.innerHTML=` +
@@ -284,6 +309,7 @@ func (v *viewer) run(w http.ResponseWriter, r *http.Request) {
 		s := url.QueryEscape(run.Suites[0])
 		links += ` · <a href="/chart?suite=` + s + `">scores over time</a> · <a href="/flaky?suite=` + s + `">flaky cases</a>`
 	}
+	links += viewNote(keptNote(run, name))
 	page, err := reportPage("trajeval "+name, rows, summarize(results), backLink(links))
 	if err != nil {
 		v.fail(w, err)
@@ -327,6 +353,9 @@ func (v *viewer) caseTimeline(w http.ResponseWriter, r *http.Request) {
 	links := `<a href="/">all runs</a> · <a href="/runs/` + runID + `">` + name + `</a>`
 	if s := cmp.Or(suite, picked[0].Suite); s != "" {
 		links += ` · <a href="/chart?` + template.HTMLEscapeString(url.Values{"suite": {s}, "case": {id}}.Encode()) + `">this case over time</a>`
+	}
+	if unkept(picked) {
+		links += viewNote(keptNote(run, name))
 	}
 	page, err := reportPage("trajeval "+name+": "+id, picked, sum, backLink(links)+open)
 	if err != nil {
