@@ -206,6 +206,9 @@ func (r *Relation) lcsWord(s *Scratch) []Pair {
 		}
 	}
 	s.at, s.match = at, match
+	if pairs, ok := s.leftmost(len(r.ItemClass), at, match); ok {
+		return pairs
+	}
 	return s.lcsSteps(len(r.ItemClass), at, match)
 }
 
@@ -220,9 +223,41 @@ func (s *Scratch) InOrderSteps(items int, at []int32, match []uint64) Alignment 
 	if items == 0 || items > 64 || len(at) != len(match) {
 		return Alignment{}
 	}
+	if pairs, ok := s.leftmost(items, at, match); ok {
+		return Alignment{Pairs: pairs}
+	}
 	pairs := s.lcsSteps(items, at, match)
 	sortPairs(pairs)
 	return Alignment{Pairs: pairs}
+}
+
+// leftmost takes each item, in order, at the first listed step after the
+// last one taken that matches it, and reports whether every item was
+// taken: the trajectories of a passing case, most of a run's. Those are
+// the pairs of lcsSteps' traceback then. When every item is matched, the
+// traceback passes over step j as long as the steps before it still hold
+// items [0,i) in order, so it pairs item i-1 with the last step of the
+// shortest such prefix: the step the first-fit pass takes for it, which
+// ends the shortest prefix holding items [0,i) (an exchange argument).
+// The pairs come by item, sorted.
+func (s *Scratch) leftmost(items int, at []int32, match []uint64) ([]Pair, bool) {
+	if len(at) < items {
+		return nil, false
+	}
+	pairs := s.pairs[:0]
+	i := 0
+	for k, m := range match {
+		if m>>i&1 == 0 {
+			continue
+		}
+		pairs = append(pairs, Pair{i, int(at[k])})
+		if i++; i == items {
+			s.pairs = pairs
+			return pairs, true
+		}
+	}
+	s.pairs = pairs
+	return nil, false
 }
 
 // lcsSteps is the bit-parallel LCS of lcsBits for at most ne ≤ 64 items,

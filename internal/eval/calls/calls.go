@@ -117,6 +117,7 @@ type Scratch struct {
 	buf   []int32
 	at    []int32  // the steps that match some item, in order
 	match []uint64 // and the items each matches
+	pairs []align.Pair
 	used  []bool
 	align align.Scratch
 	// parser reads the arguments kept as text, in a scratch from the
@@ -677,6 +678,11 @@ func (sc *Scratch) Align(o Order, trail *argmatch.Trail) align.Alignment {
 			return a
 		}
 	}
+	if o == Unordered {
+		if a, ok := sc.anyOrder(trail); ok {
+			return a
+		}
+	}
 	r := sc.Relate(trail)
 	switch o {
 	case Positional:
@@ -714,6 +720,56 @@ func (sc *Scratch) inOrder(trail *argmatch.Trail) (a align.Alignment, ok bool) {
 	}
 	sc.at, sc.match = at, match
 	return sc.align.InOrderSteps(len(cl.itemClass), at, match), true
+}
+
+// anyOrder is the any-order alignment of the classes against the steps
+// of trail, without a Relation, when it can be: at most 64 items in few
+// classes, no latency limit (no bonus), and no step that matches two
+// classes. Then the largest matching needs no flow: each class's items,
+// in order, take its steps, in order, as [align.Scratch.AnyOrder] pairs
+// them when every step matches at most one class. ok is false otherwise
+// (from the first step that matches two classes).
+func (sc *Scratch) anyOrder(trail *argmatch.Trail) (a align.Alignment, ok bool) {
+	cl := sc.cl
+	if cl.byTool != nil || cl.limited || len(cl.itemClass) > 64 || len(cl.itemClass) == 0 {
+		return align.Alignment{}, false
+	}
+	steps := trail.Steps()
+	if len(steps) == 0 {
+		return align.Alignment{}, true
+	}
+	rest := cl.items // each class's items not yet paired
+	pairs := sc.pairs[:0]
+	for j := range steps {
+		name := steps[j].Name
+		m := cl.candidates(name)
+		if m == 0 {
+			continue
+		}
+		of := -1 // the class step j matches
+		for ; m != 0; m &= m - 1 {
+			c := int32(bits.TrailingZeros8(m))
+			if cl.tools[c] != name || !sc.matches(c, trail, j) {
+				continue
+			}
+			if of >= 0 {
+				return align.Alignment{}, false
+			}
+			of = int(c)
+		}
+		if of >= 0 && rest[of] != 0 {
+			pairs = append(pairs, align.Pair{Item: bits.TrailingZeros64(rest[of]), Step: j})
+			rest[of] &= rest[of] - 1
+		}
+	}
+	// By item, as the aligners give them: the pairs came by step.
+	for i := 1; i < len(pairs); i++ {
+		for k := i; k > 0 && pairs[k].Item < pairs[k-1].Item; k-- {
+			pairs[k], pairs[k-1] = pairs[k-1], pairs[k]
+		}
+	}
+	sc.pairs = pairs
+	return align.Alignment{Pairs: pairs}, true
 }
 
 // scan returns the first of steps from j on whose name may be a class's

@@ -210,14 +210,17 @@ func TestClasses_Relate(t *testing.T) {
 	}
 }
 
-// TestScratch_Align_inOrder checks the in-order alignment that finds each
-// step's items without a Relation against align.InOrder on the relation
-// Relate builds: the same pairs. Items of names that share a length and
-// a first byte modulo 64, with argument rules on text and on values;
-// steps now and then in parallel groups, consecutive or not (a group of
-// two steps or more takes the relation); lists of up to 70 items (past
-// 64, the relation too).
-func TestScratch_Align_inOrder(t *testing.T) {
+// TestScratch_Align checks the alignments that find each step's items
+// without a Relation against the aligners on the relation Relate builds:
+// the same pairs. In order, align.InOrder; in any order, align.AnyOrder,
+// whose flow the scratch skips while no step matches two classes (an item
+// with an argument rule and one without, of one tool, make such steps).
+// Items of names that share a length and a first byte modulo 64, with
+// argument rules on text and on values; steps now and then in parallel
+// groups, consecutive or not (in order, a group of two steps or more
+// takes the relation); lists of up to 70 items (past 64, the relation
+// too).
+func TestScratch_Align(t *testing.T) {
 	names := []string{"search", "serch", "3earch", "fetch", "read", "", "summarize"}
 	tests := []struct {
 		name          string
@@ -227,38 +230,48 @@ func TestScratch_Align_inOrder(t *testing.T) {
 	}{
 		{"names", 6, 20, false, false, "names alone and decoded arguments"},
 		{"text", 6, 20, false, true, "arguments kept as text, read by the scratch's Parser"},
-		{"groups", 5, 12, true, true, "parallel groups: consecutive ones take the relation"},
+		{"groups", 5, 12, true, true, "parallel groups: consecutive ones take the relation in order"},
 		{"long", 70, 80, false, false, "more than 64 items now and then"},
 	}
+	orders := []struct {
+		name  string
+		order calls.Order
+		align func(*align.Relation) align.Alignment
+	}{
+		{"in order", calls.Ordered, align.InOrder},
+		{"any order", calls.Unordered, align.AnyOrder},
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(15, uint64(tt.items)))
-			for n := range 1500 {
-				items := make([]calls.Item, 1+rng.IntN(tt.items))
-				for i := range items {
-					items[i] = randomArgs(t, rng, names[rng.IntN(len(names))], 2)
-				}
-				steps := make([]trajeval.Step, rng.IntN(tt.steps+1))
-				for j := range steps {
-					id := rng.IntN(2)
-					var args any = map[string]any{"id": fmt.Sprint(id)}
-					if tt.texts && rng.IntN(2) == 0 {
-						args = json.RawMessage(fmt.Sprintf(`{"id":"%d","n":[1,{"k":null}]}`, id))
+		for _, o := range orders {
+			t.Run(tt.name+"/"+o.name, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(15, uint64(tt.items)))
+				for n := range 1500 {
+					items := make([]calls.Item, 1+rng.IntN(tt.items))
+					for i := range items {
+						items[i] = randomArgs(t, rng, names[rng.IntN(len(names))], 2)
 					}
-					steps[j] = trajeval.Step{Name: names[rng.IntN(len(names))], Args: args}
-					if tt.groups && rng.IntN(3) == 0 {
-						steps[j].ParallelGroup = 1 + j/2 // pairs now and then
+					steps := make([]trajeval.Step, rng.IntN(tt.steps+1))
+					for j := range steps {
+						id := rng.IntN(2)
+						var args any = map[string]any{"id": fmt.Sprint(id)}
+						if tt.texts && rng.IntN(2) == 0 {
+							args = json.RawMessage(fmt.Sprintf(`{"id":"%d","n":[1,{"k":null}]}`, id))
+						}
+						steps[j] = trajeval.Step{Name: names[rng.IntN(len(names))], Args: args}
+						if tt.groups && rng.IntN(3) == 0 {
+							steps[j].ParallelGroup = 1 + j/2 // pairs now and then
+						}
 					}
+					want := o.align(calls.Relate(items, steps))
+					sc := calls.Prepare(items).Scratch()
+					got := sc.Align(o.order, argmatch.NewTrail(steps))
+					if !slices.Equal(got.Pairs, want.Pairs) || got.Bonus != want.Bonus {
+						t.Fatalf("case %d (%s): pairs %v, want %v", n, tt.reason, got.Pairs, want.Pairs)
+					}
+					sc.Release()
 				}
-				want := align.InOrder(calls.Relate(items, steps))
-				sc := calls.Prepare(items).Scratch()
-				got := sc.Align(calls.Ordered, argmatch.NewTrail(steps))
-				if !slices.Equal(got.Pairs, want.Pairs) || got.Bonus != want.Bonus {
-					t.Fatalf("case %d (%s): pairs %v, want %v", n, tt.reason, got.Pairs, want.Pairs)
-				}
-				sc.Release()
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/score"
@@ -48,10 +49,22 @@ type Options struct {
 
 type limit struct {
 	key  string
+	fig  figure // the figure key names, found once
 	max  float64
 	name string // the check's name, e.g. "cost ≤ 0.05 USD"
 	unit string
 }
+
+// A figure is the trace's figure a limit bounds.
+type figure uint8
+
+const (
+	toolCalls figure = iota
+	llmCalls
+	tokens
+	costUSD
+	durationMS
+)
 
 // The checks of the limits, by suite key: the figure's name and unit.
 var checks = map[string]struct{ name, unit string }{
@@ -83,7 +96,8 @@ func New(o Options) (*Evaluator, error) {
 	for _, l := range []struct {
 		key string
 		v   *float64
-	}{{"max_tool_calls", o.MaxToolCalls}, {"max_llm_calls", o.MaxLLMCalls}, {"max_tokens", o.MaxTokens}, {"max_cost_usd", o.MaxCostUSD}, {"max_duration_ms", o.MaxDurationMS}} {
+		fig figure
+	}{{"max_tool_calls", o.MaxToolCalls, toolCalls}, {"max_llm_calls", o.MaxLLMCalls, llmCalls}, {"max_tokens", o.MaxTokens, tokens}, {"max_cost_usd", o.MaxCostUSD, costUSD}, {"max_duration_ms", o.MaxDurationMS, durationMS}} {
 		if l.v == nil {
 			continue
 		}
@@ -91,7 +105,7 @@ func New(o Options) (*Evaluator, error) {
 			return nil, &OptionError{Key: l.key, Msg: "must not be negative, got " + num(*l.v)}
 		}
 		c := checks[l.key]
-		e.limits = append(e.limits, limit{key: l.key, max: *l.v, name: fmt.Sprintf("%s ≤ %s%s", c.name, num(*l.v), c.unit), unit: c.unit})
+		e.limits = append(e.limits, limit{key: l.key, fig: l.fig, max: *l.v, name: fmt.Sprintf("%s ≤ %s%s", c.name, num(*l.v), c.unit), unit: c.unit})
 	}
 	if r := o.TargetExplorationRatio; r != nil {
 		if *r < 0 || *r > 1 || math.IsNaN(*r) {
@@ -146,22 +160,22 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 	for _, l := range e.limits {
 		var got float64
 		known := true
-		switch l.key {
-		case "max_tool_calls":
+		switch l.fig {
+		case toolCalls:
 			got = float64(len(t.Steps))
-		case "max_llm_calls":
+		case llmCalls:
 			if known = m.LLMCalls != nil; known {
 				got = float64(*m.LLMCalls)
 			}
-		case "max_tokens":
+		case tokens:
 			var s int64
 			s, known = m.Tokens.Sum()
 			got = float64(s)
-		case "max_cost_usd":
+		case costUSD:
 			if known = m.CostUSD != nil; known {
 				got = *m.CostUSD
 			}
-		case "max_duration_ms":
+		case durationMS:
 			if known = m.DurationMS != nil; known {
 				got = *m.DurationMS
 			}
@@ -206,6 +220,28 @@ func (e *Evaluator) Evaluate(_ context.Context, t *trajeval.Trajectory) (trajeva
 
 // gotText is "got " num(f) unit, in one allocation.
 func gotText(f float64, unit string) string {
+	// A count without a unit, the most common figure, is written once
+	// for the run (see counts).
+	if unit == "" && f >= 0 && f < float64(len(counts)) && f == math.Trunc(f) && !math.Signbit(f) {
+		c := &counts[int(f)]
+		if s := c.Load(); s != nil {
+			return *s
+		}
+		s := gotFigure(f, "")
+		c.Store(&s)
+		return s
+	}
+	return gotFigure(f, unit)
+}
+
+// counts holds the texts of the counts below its length once written:
+// a run's traces report the same few hundred counts (calls, tokens) over
+// and over. Written by any goroutine; two may write one entry, with the
+// same text.
+var counts [4096]atomic.Pointer[string]
+
+// gotFigure returns "got F" and unit, F as 'f' formats it.
+func gotFigure(f float64, unit string) string {
 	var buf [48]byte
 	b := append(buf[:0], "got "...)
 	// Most figures are counts: a whole number below 2⁵³ is its integer's

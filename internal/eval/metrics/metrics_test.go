@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -139,6 +140,42 @@ func TestEvaluator_Evaluate_figures(t *testing.T) {
 		want := "got " + strconv.FormatFloat(f, 'f', -1, 64) + "ms"
 		if len(got) != 1 || got[0].Message != want {
 			t.Fatalf("figure %v: checks %+v, want the message %q", f, got, want)
+		}
+	}
+}
+
+// TestEvaluator_Evaluate_counts writes the figures of counts without a
+// unit (model calls, tokens), which the run remembers below 4,096, from
+// four goroutines at once, each count several times: every message is
+// strconv's text of its own count, below the memory's end, at it and
+// past it, and a count with a unit (the cost) keeps its unit.
+func TestEvaluator_Evaluate_counts(t *testing.T) {
+	c := build(t, "max_llm_calls: 5000\nmax_tokens: 1e12\nmax_cost_usd: 1e12")
+	counts := []int64{0, 1, 9, 10, 19, 1393, 4094, 4095, 4096, 4097, 1 << 20}
+	for k := range int64(300) {
+		counts = append(counts, 3*k, 4096-k)
+	}
+	errs := make(chan string, 4)
+	for g := range 4 {
+		go func() {
+			rng := rand.New(rand.NewPCG(13, uint64(g)))
+			for range 3 * len(counts) {
+				n := counts[rng.IntN(len(counts))]
+				calls, tokens := n, n/2+int64(g)
+				tr := &trajeval.Trajectory{Metrics: trajeval.Metrics{LLMCalls: &calls, Tokens: trajeval.Tokens{Total: &tokens}, CostUSD: ptr(float64(n))}}
+				got := c.Run(context.Background(), tr).Details.Checks
+				want := []string{"got " + strconv.FormatInt(calls, 10), "got " + strconv.FormatInt(tokens, 10), "got " + strconv.FormatInt(n, 10) + " USD"}
+				if len(got) != 3 || got[0].Message != want[0] || got[1].Message != want[1] || got[2].Message != want[2] {
+					errs <- fmt.Sprintf("count %d: checks %+v, want the messages %q", n, got, want)
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
 		}
 	}
 }

@@ -390,7 +390,8 @@ func (e *Evaluator) subset(trail *argmatch.Trail, d *trajeval.Details) trajeval.
 // latency runs the max_duration_ms checks of the matched and missing
 // calls of want, which a aligned with steps.
 func latency(want []trajeval.ExpectedCall, steps []trajeval.Step, a align.Alignment, d *trajeval.Details) (pass, skipped, total int) {
-	for i, c := range want {
+	for i := range want {
+		c := &want[i] // by pointer: a range value copies each call
 		if c.MaxDurationMS == nil {
 			continue
 		}
