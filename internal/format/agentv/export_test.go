@@ -75,6 +75,13 @@ func fastAgrees(dec, kept *decoder, data []byte) (read bool, diff string) {
 	if !reflect.DeepEqual(valid, checked) {
 		return true, fmt.Sprintf("unchecked %#v, checked %#v", valid, checked)
 	}
+	// Read straight into steps (see stepRead), or read again into
+	// toolCalls: the same trajectory, with text kept or not.
+	for _, keep := range []bool{false, true} {
+		if diff := straightAgrees(data, valid, keep); diff != "" {
+			return true, diff
+		}
+	}
 	// Twice with kept: the second time, what it remembers of the first.
 	for range 2 {
 		if diff := keptAgrees(kept, data, valid); diff != "" {
@@ -110,6 +117,44 @@ func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 		return fmt.Sprintf("with text kept, decoded %#v, read without %#v", got, want)
 	}
 	return ""
+}
+
+// straightAgrees reports how the trajectory of the record data, read by
+// fastRead (straight into steps where it can, see stepRead) keeping text
+// or not, differs from want, its trajectory read into toolCalls without.
+func straightAgrees(data []byte, want *trajeval.Trajectory, keep bool) string {
+	line := bytes.Clone(data)
+	r, ok := fastRead(&decoder{keepText: keep}, line, nil)
+	if !ok {
+		return "the fast path reads the record, but not by fastRead"
+	}
+	in := trajeval.Input{Name: "fuzz", Warn: func(trajeval.Warning) {}}
+	var clk clock
+	got := build(in, r, 1, false, &clk)
+	if keep {
+		for i := range line {
+			line[i] = 'x'
+		}
+		var err error
+		if got, err = got.DecodeText(); err != nil {
+			return "decoding the kept text: " + err.Error()
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("read straight (%v, text kept %v) %#v, into toolCalls %#v", r.direct, keep, got, want)
+	}
+	return ""
+}
+
+// ReadStraight reports whether fastRead reads the record data straight
+// into steps (see stepRead), after the records before with one decoder.
+func ReadStraight(data []byte, before ...[]byte) bool {
+	d := &decoder{keepText: true}
+	for _, b := range before {
+		fastRead(d, b, nil)
+	}
+	r, ok := fastRead(d, data, nil)
+	return ok && r.direct
 }
 
 // idsRepeat reports whether a call id of r is given twice, or is not a
@@ -190,7 +235,7 @@ func DecodeBoth(records [][]byte, keepText, lenient bool) (fast int, diff string
 		// decode's two ways, told apart.
 		var tf *trajeval.Trajectory
 		var errFast error
-		if r, ok := fastDecode(dec, data); ok {
+		if r, ok := fastRead(dec, data, nil); ok {
 			fast++
 			tf, errFast = buildRecord(in, r, i+1, &dec.clock)
 		} else {

@@ -1,0 +1,66 @@
+package agentv_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/trajeval/trajeval/internal/format/agentv"
+)
+
+// TestReadStraight checks which records the fast path reads straight
+// into their steps (see agentv's stepRead) and which it reads again into
+// its records of calls, as build has always read them: each one read as
+// encoding/json reads it (FastAgrees compares the two ways, text kept
+// and not, with the trajectory read without), alone and after a record
+// of the bench's shape.
+func TestReadStraight(t *testing.T) {
+	other := strings.Replace(benchCall, `"call_1"`, `"call_2"`, 1)
+	tests := []struct {
+		name, in string
+		want     bool
+		reason   string
+	}{
+		{"bench", shapedRecord(benchCall, other), true, "AgentV's own shape"},
+		{"no calls", `{"id":"a","output":[{"role":"user","content":"hi"},{"role":"assistant","content":"done"}]}`, true, "no steps to make"},
+		{"assistant first", `{"id":"a","output":[{"role":"assistant","tool_calls":[` + benchCall + `]},{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[` + other + `]}]}`, true, "a call before the first user's turn opens turn 1, the next user's turn 2"},
+		{"system with calls", `{"id":"a","output":[{"role":"system","tool_calls":[` + benchCall + `]},{"role":"assistant","content":"x"}]}`, true, "another role's calls are steps of turn 1"},
+		{"assistant text first", `{"id":"a","output":[{"role":"assistant","content":"x"},{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[` + benchCall + `]}]}`, true, "an assistant's text opens turn 1: the call is of turn 2"},
+		{"parallel", shapedRecord(benchCall, other, strings.Replace(benchCall, `"call_1"`, `"call_3"`, 1)), true, "three calls of one message, grouped by their times once read"},
+		{"many calls", shapedRecord(manyCalls(70)...), true, "more steps than the first guess: grown"},
+		{"a user's calls", `{"id":"a","output":[{"role":"user","tool_calls":[` + benchCall + `]}]}`, false, "a user's calls make no step"},
+		{"number id", shapedRecord(strings.Replace(benchCall, `"call_1"`, `7`, 1)), false, "build writes a number id as JSON"},
+		{"no tool", shapedRecord(strings.Replace(benchCall, `"grep"`, `""`, 1)), false, "build warns of a call with no tool name"},
+		{"same id", shapedRecord(benchCall, benchCall), false, "build warns of an id given twice and drops the call"},
+		{"two lists", `{"id":"a","output":[{"role":"assistant","tool_calls":[` + benchCall + `]}],"output_messages":[{"role":"assistant","tool_calls":[` + other + `]}]}`, false, "build reads one list of two"},
+		{"text time", shapedRecord(strings.Replace(benchCall, `00.066Z`, `00.066+00:00`, 1)), false, "build reads a time of another shape"},
+		{"string input", shapedRecord(strings.Replace(benchCall, `{"id":"doc-1"}`, `"{\"id\":1}"`, 1)), false, "build parses arguments given as a string"},
+		{"named message", `{"id":"a","output":[{"role":"assistant","tool_calls":[` + benchCall + `],"name":"sub"}]}`, false, "a message's name, after its calls, is its steps' agent"},
+		{"another order", shapedRecord(`{"id":"call_1","tool":"grep"}`), false, "a call in another order"},
+		{"an error", shapedRecord(strings.Replace(benchCall, `24}`, `24,"error":"boom"}`, 1)), false, "a call's error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, before := range [][][]byte{nil, {[]byte(shapedRecord(benchCall, other))}} {
+				if got := agentv.ReadStraight([]byte(tt.in), before...); got != tt.want {
+					t.Errorf("read straight %v after %d, want %v: %s", got, len(before), tt.want, tt.reason)
+				}
+			}
+			read, diff := agentv.FastAgrees([]byte(tt.in))
+			if !read || diff != "" {
+				t.Errorf("fast path read %v: %s (%s)", read, diff, tt.reason)
+			}
+			if _, diff := agentv.DecodeBoth([][]byte{[]byte(shapedRecord(benchCall)), []byte(tt.in), []byte(tt.in)}, true, false); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
+}
+
+// manyCalls is n calls of the bench's shape, each of its own id.
+func manyCalls(n int) []string {
+	calls := make([]string, n)
+	for i := range calls {
+		calls[i] = strings.Replace(benchCall, `"call_1"`, `"c`+strings.Repeat("x", i)+`"`, 1)
+	}
+	return calls
+}
