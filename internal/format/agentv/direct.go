@@ -36,6 +36,7 @@ type stepRead struct {
 	flags    []stepFlags
 	flagBase int
 	spans    []callSpans
+	room     int // the steps there is room for in all three
 	guess    int // the steps of the record before
 	// turns counts the record's turns so far, as build's; turn is the
 	// current one, 0 before the first.
@@ -81,14 +82,14 @@ func (d *decoder) again() bool {
 // the next.
 func (d *decoder) dropSteps() {
 	clear(d.steps)
-	d.steps, d.flags, d.flagBase = d.steps[:0], nil, 0
+	d.steps, d.flags, d.flagBase, d.room = d.steps[:0], nil, 0, 0
 }
 
 // nextStep returns the record's next step, what it points at and where
 // its texts stand (zero), made as the record's steps grow (see grow).
 func (d *decoder) nextStep() (*trajeval.Step, *stepFlags, *callSpans) {
 	k := len(d.steps)
-	if k == cap(d.steps) || k-d.flagBase >= len(d.flags) || k >= len(d.spans) {
+	if k >= d.room {
 		d.grow()
 	}
 	d.steps = d.steps[:k+1]
@@ -114,6 +115,7 @@ func (d *decoder) grow() {
 	if k >= len(d.spans) {
 		d.spans = append(d.spans[:k], make([]callSpans, cap(d.steps)-k)...)
 	}
+	d.room = min(cap(d.steps), d.flagBase+len(d.flags), len(d.spans))
 }
 
 // handOver ends a record read into steps: r takes them, their texts
@@ -137,7 +139,7 @@ func (d *decoder) handOver(r *record) bool {
 		}
 	}
 	r.steps, d.guess = d.steps, len(d.steps)
-	d.steps, d.flags, d.flagBase = nil, nil, 0
+	d.steps, d.flags, d.flagBase, d.room = nil, nil, 0, 0
 	return true
 }
 

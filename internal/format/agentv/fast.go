@@ -245,11 +245,11 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	}
 list:
 	for ok {
-		var m message
-		if ok = d.message(&m); !ok {
+		// Read in place, as call reads a call.
+		msgs = append(msgs, message{})
+		if ok = d.message(&msgs[len(msgs)-1]); !ok {
 			break
 		}
-		msgs = append(msgs, m)
 		switch p.Peek() {
 		case ',':
 			p.Take(1)
@@ -418,6 +418,9 @@ calls:
 		default:
 			ok = false
 		}
+	}
+	if d.direct {
+		return nil, ok // counted in steps (see message)
 	}
 	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
