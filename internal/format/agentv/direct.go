@@ -179,8 +179,6 @@ func (d *decoder) callStep() (*callSpans, bool) {
 		input  = `,"input":`
 		output = `,"output":`
 		status = `,"status":`
-		start  = `,"start_time":`
-		end    = `,"end_time":`
 		took   = `,"duration_ms":`
 	)
 	if r := p.Rest(); len(r) < len(tool) || string(r[:len(tool)]) != tool || !p.TakeOpen(len(tool)) {
@@ -252,27 +250,12 @@ func (d *decoder) callStep() (*callSpans, bool) {
 		return sp, false
 	}
 	s.Error = f.status(st)
-	if r := p.Rest(); len(r) < len(start) || string(r[:len(start)]) != start {
-		return sp, d.again()
-	}
-	p.Take(len(start))
-	var at [2]instant
-	var parsed uint8
-	var text string
-	if !d.stamp(&parsed, &at[0], 1, &text) {
+	if x, y, ok := d.times(); ok {
+		// Both of the clock's minute, as nearly all are.
+		s.StartTime, s.EndTime = startEnd(d.clock.at(x), d.clock.at(y))
+	} else if !d.stampsStep(s) {
 		return sp, false
 	}
-	if r := p.Rest(); len(r) < len(end) || string(r[:len(end)]) != end {
-		return sp, d.again()
-	}
-	p.Take(len(end))
-	if !d.stamp(&parsed, &at[1], 2, &text) {
-		return sp, false
-	}
-	if parsed != 3 {
-		return sp, d.again() // text, or none: read, and warned of, by build
-	}
-	s.StartTime, s.EndTime = startEnd(at[0], at[1])
 	if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
 		return sp, d.again()
 	}
@@ -290,4 +273,61 @@ func (d *decoder) callStep() (*callSpans, bool) {
 	}
 	p.TakeClose(1)
 	return sp, true
+}
+
+// times reads a call's start and end where they stand in AgentV's
+// order, `,"start_time":"…","end_time":"…"`, when both are of the
+// clock's minute and of the shape millis reads (see clock.same, which
+// checks every byte of each): x and y are their tails, for clock.at.
+// Anything else reads nothing (ok false), for stampsStep.
+func (d *decoder) times() (x, y uint64, ok bool) {
+	const (
+		start = `,"start_time":"`
+		end   = `","end_time":"`
+		n     = len(start) + millisTime + len(end) + millisTime + 1
+		e     = len(start) + millisTime
+	)
+	r := d.p.Rest()
+	if len(r) < n || string(r[:len(start)]) != start || string(r[e:e+len(end)]) != end || r[n-1] != '"' {
+		return 0, 0, false
+	}
+	x, ok1 := d.clock.same((*[millisTime]byte)(r[len(start):e]))
+	y, ok2 := d.clock.same((*[millisTime]byte)(r[e+len(end) : n-1]))
+	if !ok1 || !ok2 {
+		return 0, 0, false
+	}
+	d.p.Take(n)
+	return x, y, true
+}
+
+// stampsStep reads a call's start and end into s where times does not:
+// another minute, another shape, or not where AgentV writes them.
+func (d *decoder) stampsStep(s *trajeval.Step) bool {
+	const (
+		start = `,"start_time":`
+		end   = `,"end_time":`
+	)
+	p := &d.p
+	if r := p.Rest(); len(r) < len(start) || string(r[:len(start)]) != start {
+		return d.again()
+	}
+	p.Take(len(start))
+	var at [2]instant
+	var parsed uint8
+	var text string
+	if !d.stamp(&parsed, &at[0], 1, &text) {
+		return false
+	}
+	if r := p.Rest(); len(r) < len(end) || string(r[:len(end)]) != end {
+		return d.again()
+	}
+	p.Take(len(end))
+	if !d.stamp(&parsed, &at[1], 2, &text) {
+		return false
+	}
+	if parsed != 3 {
+		return d.again() // text, or none: read, and warned of, by build
+	}
+	s.StartTime, s.EndTime = startEnd(at[0], at[1])
+	return true
 }

@@ -27,6 +27,8 @@ func TestReadStraight(t *testing.T) {
 		{"assistant text first", `{"id":"a","output":[{"role":"assistant","content":"x"},{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[` + benchCall + `]}]}`, true, "an assistant's text opens turn 1: the call is of turn 2"},
 		{"parallel", shapedRecord(benchCall, other, strings.Replace(benchCall, `"call_1"`, `"call_3"`, 1)), true, "three calls of one message, grouped by their times once read"},
 		{"many calls", shapedRecord(manyCalls(70)...), true, "more steps than the first guess: grown"},
+		{"another minute", shapedRecord(benchCall, strings.Replace(strings.Replace(other, `00:00:00.066`, `00:01:00.066`, 1), `00:00:00.090`, `00:01:00.090`, 1)), true, "the second call's times of a minute the clock has not read, read one at a time"},
+		{"end of another minute", shapedRecord(benchCall, strings.Replace(other, `00:00:00.090`, `00:01:00.090`, 1)), true, "the start of the clock's minute, the end of the next"},
 		{"a user's calls", `{"id":"a","output":[{"role":"user","tool_calls":[` + benchCall + `]}]}`, false, "a user's calls make no step"},
 		{"number id", shapedRecord(strings.Replace(benchCall, `"call_1"`, `7`, 1)), false, "build writes a number id as JSON"},
 		{"no tool", shapedRecord(strings.Replace(benchCall, `"grep"`, `""`, 1)), false, "build warns of a call with no tool name"},
@@ -36,6 +38,7 @@ func TestReadStraight(t *testing.T) {
 		{"string input", shapedRecord(strings.Replace(benchCall, `{"id":"doc-1"}`, `"{\"id\":1}"`, 1)), false, "build parses arguments given as a string"},
 		{"named message", `{"id":"a","output":[{"role":"assistant","tool_calls":[` + benchCall + `],"name":"sub"}]}`, false, "a message's name, after its calls, is its steps' agent"},
 		{"another order", shapedRecord(`{"id":"call_1","tool":"grep"}`), false, "a call in another order"},
+		{"a bad tail", shapedRecord(benchCall, strings.Replace(other, `00.090Z`, `00.0a0Z`, 1)), false, "not a time: build reads it as text, and warns"},
 		{"an error", shapedRecord(strings.Replace(benchCall, `24}`, `24,"error":"boom"}`, 1)), false, "a call's error"},
 	}
 	for _, tt := range tests {
@@ -63,4 +66,31 @@ func manyCalls(n int) []string {
 		calls[i] = strings.Replace(benchCall, `"call_1"`, `"c`+strings.Repeat("x", i)+`"`, 1)
 	}
 	return calls
+}
+
+// TestReadStraight_broken checks records broken where the fast path
+// compares bytes where they must stand: neither way reads them (the
+// error is encoding/json's, at its line and column).
+func TestReadStraight_broken(t *testing.T) {
+	other := strings.Replace(benchCall, `"call_1"`, `"call_2"`, 1)
+	tests := []struct {
+		name, in, reason string
+	}{
+		{"end quote", shapedRecord(benchCall, strings.Replace(other, `00.090Z"`, `00.090Zx`, 1)), "the end time's closing quote a letter: the string runs on"},
+		{"start quote", shapedRecord(benchCall, strings.Replace(other, `00.066Z"`, `00.066Zx`, 1)), "the start time's closing quote a letter"},
+		{"cut in a time", shapedRecord(benchCall, other)[:len(shapedRecord(benchCall))+40], "cut off in the second call"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if agentv.ReadStraight([]byte(tt.in), []byte(shapedRecord(benchCall, other))) {
+				t.Errorf("read straight: %s", tt.reason)
+			}
+			if read, diff := agentv.FastAgrees([]byte(tt.in)); read || diff != "" {
+				t.Errorf("fast path read %v: %s (%s)", read, diff, tt.reason)
+			}
+			if _, diff := agentv.DecodeBoth([][]byte{[]byte(shapedRecord(benchCall, other)), []byte(tt.in)}, true, false); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
 }
