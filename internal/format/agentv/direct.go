@@ -86,16 +86,15 @@ func (d *decoder) dropSteps() {
 }
 
 // nextStep returns the record's next step, what it points at and where
-// its texts stand (zero), made as the record's steps grow (see grow).
+// its texts stand (for callStep to set, not zeroed here), made as the
+// record's steps grow (see grow).
 func (d *decoder) nextStep() (*trajeval.Step, *stepFlags, *callSpans) {
 	k := len(d.steps)
 	if k >= d.room {
 		d.grow()
 	}
 	d.steps = d.steps[:k+1]
-	sp := &d.spans[k]
-	*sp = callSpans{}
-	return &d.steps[k], &d.flags[k-d.flagBase], sp
+	return &d.steps[k], &d.flags[k-d.flagBase], &d.spans[k]
 }
 
 // grow makes room for one step more: steps, their flags and spans.
@@ -213,6 +212,7 @@ func (d *decoder) callStep() (*callSpans, bool) {
 		start, end, ok = p.Span()
 		sp.in = span{start: int32(start), end: int32(end)}
 	} else {
+		sp.in = span{} // none, unless value keeps it
 		v, ok = d.value(&sp.in, nil)
 		switch v.(type) {
 		case nil:
@@ -236,8 +236,11 @@ func (d *decoder) callStep() (*callSpans, bool) {
 	// with no text kept, the RecentSpan holds none.
 	if start, end, again := p.SpanAgain(&d.recent.output); again {
 		sp.out = span{start: int32(start), end: int32(end), again: true}
-	} else if s.Result, ok = d.value(&sp.out, &d.recent.output); !ok {
-		return sp, false
+	} else {
+		sp.out = span{} // none, unless value keeps it
+		if s.Result, ok = d.value(&sp.out, &d.recent.output); !ok {
+			return sp, false
+		}
 	}
 	if r := p.Rest(); len(r) < len(status) || string(r[:len(status)]) != status {
 		return sp, d.again()

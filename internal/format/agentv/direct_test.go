@@ -29,6 +29,8 @@ func TestReadStraight(t *testing.T) {
 		{"many calls", shapedRecord(manyCalls(70)...), true, "more steps than the first guess: grown"},
 		{"another minute", shapedRecord(benchCall, strings.Replace(strings.Replace(other, `00:00:00.066`, `00:01:00.066`, 1), `00:00:00.090`, `00:01:00.090`, 1)), true, "the second call's times of a minute the clock has not read, read one at a time"},
 		{"end of another minute", shapedRecord(benchCall, strings.Replace(other, `00:00:00.090`, `00:01:00.090`, 1)), true, "the start of the clock's minute, the end of the next"},
+		{"no input", shapedRecord(strings.Replace(benchCall, `{"id":"doc-1"}`, `null`, 1), other), true, "no text kept where the record before kept some: no arguments"},
+		{"a number result", shapedRecord(strings.Replace(benchCall, `{"ok":true}`, `7`, 1), other), true, "no text kept where the record before kept some: the number"},
 		{"a user's calls", `{"id":"a","output":[{"role":"user","tool_calls":[` + benchCall + `]}]}`, false, "a user's calls make no step"},
 		{"number id", shapedRecord(strings.Replace(benchCall, `"call_1"`, `7`, 1)), false, "build writes a number id as JSON"},
 		{"no tool", shapedRecord(strings.Replace(benchCall, `"grep"`, `""`, 1)), false, "build warns of a call with no tool name"},
