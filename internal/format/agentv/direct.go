@@ -193,12 +193,17 @@ func (d *decoder) callStep() (*callSpans, bool) {
 		return sp, d.again()
 	}
 	p.Take(len(id))
-	v, ok := p.Value()
-	if !ok {
+	var v any
+	var ok bool
+	if p.Peek() == '"' {
+		// A string, as nearly every id is: no box (see StrValue).
+		if s.ID, ok = p.StrValue(); !ok {
+			return sp, false
+		}
+		d.ids.noteString(s.ID)
+	} else if v, ok = p.Value(); !ok {
 		return sp, false
-	}
-	d.ids.note(v)
-	if s.ID, ok = v.(string); !ok && v != nil {
+	} else if v != nil {
 		return sp, d.again() // a number, written as JSON by build
 	}
 	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
