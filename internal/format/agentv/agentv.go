@@ -399,15 +399,20 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			}
 		}
 		if r.direct {
-			// Each step has its turn (see stepRead); a group needs the
-			// message's steps.
+			// Each step has its turn (see stepRead); its agent and its
+			// group are the message's.
 			made := next
 			next += m.steps
-			if m.steps > 1 {
+			if m.Name != "" || m.steps > 1 {
 				made := steps[made:next]
-				groups := parallel(len(made), func(k int) (time.Time, time.Time) { return made[k].StartTime, made[k].EndTime }, &group)
 				for k := range made {
-					made[k].ParallelGroup = groups[k]
+					made[k].Agent = m.Name
+				}
+				if len(made) > 1 {
+					groups := parallel(len(made), func(k int) (time.Time, time.Time) { return made[k].StartTime, made[k].EndTime }, &group)
+					for k := range made {
+						made[k].ParallelGroup = groups[k]
+					}
 				}
 			}
 			continue
@@ -456,15 +461,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 			}
 			s.Error = f.status(c.Status)
 			if c.Error != nil {
-				if msg, ok := c.Error.(string); ok {
-					s.ErrorMessage = msg
-				} else {
-					s.ErrorMessage = jsonv.Marshal(c.Error)
-				}
-				if s.Error == nil {
-					f.err = true
-					s.Error = &f.err
-				}
+				f.failed(s, c.Error)
 			}
 			if c.parsed&3 == 3 {
 				// Both read by the fast path, as nearly always: made where
@@ -517,6 +514,20 @@ func (f *stepFlags) status(s string) *bool {
 		return &f.err
 	}
 	return nil
+}
+
+// failed gives s, whose flags are f, the call's error e (not nil): its
+// message, and Error true unless its status said otherwise.
+func (f *stepFlags) failed(s *trajeval.Step, e any) {
+	if msg, ok := e.(string); ok {
+		s.ErrorMessage = msg
+	} else {
+		s.ErrorMessage = jsonv.Marshal(e)
+	}
+	if s.Error == nil {
+		f.err = true
+		s.Error = &f.err
+	}
 }
 
 // fewIDs is how many call ids seenIDs keeps in a list, looked along,

@@ -13,11 +13,11 @@ import (
 //     before was read twice (see fastRead): a producer that writes one
 //     record otherwise mostly writes the next so too.
 //  2. Only what build would make of a call with no warning is read so:
-//     a call of AgentV's keys in AgentV's order (see callStep), with a
-//     tool name, a string or no id, input that is no string, and start
-//     and end times of the clock's shape; in a message whose role comes
-//     first and whose calls or content are its only other key, not a
-//     user's; in a record of one list of messages whose call ids are
+//     a call of AgentV's keys in AgentV's order (see callStep), its
+//     error last if any, with a tool name, input that is no string, and
+//     start and end times of the clock's shape; in a message whose role
+//     comes first, then its calls or content, then its name if any, not
+//     a user's; in a record of one list of messages whose call ids are
 //     given once each. Anything else sets retry, and the record is read
 //     once more into toolCalls, as build has always read them.
 //  3. The steps come from the run's StepPool, as many as the record
@@ -204,7 +204,11 @@ func (d *decoder) callStep() (*callSpans, bool) {
 	} else if v, ok = p.Value(); !ok {
 		return sp, false
 	} else if v != nil {
-		return sp, d.again() // a number, written as JSON by build
+		// A number, or another value: written as JSON, as build
+		// writes it, its text compared with the others' (see
+		// distinct).
+		d.ids.note(v)
+		s.ID = idString(v)
 	}
 	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
 		return sp, d.again()
@@ -276,11 +280,11 @@ func (d *decoder) callStep() (*callSpans, bool) {
 	if !ok {
 		return sp, false
 	}
-	if r := p.Rest(); len(r) == 0 || r[0] != '}' {
-		return sp, d.again()
+	if r := p.Rest(); len(r) > 0 && r[0] == '}' {
+		p.TakeClose(1)
+		return sp, true
 	}
-	p.TakeClose(1)
-	return sp, true
+	return sp, d.callError(s, f)
 }
 
 // times reads a call's start and end where they stand in AgentV's
@@ -337,5 +341,28 @@ func (d *decoder) stampsStep(s *trajeval.Step) bool {
 		return d.again() // text, or none: read, and warned of, by build
 	}
 	s.StartTime, s.EndTime = startEnd(at[0], at[1])
+	return true
+}
+
+// callError reads the rest of a call read by callStep, its error, last
+// as AgentV writes it (see stepFlags.failed), into s, whose flags are f.
+func (d *decoder) callError(s *trajeval.Step, f *stepFlags) bool {
+	const fail = `,"error":`
+	p := &d.p
+	if r := p.Rest(); len(r) < len(fail) || string(r[:len(fail)]) != fail {
+		return d.again()
+	}
+	p.Take(len(fail))
+	v, ok := p.Value()
+	if !ok {
+		return false
+	}
+	if v != nil {
+		f.failed(s, v)
+	}
+	if r := p.Rest(); len(r) == 0 || r[0] != '}' {
+		return d.again()
+	}
+	p.TakeClose(1)
 	return true
 }

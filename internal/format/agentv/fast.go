@@ -267,7 +267,7 @@ list:
 }
 
 // message reads a message into m as AgentV writes it, compact: its role
-// first, then its calls or its content, then the closing brace, each
+// first, then its calls or its content, its name, then the closing brace, each
 // compared where it must stand with a constant and read by its key's
 // reader (see call). A message written otherwise is read on from the key
 // where it leaves that order by messageMembers.
@@ -277,6 +277,7 @@ func (d *decoder) message(m *message) bool {
 		role    = `{"role":`
 		calls   = `,"tool_calls":`
 		content = `,"content":`
+		name    = `,"name":`
 	)
 	if r := p.Rest(); len(r) < len(role) || string(r[:len(role)]) != role || !p.TakeOpen(len(role)) {
 		return d.messageMembers(m, d.shapes.message.Members(), keysSeen{})
@@ -322,9 +323,23 @@ func (d *decoder) message(m *message) bool {
 		seen.noteKey(messageContent)
 		last = messageContent
 	}
-	if r := p.Rest(); len(r) > 0 && r[0] == '}' {
+	r := p.Rest()
+	if len(r) > 0 && r[0] == '}' {
 		p.TakeClose(1)
 		return true
+	}
+	// A sub-agent's name, after its calls (see build).
+	if last != messageRole && len(r) >= len(name) && string(r[:len(name)]) == name {
+		p.Take(len(name))
+		if !fastName(p, &m.Name) {
+			return false
+		}
+		seen.noteKey(messageName)
+		last = messageName
+		if r := p.Rest(); len(r) > 0 && r[0] == '}' {
+			p.TakeClose(1)
+			return true
+		}
 	}
 	return d.messageMembers(m, d.shapes.message.MembersAfter(last), seen)
 }
