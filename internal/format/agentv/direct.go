@@ -9,9 +9,10 @@ import (
 // zeroed, filled and copied again by build.
 //
 // The rules:
-//  1. A record is read so (direct set) unless one of the records just
-//     before was read twice (see fastRead): a producer that writes one
-//     record otherwise mostly writes the next so too.
+//  1. A record is read so (direct set) unless one of the
+//     skipAfterRetry records before it was read twice (see fastRead): a
+//     producer that writes one record otherwise mostly writes the next
+//     so too.
 //  2. Only what build would make of a call with no warning is read so:
 //     a call of AgentV's keys in AgentV's order (see callStep), its
 //     error last if any, with a tool name, input that is no string, and
@@ -21,11 +22,13 @@ import (
 //     given once each. Anything else sets retry, and the record is read
 //     once more into toolCalls, as build has always read them.
 //  3. The steps come from the run's StepPool, as many as the record
-//     before had (grown as build's would be made, when more come); on a
-//     retry, or an error, they are cleared and kept for the next record.
+//     before had but at most maxGuess, twice as many when more come; on
+//     a retry, or an error, they are cleared and kept for the next
+//     record. So a record's steps have room for at most twice its calls,
+//     or maxGuess.
 //  4. A step's turn is build's, counted as the messages are read (see
-//     decoder.message); its parallel group is build's, set from the
-//     messages once the record is read.
+//     decoder.message); its agent and parallel group are build's, set
+//     from the messages once the record is read.
 type stepRead struct {
 	direct, retry bool
 	skip          int // records still read the other way (rule 1)
@@ -47,8 +50,12 @@ type stepRead struct {
 type callSpans struct{ in, out span }
 
 // skipAfterRetry is how many records are read the other way after one
-// that was read twice (rule 1 of stepRead).
-const skipAfterRetry = 16
+// that was read twice (rule 1 of stepRead); maxGuess the most steps made
+// for a record before its calls are read (rule 3).
+const (
+	skipAfterRetry = 16
+	maxGuess       = 64
+)
 
 // fastRead is fastDecode reading the record's calls straight into steps
 // made from pool when it can (see stepRead), else into toolCalls.
@@ -103,7 +110,7 @@ func (d *decoder) grow() {
 	if k == cap(d.steps) {
 		// As many as the record before, else twice as many as so far:
 		// the pool rounds them up to a class (see trajeval.StepPool).
-		s := d.pool.Make(max(d.guess, 2*k, 4))[:k]
+		s := d.pool.Make(max(min(d.guess, maxGuess), 2*k, 4))[:k]
 		copy(s, d.steps)
 		d.pool.Put(d.steps)
 		d.steps = s

@@ -102,3 +102,28 @@ func TestReadStraight_broken(t *testing.T) {
 		})
 	}
 }
+
+// TestStepsRoom checks the room a record read straight has for its
+// steps (rule 3 of agentv's stepRead): as many as the record before had,
+// at most MaxGuess, twice as many when more come.
+func TestStepsRoom(t *testing.T) {
+	calls := func(n int) []byte { return []byte(shapedRecord(manyCalls(n)...)) }
+	tests := []struct {
+		name            string
+		before          [][]byte
+		calls, min, max int
+		reason          string
+	}{
+		{"first", nil, 3, 3, 4, "no record before: room for 4, the least made"},
+		{"as before", [][]byte{calls(20)}, 20, 20, 20, "the record before's 20, no more"},
+		{"more than before", [][]byte{calls(5)}, 12, 12, 20, "5 made, then twice as many as read so far, as the pool rounds them"},
+		{"after a large record", [][]byte{calls(300)}, 1, 1, agentv.MaxGuess, "a record of one call after one of 300: at most MaxGuess"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := agentv.StepsRoom(calls(tt.calls), tt.before...); got < tt.min || got > tt.max {
+				t.Errorf("room %d for %d calls, want %d to %d: %s", got, tt.calls, tt.min, tt.max, tt.reason)
+			}
+		})
+	}
+}

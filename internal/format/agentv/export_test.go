@@ -161,6 +161,23 @@ func ReadStraight(data []byte, before ...[]byte) bool {
 	return ok && r.direct
 }
 
+// StepsRoom is the room (capacity) of the steps of the record data,
+// read straight after the records before by one decoder (0 when not).
+func StepsRoom(data []byte, before ...[]byte) int {
+	d := &decoder{}
+	for _, b := range before {
+		fastRead(d, b, nil)
+	}
+	r, ok := fastRead(d, data, nil)
+	if !ok || !r.direct {
+		return 0
+	}
+	return cap(r.steps)
+}
+
+// MaxGuess is maxGuess.
+const MaxGuess = maxGuess
+
 // idsRepeat reports whether a call id of r is given twice, or is not a
 // string (a number, which idBuckets does not tell apart).
 func idsRepeat(r record) bool {
