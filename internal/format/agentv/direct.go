@@ -141,6 +141,11 @@ func (d *decoder) handOver(r *record) bool {
 		w := newTextSlab(k)
 		for i := range d.steps {
 			s, sp := &d.steps[i], &d.spans[i]
+			if sp.out.same && sp.in.end > 0 {
+				// The usual call (see toolCalls): no call of set.
+				s.Args, s.Result = w.keep(d.data[sp.in.start:sp.in.end]), w.out
+				continue
+			}
 			w.set(d.data, &sp.in, &sp.out, &s.Args, &s.Result)
 		}
 	}

@@ -806,25 +806,23 @@ func newTextSlab(k *keptText) textSlab {
 // and out in data, to copies of it, when it was read as text.
 func (w *textSlab) set(data []byte, in, out *span, input, output *any) {
 	if in.end > 0 {
-		w.buf = keep(w.buf, data[in.start:in.end], &w.slab[w.j])
-		*input = &w.slab[w.j]
-		w.j++
+		*input = w.keep(data[in.start:in.end])
 	}
 	switch {
 	case out.same:
 		*output = w.out
 	case out.end > 0:
-		w.buf = keep(w.buf, data[out.start:out.end], &w.slab[w.j])
-		w.out = &w.slab[w.j]
+		w.out = w.keep(data[out.start:out.end])
 		*output = w.out
-		w.j++
 	}
 }
 
-// keep copies text to the start of buf, sets *dst to the copy, full (no
-// append runs into the next), and returns the rest of buf.
-func keep(buf, text []byte, dst *json.RawMessage) []byte {
-	n := copy(buf, text)
-	*dst = buf[:n:n]
-	return buf[n:]
+// keep copies text to the slab's next bytes and returns it there, full
+// (no append runs into the next), in the slab's next element.
+func (w *textSlab) keep(text []byte) *json.RawMessage {
+	n := copy(w.buf, text)
+	dst := &w.slab[w.j]
+	*dst, w.buf = w.buf[:n:n], w.buf[n:]
+	w.j++
+	return dst
 }
