@@ -27,7 +27,7 @@ import (
 //     record. So a record's steps have room for at most twice its calls,
 //     or maxGuess.
 //  4. A step's turn is build's, counted as the messages are read (see
-//     decoder.message); its agent and parallel group are build's, set
+//     countTurn, and callStep for a message with calls); its agent and parallel group are build's, set
 //     from the messages once the record is read.
 type stepRead struct {
 	direct, retry bool
@@ -44,6 +44,22 @@ type stepRead struct {
 	// turns counts the record's turns so far, as build's; turn is the
 	// current one, 0 before the first.
 	turns, turn int
+}
+
+// countTurn counts the turn a message of role opens, as build counts
+// them: a user's opens the next, an assistant's the first if none is
+// open. The first call of another role opens the first too (see
+// callStep).
+func (d *decoder) countTurn(role string) {
+	switch role {
+	case "user":
+		d.turns++
+		d.turn = d.turns
+	case "assistant":
+		if d.turn == 0 {
+			d.turns, d.turn = 1, 1
+		}
+	}
 }
 
 // callSpans is where a call's input and output stand in its record.

@@ -288,18 +288,6 @@ func (d *decoder) message(m *message) bool {
 	} else if !recentName(p, &d.recent.role, &m.Role) {
 		return false
 	}
-	if d.direct {
-		// The turns as build counts them (see stepRead).
-		switch m.Role {
-		case "user":
-			d.turns++
-			d.turn = d.turns
-		case "assistant":
-			if d.turn == 0 {
-				d.turns, d.turn = 1, 1
-			}
-		}
-	}
 	seen, last := keysSeen{bits: 1 << messageRole, n: 1}, messageRole
 	var ok bool
 	if r := p.Rest(); len(r) >= len(calls) && string(r[:len(calls)]) == calls {
@@ -313,15 +301,23 @@ func (d *decoder) message(m *message) bool {
 			return false
 		}
 		m.steps = len(d.steps) - before
+		if m.steps == 0 && d.direct {
+			d.countTurn(m.Role) // callStep counts it for a call
+		}
 		seen.noteKey(messageToolCalls)
 		last = messageToolCalls
-	} else if len(r) >= len(content) && string(r[:len(content)]) == content {
-		p.Take(len(content))
-		if m.Content, ok = p.Value(); !ok {
-			return false
+	} else {
+		if d.direct {
+			d.countTurn(m.Role)
 		}
-		seen.noteKey(messageContent)
-		last = messageContent
+		if len(r) >= len(content) && string(r[:len(content)]) == content {
+			p.Take(len(content))
+			if m.Content, ok = p.Value(); !ok {
+				return false
+			}
+			seen.noteKey(messageContent)
+			last = messageContent
+		}
 	}
 	r := p.Rest()
 	if len(r) > 0 && r[0] == '}' {
