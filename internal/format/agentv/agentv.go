@@ -355,7 +355,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	var steps []trajeval.Step
 	var flags []stepFlags
 	if r.direct {
-		steps = r.steps // filled but for turns and groups (see stepRead)
+		steps = r.steps // filled but for agents and groups (see stepRead)
 	} else if n > 0 {
 		steps = in.Steps.Make(n)
 		flags = make([]stepFlags, n)
