@@ -483,6 +483,23 @@ func (p *Parser) Str() (string, bool) {
 	return string(b), true
 }
 
+// StrValue is Value for a string, given as one: a short string found
+// again (see shortAt) costs no box and no look at the box; any other is
+// read, and kept, as Value reads and keeps it. A value that is no string
+// reads nothing (ok false).
+func (p *Parser) StrValue() (string, bool) {
+	if p.Peek() != '"' {
+		return "", false
+	}
+	if s, n := p.shortAt(p.pos); s != nil {
+		p.pos += n + 1
+		return s.name, true
+	}
+	v, ok := p.Value()
+	s, _ := v.(string)
+	return s, ok
+}
+
 // Bytes reads a string and returns its unescaped bytes without copying
 // them: they are valid until the next call on p, for a reader that parses
 // or compares the text at once (a time, an id) instead of keeping it.

@@ -1015,3 +1015,53 @@ func TestParser_Value_shortAtEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestParser_StrValue checks that StrValue reads a string as Value does,
+// the second time too (a short string found again, not boxed), and
+// reads nothing of a value that is no string.
+func TestParser_StrValue(t *testing.T) {
+	tests := []struct {
+		in     string
+		ok     bool
+		reason string
+	}{
+		{`"call_1"`, true, "a short id, found again the second time"},
+		{`"toolu_01A09q90qw90lq917835lq9"`, true, "an id longer than a short"},
+		{`"a\"b\u00e9"`, true, "escapes are unescaped"},
+		{`""`, true, "the empty string"},
+		{"\"\xff\"", false, "invalid UTF-8 is encoding/json's to replace"},
+		{`12`, false, "a number is not a string"},
+		{`null`, false, "null is not a string"},
+		{`"cut`, false, "cut off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			data := []byte(tt.in)
+			if tt.ok {
+				data = []byte(tt.in + "," + tt.in) // the second found again
+			}
+			var p, want jsonv.Parser
+			p.Reset(data)
+			want.Reset(data)
+			for i := range 2 {
+				v, wok := want.Value()
+				s, isString := v.(string)
+				got, ok := p.StrValue()
+				if ok != tt.ok || ok != (wok && isString) || got != s {
+					t.Errorf("read %d: StrValue = %q, %v; Value gives %#v, %v; want ok %v (%s)", i+1, got, ok, v, wok, tt.ok, tt.reason)
+				}
+				if ok && string(p.Rest()) != string(want.Rest()) {
+					t.Errorf("read %d: StrValue left %q, Value %q (%s)", i+1, p.Rest(), want.Rest(), tt.reason)
+				}
+				if !ok {
+					if tt.in[0] != '"' && p.Peek() != tt.in[0] {
+						t.Errorf("StrValue read part of a value that is no string (%s)", tt.reason)
+					}
+					return
+				}
+				p.Take(1)
+				want.Take(1)
+			}
+		})
+	}
+}

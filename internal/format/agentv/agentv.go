@@ -106,6 +106,11 @@ type record struct {
 	// mem holds the record's numbers when the fast path read any, and
 	// then its trajectory (see recordMem).
 	mem *recordMem
+	// direct says that the fast path read the calls straight into
+	// steps, the steps of the list build reads (see stepRead): its
+	// messages' ToolCalls are nil, their steps counted in steps.
+	direct bool
+	steps  []trajeval.Step
 }
 
 type tokenUsage struct {
@@ -119,7 +124,14 @@ type message struct {
 	Name      string     `json:"name"`
 	Content   any        `json:"content"`
 	ToolCalls []toolCall `json:"tool_calls"`
+
+	// steps counts the calls the fast path read straight into steps
+	// (see stepRead).
+	steps int
 }
+
+// calls counts the message's calls.
+func (m *message) calls() int { return len(m.ToolCalls) + m.steps }
 
 type toolCall struct {
 	Tool       string   `json:"tool"`
@@ -255,7 +267,7 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 // A record cut off or broken is damage (see trajeval.Input.Damage); read
 // leniently, what came before the break is its partial trajectory.
 func decode(in trajeval.Input, data []byte, firstLine int, fast *decoder) (*trajeval.Trajectory, error) {
-	if r, ok := fastDecode(fast, data); ok {
+	if r, ok := fastRead(fast, data, in.Steps); ok {
 		return buildRecord(in, r, firstLine, &fast.clock)
 	}
 	return decodeJSON(in, data, firstLine, &fast.clock)
@@ -330,7 +342,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	n, users := 0, 0
 	for i := range msgs {
 		m := &msgs[i] // not a copy: build reads each message twice
-		n += len(m.ToolCalls)
+		n += m.calls()
 		if m.Role == "user" {
 			users++
 		}
@@ -342,7 +354,9 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 	// tell apart, and each would make it load t.Steps again.
 	var steps []trajeval.Step
 	var flags []stepFlags
-	if n > 0 {
+	if r.direct {
+		steps = r.steps // filled but for agents and groups (see stepRead)
+	} else if n > 0 {
 		steps = in.Steps.Make(n)
 		flags = make([]stepFlags, n)
 	}
@@ -356,7 +370,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 		t.Turns = append(t.Turns, tn)
 	}
 	var seen seenIDs
-	turn := 0
+	turn, next := 0, 0
 	group := 0
 	warn := func(msg string) {
 		in.Warn(trajeval.Warning{File: in.Name, Line: firstLine, Place: "trace " + t.ID, Msg: msg})
@@ -371,7 +385,7 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 		case "assistant":
 			mem.llm++
 		default:
-			if len(m.ToolCalls) == 0 {
+			if m.calls() == 0 {
 				continue // a system prompt must not open an empty turn before the first user message
 			}
 		}
@@ -384,9 +398,30 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				t.Turns[turn-1].FinalResponse = s
 			}
 		}
+		if r.direct {
+			// Each step has its turn (see stepRead); its agent and its
+			// group are the message's.
+			made := next
+			next += m.steps
+			if m.Name != "" || m.steps > 1 {
+				made := steps[made:next]
+				for k := range made {
+					made[k].Agent = m.Name
+				}
+				if len(made) > 1 {
+					groups := parallel(len(made), func(k int) (time.Time, time.Time) { return made[k].StartTime, made[k].EndTime }, &group)
+					for k := range made {
+						made[k].ParallelGroup = groups[k]
+					}
+				}
+			}
+			continue
+		}
 		var groups []int // one call has none (see parallel): no call for it
 		if len(m.ToolCalls) > 1 {
-			groups = parallel(m.ToolCalls, &group, clk)
+			groups = parallel(len(m.ToolCalls), func(k int) (time.Time, time.Time) {
+				return m.ToolCalls[k].times(clk, func(string) {}) // build reports a bad time
+			}, &group)
 		}
 		calls := m.ToolCalls
 		for ci := range calls {
@@ -424,23 +459,9 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 				f.duration = *d
 				s.DurationMS = &f.duration
 			}
-			switch c.Status {
-			case "ok", "success":
-				s.Error = &f.err
-			case "error", "timeout", "cancelled":
-				f.err = true
-				s.Error = &f.err
-			}
+			s.Error = f.status(c.Status)
 			if c.Error != nil {
-				if msg, ok := c.Error.(string); ok {
-					s.ErrorMessage = msg
-				} else {
-					s.ErrorMessage = jsonv.Marshal(c.Error)
-				}
-				if s.Error == nil {
-					f.err = true
-					s.Error = &f.err
-				}
+				f.failed(s, c.Error)
 			}
 			if c.parsed&3 == 3 {
 				// Both read by the fast path, as nearly always: made where
@@ -480,6 +501,33 @@ func build(in trajeval.Input, r record, firstLine int, partial bool, clk *clock)
 type stepFlags struct {
 	duration float64
 	err      bool
+}
+
+// status is a step's Error for a call's status (rule 5), pointing at
+// f.err.
+func (f *stepFlags) status(s string) *bool {
+	switch s {
+	case "ok", "success":
+		return &f.err
+	case "error", "timeout", "cancelled":
+		f.err = true
+		return &f.err
+	}
+	return nil
+}
+
+// failed gives s, whose flags are f, the call's error e (not nil): its
+// message, and Error true unless its status said otherwise.
+func (f *stepFlags) failed(s *trajeval.Step, e any) {
+	if msg, ok := e.(string); ok {
+		s.ErrorMessage = msg
+	} else {
+		s.ErrorMessage = jsonv.Marshal(e)
+	}
+	if s.Error == nil {
+		f.err = true
+		s.Error = &f.err
+	}
 }
 
 // fewIDs is how many call ids seenIDs keeps in a list, looked along,

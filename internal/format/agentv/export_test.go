@@ -31,6 +31,10 @@ func FastAgreesAfter(before, data []byte) (read bool, diff string) {
 func fastAgrees(dec, kept *decoder, data []byte) (read bool, diff string) {
 	fast, ok := fastDecode(dec, data)
 	if !ok {
+		// Neither way reads what one leaves to encoding/json.
+		if _, ok := fastRead(&decoder{}, data, nil); ok {
+			return true, "read straight into steps, but not into toolCalls"
+		}
 		return false, ""
 	}
 	var std record
@@ -75,6 +79,13 @@ func fastAgrees(dec, kept *decoder, data []byte) (read bool, diff string) {
 	if !reflect.DeepEqual(valid, checked) {
 		return true, fmt.Sprintf("unchecked %#v, checked %#v", valid, checked)
 	}
+	// Read straight into steps (see stepRead), or read again into
+	// toolCalls: the same trajectory, with text kept or not.
+	for _, keep := range []bool{false, true} {
+		if diff := straightAgrees(data, valid, keep); diff != "" {
+			return true, diff
+		}
+	}
 	// Twice with kept: the second time, what it remembers of the first.
 	for range 2 {
 		if diff := keptAgrees(kept, data, valid); diff != "" {
@@ -111,6 +122,61 @@ func keptAgrees(dec *decoder, data []byte, want *trajeval.Trajectory) string {
 	}
 	return ""
 }
+
+// straightAgrees reports how the trajectory of the record data, read by
+// fastRead (straight into steps where it can, see stepRead) keeping text
+// or not, differs from want, its trajectory read into toolCalls without.
+func straightAgrees(data []byte, want *trajeval.Trajectory, keep bool) string {
+	line := bytes.Clone(data)
+	r, ok := fastRead(&decoder{keepText: keep}, line, nil)
+	if !ok {
+		return "the fast path reads the record, but not by fastRead"
+	}
+	in := trajeval.Input{Name: "fuzz", Warn: func(trajeval.Warning) {}}
+	var clk clock
+	got := build(in, r, 1, false, &clk)
+	if keep {
+		for i := range line {
+			line[i] = 'x'
+		}
+		var err error
+		if got, err = got.DecodeText(); err != nil {
+			return "decoding the kept text: " + err.Error()
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("read straight (%v, text kept %v) %#v, into toolCalls %#v", r.direct, keep, got, want)
+	}
+	return ""
+}
+
+// ReadStraight reports whether fastRead reads the record data straight
+// into steps (see stepRead), after the records before with one decoder.
+func ReadStraight(data []byte, before ...[]byte) bool {
+	d := &decoder{keepText: true}
+	for _, b := range before {
+		fastRead(d, b, nil)
+	}
+	r, ok := fastRead(d, data, nil)
+	return ok && r.direct
+}
+
+// StepsRoom is the room (capacity) of the steps of the record data,
+// read straight after the records before by one decoder (0 when not).
+func StepsRoom(data []byte, before ...[]byte) int {
+	d := &decoder{}
+	for _, b := range before {
+		fastRead(d, b, nil)
+	}
+	r, ok := fastRead(d, data, nil)
+	if !ok || !r.direct {
+		return 0
+	}
+	return cap(r.steps)
+}
+
+// MaxGuess is maxGuess.
+const MaxGuess = maxGuess
 
 // idsRepeat reports whether a call id of r is given twice, or is not a
 // string (a number, which idBuckets does not tell apart).
@@ -190,7 +256,7 @@ func DecodeBoth(records [][]byte, keepText, lenient bool) (fast int, diff string
 		// decode's two ways, told apart.
 		var tf *trajeval.Trajectory
 		var errFast error
-		if r, ok := fastDecode(dec, data); ok {
+		if r, ok := fastRead(dec, data, nil); ok {
 			fast++
 			tf, errFast = buildRecord(in, r, i+1, &dec.clock)
 		} else {

@@ -28,6 +28,7 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 		d.shapes.call, d.shapes.usage = jsonv.NewShape(callNames), jsonv.NewShape(usageNames)
 	}
 	d.calls, d.data, d.kept, d.ids = d.calls[:0], data, [2]keptText{}, idBuckets{}
+	d.lists, d.retry, d.turns, d.turn = 0, false, 0, 0
 	if p.Peek() != '{' {
 		return r, false // null, or not an object: encoding/json says
 	}
@@ -72,6 +73,9 @@ func fastDecode(d *decoder, data []byte) (r record, ok bool) {
 				return r, false
 			}
 			r.valid, r.mem, r.idsDistinct = true, mem, !d.ids.clash
+			if d.direct {
+				return r, d.handOver(&r)
+			}
 			if d.keepText {
 				// The list build reads (see there): the other's calls
 				// keep no text.
@@ -211,6 +215,9 @@ type decoder struct {
 	list int
 	// ids notes the record's call ids (see idBuckets).
 	ids idBuckets
+	// lists counts the lists of messages of the record read.
+	lists int
+	stepRead
 }
 
 // messages reads a list of messages; scratch puts them in d.msgs. The
@@ -221,6 +228,11 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	if p.Null() {
 		return nil, true
 	}
+	if d.direct && d.lists > 0 {
+		// build reads one list: a record of two is read the other way.
+		return nil, d.again()
+	}
+	d.lists++
 	msgs := []message{}
 	d.list = 1
 	if scratch {
@@ -233,11 +245,11 @@ func (d *decoder) messages(scratch bool) ([]message, bool) {
 	}
 list:
 	for ok {
-		var m message
-		if ok = d.message(&m); !ok {
+		// Read in place, as call reads a call.
+		msgs = append(msgs, message{})
+		if ok = d.message(&msgs[len(msgs)-1]); !ok {
 			break
 		}
-		msgs = append(msgs, m)
 		switch p.Peek() {
 		case ',':
 			p.Take(1)
@@ -255,7 +267,7 @@ list:
 }
 
 // message reads a message into m as AgentV writes it, compact: its role
-// first, then its calls or its content, then the closing brace, each
+// first, then its calls or its content, its name, then the closing brace, each
 // compared where it must stand with a constant and read by its key's
 // reader (see call). A message written otherwise is read on from the key
 // where it leaves that order by messageMembers.
@@ -265,6 +277,7 @@ func (d *decoder) message(m *message) bool {
 		role    = `{"role":`
 		calls   = `,"tool_calls":`
 		content = `,"content":`
+		name    = `,"name":`
 	)
 	if r := p.Rest(); len(r) < len(role) || string(r[:len(role)]) != role || !p.TakeOpen(len(role)) {
 		return d.messageMembers(m, d.shapes.message.Members(), keysSeen{})
@@ -279,22 +292,50 @@ func (d *decoder) message(m *message) bool {
 	var ok bool
 	if r := p.Rest(); len(r) >= len(calls) && string(r[:len(calls)]) == calls {
 		p.Take(len(calls))
+		if d.direct && m.Role == "user" {
+			// A user's calls make no step (see build).
+			return d.again()
+		}
+		before := len(d.steps)
 		if m.ToolCalls, ok = d.toolCalls(); !ok {
 			return false
 		}
+		m.steps = len(d.steps) - before
+		if m.steps == 0 && d.direct {
+			d.countTurn(m.Role) // callStep counts it for a call
+		}
 		seen.noteKey(messageToolCalls)
 		last = messageToolCalls
-	} else if len(r) >= len(content) && string(r[:len(content)]) == content {
-		p.Take(len(content))
-		if m.Content, ok = p.Value(); !ok {
-			return false
+	} else {
+		if d.direct {
+			d.countTurn(m.Role)
 		}
-		seen.noteKey(messageContent)
-		last = messageContent
+		if len(r) >= len(content) && string(r[:len(content)]) == content {
+			p.Take(len(content))
+			if m.Content, ok = p.Value(); !ok {
+				return false
+			}
+			seen.noteKey(messageContent)
+			last = messageContent
+		}
 	}
-	if r := p.Rest(); len(r) > 0 && r[0] == '}' {
+	r := p.Rest()
+	if len(r) > 0 && r[0] == '}' {
 		p.TakeClose(1)
 		return true
+	}
+	// A sub-agent's name, after its calls (see build).
+	if last != messageRole && len(r) >= len(name) && string(r[:len(name)]) == name {
+		p.Take(len(name))
+		if !fastName(p, &m.Name) {
+			return false
+		}
+		seen.noteKey(messageName)
+		last = messageName
+		if r := p.Rest(); len(r) > 0 && r[0] == '}' {
+			p.TakeClose(1)
+			return true
+		}
 	}
 	return d.messageMembers(m, d.shapes.message.MembersAfter(last), seen)
 }
@@ -303,6 +344,10 @@ func (d *decoder) message(m *message) bool {
 // noted in seen read before by message: each key found by Member, as a
 // Shape remembers the messages before, and read by its reader.
 func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) bool {
+	if d.direct {
+		// Its name may come after its calls, or its role (see build).
+		return d.again()
+	}
 	p := &d.p
 	for {
 		ok := true
@@ -332,9 +377,9 @@ func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) boo
 	}
 }
 
-// toolCalls reads a list of calls into d.calls. The list is read here
-// as jsonv.Parser.Array reads one, with no call of a closure for each
-// call.
+// toolCalls reads a list of calls into d.calls, or straight into the
+// record's steps (see decoder.callStep). The list is read here as
+// jsonv.Parser.Array reads one, with no call of a closure for each call.
 func (d *decoder) toolCalls() ([]toolCall, bool) {
 	p := &d.p
 	if p.Null() {
@@ -348,21 +393,31 @@ func (d *decoder) toolCalls() ([]toolCall, bool) {
 	}
 calls:
 	for ok {
-		var c *toolCall
-		if c, ok = d.call(); !ok {
-			break
+		var in, out *span
+		if d.direct {
+			var sp *callSpans
+			if sp, ok = d.callStep(); !ok {
+				break
+			}
+			in, out = &sp.in, &sp.out
+		} else {
+			var c *toolCall
+			if c, ok = d.call(); !ok {
+				break
+			}
+			in, out = &c.in, &c.out
 		}
 		if d.keepText {
 			k := &d.kept[d.list&1]
 			// The usual call, its arguments kept and its result found
 			// again as the last kept (see keptText.note), counted here
 			// with no call.
-			if c.out.again && k.last.again && c.in.end > 0 {
-				k.n += int(c.in.end - c.in.start)
+			if out.again && k.last.again && in.end > 0 {
+				k.n += int(in.end - in.start)
 				k.texts++
-				c.out.same = true
+				out.same = true
 			} else {
-				k.note(d.data, c)
+				k.note(d.data, in, out)
 			}
 		}
 		switch p.Peek() {
@@ -375,127 +430,32 @@ calls:
 			ok = false
 		}
 	}
+	if d.direct {
+		return nil, ok // counted in steps (see message)
+	}
 	return d.calls[start:len(d.calls):len(d.calls)], ok
 }
 
-// call reads a call into d.calls and returns it (toolCalls reads it on
-// with no look up), as AgentV writes it, compact, its keys in the order
-// of callKeys, from tool to duration_ms, and no other: the
-// bytes before each value are compared where they must stand with a
-// constant (see jsonv.Parser.Rest), which Go compiles to a word or two
-// compared, and each value is read by its key's reader with no look up
-// of the key and no dispatch on it. A call written otherwise is read on
-// from the key where it leaves that order by members.
-//
-// Each comparison is written out, not in a function: a constant handed
-// to one is a variable there, compared by a call of runtime.memequal.
+// call reads a call into d.calls and returns it (toolCalls counts its
+// kept text with no look up): each key found by members. Calls written
+// as AgentV writes them are read straight into their steps (see
+// decoder.callStep); this reads the records that path leaves (see
+// fastRead), and the records of the tests that compare the fast path's
+// records with encoding/json's.
 func (d *decoder) call() (*toolCall, bool) {
 	// Read in place: a call is some 200 bytes, and nothing below
 	// appends to d.calls while it is read.
 	d.calls = append(d.calls, toolCall{})
 	c := &d.calls[len(d.calls)-1]
-	p := &d.p
-	const (
-		tool   = `{"tool":`
-		id     = `,"id":`
-		input  = `,"input":`
-		output = `,"output":`
-		status = `,"status":`
-		start  = `,"start_time":`
-		end    = `,"end_time":`
-		took   = `,"duration_ms":`
-	)
-	if r := p.Rest(); len(r) < len(tool) || string(r[:len(tool)]) != tool || !p.TakeOpen(len(tool)) {
-		return c, d.members(c, 0)
-	}
-	if !fastName(p, &c.Tool) {
-		return c, false
-	}
-	if r := p.Rest(); len(r) < len(id) || string(r[:len(id)]) != id {
-		return c, d.members(c, 1)
-	}
-	p.Take(len(id))
-	var ok bool
-	if c.ID, ok = p.Value(); !ok {
-		return c, false
-	}
-	d.ids.note(c.ID)
-	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
-		return c, d.members(c, 2)
-	}
-	p.Take(len(input))
-	// Arguments kept as text, as an evaluation keeps them, cost no call
-	// of value.
-	if b := p.Peek(); d.keepText && b == '{' {
-		var start, end int
-		start, end, ok = p.Span()
-		c.in = span{start: int32(start), end: int32(end)}
-	} else {
-		c.Input, ok = d.value(&c.in, nil)
-	}
-	if !ok {
-		return c, false
-	}
-	if r := p.Rest(); len(r) < len(output) || string(r[:len(output)]) != output {
-		return c, d.members(c, 3)
-	}
-	p.Take(len(output))
-	// The result found again, as most are, costs no call (see value);
-	// with no text kept, the RecentSpan holds none.
-	if start, end, again := p.SpanAgain(&d.recent.output); again {
-		c.out = span{start: int32(start), end: int32(end), again: true}
-	} else if c.Output, ok = d.value(&c.out, &d.recent.output); !ok {
-		return c, false
-	}
-	if r := p.Rest(); len(r) < len(status) || string(r[:len(status)]) != status {
-		return c, d.members(c, 4)
-	}
-	p.Take(len(status))
-	if s, again := p.NameAgain(&d.recent.status); again {
-		c.Status = s
-	} else if !recentName(p, &d.recent.status, &c.Status) {
-		return c, false
-	}
-	if r := p.Rest(); len(r) < len(start) || string(r[:len(start)]) != start {
-		return c, d.members(c, 5)
-	}
-	p.Take(len(start))
-	if !d.stamp(c, &c.at[0], 1, &c.StartTime) {
-		return c, false
-	}
-	if r := p.Rest(); len(r) < len(end) || string(r[:len(end)]) != end {
-		return c, d.members(c, 6)
-	}
-	p.Take(len(end))
-	if !d.stamp(c, &c.at[1], 2, &c.EndTime) {
-		return c, false
-	}
-	if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
-		return c, d.members(c, 7)
-	}
-	p.Take(len(took))
-	if !duration(p, c) {
-		return c, false
-	}
-	if r := p.Rest(); len(r) == 0 || r[0] != '}' {
-		return c, d.members(c, 8)
-	}
-	p.TakeClose(1)
-	return c, true
+	return c, d.members(c)
 }
 
-// members reads the members of the call c from its n-th key on, the
-// keys before read by call: each key found by Member, as a Shape
-// remembers the calls before, and read by its reader.
-func (d *decoder) members(c *toolCall, n int) bool {
+// members reads the members of the call c: each key found by Member,
+// as a Shape remembers the calls before, and read by its reader.
+func (d *decoder) members(c *toolCall) bool {
 	p := &d.p
 	o := d.shapes.call.Members()
 	var seen keysSeen
-	if n > 0 {
-		// The keys before noted, Member going on after the last.
-		seen = keysSeen{bits: 1<<n - 1, n: n}
-		o = d.shapes.call.MembersAfter(n - 1)
-	}
 	for {
 		ok := true
 		// A key found again by the Shape costs no call (see jsonv.Parser.Again).
@@ -522,11 +482,11 @@ func (d *decoder) members(c *toolCall, n int) bool {
 		case callError:
 			c.Error, ok = p.Value()
 		case callStart:
-			ok = d.stamp(c, &c.at[0], 1, &c.StartTime)
+			ok = d.stamp(&c.parsed, &c.at[0], 1, &c.StartTime)
 		case callEnd:
-			ok = d.stamp(c, &c.at[1], 2, &c.EndTime)
+			ok = d.stamp(&c.parsed, &c.at[1], 2, &c.EndTime)
 		case callTimestamp:
-			ok = d.stamp(c, &c.at[2], 4, &c.Timestamp)
+			ok = d.stamp(&c.parsed, &c.at[2], 4, &c.Timestamp)
 		case callDuration:
 			ok = duration(p, c)
 		case jsonv.Other:
@@ -623,12 +583,12 @@ func recentName(p *jsonv.Parser, r *jsonv.Recent, dst *string) bool {
 	return p.Peek() != '"' && p.Null()
 }
 
-// stamp reads a call's time into at, a field of c.at: a time of the
-// usual shape is read at once from the line's bytes (see clock.parse),
-// its text left empty, bit set in c.parsed; other text is kept for build
-// to read and report. null leaves it as it is. at and bit, not an index:
-// the caller's constants cost no multiplication, bounds check or shift.
-func (d *decoder) stamp(c *toolCall, at *instant, bit uint8, text *string) bool {
+// stamp reads a call's time into at: a time of the usual shape is read
+// at once from the line's bytes (see clock.parse), its text left empty,
+// bit set in *parsed; other text is kept for build to read and report.
+// null leaves it as it is. at and bit, not an index: the caller's
+// constants cost no multiplication, bounds check or shift.
+func (d *decoder) stamp(parsed *uint8, at *instant, bit uint8, text *string) bool {
 	p := &d.p
 	// The usual shape, of the minute the clock read last, read where it
 	// stands: clock.same checks every byte of it as a digit or a
@@ -637,23 +597,23 @@ func (d *decoder) stamp(c *toolCall, at *instant, bit uint8, text *string) bool 
 	if b := p.Quoted(millisTime); b != nil {
 		if x, ok := d.clock.same((*[millisTime]byte)(b)); ok {
 			p.TakeQuoted(millisTime)
-			*at, c.parsed = d.clock.at(x), c.parsed|bit
+			*at, *parsed = d.clock.at(x), *parsed|bit
 			return true
 		}
 	}
-	return d.stampText(c, at, bit, text)
+	return d.stampText(parsed, at, bit, text)
 }
 
 // stampText is stamp for a time of another minute or shape, or null: a
 // call of its own, so that stamp keeps its arguments in registers.
-func (d *decoder) stampText(c *toolCall, at *instant, bit uint8, text *string) bool {
+func (d *decoder) stampText(parsed *uint8, at *instant, bit uint8, text *string) bool {
 	p := &d.p
 	// Of the usual shape but another minute, as a trace's first time
 	// mostly is: clock.parse checks every byte too.
 	if b := p.Quoted(millisTime); b != nil {
 		if t, ok := d.clock.parse(b); ok {
 			p.TakeQuoted(millisTime)
-			*at, c.parsed = t, c.parsed|bit
+			*at, *parsed = t, *parsed|bit
 			return true
 		}
 	}
@@ -671,7 +631,7 @@ func (d *decoder) stampText(c *toolCall, at *instant, bit uint8, text *string) b
 	if t, ok := d.clock.parse(b); ok {
 		// text is empty already: the call is new, and a key given twice
 		// sends the record to encoding/json.
-		*at, c.parsed = t, c.parsed|bit
+		*at, *parsed = t, *parsed|bit
 		return true
 	}
 	*text = string(b)
@@ -774,26 +734,27 @@ type keptText struct {
 	last     span // the last output kept, for the next to share
 }
 
-// note counts the text of the call c of the record data, read just now.
-func (k *keptText) note(data []byte, c *toolCall) {
-	if c.in.end > 0 {
-		k.n += int(c.in.end - c.in.start)
+// note counts the text of a call of the record data, read just now,
+// whose input and output stand at in and out.
+func (k *keptText) note(data []byte, in, out *span) {
+	if in.end > 0 {
+		k.n += int(in.end - in.start)
 		k.texts++
 	}
-	if c.out.end > 0 {
+	if out.end > 0 {
 		// last.again says that last's text is the one the decoder's
 		// RecentSpan holds: an output found again then has it, with no
 		// comparison of their bytes. Only an output read (not found)
 		// changes what RecentSpan holds, and an output of another text
 		// would be last.
 		last := &k.last
-		if last.end > 0 && (c.out.again && last.again || string(data[c.out.start:c.out.end]) == string(data[last.start:last.end])) {
-			c.out.same = true
-			last.again = last.again || c.out.again
+		if last.end > 0 && (out.again && last.again || string(data[out.start:out.end]) == string(data[last.start:last.end])) {
+			out.same = true
+			last.again = last.again || out.again
 			return
 		}
-		*last = c.out
-		k.n += int(c.out.end - c.out.start)
+		*last = *out
+		k.n += int(out.end - out.start)
 		k.texts++
 	}
 }
@@ -814,36 +775,50 @@ func (d *decoder) texts(data []byte, msgs []message, k *keptText) {
 	if k.n == 0 {
 		return
 	}
-	buf := make([]byte, k.n)
-	slab := make([]json.RawMessage, k.texts)
-	j := 0
-	var out *json.RawMessage
+	w := newTextSlab(k)
 	for i := range msgs {
 		calls := msgs[i].ToolCalls
 		for ci := range calls {
 			c := &calls[ci]
-			if c.in.end > 0 {
-				buf = keep(buf, data[c.in.start:c.in.end], &slab[j])
-				c.Input = &slab[j]
-				j++
-			}
-			switch {
-			case c.out.same:
-				c.Output = out
-			case c.out.end > 0:
-				buf = keep(buf, data[c.out.start:c.out.end], &slab[j])
-				out = &slab[j]
-				c.Output = out
-				j++
-			}
+			w.set(data, &c.in, &c.out, &c.Input, &c.Output)
 		}
 	}
 }
 
-// keep copies text to the start of buf, sets *dst to the copy, full (no
-// append runs into the next), and returns the rest of buf.
-func keep(buf, text []byte, dst *json.RawMessage) []byte {
-	n := copy(buf, text)
-	*dst = buf[:n:n]
-	return buf[n:]
+// A textSlab is the one allocation of a record's kept text (see
+// decoder.texts), filled a call at a time.
+type textSlab struct {
+	buf  []byte
+	slab []json.RawMessage
+	j    int
+	out  *json.RawMessage // the last output kept, for the next to share
+}
+
+func newTextSlab(k *keptText) textSlab {
+	return textSlab{buf: make([]byte, k.n), slab: make([]json.RawMessage, k.texts)}
+}
+
+// set sets *input and *output, those of a call whose text stands at in
+// and out in data, to copies of it, when it was read as text.
+func (w *textSlab) set(data []byte, in, out *span, input, output *any) {
+	if in.end > 0 {
+		*input = w.keep(data[in.start:in.end])
+	}
+	switch {
+	case out.same:
+		*output = w.out
+	case out.end > 0:
+		w.out = w.keep(data[out.start:out.end])
+		*output = w.out
+	}
+}
+
+// keep copies text to the slab's next bytes and returns it there, full
+// (no append runs into the next), in the slab's next element.
+func (w *textSlab) keep(text []byte) *json.RawMessage {
+	n := copy(w.buf, text)
+	dst := &w.slab[w.j]
+	*dst, w.buf = w.buf[:n:n], w.buf[n:]
+	w.j++
+	return dst
 }

@@ -20,6 +20,11 @@ func (b *idBuckets) note(v any) {
 		b.clash = b.clash || v != nil
 		return
 	}
+	b.noteString(id)
+}
+
+// noteString is note for an id read as a string.
+func (b *idBuckets) noteString(id string) {
 	h := mark(id) * 0x9E3779B1 >> 21 // the top 11 bits
 	w, bit := &b.bits[h>>6&31], uint64(1)<<(h&63)
 	b.clash = b.clash || *w&bit != 0

@@ -2,9 +2,9 @@ package agentv
 
 import "time"
 
-// parallel returns the parallel group of each call of one message,
-// numbering new groups after *last. A message's calls were issued in one
-// model response, but AgentV's replay fixtures also record each call's
+// parallel returns the parallel group of each of the n calls of one
+// message, whose start and end times gives, numbering new groups after
+// *last. A message's calls were issued in one model response, but AgentV's replay fixtures also record each call's
 // start and end: calls whose times do not overlap ran one after the other
 // and are not parallel. So:
 //  1. one call has no group (the groups are nil);
@@ -13,16 +13,15 @@ import "time"
 //  3. otherwise calls form a group with the calls before them whose
 //     times overlap theirs (a call starting before the latest end so
 //     far); a call overlapping none has no group.
-func parallel(calls []toolCall, last *int, clk *clock) []int {
-	if len(calls) < 2 {
+func parallel(n int, times func(i int) (start, end time.Time), last *int) []int {
+	if n < 2 {
 		return nil
 	}
-	groups := make([]int, len(calls))
-	starts, ends := make([]time.Time, len(calls)), make([]time.Time, len(calls))
+	groups := make([]int, n)
+	starts, ends := make([]time.Time, n), make([]time.Time, n)
 	timed := true
-	for i := range calls {
-		quiet := func(string) {} // build reports a bad time
-		starts[i], ends[i] = calls[i].times(clk, quiet)
+	for i := range n {
+		starts[i], ends[i] = times(i)
 		if starts[i].IsZero() || ends[i].IsZero() {
 			timed = false
 			break
@@ -44,7 +43,7 @@ func parallel(calls []toolCall, last *int, clk *clock) []int {
 			}
 		}
 	}
-	for i := 1; i < len(calls); i++ {
+	for i := 1; i < n; i++ {
 		if starts[i].Before(runEnd) {
 			if ends[i].After(runEnd) {
 				runEnd = ends[i]
@@ -54,6 +53,6 @@ func parallel(calls []toolCall, last *int, clk *clock) []int {
 		close(i)
 		runStart, runEnd = i, ends[i]
 	}
-	close(len(calls))
+	close(n)
 	return groups
 }
