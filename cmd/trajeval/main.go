@@ -63,20 +63,32 @@ func main() {
 	// The heap's first pages in huge pages: on a virtual machine a fault
 	// a 4 KiB page was a third of a large run's CPU. The collection
 	// before loading (see load) frees what this allocates for the heap
-	// to reuse. eval knows its inputs' size before its heap grows: load
-	// makes it there, for inputs that are not small (see hugeHeapFor).
+	// to reuse. eval's is sized by its inputs (see evalHugeHeap).
 	switch {
 	case len(os.Args) > 1 && os.Args[1] == "eval":
-		evalHugeHeap = true
+		if n := evalHugeHeap(os.Args[2:]); n > 0 {
+			hugeHeap(n)
+		}
 	case !printsOnly(os.Args[1:]):
 		hugeHeap(hugeHeapBytes)
 	}
 	os.Exit(mainExit(os.Args[1:]))
 }
 
-// evalHugeHeap says that load makes the huge heap, for a process that
-// main started as eval (tests run eval without it).
-var evalHugeHeap bool
+// evalHugeHeap returns the bytes of huge heap for eval's arguments args:
+// hugeHeapFor of the suites' paths and --traces, read by eval's own flags;
+// hugeHeapBytes when the flags do not parse (eval then says why).
+func evalHugeHeap(args []string) int {
+	f := evalCmd().Flags()
+	if err := f.Parse(args); err != nil {
+		return hugeHeapBytes
+	}
+	traces, err := f.GetString("traces")
+	if err != nil {
+		return hugeHeapBytes
+	}
+	return hugeHeapFor(f.Args(), traces)
+}
 
 // smallInput is the size of inputs under which eval makes no huge heap.
 const smallInput = 256 << 10
@@ -203,9 +215,8 @@ func exitCode(err error, stderr io.Writer) int {
 	return 2
 }
 
-// load loads the suites at paths with opts. In a process main started as
-// eval it first makes the huge heap hugeHeapFor sizes. A GOGC the user set
-// is left alone; otherwise the collector follows a heap goal from the collection
+// load loads the suites at paths with opts. A GOGC the user set is left
+// alone; otherwise the collector follows a heap goal from the collection
 // before loading to the end of the run:
 //  1. While the suites load, the goal is twice the live heap (GOGC 100
 //     instead of the scoring's 400: parsing YAML allocates about a hundred
@@ -232,17 +243,6 @@ func exitCode(err error, stderr io.Writer) int {
 //     maps then if more (see followed.apply), and at most GOMEMLIMIT when
 //     set, else defaultMemoryLimit and twice what the suites hold.
 func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
-	if evalHugeHeap {
-		evalHugeHeap = false
-		if n := hugeHeapFor(paths, opts.Traces); n > 0 {
-			// No collection while it is made: one started by its
-			// allocation can find it live, and the next then marks
-			// and sweeps it (a collection of 64 MB more).
-			pace := debug.SetGCPercent(-1)
-			hugeHeap(n)
-			debug.SetGCPercent(pace)
-		}
-	}
 	if os.Getenv("GOGC") != "" {
 		return opts.Load(paths...)
 	}

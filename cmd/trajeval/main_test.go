@@ -289,3 +289,29 @@ func TestHugeHeapFor(t *testing.T) {
 		})
 	}
 }
+
+func TestEvalHugeHeap(t *testing.T) {
+	dir := t.TempDir()
+	suiteFile, oneTrace, bigTraces := filepath.Join(dir, "suite.yaml"), filepath.Join(dir, "one.jsonl"), filepath.Join(dir, "traces.jsonl")
+	for p, n := range map[string]int{suiteFile: 600, oneTrace: 4 << 10, bigTraces: 1 << 20} {
+		if err := os.WriteFile(p, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		args   []string
+		want   int
+		reason string
+	}{
+		{[]string{suiteFile, "--traces", oneTrace, "--format", "jsonl", "-q", "--no-db"}, 0, "flags' values are not paths: the suite and --traces are small"},
+		{[]string{"--traces=" + bigTraces, suiteFile}, hugeHeapBytes, "--traces is read wherever it stands"},
+		{[]string{suiteFile, "--db", bigTraces}, 0, "--db's file is not an input"},
+		{[]string{suiteFile, "--cpuprofile", "cpu.out"}, hugeHeapBytes, "a flag eval's own set lacks: the default"},
+		{[]string{suiteFile, "--no-such-flag"}, hugeHeapBytes, "flags that do not parse: the default, and eval says why"},
+	}
+	for _, tt := range tests {
+		if got := evalHugeHeap(tt.args); got != tt.want {
+			t.Errorf("evalHugeHeap(%q) = %d, want %d (%s)", tt.args, got, tt.want, tt.reason)
+		}
+	}
+}
