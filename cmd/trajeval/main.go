@@ -95,22 +95,25 @@ const smallInput = 256 << 10
 
 // hugeHeapFor returns the bytes of huge heap for an eval of the suites at
 // paths on the trace file traces ("" when none is named), by the rules:
-//  1. hugeHeapBytes, unless every path and traces (when named) is a
-//     regular file that stat finds: a folder, standard input or a path
-//     that does not stat may hold any amount.
-//  2. None when those files hold fewer than smallInput bytes in all: such
+//  1. hugeHeapBytes when no traces file is named: the suites then name
+//     their own, of any size, which only loading them finds.
+//  2. hugeHeapBytes unless every path and traces is a regular file that
+//     stat finds: a folder, standard input or a path that does not stat
+//     may hold any amount.
+//  3. None when those files hold fewer than smallInput bytes in all: such
 //     a run's heap stays within a few megabytes, and the huge heap cost
 //     it its metadata and the fresh huge pages its first megabytes land
 //     in (about 150 faults of 1,100 on a one-case suite on one trace). A
-//     small suite whose cases name large trace files of their own is
-//     still scored right, with the heap's pages faulted in one at a time.
-//  3. Else hugeHeapBytes.
+//     small suite whose cases name large trace files of their own beside
+//     --traces is still scored right, its heap's pages faulted in one at
+//     a time.
+//  4. Else hugeHeapBytes.
 func hugeHeapFor(paths []string, traces string) int {
-	if traces != "" {
-		paths = append(paths[:len(paths):len(paths)], traces)
+	if traces == "" {
+		return hugeHeapBytes
 	}
 	var total int64
-	for _, p := range paths {
+	for _, p := range append(paths[:len(paths):len(paths)], traces) {
 		st, err := os.Stat(p)
 		if err != nil || !st.Mode().IsRegular() {
 			return hugeHeapBytes

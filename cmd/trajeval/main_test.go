@@ -269,13 +269,13 @@ func TestHugeHeapFor(t *testing.T) {
 		reason string
 	}{
 		{"small files", []string{suiteFile}, oneTrace, 0, "a one-case suite on one trace: its heap stays small"},
-		{"small suite, no traces named", []string{suiteFile}, "", 0, "nothing named holds much"},
+		{"no traces named", []string{suiteFile}, "", hugeHeapBytes, "the suite names its traces, of a size only loading finds"},
 		{"large traces", []string{suiteFile}, bigTraces, hugeHeapBytes, "the traces' size counts with the suite's"},
-		{"suite at the bound", []string{bigSuite}, "", hugeHeapBytes, "smallInput bytes are not small"},
+		{"suite at the bound", []string{bigSuite}, oneTrace, hugeHeapBytes, "smallInput bytes are not small"},
 		{"small parts, large sum", []string{suiteFile, bigSuite}, oneTrace, hugeHeapBytes, "the files are counted together"},
 		{"a folder", []string{dir}, oneTrace, hugeHeapBytes, "a folder may hold any number of suites"},
 		{"standard input", []string{suiteFile}, "-", hugeHeapBytes, "standard input may hold any amount"},
-		{"missing file", []string{filepath.Join(dir, "none.yaml")}, "", hugeHeapBytes, "what does not stat is not known to be small; load reports it"},
+		{"missing file", []string{filepath.Join(dir, "none.yaml")}, oneTrace, hugeHeapBytes, "what does not stat is not known to be small; load reports it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -305,7 +305,8 @@ func TestEvalHugeHeap(t *testing.T) {
 	}{
 		{[]string{suiteFile, "--traces", oneTrace, "--format", "jsonl", "-q", "--no-db"}, 0, "flags' values are not paths: the suite and --traces are small"},
 		{[]string{"--traces=" + bigTraces, suiteFile}, hugeHeapBytes, "--traces is read wherever it stands"},
-		{[]string{suiteFile, "--db", bigTraces}, 0, "--db's file is not an input"},
+		{[]string{suiteFile, "--traces", oneTrace, "--db", bigTraces}, 0, "--db's file is not an input"},
+		{[]string{suiteFile}, hugeHeapBytes, "no --traces: the suite names its own"},
 		{[]string{suiteFile, "--cpuprofile", "cpu.out"}, hugeHeapBytes, "a flag eval's own set lacks: the default"},
 		{[]string{suiteFile, "--no-such-flag"}, hugeHeapBytes, "flags that do not parse: the default, and eval says why"},
 	}
