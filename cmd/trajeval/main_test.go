@@ -249,3 +249,70 @@ func TestPrintsOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestHugeHeapFor(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string, n int) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	suiteFile, oneTrace := file("suite.yaml", 600), file("one.jsonl", 4<<10)
+	bigSuite, bigTraces := file("big.yaml", smallInput), file("traces.jsonl", 1<<20)
+	tests := []struct {
+		name   string
+		paths  []string
+		traces string
+		want   int
+		reason string
+	}{
+		{"small files", []string{suiteFile}, oneTrace, 0, "a one-case suite on one trace: its heap stays small"},
+		{"no traces named", []string{suiteFile}, "", hugeHeapBytes, "the suite names its traces, of a size only loading finds"},
+		{"large traces", []string{suiteFile}, bigTraces, hugeHeapBytes, "the traces' size counts with the suite's"},
+		{"suite at the bound", []string{bigSuite}, oneTrace, hugeHeapBytes, "smallInput bytes are not small"},
+		{"small parts, large sum", []string{suiteFile, bigSuite}, oneTrace, hugeHeapBytes, "the files are counted together"},
+		{"a folder", []string{dir}, oneTrace, hugeHeapBytes, "a folder may hold any number of suites"},
+		{"standard input", []string{suiteFile}, "-", hugeHeapBytes, "standard input may hold any amount"},
+		{"missing file", []string{filepath.Join(dir, "none.yaml")}, oneTrace, hugeHeapBytes, "what does not stat is not known to be small; load reports it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			paths := slices.Clone(tt.paths)
+			if got := hugeHeapFor(paths, tt.traces); got != tt.want {
+				t.Errorf("hugeHeapFor(%q, %q) = %d, want %d (%s)", tt.paths, tt.traces, got, tt.want, tt.reason)
+			}
+			if !slices.Equal(paths, tt.paths) {
+				t.Errorf("hugeHeapFor changed its paths to %q", paths)
+			}
+		})
+	}
+}
+
+func TestEvalHugeHeap(t *testing.T) {
+	dir := t.TempDir()
+	suiteFile, oneTrace, bigTraces := filepath.Join(dir, "suite.yaml"), filepath.Join(dir, "one.jsonl"), filepath.Join(dir, "traces.jsonl")
+	for p, n := range map[string]int{suiteFile: 600, oneTrace: 4 << 10, bigTraces: 1 << 20} {
+		if err := os.WriteFile(p, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		args   []string
+		want   int
+		reason string
+	}{
+		{[]string{suiteFile, "--traces", oneTrace, "--format", "jsonl", "-q", "--no-db"}, 0, "flags' values are not paths: the suite and --traces are small"},
+		{[]string{"--traces=" + bigTraces, suiteFile}, hugeHeapBytes, "--traces is read wherever it stands"},
+		{[]string{suiteFile, "--traces", oneTrace, "--db", bigTraces}, 0, "--db's file is not an input"},
+		{[]string{suiteFile}, hugeHeapBytes, "no --traces: the suite names its own"},
+		{[]string{suiteFile, "--cpuprofile", "cpu.out"}, hugeHeapBytes, "a flag eval's own set lacks: the default"},
+		{[]string{suiteFile, "--no-such-flag"}, hugeHeapBytes, "flags that do not parse: the default, and eval says why"},
+	}
+	for _, tt := range tests {
+		if got := evalHugeHeap(tt.args); got != tt.want {
+			t.Errorf("evalHugeHeap(%q) = %d, want %d (%s)", tt.args, got, tt.want, tt.reason)
+		}
+	}
+}
