@@ -130,6 +130,8 @@ type Recorder struct {
 	// results take the places shard, shard+shards, shard+2·shards, … so
 	// that shards never take the same place.
 	shard, shards int
+	// buf is Record's scratch buffer, for the rows it encodes itself.
+	buf []byte
 	// mu guards the chunks being filled, which the encoders fill (in
 	// the order they finish: a chunk's values need not be in the cases'
 	// order) and the writer takes with each batch.
@@ -139,46 +141,81 @@ type Recorder struct {
 	trajs, detail chunker
 }
 
-// A pending result is one handed to the recorder and not yet written.
+// A pending result is one handed to the recorder and not yet written:
+// where its row is in its group's rows, once encoded, and its place among
+// a run's counts. It holds no pointer: a group's results are written and
+// cleared without the collector's write barriers.
 type pending struct {
-	c    trajeval.CaseResult
-	seq  int
-	keep bool   // its trajectory and details are kept
-	rec  []byte // its row, as a pack holds it (casepack.go)
-	err  error
+	start, end int // its row, as a pack holds it (casepack.go): rows[start:end]
+	col        int // statusColumn of its status
+}
+
+// A keptCase is a result that keeps its trajectory and details: the
+// encoders encode it, ps[i] of its group.
+type keptCase struct {
+	c   trajeval.CaseResult
+	seq int
+	i   int
 }
 
 // groupSize is how many results Record hands over at once.
 const groupSize = 64
 
 // A group is results handed over together, in order.
+//
+// A result that keeps nothing but its row (a passing case, and one past
+// Run.KeepFailing: almost every case of a large run) is encoded by Record
+// itself, into rows: it needs no trajectory, and its CaseResult (about
+// 300 bytes, with pointers) is not copied. Only a group with kept results
+// goes to the encoders, which encode those.
 type group struct {
 	ps    []pending
+	kept  []keptCase    // the results that keep their trajectories and details, in order
 	begun time.Time     // when its first result came
-	ready chan struct{} // closed when every result is encoded
-	// rows holds the rows of ps one after another, each p.rec a part of
-	// it: one buffer a group, not an allocation a result.
+	ready chan struct{} // closed when every kept result is encoded; nil when none is
+	// rows holds the rows of ps one after another (those of kept results
+	// after the others'): one buffer a group, not an allocation a result.
 	rows []byte
+	// err is the first result that could not be encoded, errAt its place
+	// in ps: the writer stops there.
+	err   error
+	errAt int
 }
 
-// encode encodes g's results, each with its trajectory and details when
-// the run keeps them, and lets go of what the writer does not need.
+// encode encodes g's kept results, each with its trajectory and details,
+// and lets go of what the writer does not need.
 func (g *group) encode(r *Recorder) {
-	g.rows = g.rows[:0]
 	// One scratch buffer for the group, not one taken from the pool and
 	// given back for each result (about 90 instructions a case).
 	buf := getScratch()
 	defer putScratch(buf)
-	for i := range g.ps {
-		p := &g.ps[i]
-		p.encode(r, p.keep, buf, &g.rows)
+	for i := range g.kept {
+		k := &g.kept[i]
+		g.encodeAt(r, k.i, &k.c, k.seq, true, buf)
 		// The writer needs no more of it: its trajectory and details go
 		// now, not when the batch is written.
-		t := p.c.Trajectory
-		p.c = trajeval.CaseResult{ID: p.c.ID, Status: p.c.Status}
+		t := k.c.Trajectory
+		k.c = trajeval.CaseResult{}
 		r.steps.TakeBack(t)
 	}
-	close(g.ready)
+	if g.ready != nil {
+		close(g.ready)
+	}
+}
+
+// encodeAt encodes c, the i-th result of g, into g's rows (see
+// Recorder.encode), or notes its error.
+func (g *group) encodeAt(r *Recorder, i int, c *trajeval.CaseResult, seq int, keep bool, buf *[]byte) {
+	start := len(g.rows)
+	rows, err := r.encode(g.rows, c, seq, keep, buf)
+	if err != nil {
+		if g.err == nil || i < g.errAt {
+			g.err, g.errAt = fmt.Errorf("case %s: %w", c.ID, err), i
+		}
+		return
+	}
+	g.rows = rows
+	g.ps[i].start, g.ps[i].end = start, len(rows)
 }
 
 // Begin records the start of run (its ID, End, Status, counts, Host, PID
@@ -296,12 +333,19 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 		g = r.newGroup()
 		r.group = g
 	}
-	// c copied into its place once, not into a pending first: a result
-	// is about 300 bytes. A group's results are cleared once written
-	// (recycle), so the place holds no rec or err of another.
-	g.ps = g.ps[:len(g.ps)+1]
-	p := &g.ps[len(g.ps)-1]
-	p.c, p.seq, p.keep = c, seq, keep
+	i := len(g.ps)
+	g.ps = append(g.ps, pending{col: statusColumn(c.Status)})
+	if keep {
+		// Copied into its place once: the encoders encode it.
+		if g.ready == nil {
+			g.ready = make(chan struct{})
+		}
+		g.kept = append(g.kept, keptCase{c: c, seq: seq, i: i})
+	} else {
+		// Its row alone, encoded here (under r.gmu: the writer may take
+		// a stale group).
+		g.encodeAt(r, i, &c, seq, false, &r.buf)
+	}
 	if len(g.ps) == groupSize {
 		r.handOver()
 	}
@@ -339,17 +383,17 @@ func (r *Recorder) newGroup() *group {
 	var g *group
 	select {
 	case g = <-r.free:
-		g.ps = g.ps[:0]
 	default:
 		g = &group{ps: make([]pending, 0, groupSize)}
 	}
-	g.begun, g.ready = time.Now(), make(chan struct{})
+	g.begun = time.Now()
 	return g
 }
 
 // recycle gives g, written into its batch, back for Record to fill again.
 func (r *Recorder) recycle(g *group) {
-	clear(g.ps) // nothing of the results is held for longer
+	clear(g.kept) // nothing of the results is held for longer
+	g.ps, g.kept, g.rows, g.ready, g.err = g.ps[:0], g.kept[:0], g.rows[:0], nil, nil
 	if cap(g.rows) > maxKept {
 		g.rows = nil
 	}
@@ -367,15 +411,20 @@ func (r *Recorder) handOver() {
 		return
 	}
 	r.group = nil
+	// Read before the hand-over: once handed over, a group with no kept
+	// results may be written and filled again at once.
+	encode := g.ready != nil
 	select {
 	case r.ch <- g:
 	case <-r.done: // the writer stopped on an error: End reports it
-		for i := range g.ps {
-			r.steps.TakeBack(g.ps[i].c.Trajectory)
+		for i := range g.kept {
+			r.steps.TakeBack(g.kept[i].c.Trajectory)
 		}
 		return
 	}
-	r.jobs <- g // as many places as ch has: never waits long
+	if encode {
+		r.jobs <- g // as many places as ch has: never waits long
+	}
 }
 
 // takeStale returns, when the group being filled has waited at least
@@ -508,11 +557,11 @@ func (r *Recorder) write(ctx context.Context) {
 	take := func(g *group, stale bool) bool {
 		if stale {
 			g.encode(r)
-		} else {
+		} else if g.ready != nil {
 			<-g.ready
 		}
 		for i := range g.ps {
-			if err = r.add(b, &g.ps[i]); err != nil {
+			if err = r.add(b, g, i); err != nil {
 				for range r.ch {
 					// Let Record and the encoders finish: nothing more is written.
 				}
@@ -596,43 +645,44 @@ const maxKept = 1 << 20
 // chunkColumns are the columns of chunks, in the order written.
 var chunkColumns = []string{"run_id", "id", "data"}
 
-// encode turns p's result into its row, as r's pack holds it
+// encode appends c's row, of seq, to rows, as r's pack holds it
 // (casepack.go): its evaluators' results packed (see pack.go) and, when
 // keep, their details and its trajectory, each in its compact encoding
 // (or JSON), put into r's chunks, the row referring to them (rule 9 of
 // the package). Each is written into the scratch buffer buf and copied
-// into the chunk at once: it does not wait for the writer.
-func (p *pending) encode(r *Recorder, keep bool, buf, rows *[]byte) {
-	c := &p.c // read in place: a result is about 300 bytes
+// into the chunk at once: it does not wait for the writer. On an error
+// rows is returned as it was.
+func (r *Recorder) encode(rows []byte, c *trajeval.CaseResult, seq int, keep bool, buf *[]byte) ([]byte, error) {
+	var jerr error
 	j := func(v any, present bool) string {
 		if !present {
 			return ""
 		}
 		data, err := json.Marshal(v)
 		if err != nil {
-			p.err = cmp.Or(p.err, err)
+			jerr = cmp.Or(jerr, err)
 			return ""
 		}
 		return string(data)
 	}
-	if r.id > maxRunID || p.seq > maxSeq {
-		p.err = fmt.Errorf("%w: run %d, case %d", ErrTooMany, r.id, p.seq)
-		return
+	if r.id > maxRunID || seq > maxSeq {
+		return rows, fmt.Errorf("%w: run %d, case %d", ErrTooMany, r.id, seq)
 	}
 	if c.Attempt < 0 {
-		p.err = fmt.Errorf("attempt %d", c.Attempt)
-		return
+		return rows, fmt.Errorf("attempt %d", c.Attempt)
 	}
 	evals, err := appendPacked((*buf)[:0], c.Evaluators)
-	*buf = evals
 	if err != nil {
-		p.err = err
-		return
+		return rows, err
 	}
-	s := stored{seq: p.seq, suite: c.Suite, id: c.ID, status: string(c.Status), errText: c.Error,
+	*buf = evals
+	s := stored{seq: seq, suite: c.Suite, id: c.ID, status: string(c.Status), errText: c.Error,
 		warnings: j(c.Warnings, len(c.Warnings) > 0), judge: j(c.Judge, c.Judge != nil), trace: c.Trace,
 		attempt: c.Attempt, partial: c.Partial, hasStart: !c.StartedAt.IsZero(), hasEvals: true,
 		score: c.Score, duration: c.DurationMS, evals: evals}
+	if jerr != nil {
+		return rows, jerr
+	}
 	if s.hasStart {
 		s.started = c.StartedAt.UnixMilli()
 	}
@@ -647,8 +697,7 @@ func (p *pending) encode(r *Recorder, keep bool, buf, rows *[]byte) {
 		}
 		if !ok {
 			if data, err = trajeval.AppendJSON(data, c.Trajectory); err != nil {
-				p.err = fmt.Errorf("trajectory: %w", err)
-				return
+				return rows, fmt.Errorf("trajectory: %w", err)
 			}
 		}
 		r.mu.Lock()
@@ -659,8 +708,7 @@ func (p *pending) encode(r *Recorder, keep bool, buf, rows *[]byte) {
 	if keep {
 		data, some, err := appendDetailsOf(rest[:0], c.Evaluators)
 		if err != nil {
-			p.err = err
-			return
+			return rows, err
 		}
 		if some {
 			r.mu.Lock()
@@ -673,9 +721,7 @@ func (p *pending) encode(r *Recorder, keep bool, buf, rows *[]byte) {
 		// Grown: keep the larger buffer, for the next value.
 		*buf = rest[:0]
 	}
-	start := len(*rows)
-	*rows = appendStored(*rows, &s)
-	p.rec = (*rows)[start:len(*rows):len(*rows)]
+	return appendStored(rows, &s), nil
 }
 
 // The largest run id and seq a case takes: SQLite keyed the rows of
@@ -703,15 +749,16 @@ type batch struct {
 // header: its version and its count of at most maxBatch cases.
 const packRoom = 1 + 2
 
-// add takes p, encoded, into b.
-func (r *Recorder) add(b *batch, p *pending) error {
-	if p.err != nil {
-		return fmt.Errorf("run %d: case %s: %w", r.id, p.c.ID, p.err)
+// add takes the i-th result of g, encoded, into b.
+func (r *Recorder) add(b *batch, g *group, i int) error {
+	if g.err != nil && i == g.errAt {
+		return fmt.Errorf("run %d: %w", r.id, g.err)
 	}
-	b.pack = append(b.pack, p.rec...)
+	p := &g.ps[i]
+	b.pack = append(b.pack, g.rows[p.start:p.end]...)
 	b.n++
 	b.counts[0]++
-	b.counts[statusColumn(p.c.Status)]++
+	b.counts[p.col]++
 	return nil
 }
 
