@@ -158,6 +158,18 @@ func TestViewHandler(t *testing.T) {
 	}
 }
 
+// getPage returns the status and body of the viewer srv's page at path.
+func getPage(t *testing.T, srv *httptest.Server, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
 // TestRequireToken checks that a viewer with a token answers only the
 // requests that carry it.
 func TestRequireToken(t *testing.T) {
@@ -273,18 +285,13 @@ func TestViewHandler_trials(t *testing.T) {
 	}
 	h.Close()
 	srv := openView(t, db, "")
-	resp, err := http.Get(srv.URL + "/flaky?suite=shop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, body := getPage(t, srv, "/flaky?suite=shop")
 	for _, s := range []string{`<td class="mono">shop/refund</td><td class="n">1</td><td class="n">1</td>`, `title="run 2: mixed (2 of 3 trials passed)"`, `title="run 1: pass (3 of 3 trials passed)"`} {
-		if !strings.Contains(string(body), s) {
+		if !strings.Contains(body, s) {
 			t.Errorf("the flaky page lacks %q: refund passed 3 of 3, then 2 of 3\n%s", s, body)
 		}
 	}
-	if strings.Contains(string(body), "steady") {
+	if strings.Contains(body, "steady") {
 		t.Errorf("the flaky page lists steady, which passed every trial of every run")
 	}
 }
@@ -297,16 +304,11 @@ func TestViewHandler_newCases(t *testing.T) {
 	srv := openView(t, db, "")
 	get := func(path string) string {
 		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
+		code, body := getPage(t, srv, path)
+		if code != http.StatusOK {
+			t.Fatalf("%s: status %d\n%s", path, code, body)
 		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: status %d\n%s", path, resp.StatusCode, body)
-		}
-		return string(body)
+		return body
 	}
 	check := func(run int, has bool, why string) {
 		t.Helper()
@@ -438,19 +440,14 @@ func TestViewHandler_keepFailing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			resp, err := http.Get(srv.URL + tt.path)
-			if err != nil {
-				t.Fatal(err)
+			code, body := getPage(t, srv, tt.path)
+			if code != http.StatusOK {
+				t.Fatalf("%s: status %d\n%s", tt.path, code, body)
 			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				t.Fatalf("%s: status %d\n%s", tt.path, resp.StatusCode, body)
-			}
-			if strings.Contains(string(body), "viewer-note") != tt.has {
+			if strings.Contains(body, "viewer-note") != tt.has {
 				t.Fatalf("%s: %s: note shown %t, want %t", tt.path, tt.why, !tt.has, tt.has)
 			}
-			if tt.has && !strings.Contains(string(body), note) {
+			if tt.has && !strings.Contains(body, note) {
 				t.Errorf("%s: %s: the page lacks the note %q", tt.path, tt.why, note)
 			}
 		})
