@@ -55,26 +55,38 @@ gen() {
 	fi
 }
 
-# rounds NAME COMMAND ... --- NAME COMMAND ...: runs each command $runs times,
-# taking turns, and appends "name round wall cpu kb" lines to $log.
+# rounds --- NAME COMMAND ... +++ NAME SETUP COMMAND ...: runs each command
+# $runs times, taking turns, and appends "name round wall cpu kb" lines to
+# $log. A +++ command's SETUP (removing the history the last round wrote)
+# runs before it, untimed: what is timed is trajeval's own work.
 log=$(mktemp)
 trap 'rm -f "$log" "$log".*' EXIT
 rounds() {
-	local -a names=() cmds=()
-	local cur=""
+	local -a names=() setups=() cmds=()
 	while [ $# -gt 0 ]; do
-		if [ "$1" = --- ]; then
+		case "$1" in
+		---)
 			names+=("$2")
+			setups+=("")
 			cmds+=("$3")
 			shift 3
-		else
-			echo "rounds: expected ---" >&2
+			;;
+		+++)
+			names+=("$2")
+			setups+=("$3")
+			cmds+=("$4")
+			shift 4
+			;;
+		*)
+			echo "rounds: expected --- or +++" >&2
 			exit 2
-		fi
+			;;
+		esac
 	done
 	: >"$log"
 	for r in $(seq "$runs"); do
 		for i in "${!names[@]}"; do
+			[ -z "${setups[$i]}" ] || bash -c "${setups[$i]}"
 			local start=$EPOCHREALTIME
 			/usr/bin/time -f '%U %S %M' -o "$log.t" bash -c "${cmds[$i]}" >/dev/null 2>"$log.err" ||
 				{ grep -q 'exited with non-zero status 1' "$log.t" || { cat "$log.err" "$log.t" >&2; exit 1; }; }
@@ -135,8 +147,8 @@ echo "## 1. The run history against --no-db (a suite with no cases)"
 echo
 rounds \
 	--- no-db "$tj eval $big/open.yaml --traces $traces --format jsonl -q --no-db" \
-	--- history-all "rm -f $db $db-wal $db-shm && $tj eval $big/open.yaml --traces $traces --format jsonl -q --db $db --keep-failing all" \
-	--- history "rm -f $db $db-wal $db-shm && $tj eval $big/open.yaml --traces $traces --format jsonl -q --db $db"
+	+++ history-all "rm -f $db $db-wal $db-shm" "$tj eval $big/open.yaml --traces $traces --format jsonl -q --db $db --keep-failing all" \
+	+++ history "rm -f $db $db-wal $db-shm" "$tj eval $big/open.yaml --traces $traces --format jsonl -q --db $db"
 table no-db
 echo
 echo "history is the default (the first 1,000 failing cases keep their trajectories and details); history-all keeps every failing case's (--keep-failing all)."
@@ -173,7 +185,7 @@ if [ -d "$peers/node_modules/@agentv/core" ]; then
 		echo "-n 10000 -steps 20 -evaluators check -peers" >"$small/.flags"
 	fi
 	rounds \
-		--- trajeval "rm -rf $small/.trajeval && $tj eval $small/suite.yaml --traces $small/traces.jsonl --format jsonl" \
+		+++ trajeval "rm -rf $small/.trajeval" "$tj eval $small/suite.yaml --traces $small/traces.jsonl --format jsonl" \
 		--- trajeval-no-db "$tj eval $small/suite.yaml --traces $small/traces.jsonl --format jsonl --no-db" \
 		--- agentv-core "node $peers/agentv-core.mjs $small"
 	table trajeval
