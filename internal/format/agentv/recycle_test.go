@@ -34,16 +34,12 @@ func TestRead_recycled(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var data bytes.Buffer
-			const records = 200
-			for i := range records {
-				data.WriteString(tt.record(i) + "\n")
-			}
-			want := readSteps(t, data.Bytes(), nil, func(*trajeval.Trajectory) bool { return false })
+			data := jsonLines(200, tt.record)
+			want := readSteps(t, data, nil, func(*trajeval.Trajectory) bool { return false })
 			pool := new(trajeval.StepPool)
 			var kept []*trajeval.Trajectory
 			var got []string
-			readSteps(t, data.Bytes(), pool, func(tr *trajeval.Trajectory) bool {
+			readSteps(t, data, pool, func(tr *trajeval.Trajectory) bool {
 				got = append(got, stepsText(tr))
 				if len(got)%7 == 0 {
 					kept = append(kept, tr)
@@ -71,18 +67,15 @@ func TestRead_recycled(t *testing.T) {
 // makes no flags and no kept text of its own (three allocations fewer a
 // record than with every trajectory kept, the steps' slice one more).
 func TestRead_recycledAllocs(t *testing.T) {
-	var data bytes.Buffer
 	// Enough records that the first batches in flight, made before any
 	// trajectory was given back, count little.
 	const records = 2000
-	for i := range records {
-		data.WriteString(callsRecord(i, 20, 8) + "\n")
-	}
+	data := jsonLines(records, func(i int) string { return callsRecord(i, 20, 8) })
 	mallocs := func(giveBack bool) uint64 {
 		pool := new(trajeval.StepPool)
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
-		in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data.Bytes()), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
+		in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
 		var kept []*trajeval.Trajectory
 		if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
 			if giveBack {
@@ -103,6 +96,15 @@ func TestRead_recycledAllocs(t *testing.T) {
 	if per := float64(kept-min(given, kept)) / records; per < 3 {
 		t.Errorf("%d allocations with every trajectory kept, %d with each given back: %.2f fewer a record, want 3 or more (the steps, their flags, the kept text and its slab, but for the first records in flight)", kept, given, per)
 	}
+}
+
+// jsonLines is n lines, line(i) the i-th (from 0).
+func jsonLines(n int, line func(i int) string) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		b.WriteString(line(i) + "\n")
+	}
+	return b.Bytes()
 }
 
 // callsRecord is an AgentV record of calls calls whose arguments hold n
