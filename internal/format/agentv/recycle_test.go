@@ -175,3 +175,33 @@ func stepsText(tr *trajeval.Trajectory) string {
 	}
 	return b.String()
 }
+
+// TestRead_recycledNotGivenBack: a run that gives no trajectory back
+// keeps few of them alive for the recycler (see recycler, rule 2): once
+// the caller drops them, what the reader holds is what it has in flight.
+func TestRead_recycledNotGivenBack(t *testing.T) {
+	const records = 3000
+	data := jsonLines(records, func(i int) string { return callsRecord(i, 20, 8) })
+	pool := new(trajeval.StepPool)
+	in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
+	var base, held runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&base)
+	n := 0
+	if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		// Halfway: at the end the decoders, done, hold nothing.
+		if n++; n == records/2 {
+			runtime.GC()
+			runtime.ReadMemStats(&held)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Some 5 KB a record: the batches in flight hold some hundreds (3.1 MB
+	// in all); the recycler, held to maxRecycled alone, a thousand more
+	// (8.5 MB).
+	if grown := int64(held.HeapAlloc) - int64(base.HeapAlloc); grown > 5<<20 {
+		t.Errorf("the heap grew by %d KB while reading %d records, none given back: want at most 5 MB", grown>>10, records)
+	}
+}
