@@ -33,7 +33,7 @@ import (
 // The decoders of one Read share it: the pool hands a slice to whichever
 // of them asks first. It is safe for concurrent use.
 type recycler struct {
-	mu   sync.Mutex
+	mu    sync.Mutex
 	held  map[*trajeval.Step]spare
 	taken int // records handed on by take
 }
