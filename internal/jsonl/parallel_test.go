@@ -204,3 +204,27 @@ func TestParallel_reading(t *testing.T) {
 type emptyReader struct{}
 
 func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestParallel_allocs: batches handed on are reused by the batches read
+// after them (their line ends, numbers, values, errors and warnings),
+// not made anew for every batchLines lines.
+func TestParallel_allocs(t *testing.T) {
+	data := strings.Repeat("1\n", 64*200)
+	newDecoder := func() jsonl.Decoder[int] {
+		return func(line []byte, n int, warn func(trajeval.Warning)) (int, error) { return n, nil }
+	}
+	yield := func(int) error { return nil }
+	r := strings.NewReader(data)
+	allocs := testing.AllocsPerRun(5, func() {
+		r.Reset(data)
+		if err := jsonl.Parallel(context.Background(), r, 2, newDecoder, func(trajeval.Warning) {}, yield); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// Each batch makes its channel, its decode's warn function and the
+	// pointer its buffer goes back to the pool in, and the goroutines'
+	// start shares out some more; a batch made anew makes six more.
+	if per := allocs / 200; per > 5 {
+		t.Errorf("%.0f allocations for 200 batches of lines: %.1f a batch, want at most 5", allocs, per)
+	}
+}

@@ -1,6 +1,10 @@
 package run
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/trajeval/trajeval"
+)
 
 // SetKeepText sets whether the trace readers may keep arguments and
 // results as JSON text, and returns a function that restores it.
@@ -21,4 +25,16 @@ func SetRecycleSteps(recycle bool) (restore func()) {
 	old := recycleSteps
 	recycleSteps = recycle
 	return func() { recycleSteps = old }
+}
+
+// Ordered hands the jobs to an ordered of n workers, in order, and
+// waits for every result to be emitted to out.
+func Ordered(n int, jobs []func(warn func(trajeval.Warning), r *trajeval.CaseResult), warn func(trajeval.Warning), out func(*trajeval.CaseResult) error) error {
+	o := newOrdered(n, warn, out)
+	for _, j := range jobs {
+		if err := o.Submit(j); err != nil {
+			return err
+		}
+	}
+	return o.Close()
 }

@@ -220,8 +220,13 @@ func (f format) Read(ctx context.Context, in trajeval.Input, yield func(*trajeva
 	}
 	records := 0
 	firstLine := max(bytes.Count(first, []byte{'\n'}), 1)
+	var rec *recycler
+	if in.Steps != nil {
+		rec = new(recycler)
+	}
 	newDecoder := func() jsonl.Decoder[*trajeval.Trajectory] {
 		d := &decoder{keepText: in.KeepText}
+		d.rec = rec
 		return func(line []byte, n int, warn func(trajeval.Warning)) (*trajeval.Trajectory, error) {
 			in := in
 			in.Warn = warn

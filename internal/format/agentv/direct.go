@@ -1,6 +1,8 @@
 package agentv
 
 import (
+	"encoding/json"
+
 	"github.com/trajeval/trajeval"
 )
 
@@ -29,6 +31,11 @@ import (
 //  4. A step's turn is build's, counted as the messages are read (see
 //     countTurn, and callStep for a message with calls); its agent and parallel group are build's, set
 //     from the messages once the record is read.
+//  5. What the steps point at, their flags and kept text, is noted with
+//     the decoders' recycler when the record takes them (see handOver),
+//     and taken over by the record whose steps the pool makes from the
+//     same slice again, once its trajectory was given back (see
+//     recycler).
 type stepRead struct {
 	direct, retry bool
 	skip          int // records still read the other way (rule 1)
@@ -44,6 +51,11 @@ type stepRead struct {
 	// turns counts the record's turns so far, as build's; turn is the
 	// current one, 0 before the first.
 	turns, turn int
+	// rec hands on the flags and kept text of records whose steps the
+	// pool made again (see recycler); spare is what it handed this
+	// decoder and the records since have not taken.
+	rec   *recycler
+	spare spare
 }
 
 // countTurn counts the turn a message of role opens, as build counts
@@ -127,12 +139,15 @@ func (d *decoder) grow() {
 		// As many as the record before, else twice as many as so far:
 		// the pool rounds them up to a class (see trajeval.StepPool).
 		s := d.pool.Make(max(min(d.guess, maxGuess), 2*k, 4))[:k]
+		if sp, ok := d.rec.take(s); ok {
+			d.spare = sp
+		}
 		copy(s, d.steps)
 		d.pool.Put(d.steps)
 		d.steps = s
 	}
 	if k-d.flagBase >= len(d.flags) {
-		d.flags, d.flagBase = make([]stepFlags, cap(d.steps)-k), k
+		d.flags, d.flagBase = d.newFlags(cap(d.steps)-k), k
 	}
 	if k >= len(d.spans) {
 		d.spans = append(d.spans[:k], make([]callSpans, cap(d.steps)-k)...)
@@ -153,8 +168,13 @@ func (d *decoder) handOver(r *record) bool {
 	if len(d.steps) == 0 {
 		return true
 	}
+	var held spare
+	if d.flagBase == 0 {
+		held.flags = d.flags
+	}
 	if k := &d.kept[d.list&1]; d.keepText && k.n > 0 {
-		w := newTextSlab(k)
+		w := d.textSlab(k)
+		held.buf, held.slab = w.buf, w.slab
 		for i := range d.steps {
 			s, sp := &d.steps[i], &d.spans[i]
 			if sp.out.same && sp.in.end > 0 {
@@ -165,9 +185,39 @@ func (d *decoder) handOver(r *record) bool {
 			w.set(d.data, &sp.in, &sp.out, &s.Args, &s.Result)
 		}
 	}
+	d.rec.hold(d.steps, held)
 	r.steps, d.guess = d.steps, len(d.steps)
 	d.steps, d.flags, d.flagBase, d.room = nil, nil, 0, 0
 	return true
+}
+
+// newFlags returns n zero flags, the spare's when they are enough.
+func (d *decoder) newFlags(n int) []stepFlags {
+	if f := d.spare.flags; cap(f) >= n {
+		d.spare.flags = nil
+		f = f[:n]
+		clear(f)
+		return f
+	}
+	return make([]stepFlags, n)
+}
+
+// textSlab returns a textSlab for the text k counted, in the spare's
+// memory when it is enough; made anew, it has a quarter more room, so
+// that a record of somewhat more text can take it over.
+func (d *decoder) textSlab(k *keptText) textSlab {
+	var w textSlab
+	if b := d.spare.buf; cap(b) >= k.n {
+		w.buf, d.spare.buf = b[:k.n], nil
+	} else {
+		w.buf = make([]byte, k.n, k.n+k.n/4)
+	}
+	if s := d.spare.slab; cap(s) >= k.texts {
+		w.slab, d.spare.slab = s[:k.texts], nil
+	} else {
+		w.slab = make([]json.RawMessage, k.texts, k.texts+k.texts/4)
+	}
+	return w
 }
 
 // distinct reports whether no two steps have one id.

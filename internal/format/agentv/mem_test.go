@@ -42,13 +42,10 @@ func TestRead_recordMem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var data bytes.Buffer
 			const records = 50
-			for i := range records {
-				fmt.Fprintf(&data, tt.record+"\n", i)
-			}
+			data := jsonLines(records, func(i int) string { return fmt.Sprintf(tt.record, i) })
 			var got []*trajeval.Trajectory
-			in := trajeval.Input{Name: "mem.jsonl", R: bytes.NewReader(data.Bytes()), KeepText: true, Warn: func(trajeval.Warning) {}}
+			in := trajeval.Input{Name: "mem.jsonl", R: bytes.NewReader(data), KeepText: true, Warn: func(trajeval.Warning) {}}
 			if err := agentv.Format.Read(context.Background(), in, func(t *trajeval.Trajectory) error {
 				got = append(got, t)
 				return nil
