@@ -163,7 +163,7 @@ func FuzzServer_grpc(f *testing.F) {
 	}
 	f.Cleanup(func() {
 		cc.Close()
-		gs.Stop()
+		gs.Close()
 		srv.Shutdown(context.Background())
 	})
 	f.Fuzz(func(t *testing.T, body []byte, token bool) {
