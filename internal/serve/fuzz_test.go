@@ -144,30 +144,11 @@ func FuzzServer_grpc(f *testing.F) {
 		f.Add(b, true)
 		f.Add(b, false)
 	}
-	pol, err := serve.LoadPolicy(policy, nil)
+	cc, err := grpc.NewClient(grpcListener(f, "s3cret"), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv, err := serve.New(serve.Config{Policy: pol, Grace: time.Hour, Idle: time.Hour, Workers: 1,
-		Token: "s3cret", MaxBytes: 64 << 20, MaxRequestBytes: 1 << 20})
-	if err != nil {
-		f.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		f.Fatal(err)
-	}
-	gs := srv.GRPCServer()
-	go gs.Serve(ln)
-	cc, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() {
-		cc.Close()
-		gs.Close()
-		srv.Shutdown(context.Background())
-	})
+	f.Cleanup(func() { cc.Close() })
 	f.Fuzz(func(t *testing.T, body []byte, token bool) {
 		ctx := t.Context()
 		if token {
@@ -196,27 +177,9 @@ func FuzzServer_grpcFrames(f *testing.F) {
 	}
 	f.Add(append(frame(0, nil), frame(0, nil)...), false)
 	f.Add(binary.BigEndian.AppendUint32([]byte{0}, 1<<31), false)
-	pol, err := serve.LoadPolicy(policy, nil)
-	if err != nil {
-		f.Fatal(err)
-	}
-	srv, err := serve.New(serve.Config{Policy: pol, Grace: time.Hour, Idle: time.Hour, Workers: 1,
-		MaxBytes: 64 << 20, MaxRequestBytes: 1 << 20})
-	if err != nil {
-		f.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		f.Fatal(err)
-	}
-	gs := srv.GRPCServer()
-	go gs.Serve(ln)
-	f.Cleanup(func() {
-		gs.Close()
-		srv.Shutdown(context.Background())
-	})
+	addr := grpcListener(f, "")
 	f.Fuzz(func(t *testing.T, body []byte, gz bool) {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://"+ln.Addr().String()+exportPath, bytes.NewReader(body))
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://"+addr+exportPath, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/grpc")
 		if gz {
 			req.Header.Set("Grpc-Encoding", "gzip")
@@ -235,4 +198,29 @@ func FuzzServer_grpcFrames(f *testing.F) {
 			t.Fatalf("HTTP %d, grpc-status %q (%s)", resp.StatusCode, code, resp.Header.Get("Grpc-Message"))
 		}
 	})
+}
+
+// grpcListener starts a server of the test policy, with token, and its
+// gRPC listener, stopped when f ends; it returns the listener's address.
+func grpcListener(f *testing.F, token string) string {
+	pol, err := serve.LoadPolicy(policy, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv, err := serve.New(serve.Config{Policy: pol, Grace: time.Hour, Idle: time.Hour, Workers: 1,
+		Token: token, MaxBytes: 64 << 20, MaxRequestBytes: 1 << 20})
+	if err != nil {
+		f.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		f.Fatal(err)
+	}
+	gs := srv.GRPCServer()
+	go gs.Serve(ln)
+	f.Cleanup(func() {
+		gs.Close()
+		srv.Shutdown(context.Background())
+	})
+	return ln.Addr().String()
 }

@@ -238,23 +238,11 @@ func grpcTimeout(v string) (time.Duration, bool) {
 	if err != nil || n < 0 {
 		return 0, false
 	}
-	var unit time.Duration
-	switch v[len(v)-1] {
-	case 'H':
-		unit = time.Hour
-	case 'M':
-		unit = time.Minute
-	case 'S':
-		unit = time.Second
-	case 'm':
-		unit = time.Millisecond
-	case 'u':
-		unit = time.Microsecond
-	case 'n':
-		unit = time.Nanosecond
-	default:
+	i := strings.IndexByte("HMSmun", v[len(v)-1])
+	if i < 0 {
 		return 0, false
 	}
+	unit := [...]time.Duration{time.Hour, time.Minute, time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}[i]
 	if n > int64(1<<63-1)/int64(unit) {
 		return 1<<63 - 1, true
 	}
