@@ -51,8 +51,9 @@ import (
 //
 // Connections have a fixed 1 MiB flow-control window, for each stream and
 // for the connection, so that what a connection buffers before a request
-// reads it stays small and known; a connection must send its first
-// request's headers within 10 s, and one idle for 5 minutes is closed.
+// reads it stays small and known; a connection must open (send HTTP/2's
+// preface and settings) within 10 s, and one idle for 5 minutes is
+// closed.
 func (s *Server) GRPCServer() *http.Server {
 	var protocols http.Protocols
 	protocols.SetUnencryptedHTTP2(true)
