@@ -215,12 +215,10 @@ func runServe(ctx context.Context, policyPath string, f serveFlags, stderr io.Wr
 	if hs != nil {
 		_ = hs.Shutdown(sctx)
 	}
-	stopped := make(chan struct{})
-	go func() { gs.GracefulStop(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-sctx.Done():
-		gs.Stop()
+	// Requests under way finish; those still under way when sctx ends
+	// are cut off.
+	if gs.Shutdown(sctx) != nil {
+		gs.Close()
 	}
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)

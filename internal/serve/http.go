@@ -1,10 +1,8 @@
 package serve
 
 import (
-	"bytes"
 	"compress/gzip"
 	"crypto/subtle"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +12,6 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/trajeval/trajeval/internal/jsonv"
 )
@@ -138,15 +135,12 @@ func (s *Server) traces(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.request("http", "accepted", http.StatusOK)
-	resp := ptraceotlp.NewExportResponse()
-	var out []byte
-	if asJSON {
-		out, _ = resp.MarshalJSON()
-	} else {
-		out, _ = resp.MarshalProto()
-	}
 	w.Header().Set("Content-Type", ct)
-	w.Write(out)
+	if asJSON {
+		io.WriteString(w, exportResponseJSON)
+	} else {
+		io.WriteString(w, exportResponse)
+	}
 }
 
 // errEncoding is a Content-Encoding the server does not read.
@@ -215,37 +209,41 @@ func readBody(r io.Reader, encoding string, limit, hint int64, charge func(int64
 
 // DecodeTraces decodes an OTLP ExportTraceServiceRequest, protobuf or
 // JSON. The error says what is wrong, for the client.
+//
+// An ExportTraceServiceRequest has the fields of a TracesData, so pdata's
+// Traces decoders read it.
 func DecodeTraces(body []byte, asJSON bool) (ptrace.Traces, error) {
-	req := ptraceotlp.NewExportRequest()
 	if asJSON {
 		if !json.Valid(body) {
 			var v any
 			err := json.Unmarshal(body, &v)
 			return ptrace.Traces{}, fmt.Errorf("the body is not valid JSON: %v", err)
 		}
-		if err := req.UnmarshalJSON(body); err != nil {
+		td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(body)
+		if err != nil {
 			return ptrace.Traces{}, fmt.Errorf("the body is not an OTLP/JSON ExportTraceServiceRequest: %v", err)
 		}
-		return req.Traces(), nil
+		return td, nil
 	}
-	if err := req.UnmarshalProto(body); err != nil {
+	td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(upgradeScopeSpans(body))
+	if err != nil {
 		return ptrace.Traces{}, fmt.Errorf("the body is not an OTLP protobuf ExportTraceServiceRequest: %v", err)
 	}
-	return req.Traces(), nil
+	return td, nil
 }
 
 // writeStatus answers an OTLP/HTTP request that failed with code and a
 // google.rpc.Status holding msg, in the request's encoding, as the OTLP
 // specification asks.
 func writeStatus(w http.ResponseWriter, asJSON bool, code int, msg string) {
-	grpcCode := 3 // INVALID_ARGUMENT
+	grpcCode := codeInvalidArgument
 	switch code {
 	case http.StatusTooManyRequests, http.StatusRequestEntityTooLarge:
-		grpcCode = 8 // RESOURCE_EXHAUSTED
+		grpcCode = codeResourceExhausted
 	case http.StatusServiceUnavailable:
-		grpcCode = 14 // UNAVAILABLE
+		grpcCode = codeUnavailable
 	case http.StatusUnauthorized:
-		grpcCode = 16 // UNAUTHENTICATED
+		grpcCode = codeUnauthenticated
 	}
 	if asJSON {
 		w.Header().Set("Content-Type", "application/json")
@@ -257,14 +255,7 @@ func writeStatus(w http.ResponseWriter, asJSON bool, code int, msg string) {
 		}{grpcCode, msg})
 		return
 	}
-	// google.rpc.Status: code (1, varint), message (2, string).
-	var b bytes.Buffer
-	b.WriteByte(1<<3 | 0)
-	b.Write(binary.AppendUvarint(nil, uint64(grpcCode)))
-	b.WriteByte(2<<3 | 2)
-	b.Write(binary.AppendUvarint(nil, uint64(len(msg))))
-	b.WriteString(msg)
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	w.WriteHeader(code)
-	w.Write(b.Bytes())
+	w.Write(appendStatus(nil, grpcCode, msg))
 }

@@ -19,10 +19,6 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
-	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
-
-	spb "google.golang.org/genproto/googleapis/rpc/status"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/retryafter"
@@ -337,7 +333,8 @@ func (e *LogExporter) abandon() {
 // export sends batch b, retrying as the type's comment says, and accounts
 // for every record of it: exported or dropped.
 func (e *LogExporter) export(b logBatch) {
-	body, err := plogotlp.NewExportRequestFromLogs(b.logs).MarshalProto()
+	// An ExportLogsServiceRequest has the fields of a LogsData.
+	body, err := (&plog.ProtoMarshaler{}).MarshalLogs(b.logs)
 	if err != nil {
 		e.drop(b.n, dropRejected, err)
 		return
@@ -420,18 +417,10 @@ func (e *LogExporter) post(body []byte) (rejected int64, msg string, err error) 
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 == 2 {
-		r := plogotlp.NewExportResponse()
-		var perr error
-		if ct == "application/json" {
-			perr = r.UnmarshalJSON(answer)
-		} else {
-			perr = r.UnmarshalProto(answer)
-		}
-		if perr != nil || len(answer) == 0 {
-			return 0, "", nil // the records arrived; the answer says nothing more
-		}
-		ps := r.PartialSuccess()
-		return ps.RejectedLogRecords(), ps.ErrorMessage(), nil
+		// The records arrived; an answer that cannot be read says
+		// nothing more.
+		rejected, msg, _ = partialSuccess(answer, ct == "application/json")
+		return rejected, msg, nil
 	}
 	err = fmt.Errorf("%s answered %s", e.cfg.URL, resp.Status)
 	if m := statusMessage(answer, ct); m != "" {
@@ -449,9 +438,8 @@ func (e *LogExporter) post(body []byte) (rejected int64, msg string, err error) 
 func statusMessage(answer []byte, contentType string) string {
 	switch contentType {
 	case "application/x-protobuf":
-		var st spb.Status
-		if proto.Unmarshal(answer, &st) == nil {
-			return st.GetMessage()
+		if msg, ok := statusText(answer); ok {
+			return msg
 		}
 	case "application/json":
 		var st struct{ Message string }

@@ -187,6 +187,15 @@ func answerPartial(n int64, msg string) func(w http.ResponseWriter) {
 	}
 }
 
+// answerPartialJSON answers 200 with body, an OTLP/JSON
+// ExportLogsServiceResponse.
+func answerPartialJSON(body string) func(w http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}
+}
+
 // genaiEvents are the events of the genai fixture, by trace and evaluator.
 var genaiEvents = []string{
 	"5b8efff798038103d269b633813fc60c/budget",
@@ -260,6 +269,10 @@ func TestLogExporter_dropped(t *testing.T) {
 			`{reason="rejected"} 3`, 0, "404 Not Found", "other 4xx are not retried"},
 		{"partial success", []func(http.ResponseWriter){answerPartial(1, "one record too old")}, "", time.Minute,
 			`{reason="partial_success"} 1`, 2, "one record too old", "the records a partial success rejects are counted"},
+		{"partial success, JSON", []func(http.ResponseWriter){answerPartialJSON(`{"partialSuccess":{"rejectedLogRecords":"2","errorMessage":"two too old"}}`)}, "", time.Minute,
+			`{reason="partial_success"} 2`, 1, "two too old", "OTLP/JSON writes an int64 as a string"},
+		{"partial success, JSON names of the proto", []func(http.ResponseWriter){answerPartialJSON(`{"partial_success":{"rejected_log_records":1,"error_message":"one too old"}}`)}, "", time.Minute,
+			`{reason="partial_success"} 1`, 2, "one too old", "a receiver may use the .proto's field names, and a number"},
 		{"retry ends", []func(http.ResponseWriter){answer(503)}, "", 20 * time.Millisecond,
 			`{reason="retry_timeout"} 3`, 0, "gave up after", "a retryable failure is retried within --otlp-logs-retry only"},
 		{"no retry", []func(http.ResponseWriter){answer(429), answer(200)}, "", 0,

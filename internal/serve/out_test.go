@@ -205,8 +205,8 @@ func TestServer_outBacklogFull(t *testing.T) {
 		t.Errorf("HTTP with the backlog full: %d, Retry-After %q, %s; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 	_, err := s.grpc.Export(context.Background(), ptraceotlp.NewExportRequestFromTraces(traceN(t, 3)))
-	if status.Code(err) != codes.Unavailable {
-		t.Errorf("gRPC with the backlog full: %v, want UNAVAILABLE", err)
+	if status.Code(err) != codes.Unavailable || retryDelay(t, err) != 5*time.Second {
+		t.Errorf("gRPC with the backlog full: %v, RetryInfo %v; want UNAVAILABLE, 5s", err, retryDelay(t, err))
 	}
 
 	d.full.Store(false)
@@ -251,8 +251,8 @@ func TestServer_maxBytes(t *testing.T) {
 		t.Errorf("HTTP over --max-bytes: %d, Retry-After %q, %q; want 429 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 	_, err := s.grpc.Export(context.Background(), ptraceotlp.NewExportRequestFromTraces(traceN(t, 3)))
-	if status.Code(err) != codes.ResourceExhausted {
-		t.Errorf("gRPC over --max-bytes: %v, want RESOURCE_EXHAUSTED", err)
+	if status.Code(err) != codes.ResourceExhausted || retryDelay(t, err) != time.Second {
+		t.Errorf("gRPC over --max-bytes: %v, RetryInfo %v; want RESOURCE_EXHAUSTED, 1s", err, retryDelay(t, err))
 	}
 	s.stop()
 	if n := len(s.out.list(t)); n != 1 {

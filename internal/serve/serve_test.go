@@ -24,6 +24,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	_ "google.golang.org/grpc/encoding/gzip" // the clients compress with gzip
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -127,7 +128,7 @@ func start(t *testing.T, policy string, cfg serve.Config) *server {
 		once.Do(func() {
 			hs.Close()
 			cc.Close()
-			gs.Stop()
+			gs.Close()
 			if err := srv.Shutdown(context.Background()); err != nil {
 				t.Error(err)
 			}
