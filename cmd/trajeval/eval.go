@@ -343,12 +343,13 @@ func runCases(ctx context.Context, s *suite.Suite, opts suite.RunOptions, rec *r
 	if file != nil {
 		resumed = file.resume
 	}
-	recycle := rec == nil && file == nil && writesAtOnce(w)
+	recycle := file == nil && writesAtOnce(w)
 	for r, err := range s.Run(ctx, opts) {
 		if err != nil {
 			return rs, err
 		}
-		r = rec.record(r)
+		var held bool
+		r, held = rec.record(r)
 		rs.Add(r)
 		if r.Judge != nil {
 			if rs.Judge == nil {
@@ -365,9 +366,10 @@ func runCases(ctx context.Context, s *suite.Suite, opts suite.RunOptions, rec *r
 		if err := w.Case(r); err != nil {
 			return rs, err
 		}
-		if recycle {
-			// The row is written and nothing else holds it: its
-			// details' memory goes to the next cases'.
+		if recycle && !held {
+			// The row is written and nothing else holds it (the
+			// history, when on, has encoded it already): its details'
+			// memory goes to the next cases'.
 			for i := range r.Evaluators {
 				trajectory.Recycle(r.Evaluators[i].Details)
 			}

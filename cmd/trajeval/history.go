@@ -264,18 +264,19 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 var lendSteps = true
 
 // record records c, and returns it as the report gets it: without its
-// trajectory unless the user asked for it. c's trajectory may be given
-// back (see begin) from the moment the recorder has it: it is not read
-// here.
-func (r *recording) record(c trajeval.CaseResult) trajeval.CaseResult {
+// trajectory unless the user asked for it; held reports whether the
+// recorder still holds c's evaluators' details (history.Recorder.Record),
+// false without a history. c's trajectory may be given back (see begin)
+// from the moment the recorder has it: it is not read here.
+func (r *recording) record(c trajeval.CaseResult) (_ trajeval.CaseResult, held bool) {
 	if r == nil {
-		return c
+		return c, false
 	}
-	r.rec.Record(c)
+	held = r.rec.Record(c)
 	if !r.includeTrace {
 		c.Trajectory = nil
 	}
-	return c
+	return c, held
 }
 
 // end records the run's end; runErr is the error that ended the loop.

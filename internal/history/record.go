@@ -313,8 +313,16 @@ func (r *Recorder) ID() int64 { return r.id }
 func (r *Recorder) ReturnStepsTo(p *trajeval.StepPool) { r.steps = p }
 
 // Record hands c over to be written; it waits only when [MaxPending]
-// results wait already. c must not change afterwards.
-func (r *Recorder) Record(c trajeval.CaseResult) {
+// results wait already. c must not change afterwards. It reports whether
+// the recorder holds c once it returns:
+//  1. a case that keeps its trajectory and details (Run.KeepPassing,
+//     Run.KeepFailing) is held until the encoders have encoded it, at
+//     some time after Record returns: true;
+//  2. any other case is encoded into its row before Record returns, and
+//     nothing of c is held: false, and the caller, when it is the last
+//     to hold c's evaluators' details, may give their memory back at
+//     once (trajectory.Recycle).
+func (r *Recorder) Record(c trajeval.CaseResult) (held bool) {
 	r.seq++
 	keep := r.keep(c.Status)
 	if !keep {
@@ -349,6 +357,7 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 	if len(g.ps) == groupSize {
 		r.handOver()
 	}
+	return keep
 }
 
 // keep reports whether the next case recorded, of status s, keeps its

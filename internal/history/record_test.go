@@ -267,3 +267,50 @@ func TestHolding(t *testing.T) {
 		t.Errorf("after both ended, %d bytes held, want %d", got, before)
 	}
 }
+
+// TestRecorder_Record_held: Record reports whether it still holds a
+// result once it returns (its details, for the encoders), so that the
+// caller gives back only the details of results it does not hold.
+func TestRecorder_Record_held(t *testing.T) {
+	const (
+		pass = trajeval.StatusPass
+		fail = trajeval.StatusFail
+		errd = trajeval.StatusError
+	)
+	tests := []struct {
+		name        string
+		keepPassing bool
+		keepFailing int
+		statuses    []trajeval.Status
+		held        []bool
+		reason      string
+	}{
+		{"passing", false, 0, []trajeval.Status{pass, pass}, []bool{false, false}, "a passing case keeps its row alone, encoded before Record returns"},
+		{"failing", false, 0, []trajeval.Status{fail, errd, pass, fail}, []bool{true, true, false, true}, "a case that did not pass keeps its details: held until encoded"},
+		{"past KeepFailing", false, 2, []trajeval.Status{fail, pass, errd, fail, errd}, []bool{true, false, true, false, false}, "past the first 2 failing cases a failing case keeps its row alone"},
+		{"KeepPassing", true, 1, []trajeval.Status{pass, fail, fail}, []bool{true, true, true}, "every case keeps its details"},
+	}
+	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing, KeepFailing: tt.keepFailing})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := manyResults(len(tt.statuses), func(int) bool { return false })
+			for i, s := range tt.statuses {
+				rows[i].Status = s
+				if got := rec.Record(rows[i]); got != tt.held[i] {
+					t.Errorf("case %d (%s): Record = %t, want %t (%s)", i, s, got, tt.held[i], tt.reason)
+				}
+			}
+			if err := rec.End(time.Now(), false); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
