@@ -120,6 +120,9 @@ type Recorder struct {
 	// steps takes back each trajectory the recorder lets go of (see
 	// ReturnStepsTo); nil for none.
 	steps *trajeval.StepPool
+	// details takes back each result's details (see ReturnDetailsTo);
+	// nil for none.
+	details func(*trajeval.Details)
 	// gmu guards the group being filled and its hand-over: Record hands
 	// a full one over, and the writer takes one that has waited
 	// batchEvery/2 (a slow run's), so that no result waits for the next.
@@ -194,6 +197,7 @@ func (g *group) encode(r *Recorder) {
 		g.encodeAt(r, k.i, &k.c, k.seq, true, buf)
 		// The writer needs no more of it: its trajectory and details go
 		// now, not when the batch is written.
+		r.giveDetails(&k.c)
 		t := k.c.Trajectory
 		k.c = trajeval.CaseResult{}
 		r.steps.TakeBack(t)
@@ -313,16 +317,12 @@ func (r *Recorder) ID() int64 { return r.id }
 func (r *Recorder) ReturnStepsTo(p *trajeval.StepPool) { r.steps = p }
 
 // Record hands c over to be written; it waits only when [MaxPending]
-// results wait already. c must not change afterwards. It reports whether
-// the recorder holds c once it returns:
-//  1. a case that keeps its trajectory and details (Run.KeepPassing,
-//     Run.KeepFailing) is held until the encoders have encoded it, at
-//     some time after Record returns: true;
-//  2. any other case is encoded into its row before Record returns, and
-//     nothing of c is held: false, and the caller, when it is the last
-//     to hold c's evaluators' details, may give their memory back at
-//     once (trajectory.Recycle).
-func (r *Recorder) Record(c trajeval.CaseResult) (held bool) {
+// results wait already. c must not change afterwards. With
+// ReturnDetailsTo, c's evaluators' details are given back once the
+// recorder holds them no more: before Record returns for a case that
+// keeps its row alone, once encoded (after Record returns) for one that
+// keeps its trajectory and details (Run.KeepPassing, Run.KeepFailing).
+func (r *Recorder) Record(c trajeval.CaseResult) {
 	r.seq++
 	keep := r.keep(c.Status)
 	if !keep {
@@ -353,11 +353,28 @@ func (r *Recorder) Record(c trajeval.CaseResult) (held bool) {
 		// Its row alone, encoded here (under r.gmu: the writer may take
 		// a stale group).
 		g.encodeAt(r, i, &c, seq, false, &r.buf)
+		r.giveDetails(&c)
 	}
 	if len(g.ps) == groupSize {
 		r.handOver()
 	}
-	return keep
+}
+
+// ReturnDetailsTo makes r give the details of each result's evaluators
+// to f once it holds them no more (see Record), for a caller that holds
+// no result once handed to Record: f may write over them at once. It is
+// called before the first Record.
+func (r *Recorder) ReturnDetailsTo(f func(*trajeval.Details)) { r.details = f }
+
+// giveDetails gives c's evaluators' details to the ReturnDetailsTo
+// function, if any.
+func (r *Recorder) giveDetails(c *trajeval.CaseResult) {
+	if r.details == nil {
+		return
+	}
+	for i := range c.Evaluators {
+		r.details(c.Evaluators[i].Details)
+	}
 }
 
 // keep reports whether the next case recorded, of status s, keeps its

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -268,48 +269,83 @@ func TestHolding(t *testing.T) {
 	}
 }
 
-// TestRecorder_Record_held: Record reports whether it still holds a
-// result once it returns (its details, for the encoders), so that the
-// caller gives back only the details of results it does not hold.
-func TestRecorder_Record_held(t *testing.T) {
-	const (
-		pass = trajeval.StatusPass
-		fail = trajeval.StatusFail
-		errd = trajeval.StatusError
-	)
+// TestRecorder_ReturnDetailsTo: the recorder gives each result's details
+// back exactly once, when it holds them no more: a result that keeps its
+// row alone before Record returns, a kept one once encoded. Details given
+// back are written over at once (as the scoring does with them): the rows
+// read back are those of a run that gives nothing back.
+func TestRecorder_ReturnDetailsTo(t *testing.T) {
 	tests := []struct {
 		name        string
 		keepPassing bool
 		keepFailing int
-		statuses    []trajeval.Status
-		held        []bool
 		reason      string
 	}{
-		{"passing", false, 0, []trajeval.Status{pass, pass}, []bool{false, false}, "a passing case keeps its row alone, encoded before Record returns"},
-		{"failing", false, 0, []trajeval.Status{fail, errd, pass, fail}, []bool{true, true, false, true}, "a case that did not pass keeps its details: held until encoded"},
-		{"past KeepFailing", false, 2, []trajeval.Status{fail, pass, errd, fail, errd}, []bool{true, false, true, false, false}, "past the first 2 failing cases a failing case keeps its row alone"},
-		{"KeepPassing", true, 1, []trajeval.Status{pass, fail, fail}, []bool{true, true, true}, "every case keeps its details"},
+		{"mixed", false, 0, "two thirds failing, kept: given back once encoded; the passing given back at once"},
+		{"past KeepFailing", false, 300, "past the first 300 failing cases a failing case keeps its row alone: given back at once"},
+		{"KeepPassing", true, 0, "every case kept: each given back once encoded"},
 	}
 	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
+	const n = 1500 // over a batch and many groups
+	fail := func(i int) bool { return i%3 != 0 }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing, KeepFailing: tt.keepFailing})
+			run := history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing, KeepFailing: tt.keepFailing}
+			want, err := h.Rows(t.Context(), recorded(t, h, run, manyResults(n, fail)).ID(), true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := manyResults(len(tt.statuses), func(int) bool { return false })
-			for i, s := range tt.statuses {
-				rows[i].Status = s
-				if got := rec.Record(rows[i]); got != tt.held[i] {
-					t.Errorf("case %d (%s): Record = %t, want %t (%s)", i, s, got, tt.held[i], tt.reason)
+			rec, err := h.Begin(t.Context(), run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			given := map[*trajeval.Details]int{}
+			rec.ReturnDetailsTo(func(d *trajeval.Details) {
+				if d == nil {
+					return
+				}
+				mu.Lock()
+				given[d]++
+				mu.Unlock()
+				*d = trajeval.Details{Mode: "written over"}
+			})
+			rows := manyResults(n, fail)
+			failing := 0
+			for _, r := range rows {
+				rec.Record(r)
+				keeps := tt.keepPassing || r.Status != trajeval.StatusPass && (tt.keepFailing == 0 || failing < tt.keepFailing)
+				if r.Status != trajeval.StatusPass {
+					failing++
+				}
+				mu.Lock()
+				g := given[r.Evaluators[0].Details]
+				mu.Unlock()
+				if !keeps && g != 1 {
+					t.Fatalf("%s (%s): its details given back %d times when Record returned, want 1 (%s)", r.ID, r.Status, g, tt.reason)
 				}
 			}
 			if err := rec.End(time.Now(), false); err != nil {
 				t.Fatal(err)
+			}
+			for _, r := range rows {
+				if g := given[r.Evaluators[0].Details]; g != 1 {
+					t.Fatalf("%s (%s): its details given back %d times by End, want 1 (%s)", r.ID, r.Status, g, tt.reason)
+				}
+			}
+			got, err := h.Rows(t.Context(), rec.ID(), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				got[i].StartedAt, want[i].StartedAt = time.Time{}, time.Time{}
+			}
+			if g, w := jsonl(t, got), jsonl(t, want); g != w {
+				t.Fatalf("the rows read back differ from those of a run that gives nothing back (%s): details given back before they were encoded", tt.reason)
 			}
 		})
 	}
