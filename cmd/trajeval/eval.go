@@ -334,8 +334,8 @@ func (e *evalFlags) openOut(opts *suite.RunOptions, warn func(trajeval.Warning))
 	return file, nil
 }
 
-// runCases runs the cases of s, sending each row to the history rec, the
-// --out file (unless it came from there) and the report w, and returns
+// runCases runs the cases of s, sending each row to the report w, the
+// --out file (unless it came from there) and the history rec, and returns
 // their summary.
 func runCases(ctx context.Context, s *suite.Suite, opts suite.RunOptions, rec *recording, file *outFile, w report.Writer) (report.Summary, error) {
 	var rs report.Summary
@@ -343,33 +343,43 @@ func runCases(ctx context.Context, s *suite.Suite, opts suite.RunOptions, rec *r
 	if file != nil {
 		resumed = file.resume
 	}
-	recycle := rec == nil && file == nil && writesAtOnce(w)
+	// When the report keeps nothing of a row, each row's details go to
+	// the next cases' once written: by the recorder, when the history is
+	// on (it holds a kept row until encoded), else here.
+	recycle := file == nil && writesAtOnce(w)
+	if recycle {
+		rec.returnDetails()
+	}
 	for r, err := range s.Run(ctx, opts) {
 		if err != nil {
 			return rs, err
 		}
-		r = rec.record(r)
-		rs.Add(r)
-		if r.Judge != nil {
+		row := rec.reported(r)
+		rs.Add(row)
+		if row.Judge != nil {
 			if rs.Judge == nil {
 				rs.Judge = &trajeval.JudgeUsage{}
 			}
-			rs.Judge.Add(r.Judge)
+			rs.Judge.Add(row.Judge)
 		}
-		if resumed.has(r) {
+		if resumed.has(row) {
 			// A row of the --out file: reported, not written again.
 			resumed.reported++
 		} else if file != nil {
-			file.Case(r)
+			file.Case(row)
 		}
-		if err := w.Case(r); err != nil {
+		err := w.Case(row)
+		// Recorded once reported: the recorder may give its details
+		// back at once.
+		rec.record(r)
+		if err != nil {
 			return rs, err
 		}
-		if recycle {
+		if recycle && rec == nil {
 			// The row is written and nothing else holds it: its
 			// details' memory goes to the next cases'.
-			for i := range r.Evaluators {
-				trajectory.Recycle(r.Evaluators[i].Details)
+			for i := range row.Evaluators {
+				trajectory.Recycle(row.Evaluators[i].Details)
 			}
 		}
 	}

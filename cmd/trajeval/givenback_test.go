@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/trajeval/trajeval/internal/history"
 )
 
 // TestEval_stepsGivenBack: a recorded run lends the trajectories its rows
@@ -81,33 +77,7 @@ func TestEval_stepsGivenBack(t *testing.T) {
 				if code > 1 {
 					t.Fatalf("eval: exit %d\n%s", code, stderr)
 				}
-				h, err := history.Open(context.Background(), db, history.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer h.Close()
-				rows, err := h.Rows(context.Background(), 1, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var b strings.Builder
-				kept := 0
-				for _, r := range rows {
-					if r.Trajectory != nil {
-						kept++
-					}
-					r.StartedAt, r.DurationMS = time.Time{}, 0
-					data, err := json.Marshal(r)
-					if err != nil {
-						t.Fatal(err)
-					}
-					b.Write(data)
-					b.WriteByte('\n')
-				}
-				if kept < 200 {
-					t.Fatalf("%d trajectories stored of %d rows: the test no longer stores many", kept, len(rows))
-				}
-				return stripTimes(stdout), b.String()
+				return stripTimes(stdout), storedRows(t, db, 200)
 			}
 			wantRows, wantStored := eval(false)
 			gotRows, gotStored := eval(true)

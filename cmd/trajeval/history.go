@@ -15,6 +15,7 @@ import (
 
 	"github.com/trajeval/trajeval"
 	"github.com/trajeval/trajeval/internal/compare"
+	"github.com/trajeval/trajeval/internal/eval/trajectory"
 	"github.com/trajeval/trajeval/internal/history"
 	"github.com/trajeval/trajeval/suite"
 )
@@ -263,19 +264,32 @@ func (h *historyFlags) begin(cmd *cobra.Command, paths []string, s *suite.Suite,
 // to compare the two.
 var lendSteps = true
 
-// record records c, and returns it as the report gets it: without its
-// trajectory unless the user asked for it. c's trajectory may be given
-// back (see begin) from the moment the recorder has it: it is not read
-// here.
-func (r *recording) record(c trajeval.CaseResult) trajeval.CaseResult {
-	if r == nil {
-		return c
-	}
-	r.rec.Record(c)
-	if !r.includeTrace {
+// reported returns c as the report gets it: without its trajectory
+// unless the user asked for it (the history takes it).
+func (r *recording) reported(c trajeval.CaseResult) trajeval.CaseResult {
+	if r != nil && !r.includeTrace {
 		c.Trajectory = nil
 	}
 	return c
+}
+
+// record records c, once reported. c's trajectory may be given back (see
+// begin) from the moment the recorder has it, and so may its details (see
+// returnDetails): neither is read here.
+func (r *recording) record(c trajeval.CaseResult) {
+	if r != nil {
+		r.rec.Record(c)
+	}
+}
+
+// returnDetails makes the recorder give the details of each row it records
+// to the details of the cases scored next once it holds them no more
+// (history.Recorder.ReturnDetailsTo): for a report that keeps nothing of
+// a row once written, rows that are recorded once reported.
+func (r *recording) returnDetails() {
+	if r != nil {
+		r.rec.ReturnDetailsTo(trajectory.Recycle)
+	}
 }
 
 // end records the run's end; runErr is the error that ended the loop.

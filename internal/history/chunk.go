@@ -108,6 +108,11 @@ func (c *chunker) add(ref, v []byte) []byte {
 	}
 	if len(c.raw) == 0 {
 		c.id = c.next()
+		if c.raw == nil {
+			// At its size at once: grown by append's steps, a chunk's
+			// buffer was copied into fresh memory a dozen times.
+			c.raw = make([]byte, 0, maxChunk)
+		}
 	}
 	ref = appendRef(ref, chunkRef{c.id, len(c.raw), len(v)})
 	c.raw = append(c.raw, v...)

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,6 +114,10 @@ func TestRecorder_Record_batches(t *testing.T) {
 // of the chunks, and what SQLite allocates a batch. Before, a passing case
 // took 1.2 allocations and a failing one 4.3 (its row, its pack's share
 // grown afresh each batch, two references).
+// The bytes: a batch's pack is made at its size from its first group's
+// rows, a chunk's buffer at its size, and a pack compressed into the
+// committer's buffer; grown by append's steps, they took 345 bytes a
+// passing case and 929 a failing one.
 func TestRecorder_Record_allocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records 12,800 cases")
@@ -124,10 +129,11 @@ func TestRecorder_Record_allocations(t *testing.T) {
 		name   string
 		fail   bool
 		most   float64
+		bytes  uint64 // allocated a case, the whole run's over its count
 		reason string
 	}{
-		{"passing", false, 0.6, "a passing case keeps its row alone, written into memory used again"},
-		{"failing", true, 3.5, "a failing case keeps its trajectory and details too, copied into the chunks"},
+		{"passing", false, 0.6, 315, "a passing case keeps its row alone, written into memory used again"},
+		{"failing", true, 3.5, 800, "a failing case keeps its trajectory and details too, copied into the chunks"},
 	}
 	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
 	if err != nil {
@@ -138,7 +144,7 @@ func TestRecorder_Record_allocations(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			const n = 6400
 			rows := manyResults(n, func(int) bool { return tt.fail })
-			run := func() uint64 {
+			run := func() (allocs, bytes uint64) {
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
 				rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
@@ -152,14 +158,18 @@ func TestRecorder_Record_allocations(t *testing.T) {
 					t.Fatal(err)
 				}
 				runtime.ReadMemStats(&after)
-				return after.Mallocs - before.Mallocs
+				return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 			}
 			run() // the statements prepared, the pools filled
-			got := float64(run()) / n
+			allocs, bytes := run()
+			got := float64(allocs) / n
 			if got > tt.most {
 				t.Errorf("%s: %.2f allocations a case, want at most %.1f", tt.reason, got, tt.most)
 			}
-			t.Logf("%.2f allocations a case", got)
+			if b := bytes / n; b > tt.bytes {
+				t.Errorf("%s: %d bytes allocated a case, want at most %d", tt.reason, b, tt.bytes)
+			}
+			t.Logf("%.2f allocations, %d bytes a case", got, bytes/n)
 		})
 	}
 }
@@ -265,5 +275,87 @@ func TestHolding(t *testing.T) {
 	}
 	if got := history.Holding(); got != before {
 		t.Errorf("after both ended, %d bytes held, want %d", got, before)
+	}
+}
+
+// TestRecorder_ReturnDetailsTo: the recorder gives each result's details
+// back exactly once, when it holds them no more: a result that keeps its
+// row alone before Record returns, a kept one once encoded. Details given
+// back are written over at once (as the scoring does with them): the rows
+// read back are those of a run that gives nothing back.
+func TestRecorder_ReturnDetailsTo(t *testing.T) {
+	tests := []struct {
+		name        string
+		keepPassing bool
+		keepFailing int
+		reason      string
+	}{
+		{"mixed", false, 0, "two thirds failing, kept: given back once encoded; the passing given back at once"},
+		{"past KeepFailing", false, 300, "past the first 300 failing cases a failing case keeps its row alone: given back at once"},
+		{"KeepPassing", true, 0, "every case kept: each given back once encoded"},
+	}
+	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	const n = 1500 // over a batch and many groups
+	fail := func(i int) bool { return i%3 != 0 }
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepPassing: tt.keepPassing, KeepFailing: tt.keepFailing}
+			want, err := h.Rows(t.Context(), recorded(t, h, run, manyResults(n, fail)).ID(), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := h.Begin(t.Context(), run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			given := map[*trajeval.Details]int{}
+			rec.ReturnDetailsTo(func(d *trajeval.Details) {
+				if d == nil {
+					return
+				}
+				mu.Lock()
+				given[d]++
+				mu.Unlock()
+				*d = trajeval.Details{Mode: "written over"}
+			})
+			rows := manyResults(n, fail)
+			failing := 0
+			for _, r := range rows {
+				rec.Record(r)
+				keeps := tt.keepPassing || r.Status != trajeval.StatusPass && (tt.keepFailing == 0 || failing < tt.keepFailing)
+				if r.Status != trajeval.StatusPass {
+					failing++
+				}
+				mu.Lock()
+				g := given[r.Evaluators[0].Details]
+				mu.Unlock()
+				if !keeps && g != 1 {
+					t.Fatalf("%s (%s): its details given back %d times when Record returned, want 1 (%s)", r.ID, r.Status, g, tt.reason)
+				}
+			}
+			if err := rec.End(time.Now(), false); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rows {
+				if g := given[r.Evaluators[0].Details]; g != 1 {
+					t.Fatalf("%s (%s): its details given back %d times by End, want 1 (%s)", r.ID, r.Status, g, tt.reason)
+				}
+			}
+			got, err := h.Rows(t.Context(), rec.ID(), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				got[i].StartedAt, want[i].StartedAt = time.Time{}, time.Time{}
+			}
+			if g, w := jsonl(t, got), jsonl(t, want); g != w {
+				t.Fatalf("the rows read back differ from those of a run that gives nothing back (%s): details given back before they were encoded", tt.reason)
+			}
+		})
 	}
 }

@@ -46,10 +46,13 @@ func squeeze(data []byte) []byte {
 	return bytes.Clone(b)
 }
 
-// squeezeInto returns data compressed, in buf when it is large enough.
+// squeezeInto returns data compressed, in buf when it is large enough;
+// else in a new buffer with room for values an eighth larger than data,
+// so that a buffer used again for values of about one size (a run's
+// chunks, its packs) is not made again for each larger one.
 func squeezeInto(buf, data []byte) []byte {
 	if n := 1 + s2.MaxEncodedLen(len(data)); cap(buf) < n {
-		buf = make([]byte, n)
+		buf = make([]byte, n+n/8)
 	}
 	buf = buf[:cap(buf)]
 	buf[0] = s2Mark

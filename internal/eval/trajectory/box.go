@@ -56,10 +56,11 @@ func settle(d *trajeval.Details) {
 // to the details of the trajectories scored next, where it may be written
 // over at once. The caller must be the last holder of d: neither d nor a
 // list it holds may be used after, by the caller or anyone else (a row
-// written at once, and let go). Recycle takes back only details made in a
-// detailsBox, which it knows by their lists' addresses (one of them, at
-// least, not empty); any other details, nil included, it leaves to the
-// collector.
+// written at once, and let go; a row the run history has encoded, once
+// reported). It may be called from any goroutine. Recycle takes back only
+// details made in a detailsBox, which it knows by their lists' addresses
+// (one of them, at least, not empty); any other details, nil included, it
+// leaves to the collector.
 func Recycle(d *trajeval.Details) {
 	if d == nil || (d.Matched == nil && d.Extra == nil) {
 		return
