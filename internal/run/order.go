@@ -18,7 +18,9 @@ type job func(warn func(trajeval.Warning), r *trajeval.CaseResult)
 // is the same whatever n is. Submit and Warn are called from one goroutine
 // (the one that reads the traces); the results are emitted from another.
 // Jobs go to the workers in batches: scoring one case takes microseconds,
-// about what handing it to another goroutine costs.
+// about what handing it to another goroutine costs. The n workers live as
+// long as the ordered: a goroutine a batch grew its stack from the
+// smallest each time, copying it and walking its frames.
 type ordered struct {
 	out  func(*trajeval.CaseResult) error
 	warn func(trajeval.Warning)
@@ -28,6 +30,7 @@ type ordered struct {
 	batch *batch             // being filled
 	queue chan *batch        // submitted, in order; its capacity bounds the batches in flight
 	free  chan *batch        // emitted, for Submit to fill again (see newBatch)
+	work  chan *batch        // submitted, for the workers
 	done  chan struct{}      // closed when the emitter has emitted the last result
 	mu    sync.Mutex
 	err   error // the first error out returned
@@ -77,7 +80,13 @@ func newOrdered(n int, warn func(trajeval.Warning), out func(*trajeval.CaseResul
 		// queue: at most n are scored at once.
 		o.queue = make(chan *batch, n-1)
 		o.free = make(chan *batch, n+1)
+		// At most n batches are submitted and not emitted: a send to
+		// work never waits.
+		o.work = make(chan *batch, n)
 		o.done = make(chan struct{})
+		for range n {
+			go o.score()
+		}
 		go o.emit()
 	}
 	return o
@@ -120,7 +129,14 @@ func (o *ordered) flush() {
 	if b := o.batch; b != nil {
 		o.batch = nil
 		o.queue <- b
-		go b.run()
+		o.work <- b
+	}
+}
+
+// score runs the batches handed to the workers until Close.
+func (o *ordered) score() {
+	for b := range o.work {
+		b.run()
 	}
 }
 
@@ -132,6 +148,7 @@ func (o *ordered) Close() error {
 	}
 	o.flush()
 	close(o.queue)
+	close(o.work)
 	<-o.done
 	if err := o.failed(); err != nil {
 		return err

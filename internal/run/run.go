@@ -466,6 +466,14 @@ type source struct {
 	// slice, not one allocation each: a suite may list a million cases.
 	entries []entry
 	byID    suite.IDIndex
+	// next is the position lookup tries before byID: the one after the
+	// last it found, for traces mostly come in their cases' order. The
+	// try skips the index's hash and its slot, a cache miss once reading
+	// has passed through the cache. replaced is set when an entry took
+	// the place of another of its id in byID: then the try is not made,
+	// for the entry after the last found may be the one replaced.
+	next     int32
+	replaced bool
 	// suites are the suites of the entries, in the order met.
 	suites []*suite.Suite
 	// trials are the trials scored of the entries whose traces mark them
@@ -484,7 +492,9 @@ func (src *source) add(s *suite.Suite, i int, flags entryFlags) {
 		src.suites = append(src.suites, s)
 	}
 	src.entries = append(src.entries, entry{suite: int32(len(src.suites) - 1), i: int32(i), flags: flags})
-	src.byID.Put(s.Cases[i].ID, int32(len(src.entries)-1), src.idOf)
+	if src.byID.Put(s.Cases[i].ID, int32(len(src.entries)-1), src.idOf) {
+		src.replaced = true
+	}
 }
 
 // of returns the suite and case of e.
@@ -499,12 +509,18 @@ func (src *source) idOf(i int32) string {
 	return src.suites[e.suite].Cases[e.i].ID
 }
 
-// lookup returns the entry of case id and its position.
+// lookup returns the entry of case id and its position. It is called by
+// one goroutine at a time (the reader's callback).
 func (src *source) lookup(id string) (*entry, int32, bool) {
+	if i := src.next; !src.replaced && int(i) < len(src.entries) && src.idOf(i) == id {
+		src.next = i + 1
+		return &src.entries[i], i, true
+	}
 	i, ok := src.byID.Get(id, src.idOf)
 	if !ok {
 		return nil, 0, false
 	}
+	src.next = i + 1
 	return &src.entries[i], i, true
 }
 

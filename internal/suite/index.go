@@ -60,14 +60,16 @@ func (x *IDIndex) fits(pos int32, idOf func(int32) string) {
 }
 
 // Put makes id's slot hold pos, replacing the position of an earlier
-// entry of the same id.
-func (x *IDIndex) Put(id string, pos int32, idOf func(int32) string) {
+// entry of the same id; it reports whether it replaced one.
+func (x *IDIndex) Put(id string, pos int32, idOf func(int32) string) (replaced bool) {
 	x.fits(pos, idOf)
 	i, h := x.find(id, idOf)
-	if x.slots[i] == 0 {
+	replaced = x.slots[i] != 0
+	if !replaced {
 		x.n++
 	}
 	x.slots[i] = x.slot(h, pos)
+	return replaced
 }
 
 // Add makes id's slot hold pos unless an entry of id is held: then it

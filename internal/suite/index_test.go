@@ -42,7 +42,9 @@ func TestIDIndex_Get(t *testing.T) {
 		idOf := func(i int32) string { return list[i] }
 		x := suite.NewIDIndex(len(list))
 		for i, id := range list {
-			x.Put(id, int32(i), idOf)
+			if replaced := x.Put(id, int32(i), idOf); replaced != (i == 2) {
+				t.Errorf("Put(%q) reports replaced %v, want %v: only the repeated id replaces an entry", id, replaced, i == 2)
+			}
 		}
 		if got, _ := x.Get("a", idOf); got != 2 {
 			t.Errorf("Get(a) = %d, want 2: the later position takes the place of the earlier", got)
