@@ -39,7 +39,7 @@ mkdir -p "$scratch"
 bin=$scratch/bin
 # trajeval is built as `go run ./release` builds what users download (static,
 # without cgo, stripped): the binary a user gets by default.
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin/trajeval" ./cmd/trajeval && go build -o "$bin/readonly" ./bench/readonly)
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin/trajeval" ./cmd/trajeval && go build -o "$bin/readonly" ./bench/readonly && go build -o "$bin/timeit" ./bench/timeit)
 
 # gen DIR FLAGS...: writes the cases once; a stamp keeps the flags they were
 # written with.
@@ -58,7 +58,9 @@ gen() {
 # rounds --- NAME COMMAND ... +++ NAME SETUP COMMAND ...: runs each command
 # $runs times, taking turns, and appends "name round wall cpu kb" lines to
 # $log. A +++ command's SETUP (removing the history the last round wrote)
-# runs before it, untimed: what is timed is trajeval's own work.
+# runs before it, untimed: what is timed is trajeval's own work. A COMMAND is
+# words split at spaces (no quotes), started by bench/timeit without a shell,
+# so that neither a shell's start nor a timer's counts as the command's.
 log=$(mktemp)
 trap 'rm -f "$log" "$log".*' EXIT
 rounds() {
@@ -87,13 +89,15 @@ rounds() {
 	for r in $(seq "$runs"); do
 		for i in "${!names[@]}"; do
 			[ -z "${setups[$i]}" ] || bash -c "${setups[$i]}"
-			local start=$EPOCHREALTIME
-			/usr/bin/time -f '%U %S %M' -o "$log.t" bash -c "${cmds[$i]}" >/dev/null 2>"$log.err" ||
-				{ grep -q 'exited with non-zero status 1' "$log.t" || { cat "$log.err" "$log.t" >&2; exit 1; }; }
-			local wall
-			wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.3f", b-a}')
-			read -r user sys kb < <(tail -1 "$log.t")
-			echo "${names[$i]} $r $wall $(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.3f", u+s}') $kb" >>"$log"
+			local -a argv
+			read -ra argv <<<"${cmds[$i]}"
+			local status=0
+			"$bin/timeit" "$log.t" "${argv[@]}" >/dev/null 2>"$log.err" || status=$?
+			# Exit status 1 is a run whose cases did not all pass.
+			[ "$status" -le 1 ] || { cat "$log.err" >&2; exit 1; }
+			local wall cpu kb
+			read -r wall cpu kb _ <"$log.t"
+			echo "${names[$i]} $r $wall $cpu $kb" >>"$log"
 		done
 	done
 }
