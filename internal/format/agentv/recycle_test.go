@@ -205,3 +205,60 @@ func TestRead_recycledNotGivenBack(t *testing.T) {
 		t.Errorf("the heap grew by %d KB while reading %d records, none given back: want at most 5 MB", grown>>10, records)
 	}
 }
+
+// TestRead_recycledGivenBackLate: trajectories given back late and in
+// groups, as the run history gives back the failing cases it keeps (once
+// their group of 64 results is encoded, some hundreds of records after
+// they were read), still hand their memory on: the recycler's bound has
+// room for what a run holds in flight (see recycler, rule 2).
+func TestRead_recycledGivenBackLate(t *testing.T) {
+	const records = 3000
+	data := jsonLines(records, func(i int) string { return callsRecord(i, 20, 8) })
+	tests := []struct {
+		name         string
+		group, delay int
+		reason       string
+	}{
+		{"at once", 1, 0, "each given back as it is read, as eval without a history"},
+		{"a group late", 64, 64, "64 at a time, a group after they were read, as the history's encoders"},
+		{"two groups late", 64, 192, "64 at a time, three groups after they were read: a slow encoder"},
+	}
+	mallocs := func(group, delay int, giveBack bool) uint64 {
+		pool := new(trajeval.StepPool)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
+		var held, kept []*trajeval.Trajectory
+		if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+			if !giveBack {
+				kept = append(kept, tr)
+				return nil
+			}
+			held = append(held, tr)
+			for len(held) >= group+delay {
+				for _, g := range held[:group] {
+					pool.Put(g.Steps)
+					g.Steps = nil
+				}
+				held = held[group:]
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&m1)
+		runtime.KeepAlive(kept)
+		return m1.Mallocs - m0.Mallocs
+	}
+	kept := mallocs(1, 0, false)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			given := mallocs(tt.group, tt.delay, true)
+			per := float64(kept-min(given, kept)) / records
+			t.Logf("%s: %.2f fewer a record", tt.name, per)
+			if per < 2.5 {
+				t.Errorf("%s: %d allocations with every trajectory kept, %d given back: %.2f fewer a record, want 2.5 or more", tt.reason, kept, given, per)
+			}
+		})
+	}
+}
