@@ -72,25 +72,16 @@ func TestRead_recycledAllocs(t *testing.T) {
 	const records = 2000
 	data := jsonLines(records, func(i int) string { return callsRecord(i, 20, 8) })
 	mallocs := func(giveBack bool) uint64 {
-		pool := new(trajeval.StepPool)
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
 		var kept []*trajeval.Trajectory
-		if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		defer func() { runtime.KeepAlive(kept) }()
+		return readMallocs(t, data, func(pool *trajeval.StepPool, tr *trajeval.Trajectory) {
 			if giveBack {
 				pool.Put(tr.Steps)
 				tr.Steps = nil
 			} else {
 				kept = append(kept, tr)
 			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&m1)
-		runtime.KeepAlive(kept)
-		return m1.Mallocs - m0.Mallocs
+		})
 	}
 	kept, given := mallocs(false), mallocs(true)
 	if per := float64(kept-min(given, kept)) / records; per < 3 {
@@ -223,37 +214,22 @@ func TestRead_recycledGivenBackLate(t *testing.T) {
 		{"a group late", 64, 64, "64 at a time, a group after they were read, as the history's encoders"},
 		{"two groups late", 64, 192, "64 at a time, three groups after they were read: a slow encoder"},
 	}
-	mallocs := func(group, delay int, giveBack bool) uint64 {
-		pool := new(trajeval.StepPool)
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
-		var held, kept []*trajeval.Trajectory
-		if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
-			if !giveBack {
-				kept = append(kept, tr)
-				return nil
-			}
-			held = append(held, tr)
-			for len(held) >= group+delay {
-				for _, g := range held[:group] {
-					pool.Put(g.Steps)
-					g.Steps = nil
-				}
-				held = held[group:]
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&m1)
-		runtime.KeepAlive(kept)
-		return m1.Mallocs - m0.Mallocs
-	}
-	kept := mallocs(1, 0, false)
+	var all []*trajeval.Trajectory
+	kept := readMallocs(t, data, func(_ *trajeval.StepPool, tr *trajeval.Trajectory) { all = append(all, tr) })
+	runtime.KeepAlive(all)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			given := mallocs(tt.group, tt.delay, true)
+			var held []*trajeval.Trajectory
+			given := readMallocs(t, data, func(pool *trajeval.StepPool, tr *trajeval.Trajectory) {
+				held = append(held, tr)
+				for len(held) >= tt.group+tt.delay {
+					for _, g := range held[:tt.group] {
+						pool.Put(g.Steps)
+						g.Steps = nil
+					}
+					held = held[tt.group:]
+				}
+			})
 			per := float64(kept-min(given, kept)) / records
 			t.Logf("%s: %.2f fewer a record", tt.name, per)
 			if per < 2.5 {
@@ -261,4 +237,22 @@ func TestRead_recycledGivenBackLate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readMallocs reads data with a StepPool of its own, handing each
+// trajectory to use, and returns the allocations made meanwhile.
+func readMallocs(t *testing.T, data []byte, use func(pool *trajeval.StepPool, tr *trajeval.Trajectory)) uint64 {
+	t.Helper()
+	pool := new(trajeval.StepPool)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
+	if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		use(pool, tr)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&m1)
+	return m1.Mallocs - m0.Mallocs
 }
