@@ -72,25 +72,16 @@ func TestRead_recycledAllocs(t *testing.T) {
 	const records = 2000
 	data := jsonLines(records, func(i int) string { return callsRecord(i, 20, 8) })
 	mallocs := func(giveBack bool) uint64 {
-		pool := new(trajeval.StepPool)
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
 		var kept []*trajeval.Trajectory
-		if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		defer func() { runtime.KeepAlive(kept) }()
+		return readMallocs(t, data, func(pool *trajeval.StepPool, tr *trajeval.Trajectory) {
 			if giveBack {
 				pool.Put(tr.Steps)
 				tr.Steps = nil
 			} else {
 				kept = append(kept, tr)
 			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&m1)
-		runtime.KeepAlive(kept)
-		return m1.Mallocs - m0.Mallocs
+		})
 	}
 	kept, given := mallocs(false), mallocs(true)
 	if per := float64(kept-min(given, kept)) / records; per < 3 {
@@ -204,4 +195,64 @@ func TestRead_recycledNotGivenBack(t *testing.T) {
 	if grown := int64(held.HeapAlloc) - int64(base.HeapAlloc); grown > 5<<20 {
 		t.Errorf("the heap grew by %d KB while reading %d records, none given back: want at most 5 MB", grown>>10, records)
 	}
+}
+
+// TestRead_recycledGivenBackLate: trajectories given back late and in
+// groups, as the run history gives back the failing cases it keeps (once
+// their group of 64 results is encoded, some hundreds of records after
+// they were read), still hand their memory on: the recycler's bound has
+// room for what a run holds in flight (see recycler, rule 2).
+func TestRead_recycledGivenBackLate(t *testing.T) {
+	const records = 3000
+	data := jsonLines(records, func(i int) string { return callsRecord(i, 20, 8) })
+	tests := []struct {
+		name         string
+		group, delay int
+		reason       string
+	}{
+		{"at once", 1, 0, "each given back as it is read, as eval without a history"},
+		{"a group late", 64, 64, "64 at a time, a group after they were read, as the history's encoders"},
+		{"two groups late", 64, 192, "64 at a time, three groups after they were read: a slow encoder"},
+	}
+	var all []*trajeval.Trajectory
+	kept := readMallocs(t, data, func(_ *trajeval.StepPool, tr *trajeval.Trajectory) { all = append(all, tr) })
+	runtime.KeepAlive(all)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var held []*trajeval.Trajectory
+			given := readMallocs(t, data, func(pool *trajeval.StepPool, tr *trajeval.Trajectory) {
+				held = append(held, tr)
+				for len(held) >= tt.group+tt.delay {
+					for _, g := range held[:tt.group] {
+						pool.Put(g.Steps)
+						g.Steps = nil
+					}
+					held = held[tt.group:]
+				}
+			})
+			per := float64(kept-min(given, kept)) / records
+			t.Logf("%s: %.2f fewer a record", tt.name, per)
+			if per < 2.5 {
+				t.Errorf("%s: %d allocations with every trajectory kept, %d given back: %.2f fewer a record, want 2.5 or more", tt.reason, kept, given, per)
+			}
+		})
+	}
+}
+
+// readMallocs reads data with a StepPool of its own, handing each
+// trajectory to use, and returns the allocations made meanwhile.
+func readMallocs(t *testing.T, data []byte, use func(pool *trajeval.StepPool, tr *trajeval.Trajectory)) uint64 {
+	t.Helper()
+	pool := new(trajeval.StepPool)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	in := trajeval.Input{Name: "r.jsonl", R: bytes.NewReader(data), KeepText: true, Steps: pool, Warn: func(trajeval.Warning) {}}
+	if err := agentv.Format.Read(context.Background(), in, func(tr *trajeval.Trajectory) error {
+		use(pool, tr)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&m1)
+	return m1.Mallocs - m0.Mallocs
 }
