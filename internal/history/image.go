@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 )
 
 // imageFile is the image of an empty SQLite history at the newest schema,
@@ -22,7 +21,7 @@ const imageFile = "migrations/sqlite.db"
 var useImage = true
 
 // writeImage makes the new SQLite file dsn a copy of the image, which
-// costs a write and a sync rather than the schema's statements and the
+// costs a write and a sync (SQLite syncs the folder) rather than the schema's statements and the
 // syncs of a new file's switch to WAL. The copy is written beside dsn
 // under a name of its own, synced, then linked to dsn, which it never
 // replaces: a reader never sees half an image, and of two runs making
@@ -56,15 +55,13 @@ func writeImage(dsn string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Link(f.Name(), dsn); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil
-	}
-	// The link itself outlives a crash, as a file SQLite made would
-	// (its journal's sync of the folder); best effort: some systems
-	// cannot sync a folder.
-	if d, err := os.Open(filepath.Dir(dsn)); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	// The folder is not synced here: the first commit into the file
+	// creates its WAL, and SQLite syncs the folder after the WAL's first
+	// sync, which makes the link last with it. Before that commit the
+	// file holds no run, and a power cut that loses the link loses an
+	// empty history (the next run makes it again).
+	// A file system that cannot link leaves SQLite to make the file; a
+	// file another run linked first is the one both open.
+	os.Link(f.Name(), dsn)
 	return nil
 }
