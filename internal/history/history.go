@@ -136,7 +136,10 @@ func (e *SchemaError) Error() string {
 
 func (e *SchemaError) Unwrap() error { return ErrNewerSchema }
 
-//go:embed migrations
+// migrations holds the migrations and the schema; the image of a new
+// file is embedded apart (image.go).
+//
+//go:embed migrations/sqlite migrations/postgres migrations/sqlite.sql
 var migrations embed.FS
 
 // A dialect is what differs between the two databases.
