@@ -13,18 +13,23 @@ import (
 	"github.com/trajeval/trajeval/internal/history"
 )
 
-// TestRecorder_End_checkpointed checks that a run's writes reach the
+// TestRecorder_End_checkpointed checks when a run's writes reach the
 // SQLite file itself before the close: a commit copies the WAL into the
-// file once it holds a few hundred pages, so that the close, which the
-// end of a run waits for, has little left to copy.
+// file once it holds 256 pages, so that the close, which the end of a
+// run waits for, has little left to copy; a run that writes less is
+// copied once, by the close, not by one of its last commits and then
+// again by the close.
 func TestRecorder_End_checkpointed(t *testing.T) {
 	tests := []struct {
-		name   string
-		cases  int
-		text   int // bytes of random text a case's trajectory keeps
-		reason string
+		name  string
+		cases int
+		text  int // bytes of random text a case's trajectory keeps
+		// The bounds of the file's size before the close (0: none).
+		least, most int64
+		reason      string
 	}{
-		{"2.4 MB", 300, 8 << 10, "a run that writes well under SQLite's own bound of 1,000 pages (4 MB) before its close"},
+		{"2.4 MB", 300, 8 << 10, 300 * 8 << 10 / 2, 0, "a run that writes well under SQLite's own bound of 1,000 pages (4 MB) before its close"},
+		{"600 kB", 75, 8 << 10, 0, 64 << 10, "a run whose WAL stays under 256 pages (1 MiB) is copied once, by the close: the file is still the image's 64 KiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,8 +59,11 @@ func TestRecorder_End_checkpointed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := int64(tt.cases*tt.text) / 2; fi.Size() < want {
-				t.Errorf("%s: the file holds %d bytes before the close, want at least %d (the rest waits in the WAL for the close)", tt.reason, fi.Size(), want)
+			if fi.Size() < tt.least {
+				t.Errorf("%s: the file holds %d bytes before the close, want at least %d (the rest waits in the WAL for the close)", tt.reason, fi.Size(), tt.least)
+			}
+			if tt.most > 0 && fi.Size() > tt.most {
+				t.Errorf("%s: the file holds %d bytes before the close, want at most %d (a commit copied the WAL into it)", tt.reason, fi.Size(), tt.most)
 			}
 			run, err := h.Run(t.Context(), rec.ID())
 			if err != nil || run.Cases != tt.cases || run.Status != history.StatusDone {

@@ -157,12 +157,17 @@ var (
 )
 
 // walPages is how many pages of the WAL a commit leaves before it copies
-// them into the file: 512 KiB. On 100,000 traces a new history's WAL
-// took 1,765 pages (3.6 MB) for a file of 489 (2 MB): with SQLite's 1,000
-// no checkpoint came before the close, which copied the whole file and
+// them into the file: 1 MiB. On 100,000 traces a new history's WAL took
+// 1,765 pages (3.6 MB) for a file of 489 (2 MB): with SQLite's 1,000 no
+// checkpoint came before the close, which copied the whole file and
 // synced it while the run's end waited (about 47 ms from the WAL's sync
-// to the exit under load, against 12 ms with this bound).
-const walPages = 128
+// to the exit under load, against 12 ms with 128 pages). With 128 the
+// 10,000 cases of the peer set (a WAL of about 150 pages) were copied
+// by one of their last commits, then again by the close: five syncs at
+// the run's end (the WAL's, the file's, the WAL's header begun again,
+// the close's two) where the close alone takes two; 256 leaves such a
+// run to the close, and halves the checkpoints of a large one.
+const walPages = 256
 
 // newSchema makes a new database of a dialect that has one from its
 // newest schema at once rather than by its migrations; off in the tests
@@ -286,7 +291,8 @@ func Open(ctx context.Context, dsn string, o Options) (*DB, error) {
 		// The WAL is copied into the file (a passive checkpoint, by the
 		// commit that takes it past the bound) every walPages pages, not
 		// SQLite's 1,000: what the close must still copy and sync, which
-		// the end of a run waits for, is then at most that much.
+		// the end of a run waits for, is then at most that much, and a
+		// run whose WAL stays under it is copied once, by the close.
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(walPages)+")")
 		src = "file:" + (&url.URL{Path: dsn}).EscapedPath() + "?" + q.Encode()
 	}
