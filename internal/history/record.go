@@ -74,11 +74,13 @@ const (
 )
 
 // MaxPending is how many results may wait to be written before
-// [Recorder.Record] waits for the database. Each holds the JSON of its
-// trajectory (5.5 kB for 20 calls) until written; 64 were measured too,
-// on the bench: the same peak memory, more CPU, and 5% more database
-// (chunks of fewer values compress less).
-const MaxPending = 256
+// [Recorder.Record] waits for the database: a batch's worth (maxBatch).
+// Each holds its row (about 200 bytes) until written, and a kept one its
+// trajectory (5.5 kB for 20 calls) until encoded. A transaction's commit
+// may checkpoint the database's log, with its syncs: with 256, Record
+// waited for a commit a dozen times on 100,000 traces, and the run's
+// scoring with it; with 1,024, once or twice.
+const MaxPending = 1024
 
 // maxBatch is the most results one transaction holds, and batchEvery how
 // long the first result of a batch waits for others before the batch is
@@ -123,6 +125,11 @@ type Recorder struct {
 	// details takes back each result's details (see ReturnDetailsTo);
 	// nil for none.
 	details func(*trajeval.Details)
+	// freeCases are the results' lists of groups the encoders are done
+	// with, for Record: a group waits for the writer with its rows alone,
+	// and MaxPending results take as many lists as groups wait to be
+	// encoded (a few), not to be written.
+	freeCases chan []queued
 	// gmu guards the group being filled and its hand-over: Record hands
 	// a full one over, and the writer takes one that has waited
 	// batchEvery/2 (a slow run's), so that no result waits for the next.
@@ -177,7 +184,7 @@ const groupSize = 64
 // encoders run beside the scoring.
 type group struct {
 	ps    []pending
-	cases []queued      // its results, ps[i]'s cases[i]
+	cases []queued      // its results, ps[i]'s cases[i]; nil once encoded
 	begun time.Time     // when its first result came
 	ready chan struct{} // closed when every result is encoded
 	// rows holds the rows of ps one after another: one buffer a group,
@@ -206,6 +213,11 @@ func (g *group) encode(r *Recorder) {
 		q.c = trajeval.CaseResult{}
 		r.steps.TakeBack(t)
 	}
+	select {
+	case r.freeCases <- g.cases[:0]:
+	default:
+	}
+	g.cases = nil
 	close(g.ready)
 }
 
@@ -260,16 +272,17 @@ func Holding() uint64 { return uint64(holding.Load()) }
 var holding atomic.Int64
 
 // recorderHolds is about what a recorder holds while it records beyond
-// its caller's results: MaxPending results waiting (about 5.5 kB of
-// trajectory each, 20 calls), the group being filled and the groups
-// handed over (about 26 kB each: their results, 240 bytes each, and
-// their rows), two chunkers' buffers (their values and their compressed
-// copy, maxChunk each), the chunks of a batch waiting for its
-// transaction, and two packs of about 200 kB. Measured
+// its caller's results: MaxPending results waiting in their groups (each
+// its row, about 200 bytes), the copies of the results of the groups
+// the encoders have (four groups' worth, 240 bytes each) and their kept
+// results' trajectories (about 5.5 kB each, 20 calls), two chunkers'
+// buffers (their values and their compressed copy, maxChunk each), the
+// chunks of a batch waiting for its transaction, and two packs of about
+// 200 kB. Measured
 // on bench/suitegen's traces (100,000 × 20 steps, two thirds failing):
 // the live heap after a collection is 2.3 MB more with the history than
 // without it, on average.
-const recorderHolds = MaxPending*5632 + (MaxPending/groupSize+1)*(26<<10) + 4*(64<<10) + 160<<10 + 2*(200<<10)
+const recorderHolds = (MaxPending+groupSize)*200 + 4*groupSize*(240+5632) + 4*(64<<10) + 160<<10 + 2*(200<<10)
 
 // start returns the recorder of run id, shard of shards, with its encoders
 // and writer running.
@@ -279,7 +292,7 @@ func (h *DB) start(ctx context.Context, id int64, run Run, shard, shards int) *R
 	groups := MaxPending/groupSize - 1
 	r := &Recorder{h: h, id: id, keepPassing: run.KeepPassing, keepFailing: run.KeepFailing, shard: shard, shards: shards,
 		jobs: make(chan *group, groups), ch: make(chan *group, groups), done: make(chan struct{}),
-		free: make(chan *group, groups+1)}
+		free: make(chan *group, groups+1), freeCases: make(chan []queued, groups+1)}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for g := range r.jobs {
@@ -395,14 +408,19 @@ func (r *Recorder) Unkept() int { return r.unkept }
 
 // newGroup returns an empty group, one the writer is done with when there
 // is one: a group's results and rows are written into memory the caches
-// hold, not into fresh memory each time (a group of 64 results is about
-// 16 kB, its rows 10 kB more).
+// hold, not into fresh memory each time (a group's rows are about 10 kB;
+// the copies of its 64 results, 16 kB, are given back once encoded).
 func (r *Recorder) newGroup() *group {
 	var g *group
 	select {
 	case g = <-r.free:
 	default:
-		g = &group{ps: make([]pending, 0, groupSize), cases: make([]queued, 0, groupSize)}
+		g = &group{ps: make([]pending, 0, groupSize)}
+	}
+	select {
+	case g.cases = <-r.freeCases:
+	default:
+		g.cases = make([]queued, 0, groupSize)
 	}
 	g.begun = time.Now()
 	g.ready = make(chan struct{})
@@ -411,8 +429,7 @@ func (r *Recorder) newGroup() *group {
 
 // recycle gives g, written into its batch, back for Record to fill again.
 func (r *Recorder) recycle(g *group) {
-	clear(g.cases) // nothing of the results is held for longer
-	g.ps, g.cases, g.rows, g.ready, g.err = g.ps[:0], g.cases[:0], g.rows[:0], nil, nil
+	g.ps, g.rows, g.ready, g.err = g.ps[:0], g.rows[:0], nil, nil
 	if cap(g.rows) > maxKept {
 		g.rows = nil
 	}

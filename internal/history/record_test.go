@@ -354,7 +354,9 @@ func TestRecorder_ReturnDetailsTo(t *testing.T) {
 // only queues a result; the encoders encode it, its row alone as well as
 // a kept one, and give its details back. Here the encoders are held (the
 // function that takes the details back waits), and Record still returns
-// for fewer than MaxPending results; once let go, every row reads back.
+// for 1,000 results, under a batch (MaxPending: a commit that waits for
+// a checkpoint's syncs must not hold up the scoring); once let go, every
+// row reads back.
 func TestRecorder_Record_encodedAside(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -371,7 +373,7 @@ func TestRecorder_Record_encodedAside(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	const n = history.MaxPending / 2 // over two groups, and never waits for the database
+	const n = 1000
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run := history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepFailing: tt.keepFailing}
@@ -397,7 +399,7 @@ func TestRecorder_Record_encodedAside(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				close(hold)
 				<-returned
-				t.Fatalf("Record waited for the details to be taken back: it encoded a row on the ordered path (%s)", tt.reason)
+				t.Fatalf("Record waited for the encoders: it encoded a row itself, or has room for fewer than %d results (%s)", n, tt.reason)
 			}
 			close(hold)
 			if err := rec.End(time.Now(), false); err != nil {
