@@ -174,6 +174,12 @@ type queued struct {
 // groupSize is how many results Record hands over at once.
 const groupSize = 64
 
+// groupRows is the room a group's rows are made with: a row that keeps
+// nothing else is about 160 bytes (three evaluators), and rows grown by
+// append's steps from nothing left about twice their size behind, in
+// each of the groups that MaxPending results fill.
+const groupRows = groupSize * 256
+
 // A group is results handed over together, in order.
 //
 // Record copies each result into the group (its CaseResult, 240 bytes
@@ -415,7 +421,7 @@ func (r *Recorder) newGroup() *group {
 	select {
 	case g = <-r.free:
 	default:
-		g = &group{ps: make([]pending, 0, groupSize)}
+		g = &group{ps: make([]pending, 0, groupSize), rows: make([]byte, 0, groupRows)}
 	}
 	select {
 	case g.cases = <-r.freeCases:
