@@ -336,14 +336,7 @@ func TestRecorder_ReturnDetailsTo(t *testing.T) {
 					t.Fatalf("%s (%s): its details given back %d times by End, want 1 (%s)", r.ID, r.Status, g, tt.reason)
 				}
 			}
-			got, err := h.Rows(t.Context(), rec.ID(), true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range got {
-				got[i].StartedAt, want[i].StartedAt = time.Time{}, time.Time{}
-			}
-			if g, w := jsonl(t, got), jsonl(t, want); g != w {
+			if !sameRows(t, h, rec.ID(), want) {
 				t.Fatalf("the rows read back differ from those of a run that gives nothing back (%s): details given back before they were encoded", tt.reason)
 			}
 		})
@@ -405,16 +398,26 @@ func TestRecorder_Record_encodedAside(t *testing.T) {
 			if err := rec.End(time.Now(), false); err != nil {
 				t.Fatal(err)
 			}
-			got, err := h.Rows(t.Context(), rec.ID(), true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range got {
-				got[i].StartedAt, want[i].StartedAt = time.Time{}, time.Time{}
-			}
-			if g, w := jsonl(t, got), jsonl(t, want); g != w {
+			if !sameRows(t, h, rec.ID(), want) {
 				t.Fatalf("the rows read back differ from those of a run recorded without waiting (%s)", tt.reason)
 			}
 		})
 	}
+}
+
+// sameRows reports whether the rows of run id, with their details, read
+// back as want, less their starts.
+func sameRows(t *testing.T, h *history.DB, id int64, want []trajeval.CaseResult) bool {
+	t.Helper()
+	got, err := h.Rows(t.Context(), id, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i].StartedAt = time.Time{}
+	}
+	for i := range want {
+		want[i].StartedAt = time.Time{}
+	}
+	return jsonl(t, got) == jsonl(t, want)
 }
