@@ -74,11 +74,13 @@ const (
 )
 
 // MaxPending is how many results may wait to be written before
-// [Recorder.Record] waits for the database. Each holds the JSON of its
-// trajectory (5.5 kB for 20 calls) until written; 64 were measured too,
-// on the bench: the same peak memory, more CPU, and 5% more database
-// (chunks of fewer values compress less).
-const MaxPending = 256
+// [Recorder.Record] waits for the database: a batch's worth (maxBatch).
+// Each holds its row (about 200 bytes) until written, and a kept one its
+// trajectory (5.5 kB for 20 calls) until encoded. A transaction's commit
+// may checkpoint the database's log, with its syncs: with 256, Record
+// waited for a commit a dozen times on 100,000 traces, and the run's
+// scoring with it; with 1,024, once or twice.
+const MaxPending = 1024
 
 // maxBatch is the most results one transaction holds, and batchEvery how
 // long the first result of a batch waits for others before the batch is
@@ -123,6 +125,11 @@ type Recorder struct {
 	// details takes back each result's details (see ReturnDetailsTo);
 	// nil for none.
 	details func(*trajeval.Details)
+	// freeCases are the results' lists of groups the encoders are done
+	// with, for Record: a group waits for the writer with its rows alone,
+	// and MaxPending results take as many lists as groups wait to be
+	// encoded (a few), not to be written.
+	freeCases chan []queued
 	// gmu guards the group being filled and its hand-over: Record hands
 	// a full one over, and the writer takes one that has waited
 	// batchEvery/2 (a slow run's), so that no result waits for the next.
@@ -133,8 +140,6 @@ type Recorder struct {
 	// results take the places shard, shard+shards, shard+2·shards, … so
 	// that shards never take the same place.
 	shard, shards int
-	// buf is Record's scratch buffer, for the rows it encodes itself.
-	buf []byte
 	// mu guards the chunks being filled, which the encoders fill (in
 	// the order they finish: a chunk's values need not be in the cases'
 	// order) and the writer takes with each batch.
@@ -157,31 +162,39 @@ type pending struct {
 	col        int // statusColumn of its status
 }
 
-// A keptCase is a result that keeps its trajectory and details: the
-// encoders encode it, ps[i] of its group.
-type keptCase struct {
-	c   trajeval.CaseResult
-	seq int
-	i   int
+// A queued result is one of a group for the encoders to encode: its
+// place in the run (seq) and whether it keeps its trajectory and details,
+// both known only in the order of Record.
+type queued struct {
+	c    trajeval.CaseResult
+	seq  int
+	keep bool
 }
 
 // groupSize is how many results Record hands over at once.
 const groupSize = 64
 
+// groupRows is the room a group's rows are made with: a row that keeps
+// nothing else is about 160 bytes (three evaluators), and rows grown by
+// append's steps from nothing left about twice their size behind, in
+// each of the groups that MaxPending results fill.
+const groupRows = groupSize * 256
+
 // A group is results handed over together, in order.
 //
-// A result that keeps nothing but its row (a passing case, and one past
-// Run.KeepFailing: almost every case of a large run) is encoded by Record
-// itself, into rows: it needs no trajectory, and its CaseResult (about
-// 300 bytes, with pointers) is not copied. Only a group with kept results
-// goes to the encoders, which encode those.
+// Record copies each result into the group (its CaseResult, 240 bytes
+// with pointers), with its place and keep decision, and the
+// encoders encode them: Record runs on the run's ordered path, one result
+// at a time, and a row encoded there (about 2,000 instructions for one
+// that keeps its row alone) held up the results behind it, while the
+// encoders run beside the scoring.
 type group struct {
 	ps    []pending
-	kept  []keptCase    // the results that keep their trajectories and details, in order
+	cases []queued      // its results, ps[i]'s cases[i]; nil once encoded
 	begun time.Time     // when its first result came
-	ready chan struct{} // closed when every kept result is encoded; nil when none is
-	// rows holds the rows of ps one after another (those of kept results
-	// after the others'): one buffer a group, not an allocation a result.
+	ready chan struct{} // closed when every result is encoded
+	// rows holds the rows of ps one after another: one buffer a group,
+	// not an allocation a result.
 	rows []byte
 	// err is the first result that could not be encoded, errAt its place
 	// in ps: the writer stops there.
@@ -189,26 +202,29 @@ type group struct {
 	errAt int
 }
 
-// encode encodes g's kept results, each with its trajectory and details,
-// and lets go of what the writer does not need.
+// encode encodes g's results, the kept ones with their trajectories and
+// details, and lets go of what the writer does not need.
 func (g *group) encode(r *Recorder) {
 	// One scratch buffer for the group, not one taken from the pool and
 	// given back for each result (about 90 instructions a case).
 	buf := getScratch()
 	defer putScratch(buf)
-	for i := range g.kept {
-		k := &g.kept[i]
-		g.encodeAt(r, k.i, &k.c, k.seq, true, buf)
+	for i := range g.cases {
+		q := &g.cases[i]
+		g.encodeAt(r, i, &q.c, q.seq, q.keep, buf)
 		// The writer needs no more of it: its trajectory and details go
 		// now, not when the batch is written.
-		r.giveDetails(&k.c)
-		t := k.c.Trajectory
-		k.c = trajeval.CaseResult{}
+		r.giveDetails(&q.c)
+		t := q.c.Trajectory
+		q.c = trajeval.CaseResult{}
 		r.steps.TakeBack(t)
 	}
-	if g.ready != nil {
-		close(g.ready)
+	select {
+	case r.freeCases <- g.cases[:0]:
+	default:
 	}
+	g.cases = nil
+	close(g.ready)
 }
 
 // encodeAt encodes c, the i-th result of g, into g's rows (see
@@ -262,15 +278,17 @@ func Holding() uint64 { return uint64(holding.Load()) }
 var holding atomic.Int64
 
 // recorderHolds is about what a recorder holds while it records beyond
-// its caller's results: MaxPending results waiting (about 5.5 kB of
-// trajectory each, 20 calls), the group being filled and the groups
-// handed over (about 21 kB each), two chunkers' buffers (their values
-// and their compressed copy, maxChunk each), the chunks of a batch
-// waiting for its transaction, and two packs of about 200 kB. Measured
+// its caller's results: MaxPending results waiting in their groups (each
+// its row, about 200 bytes), the copies of the results of the groups
+// the encoders have (four groups' worth, 240 bytes each) and their kept
+// results' trajectories (about 5.5 kB each, 20 calls), two chunkers'
+// buffers (their values and their compressed copy, maxChunk each), the
+// chunks of a batch waiting for its transaction, and two packs of about
+// 200 kB. Measured
 // on bench/suitegen's traces (100,000 × 20 steps, two thirds failing):
 // the live heap after a collection is 2.3 MB more with the history than
 // without it, on average.
-const recorderHolds = MaxPending*5632 + (MaxPending/groupSize+1)*(21<<10) + 4*(64<<10) + 160<<10 + 2*(200<<10)
+const recorderHolds = (MaxPending+groupSize)*200 + 4*groupSize*(240+5632) + 4*(64<<10) + 160<<10 + 2*(200<<10)
 
 // start returns the recorder of run id, shard of shards, with its encoders
 // and writer running.
@@ -280,7 +298,7 @@ func (h *DB) start(ctx context.Context, id int64, run Run, shard, shards int) *R
 	groups := MaxPending/groupSize - 1
 	r := &Recorder{h: h, id: id, keepPassing: run.KeepPassing, keepFailing: run.KeepFailing, shard: shard, shards: shards,
 		jobs: make(chan *group, groups), ch: make(chan *group, groups), done: make(chan struct{}),
-		free: make(chan *group, groups+1)}
+		free: make(chan *group, groups+1), freeCases: make(chan []queued, groups+1)}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for g := range r.jobs {
@@ -323,9 +341,7 @@ func (r *Recorder) ReturnStepsTo(p *trajeval.StepPool) { r.steps = p }
 // Record hands c over to be written; it waits only when [MaxPending]
 // results wait already. c must not change afterwards. With
 // ReturnDetailsTo, c's evaluators' details are given back once the
-// recorder holds them no more: before Record returns for a case that
-// keeps its row alone, once encoded (after Record returns) for one that
-// keeps its trajectory and details (Run.KeepPassing, Run.KeepFailing).
+// recorder holds them no more: once encoded, after Record returns.
 func (r *Recorder) Record(c trajeval.CaseResult) {
 	r.seq++
 	keep := r.keep(c.Status)
@@ -347,18 +363,9 @@ func (r *Recorder) Record(c trajeval.CaseResult) {
 	}
 	i := len(g.ps)
 	g.ps = append(g.ps, pending{col: statusColumn(c.Status)})
-	if keep {
-		// Copied into its place once: the encoders encode it.
-		if g.ready == nil {
-			g.ready = make(chan struct{})
-		}
-		g.kept = append(g.kept, keptCase{c: c, seq: seq, i: i})
-	} else {
-		// Its row alone, encoded here (under r.gmu: the writer may take
-		// a stale group).
-		g.encodeAt(r, i, &c, seq, false, &r.buf)
-		r.giveDetails(&c)
-	}
+	// Copied into its place once: the encoders encode it.
+	g.cases = append(g.cases, queued{seq: seq, keep: keep})
+	g.cases[i].c = c
 	if len(g.ps) == groupSize {
 		r.handOver()
 	}
@@ -407,23 +414,28 @@ func (r *Recorder) Unkept() int { return r.unkept }
 
 // newGroup returns an empty group, one the writer is done with when there
 // is one: a group's results and rows are written into memory the caches
-// hold, not into fresh memory each time (a group of 64 results is about
-// 11 kB, its rows 10 kB more).
+// hold, not into fresh memory each time (a group's rows are about 10 kB;
+// the copies of its 64 results, 16 kB, are given back once encoded).
 func (r *Recorder) newGroup() *group {
 	var g *group
 	select {
 	case g = <-r.free:
 	default:
-		g = &group{ps: make([]pending, 0, groupSize)}
+		g = &group{ps: make([]pending, 0, groupSize), rows: make([]byte, 0, groupRows)}
+	}
+	select {
+	case g.cases = <-r.freeCases:
+	default:
+		g.cases = make([]queued, 0, groupSize)
 	}
 	g.begun = time.Now()
+	g.ready = make(chan struct{})
 	return g
 }
 
 // recycle gives g, written into its batch, back for Record to fill again.
 func (r *Recorder) recycle(g *group) {
-	clear(g.kept) // nothing of the results is held for longer
-	g.ps, g.kept, g.rows, g.ready, g.err = g.ps[:0], g.kept[:0], g.rows[:0], nil, nil
+	g.ps, g.rows, g.ready, g.err = g.ps[:0], g.rows[:0], nil, nil
 	if cap(g.rows) > maxKept {
 		g.rows = nil
 	}
@@ -441,20 +453,17 @@ func (r *Recorder) handOver() {
 		return
 	}
 	r.group = nil
-	// Read before the hand-over: once handed over, a group with no kept
-	// results may be written and filled again at once.
-	encode := g.ready != nil
 	select {
 	case r.ch <- g:
 	case <-r.done: // the writer stopped on an error: End reports it
-		for i := range g.kept {
-			r.steps.TakeBack(g.kept[i].c.Trajectory)
+		for i := range g.cases {
+			r.steps.TakeBack(g.cases[i].c.Trajectory)
 		}
 		return
 	}
-	if encode {
-		r.jobs <- g // as many places as ch has: never waits long
-	}
+	// The writer waits for g.ready before it reads g: g is not written,
+	// nor filled again, before the encoders are done with it.
+	r.jobs <- g // as many places as ch has: never waits long
 }
 
 // takeStale returns, when the group being filled has waited at least

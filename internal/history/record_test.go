@@ -279,10 +279,11 @@ func TestHolding(t *testing.T) {
 }
 
 // TestRecorder_ReturnDetailsTo: the recorder gives each result's details
-// back exactly once, when it holds them no more: a result that keeps its
-// row alone before Record returns, a kept one once encoded. Details given
-// back are written over at once (as the scoring does with them): the rows
-// read back are those of a run that gives nothing back.
+// back exactly once, when it holds them no more: once encoded, by the
+// encoders, whether the result keeps its row alone or its trajectory and
+// details too. Details given back are written over at once (as the
+// scoring does with them): the rows read back are those of a run that
+// gives nothing back.
 func TestRecorder_ReturnDetailsTo(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -290,8 +291,8 @@ func TestRecorder_ReturnDetailsTo(t *testing.T) {
 		keepFailing int
 		reason      string
 	}{
-		{"mixed", false, 0, "two thirds failing, kept: given back once encoded; the passing given back at once"},
-		{"past KeepFailing", false, 300, "past the first 300 failing cases a failing case keeps its row alone: given back at once"},
+		{"mixed", false, 0, "two thirds failing, kept; the passing keep their rows alone: each given back once encoded"},
+		{"past KeepFailing", false, 300, "past the first 300 failing cases a failing case keeps its row alone: given back once encoded"},
 		{"KeepPassing", true, 0, "every case kept: each given back once encoded"},
 	}
 	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
@@ -324,19 +325,8 @@ func TestRecorder_ReturnDetailsTo(t *testing.T) {
 				*d = trajeval.Details{Mode: "written over"}
 			})
 			rows := manyResults(n, fail)
-			failing := 0
 			for _, r := range rows {
 				rec.Record(r)
-				keeps := tt.keepPassing || r.Status != trajeval.StatusPass && (tt.keepFailing == 0 || failing < tt.keepFailing)
-				if r.Status != trajeval.StatusPass {
-					failing++
-				}
-				mu.Lock()
-				g := given[r.Evaluators[0].Details]
-				mu.Unlock()
-				if !keeps && g != 1 {
-					t.Fatalf("%s (%s): its details given back %d times when Record returned, want 1 (%s)", r.ID, r.Status, g, tt.reason)
-				}
 			}
 			if err := rec.End(time.Now(), false); err != nil {
 				t.Fatal(err)
@@ -346,16 +336,88 @@ func TestRecorder_ReturnDetailsTo(t *testing.T) {
 					t.Fatalf("%s (%s): its details given back %d times by End, want 1 (%s)", r.ID, r.Status, g, tt.reason)
 				}
 			}
-			got, err := h.Rows(t.Context(), rec.ID(), true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range got {
-				got[i].StartedAt, want[i].StartedAt = time.Time{}, time.Time{}
-			}
-			if g, w := jsonl(t, got), jsonl(t, want); g != w {
+			if !sameRows(t, h, rec.ID(), want) {
 				t.Fatalf("the rows read back differ from those of a run that gives nothing back (%s): details given back before they were encoded", tt.reason)
 			}
 		})
 	}
+}
+
+// TestRecorder_Record_encodedAside: Record, on the run's ordered path,
+// only queues a result; the encoders encode it, its row alone as well as
+// a kept one, and give its details back. Here the encoders are held (the
+// function that takes the details back waits), and Record still returns
+// for 1,000 results, under a batch (MaxPending: a commit that waits for
+// a checkpoint's syncs must not hold up the scoring); once let go, every
+// row reads back.
+func TestRecorder_Record_encodedAside(t *testing.T) {
+	tests := []struct {
+		name        string
+		keepFailing int
+		fail        func(i int) bool
+		reason      string
+	}{
+		{"passing", 0, func(int) bool { return false }, "a passing case keeps its row alone: encoded by the encoders, not by Record"},
+		{"past KeepFailing", 1, func(int) bool { return true }, "past the first failing case a failing case keeps its row alone: the same"},
+		{"mixed", 0, func(i int) bool { return i%3 != 0 }, "the kept cases were always encoded aside; the passing ones now too"},
+	}
+	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	const n = 1000
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := history.Run{Suites: []string{"bench"}, Start: time.Now(), KeepFailing: tt.keepFailing}
+			want, err := h.Rows(t.Context(), recorded(t, h, run, manyResults(n, tt.fail)).ID(), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := h.Begin(t.Context(), run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hold := make(chan struct{})
+			rec.ReturnDetailsTo(func(*trajeval.Details) { <-hold })
+			returned := make(chan struct{})
+			go func() {
+				defer close(returned)
+				for _, r := range manyResults(n, tt.fail) {
+					rec.Record(r)
+				}
+			}()
+			select {
+			case <-returned:
+			case <-time.After(10 * time.Second):
+				close(hold)
+				<-returned
+				t.Fatalf("Record waited for the encoders: it encoded a row itself, or has room for fewer than %d results (%s)", n, tt.reason)
+			}
+			close(hold)
+			if err := rec.End(time.Now(), false); err != nil {
+				t.Fatal(err)
+			}
+			if !sameRows(t, h, rec.ID(), want) {
+				t.Fatalf("the rows read back differ from those of a run recorded without waiting (%s)", tt.reason)
+			}
+		})
+	}
+}
+
+// sameRows reports whether the rows of run id, with their details, read
+// back as want, less their starts.
+func sameRows(t *testing.T, h *history.DB, id int64, want []trajeval.CaseResult) bool {
+	t.Helper()
+	got, err := h.Rows(t.Context(), id, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i].StartedAt = time.Time{}
+	}
+	for i := range want {
+		want[i].StartedAt = time.Time{}
+	}
+	return jsonl(t, got) == jsonl(t, want)
 }
