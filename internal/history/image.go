@@ -31,12 +31,13 @@ var useImage = true
 
 // writeImage makes the new SQLite file dsn a copy of the image, which
 // costs a write and a sync (SQLite syncs the folder) rather than the
-// schema's statements and the syncs of a new file's switch to WAL. The copy is written beside dsn
-// under a name of its own, synced, then linked to dsn, which it never
-// replaces: a reader never sees half an image, and of two runs making
-// dsn at once, one links its copy and the other finds that one. When
-// there is no image or the file system cannot link, it leaves nothing
-// behind: SQLite makes the file, from its schema (see DB.migrate).
+// schema's statements and the syncs of a new file's switch to WAL. The
+// copy is written beside dsn under a name of its own, synced, then linked
+// to dsn, which it never replaces: a reader never sees half an image, and
+// of two runs making dsn at once, one links its copy and the other finds
+// that one. When there is no image or the file system cannot link, it
+// leaves nothing behind: SQLite makes the file, from its schema (see
+// DB.migrate).
 func writeImage(dsn string) error {
 	if image == "" {
 		return nil // no image: made from the schema
@@ -71,6 +72,6 @@ func writeImage(dsn string) error {
 	// empty history (the next run makes it again).
 	// A file system that cannot link leaves SQLite to make the file; a
 	// file another run linked first is the one both open.
-	os.Link(f.Name(), dsn)
+	_ = os.Link(f.Name(), dsn)
 	return nil
 }

@@ -284,10 +284,9 @@ var holding atomic.Int64
 // results' trajectories (about 5.5 kB each, 20 calls), two chunkers'
 // buffers (their values and their compressed copy, maxChunk each), the
 // chunks of a batch waiting for its transaction, and two packs of about
-// 200 kB. Measured
-// on bench/suitegen's traces (100,000 × 20 steps, two thirds failing):
-// the live heap after a collection is 2.3 MB more with the history than
-// without it, on average.
+// 200 kB. Measured on bench/suitegen's traces (100,000 × 20 steps, two
+// thirds failing): the live heap after a collection is 2.3 MB more with
+// the history than without it, on average.
 const recorderHolds = (MaxPending+groupSize)*200 + 4*groupSize*(240+5632) + 4*(64<<10) + 160<<10 + 2*(200<<10)
 
 // start returns the recorder of run id, shard of shards, with its encoders
