@@ -34,6 +34,8 @@ func TestReadStraight(t *testing.T) {
 		{"end of another minute", shapedRecord(benchCall, strings.Replace(other, `00:00:00.090`, `00:01:00.090`, 1)), true, "the start of the clock's minute, the end of the next"},
 		{"no input", shapedRecord(strings.Replace(benchCall, `{"id":"doc-1"}`, `null`, 1), other), true, "no text kept where the record before kept some: no arguments"},
 		{"a number result", shapedRecord(strings.Replace(benchCall, `{"ok":true}`, `7`, 1), other), true, "no text kept where the record before kept some: the number"},
+		{"null calls", `{"id":"a","output":[{"role":"assistant","tool_calls":null},{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[` + benchCall + `]}]}`, true, "no list after the calls' key: an assistant's message of no calls opens turn 1"},
+		{"spaced calls", `{"id":"a","output":[{"role":"assistant","tool_calls": [` + benchCall + `]}]}`, true, "white space before the list's bracket, found where the key is not followed by it"},
 		{"a user's calls", `{"id":"a","output":[{"role":"user","tool_calls":[` + benchCall + `]}]}`, false, "a user's calls make no step"},
 		{"number id", shapedRecord(strings.Replace(benchCall, `"call_1"`, `7`, 1), other), true, "a number id, written as JSON as build writes it"},
 		{"number and string id", shapedRecord(strings.Replace(benchCall, `"call_1"`, `7`, 1), strings.Replace(benchCall, `"call_1"`, `"7"`, 1)), false, "one id given twice, as a number and as a string: build warns of it"},
