@@ -267,13 +267,16 @@ func (d *decoder) callStep() (*callSpans, bool) {
 	if s.Name == "" {
 		return sp, d.again() // build warns of it
 	}
-	if r := p.Rest(); len(r) < len(id) || string(r[:len(id)]) != id {
+	r := p.Rest()
+	if len(r) < len(id) || string(r[:len(id)]) != id {
 		return sp, d.again()
 	}
 	p.Take(len(id))
 	var v any
 	var ok bool
-	if p.Peek() == '"' {
+	// The value's first byte looked at in the rest in hand: white space
+	// before it is no string's quote, and Value reads it.
+	if len(r) > len(id) && r[len(id)] == '"' {
 		// A string, as nearly every id is: no box (see StrValue).
 		if s.ID, ok = p.StrValue(); !ok {
 			return sp, false
@@ -288,13 +291,13 @@ func (d *decoder) callStep() (*callSpans, bool) {
 		d.ids.note(v)
 		s.ID = idString(v)
 	}
-	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
+	if r = p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
 		return sp, d.again()
 	}
 	p.Take(len(input))
 	// Arguments kept as text, as an evaluation keeps them, cost no call
-	// of value.
-	if b := p.Peek(); d.keepText && b == '{' {
+	// of value (an object after white space goes to value).
+	if d.keepText && len(r) > len(input) && r[len(input)] == '{' {
 		var start, end int
 		start, end, ok = p.Span()
 		sp.in = span{start: int32(start), end: int32(end)}

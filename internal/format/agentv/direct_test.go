@@ -36,6 +36,8 @@ func TestReadStraight(t *testing.T) {
 		{"a number result", shapedRecord(strings.Replace(benchCall, `{"ok":true}`, `7`, 1), other), true, "no text kept where the record before kept some: the number"},
 		{"null calls", `{"id":"a","output":[{"role":"assistant","tool_calls":null},{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[` + benchCall + `]}]}`, true, "no list after the calls' key: an assistant's message of no calls opens turn 1"},
 		{"spaced calls", `{"id":"a","output":[{"role":"assistant","tool_calls": [` + benchCall + `]}]}`, true, "white space before the list's bracket, found where the key is not followed by it"},
+		{"spaced id", shapedRecord(strings.Replace(benchCall, `"id":"call_1"`, `"id": "call_1"`, 1), other), true, "white space before a string id: read by Value, the same id"},
+		{"spaced input", shapedRecord(strings.Replace(benchCall, `"input":{`, `"input": {`, 1), other), true, "white space before the arguments: read by value, the same text kept"},
 		{"a user's calls", `{"id":"a","output":[{"role":"user","tool_calls":[` + benchCall + `]}]}`, false, "a user's calls make no step"},
 		{"number id", shapedRecord(strings.Replace(benchCall, `"call_1"`, `7`, 1), other), true, "a number id, written as JSON as build writes it"},
 		{"number and string id", shapedRecord(strings.Replace(benchCall, `"call_1"`, `7`, 1), strings.Replace(benchCall, `"call_1"`, `"7"`, 1)), false, "one id given twice, as a number and as a string: build warns of it"},
