@@ -267,13 +267,16 @@ func (d *decoder) callStep() (*callSpans, bool) {
 	if s.Name == "" {
 		return sp, d.again() // build warns of it
 	}
-	if r := p.Rest(); len(r) < len(id) || string(r[:len(id)]) != id {
+	r := p.Rest()
+	if len(r) < len(id) || string(r[:len(id)]) != id {
 		return sp, d.again()
 	}
 	p.Take(len(id))
 	var v any
 	var ok bool
-	if p.Peek() == '"' {
+	// The value's first byte looked at in the rest in hand: white space
+	// before it is no string's quote, and Value reads it.
+	if len(r) > len(id) && r[len(id)] == '"' {
 		// A string, as nearly every id is: no box (see StrValue).
 		if s.ID, ok = p.StrValue(); !ok {
 			return sp, false
@@ -288,13 +291,13 @@ func (d *decoder) callStep() (*callSpans, bool) {
 		d.ids.note(v)
 		s.ID = idString(v)
 	}
-	if r := p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
+	if r = p.Rest(); len(r) < len(input) || string(r[:len(input)]) != input {
 		return sp, d.again()
 	}
 	p.Take(len(input))
 	// Arguments kept as text, as an evaluation keeps them, cost no call
-	// of value.
-	if b := p.Peek(); d.keepText && b == '{' {
+	// of value (an object after white space goes to value).
+	if d.keepText && len(r) > len(input) && r[len(input)] == '{' {
 		var start, end int
 		start, end, ok = p.Span()
 		sp.in = span{start: int32(start), end: int32(end)}
@@ -341,15 +344,16 @@ func (d *decoder) callStep() (*callSpans, bool) {
 	}
 	s.Error = f.status(st)
 	if x, y, ok := d.times(); ok {
-		// Both of the clock's minute, as nearly all are.
+		// Both of the clock's minute, as nearly all are, and the
+		// duration's key read with them.
 		s.StartTime, s.EndTime = startEnd(d.clock.at(x), d.clock.at(y))
 	} else if !d.stampsStep(s) {
 		return sp, false
-	}
-	if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
+	} else if r := p.Rest(); len(r) < len(took) || string(r[:len(took)]) != took {
 		return sp, d.again()
+	} else {
+		p.Take(len(took))
 	}
-	p.Take(len(took))
 	x, null, ok := p.FloatOrNull()
 	if !null {
 		f.duration = x
@@ -366,23 +370,26 @@ func (d *decoder) callStep() (*callSpans, bool) {
 }
 
 // times reads a call's start and end where they stand in AgentV's
-// order, `,"start_time":"…","end_time":"…"`, when both are of the
-// clock's minute and of the shape millis reads (see clock.same, which
-// checks every byte of each): x and y are their tails, for clock.at.
-// Anything else reads nothing (ok false), for stampsStep.
+// order, and the duration's key after them,
+// `,"start_time":"…","end_time":"…","duration_ms":`, when both are of
+// the clock's minute and of the shape millis reads (see clock.same,
+// which checks every byte of each): x and y are their tails, for
+// clock.at. Anything else reads nothing (ok false), for stampsStep.
 func (d *decoder) times() (x, y uint64, ok bool) {
 	const (
 		start = `,"start_time":"`
 		end   = `","end_time":"`
-		n     = len(start) + millisTime + len(end) + millisTime + 1
+		took  = `","duration_ms":`
 		e     = len(start) + millisTime
+		t     = e + len(end) + millisTime
+		n     = t + len(took)
 	)
 	r := d.p.Rest()
-	if len(r) < n || string(r[:len(start)]) != start || string(r[e:e+len(end)]) != end || r[n-1] != '"' {
+	if len(r) < n || string(r[:len(start)]) != start || string(r[e:e+len(end)]) != end || string(r[t:n]) != took {
 		return 0, 0, false
 	}
 	x, ok1 := d.clock.same((*[millisTime]byte)(r[len(start):e]))
-	y, ok2 := d.clock.same((*[millisTime]byte)(r[e+len(end) : n-1]))
+	y, ok2 := d.clock.same((*[millisTime]byte)(r[e+len(end) : t]))
 	if !ok1 || !ok2 {
 		return 0, 0, false
 	}

@@ -291,13 +291,15 @@ func (d *decoder) message(m *message) bool {
 	seen, last := keysSeen{bits: 1 << messageRole, n: 1}, messageRole
 	var ok bool
 	if r := p.Rest(); len(r) >= len(calls) && string(r[:len(calls)]) == calls {
+		// The list's bracket compared with the key, as AgentV writes it.
+		list := len(r) > len(calls) && r[len(calls)] == '['
 		p.Take(len(calls))
 		if d.direct && m.Role == "user" {
 			// A user's calls make no step (see build).
 			return d.again()
 		}
 		before := len(d.steps)
-		if m.ToolCalls, ok = d.toolCalls(); !ok {
+		if m.ToolCalls, ok = d.toolCallsAt(list); !ok {
 			return false
 		}
 		m.steps = len(d.steps) - before
@@ -381,12 +383,19 @@ func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) boo
 // record's steps (see decoder.callStep). The list is read here as
 // jsonv.Parser.Array reads one, with no call of a closure for each call.
 func (d *decoder) toolCalls() ([]toolCall, bool) {
+	return d.toolCallsAt(false)
+}
+
+// toolCallsAt is toolCalls, told by list that the list's opening bracket
+// is the next byte (message compared it with the key before it): no null
+// and no white space looked for.
+func (d *decoder) toolCallsAt(list bool) ([]toolCall, bool) {
 	p := &d.p
-	if p.Null() {
+	if !list && p.Null() {
 		return nil, true
 	}
 	start := len(d.calls)
-	ok := p.Peek() == '[' && p.TakeOpen(1)
+	ok := (list || p.Peek() == '[') && p.TakeOpen(1)
 	if ok && p.Peek() == ']' {
 		p.TakeClose(1)
 		return d.calls[start:len(d.calls):len(d.calls)], true
