@@ -162,3 +162,17 @@ func WriteImage(dsn string) error { return writeImage(dsn) }
 
 // ImageFile is the image's path in the package's folder.
 const ImageFile = imageFile
+
+// HandOverStopped hands r's group being filled over as to a writer that
+// has stopped on an error (one that takes no group and has returned):
+// for the test of what the recorder gives back then. r's own writer
+// never sees the group.
+func HandOverStopped(r *Recorder) {
+	r.gmu.Lock()
+	defer r.gmu.Unlock()
+	stopped := make(chan struct{})
+	close(stopped)
+	s := &Recorder{ch: make(chan *group), done: stopped, group: r.group, steps: r.steps, details: r.details}
+	r.group = nil
+	s.handOver()
+}

@@ -455,14 +455,24 @@ func (r *Recorder) handOver() {
 	select {
 	case r.ch <- g:
 	case <-r.done: // the writer stopped on an error: End reports it
-		for i := range g.cases {
-			r.steps.TakeBack(g.cases[i].c.Trajectory)
-		}
+		r.letGo(g)
 		return
 	}
 	// The writer waits for g.ready before it reads g: g is not written,
 	// nor filled again, before the encoders are done with it.
 	r.jobs <- g // as many places as ch has: never waits long
+}
+
+// letGo gives back the trajectories and details of g's results, which
+// are not to be encoded: the writer stopped before g reached an encoder.
+func (r *Recorder) letGo(g *group) {
+	for i := range g.cases {
+		c := &g.cases[i].c
+		r.giveDetails(c)
+		r.steps.TakeBack(c.Trajectory)
+		*c = trajeval.CaseResult{}
+	}
+	g.cases = nil
 }
 
 // takeStale returns, when the group being filled has waited at least
@@ -648,6 +658,10 @@ func (r *Recorder) write(ctx context.Context) {
 			gs := r.takeStale(batchEvery / 2)
 			for i, g := range gs {
 				if !take(g, i == len(gs)-1) {
+					// The stale group, last, reached no encoder.
+					if i < len(gs)-1 {
+						r.letGo(gs[len(gs)-1])
+					}
 					return
 				}
 			}

@@ -421,3 +421,51 @@ func sameRows(t *testing.T, h *history.DB, id int64, want []trajeval.CaseResult)
 	}
 	return jsonl(t, got) == jsonl(t, want)
 }
+
+// TestRecorder_ReturnDetailsTo_writerStopped: results handed over after
+// the writer stopped on an error reach no encoder; the recorder gives
+// their details back then, as it does their trajectories, so that a
+// caller that recycles them loses none.
+func TestRecorder_ReturnDetailsTo_writerStopped(t *testing.T) {
+	tests := []struct {
+		name   string
+		fail   func(i int) bool
+		reason string
+	}{
+		{"kept", func(int) bool { return true }, "failing cases keep their trajectories and details: both given back unencoded"},
+		{"row only", func(int) bool { return false }, "passing cases keep their rows alone: their details given back all the same"},
+	}
+	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			given := map[*trajeval.Details]int{}
+			rec.ReturnDetailsTo(func(d *trajeval.Details) {
+				mu.Lock()
+				given[d]++
+				mu.Unlock()
+			})
+			rows := manyResults(10, tt.fail) // under a group: none handed over before
+			for _, r := range rows {
+				rec.Record(r)
+			}
+			history.HandOverStopped(rec)
+			for _, r := range rows {
+				if g := given[r.Evaluators[0].Details]; g != 1 {
+					t.Errorf("%s: its details given back %d times, want 1 (%s)", r.ID, g, tt.reason)
+				}
+			}
+			if err := rec.End(time.Now(), true); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
