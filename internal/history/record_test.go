@@ -469,3 +469,46 @@ func TestRecorder_ReturnDetailsTo_writerStopped(t *testing.T) {
 		})
 	}
 }
+
+// TestRecorder_add: the writer takes a group's rows into its batch in
+// one copy, as many as the batch has room for and up to the first
+// result that could not be encoded; the batch's rows are the group's, in
+// order, and no batch holds more than a batch's worth (1,024).
+func TestRecorder_add(t *testing.T) {
+	rows := func(from, to int) []byte {
+		var b []byte
+		for i := from; i < to; i++ {
+			b = append(b, byte(i), byte(i))
+		}
+		return b
+	}
+	tests := []struct {
+		name           string
+		n, errAt, held int
+		takes          []int
+		packs          [][]byte
+		err            bool
+		reason         string
+	}{
+		{"whole group", 64, -1, 0, []int{64}, [][]byte{rows(0, 64)}, false, "room for all: one copy"},
+		{"across batches", 64, -1, 1000, []int{24, 40}, [][]byte{rows(0, 24), rows(24, 64)}, false, "24 fill the batch; the rest begin the next"},
+		{"last room", 64, -1, 1023, []int{1, 63}, [][]byte{rows(0, 1), rows(1, 64)}, false, "one place left"},
+		{"error within", 64, 10, 0, []int{10}, [][]byte{rows(0, 10)}, true, "the ten before the error taken, then the error"},
+		{"error first", 64, 0, 0, nil, [][]byte{nil}, true, "nothing taken before the error"},
+		{"error past the batch", 64, 40, 1000, []int{24, 16}, [][]byte{rows(0, 24), rows(24, 40)}, true, "the batch's bound first, then the error's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			takes, packs, err := history.AddGroup(tt.n, tt.errAt, tt.held)
+			if !slices.Equal(takes, tt.takes) {
+				t.Errorf("takes %v, want %v (%s)", takes, tt.takes, tt.reason)
+			}
+			if !slices.EqualFunc(packs, tt.packs, func(a, b []byte) bool { return string(a) == string(b) }) {
+				t.Errorf("batches' rows %v, want %v (%s)", packs, tt.packs, tt.reason)
+			}
+			if (err != nil) != tt.err {
+				t.Errorf("error %v, want one: %v (%s)", err, tt.err, tt.reason)
+			}
+		})
+	}
+}
