@@ -135,11 +135,7 @@ func TestRecorder_Record_allocations(t *testing.T) {
 		{"passing", false, 0.6, 315, "a passing case keeps its row alone, written into memory used again"},
 		{"failing", true, 3.5, 800, "a failing case keeps its trajectory and details too, copied into the chunks"},
 	}
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			const n = 6400
@@ -240,11 +236,7 @@ func TestRecorder_Record_chunkSize(t *testing.T) {
 // that a program pacing its collector can leave it out (cmd/trajeval), and
 // no longer once the run is written, whether it ended well or not.
 func TestHolding(t *testing.T) {
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	before := history.Holding()
 	a, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
 	if err != nil {
@@ -295,11 +287,7 @@ func TestRecorder_ReturnDetailsTo(t *testing.T) {
 		{"past KeepFailing", false, 300, "past the first 300 failing cases a failing case keeps its row alone: given back once encoded"},
 		{"KeepPassing", true, 0, "every case kept: each given back once encoded"},
 	}
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	const n = 1500 // over a batch and many groups
 	fail := func(i int) bool { return i%3 != 0 }
 	for _, tt := range tests {
@@ -361,11 +349,7 @@ func TestRecorder_Record_encodedAside(t *testing.T) {
 		{"past KeepFailing", 1, func(int) bool { return true }, "past the first failing case a failing case keeps its row alone: the same"},
 		{"mixed", 0, func(i int) bool { return i%3 != 0 }, "the kept cases were always encoded aside; the passing ones now too"},
 	}
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	const n = 1000
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -435,11 +419,7 @@ func TestRecorder_ReturnDetailsTo_writerStopped(t *testing.T) {
 		{"kept", func(int) bool { return true }, "failing cases keep their trajectories and details: both given back unencoded"},
 		{"row only", func(int) bool { return false }, "passing cases keep their rows alone: their details given back all the same"},
 	}
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
@@ -511,4 +491,16 @@ func TestRecorder_add(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newHistory returns a new history in the test's folder, closed when the
+// test ends.
+func newHistory(t *testing.T) *history.DB {
+	t.Helper()
+	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
 }
