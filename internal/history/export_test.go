@@ -1,6 +1,7 @@
 package history
 
 import (
+	"errors"
 	"time"
 
 	"github.com/trajeval/trajeval"
@@ -162,3 +163,50 @@ func WriteImage(dsn string) error { return writeImage(dsn) }
 
 // ImageFile is the image's path in the package's folder.
 const ImageFile = imageFile
+
+// HandOverStopped hands r's group being filled over as to a writer that
+// has stopped on an error (one that takes no group and has returned):
+// for the test of what the recorder gives back then. r's own writer
+// never sees the group.
+func HandOverStopped(r *Recorder) {
+	r.gmu.Lock()
+	defer r.gmu.Unlock()
+	stopped := make(chan struct{})
+	close(stopped)
+	s := &Recorder{ch: make(chan *group), done: stopped, group: r.group, steps: r.steps, details: r.details}
+	r.group = nil
+	s.handOver()
+}
+
+// AddGroup adds a group of n results, encoded as rows of two bytes (i,
+// i) but for the errAt-th (-1 for none), which could not be encoded, to a
+// batch that holds held results, as the writer's take does: a new batch
+// once one is full. It returns how many results each call of add took,
+// the rows each batch got from the group, and add's error.
+func AddGroup(n, errAt, held int) (takes []int, packs [][]byte, err error) {
+	r := &Recorder{}
+	g := &group{err: nil, errAt: -1}
+	for i := range n {
+		start := len(g.rows)
+		if i == errAt {
+			g.err, g.errAt = errors.New("not encoded"), i
+		} else {
+			g.rows = append(g.rows, byte(i), byte(i))
+		}
+		g.ps = append(g.ps, pending{start: start, end: len(g.rows), col: 1})
+	}
+	b := &batch{n: held}
+	for i := 0; i < n; {
+		var k int
+		if k, err = r.add(b, g, i); err != nil {
+			break
+		}
+		takes = append(takes, k)
+		i += k
+		if b.n >= maxBatch {
+			packs = append(packs, b.pack)
+			b = &batch{}
+		}
+	}
+	return takes, append(packs, b.pack), err
+}

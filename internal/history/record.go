@@ -278,16 +278,27 @@ func Holding() uint64 { return uint64(holding.Load()) }
 var holding atomic.Int64
 
 // recorderHolds is about what a recorder holds while it records beyond
-// its caller's results: MaxPending results waiting in their groups (each
-// its row, about 200 bytes), the copies of the results of the groups
-// the encoders have (four groups' worth, 240 bytes each) and their kept
-// results' trajectories (about 5.5 kB each, 20 calls), two chunkers'
-// buffers (their values and their compressed copy, maxChunk each), the
-// chunks of a batch waiting for its transaction, and two packs of about
-// 200 kB. Measured on bench/suitegen's traces (100,000 × 20 steps, two
-// thirds failing): the live heap after a collection is 2.3 MB more with
-// the history than without it, on average.
-const recorderHolds = (MaxPending+groupSize)*200 + 4*groupSize*(240+5632) + 4*(64<<10) + 160<<10 + 2*(200<<10)
+// its caller's results:
+//  1. the groups of MaxPending results (and the one being filled): each
+//     its rows (groupRows) and their places (24 bytes a result);
+//  2. the lists the results are copied into for the encoders (a result
+//     256 bytes), given back once encoded and kept for Record;
+//  3. the kept trajectories of a group being encoded (about 5.5 kB
+//     each, 20 calls);
+//  4. two chunkers' buffers (their values and their compressed copy,
+//     maxChunk each), the chunks of a batch waiting for its
+//     transaction, and two packs of about 200 kB.
+//
+// Measured with MaxPending 1,024 (a throwaway test recording 100,000
+// results of manyResults' shape, two thirds failing, the first 1,000
+// failing kept, the live heap after a collection every 1,000 results):
+// 1.64 MB more than before Begin on average, 2.47 MB at most; eval on
+// 100,000 × 20 steps (GODEBUG=gctrace=1) 8 to 9 MB live with the
+// history, 6 to 7 MB without. A run that keeps every case holds more
+// (8.2 MB on average in the same test): the trajectories of the groups
+// waiting for the encoders.
+const recorderHolds = (MaxPending/groupSize+1)*(groupRows+groupSize*24) + (MaxPending/groupSize+1)*groupSize*256 +
+	groupSize*5632 + 4*(64<<10) + 160<<10 + 2*(200<<10)
 
 // start returns the recorder of run id, shard of shards, with its encoders
 // and writer running.
@@ -455,14 +466,24 @@ func (r *Recorder) handOver() {
 	select {
 	case r.ch <- g:
 	case <-r.done: // the writer stopped on an error: End reports it
-		for i := range g.cases {
-			r.steps.TakeBack(g.cases[i].c.Trajectory)
-		}
+		r.letGo(g)
 		return
 	}
 	// The writer waits for g.ready before it reads g: g is not written,
 	// nor filled again, before the encoders are done with it.
 	r.jobs <- g // as many places as ch has: never waits long
+}
+
+// letGo gives back the trajectories and details of g's results, which
+// are not to be encoded: the writer stopped before g reached an encoder.
+func (r *Recorder) letGo(g *group) {
+	for i := range g.cases {
+		c := &g.cases[i].c
+		r.giveDetails(c)
+		r.steps.TakeBack(c.Trajectory)
+		*c = trajeval.CaseResult{}
+	}
+	g.cases = nil
 }
 
 // takeStale returns, when the group being filled has waited at least
@@ -599,22 +620,25 @@ func (r *Recorder) write(ctx context.Context) {
 			<-g.ready
 		}
 		reserve(b, g)
-		for i := range g.ps {
-			if err = r.add(b, g, i); err != nil {
+		for i := 0; i < len(g.ps); {
+			first := b.n == 0
+			var n int
+			if n, err = r.add(b, g, i); err != nil {
 				for range r.ch {
 					// Let Record and the encoders finish: nothing more is written.
 				}
 				return false
 			}
+			i += n
 			switch {
 			case b.n >= maxBatch:
 				due.Stop()
 				if !send() {
 					return false
 				}
-			case b.n == 1 && stale:
+			case first && stale:
 				due.Reset(max(0, batchEvery-time.Since(g.begun)))
-			case b.n == 1:
+			case first:
 				due.Reset(batchEvery)
 			}
 		}
@@ -648,6 +672,10 @@ func (r *Recorder) write(ctx context.Context) {
 			gs := r.takeStale(batchEvery / 2)
 			for i, g := range gs {
 				if !take(g, i == len(gs)-1) {
+					// The stale group, last, reached no encoder.
+					if i < len(gs)-1 {
+						r.letGo(gs[len(gs)-1])
+					}
 					return
 				}
 			}
@@ -805,17 +833,29 @@ func reserve(b *batch, g *group) {
 	}
 }
 
-// add takes the i-th result of g, encoded, into b.
-func (r *Recorder) add(b *batch, g *group, i int) error {
-	if g.err != nil && i == g.errAt {
-		return fmt.Errorf("run %d: %w", r.id, g.err)
+// add takes the results of g from the i-th on, encoded, into b, and
+// returns how many it took:
+//  1. as many as b has room for, up to the first that could not be
+//     encoded (g.errAt), whose error it returns when it is the i-th;
+//  2. their rows in one copy: g's rows lie one after another, in the
+//     order of its results (encodeAt appends each in turn), the row of a
+//     result that could not be encoded taking no bytes.
+func (r *Recorder) add(b *batch, g *group, i int) (int, error) {
+	end := min(len(g.ps), i+max(1, maxBatch-b.n))
+	if g.err != nil && g.errAt >= i {
+		if g.errAt == i {
+			return 0, fmt.Errorf("run %d: %w", r.id, g.err)
+		}
+		end = min(end, g.errAt)
 	}
-	p := &g.ps[i]
-	b.pack = append(b.pack, g.rows[p.start:p.end]...)
-	b.n++
-	b.counts[0]++
-	b.counts[p.col]++
-	return nil
+	ps := g.ps[i:end]
+	b.pack = append(b.pack, g.rows[ps[0].start:ps[len(ps)-1].end]...)
+	b.n += len(ps)
+	b.counts[0] += len(ps)
+	for k := range ps {
+		b.counts[ps[k].col]++
+	}
+	return len(ps), nil
 }
 
 // writeBatch writes b in one transaction, with the chunks its rows refer

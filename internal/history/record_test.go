@@ -135,11 +135,7 @@ func TestRecorder_Record_allocations(t *testing.T) {
 		{"passing", false, 0.6, 315, "a passing case keeps its row alone, written into memory used again"},
 		{"failing", true, 3.5, 800, "a failing case keeps its trajectory and details too, copied into the chunks"},
 	}
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			const n = 6400
@@ -240,11 +236,7 @@ func TestRecorder_Record_chunkSize(t *testing.T) {
 // that a program pacing its collector can leave it out (cmd/trajeval), and
 // no longer once the run is written, whether it ended well or not.
 func TestHolding(t *testing.T) {
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	before := history.Holding()
 	a, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
 	if err != nil {
@@ -295,11 +287,7 @@ func TestRecorder_ReturnDetailsTo(t *testing.T) {
 		{"past KeepFailing", false, 300, "past the first 300 failing cases a failing case keeps its row alone: given back once encoded"},
 		{"KeepPassing", true, 0, "every case kept: each given back once encoded"},
 	}
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	const n = 1500 // over a batch and many groups
 	fail := func(i int) bool { return i%3 != 0 }
 	for _, tt := range tests {
@@ -361,11 +349,7 @@ func TestRecorder_Record_encodedAside(t *testing.T) {
 		{"past KeepFailing", 1, func(int) bool { return true }, "past the first failing case a failing case keeps its row alone: the same"},
 		{"mixed", 0, func(i int) bool { return i%3 != 0 }, "the kept cases were always encoded aside; the passing ones now too"},
 	}
-	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := newHistory(t)
 	const n = 1000
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -420,4 +404,103 @@ func sameRows(t *testing.T, h *history.DB, id int64, want []trajeval.CaseResult)
 		want[i].StartedAt = time.Time{}
 	}
 	return jsonl(t, got) == jsonl(t, want)
+}
+
+// TestRecorder_ReturnDetailsTo_writerStopped: results handed over after
+// the writer stopped on an error reach no encoder; the recorder gives
+// their details back then, as it does their trajectories, so that a
+// caller that recycles them loses none.
+func TestRecorder_ReturnDetailsTo_writerStopped(t *testing.T) {
+	tests := []struct {
+		name   string
+		fail   func(i int) bool
+		reason string
+	}{
+		{"kept", func(int) bool { return true }, "failing cases keep their trajectories and details: both given back unencoded"},
+		{"row only", func(int) bool { return false }, "passing cases keep their rows alone: their details given back all the same"},
+	}
+	h := newHistory(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := h.Begin(t.Context(), history.Run{Suites: []string{"bench"}, Start: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			given := map[*trajeval.Details]int{}
+			rec.ReturnDetailsTo(func(d *trajeval.Details) {
+				mu.Lock()
+				given[d]++
+				mu.Unlock()
+			})
+			rows := manyResults(10, tt.fail) // under a group: none handed over before
+			for _, r := range rows {
+				rec.Record(r)
+			}
+			history.HandOverStopped(rec)
+			for _, r := range rows {
+				if g := given[r.Evaluators[0].Details]; g != 1 {
+					t.Errorf("%s: its details given back %d times, want 1 (%s)", r.ID, g, tt.reason)
+				}
+			}
+			if err := rec.End(time.Now(), true); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestRecorder_add: the writer takes a group's rows into its batch in
+// one copy, as many as the batch has room for and up to the first
+// result that could not be encoded; the batch's rows are the group's, in
+// order, and no batch holds more than a batch's worth (1,024).
+func TestRecorder_add(t *testing.T) {
+	rows := func(from, to int) []byte {
+		var b []byte
+		for i := from; i < to; i++ {
+			b = append(b, byte(i), byte(i))
+		}
+		return b
+	}
+	tests := []struct {
+		name           string
+		n, errAt, held int
+		takes          []int
+		packs          [][]byte
+		err            bool
+		reason         string
+	}{
+		{"whole group", 64, -1, 0, []int{64}, [][]byte{rows(0, 64)}, false, "room for all: one copy"},
+		{"across batches", 64, -1, 1000, []int{24, 40}, [][]byte{rows(0, 24), rows(24, 64)}, false, "24 fill the batch; the rest begin the next"},
+		{"last room", 64, -1, 1023, []int{1, 63}, [][]byte{rows(0, 1), rows(1, 64)}, false, "one place left"},
+		{"error within", 64, 10, 0, []int{10}, [][]byte{rows(0, 10)}, true, "the ten before the error taken, then the error"},
+		{"error first", 64, 0, 0, nil, [][]byte{nil}, true, "nothing taken before the error"},
+		{"error past the batch", 64, 40, 1000, []int{24, 16}, [][]byte{rows(0, 24), rows(24, 40)}, true, "the batch's bound first, then the error's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			takes, packs, err := history.AddGroup(tt.n, tt.errAt, tt.held)
+			if !slices.Equal(takes, tt.takes) {
+				t.Errorf("takes %v, want %v (%s)", takes, tt.takes, tt.reason)
+			}
+			if !slices.EqualFunc(packs, tt.packs, func(a, b []byte) bool { return string(a) == string(b) }) {
+				t.Errorf("batches' rows %v, want %v (%s)", packs, tt.packs, tt.reason)
+			}
+			if (err != nil) != tt.err {
+				t.Errorf("error %v, want one: %v (%s)", err, tt.err, tt.reason)
+			}
+		})
+	}
+}
+
+// newHistory returns a new history in the test's folder, closed when the
+// test ends.
+func newHistory(t *testing.T) *history.DB {
+	t.Helper()
+	h, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "runs.db"), history.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
 }
