@@ -240,6 +240,7 @@ type DB struct {
 	d     dialect
 	where string
 	busy  time.Duration
+	src   string // a SQLite file's DSN, for a connection of its own ("": PostgreSQL)
 
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt // prepared INSERT statements, by table and rows
@@ -295,6 +296,7 @@ func Open(ctx context.Context, dsn string, o Options) (*DB, error) {
 		// run whose WAL stays under it is copied once, by the close.
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(walPages)+")")
 		src = "file:" + (&url.URL{Path: dsn}).EscapedPath() + "?" + q.Encode()
+		h.src = src
 	}
 	db, err := sql.Open(h.d.driver, src)
 	if err != nil {
