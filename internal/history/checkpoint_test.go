@@ -35,26 +35,7 @@ func TestRecorder_End_checkpointed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dsn := filepath.Join(t.TempDir(), "runs.db")
-			h := open(t, dsn)
-			rec, err := h.Begin(t.Context(), history.Run{Start: time.Now(), Suites: []string{"shop"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rnd := rand.New(rand.NewPCG(1, 2))
-			raw := make([]byte, tt.text/2)
-			for i := range tt.cases {
-				for j := range raw {
-					raw[j] = byte(rnd.Uint32())
-				}
-				rec.Record(trajeval.CaseResult{
-					ID: fmt.Sprintf("case-%03d", i), Status: trajeval.StatusFail,
-					Trajectory: &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "read", Result: hex.EncodeToString(raw)}}},
-					Evaluators: []trajeval.Result{{Name: "x", Type: "args", Status: trajeval.StatusFail, Threshold: 1, Weight: 1}},
-				})
-			}
-			if err := rec.End(time.Now(), false); err != nil {
-				t.Fatal(err)
-			}
+			h, id := recordText(t, dsn, tt.cases, tt.text)
 			// Before the close: what the commits copied into the file.
 			fi, err := os.Stat(dsn)
 			if err != nil {
@@ -66,7 +47,7 @@ func TestRecorder_End_checkpointed(t *testing.T) {
 			if tt.most > 0 && fi.Size() > tt.most {
 				t.Errorf("%s: the file holds %d bytes before the close, want at most %d (a commit copied the WAL into it)", tt.reason, fi.Size(), tt.most)
 			}
-			run, err := h.Run(t.Context(), rec.ID())
+			run, err := h.Run(t.Context(), id)
 			if err != nil || run.Cases != tt.cases || run.Status != history.StatusDone {
 				t.Fatalf("the run reads %+v, %v; want %d cases, done", run, err, tt.cases)
 			}
@@ -97,36 +78,45 @@ func TestRecorder_End_checkpointedAside(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			history.SetAside(t, tt.from, tt.every)
 			dsn := filepath.Join(t.TempDir(), "runs.db")
-			h := open(t, dsn)
-			rec, err := h.Begin(t.Context(), history.Run{Start: time.Now(), Suites: []string{"shop"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rnd := rand.New(rand.NewPCG(1, 2))
-			raw := make([]byte, 64)
-			for i := range 11000 {
-				for j := range raw {
-					raw[j] = byte(rnd.Uint32())
-				}
-				rec.Record(trajeval.CaseResult{
-					ID: fmt.Sprintf("case-%05d", i), Status: trajeval.StatusFail,
-					Trajectory: &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "read", Result: hex.EncodeToString(raw)}}},
-					Evaluators: []trajeval.Result{{Name: "x", Type: "args", Status: trajeval.StatusFail, Threshold: 1, Weight: 1}},
-				})
-			}
-			if err := rec.End(time.Now(), false); err != nil {
-				t.Fatal(err)
-			}
+			h, id := recordText(t, dsn, 11000, 128)
 			left := walLeft(t, dsn)
 			if left < tt.least || tt.most > 0 && left > tt.most {
 				t.Errorf("%s: the close must copy %d frames of the WAL, want %d to %d", tt.reason, left, tt.least, tt.most)
 			}
-			run, err := h.Run(t.Context(), rec.ID())
+			run, err := h.Run(t.Context(), id)
 			if err != nil || run.Cases != 11000 || run.Status != history.StatusDone {
 				t.Fatalf("the run reads %+v, %v; want 11000 cases, done", run, err)
 			}
 		})
 	}
+}
+
+// recordText records a run of that many failing cases into a new history
+// at dsn, each keeping a trajectory of text bytes of random hex, ends it
+// and returns the history, still open, and the run's id.
+func recordText(t *testing.T, dsn string, cases, text int) (*history.DB, int64) {
+	t.Helper()
+	h := open(t, dsn)
+	rec, err := h.Begin(t.Context(), history.Run{Start: time.Now(), Suites: []string{"shop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	raw := make([]byte, text/2)
+	for i := range cases {
+		for j := range raw {
+			raw[j] = byte(rnd.Uint32())
+		}
+		rec.Record(trajeval.CaseResult{
+			ID: fmt.Sprintf("case-%05d", i), Status: trajeval.StatusFail,
+			Trajectory: &trajeval.Trajectory{ID: "t", Steps: []trajeval.Step{{Index: 1, Name: "read", Result: hex.EncodeToString(raw)}}},
+			Evaluators: []trajeval.Result{{Name: "x", Type: "args", Status: trajeval.StatusFail, Threshold: 1, Weight: 1}},
+		})
+	}
+	if err := rec.End(time.Now(), false); err != nil {
+		t.Fatal(err)
+	}
+	return h, rec.ID()
 }
 
 // walLeft returns how many frames of the WAL of the SQLite file dsn are

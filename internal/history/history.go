@@ -166,7 +166,9 @@ var (
 // by one of their last commits, then again by the close: five syncs at
 // the run's end (the WAL's, the file's, the WAL's header begun again,
 // the close's two) where the close alone takes two; 256 leaves such a
-// run to the close, and halves the checkpoints of a large one.
+// run to the close, and halves the checkpoints of a large one, whose WAL
+// is copied beside the writer as well (see aside), leaving the close
+// less than this.
 const walPages = 256
 
 // newSchema makes a new database of a dialect that has one from its
