@@ -166,7 +166,9 @@ var (
 // by one of their last commits, then again by the close: five syncs at
 // the run's end (the WAL's, the file's, the WAL's header begun again,
 // the close's two) where the close alone takes two; 256 leaves such a
-// run to the close, and halves the checkpoints of a large one.
+// run to the close, and halves the checkpoints of a large one, whose WAL
+// is copied beside the writer as well (see aside), leaving the close
+// less than this.
 const walPages = 256
 
 // newSchema makes a new database of a dialect that has one from its
@@ -240,6 +242,7 @@ type DB struct {
 	d     dialect
 	where string
 	busy  time.Duration
+	src   string // a SQLite file's DSN, for a connection of its own ("": PostgreSQL)
 
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt // prepared INSERT statements, by table and rows
@@ -295,6 +298,7 @@ func Open(ctx context.Context, dsn string, o Options) (*DB, error) {
 		// run whose WAL stays under it is copied once, by the close.
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(walPages)+")")
 		src = "file:" + (&url.URL{Path: dsn}).EscapedPath() + "?" + q.Encode()
+		h.src = src
 	}
 	db, err := sql.Open(h.d.driver, src)
 	if err != nil {

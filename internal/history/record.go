@@ -147,6 +147,8 @@ type Recorder struct {
 	chunks        int // the chunks begun
 	packs         int // the packs begun; the writer's alone
 	trajs, detail chunker
+	// aside checkpoints the WAL beside the committer (nil: PostgreSQL).
+	aside *aside
 	// packed is the committer's buffer to compress a batch's pack into,
 	// batch after batch: the database has copied a pack once its insert
 	// returns.
@@ -318,6 +320,7 @@ func (h *DB) start(ctx context.Context, id int64, run Run, shard, shards int) *R
 	}
 	r.trajs = chunker{next: r.nextChunk, run: id}
 	r.detail = chunker{next: r.nextChunk, run: id}
+	r.aside = h.newAside()
 	go r.write(context.WithoutCancel(ctx))
 	return r
 }
@@ -561,6 +564,9 @@ func (r *Recorder) write(ctx context.Context) {
 				}
 				return
 			}
+			if !b.last {
+				r.aside.wrote(b.size()) // the last is the close's to copy
+			}
 			if cap(b.pack) <= maxKept {
 				select {
 				case spare <- b.pack[:0]:
@@ -575,6 +581,7 @@ func (r *Recorder) write(ctx context.Context) {
 	defer func() {
 		close(batches)
 		<-committed
+		r.aside.stop()
 		r.err = cmp.Or(r.err, err) // the committer's came first
 	}()
 	newBatch := func() *batch {
@@ -657,6 +664,7 @@ func (r *Recorder) write(ctx context.Context) {
 		case g, ok := <-r.ch:
 			if !ok {
 				if b.n > 0 {
+					b.last = true
 					send()
 				}
 				return
@@ -810,6 +818,7 @@ type batch struct {
 	id     int64
 	counts [4]int
 	chunks [][]any
+	last   bool // the run's last: End's
 }
 
 // packRoom is the room a batch leaves before its rows for the pack's
