@@ -305,3 +305,24 @@ func gcCycles() uint64 {
 	metrics.Read(sample)
 	return sample[0].Value.Uint64()
 }
+
+func TestReserveHugeHeap_collectorOff(t *testing.T) {
+	old := debug.SetGCPercent(-1)
+	oldCollected := collectedAt
+	collectedAt = 0
+	t.Cleanup(func() {
+		debug.SetGCPercent(old)
+		collectedAt = oldCollected
+	})
+	cycles := gcCycles()
+	reserveHugeHeap(8 << 20)
+	if got := gcCycles() - cycles; got != 0 {
+		t.Errorf("%d collections with the collector off, want 0 (GOGC=off is obeyed)", got)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GOGC %d after, want -1 (off, as it was)", got)
+	}
+	if collectedAt != 0 {
+		t.Errorf("collectedAt %d, want 0: no collection ended", collectedAt)
+	}
+}
