@@ -326,3 +326,22 @@ func TestReserveHugeHeap_collectorOff(t *testing.T) {
 		t.Errorf("collectedAt %d, want 0: no collection ended", collectedAt)
 	}
 }
+
+func TestHeapStats_padsLeftOut(t *testing.T) {
+	old := heapPadBytes
+	t.Cleanup(func() { heapPadBytes = old })
+	keep := make([]byte, 4<<20)
+	runtime.GC()
+	heapPadBytes = 0
+	live, _ := heapStats()
+	heapPadBytes = 1 << 20
+	less, _ := heapStats()
+	if live-less != 1<<20 {
+		t.Errorf("live %d with no pads, %d with 1 MiB: want 1 MiB less (the pads take no memory and set no pace)", live, less)
+	}
+	heapPadBytes = live + 1
+	if none, _ := heapStats(); none != 0 {
+		t.Errorf("live %d with pads over it, want 0 (never under)", none)
+	}
+	runtime.KeepAlive(keep)
+}

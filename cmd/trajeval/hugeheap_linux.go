@@ -83,4 +83,5 @@ func padToHugePage() {
 		gap += hugePage
 	}
 	heapPads = append(heapPads, probe, make([]byte, gap))
+	heapPadBytes += uint64(padLeast + gap)
 }

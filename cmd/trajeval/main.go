@@ -105,6 +105,11 @@ func reserveHugeHeap(n int) {
 	collectedAt = allocated()
 }
 
+// heapPadBytes is what hugeHeap holds below the huge heap, never
+// touched, so that the huge heap starts on a huge page: a pace set by the
+// live heap leaves it out.
+var heapPadBytes uint64
+
 // collectedAt is what the heap had allocated when reserveHugeHeap's
 // collection ended; 0 when there was none.
 var collectedAt uint64
@@ -540,8 +545,9 @@ const smallLoad = 16 << 20
 const listedCaseBytes = 224
 
 // heapStats returns the bytes of heap the last collection found in use,
-// and of the stacks and globals it scanned (the roots); 0 for what the
-// runtime does not say.
+// less the huge heap's pads (heapPadBytes: held, never touched), and of
+// the stacks and globals it scanned (the roots); 0 for what the runtime
+// does not say.
 func heapStats() (live, roots uint64) {
 	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
 	metrics.Read(samples)
@@ -551,7 +557,7 @@ func heapStats() (live, roots uint64) {
 			n[i] = sample.Value.Uint64()
 		}
 	}
-	return n[0], n[1] + n[2]
+	return n[0] - min(heapPadBytes, n[0]), n[1] + n[2]
 }
 
 // A mapping is what the runtime maps and has not given back: ready, all
