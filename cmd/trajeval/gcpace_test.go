@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
@@ -218,13 +219,17 @@ func TestLoad_forcedCollections(t *testing.T) {
 		name       string
 		cases      int
 		smallStart uint64 // the most start-up may allocate for no collection before loading
+		since      uint64 // bytes allocated since the huge heap's collection (collectedAt); 0: none was made
 		want       uint64
 		reason     string
 	}{
-		{"small suite", 1_000, 0, 1, "what it holds is estimated: a collection would mark every case for little"},
-		{"large suite", 40_000, 0, 2, "what it holds is measured after the parse's garbage goes"},
-		{"small start", 1_000, math.MaxUint64, 0, "what start-up allocated stands for the live heap: no huge heap to free, and the collector's first touch of its tables is not paid before the first case"},
-		{"small start, large suite", 40_000, math.MaxUint64, 1, "the suites' garbage still goes after loading"},
+		{"small suite", 1_000, 0, 0, 1, "what it holds is estimated: a collection would mark every case for little"},
+		{"large suite", 40_000, 0, 0, 2, "what it holds is measured after the parse's garbage goes"},
+		{"small start", 1_000, math.MaxUint64, 0, 0, "what start-up allocated stands for the live heap: no huge heap to free, and the collector's first touch of its tables is not paid before the first case"},
+		{"small start, large suite", 40_000, math.MaxUint64, 0, 1, "the suites' garbage still goes after loading"},
+		{"after the huge heap's collection", 1_000, 8 << 20, 1, 0, "the huge heap is freed already: a second collection before loading costs the sweep's fresh span-set blocks"},
+		{"after the huge heap's collection, large suite", 40_000, 8 << 20, 1, 1, "the suites' garbage still goes after loading"},
+		{"long after the huge heap's collection", 1_000, 8 << 20, 16 << 20, 1, "more than smallStart allocated since: the live heap is measured again"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,13 +244,17 @@ func TestLoad_forcedCollections(t *testing.T) {
 			}
 			old := debug.SetGCPercent(400)
 			limit := debug.SetMemoryLimit(-1)
-			oldStart := smallStart
+			oldStart, oldCollected := smallStart, collectedAt
 			smallStart = tt.smallStart
+			if tt.since > 0 {
+				runtime.GC()
+				collectedAt = allocated() - tt.since
+			}
 			t.Cleanup(func() {
 				following.Store(nil)
 				debug.SetGCPercent(old)
 				debug.SetMemoryLimit(limit)
-				smallStart = oldStart
+				smallStart, collectedAt = oldStart, oldCollected
 			})
 			before := forcedCollections()
 			if _, err := load(suite.RunOptions{}, []string{path}); err != nil {
@@ -262,4 +271,77 @@ func forcedCollections() uint64 {
 	sample := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
 	metrics.Read(sample)
 	return sample[0].Value.Uint64()
+}
+
+func TestReserveHugeHeap_oneCollection(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set")
+	}
+	old := debug.SetGCPercent(400)
+	oldCollected := collectedAt
+	t.Cleanup(func() {
+		debug.SetGCPercent(old)
+		collectedAt = oldCollected
+	})
+	runtime.GC() // no cycle under way when it starts
+	cycles, forced := gcCycles(), forcedCollections()
+	reserveHugeHeap(64 << 20)
+	if got := gcCycles() - cycles; got != 1 {
+		t.Errorf("reserving the huge heap took %d collections, want 1 (its allocation starts none, one forced frees it)", got)
+	}
+	if got := forcedCollections() - forced; got != 1 {
+		t.Errorf("%d forced collections, want 1 (the one that frees it)", got)
+	}
+	if got := debug.SetGCPercent(400); got != 400 {
+		t.Errorf("GOGC %d after, want 400 (the pace is given back)", got)
+	}
+	if collectedAt == 0 || collectedAt > allocated() {
+		t.Errorf("collectedAt %d, allocated %d: want the allocation when the collection ended (load's rule 1)", collectedAt, allocated())
+	}
+}
+
+func gcCycles() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+func TestReserveHugeHeap_collectorOff(t *testing.T) {
+	old := debug.SetGCPercent(-1)
+	oldCollected := collectedAt
+	collectedAt = 0
+	t.Cleanup(func() {
+		debug.SetGCPercent(old)
+		collectedAt = oldCollected
+	})
+	cycles := gcCycles()
+	reserveHugeHeap(8 << 20)
+	if got := gcCycles() - cycles; got != 0 {
+		t.Errorf("%d collections with the collector off, want 0 (GOGC=off is obeyed)", got)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GOGC %d after, want -1 (off, as it was)", got)
+	}
+	if collectedAt != 0 {
+		t.Errorf("collectedAt %d, want 0: no collection ended", collectedAt)
+	}
+}
+
+func TestHeapStats_padsLeftOut(t *testing.T) {
+	old := heapPadBytes
+	t.Cleanup(func() { heapPadBytes = old })
+	keep := make([]byte, 4<<20)
+	runtime.GC()
+	heapPadBytes = 0
+	live, _ := heapStats()
+	heapPadBytes = 1 << 20
+	less, _ := heapStats()
+	if live-less != 1<<20 {
+		t.Errorf("live %d with no pads, %d with 1 MiB: want 1 MiB less (the pads take no memory and set no pace)", live, less)
+	}
+	heapPadBytes = live + 1
+	if none, _ := heapStats(); none != 0 {
+		t.Errorf("live %d with pads over it, want 0 (never under)", none)
+	}
+	runtime.KeepAlive(keep)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,6 +43,23 @@ func TestHugeHeap_advised(t *testing.T) {
 				t.Errorf("the mapping of %#x has no hg (MADV_HUGEPAGE) flag in /proc/self/smaps (%s)", p, tt.reason)
 			}
 		})
+	}
+}
+
+func TestHugeHeap_startsOnHugePage(t *testing.T) {
+	if os.Getenv("TRAJEVAL_HUGEHEAP_CHILD") == "" {
+		// A process of its own: the heap of this one has been collected
+		// and may hand out a hole below its top, as a fresh one does not.
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHugeHeap_startsOnHugePage$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "TRAJEVAL_HUGEHEAP_CHILD=1", "GOGC=400")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	const n = 8 << 20
+	if advised := hugeHeap(n); len(advised) != n {
+		t.Fatalf("advised %d bytes of %d: the allocation does not start on a huge page (rule 5: the pages below it would be loading's, a fault a 4 KiB page)", len(advised), n)
 	}
 }
 

@@ -69,19 +69,50 @@ func main() {
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
 	// The heap's first pages in huge pages: on a virtual machine a fault
-	// a 4 KiB page was a third of a large run's CPU. The collection
-	// before loading (see load) frees what this allocates for the heap
-	// to reuse. eval's is sized by its inputs (see evalHugeHeap).
+	// a 4 KiB page was a third of a large run's CPU. eval's is sized by
+	// its inputs (see evalHugeHeap).
 	switch {
 	case len(os.Args) > 1 && os.Args[1] == "eval":
 		if n := evalHugeHeap(os.Args[2:]); n > 0 {
-			hugeHeap(n)
+			reserveHugeHeap(n)
 		}
 	case !printsOnly(os.Args[1:]):
-		hugeHeap(hugeHeapBytes)
+		reserveHugeHeap(hugeHeapBytes)
 	}
 	os.Exit(mainExit(os.Args[1:]))
 }
+
+// reserveHugeHeap makes a huge heap of n bytes (see hugeHeap) and frees
+// it for the heap to reuse, by the rules:
+//  1. No collection starts while it is made: its allocation would
+//     otherwise start one (64 MiB from a heap of a megabyte or two), and
+//     the collection before loading would be a second.
+//  2. One collection, forced, frees it, and what the heap then allocated
+//     is remembered in collectedAt: load leaves its own collection out
+//     while the command's set-up allocates little more (rule 1 of load).
+//     Each collection's sweep takes fresh blocks for its span sets: the
+//     one left out was some 300 page faults of the peer set's 1,500.
+//  3. With the collector off (GOGC=off) there is no collection: the huge
+//     heap stays allocated, as its allocation started none before.
+func reserveHugeHeap(n int) {
+	pace := debug.SetGCPercent(-1)
+	hugeHeap(n)
+	if pace < 0 {
+		return // GOGC=off: nothing is collected, as asked
+	}
+	runtime.GC()
+	debug.SetGCPercent(pace)
+	collectedAt = allocated()
+}
+
+// heapPadBytes is what hugeHeap holds below the huge heap, never
+// touched, so that the huge heap starts on a huge page: a pace set by the
+// live heap leaves it out.
+var heapPadBytes uint64
+
+// collectedAt is what the heap had allocated when reserveHugeHeap's
+// collection ended; 0 when there was none.
+var collectedAt uint64
 
 // evalHugeHeap returns the bytes of huge heap for eval's arguments args:
 // hugeHeapFor of the suites' paths and --traces, read by eval's own flags;
@@ -234,11 +265,13 @@ func exitCode(err error, stderr io.Writer) int {
 //     times the file's size in short-lived values), but not under
 //     heapFloor: from start-up's heap of a megabyte or two, GOGC 100 alone
 //     collects every few megabytes. The live heap is what a collection
-//     before loading finds; when start-up allocated at most smallStart
-//     (no huge heap was made, see hugeHeapFor), what it allocated stands
-//     for it, and there is no collection: on a one-case suite it cost
-//     some 140 page faults of 900, most of them the collector's first
-//     touch of its own tables.
+//     before loading finds, with no collection when start-up allocated
+//     at most smallStart since the last one (collectedAt, the huge
+//     heap's, see reserveHugeHeap) or in all (no huge heap was made, see
+//     hugeHeapFor): what that collection found live and what was
+//     allocated since stand for it. On a one-case suite the collection
+//     cost some 140 page faults of 900, most of them the collector's
+//     first touch of its own tables.
 //  2. The parse's garbage goes at once, so that the scoring's pace is set
 //     by what the suites hold, not by what parsing them left behind; the
 //     index of their cases the run will build is counted with them
@@ -264,10 +297,14 @@ func load(opts suite.RunOptions, paths []string) (*suite.Suite, error) {
 	}
 	pace := debug.SetGCPercent(100)
 	var before, roots uint64
-	if spent := allocated(); spent > smallStart {
+	switch spent := allocated() - collectedAt; {
+	case spent > smallStart:
 		runtime.GC()
 		before, roots = heapStats()
-	} else {
+	case collectedAt > 0:
+		before, roots = heapStats()
+		before += spent
+	default:
 		before = spent
 	}
 	ceiling := debug.SetMemoryLimit(-1)
@@ -490,9 +527,10 @@ func allocated() uint64 {
 }
 
 // smallStart is the most the heap may have allocated before the suites
-// load for the collection before loading to be left out (rule 1 of load):
-// start-up allocates a megabyte or two, the huge heap (see hugeHeapBytes)
-// far more. A variable so that a test can choose either way.
+// load, since the huge heap's collection or since start-up when there was
+// none, for the collection before loading to be left out (rule 1 of
+// load): start-up and a command's set-up allocate a megabyte or two. A
+// variable so that a test can choose either way.
 var smallStart uint64 = 8 << 20
 
 // smallLoad is the most a load may allocate (what the suites hold and
@@ -507,8 +545,9 @@ const smallLoad = 16 << 20
 const listedCaseBytes = 224
 
 // heapStats returns the bytes of heap the last collection found in use,
-// and of the stacks and globals it scanned (the roots); 0 for what the
-// runtime does not say.
+// less the huge heap's pads (heapPadBytes: held, never touched), and of
+// the stacks and globals it scanned (the roots); 0 for what the runtime
+// does not say.
 func heapStats() (live, roots uint64) {
 	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
 	metrics.Read(samples)
@@ -518,7 +557,7 @@ func heapStats() (live, roots uint64) {
 			n[i] = sample.Value.Uint64()
 		}
 	}
-	return n[0], n[1] + n[2]
+	return n[0] - min(heapPadBytes, n[0]), n[1] + n[2]
 }
 
 // A mapping is what the runtime maps and has not given back: ready, all
