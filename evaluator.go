@@ -10,6 +10,18 @@ import "context"
 // check.Evaluate turns the outcome into a [Result] with the evaluator's
 // settings: those of its Settings method (see check.Configure), if it has
 // one, else the defaults of a deterministic evaluator.
+//
+// A run reuses the memory of a trajectory it has scored for the ones it
+// reads next (see [StepPool]). The rules for Evaluate:
+//  1. t, its steps, and what they point at (Args and Result, JSON text
+//     included, Error, DurationMS) are the evaluator's only until
+//     Evaluate returns: it keeps no reference to any of them, in its own
+//     state or in a goroutine that outlives the call.
+//  2. The Outcome holds copies: strings and numbers read from a step
+//     (a Go string made from its bytes with string(b) is a copy; one made
+//     with unsafe is not), values decoded with [Decoded], and never a
+//     step's pointers (Error, DurationMS, a *json.RawMessage) or a slice
+//     of its text, in Details.Notes either.
 type Evaluator interface {
 	Evaluate(ctx context.Context, t *Trajectory) (Outcome, error)
 }

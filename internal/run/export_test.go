@@ -22,9 +22,9 @@ var EntryType = reflect.TypeFor[entry]()
 // trajectories it has scored back to its readers, and returns a function
 // that restores it.
 func SetRecycleSteps(recycle bool) (restore func()) {
-	old := recycleSteps
-	recycleSteps = recycle
-	return func() { recycleSteps = old }
+	old := RecycleSteps
+	RecycleSteps = recycle
+	return func() { RecycleSteps = old }
 }
 
 // Ordered hands the jobs to an ordered of n workers, in order, and

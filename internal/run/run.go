@@ -757,7 +757,7 @@ func timed(j job) job {
 // holder), not one per trajectory read.
 func readSteps(opts Options) *trajeval.StepPool {
 	switch {
-	case !recycleSteps:
+	case !RecycleSteps:
 		return nil
 	case opts.Steps != nil:
 		return opts.Steps
@@ -767,9 +767,11 @@ func readSteps(opts Options) *trajeval.StepPool {
 	return new(trajeval.StepPool)
 }
 
-// recycleSteps lets a run reuse the step slices of the trajectories it
-// has scored (see readSteps). Tests turn it off to compare the two.
-var recycleSteps = true
+// RecycleSteps lets a run reuse the step slices of the trajectories it
+// has scored, and the memory they point at (see readSteps). Tests, of
+// this package and of the command, turn it off to compare the two: a
+// run's results must not change.
+var RecycleSteps = true
 
 // keepText lets the trace readers keep arguments and results as JSON text
 // (see trajeval.Input.KeepText): the evaluators decode what they look at,

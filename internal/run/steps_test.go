@@ -48,11 +48,24 @@ func TestRun_recycledSteps(t *testing.T) {
 			if rng.IntN(9) == 0 {
 				status = "error"
 			}
+			if i%2 == 0 {
+				// Compact, times included, as AgentV writes it: read
+				// straight into steps from the pool, the texts kept in
+				// memory the reader reuses.
+				msgs = append(msgs, fmt.Sprintf(`{"role":"assistant","tool_calls":[{"tool":%q,"id":"c%d","input":{"id":"doc-%d","query":"q%d"},"output":{"items":[{"id":"doc-%d"}]},"status":%q,"start_time":"2026-01-01T00:00:00.000Z","end_time":"2026-01-01T00:00:00.100Z","duration_ms":%d}]}`,
+					tool, k, rng.IntN(4), rng.IntN(3), rng.IntN(4), status, rng.IntN(200)))
+				continue
+			}
 			msgs = append(msgs, fmt.Sprintf(`{"role": "assistant", "tool_calls": [{"tool": %q, "id": "c%d", "input": {"query": "q%d", "id": "doc-%d"}, "output": {"items": [{"id": "doc-%d"}]}, "status": %q, "duration_ms": %d}]}`,
 				tool, k, rng.IntN(3), rng.IntN(4), rng.IntN(4), status, rng.IntN(200)))
 		}
 		id := fmt.Sprintf("t%d", i)
 		ids = append(ids, id)
+		if i%2 == 0 {
+			msgs[0] = `{"role":"user","content":"go"}`
+			lines = append(lines, fmt.Sprintf(`{"id":%q,"output":[%s]}`, id, strings.Join(msgs, ",")))
+			continue
+		}
 		lines = append(lines, fmt.Sprintf(`{"id": %q, "output": [%s]}`, id, strings.Join(msgs, ", ")))
 	}
 	dir := t.TempDir()
