@@ -156,6 +156,19 @@ func TestFollowed_apply(t *testing.T) {
 			}
 		})
 	}
+	t.Run("pads", func(t *testing.T) {
+		old := heapPadBytes
+		t.Cleanup(func() { heapPadBytes = old })
+		heapPadBytes = 2 * mb
+		f := &followed{pace: 400, ceiling: 1 << 40}
+		f.apply(10*mb, 0, 0, mapping{ready: 200 * mb, inuse: 20 * mb})
+		// f's goal for 10 MB live is 50 MB; the runtime counts 12 MB live,
+		// so 333% of it puts its goal at 52 MB: f's and the pads. 400%
+		// would put it at 60 MB, five times the pads over.
+		if got := debug.SetGCPercent(400); got != 333 {
+			t.Errorf("GOGC %d with 2 MiB of pads, want 333: the runtime's goal at f's and the pads, not the pads and four times them more", got)
+		}
+	})
 	t.Run("ceiling", func(t *testing.T) {
 		f := &followed{pace: 400, ceiling: 30 * mb}
 		f.apply(1*mb, 0, 0, mapping{ready: 10 * mb, inuse: 5 * mb})

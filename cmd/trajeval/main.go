@@ -461,14 +461,19 @@ func follow(f *followed, live, estimated, roots uint64) {
 // it maps if more: the limit starts the next collection early when it
 // finds much more live than this one (see heapFloor), and never asks the
 // runtime to give back memory it holds.
+//
+// The huge heap's pads (heapPadBytes) are live to the runtime but left
+// out of live, so that they set no pace: the runtime's goal is put at f's
+// and the pads, not at the pads and GOGC percent of them more.
 func (f *followed) apply(live, estimated, roots uint64, m mapping) {
-	percent := percentFor(f.goal(live+estimated, roots), live, roots)
+	padded := live + heapPadBytes // the live heap as the runtime counts it
+	percent := percentFor(f.goal(live+estimated, roots)+heapPadBytes, padded, roots)
 	if live == 0 {
 		percent = f.pace // a runtime that does not say keeps the pace
 	}
 	debug.SetGCPercent(percent)
-	goal := max(live+uint64(percent)*(live+roots)/100, heapMinimum*uint64(percent)/100)
-	limit := max(m.inuse-min(live, m.inuse)+goal+goal/4, m.ready)
+	goal := max(padded+uint64(percent)*(padded+roots)/100, heapMinimum*uint64(percent)/100)
+	limit := max(m.inuse-min(padded, m.inuse)+goal+goal/4, m.ready)
 	debug.SetMemoryLimit(min(f.ceiling, int64(min(limit, math.MaxInt64))))
 }
 
