@@ -299,7 +299,7 @@ func (d *decoder) message(m *message) bool {
 			return d.again()
 		}
 		before := len(d.steps)
-		if m.ToolCalls, ok = d.toolCallsAt(list); !ok {
+		if m.ToolCalls, ok = d.toolCalls(list); !ok {
 			return false
 		}
 		m.steps = len(d.steps) - before
@@ -364,7 +364,7 @@ func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) boo
 		case messageContent:
 			m.Content, ok = p.Value()
 		case messageToolCalls:
-			m.ToolCalls, ok = d.toolCalls()
+			m.ToolCalls, ok = d.toolCalls(false)
 		case jsonv.Other:
 			ok = !folds(key, messageKeys) && p.Skip()
 		case jsonv.End:
@@ -379,17 +379,13 @@ func (d *decoder) messageMembers(m *message, o jsonv.Members, seen keysSeen) boo
 	}
 }
 
-// toolCalls reads a list of calls into d.calls, or straight into the
-// record's steps (see decoder.callStep). The list is read here as
-// jsonv.Parser.Array reads one, with no call of a closure for each call.
-func (d *decoder) toolCalls() ([]toolCall, bool) {
-	return d.toolCallsAt(false)
-}
-
-// toolCallsAt is toolCalls, told by list that the list's opening bracket
-// is the next byte (message compared it with the key before it): no null
-// and no white space looked for.
-func (d *decoder) toolCallsAt(list bool) ([]toolCall, bool) {
+// toolCalls reads a list of calls (or null) into d.calls, or straight
+// into the record's steps (see decoder.callStep). The list is read here
+// as jsonv.Parser.Array reads one, with no call of a closure for each
+// call. When list is true, the caller has seen that the list's opening
+// bracket is the next byte (message compares it with the key before it),
+// so no null and no white space are looked for.
+func (d *decoder) toolCalls(list bool) ([]toolCall, bool) {
 	p := &d.p
 	if !list && p.Null() {
 		return nil, true
